@@ -1,0 +1,40 @@
+// The C frontend: reads one translation unit with Clang and builds its program model.
+#ifndef MPIETE_FRONTEND_CFRONTEND_H
+#define MPIETE_FRONTEND_CFRONTEND_H
+
+#include "mpiete/frontend/ProgramModel.h"
+
+#include <string>
+#include <vector>
+
+namespace mpiete {
+
+class DiagnosticSink;
+
+struct CFrontendOptions {
+  /// Path recorded for the unit (ids, block map, #line); the source as given when empty.
+  std::string UnitPath;
+  /// MPI routines to leave uninstrumented (with a warning) instead of rejecting them.
+  std::vector<std::string> PassThrough;
+  bool PassThroughAll = false;
+  /// Clang's resource directory (builtin headers such as stddef.h).
+  std::string ResourceDir;
+};
+
+/// Parses Source with the user's compiler flags (only those that affect preprocessing and
+/// parsing are used) and fills Model; MainText receives the main file's bytes, the text the
+/// transforms edit. Reports problems to Diags; returns false on any error.
+bool analyzeC(const std::string &Source, const std::vector<std::string> &CompilerArgs,
+              const CFrontendOptions &Opts, UnitModel &Model, std::string &MainText,
+              DiagnosticSink &Diags);
+
+/// The -D/-U/-include options of a command line, in order: what makes a unit distinct.
+std::vector<std::string> unitDefines(const std::vector<std::string> &CompilerArgs);
+
+/// The subset of a gcc/mpicc command line that Clang needs to parse the unit the same way:
+/// include paths, macros, forced includes, the language standard.
+std::vector<std::string> parsingArgs(const std::vector<std::string> &CompilerArgs);
+
+} // namespace mpiete
+
+#endif

@@ -1,0 +1,33 @@
+// Which MPI routines mpiete rewrites, which it leaves alone, and why it rejects the rest.
+#ifndef MPIETE_FRONTEND_MPIROUTINES_H
+#define MPIETE_FRONTEND_MPIROUTINES_H
+
+#include "mpiete/frontend/ProgramModel.h"
+
+#include <string_view>
+
+namespace mpiete {
+
+struct MpiRoutineInfo {
+  std::string_view Name;        ///< MPI_Send
+  std::string_view RuntimeName; ///< mpiete_send
+  MpiRole Role;
+};
+
+/// A routine the runtime implements (runtime/include/mpiete/routines.def), or null.
+const MpiRoutineInfo *findRewrittenRoutine(std::string_view Name);
+
+/// A routine that does not communicate (MPI_Comm_rank, MPI_Wtime, MPI_Type_commit...): it stays
+/// as written and counts as computation.
+bool isLocalRoutine(std::string_view Name);
+
+/// Why an MPI routine that is neither rewritten nor local is rejected ("one-sided
+/// communication", "MPI-IO", ...); a short phrase for the diagnostic.
+std::string_view unhandledReason(std::string_view Name);
+
+/// Number of consecutive blocks a call site of this role owns.
+unsigned blocksForRole(MpiRole R);
+
+} // namespace mpiete
+
+#endif

@@ -1,0 +1,939 @@
+// Builds the program model of a C translation unit from Clang's AST: which procedures
+// communicate, how their bodies split into compute blocks, and every MPI call site.
+#include "mpiete/frontend/CFrontend.h"
+
+#include "mpiete/frontend/MpiRoutines.h"
+#include "mpiete/support/Diagnostics.h"
+#include "mpiete/support/Hash.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+
+using namespace clang;
+
+namespace mpiete {
+namespace {
+
+bool isMpiName(StringRef Name) { return Name.starts_with("MPI_") || Name.starts_with("PMPI_"); }
+
+const FunctionDecl *mpiCallee(const CallExpr *CE) {
+  const FunctionDecl *FD = CE->getDirectCallee();
+  if (FD && FD->getIdentifier() && isMpiName(FD->getName()))
+    return FD;
+  return nullptr;
+}
+
+/// Remembers the user (non-system) files the unit reads, for the content hash.
+class UserFileCollector : public PPCallbacks {
+public:
+  explicit UserFileCollector(std::vector<FileID> &Files) : Files(Files) {}
+  void LexedFileChanged(FileID FID, LexedFileChangeReason Reason,
+                        SrcMgr::CharacteristicKind Kind, FileID, SourceLocation) override {
+    if (Reason == LexedFileChangeReason::EnterFile && Kind == SrcMgr::C_User && FID.isValid())
+      Files.push_back(FID);
+  }
+
+private:
+  std::vector<FileID> &Files;
+};
+
+/// Facts about every function with a body in the unit: does it (transitively) communicate?
+class CommunicationAnalysis {
+public:
+  void run(ASTContext &Ctx) {
+    struct Collector : RecursiveASTVisitor<Collector> {
+      CommunicationAnalysis &A;
+      const FunctionDecl *Current = nullptr;
+      explicit Collector(CommunicationAnalysis &A) : A(A) {}
+      bool TraverseFunctionDecl(FunctionDecl *FD) {
+        if (!FD->doesThisDeclarationHaveABody())
+          return true;
+        const FunctionDecl *Saved = Current;
+        Current = FD->getCanonicalDecl();
+        A.Defined.insert(Current);
+        bool R = RecursiveASTVisitor::TraverseFunctionDecl(FD);
+        Current = Saved;
+        return R;
+      }
+      bool VisitCallExpr(CallExpr *CE) {
+        if (!Current)
+          return true;
+        if (const FunctionDecl *M = mpiCallee(CE)) {
+          if (findRewrittenRoutine(M->getName()))
+            A.Direct.insert(Current);
+          return true;
+        }
+        if (const FunctionDecl *FD = CE->getDirectCallee())
+          A.Calls[Current].insert(FD->getCanonicalDecl());
+        return true;
+      }
+    } C(*this);
+    C.TraverseDecl(Ctx.getTranslationUnitDecl());
+    Communicating = Direct;
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (auto &[Caller, Callees] : Calls) {
+        if (Communicating.count(Caller))
+          continue;
+        for (const FunctionDecl *Callee : Callees)
+          if (Communicating.count(Callee)) {
+            Communicating.insert(Caller);
+            Changed = true;
+            break;
+          }
+      }
+    }
+  }
+
+  bool communicates(const FunctionDecl *FD) const {
+    return FD && Communicating.count(FD->getCanonicalDecl());
+  }
+  bool defined(const FunctionDecl *FD) const {
+    return FD && Defined.count(FD->getCanonicalDecl());
+  }
+
+private:
+  llvm::DenseSet<const FunctionDecl *> Defined, Direct, Communicating;
+  std::map<const FunctionDecl *, std::set<const FunctionDecl *>> Calls;
+};
+
+/// What a statement's subtree contains, as far as the block partition cares.
+struct StmtFacts {
+  bool MpiCall = false;          ///< a rewritten MPI routine
+  bool CommunicatingCall = false; ///< a procedure of this unit that communicates
+  bool NoReturnCall = false;     ///< exit(), abort(), ...
+  bool EscapingJump = false;     ///< return/goto, or break/continue leaving the statement
+  std::vector<std::string> Opaque; ///< callees whose bodies the unit cannot see
+};
+
+class FactsVisitor : public RecursiveASTVisitor<FactsVisitor> {
+public:
+  FactsVisitor(const CommunicationAnalysis &CA, const SourceManager &SM, StmtFacts &F)
+      : CA(CA), SM(SM), F(F) {}
+
+  bool VisitCallExpr(CallExpr *CE) {
+    if (const FunctionDecl *M = mpiCallee(CE)) {
+      if (findRewrittenRoutine(M->getName()))
+        F.MpiCall = true;
+      return true;
+    }
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (!FD) {
+      addOpaque("(indirect call)");
+      return true;
+    }
+    if (FD->isNoReturn() || FD->hasAttr<NoReturnAttr>() || FD->hasAttr<CXX11NoReturnAttr>())
+      F.NoReturnCall = true;
+    if (CA.communicates(FD)) {
+      F.CommunicatingCall = true;
+    } else if (!CA.defined(FD) && !FD->getBuiltinID() &&
+               !SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation()))) {
+      addOpaque(FD->getNameAsString());
+    }
+    return true;
+  }
+  bool TraverseReturnStmt(ReturnStmt *S) {
+    F.EscapingJump = true;
+    return RecursiveASTVisitor::TraverseReturnStmt(S);
+  }
+  bool VisitGotoStmt(GotoStmt *) {
+    F.EscapingJump = true;
+    return true;
+  }
+  bool VisitIndirectGotoStmt(IndirectGotoStmt *) {
+    F.EscapingJump = true;
+    return true;
+  }
+  bool VisitBreakStmt(BreakStmt *) {
+    if (BreakDepth == 0)
+      F.EscapingJump = true;
+    return true;
+  }
+  bool VisitContinueStmt(ContinueStmt *) {
+    if (LoopDepth == 0)
+      F.EscapingJump = true;
+    return true;
+  }
+#define MPIETE_LOOP_TRAVERSE(Type)                                                                \
+  bool Traverse##Type(Type *S) {                                                                \
+    ++LoopDepth;                                                                                \
+    ++BreakDepth;                                                                               \
+    bool R = RecursiveASTVisitor::Traverse##Type(S);                                            \
+    --LoopDepth;                                                                                \
+    --BreakDepth;                                                                               \
+    return R;                                                                                   \
+  }
+  MPIETE_LOOP_TRAVERSE(ForStmt)
+  MPIETE_LOOP_TRAVERSE(WhileStmt)
+  MPIETE_LOOP_TRAVERSE(DoStmt)
+#undef MPIETE_LOOP_TRAVERSE
+  bool TraverseSwitchStmt(SwitchStmt *S) {
+    ++BreakDepth;
+    bool R = RecursiveASTVisitor::TraverseSwitchStmt(S);
+    --BreakDepth;
+    return R;
+  }
+
+private:
+  void addOpaque(std::string Name) {
+    if (std::find(F.Opaque.begin(), F.Opaque.end(), Name) == F.Opaque.end())
+      F.Opaque.push_back(std::move(Name));
+  }
+
+  const CommunicationAnalysis &CA;
+  const SourceManager &SM;
+  StmtFacts &F;
+  unsigned LoopDepth = 0;
+  unsigned BreakDepth = 0;
+};
+
+/// Partitions the bodies of communicating procedures into blocks and records every MPI call.
+class UnitBuilder {
+public:
+  UnitBuilder(ASTContext &Ctx, const CommunicationAnalysis &CA, UnitModel &Model,
+              DiagnosticSink &Diags)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), CA(CA), Model(Model),
+        Diags(Diags),
+        MainFID(SM.getMainFileID()) {}
+
+  void procedure(FunctionDecl *FD) {
+    Procedure = FD->getNameAsString();
+    Model.Procedures.push_back(Procedure);
+    LoopStack.clear();
+    if (auto *Body = dyn_cast<CompoundStmt>(FD->getBody()))
+      sequence(llvm::ArrayRef<Stmt *>(Body->body_begin(), Body->body_end()), false);
+  }
+
+  DiagLoc diagLoc(SourceLocation Loc) const {
+    PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
+    if (P.isInvalid())
+      return {Model.Source, 0, 0};
+    return {P.getFilename(), P.getLine(), P.getColumn()};
+  }
+
+private:
+  // ---- positions --------------------------------------------------------------------------
+
+  /// Offset of a location in the main file (macro locations map to their expansion), or -1.
+  int offsetOf(SourceLocation Loc) const {
+    Loc = SM.getExpansionLoc(Loc);
+    auto [FID, Off] = SM.getDecomposedLoc(Loc);
+    return FID == MainFID ? static_cast<int>(Off) : -1;
+  }
+
+  /// Offset of the first character of S (its expansion when S comes from a macro).
+  int beginOffset(const Stmt *S) const { return offsetOf(S->getBeginLoc()); }
+
+  /// Offset just past S, including a ';' that terminates it.
+  int endOffset(const Stmt *S) const {
+    SourceLocation End = SM.getExpansionRange(S->getEndLoc()).getEnd();
+    if (SM.getFileID(End) != MainFID)
+      return -1;
+    SourceLocation After = Lexer::getLocForEndOfToken(End, 0, SM, LO);
+    if (After.isInvalid())
+      return -1;
+    // A NullStmt's ';' or a DeclStmt's end already covers the terminator.
+    if (!isa<NullStmt>(S) && !isa<DeclStmt>(S)) {
+      std::optional<Token> Next = Lexer::findNextToken(End, SM, LO);
+      if (Next && Next->is(tok::semi) && SM.getFileID(Next->getLocation()) == MainFID)
+        After = Next->getEndLoc();
+    }
+    return offsetOf(After);
+  }
+
+  unsigned lineOf(SourceLocation Loc) const {
+    return SM.getPresumedLineNumber(SM.getExpansionLoc(Loc));
+  }
+  unsigned colOf(SourceLocation Loc) const {
+    return SM.getPresumedColumnNumber(SM.getExpansionLoc(Loc));
+  }
+
+  bool fromMacro(const Stmt *S) const {
+    return S->getBeginLoc().isMacroID() || S->getEndLoc().isMacroID();
+  }
+
+  // ---- classification ----------------------------------------------------------------------
+
+  StmtFacts facts(Stmt *S) const {
+    StmtFacts F;
+    FactsVisitor V(CA, SM, F);
+    V.TraverseStmt(S);
+    return F;
+  }
+
+  static bool isStructural(const Stmt *S) {
+    return isa<ForStmt, WhileStmt, DoStmt, IfStmt, SwitchStmt, LabelStmt, SwitchCase, ReturnStmt,
+               GotoStmt, IndirectGotoStmt, BreakStmt, ContinueStmt>(S);
+  }
+
+  /// A statement that can sit inside a compute block: no structure at statement level (unless
+  /// it comes whole from a macro), and nothing inside that communicates or leaves the block.
+  bool isPure(Stmt *S) const {
+    if (!S)
+      return true;
+    bool Macro = fromMacro(S);
+    if (!Macro) {
+      if (isStructural(S))
+        return false;
+      if (auto *CS = dyn_cast<CompoundStmt>(S)) {
+        for (Stmt *Child : CS->body())
+          if (!isPure(Child))
+            return false;
+        return true;
+      }
+    }
+    StmtFacts F = facts(S);
+    return !F.MpiCall && !F.CommunicatingCall && !F.NoReturnCall && !F.EscapingJump;
+  }
+
+  // ---- the partition ---------------------------------------------------------------------
+
+  struct Run {
+    std::vector<Stmt *> Stmts;
+    bool empty() const { return Stmts.empty(); }
+  };
+
+  void sequence(llvm::ArrayRef<Stmt *> Stmts, bool SingleSlot) {
+    Run R;
+    for (Stmt *S : Stmts)
+      statement(S, R, SingleSlot);
+    flush(R, SingleSlot);
+  }
+
+  void statement(Stmt *S, Run &R, bool SingleSlot) {
+    if (!S)
+      return;
+    if (isPure(S)) {
+      R.Stmts.push_back(S);
+      return;
+    }
+    flush(R, SingleSlot);
+    if (fromMacro(S)) {
+      // A whole statement from a macro: we cannot edit inside it, only rename calls spelled
+      // in its arguments.
+      collectCalls(S);
+      return;
+    }
+    if (auto *L = dyn_cast<LabelStmt>(S)) {
+      statement(L->getSubStmt(), R, SingleSlot);
+      return;
+    }
+    if (auto *C = dyn_cast<SwitchCase>(S)) {
+      if (auto *CS = dyn_cast<CaseStmt>(C))
+        collectCalls(CS->getLHS());
+      statement(C->getSubStmt(), R, SingleSlot);
+      return;
+    }
+    if (auto *CS = dyn_cast<CompoundStmt>(S)) {
+      sequence(llvm::ArrayRef<Stmt *>(CS->body_begin(), CS->body_end()), false);
+      return;
+    }
+    if (auto *If = dyn_cast<IfStmt>(S)) {
+      collectCalls(If->getInit());
+      collectCalls(If->getConditionVariableDeclStmt());
+      collectCalls(If->getCond());
+      slot(If->getThen());
+      slot(If->getElse());
+      return;
+    }
+    if (auto *Sw = dyn_cast<SwitchStmt>(S)) {
+      collectCalls(Sw->getInit());
+      collectCalls(Sw->getConditionVariableDeclStmt());
+      collectCalls(Sw->getCond());
+      slot(Sw->getBody());
+      return;
+    }
+    if (isa<ForStmt, WhileStmt, DoStmt>(S)) {
+      loop(S);
+      return;
+    }
+    // return / goto / break / continue, or an expression or declaration that communicates.
+    collectCalls(S);
+  }
+
+  void slot(Stmt *S) {
+    if (!S)
+      return;
+    if (auto *CS = dyn_cast<CompoundStmt>(S); CS && !fromMacro(CS)) {
+      sequence(llvm::ArrayRef<Stmt *>(CS->body_begin(), CS->body_end()), false);
+      return;
+    }
+    sequence(llvm::ArrayRef<Stmt *>(&S, 1), true);
+  }
+
+  void loop(Stmt *S) {
+    Stmt *Body = nullptr;
+    llvm::SmallVector<Stmt *, 4> Header;
+    std::string Kind;
+    if (auto *F = dyn_cast<ForStmt>(S)) {
+      Kind = "for";
+      Header = {F->getInit(), F->getConditionVariableDeclStmt(), F->getCond(), F->getInc()};
+      Body = F->getBody();
+    } else if (auto *W = dyn_cast<WhileStmt>(S)) {
+      Kind = "while";
+      Header = {W->getConditionVariableDeclStmt(), W->getCond()};
+      Body = W->getBody();
+    } else {
+      auto *D = cast<DoStmt>(S);
+      Kind = "do";
+      Header = {D->getCond()};
+      Body = D->getBody();
+    }
+
+    LoopInfo Info;
+    Info.Kind = Kind;
+    Info.Procedure = Procedure;
+    Info.Line = lineOf(S->getBeginLoc());
+    Info.Col = colOf(S->getBeginLoc());
+    Info.Parent = LoopStack.empty() ? -1 : static_cast<int>(LoopStack.back());
+    unsigned LoopIndex = Model.Loops.size();
+    Model.Loops.push_back(Info);
+
+    bool HeaderPure = true;
+    for (Stmt *H : Header)
+      HeaderPure = HeaderPure && isPure(H);
+    bool BodyPure = isPure(Body);
+    if (HeaderPure && BodyPure && wholeLoop(S, Body, LoopIndex))
+      return;
+
+    bool IsDo = isa<DoStmt>(S);
+    if (!IsDo)
+      for (Stmt *H : Header)
+        collectCalls(H);
+    LoopStack.push_back(LoopIndex);
+    slot(Body);
+    LoopStack.pop_back();
+    if (IsDo)
+      for (Stmt *H : Header)
+        collectCalls(H);
+  }
+
+  /// Seed 004 section 3.1.1: a loop whose body is exactly one compute block is timed whole.
+  bool wholeLoop(Stmt *S, Stmt *Body, unsigned LoopIndex) {
+    ComputeEdits E;
+    E.WholeLoop = true;
+    int LB = beginOffset(S), LE = endOffset(S);
+    auto *CS = dyn_cast<CompoundStmt>(Body);
+    E.BodyIsCompound = CS != nullptr;
+    int BB = CS ? offsetOf(CS->getLBracLoc()) + 1 : beginOffset(Body);
+    int BE = CS ? offsetOf(CS->getRBracLoc()) : endOffset(Body);
+    if (LB < 0 || LE < 0 || BB <= 0 || BE < 0 || LB >= BB || BE > LE)
+      return false;
+    E.LoopBegin = E.Begin = LB;
+    E.LoopEnd = E.End = LE;
+    E.BodyBegin = BB;
+    E.BodyEnd = BE;
+
+    LoopStack.push_back(LoopIndex);
+    Block B = newBlock(BlockKind::Compute, S->getBeginLoc(), S->getEndLoc());
+    LoopStack.pop_back();
+    B.WholeLoop = true;
+    B.OpaqueCalls = facts(S).Opaque;
+    B.Compute = Model.Computes.size();
+    Model.Computes.push_back(E);
+    Model.Blocks.push_back(std::move(B));
+    return true;
+  }
+
+  void flush(Run &R, bool SingleSlot) {
+    if (R.empty())
+      return;
+    std::vector<Stmt *> Stmts = std::move(R.Stmts);
+    R.Stmts.clear();
+    if (std::all_of(Stmts.begin(), Stmts.end(), [&](const Stmt *S) { return trivial(S); }))
+      return;
+    ComputeEdits E;
+    int B = beginOffset(Stmts.front()), End = endOffset(Stmts.back());
+    if (B < 0 || End < 0 || End < B) {
+      Diags.error(diagLoc(Stmts.front()->getBeginLoc()),
+                  "statements of procedure '" + Procedure +
+                      "' that are not in the main source file cannot be instrumented",
+                  "unsupported");
+      return;
+    }
+    E.Begin = B;
+    E.End = End;
+    E.Braces = SingleSlot;
+    Block Blk = newBlock(BlockKind::Compute, Stmts.front()->getBeginLoc(),
+                         Stmts.back()->getEndLoc());
+    for (Stmt *S : Stmts)
+      for (std::string &Name : facts(S).Opaque)
+        if (std::find(Blk.OpaqueCalls.begin(), Blk.OpaqueCalls.end(), Name) ==
+            Blk.OpaqueCalls.end())
+          Blk.OpaqueCalls.push_back(std::move(Name));
+    Blk.Compute = Model.Computes.size();
+    Model.Computes.push_back(E);
+    Model.Blocks.push_back(std::move(Blk));
+  }
+
+  /// Statements that cost nothing at run time: empty ones, and declarations without
+  /// initializers or with constant ones. A run of only these is no block.
+  bool trivial(const Stmt *S) const {
+    if (isa<NullStmt>(S))
+      return true;
+    const auto *DS = dyn_cast<DeclStmt>(S);
+    if (!DS || fromMacro(S))
+      return false;
+    for (const Decl *D : DS->decls()) {
+      const auto *VD = dyn_cast<VarDecl>(D);
+      if (!VD)
+        continue; // typedefs, struct and function declarations
+      if (VD->getType()->isVariablyModifiedType())
+        return false;
+      const Expr *Init = VD->getInit();
+      if (Init && !Init->isConstantInitializer(Ctx, false))
+        return false;
+    }
+    return true;
+  }
+
+  Block newBlock(BlockKind K, SourceLocation Begin, SourceLocation End) {
+    Block B;
+    B.Index = Model.Blocks.size();
+    B.Kind = K;
+    B.Procedure = Procedure;
+    B.File = Model.Source;
+    B.BeginLine = lineOf(Begin);
+    B.BeginCol = colOf(Begin);
+    B.EndLine = lineOf(End);
+    B.Loops = LoopStack;
+    return B;
+  }
+
+  // ---- MPI call sites --------------------------------------------------------------------
+
+  /// Records every MPI call in S's subtree, in source order.
+  void collectCalls(Stmt *S) {
+    if (!S)
+      return;
+    struct Finder : RecursiveASTVisitor<Finder> {
+      std::vector<CallExpr *> Calls;
+      bool VisitCallExpr(CallExpr *CE) {
+        if (mpiCallee(CE))
+          Calls.push_back(CE);
+        return true;
+      }
+    } F;
+    F.TraverseStmt(S);
+    for (CallExpr *CE : F.Calls)
+      site(CE);
+  }
+
+  /// Follows a token through macro arguments to where it is written; fails inside a macro body.
+  bool writtenLoc(SourceLocation Loc, SourceLocation &Out, std::string &Macro) const {
+    while (Loc.isMacroID()) {
+      if (!SM.isMacroArgExpansion(Loc)) {
+        Macro = Lexer::getImmediateMacroName(Loc, SM, LO).str();
+        return false;
+      }
+      Loc = SM.getImmediateSpellingLoc(Loc);
+    }
+    Out = Loc;
+    return true;
+  }
+
+  void site(CallExpr *CE) {
+    const FunctionDecl *M = mpiCallee(CE);
+    std::string Name = M->getName().str();
+    const MpiRoutineInfo *Info = findRewrittenRoutine(Name);
+    if (!Info)
+      return; // local, passed through or rejected: reported by checkCall
+    SourceLocation CalleeLoc = CE->getCallee()->IgnoreParenImpCasts()->getBeginLoc();
+    SourceLocation Written;
+    std::string Macro;
+    if (!writtenLoc(CalleeLoc, Written, Macro)) {
+      Diags.error(diagLoc(CE->getBeginLoc()),
+                  "call to '" + Name + "' is hidden inside the body of macro '" + Macro +
+                      "'; mpiete can only rewrite MPI calls written in the source or in macro "
+                      "arguments",
+                  "macro");
+      return;
+    }
+    auto [FID, CalleeOff] = SM.getDecomposedLoc(Written);
+    if (FID != MainFID) {
+      Diags.error(diagLoc(Written),
+                  "call to '" + Name + "' is written outside the main source file",
+                  "unsupported");
+      return;
+    }
+    auto Known = SiteAt.find(CalleeOff);
+    if (Known != SiteAt.end())
+      return; // the same written call reached again through a macro that repeats its argument
+    std::optional<Token> LParen = Lexer::findNextToken(Written, SM, LO);
+    if (!LParen || LParen->isNot(tok::l_paren) ||
+        SM.getFileID(LParen->getLocation()) != MainFID) {
+      Diags.error(diagLoc(CE->getBeginLoc()),
+                  "call to '" + Name + "' is assembled by a macro; mpiete cannot rewrite it",
+                  "macro");
+      return;
+    }
+    std::optional<Token> First = Lexer::findNextToken(LParen->getLocation(), SM, LO);
+
+    CallSite CS;
+    CS.Routine = Name;
+    CS.RuntimeName = std::string(Info->RuntimeName);
+    CS.Role = Info->Role;
+    CS.FirstBlock = Model.Blocks.size();
+    CS.Edits.CalleeBegin = CalleeOff;
+    CS.Edits.CalleeEnd = CalleeOff + Name.size();
+    CS.Edits.ArgsBegin = SM.getFileOffset(LParen->getEndLoc());
+    CS.Edits.HasArgs = !(First && First->is(tok::r_paren));
+
+    // The call as written, for the block map.
+    std::string Text = Name;
+    SourceLocation RParen;
+    if (writtenLoc(CE->getRParenLoc(), RParen, Macro) && SM.getFileID(RParen) == MainFID) {
+      unsigned EndOff = SM.getFileOffset(RParen) + 1;
+      StringRef Buf = SM.getBufferData(MainFID);
+      if (EndOff > CalleeOff && EndOff <= Buf.size()) {
+        Text.clear();
+        bool Space = false;
+        for (char C : Buf.substr(CalleeOff, EndOff - CalleeOff)) {
+          if (C == ' ' || C == '\t' || C == '\n' || C == '\r') {
+            Space = true;
+            continue;
+          }
+          if (Space && !Text.empty())
+            Text += ' ';
+          Space = false;
+          Text += C;
+        }
+      }
+    }
+
+    unsigned SiteIndex = Model.Sites.size();
+    SiteAt[CalleeOff] = SiteIndex;
+    Model.Sites.push_back(CS);
+
+    static const char *const Phases[][3] = {
+        {"start", "wait", nullptr}, {"send-start", "recv-start", "waitall"}};
+    unsigned N = blocksForRole(Info->Role);
+    for (unsigned I = 0; I < N; ++I) {
+      BlockKind K = BlockKind::Comm;
+      std::string Phase;
+      switch (Info->Role) {
+      case MpiRole::Send:
+      case MpiRole::Recv:
+        K = I == 0 ? BlockKind::Comm : BlockKind::Wait;
+        Phase = Phases[0][I];
+        break;
+      case MpiRole::SendRecv:
+        K = I < 2 ? BlockKind::Comm : BlockKind::Wait;
+        Phase = Phases[1][I];
+        break;
+      case MpiRole::Start:
+        K = BlockKind::Comm;
+        Phase = "start";
+        break;
+      case MpiRole::Wait:
+      case MpiRole::Probe:
+        K = BlockKind::Wait;
+        Phase = "wait";
+        break;
+      case MpiRole::Collective:
+        K = BlockKind::Collective;
+        break;
+      case MpiRole::Comm:
+        K = BlockKind::CommMgmt;
+        break;
+      case MpiRole::Init:
+        K = BlockKind::Init;
+        break;
+      case MpiRole::Finalize:
+        K = BlockKind::Finalize;
+        break;
+      }
+      Block B = newBlock(K, Written, RParen.isValid() ? RParen : Written);
+      B.Phase = Phase;
+      B.Routine = Name;
+      B.CallText = Text;
+      B.Site = SiteIndex;
+      Model.Blocks.push_back(std::move(B));
+    }
+  }
+
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  const LangOptions &LO;
+  const CommunicationAnalysis &CA;
+  UnitModel &Model;
+  DiagnosticSink &Diags;
+  FileID MainFID;
+  std::string Procedure;
+  std::vector<unsigned> LoopStack;
+  std::map<unsigned, unsigned> SiteAt;
+};
+
+/// Reports MPI routines that cannot be rewritten: unsupported ones, references that are not
+/// calls (function pointers), and calls in procedures outside the main file.
+class MpiUseChecker {
+public:
+  MpiUseChecker(ASTContext &Ctx, const CFrontendOptions &Opts, UnitModel &Model,
+                DiagnosticSink &Diags)
+      : SM(Ctx.getSourceManager()), Opts(Opts), Model(Model), Diags(Diags) {}
+
+  bool VisitCallExpr(CallExpr *CE) {
+    if (mpiCallee(CE))
+      Callees.insert(CE->getCallee()->IgnoreParenImpCasts());
+    return true;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl());
+    if (!FD || !FD->getIdentifier() || !isMpiName(FD->getName()))
+      return true;
+    SourceLocation Loc = SM.getExpansionLoc(DRE->getLocation());
+    if (SM.isInSystemHeader(Loc))
+      return true;
+    std::string Name = FD->getName().str();
+    if (!Callees.count(DRE)) {
+      Diags.error(where(Loc), "MPI routine '" + Name +
+                                  "' is used as a function pointer; mpiete can only instrument "
+                                  "direct calls",
+                  "function-pointer");
+      return true;
+    }
+    if (StringRef(Name).starts_with("PMPI_")) {
+      Diags.error(where(Loc), "direct call to profiling routine '" + Name +
+                                  "' is not supported; call '" + Name.substr(1) + "' instead",
+                  "unsupported");
+      return true;
+    }
+    if (findRewrittenRoutine(Name)) {
+      if (!SM.isInMainFile(Loc))
+        Diags.error(where(Loc),
+                    "call to '" + Name +
+                        "' in a header: mpiete instruments only the main source file of a "
+                        "translation unit",
+                    "unsupported");
+      return true;
+    }
+    if (isLocalRoutine(Name))
+      return true;
+    bool Pass = Opts.PassThroughAll || std::find(Opts.PassThrough.begin(), Opts.PassThrough.end(),
+                                                 Name) != Opts.PassThrough.end();
+    std::string Reason(unhandledReason(Name));
+    if (Pass) {
+      Diags.warning(where(Loc),
+                    "'" + Name + "' (" + Reason +
+                        ") is passed through uninstrumented; predictions ignore its cost",
+                    "pass-through");
+      if (std::find(Model.PassedThrough.begin(), Model.PassedThrough.end(), Name) ==
+          Model.PassedThrough.end())
+        Model.PassedThrough.push_back(Name);
+    } else {
+      Diags.error(where(Loc),
+                  "'" + Name + "' (" + Reason +
+                      ") is not supported by mpiete; pass it through uninstrumented with "
+                      "--mpiete-pass-through=" +
+                      Name + " (predictions then ignore it)",
+                  "unsupported");
+    }
+    return true;
+  }
+
+private:
+  DiagLoc where(SourceLocation Loc) const {
+    PresumedLoc P = SM.getPresumedLoc(Loc);
+    if (P.isInvalid())
+      return {Model.Source, 0, 0};
+    return {P.getFilename(), P.getLine(), P.getColumn()};
+  }
+
+  const SourceManager &SM;
+  const CFrontendOptions &Opts;
+  UnitModel &Model;
+  DiagnosticSink &Diags;
+  llvm::DenseSet<const Expr *> Callees;
+};
+
+class ModelConsumer : public ASTConsumer {
+public:
+  ModelConsumer(const CFrontendOptions &Opts, UnitModel &Model, std::string &MainText,
+                DiagnosticSink &Diags, std::vector<FileID> &UserFiles)
+      : Opts(Opts), Model(Model), MainText(MainText), Diags(Diags), UserFiles(UserFiles) {}
+
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    SourceManager &SM = Ctx.getSourceManager();
+    if (Ctx.getDiagnostics().hasErrorOccurred())
+      return;
+    MainText = SM.getBufferData(SM.getMainFileID()).str();
+
+    // Content hash: the main file, then each user header in the order it was entered.
+    Fnv1a64 H;
+    H.field(MainText);
+    std::set<FileID> Seen{SM.getMainFileID()};
+    for (FileID FID : UserFiles)
+      if (Seen.insert(FID).second)
+        H.field(SM.getBufferData(FID));
+    Model.ContentHash = H.value();
+
+    MpiUseChecker Checker(Ctx, Opts, Model, Diags);
+    // Every callee must be known before the references are judged: two passes.
+    struct CalleeCollector : RecursiveASTVisitor<CalleeCollector> {
+      MpiUseChecker &C;
+      explicit CalleeCollector(MpiUseChecker &C) : C(C) {}
+      bool VisitCallExpr(CallExpr *CE) { return C.VisitCallExpr(CE); }
+    } Collector(Checker);
+    Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
+    struct RefVisitor : RecursiveASTVisitor<RefVisitor> {
+      MpiUseChecker &C;
+      explicit RefVisitor(MpiUseChecker &C) : C(C) {}
+      bool VisitDeclRefExpr(DeclRefExpr *D) { return C.VisitDeclRefExpr(D); }
+    } Refs(Checker);
+    Refs.TraverseDecl(Ctx.getTranslationUnitDecl());
+
+    CommunicationAnalysis CA;
+    CA.run(Ctx);
+    UnitBuilder Builder(Ctx, CA, Model, Diags);
+    for (Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+      auto *FD = dyn_cast<FunctionDecl>(D);
+      if (!FD || !FD->doesThisDeclarationHaveABody() || !CA.communicates(FD))
+        continue;
+      if (!SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())))
+        continue; // reported by the checker at its MPI calls
+      Builder.procedure(FD);
+    }
+  }
+
+private:
+  const CFrontendOptions &Opts;
+  UnitModel &Model;
+  std::string &MainText;
+  DiagnosticSink &Diags;
+  std::vector<FileID> &UserFiles;
+};
+
+class ModelAction : public ASTFrontendAction {
+public:
+  ModelAction(const CFrontendOptions &Opts, UnitModel &Model, std::string &MainText,
+              DiagnosticSink &Diags)
+      : Opts(Opts), Model(Model), MainText(MainText), Diags(Diags) {}
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef) override {
+    CI.getPreprocessor().addPPCallbacks(std::make_unique<UserFileCollector>(UserFiles));
+    return std::make_unique<ModelConsumer>(Opts, Model, MainText, Diags, UserFiles);
+  }
+
+private:
+  const CFrontendOptions &Opts;
+  UnitModel &Model;
+  std::string &MainText;
+  DiagnosticSink &Diags;
+  std::vector<FileID> UserFiles;
+};
+
+class ModelActionFactory : public tooling::FrontendActionFactory {
+public:
+  ModelActionFactory(const CFrontendOptions &Opts, UnitModel &Model, std::string &MainText,
+                     DiagnosticSink &Diags)
+      : Opts(Opts), Model(Model), MainText(MainText), Diags(Diags) {}
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<ModelAction>(Opts, Model, MainText, Diags);
+  }
+
+private:
+  const CFrontendOptions &Opts;
+  UnitModel &Model;
+  std::string &MainText;
+  DiagnosticSink &Diags;
+};
+
+/// Options that take their value as the next argument.
+bool takesSeparateValue(StringRef A) {
+  return A == "-I" || A == "-D" || A == "-U" || A == "-include" || A == "-imacros" ||
+         A == "-iquote" || A == "-isystem" || A == "-idirafter" || A == "-isysroot" ||
+         A == "--sysroot" || A == "-x";
+}
+
+} // namespace
+
+std::vector<std::string> unitDefines(const std::vector<std::string> &Args) {
+  std::vector<std::string> Out;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    StringRef A = Args[I];
+    if (A == "-D" || A == "-U" || A == "-include") {
+      if (I + 1 < Args.size())
+        Out.push_back(A.str() + (A == "-include" ? " " : "") + Args[++I]);
+    } else if (A.starts_with("-D") || A.starts_with("-U")) {
+      Out.push_back(A.str());
+    }
+  }
+  return Out;
+}
+
+std::vector<std::string> parsingArgs(const std::vector<std::string> &Args) {
+  std::vector<std::string> Out;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    StringRef A = Args[I];
+    if (takesSeparateValue(A)) {
+      if (I + 1 < Args.size()) {
+        Out.push_back(A.str());
+        Out.push_back(Args[++I]);
+      }
+      continue;
+    }
+    if (A.starts_with("-I") || A.starts_with("-D") || A.starts_with("-U") ||
+        A.starts_with("-std=") || A == "-ansi" || A.starts_with("-iquote") ||
+        A.starts_with("-isystem") || A.starts_with("-idirafter") || A.starts_with("--sysroot=") ||
+        A == "-fopenmp" || A.starts_with("-fopenmp=") || A == "-pthread" ||
+        A == "-funsigned-char" || A == "-fsigned-char" || A == "-fgnu89-inline" ||
+        A.starts_with("-march=") || A.starts_with("-mtune=") || A == "-m32" || A == "-m64" ||
+        (A.starts_with("-O") && A.size() <= 4) || A == "-ffast-math")
+      Out.push_back(A.str());
+  }
+  return Out;
+}
+
+bool analyzeC(const std::string &Source, const std::vector<std::string> &CompilerArgs,
+              const CFrontendOptions &Opts, UnitModel &Model, std::string &MainText,
+              DiagnosticSink &Diags) {
+  Model.Source = Opts.UnitPath.empty() ? Source : Opts.UnitPath;
+  Model.Language = "c";
+  Model.Defines = unitDefines(CompilerArgs);
+  Model.UnitId = computeUnitId(Model.Source, Model.Defines);
+
+  std::vector<std::string> Args = parsingArgs(CompilerArgs);
+  Args.insert(Args.begin(), {"-xc", "-w", "-ferror-limit=20", "-Wno-error=implicit-int",
+                             "-Wno-error=implicit-function-declaration",
+                             "-Wno-error=int-conversion",
+                             "-Wno-error=incompatible-function-pointer-types",
+                             "-Wno-error=return-type"});
+  if (!Opts.ResourceDir.empty())
+    Args.push_back("-resource-dir=" + Opts.ResourceDir);
+
+  std::error_code EC;
+  std::string Cwd = std::filesystem::current_path(EC).string();
+  tooling::FixedCompilationDatabase DB(Cwd, Args);
+  tooling::ClangTool Tool(DB, {Source});
+  ModelActionFactory Factory(Opts, Model, MainText, Diags);
+  unsigned ErrorsBefore = Diags.errorCount();
+  int Rc = Tool.run(&Factory);
+  if (Rc != 0) {
+    Diags.error({Source, 0, 0},
+                "Clang could not parse this file (see the errors above); mpiete needs a unit "
+                "that Clang 19 accepts",
+                "parse");
+    return false;
+  }
+  return Diags.errorCount() == ErrorsBefore;
+}
+
+} // namespace mpiete

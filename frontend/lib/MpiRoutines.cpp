@@ -1,0 +1,142 @@
+// Tables of MPI routines: the rewritten ones come from the runtime's routines.def.
+#include "mpiete/frontend/MpiRoutines.h"
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace mpiete {
+namespace {
+
+// The role spellings routines.def uses.
+namespace def_roles {
+constexpr MpiRole INIT = MpiRole::Init;
+constexpr MpiRole FINALIZE = MpiRole::Finalize;
+constexpr MpiRole SEND = MpiRole::Send;
+constexpr MpiRole RECV = MpiRole::Recv;
+constexpr MpiRole SENDRECV = MpiRole::SendRecv;
+constexpr MpiRole START = MpiRole::Start;
+constexpr MpiRole WAIT = MpiRole::Wait;
+constexpr MpiRole PROBE = MpiRole::Probe;
+constexpr MpiRole COLLECTIVE = MpiRole::Collective;
+constexpr MpiRole COMM = MpiRole::Comm;
+} // namespace def_roles
+
+constexpr MpiRoutineInfo Rewritten[] = {
+#define MPIETE_ROUTINE(MpiName, RuntimeName, Role, Params, Args)                                  \
+  {#MpiName, #RuntimeName, def_roles::Role},
+#include "mpiete/routines.def"
+};
+
+// Routines that neither communicate nor synchronise: left as written, timed as computation.
+constexpr std::string_view Local[] = {
+    "MPI_Abort", "MPI_Add_error_class", "MPI_Add_error_code", "MPI_Add_error_string",
+    "MPI_Address", "MPI_Alloc_mem", "MPI_Attr_delete", "MPI_Attr_get", "MPI_Attr_put",
+    "MPI_Buffer_attach", "MPI_Buffer_detach", "MPI_Cart_coords", "MPI_Cart_get",
+    "MPI_Cart_map", "MPI_Cart_rank", "MPI_Cart_shift", "MPI_Cartdim_get", "MPI_Comm_c2f",
+    "MPI_Comm_call_errhandler", "MPI_Comm_compare", "MPI_Comm_create_errhandler",
+    "MPI_Comm_create_keyval", "MPI_Comm_delete_attr", "MPI_Comm_f2c", "MPI_Comm_free_keyval",
+    "MPI_Comm_get_attr", "MPI_Comm_get_errhandler", "MPI_Comm_get_info", "MPI_Comm_get_name",
+    "MPI_Comm_group", "MPI_Comm_rank", "MPI_Comm_remote_group", "MPI_Comm_remote_size",
+    "MPI_Comm_set_attr", "MPI_Comm_set_errhandler", "MPI_Comm_set_info", "MPI_Comm_set_name",
+    "MPI_Comm_size", "MPI_Comm_test_inter", "MPI_Dims_create", "MPI_Errhandler_create",
+    "MPI_Errhandler_free", "MPI_Errhandler_get", "MPI_Errhandler_set", "MPI_Error_class",
+    "MPI_Error_string", "MPI_Finalized", "MPI_Free_mem", "MPI_Get_address", "MPI_Get_count",
+    "MPI_Get_elements", "MPI_Get_elements_x", "MPI_Get_library_version",
+    "MPI_Get_processor_name", "MPI_Get_version", "MPI_Graph_get", "MPI_Graph_map",
+    "MPI_Graph_neighbors", "MPI_Graph_neighbors_count", "MPI_Graphdims_get",
+    "MPI_Group_compare", "MPI_Group_difference", "MPI_Group_excl", "MPI_Group_free",
+    "MPI_Group_incl", "MPI_Group_intersection", "MPI_Group_range_excl",
+    "MPI_Group_range_incl", "MPI_Group_rank", "MPI_Group_size",
+    "MPI_Group_translate_ranks", "MPI_Group_union", "MPI_Info_create", "MPI_Info_delete",
+    "MPI_Info_dup", "MPI_Info_free", "MPI_Info_get", "MPI_Info_get_nkeys",
+    "MPI_Info_get_nthkey", "MPI_Info_get_valuelen", "MPI_Info_set", "MPI_Initialized",
+    "MPI_Is_thread_main", "MPI_Keyval_create", "MPI_Keyval_free", "MPI_Op_commutative",
+    "MPI_Op_create", "MPI_Op_free", "MPI_Pack", "MPI_Pack_external",
+    "MPI_Pack_external_size", "MPI_Pack_size", "MPI_Query_thread", "MPI_Reduce_local",
+    "MPI_Request_free", "MPI_Request_get_status", "MPI_Status_set_cancelled",
+    "MPI_Status_set_elements", "MPI_Test_cancelled", "MPI_Topo_test", "MPI_Type_commit",
+    "MPI_Type_contiguous", "MPI_Type_create_darray", "MPI_Type_create_hindexed",
+    "MPI_Type_create_hindexed_block", "MPI_Type_create_hvector",
+    "MPI_Type_create_indexed_block", "MPI_Type_create_resized", "MPI_Type_create_struct",
+    "MPI_Type_create_subarray", "MPI_Type_dup", "MPI_Type_extent", "MPI_Type_free",
+    "MPI_Type_get_contents", "MPI_Type_get_envelope", "MPI_Type_get_extent",
+    "MPI_Type_get_name", "MPI_Type_get_true_extent", "MPI_Type_hindexed", "MPI_Type_hvector",
+    "MPI_Type_indexed", "MPI_Type_lb", "MPI_Type_set_name", "MPI_Type_size",
+    "MPI_Type_size_x", "MPI_Type_struct", "MPI_Type_ub", "MPI_Type_vector", "MPI_Unpack",
+    "MPI_Unpack_external", "MPI_Wtick", "MPI_Wtime",
+    // Handle conversion between languages.
+    "MPI_Errhandler_c2f", "MPI_Errhandler_f2c", "MPI_Group_c2f", "MPI_Group_f2c",
+    "MPI_Info_c2f", "MPI_Info_f2c", "MPI_Op_c2f", "MPI_Op_f2c", "MPI_Request_c2f",
+    "MPI_Request_f2c", "MPI_Status_c2f", "MPI_Status_f2c", "MPI_Type_c2f", "MPI_Type_f2c",
+};
+
+constexpr std::pair<std::string_view, std::string_view> RejectedPrefixes[] = {
+    {"MPI_Win_", "one-sided communication"},
+    {"MPI_File_", "MPI-IO"},
+    {"MPI_Register_datarep", "MPI-IO"},
+    {"MPI_Neighbor_", "neighbourhood collective"},
+    {"MPI_Ineighbor_", "non-blocking neighbourhood collective"},
+    {"MPI_Comm_spawn", "dynamic process management"},
+    {"MPI_Comm_accept", "dynamic process management"},
+    {"MPI_Comm_connect", "dynamic process management"},
+    {"MPI_Intercomm_", "inter-communicator"},
+    {"MPI_Mprobe", "matched probe"},
+    {"MPI_Improbe", "matched probe"},
+    {"MPI_Mrecv", "matched probe"},
+    {"MPI_Imrecv", "matched probe"},
+    {"MPI_Grequest_", "generalized request"},
+    {"MPI_Cancel", "request cancellation"},
+    {"MPI_Start", "persistent request"},
+    {"MPI_Dist_graph_", "distributed graph topology"},
+    {"MPI_Graph_create", "graph topology"},
+    {"MPI_Alltoallw", "MPI_Alltoallw"},
+};
+
+constexpr std::string_view PersistentSuffix = "_init";
+
+} // namespace
+
+const MpiRoutineInfo *findRewrittenRoutine(std::string_view Name) {
+  for (const MpiRoutineInfo &R : Rewritten)
+    if (R.Name == Name)
+      return &R;
+  return nullptr;
+}
+
+bool isLocalRoutine(std::string_view Name) {
+  return std::find(std::begin(Local), std::end(Local), Name) != std::end(Local);
+}
+
+std::string_view unhandledReason(std::string_view Name) {
+  for (const auto &[Prefix, Reason] : RejectedPrefixes)
+    if (Name.starts_with(Prefix))
+      return Reason;
+  if (Name.ends_with(PersistentSuffix))
+    return "persistent request";
+  // MPI_Ibcast, MPI_Iallreduce, ...: the non-blocking forms of the collectives we rewrite.
+  if (Name.starts_with("MPI_I") && Name.size() > 5) {
+    std::string Blocking = "MPI_" + std::string(Name.substr(5));
+    Blocking[4] = static_cast<char>(std::toupper(static_cast<unsigned char>(Blocking[4])));
+    if (const MpiRoutineInfo *R = findRewrittenRoutine(Blocking))
+      if (R->Role == MpiRole::Collective)
+        return "non-blocking collective";
+  }
+  return "routine not supported";
+}
+
+unsigned blocksForRole(MpiRole R) {
+  switch (R) {
+  case MpiRole::Send:
+  case MpiRole::Recv:
+    return 2;
+  case MpiRole::SendRecv:
+    return 3;
+  default:
+    return 1;
+  }
+}
+
+} // namespace mpiete

@@ -1,0 +1,35 @@
+/* The runtime ABI that instrumented C sources call: block hooks and MPI entry points. */
+#ifndef MPIETE_INSTRUMENT_H
+#define MPIETE_INSTRUMENT_H
+
+/* Only mpi.h is included (it pulls in nothing but stddef.h), so feature-test macros the user
+ * defines after this prelude still take effect for the system headers. */
+#include <mpi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A block id: the translation unit's 32-bit id in the high half, the block's index in the
+ * unit in the low half (docs/runtime-abi.md). */
+typedef unsigned long long mpiete_site_t;
+#define MPIETE_ID(unit, index) ((((mpiete_site_t)(unit)) << 32) | (mpiete_site_t)(index))
+
+/* Trace variant (libmpiete-trace): the program base data. */
+void mpiete_tr_block(mpiete_site_t id);                           /* a compute block starts */
+void mpiete_tr_loop(mpiete_site_t id, unsigned long long trips);  /* a loop timed whole ended */
+
+/* Timing variant (libmpiete-timing): the compute base data. */
+void mpiete_tm_begin(mpiete_site_t id);                            /* block or whole loop starts */
+void mpiete_tm_end(mpiete_site_t id);                              /* compute block ends */
+void mpiete_tm_loop_end(mpiete_site_t id, unsigned long long trips); /* whole loop ends */
+
+/* MPI entry points: `MPI_X(args)` becomes `mpiete_x(site, args)` in both variants. */
+#define MPIETE_ROUTINE(MpiName, RuntimeName, Role, Params, Args) int RuntimeName Params;
+#include "mpiete/routines.def"
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MPIETE_INSTRUMENT_H */

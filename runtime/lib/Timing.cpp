@@ -1,0 +1,143 @@
+// The timing variant (libmpiete_timing.a): exclusive elapsed time of every compute block.
+//
+// Open blocks form a stack; only the innermost one runs. mpiete_tm_begin pauses the running
+// block and pushes a new one; mpiete_tm_end / mpiete_tm_loop_end pop it, charge its time and
+// resume the one below. Every MPI entry point pushes a pause marker for the duration of the
+// call, so MPI time is charged to no block (a user reduction operation whose blocks are
+// instrumented still times them: they push above the marker). The clock is read again after
+// each hook's own work, so the hooks' overhead is charged to no block either.
+#include "Recorder.h"
+#include "Variant.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+
+namespace mpiete::variant {
+
+const char Name[] = "timing";
+const char Suffix[] = "timing";
+const bool HasTime = true;
+
+} // namespace mpiete::variant
+
+namespace mpiete {
+namespace {
+
+uint64_t nowNs() {
+  timespec Ts;
+  clock_gettime(CLOCK_MONOTONIC, &Ts);
+  return static_cast<uint64_t>(Ts.tv_sec) * 1000000000ULL + static_cast<uint64_t>(Ts.tv_nsec);
+}
+
+struct Frame {
+  mpiete_site_t Id;
+  uint64_t Nanos;   // time charged so far
+  uint64_t Resumed; // when it last started running (valid while it is the innermost)
+  bool Mpi;         // a pause marker for an MPI call, not a block
+};
+
+class BlockStack {
+public:
+  bool empty() const { return Depth == 0; }
+  Frame &top() { return Frames[Depth - 1]; }
+  void push(const Frame &F) {
+    if (Depth == Capacity) [[unlikely]]
+      grow();
+    Frames[Depth++] = F;
+  }
+  Frame pop() { return Frames[--Depth]; }
+
+  /// Stops the innermost block's clock at T.
+  void pauseTop(uint64_t T) {
+    if (Depth != 0 && !top().Mpi)
+      top().Nanos += T - top().Resumed;
+  }
+  /// Restarts the innermost block's clock at T.
+  void resumeTop(uint64_t T) {
+    if (Depth != 0)
+      top().Resumed = T;
+  }
+
+private:
+  void grow() {
+    const size_t NewCapacity = Capacity == 0 ? 64 : Capacity * 2;
+    auto *NewFrames = static_cast<Frame *>(std::realloc(Frames, NewCapacity * sizeof(Frame)));
+    if (NewFrames == nullptr)
+      Recorder::get().fail("out of memory growing the block stack to %zu entries", NewCapacity);
+    Frames = NewFrames;
+    Capacity = NewCapacity;
+  }
+
+  Frame *Frames = nullptr;
+  size_t Depth = 0;
+  size_t Capacity = 0;
+};
+
+constinit BlockStack Stack;
+
+/// Pops the innermost open block, which must be Id; returns its exclusive time up to T.
+uint64_t popBlock(mpiete_site_t Id, uint64_t T, const char *Hook) {
+  if (Stack.empty() || Stack.top().Mpi || Stack.top().Id != Id) [[unlikely]] {
+    char Want[32], Open[48] = "no block is open";
+    formatId(Id, Want, sizeof Want);
+    if (!Stack.empty() && Stack.top().Mpi)
+      std::snprintf(Open, sizeof Open, "an MPI call is running");
+    else if (!Stack.empty())
+      formatId(Stack.top().Id, Open, sizeof Open);
+    Recorder::get().fail("%s(%s) does not match the innermost open block: %s (bad "
+                         "instrumentation)",
+                         Hook, Want, Open);
+  }
+  Frame F = Stack.pop();
+  return F.Nanos + (T - F.Resumed);
+}
+
+} // namespace
+
+namespace variant {
+
+void mpiEnter() {
+  const uint64_t T = nowNs();
+  Stack.pauseTop(T);
+  Stack.push(Frame{0, 0, T, true});
+}
+
+void mpiExit() {
+  // Balanced by construction (MpiScope); a block left open inside the call is an error.
+  if (Stack.empty() || !Stack.top().Mpi) [[unlikely]] {
+    char Open[32] = "none";
+    if (!Stack.empty())
+      formatId(Stack.top().Id, Open, sizeof Open);
+    Recorder::get().fail("block %s was begun but not ended inside an MPI call (bad "
+                         "instrumentation)",
+                         Open);
+  }
+  Stack.pop();
+  Stack.resumeTop(nowNs());
+}
+
+} // namespace variant
+} // namespace mpiete
+
+using mpiete::Frame;
+using mpiete::Recorder;
+
+extern "C" void mpiete_tm_begin(mpiete_site_t id) {
+  mpiete::Stack.pauseTop(mpiete::nowNs());
+  mpiete::Stack.push(Frame{id, 0, 0, false});
+  mpiete::Stack.top().Resumed = mpiete::nowNs();
+}
+
+extern "C" void mpiete_tm_end(mpiete_site_t id) {
+  const uint64_t Nanos = mpiete::popBlock(id, mpiete::nowNs(), "mpiete_tm_end");
+  Recorder::get().recordBlockEnd(id, Nanos);
+  mpiete::Stack.resumeTop(mpiete::nowNs());
+}
+
+extern "C" void mpiete_tm_loop_end(mpiete_site_t id, unsigned long long trips) {
+  const uint64_t Nanos = mpiete::popBlock(id, mpiete::nowNs(), "mpiete_tm_loop_end");
+  Recorder::get().recordLoop(id, trips, Nanos);
+  mpiete::Stack.resumeTop(mpiete::nowNs());
+}

@@ -1,0 +1,47 @@
+// The one diagnostic sink: `file:line:col: error|warning|note: message [mpiete-<category>]`.
+#ifndef MPIETE_SUPPORT_DIAGNOSTICS_H
+#define MPIETE_SUPPORT_DIAGNOSTICS_H
+
+#include <ostream>
+#include <string>
+#include <string_view>
+
+namespace mpiete {
+
+enum class Severity { Note, Warning, Error };
+
+/// Where a diagnostic points. A location without a line names a file or a tool ("mpiete-cc").
+struct DiagLoc {
+  std::string File;
+  unsigned Line = 0;
+  unsigned Col = 0;
+};
+
+class DiagnosticSink {
+public:
+  explicit DiagnosticSink(std::ostream &OS) : OS(OS) {}
+
+  void report(const DiagLoc &Loc, Severity Sev, std::string_view Message,
+              std::string_view Category);
+  void error(const DiagLoc &Loc, std::string_view Message, std::string_view Category) {
+    report(Loc, Severity::Error, Message, Category);
+  }
+  void warning(const DiagLoc &Loc, std::string_view Message, std::string_view Category) {
+    report(Loc, Severity::Warning, Message, Category);
+  }
+  void note(const DiagLoc &Loc, std::string_view Message, std::string_view Category) {
+    report(Loc, Severity::Note, Message, Category);
+  }
+
+  unsigned errorCount() const { return Errors; }
+  unsigned warningCount() const { return Warnings; }
+
+private:
+  std::ostream &OS;
+  unsigned Errors = 0;
+  unsigned Warnings = 0;
+};
+
+} // namespace mpiete
+
+#endif

@@ -1,0 +1,66 @@
+// The drop-in compiler wrapper (mpiete-cc): reads an mpicc command line, builds the program as
+// mpicc would, then builds the trace and timing probes and the block map beside it.
+#ifndef MPIETE_TOOLS_COMPILERWRAPPER_H
+#define MPIETE_TOOLS_COMPILERWRAPPER_H
+
+#include <string>
+#include <vector>
+
+namespace mpiete {
+
+class DiagnosticSink;
+
+/// What an mpicc command line asks for, and where its inputs and outputs are.
+struct WrapperCommand {
+  enum class Mode {
+    PassOnly, ///< preprocess, dependencies only, version queries, shared objects: mpicc alone
+    Compile,  ///< -c: objects, plus instrumented objects under <objdir>/.mpiete/
+    Link,     ///< an executable, plus <exe>.trace, <exe>.timing and <exe>.blocks.yaml
+  };
+  Mode Kind = Mode::PassOnly;
+  std::vector<std::string> Native; ///< the user's arguments without --mpiete-* options
+  std::vector<size_t> Sources;     ///< indices into Native of the sources mpiete instruments
+  std::vector<size_t> Foreign;     ///< indices of other sources (C++, Fortran, assembly)
+  std::vector<size_t> Objects;     ///< indices of object files and archives (link inputs)
+  int OutputIndex = -1;            ///< index of the value of -o, or -1
+  std::string PassOnlyReason;      ///< why no probes are built, for verbose output
+
+  // mpiete's own options (--mpiete-*), removed from Native.
+  std::vector<std::string> PassThrough;
+  bool PassThroughAll = false;
+  bool Verbose = false;
+
+  std::string output() const { return OutputIndex >= 0 ? Native[OutputIndex] : ""; }
+};
+
+/// Parses an mpicc command line (without argv[0]). Unknown options are kept for the native
+/// compiler; nothing is rejected here that mpicc would accept.
+WrapperCommand parseWrapperCommand(const std::vector<std::string> &Args);
+
+/// The arguments with which a variant of one source is compiled: the user's flags without
+/// inputs, outputs, -c and dependency generation.
+std::vector<std::string> variantCompileFlags(const WrapperCommand &Cmd);
+
+/// The arguments that matter for parsing (for the instrumenter).
+std::vector<std::string> instrumenterFlags(const WrapperCommand &Cmd);
+
+/// The object a source compiles to under -c: the -o value, or its base name with .o.
+std::string objectFor(const WrapperCommand &Cmd, const std::string &Source);
+
+/// <dir of Object>/.mpiete/<name of Object>: the prefix of every file mpiete keeps for it.
+std::string sidecarPrefix(const std::string &Object);
+
+struct WrapperEnv {
+  std::string NativeCompiler;   ///< $MPIETE_CC or mpicc
+  std::string Instrumenter;     ///< mpiete-instrument
+  std::string IncludeDir;       ///< holds mpiete/instrument.h
+  std::string LibDir;           ///< holds libmpiete_trace.a and libmpiete_timing.a
+  std::string Tool = "mpiete-cc";
+};
+
+/// Runs the whole wrapper; returns the process exit status.
+int runWrapper(const WrapperCommand &Cmd, const WrapperEnv &Env, DiagnosticSink &Diags);
+
+} // namespace mpiete
+
+#endif

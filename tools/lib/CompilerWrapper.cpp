@@ -1,0 +1,415 @@
+// mpiete-cc's logic: the native build first and untouched, then the probes beside it.
+#include "mpiete/tools/CompilerWrapper.h"
+
+#include "mpiete/frontend/BlockMap.h"
+#include "mpiete/support/Diagnostics.h"
+#include "mpiete/support/Process.h"
+#include "mpiete/support/Version.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+#include <string_view>
+
+namespace fs = std::filesystem;
+
+namespace mpiete {
+namespace {
+
+bool hasSuffix(std::string_view S, std::string_view Suffix) {
+  return S.size() >= Suffix.size() && S.substr(S.size() - Suffix.size()) == Suffix;
+}
+
+std::string extensionOf(const std::string &Path) { return fs::path(Path).extension().string(); }
+
+/// Options whose value is the next argument.
+bool takesValue(std::string_view A) {
+  static const std::set<std::string_view> Opts = {
+      "-o",        "-I",       "-D",          "-U",       "-include",      "-imacros",
+      "-iquote",   "-isystem", "-idirafter",  "-MF",      "-MT",           "-MQ",
+      "-x",        "-L",       "-l",          "-Xlinker", "-Xassembler",   "-Xpreprocessor",
+      "-u",        "-T",       "-e",          "--param",  "-aux-info",     "-z",
+      "-isysroot", "--sysroot", "-iprefix",   "-iwithprefix", "-iwithprefixbefore", "-A"};
+  return Opts.count(A) != 0;
+}
+
+bool isDependencyFlag(std::string_view A) {
+  return A == "-M" || A == "-MM" || A == "-MD" || A == "-MMD" || A == "-MP" || A == "-MG" ||
+         A.starts_with("-Wp,-M");
+}
+
+enum class InputKind { CSource, Foreign, LinkInput };
+
+InputKind classifyInput(const std::string &Path) {
+  std::string Ext = extensionOf(Path);
+  if (Ext == ".c")
+    return InputKind::CSource;
+  static const std::set<std::string> Foreign = {".cc", ".cpp", ".cxx", ".C",  ".c++", ".f",
+                                                ".F", ".f90", ".F90", ".f95", ".F95", ".f03",
+                                                ".F03", ".f08", ".F08", ".for", ".s", ".S",
+                                                ".i", ".ii", ".m"};
+  if (Foreign.count(Ext))
+    return InputKind::Foreign;
+  return InputKind::LinkInput;
+}
+
+} // namespace
+
+WrapperCommand parseWrapperCommand(const std::vector<std::string> &Args) {
+  WrapperCommand Cmd;
+  bool CompileOnly = false, NoProbes = false, Shared = false;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    const std::string &A = Args[I];
+    // mpiete's own options never reach the native compiler.
+    if (A.starts_with("--mpiete-")) {
+      if (A.starts_with("--mpiete-pass-through=")) {
+        std::string List = A.substr(std::string("--mpiete-pass-through=").size());
+        size_t Pos = 0;
+        while (Pos <= List.size()) {
+          size_t Comma = List.find(',', Pos);
+          std::string Name = List.substr(Pos, Comma == std::string::npos ? std::string::npos
+                                                                          : Comma - Pos);
+          if (Name == "all")
+            Cmd.PassThroughAll = true;
+          else if (!Name.empty())
+            Cmd.PassThrough.push_back(Name);
+          if (Comma == std::string::npos)
+            break;
+          Pos = Comma + 1;
+        }
+      } else if (A == "--mpiete-verbose") {
+        Cmd.Verbose = true;
+      }
+      continue;
+    }
+    size_t Index = Cmd.Native.size();
+    Cmd.Native.push_back(A);
+    if (takesValue(A)) {
+      if (I + 1 < Args.size()) {
+        Cmd.Native.push_back(Args[++I]);
+        if (A == "-o")
+          Cmd.OutputIndex = static_cast<int>(Index + 1);
+      }
+      continue;
+    }
+    if (A.starts_with("-o") && A.size() > 2) {
+      // -ofile: keep it, but normalise to two arguments so the value can be replaced.
+      Cmd.Native.back() = "-o";
+      Cmd.Native.push_back(A.substr(2));
+      Cmd.OutputIndex = static_cast<int>(Index + 1);
+      continue;
+    }
+    if (A == "-c") {
+      CompileOnly = true;
+    } else if (A == "-E" || A == "-S" || A == "-M" || A == "-MM" || A == "-fsyntax-only" ||
+               A == "--version" || A == "-dumpversion" || A == "-dumpmachine" ||
+               A.starts_with("-print-") || A.starts_with("-showme") ||
+               A.starts_with("--showme") || A == "-###" || A == "--help") {
+      NoProbes = true;
+      if (Cmd.PassOnlyReason.empty())
+        Cmd.PassOnlyReason = "'" + A + "' produces no object";
+    } else if (A == "-shared") {
+      Shared = true;
+    } else if (A == "-" || !A.starts_with("-")) {
+      switch (classifyInput(A)) {
+      case InputKind::CSource:
+        Cmd.Sources.push_back(Index);
+        break;
+      case InputKind::Foreign:
+        Cmd.Foreign.push_back(Index);
+        break;
+      case InputKind::LinkInput:
+        Cmd.Objects.push_back(Index);
+        break;
+      }
+    }
+  }
+  bool HasInputs = !Cmd.Sources.empty() || !Cmd.Foreign.empty() || !Cmd.Objects.empty();
+  if (NoProbes) {
+    Cmd.Kind = WrapperCommand::Mode::PassOnly;
+  } else if (!HasInputs) {
+    Cmd.Kind = WrapperCommand::Mode::PassOnly;
+    Cmd.PassOnlyReason = "no input files";
+  } else if (Shared) {
+    Cmd.Kind = WrapperCommand::Mode::PassOnly;
+    Cmd.PassOnlyReason = "shared libraries are not instrumented";
+  } else {
+    Cmd.Kind = CompileOnly ? WrapperCommand::Mode::Compile : WrapperCommand::Mode::Link;
+  }
+  return Cmd;
+}
+
+std::vector<std::string> variantCompileFlags(const WrapperCommand &Cmd) {
+  std::set<size_t> Inputs(Cmd.Sources.begin(), Cmd.Sources.end());
+  Inputs.insert(Cmd.Foreign.begin(), Cmd.Foreign.end());
+  Inputs.insert(Cmd.Objects.begin(), Cmd.Objects.end());
+  std::vector<std::string> Out;
+  for (size_t I = 0; I < Cmd.Native.size(); ++I) {
+    const std::string &A = Cmd.Native[I];
+    if (Inputs.count(I) || A == "-c" || isDependencyFlag(A))
+      continue;
+    if (A == "-o" || A == "-MF" || A == "-MT" || A == "-MQ") {
+      ++I;
+      continue;
+    }
+    Out.push_back(A);
+    if (takesValue(A) && I + 1 < Cmd.Native.size())
+      Out.push_back(Cmd.Native[++I]);
+  }
+  return Out;
+}
+
+std::vector<std::string> instrumenterFlags(const WrapperCommand &Cmd) {
+  return variantCompileFlags(Cmd);
+}
+
+std::string objectFor(const WrapperCommand &Cmd, const std::string &Source) {
+  if (Cmd.OutputIndex >= 0 && Cmd.Sources.size() + Cmd.Foreign.size() == 1)
+    return Cmd.output();
+  return fs::path(Source).stem().string() + ".o";
+}
+
+std::string sidecarPrefix(const std::string &Object) {
+  fs::path P(Object);
+  fs::path Dir = P.parent_path();
+  return (Dir / ".mpiete" / P.filename()).string();
+}
+
+namespace {
+
+class Wrapper {
+public:
+  Wrapper(const WrapperCommand &Cmd, const WrapperEnv &Env, DiagnosticSink &Diags)
+      : Cmd(Cmd), Env(Env), Diags(Diags) {}
+
+  int run() {
+    std::vector<std::string> Native{Env.NativeCompiler};
+    Native.insert(Native.end(), Cmd.Native.begin(), Cmd.Native.end());
+    if (int Rc = exec(Native))
+      return Rc;
+    switch (Cmd.Kind) {
+    case WrapperCommand::Mode::PassOnly:
+      if (Cmd.Verbose)
+        std::cerr << Env.Tool << ": no probes: " << Cmd.PassOnlyReason << "\n";
+      return 0;
+    case WrapperCommand::Mode::Compile:
+      return compile();
+    case WrapperCommand::Mode::Link:
+      return link();
+    }
+    return 0;
+  }
+
+private:
+  int exec(const std::vector<std::string> &Argv) {
+    if (Cmd.Verbose)
+      std::cerr << "+ " << shellJoin(Argv) << "\n";
+    int Rc = runProcess(Argv);
+    if (Rc == 127)
+      Diags.error({Env.Tool, 0, 0}, "cannot run '" + Argv[0] + "'", "driver");
+    return Rc;
+  }
+
+  /// The MPI include flags of the native compiler, for the instrumenter's parse.
+  std::vector<std::string> mpiFlags() {
+    for (const char *Query : {"-showme:compile", "-compile_info", "-show"}) {
+      auto Out = captureProcess({Env.NativeCompiler, Query});
+      if (!Out)
+        continue;
+      std::vector<std::string> Flags;
+      std::vector<std::string> Words = shellSplit(*Out);
+      for (size_t I = 0; I < Words.size(); ++I) {
+        const std::string &W = Words[I];
+        if (W.starts_with("-I") || W.starts_with("-D") || W.starts_with("-isystem")) {
+          Flags.push_back(W);
+          if ((W == "-I" || W == "-D" || W == "-isystem") && I + 1 < Words.size())
+            Flags.push_back(Words[++I]);
+        }
+      }
+      return Flags;
+    }
+    return {};
+  }
+
+  /// Instruments Source and compiles both variants under Prefix; false on error.
+  bool probeObjects(const std::string &Source, const std::string &Prefix) {
+    std::error_code EC;
+    fs::create_directories(fs::path(Prefix).parent_path(), EC);
+    if (EC) {
+      Diags.error({Prefix, 0, 0}, "cannot create directory: " + EC.message(), "driver");
+      return false;
+    }
+    std::vector<std::string> Instr{Env.Instrumenter,
+                                   "--trace-out=" + Prefix + ".trace.c",
+                                   "--timing-out=" + Prefix + ".timing.c",
+                                   "--blocks-out=" + Prefix + ".blocks.yaml",
+                                   "--unit-path=" + Source};
+    for (const std::string &P : Cmd.PassThrough)
+      Instr.push_back("--pass-through=" + P);
+    if (Cmd.PassThroughAll)
+      Instr.push_back("--pass-through-all");
+    Instr.push_back(Source);
+    Instr.push_back("--");
+    std::vector<std::string> Flags = instrumenterFlags(Cmd);
+    Instr.insert(Instr.end(), Flags.begin(), Flags.end());
+    if (MpiFlags.empty())
+      MpiFlags = mpiFlags();
+    Instr.insert(Instr.end(), MpiFlags.begin(), MpiFlags.end());
+    if (exec(Instr) != 0)
+      return false;
+
+    std::string SrcDir = fs::path(Source).parent_path().string();
+    if (SrcDir.empty())
+      SrcDir = ".";
+    for (const char *V : {"trace", "timing"}) {
+      std::vector<std::string> Compile{Env.NativeCompiler};
+      // The variant lives in .mpiete/: quoted includes must still find the user's headers
+      // first in the source's own directory, as in the original build.
+      Compile.push_back("-iquote");
+      Compile.push_back(SrcDir);
+      Compile.push_back("-I" + Env.IncludeDir);
+      std::vector<std::string> Flags = variantCompileFlags(Cmd);
+      Compile.insert(Compile.end(), Flags.begin(), Flags.end());
+      Compile.insert(Compile.end(), {"-c", Prefix + "." + V + ".c", "-o", Prefix + "." + V + ".o"});
+      if (exec(Compile) != 0) {
+        Diags.error({Source, 0, 0},
+                    std::string("the ") + V +
+                        " probe of this file does not compile (see above); this is a bug in "
+                        "mpiete: please report it with the file",
+                    "driver");
+        return false;
+      }
+    }
+    return true;
+  }
+
+  int compile() {
+    bool Ok = true;
+    for (size_t I : Cmd.Sources) {
+      const std::string &Src = Cmd.Native[I];
+      Ok = probeObjects(Src, sidecarPrefix(objectFor(Cmd, Src))) && Ok;
+    }
+    return Ok ? 0 : 1;
+  }
+
+  int link() {
+    std::string Out = Cmd.OutputIndex >= 0 ? Cmd.output() : "a.out";
+    std::string OutPrefix = sidecarPrefix(Out);
+    std::map<size_t, std::string> Variant; // Native index -> prefix of its instrumented object
+    std::vector<std::string> UnitMaps;
+    bool Ok = true;
+
+    std::set<std::string> Stems;
+    for (size_t I : Cmd.Sources) {
+      const std::string &Src = Cmd.Native[I];
+      std::string Stem = fs::path(Src).stem().string();
+      while (!Stems.insert(Stem).second)
+        Stem += "_";
+      std::string Prefix = OutPrefix + "." + Stem;
+      if (probeObjects(Src, Prefix)) {
+        Variant[I] = Prefix;
+        UnitMaps.push_back(Prefix + ".blocks.yaml");
+      } else {
+        Ok = false;
+      }
+    }
+    if (!Ok)
+      return 1;
+    for (size_t I : Cmd.Objects) {
+      const std::string &Obj = Cmd.Native[I];
+      std::string Prefix = sidecarPrefix(Obj);
+      if (hasSuffix(Obj, ".o") && fs::exists(Prefix + ".trace.o") &&
+          fs::exists(Prefix + ".timing.o") && fs::exists(Prefix + ".blocks.yaml")) {
+        Variant[I] = Prefix;
+        UnitMaps.push_back(Prefix + ".blocks.yaml");
+      } else if (hasSuffix(Obj, ".o")) {
+        Diags.warning({Obj, 0, 0},
+                      "object was not compiled by " + Env.Tool +
+                          "; it is linked uninstrumented into the probes and its MPI calls and "
+                          "time are not modelled",
+                      "uninstrumented");
+      } else if (hasSuffix(Obj, ".a")) {
+        Diags.warning({Obj, 0, 0},
+                      "archive is linked uninstrumented into the probes; build its objects with " +
+                          Env.Tool + " and link them directly to have them modelled",
+                      "uninstrumented");
+      }
+    }
+    for (size_t I : Cmd.Foreign)
+      Diags.warning({Cmd.Native[I], 0, 0},
+                    "not a C source: linked uninstrumented into the probes", "uninstrumented");
+
+    for (const char *V : {"trace", "timing"}) {
+      std::vector<std::string> Link{Env.NativeCompiler};
+      for (size_t I = 0; I < Cmd.Native.size(); ++I) {
+        auto It = Variant.find(I);
+        if (It != Variant.end())
+          Link.push_back(It->second + "." + V + ".o");
+        else if (static_cast<int>(I) == Cmd.OutputIndex)
+          Link.push_back(Out + "." + V);
+        else
+          Link.push_back(Cmd.Native[I]);
+      }
+      if (Cmd.OutputIndex < 0) {
+        Link.push_back("-o");
+        Link.push_back(Out + "." + V);
+      }
+      Link.push_back(Env.LibDir + "/libmpiete_" + V + ".a");
+      Link.push_back("-lstdc++");
+      Link.push_back("-lm");
+      if (exec(Link) != 0)
+        return 1;
+    }
+    return mergeBlockMaps(UnitMaps, Out) ? 0 : 1;
+  }
+
+  bool mergeBlockMaps(const std::vector<std::string> &Paths, const std::string &Out) {
+    BlockMap Program;
+    Program.Program = fs::path(Out).filename().string();
+    Program.Tool = std::string("mpiete ") + MPIETE_VERSION;
+    Program.Date = isoDateNow();
+    std::map<uint32_t, std::pair<std::string, uint64_t>> Seen;
+    for (const std::string &P : Paths) {
+      BlockMap Unit;
+      if (!readBlockMap(P, Unit, Diags))
+        return false;
+      for (UnitModel &U : Unit.Units) {
+        auto [It, New] = Seen.try_emplace(U.UnitId, U.Source, U.ContentHash);
+        if (!New) {
+          if (It->second.second == U.ContentHash)
+            continue; // the same unit linked twice
+          Diags.error({P, 0, 0},
+                      "units '" + It->second.first + "' and '" + U.Source +
+                          "' have the same id; rename one of the files or change its flags",
+                      "block-map");
+          return false;
+        }
+        Program.Units.push_back(std::move(U));
+      }
+    }
+    std::string MapPath = Out + ".blocks.yaml";
+    std::ofstream OS(MapPath);
+    writeBlockMap(OS, Program);
+    if (!OS) {
+      Diags.error({MapPath, 0, 0}, "cannot write the block map", "driver");
+      return false;
+    }
+    return true;
+  }
+
+  const WrapperCommand &Cmd;
+  const WrapperEnv &Env;
+  DiagnosticSink &Diags;
+  std::vector<std::string> MpiFlags;
+};
+
+} // namespace
+
+int runWrapper(const WrapperCommand &Cmd, const WrapperEnv &Env, DiagnosticSink &Diags) {
+  return Wrapper(Cmd, Env, Diags).run();
+}
+
+} // namespace mpiete

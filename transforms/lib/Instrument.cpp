@@ -1,0 +1,85 @@
+// The C instrumentation: every edit is an insertion or a one-token replacement at a position
+// the frontend found, so the user's text, layout and line numbers survive.
+#include "mpiete/transforms/Instrument.h"
+
+#include "mpiete/support/Hash.h"
+
+namespace mpiete {
+namespace {
+
+std::string blockRef(uint32_t Index) { return "MPIETE_B(" + std::to_string(Index) + ")"; }
+
+std::string quoted(const std::string &Path) {
+  std::string Out = "\"";
+  for (char C : Path) {
+    if (C == '\\' || C == '"')
+      Out += '\\';
+    Out += C;
+  }
+  return Out + "\"";
+}
+
+void computeEdits(const Block &B, const ComputeEdits &E, Variant V, EditSet &Set) {
+  std::string Id = blockRef(B.Index);
+  if (E.WholeLoop) {
+    // { unsigned long long mpiete_n_ = 0; [begin] for (...) { ++mpiete_n_; body } [end] }
+    std::string Open = "{ unsigned long long mpiete_n_ = 0; ";
+    if (V == Variant::Timing)
+      Open += "mpiete_tm_begin(" + Id + "); ";
+    Set.insert(E.LoopBegin, Open, EditOrder::Open);
+    if (E.BodyIsCompound) {
+      Set.insert(E.BodyBegin, " ++mpiete_n_;", EditOrder::Open);
+    } else {
+      Set.insert(E.BodyBegin, "{ ++mpiete_n_; ", EditOrder::Open);
+      Set.insert(E.BodyEnd, " }", EditOrder::Close);
+    }
+    std::string Close = V == Variant::Trace ? " mpiete_tr_loop(" + Id + ", mpiete_n_); }"
+                                            : " mpiete_tm_loop_end(" + Id + ", mpiete_n_); }";
+    Set.insert(E.LoopEnd, Close, EditOrder::Close);
+    return;
+  }
+  std::string Open = E.Braces ? "{ " : "";
+  if (V == Variant::Trace) {
+    Open += "mpiete_tr_block(" + Id + "); ";
+    Set.insert(E.Begin, Open, EditOrder::Open);
+    if (E.Braces)
+      Set.insert(E.End, " }", EditOrder::Close);
+    return;
+  }
+  Open += "mpiete_tm_begin(" + Id + "); ";
+  Set.insert(E.Begin, Open, EditOrder::Open);
+  Set.insert(E.End, " mpiete_tm_end(" + Id + ");" + (E.Braces ? " }" : ""), EditOrder::Close);
+}
+
+} // namespace
+
+std::string_view toString(Variant V) { return V == Variant::Trace ? "trace" : "timing"; }
+
+EditSet instrumentC(const UnitModel &Model, Variant V) {
+  EditSet Set;
+  // The prelude keeps every later line at its original number and the user's file name, so
+  // diagnostics, __FILE__ and __LINE__ are as in the original build.
+  std::string Prelude = "#include \"mpiete/instrument.h\" /* mpiete " +
+                        std::string(toString(V)) + " probe of " + Model.Source + " */\n";
+  Prelude += "#define MPIETE_B(index) MPIETE_ID(0x" + toHex(Model.UnitId, 8) + "u, index)\n";
+  Prelude += "#line 1 " + quoted(Model.Source) + "\n";
+  Set.insert(0, Prelude, EditOrder::Open);
+
+  for (const Block &B : Model.Blocks) {
+    if (B.Compute >= 0)
+      computeEdits(B, Model.Computes[B.Compute], V, Set);
+  }
+  for (const CallSite &S : Model.Sites) {
+    Set.replace(S.Edits.CalleeBegin, S.Edits.CalleeEnd - S.Edits.CalleeBegin, S.RuntimeName);
+    Set.insert(S.Edits.ArgsBegin, blockRef(S.FirstBlock) + (S.Edits.HasArgs ? ", " : ""),
+               EditOrder::Open);
+  }
+  return Set;
+}
+
+std::optional<std::string> instrumentedText(const UnitModel &Model, const std::string &Text,
+                                            Variant V, std::string &Error) {
+  return instrumentC(Model, V).apply(Text, Error);
+}
+
+} // namespace mpiete
