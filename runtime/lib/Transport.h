@@ -1,0 +1,64 @@
+// The point-to-point layer under every rewritten MPI call and every lowered collective.
+//
+// Exactly one implementation is linked into each probe library:
+//   - the trace variant's (TransportTrace.cpp): PMPI underneath, and every start, wait and
+//     test recorded as program base data (the binary per-rank trace);
+//   - the timing variant's (TokenMachine.cpp): the token-passing execution of seed 004
+//     section 3.3 over shared memory, one rank running at a time, nothing recorded but the
+//     compute blocks' times.
+// The MPI entry points (MpiEntry.cpp) and the collectives (Collectives.cpp) are written once
+// against this interface. Every function returns an MPI error code and follows MPI's own
+// semantics for its arguments (MPI_PROC_NULL peers, MPI_ANY_SOURCE / MPI_ANY_TAG,
+// MPI_STATUS_IGNORE / MPI_STATUSES_IGNORE, MPI_REQUEST_NULL entries, inactive requests).
+//
+// `Block` is the block id the event is recorded under: the call site's start / wait block for
+// user calls, the collective's site block for the messages of a lowered collective.
+#ifndef MPIETE_RUNTIME_TRANSPORT_H
+#define MPIETE_RUNTIME_TRANSPORT_H
+
+#include "mpiete/instrument.h"
+
+#include <cstdint>
+
+namespace mpiete::transport {
+
+enum class SendMode : uint8_t { Standard = 0, Synchronous = 1, Ready = 2, Buffered = 3 };
+
+/// Which matching space a message lives in: the user's, or the one private to the lowered
+/// collectives of that communicator (so collective traffic never matches user receives).
+enum class Context : uint8_t { User = 0, Collective = 1 };
+
+/// Called from mpiete_init / mpiete_init_thread after PMPI_Init(_thread) succeeded, and from
+/// mpiete_finalize before PMPI_Finalize.
+void init(mpiete_site_t Block);
+void finalize(mpiete_site_t Block);
+
+int isend(mpiete_site_t Block, const void *Buf, int Count, MPI_Datatype Type, int Dest, int Tag,
+          MPI_Comm Comm, SendMode Mode, Context Ctx, MPI_Request *Req);
+int irecv(mpiete_site_t Block, void *Buf, int Count, MPI_Datatype Type, int Source, int Tag,
+          MPI_Comm Comm, Context Ctx, MPI_Request *Req);
+
+int wait(mpiete_site_t Block, MPI_Request *Req, MPI_Status *Status);
+int waitall(mpiete_site_t Block, int N, MPI_Request Reqs[], MPI_Status Statuses[]);
+int waitany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index, MPI_Status *Status);
+int waitsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount, int Indices[],
+             MPI_Status Statuses[]);
+int test(mpiete_site_t Block, MPI_Request *Req, int *Flag, MPI_Status *Status);
+int testall(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Flag, MPI_Status Statuses[]);
+int testany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index, int *Flag,
+            MPI_Status *Status);
+int testsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount, int Indices[],
+             MPI_Status Statuses[]);
+int probe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, MPI_Status *Status);
+int iprobe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, int *Flag,
+           MPI_Status *Status);
+int requestFree(mpiete_site_t Block, MPI_Request *Req);
+
+/// Runs a real MPI operation that is collective over Comm's members (communicator creation and
+/// release): Fn(Arg) calls the PMPI routine. The trace variant just calls it; the token machine
+/// lets every member run it at the same time while no compute block is being timed.
+int collectiveCall(mpiete_site_t Block, MPI_Comm Comm, int (*Fn)(void *), void *Arg);
+
+} // namespace mpiete::transport
+
+#endif // MPIETE_RUNTIME_TRANSPORT_H

@@ -1,0 +1,21 @@
+// The `mpiete` driver's subcommands: each is a function taking the arguments after its name and
+// returning the process exit status, so the driver's main stays a dispatch table and each
+// command is testable on its own.
+#ifndef MPIETE_TOOLS_COMMANDS_H
+#define MPIETE_TOOLS_COMMANDS_H
+
+#include <string>
+#include <vector>
+
+namespace mpiete {
+
+using CommandArgs = std::vector<std::string>;
+
+int runProbeComm(const CommandArgs &Args);    ///< mpiete probe-comm      (communication base data)
+int runProbeCompute(const CommandArgs &Args); ///< mpiete probe-compute   (compute base data)
+int runProbeProgram(const CommandArgs &Args); ///< mpiete probe-program   (program base data)
+int runTraceDump(const CommandArgs &Args);    ///< mpiete trace dump FILE (readable trace)
+
+} // namespace mpiete
+
+#endif
