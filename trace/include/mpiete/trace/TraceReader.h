@@ -106,6 +106,10 @@ public:
   /// After next() returned false with ok(): the trace was complete.
   bool atEnd() const { return Ended; }
   const std::string &name() const { return Name; }
+  /// Records read so far, unit definitions included (at the end: the end marker's count).
+  uint64_t recordCount() const { return Records; }
+  /// Unit dictionary entries read so far: index -> 32-bit unit id.
+  const std::vector<uint32_t> &units() const { return Units; }
 
 private:
   int getByte();
