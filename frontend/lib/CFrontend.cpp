@@ -457,8 +457,13 @@ private:
       return;
     std::vector<Stmt *> Stmts = std::move(R.Stmts);
     R.Stmts.clear();
-    if (std::all_of(Stmts.begin(), Stmts.end(), [&](const Stmt *S) { return trivial(S); }))
+    // Leading declarations without code stay outside: the block starts where work starts, and
+    // a hook placed before them would put a statement ahead of a scope's declarations.
+    auto FirstWork =
+        std::find_if(Stmts.begin(), Stmts.end(), [&](const Stmt *S) { return !trivial(S); });
+    if (FirstWork == Stmts.end())
       return;
+    Stmts.erase(Stmts.begin(), FirstWork);
     ComputeEdits E;
     int B = beginOffset(Stmts.front()), End = endOffset(Stmts.back());
     if (B < 0 || End < 0 || End < B) {
@@ -510,6 +515,12 @@ private:
     B.Kind = K;
     B.Procedure = Procedure;
     B.File = Model.Source;
+    // The lines are those a #line directive presents; so must the file be, or the two disagree.
+    SourceLocation At = SM.getExpansionLoc(Begin);
+    PresumedLoc Shown = SM.getPresumedLoc(At), Real = SM.getPresumedLoc(At, false);
+    if (Shown.isValid() && Real.isValid() &&
+        StringRef(Shown.getFilename()) != StringRef(Real.getFilename()))
+      B.File = Shown.getFilename();
     B.BeginLine = lineOf(Begin);
     B.BeginCol = colOf(Begin);
     B.EndLine = lineOf(End);
