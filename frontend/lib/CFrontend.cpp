@@ -265,6 +265,11 @@ private:
     return SM.getPresumedColumnNumber(SM.getExpansionLoc(Loc));
   }
 
+  StringRef presumedFile(const Stmt *S) const {
+    PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(S->getBeginLoc()));
+    return P.isValid() ? StringRef(P.getFilename()) : StringRef();
+  }
+
   bool fromMacro(const Stmt *S) const {
     return S->getBeginLoc().isMacroID() || S->getEndLoc().isMacroID();
   }
@@ -321,6 +326,9 @@ private:
     if (!S)
       return;
     if (isPure(S)) {
+      // A #line directive that changes the file ends the block: a block's lines are in one file.
+      if (!R.empty() && presumedFile(R.Stmts.back()) != presumedFile(S))
+        flush(R, SingleSlot);
       R.Stmts.push_back(S);
       return;
     }

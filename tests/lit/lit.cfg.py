@@ -26,6 +26,7 @@ mpicc_syntax = "%s -fsyntax-only -Wall -Werror -I%s" % (config.mpicc, config.mpi
 config.substitutions.append(("%mpiete-instrument", instrument))
 config.substitutions.append(("%mpicc-syntax", mpicc_syntax))
 config.substitutions.append(("%mpi-cflags", config.mpi_cflags))
+config.substitutions.append(("%mpiete-include-dir", config.mpiete_include_dir))
 config.substitutions.append(("%mpicc", config.mpicc))
 config.substitutions.append(("FileCheck", config.filecheck))
 
