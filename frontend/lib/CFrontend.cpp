@@ -265,6 +265,11 @@ private:
     return SM.getPresumedColumnNumber(SM.getExpansionLoc(Loc));
   }
 
+  StringRef presumedFile(const Stmt *S) const {
+    PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(S->getBeginLoc()));
+    return P.isValid() ? StringRef(P.getFilename()) : StringRef();
+  }
+
   bool fromMacro(const Stmt *S) const {
     return S->getBeginLoc().isMacroID() || S->getEndLoc().isMacroID();
   }
@@ -321,6 +326,9 @@ private:
     if (!S)
       return;
     if (isPure(S)) {
+      // A #line directive that changes the file ends the block: a block's lines are in one file.
+      if (!R.empty() && presumedFile(R.Stmts.back()) != presumedFile(S))
+        flush(R, SingleSlot);
       R.Stmts.push_back(S);
       return;
     }
@@ -457,8 +465,13 @@ private:
       return;
     std::vector<Stmt *> Stmts = std::move(R.Stmts);
     R.Stmts.clear();
-    if (std::all_of(Stmts.begin(), Stmts.end(), [&](const Stmt *S) { return trivial(S); }))
+    // Leading declarations without code stay outside: the block starts where work starts, and
+    // a hook placed before them would put a statement ahead of a scope's declarations.
+    auto FirstWork =
+        std::find_if(Stmts.begin(), Stmts.end(), [&](const Stmt *S) { return !trivial(S); });
+    if (FirstWork == Stmts.end())
       return;
+    Stmts.erase(Stmts.begin(), FirstWork);
     ComputeEdits E;
     int B = beginOffset(Stmts.front()), End = endOffset(Stmts.back());
     if (B < 0 || End < 0 || End < B) {
@@ -510,6 +523,12 @@ private:
     B.Kind = K;
     B.Procedure = Procedure;
     B.File = Model.Source;
+    // The lines are those a #line directive presents; so must the file be, or the two disagree.
+    SourceLocation At = SM.getExpansionLoc(Begin);
+    PresumedLoc Shown = SM.getPresumedLoc(At), Real = SM.getPresumedLoc(At, false);
+    if (Shown.isValid() && Real.isValid() &&
+        StringRef(Shown.getFilename()) != StringRef(Real.getFilename()))
+      B.File = Shown.getFilename();
     B.BeginLine = lineOf(Begin);
     B.BeginCol = colOf(Begin);
     B.EndLine = lineOf(End);
