@@ -1,5 +1,5 @@
-// Fits the LogGPS parameters of seed 003 to the comm probe's table: a two-line least-squares fit
-// of the one-way time whose break is the eager/synchronous threshold S, and the overheads.
+// Fits the LogGPS parameters of seed 003 to the comm probe's table: the eager/synchronous
+// threshold S (a change point), a least-squares line each side of it, the overheads.
 #include "mpiete/tools/CommProbe.h"
 
 #include <algorithm>
@@ -53,41 +53,46 @@ LineFit fitLine(const std::vector<double> &X, const std::vector<double> &Y, size
   return F;
 }
 
-PiecewiseFit fitPiecewise(const std::vector<double> &X, const std::vector<double> &Y,
-                          size_t MinSide) {
-  PiecewiseFit Best;
-  size_t N = std::min(X.size(), Y.size());
-  if (N == 0)
-    return Best;
-  MinSide = std::max<size_t>(MinSide, 2);
-  LineFit Single = fitLine(X, Y, 0, N);
-  double SingleSse = relativeSse(Single, X, Y, 0, N);
-  Best.Left = Best.Right = Single;
-  double BestSse = std::numeric_limits<double>::infinity();
-  size_t BestBreak = 0;
-  LineFit BestLeft, BestRight;
-  for (size_t J = MinSide; J + MinSide <= N; ++J) {
-    LineFit L = fitLine(X, Y, 0, J), R = fitLine(X, Y, J, N);
-    double Sse = relativeSse(L, X, Y, 0, J) + relativeSse(R, X, Y, J, N);
-    if (Sse < BestSse) {
-      BestSse = Sse;
-      BestBreak = J;
-      BestLeft = L;
-      BestRight = R;
+StepFit findStep(const std::vector<double> &Y, double MinRise, size_t MinSide, size_t Window) {
+  StepFit F;
+  auto Median = [&](size_t A, size_t B) {
+    std::vector<double> V(Y.begin() + static_cast<std::ptrdiff_t>(A),
+                          Y.begin() + static_cast<std::ptrdiff_t>(B));
+    std::nth_element(V.begin(), V.begin() + static_cast<std::ptrdiff_t>(V.size() / 2), V.end());
+    return V[V.size() / 2];
+  };
+  MinSide = std::max<size_t>(MinSide, 1);
+  Window = std::max<size_t>(Window, 1);
+  for (size_t J = MinSide; J + Window <= Y.size(); ++J) {
+    double Before = Median(0, J);
+    if (Y[J] - Before >= MinRise && Median(J, J + Window) - Before >= MinRise) {
+      F.Break = J;
+      F.HasBreak = true;
+      F.Below = Before;
+      F.Above = Median(J, Y.size());
+      return F;
     }
   }
-  // A bent or noisy curve always fits two lines a little better than one; a protocol switch
-  // fits them much better. Below ~1e-6 relative error per point a single line is exact.
-  bool SingleExact = SingleSse <= 1e-12 * static_cast<double>(N);
-  if (BestBreak != 0 && !SingleExact && BestSse <= 0.5 * SingleSse) {
-    Best.Left = BestLeft;
-    Best.Right = BestRight;
-    Best.Break = BestBreak;
-    Best.HasBreak = true;
+  return F;
+}
+
+PiecewiseFit fitAt(const std::vector<double> &X, const std::vector<double> &Y, size_t Break) {
+  PiecewiseFit F;
+  size_t N = std::min(X.size(), Y.size());
+  if (N == 0)
+    return F;
+  if (Break == 0 || Break >= N) {
+    F.Left = F.Right = fitLine(X, Y, 0, N);
+    F.RelativeRms = std::sqrt(relativeSse(F.Left, X, Y, 0, N) / static_cast<double>(N));
+    return F;
   }
-  double Sse = Best.HasBreak ? BestSse : SingleSse;
-  Best.RelativeRms = std::sqrt(Sse / static_cast<double>(N));
-  return Best;
+  F.Left = fitLine(X, Y, 0, Break);
+  F.Right = fitLine(X, Y, Break, N);
+  F.Break = Break;
+  F.HasBreak = true;
+  double Sse = relativeSse(F.Left, X, Y, 0, Break) + relativeSse(F.Right, X, Y, Break, N);
+  F.RelativeRms = std::sqrt(Sse / static_cast<double>(N));
+  return F;
 }
 
 LogGpsParams fitLogGps(const CommProbeOutput &Data) {
@@ -104,7 +109,15 @@ LogGpsParams fitLogGps(const CommProbeOutput &Data) {
     Isend.push_back(R.IsendStart.Median);
     Arrived.push_back(R.Arrived.Median);
   }
-  P.Fit = fitPiecewise(X, Y);
+  // Past S the receive of an arrived message waits for the transfer: the share of the one-way
+  // time it takes steps up (from ~0.1 to ~0.5-1 on shared memory); a rise under 0.2 is noise.
+  // (A two-line fit of the one-way curve alone breaks where messages outgrow the caches.)
+  std::vector<double> Share;
+  for (size_t I = 0; I < X.size(); ++I)
+    Share.push_back(Y[I] > 0 ? Arrived[I] / Y[I] : 0);
+  P.Threshold = findStep(Share, 0.2);
+  size_t Break = P.Threshold.HasBreak ? P.Threshold.Break : 0;
+  P.Fit = fitAt(X, Y, Break);
   size_t EagerEnd = P.Fit.HasBreak ? P.Fit.Break : X.size();
   if (P.Fit.HasBreak)
     P.S = Rows[P.Fit.Break].Bytes;

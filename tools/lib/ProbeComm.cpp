@@ -69,6 +69,11 @@ void emitSpreadMap(YAML::Emitter &E, const Spread &S) {
     << YAML::EndMap;
 }
 
+void emitLine(YAML::Emitter &E, const LineFit &L) {
+  E << YAML::Flow << YAML::BeginMap << YAML::Key << "intercept" << YAML::Value << L.Intercept
+    << YAML::Key << "slope" << YAML::Value << L.Slope << YAML::EndMap;
+}
+
 std::optional<std::string> optionValue(const ProbeCommandLine &CL, const std::string &Name) {
   std::optional<std::string> V;
   for (const auto &[N, Value] : CL.Options)
@@ -217,15 +222,16 @@ void writeNetworkYaml(std::ostream &OS, const CommProbeOutput &Data, const LogGp
   E << YAML::Key << "units" << YAML::Value << "seconds; per_byte and G in seconds per byte; S in bytes";
   E << YAML::Key << "fit" << YAML::Value << YAML::BeginMap;
   E << YAML::Key << "method" << YAML::Value
-    << "two lines by least squares on recv_s, relative residuals; S is the first size of the "
-       "second line";
+    << "S: first size where the median share recv_arrived_s / recv_s of it and the next two "
+       "sizes rises by 0.2 over the median below; then a least-squares line of recv_s each "
+       "side of S (relative residuals)";
   E << YAML::Key << "break_found" << YAML::Value << P.Fit.HasBreak;
-  E << YAML::Key << "eager" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key
-    << "intercept" << YAML::Value << P.Fit.Left.Intercept << YAML::Key << "slope" << YAML::Value
-    << P.Fit.Left.Slope << YAML::EndMap;
-  E << YAML::Key << "synchronous" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key
-    << "intercept" << YAML::Value << P.Fit.Right.Intercept << YAML::Key << "slope"
-    << YAML::Value << P.Fit.Right.Slope << YAML::EndMap;
+  E << YAML::Key << "arrived_share_below_S" << YAML::Value << P.Threshold.Below;
+  E << YAML::Key << "arrived_share_above_S" << YAML::Value << P.Threshold.Above;
+  E << YAML::Key << "eager" << YAML::Value;
+  emitLine(E, P.Fit.Left);
+  E << YAML::Key << "synchronous" << YAML::Value;
+  emitLine(E, P.Fit.Right);
   E << YAML::Key << "relative_rms_residual" << YAML::Value << P.Fit.RelativeRms;
   E << YAML::Key << "L_clamped" << YAML::Value << P.LClamped;
   E << YAML::EndMap;

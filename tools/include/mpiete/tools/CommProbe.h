@@ -49,11 +49,11 @@ struct LineFit {
   double at(double X) const { return Intercept + Slope * X; }
 };
 
-/// Two lines meeting the curve at a break: points [0, Break) on Left, [Break, n) on Right.
+/// Two lines, one each side of a break: points [0, Break) on Left, [Break, n) on Right.
 struct PiecewiseFit {
   LineFit Left, Right;
   size_t Break = 0;      ///< index of the first point on the right line; 0 when there is none
-  bool HasBreak = false; ///< two lines fit much better than one
+  bool HasBreak = false;
   double RelativeRms = 0; ///< root mean square of (fit - y) / y over all points
 };
 
@@ -62,11 +62,21 @@ struct PiecewiseFit {
 LineFit fitLine(const std::vector<double> &X, const std::vector<double> &Y, size_t From,
                 size_t To);
 
-/// Tries every break with at least MinSide points on each side, each side fitted by least
-/// squares, and keeps the one with the smallest total residual. A break is kept only if it
-/// halves the residual of a single line.
-PiecewiseFit fitPiecewise(const std::vector<double> &X, const std::vector<double> &Y,
-                          size_t MinSide = 3);
+/// A step up: values [0, Break) around Below (their median), [Break, n) around Above.
+struct StepFit {
+  size_t Break = 0;      ///< 0 when there is no step
+  bool HasBreak = false;
+  double Below = 0, Above = 0;
+};
+
+/// The first index J, with at least MinSide values before it, where Y[J] and the median of the
+/// Window values from J rise by MinRise or more over the median of all values before J. Medians, and
+/// looking no further than the first rise, keep noise in the long tail from moving the step.
+StepFit findStep(const std::vector<double> &Y, double MinRise, size_t MinSide = 3,
+                 size_t Window = 3);
+
+/// Both sides of a given break fitted by least squares (Break 0: one line through all).
+PiecewiseFit fitAt(const std::vector<double> &X, const std::vector<double> &Y, size_t Break);
 
 /// LogGPS (seed 003): transfer(k) = o_s + L + k G + o_r for eager k < S; synchronous above S.
 struct LogGpsParams {
@@ -79,7 +89,12 @@ struct LogGpsParams {
   double G = 0;         ///< gap per byte (s/B) of long (synchronous) messages
   double GEager = 0;    ///< gap per byte (s/B) below S
   std::optional<uint64_t> S; ///< first size sent synchronously; none if no break was found
-  PiecewiseFit Fit;          ///< the one-way curve's fit
+  /// Where the protocol changes: the step up of recv_arrived / recv. Receiving a message that
+  /// has arrived is a copy out of MPI's buffer when it came eagerly (a small fraction of the
+  /// one-way time) and the whole transfer when it is synchronous (most of it). The one-way curve
+  /// alone also bends where messages outgrow the caches, which a two-line fit takes for S.
+  StepFit Threshold;
+  PiecewiseFit Fit;          ///< the one-way curve, one line each side of S
   bool LClamped = false;     ///< the intercept was below o_s + o_r
 };
 
