@@ -27,11 +27,6 @@ constexpr CommandFn ProbeCompute = runProbeCompute;
 #else
 constexpr CommandFn ProbeCompute = nullptr;
 #endif
-#ifdef MPIETE_HAVE_TRACE_DUMP
-constexpr CommandFn TraceDump = runTraceDump;
-#else
-constexpr CommandFn TraceDump = nullptr;
-#endif
 
 const Command Commands[] = {
     {"probe-comm", runProbeComm, "measure the network: communication base data (network.yaml)",
@@ -44,7 +39,7 @@ const Command Commands[] = {
      "mpiete probe-program -o traces/ -np 16 --oversubscribe ./app.trace ARGS", false},
     {"estimate", nullptr, "predict the run time from the three base data",
      "mpiete estimate --compute machine.yaml --network network.yaml --program traces/", true},
-    {"trace dump", TraceDump, "print a rank's trace as text",
+    {"trace dump", runTraceDump, "print a rank's trace as text",
      "mpiete trace dump traces/rank0.trace", false},
     {"demo", nullptr, "run the whole pipeline on a bundled example program", "mpiete demo",
      true},
