@@ -155,6 +155,9 @@ std::vector<std::string> variantCompileFlags(const WrapperCommand &Cmd) {
       ++I;
       continue;
     }
+    // Joined forms (-MFfile, -MTtarget): without -MD the compiler rejects them.
+    if (A.starts_with("-MF") || A.starts_with("-MT") || A.starts_with("-MQ"))
+      continue;
     Out.push_back(A);
     if (takesValue(A) && I + 1 < Cmd.Native.size())
       Out.push_back(Cmd.Native[++I]);
@@ -286,17 +289,38 @@ private:
     return true;
   }
 
+  /// A failed probe fails the command like a failed compile: no output is left behind, so
+  /// make does not take a fresh object without probes for up to date and retries the file.
+  void removeOutputs(const std::vector<std::string> &Paths) {
+    for (const std::string &P : Paths) {
+      std::error_code EC;
+      fs::remove(P, EC);
+    }
+  }
+
   int compile() {
     bool Ok = true;
     for (size_t I : Cmd.Sources) {
       const std::string &Src = Cmd.Native[I];
-      Ok = probeObjects(Src, sidecarPrefix(objectFor(Cmd, Src))) && Ok;
+      std::string Object = objectFor(Cmd, Src);
+      std::string Prefix = sidecarPrefix(Object);
+      if (!probeObjects(Src, Prefix)) {
+        removeOutputs({Object, Prefix + ".trace.o", Prefix + ".timing.o", Prefix + ".blocks.yaml"});
+        Ok = false;
+      }
     }
     return Ok ? 0 : 1;
   }
 
   int link() {
     std::string Out = Cmd.OutputIndex >= 0 ? Cmd.output() : "a.out";
+    if (linkProbes(Out) == 0)
+      return 0;
+    removeOutputs({Out, Out + ".trace", Out + ".timing", Out + ".blocks.yaml"});
+    return 1;
+  }
+
+  int linkProbes(const std::string &Out) {
     std::string OutPrefix = sidecarPrefix(Out);
     std::map<size_t, std::string> Variant; // Native index -> prefix of its instrumented object
     std::vector<std::string> UnitMaps;
@@ -321,7 +345,9 @@ private:
     for (size_t I : Cmd.Objects) {
       const std::string &Obj = Cmd.Native[I];
       std::string Prefix = sidecarPrefix(Obj);
-      if (hasSuffix(Obj, ".o") && fs::exists(Prefix + ".trace.o") &&
+      // Any link input may be an object of ours whatever its name (-c -o util.obj): the
+      // sidecars decide, the suffix only chooses the warning.
+      if (!hasSuffix(Obj, ".a") && fs::exists(Prefix + ".trace.o") &&
           fs::exists(Prefix + ".timing.o") && fs::exists(Prefix + ".blocks.yaml")) {
         Variant[I] = Prefix;
         UnitMaps.push_back(Prefix + ".blocks.yaml");
