@@ -217,7 +217,7 @@ def case_compile_only(ctx):
 
 def case_preprocess(ctx):
     """-E (to stdout and with -o) and -S pass through: the same output as mpicc, and no
-    probes or .mpiete/ folder are made."""
+    probes or .mpiete/ folder are made; nor with -o /dev/null (a compile check)."""
     c, r = ctx.dir("c"), ctx.dir("ref")
     _, out_cc, _ = ctx.mpiete(["-E"] + INC + ["../src/main.c"], c)
     _, out_ref, _ = ctx.mpicc(["-E"] + INC + ["../src/main.c"], r)
@@ -228,6 +228,14 @@ def case_preprocess(ctx):
         ctx.mpicc(args, r)
         same(os.path.join(c, out), os.path.join(r, out), " ".join(args[:1]))
     expect(sorted(os.listdir(c)) == ["main.i", "util.s"], f"extra files: {os.listdir(c)}")
+    # A compile check into /dev/null (here through a link to it, so a regression cannot
+    # write into /dev): the native compile runs, no probes are attempted.
+    os.symlink("/dev/null", os.path.join(c, "null"))
+    ctx.mpiete(["-c"] + INC + ["../src/main.c", "-o", "null"], c)
+    ctx.mpiete(["-o", "null"] + INC + ["../src/main.c", "../src/util.c"], c)
+    expect(sorted(os.listdir(c)) == ["main.i", "null", "util.s"] and
+           os.path.realpath(os.path.join(c, "null")) == "/dev/null",
+           f"after -o /dev/null: {os.listdir(c)}")
 
 
 def case_depfiles(ctx):

@@ -193,6 +193,14 @@ public:
     Native.insert(Native.end(), Cmd.Native.begin(), Cmd.Native.end());
     if (int Rc = exec(Native))
       return Rc;
+    // `-o /dev/null` (a compile check): probes would land in /dev/.mpiete/ and /dev/null.trace.
+    std::error_code EC;
+    if (Cmd.Kind != WrapperCommand::Mode::PassOnly && Cmd.OutputIndex >= 0 &&
+        fs::exists(Cmd.output(), EC) && !fs::is_regular_file(Cmd.output(), EC)) {
+      if (Cmd.Verbose)
+        std::cerr << Env.Tool << ": no probes: the output is not a regular file\n";
+      return 0;
+    }
     switch (Cmd.Kind) {
     case WrapperCommand::Mode::PassOnly:
       if (Cmd.Verbose)
@@ -294,7 +302,8 @@ private:
   void removeOutputs(const std::vector<std::string> &Paths) {
     for (const std::string &P : Paths) {
       std::error_code EC;
-      fs::remove(P, EC);
+      if (fs::is_regular_file(fs::symlink_status(P, EC)))
+        fs::remove(P, EC);
     }
   }
 
