@@ -25,8 +25,9 @@ import hashlib
 import os
 import re
 import shutil
-import subprocess
 import sys
+
+from e2e_util import run_group
 import time
 
 
@@ -45,15 +46,17 @@ def snapshot(tree):
     return out
 
 
+class Result:
+    def __init__(self, returncode, stdout, stderr):
+        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
+
+
 def run(cmd, env, cwd=None, timeout=120, what=None):
     start = time.monotonic()
-    try:
-        p = subprocess.run(cmd, env=env, cwd=cwd, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, timeout=timeout)
-    except subprocess.TimeoutExpired as e:
-        raise Failure(f"{what or cmd[0]}: timed out after {timeout} s\n"
-                      f"stderr:\n{(e.stderr or b'').decode(errors='replace')}")
-    return p, time.monotonic() - start
+    rc, out, err = run_group(cmd, cwd, env, timeout)
+    if rc is None:
+        raise Failure(f"{what or cmd[0]}: timed out after {timeout} s\nstderr:\n{err}")
+    return Result(rc, out, err), time.monotonic() - start
 
 
 def make(program_dir, cc, outdir, env):
@@ -61,7 +64,7 @@ def make(program_dir, cc, outdir, env):
                   what=f"make CC={cc}")
     if p.returncode != 0:
         raise Failure(f"make CC={cc} O={outdir} failed (exit {p.returncode}):\n"
-                      f"{p.stdout.decode(errors='replace')}{p.stderr.decode(errors='replace')}")
+                      f"{p.stdout}{p.stderr}")
     return p, secs
 
 
@@ -116,8 +119,8 @@ def main():
     check += [f"--source={s}" for s in sources]
     p, _ = run(check, env, what="block map check")
     if p.returncode != 0:
-        raise Failure("block map check failed:\n" + p.stderr.decode(errors="replace"))
-    print(f"[blocks] {p.stdout.decode().strip()}")
+        raise Failure("block map check failed:\n" + p.stderr)
+    print(f"[blocks] {p.stdout.strip()}")
     # Intermediate files live in a hidden .mpiete/ folder beside the objects, nowhere else.
     extra = sorted(f for f in os.listdir(cc_dir) if not (
         f == app or f.startswith(app + ".") or f.endswith(".o") or f == ".mpiete"))
@@ -149,11 +152,11 @@ def main():
             outdir = os.path.join(work, f"out-{variant}-{np_}")
             renv = dict(env, MPIETE_OUTDIR=outdir)
             cmd = [a.mpiexec, "--oversubscribe", "-np", str(np_), binary] + a.args
-            p, secs = run(cmd, renv, cwd=work, timeout=120, what=f"{variant} at {np_} ranks")
-            err = p.stderr.decode(errors="replace")
+            p, secs = run(cmd, renv, cwd=work, timeout=60, what=f"{variant} at {np_} ranks")
+            err = p.stderr
             if p.returncode != 0:
                 raise Failure(f"{variant} at {np_} ranks exited {p.returncode}:\n"
-                              f"{p.stdout.decode(errors='replace')}{err}")
+                              f"{p.stdout}{err}")
             outputs[variant] = p.stdout
             files = sorted(os.listdir(outdir)) if os.path.isdir(outdir) else []
             if variant == "native":
@@ -172,8 +175,8 @@ def main():
         for variant in ("trace", "timing"):
             if outputs[variant] != outputs["native"]:
                 raise Failure(f"{variant} output differs from the program's at {np_} ranks:\n"
-                              f"--- program\n{outputs['native'].decode(errors='replace')}"
-                              f"--- {variant}\n{outputs[variant].decode(errors='replace')}")
+                              f"--- program\n{outputs['native']}"
+                              f"--- {variant}\n{outputs[variant]}")
 
     # 5. the user's tree is untouched
     after = snapshot(program_dir)

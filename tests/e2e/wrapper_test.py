@@ -18,6 +18,8 @@ import shutil
 import subprocess
 import sys
 
+from e2e_util import run_group
+
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "wrapper")
 # STYLE.md: `file:line:col: error|warning: message [mpiete-category]`; a diagnostic about a
 # whole file (an object, an archive) has no line and column.
@@ -50,12 +52,10 @@ class Ctx:
         return d
 
     def run(self, argv, cwd, env=None, timeout=120):
-        try:
-            p = subprocess.run(argv, cwd=cwd, env=env or self.env, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            raise Failure(f"timed out after {timeout} s: {' '.join(argv)}")
-        return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+        rc, out, err = run_group(argv, cwd, env or self.env, timeout)
+        if rc is None:
+            raise Failure(f"timed out after {timeout} s: {' '.join(argv)}\n{err}")
+        return rc, out, err
 
     def mpiete(self, args, cwd, ok=True, env=None):
         rc, out, err = self.run([self.cc] + args, cwd, env)
@@ -71,7 +71,10 @@ class Ctx:
 
     def mpirun(self, exe, np_, cwd, outdir):
         env = dict(self.env, MPIETE_OUTDIR=outdir)
-        rc, out, err = self.run([self.mpiexec, "--oversubscribe", "-np", str(np_), exe], cwd, env)
+        # The fixture runs in well under a second; a probe that hangs (a deadlock under
+        # token passing) fails here rather than at ctest's timeout.
+        rc, out, err = self.run([self.mpiexec, "--oversubscribe", "-np", str(np_), exe], cwd, env,
+                                timeout=30)
         if rc != 0:
             raise Failure(f"{exe} at {np_} ranks exited {rc}:\n{out}{err}")
         return out
