@@ -349,7 +349,8 @@ def case_archive(ctx):
 def case_foreign_object(ctx):
     """An object compiled by plain mpicc linked with mpiete-cc: a warning naming it
     ([mpiete-uninstrumented]), exit 0, probes built, block map without that unit, and the
-    variants still print the right result."""
+    variants still print the right result. The same for an object that mpiete-cc built
+    once and mpicc rebuilt later (its probes in .mpiete/ are stale)."""
     c = ctx.dir("c")
     ctx.mpicc(["-c", "../src/util.c", "-o", "util.o"] + INC, c)
     _, _, err = ctx.mpiete(["-o", "app"] + INC + ["../src/main.c", "util.o"], c)
@@ -360,6 +361,15 @@ def case_foreign_object(ctx):
     probes(os.path.join(c, "app"))
     print(ctx.check_map(os.path.join(c, "app"), ["../src/main.c"]))
     run_variants(ctx, os.path.join(c, "app"), 2, expected_line(2, 3, False))
+    # Built by mpiete-cc, then rebuilt by mpicc: the old probes in .mpiete/ are stale and
+    # must not be linked (they would model other code).
+    ctx.mpiete(["-c", "../src/util.c", "-o", "util.o"] + INC, c)
+    ctx.mpicc(["-c", "../src/util.c", "-o", "util.o", "-DSTALE"] + INC, c)
+    _, _, err = ctx.mpiete(["-o", "app2"] + INC + ["../src/main.c", "util.o"], c)
+    warnings = [m for m in DIAG.finditer(err) if m["sev"] == "warning"]
+    expect(len(warnings) == 1 and warnings[0]["file"] == "util.o" and
+           "newer than its probes" in warnings[0]["msg"], f"stale probes: got\n{err}")
+    print(ctx.check_map(os.path.join(c, "app2"), ["../src/main.c"]))
 
 
 def case_unsupported_error(ctx):

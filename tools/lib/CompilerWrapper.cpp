@@ -297,6 +297,12 @@ private:
     return true;
   }
 
+  static bool isOlder(const std::string &A, const std::string &B) {
+    std::error_code EA, EB;
+    auto TA = fs::last_write_time(A, EA), TB = fs::last_write_time(B, EB);
+    return !EA && !EB && TA < TB;
+  }
+
   /// A failed probe fails the command like a failed compile: no output is left behind, so
   /// make does not take a fresh object without probes for up to date and retries the file.
   void removeOutputs(const std::vector<std::string> &Paths) {
@@ -356,8 +362,18 @@ private:
       std::string Prefix = sidecarPrefix(Obj);
       // Any link input may be an object of ours whatever its name (-c -o util.obj): the
       // sidecars decide, the suffix only chooses the warning.
-      if (!hasSuffix(Obj, ".a") && fs::exists(Prefix + ".trace.o") &&
-          fs::exists(Prefix + ".timing.o") && fs::exists(Prefix + ".blocks.yaml")) {
+      bool HasProbes = !hasSuffix(Obj, ".a") && fs::exists(Prefix + ".trace.o") &&
+                       fs::exists(Prefix + ".timing.o") && fs::exists(Prefix + ".blocks.yaml");
+      if (HasProbes && isOlder(Prefix + ".trace.o", Obj)) {
+        // mpiete-cc writes the probes after the object: an object newer than its probes was
+        // rebuilt by another compiler, and its old probes would model other code.
+        Diags.warning({Obj, 0, 0},
+                      "object is newer than its probes in .mpiete/ (rebuilt without " +
+                          Env.Tool +
+                          "?); it is linked uninstrumented into the probes and its MPI calls "
+                          "and time are not modelled",
+                      "uninstrumented");
+      } else if (HasProbes) {
         Variant[I] = Prefix;
         UnitMaps.push_back(Prefix + ".blocks.yaml");
       } else if (hasSuffix(Obj, ".o")) {
