@@ -69,6 +69,11 @@ class Ctx:
             raise Failure(f"mpicc {' '.join(args)} failed (exit {rc}):\n{out}{err}")
         return rc, out, err
 
+    def archive(self, name, members, cwd):
+        rc, out, err = self.run(["ar", "rcs", name] + members, cwd)
+        if rc != 0:
+            raise Failure(f"ar rcs {name} failed:\n{out}{err}")
+
     def mpirun(self, exe, np_, cwd, outdir):
         env = dict(self.env, MPIETE_OUTDIR=outdir)
         # The fixture runs in well under a second; a probe that hangs (a deadlock under
@@ -275,8 +280,8 @@ def case_flags(ctx):
     warnings under -Werror, and all variants print the value -DSCALE=5 and libhelper give."""
     c = ctx.dir("c")
     lib = ctx.dir("c/lib")
-    ctx.run(["mpicc", "-c", "../../src/helper.c", "-o", "helper.o"], lib)
-    ctx.run(["ar", "rcs", "libhelper.a", "helper.o"], lib)
+    ctx.mpicc(["-c", "../../src/helper.c", "-o", "helper.o"], lib)
+    ctx.archive("libhelper.a", ["helper.o"], lib)
     common = ["-O1", "-g", "-Wall", "-Wextra", "-Werror", "-std=c99", "-DUSE_HELPER"]
     separate = common + ["-I", "../src/inc", "-D", "SCALE=5", "../src/main.c", "../src/util.c",
                          "-L", "lib", "-l", "helper"]
@@ -331,7 +336,7 @@ def case_archive(ctx):
     the right result. (A -l library is not looked into and gives no warning.)"""
     c, r = ctx.dir("c"), ctx.dir("ref")
     ctx.mpiete(["-c", "../src/util.c", "-o", "util.o"] + INC, c)
-    ctx.run(["ar", "rcs", "libutil.a", "util.o"], c)
+    ctx.archive("libutil.a", ["util.o"], c)
     args = ["-o", "app"] + INC + ["../src/main.c", "libutil.a"]
     _, _, err = ctx.mpiete(args, c)
     warnings = [m for m in DIAG.finditer(err) if m["sev"] == "warning"]
