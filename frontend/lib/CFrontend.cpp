@@ -40,6 +40,20 @@ const FunctionDecl *mpiCallee(const CallExpr *CE) {
   return nullptr;
 }
 
+/// Where a diagnostic points. ClangTool makes the main file's path absolute; the user wants
+/// it as given on the command line, as a compiler reports it (editors and make output jump
+/// to it), so the main file is named by the unit path unless a #line directive renamed it.
+DiagLoc diagLocOf(const SourceManager &SM, SourceLocation Loc, const std::string &UnitPath) {
+  PresumedLoc P = SM.getPresumedLoc(Loc);
+  if (P.isInvalid())
+    return {UnitPath, 0, 0};
+  std::string File = P.getFilename();
+  if (OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
+      Main && File == Main->getName())
+    File = UnitPath;
+  return {File, P.getLine(), P.getColumn()};
+}
+
 /// Remembers the user (non-system) files the unit reads, for the content hash.
 class UserFileCollector : public PPCallbacks {
 public:
@@ -222,10 +236,7 @@ public:
   }
 
   DiagLoc diagLoc(SourceLocation Loc) const {
-    PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
-    if (P.isInvalid())
-      return {Model.Source, 0, 0};
-    return {P.getFilename(), P.getLine(), P.getColumn()};
+    return diagLocOf(SM, SM.getExpansionLoc(Loc), Model.Source);
   }
 
 private:
@@ -769,12 +780,7 @@ public:
   }
 
 private:
-  DiagLoc where(SourceLocation Loc) const {
-    PresumedLoc P = SM.getPresumedLoc(Loc);
-    if (P.isInvalid())
-      return {Model.Source, 0, 0};
-    return {P.getFilename(), P.getLine(), P.getColumn()};
-  }
+  DiagLoc where(SourceLocation Loc) const { return diagLocOf(SM, Loc, Model.Source); }
 
   const SourceManager &SM;
   const CFrontendOptions &Opts;
