@@ -141,6 +141,7 @@ void Replay(benchmark::State &State) {
 } // namespace
 
 // 64 ranks x 7000 iterations x 23 events = 10.3 million events per replay.
-BENCHMARK(Replay)->Args({64, 7000})->Args({8, 1000})->Unit(benchmark::kMillisecond)->UseRealTime();
+// The rate is per CPU second: the build machine is shared, so wall time says little.
+BENCHMARK(Replay)->Args({64, 7000})->Args({8, 1000})->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

@@ -99,22 +99,36 @@ EstimateResult Engine::run(std::span<EventSource *const> Sources) {
 
 void Engine::runRank(uint32_t R) {
   RankState &S = Ranks[R];
-  // The popped entry was the earliest, so at least one event runs; after that the rank keeps
-  // going without touching the queue while its clock stays below everything queued.
+  // The popped entry was the earliest, so the first event always runs. After that the rank
+  // keeps going without touching the queue: compute, sends and waits whose requests are all
+  // complete give the same result whenever they run, because they only read the rank's own
+  // state. Receives and probes read the matching engine, which must first have seen every
+  // envelope arriving before them, so one of those waits for global time to catch up.
+  bool First = true;
   for (;;) {
-    if (!S.Src->next(Ev)) {
+    if (S.HasHeld) {
+      std::swap(Ev, S.Held);
+      S.HasHeld = false;
+    } else if (S.Src->next(Ev)) {
+      ++S.Record;
+      ++Result.Events;
+    } else {
       S.State = Status::Done;
       closeRegion(S);
       return;
     }
-    ++S.Record;
-    ++Result.Events;
-    if (!dispatch(R, Ev))
-      return;
-    if (!Queue.empty() && S.Now >= Queue.front().Time) {
+    bool ReadsMatching = (Ev.Kind == EventKind::RecvStart ||
+                          (Ev.Kind == EventKind::Probe && Ev.Found)) &&
+                         Ev.Peer != ProcNull;
+    if (!First && ReadsMatching && !Queue.empty() && S.Now >= Queue.front().Time) {
+      std::swap(Ev, S.Held);
+      S.HasHeld = true;
       push(S.Now, QueueKind::Resume, R);
       return;
     }
+    First = false;
+    if (!dispatch(R, Ev))
+      return;
   }
 }
 

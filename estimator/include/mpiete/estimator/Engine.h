@@ -142,6 +142,8 @@ private:
     uint32_t CurBlock = 0;         ///< BlockTotals index of the event being replayed
     uint32_t WaitBlockIdx = 0;
     bool InitSeen = false;
+    bool HasHeld = false;
+    Event Held; ///< a receive or probe read ahead of global time, replayed on resume
   };
 
   struct QueueLater {
