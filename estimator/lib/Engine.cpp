@@ -127,6 +127,7 @@ void Engine::runRank(uint32_t R) {
       return;
     }
     First = false;
+    S.Index = Ev.Index;
     if (!dispatch(R, Ev))
       return;
   }
@@ -232,6 +233,9 @@ bool Engine::dispatch(uint32_t R, const Event &E) {
     return doCompletion(R, E);
   case EventKind::Probe:
     return doProbe(R, E);
+  case EventKind::RequestFree:
+    doRequestFree(R, E);
+    break;
   case EventKind::Init:
   case EventKind::Finalize:
     break;
@@ -311,8 +315,10 @@ uint32_t Engine::newEnvelope() {
   return uint32_t(Envelopes.size() - 1);
 }
 
-uint32_t Engine::spaceOf(int32_t Rank, uint32_t Comm, uint8_t Context) {
-  uint64_t Key = (uint64_t(uint32_t(Rank)) << 33) | (uint64_t(Comm) << 1) | (Context & 1);
+uint32_t Engine::spaceOf(int32_t Rank, uint64_t Comm, uint8_t Context) {
+  // Communicator ids are 64-bit hashes: numbered densely first so a key fits 64 bits.
+  uint32_t &Dense = CommIndex.getOrInsert(Comm, uint32_t(CommIndex.size()));
+  uint64_t Key = (uint64_t(uint32_t(Rank)) << 33) | (uint64_t(Dense) << 1) | (Context & 1);
   bool Inserted = false;
   uint32_t &Idx = SpaceIndex.getOrInsert(Key, 0, &Inserted);
   if (Inserted) {
@@ -495,7 +501,7 @@ bool Engine::doCompletion(uint32_t R, const Event &E) {
   S.WaitStart = S.WaitMax = S.Now;
   S.WaitBlock = E.Block;
   S.WaitBlockIdx = S.CurBlock;
-  S.WaitRecord = S.Record;
+  S.WaitRecord = S.Index;
   for (const CompletedRequest &C : E.Completed) {
     uint32_t *Mapped = S.Requests.find(C.Request);
     if (!Mapped) {
@@ -523,6 +529,19 @@ bool Engine::doCompletion(uint32_t R, const Event &E) {
   return false;
 }
 
+void Engine::doRequestFree(uint32_t R, const Event &E) {
+  RankState &S = Ranks[R];
+  uint32_t *Mapped = S.Requests.find(E.Request);
+  if (!Mapped)
+    return; // freed after completing, or never started by the runtime
+  uint32_t Slot = *Mapped;
+  S.Requests.erase(E.Request);
+  // The message still has to be matched; the request just goes once it is complete.
+  Requests[Slot].Detached = true;
+  if (Requests[Slot].Known)
+    releaseRequest(Slot);
+}
+
 bool Engine::doProbe(uint32_t R, const Event &E) {
   RankState &S = Ranks[R];
   if (!E.Found || E.Peer == ProcNull) {
@@ -540,7 +559,7 @@ bool Engine::doProbe(uint32_t R, const Event &E) {
   S.WaitStart = S.WaitMax = S.Now;
   S.WaitBlock = E.Block;
   S.WaitBlockIdx = S.CurBlock;
-  S.WaitRecord = S.Record;
+  S.WaitRecord = S.Index;
   S.ProbeSpace = Sp;
   S.ProbeSource = E.Peer;
   S.ProbeTag = E.Tag;
@@ -581,7 +600,7 @@ void Engine::endWait(uint32_t R, TimeNs End) {
 void Engine::fail(uint32_t R, std::string Message) {
   Failed = true;
   Result.Errors.push_back({Ranks[R].Name, "rank " + std::to_string(R) + ": record " +
-                                              std::to_string(Ranks[R].Record) + ": " +
+                                              std::to_string(Ranks[R].Index) + ": " +
                                               std::move(Message)});
 }
 

@@ -29,7 +29,7 @@ Event Event::loop(BlockId B, uint64_t Trips) {
 }
 
 Event Event::send(BlockId B, int32_t Dest, int32_t Tag, uint64_t Bytes, uint64_t Request,
-                  uint32_t Comm, uint8_t Context, SendMode Mode) {
+                  uint64_t Comm, uint8_t Context, SendMode Mode) {
   Event E;
   E.Kind = EventKind::SendStart;
   E.Block = B;
@@ -44,7 +44,7 @@ Event Event::send(BlockId B, int32_t Dest, int32_t Tag, uint64_t Bytes, uint64_t
 }
 
 Event Event::recv(BlockId B, int32_t Source, int32_t Tag, uint64_t Bytes, uint64_t Request,
-                  uint32_t Comm, uint8_t Context) {
+                  uint64_t Comm, uint8_t Context) {
   Event E;
   E.Kind = EventKind::RecvStart;
   E.Block = B;
@@ -65,7 +65,7 @@ Event Event::completion(BlockId B, std::vector<CompletedRequest> Done) {
   return E;
 }
 
-Event Event::probe(BlockId B, int32_t Source, int32_t Tag, uint32_t Comm, bool Found) {
+Event Event::probe(BlockId B, int32_t Source, int32_t Tag, uint64_t Comm, bool Found) {
   Event E;
   E.Kind = EventKind::Probe;
   E.Block = B;
@@ -73,6 +73,14 @@ Event Event::probe(BlockId B, int32_t Source, int32_t Tag, uint32_t Comm, bool F
   E.Tag = Tag;
   E.Comm = Comm;
   E.Found = Found;
+  return E;
+}
+
+Event Event::requestFree(BlockId B, uint64_t Request) {
+  Event E;
+  E.Kind = EventKind::RequestFree;
+  E.Block = B;
+  E.Request = Request;
   return E;
 }
 

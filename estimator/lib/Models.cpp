@@ -43,8 +43,10 @@ std::optional<double> TableComputeModel::secondsPerExecution(int Rank, BlockId B
 
 TableLinkModel::TableLinkModel(std::vector<Point> Points, double SendOverheadSeconds,
                                double RecvOverheadSeconds, uint64_t EagerLimit,
-                               double GapSeconds)
-    : SendOverhead(toNs(SendOverheadSeconds)), RecvOverhead(toNs(RecvOverheadSeconds)),
+                               double GapSeconds, double SendOverheadPerByte,
+                               double RecvOverheadPerByte)
+    : SendOverhead(SendOverheadSeconds * 1e9), RecvOverhead(RecvOverheadSeconds * 1e9),
+      SendPerByte(SendOverheadPerByte * 1e9), RecvPerByte(RecvOverheadPerByte * 1e9),
       Gap(toNs(GapSeconds)), Eager(EagerLimit) {
   std::sort(Points.begin(), Points.end(),
             [](const Point &A, const Point &B) { return A.Bytes < B.Bytes; });
@@ -56,6 +58,14 @@ TableLinkModel::TableLinkModel(std::vector<Point> Points, double SendOverheadSec
     Sizes.push_back(P.Bytes);
     Nanos.push_back(P.Seconds * 1e9);
   }
+}
+
+TimeNs TableLinkModel::sendOverhead(uint64_t Bytes) const {
+  return std::max<TimeNs>(0, std::llround(SendOverhead + SendPerByte * double(Bytes)));
+}
+
+TimeNs TableLinkModel::recvOverhead(uint64_t Bytes) const {
+  return std::max<TimeNs>(0, std::llround(RecvOverhead + RecvPerByte * double(Bytes)));
 }
 
 TimeNs TableLinkModel::transfer(uint64_t Bytes) const {
@@ -72,15 +82,19 @@ TimeNs TableLinkModel::transfer(uint64_t Bytes) const {
   return std::max<TimeNs>(0, std::llround(Y));
 }
 
-TimeNs LogGPSLinkModel::sendOverhead(uint64_t) const { return toNs(P.Os); }
-TimeNs LogGPSLinkModel::recvOverhead(uint64_t) const { return toNs(P.Or); }
+TimeNs LogGPSLinkModel::sendOverhead(uint64_t Bytes) const {
+  return std::max<TimeNs>(0, toNs(P.Os + P.OsPerByte * double(Bytes)));
+}
+TimeNs LogGPSLinkModel::recvOverhead(uint64_t Bytes) const {
+  return std::max<TimeNs>(0, toNs(P.Or + P.OrPerByte * double(Bytes)));
+}
 TimeNs LogGPSLinkModel::gap() const { return toNs(P.g); }
 
 TimeNs LogGPSLinkModel::transfer(uint64_t Bytes) const {
-  double T = P.Os + P.L + (Bytes > 1 ? double(Bytes - 1) * P.G : 0.0) + P.Or;
-  if (Bytes > P.S)
-    T += 2 * (P.Os + P.L + P.Or);
-  return toNs(T);
+  double Fixed = P.Os + P.L + P.Or;
+  if (Bytes <= P.S)
+    return std::max<TimeNs>(0, toNs(Fixed + double(Bytes) * (P.GEager < 0 ? P.G : P.GEager)));
+  return std::max<TimeNs>(0, toNs(3 * Fixed + double(Bytes) * P.G));
 }
 
 const LinkModel &ClusterNetworkModel::link(int Src, int Dst) const {

@@ -1,4 +1,5 @@
 // Engine tests: tiny hand-written traces whose predicted times are worked out by hand.
+// Record numbers in diagnostics count from 0, as the trace reader does.
 //
 // Unless a test says otherwise the network is T(k) = 1000 + k ns, o_s = 10 ns, o_r = 20 ns,
 // S = 1024 bytes (a table through (0, 1000 ns) and (1024, 2024 ns), extrapolated), and the
@@ -283,11 +284,11 @@ TEST(EngineTest, DeadlockIsReported) {
   EXPECT_FALSE(R.Ok);
   std::string E = allErrors(R);
   EXPECT_NE(E.find("deadlock: 2 of 2 ranks cannot progress"), std::string::npos) << E;
-  EXPECT_NE(E.find("rank0.trace: rank 0: record 2: blocked from 20 ns in block "
+  EXPECT_NE(E.find("rank0.trace: rank 0: record 1: blocked from 20 ns in block "
                    "'00000000:111' waiting for a receive from rank 1 with tag 3"),
             std::string::npos)
       << E;
-  EXPECT_NE(E.find("rank1.trace: rank 1: record 3: blocked from 120 ns in block '00000000:121'"),
+  EXPECT_NE(E.find("rank1.trace: rank 1: record 2: blocked from 120 ns in block '00000000:121'"),
             std::string::npos)
       << E;
 }
@@ -331,7 +332,7 @@ TEST(EngineTest, MissingBlockIsReported) {
   EXPECT_FALSE(R.Ok);
   ASSERT_EQ(R.Errors.size(), 1u);
   EXPECT_EQ(R.Errors[0].File, "rank1.trace");
-  EXPECT_EQ(R.Errors[0].Message, "rank 1: record 2: no compute time for block '00000005:99' on "
+  EXPECT_EQ(R.Errors[0].Message, "rank 1: record 1: no compute time for block '00000005:99' on "
                                  "rank 1 in the compute base data");
 }
 
@@ -398,7 +399,20 @@ TEST(EngineTest, UnknownRequestIsReported) {
   EXPECT_FALSE(R.Ok);
   ASSERT_EQ(R.Errors.size(), 1u);
   EXPECT_EQ(R.Errors[0].Message,
-            "rank 0: record 1: block '00000000:200' completes request 42 which was never started");
+            "rank 0: record 0: block '00000000:200' completes request 42 which was never started");
+}
+
+TEST(EngineTest, FreedRendezvousSendStillNeedsItsReceive) {
+  Replayer S;
+  // rank 0 frees a 2000-byte send's request and goes on (C1 -> 110); rank 1 posts at 5000 and
+  // the transfer ends 5000 + 3000. Request ids are the trace's: the freed one is never reused.
+  EstimateResult R = S.run({
+      {Event::send(210, 1, 0, 2000, 1), Event::requestFree(211, 1), Event::compute(C1)},
+      {Event::compute(C5), Event::recv(220, 0, 0, 2000, 1), Event::completion(221, {req(1)})},
+  });
+  ASSERT_TRUE(R.Ok) << allErrors(R);
+  EXPECT_EQ(R.Ranks[0].End, 110);
+  EXPECT_EQ(R.Ranks[1].End, 8000);
 }
 
 TEST(EngineTest, DefaultRegionIsInitToFinalize) {

@@ -35,14 +35,24 @@ TEST(ModelsTest, LogGPSTimes) {
   P.g = 4e-9;
   P.S = 1024;
   LogGPSLinkModel M(P);
-  EXPECT_EQ(M.transfer(1), 1030);           // o_s + L + o_r
-  EXPECT_EQ(M.transfer(101), 1030 + 50);    // + 100 G
-  EXPECT_EQ(M.transfer(1001), 1030 + 500);  // + 1000 G, still eager
+  EXPECT_EQ(M.transfer(0), 1030);          // o_s + L + o_r
+  EXPECT_EQ(M.transfer(100), 1030 + 50);   // + 100 G
+  EXPECT_EQ(M.transfer(1024), 1030 + 512); // + 1024 G, still eager
   // Rendezvous: + 2 (o_s + L + o_r) = 2060 for the request / acknowledge round trip.
-  EXPECT_EQ(M.transfer(2001), 1030 + 1000 + 2060);
+  EXPECT_EQ(M.transfer(2000), 1030 + 1000 + 2060);
   EXPECT_EQ(M.sendOverhead(0), 10);
   EXPECT_EQ(M.recvOverhead(0), 20);
   EXPECT_EQ(M.gap(), 4);
+
+  // As h-driver's probe fits it: overheads growing with the size, a separate eager G.
+  P.OsPerByte = 0.01e-9;
+  P.OrPerByte = 0.02e-9;
+  P.GEager = 0.25e-9;
+  LogGPSLinkModel F(P);
+  EXPECT_EQ(F.sendOverhead(1000), 20);
+  EXPECT_EQ(F.recvOverhead(1000), 40);
+  EXPECT_EQ(F.transfer(1000), 1030 + 250);
+  EXPECT_EQ(F.transfer(2000), 3090 + 1000);
 }
 
 TEST(ModelsTest, ClusterPicksIntraOrInterNodeLink) {

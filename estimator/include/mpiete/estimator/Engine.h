@@ -87,7 +87,7 @@ private:
     BlockId Block = 0;
     uint64_t Id = 0, Bytes = 0;
     int32_t Owner = 0, Peer = 0, Tag = 0;
-    uint32_t Comm = 0;
+    uint64_t Comm = 0;
     int32_t PredSource = NoStatus, PredTag = NoStatus; ///< predicted match (receives)
     int32_t RecSource = NoStatus, RecTag = NoStatus;   ///< recorded match (wildcard receives)
     uint32_t NextPosted = NoIndex;
@@ -111,7 +111,7 @@ private:
   /// MPI's matching engine for one (receiver, communicator, context).
   struct Space {
     int32_t Rank = 0;
-    uint32_t Comm = 0;
+    uint64_t Comm = 0;
     uint8_t Context = 0;
     uint32_t PostedHead = NoIndex, PostedTail = NoIndex;
     uint32_t UnexpHead = NoIndex, UnexpTail = NoIndex;
@@ -121,7 +121,8 @@ private:
     EventSource *Src = nullptr;
     std::string Name;
     TimeNs Now = 0;
-    uint64_t Record = 0;
+    uint64_t Record = 0; ///< events read
+    uint64_t Index = 0;  ///< stream index of the event being replayed
     uint64_t CarryPs = 0; ///< sub-nanosecond compute time carried to the next block
     Status State = Status::Ready;
     bool InRegion = false, RegionSeen = false, RegionClosed = false;
@@ -172,7 +173,8 @@ private:
   uint32_t newRequest(uint32_t R, const Event &E);
   void releaseRequest(uint32_t Slot);
   uint32_t newEnvelope();
-  uint32_t spaceOf(int32_t Rank, uint32_t Comm, uint8_t Context);
+  uint32_t spaceOf(int32_t Rank, uint64_t Comm, uint8_t Context);
+  void doRequestFree(uint32_t R, const Event &E);
   static bool matches(int32_t WantSource, int32_t WantTag, int32_t Source, int32_t Tag) {
     return (WantSource == AnySource || WantSource == Source) &&
            (WantTag == AnyTag || WantTag == Tag);
@@ -193,7 +195,8 @@ private:
   std::vector<Envelope> Envelopes;
   std::vector<uint32_t> FreeEnvelopes;
   std::vector<Space> Spaces;
-  FlatMap<uint32_t> SpaceIndex;    ///< (rank, comm, context) -> space
+  FlatMap<uint32_t> CommIndex;     ///< communicator id -> dense index
+  FlatMap<uint32_t> SpaceIndex;    ///< (rank, dense comm, context) -> space
   FlatMap<TimeNs> ChannelArrival;  ///< (space, source) -> last envelope arrival
   FlatMap<uint32_t> BlockIndex;    ///< block -> BlockTotals index
   std::vector<BlockResult> BlockTotals;

@@ -28,8 +28,9 @@ enum class EventKind : uint8_t {
   RecvStart,  ///< a receive is posted
   Completion, ///< a wait or a test that completed the listed requests
   Probe,      ///< a probe; Found says whether it returned a message
-  Init,       ///< MPI_Init: the default prediction region starts after it
-  Finalize,   ///< MPI_Finalize: the default prediction region ends before it
+  Init,        ///< MPI_Init: the default prediction region starts after it
+  Finalize,    ///< MPI_Finalize: the default prediction region ends before it
+  RequestFree, ///< MPI_Request_free: Request will never be waited for
 };
 
 /// Mirrors mpiete::transport::SendMode.
@@ -53,19 +54,21 @@ struct Event {
   BlockId Block = 0;
   int32_t Peer = 0; ///< destination (send) or source (receive, probe) world rank, or ANY/PROC_NULL
   int32_t Tag = 0;
-  uint32_t Comm = 0;  ///< communicator id (matching happens per receiver, Comm and Context)
+  uint64_t Comm = 0;  ///< communicator id (matching happens per receiver, Comm and Context)
   uint64_t Count = 0; ///< bytes (send, receive) or trips (Loop)
   uint64_t Request = 0;
+  uint64_t Index = 0; ///< the record's number in its stream, for diagnostics
   std::vector<CompletedRequest> Completed;
 
   static Event compute(BlockId B);
   static Event loop(BlockId B, uint64_t Trips);
   static Event send(BlockId B, int32_t Dest, int32_t Tag, uint64_t Bytes, uint64_t Request,
-                    uint32_t Comm = 0, uint8_t Context = 0, SendMode Mode = SendMode::Standard);
+                    uint64_t Comm = 0, uint8_t Context = 0, SendMode Mode = SendMode::Standard);
   static Event recv(BlockId B, int32_t Source, int32_t Tag, uint64_t Bytes, uint64_t Request,
-                    uint32_t Comm = 0, uint8_t Context = 0);
+                    uint64_t Comm = 0, uint8_t Context = 0);
   static Event completion(BlockId B, std::vector<CompletedRequest> Done);
-  static Event probe(BlockId B, int32_t Source, int32_t Tag, uint32_t Comm = 0, bool Found = true);
+  static Event probe(BlockId B, int32_t Source, int32_t Tag, uint64_t Comm = 0, bool Found = true);
+  static Event requestFree(BlockId B, uint64_t Request);
   static Event init(BlockId B);
   static Event finalize(BlockId B);
 };
@@ -82,7 +85,7 @@ public:
   virtual std::string name() const = 0;
 };
 
-/// Events held in memory (tests, small generated traces).
+/// Events held in memory (tests, small generated traces); Index counts from 0.
 class VectorEventSource : public EventSource {
 public:
   VectorEventSource(std::string Name, std::vector<Event> Events)
@@ -90,7 +93,8 @@ public:
   bool next(Event &E) override {
     if (Pos == Events.size())
       return false;
-    E = Events[Pos++];
+    E = Events[Pos];
+    E.Index = Pos++;
     return true;
   }
   std::string name() const override { return Name; }

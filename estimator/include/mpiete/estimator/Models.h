@@ -62,10 +62,12 @@ public:
     uint64_t Bytes;
     double Seconds;
   };
+  /// Overheads are Seconds + PerByte x bytes (seed 003: o is linear in the size).
   TableLinkModel(std::vector<Point> Points, double SendOverheadSeconds,
-                 double RecvOverheadSeconds, uint64_t EagerLimit, double GapSeconds = 0);
-  TimeNs sendOverhead(uint64_t) const override { return SendOverhead; }
-  TimeNs recvOverhead(uint64_t) const override { return RecvOverhead; }
+                 double RecvOverheadSeconds, uint64_t EagerLimit, double GapSeconds = 0,
+                 double SendOverheadPerByte = 0, double RecvOverheadPerByte = 0);
+  TimeNs sendOverhead(uint64_t Bytes) const override;
+  TimeNs recvOverhead(uint64_t Bytes) const override;
   TimeNs transfer(uint64_t Bytes) const override;
   uint64_t eagerLimit() const override { return Eager; }
   TimeNs gap() const override { return Gap; }
@@ -73,23 +75,27 @@ public:
 private:
   std::vector<uint64_t> Sizes;
   std::vector<double> Nanos;
-  TimeNs SendOverhead, RecvOverhead, Gap;
+  double SendOverhead, RecvOverhead, SendPerByte, RecvPerByte; ///< ns, ns per byte
+  TimeNs Gap;
   uint64_t Eager;
 };
 
-/// LogGPS (Ino et al.): latency L, overheads o_s / o_r, gap g, gap per byte G, eager limit S.
+/// LogGPS (Ino et al.): latency L, overheads o_s / o_r (linear in the size), gap g, gap per
+/// byte G (GEager below S when measured separately), eager limit S.
 struct LogGPSParams {
   double L = 0, Os = 0, Or = 0, g = 0, G = 0; ///< seconds (G: seconds per byte)
-  uint64_t S = 0;
+  uint64_t S = 0;                             ///< largest eager message, bytes
+  double OsPerByte = 0, OrPerByte = 0;        ///< seconds per byte
+  double GEager = -1;                         ///< seconds per byte; negative: G
 };
 
-/// T(k) = o_s + L + (k-1)G + o_r; a rendezvous message (k > S) adds the request/acknowledge
-/// round trip of two empty control messages, 2(o_s + L + o_r).
+/// T(k) = o_s + L + o_r + k G_eager for k <= S; above S, o_s + L + o_r + k G plus the
+/// request/acknowledge round trip of two empty control messages, 2(o_s + L + o_r).
 class LogGPSLinkModel : public LinkModel {
 public:
   explicit LogGPSLinkModel(const LogGPSParams &P) : P(P) {}
-  TimeNs sendOverhead(uint64_t) const override;
-  TimeNs recvOverhead(uint64_t) const override;
+  TimeNs sendOverhead(uint64_t Bytes) const override;
+  TimeNs recvOverhead(uint64_t Bytes) const override;
   TimeNs transfer(uint64_t Bytes) const override;
   uint64_t eagerLimit() const override { return P.S; }
   TimeNs gap() const override;
