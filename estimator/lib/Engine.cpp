@@ -113,6 +113,10 @@ void Engine::runRank(uint32_t R) {
       ++S.Record;
       ++Result.Events;
     } else {
+      if (S.Src->failed()) {
+        fail(R, "the trace ends on a read error");
+        return;
+      }
       S.State = Status::Done;
       closeRegion(S);
       return;

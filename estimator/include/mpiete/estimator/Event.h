@@ -83,6 +83,9 @@ public:
   virtual bool next(Event &E) = 0;
   /// What diagnostics call the stream (the trace file's path).
   virtual std::string name() const = 0;
+  /// After next() returned false: the stream ended on an error (already reported by the
+  /// source), not at its end.
+  virtual bool failed() const { return false; }
 };
 
 /// Events held in memory (tests, small generated traces); Index counts from 0.
