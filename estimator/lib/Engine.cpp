@@ -14,7 +14,9 @@ std::string peerName(int32_t Rank) {
   return "rank " + std::to_string(Rank);
 }
 
-std::string tagName(int32_t Tag) { return Tag == AnyTag ? "any tag" : "tag " + std::to_string(Tag); }
+std::string tagName(int32_t Tag) {
+  return Tag == AnyTag ? "any tag" : "tag " + std::to_string(Tag);
+}
 
 /// How many end-of-run problems are spelled out; the rest are counted.
 constexpr size_t MaxStuckReports = 50;
@@ -121,9 +123,9 @@ void Engine::runRank(uint32_t R) {
       closeRegion(S);
       return;
     }
-    bool ReadsMatching = (Ev.Kind == EventKind::RecvStart ||
-                          (Ev.Kind == EventKind::Probe && Ev.Found)) &&
-                         Ev.Peer != ProcNull;
+    bool ReadsMatching =
+        (Ev.Kind == EventKind::RecvStart || (Ev.Kind == EventKind::Probe && Ev.Found)) &&
+        Ev.Peer != ProcNull;
     if (!First && ReadsMatching && !Queue.empty() && S.Now >= Queue.front().Time) {
       std::swap(Ev, S.Held);
       S.HasHeld = true;
@@ -586,12 +588,11 @@ void Engine::endWait(uint32_t R, TimeNs End) {
         ++Result.NondeterministicReceives;
         if (Result.NondeterminismNotes.size() < Opt.MaxNotes)
           Result.NondeterminismNotes.push_back(
-              S.Name + ": rank " + std::to_string(R) + ": record " +
-              std::to_string(S.WaitRecord) + ": the receive started in block '" +
-              formatBlock(Q.Block) + "' was recorded matching rank " +
-              std::to_string(Q.RecSource) + " tag " + std::to_string(Q.RecTag) +
-              " but is predicted to match rank " + std::to_string(Q.PredSource) + " tag " +
-              std::to_string(Q.PredTag));
+              S.Name + ": rank " + std::to_string(R) + ": record " + std::to_string(S.WaitRecord) +
+              ": the receive started in block '" + formatBlock(Q.Block) +
+              "' was recorded matching rank " + std::to_string(Q.RecSource) + " tag " +
+              std::to_string(Q.RecTag) + " but is predicted to match rank " +
+              std::to_string(Q.PredSource) + " tag " + std::to_string(Q.PredTag));
       }
     }
     releaseRequest(Slot);
@@ -650,9 +651,9 @@ void Engine::reportStuck() {
     }
     for (uint32_t Q = P.PostedHead; Q != NoIndex; Q = Requests[Q].NextPosted)
       if (!Requests[Q].Waited)
-        Stuck.push_back({Ranks[uint32_t(P.Rank)].Name,
-                         "rank " + std::to_string(P.Rank) + ": " + describe(Requests[Q]) +
-                             " was never matched"});
+        Stuck.push_back({Ranks[uint32_t(P.Rank)].Name, "rank " + std::to_string(P.Rank) + ": " +
+                                                           describe(Requests[Q]) +
+                                                           " was never matched"});
   }
   if (Stuck.empty())
     return;

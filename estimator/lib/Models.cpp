@@ -42,9 +42,8 @@ std::optional<double> TableComputeModel::secondsPerExecution(int Rank, BlockId B
 }
 
 TableLinkModel::TableLinkModel(std::vector<Point> Points, double SendOverheadSeconds,
-                               double RecvOverheadSeconds, uint64_t EagerLimit,
-                               double GapSeconds, double SendOverheadPerByte,
-                               double RecvOverheadPerByte)
+                               double RecvOverheadSeconds, uint64_t EagerLimit, double GapSeconds,
+                               double SendOverheadPerByte, double RecvOverheadPerByte)
     : SendOverhead(SendOverheadSeconds * 1e9), RecvOverhead(RecvOverheadSeconds * 1e9),
       SendPerByte(SendOverheadPerByte * 1e9), RecvPerByte(RecvOverheadPerByte * 1e9),
       Gap(toNs(GapSeconds)), Eager(EagerLimit) {

@@ -42,8 +42,8 @@ void writeText(std::ostream &OS, const EstimateResult &R, const ReportOptions &O
   OS << "\n  rank     compute (s)        comm (s)        wait (s)\n";
   for (const RankResult &K : R.Ranks) {
     char Line[160];
-    std::snprintf(Line, sizeof Line, "%6d %15s %15s %15s%s\n", K.Rank,
-                  seconds(K.Compute).c_str(), seconds(K.Comm).c_str(), seconds(K.Wait).c_str(),
+    std::snprintf(Line, sizeof Line, "%6d %15s %15s %15s%s\n", K.Rank, seconds(K.Compute).c_str(),
+                  seconds(K.Comm).c_str(), seconds(K.Wait).c_str(),
                   K.Reached ? "" : "  (region not reached)");
     OS << Line;
   }
@@ -52,8 +52,8 @@ void writeText(std::ostream &OS, const EstimateResult &R, const ReportOptions &O
   for (const BlockResult &B : R.topBlocks(Opt.TopBlocks)) {
     char Line[200];
     std::snprintf(Line, sizeof Line, "  %-18s %15s %15s %15s %15s\n", formatBlock(B.Block).c_str(),
-                  seconds(B.total()).c_str(), seconds(B.Compute).c_str(),
-                  seconds(B.Comm).c_str(), seconds(B.Wait).c_str());
+                  seconds(B.total()).c_str(), seconds(B.Compute).c_str(), seconds(B.Comm).c_str(),
+                  seconds(B.Wait).c_str());
     OS << Line;
   }
 }

@@ -1,7 +1,7 @@
 // The base data readers: trace files written by the runtime's own TraceWriter replayed end to
 // end with exactly known times, and network.yaml in the layout `mpiete probe-comm` writes.
-#include "TraceWriter.h"
 #include "mpiete/estimator/BaseData.h"
+#include "TraceWriter.h"
 #include "mpiete/estimator/Engine.h"
 
 #include <gtest/gtest.h>
@@ -109,8 +109,8 @@ TEST(BaseDataTest, TruncatedTraceStopsTheEstimate) {
   ASSERT_TRUE(openTraceDirectory(Dir, Diags, Traces)) << Errors.str();
   TableComputeModel Compute;
   Compute.setTime(Compute.addMachine(), id(3), 100e-9);
-  ClusterNetworkModel Net(std::make_shared<TableLinkModel>(
-      std::vector<TableLinkModel::Point>{{0, 1e-6}}, 0, 0, 1024));
+  ClusterNetworkModel Net(
+      std::make_shared<TableLinkModel>(std::vector<TableLinkModel::Point>{{0, 1e-6}}, 0, 0, 1024));
   std::vector<EventSource *> Sources{Traces[0].get(), Traces[1].get()};
   Engine E(Compute, Net);
   EstimateResult R = E.run(Sources);
@@ -164,8 +164,8 @@ TEST(BaseDataTest, NetworkYamlLogGPS) {
   DiagnosticSink Diags(Errors);
   auto L = parseNetworkYaml("network.yaml", NetworkText, NetworkModelKind::LogGPS, Diags);
   ASSERT_TRUE(L) << Errors.str();
-  EXPECT_EQ(L->transfer(100), 1030 + 50);          // o_s + L + o_r + 100 G_eager
-  EXPECT_EQ(L->transfer(1000), 3 * 1030 + 1000);   // rendezvous: + round trip, 1000 G
+  EXPECT_EQ(L->transfer(100), 1030 + 50);        // o_s + L + o_r + 100 G_eager
+  EXPECT_EQ(L->transfer(1000), 3 * 1030 + 1000); // rendezvous: + round trip, 1000 G
 }
 
 TEST(BaseDataTest, NetworkYamlErrorsAreLocated) {

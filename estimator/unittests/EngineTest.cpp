@@ -328,7 +328,8 @@ TEST(EngineTest, UnmatchedMessageIsReported) {
 
 TEST(EngineTest, MissingBlockIsReported) {
   Replayer S;
-  EstimateResult R = S.run({{Event::compute(C1)}, {Event::compute(C1), Event::compute(0x500000063)}});
+  EstimateResult R =
+      S.run({{Event::compute(C1)}, {Event::compute(C1), Event::compute(0x500000063)}});
   EXPECT_FALSE(R.Ok);
   ASSERT_EQ(R.Errors.size(), 1u);
   EXPECT_EQ(R.Errors[0].File, "rank1.trace");
@@ -385,9 +386,9 @@ TEST(EngineTest, ProbeWaitsForTheMessage) {
 
 TEST(EngineTest, ProcNullAndEmptyTestCostNothing) {
   Replayer S;
-  EstimateResult R = S.run({{Event::send(190, ProcNull, 0, 10, 1), Event::recv(191, ProcNull, 0, 10, 2),
-                             Event::completion(192, {}), Event::completion(193, {req(1), req(2)}),
-                             Event::compute(C1)}});
+  EstimateResult R = S.run(
+      {{Event::send(190, ProcNull, 0, 10, 1), Event::recv(191, ProcNull, 0, 10, 2),
+        Event::completion(192, {}), Event::completion(193, {req(1), req(2)}), Event::compute(C1)}});
   ASSERT_TRUE(R.Ok) << allErrors(R);
   EXPECT_EQ(R.Predicted, 100);
   EXPECT_EQ(R.Ranks[0].Comm, 0);
@@ -458,14 +459,15 @@ TEST(EngineTest, TimelineAndReports) {
   EngineOptions Opt;
   Opt.Timeline = &Writer;
   // The ping-pong's first half: rank 1 waits 20 .. 1200.
-  EstimateResult R = S.run({{Event::compute(C1), Event::send(10, 1, 0, 100, 1),
-                             Event::completion(11, {req(1)})},
-                            {Event::recv(20, 0, 0, 100, 1), Event::completion(21, {req(1)})}},
-                           Opt);
+  EstimateResult R =
+      S.run({{Event::compute(C1), Event::send(10, 1, 0, 100, 1), Event::completion(11, {req(1)})},
+             {Event::recv(20, 0, 0, 100, 1), Event::completion(21, {req(1)})}},
+            Opt);
   ASSERT_TRUE(R.Ok) << allErrors(R);
   std::string T = Json.str();
-  EXPECT_NE(T.find("\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":1,\"args\":{\"name\":\"rank 1\"}"),
-            std::string::npos)
+  EXPECT_NE(
+      T.find("\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":1,\"args\":{\"name\":\"rank 1\"}"),
+      std::string::npos)
       << T;
   EXPECT_NE(T.find("{\"name\":\"wait 00000000:21\",\"cat\":\"wait\",\"ph\":\"X\",\"pid\":0,"
                    "\"tid\":1,\"ts\":0.020,\"dur\":1.180,"),

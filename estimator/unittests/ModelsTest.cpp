@@ -56,10 +56,10 @@ TEST(ModelsTest, LogGPSTimes) {
 }
 
 TEST(ModelsTest, ClusterPicksIntraOrInterNodeLink) {
-  auto Intra = std::make_shared<TableLinkModel>(std::vector<TableLinkModel::Point>{{0, 1e-9}}, 0,
-                                                0, 0);
-  auto Inter = std::make_shared<TableLinkModel>(std::vector<TableLinkModel::Point>{{0, 9e-9}}, 0,
-                                                0, 0);
+  auto Intra =
+      std::make_shared<TableLinkModel>(std::vector<TableLinkModel::Point>{{0, 1e-9}}, 0, 0, 0);
+  auto Inter =
+      std::make_shared<TableLinkModel>(std::vector<TableLinkModel::Point>{{0, 9e-9}}, 0, 0, 0);
   ClusterNetworkModel C({0, 0, 1, 1}, Intra, Inter);
   EXPECT_EQ(C.link(0, 1).transfer(0), 1);
   EXPECT_EQ(C.link(2, 3).transfer(0), 1);

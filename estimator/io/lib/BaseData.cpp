@@ -146,8 +146,7 @@ std::shared_ptr<LinkModel> parseNetworkYaml(const std::string &Name, const std::
   try {
     Root = YAML::Load(Text);
   } catch (const YAML::ParserException &E) {
-    Diags.error({Name, unsigned(E.mark.line + 1), unsigned(E.mark.column + 1)}, E.msg,
-                "network");
+    Diags.error({Name, unsigned(E.mark.line + 1), unsigned(E.mark.column + 1)}, E.msg, "network");
     return nullptr;
   }
   NetworkParser P{Name, Diags};

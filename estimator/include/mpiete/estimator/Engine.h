@@ -121,8 +121,8 @@ private:
     EventSource *Src = nullptr;
     std::string Name;
     TimeNs Now = 0;
-    uint64_t Record = 0; ///< events read
-    uint64_t Index = 0;  ///< stream index of the event being replayed
+    uint64_t Record = 0;  ///< events read
+    uint64_t Index = 0;   ///< stream index of the event being replayed
     uint64_t CarryPs = 0; ///< sub-nanosecond compute time carried to the next block
     Status State = Status::Ready;
     bool InRegion = false, RegionSeen = false, RegionClosed = false;
@@ -195,10 +195,10 @@ private:
   std::vector<Envelope> Envelopes;
   std::vector<uint32_t> FreeEnvelopes;
   std::vector<Space> Spaces;
-  FlatMap<uint32_t> CommIndex;     ///< communicator id -> dense index
-  FlatMap<uint32_t> SpaceIndex;    ///< (rank, dense comm, context) -> space
-  FlatMap<TimeNs> ChannelArrival;  ///< (space, source) -> last envelope arrival
-  FlatMap<uint32_t> BlockIndex;    ///< block -> BlockTotals index
+  FlatMap<uint32_t> CommIndex;    ///< communicator id -> dense index
+  FlatMap<uint32_t> SpaceIndex;   ///< (rank, dense comm, context) -> space
+  FlatMap<TimeNs> ChannelArrival; ///< (space, source) -> last envelope arrival
+  FlatMap<uint32_t> BlockIndex;   ///< block -> BlockTotals index
   std::vector<BlockResult> BlockTotals;
   Event Ev;
   EstimateResult Result;

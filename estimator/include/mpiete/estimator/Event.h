@@ -22,12 +22,12 @@ constexpr int32_t ProcNull = -2;
 constexpr int32_t NoStatus = -3;
 
 enum class EventKind : uint8_t {
-  Compute,    ///< one execution of a compute block
-  Loop,       ///< Count executions (trips) of a compute block timed as one loop
-  SendStart,  ///< a send is started (blocking sends are a start plus a Completion)
-  RecvStart,  ///< a receive is posted
-  Completion, ///< a wait or a test that completed the listed requests
-  Probe,      ///< a probe; Found says whether it returned a message
+  Compute,     ///< one execution of a compute block
+  Loop,        ///< Count executions (trips) of a compute block timed as one loop
+  SendStart,   ///< a send is started (blocking sends are a start plus a Completion)
+  RecvStart,   ///< a receive is posted
+  Completion,  ///< a wait or a test that completed the listed requests
+  Probe,       ///< a probe; Found says whether it returned a message
   Init,        ///< MPI_Init: the default prediction region starts after it
   Finalize,    ///< MPI_Finalize: the default prediction region ends before it
   RequestFree, ///< MPI_Request_free: Request will never be waited for

@@ -63,9 +63,9 @@ public:
     double Seconds;
   };
   /// Overheads are Seconds + PerByte x bytes (seed 003: o is linear in the size).
-  TableLinkModel(std::vector<Point> Points, double SendOverheadSeconds,
-                 double RecvOverheadSeconds, uint64_t EagerLimit, double GapSeconds = 0,
-                 double SendOverheadPerByte = 0, double RecvOverheadPerByte = 0);
+  TableLinkModel(std::vector<Point> Points, double SendOverheadSeconds, double RecvOverheadSeconds,
+                 uint64_t EagerLimit, double GapSeconds = 0, double SendOverheadPerByte = 0,
+                 double RecvOverheadPerByte = 0);
   TimeNs sendOverhead(uint64_t Bytes) const override;
   TimeNs recvOverhead(uint64_t Bytes) const override;
   TimeNs transfer(uint64_t Bytes) const override;
