@@ -3,10 +3,14 @@
 #include "mpiete/estimator/BaseData.h"
 #include "TraceWriter.h"
 #include "mpiete/estimator/Engine.h"
+#include "mpiete/tools/Commands.h"
+
+#include <yaml-cpp/yaml.h>
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <unistd.h>
 
@@ -181,4 +185,101 @@ TEST(BaseDataTest, NetworkYamlErrorsAreLocated) {
   DiagnosticSink D2(E2);
   EXPECT_FALSE(parseNetworkYaml("x.yaml", "format: other\n", NetworkModelKind::Table, D2));
   EXPECT_NE(E2.str().find("not a network file"), std::string::npos) << E2.str();
+}
+
+namespace {
+// The layout `mpiete probe-compute` writes (h-token's machine.yaml), trimmed.
+const char *MachineText = R"(# mpiete compute base data
+format: mpiete-compute
+version: 1
+provenance: {program: ./app.timing, ranks: 2}
+timer_overhead_seconds: 2.0e-8
+ranks:
+  - rank: 0
+    timer_overhead_seconds: 2.0e-8
+    blocks:
+      - {id: "0aa758c0:3", kind: block, executions: 10, mean_seconds: 1.0e-7, stddev_seconds: 0, min_seconds: 0, max_seconds: 0}
+      - {id: "0aa758c0:7", kind: loop, executions: 2, iterations: 2000, mean_seconds: 2.5e-9, stddev_seconds: 0, min_seconds: 0, max_seconds: 0}
+  - rank: 1
+    timer_overhead_seconds: 2.0e-8
+    blocks:
+      - {id: "0aa758c0:3", kind: block, executions: 10, mean_seconds: 2.0e-7, stddev_seconds: 0, min_seconds: 0, max_seconds: 0}
+)";
+} // namespace
+
+TEST(BaseDataTest, MachineYaml) {
+  std::ostringstream Errors;
+  DiagnosticSink Diags(Errors);
+  TableComputeModel M;
+  ASSERT_TRUE(parseMachineYaml("machine.yaml", MachineText, M, Diags)) << Errors.str();
+  EXPECT_EQ(M.secondsPerExecution(0, id(3)), 1.0e-7);
+  EXPECT_EQ(M.secondsPerExecution(1, id(3)), 2.0e-7);
+  EXPECT_EQ(M.secondsPerExecution(0, id(7)), 2.5e-9);
+  EXPECT_FALSE(M.secondsPerExecution(1, id(7)).has_value());
+
+  std::string Bad = MachineText;
+  Bad.replace(Bad.find("0aa758c0:7"), 10, "0aa758c0-7");
+  TableComputeModel M2;
+  EXPECT_FALSE(parseMachineYaml("machine.yaml", Bad, M2, Diags));
+  EXPECT_NE(Errors.str().find("machine.yaml:11:9: error: bad block id"), std::string::npos)
+      << Errors.str();
+}
+
+TEST(EstimateCommandTest, PredictsThePingPongFromFiles) {
+  std::string Dir = tempDir("command");
+  writePingPong(Dir);
+  {
+    std::ofstream M(Dir + "/machine.yaml");
+    M << "format: mpiete-compute\nversion: 1\nranks:\n"
+         "  - {rank: 0, blocks: [{id: \"0aa758c0:3\", kind: block, mean_seconds: 1.0e-7}]}\n"
+         "  - {rank: 1, blocks: [{id: \"0aa758c0:3\", kind: block, mean_seconds: 1.0e-7}]}\n";
+    // T(k) = 1000 + k ns, o_s = 10 ns, o_r = 20 ns; S (first synchronous size) 1025.
+    std::ofstream N(Dir + "/network.yaml");
+    N << "format: mpiete-network\nversion: 1\ntable:\n  columns: [bytes, recv_s]\n"
+         "  rows: [[0, 1.0e-6], [1024, 2.024e-6]]\n"
+         "loggps: {L: 9.7e-7, o_s: 1.0e-8, o_s_per_byte: 0, o_r: 2.0e-8, o_r_per_byte: 0, "
+         "g: 0, G: 1.0e-9, G_eager: 1.0e-9, S: 1025}\n";
+  }
+  std::string Out = Dir + "/estimate.yaml", Timeline = Dir + "/timeline.json";
+  int Status =
+      runEstimate({"--program", Dir, "--machine", Dir + "/machine.yaml", "--network",
+                   Dir + "/network.yaml", "--format", "yaml", "-o", Out, "--timeline", Timeline});
+  ASSERT_EQ(Status, 0);
+  YAML::Node Y = YAML::LoadFile(Out);
+  EXPECT_EQ(Y["predicted_seconds"].as<std::string>(), "0.000002300");
+  ASSERT_EQ(Y["ranks"].size(), 2u);
+  EXPECT_EQ(Y["ranks"][1]["rank"].as<int>(), 1);
+  EXPECT_EQ(Y["ranks"][1]["wait_seconds"].as<std::string>(), "0.000001180");
+  EXPECT_EQ(Y["ranks"][0]["compute_seconds"].as<std::string>(), "0.000000100");
+  std::ifstream T(Timeline);
+  std::string Text((std::istreambuf_iterator<char>(T)), std::istreambuf_iterator<char>());
+  EXPECT_NE(Text.find("\"name\":\"wait 0aa758c0:21\""), std::string::npos);
+
+  // JSON, and the LogGPS model: T(100) = o_s + L + o_r + 100 G = 1100 ns as well.
+  std::string Json = Dir + "/estimate.json";
+  ASSERT_EQ(
+      runEstimate({"--program", Dir, "--machine", Dir + "/machine.yaml", "--network",
+                   Dir + "/network.yaml", "--format", "json", "--model", "loggps", "-o", Json}),
+      0);
+  YAML::Node J = YAML::LoadFile(Json); // JSON is YAML
+  EXPECT_EQ(J["predicted_seconds"].as<std::string>(), "0.000002300");
+
+  // Both ranks on one node: the cluster's intra-node network, here a 10x faster one.
+  {
+    std::ofstream C(Dir + "/cluster.yaml");
+    C << "format: mpiete-cluster\nversion: 1\nranks_per_node: 2\nintra_node_network: shm.yaml\n";
+    std::ofstream N(Dir + "/shm.yaml");
+    N << "format: mpiete-network\nversion: 1\ntable:\n  columns: [bytes, recv_s]\n"
+         "  rows: [[0, 1.0e-7], [1000, 2.0e-7]]\n"
+         "loggps: {L: 7.0e-8, o_s: 1.0e-8, o_s_per_byte: 0, o_r: 2.0e-8, o_r_per_byte: 0, "
+         "g: 0, G: 1.0e-10, G_eager: 1.0e-10, S: null}\n";
+  }
+  // T(100) = 110 ns: rank 1 done at 210, replies at 210 (-> 220), arrives 320 at rank 0.
+  ASSERT_EQ(runEstimate({"--program", Dir, "--machine", Dir + "/machine.yaml", "--network",
+                         Dir + "/network.yaml", "--cluster", Dir + "/cluster.yaml", "--format",
+                         "yaml", "-o", Out}),
+            0);
+  EXPECT_EQ(YAML::LoadFile(Out)["predicted_seconds"].as<std::string>(), "0.000000320");
+
+  EXPECT_EQ(runEstimate({"--program", Dir, "--network", Dir + "/network.yaml"}), 1);
 }

@@ -222,6 +222,88 @@ std::shared_ptr<LinkModel> parseNetworkYaml(const std::string &Name, const std::
                                           L.OrPerByte);
 }
 
+bool parseBlockId(const std::string &Text, BlockId &Out) {
+  size_t Colon = Text.find(':');
+  if (Colon == std::string::npos || Colon == 0 || Colon > 8 || Colon + 1 == Text.size())
+    return false;
+  uint64_t Unit = 0, Index = 0;
+  for (size_t I = 0; I < Colon; ++I) {
+    char C = Text[I];
+    int D = C >= '0' && C <= '9'   ? C - '0'
+            : C >= 'a' && C <= 'f' ? C - 'a' + 10
+            : C >= 'A' && C <= 'F' ? C - 'A' + 10
+                                   : -1;
+    if (D < 0)
+      return false;
+    Unit = Unit * 16 + uint64_t(D);
+  }
+  for (size_t I = Colon + 1; I < Text.size(); ++I) {
+    if (Text[I] < '0' || Text[I] > '9')
+      return false;
+    Index = Index * 10 + uint64_t(Text[I] - '0');
+    if (Index > 0xffffffffULL)
+      return false;
+  }
+  Out = (Unit << 32) | Index;
+  return true;
+}
+
+bool parseMachineYaml(const std::string &Name, const std::string &Text, TableComputeModel &Out,
+                      DiagnosticSink &Diags) {
+  YAML::Node Root;
+  try {
+    Root = YAML::Load(Text);
+  } catch (const YAML::ParserException &E) {
+    Diags.error({Name, unsigned(E.mark.line + 1), unsigned(E.mark.column + 1)}, E.msg, "compute");
+    return false;
+  }
+  NetworkParser P{Name, Diags};
+  auto Error = [&](const YAML::Node &N, const std::string &M) {
+    DiagLoc Loc{Name, 0, 0};
+    if (N.IsDefined()) {
+      Loc.Line = unsigned(N.Mark().line + 1);
+      Loc.Col = unsigned(N.Mark().column + 1);
+    }
+    Diags.error(Loc, M, "compute");
+    return false;
+  };
+  if (!Root.IsMap() || Root["format"].as<std::string>("") != "mpiete-compute")
+    return Error(Root, "not a compute file: 'format: mpiete-compute' expected");
+  if (Root["version"].as<int>(0) != 1)
+    return Error(Root["version"], "unsupported compute file version (1 expected)");
+  YAML::Node Ranks = Root["ranks"];
+  if (!Ranks.IsSequence())
+    return Error(Root, "missing sequence 'ranks'");
+  for (const YAML::Node &R : Ranks) {
+    int Rank = R["rank"].as<int>(-1);
+    if (Rank < 0 || !R["blocks"].IsSequence())
+      return Error(R, "a rank needs 'rank' and 'blocks'");
+    unsigned M = Out.addMachine();
+    Out.assignRank(Rank, M);
+    for (const YAML::Node &B : R["blocks"]) {
+      BlockId Id;
+      if (!parseBlockId(B["id"].as<std::string>(""), Id))
+        return Error(B, "bad block id (expected <unit as 8 hex digits>:<index>)");
+      double Sec = P.number(B, "mean_seconds");
+      if (!P.Ok)
+        return false;
+      Out.setTime(M, Id, Sec);
+    }
+  }
+  return true;
+}
+
+bool loadMachineYaml(const std::string &Path, TableComputeModel &Out, DiagnosticSink &Diags) {
+  std::ifstream In(Path);
+  if (!In) {
+    Diags.error({Path, 0, 0}, "cannot open the compute file", "compute");
+    return false;
+  }
+  std::ostringstream S;
+  S << In.rdbuf();
+  return parseMachineYaml(Path, S.str(), Out, Diags);
+}
+
 std::shared_ptr<LinkModel> loadNetworkYaml(const std::string &Path, NetworkModelKind Kind,
                                            DiagnosticSink &Diags) {
   std::ifstream In(Path);

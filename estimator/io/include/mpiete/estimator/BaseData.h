@@ -40,6 +40,17 @@ private:
 bool openTraceDirectory(const std::string &Dir, DiagnosticSink &Diags,
                         std::vector<std::unique_ptr<TraceEventSource>> &Out);
 
+/// Reads machine.yaml (format mpiete-compute, version 1, written by `mpiete probe-compute`):
+/// each rank's blocks and their mean seconds per execution (per iteration for loops). Each
+/// rank gets its own table, so a file merged from different machines describes a
+/// heterogeneous cluster. False (reported) on error.
+bool loadMachineYaml(const std::string &Path, TableComputeModel &Out, DiagnosticSink &Diags);
+bool parseMachineYaml(const std::string &Name, const std::string &Text, TableComputeModel &Out,
+                      DiagnosticSink &Diags);
+
+/// Parses the readable block id `0aa758c0:11`; false if malformed.
+bool parseBlockId(const std::string &Text, BlockId &Out);
+
 enum class NetworkModelKind { Table, LogGPS };
 
 /// Reads network.yaml (format mpiete-network, version 1, written by `mpiete probe-comm`):
