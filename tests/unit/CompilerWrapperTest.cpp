@@ -126,5 +126,12 @@ TEST(CompilerWrapperTest, PassThroughAll) {
   EXPECT_FALSE(contains(Cmd.Native, "--mpiete-pass-through=all"));
 }
 
+TEST(CompilerWrapperTest, JoinedDependencyOptionsStayOutOfVariantCompiles) {
+  WrapperCommand C = parseWrapperCommand(
+      {"-O2", "-I", "inc", "-Iinc2", "-DX=1", "-c", "a.c", "-o", "a.o", "-MD", "-MF", "a.d",
+       "-MT", "t", "-MMD", "-MP", "-MFjoined.d", "-MTjoined", "-MQjoined", "-Wp,-MD,w.d", "-g"});
+  EXPECT_EQ(variantCompileFlags(C), (Args{"-O2", "-I", "inc", "-Iinc2", "-DX=1", "-g"}));
+}
+
 } // namespace
 } // namespace mpiete
