@@ -56,7 +56,7 @@ constexpr std::string_view Local[] = {
     "MPI_Is_thread_main", "MPI_Keyval_create", "MPI_Keyval_free", "MPI_Op_commutative",
     "MPI_Op_create", "MPI_Op_free", "MPI_Pack", "MPI_Pack_external",
     "MPI_Pack_external_size", "MPI_Pack_size", "MPI_Query_thread", "MPI_Reduce_local",
-    "MPI_Request_free", "MPI_Request_get_status", "MPI_Status_set_cancelled",
+    "MPI_Request_get_status", "MPI_Status_set_cancelled",
     "MPI_Status_set_elements", "MPI_Test_cancelled", "MPI_Topo_test", "MPI_Type_commit",
     "MPI_Type_contiguous", "MPI_Type_create_darray", "MPI_Type_create_hindexed",
     "MPI_Type_create_hindexed_block", "MPI_Type_create_hvector",
