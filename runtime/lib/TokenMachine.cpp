@@ -161,7 +161,6 @@ struct Request {
   void *Buf;
   int Count;
   MPI_Datatype Type;
-  MPI_Comm Comm;
   int Source; // as given (rank in the communicator or MPI_ANY_SOURCE)
   int SrcWorld;
   int Tag;
@@ -192,12 +191,19 @@ struct Machine {
   Request *Pending = nullptr; // posted receives in post order
   Request *PendingTail = nullptr;
   Request *FreeReqs = nullptr;
+  // MPI_Comm_free: the record of the communicator being freed, kept for its collective call
+  // (comms::freed forgets the handle before the call runs).
+  MPI_Comm Freeing = MPI_COMM_NULL;
+  const comms::Info *FreeingInfo = nullptr;
+
   Owned *OwnedList = nullptr;
   size_t NOwned = 0;
   size_t OwnedCap = 0;
 };
 
 Machine M;
+
+Recorder &rec() { return Recorder::get(); }
 
 RankSlot &slot(int R) { return M.Slots[R]; }
 RankSlot &self() { return M.Slots[M.Me]; }
@@ -602,8 +608,10 @@ void deliver(uint32_t I, Request &R) {
       Data = Map;
     }
     int Position = 0;
+    // Packing and unpacking name MPI_COMM_WORLD: the data representation is the same for
+    // every communicator, and the user's may be freed before its receive completes.
     const int Rc = PMPI_Unpack(Data, static_cast<int>(D.Bytes), &Position, R.Buf, Whole, R.Type,
-                               R.Comm);
+                               MPI_COMM_WORLD);
     if (Rc != MPI_SUCCESS && Err == MPI_SUCCESS)
       Err = Rc;
     if (Map != MAP_FAILED)
@@ -722,8 +730,7 @@ void checkRequests(int N, const MPI_Request Reqs[], mpiete_site_t Block) {
 }
 
 /// Makes a receive-like record for probes (never posted).
-Request probeRecord(mpiete_site_t Block, int Source, int Tag, const comms::Info &C,
-                    MPI_Comm Comm) {
+Request probeRecord(mpiete_site_t Block, int Source, int Tag, const comms::Info &C) {
   Request P{};
   P.Kind = ReqKind::Recv;
   P.Block = Block;
@@ -731,7 +738,6 @@ Request probeRecord(mpiete_site_t Block, int Source, int Tag, const comms::Info 
   P.SrcWorld = comms::worldRank(C, Source);
   P.Tag = Tag;
   P.CommId = C.Id;
-  P.Comm = Comm;
   P.Ctx = Context::User;
   return P;
 }
@@ -787,11 +793,22 @@ int chooseCpu() {
   return -1;
 }
 
+/// After the communicator call on C: a freed communicator's record can go now.
+int finishCommCall(const comms::Info &C, int Rc) {
+  if (&C == M.FreeingInfo) {
+    comms::release(C);
+    M.FreeingInfo = nullptr;
+    M.Freeing = MPI_COMM_NULL;
+  }
+  return Rc;
+}
+
 } // namespace
 
 //===-- Interface ---------------------------------------------------------------------------===//
 
 void init(mpiete_site_t Block) {
+  rec().onInit(Block, MPI_SUCCESS);
   int Me = 0, N = 0;
   PMPI_Comm_rank(MPI_COMM_WORLD, &Me);
   PMPI_Comm_size(MPI_COMM_WORLD, &N);
@@ -879,11 +896,11 @@ void init(mpiete_site_t Block) {
   }
   // Measured while this rank alone runs, on the processor it is timed on.
   timing::calibrate();
-  (void)Block;
 }
 
 void finalize(mpiete_site_t Block) {
   checkActive("MPI_Finalize");
+  rec().onFinalize(Block); // the output, written while this rank still runs alone
   progress();
   RankSlot &S = self();
   S.Wait.What = WaitWhat::Finalize;
@@ -924,6 +941,7 @@ void finalize(mpiete_site_t Block) {
 int isend(mpiete_site_t Block, const void *Buf, int Count, MPI_Datatype Type, int Dest, int Tag,
           MPI_Comm Comm, SendMode Mode, Context Ctx, MPI_Request *Req) {
   checkActive("MPI_Isend");
+  rec().record(Block, Kind::Start);
   if (Count < 0)
     return MPI_ERR_COUNT;
   const comms::Info &C = comms::lookup(Comm, Block);
@@ -945,7 +963,7 @@ int isend(mpiete_site_t Block, const void *Buf, int Count, MPI_Datatype Type, in
     sweepOwned();
 
   int PackBytes = 0;
-  int Rc = PMPI_Pack_size(Count, Type, Comm, &PackBytes);
+  int Rc = PMPI_Pack_size(Count, Type, MPI_COMM_WORLD, &PackBytes);
   if (Rc != MPI_SUCCESS)
     return Rc;
   const uint32_t I = allocMsg();
@@ -975,7 +993,7 @@ int isend(mpiete_site_t Block, const void *Buf, int Count, MPI_Datatype Type, in
   }
   int Position = 0;
   if (PackBytes > 0)
-    Rc = PMPI_Pack(Buf, Count, Type, Dst, PackBytes, &Position, Comm);
+    Rc = PMPI_Pack(Buf, Count, Type, Dst, PackBytes, &Position, MPI_COMM_WORLD);
   if (Map != MAP_FAILED)
     ::munmap(Map, static_cast<size_t>(PackBytes));
   if (Rc != MPI_SUCCESS) {
@@ -1019,6 +1037,7 @@ int isend(mpiete_site_t Block, const void *Buf, int Count, MPI_Datatype Type, in
 int irecv(mpiete_site_t Block, void *Buf, int Count, MPI_Datatype Type, int Source, int Tag,
           MPI_Comm Comm, Context Ctx, MPI_Request *Req) {
   checkActive("MPI_Irecv");
+  rec().record(Block, Kind::Start);
   if (Count < 0)
     return MPI_ERR_COUNT;
   const comms::Info &C = comms::lookup(Comm, Block);
@@ -1030,7 +1049,6 @@ int irecv(mpiete_site_t Block, void *Buf, int Count, MPI_Datatype Type, int Sour
   R->Buf = Buf;
   R->Count = Count;
   R->Type = Type;
-  R->Comm = Comm;
   R->Source = Source;
   R->SrcWorld = comms::worldRank(C, Source);
   R->Tag = Tag;
@@ -1053,6 +1071,7 @@ int irecv(mpiete_site_t Block, void *Buf, int Count, MPI_Datatype Type, int Sour
 
 int wait(mpiete_site_t Block, MPI_Request *Req, MPI_Status *Status) {
   checkActive("MPI_Wait");
+  rec().record(Block, Kind::Wait);
   if (*Req == MPI_REQUEST_NULL) {
     emptyStatus(Status);
     return MPI_SUCCESS;
@@ -1069,6 +1088,7 @@ int wait(mpiete_site_t Block, MPI_Request *Req, MPI_Status *Status) {
 
 int waitall(mpiete_site_t Block, int N, MPI_Request Reqs[], MPI_Status Statuses[]) {
   checkActive("MPI_Waitall");
+  rec().record(Block, Kind::Wait);
   checkRequests(N, Reqs, Block);
   for (;;) {
     progress();
@@ -1130,6 +1150,7 @@ int collectDone(int N, MPI_Request Reqs[], int Indices[], MPI_Status Statuses[],
 
 int waitany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index, MPI_Status *Status) {
   checkActive("MPI_Waitany");
+  rec().record(Block, Kind::Wait);
   checkRequests(N, Reqs, Block);
   for (;;) {
     progress();
@@ -1152,6 +1173,7 @@ int waitany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index, MPI_Stat
 int waitsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount, int Indices[],
              MPI_Status Statuses[]) {
   checkActive("MPI_Waitsome");
+  rec().record(Block, Kind::Wait);
   checkRequests(N, Reqs, Block);
   for (;;) {
     progress();
@@ -1168,6 +1190,7 @@ int waitsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount, int 
 
 int test(mpiete_site_t Block, MPI_Request *Req, int *Flag, MPI_Status *Status) {
   checkActive("MPI_Test");
+  rec().record(Block, Kind::Wait);
   if (*Req == MPI_REQUEST_NULL) {
     *Flag = 1;
     emptyStatus(Status);
@@ -1186,6 +1209,7 @@ int test(mpiete_site_t Block, MPI_Request *Req, int *Flag, MPI_Status *Status) {
 
 int testall(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Flag, MPI_Status Statuses[]) {
   checkActive("MPI_Testall");
+  rec().record(Block, Kind::Wait);
   checkRequests(N, Reqs, Block);
   for (int Round = 0; Round < 2; ++Round) {
     progress();
@@ -1216,6 +1240,7 @@ int testall(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Flag, MPI_Statu
 int testany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index, int *Flag,
             MPI_Status *Status) {
   checkActive("MPI_Testany");
+  rec().record(Block, Kind::Wait);
   checkRequests(N, Reqs, Block);
   for (int Round = 0; Round < 2; ++Round) {
     progress();
@@ -1245,6 +1270,7 @@ int testany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index, int *Fla
 int testsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount, int Indices[],
              MPI_Status Statuses[]) {
   checkActive("MPI_Testsome");
+  rec().record(Block, Kind::Wait);
   checkRequests(N, Reqs, Block);
   for (int Round = 0; Round < 2; ++Round) {
     progress();
@@ -1262,6 +1288,7 @@ int testsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount, int 
 
 int probe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, MPI_Status *Status) {
   checkActive("MPI_Probe");
+  rec().record(Block, Kind::Wait);
   if (Source == MPI_PROC_NULL) {
     if (Status != MPI_STATUS_IGNORE)
       setStatus(*Status, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0);
@@ -1270,7 +1297,7 @@ int probe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, MPI_Status *S
   const comms::Info &C = comms::lookup(Comm, Block);
   if (Source != MPI_ANY_SOURCE && (Source < 0 || Source >= C.Size))
     return MPI_ERR_RANK;
-  const Request P = probeRecord(Block, Source, Tag, C, Comm);
+  const Request P = probeRecord(Block, Source, Tag, C);
   for (;;) {
     progress();
     uint32_t Prev;
@@ -1287,6 +1314,7 @@ int probe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, MPI_Status *S
 int iprobe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, int *Flag,
            MPI_Status *Status) {
   checkActive("MPI_Iprobe");
+  rec().record(Block, Kind::Wait);
   if (Source == MPI_PROC_NULL) {
     *Flag = 1;
     if (Status != MPI_STATUS_IGNORE)
@@ -1296,7 +1324,7 @@ int iprobe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, int *Flag,
   const comms::Info &C = comms::lookup(Comm, Block);
   if (Source != MPI_ANY_SOURCE && (Source < 0 || Source >= C.Size))
     return MPI_ERR_RANK;
-  const Request P = probeRecord(Block, Source, Tag, C, Comm);
+  const Request P = probeRecord(Block, Source, Tag, C);
   for (int Round = 0; Round < 2; ++Round) {
     progress();
     uint32_t Prev;
@@ -1317,6 +1345,7 @@ int iprobe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, int *Flag,
 
 int requestFree(mpiete_site_t Block, MPI_Request *Req) {
   checkActive("MPI_Request_free");
+  rec().record(Block, Kind::Wait);
   if (*Req == MPI_REQUEST_NULL)
     return MPI_ERR_REQUEST;
   Request *R = toRequest(*Req, Block);
@@ -1333,9 +1362,11 @@ int requestFree(mpiete_site_t Block, MPI_Request *Req) {
 
 int collectiveCall(mpiete_site_t Block, MPI_Comm Comm, int (*Fn)(void *), void *Arg) {
   checkActive("a communicator call");
-  const comms::Info &C = comms::lookup(Comm, Block);
+  rec().record(Block, Kind::Comm);
+  const comms::Info &C =
+      Comm == M.Freeing ? *M.FreeingInfo : comms::lookup(Comm, Block);
   if (C.Size <= 1)
-    return Fn(Arg);
+    return finishCommCall(C, Fn(Arg));
   progress();
 
   Header &H = *M.H;
@@ -1408,7 +1439,17 @@ int collectiveCall(mpiete_site_t Block, MPI_Comm Comm, int (*Fn)(void *), void *
     sleepForToken();
   }
   Me.State = RankState::Running;
-  return Rc;
+  return finishCommCall(C, Rc);
+}
+
+void commCreated(mpiete_site_t, MPI_Comm, MPI_Comm) {}
+
+void commFreed(mpiete_site_t Block, MPI_Comm Comm) {
+  if (M.FreeingInfo != nullptr)
+    comms::release(*M.FreeingInfo);
+  M.FreeingInfo = &comms::lookup(Comm, Block);
+  comms::retain(*M.FreeingInfo);
+  M.Freeing = Comm;
 }
 
 } // namespace mpiete::transport
