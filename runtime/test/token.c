@@ -395,6 +395,20 @@ static void deadlock(void) {
   send_(T_ID(802), &v, 1, MPI_INT, 1 - rank, 7);
 }
 
+/* 9. A polling livelock: rank 0 tests for a message rank 1 never sends, while rank 1 waits for
+ *    one from rank 0. Reported once MPIETE_POLL_LIMIT polls made no progress. */
+static void polldeadlock(void) {
+  int v = 0, flag = 0;
+  if (rank == 0) {
+    MPI_Request req;
+    CHECK_OK(mpiete_irecv(T_ID(900), &v, 1, MPI_INT, 1, 5, MPI_COMM_WORLD, &req));
+    while (!flag)
+      CHECK_OK(mpiete_test(T_ID(901), &req, &flag, MPI_STATUS_IGNORE));
+  } else if (rank == 1) {
+    recv_(T_ID(902), &v, 1, MPI_INT, 0, 6, MPI_STATUS_IGNORE);
+  }
+}
+
 int main(int argc, char **argv) {
   CHECK(argc >= 2, "usage: token SCENARIO");
   CHECK_OK(mpiete_init(T_ID(1), &argc, &argv));
@@ -419,6 +433,8 @@ int main(int argc, char **argv) {
     comms();
   else if (strcmp(s, "deadlock") == 0)
     deadlock();
+  else if (strcmp(s, "polldeadlock") == 0)
+    polldeadlock();
   else
     CHECK(0, "unknown scenario %s", s);
   CHECK_OK(mpiete_finalize(T_ID(2)));

@@ -170,6 +170,7 @@ void writeYaml(std::ostream &OS, const ProbeCommandLine &Cmd, const std::vector<
     Overhead = std::max(Overhead, R.OverheadNs);
 
   YAML::Emitter E;
+  E.SetDoublePrecision(6);
   E << YAML::BeginMap;
   E << YAML::Key << "format" << YAML::Value << "mpiete-compute";
   E << YAML::Key << "version" << YAML::Value << ComputeFormatVersion;
@@ -214,7 +215,8 @@ void writeYaml(std::ostream &OS, const ProbeCommandLine &Cmd, const std::vector<
       const uint64_t Per = Loop ? B.Trips : B.Executions;
       const double Mean = Per != 0 ? Net / static_cast<double>(Per) : 0;
       E << YAML::Flow << YAML::BeginMap;
-      E << YAML::Key << "id" << YAML::Value << B.Id;
+      // Quoted: an all-digit unit would read as a sexagesimal number in YAML 1.1.
+      E << YAML::Key << "id" << YAML::Value << YAML::DoubleQuoted << B.Id;
       E << YAML::Key << "kind" << YAML::Value << B.Kind;
       E << YAML::Key << "executions" << YAML::Value << B.Executions;
       if (Loop)
