@@ -196,6 +196,10 @@ struct Machine {
   MPI_Comm Freeing = MPI_COMM_NULL;
   const comms::Info *FreeingInfo = nullptr;
 
+  // The block of the last start in a lowered collective's matching space: the collective's
+  // site, counted by its entry point, so its internal waits are not counted again.
+  mpiete_site_t CollectiveBlock = ~0ULL;
+
   Owned *OwnedList = nullptr;
   size_t NOwned = 0;
   size_t OwnedCap = 0;
@@ -793,6 +797,19 @@ int chooseCpu() {
   return -1;
 }
 
+/// Counts a wait of the user's (not one inside a lowered collective, whose site block its
+/// entry point counts once as a collective).
+void recordWait(mpiete_site_t Block, int N, const MPI_Request *Reqs) {
+  if (Block == M.CollectiveBlock)
+    return;
+  for (int I = 0; I < N; ++I)
+    if (Reqs[I] != MPI_REQUEST_NULL &&
+        reinterpret_cast<const Request *>(Reqs[I])->Magic == ReqMagic &&
+        reinterpret_cast<const Request *>(Reqs[I])->Ctx == Context::Collective)
+      return;
+  rec().record(Block, Kind::Wait);
+}
+
 /// After the communicator call on C: a freed communicator's record can go now.
 int finishCommCall(const comms::Info &C, int Rc) {
   if (&C == M.FreeingInfo) {
@@ -941,7 +958,10 @@ void finalize(mpiete_site_t Block) {
 int isend(mpiete_site_t Block, const void *Buf, int Count, MPI_Datatype Type, int Dest, int Tag,
           MPI_Comm Comm, SendMode Mode, Context Ctx, MPI_Request *Req) {
   checkActive("MPI_Isend");
-  rec().record(Block, Kind::Start);
+  if (Ctx == Context::User)
+    rec().record(Block, Kind::Start);
+  else
+    M.CollectiveBlock = Block;
   if (Count < 0)
     return MPI_ERR_COUNT;
   const comms::Info &C = comms::lookup(Comm, Block);
@@ -1037,7 +1057,10 @@ int isend(mpiete_site_t Block, const void *Buf, int Count, MPI_Datatype Type, in
 int irecv(mpiete_site_t Block, void *Buf, int Count, MPI_Datatype Type, int Source, int Tag,
           MPI_Comm Comm, Context Ctx, MPI_Request *Req) {
   checkActive("MPI_Irecv");
-  rec().record(Block, Kind::Start);
+  if (Ctx == Context::User)
+    rec().record(Block, Kind::Start);
+  else
+    M.CollectiveBlock = Block;
   if (Count < 0)
     return MPI_ERR_COUNT;
   const comms::Info &C = comms::lookup(Comm, Block);
@@ -1071,7 +1094,7 @@ int irecv(mpiete_site_t Block, void *Buf, int Count, MPI_Datatype Type, int Sour
 
 int wait(mpiete_site_t Block, MPI_Request *Req, MPI_Status *Status) {
   checkActive("MPI_Wait");
-  rec().record(Block, Kind::Wait);
+  recordWait(Block, 1, Req);
   if (*Req == MPI_REQUEST_NULL) {
     emptyStatus(Status);
     return MPI_SUCCESS;
@@ -1088,7 +1111,7 @@ int wait(mpiete_site_t Block, MPI_Request *Req, MPI_Status *Status) {
 
 int waitall(mpiete_site_t Block, int N, MPI_Request Reqs[], MPI_Status Statuses[]) {
   checkActive("MPI_Waitall");
-  rec().record(Block, Kind::Wait);
+  recordWait(Block, N, Reqs);
   checkRequests(N, Reqs, Block);
   for (;;) {
     progress();
@@ -1150,7 +1173,7 @@ int collectDone(int N, MPI_Request Reqs[], int Indices[], MPI_Status Statuses[],
 
 int waitany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index, MPI_Status *Status) {
   checkActive("MPI_Waitany");
-  rec().record(Block, Kind::Wait);
+  recordWait(Block, N, Reqs);
   checkRequests(N, Reqs, Block);
   for (;;) {
     progress();
@@ -1173,7 +1196,7 @@ int waitany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index, MPI_Stat
 int waitsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount, int Indices[],
              MPI_Status Statuses[]) {
   checkActive("MPI_Waitsome");
-  rec().record(Block, Kind::Wait);
+  recordWait(Block, N, Reqs);
   checkRequests(N, Reqs, Block);
   for (;;) {
     progress();
@@ -1190,7 +1213,7 @@ int waitsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount, int 
 
 int test(mpiete_site_t Block, MPI_Request *Req, int *Flag, MPI_Status *Status) {
   checkActive("MPI_Test");
-  rec().record(Block, Kind::Wait);
+  recordWait(Block, 1, Req);
   if (*Req == MPI_REQUEST_NULL) {
     *Flag = 1;
     emptyStatus(Status);
@@ -1209,7 +1232,7 @@ int test(mpiete_site_t Block, MPI_Request *Req, int *Flag, MPI_Status *Status) {
 
 int testall(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Flag, MPI_Status Statuses[]) {
   checkActive("MPI_Testall");
-  rec().record(Block, Kind::Wait);
+  recordWait(Block, N, Reqs);
   checkRequests(N, Reqs, Block);
   for (int Round = 0; Round < 2; ++Round) {
     progress();
@@ -1240,7 +1263,7 @@ int testall(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Flag, MPI_Statu
 int testany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index, int *Flag,
             MPI_Status *Status) {
   checkActive("MPI_Testany");
-  rec().record(Block, Kind::Wait);
+  recordWait(Block, N, Reqs);
   checkRequests(N, Reqs, Block);
   for (int Round = 0; Round < 2; ++Round) {
     progress();
@@ -1270,7 +1293,7 @@ int testany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index, int *Fla
 int testsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount, int Indices[],
              MPI_Status Statuses[]) {
   checkActive("MPI_Testsome");
-  rec().record(Block, Kind::Wait);
+  recordWait(Block, N, Reqs);
   checkRequests(N, Reqs, Block);
   for (int Round = 0; Round < 2; ++Round) {
     progress();
@@ -1345,7 +1368,7 @@ int iprobe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, int *Flag,
 
 int requestFree(mpiete_site_t Block, MPI_Request *Req) {
   checkActive("MPI_Request_free");
-  rec().record(Block, Kind::Wait);
+  recordWait(Block, 1, Req);
   if (*Req == MPI_REQUEST_NULL)
     return MPI_ERR_REQUEST;
   Request *R = toRequest(*Req, Block);
