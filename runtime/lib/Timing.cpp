@@ -1,11 +1,13 @@
-// The timing variant (libmpiete_timing.a): exclusive elapsed time of every compute block.
+// The timing variant (libmpiete_timing.a): exclusive elapsed time of every
+// compute block.
 //
-// Open blocks form a stack; only the innermost one runs. mpiete_tm_begin pauses the running
-// block and pushes a new one; mpiete_tm_end / mpiete_tm_loop_end pop it, charge its time and
-// resume the one below. Every MPI entry point pushes a pause marker for the duration of the
-// call, so MPI time is charged to no block (a user reduction operation whose blocks are
-// instrumented still times them: they push above the marker). The clock is read again after
-// each hook's own work, so the hooks' overhead is charged to no block either.
+// Open blocks form a stack; only the innermost one runs. mpiete_tm_begin pauses
+// the running block and pushes a new one; mpiete_tm_end / mpiete_tm_loop_end
+// pop it, charge its time and resume the one below. Every MPI entry point
+// pushes a pause marker for the duration of the call, so MPI time is charged to
+// no block (a user reduction operation whose blocks are instrumented still
+// times them: they push above the marker). The clock is read again after each
+// hook's own work, so the hooks' overhead is charged to no block either.
 #include "Recorder.h"
 #include "TimingControl.h"
 #include "Variant.h"
@@ -30,14 +32,16 @@ namespace {
 uint64_t nowNs() {
   timespec Ts;
   clock_gettime(CLOCK_MONOTONIC, &Ts);
-  return static_cast<uint64_t>(Ts.tv_sec) * 1000000000ULL + static_cast<uint64_t>(Ts.tv_nsec);
+  return static_cast<uint64_t>(Ts.tv_sec) * 1000000000ULL +
+         static_cast<uint64_t>(Ts.tv_nsec);
 }
 
 struct Frame {
   mpiete_site_t Id;
-  uint64_t Nanos;   // time charged so far
-  uint64_t Resumed; // when it last started running (valid while it is the innermost)
-  bool Mpi;         // a pause marker for an MPI call, not a block
+  uint64_t Nanos; // time charged so far
+  uint64_t
+      Resumed; // when it last started running (valid while it is the innermost)
+  bool Mpi;    // a pause marker for an MPI call, not a block
 };
 
 class BlockStack {
@@ -65,9 +69,11 @@ public:
 private:
   void grow() {
     const size_t NewCapacity = Capacity == 0 ? 64 : Capacity * 2;
-    auto *NewFrames = static_cast<Frame *>(std::realloc(Frames, NewCapacity * sizeof(Frame)));
+    auto *NewFrames =
+        static_cast<Frame *>(std::realloc(Frames, NewCapacity * sizeof(Frame)));
     if (NewFrames == nullptr)
-      Recorder::get().fail("out of memory growing the block stack to %zu entries", NewCapacity);
+      Recorder::get().fail(
+          "out of memory growing the block stack to %zu entries", NewCapacity);
     Frames = NewFrames;
     Capacity = NewCapacity;
   }
@@ -79,7 +85,8 @@ private:
 
 constinit BlockStack Stack;
 
-/// Pops the innermost open block, which must be Id; returns its exclusive time up to T.
+/// Pops the innermost open block, which must be Id; returns its exclusive time
+/// up to T.
 uint64_t popBlock(mpiete_site_t Id, uint64_t T, const char *Hook) {
   if (Stack.empty() || Stack.top().Mpi || Stack.top().Id != Id) [[unlikely]] {
     char Want[32], Open[48] = "no block is open";
@@ -88,9 +95,10 @@ uint64_t popBlock(mpiete_site_t Id, uint64_t T, const char *Hook) {
       std::snprintf(Open, sizeof Open, "an MPI call is running");
     else if (!Stack.empty())
       formatId(Stack.top().Id, Open, sizeof Open);
-    Recorder::get().fail("%s(%s) does not match the innermost open block: %s (bad "
-                         "instrumentation)",
-                         Hook, Want, Open);
+    Recorder::get().fail(
+        "%s(%s) does not match the innermost open block: %s (bad "
+        "instrumentation)",
+        Hook, Want, Open);
   }
   Frame F = Stack.pop();
   return F.Nanos + (T - F.Resumed);
@@ -107,14 +115,16 @@ void mpiEnter() {
 }
 
 void mpiExit() {
-  // Balanced by construction (MpiScope); a block left open inside the call is an error.
+  // Balanced by construction (MpiScope); a block left open inside the call is
+  // an error.
   if (Stack.empty() || !Stack.top().Mpi) [[unlikely]] {
     char Open[32] = "none";
     if (!Stack.empty())
       formatId(Stack.top().Id, Open, sizeof Open);
-    Recorder::get().fail("block %s was begun but not ended inside an MPI call (bad "
-                         "instrumentation)",
-                         Open);
+    Recorder::get().fail(
+        "block %s was begun but not ended inside an MPI call (bad "
+        "instrumentation)",
+        Open);
   }
   Stack.pop();
   Stack.resumeTop(nowNs());
@@ -124,14 +134,16 @@ void mpiExit() {
 
 namespace {
 
-// The hooks' bodies, shared with the overhead measurement so it times exactly what they do.
+// The hooks' bodies, shared with the overhead measurement so it times exactly
+// what they do.
 inline __attribute__((always_inline)) void beginBlock(mpiete_site_t Id) {
   Stack.pauseTop(nowNs());
   Stack.push(Frame{Id, 0, 0, false});
   Stack.top().Resumed = nowNs();
 }
 
-inline __attribute__((always_inline)) uint64_t endBlock(mpiete_site_t Id, const char *Hook) {
+inline __attribute__((always_inline)) uint64_t endBlock(mpiete_site_t Id,
+                                                        const char *Hook) {
   return popBlock(Id, nowNs(), Hook);
 }
 
@@ -145,7 +157,8 @@ namespace timing {
 
 void calibrate() {
   constexpr int Pairs = 1000;
-  static uint64_t Samples[Pairs]; // static: the hooks' code path stays allocation-free
+  static uint64_t
+      Samples[Pairs]; // static: the hooks' code path stays allocation-free
   constexpr mpiete_site_t Probe = ~0ULL;
   for (int I = 0; I < Pairs; ++I) {
     beginBlock(Probe);

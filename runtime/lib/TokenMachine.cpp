@@ -1,21 +1,28 @@
-// The timing variant's transport: seed 004's token-passing execution (section 3.3) over shared
-// memory, so that only one rank computes at a time on one processor and its blocks' times are
-// undisturbed.
+// The timing variant's transport: seed 004's token-passing execution
+// (section 3.3) over shared memory, so that only one rank computes at a time on
+// one processor and its blocks' times are undisturbed.
 //
 // How it works (docs/token-passing.md):
-//   - Rank 0 creates a control segment that every rank maps; only the rank holding the token
-//     touches it, so it needs no locks (the semaphore hand-off orders the memory accesses).
-//   - A message is packed (PMPI_Pack) into shared memory at send time, so it is complete
-//     however long its sender sleeps: small and medium ones into a heap in the segment, large
-//     ones into a memfd of the sender that the receiver opens through /proc. No byte of user
-//     data goes through MPI, so nothing depends on MPI progress in a sleeping process.
-//   - The receiver matches its posted receives, in the order it posted them, against its
-//     incoming queue, in global send order: MPI's ordering rules hold and a wildcard receive
-//     is matched the same way on every run.
-//   - A rank runs until it must wait for something not yet there, then hands the token on
-//     (cyclically from rank + 1) to the first rank that can run, and sleeps on its semaphore.
-//     A blocked rank can run again only once something arrived for it since it last looked
-//     (its epoch moved), so a state where nobody can run is seen at once and reported.
+//   - Rank 0 creates a control segment that every rank maps; only the rank
+//   holding the token
+//     touches it, so it needs no locks (the semaphore hand-off orders the
+//     memory accesses).
+//   - A message is packed (PMPI_Pack) into shared memory at send time, so it is
+//   complete
+//     however long its sender sleeps: small and medium ones into a heap in the
+//     segment, large ones into a memfd of the sender that the receiver opens
+//     through /proc. No byte of user data goes through MPI, so nothing depends
+//     on MPI progress in a sleeping process.
+//   - The receiver matches its posted receives, in the order it posted them,
+//   against its
+//     incoming queue, in global send order: MPI's ordering rules hold and a
+//     wildcard receive is matched the same way on every run.
+//   - A rank runs until it must wait for something not yet there, then hands
+//   the token on
+//     (cyclically from rank + 1) to the first rank that can run, and sleeps on
+//     its semaphore. A blocked rank can run again only once something arrived
+//     for it since it last looked (its epoch moved), so a state where nobody
+//     can run is seen at once and reported.
 #include "Comms.h"
 #include "Recorder.h"
 #include "TimingControl.h"
@@ -48,20 +55,34 @@ constexpr uint64_t MaxHeapChunk = MinHeapChunk << (NumHeapClasses - 1);
 constexpr int MaxCollSlots = 64;
 constexpr int MaxWaitConds = 4;
 
-//===-- Shared state ------------------------------------------------------------------------===//
+//===-- Shared state
+//------------------------------------------------------------------------===//
 
 enum class RankState : uint32_t {
-  Running,    // holds the token
-  Ready,      // can run as soon as it gets the token (not yet started, or polling)
-  Blocked,    // waits for something to arrive (runnable again once its epoch moves)
-  Parked,     // arrived at a communicator call, waits for the other members
-  Collective, // runs a communicator call with the other members; nobody holds the token
+  Running, // holds the token
+  Ready,   // can run as soon as it gets the token (not yet started, or polling)
+  Blocked, // waits for something to arrive (runnable again once its epoch
+           // moves)
+  Parked,  // arrived at a communicator call, waits for the other members
+  Collective, // runs a communicator call with the other members; nobody holds
+              // the token
   Finished,   // reached MPI_Finalize
 };
 
 enum class WaitWhat : uint8_t {
-  None, Wait, Waitall, Waitany, Waitsome, Test, Testall, Testany, Testsome, Probe, Iprobe,
-  CommCall, Finalize,
+  None,
+  Wait,
+  Waitall,
+  Waitany,
+  Waitsome,
+  Test,
+  Testall,
+  Testany,
+  Testsome,
+  Probe,
+  Iprobe,
+  CommCall,
+  Finalize,
 };
 
 enum class CondKind : uint8_t { Recv, SyncSend, Probe };
@@ -88,8 +109,9 @@ struct RankSlot {
   sem_t Wake;
   RankState State;
   int Pid;
-  uint64_t Epoch;     // moves when a message arrives for this rank or its synchronous send is
-                      // matched: the only events that can end its wait
+  uint64_t
+      Epoch; // moves when a message arrives for this rank or its synchronous
+             // send is matched: the only events that can end its wait
   uint64_t WaitEpoch; // Epoch when it last found that it cannot go on
   uint32_t QueueHead; // incoming unmatched messages in send order
   uint32_t QueueTail;
@@ -103,10 +125,12 @@ struct MsgDesc {
   uint64_t CommId;
   uint64_t Bytes;
   uint64_t HeapOff;
-  uint64_t HeapChunk; // the size the heap chunk was allocated for (its size class)
+  uint64_t
+      HeapChunk; // the size the heap chunk was allocated for (its size class)
   int SrcWorld;
   int DstWorld;
-  int SrcRank; // the sender's rank in the communicator: the receiver's MPI_SOURCE
+  int SrcRank; // the sender's rank in the communicator: the receiver's
+               // MPI_SOURCE
   int Tag;
   int Fd; // Memfd: the sender's descriptor
   uint32_t Next;
@@ -143,7 +167,8 @@ struct Header {
   CollSlot Colls[MaxCollSlots];
 };
 
-//===-- Process-local state -----------------------------------------------------------------===//
+//===-- Process-local state
+//-----------------------------------------------------------------===//
 
 enum class ReqKind : uint8_t { Send, Recv };
 constexpr uint32_t ReqMagic = 0x7265716bU;
@@ -169,8 +194,9 @@ struct Request {
   Request *Next; // pending-receive list, or free list
 };
 
-/// A message this process sent that it must release later: synchronous sends (complete when
-/// matched) and memfd messages (the descriptor stays open until the receiver has read it).
+/// A message this process sent that it must release later: synchronous sends
+/// (complete when matched) and memfd messages (the descriptor stays open until
+/// the receiver has read it).
 struct Owned {
   uint32_t Msg;
   int Fd;
@@ -191,13 +217,14 @@ struct Machine {
   Request *Pending = nullptr; // posted receives in post order
   Request *PendingTail = nullptr;
   Request *FreeReqs = nullptr;
-  // MPI_Comm_free: the record of the communicator being freed, kept for its collective call
-  // (comms::freed forgets the handle before the call runs).
+  // MPI_Comm_free: the record of the communicator being freed, kept for its
+  // collective call (comms::freed forgets the handle before the call runs).
   MPI_Comm Freeing = MPI_COMM_NULL;
   const comms::Info *FreeingInfo = nullptr;
 
-  // The block of the last start in a lowered collective's matching space: the collective's
-  // site, counted by its entry point, so its internal waits are not counted again.
+  // The block of the last start in a lowered collective's matching space: the
+  // collective's site, counted by its entry point, so its internal waits are
+  // not counted again.
   mpiete_site_t CollectiveBlock = ~0ULL;
 
   Owned *OwnedList = nullptr;
@@ -212,7 +239,8 @@ Recorder &rec() { return Recorder::get(); }
 RankSlot &slot(int R) { return M.Slots[R]; }
 RankSlot &self() { return M.Slots[M.Me]; }
 
-[[noreturn]] void fatal(const char *Fmt, ...) __attribute__((format(printf, 1, 2)));
+[[noreturn]] void fatal(const char *Fmt, ...)
+    __attribute__((format(printf, 1, 2)));
 void fatal(const char *Fmt, ...) {
   char Msg[900];
   va_list Ap;
@@ -250,33 +278,49 @@ void progressMade() {
   M.H->FruitlessPolls = 0;
 }
 
-//===-- Deadlock report ---------------------------------------------------------------------===//
+//===-- Deadlock report
+//---------------------------------------------------------------------===//
 
 const char *whatName(WaitWhat W) {
   switch (W) {
-  case WaitWhat::Wait: return "MPI_Wait";
-  case WaitWhat::Waitall: return "MPI_Waitall";
-  case WaitWhat::Waitany: return "MPI_Waitany";
-  case WaitWhat::Waitsome: return "MPI_Waitsome";
-  case WaitWhat::Test: return "MPI_Test";
-  case WaitWhat::Testall: return "MPI_Testall";
-  case WaitWhat::Testany: return "MPI_Testany";
-  case WaitWhat::Testsome: return "MPI_Testsome";
-  case WaitWhat::Probe: return "MPI_Probe";
-  case WaitWhat::Iprobe: return "MPI_Iprobe";
-  case WaitWhat::CommCall: return "a communicator call";
-  case WaitWhat::Finalize: return "MPI_Finalize";
-  case WaitWhat::None: break;
+  case WaitWhat::Wait:
+    return "MPI_Wait";
+  case WaitWhat::Waitall:
+    return "MPI_Waitall";
+  case WaitWhat::Waitany:
+    return "MPI_Waitany";
+  case WaitWhat::Waitsome:
+    return "MPI_Waitsome";
+  case WaitWhat::Test:
+    return "MPI_Test";
+  case WaitWhat::Testall:
+    return "MPI_Testall";
+  case WaitWhat::Testany:
+    return "MPI_Testany";
+  case WaitWhat::Testsome:
+    return "MPI_Testsome";
+  case WaitWhat::Probe:
+    return "MPI_Probe";
+  case WaitWhat::Iprobe:
+    return "MPI_Iprobe";
+  case WaitWhat::CommCall:
+    return "a communicator call";
+  case WaitWhat::Finalize:
+    return "MPI_Finalize";
+  case WaitWhat::None:
+    break;
   }
   return "?";
 }
 
-/// The routine the user wrote: a blocking call was split into a start and a wait whose blocks
-/// follow each other (SEND/RECV: site, site + 1; SENDRECV: site, site + 1, site + 2).
+/// The routine the user wrote: a blocking call was split into a start and a
+/// wait whose blocks follow each other (SEND/RECV: site, site + 1; SENDRECV:
+/// site, site + 1, site + 2).
 const char *routineName(const WaitDesc &W) {
   if (W.NPending >= 1 && W.Conds[0].Ctx == Context::Collective)
     return "a collective operation";
-  if (W.What == WaitWhat::Wait && W.NPending == 1 && W.Conds[0].StartBlock + 1 == W.Block)
+  if (W.What == WaitWhat::Wait && W.NPending == 1 &&
+      W.Conds[0].StartBlock + 1 == W.Block)
     return W.Conds[0].Kind == CondKind::Recv ? "MPI_Recv" : "MPI_Ssend";
   if (W.What == WaitWhat::Waitall && W.Conds[0].StartBlock + 2 == W.Block &&
       (W.NPending == 1 || W.Conds[1].StartBlock + 1 == W.Block))
@@ -294,7 +338,8 @@ void appendf(char *Buf, size_t Size, size_t &Len, const char *Fmt, ...) {
   const int N = std::vsnprintf(Buf + Len, Size - Len, Fmt, Ap);
   va_end(Ap);
   if (N > 0)
-    Len = Len + static_cast<size_t>(N) < Size ? Len + static_cast<size_t>(N) : Size - 1;
+    Len = Len + static_cast<size_t>(N) < Size ? Len + static_cast<size_t>(N)
+                                              : Size - 1;
 }
 
 void describeCond(char *Buf, size_t Size, size_t &Len, const WaitCond &C) {
@@ -302,14 +347,17 @@ void describeCond(char *Buf, size_t Size, size_t &Len, const WaitCond &C) {
   if (C.Peer == MPI_ANY_SOURCE)
     std::snprintf(Peer, sizeof Peer, "any source");
   else
-    std::snprintf(Peer, sizeof Peer, "%s %d", C.Kind == CondKind::SyncSend ? "dest" : "source",
-                  C.Peer);
+    std::snprintf(Peer, sizeof Peer, "%s %d",
+                  C.Kind == CondKind::SyncSend ? "dest" : "source", C.Peer);
   if (C.Tag == MPI_ANY_TAG)
     std::snprintf(Tag, sizeof Tag, "any tag");
   else
     std::snprintf(Tag, sizeof Tag, "tag %d", C.Tag);
-  const char *What = C.Kind == CondKind::SyncSend ? "the receive of a synchronous send to " : "";
-  appendf(Buf, Size, Len, "%s%s %s on communicator %" PRIx64, What, Peer, Tag, C.CommId);
+  const char *What = C.Kind == CondKind::SyncSend
+                         ? "the receive of a synchronous send to "
+                         : "";
+  appendf(Buf, Size, Len, "%s%s %s on communicator %" PRIx64, What, Peer, Tag,
+          C.CommId);
 }
 
 void describeRank(char *Buf, size_t Size, size_t &Len, int R) {
@@ -324,12 +372,14 @@ void describeRank(char *Buf, size_t Size, size_t &Len, int R) {
     return;
   case RankState::Parked:
     appendf(Buf, Size, Len,
-            "waits in a communicator call (block %s) for the other members of communicator "
+            "waits in a communicator call (block %s) for the other members of "
+            "communicator "
             "%" PRIx64,
             Block, W.CommId);
     return;
   case RankState::Ready:
-    appendf(Buf, Size, Len, "polls in %s (block %s) without progress", routineName(W), Block);
+    appendf(Buf, Size, Len, "polls in %s (block %s) without progress",
+            routineName(W), Block);
     break;
   case RankState::Blocked:
     appendf(Buf, Size, Len, "waits in %s (block %s)", routineName(W), Block);
@@ -358,7 +408,8 @@ void describeRank(char *Buf, size_t Size, size_t &Len, int R) {
   if (Buf == nullptr)
     fatal("deadlock under token passing (no memory to describe it)");
   size_t Len = 0;
-  appendf(Buf, Size, Len, "mpiete: rank %d: error: deadlock under token passing: ", M.Me);
+  appendf(Buf, Size, Len,
+          "mpiete: rank %d: error: deadlock under token passing: ", M.Me);
   for (int R = 0; R < M.N; ++R) {
     if (R != 0)
       appendf(Buf, Size, Len, "; ");
@@ -370,7 +421,8 @@ void describeRank(char *Buf, size_t Size, size_t &Len, int R) {
   std::_Exit(1);
 }
 
-//===-- Token -------------------------------------------------------------------------------===//
+//===-- Token
+//-------------------------------------------------------------------------------===//
 
 bool canRun(int R) {
   const RankSlot &S = slot(R);
@@ -378,8 +430,9 @@ bool canRun(int R) {
          (S.State == RankState::Blocked && S.Epoch != S.WaitEpoch);
 }
 
-/// Hands the token to the next rank that can run (cyclically from Me + 1) and sleeps until
-/// it comes back. Returns false, keeping the token, if no other rank can run.
+/// Hands the token to the next rank that can run (cyclically from Me + 1) and
+/// sleeps until it comes back. Returns false, keeping the token, if no other
+/// rank can run.
 bool passToken() {
   for (int I = 1; I < M.N; ++I) {
     const int R = (M.Me + I) % M.N;
@@ -394,7 +447,8 @@ bool passToken() {
   return false;
 }
 
-//===-- Shared heap and descriptors ---------------------------------------------------------===//
+//===-- Shared heap and descriptors
+//---------------------------------------------------------===//
 
 int heapClass(uint64_t Bytes) {
   int C = 0;
@@ -433,7 +487,8 @@ void heapFree(uint64_t Off, uint64_t Bytes) {
 uint32_t allocMsg() {
   Header &H = *M.H;
   if (H.FreeMsg == NoMsg)
-    fatal("more than %u messages sent and not yet received under token passing (raise "
+    fatal("more than %u messages sent and not yet received under token passing "
+          "(raise "
           "MPIETE_MAX_MESSAGES)",
           H.MaxMsgs);
   const uint32_t I = H.FreeMsg;
@@ -452,7 +507,8 @@ void freeMsg(uint32_t I) {
   M.H->InUseMsgs -= 1;
 }
 
-//===-- Requests ----------------------------------------------------------------------------===//
+//===-- Requests
+//----------------------------------------------------------------------------===//
 
 Request *newRequest(ReqKind K, mpiete_site_t Block) {
   Request *R = M.FreeReqs;
@@ -482,7 +538,9 @@ Request *toRequest(MPI_Request Req, mpiete_site_t Block) {
   if (R == nullptr || R->Magic != ReqMagic) {
     char Id[32];
     formatId(Block, Id, sizeof Id);
-    fatal("invalid request passed at block %s (not made by a rewritten MPI call)", Id);
+    fatal(
+        "invalid request passed at block %s (not made by a rewritten MPI call)",
+        Id);
   }
   return R;
 }
@@ -502,7 +560,8 @@ void emptyStatus(MPI_Status *St) {
     setStatus(*St, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
 }
 
-/// A completed request's status and error; releases it and sets the handle to null.
+/// A completed request's status and error; releases it and sets the handle to
+/// null.
 int finish(MPI_Request *Handle, MPI_Status *St) {
   Request *R = reinterpret_cast<Request *>(*Handle);
   const int Err = R->Err;
@@ -517,12 +576,14 @@ int finish(MPI_Request *Handle, MPI_Status *St) {
   return Err;
 }
 
-//===-- Progress ----------------------------------------------------------------------------===//
+//===-- Progress
+//----------------------------------------------------------------------------===//
 
 void addOwned(uint32_t Msg, int Fd, Request *Req) {
   if (M.NOwned == M.OwnedCap) {
     const size_t Cap = M.OwnedCap == 0 ? 64 : M.OwnedCap * 2;
-    auto *New = static_cast<Owned *>(std::realloc(M.OwnedList, Cap * sizeof(Owned)));
+    auto *New =
+        static_cast<Owned *>(std::realloc(M.OwnedList, Cap * sizeof(Owned)));
     if (New == nullptr)
       fatal("out of memory tracking sent messages");
     M.OwnedList = New;
@@ -558,8 +619,8 @@ bool matches(const MsgDesc &D, const Request &R) {
          (R.Tag == MPI_ANY_TAG || D.Tag == R.Tag);
 }
 
-/// The first message in this rank's queue that the receive (or probe) R matches; Prev gets
-/// its predecessor (NoMsg for the head).
+/// The first message in this rank's queue that the receive (or probe) R
+/// matches; Prev gets its predecessor (NoMsg for the head).
 uint32_t findMatch(const Request &R, uint32_t &Prev) {
   Prev = NoMsg;
   for (uint32_t I = self().QueueHead; I != NoMsg; Prev = I, I = M.Msgs[I].Next)
@@ -584,14 +645,17 @@ void deliver(uint32_t I, Request &R) {
   MsgDesc &D = M.Msgs[I];
   int TypeBytes = 0;
   PMPI_Type_size(R.Type, &TypeBytes);
-  const uint64_t Capacity = static_cast<uint64_t>(TypeBytes) * static_cast<uint64_t>(R.Count);
+  const uint64_t Capacity =
+      static_cast<uint64_t>(TypeBytes) * static_cast<uint64_t>(R.Count);
   int Err = MPI_SUCCESS;
   uint64_t Bytes = D.Bytes;
   if (Bytes > Capacity) {
     Err = MPI_ERR_TRUNCATE;
     Bytes = Capacity;
   }
-  const int Whole = TypeBytes > 0 ? static_cast<int>(Bytes / static_cast<uint64_t>(TypeBytes)) : 0;
+  const int Whole =
+      TypeBytes > 0 ? static_cast<int>(Bytes / static_cast<uint64_t>(TypeBytes))
+                    : 0;
   if (Whole > 0) {
     const void *Data = nullptr;
     void *Map = MAP_FAILED;
@@ -600,22 +664,25 @@ void deliver(uint32_t I, Request &R) {
       Data = M.Heap + D.HeapOff;
     } else {
       char Path[64];
-      std::snprintf(Path, sizeof Path, "/proc/%d/fd/%d", slot(D.SrcWorld).Pid, D.Fd);
+      std::snprintf(Path, sizeof Path, "/proc/%d/fd/%d", slot(D.SrcWorld).Pid,
+                    D.Fd);
       Fd = ::open(Path, O_RDONLY | O_CLOEXEC);
       if (Fd < 0)
-        fatal("cannot open the %" PRIu64 "-byte message from rank %d ('%s'): %s", D.Bytes,
-              D.SrcWorld, Path, std::strerror(errno));
+        fatal("cannot open the %" PRIu64
+              "-byte message from rank %d ('%s'): %s",
+              D.Bytes, D.SrcWorld, Path, std::strerror(errno));
       Map = ::mmap(nullptr, D.Bytes, PROT_READ, MAP_SHARED, Fd, 0);
       if (Map == MAP_FAILED)
-        fatal("cannot map the %" PRIu64 "-byte message from rank %d: %s", D.Bytes, D.SrcWorld,
-              std::strerror(errno));
+        fatal("cannot map the %" PRIu64 "-byte message from rank %d: %s",
+              D.Bytes, D.SrcWorld, std::strerror(errno));
       Data = Map;
     }
     int Position = 0;
-    // Packing and unpacking name MPI_COMM_WORLD: the data representation is the same for
-    // every communicator, and the user's may be freed before its receive completes.
-    const int Rc = PMPI_Unpack(Data, static_cast<int>(D.Bytes), &Position, R.Buf, Whole, R.Type,
-                               MPI_COMM_WORLD);
+    // Packing and unpacking name MPI_COMM_WORLD: the data representation is the
+    // same for every communicator, and the user's may be freed before its
+    // receive completes.
+    const int Rc = PMPI_Unpack(Data, static_cast<int>(D.Bytes), &Position,
+                               R.Buf, Whole, R.Type, MPI_COMM_WORLD);
     if (Rc != MPI_SUCCESS && Err == MPI_SUCCESS)
       Err = Rc;
     if (Map != MAP_FAILED)
@@ -636,7 +703,8 @@ void deliver(uint32_t I, Request &R) {
   progressMade();
 }
 
-/// Everything this rank can do without waiting: release read messages, match posted receives.
+/// Everything this rank can do without waiting: release read messages, match
+/// posted receives.
 void progress() {
   if (M.NOwned != 0)
     sweepOwned();
@@ -661,7 +729,8 @@ void progress() {
   }
 }
 
-//===-- Waiting -----------------------------------------------------------------------------===//
+//===-- Waiting
+//-----------------------------------------------------------------------------===//
 
 void describeRequest(WaitCond &C, const Request &R) {
   C.StartBlock = R.Block;
@@ -673,7 +742,8 @@ void describeRequest(WaitCond &C, const Request &R) {
 }
 
 /// Records what this rank waits for: the incomplete requests among Reqs.
-void describeWait(WaitWhat What, mpiete_site_t Block, int N, const MPI_Request *Reqs) {
+void describeWait(WaitWhat What, mpiete_site_t Block, int N,
+                  const MPI_Request *Reqs) {
   WaitDesc &W = self().Wait;
   W.What = What;
   W.Block = Block;
@@ -699,8 +769,8 @@ void describeProbe(WaitWhat What, mpiete_site_t Block, const Request &Probe) {
   W.Conds[0].Kind = CondKind::Probe;
 }
 
-/// Gives up the token until something arrives for this rank; a state where nobody can run
-/// any more is a deadlock, reported and fatal.
+/// Gives up the token until something arrives for this rank; a state where
+/// nobody can run any more is a deadlock, reported and fatal.
 void blockUntilArrival() {
   RankSlot &S = self();
   S.State = RankState::Blocked;
@@ -709,8 +779,8 @@ void blockUntilArrival() {
     reportDeadlock();
 }
 
-/// After a poll that found nothing: lets the other ranks run once (a polling loop must not
-/// starve them). Returns when the token is back.
+/// After a poll that found nothing: lets the other ranks run once (a polling
+/// loop must not starve them). Returns when the token is back.
 void yieldAfterFailedPoll() {
   Header &H = *M.H;
   H.FruitlessPolls += 1;
@@ -734,7 +804,8 @@ void checkRequests(int N, const MPI_Request Reqs[], mpiete_site_t Block) {
 }
 
 /// Makes a receive-like record for probes (never posted).
-Request probeRecord(mpiete_site_t Block, int Source, int Tag, const comms::Info &C) {
+Request probeRecord(mpiete_site_t Block, int Source, int Tag,
+                    const comms::Info &C) {
   Request P{};
   P.Kind = ReqKind::Recv;
   P.Block = Block;
@@ -777,8 +848,8 @@ void pinToCpu(int Cpu) {
   CPU_ZERO(&Set);
   CPU_SET(Cpu, &Set);
   if (sched_setaffinity(0, sizeof Set, &Set) != 0)
-    std::fprintf(stderr, "mpiete: rank %d: warning: cannot pin to CPU %d: %s\n", M.Me, Cpu,
-                 std::strerror(errno));
+    std::fprintf(stderr, "mpiete: rank %d: warning: cannot pin to CPU %d: %s\n",
+                 M.Me, Cpu, std::strerror(errno));
 }
 
 int chooseCpu() {
@@ -797,8 +868,8 @@ int chooseCpu() {
   return -1;
 }
 
-/// Counts a wait of the user's (not one inside a lowered collective, whose site block its
-/// entry point counts once as a collective).
+/// Counts a wait of the user's (not one inside a lowered collective, whose site
+/// block its entry point counts once as a collective).
 void recordWait(mpiete_site_t Block, int N, const MPI_Request *Reqs) {
   if (Block == M.CollectiveBlock)
     return;
@@ -822,7 +893,8 @@ int finishCommCall(const comms::Info &C, int Rc) {
 
 } // namespace
 
-//===-- Interface ---------------------------------------------------------------------------===//
+//===-- Interface
+//---------------------------------------------------------------------------===//
 
 void init(mpiete_site_t Block) {
   rec().onInit(Block, MPI_SUCCESS);
@@ -833,25 +905,30 @@ void init(mpiete_site_t Block) {
   M.N = N;
   M.PollLimit = envNumber("MPIETE_POLL_LIMIT", 1000000);
 
-  // The segment's name and the processor: rank 0 decides; the last MPI traffic of the run.
+  // The segment's name and the processor: rank 0 decides; the last MPI traffic
+  // of the run.
   long long Agreed[2] = {0, 0};
   if (Me == 0) {
     timespec Ts;
     clock_gettime(CLOCK_REALTIME, &Ts);
-    Agreed[0] = static_cast<long long>((static_cast<uint64_t>(getpid()) << 32) ^
-                                       static_cast<uint64_t>(Ts.tv_nsec) ^
-                                       (static_cast<uint64_t>(Ts.tv_sec) << 20));
+    Agreed[0] =
+        static_cast<long long>((static_cast<uint64_t>(getpid()) << 32) ^
+                               static_cast<uint64_t>(Ts.tv_nsec) ^
+                               (static_cast<uint64_t>(Ts.tv_sec) << 20));
     Agreed[1] = chooseCpu();
   }
   PMPI_Bcast(Agreed, 2, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
   char Name[96];
-  std::snprintf(Name, sizeof Name, "/mpiete-tok-%u-%llx", static_cast<unsigned>(getuid()),
+  std::snprintf(Name, sizeof Name, "/mpiete-tok-%u-%llx",
+                static_cast<unsigned>(getuid()),
                 static_cast<unsigned long long>(Agreed[0]));
 
-  const uint32_t MaxMsgs = static_cast<uint32_t>(envNumber("MPIETE_MAX_MESSAGES", 1 << 16));
+  const uint32_t MaxMsgs =
+      static_cast<uint32_t>(envNumber("MPIETE_MAX_MESSAGES", 1 << 16));
   const uint64_t HeapSize = envNumber("MPIETE_SHM_HEAP", 32ULL << 20);
   const size_t SlotsOff = alignUp(sizeof(Header), 64);
-  const size_t MsgsOff = alignUp(SlotsOff + sizeof(RankSlot) * static_cast<size_t>(N), 64);
+  const size_t MsgsOff =
+      alignUp(SlotsOff + sizeof(RankSlot) * static_cast<size_t>(N), 64);
   const size_t HeapOff = alignUp(MsgsOff + sizeof(MsgDesc) * MaxMsgs, 4096);
   const size_t Bytes = HeapOff + HeapSize;
 
@@ -860,8 +937,8 @@ void init(mpiete_site_t Block) {
     const int Fd = shm_open(Name, O_CREAT | O_EXCL | O_RDWR, 0600);
     if (Fd < 0 || ::ftruncate(Fd, static_cast<off_t>(Bytes)) != 0 ||
         (Err = mapSegment(Fd, Bytes)) != 0)
-      fatal("cannot create the token-passing segment '%s' (%zu bytes): %s", Name, Bytes,
-            std::strerror(Err != 0 ? Err : errno));
+      fatal("cannot create the token-passing segment '%s' (%zu bytes): %s",
+            Name, Bytes, std::strerror(Err != 0 ? Err : errno));
     ::close(Fd);
     Header &H = *M.H;
     H.Magic = SegmentMagic;
@@ -872,7 +949,8 @@ void init(mpiete_site_t Block) {
     H.HeapSize = HeapSize;
     for (uint64_t &F : H.FreeChunks)
       F = NoOffset;
-    auto *Slots = reinterpret_cast<RankSlot *>(reinterpret_cast<char *>(M.H) + SlotsOff);
+    auto *Slots =
+        reinterpret_cast<RankSlot *>(reinterpret_cast<char *>(M.H) + SlotsOff);
     for (int R = 0; R < N; ++R) {
       if (sem_init(&Slots[R].Wake, 1, 0) != 0)
         fatal("sem_init failed: %s", std::strerror(errno));
@@ -880,7 +958,8 @@ void init(mpiete_site_t Block) {
       Slots[R].QueueHead = Slots[R].QueueTail = NoMsg;
       Slots[R].WaitEpoch = UINT64_MAX;
     }
-    auto *Msgs = reinterpret_cast<MsgDesc *>(reinterpret_cast<char *>(M.H) + MsgsOff);
+    auto *Msgs =
+        reinterpret_cast<MsgDesc *>(reinterpret_cast<char *>(M.H) + MsgsOff);
     for (uint32_t I = 0; I < MaxMsgs; ++I)
       Msgs[I].Next = I + 1 < MaxMsgs ? I + 1 : NoMsg;
     H.FreeMsg = MaxMsgs > 0 ? 0 : NoMsg;
@@ -895,7 +974,8 @@ void init(mpiete_site_t Block) {
     if (M.H->Magic != SegmentMagic || M.H->NRanks != N)
       fatal("the token-passing segment '%s' is not this job's", Name);
   }
-  M.Slots = reinterpret_cast<RankSlot *>(reinterpret_cast<char *>(M.H) + SlotsOff);
+  M.Slots =
+      reinterpret_cast<RankSlot *>(reinterpret_cast<char *>(M.H) + SlotsOff);
   M.Msgs = reinterpret_cast<MsgDesc *>(reinterpret_cast<char *>(M.H) + MsgsOff);
   M.Heap = reinterpret_cast<unsigned char *>(M.H) + HeapOff;
   __atomic_store_n(&self().Pid, static_cast<int>(getpid()), __ATOMIC_SEQ_CST);
@@ -917,7 +997,8 @@ void init(mpiete_site_t Block) {
 
 void finalize(mpiete_site_t Block) {
   checkActive("MPI_Finalize");
-  rec().onFinalize(Block); // the output, written while this rank still runs alone
+  rec().onFinalize(
+      Block); // the output, written while this rank still runs alone
   progress();
   RankSlot &S = self();
   S.Wait.What = WaitWhat::Finalize;
@@ -955,8 +1036,9 @@ void finalize(mpiete_site_t Block) {
   M.H = nullptr;
 }
 
-int isend(mpiete_site_t Block, const void *Buf, int Count, MPI_Datatype Type, int Dest, int Tag,
-          MPI_Comm Comm, SendMode Mode, Context Ctx, MPI_Request *Req) {
+int isend(mpiete_site_t Block, const void *Buf, int Count, MPI_Datatype Type,
+          int Dest, int Tag, MPI_Comm Comm, SendMode Mode, Context Ctx,
+          MPI_Request *Req) {
   checkActive("MPI_Isend");
   if (Ctx == Context::User)
     rec().record(Block, Kind::Start);
@@ -1002,11 +1084,13 @@ int isend(mpiete_site_t Block, const void *Buf, int Count, MPI_Datatype Type, in
     } else {
       D.Fd = memfd_create("mpiete-message", MFD_CLOEXEC);
       if (D.Fd < 0 || ::ftruncate(D.Fd, PackBytes) != 0)
-        fatal("cannot store a %d-byte message: %s", PackBytes, std::strerror(errno));
-      Map = ::mmap(nullptr, static_cast<size_t>(PackBytes), PROT_READ | PROT_WRITE, MAP_SHARED,
-                   D.Fd, 0);
+        fatal("cannot store a %d-byte message: %s", PackBytes,
+              std::strerror(errno));
+      Map = ::mmap(nullptr, static_cast<size_t>(PackBytes),
+                   PROT_READ | PROT_WRITE, MAP_SHARED, D.Fd, 0);
       if (Map == MAP_FAILED)
-        fatal("cannot map a %d-byte message: %s", PackBytes, std::strerror(errno));
+        fatal("cannot map a %d-byte message: %s", PackBytes,
+              std::strerror(errno));
       D.Store = Storage::Memfd;
       Dst = Map;
     }
@@ -1054,8 +1138,8 @@ int isend(mpiete_site_t Block, const void *Buf, int Count, MPI_Datatype Type, in
   return MPI_SUCCESS;
 }
 
-int irecv(mpiete_site_t Block, void *Buf, int Count, MPI_Datatype Type, int Source, int Tag,
-          MPI_Comm Comm, Context Ctx, MPI_Request *Req) {
+int irecv(mpiete_site_t Block, void *Buf, int Count, MPI_Datatype Type,
+          int Source, int Tag, MPI_Comm Comm, Context Ctx, MPI_Request *Req) {
   checkActive("MPI_Irecv");
   if (Ctx == Context::User)
     rec().record(Block, Kind::Start);
@@ -1064,7 +1148,8 @@ int irecv(mpiete_site_t Block, void *Buf, int Count, MPI_Datatype Type, int Sour
   if (Count < 0)
     return MPI_ERR_COUNT;
   const comms::Info &C = comms::lookup(Comm, Block);
-  if (Source != MPI_PROC_NULL && Source != MPI_ANY_SOURCE && (Source < 0 || Source >= C.Size))
+  if (Source != MPI_PROC_NULL && Source != MPI_ANY_SOURCE &&
+      (Source < 0 || Source >= C.Size))
     return MPI_ERR_RANK;
   if (Ctx == Context::User && Tag < 0 && Tag != MPI_ANY_TAG)
     return MPI_ERR_TAG;
@@ -1109,7 +1194,8 @@ int wait(mpiete_site_t Block, MPI_Request *Req, MPI_Status *Status) {
   }
 }
 
-int waitall(mpiete_site_t Block, int N, MPI_Request Reqs[], MPI_Status Statuses[]) {
+int waitall(mpiete_site_t Block, int N, MPI_Request Reqs[],
+            MPI_Status Statuses[]) {
   checkActive("MPI_Waitall");
   recordWait(Block, N, Reqs);
   checkRequests(N, Reqs, Block);
@@ -1125,7 +1211,8 @@ int waitall(mpiete_site_t Block, int N, MPI_Request Reqs[], MPI_Status Statuses[
   }
   bool AnyError = false;
   for (int I = 0; I < N; ++I) {
-    MPI_Status *St = Statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &Statuses[I];
+    MPI_Status *St =
+        Statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &Statuses[I];
     if (Reqs[I] == MPI_REQUEST_NULL) {
       emptyStatus(St);
       continue;
@@ -1137,7 +1224,8 @@ int waitall(mpiete_site_t Block, int N, MPI_Request Reqs[], MPI_Status Statuses[
 
 namespace {
 
-/// Waitany/Testany: the first completed active request, or -1; Active says whether any is.
+/// Waitany/Testany: the first completed active request, or -1; Active says
+/// whether any is.
 int firstDone(int N, const MPI_Request Reqs[], bool &Active) {
   Active = false;
   for (int I = 0; I < N; ++I) {
@@ -1150,9 +1238,10 @@ int firstDone(int N, const MPI_Request Reqs[], bool &Active) {
   return -1;
 }
 
-/// Waitsome/Testsome: completes every finished request; returns how many (MPI_UNDEFINED if
-/// none is active).
-int collectDone(int N, MPI_Request Reqs[], int Indices[], MPI_Status Statuses[], bool &Error) {
+/// Waitsome/Testsome: completes every finished request; returns how many
+/// (MPI_UNDEFINED if none is active).
+int collectDone(int N, MPI_Request Reqs[], int Indices[], MPI_Status Statuses[],
+                bool &Error) {
   bool Active = false;
   int Out = 0;
   Error = false;
@@ -1162,7 +1251,8 @@ int collectDone(int N, MPI_Request Reqs[], int Indices[], MPI_Status Statuses[],
     Active = true;
     if (!reinterpret_cast<const Request *>(Reqs[I])->Complete)
       continue;
-    MPI_Status *St = Statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &Statuses[Out];
+    MPI_Status *St =
+        Statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &Statuses[Out];
     Error |= finish(&Reqs[I], St) != MPI_SUCCESS;
     Indices[Out++] = I;
   }
@@ -1171,7 +1261,8 @@ int collectDone(int N, MPI_Request Reqs[], int Indices[], MPI_Status Statuses[],
 
 } // namespace
 
-int waitany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index, MPI_Status *Status) {
+int waitany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index,
+            MPI_Status *Status) {
   checkActive("MPI_Waitany");
   recordWait(Block, N, Reqs);
   checkRequests(N, Reqs, Block);
@@ -1193,8 +1284,8 @@ int waitany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index, MPI_Stat
   }
 }
 
-int waitsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount, int Indices[],
-             MPI_Status Statuses[]) {
+int waitsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount,
+             int Indices[], MPI_Status Statuses[]) {
   checkActive("MPI_Waitsome");
   recordWait(Block, N, Reqs);
   checkRequests(N, Reqs, Block);
@@ -1230,7 +1321,8 @@ int test(mpiete_site_t Block, MPI_Request *Req, int *Flag, MPI_Status *Status) {
   return R->Complete ? finish(Req, Status) : MPI_SUCCESS;
 }
 
-int testall(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Flag, MPI_Status Statuses[]) {
+int testall(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Flag,
+            MPI_Status Statuses[]) {
   checkActive("MPI_Testall");
   recordWait(Block, N, Reqs);
   checkRequests(N, Reqs, Block);
@@ -1243,7 +1335,8 @@ int testall(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Flag, MPI_Statu
       *Flag = 1;
       bool AnyError = false;
       for (int I = 0; I < N; ++I) {
-        MPI_Status *St = Statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &Statuses[I];
+        MPI_Status *St =
+            Statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &Statuses[I];
         if (Reqs[I] == MPI_REQUEST_NULL)
           emptyStatus(St);
         else
@@ -1260,8 +1353,8 @@ int testall(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Flag, MPI_Statu
   return MPI_SUCCESS;
 }
 
-int testany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index, int *Flag,
-            MPI_Status *Status) {
+int testany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index,
+            int *Flag, MPI_Status *Status) {
   checkActive("MPI_Testany");
   recordWait(Block, N, Reqs);
   checkRequests(N, Reqs, Block);
@@ -1290,8 +1383,8 @@ int testany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index, int *Fla
   return MPI_SUCCESS;
 }
 
-int testsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount, int Indices[],
-             MPI_Status Statuses[]) {
+int testsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount,
+             int Indices[], MPI_Status Statuses[]) {
   checkActive("MPI_Testsome");
   recordWait(Block, N, Reqs);
   checkRequests(N, Reqs, Block);
@@ -1309,7 +1402,8 @@ int testsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount, int 
   return MPI_SUCCESS;
 }
 
-int probe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, MPI_Status *Status) {
+int probe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm,
+          MPI_Status *Status) {
   checkActive("MPI_Probe");
   rec().record(Block, Kind::Wait);
   if (Source == MPI_PROC_NULL) {
@@ -1377,13 +1471,15 @@ int requestFree(mpiete_site_t Block, MPI_Request *Req) {
     releaseRequest(R);
     return MPI_SUCCESS;
   }
-  // Still pending: the receive still lands in its buffer, the synchronous send still waits for
-  // its match; the record goes when that happens (progress, sweepOwned).
+  // Still pending: the receive still lands in its buffer, the synchronous send
+  // still waits for its match; the record goes when that happens (progress,
+  // sweepOwned).
   R->Freed = true;
   return MPI_SUCCESS;
 }
 
-int collectiveCall(mpiete_site_t Block, MPI_Comm Comm, int (*Fn)(void *), void *Arg) {
+int collectiveCall(mpiete_site_t Block, MPI_Comm Comm, int (*Fn)(void *),
+                   void *Arg) {
   checkActive("a communicator call");
   rec().record(Block, Kind::Comm);
   const comms::Info &C =

@@ -1,5 +1,6 @@
-// `mpiete probe-compute`: runs a program's timing probe under token passing on one processor
-// and merges the per-rank timing files into the compute base data (machine.yaml).
+// `mpiete probe-compute`: runs a program's timing probe under token passing on
+// one processor and merges the per-rank timing files into the compute base data
+// (machine.yaml).
 #include "mpiete/support/Diagnostics.h"
 #include "mpiete/support/Process.h"
 #include "mpiete/support/Version.h"
@@ -31,17 +32,22 @@ namespace {
 
 constexpr int ComputeFormatVersion = 1;
 
-const char Usage[] =
-    "usage: mpiete probe-compute -o MACHINE.yaml -np R [--cpu N] [--keep] [--launcher NAME]\n"
-    "                            [launcher options] PROGRAM.timing [program arguments]\n"
-    "\n"
-    "Runs the timing probe of a program built by mpiete-cc with all R ranks on one processor,\n"
-    "one rank at a time (token passing), and writes every rank's compute block times.\n"
-    "  -o FILE         the compute base data to write (YAML)\n"
-    "  -np R           the number of ranks\n"
-    "  --cpu N         the processor to run on (default: the first one the job may use)\n"
-    "  --keep          keep the per-rank timing files (their directory is printed)\n"
-    "  --launcher NAME mpirun (default), mpiexec, srun, ...\n";
+const char Usage[] = "usage: mpiete probe-compute -o MACHINE.yaml -np R [--cpu "
+                     "N] [--keep] [--launcher NAME]\n"
+                     "                            [launcher options] "
+                     "PROGRAM.timing [program arguments]\n"
+                     "\n"
+                     "Runs the timing probe of a program built by mpiete-cc "
+                     "with all R ranks on one processor,\n"
+                     "one rank at a time (token passing), and writes every "
+                     "rank's compute block times.\n"
+                     "  -o FILE         the compute base data to write (YAML)\n"
+                     "  -np R           the number of ranks\n"
+                     "  --cpu N         the processor to run on (default: the "
+                     "first one the job may use)\n"
+                     "  --keep          keep the per-rank timing files (their "
+                     "directory is printed)\n"
+                     "  --launcher NAME mpirun (default), mpiexec, srun, ...\n";
 
 /// One block's line of a rank's timing file.
 struct BlockTiming {
@@ -61,8 +67,8 @@ struct RankTiming {
   std::vector<BlockTiming> Blocks;
 };
 
-/// Reads `rank<N>.timing` (runtime/lib/Recorder.cpp writes it). Returns an error message, empty
-/// on success.
+/// Reads `rank<N>.timing` (runtime/lib/Recorder.cpp writes it). Returns an
+/// error message, empty on success.
 std::string readRankTiming(const fs::path &Path, int Rank, RankTiming &Out) {
   std::ifstream In(Path);
   if (!In)
@@ -108,8 +114,9 @@ std::string readRankTiming(const fs::path &Path, int Rank, RankTiming &Out) {
     Out.Blocks.push_back(B);
   }
   if (!Out.TokenPassing)
-    return Path.string() + ": the program did not run under token passing (was it linked with "
-                           "the timing runtime?)";
+    return Path.string() +
+           ": the program did not run under token passing (was it linked with "
+           "the timing runtime?)";
   return "";
 }
 
@@ -151,7 +158,8 @@ std::string envOr(const char *Name, const std::string &Default) {
   return V != nullptr && V[0] != '\0' ? V : Default;
 }
 
-/// The block map beside the probe (`app.timing` -> `app.blocks.yaml`), if there is one.
+/// The block map beside the probe (`app.timing` -> `app.blocks.yaml`), if there
+/// is one.
 fs::path blockMapOf(const std::string &Program) {
   fs::path P(Program);
   if (P.extension() == ".timing")
@@ -162,8 +170,8 @@ fs::path blockMapOf(const std::string &Program) {
 
 double seconds(double Nanos) { return Nanos * 1e-9; }
 
-void writeYaml(std::ostream &OS, const ProbeCommandLine &Cmd, const std::vector<RankTiming> &Ranks,
-               const fs::path &BlockMap) {
+void writeYaml(std::ostream &OS, const ProbeCommandLine &Cmd,
+               const std::vector<RankTiming> &Ranks, const fs::path &BlockMap) {
   const std::string &Program = Cmd.Launch.Program.front();
   double Overhead = 0;
   for (const RankTiming &R : Ranks)
@@ -177,45 +185,55 @@ void writeYaml(std::ostream &OS, const ProbeCommandLine &Cmd, const std::vector<
   E << YAML::Key << "provenance" << YAML::Value << YAML::BeginMap;
   E << YAML::Key << "program" << YAML::Value << Program;
   E << YAML::Key << "arguments" << YAML::Value << YAML::Flow
-    << std::vector<std::string>(Cmd.Launch.Program.begin() + 1, Cmd.Launch.Program.end());
+    << std::vector<std::string>(Cmd.Launch.Program.begin() + 1,
+                                Cmd.Launch.Program.end());
   E << YAML::Key << "ranks" << YAML::Value << static_cast<int>(Ranks.size());
   E << YAML::Key << "host" << YAML::Value << hostName();
   E << YAML::Key << "cpu_model" << YAML::Value << cpuInfo("model name");
   E << YAML::Key << "cpu_mhz" << YAML::Value << cpuInfo("cpu MHz");
-  E << YAML::Key << "cpu" << YAML::Value << (Ranks.empty() ? -1 : Ranks.front().Cpu);
+  E << YAML::Key << "cpu" << YAML::Value
+    << (Ranks.empty() ? -1 : Ranks.front().Cpu);
   E << YAML::Key << "token_passing" << YAML::Value << true;
-  E << YAML::Key << "compiler" << YAML::Value << envOr("MPIETE_COMPILER", "unknown");
+  E << YAML::Key << "compiler" << YAML::Value
+    << envOr("MPIETE_COMPILER", "unknown");
   E << YAML::Key << "flags" << YAML::Value << envOr("MPIETE_CFLAGS", "unknown");
   if (!BlockMap.empty()) {
     E << YAML::Key << "block_map" << YAML::Value << BlockMap.string();
     try {
       YAML::Node Map = YAML::LoadFile(BlockMap.string());
       if (Map["fingerprint"])
-        E << YAML::Key << "fingerprint" << YAML::Value << Map["fingerprint"].as<std::string>();
+        E << YAML::Key << "fingerprint" << YAML::Value
+          << Map["fingerprint"].as<std::string>();
     } catch (const YAML::Exception &) {
-      // The map is optional provenance; a broken one is reported by the estimator.
+      // The map is optional provenance; a broken one is reported by the
+      // estimator.
     }
   }
   E << YAML::Key << "date" << YAML::Value << isoNow();
-  E << YAML::Key << "tool" << YAML::Value << (std::string("mpiete ") + MPIETE_VERSION);
+  E << YAML::Key << "tool" << YAML::Value
+    << (std::string("mpiete ") + MPIETE_VERSION);
   E << YAML::EndMap;
-  E << YAML::Key << "timer_overhead_seconds" << YAML::Value << seconds(Overhead);
+  E << YAML::Key << "timer_overhead_seconds" << YAML::Value
+    << seconds(Overhead);
   E << YAML::Key << "ranks" << YAML::Value << YAML::BeginSeq;
   for (const RankTiming &R : Ranks) {
     E << YAML::BeginMap;
     E << YAML::Key << "rank" << YAML::Value << R.Rank;
-    E << YAML::Key << "timer_overhead_seconds" << YAML::Value << seconds(R.OverheadNs);
+    E << YAML::Key << "timer_overhead_seconds" << YAML::Value
+      << seconds(R.OverheadNs);
     E << YAML::Key << "blocks" << YAML::Value << YAML::BeginSeq;
     for (const BlockTiming &B : R.Blocks) {
       const bool Loop = B.Kind == "loop";
-      // The overhead of the begin/end pair is in every execution's interval, once.
+      // The overhead of the begin/end pair is in every execution's interval,
+      // once.
       const double Net =
           std::max(0.0, static_cast<double>(B.Nanos) -
                             R.OverheadNs * static_cast<double>(B.Executions));
       const uint64_t Per = Loop ? B.Trips : B.Executions;
       const double Mean = Per != 0 ? Net / static_cast<double>(Per) : 0;
       E << YAML::Flow << YAML::BeginMap;
-      // Quoted: an all-digit unit would read as a sexagesimal number in YAML 1.1.
+      // Quoted: an all-digit unit would read as a sexagesimal number in
+      // YAML 1.1.
       E << YAML::Key << "id" << YAML::Value << YAML::DoubleQuoted << B.Id;
       E << YAML::Key << "kind" << YAML::Value << B.Kind;
       E << YAML::Key << "executions" << YAML::Value << B.Executions;
@@ -234,7 +252,8 @@ void writeYaml(std::ostream &OS, const ProbeCommandLine &Cmd, const std::vector<
   }
   E << YAML::EndSeq;
   E << YAML::EndMap;
-  OS << "# mpiete compute base data: seconds per execution of every compute block (loops timed\n"
+  OS << "# mpiete compute base data: seconds per execution of every compute "
+        "block (loops timed\n"
         "# whole: per iteration), measured with one rank running at a time.\n"
      << E.c_str() << "\n";
 }
@@ -254,8 +273,10 @@ int runProbeCompute(const CommandArgs &Args) {
   DiagnosticSink Diags(std::cerr);
   const DiagLoc Tool{"mpiete probe-compute"};
   ProbeCommandLine Cmd;
-  const std::vector<ProbeOption> Own = {{"-o", true}, {"--cpu", true}, {"--keep", false}};
-  if (std::string Err = parseProbeCommandLine(Args, Own, /*WantProgram=*/true, Cmd);
+  const std::vector<ProbeOption> Own = {
+      {"-o", true}, {"--cpu", true}, {"--keep", false}};
+  if (std::string Err =
+          parseProbeCommandLine(Args, Own, /*WantProgram=*/true, Cmd);
       !Err.empty()) {
     Diags.error(Tool, Err, "usage");
     std::cerr << Usage;
@@ -287,9 +308,12 @@ int runProbeCompute(const CommandArgs &Args) {
   }
 
   // The ranks write rank<N>.timing here; merged, then removed.
-  std::string Template = (fs::temp_directory_path() / "mpiete-compute-XXXXXX").string();
+  std::string Template =
+      (fs::temp_directory_path() / "mpiete-compute-XXXXXX").string();
   if (mkdtemp(Template.data()) == nullptr) {
-    Diags.error(Tool, std::string("cannot make a temporary directory: ") + std::strerror(errno),
+    Diags.error(Tool,
+                std::string("cannot make a temporary directory: ") +
+                    std::strerror(errno),
                 "io");
     return 1;
   }
@@ -298,16 +322,17 @@ int runProbeCompute(const CommandArgs &Args) {
   Launch.Env.emplace_back("MPIETE_OUTDIR", OutDir.string());
   if (!Cpu.empty())
     Launch.Env.emplace_back("MPIETE_CPU", Cpu);
-  // All ranks share one processor by design: Open MPI must be told that is fine.
+  // All ranks share one processor by design: Open MPI must be told that is
+  // fine.
   if (isOpenMpiLauncher(Launch.Launcher) &&
-      std::find(Launch.LauncherArgs.begin(), Launch.LauncherArgs.end(), "--oversubscribe") ==
-          Launch.LauncherArgs.end())
+      std::find(Launch.LauncherArgs.begin(), Launch.LauncherArgs.end(),
+                "--oversubscribe") == Launch.LauncherArgs.end())
     Launch.LauncherArgs.push_back("--oversubscribe");
 
   const bool Tty = isatty(STDERR_FILENO) != 0;
   if (Tty)
-    std::cerr << "mpiete probe-compute: running " << Launch.Np << " ranks of '" << Program
-              << "' one at a time...\n";
+    std::cerr << "mpiete probe-compute: running " << Launch.Np << " ranks of '"
+              << Program << "' one at a time...\n";
   const auto Start = std::chrono::steady_clock::now();
   const int Rc = runLaunch(Launch);
   if (Rc != 0) {
@@ -324,7 +349,9 @@ int runProbeCompute(const CommandArgs &Args) {
   size_t Blocks = 0;
   for (int R = 0; R < Launch.Np; ++R) {
     const fs::path File = OutDir / ("rank" + std::to_string(R) + ".timing");
-    if (std::string Err = readRankTiming(File, R, Ranks[static_cast<size_t>(R)]); !Err.empty()) {
+    if (std::string Err =
+            readRankTiming(File, R, Ranks[static_cast<size_t>(R)]);
+        !Err.empty()) {
       Diags.error(DiagLoc{Program}, Err, "probe");
       if (!Keep)
         fs::remove_all(OutDir);
@@ -345,14 +372,17 @@ int runProbeCompute(const CommandArgs &Args) {
     return 1;
   }
   if (Keep)
-    std::cerr << "mpiete probe-compute: rank files kept in " << OutDir.string() << "\n";
+    std::cerr << "mpiete probe-compute: rank files kept in " << OutDir.string()
+              << "\n";
   else
     fs::remove_all(OutDir);
   if (Tty) {
     const double Secs =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
-    std::cerr << "mpiete probe-compute: " << Blocks << " block timings of " << Launch.Np
-              << " ranks written to '" << Output << "' (" << Secs << " s)\n";
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+            .count();
+    std::cerr << "mpiete probe-compute: " << Blocks << " block timings of "
+              << Launch.Np << " ranks written to '" << Output << "' (" << Secs
+              << " s)\n";
   }
   return 0;
 }
