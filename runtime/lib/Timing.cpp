@@ -32,16 +32,14 @@ namespace {
 uint64_t nowNs() {
   timespec Ts;
   clock_gettime(CLOCK_MONOTONIC, &Ts);
-  return static_cast<uint64_t>(Ts.tv_sec) * 1000000000ULL +
-         static_cast<uint64_t>(Ts.tv_nsec);
+  return static_cast<uint64_t>(Ts.tv_sec) * 1000000000ULL + static_cast<uint64_t>(Ts.tv_nsec);
 }
 
 struct Frame {
   mpiete_site_t Id;
-  uint64_t Nanos; // time charged so far
-  uint64_t
-      Resumed; // when it last started running (valid while it is the innermost)
-  bool Mpi;    // a pause marker for an MPI call, not a block
+  uint64_t Nanos;   // time charged so far
+  uint64_t Resumed; // when it last started running (valid while it is the innermost)
+  bool Mpi;         // a pause marker for an MPI call, not a block
 };
 
 class BlockStack {
@@ -69,11 +67,9 @@ public:
 private:
   void grow() {
     const size_t NewCapacity = Capacity == 0 ? 64 : Capacity * 2;
-    auto *NewFrames =
-        static_cast<Frame *>(std::realloc(Frames, NewCapacity * sizeof(Frame)));
+    auto *NewFrames = static_cast<Frame *>(std::realloc(Frames, NewCapacity * sizeof(Frame)));
     if (NewFrames == nullptr)
-      Recorder::get().fail(
-          "out of memory growing the block stack to %zu entries", NewCapacity);
+      Recorder::get().fail("out of memory growing the block stack to %zu entries", NewCapacity);
     Frames = NewFrames;
     Capacity = NewCapacity;
   }
@@ -95,10 +91,9 @@ uint64_t popBlock(mpiete_site_t Id, uint64_t T, const char *Hook) {
       std::snprintf(Open, sizeof Open, "an MPI call is running");
     else if (!Stack.empty())
       formatId(Stack.top().Id, Open, sizeof Open);
-    Recorder::get().fail(
-        "%s(%s) does not match the innermost open block: %s (bad "
-        "instrumentation)",
-        Hook, Want, Open);
+    Recorder::get().fail("%s(%s) does not match the innermost open block: %s (bad "
+                         "instrumentation)",
+                         Hook, Want, Open);
   }
   Frame F = Stack.pop();
   return F.Nanos + (T - F.Resumed);
@@ -121,10 +116,9 @@ void mpiExit() {
     char Open[32] = "none";
     if (!Stack.empty())
       formatId(Stack.top().Id, Open, sizeof Open);
-    Recorder::get().fail(
-        "block %s was begun but not ended inside an MPI call (bad "
-        "instrumentation)",
-        Open);
+    Recorder::get().fail("block %s was begun but not ended inside an MPI call (bad "
+                         "instrumentation)",
+                         Open);
   }
   Stack.pop();
   Stack.resumeTop(nowNs());
@@ -142,8 +136,7 @@ inline __attribute__((always_inline)) void beginBlock(mpiete_site_t Id) {
   Stack.top().Resumed = nowNs();
 }
 
-inline __attribute__((always_inline)) uint64_t endBlock(mpiete_site_t Id,
-                                                        const char *Hook) {
+inline __attribute__((always_inline)) uint64_t endBlock(mpiete_site_t Id, const char *Hook) {
   return popBlock(Id, nowNs(), Hook);
 }
 
@@ -157,8 +150,7 @@ namespace timing {
 
 void calibrate() {
   constexpr int Pairs = 1000;
-  static uint64_t
-      Samples[Pairs]; // static: the hooks' code path stays allocation-free
+  static uint64_t Samples[Pairs]; // static: the hooks' code path stays allocation-free
   constexpr mpiete_site_t Probe = ~0ULL;
   for (int I = 0; I < Pairs; ++I) {
     beginBlock(Probe);

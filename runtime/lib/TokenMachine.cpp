@@ -59,11 +59,11 @@ constexpr int MaxWaitConds = 4;
 //------------------------------------------------------------------------===//
 
 enum class RankState : uint32_t {
-  Running, // holds the token
-  Ready,   // can run as soon as it gets the token (not yet started, or polling)
-  Blocked, // waits for something to arrive (runnable again once its epoch
-           // moves)
-  Parked,  // arrived at a communicator call, waits for the other members
+  Running,    // holds the token
+  Ready,      // can run as soon as it gets the token (not yet started, or polling)
+  Blocked,    // waits for something to arrive (runnable again once its epoch
+              // moves)
+  Parked,     // arrived at a communicator call, waits for the other members
   Collective, // runs a communicator call with the other members; nobody holds
               // the token
   Finished,   // reached MPI_Finalize
@@ -109,9 +109,8 @@ struct RankSlot {
   sem_t Wake;
   RankState State;
   int Pid;
-  uint64_t
-      Epoch; // moves when a message arrives for this rank or its synchronous
-             // send is matched: the only events that can end its wait
+  uint64_t Epoch;     // moves when a message arrives for this rank or its synchronous
+                      // send is matched: the only events that can end its wait
   uint64_t WaitEpoch; // Epoch when it last found that it cannot go on
   uint32_t QueueHead; // incoming unmatched messages in send order
   uint32_t QueueTail;
@@ -125,8 +124,7 @@ struct MsgDesc {
   uint64_t CommId;
   uint64_t Bytes;
   uint64_t HeapOff;
-  uint64_t
-      HeapChunk; // the size the heap chunk was allocated for (its size class)
+  uint64_t HeapChunk; // the size the heap chunk was allocated for (its size class)
   int SrcWorld;
   int DstWorld;
   int SrcRank; // the sender's rank in the communicator: the receiver's
@@ -239,8 +237,7 @@ Recorder &rec() { return Recorder::get(); }
 RankSlot &slot(int R) { return M.Slots[R]; }
 RankSlot &self() { return M.Slots[M.Me]; }
 
-[[noreturn]] void fatal(const char *Fmt, ...)
-    __attribute__((format(printf, 1, 2)));
+[[noreturn]] void fatal(const char *Fmt, ...) __attribute__((format(printf, 1, 2)));
 void fatal(const char *Fmt, ...) {
   char Msg[900];
   va_list Ap;
@@ -319,8 +316,7 @@ const char *whatName(WaitWhat W) {
 const char *routineName(const WaitDesc &W) {
   if (W.NPending >= 1 && W.Conds[0].Ctx == Context::Collective)
     return "a collective operation";
-  if (W.What == WaitWhat::Wait && W.NPending == 1 &&
-      W.Conds[0].StartBlock + 1 == W.Block)
+  if (W.What == WaitWhat::Wait && W.NPending == 1 && W.Conds[0].StartBlock + 1 == W.Block)
     return W.Conds[0].Kind == CondKind::Recv ? "MPI_Recv" : "MPI_Ssend";
   if (W.What == WaitWhat::Waitall && W.Conds[0].StartBlock + 2 == W.Block &&
       (W.NPending == 1 || W.Conds[1].StartBlock + 1 == W.Block))
@@ -338,8 +334,7 @@ void appendf(char *Buf, size_t Size, size_t &Len, const char *Fmt, ...) {
   const int N = std::vsnprintf(Buf + Len, Size - Len, Fmt, Ap);
   va_end(Ap);
   if (N > 0)
-    Len = Len + static_cast<size_t>(N) < Size ? Len + static_cast<size_t>(N)
-                                              : Size - 1;
+    Len = Len + static_cast<size_t>(N) < Size ? Len + static_cast<size_t>(N) : Size - 1;
 }
 
 void describeCond(char *Buf, size_t Size, size_t &Len, const WaitCond &C) {
@@ -347,17 +342,14 @@ void describeCond(char *Buf, size_t Size, size_t &Len, const WaitCond &C) {
   if (C.Peer == MPI_ANY_SOURCE)
     std::snprintf(Peer, sizeof Peer, "any source");
   else
-    std::snprintf(Peer, sizeof Peer, "%s %d",
-                  C.Kind == CondKind::SyncSend ? "dest" : "source", C.Peer);
+    std::snprintf(Peer, sizeof Peer, "%s %d", C.Kind == CondKind::SyncSend ? "dest" : "source",
+                  C.Peer);
   if (C.Tag == MPI_ANY_TAG)
     std::snprintf(Tag, sizeof Tag, "any tag");
   else
     std::snprintf(Tag, sizeof Tag, "tag %d", C.Tag);
-  const char *What = C.Kind == CondKind::SyncSend
-                         ? "the receive of a synchronous send to "
-                         : "";
-  appendf(Buf, Size, Len, "%s%s %s on communicator %" PRIx64, What, Peer, Tag,
-          C.CommId);
+  const char *What = C.Kind == CondKind::SyncSend ? "the receive of a synchronous send to " : "";
+  appendf(Buf, Size, Len, "%s%s %s on communicator %" PRIx64, What, Peer, Tag, C.CommId);
 }
 
 void describeRank(char *Buf, size_t Size, size_t &Len, int R) {
@@ -378,8 +370,7 @@ void describeRank(char *Buf, size_t Size, size_t &Len, int R) {
             Block, W.CommId);
     return;
   case RankState::Ready:
-    appendf(Buf, Size, Len, "polls in %s (block %s) without progress",
-            routineName(W), Block);
+    appendf(Buf, Size, Len, "polls in %s (block %s) without progress", routineName(W), Block);
     break;
   case RankState::Blocked:
     appendf(Buf, Size, Len, "waits in %s (block %s)", routineName(W), Block);
@@ -408,8 +399,7 @@ void describeRank(char *Buf, size_t Size, size_t &Len, int R) {
   if (Buf == nullptr)
     fatal("deadlock under token passing (no memory to describe it)");
   size_t Len = 0;
-  appendf(Buf, Size, Len,
-          "mpiete: rank %d: error: deadlock under token passing: ", M.Me);
+  appendf(Buf, Size, Len, "mpiete: rank %d: error: deadlock under token passing: ", M.Me);
   for (int R = 0; R < M.N; ++R) {
     if (R != 0)
       appendf(Buf, Size, Len, "; ");
@@ -426,8 +416,7 @@ void describeRank(char *Buf, size_t Size, size_t &Len, int R) {
 
 bool canRun(int R) {
   const RankSlot &S = slot(R);
-  return S.State == RankState::Ready ||
-         (S.State == RankState::Blocked && S.Epoch != S.WaitEpoch);
+  return S.State == RankState::Ready || (S.State == RankState::Blocked && S.Epoch != S.WaitEpoch);
 }
 
 /// Hands the token to the next rank that can run (cyclically from Me + 1) and
@@ -538,9 +527,7 @@ Request *toRequest(MPI_Request Req, mpiete_site_t Block) {
   if (R == nullptr || R->Magic != ReqMagic) {
     char Id[32];
     formatId(Block, Id, sizeof Id);
-    fatal(
-        "invalid request passed at block %s (not made by a rewritten MPI call)",
-        Id);
+    fatal("invalid request passed at block %s (not made by a rewritten MPI call)", Id);
   }
   return R;
 }
@@ -582,8 +569,7 @@ int finish(MPI_Request *Handle, MPI_Status *St) {
 void addOwned(uint32_t Msg, int Fd, Request *Req) {
   if (M.NOwned == M.OwnedCap) {
     const size_t Cap = M.OwnedCap == 0 ? 64 : M.OwnedCap * 2;
-    auto *New =
-        static_cast<Owned *>(std::realloc(M.OwnedList, Cap * sizeof(Owned)));
+    auto *New = static_cast<Owned *>(std::realloc(M.OwnedList, Cap * sizeof(Owned)));
     if (New == nullptr)
       fatal("out of memory tracking sent messages");
     M.OwnedList = New;
@@ -645,17 +631,14 @@ void deliver(uint32_t I, Request &R) {
   MsgDesc &D = M.Msgs[I];
   int TypeBytes = 0;
   PMPI_Type_size(R.Type, &TypeBytes);
-  const uint64_t Capacity =
-      static_cast<uint64_t>(TypeBytes) * static_cast<uint64_t>(R.Count);
+  const uint64_t Capacity = static_cast<uint64_t>(TypeBytes) * static_cast<uint64_t>(R.Count);
   int Err = MPI_SUCCESS;
   uint64_t Bytes = D.Bytes;
   if (Bytes > Capacity) {
     Err = MPI_ERR_TRUNCATE;
     Bytes = Capacity;
   }
-  const int Whole =
-      TypeBytes > 0 ? static_cast<int>(Bytes / static_cast<uint64_t>(TypeBytes))
-                    : 0;
+  const int Whole = TypeBytes > 0 ? static_cast<int>(Bytes / static_cast<uint64_t>(TypeBytes)) : 0;
   if (Whole > 0) {
     const void *Data = nullptr;
     void *Map = MAP_FAILED;
@@ -664,25 +647,23 @@ void deliver(uint32_t I, Request &R) {
       Data = M.Heap + D.HeapOff;
     } else {
       char Path[64];
-      std::snprintf(Path, sizeof Path, "/proc/%d/fd/%d", slot(D.SrcWorld).Pid,
-                    D.Fd);
+      std::snprintf(Path, sizeof Path, "/proc/%d/fd/%d", slot(D.SrcWorld).Pid, D.Fd);
       Fd = ::open(Path, O_RDONLY | O_CLOEXEC);
       if (Fd < 0)
-        fatal("cannot open the %" PRIu64
-              "-byte message from rank %d ('%s'): %s",
-              D.Bytes, D.SrcWorld, Path, std::strerror(errno));
+        fatal("cannot open the %" PRIu64 "-byte message from rank %d ('%s'): %s", D.Bytes,
+              D.SrcWorld, Path, std::strerror(errno));
       Map = ::mmap(nullptr, D.Bytes, PROT_READ, MAP_SHARED, Fd, 0);
       if (Map == MAP_FAILED)
-        fatal("cannot map the %" PRIu64 "-byte message from rank %d: %s",
-              D.Bytes, D.SrcWorld, std::strerror(errno));
+        fatal("cannot map the %" PRIu64 "-byte message from rank %d: %s", D.Bytes, D.SrcWorld,
+              std::strerror(errno));
       Data = Map;
     }
     int Position = 0;
     // Packing and unpacking name MPI_COMM_WORLD: the data representation is the
     // same for every communicator, and the user's may be freed before its
     // receive completes.
-    const int Rc = PMPI_Unpack(Data, static_cast<int>(D.Bytes), &Position,
-                               R.Buf, Whole, R.Type, MPI_COMM_WORLD);
+    const int Rc = PMPI_Unpack(Data, static_cast<int>(D.Bytes), &Position, R.Buf, Whole, R.Type,
+                               MPI_COMM_WORLD);
     if (Rc != MPI_SUCCESS && Err == MPI_SUCCESS)
       Err = Rc;
     if (Map != MAP_FAILED)
@@ -742,8 +723,7 @@ void describeRequest(WaitCond &C, const Request &R) {
 }
 
 /// Records what this rank waits for: the incomplete requests among Reqs.
-void describeWait(WaitWhat What, mpiete_site_t Block, int N,
-                  const MPI_Request *Reqs) {
+void describeWait(WaitWhat What, mpiete_site_t Block, int N, const MPI_Request *Reqs) {
   WaitDesc &W = self().Wait;
   W.What = What;
   W.Block = Block;
@@ -804,8 +784,7 @@ void checkRequests(int N, const MPI_Request Reqs[], mpiete_site_t Block) {
 }
 
 /// Makes a receive-like record for probes (never posted).
-Request probeRecord(mpiete_site_t Block, int Source, int Tag,
-                    const comms::Info &C) {
+Request probeRecord(mpiete_site_t Block, int Source, int Tag, const comms::Info &C) {
   Request P{};
   P.Kind = ReqKind::Recv;
   P.Block = Block;
@@ -848,8 +827,8 @@ void pinToCpu(int Cpu) {
   CPU_ZERO(&Set);
   CPU_SET(Cpu, &Set);
   if (sched_setaffinity(0, sizeof Set, &Set) != 0)
-    std::fprintf(stderr, "mpiete: rank %d: warning: cannot pin to CPU %d: %s\n",
-                 M.Me, Cpu, std::strerror(errno));
+    std::fprintf(stderr, "mpiete: rank %d: warning: cannot pin to CPU %d: %s\n", M.Me, Cpu,
+                 std::strerror(errno));
 }
 
 int chooseCpu() {
@@ -911,24 +890,20 @@ void init(mpiete_site_t Block) {
   if (Me == 0) {
     timespec Ts;
     clock_gettime(CLOCK_REALTIME, &Ts);
-    Agreed[0] =
-        static_cast<long long>((static_cast<uint64_t>(getpid()) << 32) ^
-                               static_cast<uint64_t>(Ts.tv_nsec) ^
-                               (static_cast<uint64_t>(Ts.tv_sec) << 20));
+    Agreed[0] = static_cast<long long>((static_cast<uint64_t>(getpid()) << 32) ^
+                                       static_cast<uint64_t>(Ts.tv_nsec) ^
+                                       (static_cast<uint64_t>(Ts.tv_sec) << 20));
     Agreed[1] = chooseCpu();
   }
   PMPI_Bcast(Agreed, 2, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
   char Name[96];
-  std::snprintf(Name, sizeof Name, "/mpiete-tok-%u-%llx",
-                static_cast<unsigned>(getuid()),
+  std::snprintf(Name, sizeof Name, "/mpiete-tok-%u-%llx", static_cast<unsigned>(getuid()),
                 static_cast<unsigned long long>(Agreed[0]));
 
-  const uint32_t MaxMsgs =
-      static_cast<uint32_t>(envNumber("MPIETE_MAX_MESSAGES", 1 << 16));
+  const uint32_t MaxMsgs = static_cast<uint32_t>(envNumber("MPIETE_MAX_MESSAGES", 1 << 16));
   const uint64_t HeapSize = envNumber("MPIETE_SHM_HEAP", 32ULL << 20);
   const size_t SlotsOff = alignUp(sizeof(Header), 64);
-  const size_t MsgsOff =
-      alignUp(SlotsOff + sizeof(RankSlot) * static_cast<size_t>(N), 64);
+  const size_t MsgsOff = alignUp(SlotsOff + sizeof(RankSlot) * static_cast<size_t>(N), 64);
   const size_t HeapOff = alignUp(MsgsOff + sizeof(MsgDesc) * MaxMsgs, 4096);
   const size_t Bytes = HeapOff + HeapSize;
 
@@ -937,8 +912,8 @@ void init(mpiete_site_t Block) {
     const int Fd = shm_open(Name, O_CREAT | O_EXCL | O_RDWR, 0600);
     if (Fd < 0 || ::ftruncate(Fd, static_cast<off_t>(Bytes)) != 0 ||
         (Err = mapSegment(Fd, Bytes)) != 0)
-      fatal("cannot create the token-passing segment '%s' (%zu bytes): %s",
-            Name, Bytes, std::strerror(Err != 0 ? Err : errno));
+      fatal("cannot create the token-passing segment '%s' (%zu bytes): %s", Name, Bytes,
+            std::strerror(Err != 0 ? Err : errno));
     ::close(Fd);
     Header &H = *M.H;
     H.Magic = SegmentMagic;
@@ -949,8 +924,7 @@ void init(mpiete_site_t Block) {
     H.HeapSize = HeapSize;
     for (uint64_t &F : H.FreeChunks)
       F = NoOffset;
-    auto *Slots =
-        reinterpret_cast<RankSlot *>(reinterpret_cast<char *>(M.H) + SlotsOff);
+    auto *Slots = reinterpret_cast<RankSlot *>(reinterpret_cast<char *>(M.H) + SlotsOff);
     for (int R = 0; R < N; ++R) {
       if (sem_init(&Slots[R].Wake, 1, 0) != 0)
         fatal("sem_init failed: %s", std::strerror(errno));
@@ -958,8 +932,7 @@ void init(mpiete_site_t Block) {
       Slots[R].QueueHead = Slots[R].QueueTail = NoMsg;
       Slots[R].WaitEpoch = UINT64_MAX;
     }
-    auto *Msgs =
-        reinterpret_cast<MsgDesc *>(reinterpret_cast<char *>(M.H) + MsgsOff);
+    auto *Msgs = reinterpret_cast<MsgDesc *>(reinterpret_cast<char *>(M.H) + MsgsOff);
     for (uint32_t I = 0; I < MaxMsgs; ++I)
       Msgs[I].Next = I + 1 < MaxMsgs ? I + 1 : NoMsg;
     H.FreeMsg = MaxMsgs > 0 ? 0 : NoMsg;
@@ -974,8 +947,7 @@ void init(mpiete_site_t Block) {
     if (M.H->Magic != SegmentMagic || M.H->NRanks != N)
       fatal("the token-passing segment '%s' is not this job's", Name);
   }
-  M.Slots =
-      reinterpret_cast<RankSlot *>(reinterpret_cast<char *>(M.H) + SlotsOff);
+  M.Slots = reinterpret_cast<RankSlot *>(reinterpret_cast<char *>(M.H) + SlotsOff);
   M.Msgs = reinterpret_cast<MsgDesc *>(reinterpret_cast<char *>(M.H) + MsgsOff);
   M.Heap = reinterpret_cast<unsigned char *>(M.H) + HeapOff;
   __atomic_store_n(&self().Pid, static_cast<int>(getpid()), __ATOMIC_SEQ_CST);
@@ -997,8 +969,7 @@ void init(mpiete_site_t Block) {
 
 void finalize(mpiete_site_t Block) {
   checkActive("MPI_Finalize");
-  rec().onFinalize(
-      Block); // the output, written while this rank still runs alone
+  rec().onFinalize(Block); // the output, written while this rank still runs alone
   progress();
   RankSlot &S = self();
   S.Wait.What = WaitWhat::Finalize;
@@ -1036,9 +1007,8 @@ void finalize(mpiete_site_t Block) {
   M.H = nullptr;
 }
 
-int isend(mpiete_site_t Block, const void *Buf, int Count, MPI_Datatype Type,
-          int Dest, int Tag, MPI_Comm Comm, SendMode Mode, Context Ctx,
-          MPI_Request *Req) {
+int isend(mpiete_site_t Block, const void *Buf, int Count, MPI_Datatype Type, int Dest, int Tag,
+          MPI_Comm Comm, SendMode Mode, Context Ctx, MPI_Request *Req) {
   checkActive("MPI_Isend");
   if (Ctx == Context::User)
     rec().record(Block, Kind::Start);
@@ -1084,13 +1054,11 @@ int isend(mpiete_site_t Block, const void *Buf, int Count, MPI_Datatype Type,
     } else {
       D.Fd = memfd_create("mpiete-message", MFD_CLOEXEC);
       if (D.Fd < 0 || ::ftruncate(D.Fd, PackBytes) != 0)
-        fatal("cannot store a %d-byte message: %s", PackBytes,
-              std::strerror(errno));
-      Map = ::mmap(nullptr, static_cast<size_t>(PackBytes),
-                   PROT_READ | PROT_WRITE, MAP_SHARED, D.Fd, 0);
+        fatal("cannot store a %d-byte message: %s", PackBytes, std::strerror(errno));
+      Map = ::mmap(nullptr, static_cast<size_t>(PackBytes), PROT_READ | PROT_WRITE, MAP_SHARED,
+                   D.Fd, 0);
       if (Map == MAP_FAILED)
-        fatal("cannot map a %d-byte message: %s", PackBytes,
-              std::strerror(errno));
+        fatal("cannot map a %d-byte message: %s", PackBytes, std::strerror(errno));
       D.Store = Storage::Memfd;
       Dst = Map;
     }
@@ -1138,8 +1106,8 @@ int isend(mpiete_site_t Block, const void *Buf, int Count, MPI_Datatype Type,
   return MPI_SUCCESS;
 }
 
-int irecv(mpiete_site_t Block, void *Buf, int Count, MPI_Datatype Type,
-          int Source, int Tag, MPI_Comm Comm, Context Ctx, MPI_Request *Req) {
+int irecv(mpiete_site_t Block, void *Buf, int Count, MPI_Datatype Type, int Source, int Tag,
+          MPI_Comm Comm, Context Ctx, MPI_Request *Req) {
   checkActive("MPI_Irecv");
   if (Ctx == Context::User)
     rec().record(Block, Kind::Start);
@@ -1148,8 +1116,7 @@ int irecv(mpiete_site_t Block, void *Buf, int Count, MPI_Datatype Type,
   if (Count < 0)
     return MPI_ERR_COUNT;
   const comms::Info &C = comms::lookup(Comm, Block);
-  if (Source != MPI_PROC_NULL && Source != MPI_ANY_SOURCE &&
-      (Source < 0 || Source >= C.Size))
+  if (Source != MPI_PROC_NULL && Source != MPI_ANY_SOURCE && (Source < 0 || Source >= C.Size))
     return MPI_ERR_RANK;
   if (Ctx == Context::User && Tag < 0 && Tag != MPI_ANY_TAG)
     return MPI_ERR_TAG;
@@ -1194,8 +1161,7 @@ int wait(mpiete_site_t Block, MPI_Request *Req, MPI_Status *Status) {
   }
 }
 
-int waitall(mpiete_site_t Block, int N, MPI_Request Reqs[],
-            MPI_Status Statuses[]) {
+int waitall(mpiete_site_t Block, int N, MPI_Request Reqs[], MPI_Status Statuses[]) {
   checkActive("MPI_Waitall");
   recordWait(Block, N, Reqs);
   checkRequests(N, Reqs, Block);
@@ -1211,8 +1177,7 @@ int waitall(mpiete_site_t Block, int N, MPI_Request Reqs[],
   }
   bool AnyError = false;
   for (int I = 0; I < N; ++I) {
-    MPI_Status *St =
-        Statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &Statuses[I];
+    MPI_Status *St = Statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &Statuses[I];
     if (Reqs[I] == MPI_REQUEST_NULL) {
       emptyStatus(St);
       continue;
@@ -1240,8 +1205,7 @@ int firstDone(int N, const MPI_Request Reqs[], bool &Active) {
 
 /// Waitsome/Testsome: completes every finished request; returns how many
 /// (MPI_UNDEFINED if none is active).
-int collectDone(int N, MPI_Request Reqs[], int Indices[], MPI_Status Statuses[],
-                bool &Error) {
+int collectDone(int N, MPI_Request Reqs[], int Indices[], MPI_Status Statuses[], bool &Error) {
   bool Active = false;
   int Out = 0;
   Error = false;
@@ -1251,8 +1215,7 @@ int collectDone(int N, MPI_Request Reqs[], int Indices[], MPI_Status Statuses[],
     Active = true;
     if (!reinterpret_cast<const Request *>(Reqs[I])->Complete)
       continue;
-    MPI_Status *St =
-        Statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &Statuses[Out];
+    MPI_Status *St = Statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &Statuses[Out];
     Error |= finish(&Reqs[I], St) != MPI_SUCCESS;
     Indices[Out++] = I;
   }
@@ -1261,8 +1224,7 @@ int collectDone(int N, MPI_Request Reqs[], int Indices[], MPI_Status Statuses[],
 
 } // namespace
 
-int waitany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index,
-            MPI_Status *Status) {
+int waitany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index, MPI_Status *Status) {
   checkActive("MPI_Waitany");
   recordWait(Block, N, Reqs);
   checkRequests(N, Reqs, Block);
@@ -1284,8 +1246,8 @@ int waitany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index,
   }
 }
 
-int waitsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount,
-             int Indices[], MPI_Status Statuses[]) {
+int waitsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount, int Indices[],
+             MPI_Status Statuses[]) {
   checkActive("MPI_Waitsome");
   recordWait(Block, N, Reqs);
   checkRequests(N, Reqs, Block);
@@ -1321,8 +1283,7 @@ int test(mpiete_site_t Block, MPI_Request *Req, int *Flag, MPI_Status *Status) {
   return R->Complete ? finish(Req, Status) : MPI_SUCCESS;
 }
 
-int testall(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Flag,
-            MPI_Status Statuses[]) {
+int testall(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Flag, MPI_Status Statuses[]) {
   checkActive("MPI_Testall");
   recordWait(Block, N, Reqs);
   checkRequests(N, Reqs, Block);
@@ -1335,8 +1296,7 @@ int testall(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Flag,
       *Flag = 1;
       bool AnyError = false;
       for (int I = 0; I < N; ++I) {
-        MPI_Status *St =
-            Statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &Statuses[I];
+        MPI_Status *St = Statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &Statuses[I];
         if (Reqs[I] == MPI_REQUEST_NULL)
           emptyStatus(St);
         else
@@ -1353,8 +1313,8 @@ int testall(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Flag,
   return MPI_SUCCESS;
 }
 
-int testany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index,
-            int *Flag, MPI_Status *Status) {
+int testany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index, int *Flag,
+            MPI_Status *Status) {
   checkActive("MPI_Testany");
   recordWait(Block, N, Reqs);
   checkRequests(N, Reqs, Block);
@@ -1383,8 +1343,8 @@ int testany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index,
   return MPI_SUCCESS;
 }
 
-int testsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount,
-             int Indices[], MPI_Status Statuses[]) {
+int testsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount, int Indices[],
+             MPI_Status Statuses[]) {
   checkActive("MPI_Testsome");
   recordWait(Block, N, Reqs);
   checkRequests(N, Reqs, Block);
@@ -1402,8 +1362,7 @@ int testsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount,
   return MPI_SUCCESS;
 }
 
-int probe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm,
-          MPI_Status *Status) {
+int probe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, MPI_Status *Status) {
   checkActive("MPI_Probe");
   rec().record(Block, Kind::Wait);
   if (Source == MPI_PROC_NULL) {
@@ -1428,8 +1387,7 @@ int probe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm,
   }
 }
 
-int iprobe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, int *Flag,
-           MPI_Status *Status) {
+int iprobe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, int *Flag, MPI_Status *Status) {
   checkActive("MPI_Iprobe");
   rec().record(Block, Kind::Wait);
   if (Source == MPI_PROC_NULL) {
@@ -1478,12 +1436,10 @@ int requestFree(mpiete_site_t Block, MPI_Request *Req) {
   return MPI_SUCCESS;
 }
 
-int collectiveCall(mpiete_site_t Block, MPI_Comm Comm, int (*Fn)(void *),
-                   void *Arg) {
+int collectiveCall(mpiete_site_t Block, MPI_Comm Comm, int (*Fn)(void *), void *Arg) {
   checkActive("a communicator call");
   rec().record(Block, Kind::Comm);
-  const comms::Info &C =
-      Comm == M.Freeing ? *M.FreeingInfo : comms::lookup(Comm, Block);
+  const comms::Info &C = Comm == M.Freeing ? *M.FreeingInfo : comms::lookup(Comm, Block);
   if (C.Size <= 1)
     return finishCommCall(C, Fn(Arg));
   progress();
@@ -1500,8 +1456,7 @@ int collectiveCall(mpiete_site_t Block, MPI_Comm Comm, int (*Fn)(void *),
         break;
       }
     if (S == nullptr)
-      fatal("more than %d communicator calls waiting for their members at once",
-            MaxCollSlots);
+      fatal("more than %d communicator calls waiting for their members at once", MaxCollSlots);
     S->Used = 1;
     S->CommId = C.Id;
     S->Size = C.Size;

@@ -114,9 +114,8 @@ std::string readRankTiming(const fs::path &Path, int Rank, RankTiming &Out) {
     Out.Blocks.push_back(B);
   }
   if (!Out.TokenPassing)
-    return Path.string() +
-           ": the program did not run under token passing (was it linked with "
-           "the timing runtime?)";
+    return Path.string() + ": the program did not run under token passing (was it linked with "
+                           "the timing runtime?)";
   return "";
 }
 
@@ -170,8 +169,8 @@ fs::path blockMapOf(const std::string &Program) {
 
 double seconds(double Nanos) { return Nanos * 1e-9; }
 
-void writeYaml(std::ostream &OS, const ProbeCommandLine &Cmd,
-               const std::vector<RankTiming> &Ranks, const fs::path &BlockMap) {
+void writeYaml(std::ostream &OS, const ProbeCommandLine &Cmd, const std::vector<RankTiming> &Ranks,
+               const fs::path &BlockMap) {
   const std::string &Program = Cmd.Launch.Program.front();
   double Overhead = 0;
   for (const RankTiming &R : Ranks)
@@ -185,50 +184,42 @@ void writeYaml(std::ostream &OS, const ProbeCommandLine &Cmd,
   E << YAML::Key << "provenance" << YAML::Value << YAML::BeginMap;
   E << YAML::Key << "program" << YAML::Value << Program;
   E << YAML::Key << "arguments" << YAML::Value << YAML::Flow
-    << std::vector<std::string>(Cmd.Launch.Program.begin() + 1,
-                                Cmd.Launch.Program.end());
+    << std::vector<std::string>(Cmd.Launch.Program.begin() + 1, Cmd.Launch.Program.end());
   E << YAML::Key << "ranks" << YAML::Value << static_cast<int>(Ranks.size());
   E << YAML::Key << "host" << YAML::Value << hostName();
   E << YAML::Key << "cpu_model" << YAML::Value << cpuInfo("model name");
   E << YAML::Key << "cpu_mhz" << YAML::Value << cpuInfo("cpu MHz");
-  E << YAML::Key << "cpu" << YAML::Value
-    << (Ranks.empty() ? -1 : Ranks.front().Cpu);
+  E << YAML::Key << "cpu" << YAML::Value << (Ranks.empty() ? -1 : Ranks.front().Cpu);
   E << YAML::Key << "token_passing" << YAML::Value << true;
-  E << YAML::Key << "compiler" << YAML::Value
-    << envOr("MPIETE_COMPILER", "unknown");
+  E << YAML::Key << "compiler" << YAML::Value << envOr("MPIETE_COMPILER", "unknown");
   E << YAML::Key << "flags" << YAML::Value << envOr("MPIETE_CFLAGS", "unknown");
   if (!BlockMap.empty()) {
     E << YAML::Key << "block_map" << YAML::Value << BlockMap.string();
     try {
       YAML::Node Map = YAML::LoadFile(BlockMap.string());
       if (Map["fingerprint"])
-        E << YAML::Key << "fingerprint" << YAML::Value
-          << Map["fingerprint"].as<std::string>();
+        E << YAML::Key << "fingerprint" << YAML::Value << Map["fingerprint"].as<std::string>();
     } catch (const YAML::Exception &) {
       // The map is optional provenance; a broken one is reported by the
       // estimator.
     }
   }
   E << YAML::Key << "date" << YAML::Value << isoNow();
-  E << YAML::Key << "tool" << YAML::Value
-    << (std::string("mpiete ") + MPIETE_VERSION);
+  E << YAML::Key << "tool" << YAML::Value << (std::string("mpiete ") + MPIETE_VERSION);
   E << YAML::EndMap;
-  E << YAML::Key << "timer_overhead_seconds" << YAML::Value
-    << seconds(Overhead);
+  E << YAML::Key << "timer_overhead_seconds" << YAML::Value << seconds(Overhead);
   E << YAML::Key << "ranks" << YAML::Value << YAML::BeginSeq;
   for (const RankTiming &R : Ranks) {
     E << YAML::BeginMap;
     E << YAML::Key << "rank" << YAML::Value << R.Rank;
-    E << YAML::Key << "timer_overhead_seconds" << YAML::Value
-      << seconds(R.OverheadNs);
+    E << YAML::Key << "timer_overhead_seconds" << YAML::Value << seconds(R.OverheadNs);
     E << YAML::Key << "blocks" << YAML::Value << YAML::BeginSeq;
     for (const BlockTiming &B : R.Blocks) {
       const bool Loop = B.Kind == "loop";
       // The overhead of the begin/end pair is in every execution's interval,
       // once.
-      const double Net =
-          std::max(0.0, static_cast<double>(B.Nanos) -
-                            R.OverheadNs * static_cast<double>(B.Executions));
+      const double Net = std::max(0.0, static_cast<double>(B.Nanos) -
+                                           R.OverheadNs * static_cast<double>(B.Executions));
       const uint64_t Per = Loop ? B.Trips : B.Executions;
       const double Mean = Per != 0 ? Net / static_cast<double>(Per) : 0;
       E << YAML::Flow << YAML::BeginMap;
@@ -273,11 +264,8 @@ int runProbeCompute(const CommandArgs &Args) {
   DiagnosticSink Diags(std::cerr);
   const DiagLoc Tool{"mpiete probe-compute"};
   ProbeCommandLine Cmd;
-  const std::vector<ProbeOption> Own = {
-      {"-o", true}, {"--cpu", true}, {"--keep", false}};
-  if (std::string Err =
-          parseProbeCommandLine(Args, Own, /*WantProgram=*/true, Cmd);
-      !Err.empty()) {
+  const std::vector<ProbeOption> Own = {{"-o", true}, {"--cpu", true}, {"--keep", false}};
+  if (std::string Err = parseProbeCommandLine(Args, Own, /*WantProgram=*/true, Cmd); !Err.empty()) {
     Diags.error(Tool, Err, "usage");
     std::cerr << Usage;
     return 2;
@@ -308,12 +296,9 @@ int runProbeCompute(const CommandArgs &Args) {
   }
 
   // The ranks write rank<N>.timing here; merged, then removed.
-  std::string Template =
-      (fs::temp_directory_path() / "mpiete-compute-XXXXXX").string();
+  std::string Template = (fs::temp_directory_path() / "mpiete-compute-XXXXXX").string();
   if (mkdtemp(Template.data()) == nullptr) {
-    Diags.error(Tool,
-                std::string("cannot make a temporary directory: ") +
-                    std::strerror(errno),
+    Diags.error(Tool, std::string("cannot make a temporary directory: ") + std::strerror(errno),
                 "io");
     return 1;
   }
@@ -325,14 +310,14 @@ int runProbeCompute(const CommandArgs &Args) {
   // All ranks share one processor by design: Open MPI must be told that is
   // fine.
   if (isOpenMpiLauncher(Launch.Launcher) &&
-      std::find(Launch.LauncherArgs.begin(), Launch.LauncherArgs.end(),
-                "--oversubscribe") == Launch.LauncherArgs.end())
+      std::find(Launch.LauncherArgs.begin(), Launch.LauncherArgs.end(), "--oversubscribe") ==
+          Launch.LauncherArgs.end())
     Launch.LauncherArgs.push_back("--oversubscribe");
 
   const bool Tty = isatty(STDERR_FILENO) != 0;
   if (Tty)
-    std::cerr << "mpiete probe-compute: running " << Launch.Np << " ranks of '"
-              << Program << "' one at a time...\n";
+    std::cerr << "mpiete probe-compute: running " << Launch.Np << " ranks of '" << Program
+              << "' one at a time...\n";
   const auto Start = std::chrono::steady_clock::now();
   const int Rc = runLaunch(Launch);
   if (Rc != 0) {
@@ -349,9 +334,7 @@ int runProbeCompute(const CommandArgs &Args) {
   size_t Blocks = 0;
   for (int R = 0; R < Launch.Np; ++R) {
     const fs::path File = OutDir / ("rank" + std::to_string(R) + ".timing");
-    if (std::string Err =
-            readRankTiming(File, R, Ranks[static_cast<size_t>(R)]);
-        !Err.empty()) {
+    if (std::string Err = readRankTiming(File, R, Ranks[static_cast<size_t>(R)]); !Err.empty()) {
       Diags.error(DiagLoc{Program}, Err, "probe");
       if (!Keep)
         fs::remove_all(OutDir);
@@ -372,17 +355,14 @@ int runProbeCompute(const CommandArgs &Args) {
     return 1;
   }
   if (Keep)
-    std::cerr << "mpiete probe-compute: rank files kept in " << OutDir.string()
-              << "\n";
+    std::cerr << "mpiete probe-compute: rank files kept in " << OutDir.string() << "\n";
   else
     fs::remove_all(OutDir);
   if (Tty) {
     const double Secs =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
-            .count();
-    std::cerr << "mpiete probe-compute: " << Blocks << " block timings of "
-              << Launch.Np << " ranks written to '" << Output << "' (" << Secs
-              << " s)\n";
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+    std::cerr << "mpiete probe-compute: " << Blocks << " block timings of " << Launch.Np
+              << " ranks written to '" << Output << "' (" << Secs << " s)\n";
   }
   return 0;
 }

@@ -25,19 +25,16 @@ protected:
   }
 };
 
-YAML::Node runProbe(const std::string &Name, int Np,
-                    const std::string &Scenario) {
+YAML::Node runProbe(const std::string &Name, int Np, const std::string &Scenario) {
   const fs::path Out = fs::path(MPIETE_TEST_BINARY_DIR) / (Name + ".yaml");
   fs::remove(Out);
-  const int Rc = runProbeCompute({"-o", Out.string(), "-np", std::to_string(Np),
-                                  "--launcher", MPIETE_TEST_MPIRUN,
-                                  MPIETE_TEST_TOKEN_PROGRAM, Scenario});
+  const int Rc = runProbeCompute({"-o", Out.string(), "-np", std::to_string(Np), "--launcher",
+                                  MPIETE_TEST_MPIRUN, MPIETE_TEST_TOKEN_PROGRAM, Scenario});
   EXPECT_EQ(Rc, 0);
   return fs::exists(Out) ? YAML::LoadFile(Out.string()) : YAML::Node();
 }
 
-const YAML::Node *findBlock(const YAML::Node &Blocks, const std::string &Id,
-                            YAML::Node &Hold) {
+const YAML::Node *findBlock(const YAML::Node &Blocks, const std::string &Id, YAML::Node &Hold) {
   for (const YAML::Node &B : Blocks)
     if (B["id"].as<std::string>() == Id) {
       Hold = B;
@@ -68,8 +65,7 @@ TEST_F(ProbeCompute, EveryRankEveryBlock) {
     EXPECT_EQ((*B)["kind"].as<std::string>(), "block");
     EXPECT_EQ((*B)["executions"].as<int>(), 5);
     EXPECT_GE((*B)["mean_seconds"].as<double>(), 0.0);
-    EXPECT_GE((*B)["max_seconds"].as<double>(),
-              (*B)["min_seconds"].as<double>());
+    EXPECT_GE((*B)["max_seconds"].as<double>(), (*B)["min_seconds"].as<double>());
     // Communication blocks are not compute base data.
     EXPECT_EQ(findBlock(Rank["blocks"], "00abc123:302", Hold), nullptr);
   }
@@ -80,8 +76,7 @@ TEST_F(ProbeCompute, LongBlockMeasured) {
   YAML::Node Doc = runProbe("sleeping", 2, "sleeping");
   ASSERT_TRUE(Doc.IsMap());
   YAML::Node Hold;
-  const YAML::Node *B =
-      findBlock(Doc["ranks"][0]["blocks"], "00abc123:604", Hold);
+  const YAML::Node *B = findBlock(Doc["ranks"][0]["blocks"], "00abc123:604", Hold);
   ASSERT_NE(B, nullptr);
   const double Mean = (*B)["mean_seconds"].as<double>();
   EXPECT_GT(Mean, 0.2);
@@ -91,9 +86,8 @@ TEST_F(ProbeCompute, LongBlockMeasured) {
 TEST_F(ProbeCompute, FailingProgramIsAnError) {
   const fs::path Out = fs::path(MPIETE_TEST_BINARY_DIR) / "deadlock.yaml";
   fs::remove(Out);
-  EXPECT_NE(runProbeCompute({"-o", Out.string(), "-np", "2", "--launcher",
-                             MPIETE_TEST_MPIRUN, MPIETE_TEST_TOKEN_PROGRAM,
-                             "deadlock"}),
+  EXPECT_NE(runProbeCompute({"-o", Out.string(), "-np", "2", "--launcher", MPIETE_TEST_MPIRUN,
+                             MPIETE_TEST_TOKEN_PROGRAM, "deadlock"}),
             0);
   EXPECT_FALSE(fs::exists(Out));
 }
