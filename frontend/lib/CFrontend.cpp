@@ -40,6 +40,20 @@ const FunctionDecl *mpiCallee(const CallExpr *CE) {
   return nullptr;
 }
 
+/// Where a diagnostic points. ClangTool makes the main file's path absolute; the user wants
+/// it as given on the command line, as a compiler reports it (editors and make output jump
+/// to it), so the main file is named by the unit path unless a #line directive renamed it.
+DiagLoc diagLocOf(const SourceManager &SM, SourceLocation Loc, const std::string &UnitPath) {
+  PresumedLoc P = SM.getPresumedLoc(Loc);
+  if (P.isInvalid())
+    return {UnitPath, 0, 0};
+  std::string File = P.getFilename();
+  if (OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
+      Main && File == Main->getName())
+    File = UnitPath;
+  return {File, P.getLine(), P.getColumn()};
+}
+
 /// Remembers the user (non-system) files the unit reads, for the content hash.
 class UserFileCollector : public PPCallbacks {
 public:
@@ -222,10 +236,7 @@ public:
   }
 
   DiagLoc diagLoc(SourceLocation Loc) const {
-    PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
-    if (P.isInvalid())
-      return {Model.Source, 0, 0};
-    return {P.getFilename(), P.getLine(), P.getColumn()};
+    return diagLocOf(SM, SM.getExpansionLoc(Loc), Model.Source);
   }
 
 private:
@@ -263,6 +274,11 @@ private:
   }
   unsigned colOf(SourceLocation Loc) const {
     return SM.getPresumedColumnNumber(SM.getExpansionLoc(Loc));
+  }
+
+  StringRef presumedFile(const Stmt *S) const {
+    PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(S->getBeginLoc()));
+    return P.isValid() ? StringRef(P.getFilename()) : StringRef();
   }
 
   bool fromMacro(const Stmt *S) const {
@@ -321,6 +337,9 @@ private:
     if (!S)
       return;
     if (isPure(S)) {
+      // A #line directive that changes the file ends the block: a block's lines are in one file.
+      if (!R.empty() && presumedFile(R.Stmts.back()) != presumedFile(S))
+        flush(R, SingleSlot);
       R.Stmts.push_back(S);
       return;
     }
@@ -457,8 +476,13 @@ private:
       return;
     std::vector<Stmt *> Stmts = std::move(R.Stmts);
     R.Stmts.clear();
-    if (std::all_of(Stmts.begin(), Stmts.end(), [&](const Stmt *S) { return trivial(S); }))
+    // Leading declarations without code stay outside: the block starts where work starts, and
+    // a hook placed before them would put a statement ahead of a scope's declarations.
+    auto FirstWork =
+        std::find_if(Stmts.begin(), Stmts.end(), [&](const Stmt *S) { return !trivial(S); });
+    if (FirstWork == Stmts.end())
       return;
+    Stmts.erase(Stmts.begin(), FirstWork);
     ComputeEdits E;
     int B = beginOffset(Stmts.front()), End = endOffset(Stmts.back());
     if (B < 0 || End < 0 || End < B) {
@@ -510,6 +534,12 @@ private:
     B.Kind = K;
     B.Procedure = Procedure;
     B.File = Model.Source;
+    // The lines are those a #line directive presents; so must the file be, or the two disagree.
+    SourceLocation At = SM.getExpansionLoc(Begin);
+    PresumedLoc Shown = SM.getPresumedLoc(At), Real = SM.getPresumedLoc(At, false);
+    if (Shown.isValid() && Real.isValid() &&
+        StringRef(Shown.getFilename()) != StringRef(Real.getFilename()))
+      B.File = Shown.getFilename();
     B.BeginLine = lineOf(Begin);
     B.BeginCol = colOf(Begin);
     B.EndLine = lineOf(End);
@@ -750,12 +780,7 @@ public:
   }
 
 private:
-  DiagLoc where(SourceLocation Loc) const {
-    PresumedLoc P = SM.getPresumedLoc(Loc);
-    if (P.isInvalid())
-      return {Model.Source, 0, 0};
-    return {P.getFilename(), P.getLine(), P.getColumn()};
-  }
+  DiagLoc where(SourceLocation Loc) const { return diagLocOf(SM, Loc, Model.Source); }
 
   const SourceManager &SM;
   const CFrontendOptions &Opts;

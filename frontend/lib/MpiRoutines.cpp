@@ -56,7 +56,7 @@ constexpr std::string_view Local[] = {
     "MPI_Is_thread_main", "MPI_Keyval_create", "MPI_Keyval_free", "MPI_Op_commutative",
     "MPI_Op_create", "MPI_Op_free", "MPI_Pack", "MPI_Pack_external",
     "MPI_Pack_external_size", "MPI_Pack_size", "MPI_Query_thread", "MPI_Reduce_local",
-    "MPI_Request_free", "MPI_Request_get_status", "MPI_Status_set_cancelled",
+    "MPI_Request_get_status", "MPI_Status_set_cancelled",
     "MPI_Status_set_elements", "MPI_Test_cancelled", "MPI_Topo_test", "MPI_Type_commit",
     "MPI_Type_contiguous", "MPI_Type_create_darray", "MPI_Type_create_hindexed",
     "MPI_Type_create_hindexed_block", "MPI_Type_create_hvector",
@@ -95,6 +95,12 @@ constexpr std::pair<std::string_view, std::string_view> RejectedPrefixes[] = {
     {"MPI_Alltoallw", "MPI_Alltoallw"},
 };
 
+// One-sided operations whose names do not start with MPI_Win_.
+constexpr std::string_view OneSided[] = {
+    "MPI_Put",          "MPI_Get",         "MPI_Accumulate", "MPI_Get_accumulate",
+    "MPI_Fetch_and_op", "MPI_Compare_and_swap", "MPI_Rput",   "MPI_Rget",
+    "MPI_Raccumulate",  "MPI_Rget_accumulate"};
+
 constexpr std::string_view PersistentSuffix = "_init";
 
 } // namespace
@@ -111,6 +117,8 @@ bool isLocalRoutine(std::string_view Name) {
 }
 
 std::string_view unhandledReason(std::string_view Name) {
+  if (std::find(std::begin(OneSided), std::end(OneSided), Name) != std::end(OneSided))
+    return "one-sided communication";
   for (const auto &[Prefix, Reason] : RejectedPrefixes)
     if (Name.starts_with(Prefix))
       return Reason;

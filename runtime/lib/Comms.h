@@ -21,6 +21,9 @@ struct Info {
   int Size = 0;
   int MyRank = 0;             ///< this process's rank in the communicator
   const int *World = nullptr; ///< World[r]: the world rank of member r (Size entries)
+  /// The transport's private matching space for this communicator's collective traffic (the
+  /// trace variant's PMPI_Comm_dup), or MPI_COMM_NULL. Set by the transport (setShadow).
+  MPI_Comm Shadow = MPI_COMM_NULL;
 };
 
 /// Registers MPI_COMM_WORLD and MPI_COMM_SELF; called once after PMPI_Init.
@@ -38,8 +41,16 @@ int localRank(const Info &C, int WorldRank);
 /// After a communicator-creating call on Parent returned New (MPI_COMM_NULL allowed: then only
 /// the per-parent counter advances, keeping it equal on every member).
 void created(MPI_Comm Parent, MPI_Comm New, mpiete_site_t Block);
-/// Before MPI_Comm_free releases Comm.
+/// Before MPI_Comm_free releases Comm. Its record stays valid while retained (below).
 void freed(MPI_Comm Comm);
+
+/// Stores the transport's shadow communicator of the registered communicator Comm.
+void setShadow(MPI_Comm Comm, MPI_Comm Shadow);
+
+/// Keeps a record alive past freed() (a pending request on a communicator the program already
+/// freed still completes and must name its peer); every retain is paired with one release.
+void retain(const Info &C);
+void release(const Info &C);
 
 } // namespace mpiete::comms
 

@@ -59,6 +59,13 @@ int requestFree(mpiete_site_t Block, MPI_Request *Req);
 /// lets every member run it at the same time while no compute block is being timed.
 int collectiveCall(mpiete_site_t Block, MPI_Comm Comm, int (*Fn)(void *), void *Arg);
 
+/// After a communicator-creating call at Block on Parent returned New and comms::created
+/// registered it (New is MPI_COMM_NULL on a process that is not a member). Every member calls
+/// it at the same point, so the trace variant can make New's shadow communicator here.
+void commCreated(mpiete_site_t Block, MPI_Comm Parent, MPI_Comm New);
+/// MPI_Comm_free at Block, before comms::freed forgets Comm and PMPI_Comm_free releases it.
+void commFreed(mpiete_site_t Block, MPI_Comm Comm);
+
 } // namespace mpiete::transport
 
 #endif // MPIETE_RUNTIME_TRANSPORT_H

@@ -155,6 +155,9 @@ std::vector<std::string> variantCompileFlags(const WrapperCommand &Cmd) {
       ++I;
       continue;
     }
+    // Joined forms (-MFfile, -MTtarget): without -MD the compiler rejects them.
+    if (A.starts_with("-MF") || A.starts_with("-MT") || A.starts_with("-MQ"))
+      continue;
     Out.push_back(A);
     if (takesValue(A) && I + 1 < Cmd.Native.size())
       Out.push_back(Cmd.Native[++I]);
@@ -190,6 +193,14 @@ public:
     Native.insert(Native.end(), Cmd.Native.begin(), Cmd.Native.end());
     if (int Rc = exec(Native))
       return Rc;
+    // `-o /dev/null` (a compile check): probes would land in /dev/.mpiete/ and /dev/null.trace.
+    std::error_code EC;
+    if (Cmd.Kind != WrapperCommand::Mode::PassOnly && Cmd.OutputIndex >= 0 &&
+        fs::exists(Cmd.output(), EC) && !fs::is_regular_file(Cmd.output(), EC)) {
+      if (Cmd.Verbose)
+        std::cerr << Env.Tool << ": no probes: the output is not a regular file\n";
+      return 0;
+    }
     switch (Cmd.Kind) {
     case WrapperCommand::Mode::PassOnly:
       if (Cmd.Verbose)
@@ -286,17 +297,45 @@ private:
     return true;
   }
 
+  static bool isOlder(const std::string &A, const std::string &B) {
+    std::error_code EA, EB;
+    auto TA = fs::last_write_time(A, EA), TB = fs::last_write_time(B, EB);
+    return !EA && !EB && TA < TB;
+  }
+
+  /// A failed probe fails the command like a failed compile: no output is left behind, so
+  /// make does not take a fresh object without probes for up to date and retries the file.
+  void removeOutputs(const std::vector<std::string> &Paths) {
+    for (const std::string &P : Paths) {
+      std::error_code EC;
+      if (fs::is_regular_file(fs::symlink_status(P, EC)))
+        fs::remove(P, EC);
+    }
+  }
+
   int compile() {
     bool Ok = true;
     for (size_t I : Cmd.Sources) {
       const std::string &Src = Cmd.Native[I];
-      Ok = probeObjects(Src, sidecarPrefix(objectFor(Cmd, Src))) && Ok;
+      std::string Object = objectFor(Cmd, Src);
+      std::string Prefix = sidecarPrefix(Object);
+      if (!probeObjects(Src, Prefix)) {
+        removeOutputs({Object, Prefix + ".trace.o", Prefix + ".timing.o", Prefix + ".blocks.yaml"});
+        Ok = false;
+      }
     }
     return Ok ? 0 : 1;
   }
 
   int link() {
     std::string Out = Cmd.OutputIndex >= 0 ? Cmd.output() : "a.out";
+    if (linkProbes(Out) == 0)
+      return 0;
+    removeOutputs({Out, Out + ".trace", Out + ".timing", Out + ".blocks.yaml"});
+    return 1;
+  }
+
+  int linkProbes(const std::string &Out) {
     std::string OutPrefix = sidecarPrefix(Out);
     std::map<size_t, std::string> Variant; // Native index -> prefix of its instrumented object
     std::vector<std::string> UnitMaps;
@@ -321,8 +360,20 @@ private:
     for (size_t I : Cmd.Objects) {
       const std::string &Obj = Cmd.Native[I];
       std::string Prefix = sidecarPrefix(Obj);
-      if (hasSuffix(Obj, ".o") && fs::exists(Prefix + ".trace.o") &&
-          fs::exists(Prefix + ".timing.o") && fs::exists(Prefix + ".blocks.yaml")) {
+      // Any link input may be an object of ours whatever its name (-c -o util.obj): the
+      // sidecars decide, the suffix only chooses the warning.
+      bool HasProbes = !hasSuffix(Obj, ".a") && fs::exists(Prefix + ".trace.o") &&
+                       fs::exists(Prefix + ".timing.o") && fs::exists(Prefix + ".blocks.yaml");
+      if (HasProbes && isOlder(Prefix + ".trace.o", Obj)) {
+        // mpiete-cc writes the probes after the object: an object newer than its probes was
+        // rebuilt by another compiler, and its old probes would model other code.
+        Diags.warning({Obj, 0, 0},
+                      "object is newer than its probes in .mpiete/ (rebuilt without " +
+                          Env.Tool +
+                          "?); it is linked uninstrumented into the probes and its MPI calls "
+                          "and time are not modelled",
+                      "uninstrumented");
+      } else if (HasProbes) {
         Variant[I] = Prefix;
         UnitMaps.push_back(Prefix + ".blocks.yaml");
       } else if (hasSuffix(Obj, ".o")) {

@@ -25,6 +25,31 @@ std::vector<std::string> launchArgv(const LaunchSpec &Spec);
 /// Runs the job; returns the launcher's exit status.
 int runLaunch(const LaunchSpec &Spec);
 
+/// One of a probe command's own options (`-o DIR`, `--max-size N`, ...).
+struct ProbeOption {
+  std::string Name;        ///< with its dashes: "-o", "--max-size"
+  bool TakesValue = false; ///< its value is the next word, or follows '='
+};
+
+/// A probe command line taken apart.
+struct ProbeCommandLine {
+  LaunchSpec Launch; ///< launcher, -np, launcher options, program and its arguments
+  /// The command's own options in the order given (value "" for a flag).
+  std::vector<std::pair<std::string, std::string>> Options;
+  bool Help = false; ///< -h / --help
+};
+
+/// Splits `[mpiete options] -np R [launcher options] PROGRAM ARGS...`. The command's own options
+/// (Own, plus --launcher NAME and -h/--help) and -np/-n/--np R are recognised before the program;
+/// other options go to the launcher, keeping the value of the launcher options known to take one
+/// (`--hostfile F`, `--map-by X`, `-H h1,h2`, `--mca K V`; any option written `--opt=value`).
+/// The first other word is the program (`--` forces it) and everything after it is the
+/// program's. Without WantProgram, a word after an unknown launcher option is its value and any
+/// other word is an error. Returns an error message, empty on success.
+std::string parseProbeCommandLine(const std::vector<std::string> &Args,
+                                  const std::vector<ProbeOption> &Own, bool WantProgram,
+                                  ProbeCommandLine &Out);
+
 } // namespace mpiete
 
 #endif

@@ -1,0 +1,209 @@
+// The replay engine: predicts each rank's timeline from its event stream (seed 004 section
+// 2.5, equations 1-7) with MPI's matching rules, eager and rendezvous protocols and wildcard
+// receives matched by predicted arrival. Everything happens in global (time, sequence) order,
+// so a run is deterministic.
+#ifndef MPIETE_ESTIMATOR_ENGINE_H
+#define MPIETE_ESTIMATOR_ENGINE_H
+
+#include "mpiete/estimator/Event.h"
+#include "mpiete/estimator/FlatMap.h"
+#include "mpiete/estimator/Models.h"
+#include "mpiete/estimator/Timeline.h"
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace mpiete::estimator {
+
+struct EngineOptions {
+  /// The prediction region (seed 004 section 3.2.1): from the first execution of RegionStart
+  /// to the end of RegionEnd on each rank. Unset: from the end of Init / to the start of
+  /// Finalize (or the whole stream when there is none).
+  std::optional<BlockId> RegionStart, RegionEnd;
+  TimelineSink *Timeline = nullptr;
+  /// How many nondeterministic receives are described in the result (all are counted).
+  unsigned MaxNotes = 10;
+};
+
+struct RankResult {
+  int Rank = 0;
+  bool Reached = false; ///< the region started on this rank
+  TimeNs Start = 0, End = 0;
+  TimeNs Compute = 0, Comm = 0, Wait = 0;
+  uint64_t Events = 0;
+};
+
+struct BlockResult {
+  BlockId Block = 0;
+  TimeNs Compute = 0, Comm = 0, Wait = 0;
+  uint64_t Executions = 0; ///< records (a loop record counts once)
+  TimeNs total() const { return Compute + Comm + Wait; }
+};
+
+struct EngineError {
+  std::string File; ///< the trace the error is about; empty for the whole run
+  std::string Message;
+};
+
+struct EstimateResult {
+  bool Ok = false;
+  TimeNs Predicted = 0; ///< latest region end minus earliest region start
+  std::vector<RankResult> Ranks;
+  std::vector<BlockResult> Blocks; ///< sorted by block id
+  uint64_t Events = 0, Messages = 0;
+  uint64_t NondeterministicReceives = 0;
+  std::vector<std::string> NondeterminismNotes;
+  std::vector<EngineError> Errors;
+
+  double predictedSeconds() const { return double(Predicted) * 1e-9; }
+  /// The N blocks with the largest total time, largest first (ties by block id).
+  std::vector<BlockResult> topBlocks(size_t N) const;
+};
+
+class Engine {
+public:
+  Engine(const ComputeModel &Compute, const NetworkModel &Network, EngineOptions Options = {});
+  /// Replays one stream per rank (index = world rank). An Engine runs once.
+  EstimateResult run(std::span<EventSource *const> Sources);
+
+private:
+  enum class Status : uint8_t { Ready, Blocked, Probing, Done };
+  enum class QueueKind : uint32_t { Resume, Arrival };
+  static constexpr uint32_t NoIndex = ~0U;
+
+  struct QueueEntry {
+    TimeNs Time;
+    uint64_t Seq;
+    QueueKind Kind;
+    uint32_t Index; ///< rank (Resume) or envelope (Arrival)
+  };
+
+  /// A started send or receive, alive until it has been waited for and is complete.
+  struct Request {
+    TimeNs Start = 0; ///< send start or receive post
+    TimeNs Done = 0;  ///< completion time, once Known
+    BlockId Block = 0;
+    uint64_t Id = 0, Bytes = 0;
+    int32_t Owner = 0, Peer = 0, Tag = 0;
+    uint64_t Comm = 0;
+    int32_t PredSource = NoStatus, PredTag = NoStatus; ///< predicted match (receives)
+    int32_t RecSource = NoStatus, RecTag = NoStatus;   ///< recorded match (wildcard receives)
+    uint32_t NextPosted = NoIndex;
+    uint8_t Context = 0;
+    bool IsRecv = false, Known = false, Waited = false, Detached = false;
+  };
+
+  /// A message on its way to, or waiting in, the receiver's unexpected queue.
+  struct Envelope {
+    TimeNs Arrival = 0; ///< when the envelope reaches the receiver (data too, if eager)
+    TimeNs Inject = 0;  ///< send start (delayed by the sender's gap)
+    uint64_t Bytes = 0;
+    BlockId Block = 0;
+    uint32_t SendReq = NoIndex; ///< the send request still waiting for the match, if any
+    uint32_t Space = 0;
+    uint32_t Next = NoIndex;
+    int32_t Source = 0, Tag = 0;
+    bool Rendezvous = false;
+  };
+
+  /// MPI's matching engine for one (receiver, communicator, context).
+  struct Space {
+    int32_t Rank = 0;
+    uint64_t Comm = 0;
+    uint8_t Context = 0;
+    uint32_t PostedHead = NoIndex, PostedTail = NoIndex;
+    uint32_t UnexpHead = NoIndex, UnexpTail = NoIndex;
+  };
+
+  struct RankState {
+    EventSource *Src = nullptr;
+    std::string Name;
+    TimeNs Now = 0;
+    uint64_t Record = 0;  ///< events read
+    uint64_t Index = 0;   ///< stream index of the event being replayed
+    uint64_t CarryPs = 0; ///< sub-nanosecond compute time carried to the next block
+    Status State = Status::Ready;
+    bool InRegion = false, RegionSeen = false, RegionClosed = false;
+    TimeNs RegionStart = 0, RegionEnd = 0;
+    TimeNs Compute = 0, Comm = 0, Wait = 0;
+    TimeNs LastInject = 0;
+    bool Injected = false;
+    // The wait or probe the rank is blocked in.
+    std::vector<uint32_t> WaitList;
+    uint32_t Pending = 0;
+    TimeNs WaitStart = 0, WaitMax = 0;
+    BlockId WaitBlock = 0;
+    uint64_t WaitRecord = 0;
+    uint32_t ProbeSpace = 0;
+    int32_t ProbeSource = 0, ProbeTag = 0;
+    FlatMap<uint32_t> Requests;    ///< request id -> slot
+    FlatMap<int64_t> ComputeCache; ///< block -> picoseconds per execution, -1 if unknown
+    uint32_t CurBlock = 0;         ///< BlockTotals index of the event being replayed
+    uint32_t WaitBlockIdx = 0;
+    bool InitSeen = false;
+    bool HasHeld = false;
+    Event Held; ///< a receive or probe read ahead of global time, replayed on resume
+  };
+
+  struct QueueLater {
+    bool operator()(const QueueEntry &A, const QueueEntry &B) const {
+      return A.Time != B.Time ? A.Time > B.Time : A.Seq > B.Seq;
+    }
+  };
+
+  void push(TimeNs Time, QueueKind Kind, uint32_t Index);
+  void runRank(uint32_t R);
+  bool dispatch(uint32_t R, const Event &E);
+  bool doCompute(uint32_t R, const Event &E, uint64_t Trips);
+  void doSend(uint32_t R, const Event &E);
+  void doRecv(uint32_t R, const Event &E);
+  bool doCompletion(uint32_t R, const Event &E);
+  bool doProbe(uint32_t R, const Event &E);
+  void arrive(uint32_t Env, TimeNs Now);
+  void match(uint32_t Env, uint32_t Recv, TimeNs Now);
+  void complete(uint32_t Slot, TimeNs Done);
+  void endWait(uint32_t R, TimeNs End);
+  void beginEvent(uint32_t R, const Event &E);
+  void endEvent(uint32_t R, BlockId B, EventKind K);
+  void closeRegion(RankState &S);
+  void charge(uint32_t R, SpanKind Kind, uint32_t BlockIdx, TimeNs Begin, TimeNs End);
+  uint32_t blockIndex(BlockId B);
+  uint32_t newRequest(uint32_t R, const Event &E);
+  void releaseRequest(uint32_t Slot);
+  uint32_t newEnvelope();
+  uint32_t spaceOf(int32_t Rank, uint64_t Comm, uint8_t Context);
+  void doRequestFree(uint32_t R, const Event &E);
+  static bool matches(int32_t WantSource, int32_t WantTag, int32_t Source, int32_t Tag) {
+    return (WantSource == AnySource || WantSource == Source) &&
+           (WantTag == AnyTag || WantTag == Tag);
+  }
+  void fail(uint32_t R, std::string Message);
+  void reportStuck();
+  std::string describe(const Request &Q) const;
+
+  const ComputeModel &ComputeM;
+  const NetworkModel &Net;
+  EngineOptions Opt;
+  bool Failed = false;
+  uint64_t Seq = 0;
+  std::vector<QueueEntry> Queue; ///< a binary heap under QueueLater
+  std::vector<RankState> Ranks;
+  std::vector<Request> Requests;
+  std::vector<uint32_t> FreeRequests;
+  std::vector<Envelope> Envelopes;
+  std::vector<uint32_t> FreeEnvelopes;
+  std::vector<Space> Spaces;
+  FlatMap<uint32_t> CommIndex;    ///< communicator id -> dense index
+  FlatMap<uint32_t> SpaceIndex;   ///< (rank, dense comm, context) -> space
+  FlatMap<TimeNs> ChannelArrival; ///< (space, source) -> last envelope arrival
+  FlatMap<uint32_t> BlockIndex;   ///< block -> BlockTotals index
+  std::vector<BlockResult> BlockTotals;
+  Event Ev;
+  EstimateResult Result;
+};
+
+} // namespace mpiete::estimator
+
+#endif

@@ -1,0 +1,133 @@
+// The base data the engine replays against: compute time per (rank, block) and, per pair of
+// ranks, the start overheads, transfer time and eager limit of the network between them.
+// Implementations are built from data (tables, fitted LogGPS parameters, a cluster map), never
+// chosen at compile time.
+#ifndef MPIETE_ESTIMATOR_MODELS_H
+#define MPIETE_ESTIMATOR_MODELS_H
+
+#include "mpiete/estimator/Event.h"
+#include "mpiete/estimator/FlatMap.h"
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace mpiete::estimator {
+
+class ComputeModel {
+public:
+  virtual ~ComputeModel();
+  /// Seconds per execution of Block on Rank (per iteration for loops); nullopt if unknown.
+  virtual std::optional<double> secondsPerExecution(int Rank, BlockId Block) const = 0;
+};
+
+/// Per-machine tables of block times and the machine each rank runs on (heterogeneous
+/// clusters give ranks different machines).
+class TableComputeModel : public ComputeModel {
+public:
+  /// Adds a machine and returns its index.
+  unsigned addMachine();
+  void setTime(unsigned Machine, BlockId Block, double Seconds);
+  /// Ranks not assigned run on machine 0.
+  void assignRank(int Rank, unsigned Machine);
+  std::optional<double> secondsPerExecution(int Rank, BlockId Block) const override;
+
+private:
+  std::vector<FlatMap<double>> Machines;
+  std::vector<unsigned> MachineOfRank;
+};
+
+/// The network between one pair of ranks.
+class LinkModel {
+public:
+  virtual ~LinkModel();
+  /// CPU time a send start costs the sender.
+  virtual TimeNs sendOverhead(uint64_t Bytes) const = 0;
+  /// CPU time a receive start costs the receiver.
+  virtual TimeNs recvOverhead(uint64_t Bytes) const = 0;
+  /// Time from the start of a send until a receive that was already posted can complete
+  /// (seed 004's T_comm), for either protocol.
+  virtual TimeNs transfer(uint64_t Bytes) const = 0;
+  /// Largest message sent eagerly (LogGPS S); larger ones use the rendezvous protocol.
+  virtual uint64_t eagerLimit() const = 0;
+  /// Minimum interval between two message injections of one sender (LogGPS g).
+  virtual TimeNs gap() const { return 0; }
+};
+
+/// Measured receive times, piecewise linear in the message size and extrapolated along the
+/// last (or first) segment outside the measured range.
+class TableLinkModel : public LinkModel {
+public:
+  struct Point {
+    uint64_t Bytes;
+    double Seconds;
+  };
+  /// Overheads are Seconds + PerByte x bytes (seed 003: o is linear in the size).
+  TableLinkModel(std::vector<Point> Points, double SendOverheadSeconds, double RecvOverheadSeconds,
+                 uint64_t EagerLimit, double GapSeconds = 0, double SendOverheadPerByte = 0,
+                 double RecvOverheadPerByte = 0);
+  TimeNs sendOverhead(uint64_t Bytes) const override;
+  TimeNs recvOverhead(uint64_t Bytes) const override;
+  TimeNs transfer(uint64_t Bytes) const override;
+  uint64_t eagerLimit() const override { return Eager; }
+  TimeNs gap() const override { return Gap; }
+
+private:
+  std::vector<uint64_t> Sizes;
+  std::vector<double> Nanos;
+  double SendOverhead, RecvOverhead, SendPerByte, RecvPerByte; ///< ns, ns per byte
+  TimeNs Gap;
+  uint64_t Eager;
+};
+
+/// LogGPS (Ino et al.): latency L, overheads o_s / o_r (linear in the size), gap g, gap per
+/// byte G (GEager below S when measured separately), eager limit S.
+struct LogGPSParams {
+  double L = 0, Os = 0, Or = 0, g = 0, G = 0; ///< seconds (G: seconds per byte)
+  uint64_t S = 0;                             ///< largest eager message, bytes
+  double OsPerByte = 0, OrPerByte = 0;        ///< seconds per byte
+  double GEager = -1;                         ///< seconds per byte; negative: G
+};
+
+/// T(k) = o_s + L + o_r + k G_eager for k <= S; above S, o_s + L + o_r + k G plus the
+/// request/acknowledge round trip of two empty control messages, 2(o_s + L + o_r).
+class LogGPSLinkModel : public LinkModel {
+public:
+  explicit LogGPSLinkModel(const LogGPSParams &P) : P(P) {}
+  TimeNs sendOverhead(uint64_t Bytes) const override;
+  TimeNs recvOverhead(uint64_t Bytes) const override;
+  TimeNs transfer(uint64_t Bytes) const override;
+  uint64_t eagerLimit() const override { return P.S; }
+  TimeNs gap() const override;
+  const LogGPSParams &params() const { return P; }
+
+private:
+  LogGPSParams P;
+};
+
+class NetworkModel {
+public:
+  virtual ~NetworkModel();
+  virtual const LinkModel &link(int Src, int Dst) const = 0;
+};
+
+/// Ranks mapped onto nodes: a pair on one node uses the intra-node link, others the
+/// inter-node link.
+class ClusterNetworkModel : public NetworkModel {
+public:
+  ClusterNetworkModel(std::vector<int> NodeOfRank, std::shared_ptr<const LinkModel> Intra,
+                      std::shared_ptr<const LinkModel> Inter)
+      : NodeOfRank(std::move(NodeOfRank)), Intra(std::move(Intra)), Inter(std::move(Inter)) {}
+  /// Every rank on its own node: one network for all pairs.
+  explicit ClusterNetworkModel(std::shared_ptr<const LinkModel> Link)
+      : Intra(Link), Inter(std::move(Link)) {}
+  const LinkModel &link(int Src, int Dst) const override;
+
+private:
+  std::vector<int> NodeOfRank;
+  std::shared_ptr<const LinkModel> Intra, Inter;
+};
+
+} // namespace mpiete::estimator
+
+#endif

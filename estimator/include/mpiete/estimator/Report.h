@@ -1,0 +1,24 @@
+// Writers of an estimate's summary for people (text) and programs (YAML, JSON): the predicted
+// time, each rank's compute / communication / wait time and the blocks that cost most.
+#ifndef MPIETE_ESTIMATOR_REPORT_H
+#define MPIETE_ESTIMATOR_REPORT_H
+
+#include "mpiete/estimator/Engine.h"
+
+#include <ostream>
+
+namespace mpiete::estimator {
+
+struct ReportOptions {
+  size_t TopBlocks = 10;
+  /// Provenance written into YAML/JSON (program, machine and network data, tool version).
+  std::vector<std::pair<std::string, std::string>> Provenance;
+};
+
+void writeText(std::ostream &OS, const EstimateResult &R, const ReportOptions &Opt = {});
+void writeYaml(std::ostream &OS, const EstimateResult &R, const ReportOptions &Opt = {});
+void writeJson(std::ostream &OS, const EstimateResult &R, const ReportOptions &Opt = {});
+
+} // namespace mpiete::estimator
+
+#endif

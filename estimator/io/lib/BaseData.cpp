@@ -1,0 +1,319 @@
+// Trace files to engine events, network.yaml to a link model.
+#include "mpiete/estimator/BaseData.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+namespace mpiete::estimator {
+
+bool TraceEventSource::next(Event &E) {
+  for (;;) {
+    if (!Reader.next(Rec))
+      return false;
+    E.Block = Rec.Block;
+    E.Index = Rec.Number;
+    E.Context = 0;
+    E.Mode = SendMode::Standard;
+    switch (Rec.Kind) {
+    case trace::RecordKind::Block:
+      E.Kind = EventKind::Compute;
+      return true;
+    case trace::RecordKind::Loop:
+      E.Kind = EventKind::Loop;
+      E.Count = Rec.Trips;
+      return true;
+    case trace::RecordKind::Send:
+    case trace::RecordKind::Recv:
+      E.Kind = Rec.Kind == trace::RecordKind::Send ? EventKind::SendStart : EventKind::RecvStart;
+      E.Peer = Rec.Peer;
+      E.Tag = Rec.Tag;
+      E.Comm = Rec.Comm;
+      E.Count = Rec.Bytes;
+      E.Request = Rec.Request;
+      E.Mode = static_cast<SendMode>(Rec.Mode);
+      E.Context = static_cast<uint8_t>(Rec.Ctx);
+      return true;
+    case trace::RecordKind::Wait:
+      E.Kind = EventKind::Completion;
+      E.Completed.clear();
+      for (const trace::Completion &C : Rec.Completions) {
+        if (C.Request == trace::UnknownRequest)
+          continue;
+        E.Completed.push_back(C.Recv ? CompletedRequest{C.Request, C.Source, C.Tag}
+                                     : CompletedRequest{C.Request, NoStatus, NoStatus});
+      }
+      return true;
+    case trace::RecordKind::Probe:
+      E.Kind = EventKind::Probe;
+      E.Peer = Rec.Peer;
+      E.Tag = Rec.Tag;
+      E.Comm = Rec.Comm;
+      E.Found = Rec.Found;
+      return true;
+    case trace::RecordKind::Init:
+      E.Kind = EventKind::Init;
+      return true;
+    case trace::RecordKind::Finalize:
+      E.Kind = EventKind::Finalize;
+      return true;
+    case trace::RecordKind::RequestFree:
+      E.Kind = EventKind::RequestFree;
+      E.Request = Rec.Request;
+      return true;
+    case trace::RecordKind::CommCreate:
+    case trace::RecordKind::CommFree:
+      continue; // ids are already in every message record
+    }
+  }
+}
+
+bool openTraceDirectory(const std::string &Dir, DiagnosticSink &Diags,
+                        std::vector<std::unique_ptr<TraceEventSource>> &Out) {
+  Out.clear();
+  auto Path = [&](int R) {
+    return (std::filesystem::path(Dir) / ("rank" + std::to_string(R) + ".trace")).string();
+  };
+  auto First = std::make_unique<TraceEventSource>(Diags);
+  if (!First->open(Path(0)))
+    return false;
+  int World = First->header().WorldSize;
+  Out.push_back(std::move(First));
+  bool Ok = true;
+  for (int R = 0; R < World; ++R) {
+    if (R > 0) {
+      auto Src = std::make_unique<TraceEventSource>(Diags);
+      if (!Src->open(Path(R))) {
+        Ok = false;
+        continue;
+      }
+      Out.push_back(std::move(Src));
+    }
+    const trace::Header &H = Out.back()->header();
+    if (H.Rank != R || H.WorldSize != World) {
+      Diags.error({Path(R), 0, 0},
+                  "header says rank " + std::to_string(H.Rank) + " of " +
+                      std::to_string(H.WorldSize) + ", expected rank " + std::to_string(R) +
+                      " of " + std::to_string(World),
+                  "estimate");
+      Ok = false;
+    }
+  }
+  return Ok;
+}
+
+namespace {
+
+/// yaml-cpp lookups with located errors.
+struct NetworkParser {
+  const std::string &Name;
+  DiagnosticSink &Diags;
+  bool Ok = true;
+
+  void error(const YAML::Node &N, const std::string &Message) {
+    DiagLoc Loc{Name, 0, 0};
+    if (N.IsDefined()) {
+      Loc.Line = unsigned(N.Mark().line + 1);
+      Loc.Col = unsigned(N.Mark().column + 1);
+    }
+    Diags.error(Loc, Message, "network");
+    Ok = false;
+  }
+
+  double number(const YAML::Node &Map, const char *Key) {
+    YAML::Node N = Map[Key];
+    if (!N.IsDefined() || !N.IsScalar()) {
+      error(Map, std::string("missing number '") + Key + "'");
+      return 0;
+    }
+    try {
+      return N.as<double>();
+    } catch (const YAML::Exception &) {
+      error(N, std::string("'") + Key + "' is not a number");
+      return 0;
+    }
+  }
+};
+
+} // namespace
+
+std::shared_ptr<LinkModel> parseNetworkYaml(const std::string &Name, const std::string &Text,
+                                            NetworkModelKind Kind, DiagnosticSink &Diags) {
+  YAML::Node Root;
+  try {
+    Root = YAML::Load(Text);
+  } catch (const YAML::ParserException &E) {
+    Diags.error({Name, unsigned(E.mark.line + 1), unsigned(E.mark.column + 1)}, E.msg, "network");
+    return nullptr;
+  }
+  NetworkParser P{Name, Diags};
+  if (!Root.IsMap() || !Root["format"] || Root["format"].as<std::string>("") != "mpiete-network") {
+    P.error(Root, "not a network file: 'format: mpiete-network' expected");
+    return nullptr;
+  }
+  if (!Root["version"] || Root["version"].as<int>(0) != 1) {
+    P.error(Root["version"], "unsupported network file version (1 expected)");
+    return nullptr;
+  }
+  YAML::Node G = Root["loggps"];
+  if (!G.IsMap()) {
+    P.error(Root, "missing map 'loggps'");
+    return nullptr;
+  }
+  LogGPSParams L;
+  L.L = P.number(G, "L");
+  L.Os = P.number(G, "o_s");
+  L.OsPerByte = P.number(G, "o_s_per_byte");
+  L.Or = P.number(G, "o_r");
+  L.OrPerByte = P.number(G, "o_r_per_byte");
+  L.g = P.number(G, "g");
+  L.G = P.number(G, "G");
+  L.GEager = P.number(G, "G_eager");
+  // The file's S is the first size sent synchronously; the models' is the largest eager one.
+  YAML::Node S = G["S"];
+  L.S = std::numeric_limits<uint64_t>::max();
+  if (S.IsDefined() && !S.IsNull()) {
+    uint64_t First = uint64_t(P.number(G, "S"));
+    L.S = First > 0 ? First - 1 : 0;
+  }
+  if (!P.Ok)
+    return nullptr;
+  if (Kind == NetworkModelKind::LogGPS)
+    return std::make_shared<LogGPSLinkModel>(L);
+
+  YAML::Node Table = Root["table"];
+  if (!Table.IsMap() || !Table["columns"].IsSequence() || !Table["rows"].IsSequence()) {
+    P.error(Table.IsDefined() ? Table : Root, "missing 'table' with 'columns' and 'rows'");
+    return nullptr;
+  }
+  int BytesCol = -1, RecvCol = -1;
+  for (size_t I = 0; I < Table["columns"].size(); ++I) {
+    std::string C = Table["columns"][I].as<std::string>("");
+    if (C == "bytes")
+      BytesCol = int(I);
+    else if (C == "recv_s")
+      RecvCol = int(I);
+  }
+  if (BytesCol < 0 || RecvCol < 0) {
+    P.error(Table["columns"], "the table needs columns 'bytes' and 'recv_s'");
+    return nullptr;
+  }
+  std::vector<TableLinkModel::Point> Points;
+  for (const YAML::Node &Row : Table["rows"]) {
+    if (!Row.IsSequence() || Row.size() <= size_t(std::max(BytesCol, RecvCol))) {
+      P.error(Row, "table row too short");
+      return nullptr;
+    }
+    try {
+      Points.push_back({Row[BytesCol].as<uint64_t>(), Row[RecvCol].as<double>()});
+    } catch (const YAML::Exception &) {
+      P.error(Row, "table row is not numbers");
+      return nullptr;
+    }
+  }
+  if (Points.empty()) {
+    P.error(Table["rows"], "the table has no rows");
+    return nullptr;
+  }
+  return std::make_shared<TableLinkModel>(std::move(Points), L.Os, L.Or, L.S, L.g, L.OsPerByte,
+                                          L.OrPerByte);
+}
+
+bool parseBlockId(const std::string &Text, BlockId &Out) {
+  size_t Colon = Text.find(':');
+  if (Colon == std::string::npos || Colon == 0 || Colon > 8 || Colon + 1 == Text.size())
+    return false;
+  uint64_t Unit = 0, Index = 0;
+  for (size_t I = 0; I < Colon; ++I) {
+    char C = Text[I];
+    int D = C >= '0' && C <= '9'   ? C - '0'
+            : C >= 'a' && C <= 'f' ? C - 'a' + 10
+            : C >= 'A' && C <= 'F' ? C - 'A' + 10
+                                   : -1;
+    if (D < 0)
+      return false;
+    Unit = Unit * 16 + uint64_t(D);
+  }
+  for (size_t I = Colon + 1; I < Text.size(); ++I) {
+    if (Text[I] < '0' || Text[I] > '9')
+      return false;
+    Index = Index * 10 + uint64_t(Text[I] - '0');
+    if (Index > 0xffffffffULL)
+      return false;
+  }
+  Out = (Unit << 32) | Index;
+  return true;
+}
+
+bool parseMachineYaml(const std::string &Name, const std::string &Text, TableComputeModel &Out,
+                      DiagnosticSink &Diags) {
+  YAML::Node Root;
+  try {
+    Root = YAML::Load(Text);
+  } catch (const YAML::ParserException &E) {
+    Diags.error({Name, unsigned(E.mark.line + 1), unsigned(E.mark.column + 1)}, E.msg, "compute");
+    return false;
+  }
+  NetworkParser P{Name, Diags};
+  auto Error = [&](const YAML::Node &N, const std::string &M) {
+    DiagLoc Loc{Name, 0, 0};
+    if (N.IsDefined()) {
+      Loc.Line = unsigned(N.Mark().line + 1);
+      Loc.Col = unsigned(N.Mark().column + 1);
+    }
+    Diags.error(Loc, M, "compute");
+    return false;
+  };
+  if (!Root.IsMap() || Root["format"].as<std::string>("") != "mpiete-compute")
+    return Error(Root, "not a compute file: 'format: mpiete-compute' expected");
+  if (Root["version"].as<int>(0) != 1)
+    return Error(Root["version"], "unsupported compute file version (1 expected)");
+  YAML::Node Ranks = Root["ranks"];
+  if (!Ranks.IsSequence())
+    return Error(Root, "missing sequence 'ranks'");
+  for (const YAML::Node &R : Ranks) {
+    int Rank = R["rank"].as<int>(-1);
+    if (Rank < 0 || !R["blocks"].IsSequence())
+      return Error(R, "a rank needs 'rank' and 'blocks'");
+    unsigned M = Out.addMachine();
+    Out.assignRank(Rank, M);
+    for (const YAML::Node &B : R["blocks"]) {
+      BlockId Id;
+      if (!parseBlockId(B["id"].as<std::string>(""), Id))
+        return Error(B, "bad block id (expected <unit as 8 hex digits>:<index>)");
+      double Sec = P.number(B, "mean_seconds");
+      if (!P.Ok)
+        return false;
+      Out.setTime(M, Id, Sec);
+    }
+  }
+  return true;
+}
+
+bool loadMachineYaml(const std::string &Path, TableComputeModel &Out, DiagnosticSink &Diags) {
+  std::ifstream In(Path);
+  if (!In) {
+    Diags.error({Path, 0, 0}, "cannot open the compute file", "compute");
+    return false;
+  }
+  std::ostringstream S;
+  S << In.rdbuf();
+  return parseMachineYaml(Path, S.str(), Out, Diags);
+}
+
+std::shared_ptr<LinkModel> loadNetworkYaml(const std::string &Path, NetworkModelKind Kind,
+                                           DiagnosticSink &Diags) {
+  std::ifstream In(Path);
+  if (!In) {
+    Diags.error({Path, 0, 0}, "cannot open the network file", "network");
+    return nullptr;
+  }
+  std::ostringstream S;
+  S << In.rdbuf();
+  return parseNetworkYaml(Path, S.str(), Kind, Diags);
+}
+
+} // namespace mpiete::estimator

@@ -1,0 +1,671 @@
+// The replay engine's event loop, MPI matching engine and accounting.
+#include "mpiete/estimator/Engine.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace mpiete::estimator {
+
+namespace {
+
+std::string peerName(int32_t Rank) {
+  if (Rank == AnySource)
+    return "any rank";
+  return "rank " + std::to_string(Rank);
+}
+
+std::string tagName(int32_t Tag) {
+  return Tag == AnyTag ? "any tag" : "tag " + std::to_string(Tag);
+}
+
+/// How many end-of-run problems are spelled out; the rest are counted.
+constexpr size_t MaxStuckReports = 50;
+
+} // namespace
+
+std::vector<BlockResult> EstimateResult::topBlocks(size_t N) const {
+  std::vector<BlockResult> Sorted = Blocks;
+  std::stable_sort(Sorted.begin(), Sorted.end(), [](const BlockResult &A, const BlockResult &B) {
+    return A.total() != B.total() ? A.total() > B.total() : A.Block < B.Block;
+  });
+  if (Sorted.size() > N)
+    Sorted.resize(N);
+  return Sorted;
+}
+
+Engine::Engine(const ComputeModel &Compute, const NetworkModel &Network, EngineOptions Options)
+    : ComputeM(Compute), Net(Network), Opt(std::move(Options)) {}
+
+void Engine::push(TimeNs Time, QueueKind Kind, uint32_t Index) {
+  Queue.push_back({Time, Seq++, Kind, Index});
+  std::push_heap(Queue.begin(), Queue.end(), QueueLater());
+}
+
+EstimateResult Engine::run(std::span<EventSource *const> Sources) {
+  Ranks.resize(Sources.size());
+  for (uint32_t R = 0; R < Ranks.size(); ++R) {
+    RankState &S = Ranks[R];
+    S.Src = Sources[R];
+    S.Name = S.Src->name();
+    if (!Opt.RegionStart) {
+      // Until an Init shows up, the region starts with the stream (equation 1: start = 0).
+      S.InRegion = S.RegionSeen = true;
+    }
+    push(0, QueueKind::Resume, R);
+  }
+
+  while (!Queue.empty() && !Failed) {
+    std::pop_heap(Queue.begin(), Queue.end(), QueueLater());
+    QueueEntry Top = Queue.back();
+    Queue.pop_back();
+    if (Top.Kind == QueueKind::Resume)
+      runRank(Top.Index);
+    else
+      arrive(Top.Index, Top.Time);
+  }
+  if (!Failed)
+    reportStuck();
+  if (Opt.Timeline)
+    Opt.Timeline->finish();
+
+  bool Any = false;
+  TimeNs First = 0, Last = 0;
+  for (uint32_t R = 0; R < Ranks.size(); ++R) {
+    RankState &S = Ranks[R];
+    RankResult RR;
+    RR.Rank = int(R);
+    RR.Reached = S.RegionSeen;
+    RR.Start = S.RegionStart;
+    RR.End = S.InRegion ? S.Now : S.RegionEnd;
+    RR.Compute = S.Compute;
+    RR.Comm = S.Comm;
+    RR.Wait = S.Wait;
+    RR.Events = S.Record;
+    if (RR.Reached) {
+      First = Any ? std::min(First, RR.Start) : RR.Start;
+      Last = Any ? std::max(Last, RR.End) : RR.End;
+      Any = true;
+    }
+    Result.Ranks.push_back(RR);
+  }
+  if (!Any && !Failed && Opt.RegionStart)
+    Result.Errors.push_back(
+        {"", "region start block '" + formatBlock(*Opt.RegionStart) + "' was never executed"});
+  Result.Predicted = Any ? Last - First : 0;
+  Result.Blocks = BlockTotals;
+  std::sort(Result.Blocks.begin(), Result.Blocks.end(),
+            [](const BlockResult &A, const BlockResult &B) { return A.Block < B.Block; });
+  Result.Ok = Result.Errors.empty();
+  return std::move(Result);
+}
+
+void Engine::runRank(uint32_t R) {
+  RankState &S = Ranks[R];
+  // The popped entry was the earliest, so the first event always runs. After that the rank
+  // keeps going without touching the queue: compute, sends and waits whose requests are all
+  // complete give the same result whenever they run, because they only read the rank's own
+  // state. Receives and probes read the matching engine, which must first have seen every
+  // envelope arriving before them, so one of those waits for global time to catch up.
+  bool First = true;
+  for (;;) {
+    if (S.HasHeld) {
+      std::swap(Ev, S.Held);
+      S.HasHeld = false;
+    } else if (S.Src->next(Ev)) {
+      ++S.Record;
+      ++Result.Events;
+    } else {
+      if (S.Src->failed()) {
+        fail(R, "the trace ends on a read error");
+        return;
+      }
+      S.State = Status::Done;
+      closeRegion(S);
+      return;
+    }
+    bool ReadsMatching =
+        (Ev.Kind == EventKind::RecvStart || (Ev.Kind == EventKind::Probe && Ev.Found)) &&
+        Ev.Peer != ProcNull;
+    if (!First && ReadsMatching && !Queue.empty() && S.Now >= Queue.front().Time) {
+      std::swap(Ev, S.Held);
+      S.HasHeld = true;
+      push(S.Now, QueueKind::Resume, R);
+      return;
+    }
+    First = false;
+    S.Index = Ev.Index;
+    if (!dispatch(R, Ev))
+      return;
+  }
+}
+
+uint32_t Engine::blockIndex(BlockId B) {
+  bool Inserted = false;
+  uint32_t &Idx = BlockIndex.getOrInsert(B, 0, &Inserted);
+  if (Inserted) {
+    Idx = uint32_t(BlockTotals.size());
+    BlockTotals.push_back(BlockResult{B, 0, 0, 0, 0});
+  }
+  return Idx;
+}
+
+void Engine::beginEvent(uint32_t R, const Event &E) {
+  RankState &S = Ranks[R];
+  if (!S.RegionSeen && Opt.RegionStart && E.Block == *Opt.RegionStart) {
+    S.RegionSeen = S.InRegion = true;
+    S.RegionStart = S.Now;
+  }
+  if (E.Kind == EventKind::Finalize && !Opt.RegionEnd)
+    closeRegion(S);
+  S.CurBlock = blockIndex(E.Block);
+  if (S.InRegion)
+    ++BlockTotals[S.CurBlock].Executions;
+}
+
+void Engine::endEvent(uint32_t R, BlockId B, EventKind K) {
+  RankState &S = Ranks[R];
+  if (K == EventKind::Init && !Opt.RegionStart && !S.InitSeen && S.InRegion) {
+    // The default region starts after Init: whatever ran before it is not part of the run.
+    S.InitSeen = true;
+    S.RegionStart = S.Now;
+    S.Compute = S.Comm = S.Wait = 0;
+  }
+  if (Opt.RegionEnd && B == *Opt.RegionEnd)
+    closeRegion(S);
+}
+
+void Engine::closeRegion(RankState &S) {
+  if (!S.InRegion)
+    return;
+  S.InRegion = false;
+  S.RegionClosed = true;
+  S.RegionEnd = S.Now;
+}
+
+void Engine::charge(uint32_t R, SpanKind Kind, uint32_t BlockIdx, TimeNs Begin, TimeNs End) {
+  RankState &S = Ranks[R];
+  if (!S.InRegion || End <= Begin)
+    return;
+  TimeNs D = End - Begin;
+  BlockResult &B = BlockTotals[BlockIdx];
+  switch (Kind) {
+  case SpanKind::Compute:
+    S.Compute += D;
+    B.Compute += D;
+    break;
+  case SpanKind::Comm:
+    S.Comm += D;
+    B.Comm += D;
+    break;
+  case SpanKind::Wait:
+    S.Wait += D;
+    B.Wait += D;
+    break;
+  }
+  if (Opt.Timeline)
+    Opt.Timeline->span(int(R), Kind, B.Block, Begin, End);
+}
+
+bool Engine::dispatch(uint32_t R, const Event &E) {
+  beginEvent(R, E);
+  switch (E.Kind) {
+  case EventKind::Compute:
+    if (!doCompute(R, E, 1))
+      return false;
+    break;
+  case EventKind::Loop:
+    if (!doCompute(R, E, E.Count))
+      return false;
+    break;
+  case EventKind::SendStart:
+  case EventKind::RecvStart:
+    if (E.Peer != ProcNull && E.Peer != AnySource &&
+        (E.Peer < 0 || size_t(E.Peer) >= Ranks.size())) {
+      fail(R, "peer rank " + std::to_string(E.Peer) + " in block '" + formatBlock(E.Block) +
+                  "' is outside the " + std::to_string(Ranks.size()) + " traced ranks");
+      return false;
+    }
+    if (E.Kind == EventKind::SendStart) {
+      if (E.Peer == AnySource) {
+        fail(R, "send in block '" + formatBlock(E.Block) + "' has no destination");
+        return false;
+      }
+      doSend(R, E);
+    } else {
+      doRecv(R, E);
+    }
+    break;
+  case EventKind::Completion:
+    return doCompletion(R, E);
+  case EventKind::Probe:
+    return doProbe(R, E);
+  case EventKind::RequestFree:
+    doRequestFree(R, E);
+    break;
+  case EventKind::Init:
+  case EventKind::Finalize:
+    break;
+  }
+  endEvent(R, E.Block, E.Kind);
+  return true;
+}
+
+bool Engine::doCompute(uint32_t R, const Event &E, uint64_t Trips) {
+  RankState &S = Ranks[R];
+  int64_t *Ps = S.ComputeCache.find(E.Block);
+  if (!Ps) {
+    std::optional<double> Sec = ComputeM.secondsPerExecution(int(R), E.Block);
+    int64_t V = Sec ? std::max<int64_t>(0, std::llround(*Sec * 1e12)) : -1;
+    Ps = &S.ComputeCache.getOrInsert(E.Block, V);
+  }
+  if (*Ps < 0) {
+    fail(R, "no compute time for block '" + formatBlock(E.Block) + "' on rank " +
+                std::to_string(R) + " in the compute base data");
+    return false;
+  }
+  // Picoseconds with a carried remainder, so many sub-nanosecond blocks still add up.
+  unsigned __int128 Total = (unsigned __int128)uint64_t(*Ps) * Trips + S.CarryPs;
+  TimeNs Ns = TimeNs(Total / 1000);
+  S.CarryPs = uint64_t(Total % 1000);
+  charge(R, SpanKind::Compute, S.CurBlock, S.Now, S.Now + Ns);
+  S.Now += Ns;
+  return true;
+}
+
+uint32_t Engine::newRequest(uint32_t R, const Event &E) {
+  uint32_t Slot;
+  if (!FreeRequests.empty()) {
+    Slot = FreeRequests.back();
+    FreeRequests.pop_back();
+  } else {
+    Slot = uint32_t(Requests.size());
+    Requests.emplace_back();
+  }
+  Request &Q = Requests[Slot];
+  Q = Request();
+  Q.Owner = int32_t(R);
+  Q.Peer = E.Peer;
+  Q.Tag = E.Tag;
+  Q.Comm = E.Comm;
+  Q.Context = E.Context;
+  Q.Bytes = E.Count;
+  Q.Block = E.Block;
+  Q.Id = E.Request;
+  Q.Start = Ranks[R].Now;
+  bool Inserted = false;
+  uint32_t &Mapped = Ranks[R].Requests.getOrInsert(E.Request, Slot, &Inserted);
+  if (!Inserted) {
+    // The id is reused while the old request was never waited for (MPI_Request_free): the
+    // old one lives on unnamed until its message is matched.
+    uint32_t Old = Mapped;
+    Mapped = Slot;
+    Requests[Old].Detached = true;
+    if (Requests[Old].Known)
+      releaseRequest(Old);
+  }
+  return Slot;
+}
+
+void Engine::releaseRequest(uint32_t Slot) {
+  Requests[Slot].Owner = -1;
+  FreeRequests.push_back(Slot);
+}
+
+uint32_t Engine::newEnvelope() {
+  if (!FreeEnvelopes.empty()) {
+    uint32_t I = FreeEnvelopes.back();
+    FreeEnvelopes.pop_back();
+    return I;
+  }
+  Envelopes.emplace_back();
+  return uint32_t(Envelopes.size() - 1);
+}
+
+uint32_t Engine::spaceOf(int32_t Rank, uint64_t Comm, uint8_t Context) {
+  // Communicator ids are 64-bit hashes: numbered densely first so a key fits 64 bits.
+  uint32_t &Dense = CommIndex.getOrInsert(Comm, uint32_t(CommIndex.size()));
+  uint64_t Key = (uint64_t(uint32_t(Rank)) << 33) | (uint64_t(Dense) << 1) | (Context & 1);
+  bool Inserted = false;
+  uint32_t &Idx = SpaceIndex.getOrInsert(Key, 0, &Inserted);
+  if (Inserted) {
+    Idx = uint32_t(Spaces.size());
+    Space P;
+    P.Rank = Rank;
+    P.Comm = Comm;
+    P.Context = Context;
+    Spaces.push_back(P);
+  }
+  return Idx;
+}
+
+void Engine::doSend(uint32_t R, const Event &E) {
+  RankState &S = Ranks[R];
+  uint32_t Slot = newRequest(R, E);
+  if (E.Peer == ProcNull) {
+    complete(Slot, S.Now);
+    return;
+  }
+  const LinkModel &L = Net.link(int(R), E.Peer);
+  TimeNs Start = S.Now;
+  TimeNs Inject = S.Injected ? std::max(Start, S.LastInject + L.gap()) : Start;
+  S.LastInject = Inject;
+  S.Injected = true;
+
+  bool Rendezvous = E.Count > L.eagerLimit() || E.Mode == SendMode::Synchronous;
+  bool SendWaits = Rendezvous && E.Mode != SendMode::Buffered;
+  uint32_t Env = newEnvelope();
+  Envelope &V = Envelopes[Env];
+  V.Space = spaceOf(E.Peer, E.Comm, E.Context);
+  V.Source = int32_t(R);
+  V.Tag = E.Tag;
+  V.Bytes = E.Count;
+  V.Block = E.Block;
+  V.Inject = Inject;
+  V.Rendezvous = Rendezvous;
+  V.Next = NoIndex;
+  V.SendReq = SendWaits ? Slot : NoIndex;
+  // A rendezvous message announces itself with an empty control message; the data follows
+  // once the receive is matched.
+  TimeNs Arrival = Inject + std::max<TimeNs>(0, L.transfer(Rendezvous ? 0 : E.Count));
+  // Non-overtaking: along one channel envelopes never arrive before an earlier one.
+  TimeNs &Last = ChannelArrival.getOrInsert((uint64_t(V.Space) << 32) | R, 0);
+  Arrival = std::max(Arrival, Last);
+  Last = Arrival;
+  V.Arrival = Arrival;
+  ++Result.Messages;
+
+  S.Now += L.sendOverhead(E.Count);
+  charge(R, SpanKind::Comm, S.CurBlock, Start, S.Now);
+  if (!SendWaits)
+    complete(Slot, Start);
+  push(Arrival, QueueKind::Arrival, Env);
+}
+
+void Engine::doRecv(uint32_t R, const Event &E) {
+  RankState &S = Ranks[R];
+  uint32_t Slot = newRequest(R, E);
+  Requests[Slot].IsRecv = true;
+  if (E.Peer == ProcNull) {
+    Requests[Slot].PredSource = ProcNull;
+    Requests[Slot].PredTag = AnyTag;
+    complete(Slot, S.Now);
+    return;
+  }
+  TimeNs Post = S.Now;
+  uint32_t Sp = spaceOf(int32_t(R), E.Comm, E.Context);
+  Space &P = Spaces[Sp];
+  uint32_t Prev = NoIndex;
+  bool Matched = false;
+  for (uint32_t V = P.UnexpHead; V != NoIndex; Prev = V, V = Envelopes[V].Next) {
+    if (!matches(E.Peer, E.Tag, Envelopes[V].Source, Envelopes[V].Tag))
+      continue;
+    uint32_t Next = Envelopes[V].Next;
+    if (Prev == NoIndex)
+      P.UnexpHead = Next;
+    else
+      Envelopes[Prev].Next = Next;
+    if (P.UnexpTail == V)
+      P.UnexpTail = Prev;
+    match(V, Slot, Post);
+    Matched = true;
+    break;
+  }
+  if (!Matched) {
+    if (P.PostedTail == NoIndex)
+      P.PostedHead = Slot;
+    else
+      Requests[P.PostedTail].NextPosted = Slot;
+    P.PostedTail = Slot;
+  }
+  // A wildcard receive does not know its sender yet: it pays the overhead of the rank's own
+  // node.
+  const LinkModel &L = Net.link(E.Peer == AnySource ? int(R) : E.Peer, int(R));
+  S.Now += L.recvOverhead(E.Count);
+  charge(R, SpanKind::Comm, S.CurBlock, Post, S.Now);
+}
+
+void Engine::arrive(uint32_t Env, TimeNs Now) {
+  Envelope &V = Envelopes[Env];
+  Space &P = Spaces[V.Space];
+  uint32_t Prev = NoIndex;
+  for (uint32_t Q = P.PostedHead; Q != NoIndex; Prev = Q, Q = Requests[Q].NextPosted) {
+    if (!matches(Requests[Q].Peer, Requests[Q].Tag, V.Source, V.Tag))
+      continue;
+    uint32_t Next = Requests[Q].NextPosted;
+    if (Prev == NoIndex)
+      P.PostedHead = Next;
+    else
+      Requests[Prev].NextPosted = Next;
+    if (P.PostedTail == Q)
+      P.PostedTail = Prev;
+    match(Env, Q, Now);
+    return;
+  }
+  V.Next = NoIndex;
+  if (P.UnexpTail == NoIndex)
+    P.UnexpHead = Env;
+  else
+    Envelopes[P.UnexpTail].Next = Env;
+  P.UnexpTail = Env;
+
+  RankState &S = Ranks[uint32_t(P.Rank)];
+  if (S.State == Status::Probing && S.ProbeSpace == V.Space &&
+      matches(S.ProbeSource, S.ProbeTag, V.Source, V.Tag)) {
+    endWait(uint32_t(P.Rank), std::max(S.WaitStart, Now));
+    push(S.Now, QueueKind::Resume, uint32_t(P.Rank));
+  }
+}
+
+void Engine::match(uint32_t Env, uint32_t Recv, TimeNs Now) {
+  const Envelope V = Envelopes[Env];
+  FreeEnvelopes.push_back(Env);
+  Request &Q = Requests[Recv];
+  Q.PredSource = V.Source;
+  Q.PredTag = V.Tag;
+  TimeNs Done;
+  if (!V.Rendezvous) {
+    // An eager message that arrived before the receive was posted waits in the unexpected
+    // queue; the receive completes when posted.
+    Done = std::max(V.Arrival, Q.Start);
+  } else {
+    // The transfer starts once the send has started and the receive is posted.
+    const LinkModel &L = Net.link(V.Source, Q.Owner);
+    TimeNs Begin = std::max(V.Inject, Q.Start);
+    Done = std::max(Begin + std::max<TimeNs>(0, L.transfer(V.Bytes)), Now);
+  }
+  complete(Recv, Done);
+  if (V.SendReq != NoIndex)
+    complete(V.SendReq, Done);
+}
+
+void Engine::complete(uint32_t Slot, TimeNs Done) {
+  Request &Q = Requests[Slot];
+  Q.Known = true;
+  Q.Done = Done;
+  if (Q.Waited) {
+    uint32_t R = uint32_t(Q.Owner);
+    RankState &S = Ranks[R];
+    S.WaitMax = std::max(S.WaitMax, Done);
+    if (--S.Pending == 0) {
+      endWait(R, S.WaitMax);
+      push(S.Now, QueueKind::Resume, R);
+    }
+  } else if (Q.Detached) {
+    releaseRequest(Slot);
+  }
+}
+
+bool Engine::doCompletion(uint32_t R, const Event &E) {
+  RankState &S = Ranks[R];
+  if (E.Completed.empty()) {
+    // A test that completed nothing costs nothing.
+    endEvent(R, E.Block, E.Kind);
+    return true;
+  }
+  S.WaitList.clear();
+  S.Pending = 0;
+  S.WaitStart = S.WaitMax = S.Now;
+  S.WaitBlock = E.Block;
+  S.WaitBlockIdx = S.CurBlock;
+  S.WaitRecord = S.Index;
+  for (const CompletedRequest &C : E.Completed) {
+    uint32_t *Mapped = S.Requests.find(C.Request);
+    if (!Mapped) {
+      fail(R, "block '" + formatBlock(E.Block) + "' completes request " +
+                  std::to_string(C.Request) + " which was never started");
+      return false;
+    }
+    uint32_t Slot = *Mapped;
+    S.Requests.erase(C.Request);
+    Request &Q = Requests[Slot];
+    Q.Waited = true;
+    Q.RecSource = C.Source;
+    Q.RecTag = C.Tag;
+    S.WaitList.push_back(Slot);
+    if (Q.Known)
+      S.WaitMax = std::max(S.WaitMax, Q.Done);
+    else
+      ++S.Pending;
+  }
+  if (S.Pending == 0) {
+    endWait(R, S.WaitMax);
+    return true;
+  }
+  S.State = Status::Blocked;
+  return false;
+}
+
+void Engine::doRequestFree(uint32_t R, const Event &E) {
+  RankState &S = Ranks[R];
+  uint32_t *Mapped = S.Requests.find(E.Request);
+  if (!Mapped)
+    return; // freed after completing, or never started by the runtime
+  uint32_t Slot = *Mapped;
+  S.Requests.erase(E.Request);
+  // The message still has to be matched; the request just goes once it is complete.
+  Requests[Slot].Detached = true;
+  if (Requests[Slot].Known)
+    releaseRequest(Slot);
+}
+
+bool Engine::doProbe(uint32_t R, const Event &E) {
+  RankState &S = Ranks[R];
+  if (!E.Found || E.Peer == ProcNull) {
+    endEvent(R, E.Block, E.Kind);
+    return true;
+  }
+  uint32_t Sp = spaceOf(int32_t(R), E.Comm, E.Context);
+  for (uint32_t V = Spaces[Sp].UnexpHead; V != NoIndex; V = Envelopes[V].Next)
+    if (matches(E.Peer, E.Tag, Envelopes[V].Source, Envelopes[V].Tag)) {
+      endEvent(R, E.Block, E.Kind);
+      return true;
+    }
+  S.WaitList.clear();
+  S.Pending = 0;
+  S.WaitStart = S.WaitMax = S.Now;
+  S.WaitBlock = E.Block;
+  S.WaitBlockIdx = S.CurBlock;
+  S.WaitRecord = S.Index;
+  S.ProbeSpace = Sp;
+  S.ProbeSource = E.Peer;
+  S.ProbeTag = E.Tag;
+  S.State = Status::Probing;
+  return false;
+}
+
+void Engine::endWait(uint32_t R, TimeNs End) {
+  RankState &S = Ranks[R];
+  bool Probe = S.State == Status::Probing;
+  charge(R, SpanKind::Wait, S.WaitBlockIdx, S.WaitStart, End);
+  S.Now = End;
+  for (uint32_t Slot : S.WaitList) {
+    const Request &Q = Requests[Slot];
+    bool Wildcard = Q.Peer == AnySource || Q.Tag == AnyTag;
+    if (Q.IsRecv && Wildcard && Q.RecSource != NoStatus) {
+      bool Differs = (Q.Peer == AnySource && Q.RecSource != Q.PredSource) ||
+                     (Q.Tag == AnyTag && Q.RecTag != NoStatus && Q.RecTag != Q.PredTag);
+      if (Differs) {
+        ++Result.NondeterministicReceives;
+        if (Result.NondeterminismNotes.size() < Opt.MaxNotes)
+          Result.NondeterminismNotes.push_back(
+              S.Name + ": rank " + std::to_string(R) + ": record " + std::to_string(S.WaitRecord) +
+              ": the receive started in block '" + formatBlock(Q.Block) +
+              "' was recorded matching rank " + std::to_string(Q.RecSource) + " tag " +
+              std::to_string(Q.RecTag) + " but is predicted to match rank " +
+              std::to_string(Q.PredSource) + " tag " + std::to_string(Q.PredTag));
+      }
+    }
+    releaseRequest(Slot);
+  }
+  S.WaitList.clear();
+  S.State = Status::Ready;
+  endEvent(R, S.WaitBlock, Probe ? EventKind::Probe : EventKind::Completion);
+}
+
+void Engine::fail(uint32_t R, std::string Message) {
+  Failed = true;
+  Result.Errors.push_back({Ranks[R].Name, "rank " + std::to_string(R) + ": record " +
+                                              std::to_string(Ranks[R].Index) + ": " +
+                                              std::move(Message)});
+}
+
+std::string Engine::describe(const Request &Q) const {
+  std::string Where = " (communicator " + std::to_string(Q.Comm) +
+                      (Q.Context ? ", collective traffic" : "") + ") started in block '" +
+                      formatBlock(Q.Block) + "'";
+  if (Q.IsRecv)
+    return "a receive from " + peerName(Q.Peer) + " with " + tagName(Q.Tag) + Where;
+  return "a send of " + std::to_string(Q.Bytes) + " bytes to rank " + std::to_string(Q.Peer) +
+         " with tag " + std::to_string(Q.Tag) + Where + " that no receive matched";
+}
+
+void Engine::reportStuck() {
+  std::vector<EngineError> Stuck;
+  size_t Blocked = 0;
+  for (uint32_t R = 0; R < Ranks.size(); ++R) {
+    RankState &S = Ranks[R];
+    if (S.State != Status::Blocked && S.State != Status::Probing)
+      continue;
+    ++Blocked;
+    std::string Head = "rank " + std::to_string(R) + ": record " + std::to_string(S.WaitRecord) +
+                       ": blocked from " + std::to_string(S.WaitStart) + " ns in block '" +
+                       formatBlock(S.WaitBlock) + "' waiting for ";
+    if (S.State == Status::Probing) {
+      Stuck.push_back({S.Name, Head + "a probe of a message from " + peerName(S.ProbeSource) +
+                                   " with " + tagName(S.ProbeTag)});
+      continue;
+    }
+    for (uint32_t Slot : S.WaitList)
+      if (!Requests[Slot].Known)
+        Stuck.push_back({S.Name, Head + describe(Requests[Slot])});
+  }
+  for (const Space &P : Spaces) {
+    for (uint32_t V = P.UnexpHead; V != NoIndex; V = Envelopes[V].Next) {
+      const Envelope &M = Envelopes[V];
+      Stuck.push_back({Ranks[uint32_t(M.Source)].Name,
+                       "rank " + std::to_string(M.Source) + ": the message of " +
+                           std::to_string(M.Bytes) + " bytes to rank " + std::to_string(P.Rank) +
+                           " with tag " + std::to_string(M.Tag) + " (communicator " +
+                           std::to_string(P.Comm) + ") sent in block '" + formatBlock(M.Block) +
+                           "' was never received"});
+    }
+    for (uint32_t Q = P.PostedHead; Q != NoIndex; Q = Requests[Q].NextPosted)
+      if (!Requests[Q].Waited)
+        Stuck.push_back({Ranks[uint32_t(P.Rank)].Name, "rank " + std::to_string(P.Rank) + ": " +
+                                                           describe(Requests[Q]) +
+                                                           " was never matched"});
+  }
+  if (Stuck.empty())
+    return;
+  if (Blocked)
+    Result.Errors.push_back({"", "deadlock: " + std::to_string(Blocked) + " of " +
+                                     std::to_string(Ranks.size()) + " ranks cannot progress"});
+  else
+    Result.Errors.push_back({"", "the traces leave messages unmatched"});
+  size_t Shown = std::min(Stuck.size(), MaxStuckReports);
+  Result.Errors.insert(Result.Errors.end(), Stuck.begin(), Stuck.begin() + Shown);
+  if (Stuck.size() > Shown)
+    Result.Errors.push_back({"", std::to_string(Stuck.size() - Shown) + " more not shown"});
+}
+
+} // namespace mpiete::estimator

@@ -1,0 +1,101 @@
+// Event constructors for hand-written traces and the readable block id.
+#include "mpiete/estimator/Event.h"
+
+#include <cstdio>
+
+namespace mpiete::estimator {
+
+EventSource::~EventSource() = default;
+
+std::string formatBlock(BlockId B) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof Buf, "%08x:%u", unsigned(B >> 32), unsigned(B & 0xffffffffU));
+  return Buf;
+}
+
+Event Event::compute(BlockId B) {
+  Event E;
+  E.Kind = EventKind::Compute;
+  E.Block = B;
+  return E;
+}
+
+Event Event::loop(BlockId B, uint64_t Trips) {
+  Event E;
+  E.Kind = EventKind::Loop;
+  E.Block = B;
+  E.Count = Trips;
+  return E;
+}
+
+Event Event::send(BlockId B, int32_t Dest, int32_t Tag, uint64_t Bytes, uint64_t Request,
+                  uint64_t Comm, uint8_t Context, SendMode Mode) {
+  Event E;
+  E.Kind = EventKind::SendStart;
+  E.Block = B;
+  E.Peer = Dest;
+  E.Tag = Tag;
+  E.Count = Bytes;
+  E.Request = Request;
+  E.Comm = Comm;
+  E.Context = Context;
+  E.Mode = Mode;
+  return E;
+}
+
+Event Event::recv(BlockId B, int32_t Source, int32_t Tag, uint64_t Bytes, uint64_t Request,
+                  uint64_t Comm, uint8_t Context) {
+  Event E;
+  E.Kind = EventKind::RecvStart;
+  E.Block = B;
+  E.Peer = Source;
+  E.Tag = Tag;
+  E.Count = Bytes;
+  E.Request = Request;
+  E.Comm = Comm;
+  E.Context = Context;
+  return E;
+}
+
+Event Event::completion(BlockId B, std::vector<CompletedRequest> Done) {
+  Event E;
+  E.Kind = EventKind::Completion;
+  E.Block = B;
+  E.Completed = std::move(Done);
+  return E;
+}
+
+Event Event::probe(BlockId B, int32_t Source, int32_t Tag, uint64_t Comm, bool Found) {
+  Event E;
+  E.Kind = EventKind::Probe;
+  E.Block = B;
+  E.Peer = Source;
+  E.Tag = Tag;
+  E.Comm = Comm;
+  E.Found = Found;
+  return E;
+}
+
+Event Event::requestFree(BlockId B, uint64_t Request) {
+  Event E;
+  E.Kind = EventKind::RequestFree;
+  E.Block = B;
+  E.Request = Request;
+  return E;
+}
+
+Event Event::init(BlockId B) {
+  Event E;
+  E.Kind = EventKind::Init;
+  E.Block = B;
+  return E;
+}
+
+Event Event::finalize(BlockId B) {
+  Event E;
+  E.Kind = EventKind::Finalize;
+  E.Block = B;
+  return E;
+}
+
+} // namespace mpiete::estimator

@@ -1,0 +1,106 @@
+// Compute and network models built from base data: block time tables, measured receive-time
+// tables, LogGPS parameters and the rank-to-node map.
+#include "mpiete/estimator/Models.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+
+namespace mpiete::estimator {
+
+ComputeModel::~ComputeModel() = default;
+LinkModel::~LinkModel() = default;
+NetworkModel::~NetworkModel() = default;
+
+namespace {
+TimeNs toNs(double Seconds) { return std::llround(Seconds * 1e9); }
+} // namespace
+
+unsigned TableComputeModel::addMachine() {
+  Machines.emplace_back();
+  return unsigned(Machines.size() - 1);
+}
+
+void TableComputeModel::setTime(unsigned Machine, BlockId Block, double Seconds) {
+  assert(Machine < Machines.size());
+  Machines[Machine].getOrInsert(Block, 0) = Seconds;
+}
+
+void TableComputeModel::assignRank(int Rank, unsigned Machine) {
+  if (MachineOfRank.size() <= size_t(Rank))
+    MachineOfRank.resize(size_t(Rank) + 1, 0);
+  MachineOfRank[size_t(Rank)] = Machine;
+}
+
+std::optional<double> TableComputeModel::secondsPerExecution(int Rank, BlockId Block) const {
+  unsigned M = size_t(Rank) < MachineOfRank.size() ? MachineOfRank[size_t(Rank)] : 0;
+  if (M >= Machines.size())
+    return std::nullopt;
+  if (const double *S = Machines[M].find(Block))
+    return *S;
+  return std::nullopt;
+}
+
+TableLinkModel::TableLinkModel(std::vector<Point> Points, double SendOverheadSeconds,
+                               double RecvOverheadSeconds, uint64_t EagerLimit, double GapSeconds,
+                               double SendOverheadPerByte, double RecvOverheadPerByte)
+    : SendOverhead(SendOverheadSeconds * 1e9), RecvOverhead(RecvOverheadSeconds * 1e9),
+      SendPerByte(SendOverheadPerByte * 1e9), RecvPerByte(RecvOverheadPerByte * 1e9),
+      Gap(toNs(GapSeconds)), Eager(EagerLimit) {
+  std::sort(Points.begin(), Points.end(),
+            [](const Point &A, const Point &B) { return A.Bytes < B.Bytes; });
+  for (const Point &P : Points) {
+    if (!Sizes.empty() && Sizes.back() == P.Bytes) {
+      Nanos.back() = P.Seconds * 1e9; // the later measurement of a size wins
+      continue;
+    }
+    Sizes.push_back(P.Bytes);
+    Nanos.push_back(P.Seconds * 1e9);
+  }
+}
+
+TimeNs TableLinkModel::sendOverhead(uint64_t Bytes) const {
+  return std::max<TimeNs>(0, std::llround(SendOverhead + SendPerByte * double(Bytes)));
+}
+
+TimeNs TableLinkModel::recvOverhead(uint64_t Bytes) const {
+  return std::max<TimeNs>(0, std::llround(RecvOverhead + RecvPerByte * double(Bytes)));
+}
+
+TimeNs TableLinkModel::transfer(uint64_t Bytes) const {
+  if (Sizes.empty())
+    return 0;
+  if (Sizes.size() == 1)
+    return std::max<TimeNs>(0, std::llround(Nanos[0]));
+  // The segment containing Bytes, or the first / last one to extrapolate along.
+  size_t Hi = size_t(std::upper_bound(Sizes.begin(), Sizes.end(), Bytes) - Sizes.begin());
+  Hi = std::clamp<size_t>(Hi, 1, Sizes.size() - 1);
+  size_t Lo = Hi - 1;
+  double X0 = double(Sizes[Lo]), X1 = double(Sizes[Hi]);
+  double Y = Nanos[Lo] + (Nanos[Hi] - Nanos[Lo]) * ((double(Bytes) - X0) / (X1 - X0));
+  return std::max<TimeNs>(0, std::llround(Y));
+}
+
+TimeNs LogGPSLinkModel::sendOverhead(uint64_t Bytes) const {
+  return std::max<TimeNs>(0, toNs(P.Os + P.OsPerByte * double(Bytes)));
+}
+TimeNs LogGPSLinkModel::recvOverhead(uint64_t Bytes) const {
+  return std::max<TimeNs>(0, toNs(P.Or + P.OrPerByte * double(Bytes)));
+}
+TimeNs LogGPSLinkModel::gap() const { return toNs(P.g); }
+
+TimeNs LogGPSLinkModel::transfer(uint64_t Bytes) const {
+  double Fixed = P.Os + P.L + P.Or;
+  if (Bytes <= P.S)
+    return std::max<TimeNs>(0, toNs(Fixed + double(Bytes) * (P.GEager < 0 ? P.G : P.GEager)));
+  return std::max<TimeNs>(0, toNs(3 * Fixed + double(Bytes) * P.G));
+}
+
+const LinkModel &ClusterNetworkModel::link(int Src, int Dst) const {
+  if (Src == Dst)
+    return *Intra;
+  bool Known = size_t(Src) < NodeOfRank.size() && size_t(Dst) < NodeOfRank.size();
+  return Known && NodeOfRank[size_t(Src)] == NodeOfRank[size_t(Dst)] ? *Intra : *Inter;
+}
+
+} // namespace mpiete::estimator

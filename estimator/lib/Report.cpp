@@ -1,0 +1,118 @@
+// Text, YAML and JSON summaries of an estimate.
+#include "mpiete/estimator/Report.h"
+
+#include <cstdio>
+
+namespace mpiete::estimator {
+
+namespace {
+
+/// Seconds from integer nanoseconds, exactly (no floating point rounding in the output).
+std::string seconds(TimeNs Ns) {
+  char Buf[48];
+  const char *Sign = Ns < 0 ? "-" : "";
+  unsigned long long A = Ns < 0 ? (unsigned long long)(-Ns) : (unsigned long long)Ns;
+  std::snprintf(Buf, sizeof Buf, "%s%llu.%09llu", Sign, A / 1000000000ULL, A % 1000000000ULL);
+  return Buf;
+}
+
+std::string quoted(const std::string &S) {
+  std::string Out = "\"";
+  for (char C : S) {
+    if (C == '"' || C == '\\')
+      Out += '\\';
+    if (C == '\n') {
+      Out += "\\n";
+      continue;
+    }
+    Out += C;
+  }
+  return Out + "\"";
+}
+
+} // namespace
+
+void writeText(std::ostream &OS, const EstimateResult &R, const ReportOptions &Opt) {
+  OS << "predicted time: " << seconds(R.Predicted) << " s\n";
+  OS << "events replayed: " << R.Events << ", messages: " << R.Messages << "\n";
+  if (R.NondeterministicReceives)
+    OS << "warning: " << R.NondeterministicReceives
+       << " wildcard receives are predicted to match a different message than recorded "
+          "(the program is nondeterministic)\n";
+  OS << "\n  rank     compute (s)        comm (s)        wait (s)\n";
+  for (const RankResult &K : R.Ranks) {
+    char Line[160];
+    std::snprintf(Line, sizeof Line, "%6d %15s %15s %15s%s\n", K.Rank, seconds(K.Compute).c_str(),
+                  seconds(K.Comm).c_str(), seconds(K.Wait).c_str(),
+                  K.Reached ? "" : "  (region not reached)");
+    OS << Line;
+  }
+  OS << "\nblocks that contribute most (summed over ranks):\n";
+  OS << "  block                total (s)     compute (s)        comm (s)        wait (s)\n";
+  for (const BlockResult &B : R.topBlocks(Opt.TopBlocks)) {
+    char Line[200];
+    std::snprintf(Line, sizeof Line, "  %-18s %15s %15s %15s %15s\n", formatBlock(B.Block).c_str(),
+                  seconds(B.total()).c_str(), seconds(B.Compute).c_str(), seconds(B.Comm).c_str(),
+                  seconds(B.Wait).c_str());
+    OS << Line;
+  }
+}
+
+void writeYaml(std::ostream &OS, const EstimateResult &R, const ReportOptions &Opt) {
+  OS << "format_version: 1\n";
+  if (!Opt.Provenance.empty()) {
+    OS << "provenance:\n";
+    for (const auto &[K, V] : Opt.Provenance)
+      OS << "  " << K << ": " << quoted(V) << "\n";
+  }
+  OS << "predicted_seconds: " << seconds(R.Predicted) << "\n";
+  OS << "events: " << R.Events << "\nmessages: " << R.Messages << "\n";
+  OS << "nondeterministic_receives: " << R.NondeterministicReceives << "\n";
+  OS << "ranks:\n";
+  for (const RankResult &K : R.Ranks)
+    OS << "  - {rank: " << K.Rank << ", compute_seconds: " << seconds(K.Compute)
+       << ", comm_seconds: " << seconds(K.Comm) << ", wait_seconds: " << seconds(K.Wait)
+       << ", start_seconds: " << seconds(K.Start) << ", end_seconds: " << seconds(K.End)
+       << ", reached: " << (K.Reached ? "true" : "false") << "}\n";
+  OS << "top_blocks:\n";
+  for (const BlockResult &B : R.topBlocks(Opt.TopBlocks))
+    OS << "  - {block: \"" << formatBlock(B.Block) << "\", total_seconds: " << seconds(B.total())
+       << ", compute_seconds: " << seconds(B.Compute) << ", comm_seconds: " << seconds(B.Comm)
+       << ", wait_seconds: " << seconds(B.Wait) << ", executions: " << B.Executions << "}\n";
+}
+
+void writeJson(std::ostream &OS, const EstimateResult &R, const ReportOptions &Opt) {
+  OS << "{\n  \"format_version\": 1,\n";
+  if (!Opt.Provenance.empty()) {
+    OS << "  \"provenance\": {";
+    for (size_t I = 0; I < Opt.Provenance.size(); ++I)
+      OS << (I ? ", " : "") << quoted(Opt.Provenance[I].first) << ": "
+         << quoted(Opt.Provenance[I].second);
+    OS << "},\n";
+  }
+  OS << "  \"predicted_seconds\": " << seconds(R.Predicted) << ",\n";
+  OS << "  \"events\": " << R.Events << ",\n  \"messages\": " << R.Messages << ",\n";
+  OS << "  \"nondeterministic_receives\": " << R.NondeterministicReceives << ",\n";
+  OS << "  \"ranks\": [";
+  for (size_t I = 0; I < R.Ranks.size(); ++I) {
+    const RankResult &K = R.Ranks[I];
+    OS << (I ? ",\n    " : "\n    ") << "{\"rank\": " << K.Rank
+       << ", \"compute_seconds\": " << seconds(K.Compute)
+       << ", \"comm_seconds\": " << seconds(K.Comm) << ", \"wait_seconds\": " << seconds(K.Wait)
+       << ", \"start_seconds\": " << seconds(K.Start) << ", \"end_seconds\": " << seconds(K.End)
+       << ", \"reached\": " << (K.Reached ? "true" : "false") << "}";
+  }
+  OS << "\n  ],\n  \"top_blocks\": [";
+  std::vector<BlockResult> Top = R.topBlocks(Opt.TopBlocks);
+  for (size_t I = 0; I < Top.size(); ++I) {
+    const BlockResult &B = Top[I];
+    OS << (I ? ",\n    " : "\n    ") << "{\"block\": \"" << formatBlock(B.Block)
+       << "\", \"total_seconds\": " << seconds(B.total())
+       << ", \"compute_seconds\": " << seconds(B.Compute)
+       << ", \"comm_seconds\": " << seconds(B.Comm) << ", \"wait_seconds\": " << seconds(B.Wait)
+       << ", \"executions\": " << B.Executions << "}";
+  }
+  OS << "\n  ]\n}\n";
+}
+
+} // namespace mpiete::estimator

@@ -1,0 +1,285 @@
+// The base data readers: trace files written by the runtime's own TraceWriter replayed end to
+// end with exactly known times, and network.yaml in the layout `mpiete probe-comm` writes.
+#include "mpiete/estimator/BaseData.h"
+#include "TraceWriter.h"
+#include "mpiete/estimator/Engine.h"
+#include "mpiete/tools/Commands.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+using namespace mpiete;
+using namespace mpiete::estimator;
+
+namespace {
+
+constexpr uint32_t Unit = 0x0aa758c0;
+constexpr mpiete_site_t id(uint32_t I) { return MPIETE_ID(Unit, I); }
+
+std::string tempDir(const char *Name) {
+  auto Dir = std::filesystem::temp_directory_path() /
+             ("mpiete-est-test-" + std::to_string(::getpid()) + "-" + Name);
+  std::filesystem::remove_all(Dir);
+  std::filesystem::create_directories(Dir);
+  return Dir.string();
+}
+
+/// An MPI_Send / MPI_Recv ping-pong of 100 bytes between two ranks, as the trace probe
+/// records it (split starts and waits), with a compute block on rank 0 and one after Finalize.
+void writePingPong(const std::string &Dir) {
+  for (int Rank = 0; Rank < 2; ++Rank) {
+    auto W = std::make_unique<TraceWriter>();
+    W->enable(Dir.c_str());
+    W->start(Rank, 2);
+    W->init(id(1));
+    int Peer = 1 - Rank;
+    if (Rank == 0) {
+      W->block(id(3));
+      W->send(id(10), Peer, 0, 0, 100, 1, trace::SendMode::Standard, trace::Context::User);
+      W->wait(id(11), trace::WaitOp::Wait, 1);
+      W->sendCompleted(1);
+      W->commFree(id(12), 77); // bookkeeping the estimator skips
+      W->recv(id(20), trace::AnySource, 0, 0, 100, 2, trace::Context::User);
+      W->wait(id(21), trace::WaitOp::Wait, 1);
+      W->recvCompleted(2, 1, 0, 100);
+    } else {
+      W->recv(id(20), 0, 0, 0, 100, 1, trace::Context::User);
+      W->wait(id(21), trace::WaitOp::Wait, 1);
+      W->recvCompleted(1, 0, 0, 100);
+      W->wait(id(22), trace::WaitOp::Test, 0);
+      W->send(id(10), Peer, 0, 0, 100, 2, trace::SendMode::Standard, trace::Context::User);
+      W->wait(id(11), trace::WaitOp::Wait, 1);
+      W->sendCompleted(2);
+    }
+    W->finalize(id(2));
+    W->block(id(3));
+    W->finish();
+  }
+}
+
+} // namespace
+
+TEST(BaseDataTest, ReplaysTraceFilesOfARealWriter) {
+  std::string Dir = tempDir("pingpong");
+  writePingPong(Dir);
+  std::ostringstream Errors;
+  DiagnosticSink Diags(Errors);
+  std::vector<std::unique_ptr<TraceEventSource>> Traces;
+  ASSERT_TRUE(openTraceDirectory(Dir, Diags, Traces)) << Errors.str();
+  ASSERT_EQ(Traces.size(), 2u);
+
+  TableComputeModel Compute;
+  Compute.setTime(Compute.addMachine(), id(3), 100e-9);
+  auto Link = std::make_shared<TableLinkModel>(
+      std::vector<TableLinkModel::Point>{{0, 1000e-9}, {1024, 2024e-9}}, 10e-9, 20e-9, 1024);
+  ClusterNetworkModel Net(Link);
+  std::vector<EventSource *> Sources{Traces[0].get(), Traces[1].get()};
+  Engine E(Compute, Net);
+  EstimateResult R = E.run(Sources);
+  ASSERT_TRUE(R.Ok) << (R.Errors.empty() ? "" : R.Errors[0].Message);
+  // The hand-worked ping-pong of EngineTest.EagerPingPong, inside Init .. Finalize: 2300 ns;
+  // the compute block after Finalize is outside the region.
+  EXPECT_EQ(R.Predicted, 2300);
+  EXPECT_EQ(R.Ranks[0].Compute, 100);
+  EXPECT_EQ(R.Ranks[1].Wait, 1180);
+  EXPECT_EQ(R.NondeterministicReceives, 0u);
+}
+
+TEST(BaseDataTest, MissingRankFileIsReported) {
+  std::string Dir = tempDir("missing");
+  writePingPong(Dir);
+  std::filesystem::remove(Dir + "/rank1.trace");
+  std::ostringstream Errors;
+  DiagnosticSink Diags(Errors);
+  std::vector<std::unique_ptr<TraceEventSource>> Traces;
+  EXPECT_FALSE(openTraceDirectory(Dir, Diags, Traces));
+  EXPECT_NE(Errors.str().find("rank1.trace"), std::string::npos) << Errors.str();
+}
+
+TEST(BaseDataTest, TruncatedTraceStopsTheEstimate) {
+  std::string Dir = tempDir("truncated");
+  writePingPong(Dir);
+  std::filesystem::resize_file(Dir + "/rank1.trace",
+                               std::filesystem::file_size(Dir + "/rank1.trace") - 3);
+  std::ostringstream Errors;
+  DiagnosticSink Diags(Errors);
+  std::vector<std::unique_ptr<TraceEventSource>> Traces;
+  ASSERT_TRUE(openTraceDirectory(Dir, Diags, Traces)) << Errors.str();
+  TableComputeModel Compute;
+  Compute.setTime(Compute.addMachine(), id(3), 100e-9);
+  ClusterNetworkModel Net(
+      std::make_shared<TableLinkModel>(std::vector<TableLinkModel::Point>{{0, 1e-6}}, 0, 0, 1024));
+  std::vector<EventSource *> Sources{Traces[0].get(), Traces[1].get()};
+  Engine E(Compute, Net);
+  EstimateResult R = E.run(Sources);
+  EXPECT_FALSE(R.Ok);
+  ASSERT_FALSE(R.Errors.empty());
+  EXPECT_NE(R.Errors[0].Message.find("the trace ends on a read error"), std::string::npos);
+  EXPECT_NE(Errors.str().find("truncated"), std::string::npos) << Errors.str();
+}
+
+namespace {
+// The layout `mpiete probe-comm` writes (h-driver's writeNetworkYaml), trimmed.
+const char *NetworkText = R"(# mpiete communication base data (docs/probes.md)
+format: mpiete-network
+version: 1
+class: inter-node
+provenance: {tool: mpiete 0.1.0, date: 2026-11-21T00:00:00Z}
+table:
+  columns: [bytes, recv_s, recv_p10_s, recv_p90_s, isend_start_s, irecv_start_s, recv_arrived_s, repetitions]
+  rows:
+    - [0, 1.0e-6, 0, 0, 0, 0, 0, 10]
+    - [100, 1.1e-6, 0, 0, 0, 0, 0, 10]
+    - [200, 1.3e-6, 0, 0, 0, 0, 0, 10]
+loggps:
+  L: 1.0e-6
+  o_s: 1.0e-8
+  o_s_per_byte: 0
+  o_r: 2.0e-8
+  o_r_per_byte: 1.0e-11
+  g: 4.0e-9
+  G: 1.0e-9
+  G_eager: 5.0e-10
+  S: 150
+)";
+} // namespace
+
+TEST(BaseDataTest, NetworkYamlTable) {
+  std::ostringstream Errors;
+  DiagnosticSink Diags(Errors);
+  auto L = parseNetworkYaml("network.yaml", NetworkText, NetworkModelKind::Table, Diags);
+  ASSERT_TRUE(L) << Errors.str();
+  EXPECT_EQ(L->transfer(50), 1050);
+  EXPECT_EQ(L->transfer(300), 1500); // along the last segment
+  EXPECT_EQ(L->sendOverhead(100), 10);
+  EXPECT_EQ(L->recvOverhead(1000), 30); // 20 + 1000 x 0.01
+  EXPECT_EQ(L->gap(), 4);
+  EXPECT_EQ(L->eagerLimit(), 149u); // the file's S is the first synchronous size
+}
+
+TEST(BaseDataTest, NetworkYamlLogGPS) {
+  std::ostringstream Errors;
+  DiagnosticSink Diags(Errors);
+  auto L = parseNetworkYaml("network.yaml", NetworkText, NetworkModelKind::LogGPS, Diags);
+  ASSERT_TRUE(L) << Errors.str();
+  EXPECT_EQ(L->transfer(100), 1030 + 50);        // o_s + L + o_r + 100 G_eager
+  EXPECT_EQ(L->transfer(1000), 3 * 1030 + 1000); // rendezvous: + round trip, 1000 G
+}
+
+TEST(BaseDataTest, NetworkYamlErrorsAreLocated) {
+  std::ostringstream Errors;
+  DiagnosticSink Diags(Errors);
+  std::string Bad = NetworkText;
+  Bad.replace(Bad.find("L: 1.0e-6"), 9, "L: fast");
+  EXPECT_FALSE(parseNetworkYaml("network.yaml", Bad, NetworkModelKind::Table, Diags));
+  EXPECT_NE(Errors.str().find("network.yaml:13:6: error: "), std::string::npos) << Errors.str();
+  EXPECT_NE(Errors.str().find("'L' is not a number [mpiete-network]"), std::string::npos)
+      << Errors.str();
+  std::ostringstream E2;
+  DiagnosticSink D2(E2);
+  EXPECT_FALSE(parseNetworkYaml("x.yaml", "format: other\n", NetworkModelKind::Table, D2));
+  EXPECT_NE(E2.str().find("not a network file"), std::string::npos) << E2.str();
+}
+
+namespace {
+// The layout `mpiete probe-compute` writes (h-token's machine.yaml), trimmed.
+const char *MachineText = R"(# mpiete compute base data
+format: mpiete-compute
+version: 1
+provenance: {program: ./app.timing, ranks: 2}
+timer_overhead_seconds: 2.0e-8
+ranks:
+  - rank: 0
+    timer_overhead_seconds: 2.0e-8
+    blocks:
+      - {id: "0aa758c0:3", kind: block, executions: 10, mean_seconds: 1.0e-7, stddev_seconds: 0, min_seconds: 0, max_seconds: 0}
+      - {id: "0aa758c0:7", kind: loop, executions: 2, iterations: 2000, mean_seconds: 2.5e-9, stddev_seconds: 0, min_seconds: 0, max_seconds: 0}
+  - rank: 1
+    timer_overhead_seconds: 2.0e-8
+    blocks:
+      - {id: "0aa758c0:3", kind: block, executions: 10, mean_seconds: 2.0e-7, stddev_seconds: 0, min_seconds: 0, max_seconds: 0}
+)";
+} // namespace
+
+TEST(BaseDataTest, MachineYaml) {
+  std::ostringstream Errors;
+  DiagnosticSink Diags(Errors);
+  TableComputeModel M;
+  ASSERT_TRUE(parseMachineYaml("machine.yaml", MachineText, M, Diags)) << Errors.str();
+  EXPECT_EQ(M.secondsPerExecution(0, id(3)), 1.0e-7);
+  EXPECT_EQ(M.secondsPerExecution(1, id(3)), 2.0e-7);
+  EXPECT_EQ(M.secondsPerExecution(0, id(7)), 2.5e-9);
+  EXPECT_FALSE(M.secondsPerExecution(1, id(7)).has_value());
+
+  std::string Bad = MachineText;
+  Bad.replace(Bad.find("0aa758c0:7"), 10, "0aa758c0-7");
+  TableComputeModel M2;
+  EXPECT_FALSE(parseMachineYaml("machine.yaml", Bad, M2, Diags));
+  EXPECT_NE(Errors.str().find("machine.yaml:11:9: error: bad block id"), std::string::npos)
+      << Errors.str();
+}
+
+TEST(EstimateCommandTest, PredictsThePingPongFromFiles) {
+  std::string Dir = tempDir("command");
+  writePingPong(Dir);
+  {
+    std::ofstream M(Dir + "/machine.yaml");
+    M << "format: mpiete-compute\nversion: 1\nranks:\n"
+         "  - {rank: 0, blocks: [{id: \"0aa758c0:3\", kind: block, mean_seconds: 1.0e-7}]}\n"
+         "  - {rank: 1, blocks: [{id: \"0aa758c0:3\", kind: block, mean_seconds: 1.0e-7}]}\n";
+    // T(k) = 1000 + k ns, o_s = 10 ns, o_r = 20 ns; S (first synchronous size) 1025.
+    std::ofstream N(Dir + "/network.yaml");
+    N << "format: mpiete-network\nversion: 1\ntable:\n  columns: [bytes, recv_s]\n"
+         "  rows: [[0, 1.0e-6], [1024, 2.024e-6]]\n"
+         "loggps: {L: 9.7e-7, o_s: 1.0e-8, o_s_per_byte: 0, o_r: 2.0e-8, o_r_per_byte: 0, "
+         "g: 0, G: 1.0e-9, G_eager: 1.0e-9, S: 1025}\n";
+  }
+  std::string Out = Dir + "/estimate.yaml", Timeline = Dir + "/timeline.json";
+  int Status =
+      runEstimate({"--program", Dir, "--machine", Dir + "/machine.yaml", "--network",
+                   Dir + "/network.yaml", "--format", "yaml", "-o", Out, "--timeline", Timeline});
+  ASSERT_EQ(Status, 0);
+  YAML::Node Y = YAML::LoadFile(Out);
+  EXPECT_EQ(Y["predicted_seconds"].as<std::string>(), "0.000002300");
+  ASSERT_EQ(Y["ranks"].size(), 2u);
+  EXPECT_EQ(Y["ranks"][1]["rank"].as<int>(), 1);
+  EXPECT_EQ(Y["ranks"][1]["wait_seconds"].as<std::string>(), "0.000001180");
+  EXPECT_EQ(Y["ranks"][0]["compute_seconds"].as<std::string>(), "0.000000100");
+  std::ifstream T(Timeline);
+  std::string Text((std::istreambuf_iterator<char>(T)), std::istreambuf_iterator<char>());
+  EXPECT_NE(Text.find("\"name\":\"wait 0aa758c0:21\""), std::string::npos);
+
+  // JSON, and the LogGPS model: T(100) = o_s + L + o_r + 100 G = 1100 ns as well.
+  std::string Json = Dir + "/estimate.json";
+  ASSERT_EQ(
+      runEstimate({"--program", Dir, "--machine", Dir + "/machine.yaml", "--network",
+                   Dir + "/network.yaml", "--format", "json", "--model", "loggps", "-o", Json}),
+      0);
+  YAML::Node J = YAML::LoadFile(Json); // JSON is YAML
+  EXPECT_EQ(J["predicted_seconds"].as<std::string>(), "0.000002300");
+
+  // Both ranks on one node: the cluster's intra-node network, here a 10x faster one.
+  {
+    std::ofstream C(Dir + "/cluster.yaml");
+    C << "format: mpiete-cluster\nversion: 1\nranks_per_node: 2\nintra_node_network: shm.yaml\n";
+    std::ofstream N(Dir + "/shm.yaml");
+    N << "format: mpiete-network\nversion: 1\ntable:\n  columns: [bytes, recv_s]\n"
+         "  rows: [[0, 1.0e-7], [1000, 2.0e-7]]\n"
+         "loggps: {L: 7.0e-8, o_s: 1.0e-8, o_s_per_byte: 0, o_r: 2.0e-8, o_r_per_byte: 0, "
+         "g: 0, G: 1.0e-10, G_eager: 1.0e-10, S: null}\n";
+  }
+  // T(100) = 110 ns: rank 1 done at 210, replies at 210 (-> 220), arrives 320 at rank 0.
+  ASSERT_EQ(runEstimate({"--program", Dir, "--machine", Dir + "/machine.yaml", "--network",
+                         Dir + "/network.yaml", "--cluster", Dir + "/cluster.yaml", "--format",
+                         "yaml", "-o", Out}),
+            0);
+  EXPECT_EQ(YAML::LoadFile(Out)["predicted_seconds"].as<std::string>(), "0.000000320");
+
+  EXPECT_EQ(runEstimate({"--program", Dir, "--network", Dir + "/network.yaml"}), 1);
+}

@@ -1,0 +1,79 @@
+// Model tests: table interpolation and extrapolation, LogGPS times, cluster link selection.
+#include "mpiete/estimator/Models.h"
+
+#include <gtest/gtest.h>
+
+using namespace mpiete::estimator;
+
+TEST(ModelsTest, TableInterpolatesAndExtrapolates) {
+  // Points (0, 1000 ns), (100, 1100 ns), (200, 1300 ns), given out of order.
+  TableLinkModel T({{200, 1300e-9}, {0, 1000e-9}, {100, 1100e-9}}, 5e-9, 7e-9, 64, 3e-9);
+  EXPECT_EQ(T.transfer(0), 1000);
+  EXPECT_EQ(T.transfer(50), 1050);
+  EXPECT_EQ(T.transfer(150), 1200); // on the second segment, slope 2 ns/byte
+  EXPECT_EQ(T.transfer(300), 1500); // extrapolated along the last segment
+  EXPECT_EQ(T.sendOverhead(10), 5);
+  EXPECT_EQ(T.recvOverhead(10), 7);
+  EXPECT_EQ(T.gap(), 3);
+  EXPECT_EQ(T.eagerLimit(), 64u);
+}
+
+TEST(ModelsTest, TableBelowFirstPointNeverNegative) {
+  TableLinkModel T({{100, 100e-9}, {200, 1100e-9}}, 0, 0, 0);
+  EXPECT_EQ(T.transfer(95), 50); // first segment extended: 100 - 5 x 10
+  EXPECT_EQ(T.transfer(0), 0);   // would be -900: clamped
+  TableLinkModel One({{8, 42e-9}}, 0, 0, 0);
+  EXPECT_EQ(One.transfer(1 << 20), 42);
+}
+
+TEST(ModelsTest, LogGPSTimes) {
+  LogGPSParams P;
+  P.L = 1000e-9;
+  P.Os = 10e-9;
+  P.Or = 20e-9;
+  P.G = 0.5e-9;
+  P.g = 4e-9;
+  P.S = 1024;
+  LogGPSLinkModel M(P);
+  EXPECT_EQ(M.transfer(0), 1030);          // o_s + L + o_r
+  EXPECT_EQ(M.transfer(100), 1030 + 50);   // + 100 G
+  EXPECT_EQ(M.transfer(1024), 1030 + 512); // + 1024 G, still eager
+  // Rendezvous: + 2 (o_s + L + o_r) = 2060 for the request / acknowledge round trip.
+  EXPECT_EQ(M.transfer(2000), 1030 + 1000 + 2060);
+  EXPECT_EQ(M.sendOverhead(0), 10);
+  EXPECT_EQ(M.recvOverhead(0), 20);
+  EXPECT_EQ(M.gap(), 4);
+
+  // As h-driver's probe fits it: overheads growing with the size, a separate eager G.
+  P.OsPerByte = 0.01e-9;
+  P.OrPerByte = 0.02e-9;
+  P.GEager = 0.25e-9;
+  LogGPSLinkModel F(P);
+  EXPECT_EQ(F.sendOverhead(1000), 20);
+  EXPECT_EQ(F.recvOverhead(1000), 40);
+  EXPECT_EQ(F.transfer(1000), 1030 + 250);
+  EXPECT_EQ(F.transfer(2000), 3090 + 1000);
+}
+
+TEST(ModelsTest, ClusterPicksIntraOrInterNodeLink) {
+  auto Intra =
+      std::make_shared<TableLinkModel>(std::vector<TableLinkModel::Point>{{0, 1e-9}}, 0, 0, 0);
+  auto Inter =
+      std::make_shared<TableLinkModel>(std::vector<TableLinkModel::Point>{{0, 9e-9}}, 0, 0, 0);
+  ClusterNetworkModel C({0, 0, 1, 1}, Intra, Inter);
+  EXPECT_EQ(C.link(0, 1).transfer(0), 1);
+  EXPECT_EQ(C.link(2, 3).transfer(0), 1);
+  EXPECT_EQ(C.link(1, 2).transfer(0), 9);
+  EXPECT_EQ(C.link(3, 3).transfer(0), 1);
+}
+
+TEST(ModelsTest, HeterogeneousComputeTable) {
+  TableComputeModel M;
+  unsigned Fast = M.addMachine(), Slow = M.addMachine();
+  M.setTime(Fast, 1, 1e-6);
+  M.setTime(Slow, 1, 2e-6);
+  M.assignRank(3, Slow);
+  EXPECT_EQ(M.secondsPerExecution(0, 1), 1e-6);
+  EXPECT_EQ(M.secondsPerExecution(3, 1), 2e-6);
+  EXPECT_FALSE(M.secondsPerExecution(3, 2).has_value());
+}

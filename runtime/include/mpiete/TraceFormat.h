@@ -1,0 +1,115 @@
+// The per-rank binary trace (program base data): constants and varint coding shared by the
+// runtime's writer and the reader library. Header-only C++, no dependencies beyond <cstdint>;
+// the layout is documented in docs/trace-format.md.
+//
+// A file is the 8-byte magic, a header, then records. A record is one tag byte followed by
+// LEB128 varints (signed fields zigzag-coded). The last record is End, carrying the number of
+// records before it, so a cut file (no End, or an End whose count disagrees) is detected.
+#ifndef MPIETE_TRACEFORMAT_H
+#define MPIETE_TRACEFORMAT_H
+
+#include <cstddef>
+#include <cstdint>
+
+namespace mpiete::trace {
+
+inline constexpr unsigned char Magic[8] = {'M', 'P', 'I', 'E', 'T', 'R', 'C', '\n'};
+inline constexpr uint64_t FormatVersion = 1;
+
+/// Longest varint (a 64-bit value): 10 bytes.
+inline constexpr size_t MaxVarint = 10;
+
+/// Peer and tag values that are not ranks or tags. Independent of the MPI library's own.
+inline constexpr int32_t AnySource = -1; ///< a receive or probe posted with MPI_ANY_SOURCE
+inline constexpr int32_t ProcNull = -2;  ///< an operation on MPI_PROC_NULL (a no-op)
+inline constexpr int32_t AnyTag = -1;    ///< posted with MPI_ANY_TAG
+
+/// Request id 0: a request the runtime did not start (none of mpiete's own).
+inline constexpr uint64_t UnknownRequest = 0;
+
+/// Record tags (the first byte of a record). Fields in order, `v` = unsigned varint, `z` =
+/// zigzag varint, `b` = block (v unit index, then v index in the unit), `s` = string (v length,
+/// bytes), `1` = one raw byte.
+enum class Tag : uint8_t {
+  Unit = 0x01,        ///< v index, v unit id: index -> 32-bit unit id, before its first use
+  Block = 0x02,       ///< b: a compute block starts
+  Loop = 0x03,        ///< b, v trips: a loop timed whole ended
+  Send = 0x04,        ///< b, z peer, z tag, v comm, v bytes, v request, 1 mode, 1 context
+  Recv = 0x05,        ///< b, z source, z tag, v comm, v bytes posted, v request, 1 context
+  Wait = 0x06,        ///< b, 1 op, v n, n x completion (see WaitOp / completion below)
+  Probe = 0x07,       ///< b, 1 flags, z source, z tag, v comm [, z source, z tag, v bytes]
+  Init = 0x08,        ///< b
+  Finalize = 0x09,    ///< b
+  CommCreate = 0x0a,  ///< b, v parent, 1 has-new [, v new id, v n, n x v world rank]
+  CommFree = 0x0b,    ///< b, v comm
+  RequestFree = 0x0c, ///< b, v request
+  End = 0x7f,         ///< v number of records before this one (all tags)
+};
+
+/// Which completion routine a Wait record comes from. A completion is v (request << 1 |
+/// is-receive), and for a receive: z matched source (world rank), z matched tag, v bytes.
+enum class WaitOp : uint8_t {
+  Wait = 0,
+  Waitall = 1,
+  Waitany = 2,
+  Waitsome = 3,
+  Test = 4,
+  Testall = 5,
+  Testany = 6,
+  Testsome = 7,
+};
+inline constexpr uint8_t LastWaitOp = 7;
+
+/// Probe flags: bit 0 = blocking (MPI_Probe), bit 1 = a message was found (then the matched
+/// source, tag and byte count follow).
+inline constexpr uint8_t ProbeBlocking = 1;
+inline constexpr uint8_t ProbeFound = 2;
+
+/// Send modes and contexts, as in the runtime's Transport.h.
+enum class SendMode : uint8_t { Standard = 0, Synchronous = 1, Ready = 2, Buffered = 3 };
+enum class Context : uint8_t { User = 0, Collective = 1 };
+
+//===-- Coding ------------------------------------------------------------------------------===//
+
+inline constexpr uint64_t zigzag(int64_t V) {
+  return (static_cast<uint64_t>(V) << 1) ^ static_cast<uint64_t>(V >> 63);
+}
+inline constexpr int64_t unzigzag(uint64_t V) {
+  return static_cast<int64_t>(V >> 1) ^ -static_cast<int64_t>(V & 1);
+}
+
+/// Writes V at P (room for MaxVarint bytes); returns the bytes written.
+inline size_t putVarint(unsigned char *P, uint64_t V) {
+  size_t N = 0;
+  while (V >= 0x80) {
+    P[N++] = static_cast<unsigned char>(V | 0x80);
+    V >>= 7;
+  }
+  P[N++] = static_cast<unsigned char>(V);
+  return N;
+}
+
+/// Result of reading one varint.
+enum class VarintStatus { Ok, Truncated, Overlong };
+
+/// Reads a varint from [P, End): on Ok, *Out is the value and P moves past it.
+inline VarintStatus getVarint(const unsigned char *&P, const unsigned char *End, uint64_t *Out) {
+  uint64_t V = 0;
+  for (unsigned Shift = 0; Shift < 70; Shift += 7) {
+    if (P == End)
+      return VarintStatus::Truncated;
+    const unsigned char B = *P++;
+    if (Shift == 63 && B > 1)
+      return VarintStatus::Overlong;
+    V |= static_cast<uint64_t>(B & 0x7f) << Shift;
+    if ((B & 0x80) == 0) {
+      *Out = V;
+      return VarintStatus::Ok;
+    }
+  }
+  return VarintStatus::Overlong;
+}
+
+} // namespace mpiete::trace
+
+#endif // MPIETE_TRACEFORMAT_H

@@ -1,0 +1,226 @@
+// The trace writer: output file handling, header, unit dictionary, buffer draining.
+#include "TraceWriter.h"
+#include "Recorder.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef MPIETE_TOOL_VERSION
+#define MPIETE_TOOL_VERSION "unknown"
+#endif
+
+namespace mpiete {
+
+constinit TraceWriter TheTraceWriter;
+TraceWriter &TraceWriter::get() { return TheTraceWriter; }
+
+namespace {
+
+/// mkdir -p. Returns false with errno set on failure.
+bool makeDirs(const char *Path) {
+  char Buf[4096];
+  const size_t Len = std::strlen(Path);
+  if (Len == 0 || Len >= sizeof Buf) {
+    errno = ENAMETOOLONG;
+    return false;
+  }
+  std::memcpy(Buf, Path, Len + 1);
+  for (size_t I = 1; I <= Len; ++I) {
+    if (Buf[I] != '/' && Buf[I] != '\0')
+      continue;
+    const char Saved = Buf[I];
+    Buf[I] = '\0';
+    if (::mkdir(Buf, 0777) != 0 && errno != EEXIST)
+      return false;
+    Buf[I] = Saved;
+  }
+  struct stat St;
+  if (::stat(Path, &St) != 0)
+    return false;
+  if (!S_ISDIR(St.st_mode)) {
+    errno = ENOTDIR;
+    return false;
+  }
+  return true;
+}
+
+void atExit() { TraceWriter::get().finish(); }
+
+/// Appends a header string (length, bytes) to P.
+size_t putString(unsigned char *P, const char *S) {
+  const size_t N = std::strlen(S);
+  size_t K = trace::putVarint(P, N);
+  std::memcpy(P + K, S, N);
+  return K + N;
+}
+
+} // namespace
+
+void TraceWriter::decide() {
+  const char *Dir = std::getenv("MPIETE_OUTDIR");
+  if (Dir == nullptr || Dir[0] == '\0') {
+    State = Off;
+    return;
+  }
+  enable(Dir);
+  std::atexit(atExit);
+}
+
+void TraceWriter::enable(const char *Dir) {
+  if (std::snprintf(Path, sizeof Path, "%s", Dir) >= static_cast<int>(sizeof Path) - 32)
+    Recorder::get().fail("output path too long under '%s'", Dir);
+  State = Open;
+}
+
+uint32_t TraceWriter::lookupUnit(uint32_t Unit) {
+  const uint64_t Key = static_cast<uint64_t>(Unit) + 1;
+  size_t I = (Unit * 0x9e3779b1u) & (UnitSlots - 1);
+  while (UnitKeys[I] != 0 && UnitKeys[I] != Key)
+    I = (I + 1) & (UnitSlots - 1);
+  if (UnitKeys[I] == 0) {
+    if (Units + 1 > UnitSlots / 2)
+      Recorder::get().fail("more than %zu instrumented translation units", UnitSlots / 2);
+    UnitKeys[I] = Key;
+    UnitIndex[I] = Units++;
+    reserve(1 + 2 * trace::MaxVarint);
+    Buf[Len++] = static_cast<unsigned char>(trace::Tag::Unit);
+    u(UnitIndex[I]);
+    u(Unit);
+    ++Records;
+  }
+  LastUnit = Unit;
+  LastIndex = UnitIndex[I];
+  HaveLast = true;
+  return LastIndex;
+}
+
+void TraceWriter::writeAll(int To, const unsigned char *P, size_t N, const char *What) {
+  while (N > 0) {
+    const ssize_t W = ::write(To, P, N);
+    if (W < 0 && errno == EINTR)
+      continue;
+    if (W <= 0)
+      Recorder::get().fail("cannot write '%s': %s", What, std::strerror(errno));
+    P += W;
+    N -= static_cast<size_t>(W);
+  }
+}
+
+void TraceWriter::drain() {
+  if (!Started && Fd < 0) {
+    // Before MPI_Init: spill to a temporary file named by the process id.
+    if (!makeDirs(Path))
+      Recorder::get().fail("cannot create the output directory '%s': %s", Path,
+                           std::strerror(errno));
+    const size_t DirLen = std::strlen(Path);
+    std::snprintf(SpillPath, sizeof SpillPath, "%.*s/.pid%ld.trace.part",
+                  static_cast<int>(DirLen), Path, static_cast<long>(::getpid()));
+    Fd = ::open(SpillPath, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (Fd < 0)
+      Recorder::get().fail("cannot open '%s' for writing: %s", SpillPath, std::strerror(errno));
+  }
+  writeAll(Fd, Buf, Len, Started ? Path : SpillPath);
+  Len = 0;
+}
+
+void TraceWriter::start(int Rank, int WorldSize) {
+  if (!on() || Started)
+    return;
+  if (!makeDirs(Path))
+    Recorder::get().fail("cannot create the output directory '%s': %s", Path,
+                         std::strerror(errno));
+  const char *Dir = Path;
+  char File[sizeof Path + 64];
+  std::snprintf(File, sizeof File, "%s/rank%d.trace", Dir, Rank);
+  std::memcpy(Path, File, sizeof Path);
+  const int Out = ::open(Path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (Out < 0)
+    Recorder::get().fail("cannot open '%s' for writing: %s", Path, std::strerror(errno));
+
+  const char *Fingerprint = std::getenv("MPIETE_FINGERPRINT");
+  if (Fingerprint == nullptr)
+    Fingerprint = "";
+  if (std::strspn(Fingerprint, "0123456789abcdefABCDEF") != std::strlen(Fingerprint) ||
+      std::strlen(Fingerprint) > 128)
+    Recorder::get().fail("MPIETE_FINGERPRINT must be at most 128 hexadecimal digits, not '%s'",
+                         Fingerprint);
+  char Host[256] = {};
+  if (::gethostname(Host, sizeof Host - 1) != 0)
+    std::snprintf(Host, sizeof Host, "unknown");
+  char Date[64] = {};
+  const std::time_t Now = std::time(nullptr);
+  std::tm Utc;
+  gmtime_r(&Now, &Utc);
+  std::strftime(Date, sizeof Date, "%Y-%m-%dT%H:%M:%SZ", &Utc);
+
+  unsigned char Header[1024];
+  size_t H = 0;
+  std::memcpy(Header, trace::Magic, sizeof trace::Magic);
+  H += sizeof trace::Magic;
+  H += trace::putVarint(Header + H, trace::FormatVersion);
+  H += trace::putVarint(Header + H, static_cast<uint64_t>(Rank));
+  H += trace::putVarint(Header + H, static_cast<uint64_t>(WorldSize));
+  H += putString(Header + H, Fingerprint);
+  H += putString(Header + H, Host);
+  H += putString(Header + H, Date);
+  H += putString(Header + H, MPIETE_TOOL_VERSION);
+  writeAll(Out, Header, H, Path);
+
+  if (Fd >= 0) {
+    // Records spilled before MPI_Init follow the header, then the buffer's.
+    if (::lseek(Fd, 0, SEEK_SET) != 0)
+      Recorder::get().fail("cannot read back '%s': %s", SpillPath, std::strerror(errno));
+    unsigned char Chunk[65536];
+    for (;;) {
+      const ssize_t R = ::read(Fd, Chunk, sizeof Chunk);
+      if (R < 0 && errno == EINTR)
+        continue;
+      if (R < 0)
+        Recorder::get().fail("cannot read back '%s': %s", SpillPath, std::strerror(errno));
+      if (R == 0)
+        break;
+      writeAll(Out, Chunk, static_cast<size_t>(R), Path);
+    }
+    ::close(Fd);
+    ::unlink(SpillPath);
+  }
+  Fd = Out;
+  Started = true;
+}
+
+void TraceWriter::flush() {
+  if (State == Open && Started && Len > 0) {
+    writeAll(Fd, Buf, Len, Path);
+    Len = 0;
+  }
+}
+
+void TraceWriter::finish() {
+  if (State != Open)
+    return;
+  if (!Started) {
+    // MPI was never initialised: no rank, no trace; drop what was spilled.
+    if (Fd >= 0) {
+      ::close(Fd);
+      ::unlink(SpillPath);
+    }
+    State = Closed;
+    return;
+  }
+  reserve(1 + trace::MaxVarint);
+  Buf[Len++] = static_cast<unsigned char>(trace::Tag::End);
+  u(Records);
+  flush();
+  if (::close(Fd) != 0)
+    Recorder::get().fail("cannot write '%s': %s", Path, std::strerror(errno));
+  Fd = -1;
+  State = Closed;
+}
+
+} // namespace mpiete

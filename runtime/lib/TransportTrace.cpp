@@ -1,0 +1,386 @@
+// The trace variant's transport: PMPI underneath, and every start, completion, probe and
+// communicator event written to the per-rank trace (TraceWriter) as program base data.
+//
+// Requests get per-rank sequence numbers (1, 2, ...) at their start; a handle -> id table maps
+// them back at completion. Peers are recorded as world ranks; a receive's matched source is
+// translated through the communicator it was posted on (kept alive by comms::retain while the
+// request is pending). Operations on MPI_PROC_NULL are recorded like any other, with the peer
+// trace::ProcNull: the estimator treats them as no-ops.
+#include "Comms.h"
+#include "HandleMap.h"
+#include "Recorder.h"
+#include "TraceWriter.h"
+#include "Transport.h"
+
+#include <cstdlib>
+
+namespace mpiete::transport {
+namespace {
+
+static_assert(static_cast<int>(SendMode::Buffered) == static_cast<int>(trace::SendMode::Buffered));
+static_assert(static_cast<int>(Context::Collective) ==
+              static_cast<int>(trace::Context::Collective));
+
+Recorder &rec() { return Recorder::get(); }
+TraceWriter &out() { return TraceWriter::get(); }
+
+struct Pending {
+  uint64_t Id;
+  const comms::Info *Comm; // retained while pending
+  bool Recv;
+};
+
+constinit HandleMap<Pending> Requests;
+constinit uint64_t NextRequest = 1;
+
+/// Grow-only scratch arrays for the completion routines (distinct from the Recorder's scratch,
+/// which MPI_Sendrecv_replace holds across its waitall).
+template <class T> class Scratch {
+public:
+  T *get(int N) {
+    if (static_cast<size_t>(N) > Capacity) {
+      const size_t NewCapacity = static_cast<size_t>(N) * 2;
+      T *P = static_cast<T *>(std::realloc(Items, NewCapacity * sizeof(T)));
+      if (P == nullptr)
+        rec().fail("out of memory for %d request entries", N);
+      Items = P;
+      Capacity = NewCapacity;
+    }
+    return Items;
+  }
+
+private:
+  T *Items = nullptr;
+  size_t Capacity = 0;
+};
+constinit Scratch<MPI_Request> Before;
+constinit Scratch<MPI_Status> OwnStatuses;
+
+/// A trace peer: world rank, or the trace's own ANY_SOURCE / PROC_NULL values.
+int32_t tracePeer(const comms::Info &C, int Rank) {
+  if (Rank == MPI_PROC_NULL)
+    return trace::ProcNull;
+  if (Rank == MPI_ANY_SOURCE)
+    return trace::AnySource;
+  return comms::worldRank(C, Rank);
+}
+int32_t traceTag(int Tag) { return Tag == MPI_ANY_TAG ? trace::AnyTag : Tag; }
+
+uint64_t bytesOf(int Count, MPI_Datatype Type) {
+  int Size = 0;
+  if (Count <= 0 || PMPI_Type_size(Type, &Size) != MPI_SUCCESS || Size < 0)
+    return 0;
+  return static_cast<uint64_t>(Count) * static_cast<uint64_t>(Size);
+}
+
+/// The communicator a message of context Ctx travels on.
+MPI_Comm matchingSpace(const comms::Info &C, MPI_Comm Comm, Context Ctx) {
+  return Ctx == Context::Collective && C.Shadow != MPI_COMM_NULL ? C.Shadow : Comm;
+}
+
+void makeShadow(MPI_Comm Comm) {
+  MPI_Comm Shadow;
+  if (PMPI_Comm_dup(Comm, &Shadow) != MPI_SUCCESS)
+    rec().fail("cannot duplicate a communicator for collective traffic");
+  comms::setShadow(Comm, Shadow);
+}
+
+/// Registers a started request; returns its id.
+uint64_t started(MPI_Request Req, const comms::Info &C, bool Recv) {
+  const uint64_t Id = NextRequest++;
+  Pending &P = Requests.insert(handleKey(Req));
+  P.Id = Id;
+  P.Comm = &C;
+  P.Recv = Recv;
+  comms::retain(C);
+  return Id;
+}
+
+/// The Wait record: begin it with the number of completions, then complete() each.
+void beginWait(mpiete_site_t Block, trace::WaitOp Op, int N) {
+  out().wait(Block, Op, static_cast<uint64_t>(N));
+}
+
+uint64_t countOf(const MPI_Status &S) {
+  int Bytes = 0;
+  PMPI_Get_count(&S, MPI_BYTE, &Bytes);
+  return Bytes == MPI_UNDEFINED || Bytes < 0 ? 0 : static_cast<uint64_t>(Bytes);
+}
+
+/// One request (its handle before the call) completed with status S.
+void complete(MPI_Request Handle, const MPI_Status &S) {
+  Pending P{trace::UnknownRequest, nullptr, false};
+  Requests.erase(handleKey(Handle), &P);
+  if (P.Recv)
+    out().recvCompleted(P.Id, tracePeer(*P.Comm, S.MPI_SOURCE), traceTag(S.MPI_TAG), countOf(S));
+  else
+    out().sendCompleted(P.Id);
+  if (P.Comm != nullptr)
+    comms::release(*P.Comm);
+}
+
+/// Copies the handles before a completion call destroys them.
+MPI_Request *saveHandles(int N, const MPI_Request Reqs[]) {
+  MPI_Request *B = Before.get(N > 0 ? N : 1);
+  for (int I = 0; I < N; ++I)
+    B[I] = Reqs[I];
+  return B;
+}
+
+MPI_Status *statusesFor(int N, MPI_Status Statuses[]) {
+  return Statuses == MPI_STATUSES_IGNORE ? OwnStatuses.get(N > 0 ? N : 1) : Statuses;
+}
+
+/// Records a Waitall/Testall that completed every non-null request.
+void allCompleted(mpiete_site_t Block, trace::WaitOp Op, int N, const MPI_Request *B,
+                  const MPI_Status *S, bool Done) {
+  int Count = 0;
+  if (Done)
+    for (int I = 0; I < N; ++I)
+      Count += B[I] != MPI_REQUEST_NULL;
+  beginWait(Block, Op, Count);
+  if (Done)
+    for (int I = 0; I < N; ++I)
+      if (B[I] != MPI_REQUEST_NULL)
+        complete(B[I], S[I]);
+}
+
+/// Records a Waitsome/Testsome.
+void someCompleted(mpiete_site_t Block, trace::WaitOp Op, const MPI_Request *B, int OutCount,
+                   const int *Indices, const MPI_Status *S) {
+  const int Count = OutCount == MPI_UNDEFINED || OutCount < 0 ? 0 : OutCount;
+  beginWait(Block, Op, Count);
+  for (int K = 0; K < Count; ++K)
+    complete(B[Indices[K]], S[K]);
+}
+
+} // namespace
+
+void init(mpiete_site_t Block) {
+  rec().onInit(Block, MPI_SUCCESS); // the rank, for error messages
+  makeShadow(MPI_COMM_WORLD);
+  makeShadow(MPI_COMM_SELF);
+  if (!out().on())
+    return;
+  out().start(rec().rank(), rec().size());
+  out().init(Block);
+}
+
+void finalize(mpiete_site_t Block) {
+  if (!out().on())
+    return;
+  out().finalize(Block);
+  // End comes at process exit, after the blocks that run past MPI_Finalize.
+  out().flush();
+}
+
+int isend(mpiete_site_t Block, const void *Buf, int Count, MPI_Datatype Type, int Dest, int Tag,
+          MPI_Comm Comm, SendMode Mode, Context Ctx, MPI_Request *Req) {
+  const comms::Info &C = comms::lookup(Comm, Block);
+  const MPI_Comm Space = matchingSpace(C, Comm, Ctx);
+  int Rc;
+  switch (Mode) {
+  case SendMode::Synchronous:
+    Rc = PMPI_Issend(Buf, Count, Type, Dest, Tag, Space, Req);
+    break;
+  case SendMode::Ready:
+    Rc = PMPI_Irsend(Buf, Count, Type, Dest, Tag, Space, Req);
+    break;
+  case SendMode::Buffered:
+    Rc = PMPI_Ibsend(Buf, Count, Type, Dest, Tag, Space, Req);
+    break;
+  default:
+    Rc = PMPI_Isend(Buf, Count, Type, Dest, Tag, Space, Req);
+    break;
+  }
+  if (Rc != MPI_SUCCESS || !out().on())
+    return Rc;
+  const uint64_t Id = started(*Req, C, false);
+  out().send(Block, tracePeer(C, Dest), Tag, C.Id, bytesOf(Count, Type), Id,
+             static_cast<trace::SendMode>(Mode), static_cast<trace::Context>(Ctx));
+  return Rc;
+}
+
+int irecv(mpiete_site_t Block, void *Buf, int Count, MPI_Datatype Type, int Source, int Tag,
+          MPI_Comm Comm, Context Ctx, MPI_Request *Req) {
+  const comms::Info &C = comms::lookup(Comm, Block);
+  const int Rc = PMPI_Irecv(Buf, Count, Type, Source, Tag, matchingSpace(C, Comm, Ctx), Req);
+  if (Rc != MPI_SUCCESS || !out().on())
+    return Rc;
+  const uint64_t Id = started(*Req, C, true);
+  out().recv(Block, tracePeer(C, Source), traceTag(Tag), C.Id, bytesOf(Count, Type), Id,
+             static_cast<trace::Context>(Ctx));
+  return Rc;
+}
+
+int wait(mpiete_site_t Block, MPI_Request *Req, MPI_Status *Status) {
+  if (!out().on())
+    return PMPI_Wait(Req, Status);
+  const MPI_Request B = *Req;
+  MPI_Status Own;
+  MPI_Status *S = Status == MPI_STATUS_IGNORE ? &Own : Status;
+  const int Rc = PMPI_Wait(Req, S);
+  const bool Done = B != MPI_REQUEST_NULL;
+  beginWait(Block, trace::WaitOp::Wait, Done);
+  if (Done)
+    complete(B, *S);
+  return Rc;
+}
+
+int waitall(mpiete_site_t Block, int N, MPI_Request Reqs[], MPI_Status Statuses[]) {
+  if (!out().on())
+    return PMPI_Waitall(N, Reqs, Statuses);
+  MPI_Request *B = saveHandles(N, Reqs);
+  MPI_Status *S = statusesFor(N, Statuses);
+  const int Rc = PMPI_Waitall(N, Reqs, S);
+  allCompleted(Block, trace::WaitOp::Waitall, N, B, S, true);
+  return Rc;
+}
+
+int waitany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index, MPI_Status *Status) {
+  if (!out().on())
+    return PMPI_Waitany(N, Reqs, Index, Status);
+  MPI_Request *B = saveHandles(N, Reqs);
+  MPI_Status Own;
+  MPI_Status *S = Status == MPI_STATUS_IGNORE ? &Own : Status;
+  const int Rc = PMPI_Waitany(N, Reqs, Index, S);
+  const bool Done = *Index != MPI_UNDEFINED && *Index >= 0 && *Index < N;
+  beginWait(Block, trace::WaitOp::Waitany, Done);
+  if (Done)
+    complete(B[*Index], *S);
+  return Rc;
+}
+
+int waitsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount, int Indices[],
+             MPI_Status Statuses[]) {
+  if (!out().on())
+    return PMPI_Waitsome(N, Reqs, OutCount, Indices, Statuses);
+  MPI_Request *B = saveHandles(N, Reqs);
+  MPI_Status *S = statusesFor(N, Statuses);
+  const int Rc = PMPI_Waitsome(N, Reqs, OutCount, Indices, S);
+  someCompleted(Block, trace::WaitOp::Waitsome, B, *OutCount, Indices, S);
+  return Rc;
+}
+
+int test(mpiete_site_t Block, MPI_Request *Req, int *Flag, MPI_Status *Status) {
+  if (!out().on())
+    return PMPI_Test(Req, Flag, Status);
+  const MPI_Request B = *Req;
+  MPI_Status Own;
+  MPI_Status *S = Status == MPI_STATUS_IGNORE ? &Own : Status;
+  const int Rc = PMPI_Test(Req, Flag, S);
+  const bool Done = *Flag && B != MPI_REQUEST_NULL;
+  beginWait(Block, trace::WaitOp::Test, Done);
+  if (Done)
+    complete(B, *S);
+  return Rc;
+}
+
+int testall(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Flag, MPI_Status Statuses[]) {
+  if (!out().on())
+    return PMPI_Testall(N, Reqs, Flag, Statuses);
+  MPI_Request *B = saveHandles(N, Reqs);
+  MPI_Status *S = statusesFor(N, Statuses);
+  const int Rc = PMPI_Testall(N, Reqs, Flag, S);
+  allCompleted(Block, trace::WaitOp::Testall, N, B, S, *Flag != 0);
+  return Rc;
+}
+
+int testany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index, int *Flag,
+            MPI_Status *Status) {
+  if (!out().on())
+    return PMPI_Testany(N, Reqs, Index, Flag, Status);
+  MPI_Request *B = saveHandles(N, Reqs);
+  MPI_Status Own;
+  MPI_Status *S = Status == MPI_STATUS_IGNORE ? &Own : Status;
+  const int Rc = PMPI_Testany(N, Reqs, Index, Flag, S);
+  const bool Done = *Flag && *Index != MPI_UNDEFINED && *Index >= 0 && *Index < N;
+  beginWait(Block, trace::WaitOp::Testany, Done);
+  if (Done)
+    complete(B[*Index], *S);
+  return Rc;
+}
+
+int testsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount, int Indices[],
+             MPI_Status Statuses[]) {
+  if (!out().on())
+    return PMPI_Testsome(N, Reqs, OutCount, Indices, Statuses);
+  MPI_Request *B = saveHandles(N, Reqs);
+  MPI_Status *S = statusesFor(N, Statuses);
+  const int Rc = PMPI_Testsome(N, Reqs, OutCount, Indices, S);
+  someCompleted(Block, trace::WaitOp::Testsome, B, *OutCount, Indices, S);
+  return Rc;
+}
+
+namespace {
+/// The Probe record.
+void recordProbe(mpiete_site_t Block, bool Blocking, int Source, int Tag, MPI_Comm Comm,
+                 bool Found, const MPI_Status &S) {
+  const comms::Info &C = comms::lookup(Comm, Block);
+  out().probe(Block, Blocking, tracePeer(C, Source), traceTag(Tag), C.Id, Found,
+              Found ? tracePeer(C, S.MPI_SOURCE) : 0, Found ? traceTag(S.MPI_TAG) : 0,
+              Found ? countOf(S) : 0);
+}
+} // namespace
+
+int probe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, MPI_Status *Status) {
+  if (!out().on())
+    return PMPI_Probe(Source, Tag, Comm, Status);
+  MPI_Status Own;
+  MPI_Status *S = Status == MPI_STATUS_IGNORE ? &Own : Status;
+  const int Rc = PMPI_Probe(Source, Tag, Comm, S);
+  recordProbe(Block, true, Source, Tag, Comm, Rc == MPI_SUCCESS, *S);
+  return Rc;
+}
+
+int iprobe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, int *Flag,
+           MPI_Status *Status) {
+  if (!out().on())
+    return PMPI_Iprobe(Source, Tag, Comm, Flag, Status);
+  MPI_Status Own;
+  MPI_Status *S = Status == MPI_STATUS_IGNORE ? &Own : Status;
+  const int Rc = PMPI_Iprobe(Source, Tag, Comm, Flag, S);
+  recordProbe(Block, false, Source, Tag, Comm, Rc == MPI_SUCCESS && *Flag, *S);
+  return Rc;
+}
+
+int requestFree(mpiete_site_t Block, MPI_Request *Req) {
+  const MPI_Request B = *Req;
+  const int Rc = PMPI_Request_free(Req);
+  if (!out().on())
+    return Rc;
+  Pending P{trace::UnknownRequest, nullptr, false};
+  Requests.erase(handleKey(B), &P);
+  if (P.Comm != nullptr)
+    comms::release(*P.Comm);
+  out().requestFree(Block, P.Id);
+  return Rc;
+}
+
+int collectiveCall(mpiete_site_t, MPI_Comm, int (*Fn)(void *), void *Arg) { return Fn(Arg); }
+
+void commCreated(mpiete_site_t Block, MPI_Comm Parent, MPI_Comm New) {
+  if (New != MPI_COMM_NULL)
+    makeShadow(New);
+  if (!out().on())
+    return;
+  const uint64_t ParentId = comms::lookup(Parent, Block).Id;
+  if (New == MPI_COMM_NULL) {
+    out().commCreate(Block, ParentId, false, 0, 0, nullptr);
+    return;
+  }
+  const comms::Info &C = comms::lookup(New, Block);
+  out().commCreate(Block, ParentId, true, C.Id, C.Size, C.World);
+}
+
+void commFreed(mpiete_site_t Block, MPI_Comm Comm) {
+  const comms::Info &C = comms::lookup(Comm, Block);
+  MPI_Comm Shadow = C.Shadow;
+  if (Shadow != MPI_COMM_NULL)
+    PMPI_Comm_free(&Shadow);
+  if (!out().on())
+    return;
+  out().commFree(Block, C.Id);
+}
+
+} // namespace mpiete::transport

@@ -1,0 +1,345 @@
+/* The communication probe run by `mpiete probe-comm`: plain MPI (no mpiete instrumentation)
+ * point-to-point timings between rank 0 and its partner, printed as a text table on rank 0's
+ * stdout for the driver to fit and write as network.yaml (docs/probes.md).
+ *
+ * For every message size it repeats, in batches, three small exchanges between sender a and
+ * receiver b (pair i is rank i and rank i+pairs, so that with ranks placed by slot on two nodes
+ * every pair crosses the network):
+ *   ping-pong   a: Send(k), Recv(k)  b: Recv(k), Send(k)  -> one way = half the round trip
+ *   starts      b: Irecv(k) timed, then a 0-byte "ready"; a: after "ready", Isend(k) timed
+ *   arrived     a: Send(k); b: Iprobe until the message is there, then Recv(k) timed
+ * until the median one-way time changes by less than the tolerance over the last batch. Then it
+ * times streams of back-to-back 0-byte messages for the gap g. */
+#include <mpi.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { TagPing = 1, TagPong, TagReady, TagData, TagArrived, TagSamples, TagAck, TagStream };
+enum { Batch = 10, Warmup = 2, StreamLength = 64 };
+
+struct Options {
+  long MaxSize;
+  long Step;
+  int LogSizes;
+  int MinReps;
+  int MaxReps;
+  double Tolerance;
+  double Budget; /* seconds per size before stopping at MinReps */
+  int Pairs;
+  int Progress;
+};
+
+static void fail(const char *Message) {
+  fprintf(stderr, "mpiete: comm_probe: error: %s\n", Message);
+  MPI_Abort(MPI_COMM_WORLD, 2);
+  exit(2);
+}
+
+static long parseLong(const char *S, const char *Name) {
+  char *End = NULL;
+  long V = strtol(S, &End, 10);
+  if (!*S || *End || V < 0) {
+    char Msg[256];
+    snprintf(Msg, sizeof Msg, "invalid value '%s' for %s", S, Name);
+    fail(Msg);
+  }
+  return V;
+}
+
+static struct Options parseOptions(int Argc, char **Argv) {
+  struct Options O = {4L << 20, 0, 1, 20, 1000, 0.02, 0.5, 1, 0};
+  for (int I = 1; I < Argc; ++I) {
+    const char *A = Argv[I];
+    const char *V = I + 1 < Argc ? Argv[I + 1] : NULL;
+    if (!strcmp(A, "--linear-only")) {
+      O.LogSizes = 0;
+      continue;
+    }
+    if (!strcmp(A, "--progress")) {
+      O.Progress = 1;
+      continue;
+    }
+    if (!V)
+      fail("option needs a value");
+    ++I;
+    if (!strcmp(A, "--max-size"))
+      O.MaxSize = parseLong(V, A);
+    else if (!strcmp(A, "--step"))
+      O.Step = parseLong(V, A);
+    else if (!strcmp(A, "--min-reps"))
+      O.MinReps = (int)parseLong(V, A);
+    else if (!strcmp(A, "--max-reps"))
+      O.MaxReps = (int)parseLong(V, A);
+    else if (!strcmp(A, "--pairs"))
+      O.Pairs = (int)parseLong(V, A);
+    else if (!strcmp(A, "--tolerance"))
+      O.Tolerance = atof(V);
+    else if (!strcmp(A, "--budget"))
+      O.Budget = atof(V);
+    else
+      fail("unknown option");
+  }
+  if (O.Step <= 0)
+    O.Step = O.MaxSize / 64 > 0 ? O.MaxSize / 64 : 1;
+  if (O.MinReps < Batch)
+    O.MinReps = Batch;
+  if (O.MaxReps < O.MinReps)
+    O.MaxReps = O.MinReps;
+  if (O.Pairs < 1)
+    fail("--pairs must be at least 1");
+  return O;
+}
+
+static int compareLong(const void *A, const void *B) {
+  long X = *(const long *)A, Y = *(const long *)B;
+  return (X > Y) - (X < Y);
+}
+
+/* 0, step, 2 step, ... up to max; with log sizes also 1, 2, 3, 4, 6, 8, 12, ... (powers of two
+ * and their midpoints). Returns the count; *Sizes is malloc'ed, sorted, without duplicates. */
+static int sizeList(const struct Options *O, long **Sizes) {
+  int Cap = (int)(O->MaxSize / O->Step) + 2 + 2 * 64;
+  long *S = malloc(sizeof(long) * (size_t)Cap);
+  int N = 0;
+  for (long K = 0; K <= O->MaxSize; K += O->Step)
+    S[N++] = K;
+  if (O->LogSizes) {
+    for (long P = 1; P <= O->MaxSize && N + 2 <= Cap; P *= 2) {
+      S[N++] = P;
+      if (P >= 2 && P + P / 2 <= O->MaxSize)
+        S[N++] = P + P / 2;
+    }
+  }
+  qsort(S, (size_t)N, sizeof(long), compareLong);
+  int U = 0;
+  for (int I = 0; I < N; ++I)
+    if (U == 0 || S[I] != S[U - 1])
+      S[U++] = S[I];
+  *Sizes = S;
+  return U;
+}
+
+static int compareDouble(const void *A, const void *B) {
+  double X = *(const double *)A, Y = *(const double *)B;
+  return (X > Y) - (X < Y);
+}
+
+/* Quantile Q of N samples (linear interpolation between order statistics); sorts Scratch. */
+static double quantile(const double *Samples, int N, double Q, double *Scratch) {
+  if (N == 0)
+    return 0;
+  memcpy(Scratch, Samples, sizeof(double) * (size_t)N);
+  qsort(Scratch, (size_t)N, sizeof(double), compareDouble);
+  double Pos = Q * (N - 1);
+  int Lo = (int)floor(Pos);
+  int Hi = Lo + 1 < N ? Lo + 1 : Lo;
+  return Scratch[Lo] + (Pos - Lo) * (Scratch[Hi] - Scratch[Lo]);
+}
+
+static void printStats(const double *Samples, int N, double *Scratch) {
+  printf(" %.6e %.6e %.6e", quantile(Samples, N, 0.5, Scratch), quantile(Samples, N, 0.1, Scratch),
+         quantile(Samples, N, 0.9, Scratch));
+}
+
+/* One repetition of the three exchanges; the sender fills PingPong and Isend, the receiver
+ * Irecv and Arrived. */
+static void exchange(int IsSender, int Peer, long K, char *Send, char *Recv, double *PingPong,
+                     double *Isend, double *Irecv, double *Arrived) {
+  int Count = (int)K;
+  MPI_Request R;
+  if (IsSender) {
+    double T0 = MPI_Wtime();
+    MPI_Send(Send, Count, MPI_BYTE, Peer, TagPing, MPI_COMM_WORLD);
+    MPI_Recv(Recv, Count, MPI_BYTE, Peer, TagPong, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    *PingPong = (MPI_Wtime() - T0) / 2;
+
+    MPI_Recv(NULL, 0, MPI_BYTE, Peer, TagReady, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    T0 = MPI_Wtime();
+    MPI_Isend(Send, Count, MPI_BYTE, Peer, TagData, MPI_COMM_WORLD, &R);
+    *Isend = MPI_Wtime() - T0;
+    MPI_Wait(&R, MPI_STATUS_IGNORE);
+
+    MPI_Send(Send, Count, MPI_BYTE, Peer, TagArrived, MPI_COMM_WORLD);
+  } else {
+    MPI_Recv(Recv, Count, MPI_BYTE, Peer, TagPing, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Send(Send, Count, MPI_BYTE, Peer, TagPong, MPI_COMM_WORLD);
+
+    double T0 = MPI_Wtime();
+    MPI_Irecv(Recv, Count, MPI_BYTE, Peer, TagData, MPI_COMM_WORLD, &R);
+    *Irecv = MPI_Wtime() - T0;
+    MPI_Send(NULL, 0, MPI_BYTE, Peer, TagReady, MPI_COMM_WORLD);
+    MPI_Wait(&R, MPI_STATUS_IGNORE);
+
+    int Flag = 0;
+    while (!Flag)
+      MPI_Iprobe(Peer, TagArrived, MPI_COMM_WORLD, &Flag, MPI_STATUS_IGNORE);
+    T0 = MPI_Wtime();
+    MPI_Recv(Recv, Count, MPI_BYTE, Peer, TagArrived, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    *Arrived = MPI_Wtime() - T0;
+  }
+}
+
+/* StreamLength back-to-back 0-byte messages and a 0-byte acknowledgement; the sender's total. */
+static double stream(int IsSender, int Peer) {
+  MPI_Request R[StreamLength];
+  if (IsSender) {
+    MPI_Recv(NULL, 0, MPI_BYTE, Peer, TagReady, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    double T0 = MPI_Wtime();
+    for (int I = 0; I < StreamLength; ++I)
+      MPI_Isend(NULL, 0, MPI_BYTE, Peer, TagStream, MPI_COMM_WORLD, &R[I]);
+    MPI_Waitall(StreamLength, R, MPI_STATUSES_IGNORE);
+    MPI_Recv(NULL, 0, MPI_BYTE, Peer, TagAck, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    return MPI_Wtime() - T0;
+  }
+  for (int I = 0; I < StreamLength; ++I)
+    MPI_Irecv(NULL, 0, MPI_BYTE, Peer, TagStream, MPI_COMM_WORLD, &R[I]);
+  MPI_Send(NULL, 0, MPI_BYTE, Peer, TagReady, MPI_COMM_WORLD);
+  MPI_Waitall(StreamLength, R, MPI_STATUSES_IGNORE);
+  MPI_Send(NULL, 0, MPI_BYTE, Peer, TagAck, MPI_COMM_WORLD);
+  return 0;
+}
+
+/* Rank 0 decides after each batch whether the median one-way time has settled. */
+static int settled(const double *Samples, int N, double *PrevMedian, double Elapsed,
+                   const struct Options *O, double *Scratch) {
+  double M = quantile(Samples, N, 0.5, Scratch);
+  int Stable = *PrevMedian > 0 && fabs(M - *PrevMedian) <= O->Tolerance * *PrevMedian;
+  *PrevMedian = M;
+  if (N >= O->MaxReps)
+    return 1;
+  if (N < O->MinReps)
+    return 0;
+  return Stable || Elapsed > O->Budget;
+}
+
+int main(int Argc, char **Argv) {
+  MPI_Init(&Argc, &Argv);
+  int Rank = 0, Size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &Size);
+  struct Options O = parseOptions(Argc, Argv);
+  if (Size < 2 * O.Pairs) {
+    if (Rank == 0) {
+      char Msg[128];
+      snprintf(Msg, sizeof Msg, "%d pair(s) need %d ranks, the job has %d", O.Pairs, 2 * O.Pairs,
+               Size);
+      fail(Msg);
+    }
+    MPI_Finalize();
+    return 2;
+  }
+  int Active = Rank < 2 * O.Pairs;
+  int IsSender = Rank < O.Pairs;
+  int Peer = IsSender ? Rank + O.Pairs : Rank - O.Pairs;
+
+  long *Sizes = NULL;
+  int NumSizes = sizeList(&O, &Sizes);
+  char *Send = malloc((size_t)O.MaxSize + 1), *Recv = malloc((size_t)O.MaxSize + 1);
+  if (!Send || !Recv)
+    fail("cannot allocate the message buffers");
+  memset(Send, 'm', (size_t)O.MaxSize + 1);
+  memset(Recv, 0, (size_t)O.MaxSize + 1);
+  int Cap = O.MaxReps + Batch;
+  double *PingPong = calloc((size_t)Cap, sizeof(double));
+  double *Isend = calloc((size_t)Cap, sizeof(double));
+  double *Irecv = calloc((size_t)Cap, sizeof(double));
+  double *Arrived = calloc((size_t)Cap, sizeof(double));
+  double *Scratch = calloc((size_t)Cap, sizeof(double));
+  double Dummy;
+
+  /* Provenance: the hosts of rank 0 and its partner, and the MPI library. */
+  char Host[MPI_MAX_PROCESSOR_NAME + 1] = {0}, PeerHost[MPI_MAX_PROCESSOR_NAME + 1] = {0};
+  int Len = 0;
+  MPI_Get_processor_name(Host, &Len);
+  if (Rank == O.Pairs)
+    MPI_Send(Host, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, TagSamples, MPI_COMM_WORLD);
+  if (Rank == 0) {
+    MPI_Recv(PeerHost, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, O.Pairs, TagSamples, MPI_COMM_WORLD,
+             MPI_STATUS_IGNORE);
+    char Library[MPI_MAX_LIBRARY_VERSION_STRING + 1] = {0};
+    MPI_Get_library_version(Library, &Len);
+    for (char *C = Library; *C; ++C)
+      if (*C == '\n' || *C == '\r' || *C == '\t')
+        *C = ' ';
+    for (int I = (int)strlen(Library) - 1; I >= 0 && Library[I] == ' '; --I)
+      Library[I] = 0;
+    printf("mpiete-comm-probe-begin 1\n");
+    printf("ranks %d\npairs %d\nhost0 %s\nhost1 %s\nlibrary %s\n", Size, O.Pairs, Host, PeerHost,
+           Library);
+    printf("tolerance %g\nmin-reps %d\nmax-reps %d\nbatch %d\n", O.Tolerance, O.MinReps,
+           O.MaxReps, Batch);
+  }
+
+  for (int SI = 0; SI < NumSizes; ++SI) {
+    long K = Sizes[SI];
+    if (Rank == 0 && O.Progress) {
+      fprintf(stderr, "\rmpiete: probe-comm: %ld bytes (%d/%d)   ", K, SI + 1, NumSizes);
+      fflush(stderr);
+    }
+    if (Active)
+      for (int W = 0; W < Warmup; ++W)
+        exchange(IsSender, Peer, K, Send, Recv, &Dummy, &Dummy, &Dummy, &Dummy);
+    int N = 0, Done = 0;
+    double Prev = 0, Start = MPI_Wtime();
+    while (!Done) {
+      for (int B = 0; B < Batch && Active; ++B)
+        exchange(IsSender, Peer, K, Send, Recv, &PingPong[N + B], &Isend[N + B], &Irecv[N + B],
+                 &Arrived[N + B]);
+      /* The receiver's samples travel to the sender once per batch, off the clock. */
+      if (Active && !IsSender) {
+        MPI_Send(&Irecv[N], Batch, MPI_DOUBLE, Peer, TagSamples, MPI_COMM_WORLD);
+        MPI_Send(&Arrived[N], Batch, MPI_DOUBLE, Peer, TagSamples, MPI_COMM_WORLD);
+      } else if (Active) {
+        MPI_Recv(&Irecv[N], Batch, MPI_DOUBLE, Peer, TagSamples, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+        MPI_Recv(&Arrived[N], Batch, MPI_DOUBLE, Peer, TagSamples, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+      }
+      N += Batch;
+      if (Rank == 0)
+        Done = settled(PingPong, N, &Prev, MPI_Wtime() - Start, &O, Scratch);
+      MPI_Bcast(&Done, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    }
+    if (Rank == 0) {
+      printf("row %ld %d", K, N);
+      printStats(PingPong, N, Scratch);
+      printStats(Isend, N, Scratch);
+      printStats(Irecv, N, Scratch);
+      printStats(Arrived, N, Scratch);
+      printf("\n");
+      fflush(stdout);
+    }
+  }
+
+  int N = 0, Done = 0;
+  double Prev = 0, Start = MPI_Wtime();
+  while (!Done) {
+    for (int B = 0; B < Batch && Active; ++B)
+      PingPong[N + B] = stream(IsSender, Peer);
+    N += Batch;
+    if (Rank == 0)
+      Done = settled(PingPong, N, &Prev, MPI_Wtime() - Start, &O, Scratch);
+    MPI_Bcast(&Done, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  }
+  if (Rank == 0) {
+    printf("stream %d %d", StreamLength, N);
+    printStats(PingPong, N, Scratch);
+    printf("\nmpiete-comm-probe-end\n");
+    fflush(stdout);
+    if (O.Progress)
+      fprintf(stderr, "\rmpiete: probe-comm: done%40s\n", "");
+  }
+  free(Sizes);
+  free(Send);
+  free(Recv);
+  free(PingPong);
+  free(Isend);
+  free(Irecv);
+  free(Arrived);
+  free(Scratch);
+  MPI_Finalize();
+  return 0;
+}

@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""End-to-end test of one test program: build with mpiete-cc, check outputs, run all variants.
+
+usage: run_program.py --build BUILD --program DIR --work WORK --mpiexec MPIRUN
+                      --blockmap-check EXE [--np 2,4] [-- program arguments]
+
+Steps (any failure exits 1 with a message saying which step and why):
+  1. `make CC=BUILD/bin/mpiete-cc O=WORK/cc` in DIR, with BUILD/bin first on PATH and
+     MPIETE_CC unset (so the native compiler is mpicc).
+  2. WORK/cc/APP, APP.trace, APP.timing, APP.blocks.yaml exist; the block map parses with
+     mpiete's reader and has one unit per source file of DIR, blocks and MPI blocks.
+  3. `make CC=mpicc O=WORK/ref`; APP and every object are byte-identical (cmp) to the
+     mpiete-cc build: the wrapper builds the unchanged program. No -g is used by the
+     Makefiles, and both builds run from DIR with relative source names, so no build path
+     can differ; a mismatch is a real difference.
+  4. At each rank count: APP, APP.trace and APP.timing run under mpirun --oversubscribe with
+     MPIETE_OUTDIR=WORK/out-<variant>-<np>; every run exits 0, the three stdouts are
+     identical and not empty, each probe wrote exactly one `rank<N>.*` file (any format)
+     for each rank 0..np-1, the native program wrote nothing.
+  5. DIR is unchanged: same files, same contents (sha256) as before the test.
+"""
+
+import argparse
+import hashlib
+import os
+import re
+import shutil
+import sys
+
+from e2e_util import run_group
+import time
+
+
+class Failure(Exception):
+    pass
+
+
+def snapshot(tree):
+    """Path -> sha256 of every file under tree (hidden ones too)."""
+    out = {}
+    for dirpath, _, files in os.walk(tree):
+        for f in files:
+            p = os.path.join(dirpath, f)
+            with open(p, "rb") as fh:
+                out[os.path.relpath(p, tree)] = hashlib.sha256(fh.read()).hexdigest()
+    return out
+
+
+class Result:
+    def __init__(self, returncode, stdout, stderr):
+        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
+
+
+def run(cmd, env, cwd=None, timeout=120, what=None):
+    start = time.monotonic()
+    rc, out, err = run_group(cmd, cwd, env, timeout)
+    if rc is None:
+        raise Failure(f"{what or cmd[0]}: timed out after {timeout} s\nstderr:\n{err}")
+    return Result(rc, out, err), time.monotonic() - start
+
+
+def make(program_dir, cc, outdir, env):
+    p, secs = run(["make", "-C", program_dir, f"CC={cc}", f"O={outdir}"], env,
+                  what=f"make CC={cc}")
+    if p.returncode != 0:
+        raise Failure(f"make CC={cc} O={outdir} failed (exit {p.returncode}):\n"
+                      f"{p.stdout}{p.stderr}")
+    return p, secs
+
+
+def same_file(a, b):
+    with open(a, "rb") as fa, open(b, "rb") as fb:
+        return fa.read() == fb.read()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--program", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--mpiexec", default="mpirun")
+    ap.add_argument("--blockmap-check", required=True)
+    ap.add_argument("--np", default="2,4")
+    ap.add_argument("args", nargs="*")
+    a = ap.parse_args()
+
+    program_dir = os.path.abspath(a.program)
+    app = os.path.basename(program_dir.rstrip("/"))
+    build = os.path.abspath(a.build)
+    work = os.path.abspath(a.work)
+    wrapper = os.path.join(build, "bin", "mpiete-cc")
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+
+    env = dict(os.environ)
+    env["PATH"] = os.path.join(build, "bin") + os.pathsep + env.get("PATH", "")
+    env.pop("MPIETE_CC", None)
+    env.pop("MPIETE_VERBOSE", None)
+    env.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
+    env.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+
+    before = snapshot(program_dir)
+
+    # 1. build with the wrapper
+    cc_dir = os.path.join(work, "cc")
+    _, secs = make(program_dir, wrapper, cc_dir, env)
+    print(f"[build] make CC=mpiete-cc: {secs:.1f} s")
+
+    # 2. outputs and block map
+    exe = os.path.join(cc_dir, app)
+    for suffix in ("", ".trace", ".timing", ".blocks.yaml"):
+        f = exe + suffix
+        if not os.path.isfile(f):
+            raise Failure(f"mpiete-cc did not produce {f}")
+        if suffix != ".blocks.yaml" and not os.access(f, os.X_OK):
+            raise Failure(f"{f} is not executable")
+    sources = sorted(f for f in os.listdir(program_dir) if f.endswith(".c"))
+    check = [a.blockmap_check, exe + ".blocks.yaml", f"--units={len(sources)}"]
+    check += [f"--source={s}" for s in sources]
+    p, _ = run(check, env, what="block map check")
+    if p.returncode != 0:
+        raise Failure("block map check failed:\n" + p.stderr)
+    print(f"[blocks] {p.stdout.strip()}")
+    # Intermediate files live in a hidden .mpiete/ folder beside the objects, nowhere else.
+    extra = sorted(f for f in os.listdir(cc_dir) if not (
+        f == app or f.startswith(app + ".") or f.endswith(".o") or f == ".mpiete"))
+    if extra:
+        raise Failure(f"unexpected files beside the program: {extra}")
+
+    # 3. the native program is exactly what mpicc builds
+    ref_dir = os.path.join(work, "ref")
+    make(program_dir, "mpicc", ref_dir, env)
+    compared = []
+    for f in sorted(os.listdir(ref_dir)):
+        if f == app or f.endswith(".o"):
+            mine = os.path.join(cc_dir, f)
+            if not os.path.isfile(mine):
+                raise Failure(f"mpicc built {f}, mpiete-cc did not")
+            if not same_file(mine, os.path.join(ref_dir, f)):
+                raise Failure(f"{f} built by mpiete-cc differs from mpicc's (cmp)")
+            compared.append(f)
+    if app not in compared:
+        raise Failure(f"the mpicc build made no {app}")
+    print(f"[native] identical to mpicc's build: {' '.join(compared)}")
+
+    # 4. run the three variants
+    rank_file = re.compile(r"^rank(\d+)\.")
+    for np_ in [int(x) for x in a.np.split(",") if x]:
+        outputs = {}
+        for variant in ("native", "trace", "timing"):
+            binary = exe if variant == "native" else f"{exe}.{variant}"
+            outdir = os.path.join(work, f"out-{variant}-{np_}")
+            renv = dict(env, MPIETE_OUTDIR=outdir)
+            cmd = [a.mpiexec, "--oversubscribe", "-np", str(np_), binary] + a.args
+            p, secs = run(cmd, renv, cwd=work, timeout=60, what=f"{variant} at {np_} ranks")
+            err = p.stderr
+            if p.returncode != 0:
+                raise Failure(f"{variant} at {np_} ranks exited {p.returncode}:\n"
+                              f"{p.stdout}{err}")
+            outputs[variant] = p.stdout
+            files = sorted(os.listdir(outdir)) if os.path.isdir(outdir) else []
+            if variant == "native":
+                if files:
+                    raise Failure(f"the native program wrote {files} into MPIETE_OUTDIR")
+            else:
+                ranks = sorted(int(m.group(1)) for m in map(rank_file.match, files) if m)
+                # Exactly one rank<N>.* file per rank (any format); other files (a run-wide
+                # summary, say) are allowed.
+                if ranks != list(range(np_)):
+                    raise Failure(f"{variant} at {np_} ranks wrote {files}; expected one "
+                                  f"rank<N>.* file for each of ranks 0..{np_ - 1}")
+            print(f"[run] {variant:6} np={np_}: {secs:.2f} s, "
+                  f"{len(p.stdout.splitlines())} lines of output"
+                  + (f", files: {' '.join(files)}" if variant != "native" else ""))
+        if not outputs["native"].strip():
+            raise Failure(f"the program printed nothing at {np_} ranks")
+        for variant in ("trace", "timing"):
+            if outputs[variant] != outputs["native"]:
+                raise Failure(f"{variant} output differs from the program's at {np_} ranks:\n"
+                              f"--- program\n{outputs['native']}"
+                              f"--- {variant}\n{outputs[variant]}")
+
+    # 5. the user's tree is untouched
+    after = snapshot(program_dir)
+    if after != before:
+        changed = sorted(set(before.items()) ^ set(after.items()))
+        raise Failure(f"the program's source directory changed: {changed}")
+    print("[sources] unchanged")
+    print(f"e2e {app}: ok")
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except Failure as e:
+        print(f"e2e: FAILED: {e}", file=sys.stderr)
+        sys.exit(1)

@@ -1,0 +1,472 @@
+#!/usr/bin/env python3
+"""Drop-in behaviour of mpiete-cc on mpicc command lines: one case per run.
+
+usage: wrapper_test.py --build BUILD --work WORK --mpiexec MPIRUN --blockmap-check EXE CASE
+
+The fixture sources (tests/e2e/wrapper/) are copied to WORK/src; every case compiles them
+from other directories with relative paths, compares with what mpicc does given the same
+arguments, and at the end checks WORK/src is unchanged (same files, same sha256). The
+fixture program prints values computed from the rank count and -DSCALE, which the test
+recomputes here. Each case's docstring says what it asserts.
+"""
+
+import argparse
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+from e2e_util import run_group
+
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "wrapper")
+# STYLE.md: `file:line:col: error|warning: message [mpiete-category]`; a diagnostic about a
+# whole file (an object, an archive) has no line and column.
+DIAG = re.compile(r"^(?P<file>[^:\n]+)(?::(?P<line>\d+):(?P<col>\d+))?: (?P<sev>error|warning): "
+                  r"(?P<msg>.*) \[mpiete-(?P<cat>[a-z-]+)\]$", re.M)
+
+
+class Failure(Exception):
+    pass
+
+
+class Ctx:
+    def __init__(self, args):
+        self.build = os.path.abspath(args.build)
+        self.work = os.path.abspath(args.work)
+        self.mpiexec = args.mpiexec
+        self.blockmap_check = args.blockmap_check
+        self.cc = os.path.join(self.build, "bin", "mpiete-cc")
+        self.src = os.path.join(self.work, "src")
+        self.env = dict(os.environ)
+        self.env["PATH"] = os.path.join(self.build, "bin") + os.pathsep + self.env.get("PATH", "")
+        self.env.pop("MPIETE_CC", None)
+        self.env.pop("MPIETE_VERBOSE", None)
+        self.env.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        self.env.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+
+    def dir(self, name):
+        d = os.path.join(self.work, name)
+        os.makedirs(d, exist_ok=True)
+        return d
+
+    def run(self, argv, cwd, env=None, timeout=120):
+        rc, out, err = run_group(argv, cwd, env or self.env, timeout)
+        if rc is None:
+            raise Failure(f"timed out after {timeout} s: {' '.join(argv)}\n{err}")
+        return rc, out, err
+
+    def mpiete(self, args, cwd, ok=True, env=None):
+        rc, out, err = self.run([self.cc] + args, cwd, env)
+        if ok and rc != 0:
+            raise Failure(f"mpiete-cc {' '.join(args)} failed (exit {rc}) in {cwd}:\n{out}{err}")
+        return rc, out, err
+
+    def mpicc(self, args, cwd):
+        rc, out, err = self.run(["mpicc"] + args, cwd)
+        if rc != 0:
+            raise Failure(f"mpicc {' '.join(args)} failed (exit {rc}):\n{out}{err}")
+        return rc, out, err
+
+    def archive(self, name, members, cwd):
+        rc, out, err = self.run(["ar", "rcs", name] + members, cwd)
+        if rc != 0:
+            raise Failure(f"ar rcs {name} failed:\n{out}{err}")
+
+    def mpirun(self, exe, np_, cwd, outdir):
+        env = dict(self.env, MPIETE_OUTDIR=outdir)
+        # The fixture runs in well under a second; a probe that hangs (a deadlock under
+        # token passing) fails here rather than at ctest's timeout.
+        rc, out, err = self.run([self.mpiexec, "--oversubscribe", "-np", str(np_), exe], cwd, env,
+                                timeout=30)
+        if rc != 0:
+            raise Failure(f"{exe} at {np_} ranks exited {rc}:\n{out}{err}")
+        return out
+
+    def check_map(self, exe, sources):
+        argv = [self.blockmap_check, exe + ".blocks.yaml", f"--units={len(sources)}"]
+        argv += [f"--source={s}" for s in sources]
+        rc, out, err = self.run(argv, os.path.dirname(exe))
+        if rc != 0:
+            raise Failure(f"block map of {exe}:\n{err}")
+        return out.strip()
+
+
+def snapshot(tree):
+    out = {}
+    for dirpath, _, files in os.walk(tree):
+        for f in files:
+            p = os.path.join(dirpath, f)
+            with open(p, "rb") as fh:
+                out[os.path.relpath(p, tree)] = hashlib.sha256(fh.read()).hexdigest()
+    return out
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def expect(cond, msg):
+    if not cond:
+        raise Failure(msg)
+
+
+def same(a, b, what):
+    expect(os.path.isfile(a), f"{what}: {a} missing")
+    expect(os.path.isfile(b), f"{what}: {b} missing")
+    expect(read(a) == read(b), f"{what}: {a} and {b} differ")
+
+
+def exists(*paths):
+    for p in paths:
+        expect(os.path.isfile(p), f"expected {p} to exist")
+
+
+def absent(*paths):
+    for p in paths:
+        expect(not os.path.exists(p), f"expected {p} not to exist")
+
+
+def no_diagnostics(err, what):
+    expect(not DIAG.search(err) and "warning" not in err and "error" not in err,
+           f"{what}: unexpected diagnostics:\n{err}")
+
+
+def probes(exe):
+    exists(exe, exe + ".trace", exe + ".timing", exe + ".blocks.yaml")
+
+
+def expected_line(np_, scale, helper):
+    """What the fixture's rank 0 prints (see wrapper/main.c)."""
+    values = [(r + 1) * scale for r in range(np_)]
+    m = max(7 * v + 1 if helper else v for v in values)
+    acc = sum(i % 7 for i in range(1000))
+    return f"fixture: size={np_} sum={sum(values)} max={m} acc={acc}\n"
+
+
+def run_variants(ctx, exe, np_, expected, variants=("native", "trace", "timing")):
+    """Runs the variants at np_ ranks; each prints `expected`, each probe writes np_ files."""
+    for v in variants:
+        binary = exe if v == "native" else f"{exe}.{v}"
+        outdir = os.path.join(os.path.dirname(exe), f"out-{v}-{np_}")
+        out = ctx.mpirun(binary, np_, os.path.dirname(exe), outdir)
+        expect(out == expected, f"{v} printed {out!r}, expected {expected!r}")
+        if v != "native":
+            files = sorted(os.listdir(outdir)) if os.path.isdir(outdir) else []
+            ranks = sorted(int(m.group(1)) for m in
+                           (re.match(r"rank(\d+)\.", f) for f in files) if m)
+            expect(ranks == list(range(np_)),
+                   f"{v} wrote {files}, expected one rank<N>.* file per rank")
+
+
+def line_of(path, needle):
+    with open(path) as f:
+        for n, text in enumerate(f, 1):
+            col = text.find(needle)
+            if col >= 0:
+                return n, col + 1
+    raise Failure(f"{needle} not in {path}")
+
+
+INC = ["-I../src/inc", "-DSCALE=3"]
+
+
+# ---------------------------------------------------------------------------------------------
+def case_multi_source_link(ctx):
+    """Several sources compiled and linked in one call with -o: app is byte-identical to
+    mpicc's, the probes and a 2-unit block map appear, intermediate files only in .mpiete/,
+    and the three variants print the same (correct) line at 2 ranks."""
+    b, r = ctx.dir("b"), ctx.dir("ref")
+    args = ["-O2", "-Wall"] + INC + ["-o", "app", "../src/main.c", "../src/util.c"]
+    _, _, err = ctx.mpiete(args, b)
+    no_diagnostics(err, "mpiete-cc")
+    ctx.mpicc(args, r)
+    same(os.path.join(b, "app"), os.path.join(r, "app"), "native program")
+    probes(os.path.join(b, "app"))
+    print(ctx.check_map(os.path.join(b, "app"), ["../src/main.c", "../src/util.c"]))
+    expect(sorted(os.listdir(b)) == [".mpiete", "app", "app.blocks.yaml", "app.timing",
+                                     "app.trace"], f"files beside app: {os.listdir(b)}")
+    run_variants(ctx, os.path.join(b, "app"), 2, expected_line(2, 3, False))
+
+
+def case_compile_only(ctx):
+    """-c without -o (object in the cwd), -c with -o into a subdirectory, joined -ofile,
+    several sources with -c: each object byte-identical to mpicc's, each with its trace and
+    timing objects and block map in .mpiete/ beside it; then linking those objects gives an
+    instrumented program without any warning."""
+    c, r = ctx.dir("c"), ctx.dir("ref")
+    for d in (c, r):
+        os.makedirs(os.path.join(d, "sub"), exist_ok=True)
+    runs = [
+        (["-c", "../src/util.c"] + INC, ["util.o"]),
+        (["-O2"] + INC + ["-c", "../src/main.c", "-o", "sub/m.o"], ["sub/m.o"]),
+        (["-c", "../src/util.c", "-outil2.o"] + INC, ["util2.o"]),
+        (["-c"] + INC + ["../src/main.c", "../src/util.c"], ["main.o", "util.o"]),
+    ]
+    for args, objs in runs:
+        _, _, err = ctx.mpiete(args, c)
+        no_diagnostics(err, "mpiete-cc " + " ".join(args))
+        ctx.mpicc(args, r)
+        for o in objs:
+            same(os.path.join(c, o), os.path.join(r, o), "object")
+            side = os.path.join(c, os.path.dirname(o), ".mpiete", os.path.basename(o))
+            exists(side + ".trace.o", side + ".timing.o", side + ".blocks.yaml")
+    absent(os.path.join(c, ".mpiete", "m.o.trace.o"))  # sidecars go beside their object
+    _, _, err = ctx.mpiete(["-o", "app", "sub/m.o", "util.o"], c)
+    no_diagnostics(err, "link")
+    ctx.mpicc(["-o", "app", "sub/m.o", "util.o"], r)
+    same(os.path.join(c, "app"), os.path.join(r, "app"), "native program")
+    probes(os.path.join(c, "app"))
+    print(ctx.check_map(os.path.join(c, "app"), ["../src/main.c", "../src/util.c"]))
+    run_variants(ctx, os.path.join(c, "app"), 2, expected_line(2, 3, False))
+
+
+def case_preprocess(ctx):
+    """-E (to stdout and with -o) and -S pass through: the same output as mpicc, and no
+    probes or .mpiete/ folder are made; nor with -o /dev/null (a compile check)."""
+    c, r = ctx.dir("c"), ctx.dir("ref")
+    _, out_cc, _ = ctx.mpiete(["-E"] + INC + ["../src/main.c"], c)
+    _, out_ref, _ = ctx.mpicc(["-E"] + INC + ["../src/main.c"], r)
+    expect(out_cc == out_ref and "ring_sum" in out_cc, "-E output differs from mpicc's")
+    for args, out in ((["-E"] + INC + ["../src/main.c", "-o", "main.i"], "main.i"),
+                      (["-S", "-O2"] + INC + ["../src/util.c", "-o", "util.s"], "util.s")):
+        ctx.mpiete(args, c)
+        ctx.mpicc(args, r)
+        same(os.path.join(c, out), os.path.join(r, out), " ".join(args[:1]))
+    expect(sorted(os.listdir(c)) == ["main.i", "util.s"], f"extra files: {os.listdir(c)}")
+    # A compile check into /dev/null (here through a link to it, so a regression cannot
+    # write into /dev): the native compile runs, no probes are attempted.
+    os.symlink("/dev/null", os.path.join(c, "null"))
+    ctx.mpiete(["-c"] + INC + ["../src/main.c", "-o", "null"], c)
+    ctx.mpiete(["-o", "null"] + INC + ["../src/main.c", "../src/util.c"], c)
+    expect(sorted(os.listdir(c)) == ["main.i", "null", "util.s"] and
+           os.path.realpath(os.path.join(c, "null")) == "/dev/null",
+           f"after -o /dev/null: {os.listdir(c)}")
+
+
+def case_depfiles(ctx):
+    """-M and -MM print what mpicc prints; -MD -MF, -MMD -MP, joined -MFfile -MTtarget and
+    -Wp,-MD,file write the same dependency files as mpicc (nothing about .mpiete/ in them),
+    and the objects still get their probes."""
+    c, r = ctx.dir("c"), ctx.dir("ref")
+    for flag in ("-M", "-MM"):
+        _, out_cc, _ = ctx.mpiete([flag] + INC + ["../src/main.c"], c)
+        _, out_ref, _ = ctx.mpicc([flag] + INC + ["../src/main.c"], r)
+        expect(out_cc == out_ref and "util.h" in out_cc, f"{flag} output differs:\n{out_cc}")
+    runs = [
+        (["-c", "../src/main.c", "-o", "main.o", "-MD", "-MF", "main.d"] + INC, "main.o", "main.d"),
+        (["-c", "../src/util.c", "-o", "util.o", "-MMD", "-MP"] + INC, "util.o", "util.d"),
+        (["-c", "../src/main.c", "-o", "m2.o", "-MD", "-MFm2.d", "-MTtarget"] + INC, "m2.o", "m2.d"),
+        (["-c", "../src/util.c", "-o", "u2.o", "-Wp,-MD,u2.d"] + INC, "u2.o", "u2.d"),
+    ]
+    for args, obj, dep in runs:
+        ctx.mpiete(args, c)
+        ctx.mpicc(args, r)
+        same(os.path.join(c, dep), os.path.join(r, dep), "dependency file")
+        same(os.path.join(c, obj), os.path.join(r, obj), "object")
+        expect(".mpiete" not in read(os.path.join(c, dep)).decode(), f"{dep} names .mpiete")
+        exists(os.path.join(c, ".mpiete", obj + ".trace.o"))
+    deps = sorted(f for f in os.listdir(c) if f.endswith(".d"))
+    expect(deps == ["m2.d", "main.d", "u2.d", "util.d"], f"dependency files: {deps}")
+    hidden = [f for f in os.listdir(os.path.join(c, ".mpiete")) if f.endswith(".d")]
+    expect(not hidden, f"dependency files in .mpiete/: {hidden}")
+
+
+def case_flags(ctx):
+    """-I/-D/-L/-l in separate and joined form, with -g -Werror -std=c99: the native program
+    equals mpicc's (built in the same directory, as -g records it), the probes build without
+    warnings under -Werror, and all variants print the value -DSCALE=5 and libhelper give."""
+    c = ctx.dir("c")
+    lib = ctx.dir("c/lib")
+    ctx.mpicc(["-c", "../../src/helper.c", "-o", "helper.o"], lib)
+    ctx.archive("libhelper.a", ["helper.o"], lib)
+    common = ["-O1", "-g", "-Wall", "-Wextra", "-Werror", "-std=c99", "-DUSE_HELPER"]
+    separate = common + ["-I", "../src/inc", "-D", "SCALE=5", "../src/main.c", "../src/util.c",
+                         "-L", "lib", "-l", "helper"]
+    joined = common + ["-I../src/inc", "-DSCALE=5", "../src/main.c", "../src/util.c",
+                       "-Llib", "-lhelper"]
+    for name, args in (("app", separate), ("app2", joined)):
+        _, _, err = ctx.mpiete(args + ["-o", name], c)
+        no_diagnostics(err, "mpiete-cc " + " ".join(args))
+        ctx.mpicc(args + ["-o", "ref-" + name], c)
+        same(os.path.join(c, name), os.path.join(c, "ref-" + name), "native program")
+        probes(os.path.join(c, name))
+        run_variants(ctx, os.path.join(c, name), 2, expected_line(2, 5, True))
+
+
+def case_native_cc(ctx):
+    """$MPIETE_CC is the native compiler: a logging script sees the user's exact command
+    line first, then the probe compiles and links; a missing $MPIETE_CC is an error."""
+    c = ctx.dir("c")
+    log = os.path.join(c, "cc.log")
+    script = os.path.join(c, "logcc")
+    with open(script, "w") as f:
+        f.write(f'#!/bin/sh\nprintf "%s\\n" "$*" >> "{log}"\nexec mpicc "$@"\n')
+    os.chmod(script, 0o755)
+    env = dict(ctx.env, MPIETE_CC=script)
+    compile_args = ["-c", "../src/util.c", "-o", "util.o"] + INC
+    ctx.mpiete(compile_args, c, env=env)
+    lines = open(log).read().splitlines()
+    expect(lines[0] == " ".join(compile_args), f"first native command: {lines[0]!r}")
+    expect(any(".mpiete/util.o.trace.c" in l for l in lines) and
+           any(".mpiete/util.o.timing.c" in l for l in lines),
+           f"probe compiles did not go through $MPIETE_CC:\n" + "\n".join(lines))
+    os.remove(log)
+    link_args = ["-o", "app", "../src/main.c", "util.o"] + INC
+    ctx.mpiete(link_args, c, env=env)
+    lines = open(log).read().splitlines()
+    expect(lines[0] == " ".join(link_args), f"first native command: {lines[0]!r}")
+    expect(any("libmpiete_trace.a" in l for l in lines) and
+           any("libmpiete_timing.a" in l for l in lines),
+           "probe links did not go through $MPIETE_CC:\n" + "\n".join(lines))
+    run_variants(ctx, os.path.join(c, "app"), 2, expected_line(2, 3, False), ("native", "trace"))
+    bad = dict(ctx.env, MPIETE_CC=os.path.join(c, "no-such-compiler"))
+    rc, _, err = ctx.mpiete(compile_args, c, ok=False, env=bad)
+    expect(rc != 0 and "no-such-compiler" in err and "[mpiete-driver]" in err,
+           f"missing MPIETE_CC: exit {rc}, stderr:\n{err}")
+
+
+def case_archive(ctx):
+    """A static archive of objects built by mpiete-cc, linked by path: mpiete-cc warns that
+    the archive is linked uninstrumented (its MPI calls and time are not modelled), exits 0,
+    builds the native program exactly as mpicc, and the probes work with the archive's MPI
+    calls going straight to MPI: the block map holds main.c only, and every variant prints
+    the right result. (A -l library is not looked into and gives no warning.)"""
+    c, r = ctx.dir("c"), ctx.dir("ref")
+    ctx.mpiete(["-c", "../src/util.c", "-o", "util.o"] + INC, c)
+    ctx.archive("libutil.a", ["util.o"], c)
+    args = ["-o", "app"] + INC + ["../src/main.c", "libutil.a"]
+    _, _, err = ctx.mpiete(args, c)
+    warnings = [m for m in DIAG.finditer(err) if m["sev"] == "warning"]
+    expect(len(warnings) == 1 and warnings[0]["cat"] == "uninstrumented" and
+           "libutil.a" in err and "archive" in warnings[0]["msg"],
+           f"expected one archive warning, got:\n{err}")
+    shutil.copy(os.path.join(c, "libutil.a"), r)
+    ctx.mpicc(args, r)
+    same(os.path.join(c, "app"), os.path.join(r, "app"), "native program")
+    probes(os.path.join(c, "app"))
+    print(ctx.check_map(os.path.join(c, "app"), ["../src/main.c"]))
+    run_variants(ctx, os.path.join(c, "app"), 2, expected_line(2, 3, False))
+
+
+def case_foreign_object(ctx):
+    """An object compiled by plain mpicc linked with mpiete-cc: a warning naming it
+    ([mpiete-uninstrumented]), exit 0, probes built, block map without that unit, and the
+    variants still print the right result. The same for an object that mpiete-cc built
+    once and mpicc rebuilt later (its probes in .mpiete/ are stale)."""
+    c = ctx.dir("c")
+    ctx.mpicc(["-c", "../src/util.c", "-o", "util.o"] + INC, c)
+    _, _, err = ctx.mpiete(["-o", "app"] + INC + ["../src/main.c", "util.o"], c)
+    warnings = [m for m in DIAG.finditer(err) if m["sev"] == "warning"]
+    expect(len(warnings) == 1 and warnings[0]["cat"] == "uninstrumented" and
+           "util.o" in err and "not compiled by mpiete-cc" in err,
+           f"expected one warning about util.o, got:\n{err}")
+    probes(os.path.join(c, "app"))
+    print(ctx.check_map(os.path.join(c, "app"), ["../src/main.c"]))
+    run_variants(ctx, os.path.join(c, "app"), 2, expected_line(2, 3, False))
+    # Built by mpiete-cc, then rebuilt by mpicc: the old probes in .mpiete/ are stale and
+    # must not be linked (they would model other code).
+    ctx.mpiete(["-c", "../src/util.c", "-o", "util.o"] + INC, c)
+    ctx.mpicc(["-c", "../src/util.c", "-o", "util.o", "-DSTALE"] + INC, c)
+    _, _, err = ctx.mpiete(["-o", "app2"] + INC + ["../src/main.c", "util.o"], c)
+    warnings = [m for m in DIAG.finditer(err) if m["sev"] == "warning"]
+    expect(len(warnings) == 1 and warnings[0]["file"] == "util.o" and
+           "newer than its probes" in warnings[0]["msg"], f"stale probes: got\n{err}")
+    print(ctx.check_map(os.path.join(c, "app2"), ["../src/main.c"]))
+
+
+def case_unsupported_error(ctx):
+    """MPI_Win_create is unsupported: `file:line:col: error: ... [mpiete-unsupported]` with
+    the path as the user gave it, and a non-zero exit. Decision: mpiete-cc then fails like
+    a compiler and leaves no output (no object, no executable, no probes), so make stops
+    here and a later make retries the file instead of finding a fresh object without
+    probes. The message names the way out (--mpiete-pass-through)."""
+    c = ctx.dir("c")
+    src = os.path.join(ctx.src, "win.c")
+    line, col = line_of(src, "MPI_Win_create")
+    for args, outs in ((["-c", "../src/win.c", "-o", "win.o"], ["win.o", ".mpiete/win.o.trace.o"]),
+                       (["-o", "app", "../src/win.c"], ["app", "app.trace", "app.timing",
+                                                        "app.blocks.yaml"])):
+        rc, _, err = ctx.mpiete(args, c, ok=False)
+        expect(rc != 0, f"mpiete-cc {' '.join(args)} exited 0")
+        errors = [m for m in DIAG.finditer(err) if m["sev"] == "error"]
+        first = errors[0] if errors else None
+        expect(first is not None and first["file"] == "../src/win.c" and
+               int(first["line"]) == line and int(first["col"]) == col and
+               first["cat"] == "unsupported" and "MPI_Win_create" in first["msg"] and
+               "--mpiete-pass-through=MPI_Win_create" in first["msg"],
+               f"expected ../src/win.c:{line}:{col}: error: ...MPI_Win_create..., got:\n{err}")
+        absent(*(os.path.join(c, o) for o in outs))
+
+
+def case_pass_through(ctx):
+    """--mpiete-pass-through=MPI_Win_create turns that error into a warning at the call
+    (MPI_Win_free stays an error); with both passed through mpiete-cc exits 0, the option
+    never reaches mpicc (the object equals mpicc's without it), and the program and probes
+    run at 2 ranks with the same output."""
+    c, r = ctx.dir("c"), ctx.dir("ref")
+    src = os.path.join(ctx.src, "win.c")
+    rc, _, err = ctx.mpiete(["--mpiete-pass-through=MPI_Win_create", "-c", "../src/win.c",
+                             "-o", "win.o"], c, ok=False)
+    diags = [(m["sev"], m["cat"], int(m["line"])) for m in DIAG.finditer(err)]
+    expect(rc != 0 and diags == [("warning", "pass-through", line_of(src, "MPI_Win_create")[0]),
+                                 ("error", "unsupported", line_of(src, "MPI_Win_free")[0])],
+           f"only MPI_Win_create passed through: exit {rc}, diagnostics {diags}:\n{err}")
+    _, _, err = ctx.mpiete(["--mpiete-pass-through=MPI_Win_create,MPI_Win_free", "-c",
+                            "../src/win.c", "-o", "win.o"], c)
+    diags = [(m["sev"], m["cat"]) for m in DIAG.finditer(err)]
+    expect(diags == [("warning", "pass-through")] * 2, f"diagnostics: {err}")
+    ctx.mpicc(["-c", "../src/win.c", "-o", "win.o"], r)
+    same(os.path.join(c, "win.o"), os.path.join(r, "win.o"), "object")
+    ctx.mpiete(["-o", "app", "win.o"], c)
+    probes(os.path.join(c, "app"))
+    run_variants(ctx, os.path.join(c, "app"), 2, "window created and freed\n")
+
+
+def case_mixed_link(ctx):
+    """One link call with a source, an object built by mpiete-cc under a non-.o name,
+    and -lm, with -o before the inputs: no warning, a 2-unit block map, the native
+    program equals mpicc's, and the variants print the right result."""
+    c, r = ctx.dir("c"), ctx.dir("ref")
+    for d, tool in ((c, ctx.mpiete), (r, ctx.mpicc)):
+        tool(["-c", "../src/util.c", "-o", "util.obj"] + INC, d)
+        _, _, err = tool(["-o", "app", "-O2"] + INC + ["../src/main.c", "util.obj", "-lm"], d)
+        if d == c:
+            no_diagnostics(err, "link")
+    same(os.path.join(c, "app"), os.path.join(r, "app"), "native program")
+    probes(os.path.join(c, "app"))
+    print(ctx.check_map(os.path.join(c, "app"), ["../src/main.c", "../src/util.c"]))
+    run_variants(ctx, os.path.join(c, "app"), 2, expected_line(2, 3, False))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--mpiexec", default="mpirun")
+    ap.add_argument("--blockmap-check", required=True)
+    ap.add_argument("case")
+    a = ap.parse_args()
+    fn = globals().get("case_" + a.case)
+    if fn is None:
+        print(f"wrapper_test: unknown case {a.case}", file=sys.stderr)
+        return 2
+    ctx = Ctx(a)
+    shutil.rmtree(ctx.work, ignore_errors=True)
+    shutil.copytree(FIXTURES, ctx.src)
+    before = snapshot(ctx.src)
+    try:
+        fn(ctx)
+        after = snapshot(ctx.src)
+        expect(after == before, f"the sources changed: {sorted(set(before.items()) ^ set(after.items()))}")
+    except Failure as e:
+        print(f"wrapper {a.case}: FAILED: {e}", file=sys.stderr)
+        return 1
+    print(f"wrapper {a.case}: ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,16 @@
+// Non-blocking collectives are rejected; so are persistent requests and matched probes.
+// RUN: not %mpiete-instrument %s -- %mpi-cflags 2>&1 | FileCheck %s --implicit-check-not=mpiete_
+#include <mpi.h>
+
+void start(double *b, int n, MPI_Request *r) {
+  MPI_Ibcast(b, n, MPI_DOUBLE, 0, MPI_COMM_WORLD, &r[0]);
+  // CHECK: {{.*}}unsupported-icollective.c:[[@LINE-1]]:3: error: 'MPI_Ibcast' (non-blocking collective) is not supported by mpiete; pass it through uninstrumented with --mpiete-pass-through=MPI_Ibcast (predictions then ignore it) [mpiete-unsupported]
+  MPI_Iallreduce(MPI_IN_PLACE, b, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &r[1]);
+  // CHECK: {{.*}}unsupported-icollective.c:[[@LINE-1]]:3: error: 'MPI_Iallreduce' (non-blocking collective) is not supported by mpiete
+  MPI_Ibarrier(MPI_COMM_WORLD, &r[2]);
+  // CHECK: {{.*}}unsupported-icollective.c:[[@LINE-1]]:3: error: 'MPI_Ibarrier' (non-blocking collective) is not supported by mpiete
+  MPI_Send_init(b, n, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD, &r[3]);
+  // CHECK: {{.*}}unsupported-icollective.c:[[@LINE-1]]:3: error: 'MPI_Send_init' (persistent request) is not supported by mpiete
+  MPI_Startall(1, &r[3]);
+  // CHECK: {{.*}}unsupported-icollective.c:[[@LINE-1]]:3: error: 'MPI_Startall' (persistent request) is not supported by mpiete
+}

@@ -1,0 +1,95 @@
+// Unit tests of the routine tables: routines.def is complete, and rejections give reasons.
+#include "mpiete/frontend/MpiRoutines.h"
+
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <string>
+
+namespace mpiete {
+namespace {
+
+struct DefRoutine {
+  const char *Name;
+  const char *RuntimeName;
+  const char *Role;
+};
+
+constexpr DefRoutine Def[] = {
+#define MPIETE_ROUTINE(MpiName, RuntimeName, Role, Params, Args) {#MpiName, #RuntimeName, #Role},
+#include "mpiete/routines.def"
+};
+
+std::string lower(std::string S) {
+  for (char &C : S)
+    C = static_cast<char>(std::tolower(static_cast<unsigned char>(C)));
+  return S;
+}
+
+TEST(MpiRoutinesTest, EveryRoutineOfRoutinesDefIsRewritten) {
+  EXPECT_GE(std::size(Def), 48u);
+  for (const DefRoutine &D : Def) {
+    SCOPED_TRACE(D.Name);
+    const MpiRoutineInfo *Info = findRewrittenRoutine(D.Name);
+    ASSERT_NE(Info, nullptr);
+    EXPECT_EQ(Info->Name, D.Name);
+    EXPECT_EQ(Info->RuntimeName, D.RuntimeName);
+    EXPECT_EQ(std::string(toString(Info->Role)), lower(D.Role));
+    EXPECT_FALSE(isLocalRoutine(D.Name)) << "a routine is rewritten or local, not both";
+  }
+}
+
+TEST(MpiRoutinesTest, OthersAreNotRewritten) {
+  EXPECT_EQ(findRewrittenRoutine("MPI_Comm_rank"), nullptr);
+  EXPECT_EQ(findRewrittenRoutine("MPI_Ibcast"), nullptr);
+  EXPECT_EQ(findRewrittenRoutine("PMPI_Send"), nullptr);
+  EXPECT_EQ(findRewrittenRoutine("MPI_send"), nullptr);
+  EXPECT_EQ(findRewrittenRoutine(""), nullptr);
+}
+
+TEST(MpiRoutinesTest, BlocksPerRole) {
+  EXPECT_EQ(blocksForRole(findRewrittenRoutine("MPI_Send")->Role), 2u);
+  EXPECT_EQ(blocksForRole(findRewrittenRoutine("MPI_Bsend")->Role), 2u);
+  EXPECT_EQ(blocksForRole(findRewrittenRoutine("MPI_Recv")->Role), 2u);
+  EXPECT_EQ(blocksForRole(findRewrittenRoutine("MPI_Sendrecv")->Role), 3u);
+  EXPECT_EQ(blocksForRole(findRewrittenRoutine("MPI_Sendrecv_replace")->Role), 3u);
+  for (const char *One : {"MPI_Isend", "MPI_Irecv", "MPI_Wait", "MPI_Testsome", "MPI_Probe",
+                          "MPI_Barrier", "MPI_Exscan", "MPI_Comm_split", "MPI_Init",
+                          "MPI_Finalize"})
+    EXPECT_EQ(blocksForRole(findRewrittenRoutine(One)->Role), 1u) << One;
+}
+
+TEST(MpiRoutinesTest, LocalRoutines) {
+  for (const char *Local : {"MPI_Comm_rank", "MPI_Comm_size", "MPI_Wtime", "MPI_Type_commit",
+                            "MPI_Get_count", "MPI_Abort", "MPI_Cart_coords", "MPI_Initialized"})
+    EXPECT_TRUE(isLocalRoutine(Local)) << Local;
+  for (const char *Not : {"MPI_Send", "MPI_Win_fence", "MPI_File_open", "MPI_Ibcast", "MPI_Put"})
+    EXPECT_FALSE(isLocalRoutine(Not)) << Not;
+}
+
+TEST(MpiRoutinesTest, UnhandledReasons) {
+  EXPECT_EQ(unhandledReason("MPI_Ibcast"), "non-blocking collective");
+  EXPECT_EQ(unhandledReason("MPI_Iallreduce"), "non-blocking collective");
+  EXPECT_EQ(unhandledReason("MPI_Ibarrier"), "non-blocking collective");
+  EXPECT_EQ(unhandledReason("MPI_Ireduce_scatter_block"), "non-blocking collective");
+  EXPECT_EQ(unhandledReason("MPI_Win_put"), "one-sided communication");
+  EXPECT_EQ(unhandledReason("MPI_Win_fence"), "one-sided communication");
+  EXPECT_EQ(unhandledReason("MPI_Put"), "one-sided communication");
+  EXPECT_EQ(unhandledReason("MPI_Get"), "one-sided communication");
+  EXPECT_EQ(unhandledReason("MPI_Accumulate"), "one-sided communication");
+  EXPECT_EQ(unhandledReason("MPI_File_open"), "MPI-IO");
+  EXPECT_EQ(unhandledReason("MPI_File_write_all"), "MPI-IO");
+  EXPECT_EQ(unhandledReason("MPI_Send_init"), "persistent request");
+  EXPECT_EQ(unhandledReason("MPI_Recv_init"), "persistent request");
+  EXPECT_EQ(unhandledReason("MPI_Startall"), "persistent request");
+  EXPECT_EQ(unhandledReason("MPI_Mprobe"), "matched probe");
+  EXPECT_EQ(unhandledReason("MPI_Comm_spawn"), "dynamic process management");
+  EXPECT_EQ(unhandledReason("MPI_Neighbor_alltoall"), "neighbourhood collective");
+  // Non-blocking point-to-point with an I prefix is rewritten, so an unknown I-routine is not
+  // called a collective.
+  EXPECT_EQ(unhandledReason("MPI_Ifoo"), "routine not supported");
+  EXPECT_EQ(unhandledReason("MPI_Something_new"), "routine not supported");
+}
+
+} // namespace
+} // namespace mpiete

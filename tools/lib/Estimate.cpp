@@ -1,0 +1,199 @@
+// `mpiete estimate`: reads the three base data, replays the traces and writes the prediction.
+#include "mpiete/estimator/BaseData.h"
+#include "mpiete/estimator/Engine.h"
+#include "mpiete/estimator/Report.h"
+#include "mpiete/support/Diagnostics.h"
+#include "mpiete/tools/Commands.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+
+namespace mpiete {
+
+namespace {
+
+using namespace estimator;
+
+const char *EstimateUsage =
+    "usage: mpiete estimate --program DIR --machine machine.yaml --network network.yaml\n"
+    "                       [--cluster cluster.yaml] [--model table|loggps]\n"
+    "                       [--format text|yaml|json] [-o FILE] [--timeline out.json]\n"
+    "                       [--region-start BLOCK] [--region-end BLOCK]\n"
+    "Replays the program base data (DIR/rank<N>.trace) against the compute base data\n"
+    "(machine.yaml) and the communication base data (network.yaml; with --cluster, ranks on one\n"
+    "node use the cluster's intra-node network) and prints the predicted run time.\n";
+
+/// cluster.yaml (format mpiete-cluster, version 1): ranks_per_node, and the intra-node
+/// network file (relative to the cluster file).
+bool loadCluster(const std::string &Path, int Ranks, NetworkModelKind Kind,
+                 std::shared_ptr<LinkModel> Inter, DiagnosticSink &Diags,
+                 std::unique_ptr<ClusterNetworkModel> &Out) {
+  YAML::Node Root;
+  try {
+    Root = YAML::LoadFile(Path);
+  } catch (const YAML::Exception &E) {
+    Diags.error({Path, unsigned(E.mark.line + 1), unsigned(E.mark.column + 1)}, E.msg, "cluster");
+    return false;
+  }
+  if (!Root.IsMap() || Root["format"].as<std::string>("") != "mpiete-cluster" ||
+      Root["version"].as<int>(0) != 1) {
+    Diags.error({Path, 0, 0}, "not a cluster file: 'format: mpiete-cluster', 'version: 1' expected",
+                "cluster");
+    return false;
+  }
+  int PerNode = Root["ranks_per_node"].as<int>(0);
+  std::string IntraFile = Root["intra_node_network"].as<std::string>("");
+  if (PerNode <= 0 || IntraFile.empty()) {
+    Diags.error({Path, 0, 0}, "'ranks_per_node' (> 0) and 'intra_node_network' are required",
+                "cluster");
+    return false;
+  }
+  std::filesystem::path Intra = IntraFile;
+  if (Intra.is_relative())
+    Intra = std::filesystem::path(Path).parent_path() / Intra;
+  std::shared_ptr<LinkModel> IntraLink = loadNetworkYaml(Intra.string(), Kind, Diags);
+  if (!IntraLink)
+    return false;
+  std::vector<int> Node;
+  for (int R = 0; R < Ranks; ++R)
+    Node.push_back(R / PerNode);
+  Out = std::make_unique<ClusterNetworkModel>(std::move(Node), IntraLink, std::move(Inter));
+  return true;
+}
+
+} // namespace
+
+int runEstimate(const CommandArgs &Args) {
+  DiagnosticSink Diags(std::cerr);
+  const DiagLoc Tool{"mpiete estimate", 0, 0};
+  std::map<std::string, std::string> Opt;
+  static const char *const Known[] = {"--program",    "--machine",  "--network", "--cluster",
+                                      "--format",     "--timeline", "--model",   "--region-start",
+                                      "--region-end", "-o"};
+  for (size_t I = 0; I < Args.size(); ++I) {
+    if (Args[I] == "-h" || Args[I] == "--help") {
+      std::cout << EstimateUsage;
+      return 0;
+    }
+    bool Ok = false;
+    for (const char *K : Known)
+      Ok |= Args[I] == K;
+    if (!Ok || I + 1 == Args.size()) {
+      Diags.error(Tool, Ok ? "'" + Args[I] + "' needs a value" : "unknown option '" + Args[I] + "'",
+                  "usage");
+      std::cerr << EstimateUsage;
+      return 1;
+    }
+    Opt[Args[I]] = Args[I + 1];
+    ++I;
+  }
+  for (const char *Required : {"--program", "--machine", "--network"})
+    if (!Opt.count(Required)) {
+      Diags.error(Tool, std::string("missing ") + Required, "usage");
+      std::cerr << EstimateUsage;
+      return 1;
+    }
+  std::string Format = Opt.count("--format") ? Opt["--format"] : "text";
+  std::string ModelName = Opt.count("--model") ? Opt["--model"] : "table";
+  if (Format != "text" && Format != "yaml" && Format != "json") {
+    Diags.error(Tool, "unknown format '" + Format + "' (text, yaml or json)", "usage");
+    return 1;
+  }
+  if (ModelName != "table" && ModelName != "loggps") {
+    Diags.error(Tool, "unknown network model '" + ModelName + "' (table or loggps)", "usage");
+    return 1;
+  }
+  NetworkModelKind Kind = ModelName == "table" ? NetworkModelKind::Table : NetworkModelKind::LogGPS;
+
+  EngineOptions EO;
+  for (auto [Key, Field] :
+       {std::pair{"--region-start", &EO.RegionStart}, std::pair{"--region-end", &EO.RegionEnd}}) {
+    if (!Opt.count(Key))
+      continue;
+    BlockId B;
+    if (!parseBlockId(Opt[Key], B)) {
+      Diags.error(Tool, "bad block id '" + Opt[Key] + "' (expected e.g. 0aa758c0:11)", "usage");
+      return 1;
+    }
+    *Field = B;
+  }
+
+  std::vector<std::unique_ptr<TraceEventSource>> Traces;
+  if (!openTraceDirectory(Opt["--program"], Diags, Traces))
+    return 1;
+  TableComputeModel Compute;
+  if (!loadMachineYaml(Opt["--machine"], Compute, Diags))
+    return 1;
+  std::shared_ptr<LinkModel> Inter = loadNetworkYaml(Opt["--network"], Kind, Diags);
+  if (!Inter)
+    return 1;
+  std::unique_ptr<ClusterNetworkModel> Net;
+  if (Opt.count("--cluster")) {
+    if (!loadCluster(Opt["--cluster"], int(Traces.size()), Kind, Inter, Diags, Net))
+      return 1;
+  } else {
+    Net = std::make_unique<ClusterNetworkModel>(Inter);
+  }
+
+  std::ofstream TimelineFile;
+  std::unique_ptr<ChromeTraceWriter> Timeline;
+  if (Opt.count("--timeline")) {
+    TimelineFile.open(Opt["--timeline"]);
+    if (!TimelineFile) {
+      Diags.error({Opt["--timeline"], 0, 0}, "cannot write the timeline", "io");
+      return 1;
+    }
+    Timeline = std::make_unique<ChromeTraceWriter>(TimelineFile, int(Traces.size()));
+    EO.Timeline = Timeline.get();
+  }
+
+  std::vector<EventSource *> Sources;
+  for (auto &T : Traces)
+    Sources.push_back(T.get());
+  Engine E(Compute, *Net, EO);
+  EstimateResult R = E.run(Sources);
+  if (Timeline)
+    Timeline->finish();
+  for (const EngineError &Err : R.Errors)
+    Diags.error(Err.File.empty() ? Tool : DiagLoc{Err.File, 0, 0}, Err.Message, "estimate");
+  if (!R.Ok)
+    return 1;
+  if (R.NondeterministicReceives) {
+    Diags.warning(Tool,
+                  std::to_string(R.NondeterministicReceives) +
+                      " wildcard receives are predicted to match another message than the "
+                      "recorded run: the program is nondeterministic",
+                  "estimate");
+    for (const std::string &N : R.NondeterminismNotes)
+      Diags.note(Tool, N, "estimate");
+  }
+
+  ReportOptions RO;
+  RO.Provenance = {{"program", Opt["--program"]},
+                   {"machine", Opt["--machine"]},
+                   {"network", Opt["--network"]},
+                   {"network_model", ModelName}};
+  std::ofstream OutFile;
+  std::ostream *OS = &std::cout;
+  if (Opt.count("-o")) {
+    OutFile.open(Opt["-o"]);
+    if (!OutFile) {
+      Diags.error({Opt["-o"], 0, 0}, "cannot write the output", "io");
+      return 1;
+    }
+    OS = &OutFile;
+  }
+  if (Format == "yaml")
+    writeYaml(*OS, R, RO);
+  else if (Format == "json")
+    writeJson(*OS, R, RO);
+  else
+    writeText(*OS, R, RO);
+  return 0;
+}
+
+} // namespace mpiete

@@ -1,0 +1,142 @@
+// `mpiete probe-program`: runs a trace probe (APP.trace) through the launcher, checks that every
+// rank wrote its trace and puts the block map beside them (the program base data).
+#include "CommandUtil.h"
+
+#include "mpiete/frontend/BlockMap.h"
+#include "mpiete/support/Diagnostics.h"
+#include "mpiete/support/Hash.h"
+#include "mpiete/support/Process.h"
+#include "mpiete/tools/Commands.h"
+#include "mpiete/tools/Launcher.h"
+
+#include <iostream>
+
+namespace fs = std::filesystem;
+
+namespace mpiete {
+namespace {
+
+const char *const Help = R"(usage: mpiete probe-program -o DIR -np R [launcher options] APP.trace [ARGS...]
+
+Runs the trace probe APP.trace (built by mpiete-cc beside APP) with R ranks and collects the
+program base data in DIR: rank0.trace .. rank<R-1>.trace (which blocks each rank executed and
+its message parameters) and blocks.yaml (a copy of APP.blocks.yaml, the block map). Any machine
+will do: the traces hold no timings, so a laptop with oversubscribed ranks is fine.
+
+Example:
+  mpiete probe-program -o jacobi-64 -np 64 --oversubscribe ./jacobi.trace -n 2048
+
+Options:
+  -o DIR           where the traces go (created; old rank*.trace files in it are removed)
+  -np R            the rank count (required; also -n R)
+  --launcher NAME  mpirun (default), mpiexec, srun, ...
+  --verbose        print the launcher command
+Everything after APP.trace is the program's own arguments. Other options before it go to the
+launcher; write an unknown launcher option taking a value as --opt=value, or end mpiete's
+options with '--'.
+)";
+
+std::string traceName(int Rank) { return "rank" + std::to_string(Rank) + ".trace"; }
+
+/// APP.blocks.yaml for APP.trace (or PROGRAM.blocks.yaml for any other name).
+fs::path blockMapBeside(const fs::path &Program) {
+  std::string P = Program.string();
+  const std::string Suffix = ".trace";
+  if (P.size() > Suffix.size() && P.compare(P.size() - Suffix.size(), Suffix.size(), Suffix) == 0)
+    P.resize(P.size() - Suffix.size());
+  return P + ".blocks.yaml";
+}
+
+} // namespace
+
+int runProbeProgram(const CommandArgs &Args) {
+  ProbeCommandLine CL;
+  std::string Err =
+      parseProbeCommandLine(Args, {{"-o", true}, {"--verbose", false}}, /*WantProgram=*/true, CL);
+  if (CL.Help) {
+    std::cout << Help;
+    return 0;
+  }
+  if (!Err.empty())
+    return commandError("probe-program: " + Err + " (see 'mpiete probe-program --help')", 2);
+  std::string OutDir;
+  bool Verbose = false;
+  for (const auto &[Name, Value] : CL.Options) {
+    if (Name == "-o")
+      OutDir = Value;
+    else if (Name == "--verbose")
+      Verbose = true;
+  }
+  if (OutDir.empty())
+    return commandError("probe-program: no output directory: give -o DIR", 2);
+  LaunchSpec Spec = CL.Launch;
+  if (Spec.Np == 0)
+    return commandError("probe-program: give the rank count with -np R", 2);
+
+  const fs::path Program = Spec.Program.front();
+  std::error_code EC;
+  if (Program.has_parent_path() && !fs::exists(Program, EC))
+    return commandError("probe-program: program '" + Program.string() + "' not found");
+
+  // The block map: its fingerprint goes into every trace so base data of another build of the
+  // program is recognised.
+  DiagnosticSink Diags(std::cerr);
+  fs::path MapPath = blockMapBeside(Program);
+  bool HaveMap = fs::exists(MapPath, EC);
+  if (HaveMap) {
+    BlockMap Map;
+    if (!readBlockMap(MapPath.string(), Map, Diags))
+      return 1;
+    Spec.Env.emplace_back("MPIETE_FINGERPRINT", toHex(Map.fingerprint(), 16));
+  } else {
+    Diags.warning({"mpiete"},
+                  "no block map '" + MapPath.string() +
+                      "' beside the program: the traces carry no fingerprint",
+                  "probe");
+  }
+
+  fs::path Dir = fs::absolute(OutDir, EC);
+  fs::create_directories(Dir, EC);
+  if (EC || !fs::is_directory(Dir))
+    return commandError("probe-program: cannot create directory '" + OutDir + "'");
+  // Old traces would hide a rank that failed to write.
+  for (const fs::directory_entry &E : fs::directory_iterator(Dir, EC)) {
+    std::string Name = E.path().filename().string();
+    if (Name.rfind("rank", 0) == 0 && E.path().extension() == ".trace")
+      fs::remove(E.path(), EC);
+  }
+  Spec.Env.emplace(Spec.Env.begin(), "MPIETE_OUTDIR", Dir.string());
+
+  if (Verbose)
+    std::cerr << "mpiete: running " << shellJoin(launchArgv(Spec)) << '\n';
+  int Status = runLaunch(Spec);
+  if (Status != 0)
+    return commandError("probe-program: the job failed (exit status " + std::to_string(Status) +
+                        "): " + shellJoin(launchArgv(Spec)));
+
+  std::vector<std::string> Missing;
+  for (int R = 0; R < Spec.Np; ++R)
+    if (!fs::exists(Dir / traceName(R), EC))
+      Missing.push_back(traceName(R));
+  if (!Missing.empty()) {
+    std::string List;
+    for (size_t I = 0; I < Missing.size() && I < 8; ++I)
+      List += (I ? ", " : "") + Missing[I];
+    if (Missing.size() > 8)
+      List += ", ...";
+    return commandError("probe-program: " + std::to_string(Missing.size()) + " of " +
+                        std::to_string(Spec.Np) + " traces missing in '" + Dir.string() +
+                        "': " + List + " (is '" + Program.string() + "' a trace probe?)");
+  }
+  if (HaveMap) {
+    fs::copy_file(MapPath, Dir / "blocks.yaml", fs::copy_options::overwrite_existing, EC);
+    if (EC)
+      return commandError("probe-program: cannot copy '" + MapPath.string() + "' to '" +
+                          (Dir / "blocks.yaml").string() + "': " + EC.message());
+  }
+  std::cout << "mpiete: program base data in " << OutDir << ": " << traceName(0) << " .. "
+            << traceName(Spec.Np - 1) << (HaveMap ? ", blocks.yaml" : "") << '\n';
+  return 0;
+}
+
+} // namespace mpiete

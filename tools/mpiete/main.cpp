@@ -1,0 +1,113 @@
+// mpiete: the driver. A dispatch table from subcommand to the function implementing it.
+#include "mpiete/support/Version.h"
+#include "mpiete/tools/Commands.h"
+
+#include <cstring>
+#include <iostream>
+#include <string_view>
+
+using namespace mpiete;
+
+namespace {
+
+using CommandFn = int (*)(const CommandArgs &);
+
+struct Command {
+  const char *Name;    ///< "trace dump" takes two words
+  CommandFn Run;       ///< nullptr: not part of this build or not implemented yet
+  const char *Summary;
+  const char *Example;
+  bool Planned;        ///< a later issue: says so instead of pretending
+};
+
+// The subcommands other branches implement are compiled in when their sources are (see
+// tools/CMakeLists.txt); without them the driver says so.
+#ifdef MPIETE_HAVE_PROBE_COMPUTE
+constexpr CommandFn ProbeCompute = runProbeCompute;
+#else
+constexpr CommandFn ProbeCompute = nullptr;
+#endif
+
+const Command Commands[] = {
+    {"probe-comm", runProbeComm, "measure the network: communication base data (network.yaml)",
+     "mpiete probe-comm -o network.yaml --launcher srun -N 2 --ntasks-per-node 1", false},
+    {"probe-compute", ProbeCompute,
+     "time every compute block on one processor: compute base data",
+     "mpiete probe-compute -o machine.yaml -np 16 ./app.timing ARGS", false},
+    {"probe-program", runProbeProgram,
+     "record every rank's blocks and messages: program base data",
+     "mpiete probe-program -o traces/ -np 16 --oversubscribe ./app.trace ARGS", false},
+    {"estimate", runEstimate, "predict the run time from the three base data",
+     "mpiete estimate --program traces/ --machine machine.yaml --network network.yaml", false},
+    {"trace dump", runTraceDump, "print a rank's trace as text",
+     "mpiete trace dump traces/rank0.trace", false},
+    {"demo", nullptr, "run the whole pipeline on a bundled example program", "mpiete demo",
+     true},
+};
+
+void printHelp(std::ostream &OS) {
+  OS << "usage: mpiete <command> [options]\n\n"
+        "Predicts the run time of MPI programs from three reusable base data: compute (per\n"
+        "machine), communication (per network) and program (per program, rank count and input).\n"
+        "Build the probes with mpiete-cc (a drop-in for mpicc), then:\n\n"
+        "commands:\n";
+  for (const Command &C : Commands) {
+    std::string Name = C.Name;
+    OS << "  " << Name << std::string(Name.size() < 16 ? 16 - Name.size() : 1, ' ') << C.Summary
+       << (C.Planned ? " (not implemented yet)" : "") << '\n';
+  }
+  OS << "\nexamples:\n";
+  for (const Command &C : Commands)
+    OS << "  " << C.Example << '\n';
+  OS << "\n'mpiete <command> --help' describes a command; 'mpiete --version' prints the version.\n";
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  CommandArgs Args(Argv + 1, Argv + Argc);
+  if (Args.empty()) {
+    printHelp(std::cerr);
+    return 2;
+  }
+  if (Args[0] == "--help" || Args[0] == "-h" || Args[0] == "help") {
+    printHelp(std::cout);
+    return 0;
+  }
+  if (Args[0] == "--version") {
+    std::cout << "mpiete " << MPIETE_VERSION << '\n';
+    return 0;
+  }
+  for (const Command &C : Commands) {
+    std::string_view Name = C.Name;
+    size_t Words = 1;
+    if (size_t Sp = Name.find(' '); Sp != std::string_view::npos) {
+      // A two-word command: the first word alone is an incomplete command line.
+      if (Args[0] != Name.substr(0, Sp))
+        continue;
+      if (Args.size() < 2 || Args[1] != Name.substr(Sp + 1)) {
+        std::cerr << "mpiete: error: unknown '" << Args[0] << "' command; did you mean '"
+                  << Name << "'?\n";
+        return 2;
+      }
+      Words = 2;
+    } else if (Args[0] != Name) {
+      continue;
+    }
+    CommandArgs Rest(Args.begin() + static_cast<std::ptrdiff_t>(Words), Args.end());
+    if (C.Run)
+      return C.Run(Rest);
+    bool WantsHelp = !Rest.empty() && (Rest[0] == "--help" || Rest[0] == "-h");
+    if (WantsHelp) {
+      std::cout << "mpiete " << Name << ": " << C.Summary << "\n\nExample:\n  " << C.Example
+                << "\n\n"
+                << (C.Planned ? "Not implemented yet.\n" : "Not part of this build.\n");
+      return 0;
+    }
+    std::cerr << "mpiete: error: '" << Name << "' is "
+              << (C.Planned ? "not implemented yet" : "not part of this build") << '\n';
+    return 2;
+  }
+  std::cerr << "mpiete: error: unknown command '" << Args[0] << "' (see 'mpiete --help')\n";
+  return 2;
+}

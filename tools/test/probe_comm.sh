@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# MPI test: `mpiete probe-comm` at a small size writes a complete network.yaml.
+#   probe_comm.sh MPIETE CHECKER WORKDIR
+set -euo pipefail
+mpiete=$1 checker=$2 work=$3
+rm -rf "$work" && mkdir -p "$work"
+"$mpiete" probe-comm -o "$work/network.yaml" --max-size 16K --step 1K --max-reps 200 \
+  --oversubscribe
+"$checker" "$work/network.yaml" 16384 1024
+# Launcher options keep their values and --linear-only gives seed 004's sweep only.
+"$mpiete" probe-comm -o "$work/linear.yaml" --max-size 2048 --step 512 --linear-only \
+  --mca btl self,vader --verbose 2> "$work/verbose.txt"
+grep -q -- "--mca btl self,vader" "$work/verbose.txt"
+rows=$(grep -c '^    - \[' "$work/linear.yaml")
+[ "$rows" = 5 ] || { echo "expected 5 rows, got $rows"; exit 1; }
+# Errors: no output file; too few ranks for two pairs.
+if "$mpiete" probe-comm --max-size 1K 2> "$work/err.txt"; then exit 1; fi
+grep -q "give -o FILE" "$work/err.txt"
+if "$mpiete" probe-comm -o "$work/x.yaml" --pairs 2 -np 2 2> "$work/err.txt"; then exit 1; fi
+grep -q "need -np 4" "$work/err.txt"
+echo "probe-comm ok"

@@ -1,0 +1,127 @@
+// Unit tests of the launcher command lines and of the probe command-line parser.
+#include "mpiete/tools/Launcher.h"
+
+#include <gtest/gtest.h>
+
+using namespace mpiete;
+using Words = std::vector<std::string>;
+
+namespace {
+
+ProbeCommandLine parse(const Words &Args, bool WantProgram = true) {
+  ProbeCommandLine Out;
+  std::string Err = parseProbeCommandLine(
+      Args, {{"-o", true}, {"--max-size", true}, {"--verbose", false}}, WantProgram, Out);
+  EXPECT_EQ(Err, "") << "for the command line given";
+  return Out;
+}
+
+std::string parseError(const Words &Args, bool WantProgram = true) {
+  ProbeCommandLine Out;
+  return parseProbeCommandLine(Args, {{"-o", true}}, WantProgram, Out);
+}
+
+} // namespace
+
+TEST(LaunchArgv, OpenMpiExportsWithX) {
+  LaunchSpec S;
+  S.Np = 4;
+  S.LauncherArgs = {"--hostfile", "hosts"};
+  S.Program = {"./app.trace", "-n", "10"};
+  S.Env = {{"MPIETE_OUTDIR", "/tmp/out dir"}, {"MPIETE_FINGERPRINT", "abc"}};
+  EXPECT_EQ(launchArgv(S), (Words{"mpirun", "-np", "4", "-x", "MPIETE_OUTDIR=/tmp/out dir", "-x",
+                                  "MPIETE_FINGERPRINT=abc", "--hostfile", "hosts", "./app.trace",
+                                  "-n", "10"}));
+  S.Launcher = "/opt/ompi/bin/mpiexec";
+  EXPECT_EQ(launchArgv(S)[1], "-np");
+  EXPECT_EQ(launchArgv(S)[3], "-x");
+}
+
+TEST(LaunchArgv, SrunTakesEnvironmentAndDashN) {
+  LaunchSpec S;
+  S.Launcher = "srun";
+  S.Np = 2;
+  S.LauncherArgs = {"-N", "2", "--partition=debug"};
+  S.Program = {"comm_probe"};
+  S.Env = {{"MPIETE_OUTDIR", "/x"}};
+  EXPECT_EQ(launchArgv(S), (Words{"srun", "-n", "2", "-N", "2", "--partition=debug", "comm_probe"}));
+}
+
+TEST(LaunchArgv, HydraUsesGenvAndSeveralWordLaunchers) {
+  LaunchSpec S;
+  S.Launcher = "mpiexec.hydra";
+  S.Np = 3;
+  S.Program = {"a"};
+  S.Env = {{"K", "V"}};
+  EXPECT_EQ(launchArgv(S), (Words{"mpiexec.hydra", "-n", "3", "-genv", "K", "V", "a"}));
+  S.Launcher = "flux run";
+  S.Env.clear();
+  EXPECT_EQ(launchArgv(S), (Words{"flux", "run", "-n", "3", "a"}));
+}
+
+TEST(LaunchArgv, NoRankCountLeavesItToTheLauncher) {
+  LaunchSpec S;
+  S.Program = {"a"};
+  EXPECT_EQ(launchArgv(S), (Words{"mpirun", "a"}));
+}
+
+TEST(ProbeParser, ProgramArgumentsAreUntouched) {
+  ProbeCommandLine P = parse({"-o", "out", "-np", "4", "./app.trace", "-o", "x", "-np", "9",
+                              "--launcher", "srun", "--", "--help"});
+  EXPECT_EQ(P.Launch.Np, 4);
+  EXPECT_EQ(P.Launch.Launcher, "mpirun");
+  EXPECT_TRUE(P.Launch.LauncherArgs.empty());
+  EXPECT_EQ(P.Launch.Program, (Words{"./app.trace", "-o", "x", "-np", "9", "--launcher", "srun",
+                                     "--", "--help"}));
+  ASSERT_EQ(P.Options.size(), 1u);
+  EXPECT_EQ(P.Options[0].first, "-o");
+  EXPECT_EQ(P.Options[0].second, "out");
+  EXPECT_FALSE(P.Help);
+}
+
+TEST(ProbeParser, LauncherOptionsKeepTheirValues) {
+  ProbeCommandLine P =
+      parse({"-o", "d", "--launcher", "mpiexec", "-np", "2", "--hostfile", "hosts", "--map-by",
+             "ppr:1:node", "-H", "h1,h2", "--mca", "btl", "self,tcp", "--oversubscribe",
+             "--bind-to=core", "-x", "FOO=1", "./app", "arg"});
+  EXPECT_EQ(P.Launch.Launcher, "mpiexec");
+  EXPECT_EQ(P.Launch.LauncherArgs,
+            (Words{"--hostfile", "hosts", "--map-by", "ppr:1:node", "-H", "h1,h2", "--mca", "btl",
+                   "self,tcp", "--oversubscribe", "--bind-to=core", "-x", "FOO=1"}));
+  EXPECT_EQ(P.Launch.Program, (Words{"./app", "arg"}));
+}
+
+TEST(ProbeParser, RankCountForms) {
+  EXPECT_EQ(parse({"-np", "3", "a"}).Launch.Np, 3);
+  EXPECT_EQ(parse({"--np", "5", "a"}).Launch.Np, 5);
+  EXPECT_EQ(parse({"-n", "6", "a"}).Launch.Np, 6);
+  EXPECT_EQ(parse({"-np=7", "a"}).Launch.Np, 7);
+  EXPECT_EQ(parse({"-n8", "a"}).Launch.Np, 8);
+  EXPECT_EQ(parse({"a"}).Launch.Np, 0);
+  EXPECT_NE(parseError({"-np", "x", "a"}), "");
+  EXPECT_NE(parseError({"-np", "0", "a"}), "");
+  EXPECT_NE(parseError({"-np"}), "");
+}
+
+TEST(ProbeParser, DoubleDashForcesTheProgram) {
+  ProbeCommandLine P = parse({"-np", "2", "--", "-weird-name", "x"});
+  EXPECT_EQ(P.Launch.Program, (Words{"-weird-name", "x"}));
+}
+
+TEST(ProbeParser, OwnOptionsAndErrors) {
+  ProbeCommandLine P = parse({"--max-size=4096", "--verbose", "-o", "f", "a"});
+  ASSERT_EQ(P.Options.size(), 3u);
+  EXPECT_EQ(P.Options[0], (std::pair<std::string, std::string>{"--max-size", "4096"}));
+  EXPECT_EQ(P.Options[1], (std::pair<std::string, std::string>{"--verbose", ""}));
+  EXPECT_EQ(parseError({"-np", "2"}), "no program given");
+  EXPECT_NE(parseError({"-o"}), "");
+  EXPECT_EQ(parse({"--help"}, true).Help, true);
+}
+
+TEST(ProbeParser, WithoutProgram) {
+  // probe-comm: no program; an unknown launcher option keeps its value, a stray word is an error.
+  ProbeCommandLine P = parse({"-o", "n.yaml", "--some-opt", "v", "--report-bindings"}, false);
+  EXPECT_TRUE(P.Launch.Program.empty());
+  EXPECT_EQ(P.Launch.LauncherArgs, (Words{"--some-opt", "v", "--report-bindings"}));
+  EXPECT_EQ(parseError({"-o", "n.yaml", "stray"}, false), "unexpected argument 'stray'");
+}

@@ -1,0 +1,193 @@
+// Unit tests of the LogGPS fit on synthetic curves with a known break, and of reading the comm
+// probe's output and writing network.yaml.
+#include "mpiete/tools/CommProbe.h"
+
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+using namespace mpiete;
+
+namespace {
+
+/// The probe's sizes: 0..Max by Step plus powers of two and their midpoints.
+std::vector<uint64_t> probeSizes(uint64_t Max, uint64_t Step) {
+  std::vector<uint64_t> S;
+  for (uint64_t K = 0; K <= Max; K += Step)
+    S.push_back(K);
+  for (uint64_t P = 1; P <= Max; P *= 2) {
+    S.push_back(P);
+    if (P >= 2 && P + P / 2 <= Max)
+      S.push_back(P + P / 2);
+  }
+  std::sort(S.begin(), S.end());
+  S.erase(std::unique(S.begin(), S.end()), S.end());
+  return S;
+}
+
+/// Deterministic multiplicative noise in [-Amp, Amp].
+double noise(size_t I, double Amp) {
+  uint64_t X = (I + 1) * 0x9E3779B97F4A7C15ULL;
+  X ^= X >> 29;
+  X *= 0xBF58476D1CE4E5B9ULL;
+  X ^= X >> 32;
+  return Amp * (2.0 * static_cast<double>(X % 10001) / 10000.0 - 1.0);
+}
+
+struct Truth {
+  double L = 2e-6, Os = 3e-7, Or = 4e-7, GEager = 4e-10, G = 1e-10, Jump = 6e-6;
+  uint64_t S = 12288;
+};
+
+/// A synthetic probe output following LogGPS exactly, up to the noise.
+CommProbeOutput synthetic(const Truth &T, double Amp, uint64_t Max = 1 << 20,
+                          uint64_t Step = (1 << 20) / 64) {
+  CommProbeOutput D;
+  D.Ranks = 2;
+  D.Host0 = "a";
+  D.Host1 = "b";
+  size_t I = 0;
+  for (uint64_t K : probeSizes(Max, Step)) {
+    CommRow R;
+    R.Bytes = K;
+    R.Repetitions = 20;
+    double X = static_cast<double>(K);
+    double Base = T.Os + T.L + T.Or;
+    double Y = K < T.S ? Base + T.GEager * X
+                       : Base + T.GEager * static_cast<double>(T.S) + T.Jump +
+                             T.G * (X - static_cast<double>(T.S));
+    R.Recv = {Y * (1 + noise(I++, Amp)), Y * 0.9, Y * 1.2};
+    R.IsendStart = {T.Os * (1 + noise(I++, Amp)), 0, 0};
+    R.IrecvStart = {1e-7, 0, 0};
+    R.Arrived = {K < T.S ? T.Or * (1 + noise(I++, Amp)) : Y, 0, 0};
+    D.Rows.push_back(R);
+  }
+  D.StreamLength = 64;
+  D.Stream.Median = 63 * 5e-7 + 2 * (T.Os + T.L + T.Or);
+  return D;
+}
+
+} // namespace
+
+TEST(LineFit, ExactLine) {
+  std::vector<double> X = {0, 1, 2, 3}, Y = {1, 3, 5, 7};
+  LineFit F = fitLine(X, Y, 0, 4);
+  EXPECT_NEAR(F.Intercept, 1, 1e-12);
+  EXPECT_NEAR(F.Slope, 2, 1e-12);
+  LineFit One = fitLine(X, Y, 2, 3);
+  EXPECT_NEAR(One.Intercept, 5, 1e-12);
+  EXPECT_EQ(One.Slope, 0);
+}
+
+TEST(Step, FirstRiseWinsOverANoisyTail) {
+  std::vector<double> Share = {0.12, 0.13, 0.11, 0.12, 0.1, 0.09, 0.45, 0.47, 0.5, 0.9,
+                               0.95, 0.2,  0.1,  0.3,  0.1, 0.2,  0.15, 0.1};
+  StepFit F = findStep(Share, 0.2);
+  ASSERT_TRUE(F.HasBreak);
+  EXPECT_EQ(F.Break, 6u);
+  EXPECT_NEAR(F.Below, 0.115, 0.01);
+  // A single high value is not a step.
+  std::vector<double> Spike = {0.1, 0.1, 0.1, 0.9, 0.1, 0.1, 0.1, 0.1};
+  EXPECT_FALSE(findStep(Spike, 0.2).HasBreak);
+  std::vector<double> Flat(20, 0.1);
+  EXPECT_FALSE(findStep(Flat, 0.2).HasBreak);
+}
+
+TEST(LineFit, TwoSidesAtABreak) {
+  std::vector<double> X = {0, 1, 2, 3, 4, 5}, Y = {1, 2, 3, 10, 12, 14};
+  PiecewiseFit F = fitAt(X, Y, 3);
+  EXPECT_TRUE(F.HasBreak);
+  EXPECT_NEAR(F.Left.Slope, 1, 1e-12);
+  EXPECT_NEAR(F.Right.Slope, 2, 1e-12);
+  EXPECT_NEAR(F.Right.Intercept, 4, 1e-12);
+  EXPECT_NEAR(F.RelativeRms, 0, 1e-12);
+}
+
+TEST(LogGpsFit, RecoversTheBreakAndTheParameters) {
+  Truth T;
+  LogGpsParams P = fitLogGps(synthetic(T, 0.01));
+  ASSERT_TRUE(P.S.has_value());
+  EXPECT_EQ(*P.S, T.S);
+  EXPECT_NEAR(P.G, T.G, 0.05 * T.G);
+  EXPECT_NEAR(P.GEager, T.GEager, 0.1 * T.GEager);
+  EXPECT_NEAR(P.Os, T.Os, 0.05 * T.Os);
+  EXPECT_NEAR(P.Or, T.Or, 0.05 * T.Or);
+  EXPECT_NEAR(P.L, T.L, 0.1 * T.L);
+  EXPECT_NEAR(P.Gap, 5e-7, 0.05e-7);
+  EXPECT_TRUE(P.Fit.HasBreak);
+  EXPECT_LT(P.Fit.RelativeRms, 0.02);
+}
+
+TEST(LogGpsFit, BreakAtAnotherSizeWithMoreNoise) {
+  Truth T;
+  T.S = 262144;
+  T.Jump = 3e-5;
+  T.G = 2e-10;
+  LogGpsParams P = fitLogGps(synthetic(T, 0.03, 4 << 20, (4 << 20) / 64));
+  ASSERT_TRUE(P.S.has_value());
+  // The probe only knows S to within its neighbouring sizes.
+  EXPECT_GE(*P.S, 196608u);
+  EXPECT_LE(*P.S, 327680u);
+  EXPECT_NEAR(P.G, T.G, 0.05 * T.G);
+}
+
+TEST(LogGpsFit, NoThresholdWhenEverythingIsEager) {
+  Truth T;
+  T.S = UINT64_MAX;
+  LogGpsParams P = fitLogGps(synthetic(T, 0.01));
+  EXPECT_FALSE(P.S.has_value());
+  EXPECT_NEAR(P.G, T.GEager, 0.05 * T.GEager);
+}
+
+TEST(CommProbeOutput, ParsesBetweenMarkers) {
+  std::string Text = "launcher noise\n"
+                     "mpiete-comm-probe-begin 1\n"
+                     "ranks 2\npairs 1\nhost0 n1\nhost1 n2\nlibrary Open MPI v4.1, x\n"
+                     "tolerance 0.02\nmin-reps 20\nmax-reps 1000\nbatch 10\n"
+                     "row 0 20 1e-6 9e-7 2e-6 1e-7 1e-7 1e-7 2e-7 2e-7 2e-7 3e-7 3e-7 3e-7\n"
+                     "row 8 30 2e-6 9e-7 2e-6 1e-7 1e-7 1e-7 2e-7 2e-7 2e-7 3e-7 3e-7 3e-7\n"
+                     "stream 64 30 5e-5 4e-5 6e-5\n"
+                     "mpiete-comm-probe-end\nmore noise\n";
+  CommProbeOutput D;
+  ASSERT_EQ(parseCommProbeOutput(Text, D), "");
+  EXPECT_EQ(D.Host0, "n1");
+  EXPECT_EQ(D.Host1, "n2");
+  EXPECT_EQ(D.Library, "Open MPI v4.1, x");
+  ASSERT_EQ(D.Rows.size(), 2u);
+  EXPECT_EQ(D.Rows[1].Bytes, 8u);
+  EXPECT_EQ(D.Rows[1].Repetitions, 30);
+  EXPECT_DOUBLE_EQ(D.Rows[1].Recv.Median, 2e-6);
+  EXPECT_DOUBLE_EQ(D.Rows[1].Arrived.P90, 3e-7);
+  EXPECT_EQ(D.StreamLength, 64);
+  EXPECT_DOUBLE_EQ(D.Stream.P10, 4e-5);
+
+  CommProbeOutput Bad;
+  EXPECT_NE(parseCommProbeOutput("mpiete-comm-probe-begin 1\nrow 0 20 1e-6\n", Bad), "");
+  CommProbeOutput Cut;
+  EXPECT_NE(parseCommProbeOutput("mpiete-comm-probe-begin 1\nranks 2\n", Cut), "");
+}
+
+TEST(NetworkYaml, CarriesTableParametersAndClass) {
+  Truth T;
+  CommProbeOutput D = synthetic(T, 0.01);
+  LogGpsParams P = fitLogGps(D);
+  NetworkProvenance Prov;
+  Prov.Tool = "mpiete test";
+  Prov.Date = "2000-01-01T00:00:00Z";
+  std::ostringstream OS;
+  writeNetworkYaml(OS, D, P, Prov);
+  YAML::Node N = YAML::Load(OS.str());
+  EXPECT_EQ(N["format"].as<std::string>(), "mpiete-network");
+  EXPECT_EQ(N["version"].as<int>(), 1);
+  EXPECT_EQ(N["class"].as<std::string>(), "inter-node");
+  EXPECT_FALSE(N["provenance"]["same_node"].as<bool>());
+  ASSERT_EQ(N["table"]["rows"].size(), D.Rows.size());
+  EXPECT_EQ(N["table"]["rows"][3][0].as<uint64_t>(), D.Rows[3].Bytes);
+  EXPECT_NEAR(N["table"]["rows"][3][1].as<double>(), D.Rows[3].Recv.Median,
+              1e-4 * D.Rows[3].Recv.Median);
+  EXPECT_EQ(N["loggps"]["S"].as<uint64_t>(), *P.S);
+  EXPECT_NEAR(N["loggps"]["G"].as<double>(), P.G, 1e-4 * P.G);
+}

@@ -1,0 +1,408 @@
+// Streaming reader of the per-rank binary trace, with located diagnostics for malformed files.
+#include "mpiete/trace/TraceReader.h"
+
+#include <cerrno>
+#include <cstring>
+#include <limits>
+
+namespace mpiete::trace {
+
+namespace {
+constexpr size_t ChunkBytes = 1 << 16;
+constexpr uint64_t MaxListLength = 1u << 30; // sanity bound on counts read from the file
+} // namespace
+
+const char *recordKindName(RecordKind K) {
+  switch (K) {
+  case RecordKind::Block:
+    return "block";
+  case RecordKind::Loop:
+    return "loop";
+  case RecordKind::Send:
+    return "send";
+  case RecordKind::Recv:
+    return "recv";
+  case RecordKind::Wait:
+    return "wait";
+  case RecordKind::Probe:
+    return "probe";
+  case RecordKind::Init:
+    return "init";
+  case RecordKind::Finalize:
+    return "finalize";
+  case RecordKind::CommCreate:
+    return "comm-create";
+  case RecordKind::CommFree:
+    return "comm-free";
+  case RecordKind::RequestFree:
+    return "request-free";
+  }
+  return "?";
+}
+
+const char *waitOpName(WaitOp Op) {
+  static const char *const Names[] = {"wait", "waitall", "waitany", "waitsome",
+                                      "test", "testall", "testany", "testsome"};
+  const auto I = static_cast<unsigned>(Op);
+  return I <= LastWaitOp ? Names[I] : "?";
+}
+
+const char *sendModeName(SendMode M) {
+  switch (M) {
+  case SendMode::Standard:
+    return "standard";
+  case SendMode::Synchronous:
+    return "synchronous";
+  case SendMode::Ready:
+    return "ready";
+  case SendMode::Buffered:
+    return "buffered";
+  }
+  return "?";
+}
+
+const char *contextName(Context C) {
+  return C == Context::User ? "user" : C == Context::Collective ? "collective" : "?";
+}
+
+TraceReader::TraceReader(DiagnosticSink &Diags) : Diags(Diags) {}
+
+TraceReader::~TraceReader() {
+  if (File != nullptr)
+    std::fclose(File);
+}
+
+bool TraceReader::fail(const std::string &Message) {
+  if (Failed)
+    return false;
+  Failed = true;
+  std::string Where;
+  if (!InHeader)
+    Where = "record " + std::to_string(Records) + " at offset " + std::to_string(RecordOffset) +
+            ": ";
+  else
+    Where = "header at offset " + std::to_string(Offset) + ": ";
+  Diags.error(DiagLoc{Name, 0, 0}, Where + Message, "trace");
+  return false;
+}
+
+bool TraceReader::open(const std::string &Path) {
+  Name = Path;
+  File = std::fopen(Path.c_str(), "rb");
+  if (File == nullptr) {
+    Failed = true;
+    Diags.error(DiagLoc{Name, 0, 0}, std::string("cannot open the trace: ") + std::strerror(errno),
+                "trace");
+    return false;
+  }
+  Buf.resize(ChunkBytes);
+  return readHeader();
+}
+
+bool TraceReader::openBuffer(const std::string &BufferName, std::string Data) {
+  Name = BufferName;
+  Buf.assign(Data.begin(), Data.end());
+  Len = Buf.size();
+  Eof = true;
+  return readHeader();
+}
+
+bool TraceReader::refill() {
+  if (Eof || File == nullptr)
+    return false;
+  const size_t N = std::fread(Buf.data(), 1, Buf.size(), File);
+  if (N == 0) {
+    Eof = true;
+    return false;
+  }
+  Pos = 0;
+  Len = N;
+  return true;
+}
+
+int TraceReader::getByte() {
+  if (Pos == Len && !refill())
+    return -1;
+  ++Offset;
+  return Buf[Pos++];
+}
+
+bool TraceReader::u(uint64_t &V, const char *What) {
+  V = 0;
+  for (unsigned Shift = 0;; Shift += 7) {
+    const int B = getByte();
+    if (B < 0)
+      return fail(std::string("truncated trace: ") + What + " cut short (no end marker)");
+    if (Shift == 63 && B > 1)
+      return fail(std::string("corrupt trace: ") + What + " overflows 64 bits");
+    V |= static_cast<uint64_t>(B & 0x7f) << Shift;
+    if ((B & 0x80) == 0)
+      return true;
+    if (Shift == 63)
+      return fail(std::string("corrupt trace: ") + What + " overflows 64 bits");
+  }
+}
+
+bool TraceReader::s32(int32_t &V, const char *What) {
+  uint64_t Raw;
+  if (!u(Raw, What))
+    return false;
+  const int64_t X = unzigzag(Raw);
+  if (X < std::numeric_limits<int32_t>::min() || X > std::numeric_limits<int32_t>::max())
+    return fail(std::string("corrupt trace: ") + What + " out of range");
+  V = static_cast<int32_t>(X);
+  return true;
+}
+
+bool TraceReader::u32(int32_t &V, const char *What) {
+  uint64_t Raw;
+  if (!u(Raw, What))
+    return false;
+  if (Raw > static_cast<uint64_t>(std::numeric_limits<int32_t>::max()))
+    return fail(std::string("corrupt trace: ") + What + " out of range");
+  V = static_cast<int32_t>(Raw);
+  return true;
+}
+
+bool TraceReader::byte(uint8_t &V, const char *What) {
+  const int B = getByte();
+  if (B < 0)
+    return fail(std::string("truncated trace: ") + What + " cut short (no end marker)");
+  V = static_cast<uint8_t>(B);
+  return true;
+}
+
+bool TraceReader::str(std::string &S, const char *What) {
+  uint64_t N;
+  if (!u(N, What))
+    return false;
+  if (N > 4096)
+    return fail(std::string("corrupt trace: ") + What + " is " + std::to_string(N) +
+                " bytes long");
+  S.clear();
+  for (uint64_t I = 0; I < N; ++I) {
+    const int B = getByte();
+    if (B < 0)
+      return fail(std::string("truncated trace: ") + What + " cut short");
+    S.push_back(static_cast<char>(B));
+  }
+  return true;
+}
+
+bool TraceReader::block(uint64_t &Id) {
+  uint64_t Unit, Index;
+  if (!u(Unit, "block unit") || !u(Index, "block index"))
+    return false;
+  if (Unit >= Units.size() || !UnitSet[Unit])
+    return fail("corrupt trace: unit index " + std::to_string(Unit) +
+                " used before its definition");
+  if (Index > 0xffffffffULL)
+    return fail("corrupt trace: block index " + std::to_string(Index) + " exceeds 32 bits");
+  Id = static_cast<uint64_t>(Units[Unit]) << 32 | Index;
+  return true;
+}
+
+bool TraceReader::readHeader() {
+  InHeader = true;
+  for (unsigned char M : Magic) {
+    const int B = getByte();
+    if (B < 0 || static_cast<unsigned char>(B) != M) {
+      Offset = 0;
+      return fail(B < 0 && Offset <= 1 ? "empty file, not an mpiete trace"
+                                       : "not an mpiete trace (bad magic)");
+    }
+  }
+  uint64_t Rank, Size;
+  if (!u(Hdr.FormatVersion, "format version"))
+    return false;
+  if (Hdr.FormatVersion != FormatVersion)
+    return fail("unsupported trace format version " + std::to_string(Hdr.FormatVersion) +
+                " (this reader knows " + std::to_string(FormatVersion) + ")");
+  if (!u(Rank, "rank") || !u(Size, "world size") || !str(Hdr.Fingerprint, "fingerprint") ||
+      !str(Hdr.Host, "host name") || !str(Hdr.Date, "date") ||
+      !str(Hdr.ToolVersion, "tool version"))
+    return false;
+  if (Size == 0 || Rank >= Size || Size > static_cast<uint64_t>(std::numeric_limits<int>::max()))
+    return fail("corrupt trace: rank " + std::to_string(Rank) + " of world size " +
+                std::to_string(Size));
+  Hdr.Rank = static_cast<int>(Rank);
+  Hdr.WorldSize = static_cast<int>(Size);
+  InHeader = false;
+  return true;
+}
+
+bool TraceReader::next(Record &R) {
+  if (Failed || Ended)
+    return false;
+  for (;;) {
+    RecordOffset = Offset;
+    const int TagByte = getByte();
+    if (TagByte < 0)
+      return fail("truncated trace: no end marker");
+    R.Number = Records;
+    R.Offset = RecordOffset;
+    switch (static_cast<Tag>(TagByte)) {
+    case Tag::Unit: {
+      uint64_t Index, Unit;
+      if (!u(Index, "unit index") || !u(Unit, "unit id"))
+        return false;
+      if (Unit > 0xffffffffULL)
+        return fail("corrupt trace: unit id " + std::to_string(Unit) + " exceeds 32 bits");
+      if (Index != Units.size())
+        return fail("corrupt trace: unit index " + std::to_string(Index) + " defined out of order" +
+                    " (expected " + std::to_string(Units.size()) + ")");
+      Units.push_back(static_cast<uint32_t>(Unit));
+      UnitSet.push_back(true);
+      ++Records;
+      continue; // the dictionary is the reader's business, not the caller's
+    }
+    case Tag::End: {
+      uint64_t Count;
+      if (!u(Count, "end marker"))
+        return false;
+      if (Count != Records)
+        return fail("corrupt trace: end marker counts " + std::to_string(Count) +
+                    " records, the file has " + std::to_string(Records));
+      if (getByte() >= 0)
+        return fail("corrupt trace: data after the end marker");
+      Ended = true;
+      return false;
+    }
+    case Tag::Block:
+      R.Kind = RecordKind::Block;
+      if (!block(R.Block))
+        return false;
+      break;
+    case Tag::Loop:
+      R.Kind = RecordKind::Loop;
+      if (!block(R.Block) || !u(R.Trips, "loop trips"))
+        return false;
+      break;
+    case Tag::Init:
+      R.Kind = RecordKind::Init;
+      if (!block(R.Block))
+        return false;
+      break;
+    case Tag::Finalize:
+      R.Kind = RecordKind::Finalize;
+      if (!block(R.Block))
+        return false;
+      break;
+    case Tag::Send: {
+      R.Kind = RecordKind::Send;
+      uint8_t Mode, Ctx;
+      if (!block(R.Block) || !s32(R.Peer, "send peer") || !s32(R.Tag, "send tag") ||
+          !u(R.Comm, "send communicator") || !u(R.Bytes, "send bytes") ||
+          !u(R.Request, "send request") || !byte(Mode, "send mode") ||
+          !byte(Ctx, "send context"))
+        return false;
+      if (Mode > static_cast<uint8_t>(SendMode::Buffered))
+        return fail("corrupt trace: send mode " + std::to_string(Mode));
+      if (Ctx > static_cast<uint8_t>(Context::Collective))
+        return fail("corrupt trace: context " + std::to_string(Ctx));
+      R.Mode = static_cast<SendMode>(Mode);
+      R.Ctx = static_cast<Context>(Ctx);
+      break;
+    }
+    case Tag::Recv: {
+      R.Kind = RecordKind::Recv;
+      uint8_t Ctx;
+      if (!block(R.Block) || !s32(R.Peer, "receive source") || !s32(R.Tag, "receive tag") ||
+          !u(R.Comm, "receive communicator") || !u(R.Bytes, "receive bytes") ||
+          !u(R.Request, "receive request") || !byte(Ctx, "receive context"))
+        return false;
+      if (Ctx > static_cast<uint8_t>(Context::Collective))
+        return fail("corrupt trace: context " + std::to_string(Ctx));
+      R.Ctx = static_cast<Context>(Ctx);
+      break;
+    }
+    case Tag::Wait: {
+      R.Kind = RecordKind::Wait;
+      uint8_t Op;
+      uint64_t N;
+      if (!block(R.Block) || !byte(Op, "wait operation") || !u(N, "completion count"))
+        return false;
+      if (Op > LastWaitOp)
+        return fail("corrupt trace: wait operation " + std::to_string(Op));
+      if (N > MaxListLength)
+        return fail("corrupt trace: " + std::to_string(N) + " completions");
+      R.Op = static_cast<WaitOp>(Op);
+      R.Completions.resize(N);
+      for (Completion &C : R.Completions) {
+        uint64_t Word;
+        if (!u(Word, "completion"))
+          return false;
+        C.Request = Word >> 1;
+        C.Recv = (Word & 1) != 0;
+        C.Source = C.Tag = 0;
+        C.Bytes = 0;
+        if (C.Recv && (!s32(C.Source, "matched source") || !s32(C.Tag, "matched tag") ||
+                       !u(C.Bytes, "received bytes")))
+          return false;
+      }
+      break;
+    }
+    case Tag::Probe: {
+      R.Kind = RecordKind::Probe;
+      uint8_t Flags;
+      if (!block(R.Block) || !byte(Flags, "probe flags") || !s32(R.Peer, "probe source") ||
+          !s32(R.Tag, "probe tag") || !u(R.Comm, "probe communicator"))
+        return false;
+      if (Flags > (ProbeBlocking | ProbeFound))
+        return fail("corrupt trace: probe flags " + std::to_string(Flags));
+      R.Blocking = (Flags & ProbeBlocking) != 0;
+      R.Found = (Flags & ProbeFound) != 0;
+      R.MatchedSource = R.MatchedTag = 0;
+      R.MatchedBytes = 0;
+      if (R.Found && (!s32(R.MatchedSource, "matched source") ||
+                      !s32(R.MatchedTag, "matched tag") || !u(R.MatchedBytes, "probed bytes")))
+        return false;
+      break;
+    }
+    case Tag::CommCreate: {
+      R.Kind = RecordKind::CommCreate;
+      uint8_t HasNew;
+      if (!block(R.Block) || !u(R.Parent, "parent communicator") ||
+          !byte(HasNew, "membership flag"))
+        return false;
+      if (HasNew > 1)
+        return fail("corrupt trace: membership flag " + std::to_string(HasNew));
+      R.HasNew = HasNew != 0;
+      R.NewComm = 0;
+      R.Members.clear();
+      if (R.HasNew) {
+        uint64_t N;
+        if (!u(R.NewComm, "new communicator") || !u(N, "member count"))
+          return false;
+        if (N == 0 || N > static_cast<uint64_t>(Hdr.WorldSize))
+          return fail("corrupt trace: communicator of " + std::to_string(N) +
+                      " members in a world of " + std::to_string(Hdr.WorldSize));
+        R.Members.resize(N);
+        for (int32_t &M : R.Members)
+          if (!u32(M, "member rank"))
+            return false;
+      }
+      break;
+    }
+    case Tag::CommFree:
+      R.Kind = RecordKind::CommFree;
+      if (!block(R.Block) || !u(R.Comm, "communicator"))
+        return false;
+      break;
+    case Tag::RequestFree:
+      R.Kind = RecordKind::RequestFree;
+      if (!block(R.Block) || !u(R.Request, "request"))
+        return false;
+      break;
+    default: {
+      char Hex[16];
+      std::snprintf(Hex, sizeof Hex, "0x%02x", TagByte);
+      return fail(std::string("corrupt trace: unknown record tag ") + Hex);
+    }
+    }
+    ++Records;
+    return true;
+  }
+}
+
+} // namespace mpiete::trace
