@@ -91,7 +91,14 @@ public:
   void onFinalize(mpiete_site_t Site);
 
   /// The begin hook: block Id of kind K starts executing (counted once per call).
-  void record(mpiete_site_t Id, Kind K) { classify(Table.get(Id), K).Executions += 1; }
+  void record(mpiete_site_t Id, Kind K) {
+    Counter &C = Table.get(Id);
+    // A lowered collective's point-to-point parts carry its id (routines.def): the collective
+    // is counted once, its starts and waits are not.
+    if (C.K == Kind::Collective && (K == Kind::Start || K == Kind::Wait)) [[unlikely]]
+      return;
+    classify(C, K).Executions += 1;
+  }
   /// A loop (Id) ended after Trips iterations; Nanos is its exclusive time (timing variant).
   void recordLoop(mpiete_site_t Id, uint64_t Trips, uint64_t Nanos) {
     Counter &C = classify(Table.get(Id), Kind::Loop);

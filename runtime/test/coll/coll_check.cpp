@@ -642,6 +642,11 @@ int main(int argc, char **argv) {
     MPI_Comm_rank(C, &Rank);
     testing::registerComm(C);
     for (auto &[Name, Run] : Families) {
+      // The reversed communicator re-runs the families where roots and rank order matter
+      // most; the others take long enough once.
+      const bool Reordered = C != MPI_COMM_WORLD;
+      if (Reordered && (Name == "redscat" || Name == "alltoall" || Name == "allgather"))
+        continue;
       bool Wanted = argc == 1;
       for (int I = 1; I < argc; ++I)
         Wanted = Wanted || Name == argv[I];

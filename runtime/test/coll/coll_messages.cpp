@@ -244,12 +244,21 @@ int main(int argc, char **argv) {
     if (!Real)
       testing::registerComm(MPI_COMM_WORLD);
     runOne(argv[2], std::atol(argv[3]), std::atoi(argv[4]), Real, NonCommute);
-    if (!Real) // the pml-monitoring line format: I <rank> <peer> <bytes> bytes <n> msgs sent
-      for (int P = 0; P < Size; ++P)
-        if (testing::counts().SentMsgs[P] != 0)
-          std::printf("I\t%d\t%d\t%llu bytes\t%llu msgs sent\n", Rank, P,
-                      static_cast<unsigned long long>(testing::counts().SentBytes[P]),
-                      static_cast<unsigned long long>(testing::counts().SentMsgs[P]));
+    if (!Real) { // rank 0 prints, in the pml-monitoring line format, for every rank:
+      //  I <rank> <peer> <bytes> bytes <n> msgs sent
+      std::vector<unsigned long long> Mine(2 * Size), All(2 * Size * Size);
+      for (int P = 0; P < Size; ++P) {
+        Mine[2 * P] = testing::counts().SentBytes[P];
+        Mine[2 * P + 1] = testing::counts().SentMsgs[P];
+      }
+      MPI_Gather(Mine.data(), 2 * Size, MPI_UNSIGNED_LONG_LONG, All.data(), 2 * Size,
+                 MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+      for (int R = 0; Rank == 0 && R < Size; ++R)
+        for (int P = 0; P < Size; ++P)
+          if (All[2 * (R * Size + P) + 1] != 0)
+            std::printf("I\t%d\t%d\t%llu bytes\t%llu msgs sent\n", R, P,
+                        All[2 * (R * Size + P)], All[2 * (R * Size + P) + 1]);
+    }
     MPI_Finalize();
     return 0;
   }
