@@ -48,8 +48,10 @@ DiagLoc diagLocOf(const SourceManager &SM, SourceLocation Loc, const std::string
   if (P.isInvalid())
     return {UnitPath, 0, 0};
   std::string File = P.getFilename();
-  if (OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
-      Main && File == Main->getName())
+  // In the main file and not renamed by a #line directive: the path as the user gave it.
+  PresumedLoc Real = SM.getPresumedLoc(Loc, /*UseLineDirectives=*/false);
+  if (SM.getFileID(SM.getExpansionLoc(Loc)) == SM.getMainFileID() && Real.isValid() &&
+      File == Real.getFilename())
     File = UnitPath;
   return {File, P.getLine(), P.getColumn()};
 }

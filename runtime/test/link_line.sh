@@ -12,7 +12,7 @@ rm -f "$work/probe" "$work/stdout" "$work/out/rank0.$variant" "$work/out/rank0.t
 define=""
 if [ "$variant" = timing ]; then define=-DPROBE_TIMING; fi
 "$cc" -std=c99 -Wall -Wextra -Werror $define -I"$build/include" -c "$src" -o "$work/probe.o"
-"$cc" "$work/probe.o" -o "$work/probe" -L"$build/lib" -lmpiete_$variant -lstdc++
+"$cc" "$work/probe.o" -o "$work/probe" -L"$build/lib" -lmpiete_$variant -lstdc++ -lm
 MPIETE_OUTDIR="$work/out" "$mpiexec" "$npflag" 2 "$@" "$work/probe" > "$work/stdout"
 printf 'probe: 2 ranks, sum 3\n' > "$work/stdout.expected"
 cmp "$work/stdout" "$work/stdout.expected"
@@ -23,4 +23,4 @@ for r in 0 1; do
     head -c 8 "$work/out/rank$r.trace" | grep -q '^MPIETRC$'
   fi
 done
-echo "link line ok: -L$build/lib -lmpiete_$variant -lstdc++"
+echo "link line ok: -L$build/lib -lmpiete_$variant -lstdc++ -lm"

@@ -84,6 +84,15 @@ static inline void t_expect_n(mpiete_site_t id, const char *kind, unsigned long 
 
 /* Shorthands per role: what one call of that role adds. */
 #define T_EXPECT(id, kind) t_expect_n((id), (kind), 1, 0)
+
+/* The pseudo site of an MPI routine called from uninstrumented code (runtime/lib/Interpose.cpp):
+ * unit 0xffffffff, index 4 x the routine's position in routines.def. */
+enum {
+#define MPIETE_ROUTINE(MpiName, RuntimeName, Role, Params, Args) T_ORDINAL_##MpiName,
+#include "mpiete/routines.def"
+  T_ORDINAL_COUNT
+};
+#define T_UNINSTRUMENTED(name) MPIETE_ID(0xffffffffu, 4u * T_ORDINAL_##name)
 #define T_EXPECT_SPLIT(site) (T_EXPECT((site), "start"), T_EXPECT((site) + 1, "wait"))
 #define T_EXPECT_SENDRECV(site)                                                                \
   (T_EXPECT((site), "start"), T_EXPECT((site) + 1, "start"), T_EXPECT((site) + 2, "wait"))
