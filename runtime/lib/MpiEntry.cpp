@@ -10,7 +10,9 @@
 //   START, WAIT, PROBE  one transport call each, recorded under `site`
 //   COMM                the PMPI routine run through transport::collectiveCall, then the new
 //                       communicator registered (comms::created, transport::commCreated)
-//   COLLECTIVE          record one event of `site`, forward to PMPI
+//   COLLECTIVE          record one event of `site`, then the lowered collective (Collectives.h),
+//                       whose messages are all recorded under `site`
+#include "Collectives.h"
 #include "Comms.h"
 #include "Recorder.h"
 #include "Transport.h"
@@ -255,14 +257,30 @@ int commFree(mpiete_site_t Site, MPI_Comm *Comm) {
   }
 #define MPIETE_DEFINE_COMM(Mpi, Runtime, Params, Args)                                        \
   MPIETE_COMM_##Mpi(Mpi, Runtime, Params, Args)
-// Record one event of the site's block, then forward.
-#define MPIETE_FORWARD(K, Mpi, Runtime, Params, Args)                                         \
+// Each collective's lowered implementation (a COLLECTIVE routine added to routines.def without
+// a line here fails to compile).
+#define MPIETE_COLL_MPI_Barrier ::mpiete::coll::barrier
+#define MPIETE_COLL_MPI_Bcast ::mpiete::coll::bcast
+#define MPIETE_COLL_MPI_Reduce ::mpiete::coll::reduce
+#define MPIETE_COLL_MPI_Allreduce ::mpiete::coll::allreduce
+#define MPIETE_COLL_MPI_Gather ::mpiete::coll::gather
+#define MPIETE_COLL_MPI_Gatherv ::mpiete::coll::gatherv
+#define MPIETE_COLL_MPI_Scatter ::mpiete::coll::scatter
+#define MPIETE_COLL_MPI_Scatterv ::mpiete::coll::scatterv
+#define MPIETE_COLL_MPI_Allgather ::mpiete::coll::allgather
+#define MPIETE_COLL_MPI_Allgatherv ::mpiete::coll::allgatherv
+#define MPIETE_COLL_MPI_Alltoall ::mpiete::coll::alltoall
+#define MPIETE_COLL_MPI_Alltoallv ::mpiete::coll::alltoallv
+#define MPIETE_COLL_MPI_Reduce_scatter ::mpiete::coll::reduceScatter
+#define MPIETE_COLL_MPI_Reduce_scatter_block ::mpiete::coll::reduceScatterBlock
+#define MPIETE_COLL_MPI_Scan ::mpiete::coll::scan
+#define MPIETE_COLL_MPI_Exscan ::mpiete::coll::exscan
+#define MPIETE_DEFINE_COLLECTIVE(Mpi, Runtime, Params, Args)                                  \
   extern "C" int Runtime Params {                                                              \
     ::mpiete::MpiScope Scope;                                                                  \
-    ::mpiete::Recorder::get().record(site, ::mpiete::Kind::K);                                 \
-    return P##Mpi Args;                                                                        \
+    ::mpiete::Recorder::get().record(site, ::mpiete::Kind::Collective);                        \
+    return MPIETE_COLL_##Mpi(site, MPIETE_EXPAND Args);                                        \
   }
-#define MPIETE_DEFINE_COLLECTIVE(...) MPIETE_FORWARD(Collective, __VA_ARGS__)
 
 #define MPIETE_ROUTINE(Mpi, Runtime, Role, Params, Args)                                      \
   MPIETE_DEFINE_##Role(Mpi, Runtime, Params, Args)

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -180,6 +181,8 @@ void Recorder::writeOutput() {
   Table.sorted(Sorted);
 
   std::fprintf(F, "# mpiete %s rank %d of %d\n", variant::Name, Rank, Size);
+  if (variant::writeHeaderExtra != nullptr)
+    variant::writeHeaderExtra(F);
   for (size_t I = 0; I < N; ++I) {
     const Counter &C = *Sorted[I];
     char Id[32];
@@ -188,8 +191,12 @@ void Recorder::writeOutput() {
                  static_cast<unsigned long long>(C.Executions));
     if (C.K == Kind::Loop)
       std::fprintf(F, " %llu", static_cast<unsigned long long>(C.Trips));
-    if (variant::HasTime && (C.K == Kind::Block || C.K == Kind::Loop))
-      std::fprintf(F, " %llu", static_cast<unsigned long long>(C.Nanos));
+    if (variant::HasTime && (C.K == Kind::Block || C.K == Kind::Loop)) {
+      // Total, then min, max and standard deviation of one execution (loops: per iteration).
+      const double Sd = C.Samples > 1 ? std::sqrt(C.M2 / static_cast<double>(C.Samples - 1)) : 0;
+      std::fprintf(F, " %llu %.1f %.1f %.1f", static_cast<unsigned long long>(C.Nanos), C.Min,
+                   C.Max, Sd);
+    }
     std::fputc('\n', F);
   }
   std::free(Sorted);

@@ -35,6 +35,10 @@ struct Counter {
   uint64_t Executions; // times the block ran (loops: times the loop ran to its end)
   uint64_t Trips;      // loops: total iterations over all executions
   uint64_t Nanos;      // timing variant, compute blocks and loops: exclusive elapsed time
+  // Timing variant: the spread of one execution's time (loops: per iteration), Welford's
+  // running mean and squared deviations, so the hooks need no storage per sample.
+  uint64_t Samples;
+  double Mean, M2, Min, Max;
   Kind K;
   bool Used;
 };
@@ -87,7 +91,14 @@ public:
   void onFinalize(mpiete_site_t Site);
 
   /// The begin hook: block Id of kind K starts executing (counted once per call).
-  void record(mpiete_site_t Id, Kind K) { classify(Table.get(Id), K).Executions += 1; }
+  void record(mpiete_site_t Id, Kind K) {
+    Counter &C = Table.get(Id);
+    // A lowered collective's point-to-point parts carry its id (routines.def): the collective
+    // is counted once, its starts and waits are not.
+    if (C.K == Kind::Collective && (K == Kind::Start || K == Kind::Wait)) [[unlikely]]
+      return;
+    classify(C, K).Executions += 1;
+  }
   /// A loop (Id) ended after Trips iterations; Nanos is its exclusive time (timing variant).
   void recordLoop(mpiete_site_t Id, uint64_t Trips, uint64_t Nanos) {
     Counter &C = classify(Table.get(Id), Kind::Loop);
@@ -95,11 +106,21 @@ public:
     C.Trips += Trips;
     C.Nanos += Nanos;
   }
+  /// A loop timed whole (Id) ended after Trips iterations taking Nanos (timing variant).
+  void recordTimedLoop(mpiete_site_t Id, uint64_t Trips, uint64_t Nanos) {
+    Counter &C = classify(Table.get(Id), Kind::Loop);
+    C.Executions += 1;
+    C.Trips += Trips;
+    C.Nanos += Nanos;
+    if (Trips != 0)
+      addSample(C, static_cast<double>(Nanos) / static_cast<double>(Trips));
+  }
   /// A compute block (Id) ended; Nanos is its exclusive time (timing variant).
   void recordBlockEnd(mpiete_site_t Id, uint64_t Nanos) {
     Counter &C = classify(Table.get(Id), Kind::Block);
     C.Executions += 1;
     C.Nanos += Nanos;
+    addSample(C, static_cast<double>(Nanos));
   }
 
   /// A scratch buffer of at least Bytes bytes, reused across calls (grows, never shrinks).
@@ -112,6 +133,16 @@ public:
   [[noreturn]] void fail(const char *Fmt, ...) __attribute__((format(printf, 2, 3)));
 
 private:
+  static void addSample(Counter &C, double X) {
+    C.Samples += 1;
+    const double Delta = X - C.Mean;
+    C.Mean += Delta / static_cast<double>(C.Samples);
+    C.M2 += Delta * (X - C.Mean);
+    if (C.Samples == 1 || X < C.Min)
+      C.Min = X;
+    if (C.Samples == 1 || X > C.Max)
+      C.Max = X;
+  }
   Counter &classify(Counter &C, Kind K) {
     if (C.K != K) [[unlikely]]
       reclassify(C, K);

@@ -1,14 +1,18 @@
-// The timing variant (libmpiete_timing.a): exclusive elapsed time of every compute block.
+// The timing variant (libmpiete_timing.a): exclusive elapsed time of every
+// compute block.
 //
-// Open blocks form a stack; only the innermost one runs. mpiete_tm_begin pauses the running
-// block and pushes a new one; mpiete_tm_end / mpiete_tm_loop_end pop it, charge its time and
-// resume the one below. Every MPI entry point pushes a pause marker for the duration of the
-// call, so MPI time is charged to no block (a user reduction operation whose blocks are
-// instrumented still times them: they push above the marker). The clock is read again after
-// each hook's own work, so the hooks' overhead is charged to no block either.
+// Open blocks form a stack; only the innermost one runs. mpiete_tm_begin pauses
+// the running block and pushes a new one; mpiete_tm_end / mpiete_tm_loop_end
+// pop it, charge its time and resume the one below. Every MPI entry point
+// pushes a pause marker for the duration of the call, so MPI time is charged to
+// no block (a user reduction operation whose blocks are instrumented still
+// times them: they push above the marker). The clock is read again after each
+// hook's own work, so the hooks' overhead is charged to no block either.
 #include "Recorder.h"
+#include "TimingControl.h"
 #include "Variant.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -77,7 +81,8 @@ private:
 
 constinit BlockStack Stack;
 
-/// Pops the innermost open block, which must be Id; returns its exclusive time up to T.
+/// Pops the innermost open block, which must be Id; returns its exclusive time
+/// up to T.
 uint64_t popBlock(mpiete_site_t Id, uint64_t T, const char *Hook) {
   if (Stack.empty() || Stack.top().Mpi || Stack.top().Id != Id) [[unlikely]] {
     char Want[32], Open[48] = "no block is open";
@@ -105,7 +110,8 @@ void mpiEnter() {
 }
 
 void mpiExit() {
-  // Balanced by construction (MpiScope); a block left open inside the call is an error.
+  // Balanced by construction (MpiScope); a block left open inside the call is
+  // an error.
   if (Stack.empty() || !Stack.top().Mpi) [[unlikely]] {
     char Open[32] = "none";
     if (!Stack.empty())
@@ -119,25 +125,71 @@ void mpiExit() {
 }
 
 } // namespace variant
-} // namespace mpiete
 
-using mpiete::Frame;
-using mpiete::Recorder;
+namespace {
 
-extern "C" void mpiete_tm_begin(mpiete_site_t id) {
-  mpiete::Stack.pauseTop(mpiete::nowNs());
-  mpiete::Stack.push(Frame{id, 0, 0, false});
-  mpiete::Stack.top().Resumed = mpiete::nowNs();
+// The hooks' bodies, shared with the overhead measurement so it times exactly
+// what they do.
+inline __attribute__((always_inline)) void beginBlock(mpiete_site_t Id) {
+  Stack.pauseTop(nowNs());
+  Stack.push(Frame{Id, 0, 0, false});
+  Stack.top().Resumed = nowNs();
 }
 
+inline __attribute__((always_inline)) uint64_t endBlock(mpiete_site_t Id, const char *Hook) {
+  return popBlock(Id, nowNs(), Hook);
+}
+
+constinit double OverheadNs = 0;
+constinit int PinnedCpu = -1;
+constinit bool TokenPassing = false;
+
+} // namespace
+
+namespace timing {
+
+void calibrate() {
+  constexpr int Pairs = 1000;
+  static uint64_t Samples[Pairs]; // static: the hooks' code path stays allocation-free
+  constexpr mpiete_site_t Probe = ~0ULL;
+  for (int I = 0; I < Pairs; ++I) {
+    beginBlock(Probe);
+    Samples[I] = endBlock(Probe, "calibrate");
+    Stack.resumeTop(nowNs());
+  }
+  std::nth_element(Samples, Samples + Pairs / 2, Samples + Pairs);
+  OverheadNs = static_cast<double>(Samples[Pairs / 2]);
+}
+
+double overheadNanos() { return OverheadNs; }
+
+void setCpu(int Cpu) {
+  PinnedCpu = Cpu;
+  TokenPassing = true;
+}
+
+} // namespace timing
+
+void variant::writeHeaderExtra(std::FILE *F) {
+  std::fprintf(F, "# timer-overhead-ns %.1f\n", OverheadNs);
+  std::fprintf(F, "# token-passing %s\n", TokenPassing ? "on" : "off");
+  std::fprintf(F, "# cpu %d\n", PinnedCpu);
+}
+
+} // namespace mpiete
+
+using mpiete::Recorder;
+
+extern "C" void mpiete_tm_begin(mpiete_site_t id) { mpiete::beginBlock(id); }
+
 extern "C" void mpiete_tm_end(mpiete_site_t id) {
-  const uint64_t Nanos = mpiete::popBlock(id, mpiete::nowNs(), "mpiete_tm_end");
+  const uint64_t Nanos = mpiete::endBlock(id, "mpiete_tm_end");
   Recorder::get().recordBlockEnd(id, Nanos);
   mpiete::Stack.resumeTop(mpiete::nowNs());
 }
 
 extern "C" void mpiete_tm_loop_end(mpiete_site_t id, unsigned long long trips) {
-  const uint64_t Nanos = mpiete::popBlock(id, mpiete::nowNs(), "mpiete_tm_loop_end");
-  Recorder::get().recordLoop(id, trips, Nanos);
+  const uint64_t Nanos = mpiete::endBlock(id, "mpiete_tm_loop_end");
+  Recorder::get().recordTimedLoop(id, trips, Nanos);
   mpiete::Stack.resumeTop(mpiete::nowNs());
 }

@@ -3,6 +3,8 @@
 #ifndef MPIETE_RUNTIME_VARIANT_H
 #define MPIETE_RUNTIME_VARIANT_H
 
+#include <cstdio>
+
 namespace mpiete::variant {
 
 extern const char Name[];   // "trace" or "timing": the output header line
@@ -12,6 +14,10 @@ extern const bool HasTime;  // block and loop lines end with the total nanosecon
 /// An MPI entry point starts / returns (the timing variant pauses the running compute block).
 void mpiEnter();
 void mpiExit();
+
+/// Optional: more `# ...` lines after the output file's header (the timing variant's
+/// provenance and timer overhead). Weak, so a variant without any leaves it null.
+void writeHeaderExtra(std::FILE *F) __attribute__((weak));
 
 } // namespace mpiete::variant
 

@@ -156,6 +156,12 @@ static inline void t_check_output(void) {
   snprintf(want, sizeof want, "# mpiete %s rank %d of %d\n", T_VARIANT, t_rank, t_size);
   CHECK(strcmp(line, want) == 0, "%s header: got '%s' want '%s'", path, line, want);
 
+  /* `# key value` lines after the header (the timing variant's provenance) are skipped. */
+  long body = ftell(f);
+  while (fgets(line, sizeof line, f) != NULL && line[0] == '#')
+    body = ftell(f);
+  fseek(f, body, SEEK_SET);
+
   for (int i = 0; i < t_nexpect; ++i) {
     t_expect_t *e = &t_expect[i];
     int n = snprintf(want, sizeof want, "%08x:%u %s %llu", (unsigned)(e->id >> 32),
@@ -168,10 +174,17 @@ static inline void t_check_output(void) {
     line[--len] = '\0';
     size_t wlen = strlen(want);
     if (t_has_time(e)) {
-      CHECK(strncmp(line, want, wlen) == 0 && line[wlen] == ' ' && line[wlen + 1] != '\0' &&
-                strspn(line + wlen + 1, "0123456789") == strlen(line + wlen + 1),
-            "%s: got '%s' want '%s <ns>'", path, line, want);
-      e->ns = strtoull(line + wlen + 1, NULL, 10);
+      /* `<ns> <min> <max> <stddev>`: the total, then the spread of one execution. */
+      char *end = NULL;
+      double mn = -1, mx = -1, sd = -1;
+      int fields = 0;
+      CHECK(strncmp(line, want, wlen) == 0 && line[wlen] == ' ' &&
+                strspn(line + wlen + 1, "0123456789") > 0,
+            "%s: got '%s' want '%s <ns> <min> <max> <sd>'", path, line, want);
+      e->ns = strtoull(line + wlen + 1, &end, 10);
+      fields = sscanf(end, " %lf %lf %lf", &mn, &mx, &sd);
+      CHECK(fields == 3 && mn >= 0 && mx >= mn && sd >= 0, "%s: bad spread in '%s'", path,
+            line);
     } else {
       CHECK(strcmp(line, want) == 0, "%s: got '%s' want '%s'", path, line, want);
     }

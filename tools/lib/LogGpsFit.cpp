@@ -121,17 +121,19 @@ LogGpsParams fitLogGps(const CommProbeOutput &Data) {
   size_t EagerEnd = P.Fit.HasBreak ? P.Fit.Break : X.size();
   if (P.Fit.HasBreak)
     P.S = Rows[P.Fit.Break].Bytes;
-  P.GEager = P.Fit.Left.Slope;
-  P.G = P.Fit.Right.Slope;
+  // A gap per byte cannot be negative; over the few eager sizes noise can tilt a free fit below
+  // zero (seen under load), so the slopes are clamped like the overheads below.
+  P.GEager = std::max(P.Fit.Left.Slope, 0.0);
+  P.G = std::max(P.Fit.Right.Slope, 0.0);
 
   // The overheads are linear in the size (seed 003, note to section 2.2), fitted where the
   // protocol is eager: above S the "arrived" receive also waits for the transfer.
   LineFit Os = fitLine(X, Isend, 0, EagerEnd);
   LineFit Or = fitLine(X, Arrived, 0, EagerEnd);
   P.Os = std::max(Os.Intercept, 0.0);
-  P.OsPerByte = Os.Slope;
+  P.OsPerByte = std::max(Os.Slope, 0.0);
   P.Or = std::max(Or.Intercept, 0.0);
-  P.OrPerByte = Or.Slope;
+  P.OrPerByte = std::max(Or.Slope, 0.0);
 
   P.L = P.Fit.Left.Intercept - P.Os - P.Or;
   if (P.L < 0) {

@@ -20,18 +20,11 @@ struct Command {
   bool Planned;        ///< a later issue: says so instead of pretending
 };
 
-// The subcommands other branches implement are compiled in when their sources are (see
-// tools/CMakeLists.txt); without them the driver says so.
-#ifdef MPIETE_HAVE_PROBE_COMPUTE
-constexpr CommandFn ProbeCompute = runProbeCompute;
-#else
-constexpr CommandFn ProbeCompute = nullptr;
-#endif
 
 const Command Commands[] = {
     {"probe-comm", runProbeComm, "measure the network: communication base data (network.yaml)",
      "mpiete probe-comm -o network.yaml --launcher srun -N 2 --ntasks-per-node 1", false},
-    {"probe-compute", ProbeCompute,
+    {"probe-compute", runProbeCompute,
      "time every compute block on one processor: compute base data",
      "mpiete probe-compute -o machine.yaml -np 16 ./app.timing ARGS", false},
     {"probe-program", runProbeProgram,

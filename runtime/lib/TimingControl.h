@@ -1,0 +1,21 @@
+// What the timing variant's transport (TokenMachine.cpp) tells the block timers
+// (Timing.cpp): when to measure the timer overhead, and which processor the
+// ranks share.
+#ifndef MPIETE_RUNTIME_TIMINGCONTROL_H
+#define MPIETE_RUNTIME_TIMINGCONTROL_H
+
+namespace mpiete::timing {
+
+/// Measures the overhead of an empty begin/end hook pair (the median of 1000),
+/// as the timed interval of a block that does nothing. Called once the rank
+/// runs alone on its processor.
+void calibrate();
+/// The measured overhead in nanoseconds (0 before calibrate()).
+double overheadNanos();
+/// Token passing is on, every rank pinned to Cpu (-1: not pinned); written into
+/// the output.
+void setCpu(int Cpu);
+
+} // namespace mpiete::timing
+
+#endif // MPIETE_RUNTIME_TIMINGCONTROL_H

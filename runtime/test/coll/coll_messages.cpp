@@ -1,0 +1,273 @@
+// Checks the messages the lowered collectives send, counted by the transport double.
+//
+//   coll_messages                 the ctest: message counts per rank for cases whose algorithm
+//                                 fixes them (binomial bcast: the root sends ceil(log2 p), ...)
+//   coll_messages ours|real <collective> <bytes> <root>
+//                                 one collective on MPI_COMM_WORLD, through mpiete (ours: prints
+//                                 per-peer counts in Open MPI's pml-monitoring line format) or
+//                                 through MPI itself (real: run it under
+//                                 `--mca pml_monitoring_enable 2 --mca pml_monitoring_enable_output 1`);
+//                                 compare_with_ompi.sh diffs the two.
+#include "Collectives.h"
+#include "CollDecision.h"
+#include "PmpiTransport.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace mpiete;
+
+constexpr mpiete_site_t Site = MPIETE_ID(0xc011, 9);
+int Rank = 0, Size = 1;
+int Failures = 0;
+
+void swapOp(void *In, void *InOut, int *Len, MPI_Datatype *) { // a = in (first operand wins)
+  for (int I = 0; I < *Len; ++I)
+    static_cast<int *>(InOut)[I] = static_cast<int *>(In)[I];
+}
+
+/// Runs one collective of about Bytes bytes (int elements for reductions, chars otherwise).
+/// Real: through PMPI; else through mpiete on the counting transport.
+void runOne(const std::string &C, long Bytes, int Root, bool Real, MPI_Op NonCommute) {
+  const MPI_Comm W = MPI_COMM_WORLD;
+  std::vector<char> A(static_cast<size_t>(Bytes * Size + 64), 1), B(A.size(), 0);
+  std::vector<int> Counts(Size), Displs(Size);
+  for (int R = 0; R < Size; ++R) {
+    Counts[R] = static_cast<int>(Bytes) * (R % 3 == 1 ? 0 : 1 + R % 2); // uneven, zeros
+    Displs[R] = R == 0 ? 0 : Displs[R - 1] + Counts[R - 1];
+  }
+  const int N = static_cast<int>(Bytes), NInt = static_cast<int>(Bytes / 4);
+  testing::resetCounts(Site);
+  if (C == "bcast")
+    Real ? MPI_Bcast(A.data(), N, MPI_CHAR, Root, W)
+         : coll::bcast(Site, A.data(), N, MPI_CHAR, Root, W);
+  else if (C == "reduce" || C == "reduce_nc") {
+    const MPI_Op Op = C == "reduce" ? MPI_SUM : NonCommute;
+    Real ? MPI_Reduce(A.data(), B.data(), NInt, MPI_INT, Op, Root, W)
+         : coll::reduce(Site, A.data(), B.data(), NInt, MPI_INT, Op, Root, W);
+  } else if (C == "allreduce" || C == "allreduce_nc") {
+    const MPI_Op Op = C == "allreduce" ? MPI_SUM : NonCommute;
+    Real ? MPI_Allreduce(A.data(), B.data(), NInt, MPI_INT, Op, W)
+         : coll::allreduce(Site, A.data(), B.data(), NInt, MPI_INT, Op, W);
+  } else if (C == "gather")
+    Real ? MPI_Gather(A.data(), N, MPI_CHAR, B.data(), N, MPI_CHAR, Root, W)
+         : coll::gather(Site, A.data(), N, MPI_CHAR, B.data(), N, MPI_CHAR, Root, W);
+  else if (C == "scatter")
+    Real ? MPI_Scatter(A.data(), N, MPI_CHAR, B.data(), N, MPI_CHAR, Root, W)
+         : coll::scatter(Site, A.data(), N, MPI_CHAR, B.data(), N, MPI_CHAR, Root, W);
+  else if (C == "gatherv")
+    Real ? MPI_Gatherv(A.data(), Counts[Rank], MPI_CHAR, B.data(), Counts.data(), Displs.data(),
+                       MPI_CHAR, Root, W)
+         : coll::gatherv(Site, A.data(), Counts[Rank], MPI_CHAR, B.data(), Counts.data(),
+                         Displs.data(), MPI_CHAR, Root, W);
+  else if (C == "scatterv")
+    Real ? MPI_Scatterv(A.data(), Counts.data(), Displs.data(), MPI_CHAR, B.data(), Counts[Rank],
+                        MPI_CHAR, Root, W)
+         : coll::scatterv(Site, A.data(), Counts.data(), Displs.data(), MPI_CHAR, B.data(),
+                          Counts[Rank], MPI_CHAR, Root, W);
+  else if (C == "allgather")
+    Real ? MPI_Allgather(A.data(), N, MPI_CHAR, B.data(), N, MPI_CHAR, W)
+         : coll::allgather(Site, A.data(), N, MPI_CHAR, B.data(), N, MPI_CHAR, W);
+  else if (C == "allgatherv")
+    Real ? MPI_Allgatherv(A.data(), Counts[Rank], MPI_CHAR, B.data(), Counts.data(),
+                          Displs.data(), MPI_CHAR, W)
+         : coll::allgatherv(Site, A.data(), Counts[Rank], MPI_CHAR, B.data(), Counts.data(),
+                            Displs.data(), MPI_CHAR, W);
+  else if (C == "alltoall")
+    Real ? MPI_Alltoall(A.data(), N, MPI_CHAR, B.data(), N, MPI_CHAR, W)
+         : coll::alltoall(Site, A.data(), N, MPI_CHAR, B.data(), N, MPI_CHAR, W);
+  else if (C == "alltoallv") {
+    std::vector<int> Same(Size, N), D(Size);
+    for (int R = 0; R < Size; ++R)
+      D[R] = R * N;
+    Real ? MPI_Alltoallv(A.data(), Same.data(), D.data(), MPI_CHAR, B.data(), Same.data(),
+                         D.data(), MPI_CHAR, W)
+         : coll::alltoallv(Site, A.data(), Same.data(), D.data(), MPI_CHAR, B.data(),
+                           Same.data(), D.data(), MPI_CHAR, W);
+  } else if (C == "reduce_scatter_block")
+    Real ? MPI_Reduce_scatter_block(A.data(), B.data(), NInt, MPI_INT, MPI_SUM, W)
+         : coll::reduceScatterBlock(Site, A.data(), B.data(), NInt, MPI_INT, MPI_SUM, W);
+  else if (C == "reduce_scatter") {
+    std::vector<int> IC(Size);
+    for (int R = 0; R < Size; ++R)
+      IC[R] = Counts[R] / 4;
+    Real ? MPI_Reduce_scatter(A.data(), B.data(), IC.data(), MPI_INT, MPI_SUM, W)
+         : coll::reduceScatter(Site, A.data(), B.data(), IC.data(), MPI_INT, MPI_SUM, W);
+  } else if (C == "scan")
+    Real ? MPI_Scan(A.data(), B.data(), NInt, MPI_INT, MPI_SUM, W)
+         : coll::scan(Site, A.data(), B.data(), NInt, MPI_INT, MPI_SUM, W);
+  else if (C == "exscan")
+    Real ? MPI_Exscan(A.data(), B.data(), NInt, MPI_INT, MPI_SUM, W)
+         : coll::exscan(Site, A.data(), B.data(), NInt, MPI_INT, MPI_SUM, W);
+  else if (C == "barrier")
+    Real ? MPI_Barrier(W) : coll::barrier(Site, W);
+  else {
+    std::fprintf(stderr, "coll_messages: unknown collective '%s'\n", C.c_str());
+    MPI_Abort(W, 2);
+  }
+}
+
+/// Messages this rank sent in the last collective.
+uint64_t sent() {
+  uint64_t N = 0;
+  for (int P = 0; P < Size; ++P)
+    N += testing::counts().SentMsgs[P];
+  return N;
+}
+
+void expectSent(const char *What, uint64_t Want) {
+  const testing::Counts &C = testing::counts();
+  if (sent() != Want || C.OtherBlocks != 0 || C.UserContext != 0) {
+    ++Failures;
+    std::fprintf(stderr,
+                 "rank %d np %d: %s: sent %llu messages, want %llu (%llu events outside the "
+                 "site, %llu in the user context)\n",
+                 Rank, Size, What, static_cast<unsigned long long>(sent()),
+                 static_cast<unsigned long long>(Want),
+                 static_cast<unsigned long long>(C.OtherBlocks),
+                 static_cast<unsigned long long>(C.UserContext));
+  }
+}
+
+/// The total over ranks of the messages sent.
+uint64_t totalSent() {
+  uint64_t Mine = sent(), All = 0;
+  MPI_Allreduce(&Mine, &All, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  return All;
+}
+
+int ceilLog2(int N) {
+  int L = 0;
+  while ((1 << L) < N)
+    ++L;
+  return L;
+}
+int floorLog2(int N) {
+  int L = 0;
+  while ((2 << L) <= N)
+    ++L;
+  return L;
+}
+
+void expectAlgo(coll::Coll C, long Bytes, bool Commute, coll::Algo Want, const char *What) {
+  if (coll::decide(C, Size, static_cast<uint64_t>(Bytes), Commute) != Want) {
+    ++Failures;
+    std::fprintf(stderr, "np %d: %s: table picks %s\n", Size, What,
+                 coll::algoName(coll::decide(C, Size, static_cast<uint64_t>(Bytes), Commute)));
+  }
+}
+
+/// Counts fixed by each algorithm's definition, at this run's size.
+void formulaChecks(MPI_Op NonCommute) {
+  using coll::Algo;
+  using coll::Coll;
+  const int P = Size, Pof2 = 1 << floorLog2(P), Extra = P - Pof2;
+  // Every bcast, whatever the tree, sends size-1 messages in total.
+  for (long Bytes : {1L, 100L, 1000L, 5000L, 20000L, 100000L}) {
+    runOne("bcast", Bytes, P - 1, false, NonCommute);
+    if (totalSent() != static_cast<uint64_t>(P - 1)) {
+      ++Failures;
+      std::fprintf(stderr, "np %d: bcast %ld bytes: total messages != size-1\n", P, Bytes);
+    }
+  }
+  if (P == 8) { // 16K..32K bytes at 8..15 ranks: binomial; the root sends log2(8) = 3
+    expectAlgo(Coll::Bcast, 20000, true, Algo::Binomial, "bcast 20000");
+    runOne("bcast", 20000, 0, false, NonCommute);
+    if (Rank == 0)
+      expectSent("binomial bcast root", 3);
+  }
+  if (P == 8) { // k-nomial radix 4 at 8 ranks, 100 bytes: the root has children 4, 1, 2, 3
+    expectAlgo(Coll::Bcast, 100, true, Algo::Knomial, "bcast 100");
+    runOne("bcast", 100, 0, false, NonCommute);
+    if (Rank == 0)
+      expectSent("knomial bcast root", 4);
+    if (Rank == 4)
+      expectSent("knomial bcast rank 4", 3);
+  }
+  // Recursive-doubling allreduce (small, or non-commutative): log2(pof2) exchanges, plus the
+  // fold of the first 2 * extra ranks.
+  for (const char *C : {"allreduce", "allreduce_nc"}) {
+    runOne(C, 400, 0, false, NonCommute);
+    if (P > 1 && coll::decide(Coll::Allreduce, P, 400, C[9] == 0) == Algo::RecursiveDoubling) {
+      const int Steps = floorLog2(Pof2);
+      expectSent(C, Rank < 2 * Extra ? (Rank % 2 == 0 ? 1 : Steps + 1) : Steps);
+    }
+  }
+  // Ring allreduce at 3 ranks, 32 KiB (commutative): 2 (p - 1) messages each.
+  if (P == 3) {
+    expectAlgo(Coll::Allreduce, 32768, true, Algo::Ring, "allreduce 32768");
+    runOne("allreduce", 32768, 0, false, NonCommute);
+    expectSent("ring allreduce", 4);
+  }
+  // Allgather: recursive doubling at powers of two, Bruck otherwise (ceil(log2 p) each), two
+  // ranks: one exchange.
+  runOne("allgather", 100, 0, false, NonCommute);
+  if (P > 1)
+    expectSent("allgather", P == 2 ? 1 : ceilLog2(P));
+  // Alltoall below 8 KiB at 3..7 ranks (linear): p - 1 each.
+  runOne("alltoall", 100, 0, false, NonCommute);
+  if (P > 2 && P < 8)
+    expectSent("linear alltoall", P - 1);
+  // Barrier: linear at 4..7 (the root sends p-1, the others 1), recursive doubling otherwise.
+  runOne("barrier", 0, 0, false, NonCommute);
+  if (P >= 4 && P < 8)
+    expectSent("linear barrier", Rank == 0 ? P - 1 : 1);
+  else if (P > 1 && P >= 8 && P < 64)
+    expectSent("recursive doubling barrier",
+               Rank >= Pof2 ? 1 : floorLog2(Pof2) + (Rank < P - Pof2 ? 1 : 0));
+  // Gatherv (linear): a rank sends one message iff its block is not empty.
+  runOne("gatherv", 10, 0, false, NonCommute);
+  if (Rank != 0)
+    expectSent("gatherv", Rank % 3 == 1 ? 0 : 1);
+  // Scan, Exscan: a chain, everyone but the last sends once.
+  runOne("scan", 40, 0, false, NonCommute);
+  expectSent("scan", Rank == P - 1 ? 0 : 1);
+  runOne("exscan", 40, 0, false, NonCommute);
+  expectSent("exscan", Rank == P - 1 || P == 1 ? 0 : 1);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &Size);
+  MPI_Op NonCommute;
+  MPI_Op_create(swapOp, 0, &NonCommute);
+  if (argc == 5) {
+    const bool Real = std::strcmp(argv[1], "real") == 0;
+    if (!Real)
+      testing::registerComm(MPI_COMM_WORLD);
+    runOne(argv[2], std::atol(argv[3]), std::atoi(argv[4]), Real, NonCommute);
+    if (!Real) { // rank 0 prints, in the pml-monitoring line format, for every rank:
+      //  I <rank> <peer> <bytes> bytes <n> msgs sent
+      std::vector<unsigned long long> Mine(2 * Size), All(2 * Size * Size);
+      for (int P = 0; P < Size; ++P) {
+        Mine[2 * P] = testing::counts().SentBytes[P];
+        Mine[2 * P + 1] = testing::counts().SentMsgs[P];
+      }
+      MPI_Gather(Mine.data(), 2 * Size, MPI_UNSIGNED_LONG_LONG, All.data(), 2 * Size,
+                 MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+      for (int R = 0; Rank == 0 && R < Size; ++R)
+        for (int P = 0; P < Size; ++P)
+          if (All[2 * (R * Size + P) + 1] != 0)
+            std::printf("I\t%d\t%d\t%llu bytes\t%llu msgs sent\n", R, P,
+                        All[2 * (R * Size + P)], All[2 * (R * Size + P) + 1]);
+    }
+    MPI_Finalize();
+    return 0;
+  }
+  testing::registerComm(MPI_COMM_WORLD);
+  formulaChecks(NonCommute);
+  int All = 0;
+  MPI_Allreduce(&Failures, &All, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (Rank == 0)
+    std::printf("coll_messages np=%d: %d failures\n", Size, All);
+  MPI_Finalize();
+  return All == 0 ? 0 : 1;
+}

@@ -1,0 +1,444 @@
+/* The token machine (the timing variant's transport, docs/token-passing.md), one scenario per
+ * run, chosen by argv[1]: messages of every size arrive intact although their sender sleeps,
+ * wildcard receives, a Sendrecv ring, a Test polling loop, MPI semantics of the Wait/Test/Probe
+ * family, communicator calls, a waiting rank's CPU use, and a deadlock. Every scenario but the
+ * deadlock ends by checking this rank's timing file: every block it ran is listed. */
+#define _GNU_SOURCE
+#include "test_util.h"
+
+#include <stdint.h>
+#include <sys/resource.h>
+
+static int rank, size;
+
+/* Byte I of a message of N bytes from SRC: a pattern that catches shifted or mixed data. */
+static unsigned char pattern(int src, size_t n, size_t i) {
+  return (unsigned char)(src * 31 + n * 7 + i * 13 + (i >> 12));
+}
+
+static void fill(unsigned char *b, int src, size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    b[i] = pattern(src, n, i);
+}
+
+static void check_bytes(const unsigned char *b, int src, size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    CHECK(b[i] == pattern(src, n, i), "byte %zu of %zu from %d: %u", i, n, src, b[i]);
+}
+
+static double cpu_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static double wall_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* A compute block that burns the processor for about `seconds`. */
+static volatile double sink;
+static void busy_block(mpiete_site_t id, double seconds) {
+  T_BLOCK_BEGIN(id);
+  const double end = wall_seconds() + seconds;
+  double x = 0;
+  while (wall_seconds() < end)
+    for (int i = 0; i < 1000; ++i)
+      x += i * 1e-9;
+  sink = x;
+  T_BLOCK_END(id);
+  T_EXPECT_BLOCK(id);
+}
+
+/* A small compute block (every rank runs a few, so each rank's file lists blocks). */
+static void small_block(mpiete_site_t id) {
+  T_BLOCK_BEGIN(id);
+  double x = 0;
+  for (int i = 0; i < 100; ++i)
+    x += i * 0.5;
+  sink = x;
+  T_BLOCK_END(id);
+  T_EXPECT_BLOCK(id);
+}
+
+static void send_(mpiete_site_t site, const void *b, int n, MPI_Datatype t, int dest, int tag) {
+  CHECK_OK(mpiete_send(site, b, n, t, dest, tag, MPI_COMM_WORLD));
+  T_EXPECT_SPLIT(site);
+}
+
+static void recv_(mpiete_site_t site, void *b, int n, MPI_Datatype t, int src, int tag,
+                  MPI_Status *st) {
+  CHECK_OK(mpiete_recv(site, b, n, t, src, tag, MPI_COMM_WORLD, st));
+  T_EXPECT_SPLIT(site);
+}
+
+/* 1. Every rank but 1 sends rank 1 messages of 0 B, 100 B, 1 MiB and 16 MiB (the last one
+ *    synchronous), and a strided vector, then waits for an ack; rank 1 runs only once they all
+ *    sleep, receives from the highest source down, and checks every byte. */
+static void messages(void) {
+  static const size_t sizes[] = {0, 100, 1u << 20, 16u << 20};
+  enum { NSIZES = 4 };
+  unsigned char *buf = malloc(16u << 20);
+  CHECK(buf != NULL, "no memory");
+  int vec[40];
+  MPI_Datatype vtype;
+  CHECK_OK(MPI_Type_vector(4, 2, 5, MPI_INT, &vtype)); /* 4 blocks of 2 ints, stride 5 */
+  CHECK_OK(MPI_Type_commit(&vtype));
+  if (rank != 1) {
+    small_block(T_ID(100));
+    for (int s = 0; s < NSIZES; ++s) {
+      fill(buf, rank, sizes[s]);
+      if (s == NSIZES - 1) {
+        CHECK_OK(mpiete_ssend(T_ID(110), buf, (int)sizes[s], MPI_BYTE, 1, s, MPI_COMM_WORLD));
+        T_EXPECT_SPLIT(T_ID(110));
+      } else {
+        send_(T_ID(102), buf, (int)sizes[s], MPI_BYTE, 1, s);
+      }
+      memset(buf, 0xee, sizes[s]); /* the message is complete: the buffer is ours again */
+    }
+    for (int i = 0; i < 40; ++i)
+      vec[i] = rank * 1000 + i;
+    send_(T_ID(104), vec, 2, vtype, 1, 50);
+    int ack = -1;
+    recv_(T_ID(106), &ack, 1, MPI_INT, 1, 60, MPI_STATUS_IGNORE);
+    CHECK(ack == rank, "ack %d", ack);
+  } else {
+    small_block(T_ID(101));
+    for (int src = size - 1; src >= 0; --src) {
+      if (src == 1)
+        continue;
+      for (int s = 0; s < NSIZES; ++s) {
+        MPI_Status st;
+        int n = -1;
+        memset(buf, 0, sizes[s]);
+        recv_(T_ID(120), buf, 16 << 20, MPI_BYTE, src, s, &st);
+        CHECK(st.MPI_SOURCE == src && st.MPI_TAG == s && st.MPI_ERROR == MPI_SUCCESS,
+              "status %d/%d/%d", st.MPI_SOURCE, st.MPI_TAG, st.MPI_ERROR);
+        CHECK_OK(MPI_Get_count(&st, MPI_BYTE, &n));
+        CHECK(n == (int)sizes[s], "count %d want %zu", n, sizes[s]);
+        check_bytes(buf, src, sizes[s]);
+      }
+      for (int i = 0; i < 40; ++i)
+        vec[i] = -1;
+      MPI_Status st;
+      int n = -1;
+      recv_(T_ID(122), vec, 2, vtype, src, 50, &st);
+      CHECK_OK(MPI_Get_count(&st, vtype, &n));
+      CHECK(n == 2, "vector count %d", n);
+      /* Element k of block b of vector v sits at 17*v + 5*b + k (the extent is 17 ints). */
+      for (int v = 0; v < 2; ++v)
+        for (int b = 0; b < 4; ++b)
+          for (int k = 0; k < 2; ++k) {
+            const int i = 17 * v + 5 * b + k;
+            CHECK(vec[i] == src * 1000 + i, "vec[%d] = %d", i, vec[i]);
+          }
+      CHECK(vec[2] == -1 && vec[4] == -1 && vec[34] == -1, "vector gaps overwritten");
+      send_(T_ID(124), &src, 1, MPI_INT, src, 60);
+    }
+  }
+  MPI_Type_free(&vtype);
+  free(buf);
+}
+
+/* 2. Rank 0 receives 3 messages from every other rank with MPI_ANY_SOURCE / MPI_ANY_TAG and
+ *    writes the order it got them in to $MPIETE_OUTDIR/wildcard.txt (the test runs twice and
+ *    compares). Under the token they come in global send order: all of rank 1's, then 2's. */
+static void wildcard(void) {
+  if (rank == 0) {
+    char path[4096];
+    snprintf(path, sizeof path, "mkdir -p '%s'", getenv("MPIETE_OUTDIR"));
+    CHECK(system(path) == 0, "%s failed", path);
+    snprintf(path, sizeof path, "%s/wildcard.txt", getenv("MPIETE_OUTDIR"));
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL, "cannot write %s", path);
+    int prev = 0;
+    for (int i = 0; i < 3 * (size - 1); ++i) {
+      MPI_Status st;
+      int v = -1;
+      recv_(T_ID(200), &v, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, &st);
+      CHECK(v == st.MPI_SOURCE * 100 + st.MPI_TAG, "value %d from %d tag %d", v, st.MPI_SOURCE,
+            st.MPI_TAG);
+      CHECK(st.MPI_SOURCE >= prev, "source %d after %d: not in send order", st.MPI_SOURCE,
+            prev);
+      prev = st.MPI_SOURCE;
+      fprintf(f, "%d:%d\n", st.MPI_SOURCE, st.MPI_TAG);
+    }
+    fclose(f);
+    small_block(T_ID(210));
+  } else {
+    small_block(T_ID(202));
+    for (int t = 3; t > 0; --t) {
+      int v = rank * 100 + t;
+      send_(T_ID(204), &v, 1, MPI_INT, 0, t);
+    }
+  }
+}
+
+/* 3. A Sendrecv ring, 5 rounds, each passing on what arrived plus the rank. */
+static void ring(void) {
+  const int right = (rank + 1) % size, left = (rank + size - 1) % size;
+  int v = rank, got = -1;
+  for (int round = 0; round < 5; ++round) {
+    small_block(T_ID(300));
+    MPI_Status st;
+    CHECK_OK(mpiete_sendrecv(T_ID(302), &v, 1, MPI_INT, right, round, &got, 1, MPI_INT, left,
+                             round, MPI_COMM_WORLD, &st));
+    T_EXPECT_SENDRECV(T_ID(302));
+    CHECK(st.MPI_SOURCE == left && st.MPI_TAG == round, "status %d/%d", st.MPI_SOURCE,
+          st.MPI_TAG);
+    v = got + rank;
+  }
+  /* After 5 rounds v = sum over the 5 ranks to the left (with repeats), computed directly: */
+  int want = rank;
+  {
+    int vals[64];
+    for (int r = 0; r < size; ++r)
+      vals[r] = r;
+    for (int round = 0; round < 5; ++round) {
+      int next[64];
+      for (int r = 0; r < size; ++r)
+        next[r] = vals[(r + size - 1) % size] + r;
+      memcpy(vals, next, sizeof next);
+    }
+    want = vals[rank];
+  }
+  CHECK(v == want, "ring value %d want %d", v, want);
+}
+
+/* 4. Rank 0 polls an Irecv with MPI_Test; the last rank computes 50 ms, then sends. The loop
+ *    ends (a poll hands the token on) and the other ranks are not starved. */
+static void testloop(void) {
+  const int last = size - 1;
+  if (rank == 0) {
+    MPI_Request req;
+    int v = -1, flag = 0;
+    long polls = 0;
+    CHECK_OK(mpiete_irecv(T_ID(400), &v, 1, MPI_INT, last, 4, MPI_COMM_WORLD, &req));
+    T_EXPECT(T_ID(400), "start");
+    while (!flag) {
+      small_block(T_ID(401));
+      CHECK_OK(mpiete_test(T_ID(402), &req, &flag, MPI_STATUS_IGNORE));
+      T_EXPECT(T_ID(402), "wait");
+      ++polls;
+    }
+    CHECK(v == 44 && req == MPI_REQUEST_NULL, "v %d", v);
+    CHECK(polls < 1000, "%ld polls", polls);
+  } else if (rank == last) {
+    busy_block(T_ID(403), 0.05);
+    int v = 44;
+    send_(T_ID(404), &v, 1, MPI_INT, 0, 4);
+  } else {
+    small_block(T_ID(406));
+  }
+}
+
+/* 5. The Wait/Test/Probe family, PROC_NULL, Request_free, Ssend and truncation. */
+static void semantics(void) {
+  if (rank == 0) {
+    int a = 1, b = 2, c = 3;
+    MPI_Request r[3];
+    CHECK_OK(mpiete_isend(T_ID(500), &a, 1, MPI_INT, 1, 1, MPI_COMM_WORLD, &r[0]));
+    CHECK_OK(mpiete_issend(T_ID(501), &b, 1, MPI_INT, 1, 2, MPI_COMM_WORLD, &r[1]));
+    CHECK_OK(mpiete_isend(T_ID(502), &c, 1, MPI_INT, MPI_PROC_NULL, 3, MPI_COMM_WORLD, &r[2]));
+    T_EXPECT(T_ID(500), "start");
+    T_EXPECT(T_ID(501), "start");
+    T_EXPECT(T_ID(502), "start");
+    /* The synchronous send cannot be complete: rank 1 has not run yet. */
+    int flag = 1;
+    CHECK_OK(mpiete_testall(T_ID(503), 3, r, &flag, MPI_STATUSES_IGNORE));
+    T_EXPECT(T_ID(503), "wait");
+    /* Testall handed the token on once: rank 1 may have matched it by now; either is fine. */
+    if (!flag) {
+      CHECK_OK(mpiete_waitall(T_ID(504), 3, r, MPI_STATUSES_IGNORE));
+      T_EXPECT(T_ID(504), "wait");
+    }
+    CHECK(r[0] == MPI_REQUEST_NULL && r[1] == MPI_REQUEST_NULL && r[2] == MPI_REQUEST_NULL,
+          "requests not released");
+    /* A message larger than the receive: MPI_ERR_TRUNCATE in the status. */
+    int big[4] = {9, 9, 9, 9};
+    send_(T_ID(505), big, 4, MPI_INT, 1, 7);
+    /* A freed request: the send still arrives. */
+    MPI_Request fr;
+    int d = 77;
+    CHECK_OK(mpiete_isend(T_ID(510), &d, 1, MPI_INT, 1, 8, MPI_COMM_WORLD, &fr));
+    T_EXPECT(T_ID(510), "start");
+    CHECK_OK(mpiete_request_free(T_ID(511), &fr));
+    T_EXPECT(T_ID(511), "wait");
+    CHECK(fr == MPI_REQUEST_NULL, "freed request not null");
+    int done = -1;
+    recv_(T_ID(508), &done, 1, MPI_INT, 1, 9, MPI_STATUS_IGNORE);
+    CHECK(done == 1, "done %d", done);
+  } else if (rank == 1) {
+    MPI_Status st;
+    /* Probe for tag 2 (the Ssend) without receiving it, then Iprobe finds tag 1 too. */
+    CHECK_OK(mpiete_probe(T_ID(520), 0, 2, MPI_COMM_WORLD, &st));
+    T_EXPECT(T_ID(520), "wait");
+    int n = -1;
+    CHECK_OK(MPI_Get_count(&st, MPI_INT, &n));
+    CHECK(st.MPI_SOURCE == 0 && st.MPI_TAG == 2 && n == 1, "probe %d/%d/%d", st.MPI_SOURCE,
+          st.MPI_TAG, n);
+    int flag = 0;
+    CHECK_OK(mpiete_iprobe(T_ID(521), MPI_ANY_SOURCE, 1, MPI_COMM_WORLD, &flag, &st));
+    T_EXPECT(T_ID(521), "wait");
+    CHECK(flag && st.MPI_TAG == 1, "iprobe %d tag %d", flag, st.MPI_TAG);
+    /* Waitany over {null, tag 2, tag 1}: tag 2 posted first... both complete at once; the
+     * lowest index wins. */
+    MPI_Request r[3] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    int v2 = -1, v1 = -1, idx = -5;
+    CHECK_OK(mpiete_irecv(T_ID(522), &v2, 1, MPI_INT, 0, 2, MPI_COMM_WORLD, &r[1]));
+    CHECK_OK(mpiete_irecv(T_ID(522), &v1, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, &r[2]));
+    t_expect_n(T_ID(522), "start", 2, 0);
+    CHECK_OK(mpiete_waitany(T_ID(523), 3, r, &idx, &st));
+    T_EXPECT(T_ID(523), "wait");
+    CHECK(idx == 1 && v2 == 2 && st.MPI_TAG == 2, "waitany %d v2 %d tag %d", idx, v2,
+          st.MPI_TAG);
+    int out = -1, indices[3];
+    MPI_Status sts[3];
+    CHECK_OK(mpiete_waitsome(T_ID(524), 3, r, &out, indices, sts));
+    T_EXPECT(T_ID(524), "wait");
+    CHECK(out == 1 && indices[0] == 2 && v1 == 1 && sts[0].MPI_TAG == 1, "waitsome %d %d %d",
+          out, indices[0], v1);
+    CHECK_OK(mpiete_waitsome(T_ID(524), 3, r, &out, indices, sts));
+    T_EXPECT(T_ID(524), "wait");
+    CHECK(out == MPI_UNDEFINED, "waitsome on nulls: %d", out);
+    CHECK_OK(mpiete_waitany(T_ID(523), 3, r, &idx, &st));
+    T_EXPECT(T_ID(523), "wait");
+    CHECK(idx == MPI_UNDEFINED, "waitany on nulls: %d", idx);
+    /* PROC_NULL receive. */
+    int z = 5;
+    recv_(T_ID(542), &z, 1, MPI_INT, MPI_PROC_NULL, 3, &st);
+    CHECK(z == 5 && st.MPI_SOURCE == MPI_PROC_NULL && st.MPI_TAG == MPI_ANY_TAG,
+          "proc null %d %d", st.MPI_SOURCE, st.MPI_TAG);
+    /* Truncation. */
+    int small[2] = {0, 0};
+    MPI_Request tr;
+    CHECK_OK(mpiete_irecv(T_ID(526), small, 2, MPI_INT, 0, 7, MPI_COMM_WORLD, &tr));
+    T_EXPECT(T_ID(526), "start");
+    const int rc = mpiete_wait(T_ID(527), &tr, &st);
+    T_EXPECT(T_ID(527), "wait");
+    CHECK(rc == MPI_ERR_TRUNCATE && st.MPI_ERROR == MPI_ERR_TRUNCATE, "truncate rc %d", rc);
+    CHECK(small[0] == 9 && small[1] == 9, "truncated data %d %d", small[0], small[1]);
+    int d = -1;
+    recv_(T_ID(544), &d, 1, MPI_INT, 0, 8, MPI_STATUS_IGNORE);
+    CHECK(d == 77, "freed-request send %d", d);
+    /* Testany: nothing from rank 0 with tag 99 will come; flag stays 0 after one hand-off. */
+    MPI_Request never;
+    int nv = 0, flag2 = 1, idx2 = 5;
+    CHECK_OK(mpiete_irecv(T_ID(532), &nv, 1, MPI_INT, 0, 99, MPI_COMM_WORLD, &never));
+    T_EXPECT(T_ID(532), "start");
+    CHECK_OK(mpiete_testany(T_ID(533), 1, &never, &idx2, &flag2, MPI_STATUS_IGNORE));
+    T_EXPECT(T_ID(533), "wait");
+    CHECK(flag2 == 0 && idx2 == MPI_UNDEFINED, "testany %d %d", flag2, idx2);
+    CHECK_OK(mpiete_request_free(T_ID(534), &never));
+    T_EXPECT(T_ID(534), "wait");
+    int one = 1;
+    send_(T_ID(536), &one, 1, MPI_INT, 0, 9);
+  }
+  small_block(T_ID(550));
+}
+
+/* 6. A waiting rank sleeps: rank 1 hands the token to rank 0 and waits in a receive while
+ *    rank 0 computes for 0.3 s; rank 1's own CPU time over the wait must stay far below. */
+static void sleeping(void) {
+  if (rank == 0) {
+    int v;
+    recv_(T_ID(600), &v, 1, MPI_INT, 1, 1, MPI_STATUS_IGNORE);
+    busy_block(T_ID(604), 0.3);
+    send_(T_ID(606), &v, 1, MPI_INT, 1, 2);
+    CHECK(t_find(T_ID(604)) != NULL, "no busy block");
+  } else if (rank == 1) {
+    int v = 6;
+    const double c0 = cpu_seconds(), w0 = wall_seconds();
+    send_(T_ID(610), &v, 1, MPI_INT, 0, 1);
+    recv_(T_ID(612), &v, 1, MPI_INT, 0, 2, MPI_STATUS_IGNORE);
+    const double cpu = cpu_seconds() - c0, wall = wall_seconds() - w0;
+    fprintf(stderr, "rank 1 waited %.3f s using %.4f s of CPU\n", wall, cpu);
+    CHECK(wall > 0.25, "did not wait for rank 0's block: %.3f s", wall);
+    CHECK(cpu < 0.03, "a waiting rank used %.4f s of CPU in %.3f s", cpu, wall);
+  }
+  small_block(T_ID(620));
+}
+
+/* 7. Communicator calls: split the world by parity, a ring inside each half, dup and free. */
+static void comms(void) {
+  MPI_Comm half, dup;
+  CHECK_OK(mpiete_comm_split(T_ID(700), MPI_COMM_WORLD, rank % 2, rank, &half));
+  T_EXPECT(T_ID(700), "comm");
+  int hr, hs;
+  MPI_Comm_rank(half, &hr);
+  MPI_Comm_size(half, &hs);
+  CHECK(hr == rank / 2, "half rank %d", hr);
+  CHECK_OK(mpiete_comm_dup(T_ID(701), half, &dup));
+  T_EXPECT(T_ID(701), "comm");
+  small_block(T_ID(702));
+  int v = rank, got = -1;
+  MPI_Status st;
+  CHECK_OK(mpiete_sendrecv(T_ID(703), &v, 1, MPI_INT, (hr + 1) % hs, 0, &got, 1, MPI_INT,
+                           (hr + hs - 1) % hs, 0, dup, &st));
+  T_EXPECT_SENDRECV(T_ID(703));
+  const int left = (hr + hs - 1) % hs;
+  CHECK(got == left * 2 + rank % 2 && st.MPI_SOURCE == left, "got %d from %d", got,
+        st.MPI_SOURCE);
+  CHECK_OK(mpiete_comm_free(T_ID(710), &dup));
+  CHECK_OK(mpiete_comm_free(T_ID(710), &half));
+  t_expect_n(T_ID(710), "comm", 2, 0);
+  CHECK(dup == MPI_COMM_NULL && half == MPI_COMM_NULL, "not freed");
+}
+
+/* 8. Deliberately deadlocked: both ranks receive first. Must be reported, never hang. */
+static void deadlock(void) {
+  int v = 0;
+  if (rank < 2)
+    recv_(T_ID(800), &v, 1, MPI_INT, 1 - rank, 7, MPI_STATUS_IGNORE);
+  send_(T_ID(802), &v, 1, MPI_INT, 1 - rank, 7);
+}
+
+/* 9. A polling livelock: rank 0 tests for a message rank 1 never sends, while rank 1 waits for
+ *    one from rank 0. Reported once MPIETE_POLL_LIMIT polls made no progress. */
+static void polldeadlock(void) {
+  int v = 0, flag = 0;
+  if (rank == 0) {
+    MPI_Request req;
+    CHECK_OK(mpiete_irecv(T_ID(900), &v, 1, MPI_INT, 1, 5, MPI_COMM_WORLD, &req));
+    while (!flag)
+      CHECK_OK(mpiete_test(T_ID(901), &req, &flag, MPI_STATUS_IGNORE));
+  } else if (rank == 1) {
+    recv_(T_ID(902), &v, 1, MPI_INT, 0, 6, MPI_STATUS_IGNORE);
+  }
+}
+
+int main(int argc, char **argv) {
+  CHECK(argc >= 2, "usage: token SCENARIO");
+  CHECK_OK(mpiete_init(T_ID(1), &argc, &argv));
+  t_started();
+  T_EXPECT(T_ID(1), "init");
+  rank = t_rank;
+  size = t_size;
+  const char *s = argv[1];
+  if (strcmp(s, "messages") == 0)
+    messages();
+  else if (strcmp(s, "wildcard") == 0)
+    wildcard();
+  else if (strcmp(s, "ring") == 0)
+    ring();
+  else if (strcmp(s, "testloop") == 0)
+    testloop();
+  else if (strcmp(s, "semantics") == 0)
+    semantics();
+  else if (strcmp(s, "sleeping") == 0)
+    sleeping();
+  else if (strcmp(s, "comms") == 0)
+    comms();
+  else if (strcmp(s, "deadlock") == 0)
+    deadlock();
+  else if (strcmp(s, "polldeadlock") == 0)
+    polldeadlock();
+  else
+    CHECK(0, "unknown scenario %s", s);
+  CHECK_OK(mpiete_finalize(T_ID(2)));
+  T_EXPECT(T_ID(2), "finalize");
+  t_check_output();
+  return 0;
+}
