@@ -247,15 +247,15 @@ template <> struct Arg<FLogicalOut> {
 };
 
 // Handles, in: MPI_X_f2c.
-#define MPIETE_FORTRAN_HANDLE(Name, CType)                                                   \
-  struct F##Name {                                                                           \
-    MPI_Fint V;                                                                              \
-  };                                                                                         \
-  template <> struct Arg<F##Name> {                                                          \
-    CType C;                                                                                 \
-    explicit Arg(F##Name *P) : C(PMPI_##Name##_f2c(P->V)) {}                                 \
-    CType get() const { return C; }                                                          \
-    void post() {}                                                                           \
+#define MPIETE_FORTRAN_HANDLE(Name, CType)                                                         \
+  struct F##Name {                                                                                 \
+    MPI_Fint V;                                                                                    \
+  };                                                                                               \
+  template <> struct Arg<F##Name> {                                                                \
+    CType C;                                                                                       \
+    explicit Arg(F##Name *P) : C(PMPI_##Name##_f2c(P->V)) {}                                       \
+    CType get() const { return C; }                                                                \
+    void post() {}                                                                                 \
   };
 MPIETE_FORTRAN_HANDLE(Comm, MPI_Comm)
 MPIETE_FORTRAN_HANDLE(Type, MPI_Datatype)
@@ -376,39 +376,39 @@ using namespace mpiete::fortran;
 #define MPIETE_EXPAND(...) __VA_ARGS__
 
 // Declares the Fortran entry point Name_ (its body follows the macro) and its Name__ alias.
-#define MPIETE_FORTRAN_ENTRY(Name, ...)                                                       \
-  extern "C" void Name##_(const MPI_Fint *unit, const MPI_Fint *idx,                           \
-                          __VA_ARGS__ __VA_OPT__(, ) MPI_Fint *ierr);                          \
-  extern "C" decltype(Name##_) Name##__ __attribute__((alias(#Name "_")));                     \
-  extern "C" void Name##_(const MPI_Fint *unit, const MPI_Fint *idx,                           \
+#define MPIETE_FORTRAN_ENTRY(Name, ...)                                                            \
+  extern "C" void Name##_(const MPI_Fint *unit, const MPI_Fint *idx,                               \
+                          __VA_ARGS__ __VA_OPT__(, ) MPI_Fint *ierr);                              \
+  extern "C" decltype(Name##_) Name##__ __attribute__((alias(#Name "_")));                         \
+  extern "C" void Name##_(const MPI_Fint *unit, const MPI_Fint *idx,                               \
                           __VA_ARGS__ __VA_OPT__(, ) MPI_Fint *ierr)
 
 // An entry point whose Fortran parameters map one to one onto the C entry point's.
-#define MPIETE_FORTRAN_FORWARD(Runtime, Params, Args)                                         \
-  MPIETE_FORTRAN_ENTRY(Runtime, MPIETE_EXPAND Params) {                                        \
-    *ierr = forward(&Runtime, site(unit, idx), MPIETE_EXPAND Args);                            \
+#define MPIETE_FORTRAN_FORWARD(Runtime, Params, Args)                                              \
+  MPIETE_FORTRAN_ENTRY(Runtime, MPIETE_EXPAND Params) {                                            \
+    *ierr = forward(&Runtime, site(unit, idx), MPIETE_EXPAND Args);                                \
   }
 // An entry point written out below.
 #define MPIETE_FORTRAN_WRITTEN(Runtime)
 
 // Fortran parameter lists shared by several routines.
-#define MPIETE_F_SEND                                                                         \
-  (FBuf * buf, FInt * count, FType * datatype, FInt * dest, FInt * tag, FComm * comm),         \
+#define MPIETE_F_SEND                                                                              \
+  (FBuf * buf, FInt * count, FType * datatype, FInt * dest, FInt * tag, FComm * comm),             \
       (buf, count, datatype, dest, tag, comm)
-#define MPIETE_F_ISEND                                                                        \
-  (FBuf * buf, FInt * count, FType * datatype, FInt * dest, FInt * tag, FComm * comm,          \
-   FRequestOut * request),                                                                     \
+#define MPIETE_F_ISEND                                                                             \
+  (FBuf * buf, FInt * count, FType * datatype, FInt * dest, FInt * tag, FComm * comm,              \
+   FRequestOut * request),                                                                         \
       (buf, count, datatype, dest, tag, comm, request)
-#define MPIETE_F_REDUCE_LIKE                                                                  \
-  (FBuf * sendbuf, FBuf * recvbuf, FInt * count, FType * datatype, FOp * op, FComm * comm),    \
+#define MPIETE_F_REDUCE_LIKE                                                                       \
+  (FBuf * sendbuf, FBuf * recvbuf, FInt * count, FType * datatype, FOp * op, FComm * comm),        \
       (sendbuf, recvbuf, count, datatype, op, comm)
-#define MPIETE_F_GATHER_LIKE                                                                  \
-  (FBuf * sendbuf, FInt * sendcount, FType * sendtype, FBuf * recvbuf, FInt * recvcount,       \
-   FType * recvtype, FInt * root, FComm * comm),                                               \
+#define MPIETE_F_GATHER_LIKE                                                                       \
+  (FBuf * sendbuf, FInt * sendcount, FType * sendtype, FBuf * recvbuf, FInt * recvcount,           \
+   FType * recvtype, FInt * root, FComm * comm),                                                   \
       (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm)
-#define MPIETE_F_ALLGATHER_LIKE                                                               \
-  (FBuf * sendbuf, FInt * sendcount, FType * sendtype, FBuf * recvbuf, FInt * recvcount,       \
-   FType * recvtype, FComm * comm),                                                            \
+#define MPIETE_F_ALLGATHER_LIKE                                                                    \
+  (FBuf * sendbuf, FInt * sendcount, FType * sendtype, FBuf * recvbuf, FInt * recvcount,           \
+   FType * recvtype, FComm * comm),                                                                \
       (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm)
 #define MPIETE_FWD(Runtime, ...) MPIETE_FORTRAN_FORWARD(Runtime, __VA_ARGS__)
 
@@ -420,114 +420,112 @@ using namespace mpiete::fortran;
 #define MPIETE_FORTRAN_MPI_Ssend(R) MPIETE_FWD(R, MPIETE_F_SEND)
 #define MPIETE_FORTRAN_MPI_Rsend(R) MPIETE_FWD(R, MPIETE_F_SEND)
 #define MPIETE_FORTRAN_MPI_Bsend(R) MPIETE_FWD(R, MPIETE_F_SEND)
-#define MPIETE_FORTRAN_MPI_Recv(R)                                                            \
-  MPIETE_FWD(R,                                                                                \
-             (FBuf * buf, FInt * count, FType * datatype, FInt * source, FInt * tag,           \
-              FComm * comm, FStatus * status),                                                 \
+#define MPIETE_FORTRAN_MPI_Recv(R)                                                                 \
+  MPIETE_FWD(R,                                                                                    \
+             (FBuf * buf, FInt * count, FType * datatype, FInt * source, FInt * tag, FComm * comm, \
+              FStatus * status),                                                                   \
              (buf, count, datatype, source, tag, comm, status))
-#define MPIETE_FORTRAN_MPI_Sendrecv(R)                                                        \
-  MPIETE_FWD(R,                                                                                \
-             (FBuf * sendbuf, FInt * sendcount, FType * sendtype, FInt * dest, FInt * sendtag, \
-              FBuf * recvbuf, FInt * recvcount, FType * recvtype, FInt * source,               \
-              FInt * recvtag, FComm * comm, FStatus * status),                                 \
-             (sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,       \
-              source, recvtag, comm, status))
-#define MPIETE_FORTRAN_MPI_Sendrecv_replace(R)                                                \
-  MPIETE_FWD(R,                                                                                \
-             (FBuf * buf, FInt * count, FType * datatype, FInt * dest, FInt * sendtag,         \
-              FInt * source, FInt * recvtag, FComm * comm, FStatus * status),                  \
+#define MPIETE_FORTRAN_MPI_Sendrecv(R)                                                             \
+  MPIETE_FWD(R,                                                                                    \
+             (FBuf * sendbuf, FInt * sendcount, FType * sendtype, FInt * dest, FInt * sendtag,     \
+              FBuf * recvbuf, FInt * recvcount, FType * recvtype, FInt * source, FInt * recvtag,   \
+              FComm * comm, FStatus * status),                                                     \
+             (sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,   \
+              recvtag, comm, status))
+#define MPIETE_FORTRAN_MPI_Sendrecv_replace(R)                                                     \
+  MPIETE_FWD(R,                                                                                    \
+             (FBuf * buf, FInt * count, FType * datatype, FInt * dest, FInt * sendtag,             \
+              FInt * source, FInt * recvtag, FComm * comm, FStatus * status),                      \
              (buf, count, datatype, dest, sendtag, source, recvtag, comm, status))
 #define MPIETE_FORTRAN_MPI_Isend(R) MPIETE_FWD(R, MPIETE_F_ISEND)
 #define MPIETE_FORTRAN_MPI_Issend(R) MPIETE_FWD(R, MPIETE_F_ISEND)
 #define MPIETE_FORTRAN_MPI_Irsend(R) MPIETE_FWD(R, MPIETE_F_ISEND)
 #define MPIETE_FORTRAN_MPI_Ibsend(R) MPIETE_FWD(R, MPIETE_F_ISEND)
-#define MPIETE_FORTRAN_MPI_Irecv(R)                                                           \
-  MPIETE_FWD(R,                                                                                \
-             (FBuf * buf, FInt * count, FType * datatype, FInt * source, FInt * tag,           \
-              FComm * comm, FRequestOut * request),                                            \
+#define MPIETE_FORTRAN_MPI_Irecv(R)                                                                \
+  MPIETE_FWD(R,                                                                                    \
+             (FBuf * buf, FInt * count, FType * datatype, FInt * source, FInt * tag, FComm * comm, \
+              FRequestOut * request),                                                              \
              (buf, count, datatype, source, tag, comm, request))
-#define MPIETE_FORTRAN_MPI_Wait(R)                                                            \
+#define MPIETE_FORTRAN_MPI_Wait(R)                                                                 \
   MPIETE_FWD(R, (FRequestInOut * request, FStatus * status), (request, status))
 #define MPIETE_FORTRAN_MPI_Waitall MPIETE_FORTRAN_WRITTEN
 #define MPIETE_FORTRAN_MPI_Waitany MPIETE_FORTRAN_WRITTEN
 #define MPIETE_FORTRAN_MPI_Waitsome MPIETE_FORTRAN_WRITTEN
-#define MPIETE_FORTRAN_MPI_Test(R)                                                            \
-  MPIETE_FWD(R, (FRequestInOut * request, FLogicalOut * flag, FStatus * status),               \
+#define MPIETE_FORTRAN_MPI_Test(R)                                                                 \
+  MPIETE_FWD(R, (FRequestInOut * request, FLogicalOut * flag, FStatus * status),                   \
              (request, flag, status))
 #define MPIETE_FORTRAN_MPI_Testall MPIETE_FORTRAN_WRITTEN
 #define MPIETE_FORTRAN_MPI_Testany MPIETE_FORTRAN_WRITTEN
 #define MPIETE_FORTRAN_MPI_Testsome MPIETE_FORTRAN_WRITTEN
 #define MPIETE_FORTRAN_MPI_Request_free(R) MPIETE_FWD(R, (FRequestInOut * request), (request))
-#define MPIETE_FORTRAN_MPI_Probe(R)                                                           \
-  MPIETE_FWD(R, (FInt * source, FInt * tag, FComm * comm, FStatus * status),                   \
+#define MPIETE_FORTRAN_MPI_Probe(R)                                                                \
+  MPIETE_FWD(R, (FInt * source, FInt * tag, FComm * comm, FStatus * status),                       \
              (source, tag, comm, status))
-#define MPIETE_FORTRAN_MPI_Iprobe(R)                                                          \
-  MPIETE_FWD(R,                                                                                \
-             (FInt * source, FInt * tag, FComm * comm, FLogicalOut * flag, FStatus * status),  \
+#define MPIETE_FORTRAN_MPI_Iprobe(R)                                                               \
+  MPIETE_FWD(R, (FInt * source, FInt * tag, FComm * comm, FLogicalOut * flag, FStatus * status),   \
              (source, tag, comm, flag, status))
 #define MPIETE_FORTRAN_MPI_Barrier(R) MPIETE_FWD(R, (FComm * comm), (comm))
-#define MPIETE_FORTRAN_MPI_Bcast(R)                                                           \
-  MPIETE_FWD(R, (FBuf * buffer, FInt * count, FType * datatype, FInt * root, FComm * comm),    \
+#define MPIETE_FORTRAN_MPI_Bcast(R)                                                                \
+  MPIETE_FWD(R, (FBuf * buffer, FInt * count, FType * datatype, FInt * root, FComm * comm),        \
              (buffer, count, datatype, root, comm))
-#define MPIETE_FORTRAN_MPI_Reduce(R)                                                          \
-  MPIETE_FWD(R,                                                                                \
-             (FBuf * sendbuf, FBuf * recvbuf, FInt * count, FType * datatype, FOp * op,        \
-              FInt * root, FComm * comm),                                                      \
+#define MPIETE_FORTRAN_MPI_Reduce(R)                                                               \
+  MPIETE_FWD(R,                                                                                    \
+             (FBuf * sendbuf, FBuf * recvbuf, FInt * count, FType * datatype, FOp * op,            \
+              FInt * root, FComm * comm),                                                          \
              (sendbuf, recvbuf, count, datatype, op, root, comm))
 #define MPIETE_FORTRAN_MPI_Allreduce(R) MPIETE_FWD(R, MPIETE_F_REDUCE_LIKE)
 #define MPIETE_FORTRAN_MPI_Gather(R) MPIETE_FWD(R, MPIETE_F_GATHER_LIKE)
-#define MPIETE_FORTRAN_MPI_Gatherv(R)                                                         \
-  MPIETE_FWD(R,                                                                                \
-             (FBuf * sendbuf, FInt * sendcount, FType * sendtype, FBuf * recvbuf,              \
-              FIntArray * recvcounts, FIntArray * displs, FType * recvtype, FInt * root,       \
-              FComm * comm),                                                                   \
+#define MPIETE_FORTRAN_MPI_Gatherv(R)                                                              \
+  MPIETE_FWD(R,                                                                                    \
+             (FBuf * sendbuf, FInt * sendcount, FType * sendtype, FBuf * recvbuf,                  \
+              FIntArray * recvcounts, FIntArray * displs, FType * recvtype, FInt * root,           \
+              FComm * comm),                                                                       \
              (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm))
 #define MPIETE_FORTRAN_MPI_Scatter(R) MPIETE_FWD(R, MPIETE_F_GATHER_LIKE)
-#define MPIETE_FORTRAN_MPI_Scatterv(R)                                                        \
-  MPIETE_FWD(R,                                                                                \
-             (FBuf * sendbuf, FIntArray * sendcounts, FIntArray * displs, FType * sendtype,    \
-              FBuf * recvbuf, FInt * recvcount, FType * recvtype, FInt * root, FComm * comm),  \
+#define MPIETE_FORTRAN_MPI_Scatterv(R)                                                             \
+  MPIETE_FWD(R,                                                                                    \
+             (FBuf * sendbuf, FIntArray * sendcounts, FIntArray * displs, FType * sendtype,        \
+              FBuf * recvbuf, FInt * recvcount, FType * recvtype, FInt * root, FComm * comm),      \
              (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm))
 #define MPIETE_FORTRAN_MPI_Allgather(R) MPIETE_FWD(R, MPIETE_F_ALLGATHER_LIKE)
-#define MPIETE_FORTRAN_MPI_Allgatherv(R)                                                      \
-  MPIETE_FWD(R,                                                                                \
-             (FBuf * sendbuf, FInt * sendcount, FType * sendtype, FBuf * recvbuf,              \
-              FIntArray * recvcounts, FIntArray * displs, FType * recvtype, FComm * comm),     \
+#define MPIETE_FORTRAN_MPI_Allgatherv(R)                                                           \
+  MPIETE_FWD(R,                                                                                    \
+             (FBuf * sendbuf, FInt * sendcount, FType * sendtype, FBuf * recvbuf,                  \
+              FIntArray * recvcounts, FIntArray * displs, FType * recvtype, FComm * comm),         \
              (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm))
 #define MPIETE_FORTRAN_MPI_Alltoall(R) MPIETE_FWD(R, MPIETE_F_ALLGATHER_LIKE)
-#define MPIETE_FORTRAN_MPI_Alltoallv(R)                                                       \
-  MPIETE_FWD(R,                                                                                \
-             (FBuf * sendbuf, FIntArray * sendcounts, FIntArray * sdispls, FType * sendtype,   \
-              FBuf * recvbuf, FIntArray * recvcounts, FIntArray * rdispls, FType * recvtype,   \
-              FComm * comm),                                                                   \
-             (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,  \
-              comm))
-#define MPIETE_FORTRAN_MPI_Reduce_scatter(R)                                                  \
-  MPIETE_FWD(R,                                                                                \
-             (FBuf * sendbuf, FBuf * recvbuf, FIntArray * recvcounts, FType * datatype,        \
-              FOp * op, FComm * comm),                                                         \
+#define MPIETE_FORTRAN_MPI_Alltoallv(R)                                                            \
+  MPIETE_FWD(                                                                                      \
+      R,                                                                                           \
+      (FBuf * sendbuf, FIntArray * sendcounts, FIntArray * sdispls, FType * sendtype,              \
+       FBuf * recvbuf, FIntArray * recvcounts, FIntArray * rdispls, FType * recvtype,              \
+       FComm * comm),                                                                              \
+      (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm))
+#define MPIETE_FORTRAN_MPI_Reduce_scatter(R)                                                       \
+  MPIETE_FWD(R,                                                                                    \
+             (FBuf * sendbuf, FBuf * recvbuf, FIntArray * recvcounts, FType * datatype, FOp * op,  \
+              FComm * comm),                                                                       \
              (sendbuf, recvbuf, recvcounts, datatype, op, comm))
 #define MPIETE_FORTRAN_MPI_Reduce_scatter_block(R) MPIETE_FWD(R, MPIETE_F_REDUCE_LIKE)
 #define MPIETE_FORTRAN_MPI_Scan(R) MPIETE_FWD(R, MPIETE_F_REDUCE_LIKE)
 #define MPIETE_FORTRAN_MPI_Exscan(R) MPIETE_FWD(R, MPIETE_F_REDUCE_LIKE)
-#define MPIETE_FORTRAN_MPI_Comm_split(R)                                                      \
-  MPIETE_FWD(R, (FComm * comm, FInt * color, FInt * key, FCommOut * newcomm),                  \
+#define MPIETE_FORTRAN_MPI_Comm_split(R)                                                           \
+  MPIETE_FWD(R, (FComm * comm, FInt * color, FInt * key, FCommOut * newcomm),                      \
              (comm, color, key, newcomm))
-#define MPIETE_FORTRAN_MPI_Comm_split_type(R)                                                 \
-  MPIETE_FWD(R,                                                                                \
-             (FComm * comm, FInt * split_type, FInt * key, FInfo * info, FCommOut * newcomm),  \
+#define MPIETE_FORTRAN_MPI_Comm_split_type(R)                                                      \
+  MPIETE_FWD(R, (FComm * comm, FInt * split_type, FInt * key, FInfo * info, FCommOut * newcomm),   \
              (comm, split_type, key, info, newcomm))
-#define MPIETE_FORTRAN_MPI_Comm_dup(R)                                                        \
+#define MPIETE_FORTRAN_MPI_Comm_dup(R)                                                             \
   MPIETE_FWD(R, (FComm * comm, FCommOut * newcomm), (comm, newcomm))
-#define MPIETE_FORTRAN_MPI_Comm_create(R)                                                     \
+#define MPIETE_FORTRAN_MPI_Comm_create(R)                                                          \
   MPIETE_FWD(R, (FComm * comm, FGroup * group, FCommOut * newcomm), (comm, group, newcomm))
-#define MPIETE_FORTRAN_MPI_Cart_create(R)                                                     \
-  MPIETE_FWD(R,                                                                                \
-             (FComm * comm_old, FInt * ndims, FIntArray * dims, FLogicalArray * periods,       \
-              FLogical * reorder, FCommOut * comm_cart),                                       \
+#define MPIETE_FORTRAN_MPI_Cart_create(R)                                                          \
+  MPIETE_FWD(R,                                                                                    \
+             (FComm * comm_old, FInt * ndims, FIntArray * dims, FLogicalArray * periods,           \
+              FLogical * reorder, FCommOut * comm_cart),                                           \
              (comm_old, ndims, dims, periods, reorder, comm_cart))
-#define MPIETE_FORTRAN_MPI_Cart_sub(R)                                                        \
-  MPIETE_FWD(R, (FComm * comm, FLogicalArray * remain_dims, FCommOut * newcomm),               \
+#define MPIETE_FORTRAN_MPI_Cart_sub(R)                                                             \
+  MPIETE_FWD(R, (FComm * comm, FLogicalArray * remain_dims, FCommOut * newcomm),                   \
              (comm, remain_dims, newcomm))
 #define MPIETE_FORTRAN_MPI_Comm_free(R) MPIETE_FWD(R, (FCommInOut * comm), (comm))
 
@@ -600,9 +598,9 @@ namespace {
 
 /// Waitsome and Testsome: the same arguments, the same conversions.
 template <class Fn>
-void someCall(Fn Call, mpiete_site_t Site, const MPI_Fint *incount,
-              MPI_Fint *array_of_requests, MPI_Fint *outcount, MPI_Fint *array_of_indices,
-              MPI_Fint *array_of_statuses, MPI_Fint *ierr) {
+void someCall(Fn Call, mpiete_site_t Site, const MPI_Fint *incount, MPI_Fint *array_of_requests,
+              MPI_Fint *outcount, MPI_Fint *array_of_indices, MPI_Fint *array_of_statuses,
+              MPI_Fint *ierr) {
   const int N = *incount;
   RequestArray Reqs(array_of_requests, N);
   StatusArray Statuses(array_of_statuses, N);
@@ -620,15 +618,13 @@ void someCall(Fn Call, mpiete_site_t Site, const MPI_Fint *incount,
 } // namespace
 
 MPIETE_FORTRAN_ENTRY(mpiete_waitsome, const MPI_Fint *incount, MPI_Fint *array_of_requests,
-                     MPI_Fint *outcount, MPI_Fint *array_of_indices,
-                     MPI_Fint *array_of_statuses) {
+                     MPI_Fint *outcount, MPI_Fint *array_of_indices, MPI_Fint *array_of_statuses) {
   someCall(&mpiete_waitsome, site(unit, idx), incount, array_of_requests, outcount,
            array_of_indices, array_of_statuses, ierr);
 }
 
 MPIETE_FORTRAN_ENTRY(mpiete_testsome, const MPI_Fint *incount, MPI_Fint *array_of_requests,
-                     MPI_Fint *outcount, MPI_Fint *array_of_indices,
-                     MPI_Fint *array_of_statuses) {
+                     MPI_Fint *outcount, MPI_Fint *array_of_indices, MPI_Fint *array_of_statuses) {
   someCall(&mpiete_testsome, site(unit, idx), incount, array_of_requests, outcount,
            array_of_indices, array_of_statuses, ierr);
 }

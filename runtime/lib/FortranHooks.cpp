@@ -19,9 +19,9 @@ unsigned long long trips(const int64_t *Trips) {
 
 } // namespace
 
-#define MPIETE_FORTRAN_HOOK(Name, ...)                                                         \
-  extern "C" void Name##_(const MPI_Fint *unit, const MPI_Fint *idx __VA_OPT__(, ) __VA_ARGS__); \
-  extern "C" decltype(Name##_) Name##__ __attribute__((alias(#Name "_")));                      \
+#define MPIETE_FORTRAN_HOOK(Name, ...)                                                             \
+  extern "C" void Name##_(const MPI_Fint *unit, const MPI_Fint *idx __VA_OPT__(, ) __VA_ARGS__);   \
+  extern "C" decltype(Name##_) Name##__ __attribute__((alias(#Name "_")));                         \
   extern "C" void Name##_(const MPI_Fint *unit, const MPI_Fint *idx __VA_OPT__(, ) __VA_ARGS__)
 
 #if defined(MPIETE_VARIANT_TRACE)
