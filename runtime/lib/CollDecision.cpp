@@ -390,8 +390,7 @@ Library readLibrary() {
   if (std::strcmp(Env, "mpich") == 0)
     return Library::Mpich;
   std::fprintf(stderr,
-               "mpiete: error: MPIETE_COLL_TABLE='%s' is not a known table (ompi41, mpich)\n",
-               Env);
+               "mpiete: error: MPIETE_COLL_TABLE='%s' is not a known table (ompi41, mpich)\n", Env);
   PMPI_Abort(MPI_COMM_WORLD, 1);
   std::abort();
 }
@@ -406,21 +405,41 @@ Library library() {
 const char *libraryName(Library L) { return L == Library::Mpich ? "mpich" : "ompi41"; }
 
 const char *collName(Coll C) {
-  static const char *const Names[] = {
-      "barrier",   "bcast",      "reduce",    "allreduce",     "gather",
-      "gatherv",   "scatter",    "scatterv",  "allgather",     "allgatherv",
-      "alltoall",  "alltoallv",  "reduce_scatter", "reduce_scatter_block", "scan",
-      "exscan"};
+  static const char *const Names[] = {"barrier",        "bcast",
+                                      "reduce",         "allreduce",
+                                      "gather",         "gatherv",
+                                      "scatter",        "scatterv",
+                                      "allgather",      "allgatherv",
+                                      "alltoall",       "alltoallv",
+                                      "reduce_scatter", "reduce_scatter_block",
+                                      "scan",           "exscan"};
   return Names[static_cast<int>(C)];
 }
 
 const char *algoName(Algo A) {
-  static const char *const Names[] = {
-      "linear",          "linear_sync",      "chain",     "split_binary", "binary",
-      "binomial",        "knomial",          "in_order_binary", "scatter_allgather",
-      "recursive_doubling", "bruck",         "double_ring", "two_proc",   "tree",
-      "ring",            "rabenseifner",     "nonoverlapping", "neighbor", "pairwise",
-      "modified_bruck",  "recursive_halving", "butterfly", "gather_bcast"};
+  static const char *const Names[] = {"linear",
+                                      "linear_sync",
+                                      "chain",
+                                      "split_binary",
+                                      "binary",
+                                      "binomial",
+                                      "knomial",
+                                      "in_order_binary",
+                                      "scatter_allgather",
+                                      "recursive_doubling",
+                                      "bruck",
+                                      "double_ring",
+                                      "two_proc",
+                                      "tree",
+                                      "ring",
+                                      "rabenseifner",
+                                      "nonoverlapping",
+                                      "neighbor",
+                                      "pairwise",
+                                      "modified_bruck",
+                                      "recursive_halving",
+                                      "butterfly",
+                                      "gather_bcast"};
   return Names[static_cast<int>(A)];
 }
 

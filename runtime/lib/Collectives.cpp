@@ -17,10 +17,10 @@ namespace {
 using transport::Context;
 using transport::SendMode;
 
-#define MPIETE_TRY(Expr)                                                                       \
-  do {                                                                                         \
-    if (const int Rc_ = (Expr); Rc_ != MPI_SUCCESS)                                            \
-      return Rc_;                                                                              \
+#define MPIETE_TRY(Expr)                                                                           \
+  do {                                                                                             \
+    if (const int Rc_ = (Expr); Rc_ != MPI_SUCCESS)                                                \
+      return Rc_;                                                                                  \
   } while (0)
 
 // One tag per collective inside the private collective context: the MPI ordering rules keep
@@ -389,8 +389,8 @@ int bcastImpl(const Ctx &K, void *Buf, int Count, MPI_Datatype T, int Root) {
 
 /// Linear: the root receives from size-1 down to 0 and folds each in front of the running
 /// result, so the result is x0 op (x1 op (... op x_{n-1})).
-int reduceLinear(const Ctx &K, const void *In, void *RecvBuf, int Count, MPI_Datatype T,
-                 MPI_Op Op, int Root) {
+int reduceLinear(const Ctx &K, const void *In, void *RecvBuf, int Count, MPI_Datatype T, MPI_Op Op,
+                 int Root) {
   if (K.Rank != Root)
     return K.send(In, Count, T, Root);
   Temp AccMem, TmpMem;
@@ -417,8 +417,8 @@ int reduceLinear(const Ctx &K, const void *In, void *RecvBuf, int Count, MPI_Dat
 /// up. Children of a commutative tree come in any order; for the in-order binary tree the
 /// left child (upper ranks) is folded first, then the right child (lower ranks), each in front.
 /// Returns the result in Out at the tree's root.
-int reduceTree(const Ctx &K, const Tree &T, const void *In, void *Out, int Count,
-               MPI_Datatype Type, MPI_Op Op) {
+int reduceTree(const Ctx &K, const Tree &T, const void *In, void *Out, int Count, MPI_Datatype Type,
+               MPI_Op Op) {
   if (T.NumChildren == 0 && T.Parent >= 0)
     return K.send(In, Count, Type, T.Parent);
   Temp AccMem, TmpMem;
@@ -568,14 +568,12 @@ int allreduceRabenseifner(const Ctx &K, void *Buf, int Count, MPI_Datatype T, MP
   if (K.Rank < 2 * Rem) {
     const int LHalf = Count / 2, RHalf = Count - LHalf;
     if (K.Rank % 2 != 0) {
-      MPIETE_TRY(K.sendrecv(Buf, LHalf, T, K.Rank - 1, at(Tmp, LHalf, E), RHalf, T,
-                            K.Rank - 1));
+      MPIETE_TRY(K.sendrecv(Buf, LHalf, T, K.Rank - 1, at(Tmp, LHalf, E), RHalf, T, K.Rank - 1));
       MPIETE_TRY(reduceLocal(at(Tmp, LHalf, E), at(Buf, LHalf, E), RHalf, T, Op));
       MPIETE_TRY(K.send(at(Buf, LHalf, E), RHalf, T, K.Rank - 1));
       VRank = -1;
     } else {
-      MPIETE_TRY(K.sendrecv(at(Buf, LHalf, E), RHalf, T, K.Rank + 1, Tmp, LHalf, T,
-                            K.Rank + 1));
+      MPIETE_TRY(K.sendrecv(at(Buf, LHalf, E), RHalf, T, K.Rank + 1, Tmp, LHalf, T, K.Rank + 1));
       MPIETE_TRY(reduceLocal(Tmp, Buf, LHalf, T, Op));
       MPIETE_TRY(K.recv(at(Buf, LHalf, E), RHalf, T, K.Rank + 1));
       VRank = K.Rank / 2;
@@ -645,8 +643,8 @@ int allreduceImpl(const Ctx &K, const void *SendBuf, void *RecvBuf, int Count, M
     MPIETE_TRY(reduceLinear(K, RecvBuf, RecvBuf, Count, T, Op, 0));
     return bcastLinear(K, RecvBuf, Count, T, 0);
   case Algo::Nonoverlapping:
-    MPIETE_TRY(reduceWith(K, decide(Coll::Reduce, K.Size, Bytes, Commute), RecvBuf, RecvBuf,
-                          Count, T, Op, 0));
+    MPIETE_TRY(reduceWith(K, decide(Coll::Reduce, K.Size, Bytes, Commute), RecvBuf, RecvBuf, Count,
+                          T, Op, 0));
     return bcastWith(K, decide(Coll::Bcast, K.Size, Bytes, true), RecvBuf, Count, T, 0);
   default:
     return allreduceRecursiveDoubling(K, RecvBuf, Count, T, Op);
@@ -715,14 +713,13 @@ int gatherImpl(const Ctx &K, const void *SendBuf, int SCount, MPI_Datatype ST, v
   const int BC = IsRoot ? RCount : SCount;
   const MPI_Aint BE = extentOf(BT);
   Temp BufMem;
-  char *Blocks = (IsRoot && Root == 0)
-                     ? static_cast<char *>(RecvBuf)
-                     : BufMem.alloc(static_cast<MPI_Aint>(Sub) * BC, BT);
+  char *Blocks = (IsRoot && Root == 0) ? static_cast<char *>(RecvBuf)
+                                       : BufMem.alloc(static_cast<MPI_Aint>(Sub) * BC, BT);
   if (!IsRoot)
     MPIETE_TRY(copy(SendBuf, SCount, ST, Blocks, BC, BT));
   else if (Root != 0)
-    MPIETE_TRY(copy(at(RecvBuf, static_cast<MPI_Aint>(Root) * RCount, RE), RCount, RT, Blocks,
-                    BC, BT));
+    MPIETE_TRY(
+        copy(at(RecvBuf, static_cast<MPI_Aint>(Root) * RCount, RE), RCount, RT, Blocks, BC, BT));
   for (int I = 0; I < T.NumChildren; ++I) {
     const int CV = shift(T.Children[I], Root, K.Size);
     MPIETE_TRY(K.recv(at(Blocks, static_cast<MPI_Aint>(CV - V) * BC, BE),
@@ -1001,8 +998,8 @@ int allgatherImpl(const Ctx &K, const void *SendBuf, int SCount, MPI_Datatype ST
   return allgatherBlocks(K, A, L);
 }
 
-int allgathervImpl(const Ctx &K, const void *SendBuf, int SCount, MPI_Datatype ST,
-                   void *RecvBuf, const int *RCounts, const int *Displs, MPI_Datatype RT) {
+int allgathervImpl(const Ctx &K, const void *SendBuf, int SCount, MPI_Datatype ST, void *RecvBuf,
+                   const int *RCounts, const int *Displs, MPI_Datatype RT) {
   const MPI_Aint RE = extentOf(RT);
   char *Mine = at(RecvBuf, Displs[K.Rank], RE);
   if (SendBuf != MPI_IN_PLACE)
@@ -1071,8 +1068,8 @@ int alltoallLinear(const Ctx &K, const AlltoallArgs &A, bool SkipEmpty) {
 int alltoallPairwise(const Ctx &K, const AlltoallArgs &A) {
   for (int Step = 1; Step < K.Size; ++Step) {
     const int To = (K.Rank + Step) % K.Size, From = (K.Rank + K.Size - Step) % K.Size;
-    MPIETE_TRY(K.sendrecv(A.sptr(To), A.scount(To), A.ST, To, A.rptr(From), A.rcount(From), A.RT,
-                          From));
+    MPIETE_TRY(
+        K.sendrecv(A.sptr(To), A.scount(To), A.ST, To, A.rptr(From), A.rcount(From), A.RT, From));
   }
   return MPI_SUCCESS;
 }
@@ -1170,8 +1167,8 @@ int reduceScatterHalving(const Ctx &K, const void *In, void *Out, const int *Cou
         Rc = K.waitall(N, Reqs);
       if (Rc == MPI_SUCCESS && RecvCount > 0) {
         // Commutative only: which side's data comes first does not matter.
-        Rc = reduceLocal(at(Tmp, TDispls[RecvIndex], E), at(Res, TDispls[RecvIndex], E),
-                         RecvCount, T, Op);
+        Rc = reduceLocal(at(Tmp, TDispls[RecvIndex], E), at(Res, TDispls[RecvIndex], E), RecvCount,
+                         T, Op);
       }
       SendIndex = RecvIndex;
       LastIndex = RecvIndex + Mask;
@@ -1192,8 +1189,8 @@ int reduceScatterHalving(const Ctx &K, const void *In, void *Out, const int *Cou
 }
 
 /// Ring: at step k send the partial sum of block rank-k to the right, receive block rank-k-1.
-int reduceScatterRing(const Ctx &K, const void *In, void *Out, const int *Counts,
-                      const int *Displs, int Total, MPI_Datatype T, MPI_Op Op) {
+int reduceScatterRing(const Ctx &K, const void *In, void *Out, const int *Counts, const int *Displs,
+                      int Total, MPI_Datatype T, MPI_Op Op) {
   const MPI_Aint E = extentOf(T);
   int MaxCount = 0;
   for (int I = 0; I < K.Size; ++I)
@@ -1219,13 +1216,13 @@ int reduceScatterNonoverlapping(const Ctx &K, const void *In, void *Out, const i
   Temp ResMem;
   char *Res = K.Rank == 0 ? ResMem.alloc(Total, T) : nullptr;
   const uint64_t Bytes = static_cast<uint64_t>(sizeOf(T)) * static_cast<uint64_t>(Total);
-  MPIETE_TRY(reduceWith(K, decide(Coll::Reduce, K.Size, Bytes, commutative(Op)), In, Res, Total,
-                        T, Op, 0));
+  MPIETE_TRY(reduceWith(K, decide(Coll::Reduce, K.Size, Bytes, commutative(Op)), In, Res, Total, T,
+                        Op, 0));
   return scattervImpl(K, Res, Counts, Displs, T, Out, Counts[K.Rank], T, 0);
 }
 
-int reduceScatterImpl(const Ctx &K, Coll C, const void *SendBuf, void *RecvBuf,
-                      const int *Counts, MPI_Datatype T, MPI_Op Op, uint64_t DecisionBytes) {
+int reduceScatterImpl(const Ctx &K, Coll C, const void *SendBuf, void *RecvBuf, const int *Counts,
+                      MPI_Datatype T, MPI_Op Op, uint64_t DecisionBytes) {
   int *Displs = static_cast<int *>(std::malloc(sizeof(int) * K.Size));
   int Total = 0;
   for (int I = 0; I < K.Size; ++I) {
@@ -1260,8 +1257,8 @@ int reduceScatterImpl(const Ctx &K, Coll C, const void *SendBuf, void *RecvBuf,
         Temp ResMem;
         char *Res = K.Rank == 0 ? ResMem.alloc(Total, T) : nullptr;
         const uint64_t Bytes = static_cast<uint64_t>(sizeOf(T)) * static_cast<uint64_t>(Total);
-        Rc = reduceWith(K, decide(Coll::Reduce, K.Size, Bytes, commutative(Op)), In, Res, Total,
-                        T, Op, 0);
+        Rc = reduceWith(K, decide(Coll::Reduce, K.Size, Bytes, commutative(Op)), In, Res, Total, T,
+                        Op, 0);
         if (Rc == MPI_SUCCESS)
           Rc = scatterImpl(K, Res, Counts[0], T, RecvBuf, Counts[0], T, 0);
         break;
@@ -1379,15 +1376,15 @@ int reduce(mpiete_site_t Site, const void *SendBuf, void *RecvBuf, int Count, MP
   return reduceImpl(Ctx(Site, Comm, Coll::Reduce), SendBuf, RecvBuf, Count, Type, Op, Root);
 }
 
-int allreduce(mpiete_site_t Site, const void *SendBuf, void *RecvBuf, int Count,
-              MPI_Datatype Type, MPI_Op Op, MPI_Comm Comm) {
+int allreduce(mpiete_site_t Site, const void *SendBuf, void *RecvBuf, int Count, MPI_Datatype Type,
+              MPI_Op Op, MPI_Comm Comm) {
   return allreduceImpl(Ctx(Site, Comm, Coll::Allreduce), SendBuf, RecvBuf, Count, Type, Op);
 }
 
 int gather(mpiete_site_t Site, const void *SendBuf, int SendCount, MPI_Datatype SendType,
            void *RecvBuf, int RecvCount, MPI_Datatype RecvType, int Root, MPI_Comm Comm) {
-  return gatherImpl(Ctx(Site, Comm, Coll::Gather), SendBuf, SendCount, SendType, RecvBuf,
-                    RecvCount, RecvType, Root);
+  return gatherImpl(Ctx(Site, Comm, Coll::Gather), SendBuf, SendCount, SendType, RecvBuf, RecvCount,
+                    RecvType, Root);
 }
 
 int gatherv(mpiete_site_t Site, const void *SendBuf, int SendCount, MPI_Datatype SendType,
@@ -1404,8 +1401,8 @@ int scatter(mpiete_site_t Site, const void *SendBuf, int SendCount, MPI_Datatype
 }
 
 int scatterv(mpiete_site_t Site, const void *SendBuf, const int SendCounts[], const int Displs[],
-             MPI_Datatype SendType, void *RecvBuf, int RecvCount, MPI_Datatype RecvType,
-             int Root, MPI_Comm Comm) {
+             MPI_Datatype SendType, void *RecvBuf, int RecvCount, MPI_Datatype RecvType, int Root,
+             MPI_Comm Comm) {
   return scattervImpl(Ctx(Site, Comm, Coll::Scatterv), SendBuf, SendCounts, Displs, SendType,
                       RecvBuf, RecvCount, RecvType, Root);
 }
@@ -1429,23 +1426,24 @@ int alltoall(mpiete_site_t Site, const void *SendBuf, int SendCount, MPI_Datatyp
   if (RecvCount == 0)
     return MPI_SUCCESS;
   const bool InPlace = SendBuf == MPI_IN_PLACE;
-  const AlltoallArgs A{SendBuf, SendType, InPlace ? 0 : extentOf(SendType), RecvBuf,
-                       RecvType, extentOf(RecvType), nullptr, nullptr, nullptr, nullptr,
-                       SendCount, RecvCount};
+  const AlltoallArgs A{SendBuf, SendType,  InPlace ? 0 : extentOf(SendType),
+                       RecvBuf, RecvType,  extentOf(RecvType),
+                       nullptr, nullptr,   nullptr,
+                       nullptr, SendCount, RecvCount};
   const uint64_t Bytes = static_cast<uint64_t>(sizeOf(InPlace ? RecvType : SendType)) *
                          static_cast<uint64_t>(InPlace ? RecvCount : SendCount);
   return alltoallRun(K, A, Coll::Alltoall, decide(Coll::Alltoall, K.Size, Bytes, true));
 }
 
 int alltoallv(mpiete_site_t Site, const void *SendBuf, const int SendCounts[],
-              const int SendDispls[], MPI_Datatype SendType, void *RecvBuf,
-              const int RecvCounts[], const int RecvDispls[], MPI_Datatype RecvType,
-              MPI_Comm Comm) {
+              const int SendDispls[], MPI_Datatype SendType, void *RecvBuf, const int RecvCounts[],
+              const int RecvDispls[], MPI_Datatype RecvType, MPI_Comm Comm) {
   const Ctx K(Site, Comm, Coll::Alltoallv);
   const bool InPlace = SendBuf == MPI_IN_PLACE;
-  const AlltoallArgs A{SendBuf, SendType, InPlace ? 0 : extentOf(SendType), RecvBuf,
-                       RecvType, extentOf(RecvType), SendCounts, SendDispls, RecvCounts,
-                       RecvDispls, 0, 0};
+  const AlltoallArgs A{SendBuf,    SendType,   InPlace ? 0 : extentOf(SendType),
+                       RecvBuf,    RecvType,   extentOf(RecvType),
+                       SendCounts, SendDispls, RecvCounts,
+                       RecvDispls, 0,          0};
   return alltoallRun(K, A, Coll::Alltoallv, decide(Coll::Alltoallv, K.Size, 0, true));
 }
 
@@ -1465,9 +1463,9 @@ int reduceScatterBlock(mpiete_site_t Site, const void *SendBuf, void *RecvBuf, i
   int *Counts = static_cast<int *>(std::malloc(sizeof(int) * K.Size));
   for (int I = 0; I < K.Size; ++I)
     Counts[I] = RecvCount;
-  const int Rc = reduceScatterImpl(
-      K, Coll::ReduceScatterBlock, SendBuf, RecvBuf, Counts, Type, Op,
-      static_cast<uint64_t>(sizeOf(Type)) * static_cast<uint64_t>(RecvCount));
+  const int Rc =
+      reduceScatterImpl(K, Coll::ReduceScatterBlock, SendBuf, RecvBuf, Counts, Type, Op,
+                        static_cast<uint64_t>(sizeOf(Type)) * static_cast<uint64_t>(RecvCount));
   std::free(Counts);
   return Rc;
 }

@@ -16,8 +16,8 @@ int barrier(mpiete_site_t Site, MPI_Comm Comm);
 int bcast(mpiete_site_t Site, void *Buf, int Count, MPI_Datatype Type, int Root, MPI_Comm Comm);
 int reduce(mpiete_site_t Site, const void *SendBuf, void *RecvBuf, int Count, MPI_Datatype Type,
            MPI_Op Op, int Root, MPI_Comm Comm);
-int allreduce(mpiete_site_t Site, const void *SendBuf, void *RecvBuf, int Count,
-              MPI_Datatype Type, MPI_Op Op, MPI_Comm Comm);
+int allreduce(mpiete_site_t Site, const void *SendBuf, void *RecvBuf, int Count, MPI_Datatype Type,
+              MPI_Op Op, MPI_Comm Comm);
 int gather(mpiete_site_t Site, const void *SendBuf, int SendCount, MPI_Datatype SendType,
            void *RecvBuf, int RecvCount, MPI_Datatype RecvType, int Root, MPI_Comm Comm);
 int gatherv(mpiete_site_t Site, const void *SendBuf, int SendCount, MPI_Datatype SendType,
@@ -26,8 +26,8 @@ int gatherv(mpiete_site_t Site, const void *SendBuf, int SendCount, MPI_Datatype
 int scatter(mpiete_site_t Site, const void *SendBuf, int SendCount, MPI_Datatype SendType,
             void *RecvBuf, int RecvCount, MPI_Datatype RecvType, int Root, MPI_Comm Comm);
 int scatterv(mpiete_site_t Site, const void *SendBuf, const int SendCounts[], const int Displs[],
-             MPI_Datatype SendType, void *RecvBuf, int RecvCount, MPI_Datatype RecvType,
-             int Root, MPI_Comm Comm);
+             MPI_Datatype SendType, void *RecvBuf, int RecvCount, MPI_Datatype RecvType, int Root,
+             MPI_Comm Comm);
 int allgather(mpiete_site_t Site, const void *SendBuf, int SendCount, MPI_Datatype SendType,
               void *RecvBuf, int RecvCount, MPI_Datatype RecvType, MPI_Comm Comm);
 int allgatherv(mpiete_site_t Site, const void *SendBuf, int SendCount, MPI_Datatype SendType,
@@ -36,9 +36,8 @@ int allgatherv(mpiete_site_t Site, const void *SendBuf, int SendCount, MPI_Datat
 int alltoall(mpiete_site_t Site, const void *SendBuf, int SendCount, MPI_Datatype SendType,
              void *RecvBuf, int RecvCount, MPI_Datatype RecvType, MPI_Comm Comm);
 int alltoallv(mpiete_site_t Site, const void *SendBuf, const int SendCounts[],
-              const int SendDispls[], MPI_Datatype SendType, void *RecvBuf,
-              const int RecvCounts[], const int RecvDispls[], MPI_Datatype RecvType,
-              MPI_Comm Comm);
+              const int SendDispls[], MPI_Datatype SendType, void *RecvBuf, const int RecvCounts[],
+              const int RecvDispls[], MPI_Datatype RecvType, MPI_Comm Comm);
 int reduceScatter(mpiete_site_t Site, const void *SendBuf, void *RecvBuf, const int RecvCounts[],
                   MPI_Datatype Type, MPI_Op Op, MPI_Comm Comm);
 int reduceScatterBlock(mpiete_site_t Site, const void *SendBuf, void *RecvBuf, int RecvCount,

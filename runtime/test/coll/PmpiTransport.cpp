@@ -146,8 +146,7 @@ int probe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, MPI_Status *S
   note(Block);
   return PMPI_Probe(Source, Tag, Comm, Status);
 }
-int iprobe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, int *Flag,
-           MPI_Status *Status) {
+int iprobe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, int *Flag, MPI_Status *Status) {
   note(Block);
   return PMPI_Iprobe(Source, Tag, Comm, Flag, Status);
 }

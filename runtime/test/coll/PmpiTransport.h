@@ -17,12 +17,12 @@ void unregisterComm(MPI_Comm Comm);
 /// What one process sent and received through the transport since the last reset.
 struct Counts {
   static constexpr int MaxPeers = 64;
-  uint64_t SentMsgs[MaxPeers];  // by destination rank in the communicator
+  uint64_t SentMsgs[MaxPeers]; // by destination rank in the communicator
   uint64_t SentBytes[MaxPeers];
-  uint64_t Starts;              // isend + irecv calls
-  uint64_t Waits;               // wait / waitall calls
-  uint64_t OtherBlocks;         // events recorded under a block other than the expected one
-  uint64_t UserContext;         // messages in the user's context (collectives must use none)
+  uint64_t Starts;      // isend + irecv calls
+  uint64_t Waits;       // wait / waitall calls
+  uint64_t OtherBlocks; // events recorded under a block other than the expected one
+  uint64_t UserContext; // messages in the user's context (collectives must use none)
 };
 
 /// Resets the counters; events not under Block count as OtherBlocks.

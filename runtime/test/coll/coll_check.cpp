@@ -6,8 +6,8 @@
 //
 // Usage: coll_check [family...]   (families: bcast reduce allreduce gather scatter allgather
 // alltoall vector redscat scan barrier; default all). Exits non-zero on any mismatch.
-#include "Collectives.h"
 #include "CollDecision.h"
+#include "Collectives.h"
 #include "PmpiTransport.h"
 
 #include <cmath>
@@ -60,8 +60,9 @@ void makeTypes() {
   MPI_Datatype Types[2] = {MPI_INT, MPI_DOUBLE};
   MPI_Type_create_struct(2, Lens, Disps, Types, &Struct); // int, 4 bytes of padding, double
   MPI_Type_commit(&Struct);
-  MoveTypes = {{"int", MPI_INT},        {"double", MPI_DOUBLE}, {"char", MPI_CHAR},
-               {"long_long", MPI_LONG_LONG}, {"vector", Vec},  {"struct", Struct}};
+  MoveTypes = {{"int", MPI_INT},   {"double", MPI_DOUBLE},
+               {"char", MPI_CHAR}, {"long_long", MPI_LONG_LONG},
+               {"vector", Vec},    {"struct", Struct}};
 }
 
 /// A byte buffer for Count elements of T plus a tail, pre-filled with a sentinel.
@@ -82,9 +83,8 @@ void expectEqual(const std::vector<unsigned char> &Want, const std::vector<unsig
   while (I < Want.size() && Want[I] == Got[I])
     ++I;
   if (++Failures <= 20)
-    std::fprintf(stderr, "rank %d: MISMATCH %s: first differing byte %zu (want %d got %d)\n",
-                 Rank, What.c_str(), I, I < Want.size() ? Want[I] : -1,
-                 I < Got.size() ? Got[I] : -1);
+    std::fprintf(stderr, "rank %d: MISMATCH %s: first differing byte %zu (want %d got %d)\n", Rank,
+                 What.c_str(), I, I < Want.size() ? Want[I] : -1, I < Got.size() ? Got[I] : -1);
 }
 
 void checkTransport(const std::string &What) {
@@ -136,7 +136,7 @@ struct RedCase {
   MPI_Op Op;
   bool Tolerance; // floating point with a reduction order that may differ
   std::function<void(void *, long, int)> Fill; // (buffer, count, seed)
-  long Big;                                     // element count of the large case
+  long Big;                                    // element count of the large case
 };
 std::vector<RedCase> RedCases;
 MPI_Datatype MatType;
@@ -154,17 +154,27 @@ void makeRedCases() {
   MPI_Type_commit(&MatType);
   MPI_Op_create(matMul, 0, &MatOp);
   MPI_Op_create(userSum, 1, &UserSumOp);
-  auto SmallInt = fillWith<int>([](int R, long I, int S) { return int((R * 7 + I * 3 + S) % 11) - 5; });
-  auto Bits = fillWith<int>([](int R, long I, int S) { return int((R * 2654435761u + I * 40503 + S) & 0xffff); });
+  auto SmallInt =
+      fillWith<int>([](int R, long I, int S) { return int((R * 7 + I * 3 + S) % 11) - 5; });
+  auto Bits = fillWith<int>(
+      [](int R, long I, int S) { return int((R * 2654435761u + I * 40503 + S) & 0xffff); });
   auto Bools = fillWith<int>([](int R, long I, int S) { return int((R + I + S) % 7 != 0); });
   auto Prod = fillWith<int>([](int R, long I, int S) { return 1 + int((R + I + S) % 2); });
-  auto LL = fillWith<long long>([](int R, long I, int S) { return (long long)(R + 1) * 1000000007LL + I * 31 - S; });
-  auto UC = fillWith<unsigned char>([](int R, long I, int S) { return (unsigned char)(R * 37 + I * 11 + S); });
-  auto Frac = fillWith<double>([](int R, long I, int S) { return (R + 1) * 0.1 + I * 1e-3 + S * 1e-4; });
-  auto IntD = fillWith<double>([](int R, long I, int S) { return double((R * 5 + I + S) % 13) - 6; });
-  auto ProdD = fillWith<double>([](int R, long I, int S) { return 1.0 + 0.01 * ((R + I + S) % 3); });
+  auto LL = fillWith<long long>(
+      [](int R, long I, int S) { return (long long)(R + 1) * 1000000007LL + I * 31 - S; });
+  auto UC = fillWith<unsigned char>(
+      [](int R, long I, int S) { return (unsigned char)(R * 37 + I * 11 + S); });
+  auto Frac =
+      fillWith<double>([](int R, long I, int S) { return (R + 1) * 0.1 + I * 1e-3 + S * 1e-4; });
+  auto IntD =
+      fillWith<double>([](int R, long I, int S) { return double((R * 5 + I + S) % 13) - 6; });
+  auto ProdD =
+      fillWith<double>([](int R, long I, int S) { return 1.0 + 0.01 * ((R + I + S) % 3); });
   auto Loc = [](void *B, long N, int S) {
-    struct DI { double V; int I; } *P = static_cast<DI *>(B);
+    struct DI {
+      double V;
+      int I;
+    } *P = static_cast<DI *>(B);
     for (long I = 0; I < N; ++I)
       P[I] = {double((Rank * 3 + I + S) % 4), Rank}; // ties across ranks: lowest index wins
   };
@@ -220,8 +230,7 @@ void expectClose(const RedCase &RC, const std::vector<unsigned char> &Want,
   const size_t Tail = static_cast<size_t>(Count) * sizeof(double);
   if (!std::equal(Want.begin() + Tail, Want.end(), Got.begin() + Tail)) {
     ++Failures;
-    std::fprintf(stderr, "rank %d: MISMATCH %s: bytes past the data written\n", Rank,
-                 What.c_str());
+    std::fprintf(stderr, "rank %d: MISMATCH %s: bytes past the data written\n", Rank, What.c_str());
   }
 }
 
@@ -242,7 +251,8 @@ void runBcast() {
         MPI_Bcast(Want.data(), (int)Count, M.T, Root, Comm);
         testing::resetCounts(Site);
         coll::bcast(Site, Got.data(), (int)Count, M.T, Root, Comm);
-        const std::string What = name("bcast", M.Name, Count, ("root=" + std::to_string(Root)).c_str());
+        const std::string What =
+            name("bcast", M.Name, Count, ("root=" + std::to_string(Root)).c_str());
         checkTransport(What);
         expectEqual(Want, Got, What);
         exercised(coll::Coll::Bcast, uint64_t(sizeOf(M.T)) * Count);
@@ -267,9 +277,9 @@ void runReduce() {
           testing::resetCounts(Site);
           coll::reduce(Site, Here ? MPI_IN_PLACE : In.data(), Got.data(), (int)Count, RC.T, RC.Op,
                        Root, Comm);
-          const std::string What = name("reduce", RC.Name, Count,
-                                        (std::string("root=") + std::to_string(Root) +
-                                         (InPlace ? " in_place" : "")).c_str());
+          const std::string What = name(
+              "reduce", RC.Name, Count,
+              (std::string("root=") + std::to_string(Root) + (InPlace ? " in_place" : "")).c_str());
           checkTransport(What);
           if (Rank == Root)
             expectClose(RC, Want, Got, Count, What);
@@ -333,7 +343,9 @@ void runGather() {
           testing::resetCounts(Site);
           coll::gather(Site, Here ? MPI_IN_PLACE : In.data(), (int)N, TP.Send, Got.data(), (int)RN,
                        TP.Recv, Root, Comm);
-          const std::string What = name("gather", TP.Name, N, (std::string("root=") + std::to_string(Root) + (InPlace ? " in_place" : "")).c_str());
+          const std::string What = name(
+              "gather", TP.Name, N,
+              (std::string("root=") + std::to_string(Root) + (InPlace ? " in_place" : "")).c_str());
           checkTransport(What);
           if (Rank == Root)
             expectEqual(Want, Got, What);
@@ -356,7 +368,9 @@ void runScatter() {
           testing::resetCounts(Site);
           coll::scatter(Site, In.data(), (int)N, TP.Send, Here ? MPI_IN_PLACE : Got.data(), (int)RN,
                         TP.Recv, Root, Comm);
-          const std::string What = name("scatter", TP.Name, N, (std::string("root=") + std::to_string(Root) + (InPlace ? " in_place" : "")).c_str());
+          const std::string What = name(
+              "scatter", TP.Name, N,
+              (std::string("root=") + std::to_string(Root) + (InPlace ? " in_place" : "")).c_str());
           checkTransport(What);
           expectEqual(Want, Got, What);
           exercised(coll::Coll::Scatter, uint64_t(sizeOf(TP.Send)) * N);
@@ -444,8 +458,8 @@ void runVector() {
         for (bool InPlace : {false, true}) {
           if (Scale == 6000 && M.T != MPI_INT && M.T != MPI_CHAR)
             continue;
-          const std::string Extra = "scale=" + std::to_string(Scale) + " root=" +
-                                    std::to_string(Root) + (InPlace ? " in_place" : "");
+          const std::string Extra = "scale=" + std::to_string(Scale) +
+                                    " root=" + std::to_string(Root) + (InPlace ? " in_place" : "");
           const auto C = unevenCounts(Scale, Root), D = gappedDispls(C);
           const long Span = spanOf(C, D);
           const bool Here = InPlace && Rank == Root;
@@ -458,8 +472,8 @@ void runVector() {
             MPI_Gatherv(Here ? MPI_IN_PLACE : In.data(), C[Rank], M.T, Want.data(), C.data(),
                         D.data(), M.T, Root, Comm);
             testing::resetCounts(Site);
-            coll::gatherv(Site, Here ? MPI_IN_PLACE : In.data(), C[Rank], M.T, Got.data(),
-                          C.data(), D.data(), M.T, Root, Comm);
+            coll::gatherv(Site, Here ? MPI_IN_PLACE : In.data(), C[Rank], M.T, Got.data(), C.data(),
+                          D.data(), M.T, Root, Comm);
             const std::string What = name("gatherv", M.Name, Scale, Extra.c_str());
             checkTransport(What);
             if (Rank == Root)
@@ -486,8 +500,8 @@ void runVector() {
             if (InPlace)
               pattern(Want, 13);
             auto Got = Want;
-            MPI_Allgatherv(InPlace ? MPI_IN_PLACE : In.data(), C[Rank], M.T, Want.data(),
-                           C.data(), D.data(), M.T, Comm);
+            MPI_Allgatherv(InPlace ? MPI_IN_PLACE : In.data(), C[Rank], M.T, Want.data(), C.data(),
+                           D.data(), M.T, Comm);
             testing::resetCounts(Site);
             coll::allgatherv(Site, InPlace ? MPI_IN_PLACE : In.data(), C[Rank], M.T, Got.data(),
                              C.data(), D.data(), M.T, Comm);
@@ -543,9 +557,10 @@ void runReduceScatter() {
           MPI_Reduce_scatter_block(InPlace ? MPI_IN_PLACE : In.data(), Want.data(), (int)Count,
                                    RC.T, RC.Op, Comm);
           testing::resetCounts(Site);
-          coll::reduceScatterBlock(Site, InPlace ? MPI_IN_PLACE : In.data(), Got.data(),
-                                   (int)Count, RC.T, RC.Op, Comm);
-          const std::string What = name("reduce_scatter_block", RC.Name, Count, InPlace ? "in_place" : "");
+          coll::reduceScatterBlock(Site, InPlace ? MPI_IN_PLACE : In.data(), Got.data(), (int)Count,
+                                   RC.T, RC.Op, Comm);
+          const std::string What =
+              name("reduce_scatter_block", RC.Name, Count, InPlace ? "in_place" : "");
           checkTransport(What);
           // Only the rank's own block is defined afterwards.
           Want.resize(static_cast<size_t>(Count * extentOf(RC.T)));
@@ -567,12 +582,13 @@ void runReduceScatter() {
           if (InPlace)
             Want = In;
           auto Got = Want;
-          MPI_Reduce_scatter(InPlace ? MPI_IN_PLACE : In.data(), Want.data(), C.data(), RC.T,
-                             RC.Op, Comm);
+          MPI_Reduce_scatter(InPlace ? MPI_IN_PLACE : In.data(), Want.data(), C.data(), RC.T, RC.Op,
+                             Comm);
           testing::resetCounts(Site);
-          coll::reduceScatter(Site, InPlace ? MPI_IN_PLACE : In.data(), Got.data(), C.data(),
-                              RC.T, RC.Op, Comm);
-          const std::string What = name("reduce_scatter", RC.Name, Count, InPlace ? "in_place" : "");
+          coll::reduceScatter(Site, InPlace ? MPI_IN_PLACE : In.data(), Got.data(), C.data(), RC.T,
+                              RC.Op, Comm);
+          const std::string What =
+              name("reduce_scatter", RC.Name, Count, InPlace ? "in_place" : "");
           checkTransport(What);
           Want.resize(static_cast<size_t>(C[Rank] * extentOf(RC.T)));
           Got.resize(Want.size());
@@ -602,7 +618,8 @@ void runScan() {
             coll::exscan(Site, S, Got.data(), (int)Count, RC.T, RC.Op, Comm);
           else
             coll::scan(Site, S, Got.data(), (int)Count, RC.T, RC.Op, Comm);
-          const std::string What = name(Ex ? "exscan" : "scan", RC.Name, Count, InPlace ? "in_place" : "");
+          const std::string What =
+              name(Ex ? "exscan" : "scan", RC.Name, Count, InPlace ? "in_place" : "");
           checkTransport(What);
           if (!(Ex && Rank == 0)) // rank 0's exscan result is undefined
             expectClose(RC, Want, Got, Count, What);
@@ -630,9 +647,9 @@ int main(int argc, char **argv) {
   makeTypes();
   makeRedCases();
   std::vector<std::pair<std::string, void (*)()>> Families = {
-      {"barrier", runBarrier},   {"bcast", runBcast},         {"reduce", runReduce},
-      {"allreduce", runAllreduce}, {"gather", runGather},     {"scatter", runScatter},
-      {"allgather", runAllgather}, {"alltoall", runAlltoall}, {"vector", runVector},
+      {"barrier", runBarrier},       {"bcast", runBcast},       {"reduce", runReduce},
+      {"allreduce", runAllreduce},   {"gather", runGather},     {"scatter", runScatter},
+      {"allgather", runAllgather},   {"alltoall", runAlltoall}, {"vector", runVector},
       {"redscat", runReduceScatter}, {"scan", runScan}};
   // Twice: on MPI_COMM_WORLD and on a communicator with the ranks in reverse order.
   MPI_Comm Reversed;

@@ -6,10 +6,10 @@
 //                                 one collective on MPI_COMM_WORLD, through mpiete (ours: prints
 //                                 per-peer counts in Open MPI's pml-monitoring line format) or
 //                                 through MPI itself (real: run it under
-//                                 `--mca pml_monitoring_enable 2 --mca pml_monitoring_enable_output 1`);
-//                                 compare_with_ompi.sh diffs the two.
-#include "Collectives.h"
+//                                 `--mca pml_monitoring_enable 2 --mca pml_monitoring_enable_output
+//                                 1`); compare_with_ompi.sh diffs the two.
 #include "CollDecision.h"
+#include "Collectives.h"
 #include "PmpiTransport.h"
 
 #include <cstdio>
@@ -74,8 +74,8 @@ void runOne(const std::string &C, long Bytes, int Root, bool Real, MPI_Op NonCom
     Real ? MPI_Allgather(A.data(), N, MPI_CHAR, B.data(), N, MPI_CHAR, W)
          : coll::allgather(Site, A.data(), N, MPI_CHAR, B.data(), N, MPI_CHAR, W);
   else if (C == "allgatherv")
-    Real ? MPI_Allgatherv(A.data(), Counts[Rank], MPI_CHAR, B.data(), Counts.data(),
-                          Displs.data(), MPI_CHAR, W)
+    Real ? MPI_Allgatherv(A.data(), Counts[Rank], MPI_CHAR, B.data(), Counts.data(), Displs.data(),
+                          MPI_CHAR, W)
          : coll::allgatherv(Site, A.data(), Counts[Rank], MPI_CHAR, B.data(), Counts.data(),
                             Displs.data(), MPI_CHAR, W);
   else if (C == "alltoall")
@@ -85,10 +85,10 @@ void runOne(const std::string &C, long Bytes, int Root, bool Real, MPI_Op NonCom
     std::vector<int> Same(Size, N), D(Size);
     for (int R = 0; R < Size; ++R)
       D[R] = R * N;
-    Real ? MPI_Alltoallv(A.data(), Same.data(), D.data(), MPI_CHAR, B.data(), Same.data(),
-                         D.data(), MPI_CHAR, W)
-         : coll::alltoallv(Site, A.data(), Same.data(), D.data(), MPI_CHAR, B.data(),
-                           Same.data(), D.data(), MPI_CHAR, W);
+    Real ? MPI_Alltoallv(A.data(), Same.data(), D.data(), MPI_CHAR, B.data(), Same.data(), D.data(),
+                         MPI_CHAR, W)
+         : coll::alltoallv(Site, A.data(), Same.data(), D.data(), MPI_CHAR, B.data(), Same.data(),
+                           D.data(), MPI_CHAR, W);
   } else if (C == "reduce_scatter_block")
     Real ? MPI_Reduce_scatter_block(A.data(), B.data(), NInt, MPI_INT, MPI_SUM, W)
          : coll::reduceScatterBlock(Site, A.data(), B.data(), NInt, MPI_INT, MPI_SUM, W);
@@ -256,8 +256,8 @@ int main(int argc, char **argv) {
       for (int R = 0; Rank == 0 && R < Size; ++R)
         for (int P = 0; P < Size; ++P)
           if (All[2 * (R * Size + P) + 1] != 0)
-            std::printf("I\t%d\t%d\t%llu bytes\t%llu msgs sent\n", R, P,
-                        All[2 * (R * Size + P)], All[2 * (R * Size + P) + 1]);
+            std::printf("I\t%d\t%d\t%llu bytes\t%llu msgs sent\n", R, P, All[2 * (R * Size + P)],
+                        All[2 * (R * Size + P) + 1]);
     }
     MPI_Finalize();
     return 0;
