@@ -2,7 +2,10 @@
 """End-to-end test of one test program: build with mpiete-cc, check outputs, run all variants.
 
 usage: run_program.py --build BUILD --program DIR --work WORK --mpiexec MPIRUN
-                      --blockmap-check EXE [--np 2,4] [-- program arguments]
+                      --blockmap-check EXE [--np 2,4] [--lang c|fortran] [-- program arguments]
+
+--lang fortran: the same steps with FC=mpiete-fc / FC=mpif90 (MPIETE_FC unset), Fortran
+sources (.f .F .f90 .F90 ...) as the units, and module files (.mod) allowed beside the objects.
 
 Steps (any failure exits 1 with a message saying which step and why):
   1. `make CC=BUILD/bin/mpiete-cc O=WORK/cc` in DIR, with BUILD/bin first on PATH and
@@ -59,11 +62,21 @@ def run(cmd, env, cwd=None, timeout=120, what=None):
     return Result(rc, out, err), time.monotonic() - start
 
 
+# Per language: the make variable, the wrapper, the native compiler, the wrapper's compiler
+# variable, the source suffixes, and extra files the build may leave beside the objects.
+LANGS = {
+    "c": ("CC", "mpiete-cc", "mpicc", "MPIETE_CC", (".c",), ()),
+    "fortran": ("FC", "mpiete-fc", "mpif90", "MPIETE_FC",
+                (".f", ".F", ".for", ".f77", ".f90", ".F90", ".f95", ".F95"), (".mod",)),
+}
+VAR = "CC"
+
+
 def make(program_dir, cc, outdir, env):
-    p, secs = run(["make", "-C", program_dir, f"CC={cc}", f"O={outdir}"], env,
-                  what=f"make CC={cc}")
+    p, secs = run(["make", "-C", program_dir, f"{VAR}={cc}", f"O={outdir}"], env,
+                  what=f"make {VAR}={cc}")
     if p.returncode != 0:
-        raise Failure(f"make CC={cc} O={outdir} failed (exit {p.returncode}):\n"
+        raise Failure(f"make {VAR}={cc} O={outdir} failed (exit {p.returncode}):\n"
                       f"{p.stdout}{p.stderr}")
     return p, secs
 
@@ -81,20 +94,23 @@ def main():
     ap.add_argument("--mpiexec", default="mpirun")
     ap.add_argument("--blockmap-check", required=True)
     ap.add_argument("--np", default="2,4")
+    ap.add_argument("--lang", choices=sorted(LANGS), default="c")
     ap.add_argument("args", nargs="*")
     a = ap.parse_args()
+    global VAR
+    VAR, wrapper_name, native, wrapper_env, suffixes, extras = LANGS[a.lang]
 
     program_dir = os.path.abspath(a.program)
     app = os.path.basename(program_dir.rstrip("/"))
     build = os.path.abspath(a.build)
     work = os.path.abspath(a.work)
-    wrapper = os.path.join(build, "bin", "mpiete-cc")
+    wrapper = os.path.join(build, "bin", wrapper_name)
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
 
     env = dict(os.environ)
     env["PATH"] = os.path.join(build, "bin") + os.pathsep + env.get("PATH", "")
-    env.pop("MPIETE_CC", None)
+    env.pop(wrapper_env, None)
     env.pop("MPIETE_VERBOSE", None)
     env.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
     env.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
@@ -104,17 +120,17 @@ def main():
     # 1. build with the wrapper
     cc_dir = os.path.join(work, "cc")
     _, secs = make(program_dir, wrapper, cc_dir, env)
-    print(f"[build] make CC=mpiete-cc: {secs:.1f} s")
+    print(f"[build] make {VAR}={wrapper_name}: {secs:.1f} s")
 
     # 2. outputs and block map
     exe = os.path.join(cc_dir, app)
     for suffix in ("", ".trace", ".timing", ".blocks.yaml"):
         f = exe + suffix
         if not os.path.isfile(f):
-            raise Failure(f"mpiete-cc did not produce {f}")
+            raise Failure(f"{wrapper_name} did not produce {f}")
         if suffix != ".blocks.yaml" and not os.access(f, os.X_OK):
             raise Failure(f"{f} is not executable")
-    sources = sorted(f for f in os.listdir(program_dir) if f.endswith(".c"))
+    sources = sorted(f for f in os.listdir(program_dir) if f.endswith(suffixes))
     check = [a.blockmap_check, exe + ".blocks.yaml", f"--units={len(sources)}"]
     check += [f"--source={s}" for s in sources]
     p, _ = run(check, env, what="block map check")
@@ -123,25 +139,26 @@ def main():
     print(f"[blocks] {p.stdout.strip()}")
     # Intermediate files live in a hidden .mpiete/ folder beside the objects, nowhere else.
     extra = sorted(f for f in os.listdir(cc_dir) if not (
-        f == app or f.startswith(app + ".") or f.endswith(".o") or f == ".mpiete"))
+        f == app or f.startswith(app + ".") or f.endswith(".o") or f == ".mpiete"
+        or (extras and f.endswith(extras))))
     if extra:
         raise Failure(f"unexpected files beside the program: {extra}")
 
     # 3. the native program is exactly what mpicc builds
     ref_dir = os.path.join(work, "ref")
-    make(program_dir, "mpicc", ref_dir, env)
+    make(program_dir, native, ref_dir, env)
     compared = []
     for f in sorted(os.listdir(ref_dir)):
         if f == app or f.endswith(".o"):
             mine = os.path.join(cc_dir, f)
             if not os.path.isfile(mine):
-                raise Failure(f"mpicc built {f}, mpiete-cc did not")
+                raise Failure(f"{native} built {f}, {wrapper_name} did not")
             if not same_file(mine, os.path.join(ref_dir, f)):
-                raise Failure(f"{f} built by mpiete-cc differs from mpicc's (cmp)")
+                raise Failure(f"{f} built by {wrapper_name} differs from {native}'s (cmp)")
             compared.append(f)
     if app not in compared:
-        raise Failure(f"the mpicc build made no {app}")
-    print(f"[native] identical to mpicc's build: {' '.join(compared)}")
+        raise Failure(f"the {native} build made no {app}")
+    print(f"[native] identical to {native}'s build: {' '.join(compared)}")
 
     # 4. run the three variants
     rank_file = re.compile(r"^rank(\d+)\.")

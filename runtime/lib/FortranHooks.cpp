@@ -1,0 +1,47 @@
+// The block hooks an instrumented Fortran source calls: `call mpiete_tr_block(UNIT, IDX)` and
+// the rest of instrument.h's hooks, with the block id split into the unit id (a default
+// INTEGER holding the unsigned 32-bit id) and the index. Each variant library compiles this
+// file with its own macro (MPIETE_VARIANT_TRACE / MPIETE_VARIANT_TIMING) and gets only its own
+// hooks: the other variant's C hooks are not in that library.
+//
+// External names: gfortran's `hook_` and `hook__` (-fsecond-underscore); the plain name is the
+// C hook itself.
+#include "Fortran.h"
+
+using mpiete::fortran::site;
+
+namespace {
+
+/// A loop's trip count from a Fortran INTEGER(8) (a zero-trip DO loop has none).
+unsigned long long trips(const int64_t *Trips) {
+  return *Trips > 0 ? static_cast<unsigned long long>(*Trips) : 0;
+}
+
+} // namespace
+
+#define MPIETE_FORTRAN_HOOK(Name, ...)                                                             \
+  extern "C" void Name##_(const MPI_Fint *unit, const MPI_Fint *idx __VA_OPT__(, ) __VA_ARGS__);   \
+  extern "C" decltype(Name##_) Name##__ __attribute__((alias(#Name "_")));                         \
+  extern "C" void Name##_(const MPI_Fint *unit, const MPI_Fint *idx __VA_OPT__(, ) __VA_ARGS__)
+
+#if defined(MPIETE_VARIANT_TRACE)
+
+MPIETE_FORTRAN_HOOK(mpiete_tr_block) { mpiete_tr_block(site(unit, idx)); }
+
+MPIETE_FORTRAN_HOOK(mpiete_tr_loop, const int64_t *count) {
+  mpiete_tr_loop(site(unit, idx), trips(count));
+}
+
+#elif defined(MPIETE_VARIANT_TIMING)
+
+MPIETE_FORTRAN_HOOK(mpiete_tm_begin) { mpiete_tm_begin(site(unit, idx)); }
+
+MPIETE_FORTRAN_HOOK(mpiete_tm_end) { mpiete_tm_end(site(unit, idx)); }
+
+MPIETE_FORTRAN_HOOK(mpiete_tm_loop_end, const int64_t *count) {
+  mpiete_tm_loop_end(site(unit, idx), trips(count));
+}
+
+#else
+#error "compile FortranHooks.cpp with MPIETE_VARIANT_TRACE or MPIETE_VARIANT_TIMING"
+#endif
