@@ -30,6 +30,10 @@ std::string quoted(const std::string &S) {
   return Out + "\"";
 }
 
+std::string describe(const ReportOptions &Opt, BlockId B) {
+  return Opt.Describe ? Opt.Describe(B) : std::string();
+}
+
 } // namespace
 
 void writeText(std::ostream &OS, const EstimateResult &R, const ReportOptions &Opt) {
@@ -48,13 +52,13 @@ void writeText(std::ostream &OS, const EstimateResult &R, const ReportOptions &O
     OS << Line;
   }
   OS << "\nblocks that contribute most (summed over ranks):\n";
-  OS << "  block                total (s)     compute (s)        comm (s)        wait (s)\n";
+  OS << "  block                total (s)     compute (s)        comm (s)        wait (s)  where\n";
   for (const BlockResult &B : R.topBlocks(Opt.TopBlocks)) {
     char Line[200];
-    std::snprintf(Line, sizeof Line, "  %-18s %15s %15s %15s %15s\n", formatBlock(B.Block).c_str(),
+    std::snprintf(Line, sizeof Line, "  %-18s %15s %15s %15s %15s  ", formatBlock(B.Block).c_str(),
                   seconds(B.total()).c_str(), seconds(B.Compute).c_str(), seconds(B.Comm).c_str(),
                   seconds(B.Wait).c_str());
-    OS << Line;
+    OS << Line << describe(Opt, B.Block) << '\n';
   }
 }
 
@@ -78,7 +82,8 @@ void writeYaml(std::ostream &OS, const EstimateResult &R, const ReportOptions &O
   for (const BlockResult &B : R.topBlocks(Opt.TopBlocks))
     OS << "  - {block: \"" << formatBlock(B.Block) << "\", total_seconds: " << seconds(B.total())
        << ", compute_seconds: " << seconds(B.Compute) << ", comm_seconds: " << seconds(B.Comm)
-       << ", wait_seconds: " << seconds(B.Wait) << ", executions: " << B.Executions << "}\n";
+       << ", wait_seconds: " << seconds(B.Wait) << ", executions: " << B.Executions
+       << ", where: " << quoted(describe(Opt, B.Block)) << "}\n";
 }
 
 void writeJson(std::ostream &OS, const EstimateResult &R, const ReportOptions &Opt) {
@@ -110,7 +115,8 @@ void writeJson(std::ostream &OS, const EstimateResult &R, const ReportOptions &O
        << "\", \"total_seconds\": " << seconds(B.total())
        << ", \"compute_seconds\": " << seconds(B.Compute)
        << ", \"comm_seconds\": " << seconds(B.Comm) << ", \"wait_seconds\": " << seconds(B.Wait)
-       << ", \"executions\": " << B.Executions << "}";
+       << ", \"executions\": " << B.Executions
+       << ", \"where\": " << quoted(describe(Opt, B.Block)) << "}";
   }
   OS << "\n  ]\n}\n";
 }

@@ -2,6 +2,8 @@
 #include "mpiete/estimator/BaseData.h"
 #include "mpiete/estimator/Engine.h"
 #include "mpiete/estimator/Report.h"
+#include "mpiete/frontend/BlockMap.h"
+#include "mpiete/support/Hash.h"
 #include "mpiete/support/Diagnostics.h"
 #include "mpiete/tools/Commands.h"
 
@@ -63,6 +65,42 @@ bool loadCluster(const std::string &Path, int Ranks, NetworkModelKind Kind,
     Node.push_back(R / PerNode);
   Out = std::make_unique<ClusterNetworkModel>(std::move(Node), IntraLink, std::move(Inter));
   return true;
+}
+
+/// The block map probe-program copied into the program directory, if it is there: the report
+/// names blocks by file, lines and procedure.
+std::map<BlockId, std::string> blockDescriptions(const std::string &ProgramDir,
+                                                 DiagnosticSink &Diags) {
+  std::map<BlockId, std::string> Out;
+  std::string Path = (std::filesystem::path(ProgramDir) / "blocks.yaml").string();
+  if (!std::filesystem::exists(Path))
+    return Out;
+  BlockMap Map;
+  if (!readBlockMap(Path, Map, Diags))
+    return Out;
+  for (const UnitModel &U : Map.Units)
+    for (const Block &B : U.Blocks) {
+      std::string D = B.File + ":" + std::to_string(B.BeginLine);
+      if (B.EndLine != B.BeginLine)
+        D += "-" + std::to_string(B.EndLine);
+      D += " " + B.Procedure;
+      if (!B.Routine.empty())
+        D += ": " + B.Routine + (B.Phase.empty() ? "" : " (" + B.Phase + ")");
+      else if (B.WholeLoop)
+        D += ": loop";
+      Out[U.blockId(B.Index)] = std::move(D);
+    }
+  return Out;
+}
+
+/// The program fingerprint the compute base data was taken from, or empty if not recorded.
+std::string machineFingerprint(const std::string &Path) {
+  try {
+    YAML::Node N = YAML::LoadFile(Path)["provenance"]["fingerprint"];
+    return N ? N.as<std::string>() : std::string();
+  } catch (const YAML::Exception &) {
+    return {}; // malformed files are reported by loadMachineYaml
+  }
 }
 
 } // namespace
@@ -128,6 +166,18 @@ int runEstimate(const CommandArgs &Args) {
   TableComputeModel Compute;
   if (!loadMachineYaml(Opt["--machine"], Compute, Diags))
     return 1;
+  // Base data of two different builds of the program cannot be combined: block ids would
+  // silently mean other code.
+  std::string TraceFp = Traces.front()->header().Fingerprint;
+  std::string MachineFp = machineFingerprint(Opt["--machine"]);
+  if (!TraceFp.empty() && !MachineFp.empty() && TraceFp != MachineFp) {
+    Diags.error({Opt["--machine"], 0, 0},
+                "compute base data of another build of the program: fingerprint '" +
+                    MachineFp + "', the traces in '" + Opt["--program"] + "' have '" + TraceFp +
+                    "'; rebuild both probes together and collect both again",
+                "estimate");
+    return 1;
+  }
   std::shared_ptr<LinkModel> Inter = loadNetworkYaml(Opt["--network"], Kind, Diags);
   if (!Inter)
     return 1;
@@ -173,6 +223,13 @@ int runEstimate(const CommandArgs &Args) {
   }
 
   ReportOptions RO;
+  std::map<BlockId, std::string> Where = blockDescriptions(Opt["--program"], Diags);
+  RO.Describe = [&Where](BlockId B) -> std::string {
+    if ((B >> 32) == 0xffffffffu)
+      return "MPI call from uninstrumented code";
+    auto It = Where.find(B);
+    return It == Where.end() ? std::string() : It->second;
+  };
   RO.Provenance = {{"program", Opt["--program"]},
                    {"machine", Opt["--machine"]},
                    {"network", Opt["--network"]},

@@ -93,6 +93,13 @@ bool openTraceDirectory(const std::string &Dir, DiagnosticSink &Diags,
       Out.push_back(std::move(Src));
     }
     const trace::Header &H = Out.back()->header();
+    if (H.Fingerprint != Out.front()->header().Fingerprint) {
+      Diags.error({Path(R), 0, 0},
+                  "trace of another build of the program: fingerprint '" + H.Fingerprint +
+                      "', rank 0's is '" + Out.front()->header().Fingerprint + "'",
+                  "estimate");
+      Ok = false;
+    }
     if (H.Rank != R || H.WorldSize != World) {
       Diags.error({Path(R), 0, 0},
                   "header says rank " + std::to_string(H.Rank) + " of " +

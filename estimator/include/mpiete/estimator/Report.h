@@ -5,7 +5,9 @@
 
 #include "mpiete/estimator/Engine.h"
 
+#include <functional>
 #include <ostream>
+#include <string>
 
 namespace mpiete::estimator {
 
@@ -13,6 +15,9 @@ struct ReportOptions {
   size_t TopBlocks = 10;
   /// Provenance written into YAML/JSON (program, machine and network data, tool version).
   std::vector<std::pair<std::string, std::string>> Provenance;
+  /// Where a block is in the source ("halo.c:17-18 exchange_halo: MPI_Waitall"), from the
+  /// program's block map; empty when unknown.
+  std::function<std::string(BlockId)> Describe;
 };
 
 void writeText(std::ostream &OS, const EstimateResult &R, const ReportOptions &Opt = {});
