@@ -315,3 +315,50 @@ TEST(EstimateCommandTest, BaseDataOfAnotherBuildIsRefused) {
             std::string::npos)
       << Err;
 }
+
+TEST(EstimateCommandTest, ClusterNodeTypesTakeTheirOwnMachineFile) {
+  std::string Dir = tempDir("cluster");
+  writePingPong(Dir);
+  auto Machine = [&](const std::string &File, double Rank0Seconds, bool WithRank1) {
+    std::ofstream M(Dir + "/" + File);
+    M << "format: mpiete-compute\nversion: 1\nranks:\n"
+         "  - {rank: 0, blocks: [{id: \"0aa758c0:3\", kind: block, mean_seconds: "
+      << Rank0Seconds << "}]}\n";
+    if (WithRank1)
+      M << "  - {rank: 1, blocks: [{id: \"0aa758c0:3\", kind: block, mean_seconds: 1.0e-7}]}\n";
+  };
+  Machine("machine.yaml", 1.0e-7, true);
+  Machine("slow.yaml", 3.0e-7, false); // only rank 0 measured there
+  {
+    std::ofstream N(Dir + "/network.yaml");
+    N << "format: mpiete-network\nversion: 1\ntable:\n  columns: [bytes, recv_s]\n"
+         "  rows: [[0, 1.0e-6], [1024, 2.024e-6]]\n"
+         "loggps: {L: 9.7e-7, o_s: 1.0e-8, o_s_per_byte: 0, o_r: 2.0e-8, o_r_per_byte: 0, "
+         "g: 0, G: 1.0e-9, G_eager: 1.0e-9, S: 1025}\n";
+  }
+  auto Cluster = [&](const std::string &Text) {
+    std::ofstream C(Dir + "/cluster.yaml");
+    C << "format: mpiete-cluster\nversion: 1\n" << Text;
+  };
+  std::string Out = Dir + "/estimate.yaml";
+  CommandArgs Args = {"--program", Dir,       "--machine", Dir + "/machine.yaml",
+                      "--network", Dir + "/network.yaml", "--cluster", Dir + "/cluster.yaml",
+                      "--format",  "yaml",    "-o",        Out};
+  // Node 0 is of the slow type: rank 0's compute block takes 300 ns instead of 100 ns, and the
+  // whole ping-pong (2300 ns with the default machine) ends 200 ns later.
+  Cluster("ranks_per_node: 1\nnodes:\n  - {count: 1, machine: slow.yaml}\n  - {count: 1}\n");
+  ASSERT_EQ(runEstimate(Args), 0);
+  EXPECT_EQ(YAML::LoadFile(Out)["predicted_seconds"].as<std::string>(), "0.000002500");
+  // Rank 1 on a slow node: slow.yaml has no data for rank 1, which is an error, not a guess.
+  Cluster("ranks_per_node: 1\nnodes:\n  - {count: 1}\n  - {count: 1, machine: slow.yaml}\n");
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(runEstimate(Args), 1);
+  std::string Err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(Err.find("no compute data for rank 1"), std::string::npos) << Err;
+  // Too few nodes for the ranks.
+  Cluster("ranks_per_node: 1\nnodes:\n  - {count: 1}\n");
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(runEstimate(Args), 1);
+  Err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(Err.find("need 2"), std::string::npos) << Err;
+}

@@ -29,11 +29,18 @@ const char *EstimateUsage =
     "(machine.yaml) and the communication base data (network.yaml; with --cluster, ranks on one\n"
     "node use the cluster's intra-node network) and prints the predicted run time.\n";
 
-/// cluster.yaml (format mpiete-cluster, version 1): ranks_per_node, and the intra-node
-/// network file (relative to the cluster file).
+/// cluster.yaml (format mpiete-cluster, version 1; docs/estimator.md):
+///   ranks_per_node: 2                 ranks each node runs
+///   placement: block                  block (0..k-1 on node 0, ...) or round-robin
+///   nodes:                            optional node types, in node order
+///     - {count: 2, machine: a.yaml}   a machine omitted: the --machine file
+///   inter_node_network: net.yaml      optional, default: the --network file
+///   intra_node_network: shm.yaml      optional, default: the inter-node network
+/// Paths are relative to the cluster file. Ranks on a node of a listed type take their compute
+/// times from that type's file (which must hold every such rank); others from --machine.
 bool loadCluster(const std::string &Path, int Ranks, NetworkModelKind Kind,
-                 std::shared_ptr<LinkModel> Inter, DiagnosticSink &Diags,
-                 std::unique_ptr<ClusterNetworkModel> &Out) {
+                 std::shared_ptr<LinkModel> Inter, TableComputeModel &Compute,
+                 DiagnosticSink &Diags, std::unique_ptr<ClusterNetworkModel> &Out) {
   YAML::Node Root;
   try {
     Root = YAML::LoadFile(Path);
@@ -41,28 +48,72 @@ bool loadCluster(const std::string &Path, int Ranks, NetworkModelKind Kind,
     Diags.error({Path, unsigned(E.mark.line + 1), unsigned(E.mark.column + 1)}, E.msg, "cluster");
     return false;
   }
+  auto Error = [&](const YAML::Node &N, const std::string &Message) {
+    DiagLoc Loc{Path, 0, 0};
+    if (N.IsDefined()) {
+      Loc.Line = unsigned(N.Mark().line + 1);
+      Loc.Col = unsigned(N.Mark().column + 1);
+    }
+    Diags.error(Loc, Message, "cluster");
+    return false;
+  };
+  auto Relative = [&](const std::string &File) {
+    std::filesystem::path P = File;
+    return P.is_relative() ? (std::filesystem::path(Path).parent_path() / P).string() : File;
+  };
   if (!Root.IsMap() || Root["format"].as<std::string>("") != "mpiete-cluster" ||
-      Root["version"].as<int>(0) != 1) {
-    Diags.error({Path, 0, 0}, "not a cluster file: 'format: mpiete-cluster', 'version: 1' expected",
-                "cluster");
-    return false;
-  }
+      Root["version"].as<int>(0) != 1)
+    return Error(Root, "not a cluster file: 'format: mpiete-cluster', 'version: 1' expected");
   int PerNode = Root["ranks_per_node"].as<int>(0);
-  std::string IntraFile = Root["intra_node_network"].as<std::string>("");
-  if (PerNode <= 0 || IntraFile.empty()) {
-    Diags.error({Path, 0, 0}, "'ranks_per_node' (> 0) and 'intra_node_network' are required",
-                "cluster");
-    return false;
-  }
-  std::filesystem::path Intra = IntraFile;
-  if (Intra.is_relative())
-    Intra = std::filesystem::path(Path).parent_path() / Intra;
-  std::shared_ptr<LinkModel> IntraLink = loadNetworkYaml(Intra.string(), Kind, Diags);
-  if (!IntraLink)
-    return false;
-  std::vector<int> Node;
+  if (PerNode <= 0)
+    return Error(Root, "'ranks_per_node' (> 0) is required");
+  std::string Placement = Root["placement"].as<std::string>("block");
+  if (Placement != "block" && Placement != "round-robin")
+    return Error(Root["placement"], "placement must be 'block' or 'round-robin'");
+  int Nodes = (Ranks + PerNode - 1) / PerNode;
+  std::vector<int> Node(Ranks);
   for (int R = 0; R < Ranks; ++R)
-    Node.push_back(R / PerNode);
+    Node[R] = Placement == "block" ? R / PerNode : R % Nodes;
+
+  // Node types: the machine file of every node.
+  std::vector<std::string> MachineOfNode(Nodes);
+  if (YAML::Node Types = Root["nodes"]) {
+    if (!Types.IsSequence())
+      return Error(Types, "'nodes' must be a list of {count, machine}");
+    int Next = 0;
+    for (const YAML::Node &T : Types) {
+      int Count = T["count"].as<int>(0);
+      if (Count <= 0)
+        return Error(T, "a node type needs 'count' > 0");
+      std::string Machine = T["machine"] ? Relative(T["machine"].as<std::string>()) : "";
+      for (int I = 0; I < Count && Next < Nodes; ++I)
+        MachineOfNode[Next++] = Machine;
+    }
+    if (Next < Nodes)
+      return Error(Types, "the node types list " + std::to_string(Next) + " nodes, but " +
+                              std::to_string(Ranks) + " ranks at " + std::to_string(PerNode) +
+                              " per node need " + std::to_string(Nodes));
+  }
+  std::map<std::string, std::vector<int>> RanksOfMachine;
+  for (int R = 0; R < Ranks; ++R)
+    if (!MachineOfNode[Node[R]].empty())
+      RanksOfMachine[MachineOfNode[Node[R]]].push_back(R);
+  for (const auto &[File, Only] : RanksOfMachine)
+    if (!loadMachineYaml(File, Compute, Diags, &Only))
+      return false;
+
+  if (Root["inter_node_network"]) {
+    Inter = loadNetworkYaml(Relative(Root["inter_node_network"].as<std::string>()), Kind, Diags);
+    if (!Inter)
+      return false;
+  }
+  std::shared_ptr<LinkModel> IntraLink = Inter;
+  if (Root["intra_node_network"]) {
+    IntraLink =
+        loadNetworkYaml(Relative(Root["intra_node_network"].as<std::string>()), Kind, Diags);
+    if (!IntraLink)
+      return false;
+  }
   Out = std::make_unique<ClusterNetworkModel>(std::move(Node), IntraLink, std::move(Inter));
   return true;
 }
@@ -183,7 +234,7 @@ int runEstimate(const CommandArgs &Args) {
     return 1;
   std::unique_ptr<ClusterNetworkModel> Net;
   if (Opt.count("--cluster")) {
-    if (!loadCluster(Opt["--cluster"], int(Traces.size()), Kind, Inter, Diags, Net))
+    if (!loadCluster(Opt["--cluster"], int(Traces.size()), Kind, Inter, Compute, Diags, Net))
       return 1;
   } else {
     Net = std::make_unique<ClusterNetworkModel>(Inter);

@@ -1,6 +1,8 @@
 // Trace files to engine events, network.yaml to a link model.
 #include "mpiete/estimator/BaseData.h"
 
+#include <algorithm>
+
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
@@ -256,7 +258,7 @@ bool parseBlockId(const std::string &Text, BlockId &Out) {
 }
 
 bool parseMachineYaml(const std::string &Name, const std::string &Text, TableComputeModel &Out,
-                      DiagnosticSink &Diags) {
+                      DiagnosticSink &Diags, const std::vector<int> *Only) {
   YAML::Node Root;
   try {
     Root = YAML::Load(Text);
@@ -281,10 +283,17 @@ bool parseMachineYaml(const std::string &Name, const std::string &Text, TableCom
   YAML::Node Ranks = Root["ranks"];
   if (!Ranks.IsSequence())
     return Error(Root, "missing sequence 'ranks'");
+  std::vector<int> Missing = Only ? *Only : std::vector<int>();
   for (const YAML::Node &R : Ranks) {
     int Rank = R["rank"].as<int>(-1);
     if (Rank < 0 || !R["blocks"].IsSequence())
       return Error(R, "a rank needs 'rank' and 'blocks'");
+    if (Only) {
+      auto It = std::find(Missing.begin(), Missing.end(), Rank);
+      if (It == Missing.end())
+        continue;
+      Missing.erase(It);
+    }
     unsigned M = Out.addMachine();
     Out.assignRank(Rank, M);
     for (const YAML::Node &B : R["blocks"]) {
@@ -297,10 +306,14 @@ bool parseMachineYaml(const std::string &Name, const std::string &Text, TableCom
       Out.setTime(M, Id, Sec);
     }
   }
+  if (!Missing.empty())
+    return Error(Root, "no compute data for rank " + std::to_string(Missing.front()) +
+                           " (collect it with probe-compute at the program's rank count)");
   return true;
 }
 
-bool loadMachineYaml(const std::string &Path, TableComputeModel &Out, DiagnosticSink &Diags) {
+bool loadMachineYaml(const std::string &Path, TableComputeModel &Out, DiagnosticSink &Diags,
+                     const std::vector<int> *Only) {
   std::ifstream In(Path);
   if (!In) {
     Diags.error({Path, 0, 0}, "cannot open the compute file", "compute");
@@ -308,7 +321,7 @@ bool loadMachineYaml(const std::string &Path, TableComputeModel &Out, Diagnostic
   }
   std::ostringstream S;
   S << In.rdbuf();
-  return parseMachineYaml(Path, S.str(), Out, Diags);
+  return parseMachineYaml(Path, S.str(), Out, Diags, Only);
 }
 
 std::shared_ptr<LinkModel> loadNetworkYaml(const std::string &Path, NetworkModelKind Kind,

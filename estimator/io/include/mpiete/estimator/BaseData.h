@@ -43,10 +43,13 @@ bool openTraceDirectory(const std::string &Dir, DiagnosticSink &Diags,
 /// Reads machine.yaml (format mpiete-compute, version 1, written by `mpiete probe-compute`):
 /// each rank's blocks and their mean seconds per execution (per iteration for loops). Each
 /// rank gets its own table, so a file merged from different machines describes a
-/// heterogeneous cluster. False (reported) on error.
-bool loadMachineYaml(const std::string &Path, TableComputeModel &Out, DiagnosticSink &Diags);
+/// heterogeneous cluster. With Only, just those ranks are taken (each must be in the file):
+/// a cluster puts the ranks of its nodes of another machine type on that type's file.
+/// False (reported) on error.
+bool loadMachineYaml(const std::string &Path, TableComputeModel &Out, DiagnosticSink &Diags,
+                     const std::vector<int> *Only = nullptr);
 bool parseMachineYaml(const std::string &Name, const std::string &Text, TableComputeModel &Out,
-                      DiagnosticSink &Diags);
+                      DiagnosticSink &Diags, const std::vector<int> *Only = nullptr);
 
 /// Parses the readable block id `0aa758c0:11`; false if malformed.
 bool parseBlockId(const std::string &Text, BlockId &Out);
