@@ -38,7 +38,18 @@ std::optional<double> TableComputeModel::secondsPerExecution(int Rank, BlockId B
     return std::nullopt;
   if (const double *S = Machines[M].find(Block))
     return *S;
-  return std::nullopt;
+  double Sum = 0;
+  unsigned N = 0;
+  for (const FlatMap<double> &Other : Machines)
+    if (const double *S = Other.find(Block)) {
+      Sum += *S;
+      ++N;
+    }
+  if (N == 0)
+    return std::nullopt;
+  Fallbacks.emplace_back(Rank, Block);
+  Machines[M].getOrInsert(Block, 0) = Sum / N;
+  return Sum / N;
 }
 
 TableLinkModel::TableLinkModel(std::vector<Point> Points, double SendOverheadSeconds,

@@ -77,3 +77,18 @@ TEST(ModelsTest, HeterogeneousComputeTable) {
   EXPECT_EQ(M.secondsPerExecution(3, 1), 2e-6);
   EXPECT_FALSE(M.secondsPerExecution(3, 2).has_value());
 }
+
+TEST(ModelsTest, BlockOtherRanksRanTakesTheirMean) {
+  TableComputeModel M;
+  for (int R = 0; R < 3; ++R)
+    M.assignRank(R, M.addMachine());
+  M.setTime(0, 1, 1e-6);
+  M.setTime(1, 1, 3e-6);
+  // Rank 2 never ran block 1 in the timing probe: the mean of ranks 0 and 1, noted once.
+  EXPECT_EQ(M.secondsPerExecution(2, 1), 2e-6);
+  EXPECT_EQ(M.secondsPerExecution(2, 1), 2e-6);
+  ASSERT_EQ(M.fallbacks().size(), 1u);
+  EXPECT_EQ(M.fallbacks()[0], (std::pair<int, BlockId>{2, 1}));
+  // A block no rank ran has no time at all.
+  EXPECT_FALSE(M.secondsPerExecution(2, 5).has_value());
+}

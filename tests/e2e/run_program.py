@@ -86,6 +86,57 @@ def same_file(a, b):
         return fa.read() == fb.read()
 
 
+def compute_blocks_of_trace(build, env, path):
+    """The compute blocks (block and loop records) a trace holds, read back through
+    `mpiete trace dump`, which must reach the end marker."""
+    p, _ = run([os.path.join(build, "bin", "mpiete"), "trace", "dump", path], env,
+               what=f"trace dump {path}")
+    lines = p.stdout.splitlines()
+    if p.returncode != 0 or not lines or not lines[-1].startswith("end records="):
+        raise Failure(f"mpiete trace dump {path} failed (exit {p.returncode}):\n"
+                      f"{p.stderr}{chr(10).join(lines[-3:])}")
+    ids = set()
+    for line in lines:
+        w = line.split()
+        if len(w) >= 2 and w[1] in ("block", "loop") and ":" in w[0]:
+            ids.add(w[0])
+    return ids
+
+
+def compute_blocks_of_timing(path):
+    ids = set()
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if len(w) >= 2 and not line.startswith("#") and w[1] in ("block", "loop"):
+                ids.add(w[0])
+    return ids
+
+
+def check_base_data(build, env, work, np_, nondeterministic):
+    """Every rank's trace round-trips through `mpiete trace dump`, and the timing probe timed
+    every compute block the trace probe saw run (per rank; for a nondeterministic program, some
+    rank timed it)."""
+    traced, timed = {}, {}
+    for r in range(np_):
+        traced[r] = compute_blocks_of_trace(
+            build, env, os.path.join(work, f"out-trace-{np_}", f"rank{r}.trace"))
+        timed[r] = compute_blocks_of_timing(
+            os.path.join(work, f"out-timing-{np_}", f"rank{r}.timing"))
+    if nondeterministic:
+        missing = set().union(*traced.values()) - set().union(*timed.values())
+        if missing:
+            raise Failure(f"at {np_} ranks no rank timed blocks {sorted(missing)}")
+    else:
+        for r in range(np_):
+            missing = traced[r] - timed[r]
+            if missing:
+                raise Failure(f"at {np_} ranks rank {r} ran blocks {sorted(missing)} in the trace "
+                              "probe that the timing probe did not time")
+    print(f"[base data] np={np_}: traces dumped, "
+          f"{sum(len(v) for v in traced.values())} (rank, compute block) pairs all timed")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True)
@@ -95,6 +146,8 @@ def main():
     ap.add_argument("--blockmap-check", required=True)
     ap.add_argument("--np", default="2,4")
     ap.add_argument("--lang", choices=sorted(LANGS), default="c")
+    ap.add_argument("--nondeterministic", action="store_true",
+                    help="wildcard receives: ranks may run other blocks in each probe")
     ap.add_argument("args", nargs="*")
     a = ap.parse_args()
     global VAR
@@ -189,6 +242,7 @@ def main():
             print(f"[run] {variant:6} np={np_}: {secs:.2f} s, "
                   f"{len(p.stdout.splitlines())} lines of output"
                   + (f", files: {' '.join(files)}" if variant != "native" else ""))
+        check_base_data(build, env, work, np_, a.nondeterministic)
         if not outputs["native"].strip():
             raise Failure(f"the program printed nothing at {np_} ranks")
         for variant in ("trace", "timing"):

@@ -263,6 +263,16 @@ int runEstimate(const CommandArgs &Args) {
     Diags.error(Err.File.empty() ? Tool : DiagLoc{Err.File, 0, 0}, Err.Message, "estimate");
   if (!R.Ok)
     return 1;
+  if (!Compute.fallbacks().empty()) {
+    const auto &[Rank, Block] = Compute.fallbacks().front();
+    Diags.warning({Opt["--machine"], 0, 0},
+                  std::to_string(Compute.fallbacks().size()) +
+                      " (rank, block) pairs ran in the trace but not in the timing probe, e.g. "
+                      "rank " + std::to_string(Rank) + " block " + formatBlock(Block) +
+                      "; they take the mean time of the ranks that ran them (the program is "
+                      "nondeterministic)",
+                  "estimate");
+  }
   if (R.NondeterministicReceives) {
     Diags.warning(Tool,
                   std::to_string(R.NondeterministicReceives) +

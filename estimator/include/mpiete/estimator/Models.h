@@ -30,11 +30,17 @@ public:
   void setTime(unsigned Machine, BlockId Block, double Seconds);
   /// Ranks not assigned run on machine 0.
   void assignRank(int Rank, unsigned Machine);
+  /// A block the rank never ran in the timing probe but other ranks did (a nondeterministic
+  /// program, e.g. a task farm whose tasks fell to other workers under token passing) takes
+  /// the mean over those ranks, and is listed in fallbacks(); a block no rank ran has no time.
   std::optional<double> secondsPerExecution(int Rank, BlockId Block) const override;
+  const std::vector<std::pair<int, BlockId>> &fallbacks() const { return Fallbacks; }
 
 private:
-  std::vector<FlatMap<double>> Machines;
+  // Mutable: a fallback is computed once and then cached in the rank's table.
+  mutable std::vector<FlatMap<double>> Machines;
   std::vector<unsigned> MachineOfRank;
+  mutable std::vector<std::pair<int, BlockId>> Fallbacks;
 };
 
 /// The network between one pair of ranks.
