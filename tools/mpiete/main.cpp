@@ -34,8 +34,8 @@ const Command Commands[] = {
      "mpiete estimate --program traces/ --machine machine.yaml --network network.yaml", false},
     {"trace dump", runTraceDump, "print a rank's trace as text",
      "mpiete trace dump traces/rank0.trace", false},
-    {"demo", nullptr, "run the whole pipeline on a bundled example program", "mpiete demo",
-     true},
+    {"demo", runDemo, "run the whole pipeline on a bundled example program", "mpiete demo",
+     false},
 };
 
 void printHelp(std::ostream &OS) {

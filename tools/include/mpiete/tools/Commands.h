@@ -15,7 +15,8 @@ int runProbeComm(const CommandArgs &Args);    ///< mpiete probe-comm      (commu
 int runProbeCompute(const CommandArgs &Args); ///< mpiete probe-compute   (compute base data)
 int runProbeProgram(const CommandArgs &Args); ///< mpiete probe-program   (program base data)
 int runTraceDump(const CommandArgs &Args);    ///< mpiete trace dump FILE (readable trace)
-int runEstimate(const CommandArgs &Args);     ///< mpiete estimate         (the prediction)
+int runEstimate(const CommandArgs &Args);     ///< mpiete estimate        (the prediction)
+int runDemo(const CommandArgs &Args);         ///< mpiete demo            (the bundled example)
 
 } // namespace mpiete
 
