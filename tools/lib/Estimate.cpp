@@ -3,7 +3,6 @@
 #include "mpiete/estimator/Engine.h"
 #include "mpiete/estimator/Report.h"
 #include "mpiete/frontend/BlockMap.h"
-#include "mpiete/support/Hash.h"
 #include "mpiete/support/Diagnostics.h"
 #include "mpiete/tools/Commands.h"
 
@@ -13,6 +12,8 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
+#include <tuple>
 
 namespace mpiete {
 
@@ -24,10 +25,13 @@ const char *EstimateUsage =
     "usage: mpiete estimate --program DIR --machine machine.yaml --network network.yaml\n"
     "                       [--cluster cluster.yaml] [--model table|loggps]\n"
     "                       [--format text|yaml|json] [-o FILE] [--timeline out.json]\n"
-    "                       [--region-start BLOCK] [--region-end BLOCK]\n"
+    "                       [--region START,END] [--region-start START] [--region-end END]\n"
     "Replays the program base data (DIR/rank<N>.trace) against the compute base data\n"
     "(machine.yaml) and the communication base data (network.yaml; with --cluster, ranks on one\n"
-    "node use the cluster's intra-node network) and prints the predicted run time.\n";
+    "node use the cluster's intra-node network) and prints the predicted run time.\n"
+    "A region bound is a block id (0aa758c0:11) or FILE:LINE of a statement (main.c:66): the\n"
+    "prediction then runs from the start of that block's first execution to the end of the\n"
+    "end block on each rank (default: MPI_Init to MPI_Finalize).\n";
 
 /// cluster.yaml (format mpiete-cluster, version 1; docs/estimator.md):
 ///   ranks_per_node: 2                 ranks each node runs
@@ -144,6 +148,67 @@ std::map<BlockId, std::string> blockDescriptions(const std::string &ProgramDir,
   return Out;
 }
 
+/// A region bound (seed 004 section 3.2.1): a block id, or FILE:LINE of a statement, resolved
+/// through the block map in the program directory to the block holding that line (for the
+/// start the first such block, for the end the last; a line between blocks takes the next
+/// block for the start and the previous one for the end).
+std::optional<BlockId> regionBlock(const std::string &Spec, bool IsStart,
+                                   const std::string &ProgramDir, DiagnosticSink &Diags) {
+  BlockId Id;
+  if (parseBlockId(Spec, Id))
+    return Id;
+  const DiagLoc Tool{"mpiete estimate", 0, 0};
+  size_t Colon = Spec.rfind(':');
+  unsigned Line = 0;
+  if (Colon == std::string::npos || Colon + 1 == Spec.size() ||
+      Spec.find_first_not_of("0123456789", Colon + 1) != std::string::npos ||
+      (Line = unsigned(std::stoul(Spec.substr(Colon + 1)))) == 0) {
+    Diags.error(Tool, "bad region bound '" + Spec + "' (a block id such as 0aa758c0:11, or "
+                      "FILE:LINE)", "usage");
+    return std::nullopt;
+  }
+  std::string File = Spec.substr(0, Colon);
+  std::string MapPath = (std::filesystem::path(ProgramDir) / "blocks.yaml").string();
+  BlockMap Map;
+  if (!std::filesystem::exists(MapPath)) {
+    Diags.error(Tool, "a FILE:LINE region bound needs the block map '" + MapPath +
+                          "' (probe-program copies it there)", "usage");
+    return std::nullopt;
+  }
+  if (!readBlockMap(MapPath, Map, Diags))
+    return std::nullopt;
+  auto SameFile = [&](const std::string &Path) {
+    std::filesystem::path A = Path, B = File;
+    return A == B || (A.filename() == B.filename() &&
+                      (B.parent_path().empty() || A.string().ends_with(B.string())));
+  };
+  std::optional<BlockId> Holding, Beside;
+  unsigned BesideLine = 0;
+  for (const UnitModel &U : Map.Units)
+    for (const Block &B : U.Blocks) {
+      if (!SameFile(B.File) || B.Kind == BlockKind::Init || B.Kind == BlockKind::Finalize)
+        continue;
+      BlockId Id = U.blockId(B.Index);
+      if (B.BeginLine <= Line && Line <= B.EndLine) {
+        if (!Holding || !IsStart)
+          Holding = Id; // blocks come in source order: the first for a start, the last for an end
+      } else if (IsStart && B.BeginLine > Line && (!Beside || B.BeginLine < BesideLine)) {
+        Beside = Id;
+        BesideLine = B.BeginLine;
+      } else if (!IsStart && B.EndLine < Line && (!Beside || B.EndLine >= BesideLine)) {
+        Beside = Id;
+        BesideLine = B.EndLine;
+      }
+    }
+  if (Holding)
+    return Holding;
+  if (Beside)
+    return Beside;
+  Diags.error(Tool, "no block at or " + std::string(IsStart ? "after" : "before") + " '" + Spec +
+                        "' in the block map '" + MapPath + "'", "usage");
+  return std::nullopt;
+}
+
 /// The program fingerprint the compute base data was taken from, or empty if not recorded.
 std::string machineFingerprint(const std::string &Path) {
   try {
@@ -162,7 +227,7 @@ int runEstimate(const CommandArgs &Args) {
   std::map<std::string, std::string> Opt;
   static const char *const Known[] = {"--program",    "--machine",  "--network", "--cluster",
                                       "--format",     "--timeline", "--model",   "--region-start",
-                                      "--region-end", "-o"};
+                                      "--region-end", "--region", "-o"};
   for (size_t I = 0; I < Args.size(); ++I) {
     if (Args[I] == "-h" || Args[I] == "--help") {
       std::cout << EstimateUsage;
@@ -199,16 +264,23 @@ int runEstimate(const CommandArgs &Args) {
   NetworkModelKind Kind = ModelName == "table" ? NetworkModelKind::Table : NetworkModelKind::LogGPS;
 
   EngineOptions EO;
-  for (auto [Key, Field] :
-       {std::pair{"--region-start", &EO.RegionStart}, std::pair{"--region-end", &EO.RegionEnd}}) {
-    if (!Opt.count(Key))
-      continue;
-    BlockId B;
-    if (!parseBlockId(Opt[Key], B)) {
-      Diags.error(Tool, "bad block id '" + Opt[Key] + "' (expected e.g. 0aa758c0:11)", "usage");
+  if (Opt.count("--region")) {
+    size_t Comma = Opt["--region"].find(',');
+    if (Comma == std::string::npos) {
+      Diags.error(Tool, "--region takes START,END (block ids or FILE:LINE)", "usage");
       return 1;
     }
-    *Field = B;
+    Opt["--region-start"] = Opt["--region"].substr(0, Comma);
+    Opt["--region-end"] = Opt["--region"].substr(Comma + 1);
+  }
+  for (auto [Key, Field, IsStart] : {std::tuple{"--region-start", &EO.RegionStart, true},
+                                     std::tuple{"--region-end", &EO.RegionEnd, false}}) {
+    if (!Opt.count(Key))
+      continue;
+    std::optional<BlockId> B = regionBlock(Opt[Key], IsStart, Opt["--program"], Diags);
+    if (!B)
+      return 1;
+    *Field = *B;
   }
 
   std::vector<std::unique_ptr<TraceEventSource>> Traces;
