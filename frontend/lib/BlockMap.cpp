@@ -37,6 +37,8 @@ void writeBlockMap(std::ostream &OS, const BlockMap &Map) {
   E << YAML::Key << "program" << YAML::Value << Map.Program;
   E << YAML::Key << "tool" << YAML::Value << Map.Tool;
   E << YAML::Key << "date" << YAML::Value << Map.Date;
+  if (!Map.Compiler.empty())
+    E << YAML::Key << "compiler" << YAML::Value << Map.Compiler;
   E << YAML::EndMap;
   E << YAML::Key << "fingerprint" << YAML::Value << toHex(Map.fingerprint(), 16);
   E << YAML::Key << "units" << YAML::Value << YAML::BeginSeq;
@@ -47,6 +49,8 @@ void writeBlockMap(std::ostream &OS, const BlockMap &Map) {
     E << YAML::Key << "language" << YAML::Value << U.Language;
     E << YAML::Key << "defines" << YAML::Value << YAML::Flow << U.Defines;
     E << YAML::Key << "content_hash" << YAML::Value << toHex(U.ContentHash, 16);
+    if (!U.Flags.empty())
+      E << YAML::Key << "flags" << YAML::Value << YAML::Flow << U.Flags;
     E << YAML::Key << "procedures" << YAML::Value << YAML::Flow << U.Procedures;
     if (!U.PassedThrough.empty())
       E << YAML::Key << "passed_through" << YAML::Value << U.PassedThrough;
@@ -141,6 +145,8 @@ bool readUnit(const YAML::Node &N, size_t Ordinal, Reader &R, UnitModel &U) {
   }
   if (N["defines"])
     R.get(N, "defines", U.Defines, Rec);
+  if (N["flags"] && !R.get(N, "flags", U.Flags, Rec))
+    return false;
   if (N["procedures"])
     R.get(N, "procedures", U.Procedures, Rec);
   if (N["passed_through"])
@@ -236,6 +242,8 @@ bool readBlockMap(const std::string &Path, BlockMap &Map, DiagnosticSink &Diags)
     R.get(P, "program", Map.Program, "provenance");
     R.get(P, "tool", Map.Tool, "provenance");
     R.get(P, "date", Map.Date, "provenance");
+    if (P["compiler"])
+      R.get(P, "compiler", Map.Compiler, "provenance");
   }
   size_t Ordinal = 0;
   for (const YAML::Node &UN : Root["units"]) {

@@ -935,6 +935,7 @@ bool analyzeC(const std::string &Source, const std::vector<std::string> &Compile
   Model.Source = Opts.UnitPath.empty() ? Source : Opts.UnitPath;
   Model.Language = "c";
   Model.Defines = unitDefines(CompilerArgs);
+  Model.Flags = CompilerArgs;
   Model.UnitId = computeUnitId(Model.Source, Model.Defines);
 
   std::vector<std::string> Args = parsingArgs(CompilerArgs);

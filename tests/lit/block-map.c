@@ -34,6 +34,7 @@ void kernel(double *a, double *b) {
 // CHECK-NEXT:     language: c
 // CHECK-NEXT:     defines: [-DN=4, -UDEBUG]
 // CHECK-NEXT:     content_hash: {{[0-9a-f]+}}
+// CHECK-NEXT:     flags: [{{.*}}-DN=4, -UDEBUG{{.*}}]
 // CHECK-NEXT:     procedures: [kernel]
 // CHECK-NEXT:     loops:
 // CHECK-NEXT:       - {loop: 0, kind: for, procedure: kernel, line: 12, parent: -1}

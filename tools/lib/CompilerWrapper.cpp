@@ -422,6 +422,13 @@ private:
     Program.Program = fs::path(Out).filename().string();
     Program.Tool = std::string("mpiete ") + MPIETE_VERSION;
     Program.Date = isoDateNow();
+    // Provenance for the compute base data: which compiler built the timed code.
+    if (auto Version = captureProcess({Env.NativeCompiler, "--version"})) {
+      std::string First = Version->substr(0, Version->find('\n'));
+      Program.Compiler = Env.NativeCompiler + (First.empty() ? "" : " (" + First + ")");
+    } else {
+      Program.Compiler = Env.NativeCompiler;
+    }
     std::map<uint32_t, std::pair<std::string, uint64_t>> Seen;
     for (const std::string &P : Paths) {
       BlockMap Unit;

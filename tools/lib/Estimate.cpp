@@ -31,7 +31,9 @@ const char *EstimateUsage =
     "node use the cluster's intra-node network) and prints the predicted run time.\n"
     "A region bound is a block id (0aa758c0:11) or FILE:LINE of a statement (main.c:66): the\n"
     "prediction then runs from the start of that block's first execution to the end of the\n"
-    "end block on each rank (default: MPI_Init to MPI_Finalize).\n";
+    "end block on each rank (default: MPI_Init to MPI_Finalize).\n\n"
+    "Example:\n  mpiete estimate --program traces/ --machine machine.yaml --network network.yaml "
+    "--timeline run.json\n";
 
 /// cluster.yaml (format mpiete-cluster, version 1; docs/estimator.md):
 ///   ranks_per_node: 2                 ranks each node runs

@@ -47,7 +47,8 @@ const char Usage[] = "usage: mpiete probe-compute -o MACHINE.yaml -np R [--cpu "
                      "first one the job may use)\n"
                      "  --keep          keep the per-rank timing files (their "
                      "directory is printed)\n"
-                     "  --launcher NAME mpirun (default), mpiexec, srun, ...\n";
+                     "  --launcher NAME mpirun (default), mpiexec, srun, ...\n\n"
+    "Example:\n  mpiete probe-compute -o machineB.yaml -np 16 ./jacobi.timing 2048\n";
 
 /// One block's line of a rank's timing file.
 struct BlockTiming {
@@ -191,8 +192,29 @@ void writeYaml(std::ostream &OS, const ProbeCommandLine &Cmd, const std::vector<
   E << YAML::Key << "cpu_mhz" << YAML::Value << cpuInfo("cpu MHz");
   E << YAML::Key << "cpu" << YAML::Value << (Ranks.empty() ? -1 : Ranks.front().Cpu);
   E << YAML::Key << "token_passing" << YAML::Value << true;
-  E << YAML::Key << "compiler" << YAML::Value << envOr("MPIETE_COMPILER", "unknown");
-  E << YAML::Key << "flags" << YAML::Value << envOr("MPIETE_CFLAGS", "unknown");
+  // The compiler and flags the timed code was built with: from the block map mpiete-cc wrote
+  // beside the probe (MPIETE_COMPILER / MPIETE_CFLAGS override, e.g. for a hand-built probe).
+  std::string Compiler = "unknown", Flags;
+  if (!BlockMap.empty()) {
+    try {
+      YAML::Node Map = YAML::LoadFile(BlockMap.string());
+      Compiler = Map["provenance"]["compiler"].as<std::string>(Compiler);
+      std::vector<std::string> Seen;
+      for (const YAML::Node &U : Map["units"])
+        for (const YAML::Node &F : U["flags"]) {
+          std::string Flag = F.as<std::string>();
+          if (std::find(Seen.begin(), Seen.end(), Flag) == Seen.end()) {
+            Seen.push_back(Flag);
+            Flags += (Flags.empty() ? "" : " ") + Flag;
+          }
+        }
+    } catch (const YAML::Exception &) {
+      // Optional provenance; a broken map is reported by the estimator.
+    }
+  }
+  E << YAML::Key << "compiler" << YAML::Value << envOr("MPIETE_COMPILER", Compiler);
+  E << YAML::Key << "flags" << YAML::Value
+    << envOr("MPIETE_CFLAGS", Flags.empty() ? std::string("unknown") : Flags);
   if (!BlockMap.empty()) {
     E << YAML::Key << "block_map" << YAML::Value << BlockMap.string();
     try {

@@ -122,7 +122,8 @@ int runTraceDump(const CommandArgs &Args) {
   for (const std::string &A : Args) {
     if (A == "-h" || A == "--help") {
       std::cout << "usage: mpiete trace dump FILE.trace...\n"
-                   "Prints each per-rank trace's header and one line per record.\n";
+                   "Prints each per-rank trace's header and one line per record.\n\n"
+                   "Example:\n  mpiete trace dump traces/rank0.trace\n";
       return 0;
     }
     // The driver may pass the `dump` word along; accept it.

@@ -17,6 +17,7 @@ struct BlockMap {
   std::string Program;  ///< the object or executable it describes
   std::string Tool;     ///< "mpiete 0.1.0"
   std::string Date;     ///< ISO 8601, UTC
+  std::string Compiler; ///< the native compiler and its version, if known (provenance)
   std::vector<UnitModel> Units;
 
   /// A hash over every unit's id and content hash: base data taken from another build of

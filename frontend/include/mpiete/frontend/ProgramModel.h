@@ -95,6 +95,7 @@ struct UnitModel {
   std::string Source;               ///< the source path as given to the compiler
   std::string Language;             ///< c or fortran
   std::vector<std::string> Defines; ///< -D/-U/-include options that make this unit distinct
+  std::vector<std::string> Flags;   ///< the compile flags it was analysed with (provenance)
   uint32_t UnitId = 0;
   uint64_t ContentHash = 0;         ///< the main file and the user headers it includes
   std::vector<std::string> Procedures; ///< procedures that communicate and so hold blocks
