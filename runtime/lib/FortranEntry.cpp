@@ -22,6 +22,7 @@
 // handle to MPI_REQUEST_NULL. A handle outside that range (a request the user's code made
 // through a routine mpiete does not rewrite) goes through MPI_Request_f2c.
 #include "Fortran.h"
+#include "Util.h"
 #include "Recorder.h"
 
 #include <cstdlib>
@@ -70,26 +71,6 @@ constexpr int StatusSize = sizeof(MPI_Status) / sizeof(MPI_Fint);
 bool ignoreStatus(const MPI_Fint *F) { return F == MPI_F_STATUS_IGNORE; }
 bool ignoreStatuses(const MPI_Fint *F) { return F == MPI_F_STATUSES_IGNORE; }
 
-/// A grow-only array reused across calls (the runtime is single-threaded), so the completion
-/// routines allocate only when a call needs more entries than any before it.
-template <class T> class Scratch {
-public:
-  T *get(int N) {
-    if (N > 0 && static_cast<size_t>(N) > Capacity) {
-      const size_t NewCapacity = static_cast<size_t>(N) * 2;
-      T *P = static_cast<T *>(std::realloc(Items, NewCapacity * sizeof(T)));
-      if (P == nullptr)
-        Recorder::get().fail("out of memory for %d Fortran request entries", N);
-      Items = P;
-      Capacity = NewCapacity;
-    }
-    return Items;
-  }
-
-private:
-  T *Items = nullptr;
-  size_t Capacity = 0;
-};
 constinit Scratch<MPI_Request> RequestScratch;
 constinit Scratch<MPI_Status> StatusScratch;
 

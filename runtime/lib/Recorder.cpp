@@ -1,5 +1,6 @@
 // The per-process recorder: counter table, init/finalize hooks, output files, fatal errors.
 #include "Recorder.h"
+#include "Util.h"
 #include "Variant.h"
 
 #include <algorithm>
@@ -125,39 +126,6 @@ void *Recorder::scratch(size_t Bytes) {
   }
   return Scratch;
 }
-
-namespace {
-
-/// mkdir -p: creates Path and its missing parents. Returns false with errno set on failure.
-bool makeDirs(const char *Path) {
-  char Buf[4096];
-  const size_t Len = std::strlen(Path);
-  if (Len == 0 || Len >= sizeof Buf) {
-    errno = ENAMETOOLONG;
-    return false;
-  }
-  std::memcpy(Buf, Path, Len + 1);
-  for (size_t I = 1; I <= Len; ++I) {
-    if (Buf[I] != '/' && Buf[I] != '\0')
-      continue;
-    const char Saved = Buf[I];
-    Buf[I] = '\0';
-    if (::mkdir(Buf, 0777) != 0 && errno != EEXIST) {
-      return false;
-    }
-    Buf[I] = Saved;
-  }
-  struct stat St;
-  if (::stat(Path, &St) != 0)
-    return false;
-  if (!S_ISDIR(St.st_mode)) {
-    errno = ENOTDIR;
-    return false;
-  }
-  return true;
-}
-
-} // namespace
 
 void Recorder::writeOutput() {
   const char *Dir = std::getenv("MPIETE_OUTDIR");

@@ -1,5 +1,6 @@
 // The trace writer: output file handling, header, unit dictionary, buffer draining.
 #include "TraceWriter.h"
+#include "Util.h"
 #include "Recorder.h"
 
 #include <cerrno>
@@ -21,34 +22,6 @@ constinit TraceWriter TheTraceWriter;
 TraceWriter &TraceWriter::get() { return TheTraceWriter; }
 
 namespace {
-
-/// mkdir -p. Returns false with errno set on failure.
-bool makeDirs(const char *Path) {
-  char Buf[4096];
-  const size_t Len = std::strlen(Path);
-  if (Len == 0 || Len >= sizeof Buf) {
-    errno = ENAMETOOLONG;
-    return false;
-  }
-  std::memcpy(Buf, Path, Len + 1);
-  for (size_t I = 1; I <= Len; ++I) {
-    if (Buf[I] != '/' && Buf[I] != '\0')
-      continue;
-    const char Saved = Buf[I];
-    Buf[I] = '\0';
-    if (::mkdir(Buf, 0777) != 0 && errno != EEXIST)
-      return false;
-    Buf[I] = Saved;
-  }
-  struct stat St;
-  if (::stat(Path, &St) != 0)
-    return false;
-  if (!S_ISDIR(St.st_mode)) {
-    errno = ENOTDIR;
-    return false;
-  }
-  return true;
-}
 
 void atExit() { TraceWriter::get().finish(); }
 

@@ -7,6 +7,7 @@
 // request is pending). Operations on MPI_PROC_NULL are recorded like any other, with the peer
 // trace::ProcNull: the estimator treats them as no-ops.
 #include "Comms.h"
+#include "Util.h"
 #include "HandleMap.h"
 #include "Recorder.h"
 #include "TraceWriter.h"
@@ -33,26 +34,7 @@ struct Pending {
 constinit HandleMap<Pending> Requests;
 constinit uint64_t NextRequest = 1;
 
-/// Grow-only scratch arrays for the completion routines (distinct from the Recorder's scratch,
-/// which MPI_Sendrecv_replace holds across its waitall).
-template <class T> class Scratch {
-public:
-  T *get(int N) {
-    if (static_cast<size_t>(N) > Capacity) {
-      const size_t NewCapacity = static_cast<size_t>(N) * 2;
-      T *P = static_cast<T *>(std::realloc(Items, NewCapacity * sizeof(T)));
-      if (P == nullptr)
-        rec().fail("out of memory for %d request entries", N);
-      Items = P;
-      Capacity = NewCapacity;
-    }
-    return Items;
-  }
-
-private:
-  T *Items = nullptr;
-  size_t Capacity = 0;
-};
+// Distinct from the Recorder's scratch, which MPI_Sendrecv_replace holds across its waitall.
 constinit Scratch<MPI_Request> Before;
 constinit Scratch<MPI_Status> OwnStatuses;
 
