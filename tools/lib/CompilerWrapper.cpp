@@ -32,7 +32,7 @@ bool takesValue(std::string_view A) {
       "-iquote",   "-isystem", "-idirafter",  "-MF",      "-MT",           "-MQ",
       "-x",        "-L",       "-l",          "-Xlinker", "-Xassembler",   "-Xpreprocessor",
       "-u",        "-T",       "-e",          "--param",  "-aux-info",     "-z",
-      "-isysroot", "--sysroot", "-iprefix",   "-iwithprefix", "-iwithprefixbefore", "-A"};
+      "-isysroot", "--sysroot", "-iprefix", "-J",   "-iwithprefix", "-iwithprefixbefore", "-A"};
   return Opts.count(A) != 0;
 }
 
@@ -57,6 +57,54 @@ InputKind classifyInput(const std::string &Path) {
 }
 
 } // namespace
+
+bool isFortranSource(const std::string &Path) {
+  static const std::set<std::string> Exts = {".f",   ".F",   ".for", ".FOR", ".ftn", ".FTN",
+                                             ".f77", ".F77", ".f90", ".F90", ".f95", ".F95",
+                                             ".f03", ".F03", ".f08", ".F08"};
+  return Exts.count(extensionOf(Path)) != 0;
+}
+
+std::vector<std::string> flangAnalysisFlags(const std::vector<std::string> &Flags) {
+  std::vector<std::string> Out;
+  for (size_t I = 0; I < Flags.size(); ++I) {
+    std::string_view A = Flags[I];
+    auto next = [&]() -> std::string { return I + 1 < Flags.size() ? Flags[++I] : ""; };
+    if (A == "-I" || A == "-D" || A == "-U") {
+      std::string V = next();
+      Out.push_back(std::string(A));
+      Out.push_back(V);
+    } else if (A.starts_with("-I") || A.starts_with("-D") || A.starts_with("-U")) {
+      Out.push_back(std::string(A));
+    } else if (A == "-J" || A == "-module" || A == "-o" || A == "-MF" || A == "-MT" ||
+               A == "-MQ" || A == "-x" || A == "-L" || A == "-l") {
+      next();
+    } else if (A == "-cpp" || A == "-nocpp" || A == "-ffixed-form" || A == "-ffree-form" ||
+               A == "-fdefault-real-8" || A == "-fdefault-integer-8" ||
+               A == "-fdefault-double-8" || A == "-fopenmp" || A == "-fbackslash" ||
+               A == "-fimplicit-none" || A == "-flogical-abbreviations" || A == "-fxor-operator") {
+      Out.push_back(std::string(A));
+    } else if (A.starts_with("-ffixed-line-length-") || A.starts_with("-ffixed-line-length=")) {
+      std::string N(A.substr(std::string_view("-ffixed-line-length-").size()));
+      Out.push_back("-ffixed-line-length=" + (N == "none" ? std::string("0") : N));
+    } else if (A.starts_with("-ffree-line-length-") || A.starts_with("-ffree-line-length=")) {
+      // Flang has no free-form line limit to set.
+    }
+  }
+  return Out;
+}
+
+std::vector<std::string> fortranModuleDirs(const std::vector<std::string> &Flags) {
+  std::vector<std::string> Out;
+  for (size_t I = 0; I < Flags.size(); ++I) {
+    std::string_view A = Flags[I];
+    if ((A == "-J" || A == "-module") && I + 1 < Flags.size())
+      Out.push_back(Flags[++I]);
+    else if (A.starts_with("-J") && A.size() > 2)
+      Out.push_back(std::string(A.substr(2)));
+  }
+  return Out;
+}
 
 WrapperCommand parseWrapperCommand(const std::vector<std::string> &Args) {
   WrapperCommand Cmd;

@@ -58,6 +58,19 @@ struct WrapperEnv {
   std::string Tool = "mpiete-cc";
 };
 
+/// A Fortran source by its extension (.f .F .for .f90 .F90 .f95 ...); preprocessed when the
+/// extension is upper case.
+bool isFortranSource(const std::string &Path);
+
+/// The Flang -fc1 flags for analysing a Fortran unit compiled with these gfortran/mpif90
+/// flags: include paths, macros, source form and line length, default kinds, -cpp. Flags
+/// Flang does not know (optimisation, warnings, -fallow-argument-mismatch, ...) are dropped;
+/// module directories (-J) are the caller's business (Flang cannot read gfortran's modules).
+std::vector<std::string> flangAnalysisFlags(const std::vector<std::string> &Flags);
+
+/// The module directories of a gfortran command line (-J dir, -Jdir, -module dir).
+std::vector<std::string> fortranModuleDirs(const std::vector<std::string> &Flags);
+
 /// Runs the whole wrapper; returns the process exit status.
 int runWrapper(const WrapperCommand &Cmd, const WrapperEnv &Env, DiagnosticSink &Diags);
 
