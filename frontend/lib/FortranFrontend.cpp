@@ -708,7 +708,7 @@ private:
   void loop(const p::DoConstruct &D) {
     const auto &DoS = std::get<p::Statement<p::NonLabelDoStmt>>(D.t);
     const p::Block &Body = std::get<p::Block>(D.t);
-    std::optional<p::Label> Lab = std::get<std::optional<p::Label>>(DoS.statement.t);
+    std::optional<p::Label> Lab = doLabel(DoS);
 
     LoopInfo Info;
     Info.Kind = D.IsDoWhile() ? "do-while" : D.IsDoConcurrent() ? "do-concurrent" : "do";
@@ -727,6 +727,36 @@ private:
     sequence(Body, Lab);
     TerminalStack.pop_back();
     LoopStack.pop_back();
+  }
+
+  /// The label of a labelled DO (`DO 10 I = 1, N`), which canonicalization turned into a DO
+  /// construct: read from the statement's cooked text, where digits right after DO can only
+  /// be a label.
+  static std::optional<p::Label> doLabel(const p::Statement<p::NonLabelDoStmt> &S) {
+    if (auto L = std::get<std::optional<p::Label>>(S.statement.t))
+      return L;
+    std::string_view T(S.source.begin(), S.source.size());
+    size_t I = 0;
+    if (std::get<std::optional<p::Name>>(S.statement.t)) {
+      size_t Colon = T.find(':');
+      if (Colon == std::string_view::npos)
+        return std::nullopt;
+      I = Colon + 1;
+    }
+    while (I < T.size() && T[I] == ' ')
+      ++I;
+    if (T.substr(I, 2) != "do")
+      return std::nullopt;
+    I += 2;
+    while (I < T.size() && T[I] == ' ')
+      ++I;
+    p::Label L = 0;
+    size_t Digits = 0;
+    while (I < T.size() && std::isdigit(static_cast<unsigned char>(T[I]))) {
+      L = L * 10 + (T[I++] - '0');
+      ++Digits;
+    }
+    return Digits ? std::optional<p::Label>(L) : std::nullopt;
   }
 
   /// Seed 004 section 3.1.1: a loop whose body is exactly one compute block is timed whole.

@@ -191,6 +191,9 @@ int main(int Argc, char **Argv) {
           A.starts_with("--pass-through=") || A == "--pass-through-all")
         PluginArgs.push_back(A);
     }
+    if (std::none_of(PluginArgs.begin(), PluginArgs.end(),
+                     [](const std::string &A) { return A.starts_with("--unit-path="); }))
+      PluginArgs.push_back("--unit-path=" + Source);
     return runFortran(Source, Flags, PluginArgs, ModuleDir, ModuleSearch, Diags);
   }
 

@@ -184,10 +184,24 @@ private:
     inlineInsert(Line, Offset, Stmt + "; ", EditOrder::Open);
   }
 
-  void after(unsigned Offset, const std::string &Stmt) {
+  /// A comment or blank line, which says nothing about indentation.
+  bool isCommentLine(const std::string &Line) const {
+    if (Fixed && !Line.empty() && (Line[0] == 'C' || Line[0] == 'c' || Line[0] == '*'))
+      return true;
+    size_t I = Line.find_first_not_of(" \t");
+    return I == std::string::npos || Line[I] == '!';
+  }
+
+  /// A new statement after the one ending at Offset; indented like the next line when it
+  /// opens a loop body (LikeNext), else like the statement.
+  void after(unsigned Offset, const std::string &Stmt, bool LikeNext = false) {
     unsigned Line = L.lineOf(Offset > 0 ? Offset - 1 : 0);
     if (endsLine(Offset)) {
-      Edits[Line].After.push_back(newLine(Stmt, L.text(Line)));
+      std::string Like = L.text(Line);
+      if (LikeNext && Line + 1 < L.count() && !isCommentLine(L.text(Line + 1)) &&
+          statementColumn(L.text(Line + 1)) > statementColumn(Like))
+        Like = L.text(Line + 1);
+      Edits[Line].After.push_back(newLine(Stmt, Like));
       return;
     }
     inlineInsert(Line, Offset, "; " + Stmt, EditOrder::Close);
@@ -208,7 +222,7 @@ private:
       before(E.LoopBegin, N + " = 0");
       if (V == Variant::Timing)
         before(E.LoopBegin, hook("mpiete_tm_begin", B.Index));
-      after(E.BodyBegin, N + " = " + N + " + 1");
+      after(E.BodyBegin, N + " = " + N + " + 1", /*LikeNext=*/true);
       after(E.LoopEnd, V == Variant::Trace ? hook("mpiete_tr_loop", B.Index, true)
                                            : hook("mpiete_tm_loop_end", B.Index, true));
       return;
@@ -313,7 +327,7 @@ private:
     if (E.ArgsOriginal >= 0 && E.ArgsInsertEnd >= 0 &&
         static_cast<size_t>(E.ArgsInsertEnd) <= Width) {
       // Break just after the inserted site arguments: the rest of the original line moves to
-      // a continuation line, which it fits since it only moves left.
+      // a continuation line.
       std::string Head = Edited->substr(0, E.ArgsInsertEnd);
       while (!Head.empty() && Head.back() == ' ')
         Head.pop_back();
@@ -322,7 +336,8 @@ private:
                              ? Orig.substr(E.ArgsOriginal, OrigEnd - E.ArgsOriginal)
                              : "";
       Out.push_back(Head);
-      std::string Cont = "     &" + Rest;
+      // The rest keeps its columns, so it fits as it did.
+      std::string Cont = "     &" + std::string(std::max(E.ArgsOriginal, 6) - 6, ' ') + Rest;
       if (Cont.size() <= Width) {
         Out.push_back(Cont);
       } else {
