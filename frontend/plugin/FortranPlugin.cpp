@@ -12,11 +12,11 @@
 #include "flang/Frontend/FrontendActions.h"
 #include "flang/Frontend/FrontendPluginRegistry.h"
 #include "flang/Parser/parsing.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <iostream>
 #include <sstream>
 
 namespace {
@@ -91,14 +91,16 @@ class MpieteFortranAction : public Fortran::frontend::PluginParseTreeAction {
       return false;
     // Reject what mpiete cannot analyse before semantics reports a confusing error for it.
     if (!mpiete::checkFortranParseTree(getParsing(), Opts.Frontend, Diags))
-      return false;
+      fail();
     return runSemanticChecks() && generateRtTypeTables();
   }
 
   void executeAction() override {
     mpiete::UnitModel Model;
     std::string Text;
-    if (!mpiete::analyzeFortran(getParsing(), Opts.Frontend, Model, Text, Diags))
+    bool Analysed = mpiete::analyzeFortran(getParsing(), Opts.Frontend, Model, Text, Diags);
+    flushDiags();
+    if (!Analysed)
       fail();
 
     mpiete::BlockMap Map;
@@ -127,7 +129,8 @@ class MpieteFortranAction : public Fortran::frontend::PluginParseTreeAction {
         mpiete::writeBlockMap(OS, Map);
       else
         OS << variant(Opts.Print == "timing" ? mpiete::Variant::Timing : mpiete::Variant::Trace);
-      std::cout << OS.str() << std::flush;
+      llvm::outs() << OS.str();
+      llvm::outs().flush();
       return;
     }
     // Every output or none: a unit is instrumented completely or not at all.
@@ -145,18 +148,27 @@ class MpieteFortranAction : public Fortran::frontend::PluginParseTreeAction {
     }
     if (!Ok)
       fail();
+    flushDiags();
   }
 
-  /// Flang offers a plugin no way to fail an action; the errors are printed, so leave with
-  /// the status a failed compile has.
+  /// Diagnostics go out through Flang's own error stream, in order with Flang's.
+  void flushDiags() {
+    llvm::errs() << DiagText.str();
+    llvm::errs().flush();
+    DiagText.str("");
+  }
+
+  /// A plugin cannot fail an action (Flang only counts its own diagnostics): print ours and
+  /// leave with the status of a failed compile.
   [[noreturn]] void fail() {
-    std::cout << std::flush;
-    std::cerr << std::flush;
+    flushDiags();
+    llvm::outs().flush();
     std::_Exit(1);
   }
 
   PluginOptions Opts;
-  mpiete::DiagnosticSink Diags{std::cerr};
+  std::ostringstream DiagText;
+  mpiete::DiagnosticSink Diags{DiagText};
 };
 
 } // namespace

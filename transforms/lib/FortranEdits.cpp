@@ -74,7 +74,7 @@ public:
       for (uint32_t B : D.Blocks) {
         std::string Decl = Fixed ? "INTEGER*8 " + counter(B) : "integer(kind=8) :: " + counter(B);
         if (D.After)
-          after(D.Offset, Decl);
+          after(D.Offset, Decl, /*LikeNext=*/true);
         else
           before(D.Offset, Decl);
       }
