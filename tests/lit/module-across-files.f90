@@ -1,0 +1,43 @@
+! A program using a module compiled before it, in Makefile order: Flang's module file and
+! mpiete's note of which module procedures communicate are kept in the module directory, so
+! the call to 'exchange' ends a compute block and the call to 'scale' does not.
+! REQUIRES: fortran
+! RUN: rm -rf %t.mod && mkdir -p %t.mod
+! RUN: %mpiete-instrument --module-dir=%t.mod %S/Inputs/halo_mod.f90 -- %mpi-fflags > /dev/null
+! RUN: cat %t.mod/halo_mod.mpiete | FileCheck --check-prefix=FACTS %s
+! RUN: %mpiete-instrument --module-dir=%t.mod %s -- %mpi-fflags | FileCheck --match-full-lines %s
+! RUN: %mpiete-instrument --module-dir=%t.mod --blocks %s -- %mpi-fflags | FileCheck --check-prefix=MAP %s
+program main
+  use mpi
+  use halo_mod, only: exchange, scale
+  implicit none
+  integer :: ierr, rank
+  double precision :: u(8)
+  call MPI_Init(ierr)
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
+  u = rank
+  call scale(u, 8)
+  call exchange(u, 8, 1 - rank)
+  u = u + 1
+  call MPI_Finalize(ierr)
+end program main
+
+! FACTS:      # mpiete: procedures of module 'halo_mod' that communicate
+! FACTS-NEXT: exchange
+! FACTS-NOT:  scale
+
+! CHECK:        call mpiete_init([[U:-?[0-9]+]], 0, ierr)
+! CHECK-NEXT:   call mpiete_tr_block([[U]], 1)
+! CHECK-NEXT:   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
+! CHECK-NEXT:   u = rank
+! CHECK-NEXT:   call scale(u, 8)
+! CHECK-NEXT:   call exchange(u, 8, 1 - rank)
+! CHECK-NEXT:   call mpiete_tr_block([[U]], 2)
+! CHECK-NEXT:   u = u + 1
+! CHECK-NEXT:   call mpiete_finalize([[U]], 3, ierr)
+
+! MAP:      - id: [[U:[0-9a-f]+]]:1
+! MAP-NEXT:   kind: compute
+! MAP:        lines: [17, 19]
+! MAP-NEXT:   col: 3
+! MAP:        opaque_calls: [scale]
