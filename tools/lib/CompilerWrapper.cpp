@@ -106,7 +106,7 @@ std::vector<std::string> fortranModuleDirs(const std::vector<std::string> &Flags
   return Out;
 }
 
-WrapperCommand parseWrapperCommand(const std::vector<std::string> &Args) {
+WrapperCommand parseWrapperCommand(const std::vector<std::string> &Args, WrapperLanguage Lang) {
   WrapperCommand Cmd;
   bool CompileOnly = false, NoProbes = false, Shared = false;
   for (size_t I = 0; I < Args.size(); ++I) {
@@ -167,7 +167,10 @@ WrapperCommand parseWrapperCommand(const std::vector<std::string> &Args) {
         Cmd.Sources.push_back(Index);
         break;
       case InputKind::Foreign:
-        Cmd.Foreign.push_back(Index);
+        if (Lang == WrapperLanguage::Fortran && isFortranSource(A))
+          Cmd.Sources.push_back(Index);
+        else
+          Cmd.Foreign.push_back(Index);
         break;
       case InputKind::LinkInput:
         Cmd.Objects.push_back(Index);
@@ -301,11 +304,35 @@ private:
       Diags.error({Prefix, 0, 0}, "cannot create directory: " + EC.message(), "driver");
       return false;
     }
+    // The variants keep the source's extension: it selects the language, the Fortran source
+    // form and preprocessing.
+    bool Fortran = isFortranSource(Source);
+    std::string Ext = Fortran ? extensionOf(Source) : ".c";
     std::vector<std::string> Instr{Env.Instrumenter,
-                                   "--trace-out=" + Prefix + ".trace.c",
-                                   "--timing-out=" + Prefix + ".timing.c",
+                                   "--trace-out=" + Prefix + ".trace" + Ext,
+                                   "--timing-out=" + Prefix + ".timing" + Ext,
                                    "--blocks-out=" + Prefix + ".blocks.yaml",
                                    "--unit-path=" + Source};
+    if (Fortran) {
+      // Flang's module files (and mpiete's notes on them) for the analysis live apart from
+      // gfortran's: in .mpiete/fmod beside the -J directory or the object, where the next file
+      // compiled in Makefile order finds them.
+      std::vector<std::string> ModDirs = fortranModuleDirs(Cmd.Native);
+      fs::path ObjDir = fs::path(Prefix).parent_path();
+      std::string ModuleDir = ModDirs.empty() ? (ObjDir / "fmod").string()
+                                              : (fs::path(ModDirs[0]) / ".mpiete" / "fmod").string();
+      Instr.push_back("--module-dir=" + ModuleDir);
+      std::vector<std::string> Search = {(ObjDir / "fmod").string(), ".mpiete/fmod"};
+      for (size_t I = 0; I + 1 < Cmd.Native.size(); ++I)
+        if (Cmd.Native[I] == "-I")
+          Search.push_back((fs::path(Cmd.Native[I + 1]) / ".mpiete" / "fmod").string());
+      for (const std::string &A : Cmd.Native)
+        if (A.starts_with("-I") && A.size() > 2)
+          Search.push_back((fs::path(A.substr(2)) / ".mpiete" / "fmod").string());
+      for (const std::string &D : Search)
+        if (D != ModuleDir)
+          Instr.push_back("--module-search=" + D);
+    }
     for (const std::string &P : Cmd.PassThrough)
       Instr.push_back("--pass-through=" + P);
     if (Cmd.PassThroughAll)
@@ -325,14 +352,19 @@ private:
       SrcDir = ".";
     for (const char *V : {"trace", "timing"}) {
       std::vector<std::string> Compile{Env.NativeCompiler};
-      // The variant lives in .mpiete/: quoted includes must still find the user's headers
-      // first in the source's own directory, as in the original build.
-      Compile.push_back("-iquote");
-      Compile.push_back(SrcDir);
-      Compile.push_back("-I" + Env.IncludeDir);
+      // The variant lives in .mpiete/: includes must still find the user's files first in the
+      // source's own directory, as in the original build.
+      if (Fortran) {
+        Compile.push_back("-I" + SrcDir);
+      } else {
+        Compile.push_back("-iquote");
+        Compile.push_back(SrcDir);
+        Compile.push_back("-I" + Env.IncludeDir);
+      }
       std::vector<std::string> Flags = variantCompileFlags(Cmd);
       Compile.insert(Compile.end(), Flags.begin(), Flags.end());
-      Compile.insert(Compile.end(), {"-c", Prefix + "." + V + ".c", "-o", Prefix + "." + V + ".o"});
+      Compile.insert(Compile.end(),
+                     {"-c", Prefix + "." + V + Ext, "-o", Prefix + "." + V + ".o"});
       if (exec(Compile) != 0) {
         Diags.error({Source, 0, 0},
                     std::string("the ") + V +
@@ -439,7 +471,9 @@ private:
     }
     for (size_t I : Cmd.Foreign)
       Diags.warning({Cmd.Native[I], 0, 0},
-                    "not a C source: linked uninstrumented into the probes", "uninstrumented");
+                    "not a source " + Env.Tool +
+                        " instruments: linked uninstrumented into the probes",
+                    "uninstrumented");
 
     for (const char *V : {"trace", "timing"}) {
       std::vector<std::string> Link{Env.NativeCompiler};
