@@ -516,20 +516,42 @@ template <typename Fn> struct CallStmtFinder {
   }
 };
 
-/// `use mpi_f08` and its profiling twin, which mpiete does not support.
+/// `use mpi_f08` and its profiling twin, which mpiete does not support; modules whose first
+/// module file on the search path is not Flang's (gfortran's, from a build without mpiete-fc),
+/// which Flang would fail to read with a flood of errors.
 struct UseWalker {
   const SourceMap &SM;
+  const std::vector<std::string> &Dirs;
   DiagnosticSink &Diags;
   template <typename T> bool Pre(const T &) { return true; }
   template <typename T> void Post(const T &) {}
   bool Pre(const p::UseStmt &U) {
     std::string M = lower(U.moduleName.ToString());
-    if (M == "mpi_f08" || M == "pmpi_f08")
+    if (M == "mpi_f08" || M == "pmpi_f08") {
       Diags.error(SM.loc(U.moduleName.source),
                   "'use " + M +
                       "' is not supported: mpiete instruments programs written against "
                       "'use mpi' or 'include \"mpif.h\"'",
                   "unsupported");
+      return false;
+    }
+    for (const std::string &D : Dirs) {
+      std::filesystem::path Path = std::filesystem::path(D) / (M + ".mod");
+      std::ifstream IS(Path, std::ios::binary);
+      if (!IS)
+        continue;
+      char Head[8] = {};
+      IS.read(Head, sizeof Head);
+      // Flang's module files are text starting with "!mod$" (after a byte-order mark).
+      std::string_view H(Head, static_cast<size_t>(IS.gcount()));
+      if (H.find("!mod$") == std::string_view::npos)
+        Diags.error(SM.loc(U.moduleName.source),
+                    "module '" + M + "': '" + Path.string() +
+                        "' is not a Flang module file (built by gfortran without mpiete-fc?); "
+                        "compile the file that defines the module with mpiete-fc first",
+                    "module");
+      break;
+    }
     return false;
   }
 };
@@ -634,14 +656,40 @@ private:
     flush(R);
     if (Directive || (!F.MpiCall && !F.CommunicatingCall))
       return;
-    if (std::holds_alternative<Fortran::common::Indirection<p::WhereConstruct>>(EC.u) ||
-        std::holds_alternative<Fortran::common::Indirection<p::ForallConstruct>>(EC.u)) {
+    using Fortran::common::Indirection;
+    if (std::holds_alternative<Indirection<p::WhereConstruct>>(EC.u) ||
+        std::holds_alternative<Indirection<p::ForallConstruct>>(EC.u)) {
       Fortran::common::visit([&](const auto &X) { collectCalls(X); }, EC.u);
       return;
     }
+    // Constructs whose blocks run like a sequence of statements: partition them in place.
+    if (const auto *A = std::get_if<Indirection<p::AssociateConstruct>>(&EC.u)) {
+      sequence(std::get<p::Block>(A->value().t), std::nullopt);
+      return;
+    }
+    if (const auto *B = std::get_if<Indirection<p::BlockConstruct>>(&EC.u)) {
+      sequence(std::get<p::Block>(B->value().t), std::nullopt);
+      return;
+    }
+    if (const auto *C = std::get_if<Indirection<p::CriticalConstruct>>(&EC.u)) {
+      sequence(std::get<p::Block>(C->value().t), std::nullopt);
+      return;
+    }
+    if (const auto *T = std::get_if<Indirection<p::SelectTypeConstruct>>(&EC.u)) {
+      for (const auto &Case :
+           std::get<std::list<p::SelectTypeConstruct::TypeCase>>(T->value().t))
+        sequence(std::get<p::Block>(Case.t), std::nullopt);
+      return;
+    }
+    if (const auto *R = std::get_if<Indirection<p::SelectRankConstruct>>(&EC.u)) {
+      for (const auto &Case :
+           std::get<std::list<p::SelectRankConstruct::RankCase>>(R->value().t))
+        sequence(std::get<p::Block>(Case.t), std::nullopt);
+      return;
+    }
     Diags.error(SM.loc(Span),
-                "MPI communication inside this construct (BLOCK, ASSOCIATE, SELECT TYPE, "
-                "SELECT RANK, CRITICAL, CHANGE TEAM, OpenMP or OpenACC) is not supported",
+                "MPI communication inside this construct (CHANGE TEAM, OpenMP or OpenACC) is "
+                "not supported",
                 "unsupported");
   }
 
@@ -1105,11 +1153,6 @@ private:
   DiagnosticSink &Diags;
 };
 
-std::string unitPathOf(const SourceMap &SM, const FortranFrontendOptions &Opts) {
-  if (!Opts.UnitPath.empty())
-    return Opts.UnitPath;
-  return SM.main() ? SM.main()->path() : "";
-}
 
 } // namespace
 
@@ -1122,7 +1165,11 @@ bool checkFortranParseTree(p::Parsing &Parsing, const FortranFrontendOptions &Op
   if (Unit.empty() && SM.main())
     Unit = SM.main()->path();
   unsigned Before = Diags.errorCount();
-  UseWalker W{SM, Diags};
+  std::vector<std::string> Dirs;
+  if (!Opts.ModuleDir.empty())
+    Dirs.push_back(Opts.ModuleDir);
+  Dirs.insert(Dirs.end(), Opts.ModuleSearchDirs.begin(), Opts.ModuleSearchDirs.end());
+  UseWalker W{SM, Dirs, Diags};
   p::Walk(*Parsing.parseTree(), W);
   return Diags.errorCount() == Before;
 }

@@ -175,10 +175,40 @@ private:
     return true;
   }
 
+  /// A directive line (!$omp, c$omp, !$acc, !dir$, !gcc$ ...): it binds to the statement that
+  /// follows, so nothing may come between them.
+  bool isDirectiveLine(const std::string &Line, bool EndOnly = false) const {
+    size_t I = 0;
+    if (Fixed && !Line.empty() && (Line[0] == 'c' || Line[0] == 'C' || Line[0] == '*' ||
+                                   Line[0] == '!')) {
+      I = 1;
+    } else {
+      I = Line.find_first_not_of(" \t");
+      if (I == std::string::npos || Line[I] != '!')
+        return false;
+      ++I;
+    }
+    std::string Rest;
+    for (size_t J = I; J < Line.size() && Rest.size() < 12; ++J)
+      Rest += static_cast<char>(std::tolower(static_cast<unsigned char>(Line[J])));
+    bool Directive = Rest.rfind("$omp", 0) == 0 || Rest.rfind("$acc", 0) == 0 ||
+                     Rest.rfind("dir$", 0) == 0 || Rest.rfind("gcc$", 0) == 0 ||
+                     Rest.rfind("dec$", 0) == 0;
+    if (!Directive || !EndOnly)
+      return Directive;
+    size_t E = Rest.find_first_not_of(" ", 4);
+    return E != std::string::npos && Rest.compare(E, 3, "end") == 0;
+  }
+
   void before(unsigned Offset, const std::string &Stmt) {
     unsigned Line = L.lineOf(Offset);
     if (startsLine(Offset)) {
-      Edits[Line].Before.push_back(newLine(Stmt, L.text(Line)));
+      // Above the directives that bind to this statement (an OpenMP DO, a vector hint).
+      std::string Like = L.text(Line);
+      while (Line > 0 && isDirectiveLine(L.text(Line - 1)) &&
+             !isDirectiveLine(L.text(Line - 1), /*EndOnly=*/true))
+        --Line;
+      Edits[Line].Before.push_back(newLine(Stmt, Like));
       return;
     }
     inlineInsert(Line, Offset, Stmt + "; ", EditOrder::Open);
@@ -201,6 +231,10 @@ private:
       if (LikeNext && Line + 1 < L.count() && !isCommentLine(L.text(Line + 1)) &&
           statementColumn(L.text(Line + 1)) > statementColumn(Like))
         Like = L.text(Line + 1);
+      // Below the directives that close this construct (!$omp end parallel do).
+      while (!LikeNext && Line + 1 < L.count() &&
+             isDirectiveLine(L.text(Line + 1), /*EndOnly=*/true))
+        ++Line;
       Edits[Line].After.push_back(newLine(Stmt, Like));
       return;
     }
