@@ -32,6 +32,7 @@ mpif90_syntax = ("%s -fsyntax-only -std=legacy -Werror -Wline-truncation "
                  "-fallow-argument-mismatch" % config.mpif90)
 config.substitutions.append(("%mpif90-syntax", mpif90_syntax))
 config.substitutions.append(("%mpi-fflags", config.mpi_fflags))
+config.substitutions.append(("%mpif90", config.mpif90))
 
 # Longest names first: lit substitutes in order.
 config.substitutions.append(("%mpiete-instrument", instrument))

@@ -7,9 +7,16 @@
 ! RUN: cat %t.mod/halo_mod.mpiete | FileCheck --check-prefix=FACTS %s
 ! RUN: %mpiete-instrument --module-dir=%t.mod %s -- %mpi-fflags | FileCheck --match-full-lines %s
 ! RUN: %mpiete-instrument --module-dir=%t.mod --blocks %s -- %mpi-fflags | FileCheck --check-prefix=MAP %s
+! gfortran's own module file in the working directory (a build without -J) is never read:
+! RUN: rm -rf %t.cwd && mkdir -p %t.cwd && cd %t.cwd && %mpif90 -c %S/Inputs/halo_mod.f90
+! RUN: cd %t.cwd && %mpiete-instrument --module-dir=%t.mod %s -- %mpi-fflags | FileCheck --match-full-lines %s
+! A module compiled without mpiete, found only as gfortran's module file, is a located error:
+! RUN: rm -rf %t.none && mkdir -p %t.none
+! RUN: not %mpiete-instrument --module-dir=%t.none %s -- -I%t.cwd %mpi-fflags 2>&1 | FileCheck --check-prefix=GFORTRAN %s
 program main
   use mpi
   use halo_mod, only: exchange, scale
+! GFORTRAN: module-across-files.f90:[[@LINE-1]]:7: error: module 'halo_mod': '{{.*}}halo_mod.mod' is not a Flang module file (built by gfortran without mpiete-fc?); compile the file that defines the module with mpiete-fc first [mpiete-module]
   implicit none
   integer :: ierr, rank
   double precision :: u(8)
@@ -38,6 +45,6 @@ end program main
 
 ! MAP:      - id: [[U:[0-9a-f]+]]:1
 ! MAP-NEXT:   kind: compute
-! MAP:        lines: [17, 19]
+! MAP:        lines: [24, 26]
 ! MAP-NEXT:   col: 3
 ! MAP:        opaque_calls: [scale]

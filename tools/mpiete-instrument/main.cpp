@@ -89,6 +89,21 @@ int runFortran(const std::string &Source, const std::vector<std::string> &Flags,
   } else {
     fs::create_directories(ModuleDir, EC);
   }
+  // Flang looks for module files in its working directory before any -I directory, and a
+  // gfortran build leaves its own (unreadable to Flang) module files there: Flang runs in the
+  // private module directory, with every path made absolute, and the user's directory last.
+  fs::path Cwd = fs::current_path(EC);
+  auto abs = [&](const std::string &P) { return P.empty() ? P : fs::absolute(P, EC).string(); };
+  ModuleDir = abs(ModuleDir);
+  std::vector<std::string> Absolute;
+  for (const std::string &A : PluginArgs) {
+    size_t Eq = A.find('=');
+    std::string Key = Eq == std::string::npos ? A : A.substr(0, Eq + 1);
+    if (Key == "--trace-out=" || Key == "--timing-out=" || Key == "--blocks-out=")
+      Absolute.push_back(Key + abs(A.substr(Eq + 1)));
+    else
+      Absolute.push_back(A);
+  }
   std::vector<std::string> Argv{Flang && *Flang ? Flang : MPIETE_FLANG_PATH, "-fc1", "-load",
                                 Plugin && *Plugin ? Plugin
                                                   : (Lib / "mpiete-fortran.so").string(),
@@ -97,25 +112,39 @@ int runFortran(const std::string &Source, const std::vector<std::string> &Flags,
   // module files, which it cannot read.
   Argv.insert(Argv.end(), {"-I", ModuleDir});
   for (const std::string &D : ModuleSearch)
-    Argv.insert(Argv.end(), {"-I", D});
-  Argv.insert(Argv.end(), {"-I", (Lib / "mpiete" / "fmod").string()});
+    Argv.insert(Argv.end(), {"-I", abs(D)});
+  Argv.insert(Argv.end(), {"-I", abs((Lib / "mpiete" / "fmod").string())});
   std::vector<std::string> Translated = mpiete::flangAnalysisFlags(Flags);
-  Argv.insert(Argv.end(), Translated.begin(), Translated.end());
+  for (size_t I = 0; I < Translated.size(); ++I) {
+    const std::string &A = Translated[I];
+    if (A == "-I" && I + 1 < Translated.size()) {
+      Argv.insert(Argv.end(), {"-I", abs(Translated[++I])});
+    } else if (A.starts_with("-I")) {
+      Argv.push_back("-I" + abs(A.substr(2)));
+    } else {
+      Argv.push_back(A);
+    }
+  }
+  Argv.insert(Argv.end(), {"-I", Cwd.string()});
   std::string Ext = fs::path(Source).extension().string();
   if (Ext.size() > 1 && std::isupper(static_cast<unsigned char>(Ext[1])) &&
       std::find(Translated.begin(), Translated.end(), "-cpp") == Translated.end())
     Argv.push_back("-cpp");
-  Argv.push_back(Source);
+  Argv.push_back(abs(Source));
 
   std::string Env;
-  for (const std::string &A : PluginArgs)
+  for (const std::string &A : Absolute)
     Env += A + "\n";
   for (const std::string &D : mpiete::unitDefines(Flags))
     Env += "--define=" + D + "\n";
   setenv("MPIETE_FORTRAN_ARGS", Env.c_str(), 1);
   if (std::getenv("MPIETE_VERBOSE"))
     std::cerr << "+ " << mpiete::shellJoin(Argv) << "\n";
+  if (Plugin && *Plugin)
+    Argv[3] = abs(Plugin);
+  fs::current_path(ModuleDir, EC);
   int Rc = mpiete::runProcess(Argv);
+  fs::current_path(Cwd, EC);
   if (Rc == 127)
     Diags.error({"mpiete-instrument", 0, 0}, "cannot run '" + Argv[0] + "'", "driver");
   if (!TmpDir.empty())
