@@ -296,6 +296,15 @@ private:
     return {};
   }
 
+  bool nativeIsGfortran() {
+    if (!GfortranKnown) {
+      auto Out = captureProcess({Env.NativeCompiler, "--version"});
+      Gfortran = Out && Out->find("GNU Fortran") != std::string::npos;
+      GfortranKnown = true;
+    }
+    return Gfortran;
+  }
+
   /// Instruments Source and compiles both variants under Prefix; false on error.
   bool probeObjects(const std::string &Source, const std::string &Prefix) {
     std::error_code EC;
@@ -356,6 +365,11 @@ private:
       // source's own directory, as in the original build.
       if (Fortran) {
         Compile.push_back("-I" + SrcDir);
+        // The runtime's entry points are external procedures without an interface, called
+        // with buffers of every type: gfortran 10 and later stops at such a mismatch unless
+        // told to allow it. The user saw the warnings of this file in the native build.
+        if (nativeIsGfortran())
+          Compile.insert(Compile.end(), {"-fallow-argument-mismatch", "-w"});
       } else {
         Compile.push_back("-iquote");
         Compile.push_back(SrcDir);
@@ -537,6 +551,7 @@ private:
   const WrapperEnv &Env;
   DiagnosticSink &Diags;
   std::vector<std::string> MpiFlags;
+  bool GfortranKnown = false, Gfortran = false;
 };
 
 } // namespace

@@ -107,7 +107,9 @@ int runFortran(const std::string &Source, const std::vector<std::string> &Flags,
   std::vector<std::string> Argv{Flang && *Flang ? Flang : MPIETE_FLANG_PATH, "-fc1", "-load",
                                 Plugin && *Plugin ? Plugin
                                                   : (Lib / "mpiete-fortran.so").string(),
-                                "-plugin", "mpiete-fortran", "-module-dir", ModuleDir};
+                                "-plugin", "mpiete-fortran", "-module-dir", ModuleDir,
+                                // Flang's warnings are about the analysis, not the user's build.
+                                "-w"};
   // mpiete's own module files first: Flang must never find the MPI library's (gfortran)
   // module files, which it cannot read.
   Argv.insert(Argv.end(), {"-I", ModuleDir});
