@@ -282,8 +282,7 @@ public:
 
   void program(const p::Program &Prog) {
     for (const p::ProgramUnit &U : Prog.v)
-      Fortran::common::visit(
-          [&](const auto &X) { unit(X); }, U.u);
+      Fortran::common::visit([&](const auto &X) { unit(X); }, U.u);
   }
 
 private:
@@ -298,18 +297,17 @@ private:
   void unit(const Fortran::common::Indirection<p::SubroutineSubprogram> &S) { sub(S.value(), ""); }
   void unit(const Fortran::common::Indirection<p::FunctionSubprogram> &F) { fun(F.value(), ""); }
   void unit(const Fortran::common::Indirection<p::Module> &M) {
-    std::string Mod = lower(std::get<p::Statement<p::ModuleStmt>>(M.value().t).statement.v.ToString());
+    std::string Mod =
+        lower(std::get<p::Statement<p::ModuleStmt>>(M.value().t).statement.v.ToString());
     Modules.insert(Mod);
     if (const auto &Part = std::get<std::optional<p::ModuleSubprogramPart>>(M.value().t))
       for (const p::ModuleSubprogram &S : std::get<std::list<p::ModuleSubprogram>>(Part->t))
-        Fortran::common::visit(
-            [&](const auto &X) { moduleSub(X, Mod); }, S.u);
+        Fortran::common::visit([&](const auto &X) { moduleSub(X, Mod); }, S.u);
   }
   void unit(const Fortran::common::Indirection<p::Submodule> &M) {
     if (const auto &Part = std::get<std::optional<p::ModuleSubprogramPart>>(M.value().t))
       for (const p::ModuleSubprogram &S : std::get<std::list<p::ModuleSubprogram>>(Part->t))
-        Fortran::common::visit(
-            [&](const auto &X) { moduleSub(X, ""); }, S.u);
+        Fortran::common::visit([&](const auto &X) { moduleSub(X, ""); }, S.u);
   }
 
   template <typename T> void moduleSub(const T &, const std::string &) {}
@@ -331,26 +329,29 @@ private:
 
   void sub(const p::SubroutineSubprogram &S, const std::string &Mod) {
     const auto &Stmt = std::get<p::Statement<p::SubroutineStmt>>(S.t);
-    add(lower(std::get<p::Name>(Stmt.statement.t).ToString()),
-        std::get<p::SpecificationPart>(S.t), std::get<p::ExecutionPart>(S.t), Stmt.source, Mod);
+    add(lower(std::get<p::Name>(Stmt.statement.t).ToString()), std::get<p::SpecificationPart>(S.t),
+        std::get<p::ExecutionPart>(S.t), Stmt.source, Mod);
     internals(std::get<std::optional<p::InternalSubprogramPart>>(S.t), Mod);
   }
   void fun(const p::FunctionSubprogram &F, const std::string &Mod) {
     const auto &Stmt = std::get<p::Statement<p::FunctionStmt>>(F.t);
-    add(lower(std::get<p::Name>(Stmt.statement.t).ToString()),
-        std::get<p::SpecificationPart>(F.t), std::get<p::ExecutionPart>(F.t), Stmt.source, Mod);
+    add(lower(std::get<p::Name>(Stmt.statement.t).ToString()), std::get<p::SpecificationPart>(F.t),
+        std::get<p::ExecutionPart>(F.t), Stmt.source, Mod);
     internals(std::get<std::optional<p::InternalSubprogramPart>>(F.t), Mod);
   }
   void internals(const std::optional<p::InternalSubprogramPart> &Part, const std::string &) {
     if (!Part)
       return;
     for (const p::InternalSubprogram &S : std::get<std::list<p::InternalSubprogram>>(Part->t))
-      Fortran::common::visit(
-          [&](const auto &X) { internal(X); }, S.u);
+      Fortran::common::visit([&](const auto &X) { internal(X); }, S.u);
   }
   template <typename T> void internal(const T &) {}
-  void internal(const Fortran::common::Indirection<p::SubroutineSubprogram> &S) { sub(S.value(), ""); }
-  void internal(const Fortran::common::Indirection<p::FunctionSubprogram> &F) { fun(F.value(), ""); }
+  void internal(const Fortran::common::Indirection<p::SubroutineSubprogram> &S) {
+    sub(S.value(), "");
+  }
+  void internal(const Fortran::common::Indirection<p::FunctionSubprogram> &F) {
+    fun(F.value(), "");
+  }
 
   void add(std::string Name, const p::SpecificationPart &Spec, const p::ExecutionPart &Exec,
            p::CharBlock UnitStmt, const std::string &Mod) {
@@ -369,8 +370,7 @@ private:
 /// Which procedures communicate, directly or through calls (a fixed point over the call graph).
 class CommunicationAnalysis {
 public:
-  CommunicationAnalysis(const std::vector<ProcInfo> &Procs, ModuleFacts &Facts)
-      : Facts(Facts) {
+  CommunicationAnalysis(const std::vector<ProcInfo> &Procs, ModuleFacts &Facts) : Facts(Facts) {
     for (const ProcInfo &P : Procs) {
       Defined.insert(P.Name);
       for (const std::string &A : P.Aliases)
@@ -423,9 +423,9 @@ private:
 
 /// What a statement contains, as far as the block partition cares.
 struct StmtFacts {
-  bool MpiCall = false;           ///< a rewritten MPI routine
-  bool CommunicatingCall = false; ///< a procedure that communicates
-  bool Jump = false;              ///< GOTO, RETURN, STOP, EXIT, CYCLE, ERR=, alternate return...
+  bool MpiCall = false;            ///< a rewritten MPI routine
+  bool CommunicatingCall = false;  ///< a procedure that communicates
+  bool Jump = false;               ///< GOTO, RETURN, STOP, EXIT, CYCLE, ERR=, alternate return...
   std::vector<std::string> Opaque; ///< callees whose bodies the unit cannot see
 };
 
@@ -465,10 +465,10 @@ struct FactsWalker {
     call(R.v);
     return true;
   }
-#define MPIETE_JUMP(Type)                                                                         \
-  bool Pre(const p::Type &) {                                                                     \
-    F.Jump = true;                                                                                \
-    return true;                                                                                  \
+#define MPIETE_JUMP(Type)                                                                          \
+  bool Pre(const p::Type &) {                                                                      \
+    F.Jump = true;                                                                                 \
+    return true;                                                                                   \
   }
   MPIETE_JUMP(GotoStmt)
   MPIETE_JUMP(ComputedGotoStmt)
@@ -676,14 +676,12 @@ private:
       return;
     }
     if (const auto *T = std::get_if<Indirection<p::SelectTypeConstruct>>(&EC.u)) {
-      for (const auto &Case :
-           std::get<std::list<p::SelectTypeConstruct::TypeCase>>(T->value().t))
+      for (const auto &Case : std::get<std::list<p::SelectTypeConstruct::TypeCase>>(T->value().t))
         sequence(std::get<p::Block>(Case.t), std::nullopt);
       return;
     }
     if (const auto *R = std::get_if<Indirection<p::SelectRankConstruct>>(&EC.u)) {
-      for (const auto &Case :
-           std::get<std::list<p::SelectRankConstruct::RankCase>>(R->value().t))
+      for (const auto &Case : std::get<std::list<p::SelectRankConstruct::RankCase>>(R->value().t))
         sequence(std::get<p::Block>(Case.t), std::nullopt);
       return;
     }
@@ -875,10 +873,9 @@ private:
     std::optional<unsigned> After;
     LastStatementWalker W{SM, After};
     const p::SpecificationPart &Spec = *P.Spec;
-    p::Walk(std::get<std::list<p::Statement<Fortran::common::Indirection<p::UseStmt>>>>(Spec.t),
+    p::Walk(std::get<std::list<p::Statement<Fortran::common::Indirection<p::UseStmt>>>>(Spec.t), W);
+    p::Walk(std::get<std::list<p::Statement<Fortran::common::Indirection<p::ImportStmt>>>>(Spec.t),
             W);
-    p::Walk(
-        std::get<std::list<p::Statement<Fortran::common::Indirection<p::ImportStmt>>>>(Spec.t), W);
     p::Walk(std::get<p::ImplicitPart>(Spec.t), W);
     if (!After)
       After = SM.endOf(P.UnitStmt);
@@ -893,8 +890,8 @@ private:
       auto B = SM.beginOf(First);
       if (!B) {
         Diags.error(SM.loc(First),
-                    "cannot find where to declare the loop counters of procedure '" +
-                        Procedure + "'",
+                    "cannot find where to declare the loop counters of procedure '" + Procedure +
+                        "'",
                     "unsupported");
         return;
       }
@@ -955,8 +952,8 @@ private:
       ++Q;
     std::optional<unsigned> LParen = Q < StmtEnd && *Q == '(' ? SM.offsetOf(Q) : std::nullopt;
     if (!LParen || Main[*LParen] != '(') {
-      Diags.error(SM.loc(N->source),
-                  "cannot find the argument list of this call to '" + Name + "'", "unsupported");
+      Diags.error(SM.loc(N->source), "cannot find the argument list of this call to '" + Name + "'",
+                  "unsupported");
       return;
     }
     const char *A = Q + 1;
@@ -1118,8 +1115,9 @@ private:
     std::string Name = canonicalMpi(L);
     DiagLoc Loc = SM.loc(N->source);
     if (Name.rfind("PMPI_", 0) == 0) {
-      Diags.error(Loc, "direct call to profiling routine '" + Name +
-                           "' is not supported; call '" + Name.substr(1) + "' instead",
+      Diags.error(Loc,
+                  "direct call to profiling routine '" + Name + "' is not supported; call '" +
+                      Name.substr(1) + "' instead",
                   "unsupported");
       return;
     }
@@ -1152,7 +1150,6 @@ private:
   UnitModel &Model;
   DiagnosticSink &Diags;
 };
-
 
 } // namespace
 

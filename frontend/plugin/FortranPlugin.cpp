@@ -80,9 +80,9 @@ class MpieteFortranAction : public Fortran::frontend::PluginParseTreeAction {
     Opts = readOptions();
     auto &Inv = getInstance().getInvocation();
     auto Form = Inv.getFrontendOpts().fortranForm;
-    Opts.Frontend.FixedForm = Form == Fortran::frontend::FortranForm::FixedForm ||
-                              (Form == Fortran::frontend::FortranForm::Unknown &&
-                               getCurrentInput().getIsFixedForm());
+    Opts.Frontend.FixedForm =
+        Form == Fortran::frontend::FortranForm::FixedForm ||
+        (Form == Fortran::frontend::FortranForm::Unknown && getCurrentInput().getIsFixedForm());
     int Columns = Inv.getFortranOpts().fixedFormColumns;
     Opts.Frontend.FixedColumns = Columns > 0 ? static_cast<unsigned>(Columns) : 100000;
     Opts.Frontend.ModuleDir = Inv.getModuleDir();

@@ -32,7 +32,8 @@ bool takesValue(std::string_view A) {
       "-iquote",   "-isystem", "-idirafter",  "-MF",      "-MT",           "-MQ",
       "-x",        "-L",       "-l",          "-Xlinker", "-Xassembler",   "-Xpreprocessor",
       "-u",        "-T",       "-e",          "--param",  "-aux-info",     "-z",
-      "-isysroot", "--sysroot", "-iprefix", "-J",   "-iwithprefix", "-iwithprefixbefore", "-A"};
+      "-isysroot", "--sysroot", "-iprefix",   "-iwithprefix", "-iwithprefixbefore", "-A",
+      "-J"};
   return Opts.count(A) != 0;
 }
 

@@ -105,8 +105,7 @@ int runFortran(const std::string &Source, const std::vector<std::string> &Flags,
       Absolute.push_back(A);
   }
   std::vector<std::string> Argv{Flang && *Flang ? Flang : MPIETE_FLANG_PATH, "-fc1", "-load",
-                                Plugin && *Plugin ? Plugin
-                                                  : (Lib / "mpiete-fortran.so").string(),
+                                Plugin && *Plugin ? Plugin : (Lib / "mpiete-fortran.so").string(),
                                 "-plugin", "mpiete-fortran", "-module-dir", ModuleDir,
                                 // Flang's warnings are about the analysis, not the user's build.
                                 "-w"};

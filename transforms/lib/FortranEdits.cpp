@@ -58,9 +58,9 @@ struct LineEdits {
   std::vector<std::string> Before, After; ///< whole new lines (without '\n')
   EditSet Inline;                         ///< offsets relative to the line's start
   bool HasInline = false;
-  unsigned Growth = 0;         ///< bytes the inline edits add before the statement field's end
-  int ArgsInsertEnd = -1;      ///< in the edited line: just past an inserted site argument list
-  int ArgsOriginal = -1;       ///< in the original line: where that insertion was made
+  unsigned Growth = 0;    ///< bytes the inline edits add before the statement field's end
+  int ArgsInsertEnd = -1; ///< in the edited line: just past an inserted site argument list
+  int ArgsOriginal = -1;  ///< in the original line: where that insertion was made
 };
 
 class FortranInstrumenter {
@@ -179,8 +179,8 @@ private:
   /// follows, so nothing may come between them.
   bool isDirectiveLine(const std::string &Line, bool EndOnly = false) const {
     size_t I = 0;
-    if (Fixed && !Line.empty() && (Line[0] == 'c' || Line[0] == 'C' || Line[0] == '*' ||
-                                   Line[0] == '!')) {
+    if (Fixed && !Line.empty() &&
+        (Line[0] == 'c' || Line[0] == 'C' || Line[0] == '*' || Line[0] == '!')) {
       I = 1;
     } else {
       I = Line.find_first_not_of(" \t");
@@ -293,8 +293,8 @@ private:
       A.ArgsOriginal = static_cast<int>(Rel);
       // Where the insertion ends in the edited line: every edit on this line before it is
       // the callee rename (when on the same line).
-      int Shift = ArgsLine == Line ? static_cast<int>(Name.size()) - static_cast<int>(Written.size())
-                                   : 0;
+      int Shift =
+          ArgsLine == Line ? static_cast<int>(Name.size()) - static_cast<int>(Written.size()) : 0;
       A.ArgsInsertEnd = static_cast<int>(Rel) + Shift + static_cast<int>(Args.size());
     } else {
       A.ArgsOriginal = -2; // two sites on one line: no structured break
