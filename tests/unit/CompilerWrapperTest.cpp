@@ -133,5 +133,37 @@ TEST(CompilerWrapperTest, JoinedDependencyOptionsStayOutOfVariantCompiles) {
   EXPECT_EQ(variantCompileFlags(C), (Args{"-O2", "-I", "inc", "-Iinc2", "-DX=1", "-g"}));
 }
 
+TEST(CompilerWrapperTest, FortranWrapperInstrumentsFortranSources) {
+  WrapperCommand Cmd = parseWrapperCommand(
+      {"-c", "-Jmod", "-O2", "solver.F90", "blas.f", "timer.c", "kernel.cpp"},
+      WrapperLanguage::Fortran);
+  EXPECT_EQ(Cmd.Kind, Mode::Compile);
+  EXPECT_EQ(pick(Cmd, Cmd.Sources), (Args{"solver.F90", "blas.f", "timer.c"}));
+  EXPECT_EQ(pick(Cmd, Cmd.Foreign), Args{"kernel.cpp"});
+  // -J with a separate value is no input.
+  WrapperCommand Sep =
+      parseWrapperCommand({"-c", "-J", "mod", "a.f90"}, WrapperLanguage::Fortran);
+  EXPECT_EQ(pick(Sep, Sep.Sources), Args{"a.f90"});
+  EXPECT_TRUE(Sep.Objects.empty());
+  EXPECT_EQ(fortranModuleDirs(Sep.Native), Args{"mod"});
+  EXPECT_EQ(fortranModuleDirs(Cmd.Native), Args{"mod"});
+}
+
+TEST(CompilerWrapperTest, FortranSourceKinds) {
+  for (const char *S : {"a.f", "a.F", "a.for", "a.f77", "a.f90", "a.F90", "a.f95", "a.f08"})
+    EXPECT_TRUE(isFortranSource(S)) << S;
+  for (const char *S : {"a.c", "a.o", "a.fpp.txt", "f90"})
+    EXPECT_FALSE(isFortranSource(S)) << S;
+}
+
+TEST(CompilerWrapperTest, FlangAnalysisFlagsFromGfortranFlags) {
+  Args Flags = flangAnalysisFlags({"-O3", "-fallow-argument-mismatch", "-ffixed-line-length-132",
+                                   "-fdefault-real-8", "-Iinc", "-I", "other", "-DN=4", "-cpp",
+                                   "-Jmod", "-J", "mod2", "-Wall", "-g", "-march=native",
+                                   "-ffixed-line-length-none", "-fopenmp"});
+  EXPECT_EQ(Flags, (Args{"-ffixed-line-length=132", "-fdefault-real-8", "-Iinc", "-I", "other",
+                         "-DN=4", "-cpp", "-ffixed-line-length=0", "-fopenmp"}));
+}
+
 } // namespace
 } // namespace mpiete

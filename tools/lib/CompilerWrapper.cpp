@@ -32,7 +32,8 @@ bool takesValue(std::string_view A) {
       "-iquote",   "-isystem", "-idirafter",  "-MF",      "-MT",           "-MQ",
       "-x",        "-L",       "-l",          "-Xlinker", "-Xassembler",   "-Xpreprocessor",
       "-u",        "-T",       "-e",          "--param",  "-aux-info",     "-z",
-      "-isysroot", "--sysroot", "-iprefix",   "-iwithprefix", "-iwithprefixbefore", "-A"};
+      "-isysroot", "--sysroot", "-iprefix",   "-iwithprefix", "-iwithprefixbefore", "-A",
+      "-J"};
   return Opts.count(A) != 0;
 }
 
@@ -58,7 +59,55 @@ InputKind classifyInput(const std::string &Path) {
 
 } // namespace
 
-WrapperCommand parseWrapperCommand(const std::vector<std::string> &Args) {
+bool isFortranSource(const std::string &Path) {
+  static const std::set<std::string> Exts = {".f",   ".F",   ".for", ".FOR", ".ftn", ".FTN",
+                                             ".f77", ".F77", ".f90", ".F90", ".f95", ".F95",
+                                             ".f03", ".F03", ".f08", ".F08"};
+  return Exts.count(extensionOf(Path)) != 0;
+}
+
+std::vector<std::string> flangAnalysisFlags(const std::vector<std::string> &Flags) {
+  std::vector<std::string> Out;
+  for (size_t I = 0; I < Flags.size(); ++I) {
+    std::string_view A = Flags[I];
+    auto next = [&]() -> std::string { return I + 1 < Flags.size() ? Flags[++I] : ""; };
+    if (A == "-I" || A == "-D" || A == "-U") {
+      std::string V = next();
+      Out.push_back(std::string(A));
+      Out.push_back(V);
+    } else if (A.starts_with("-I") || A.starts_with("-D") || A.starts_with("-U")) {
+      Out.push_back(std::string(A));
+    } else if (A == "-J" || A == "-module" || A == "-o" || A == "-MF" || A == "-MT" ||
+               A == "-MQ" || A == "-x" || A == "-L" || A == "-l") {
+      next();
+    } else if (A == "-cpp" || A == "-nocpp" || A == "-ffixed-form" || A == "-ffree-form" ||
+               A == "-fdefault-real-8" || A == "-fdefault-integer-8" ||
+               A == "-fdefault-double-8" || A == "-fopenmp" || A == "-fbackslash" ||
+               A == "-fimplicit-none" || A == "-flogical-abbreviations" || A == "-fxor-operator") {
+      Out.push_back(std::string(A));
+    } else if (A.starts_with("-ffixed-line-length-") || A.starts_with("-ffixed-line-length=")) {
+      std::string N(A.substr(std::string_view("-ffixed-line-length-").size()));
+      Out.push_back("-ffixed-line-length=" + (N == "none" ? std::string("0") : N));
+    } else if (A.starts_with("-ffree-line-length-") || A.starts_with("-ffree-line-length=")) {
+      // Flang has no free-form line limit to set.
+    }
+  }
+  return Out;
+}
+
+std::vector<std::string> fortranModuleDirs(const std::vector<std::string> &Flags) {
+  std::vector<std::string> Out;
+  for (size_t I = 0; I < Flags.size(); ++I) {
+    std::string_view A = Flags[I];
+    if ((A == "-J" || A == "-module") && I + 1 < Flags.size())
+      Out.push_back(Flags[++I]);
+    else if (A.starts_with("-J") && A.size() > 2)
+      Out.push_back(std::string(A.substr(2)));
+  }
+  return Out;
+}
+
+WrapperCommand parseWrapperCommand(const std::vector<std::string> &Args, WrapperLanguage Lang) {
   WrapperCommand Cmd;
   bool CompileOnly = false, NoProbes = false, Shared = false;
   for (size_t I = 0; I < Args.size(); ++I) {
@@ -119,7 +168,10 @@ WrapperCommand parseWrapperCommand(const std::vector<std::string> &Args) {
         Cmd.Sources.push_back(Index);
         break;
       case InputKind::Foreign:
-        Cmd.Foreign.push_back(Index);
+        if (Lang == WrapperLanguage::Fortran && isFortranSource(A))
+          Cmd.Sources.push_back(Index);
+        else
+          Cmd.Foreign.push_back(Index);
         break;
       case InputKind::LinkInput:
         Cmd.Objects.push_back(Index);
@@ -245,6 +297,15 @@ private:
     return {};
   }
 
+  bool nativeIsGfortran() {
+    if (!GfortranKnown) {
+      auto Out = captureProcess({Env.NativeCompiler, "--version"});
+      Gfortran = Out && Out->find("GNU Fortran") != std::string::npos;
+      GfortranKnown = true;
+    }
+    return Gfortran;
+  }
+
   /// Instruments Source and compiles both variants under Prefix; false on error.
   bool probeObjects(const std::string &Source, const std::string &Prefix) {
     std::error_code EC;
@@ -253,11 +314,35 @@ private:
       Diags.error({Prefix, 0, 0}, "cannot create directory: " + EC.message(), "driver");
       return false;
     }
+    // The variants keep the source's extension: it selects the language, the Fortran source
+    // form and preprocessing.
+    bool Fortran = isFortranSource(Source);
+    std::string Ext = Fortran ? extensionOf(Source) : ".c";
     std::vector<std::string> Instr{Env.Instrumenter,
-                                   "--trace-out=" + Prefix + ".trace.c",
-                                   "--timing-out=" + Prefix + ".timing.c",
+                                   "--trace-out=" + Prefix + ".trace" + Ext,
+                                   "--timing-out=" + Prefix + ".timing" + Ext,
                                    "--blocks-out=" + Prefix + ".blocks.yaml",
                                    "--unit-path=" + Source};
+    if (Fortran) {
+      // Flang's module files (and mpiete's notes on them) for the analysis live apart from
+      // gfortran's: in .mpiete/fmod beside the -J directory or the object, where the next file
+      // compiled in Makefile order finds them.
+      std::vector<std::string> ModDirs = fortranModuleDirs(Cmd.Native);
+      fs::path ObjDir = fs::path(Prefix).parent_path();
+      std::string ModuleDir = ModDirs.empty() ? (ObjDir / "fmod").string()
+                                              : (fs::path(ModDirs[0]) / ".mpiete" / "fmod").string();
+      Instr.push_back("--module-dir=" + ModuleDir);
+      std::vector<std::string> Search = {(ObjDir / "fmod").string(), ".mpiete/fmod"};
+      for (size_t I = 0; I + 1 < Cmd.Native.size(); ++I)
+        if (Cmd.Native[I] == "-I")
+          Search.push_back((fs::path(Cmd.Native[I + 1]) / ".mpiete" / "fmod").string());
+      for (const std::string &A : Cmd.Native)
+        if (A.starts_with("-I") && A.size() > 2)
+          Search.push_back((fs::path(A.substr(2)) / ".mpiete" / "fmod").string());
+      for (const std::string &D : Search)
+        if (D != ModuleDir)
+          Instr.push_back("--module-search=" + D);
+    }
     for (const std::string &P : Cmd.PassThrough)
       Instr.push_back("--pass-through=" + P);
     if (Cmd.PassThroughAll)
@@ -277,14 +362,24 @@ private:
       SrcDir = ".";
     for (const char *V : {"trace", "timing"}) {
       std::vector<std::string> Compile{Env.NativeCompiler};
-      // The variant lives in .mpiete/: quoted includes must still find the user's headers
-      // first in the source's own directory, as in the original build.
-      Compile.push_back("-iquote");
-      Compile.push_back(SrcDir);
-      Compile.push_back("-I" + Env.IncludeDir);
+      // The variant lives in .mpiete/: includes must still find the user's files first in the
+      // source's own directory, as in the original build.
+      if (Fortran) {
+        Compile.push_back("-I" + SrcDir);
+        // The runtime's entry points are external procedures without an interface, called
+        // with buffers of every type: gfortran 10 and later stops at such a mismatch unless
+        // told to allow it. The user saw the warnings of this file in the native build.
+        if (nativeIsGfortran())
+          Compile.insert(Compile.end(), {"-fallow-argument-mismatch", "-w"});
+      } else {
+        Compile.push_back("-iquote");
+        Compile.push_back(SrcDir);
+        Compile.push_back("-I" + Env.IncludeDir);
+      }
       std::vector<std::string> Flags = variantCompileFlags(Cmd);
       Compile.insert(Compile.end(), Flags.begin(), Flags.end());
-      Compile.insert(Compile.end(), {"-c", Prefix + "." + V + ".c", "-o", Prefix + "." + V + ".o"});
+      Compile.insert(Compile.end(),
+                     {"-c", Prefix + "." + V + Ext, "-o", Prefix + "." + V + ".o"});
       if (exec(Compile) != 0) {
         Diags.error({Source, 0, 0},
                     std::string("the ") + V +
@@ -391,7 +486,9 @@ private:
     }
     for (size_t I : Cmd.Foreign)
       Diags.warning({Cmd.Native[I], 0, 0},
-                    "not a C source: linked uninstrumented into the probes", "uninstrumented");
+                    "not a source " + Env.Tool +
+                        " instruments: linked uninstrumented into the probes",
+                    "uninstrumented");
 
     for (const char *V : {"trace", "timing"}) {
       std::vector<std::string> Link{Env.NativeCompiler};
@@ -462,6 +559,7 @@ private:
   const WrapperEnv &Env;
   DiagnosticSink &Diags;
   std::vector<std::string> MpiFlags;
+  bool GfortranKnown = false, Gfortran = false;
 };
 
 } // namespace

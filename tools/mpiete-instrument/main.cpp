@@ -2,22 +2,34 @@
 #include "mpiete/frontend/BlockMap.h"
 #include "mpiete/frontend/CFrontend.h"
 #include "mpiete/support/Diagnostics.h"
+#include "mpiete/support/Process.h"
 #include "mpiete/support/Version.h"
+#include "mpiete/tools/CompilerWrapper.h"
 #include "mpiete/transforms/Instrument.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <unistd.h>
 
 #include <fstream>
 #include <iostream>
 #include <optional>
 #include <sstream>
 
+#ifndef MPIETE_FLANG_PATH
+#define MPIETE_FLANG_PATH "flang-new-19"
+#endif
 #ifndef MPIETE_CLANG_RESOURCE_DIR
 #define MPIETE_CLANG_RESOURCE_DIR ""
 #endif
 
-static const char *const Help = R"(usage: mpiete-instrument [options] SOURCE.c -- [compiler flags]
+static const char *const Help = R"(usage: mpiete-instrument [options] SOURCE -- [compiler flags]
 
-Reads a C translation unit with the user's flags (-I -D -U -include -std ...) and writes its
-instrumented variants (the user's text with edits at known positions) and its block map.
+Reads a C translation unit with the user's flags (-I -D -U -include -std ...), or a Fortran unit
+(.f .F .f90 .F90 ...; with Flang and the mpiete-fortran plugin, gfortran flags translated), and
+writes its instrumented variants (the user's text with edits at known positions) and block map.
 
   --variant=trace|timing   print that variant on stdout (when no -out option is given)
   --blocks                 print the block map on stdout instead
@@ -27,6 +39,10 @@ instrumented variants (the user's text with edits at known positions) and its bl
   --unit-path=PATH         the path recorded for the unit (default: SOURCE as given)
   --pass-through=MPI_X     leave this unsupported routine uninstrumented (repeatable)
   --pass-through-all       leave every unsupported routine uninstrumented
+  --module-dir=DIR         Fortran: where Flang writes this unit's module files for the
+                           analysis (default: a temporary directory)
+  --module-search=DIR      Fortran: another directory of such module files (repeatable)
+Environment: MPIETE_FLANG (flang-new), MPIETE_FORTRAN_PLUGIN (mpiete-fortran.so).
 
 Example:
   mpiete-instrument --variant=trace ring.c -- -I/usr/lib/x86_64-linux-gnu/openmpi/include
@@ -51,6 +67,92 @@ bool writeFile(const std::string &Path, const std::string &Text, mpiete::Diagnos
   return true;
 }
 
+/// A Fortran unit: Flang with the mpiete-fortran plugin does the analysis and writes the
+/// outputs; the options travel in $MPIETE_FORTRAN_ARGS.
+int runFortran(const std::string &Source, const std::vector<std::string> &Flags,
+               const std::vector<std::string> &PluginArgs, std::string ModuleDir,
+               const std::vector<std::string> &ModuleSearch, mpiete::DiagnosticSink &Diags) {
+  namespace fs = std::filesystem;
+  std::error_code EC;
+  fs::path Self = fs::read_symlink("/proc/self/exe", EC);
+  fs::path Lib = (EC ? fs::path(".") : Self.parent_path()).parent_path() / "lib";
+  const char *Plugin = std::getenv("MPIETE_FORTRAN_PLUGIN");
+  const char *Flang = std::getenv("MPIETE_FLANG");
+  std::string TmpDir;
+  if (ModuleDir.empty()) {
+    std::string Template = (fs::temp_directory_path(EC) / "mpiete-fmod-XXXXXX").string();
+    if (!mkdtemp(Template.data())) {
+      Diags.error({"mpiete-instrument", 0, 0}, "cannot create a temporary directory", "driver");
+      return 1;
+    }
+    ModuleDir = TmpDir = Template;
+  } else {
+    fs::create_directories(ModuleDir, EC);
+  }
+  // Flang looks for module files in its working directory before any -I directory, and a
+  // gfortran build leaves its own (unreadable to Flang) module files there: Flang runs in the
+  // private module directory, with every path made absolute, and the user's directory last.
+  fs::path Cwd = fs::current_path(EC);
+  auto abs = [&](const std::string &P) { return P.empty() ? P : fs::absolute(P, EC).string(); };
+  ModuleDir = abs(ModuleDir);
+  std::vector<std::string> Absolute;
+  for (const std::string &A : PluginArgs) {
+    size_t Eq = A.find('=');
+    std::string Key = Eq == std::string::npos ? A : A.substr(0, Eq + 1);
+    if (Key == "--trace-out=" || Key == "--timing-out=" || Key == "--blocks-out=")
+      Absolute.push_back(Key + abs(A.substr(Eq + 1)));
+    else
+      Absolute.push_back(A);
+  }
+  std::vector<std::string> Argv{Flang && *Flang ? Flang : MPIETE_FLANG_PATH, "-fc1", "-load",
+                                Plugin && *Plugin ? Plugin : (Lib / "mpiete-fortran.so").string(),
+                                "-plugin", "mpiete-fortran", "-module-dir", ModuleDir,
+                                // Flang's warnings are about the analysis, not the user's build.
+                                "-w"};
+  // mpiete's own module files first: Flang must never find the MPI library's (gfortran)
+  // module files, which it cannot read.
+  Argv.insert(Argv.end(), {"-I", ModuleDir});
+  for (const std::string &D : ModuleSearch)
+    Argv.insert(Argv.end(), {"-I", abs(D)});
+  Argv.insert(Argv.end(), {"-I", abs((Lib / "mpiete" / "fmod").string())});
+  std::vector<std::string> Translated = mpiete::flangAnalysisFlags(Flags);
+  for (size_t I = 0; I < Translated.size(); ++I) {
+    const std::string &A = Translated[I];
+    if (A == "-I" && I + 1 < Translated.size()) {
+      Argv.insert(Argv.end(), {"-I", abs(Translated[++I])});
+    } else if (A.starts_with("-I")) {
+      Argv.push_back("-I" + abs(A.substr(2)));
+    } else {
+      Argv.push_back(A);
+    }
+  }
+  Argv.insert(Argv.end(), {"-I", Cwd.string()});
+  std::string Ext = fs::path(Source).extension().string();
+  if (Ext.size() > 1 && std::isupper(static_cast<unsigned char>(Ext[1])) &&
+      std::find(Translated.begin(), Translated.end(), "-cpp") == Translated.end())
+    Argv.push_back("-cpp");
+  Argv.push_back(abs(Source));
+
+  std::string Env;
+  for (const std::string &A : Absolute)
+    Env += A + "\n";
+  for (const std::string &D : mpiete::unitDefines(Flags))
+    Env += "--define=" + D + "\n";
+  setenv("MPIETE_FORTRAN_ARGS", Env.c_str(), 1);
+  if (std::getenv("MPIETE_VERBOSE"))
+    std::cerr << "+ " << mpiete::shellJoin(Argv) << "\n";
+  if (Plugin && *Plugin)
+    Argv[3] = abs(Plugin);
+  fs::current_path(ModuleDir, EC);
+  int Rc = mpiete::runProcess(Argv);
+  fs::current_path(Cwd, EC);
+  if (Rc == 127)
+    Diags.error({"mpiete-instrument", 0, 0}, "cannot run '" + Argv[0] + "'", "driver");
+  if (!TmpDir.empty())
+    fs::remove_all(TmpDir, EC);
+  return Rc == 0 ? 0 : 1;
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
@@ -61,6 +163,8 @@ int main(int Argc, char **Argv) {
   std::optional<mpiete::Variant> Print;
   bool PrintBlocks = false;
   std::vector<std::string> Flags;
+  std::vector<std::string> PluginArgs, ModuleSearch;
+  std::string ModuleDir;
   bool AfterDashes = false;
   for (int I = 1; I < Argc; ++I) {
     std::string A = Argv[I];
@@ -73,10 +177,17 @@ int main(int Argc, char **Argv) {
       return 0;
     } else if (A == "--variant=trace") {
       Print = mpiete::Variant::Trace;
+      PluginArgs.push_back("--print=trace");
     } else if (A == "--variant=timing") {
       Print = mpiete::Variant::Timing;
+      PluginArgs.push_back("--print=timing");
     } else if (A == "--blocks") {
       PrintBlocks = true;
+      PluginArgs.push_back("--print=blocks");
+    } else if (A.starts_with("--module-dir=")) {
+      ModuleDir = A.substr(13);
+    } else if (A.starts_with("--module-search=")) {
+      ModuleSearch.push_back(A.substr(16));
     } else if (A.starts_with("--trace-out=")) {
       TraceOut = A.substr(12);
     } else if (A.starts_with("--timing-out=")) {
@@ -100,6 +211,20 @@ int main(int Argc, char **Argv) {
   if (Source.empty()) {
     Diags.error({"mpiete-instrument", 0, 0}, "no source file given (see --help)", "driver");
     return 2;
+  }
+
+  if (mpiete::isFortranSource(Source)) {
+    for (int I = 1; I < Argc && std::string(Argv[I]) != "--"; ++I) {
+      std::string A = Argv[I];
+      if (A.starts_with("--trace-out=") || A.starts_with("--timing-out=") ||
+          A.starts_with("--blocks-out=") || A.starts_with("--unit-path=") ||
+          A.starts_with("--pass-through=") || A == "--pass-through-all")
+        PluginArgs.push_back(A);
+    }
+    if (std::none_of(PluginArgs.begin(), PluginArgs.end(),
+                     [](const std::string &A) { return A.starts_with("--unit-path="); }))
+      PluginArgs.push_back("--unit-path=" + Source);
+    return runFortran(Source, Flags, PluginArgs, ModuleDir, ModuleSearch, Diags);
   }
 
   mpiete::UnitModel Model;

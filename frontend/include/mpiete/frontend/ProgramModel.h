@@ -74,6 +74,15 @@ struct CallSite {
   CallEdits Edits;
 };
 
+/// Fortran: where the trip counters of one procedure's whole loops are declared (the end of its
+/// specification part), so `implicit none` procedures compile.
+struct CounterDecl {
+  unsigned Offset = 0; ///< just past the statement the declaration follows, or the start of
+                       ///< the statement it precedes
+  bool After = true;   ///< a new line after the statement ending at Offset; else before
+  std::vector<uint32_t> Blocks; ///< the whole-loop blocks whose counters it declares
+};
+
 struct Block {
   uint32_t Index = 0;
   BlockKind Kind = BlockKind::Compute;
@@ -104,6 +113,10 @@ struct UnitModel {
   std::vector<CallSite> Sites;
   std::vector<Block> Blocks;
   std::vector<std::string> PassedThrough; ///< unhandled MPI calls passed through on request
+  // Fortran only: the source form the edits respect, and the counter declarations.
+  bool FixedForm = false;
+  unsigned FixedColumns = 72; ///< the statement field ends here (-ffixed-line-length-N)
+  std::vector<CounterDecl> CounterDecls;
 
   uint64_t blockId(uint32_t Index) const { return makeBlockId(UnitId, Index); }
 };

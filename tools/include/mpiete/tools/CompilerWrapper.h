@@ -33,9 +33,14 @@ struct WrapperCommand {
   std::string output() const { return OutputIndex >= 0 ? Native[OutputIndex] : ""; }
 };
 
-/// Parses an mpicc command line (without argv[0]). Unknown options are kept for the native
-/// compiler; nothing is rejected here that mpicc would accept.
-WrapperCommand parseWrapperCommand(const std::vector<std::string> &Args);
+/// Which sources a wrapper instruments: mpiete-cc C sources; mpiete-fc Fortran sources (fixed
+/// and free form, preprocessed or not) and the C sources a Fortran build may compile too.
+enum class WrapperLanguage { C, Fortran };
+
+/// Parses an mpicc (or mpif90) command line (without argv[0]). Unknown options are kept for
+/// the native compiler; nothing is rejected here that mpicc would accept.
+WrapperCommand parseWrapperCommand(const std::vector<std::string> &Args,
+                                   WrapperLanguage Lang = WrapperLanguage::C);
 
 /// The arguments with which a variant of one source is compiled: the user's flags without
 /// inputs, outputs, -c and dependency generation.
@@ -51,12 +56,25 @@ std::string objectFor(const WrapperCommand &Cmd, const std::string &Source);
 std::string sidecarPrefix(const std::string &Object);
 
 struct WrapperEnv {
-  std::string NativeCompiler;   ///< $MPIETE_CC or mpicc
+  std::string NativeCompiler;   ///< $MPIETE_CC or mpicc ($MPIETE_FC or mpif90)
   std::string Instrumenter;     ///< mpiete-instrument
   std::string IncludeDir;       ///< holds mpiete/instrument.h
   std::string LibDir;           ///< holds libmpiete_trace.a and libmpiete_timing.a
   std::string Tool = "mpiete-cc";
 };
+
+/// A Fortran source by its extension (.f .F .for .f90 .F90 .f95 ...); preprocessed when the
+/// extension is upper case.
+bool isFortranSource(const std::string &Path);
+
+/// The Flang -fc1 flags for analysing a Fortran unit compiled with these gfortran/mpif90
+/// flags: include paths, macros, source form and line length, default kinds, -cpp. Flags
+/// Flang does not know (optimisation, warnings, -fallow-argument-mismatch, ...) are dropped;
+/// module directories (-J) are the caller's business (Flang cannot read gfortran's modules).
+std::vector<std::string> flangAnalysisFlags(const std::vector<std::string> &Flags);
+
+/// The module directories of a gfortran command line (-J dir, -Jdir, -module dir).
+std::vector<std::string> fortranModuleDirs(const std::vector<std::string> &Flags);
 
 /// Runs the whole wrapper; returns the process exit status.
 int runWrapper(const WrapperCommand &Cmd, const WrapperEnv &Env, DiagnosticSink &Diags);

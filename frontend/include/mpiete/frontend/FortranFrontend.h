@@ -1,0 +1,46 @@
+// The Fortran frontend: builds the program model of one Fortran unit from Flang's parse tree.
+#ifndef MPIETE_FRONTEND_FORTRANFRONTEND_H
+#define MPIETE_FRONTEND_FORTRANFRONTEND_H
+
+#include "mpiete/frontend/ProgramModel.h"
+
+#include <string>
+#include <vector>
+
+namespace Fortran::parser {
+class Parsing;
+} // namespace Fortran::parser
+
+namespace mpiete {
+
+class DiagnosticSink;
+
+struct FortranFrontendOptions {
+  /// Path recorded for the unit (ids, block map, diagnostics); the file Flang read when empty.
+  std::string UnitPath;
+  /// The -D/-U options that make this unit distinct (part of the unit id).
+  std::vector<std::string> Defines;
+  /// MPI routines to leave uninstrumented (with a warning) instead of rejecting them.
+  std::vector<std::string> PassThrough;
+  bool PassThroughAll = false;
+  /// Where Flang writes this unit's module files, and where it looks for others: the
+  /// communication facts of module procedures go beside them (<module>.mpiete).
+  std::string ModuleDir;
+  std::vector<std::string> ModuleSearchDirs;
+  bool FixedForm = false;
+  unsigned FixedColumns = 72;
+};
+
+/// Before semantics: rejects what mpiete cannot analyse at all (`use mpi_f08`), with a
+/// located error. Returns false on any error.
+bool checkFortranParseTree(Fortran::parser::Parsing &Parsing, const FortranFrontendOptions &Opts,
+                           DiagnosticSink &Diags);
+
+/// After semantics: fills Model from the parse tree; MainText receives the main file's bytes,
+/// the text the transforms edit. Returns false on any error.
+bool analyzeFortran(Fortran::parser::Parsing &Parsing, const FortranFrontendOptions &Opts,
+                    UnitModel &Model, std::string &MainText, DiagnosticSink &Diags);
+
+} // namespace mpiete
+
+#endif

@@ -1,0 +1,136 @@
+// Unit tests of the Fortran edits on hand-made models: unit literals, hooks on shared lines,
+// fixed-form re-breaking at the last column, free-form long lines.
+#include "mpiete/transforms/FortranEdits.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace mpiete {
+namespace {
+
+std::string edit(const UnitModel &M, const std::string &Text, Variant V = Variant::Trace) {
+  std::string Error;
+  auto Out = instrumentFortran(M, Text, V, Error);
+  EXPECT_TRUE(Out.has_value()) << Error;
+  return Out.value_or("<conflict: " + Error + ">");
+}
+
+/// A compute block over [Begin, End) of Text.
+void addCompute(UnitModel &M, unsigned Begin, unsigned End) {
+  Block B;
+  B.Index = M.Blocks.size();
+  B.Compute = M.Computes.size();
+  ComputeEdits E;
+  E.Begin = Begin;
+  E.End = End;
+  M.Computes.push_back(E);
+  M.Blocks.push_back(B);
+}
+
+/// A rewritten call of Name written at Text's first occurrence of Name.
+void addSite(UnitModel &M, const std::string &Text, const std::string &Name,
+             const std::string &Runtime, unsigned Blocks) {
+  CallSite S;
+  S.Routine = Name;
+  S.RuntimeName = Runtime;
+  S.FirstBlock = M.Blocks.size();
+  size_t At = Text.find(Name);
+  S.Edits.CalleeBegin = At;
+  S.Edits.CalleeEnd = At + Name.size();
+  S.Edits.ArgsBegin = Text.find('(', At) + 1;
+  M.Sites.push_back(S);
+  for (unsigned I = 0; I < Blocks; ++I) {
+    Block B;
+    B.Index = M.Blocks.size();
+    B.Site = M.Sites.size() - 1;
+    M.Blocks.push_back(B);
+  }
+}
+
+TEST(FortranEditsTest, UnitIdsAreSignedDefaultIntegers) {
+  EXPECT_EQ(fortranUnitLiteral(5), "5");
+  EXPECT_EQ(fortranUnitLiteral(0xffffffffu), "-1");
+  EXPECT_EQ(fortranUnitLiteral(0xabcdef01u), "-1412567295");
+  // -2147483648 is no literal: 2147483648 overflows a default INTEGER before the minus.
+  EXPECT_EQ(fortranUnitLiteral(0x80000000u), "(-2147483647-1)");
+}
+
+TEST(FortranEditsTest, HooksShareALineWithSemicolons) {
+  UnitModel M;
+  M.UnitId = 7;
+  std::string Text = "subroutine s(a, b)\n  a = 1; b = 2; a = b\nend\n";
+  unsigned B = Text.find("b = 2"), E = B + 5;
+  addCompute(M, B, E);
+  EXPECT_EQ(edit(M, Text, Variant::Timing),
+            "subroutine s(a, b)\n  a = 1; call mpiete_tm_begin(7, 0); b = 2; "
+            "call mpiete_tm_end(7, 0); a = b\nend\n");
+}
+
+TEST(FortranEditsTest, FixedFormLinePastColumn72IsBrokenAfterTheSiteArguments) {
+  UnitModel M;
+  M.UnitId = 0x80000000u;
+  M.FixedForm = true;
+  std::string Call = "      CALL MPI_BCAST(BUFFER, COUNT, MPI_DOUBLE_PRECISION, 0, COMM, IE)";
+  ASSERT_LE(Call.size(), 72u);
+  std::string Text = "      SUBROUTINE S\n" + Call + "\n      END\n";
+  addSite(M, Text, "MPI_BCAST", "mpiete_bcast", 1);
+  std::string Out = edit(M, Text);
+  EXPECT_EQ(Out, "      SUBROUTINE S\n"
+                 "      CALL MPIETE_BCAST((-2147483647-1), 0,\n"
+                 "     &               BUFFER, COUNT, MPI_DOUBLE_PRECISION, 0, COMM, IE)\n"
+                 "      END\n");
+  std::istringstream IS(Out);
+  for (std::string Line; std::getline(IS, Line);)
+    EXPECT_LE(Line.size(), 72u) << Line;
+}
+
+TEST(FortranEditsTest, WiderFixedFormKeepsTheLine) {
+  UnitModel M;
+  M.UnitId = 1;
+  M.FixedForm = true;
+  M.FixedColumns = 132;
+  std::string Text = "      CALL MPI_BCAST(BUFFER, COUNT, MPI_DOUBLE_PRECISION, 0, COMM, IE)\n";
+  addSite(M, Text, "MPI_BCAST", "mpiete_bcast", 1);
+  EXPECT_EQ(edit(M, Text),
+            "      CALL MPIETE_BCAST(1, 0, BUFFER, COUNT, MPI_DOUBLE_PRECISION, 0, COMM, IE)\n");
+}
+
+TEST(FortranEditsTest, FreeFormLinePast132IsContinued) {
+  UnitModel M;
+  M.UnitId = 3;
+  std::string Args(100, 'x');
+  std::string Text = "  call MPI_Barrier(" + Args + ", ierr)\n";
+  ASSERT_LE(Text.size() - 1, 132u);
+  addSite(M, Text, "MPI_Barrier", "mpiete_barrier", 1);
+  EXPECT_EQ(edit(M, Text), "  call mpiete_barrier(3, 0, &\n      &" + Args + ", ierr)\n");
+}
+
+TEST(FortranEditsTest, WholeLoopCounterIsDeclaredAndCounted) {
+  UnitModel M;
+  M.UnitId = 9;
+  std::string Text = "subroutine s(x)\n  implicit none\n  real :: x(4)\n  integer :: i\n"
+                     "  do i = 1, 4\n    x(i) = 0\n  end do\nend\n";
+  Block B;
+  B.Compute = 0;
+  B.WholeLoop = true;
+  M.Blocks.push_back(B);
+  ComputeEdits E;
+  E.WholeLoop = true;
+  E.LoopBegin = E.Begin = Text.find("do i");
+  E.BodyBegin = Text.find("4\n    x") + 1;
+  E.LoopEnd = E.End = Text.find("end do") + 6;
+  M.Computes.push_back(E);
+  CounterDecl D;
+  D.Offset = Text.find("implicit none") + 13;
+  D.Blocks = {0};
+  M.CounterDecls.push_back(D);
+  EXPECT_EQ(edit(M, Text, Variant::Timing),
+            "subroutine s(x)\n  implicit none\n  integer(kind=8) :: mpiete_n0\n  real :: x(4)\n"
+            "  integer :: i\n  mpiete_n0 = 0\n  call mpiete_tm_begin(9, 0)\n  do i = 1, 4\n"
+            "    mpiete_n0 = mpiete_n0 + 1\n    x(i) = 0\n  end do\n"
+            "  call mpiete_tm_loop_end(9, 0, mpiete_n0)\nend\n");
+}
+
+} // namespace
+} // namespace mpiete

@@ -1,0 +1,63 @@
+// mpiete-fc: a drop-in for mpif90 / mpif77 that also builds the trace and timing probes.
+#include "mpiete/support/Diagnostics.h"
+#include "mpiete/tools/CompilerWrapper.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+
+namespace fs = std::filesystem;
+
+static const char *const Help = R"(usage: mpiete-fc [mpif90 arguments]
+
+A drop-in replacement for mpif90 and mpif77. It runs the native compiler ($MPIETE_FC, default
+mpif90) with the same arguments, then instruments every Fortran source (.f .F .f90 .F90 ...;
+fixed or free form, preprocessed or not) with Flang and builds beside each object an
+instrumented trace and timing object (in a .mpiete/ folder next to it; Flang's module files
+for the analysis go to .mpiete/fmod beside the -J directory or the object), and beside each
+executable APP:
+  APP.trace        the trace probe   (program base data:  mpiete probe-program)
+  APP.timing       the timing probe  (compute base data:  mpiete probe-compute)
+  APP.blocks.yaml  the block map     (every block id with file, lines, procedure, loops)
+
+Example:
+  make FC=mpiete-fc F77=mpiete-fc
+  mpiete-fc -O2 -ffixed-line-length-132 -o cg cg.f blas.f
+
+gfortran flags go to the native compiler unchanged; the analysis (Flang) gets the ones that
+change how the source reads (-I -D -U -cpp -ffixed-form -ffree-form -ffixed-line-length-N
+-fdefault-real-8 -fdefault-integer-8 -fdefault-double-8 -fopenmp). `use mpi_f08` is not
+supported (docs/fortran.md).
+
+mpiete options (removed before the native compiler sees the command line):
+  --mpiete-pass-through=MPI_X[,MPI_Y]  leave these unsupported MPI routines uninstrumented
+                                       (a warning; predictions ignore their cost); 'all' for all
+  --mpiete-verbose                     print every command run
+Environment: MPIETE_FC (native compiler), MPIETE_VERBOSE=1, MPIETE_INSTRUMENT (instrumenter),
+MPIETE_FLANG (flang-new).
+)";
+
+int main(int Argc, char **Argv) {
+  std::vector<std::string> Args(Argv + 1, Argv + Argc);
+  if (Args.size() == 1 && Args[0] == "--mpiete-help") {
+    std::cout << Help;
+    return 0;
+  }
+  mpiete::DiagnosticSink Diags(std::cerr);
+  mpiete::WrapperCommand Cmd = mpiete::parseWrapperCommand(Args, mpiete::WrapperLanguage::Fortran);
+  if (const char *V = std::getenv("MPIETE_VERBOSE"); V && *V && std::string(V) != "0")
+    Cmd.Verbose = true;
+
+  std::error_code EC;
+  fs::path Self = fs::read_symlink("/proc/self/exe", EC);
+  fs::path Bin = EC ? fs::path(".") : Self.parent_path();
+  mpiete::WrapperEnv Env;
+  const char *Native = std::getenv("MPIETE_FC");
+  Env.NativeCompiler = Native && *Native ? Native : "mpif90";
+  const char *Instr = std::getenv("MPIETE_INSTRUMENT");
+  Env.Instrumenter = Instr && *Instr ? Instr : (Bin / "mpiete-instrument").string();
+  Env.IncludeDir = (Bin.parent_path() / "include").string();
+  Env.LibDir = (Bin.parent_path() / "lib").string();
+  Env.Tool = "mpiete-fc";
+  return mpiete::runWrapper(Cmd, Env, Diags);
+}

@@ -1,0 +1,455 @@
+// The Fortran instrumentation. Fortran has no braces and (in fixed form) no room on a line, so
+// hooks are whole new statement lines before or after the statements the frontend located;
+// only MPI calls are edited inside a line, and a fixed-form line that grows past its last
+// column is re-broken with continuation lines.
+#include "mpiete/transforms/FortranEdits.h"
+
+#include "mpiete/transforms/EditSet.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+namespace mpiete {
+
+std::string fortranUnitLiteral(uint32_t UnitId) {
+  int32_t S = static_cast<int32_t>(UnitId);
+  if (S == INT32_MIN)
+    return "(-2147483647-1)";
+  return std::to_string(S);
+}
+
+namespace {
+
+/// The lines of the text, with where each starts; a last line without '\n' counts.
+class Lines {
+public:
+  explicit Lines(const std::string &Text) : Text(Text) {
+    Starts.push_back(0);
+    for (size_t I = 0; I < Text.size(); ++I)
+      if (Text[I] == '\n' && I + 1 < Text.size())
+        Starts.push_back(I + 1);
+  }
+  size_t count() const { return Starts.size(); }
+  unsigned lineOf(unsigned Offset) const {
+    auto It = std::upper_bound(Starts.begin(), Starts.end(), Offset);
+    return static_cast<unsigned>(It - Starts.begin()) - 1;
+  }
+  size_t start(unsigned Line) const { return Starts[Line]; }
+  /// The line without its '\n'.
+  std::string text(unsigned Line) const {
+    size_t B = Starts[Line];
+    size_t E = Line + 1 < Starts.size() ? Starts[Line + 1] : Text.size();
+    if (E > B && Text[E - 1] == '\n')
+      --E;
+    return Text.substr(B, E - B);
+  }
+  bool endsWithNewline(unsigned Line) const {
+    size_t E = Line + 1 < Starts.size() ? Starts[Line + 1] : Text.size();
+    return E > Starts[Line] && Text[E - 1] == '\n';
+  }
+
+private:
+  const std::string &Text;
+  std::vector<size_t> Starts;
+};
+
+struct LineEdits {
+  std::vector<std::string> Before, After; ///< whole new lines (without '\n')
+  EditSet Inline;                         ///< offsets relative to the line's start
+  bool HasInline = false;
+  unsigned Growth = 0;    ///< bytes the inline edits add before the statement field's end
+  int ArgsInsertEnd = -1; ///< in the edited line: just past an inserted site argument list
+  int ArgsOriginal = -1;  ///< in the original line: where that insertion was made
+};
+
+class FortranInstrumenter {
+public:
+  FortranInstrumenter(const UnitModel &Model, const std::string &Text, Variant V)
+      : Model(Model), Text(Text), L(Text), V(V), Fixed(Model.FixedForm),
+        Width(Model.FixedColumns ? Model.FixedColumns : 72) {}
+
+  std::optional<std::string> run(std::string &Error) {
+    for (const CounterDecl &D : Model.CounterDecls)
+      for (uint32_t B : D.Blocks) {
+        std::string Decl = Fixed ? "INTEGER*8 " + counter(B) : "integer(kind=8) :: " + counter(B);
+        if (D.After)
+          after(D.Offset, Decl, /*LikeNext=*/true);
+        else
+          before(D.Offset, Decl);
+      }
+    for (const Block &B : Model.Blocks)
+      if (B.Compute >= 0)
+        compute(B, Model.Computes[B.Compute]);
+    for (const CallSite &S : Model.Sites)
+      site(S);
+    return assemble(Error);
+  }
+
+private:
+  // ---- spelling ----------------------------------------------------------------------------
+
+  std::string kw(std::string S) const {
+    if (Fixed)
+      for (char &C : S)
+        C = static_cast<char>(std::toupper(static_cast<unsigned char>(C)));
+    return S;
+  }
+  std::string counter(uint32_t Block) const { return kw("mpiete_n" + std::to_string(Block)); }
+  std::string ids(uint32_t Block) const {
+    return fortranUnitLiteral(Model.UnitId) + ", " + std::to_string(Block);
+  }
+  std::string hook(const char *Name, uint32_t Block, bool Trips = false) const {
+    std::string S = kw(std::string("call ") + Name) + "(" + ids(Block);
+    if (Trips)
+      S += ", " + counter(Block);
+    return S + ")";
+  }
+
+  // ---- positions -----------------------------------------------------------------------------
+
+  /// Where the statement field starts on a line (after the label), as a column from 0.
+  unsigned statementColumn(const std::string &Line) const {
+    size_t I = 0;
+    if (Fixed) {
+      if (Line.size() <= 6)
+        return 6;
+      I = 6;
+    } else {
+      while (I < Line.size() && (Line[I] == ' ' || Line[I] == '\t'))
+        ++I;
+      // A free-form label: digits, then blanks.
+      size_t J = I;
+      while (J < Line.size() && std::isdigit(static_cast<unsigned char>(Line[J])))
+        ++J;
+      if (J > I && J < Line.size() && (Line[J] == ' ' || Line[J] == '\t'))
+        return static_cast<unsigned>(I);
+    }
+    while (I < Line.size() && (Line[I] == ' ' || Line[I] == '\t'))
+      ++I;
+    return static_cast<unsigned>(I);
+  }
+
+  /// A new statement line, indented like Like's statement.
+  std::string newLine(const std::string &Stmt, const std::string &Like) const {
+    unsigned Col = statementColumn(Like);
+    if (Fixed) {
+      Col = std::max(6u, Col);
+      if (Col + Stmt.size() > Width)
+        Col = 6;
+      return std::string(Col, ' ') + Stmt;
+    }
+    // Free form: the same leading blanks as the statement's line (tabs included, as written).
+    size_t I = 0;
+    while (I < Like.size() && (Like[I] == ' ' || Like[I] == '\t'))
+      ++I;
+    return Like.substr(0, std::min<size_t>(I, Col)) + Stmt;
+  }
+
+  /// True when only blanks (and a label) precede Offset on its line: a new line can go
+  /// before the line.
+  bool startsLine(unsigned Offset) const {
+    unsigned Line = L.lineOf(Offset);
+    std::string Prefix = Text.substr(L.start(Line), Offset - L.start(Line));
+    for (size_t I = 0; I < Prefix.size(); ++I) {
+      char C = Prefix[I];
+      if (C == ' ' || C == '\t' || std::isdigit(static_cast<unsigned char>(C)))
+        continue;
+      return false;
+    }
+    return true;
+  }
+
+  /// True when nothing but blanks, a ';' or a comment follows Offset on its line.
+  bool endsLine(unsigned Offset) const {
+    unsigned Line = L.lineOf(Offset > 0 ? Offset - 1 : 0);
+    size_t LineEnd = L.start(Line) + L.text(Line).size();
+    for (size_t I = Offset; I < LineEnd; ++I) {
+      char C = Text[I];
+      if (Fixed && I - L.start(Line) >= Width)
+        return true; // past the statement field: ignored text
+      if (C == ' ' || C == '\t' || C == '\r' || C == ';')
+        continue;
+      return C == '!';
+    }
+    return true;
+  }
+
+  /// A directive line (!$omp, c$omp, !$acc, !dir$, !gcc$ ...): it binds to the statement that
+  /// follows, so nothing may come between them.
+  bool isDirectiveLine(const std::string &Line, bool EndOnly = false) const {
+    size_t I = 0;
+    if (Fixed && !Line.empty() &&
+        (Line[0] == 'c' || Line[0] == 'C' || Line[0] == '*' || Line[0] == '!')) {
+      I = 1;
+    } else {
+      I = Line.find_first_not_of(" \t");
+      if (I == std::string::npos || Line[I] != '!')
+        return false;
+      ++I;
+    }
+    std::string Rest;
+    for (size_t J = I; J < Line.size() && Rest.size() < 12; ++J)
+      Rest += static_cast<char>(std::tolower(static_cast<unsigned char>(Line[J])));
+    bool Directive = Rest.rfind("$omp", 0) == 0 || Rest.rfind("$acc", 0) == 0 ||
+                     Rest.rfind("dir$", 0) == 0 || Rest.rfind("gcc$", 0) == 0 ||
+                     Rest.rfind("dec$", 0) == 0;
+    if (!Directive || !EndOnly)
+      return Directive;
+    size_t E = Rest.find_first_not_of(" ", 4);
+    return E != std::string::npos && Rest.compare(E, 3, "end") == 0;
+  }
+
+  void before(unsigned Offset, const std::string &Stmt) {
+    unsigned Line = L.lineOf(Offset);
+    if (startsLine(Offset)) {
+      // Above the directives that bind to this statement (an OpenMP DO, a vector hint).
+      std::string Like = L.text(Line);
+      while (Line > 0 && isDirectiveLine(L.text(Line - 1)) &&
+             !isDirectiveLine(L.text(Line - 1), /*EndOnly=*/true))
+        --Line;
+      Edits[Line].Before.push_back(newLine(Stmt, Like));
+      return;
+    }
+    inlineInsert(Line, Offset, Stmt + "; ", EditOrder::Open);
+  }
+
+  /// A comment or blank line, which says nothing about indentation.
+  bool isCommentLine(const std::string &Line) const {
+    if (Fixed && !Line.empty() && (Line[0] == 'C' || Line[0] == 'c' || Line[0] == '*'))
+      return true;
+    size_t I = Line.find_first_not_of(" \t");
+    return I == std::string::npos || Line[I] == '!';
+  }
+
+  /// A new statement after the one ending at Offset; indented like the next line when it
+  /// opens a loop body (LikeNext), else like the statement.
+  void after(unsigned Offset, const std::string &Stmt, bool LikeNext = false) {
+    unsigned Line = L.lineOf(Offset > 0 ? Offset - 1 : 0);
+    if (endsLine(Offset)) {
+      std::string Like = L.text(Line);
+      if (LikeNext && Line + 1 < L.count() && !isCommentLine(L.text(Line + 1)) &&
+          statementColumn(L.text(Line + 1)) > statementColumn(Like))
+        Like = L.text(Line + 1);
+      // Below the directives that close this construct (!$omp end parallel do).
+      while (!LikeNext && Line + 1 < L.count() &&
+             isDirectiveLine(L.text(Line + 1), /*EndOnly=*/true))
+        ++Line;
+      Edits[Line].After.push_back(newLine(Stmt, Like));
+      return;
+    }
+    inlineInsert(Line, Offset, "; " + Stmt, EditOrder::Close);
+  }
+
+  void inlineInsert(unsigned Line, unsigned Offset, std::string S, EditOrder O) {
+    LineEdits &E = Edits[Line];
+    E.Growth += S.size();
+    E.Inline.insert(Offset - L.start(Line), std::move(S), O);
+    E.HasInline = true;
+  }
+
+  // ---- the edits ---------------------------------------------------------------------------
+
+  void compute(const Block &B, const ComputeEdits &E) {
+    if (E.WholeLoop) {
+      std::string N = counter(B.Index);
+      before(E.LoopBegin, N + " = 0");
+      if (V == Variant::Timing)
+        before(E.LoopBegin, hook("mpiete_tm_begin", B.Index));
+      after(E.BodyBegin, N + " = " + N + " + 1", /*LikeNext=*/true);
+      after(E.LoopEnd, V == Variant::Trace ? hook("mpiete_tr_loop", B.Index, true)
+                                           : hook("mpiete_tm_loop_end", B.Index, true));
+      return;
+    }
+    if (V == Variant::Trace) {
+      before(E.Begin, hook("mpiete_tr_block", B.Index));
+      return;
+    }
+    before(E.Begin, hook("mpiete_tm_begin", B.Index));
+    after(E.End, hook("mpiete_tm_end", B.Index));
+  }
+
+  void site(const CallSite &S) {
+    unsigned Line = L.lineOf(S.Edits.CalleeBegin);
+    unsigned ArgsLine = L.lineOf(S.Edits.ArgsBegin);
+    std::string Written = Text.substr(S.Edits.CalleeBegin, S.Edits.CalleeEnd - S.Edits.CalleeBegin);
+    bool Upper = std::none_of(Written.begin(), Written.end(),
+                              [](char C) { return std::islower(static_cast<unsigned char>(C)); });
+    std::string Name = S.RuntimeName;
+    if (Upper)
+      for (char &C : Name)
+        C = static_cast<char>(std::toupper(static_cast<unsigned char>(C)));
+    LineEdits &E = Edits[Line];
+    E.Inline.replace(S.Edits.CalleeBegin - L.start(Line), Written.size(), Name);
+    E.Growth += Name.size() - Written.size();
+    E.HasInline = true;
+    std::string Args = ids(S.FirstBlock) + (S.Edits.HasArgs ? ", " : "");
+    LineEdits &A = Edits[ArgsLine];
+    unsigned Rel = S.Edits.ArgsBegin - L.start(ArgsLine);
+    A.Inline.insert(Rel, Args, EditOrder::Open);
+    A.Growth += Args.size();
+    A.HasInline = true;
+    if (A.ArgsOriginal < 0) {
+      A.ArgsOriginal = static_cast<int>(Rel);
+      // Where the insertion ends in the edited line: every edit on this line before it is
+      // the callee rename (when on the same line).
+      int Shift =
+          ArgsLine == Line ? static_cast<int>(Name.size()) - static_cast<int>(Written.size()) : 0;
+      A.ArgsInsertEnd = static_cast<int>(Rel) + Shift + static_cast<int>(Args.size());
+    } else {
+      A.ArgsOriginal = -2; // two sites on one line: no structured break
+    }
+  }
+
+  // ---- output ------------------------------------------------------------------------------
+
+  /// A fixed-form statement too long for the statement field, broken into continuation lines
+  /// at exactly the last column (legal anywhere in fixed form, even inside a literal).
+  std::vector<std::string> breakFixed(const std::string &Body) const {
+    std::vector<std::string> Out;
+    Out.push_back(Body.substr(0, Width));
+    for (size_t Pos = Width; Pos < Body.size(); Pos += Width - 6)
+      Out.push_back("     &" + Body.substr(Pos, Width - 6));
+    return Out;
+  }
+
+  /// The code of a fixed-form line up to its comment (outside quotes), without trailing blanks.
+  static size_t codeEnd(const std::string &Line, size_t Limit) {
+    char Quote = 0;
+    size_t End = std::min(Line.size(), Limit);
+    for (size_t I = 6; I < End; ++I) {
+      char C = Line[I];
+      if (Quote) {
+        if (C == Quote)
+          Quote = 0;
+      } else if (C == '\'' || C == '"') {
+        Quote = C;
+      } else if (C == '!') {
+        End = I;
+        break;
+      }
+    }
+    while (End > 6 && (Line[End - 1] == ' ' || Line[End - 1] == '\t'))
+      --End;
+    return End;
+  }
+
+  std::vector<std::string> editedLine(unsigned Line, LineEdits &E, std::string &Error) {
+    std::string Orig = L.text(Line);
+    if (!E.HasInline)
+      return {Orig};
+    std::string Err;
+    auto Edited = E.Inline.apply(Orig, Err);
+    if (!Edited) {
+      Error = "line " + std::to_string(Line + 1) + ": " + Err;
+      return {};
+    }
+    if (!Fixed)
+      return {freeBreak(Orig, *Edited, E)};
+    // The statement field ends at Width in the original; the edits moved that end right.
+    size_t Field = Width + E.Growth;
+    size_t End = codeEnd(*Edited, Field);
+    if (End <= Width)
+      return {*Edited};
+    std::string Comment;
+    if (End < std::min(Edited->size(), Field)) {
+      size_t C = Edited->find('!', End);
+      if (C != std::string::npos && C < Field)
+        Comment = Edited->substr(C, Field - C);
+    }
+    std::vector<std::string> Out;
+    if (E.ArgsOriginal >= 0 && E.ArgsInsertEnd >= 0 &&
+        static_cast<size_t>(E.ArgsInsertEnd) <= Width) {
+      // Break just after the inserted site arguments: the rest of the original line moves to
+      // a continuation line.
+      std::string Head = Edited->substr(0, E.ArgsInsertEnd);
+      while (!Head.empty() && Head.back() == ' ')
+        Head.pop_back();
+      size_t OrigEnd = codeEnd(Orig, Width);
+      std::string Rest = OrigEnd > static_cast<size_t>(E.ArgsOriginal)
+                             ? Orig.substr(E.ArgsOriginal, OrigEnd - E.ArgsOriginal)
+                             : "";
+      Out.push_back(Head);
+      // The rest keeps its columns, so it fits as it did.
+      std::string Cont = "     &" + std::string(std::max(E.ArgsOriginal, 6) - 6, ' ') + Rest;
+      if (Cont.size() <= Width) {
+        Out.push_back(Cont);
+      } else {
+        for (std::string &S : breakFixed(Cont))
+          Out.push_back(S);
+      }
+    } else {
+      Out = breakFixed(Edited->substr(0, End));
+    }
+    if (!Comment.empty())
+      Out.push_back(Comment);
+    return Out;
+  }
+
+  /// Free form allows 132 characters: a longer edited line is broken after the inserted site
+  /// arguments with '&' continuation.
+  std::string freeBreak(const std::string &Orig, const std::string &Edited,
+                        const LineEdits &E) const {
+    if (Edited.size() <= 132 || E.ArgsOriginal < 0 || E.ArgsInsertEnd < 0)
+      return Edited;
+    std::string Head = Edited.substr(0, E.ArgsInsertEnd);
+    while (!Head.empty() && Head.back() == ' ')
+      Head.pop_back();
+    unsigned Col = statementColumn(Orig);
+    return Head + " &\n" + std::string(Col + 4, ' ') + "&" + Edited.substr(E.ArgsInsertEnd);
+  }
+
+  std::optional<std::string> assemble(std::string &Error) {
+    std::string Out;
+    Out.reserve(Text.size() + Edits.size() * 48);
+    for (unsigned Line = 0; Line < L.count(); ++Line) {
+      auto It = Edits.find(Line);
+      if (It == Edits.end()) {
+        Out += L.text(Line);
+        if (L.endsWithNewline(Line))
+          Out += '\n';
+        continue;
+      }
+      LineEdits &E = It->second;
+      for (const std::string &S : E.Before)
+        emit(Out, S);
+      std::vector<std::string> Body = editedLine(Line, E, Error);
+      if (Body.empty())
+        return std::nullopt;
+      for (size_t I = 0; I < Body.size(); ++I) {
+        Out += Body[I];
+        if (I + 1 < Body.size() || L.endsWithNewline(Line) || !E.After.empty())
+          Out += '\n';
+      }
+      for (const std::string &S : E.After)
+        emit(Out, S);
+    }
+    return Out;
+  }
+
+  void emit(std::string &Out, const std::string &Stmt) const {
+    if (Fixed && Stmt.size() > Width) {
+      for (const std::string &S : breakFixed(Stmt))
+        Out += S + "\n";
+      return;
+    }
+    Out += Stmt + "\n";
+  }
+
+  const UnitModel &Model;
+  const std::string &Text;
+  Lines L;
+  Variant V;
+  bool Fixed;
+  unsigned Width;
+  std::map<unsigned, LineEdits> Edits;
+};
+
+} // namespace
+
+std::optional<std::string> instrumentFortran(const UnitModel &Model, const std::string &Text,
+                                             Variant V, std::string &Error) {
+  return FortranInstrumenter(Model, Text, V).run(Error);
+}
+
+} // namespace mpiete
