@@ -24,6 +24,7 @@ Steps (any failure exits 1 with a message saying which step and why):
 """
 
 import argparse
+import json
 import hashlib
 import os
 import re
@@ -137,6 +138,38 @@ def check_base_data(build, env, work, np_, nondeterministic):
           f"{sum(len(v) for v in traced.values())} (rank, compute block) pairs all timed")
 
 
+def estimate_from_probes(build, env, work, exe, np_, mpiexec, args):
+    """The driver end to end: probe-program, probe-compute and (once) probe-comm collect the
+    three base data, and estimate predicts a positive run time for every rank from them."""
+    mpiete = os.path.join(build, "bin", "mpiete")
+    network = os.path.join(work, "network.yaml")
+    if not os.path.exists(network):
+        p, _ = run([mpiete, "probe-comm", "-o", network, "--max-size", "65536",
+                    "--oversubscribe"], env, cwd=work, what="probe-comm")
+        if p.returncode != 0:
+            raise Failure(f"mpiete probe-comm failed:\n{p.stderr}")
+    program = os.path.join(work, f"program-{np_}")
+    machine = os.path.join(work, f"machine-{np_}.yaml")
+    for cmd, what in (([mpiete, "probe-program", "-o", program, "-np", str(np_), "--oversubscribe",
+                        exe + ".trace"] + args, "probe-program"),
+                      ([mpiete, "probe-compute", "-o", machine, "-np", str(np_), "--oversubscribe",
+                        exe + ".timing"] + args, "probe-compute")):
+        p, _ = run(cmd, env, cwd=work, timeout=60, what=f"{what} at {np_} ranks")
+        if p.returncode != 0:
+            raise Failure(f"mpiete {what} at {np_} ranks failed:\n{p.stderr}")
+    p, _ = run([mpiete, "estimate", "--program", program, "--machine", machine, "--network",
+                network, "--format", "json"], env, cwd=work, what=f"estimate at {np_} ranks")
+    if p.returncode != 0:
+        raise Failure(f"mpiete estimate at {np_} ranks failed:\n{p.stderr}")
+    result = json.loads(p.stdout)
+    ranks = result["ranks"]
+    if float(result["predicted_seconds"]) <= 0 or [r["rank"] for r in ranks] != list(range(np_)):
+        raise Failure(f"estimate at {np_} ranks: unexpected result {p.stdout}")
+    if any(float(r["compute_seconds"]) <= 0 for r in ranks):
+        raise Failure(f"estimate at {np_} ranks: a rank without compute time: {p.stdout}")
+    print(f"[estimate] np={np_}: predicted {float(result['predicted_seconds']):.4f} s")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True)
@@ -243,6 +276,7 @@ def main():
                   f"{len(p.stdout.splitlines())} lines of output"
                   + (f", files: {' '.join(files)}" if variant != "native" else ""))
         check_base_data(build, env, work, np_, a.nondeterministic)
+        estimate_from_probes(build, env, work, exe, np_, a.mpiexec, a.args)
         if not outputs["native"].strip():
             raise Failure(f"the program printed nothing at {np_} ranks")
         for variant in ("trace", "timing"):
