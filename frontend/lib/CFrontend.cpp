@@ -136,6 +136,7 @@ struct StmtFacts {
   bool CommunicatingCall = false; ///< a procedure of this unit that communicates
   bool NoReturnCall = false;     ///< exit(), abort(), ...
   bool EscapingJump = false;     ///< return/goto, or break/continue leaving the statement
+  bool JumpTarget = false;       ///< a label, or a case label outside its switch: a way in
   std::vector<std::string> Opaque; ///< callees whose bodies the unit cannot see
 };
 
@@ -202,9 +203,20 @@ public:
 #undef MPIETE_LOOP_TRAVERSE
   bool TraverseSwitchStmt(SwitchStmt *S) {
     ++BreakDepth;
+    ++SwitchDepth;
     bool R = RecursiveASTVisitor::TraverseSwitchStmt(S);
+    --SwitchDepth;
     --BreakDepth;
     return R;
+  }
+  bool VisitLabelStmt(LabelStmt *) {
+    F.JumpTarget = true;
+    return true;
+  }
+  bool VisitSwitchCase(SwitchCase *) {
+    if (SwitchDepth == 0)
+      F.JumpTarget = true;
+    return true;
   }
 
 private:
@@ -218,15 +230,16 @@ private:
   StmtFacts &F;
   unsigned LoopDepth = 0;
   unsigned BreakDepth = 0;
+  unsigned SwitchDepth = 0;
 };
 
 /// Partitions the bodies of communicating procedures into blocks and records every MPI call.
 class UnitBuilder {
 public:
   UnitBuilder(ASTContext &Ctx, const CommunicationAnalysis &CA, UnitModel &Model,
-              DiagnosticSink &Diags)
+              DiagnosticSink &Diags, bool CoarseBlocks)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), CA(CA), Model(Model),
-        Diags(Diags),
+        Diags(Diags), CoarseBlocks(CoarseBlocks),
         MainFID(SM.getMainFileID()) {}
 
   void procedure(FunctionDecl *FD) {
@@ -301,14 +314,18 @@ private:
                GotoStmt, IndirectGotoStmt, BreakStmt, ContinueStmt>(S);
   }
 
-  /// A statement that can sit inside a compute block: no structure at statement level (unless
-  /// it comes whole from a macro), and nothing inside that communicates or leaves the block.
+  /// A statement that can sit inside a compute block: nothing inside that communicates or
+  /// leaves the block. In seed mode also no structure at statement level (unless it comes whole
+  /// from a macro); by default a loop, if or switch made only of such computation is computation
+  /// too, so loop nests and branches in hot loops cost one hook per execution of the whole, not
+  /// one per inner statement (docs/transforms.md).
   bool isPure(Stmt *S) const {
     if (!S)
       return true;
     bool Macro = fromMacro(S);
     if (!Macro) {
-      if (isStructural(S))
+      if (isStructural(S) &&
+          !(CoarseBlocks && isa<ForStmt, WhileStmt, DoStmt, IfStmt, SwitchStmt>(S)))
         return false;
       if (auto *CS = dyn_cast<CompoundStmt>(S)) {
         for (Stmt *Child : CS->body())
@@ -318,7 +335,8 @@ private:
       }
     }
     StmtFacts F = facts(S);
-    return !F.MpiCall && !F.CommunicatingCall && !F.NoReturnCall && !F.EscapingJump;
+    return !F.MpiCall && !F.CommunicatingCall && !F.NoReturnCall && !F.EscapingJump &&
+           !F.JumpTarget;
   }
 
   // ---- the partition ---------------------------------------------------------------------
@@ -710,6 +728,7 @@ private:
   FileID MainFID;
   std::string Procedure;
   std::vector<unsigned> LoopStack;
+  bool CoarseBlocks;
   std::map<unsigned, unsigned> SiteAt;
 };
 
@@ -829,7 +848,7 @@ public:
 
     CommunicationAnalysis CA;
     CA.run(Ctx);
-    UnitBuilder Builder(Ctx, CA, Model, Diags);
+    UnitBuilder Builder(Ctx, CA, Model, Diags, !Opts.SeedBlocks);
     for (Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
       auto *FD = dyn_cast<FunctionDecl>(D);
       if (!FD || !FD->doesThisDeclarationHaveABody() || !CA.communicates(FD))

@@ -152,6 +152,8 @@ void Recorder::writeOutput() {
   if (variant::writeHeaderExtra != nullptr)
     variant::writeHeaderExtra(F);
   for (size_t I = 0; I < N; ++I) {
+    if (Sorted[I]->Id == CalibrationBlock)
+      continue;
     const Counter &C = *Sorted[I];
     char Id[32];
     formatId(C.Id, Id, sizeof Id);

@@ -29,6 +29,10 @@ enum class Kind : uint8_t {
 
 const char *kindName(Kind K);
 
+/// The block id the timing variant's calibration runs its nested hooks under: in the reserved
+/// unit of runtime/lib/Interpose.cpp, and never written to an output file.
+constexpr mpiete_site_t CalibrationBlock = MPIETE_ID(0xffffffffu, 0xfffffffeu);
+
 /// One block id's accumulated data.
 struct Counter {
   mpiete_site_t Id;

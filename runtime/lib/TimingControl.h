@@ -12,6 +12,9 @@ namespace mpiete::timing {
 void calibrate();
 /// The measured overhead in nanoseconds (0 before calibrate()).
 double overheadNanos();
+/// The hook time a nested block leaks into the block around it (0 before calibrate()); it is
+/// taken off the enclosing block once per nested block.
+double nestedLeakNanos();
 /// Token passing is on, every rank pinned to Cpu (-1: not pinned); written into
 /// the output.
 void setCpu(int Cpu);

@@ -1,8 +1,8 @@
 // The block map: header, provenance, fingerprint, and per unit its id, source, defines, content
 // hash, procedures, loops with parents, and per block id, kind, phase, file, lines, column,
 // procedure, enclosing loops, how it is timed, opaque callees, routine and call as written.
-// RUN: %mpiete-instrument --blocks --unit-path=src/block-map.c %s -- %mpi-cflags -DN=4 -UDEBUG | FileCheck %s
-// RUN: %mpiete-instrument --blocks-out=%t.yaml --unit-path=src/block-map.c %s -- %mpi-cflags -DN=4 -UDEBUG
+// RUN: %mpiete-instrument --seed-blocks --blocks --unit-path=src/block-map.c %s -- %mpi-cflags -DN=4 -UDEBUG | FileCheck %s
+// RUN: %mpiete-instrument --seed-blocks --blocks-out=%t.yaml --unit-path=src/block-map.c %s -- %mpi-cflags -DN=4 -UDEBUG
 // RUN: FileCheck %s < %t.yaml
 #include <mpi.h>
 

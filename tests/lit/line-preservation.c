@@ -1,13 +1,13 @@
 // The instrumented text keeps every line where it was: the prelude ends with `#line 1`, no edit
 // adds a newline, and the user's own #line directives still apply. Checked by compiling the
 // output: __LINE__ in static assertions and the line of a compiler diagnostic.
-// RUN: %mpiete-instrument %s -- %mpi-cflags > %t.c
+// RUN: %mpiete-instrument --seed-blocks %s -- %mpi-cflags > %t.c
 // RUN: %mpicc-syntax %t.c
-// RUN: %mpiete-instrument --variant=timing %s -- %mpi-cflags > %t.timing.c
+// RUN: %mpiete-instrument --seed-blocks --variant=timing %s -- %mpi-cflags > %t.timing.c
 // RUN: %mpicc-syntax %t.timing.c
 // RUN: %mpicc -fsyntax-only -DSHOW_WARNING -I%mpiete-include-dir %t.c 2>&1 | FileCheck --check-prefix=GCC %s
 // RUN: %mpicc -fsyntax-only -DSHOW_WARNING -I%mpiete-include-dir %t.timing.c 2>&1 | FileCheck --check-prefix=GCC %s
-// RUN: %mpiete-instrument --blocks %s -- %mpi-cflags | FileCheck --check-prefix=MAP %s
+// RUN: %mpiete-instrument --seed-blocks --blocks %s -- %mpi-cflags | FileCheck --check-prefix=MAP %s
 #include <mpi.h>
 
 int lines(double *a, int n) {

@@ -1,8 +1,8 @@
 // A loop that communicates is not timed whole: its body's compute runs are blocks of their own,
 // inside the loop (the block map lists the enclosing loops, outer first).
-// RUN: %mpiete-instrument %s -- %mpi-cflags | tee %t.c | FileCheck --match-full-lines %s
+// RUN: %mpiete-instrument --seed-blocks %s -- %mpi-cflags | tee %t.c | FileCheck --match-full-lines %s
 // RUN: %mpicc-syntax %t.c
-// RUN: %mpiete-instrument --blocks %s -- %mpi-cflags | FileCheck --check-prefix=MAP %s
+// RUN: %mpiete-instrument --seed-blocks --blocks %s -- %mpi-cflags | FileCheck --check-prefix=MAP %s
 #include <mpi.h>
 
 void ring(double *buf, int n, int steps, int left, int right) {

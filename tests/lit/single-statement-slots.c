@@ -1,8 +1,8 @@
 // A compute block that fills a single-statement slot (if / else / loop body / case without
 // braces) gets braces around its hook and statement; the slot stays one statement.
-// RUN: %mpiete-instrument %s -- %mpi-cflags | tee %t.c | FileCheck --match-full-lines %s
+// RUN: %mpiete-instrument --seed-blocks %s -- %mpi-cflags | tee %t.c | FileCheck --match-full-lines %s
 // RUN: %mpicc-syntax %t.c
-// RUN: %mpiete-instrument --variant=timing %s -- %mpi-cflags | tee %t.timing.c | FileCheck --match-full-lines --check-prefix=TIMING %s
+// RUN: %mpiete-instrument --seed-blocks --variant=timing %s -- %mpi-cflags | tee %t.timing.c | FileCheck --match-full-lines --check-prefix=TIMING %s
 // RUN: %mpicc-syntax %t.timing.c
 #include <mpi.h>
 

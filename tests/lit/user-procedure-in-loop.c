@@ -1,9 +1,9 @@
 // A call to a procedure of this unit that communicates (directly or through another) splits
 // blocks like an MPI call: the caller's loop body is then not one compute block. A procedure
 // that does not communicate is part of its caller's block and is not partitioned.
-// RUN: %mpiete-instrument %s -- %mpi-cflags | tee %t.c | FileCheck --match-full-lines %s
+// RUN: %mpiete-instrument --seed-blocks %s -- %mpi-cflags | tee %t.c | FileCheck --match-full-lines %s
 // RUN: %mpicc-syntax %t.c
-// RUN: %mpiete-instrument --blocks %s -- %mpi-cflags | FileCheck --check-prefix=MAP %s
+// RUN: %mpiete-instrument --seed-blocks --blocks %s -- %mpi-cflags | FileCheck --check-prefix=MAP %s
 #include <mpi.h>
 
 static void halo(double *u, int n);

@@ -1,9 +1,9 @@
 // The timing variant brackets each compute block with begin/end hooks and a whole loop with
 // begin and a loop end that divides by the trip count; MPI calls are renamed exactly as in the
 // trace variant, and the block ids of both variants are the same.
-// RUN: %mpiete-instrument --variant=timing %s -- %mpi-cflags | tee %t.c | FileCheck --match-full-lines %s
+// RUN: %mpiete-instrument --seed-blocks --variant=timing %s -- %mpi-cflags | tee %t.c | FileCheck --match-full-lines %s
 // RUN: %mpicc-syntax %t.c
-// RUN: %mpiete-instrument --trace-out=%t.trace.c --timing-out=%t.timing.c --blocks-out=%t.yaml %s -- %mpi-cflags
+// RUN: %mpiete-instrument --seed-blocks --trace-out=%t.trace.c --timing-out=%t.timing.c --blocks-out=%t.yaml %s -- %mpi-cflags
 // RUN: diff %t.c %t.timing.c
 // RUN: FileCheck --match-full-lines --check-prefix=TRACE %s < %t.trace.c
 // RUN: %mpicc-syntax %t.trace.c

@@ -1,11 +1,11 @@
 // A for loop whose body is exactly one compute block is one block, timed whole: a trip counter
 // goes into its body and the loop hook after it. Bodies with or without braces, nested loops
 // (the innermost is whole), empty bodies.
-// RUN: %mpiete-instrument %s -- %mpi-cflags | tee %t.c | FileCheck --match-full-lines %s
+// RUN: %mpiete-instrument --seed-blocks %s -- %mpi-cflags | tee %t.c | FileCheck --match-full-lines %s
 // RUN: %mpicc-syntax %t.c
-// RUN: %mpiete-instrument --variant=timing %s -- %mpi-cflags | tee %t.timing.c | FileCheck --match-full-lines --check-prefix=TIMING %s
+// RUN: %mpiete-instrument --seed-blocks --variant=timing %s -- %mpi-cflags | tee %t.timing.c | FileCheck --match-full-lines --check-prefix=TIMING %s
 // RUN: %mpicc-syntax %t.timing.c
-// RUN: %mpiete-instrument --blocks %s -- %mpi-cflags | FileCheck --check-prefix=MAP %s
+// RUN: %mpiete-instrument --seed-blocks --blocks %s -- %mpi-cflags | FileCheck --check-prefix=MAP %s
 #include <mpi.h>
 
 double loops(double *a, int n) {

@@ -139,6 +139,13 @@ void f(int *b, int *c) {
   EXPECT_FALSE(A.Model.Sites[4].Edits.HasArgs);
 }
 
+/// Seed 004's partition, where every loop and branch ends a compute block.
+CFrontendOptions seedBlocks() {
+  CFrontendOptions O;
+  O.SeedBlocks = true;
+  return O;
+}
+
 TEST_F(CFrontendTest, WholeLoopOnlyWhenBodyAndHeaderArePure) {
   Analysis A = analyze(R"(
 void f(double *a, int n, int *b) {
@@ -155,7 +162,7 @@ void f(double *a, int n, int *b) {
       break;
   }
 }
-)");
+)", {}, seedBlocks());
   ASSERT_TRUE(A.Ok) << A.Diagnostics;
   ASSERT_EQ(A.Model.Loops.size(), 4u);
   std::vector<const Block *> Computes = A.of(BlockKind::Compute);
@@ -192,7 +199,7 @@ void f(double *a, int n) {
     MPI_Allreduce(MPI_IN_PLACE, a, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   }
 }
-)");
+)", {}, seedBlocks());
   ASSERT_TRUE(A.Ok) << A.Diagnostics;
   ASSERT_EQ(A.Model.Loops.size(), 2u);
   EXPECT_EQ(A.Model.Loops[0].Parent, -1);
@@ -203,6 +210,46 @@ void f(double *a, int n) {
   EXPECT_TRUE(A.Model.Blocks[0].WholeLoop);
   EXPECT_EQ(A.Model.Blocks[0].Loops, (std::vector<unsigned>{0, 1}));
   EXPECT_EQ(A.Model.Blocks[1].Loops, std::vector<unsigned>{0});
+}
+
+TEST_F(CFrontendTest, PureLoopNestsAndBranchesAreComputation) {
+  Analysis A = analyze(R"(
+void f(double *a, int n, int *b) {
+  a[0] = 1;
+  for (int i = 0; i < n; ++i) {
+    if (a[i] < 0)
+      a[i] = 0;
+    for (int j = 0; j < n; ++j)
+      a[j] += i;
+  }
+  switch (n) { case 1: a[1] = 2; break; default: break; }
+  MPI_Send(b, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+  for (int i = 0; i < n; ++i) {
+    if (a[i] < 0)
+      break;
+  }
+  for (int i = 0; i < n; ++i) {
+    if (a[i] > 9)
+      goto out;
+  }
+out:
+  a[2] = 3;
+}
+)");
+  ASSERT_TRUE(A.Ok) << A.Diagnostics;
+  std::vector<const Block *> Computes = A.of(BlockKind::Compute);
+  ASSERT_EQ(Computes.size(), 3u);
+  // Statement, loop nest with a branch, switch: one block, timed per execution.
+  EXPECT_EQ(Computes[0]->BeginLine, 4u);
+  EXPECT_EQ(Computes[0]->EndLine, 11u);
+  EXPECT_FALSE(Computes[0]->WholeLoop);
+  // A loop whose break leaves only itself is computation as a whole.
+  EXPECT_EQ(Computes[1]->BeginLine, 13u);
+  EXPECT_EQ(Computes[1]->EndLine, 16u);
+  // A goto out of a loop is a jump: that loop is no block, the labelled statement after is.
+  EXPECT_EQ(A.computeText(*Computes[2]), "a[2] = 3;");
+  // No loop absorbed into a block is listed as a loop of the partition.
+  EXPECT_EQ(A.Model.Loops.size(), 1u);
 }
 
 TEST_F(CFrontendTest, CommunicatingCalleeSplitsTheCallersBlocks) {

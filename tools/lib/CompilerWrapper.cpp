@@ -131,6 +131,8 @@ WrapperCommand parseWrapperCommand(const std::vector<std::string> &Args, Wrapper
         }
       } else if (A == "--mpiete-verbose") {
         Cmd.Verbose = true;
+      } else if (A == "--mpiete-seed-blocks") {
+        Cmd.SeedBlocks = true;
       }
       continue;
     }
@@ -347,6 +349,8 @@ private:
       Instr.push_back("--pass-through=" + P);
     if (Cmd.PassThroughAll)
       Instr.push_back("--pass-through-all");
+    if (Cmd.SeedBlocks && !Fortran)
+      Instr.push_back("--seed-blocks");
     Instr.push_back(Source);
     Instr.push_back("--");
     std::vector<std::string> Flags = instrumenterFlags(Cmd);

@@ -39,6 +39,8 @@ writes its instrumented variants (the user's text with edits at known positions)
   --unit-path=PATH         the path recorded for the unit (default: SOURCE as given)
   --pass-through=MPI_X     leave this unsupported routine uninstrumented (repeatable)
   --pass-through-all       leave every unsupported routine uninstrumented
+  --seed-blocks            seed 004's partition: every loop and branch ends a compute block
+                           (default: loops and branches of pure computation are computation)
   --module-dir=DIR         Fortran: where Flang writes this unit's module files for the
                            analysis (default: a temporary directory)
   --module-search=DIR      Fortran: another directory of such module files (repeatable)
@@ -200,6 +202,8 @@ int main(int Argc, char **Argv) {
       Opts.PassThrough.push_back(A.substr(15));
     } else if (A == "--pass-through-all") {
       Opts.PassThroughAll = true;
+    } else if (A == "--seed-blocks") {
+      Opts.SeedBlocks = true;
     } else if (!A.starts_with("-") && Source.empty()) {
       Source = A;
     } else {

@@ -19,6 +19,10 @@ struct CFrontendOptions {
   bool PassThroughAll = false;
   /// Clang's resource directory (builtin headers such as stddef.h).
   std::string ResourceDir;
+  /// Seed 004's partition: every loop and branch ends a compute block (a loop whose body is one
+  /// block is timed whole). Off by default: loops and branches of pure computation are part of
+  /// the compute block around them.
+  bool SeedBlocks = false;
 };
 
 /// Parses Source with the user's compiler flags (only those that affect preprocessing and

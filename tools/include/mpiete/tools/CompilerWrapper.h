@@ -28,6 +28,7 @@ struct WrapperCommand {
   // mpiete's own options (--mpiete-*), removed from Native.
   std::vector<std::string> PassThrough;
   bool PassThroughAll = false;
+  bool SeedBlocks = false; ///< --mpiete-seed-blocks: seed 004's finer block partition
   bool Verbose = false;
 
   std::string output() const { return OutputIndex >= 0 ? Native[OutputIndex] : ""; }
