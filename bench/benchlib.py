@@ -1,0 +1,178 @@
+# Shared helpers of bench/accuracy and bench/overhead: building, running MPI jobs, machine facts, load.
+import datetime
+import os
+import re
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# Open MPI refuses to run as root without these (the development machines run as root).
+MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
+
+# The targets a benchmark needs: the wrapper, the driver, the probe runtimes and the comm probe.
+# Building only these keeps CPU use low on a shared machine (the whole tree takes much longer).
+TARGETS = ["mpiete", "mpiete-cc", "mpiete-instrument", "mpiete_trace", "mpiete_timing",
+           "comm_probe"]
+
+ELAPSED = re.compile(r"^(\S+): elapsed ([0-9.eE+-]+) s", re.M)
+
+
+def say(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def env():
+    e = dict(os.environ)
+    e.update(MPI_ENV)
+    return e
+
+
+def build(build_dir, skip):
+    """Configures and builds the targets the benchmarks need, as scripts/test does (deps first)."""
+    if skip:
+        return
+    subprocess.run([os.path.join(ROOT, "scripts", "install-deps")], check=True)
+    subprocess.run(["cmake", "-S", ROOT, "-B", build_dir, "-G", "Ninja",
+                    "-DCMAKE_BUILD_TYPE=RelWithDebInfo"], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(["cmake", "--build", build_dir, "-j", "2", "--target"] + TARGETS, check=True,
+                   stdout=subprocess.DEVNULL)
+
+
+def build_program(build_dir, prog, out_dir):
+    """make CC=mpiete-cc O=out_dir in test-programs/prog; returns the path of the real program."""
+    os.makedirs(out_dir, exist_ok=True)
+    subprocess.run(["make", "-s", "-B", "-C", os.path.join(ROOT, "test-programs", prog),
+                    "CC=" + os.path.join(build_dir, "bin", "mpiete-cc"), "O=" + out_dir],
+                   check=True, stdout=subprocess.DEVNULL, env=env())
+    app = os.path.join(out_dir, prog)
+    for suffix in ("", ".trace", ".timing", ".blocks.yaml"):
+        if not os.path.exists(app + suffix):
+            raise SystemExit(f"bench: {app + suffix} was not built")
+    return app
+
+
+def mpiete(build_dir, args, **kw):
+    return subprocess.run([os.path.join(build_dir, "bin", "mpiete")] + args, check=True,
+                          env=env(), **kw)
+
+
+def cpu_busy_jiffies():
+    with open("/proc/stat") as f:
+        fields = [int(x) for x in f.readline().split()[1:]]
+    idle = fields[3] + fields[4]  # idle + iowait
+    return sum(fields[:8]) - idle  # user..steal, without guest (already in user)
+
+
+def children_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+class Run:
+    """One job: its wall time, stdout, stderr and the CPU the rest of the machine used meanwhile."""
+
+    def __init__(self, wall, stdout, stderr, other_load):
+        self.wall = wall
+        self.stdout = stdout
+        self.stderr = stderr
+        self.other_load = other_load  # other processes' CPU seconds per second of the run
+
+    def elapsed(self):
+        """The program's own TP_TIMING line (rank 0, MPI_Init to MPI_Finalize)."""
+        m = ELAPSED.search(self.stderr)
+        if not m:
+            raise SystemExit("bench: no 'elapsed' line in the program's stderr:\n" + self.stderr)
+        return float(m.group(2))
+
+
+def run(cmd, extra_env=None, cwd=None):
+    """Runs cmd; measures wall time and the CPU time other processes took meanwhile
+    (busy jiffies of the whole machine minus this job's own CPU time)."""
+    e = env()
+    if extra_env:
+        e.update(extra_env)
+    hz = os.sysconf("SC_CLK_TCK")
+    busy0, own0, t0 = cpu_busy_jiffies(), children_cpu(), time.monotonic()
+    p = subprocess.run(cmd, env=e, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True)
+    wall = time.monotonic() - t0
+    busy = (cpu_busy_jiffies() - busy0) / hz
+    own = children_cpu() - own0
+    if p.returncode != 0:
+        raise SystemExit(f"bench: {' '.join(cmd)} failed ({p.returncode}):\n{p.stderr}")
+    return Run(wall, p.stdout, p.stderr, max(0.0, busy - own) / wall if wall > 0 else 0.0)
+
+
+def machine_busy(seconds=3.0):
+    """CPUs busy on the whole machine, averaged over the next `seconds` (instantaneous load)."""
+    hz = os.sysconf("SC_CLK_TCK")
+    b0 = cpu_busy_jiffies()
+    time.sleep(seconds)
+    return (cpu_busy_jiffies() - b0) / hz / seconds
+
+
+def wait_quiet(max_busy, max_wait):
+    """Waits until the machine is quiet (fewer than max_busy CPUs busy over a few seconds, which
+    reacts faster than the load average) or max_wait seconds have passed. Returns whether it is."""
+    deadline = time.monotonic() + max_wait
+    while True:
+        busy = machine_busy()
+        if busy < max_busy:
+            return True
+        if time.monotonic() >= deadline:
+            say(f"bench: machine still busy ({busy:.2f} CPUs), going on anyway")
+            return False
+        say(f"bench: machine busy ({busy:.2f} CPUs, load {os.getloadavg()[0]:.2f}), waiting")
+        time.sleep(20)
+
+
+def loadavg():
+    return "%.2f %.2f %.2f" % os.getloadavg()
+
+
+def machine_facts():
+    model = "unknown"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    mpi = subprocess.run(["mpirun", "--version"], capture_output=True, text=True, env=env())
+    mpi_version = mpi.stdout.splitlines()[0] if mpi.stdout else "unknown"
+    return {
+        "date": datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z"),
+        "cpu": model,
+        "cores": os.cpu_count(),
+        "kernel": os.uname().release,
+        "mpi": mpi_version,
+        "host": os.uname().nodename,
+    }
+
+
+def median(xs):
+    return statistics.median(xs)
+
+
+def replace_section(path, marker, text):
+    """Writes `text` between <!-- marker: begin --> and <!-- marker: end --> in path, keeping
+    everything else (the hand-written analysis); creates the file if needed."""
+    begin, end = f"<!-- {marker}: begin -->", f"<!-- {marker}: end -->"
+    block = f"{begin}\n{text.rstrip()}\n{end}\n"
+    old = open(path).read() if os.path.exists(path) else ""
+    if begin in old and end in old:
+        head, rest = old.split(begin, 1)
+        tail = rest.split(end, 1)[1].lstrip("\n")
+        new = head + block + ("\n" + tail if tail else "")
+    else:
+        new = (old.rstrip() + "\n\n" if old else "") + block
+    with open(path, "w") as f:
+        f.write(new)
+
+
+def have(tool):
+    return shutil.which(tool) is not None
