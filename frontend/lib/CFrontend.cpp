@@ -672,46 +672,11 @@ private:
     SiteAt[CalleeOff] = SiteIndex;
     Model.Sites.push_back(CS);
 
-    static const char *const Phases[][3] = {
-        {"start", "wait", nullptr}, {"send-start", "recv-start", "waitall"}};
     unsigned N = blocksForRole(Info->Role);
     for (unsigned I = 0; I < N; ++I) {
-      BlockKind K = BlockKind::Comm;
-      std::string Phase;
-      switch (Info->Role) {
-      case MpiRole::Send:
-      case MpiRole::Recv:
-        K = I == 0 ? BlockKind::Comm : BlockKind::Wait;
-        Phase = Phases[0][I];
-        break;
-      case MpiRole::SendRecv:
-        K = I < 2 ? BlockKind::Comm : BlockKind::Wait;
-        Phase = Phases[1][I];
-        break;
-      case MpiRole::Start:
-        K = BlockKind::Comm;
-        Phase = "start";
-        break;
-      case MpiRole::Wait:
-      case MpiRole::Probe:
-        K = BlockKind::Wait;
-        Phase = "wait";
-        break;
-      case MpiRole::Collective:
-        K = BlockKind::Collective;
-        break;
-      case MpiRole::Comm:
-        K = BlockKind::CommMgmt;
-        break;
-      case MpiRole::Init:
-        K = BlockKind::Init;
-        break;
-      case MpiRole::Finalize:
-        K = BlockKind::Finalize;
-        break;
-      }
-      Block B = newBlock(K, Written, RParen.isValid() ? RParen : Written);
-      B.Phase = Phase;
+      RoleBlock RB = roleBlock(Info->Role, I);
+      Block B = newBlock(RB.Kind, Written, RParen.isValid() ? RParen : Written);
+      B.Phase = RB.Phase;
       B.Routine = Name;
       B.CallText = Text;
       B.Site = SiteIndex;
@@ -725,10 +690,10 @@ private:
   const CommunicationAnalysis &CA;
   UnitModel &Model;
   DiagnosticSink &Diags;
+  bool CoarseBlocks;
   FileID MainFID;
   std::string Procedure;
   std::vector<unsigned> LoopStack;
-  bool CoarseBlocks;
   std::map<unsigned, unsigned> SiteAt;
 };
 

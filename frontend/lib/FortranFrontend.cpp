@@ -973,45 +973,11 @@ private:
     Model.Sites.push_back(CS);
 
     std::string Text = callText(*N, C);
-    static const char *const Phases[][3] = {{"start", "wait", nullptr},
-                                            {"send-start", "recv-start", "waitall"}};
     unsigned Count = blocksForRole(Info->Role);
     for (unsigned I = 0; I < Count; ++I) {
-      BlockKind K = BlockKind::Comm;
-      std::string Phase;
-      switch (Info->Role) {
-      case MpiRole::Send:
-      case MpiRole::Recv:
-        K = I == 0 ? BlockKind::Comm : BlockKind::Wait;
-        Phase = Phases[0][I];
-        break;
-      case MpiRole::SendRecv:
-        K = I < 2 ? BlockKind::Comm : BlockKind::Wait;
-        Phase = Phases[1][I];
-        break;
-      case MpiRole::Start:
-        Phase = "start";
-        break;
-      case MpiRole::Wait:
-      case MpiRole::Probe:
-        K = BlockKind::Wait;
-        Phase = "wait";
-        break;
-      case MpiRole::Collective:
-        K = BlockKind::Collective;
-        break;
-      case MpiRole::Comm:
-        K = BlockKind::CommMgmt;
-        break;
-      case MpiRole::Init:
-        K = BlockKind::Init;
-        break;
-      case MpiRole::Finalize:
-        K = BlockKind::Finalize;
-        break;
-      }
-      Block B = newBlock(K, N->source, C.source);
-      B.Phase = Phase;
+      RoleBlock RB = roleBlock(Info->Role, I);
+      Block B = newBlock(RB.Kind, N->source, C.source);
+      B.Phase = RB.Phase;
       B.Routine = Name;
       B.CallText = Text;
       B.Site = SiteIndex;

@@ -135,6 +135,32 @@ std::string_view unhandledReason(std::string_view Name) {
   return "routine not supported";
 }
 
+RoleBlock roleBlock(MpiRole R, unsigned I) {
+  switch (R) {
+  case MpiRole::Send:
+  case MpiRole::Recv:
+    return I == 0 ? RoleBlock{BlockKind::Comm, "start"} : RoleBlock{BlockKind::Wait, "wait"};
+  case MpiRole::SendRecv:
+    return I == 0   ? RoleBlock{BlockKind::Comm, "send-start"}
+           : I == 1 ? RoleBlock{BlockKind::Comm, "recv-start"}
+                    : RoleBlock{BlockKind::Wait, "waitall"};
+  case MpiRole::Start:
+    return {BlockKind::Comm, "start"};
+  case MpiRole::Wait:
+  case MpiRole::Probe:
+    return {BlockKind::Wait, "wait"};
+  case MpiRole::Collective:
+    return {BlockKind::Collective, ""};
+  case MpiRole::Comm:
+    return {BlockKind::CommMgmt, ""};
+  case MpiRole::Init:
+    return {BlockKind::Init, ""};
+  case MpiRole::Finalize:
+    return {BlockKind::Finalize, ""};
+  }
+  return {BlockKind::Comm, ""};
+}
+
 unsigned blocksForRole(MpiRole R) {
   switch (R) {
   case MpiRole::Send:

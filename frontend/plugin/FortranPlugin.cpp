@@ -5,6 +5,7 @@
 #include "mpiete/frontend/BlockMap.h"
 #include "mpiete/frontend/FortranFrontend.h"
 #include "mpiete/support/Diagnostics.h"
+#include "mpiete/support/Files.h"
 #include "mpiete/support/Version.h"
 #include "mpiete/transforms/FortranEdits.h"
 
@@ -56,23 +57,6 @@ PluginOptions readOptions() {
       O.Print = *V;
   }
   return O;
-}
-
-bool writeFile(const std::string &Path, const std::string &Text, mpiete::DiagnosticSink &Diags) {
-  std::string Tmp = Path + ".tmp";
-  {
-    std::ofstream OS(Tmp, std::ios::binary);
-    OS << Text;
-    if (!OS) {
-      Diags.error({Path, 0, 0}, "cannot write file", "driver");
-      return false;
-    }
-  }
-  if (std::rename(Tmp.c_str(), Path.c_str()) != 0) {
-    Diags.error({Path, 0, 0}, "cannot write file", "driver");
-    return false;
-  }
-  return true;
 }
 
 class MpieteFortranAction : public Fortran::frontend::PluginParseTreeAction {
@@ -139,12 +123,13 @@ class MpieteFortranAction : public Fortran::frontend::PluginParseTreeAction {
       Trace = variant(mpiete::Variant::Trace);
     if (!Opts.TimingOut.empty())
       Timing = variant(mpiete::Variant::Timing);
-    bool Ok = (Opts.TraceOut.empty() || writeFile(Opts.TraceOut, Trace, Diags)) &&
-              (Opts.TimingOut.empty() || writeFile(Opts.TimingOut, Timing, Diags));
+    bool Ok =
+        (Opts.TraceOut.empty() || mpiete::writeFileAtomically(Opts.TraceOut, Trace, Diags)) &&
+        (Opts.TimingOut.empty() || mpiete::writeFileAtomically(Opts.TimingOut, Timing, Diags));
     if (Ok && !Opts.BlocksOut.empty()) {
       std::ostringstream OS;
       mpiete::writeBlockMap(OS, Map);
-      Ok = writeFile(Opts.BlocksOut, OS.str(), Diags);
+      Ok = mpiete::writeFileAtomically(Opts.BlocksOut, OS.str(), Diags);
     }
     if (!Ok)
       fail();

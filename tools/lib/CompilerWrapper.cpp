@@ -7,6 +7,7 @@
 #include "mpiete/support/Version.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -570,6 +571,31 @@ private:
 
 int runWrapper(const WrapperCommand &Cmd, const WrapperEnv &Env, DiagnosticSink &Diags) {
   return Wrapper(Cmd, Env, Diags).run();
+}
+
+int wrapperMain(const std::vector<std::string> &Args, WrapperLanguage Lang, const char *Tool,
+                const char *CompilerVar, const char *DefaultCompiler, const char *Help) {
+  if (Args.size() == 1 && Args[0] == "--mpiete-help") {
+    std::cout << Help;
+    return 0;
+  }
+  DiagnosticSink Diags(std::cerr);
+  WrapperCommand Cmd = parseWrapperCommand(Args, Lang);
+  if (const char *V = std::getenv("MPIETE_VERBOSE"); V && *V && std::string(V) != "0")
+    Cmd.Verbose = true;
+
+  std::error_code EC;
+  fs::path Self = fs::read_symlink("/proc/self/exe", EC);
+  fs::path Bin = EC ? fs::path(".") : Self.parent_path();
+  WrapperEnv Env;
+  const char *Native = std::getenv(CompilerVar);
+  Env.NativeCompiler = Native && *Native ? Native : DefaultCompiler;
+  const char *Instr = std::getenv("MPIETE_INSTRUMENT");
+  Env.Instrumenter = Instr && *Instr ? Instr : (Bin / "mpiete-instrument").string();
+  Env.IncludeDir = (Bin.parent_path() / "include").string();
+  Env.LibDir = (Bin.parent_path() / "lib").string();
+  Env.Tool = Tool;
+  return runWrapper(Cmd, Env, Diags);
 }
 
 } // namespace mpiete

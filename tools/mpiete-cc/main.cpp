@@ -1,12 +1,5 @@
 // mpiete-cc: a drop-in for mpicc that also builds the trace and timing probes.
-#include "mpiete/support/Diagnostics.h"
 #include "mpiete/tools/CompilerWrapper.h"
-
-#include <cstdlib>
-#include <filesystem>
-#include <iostream>
-
-namespace fs = std::filesystem;
 
 static const char *const Help = R"(usage: mpiete-cc [mpicc arguments]
 
@@ -29,25 +22,6 @@ Environment: MPIETE_CC (native compiler), MPIETE_VERBOSE=1, MPIETE_INSTRUMENT (i
 )";
 
 int main(int Argc, char **Argv) {
-  std::vector<std::string> Args(Argv + 1, Argv + Argc);
-  if (Args.size() == 1 && Args[0] == "--mpiete-help") {
-    std::cout << Help;
-    return 0;
-  }
-  mpiete::DiagnosticSink Diags(std::cerr);
-  mpiete::WrapperCommand Cmd = mpiete::parseWrapperCommand(Args);
-  if (const char *V = std::getenv("MPIETE_VERBOSE"); V && *V && std::string(V) != "0")
-    Cmd.Verbose = true;
-
-  std::error_code EC;
-  fs::path Self = fs::read_symlink("/proc/self/exe", EC);
-  fs::path Bin = EC ? fs::path(".") : Self.parent_path();
-  mpiete::WrapperEnv Env;
-  const char *Native = std::getenv("MPIETE_CC");
-  Env.NativeCompiler = Native && *Native ? Native : "mpicc";
-  const char *Instr = std::getenv("MPIETE_INSTRUMENT");
-  Env.Instrumenter = Instr && *Instr ? Instr : (Bin / "mpiete-instrument").string();
-  Env.IncludeDir = (Bin.parent_path() / "include").string();
-  Env.LibDir = (Bin.parent_path() / "lib").string();
-  return mpiete::runWrapper(Cmd, Env, Diags);
+  return mpiete::wrapperMain(std::vector<std::string>(Argv + 1, Argv + Argc),
+                             mpiete::WrapperLanguage::C, "mpiete-cc", "MPIETE_CC", "mpicc", Help);
 }

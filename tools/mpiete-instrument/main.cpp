@@ -2,6 +2,7 @@
 #include "mpiete/frontend/BlockMap.h"
 #include "mpiete/frontend/CFrontend.h"
 #include "mpiete/support/Diagnostics.h"
+#include "mpiete/support/Files.h"
 #include "mpiete/support/Process.h"
 #include "mpiete/support/Version.h"
 #include "mpiete/tools/CompilerWrapper.h"
@@ -51,23 +52,6 @@ Example:
 )";
 
 namespace {
-
-bool writeFile(const std::string &Path, const std::string &Text, mpiete::DiagnosticSink &Diags) {
-  std::string Tmp = Path + ".tmp";
-  {
-    std::ofstream OS(Tmp, std::ios::binary);
-    OS << Text;
-    if (!OS) {
-      Diags.error({Path, 0, 0}, "cannot write file", "driver");
-      return false;
-    }
-  }
-  if (std::rename(Tmp.c_str(), Path.c_str()) != 0) {
-    Diags.error({Path, 0, 0}, "cannot write file", "driver");
-    return false;
-  }
-  return true;
-}
 
 /// A Fortran unit: Flang with the mpiete-fortran plugin does the analysis and writes the
 /// outputs; the options travel in $MPIETE_FORTRAN_ARGS.
@@ -271,14 +255,14 @@ int main(int Argc, char **Argv) {
     return 1;
   if (!TimingOut.empty() && !(Timing = variantText(mpiete::Variant::Timing)))
     return 1;
-  if (Trace && !writeFile(TraceOut, *Trace, Diags))
+  if (Trace && !mpiete::writeFileAtomically(TraceOut, *Trace, Diags))
     return 1;
-  if (Timing && !writeFile(TimingOut, *Timing, Diags))
+  if (Timing && !mpiete::writeFileAtomically(TimingOut, *Timing, Diags))
     return 1;
   if (!BlocksOut.empty()) {
     std::ostringstream OS;
     mpiete::writeBlockMap(OS, Map);
-    if (!writeFile(BlocksOut, OS.str(), Diags))
+    if (!mpiete::writeFileAtomically(BlocksOut, OS.str(), Diags))
       return 1;
   }
   return 0;

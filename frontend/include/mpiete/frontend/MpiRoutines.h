@@ -28,6 +28,15 @@ std::string_view unhandledReason(std::string_view Name);
 /// Number of consecutive blocks a call site of this role owns.
 unsigned blocksForRole(MpiRole R);
 
+/// The kind and phase ("start", "wait", "send-start", ...; empty for one-block roles without
+/// one) of block I (0 <= I < blocksForRole(R)) of a call site of role R: what both frontends
+/// record for every MPI call site.
+struct RoleBlock {
+  BlockKind Kind;
+  const char *Phase;
+};
+RoleBlock roleBlock(MpiRole R, unsigned I);
+
 } // namespace mpiete
 
 #endif

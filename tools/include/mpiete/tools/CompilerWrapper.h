@@ -77,6 +77,13 @@ std::vector<std::string> flangAnalysisFlags(const std::vector<std::string> &Flag
 /// The module directories of a gfortran command line (-J dir, -Jdir, -module dir).
 std::vector<std::string> fortranModuleDirs(const std::vector<std::string> &Flags);
 
+/// The whole run of a wrapper executable (mpiete-cc, mpiete-fc): `--mpiete-help` prints Help;
+/// otherwise the native compiler is $CompilerVar (default DefaultCompiler), the instrumenter
+/// $MPIETE_INSTRUMENT or the one beside this executable, the runtime in ../include and ../lib,
+/// and MPIETE_VERBOSE=1 turns on --mpiete-verbose. Returns the process exit status.
+int wrapperMain(const std::vector<std::string> &Args, WrapperLanguage Lang, const char *Tool,
+                const char *CompilerVar, const char *DefaultCompiler, const char *Help);
+
 /// Runs the whole wrapper; returns the process exit status.
 int runWrapper(const WrapperCommand &Cmd, const WrapperEnv &Env, DiagnosticSink &Diags);
 
