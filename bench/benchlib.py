@@ -18,6 +18,13 @@ MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
 # Building only these keeps CPU use low on a shared machine (the whole tree takes much longer).
 TARGETS = ["mpiete", "mpiete-cc", "mpiete-instrument", "mpiete_trace", "mpiete_timing",
            "comm_probe"]
+# What Fortran programs need on top: the wrapper, the Flang plugin and its analysis mpi module.
+FORTRAN_TARGETS = ["mpiete-fc", "mpiete-fortran", "mpiete_fortran_mpi_module"]
+
+
+def is_fortran(prog):
+    """The Fortran test programs are the ones named f77-* and f90-*."""
+    return prog.startswith(("f77-", "f90-"))
 
 ELAPSED = re.compile(r"^(\S+): elapsed ([0-9.eE+-]+) s", re.M)
 
@@ -32,22 +39,26 @@ def env():
     return e
 
 
-def build(build_dir, skip):
+def build(build_dir, skip, fortran=False):
     """Configures and builds the targets the benchmarks need, as scripts/test does (deps first)."""
     if skip:
         return
     subprocess.run([os.path.join(ROOT, "scripts", "install-deps")], check=True)
     subprocess.run(["cmake", "-S", ROOT, "-B", build_dir, "-G", "Ninja",
                     "-DCMAKE_BUILD_TYPE=RelWithDebInfo"], check=True, stdout=subprocess.DEVNULL)
-    subprocess.run(["cmake", "--build", build_dir, "-j", "2", "--target"] + TARGETS, check=True,
+    subprocess.run(["cmake", "--build", build_dir, "-j", "2", "--target"] + TARGETS
+                   + (FORTRAN_TARGETS if fortran else []), check=True,
                    stdout=subprocess.DEVNULL)
 
 
 def build_program(build_dir, prog, out_dir):
-    """make CC=mpiete-cc O=out_dir in test-programs/prog; returns the path of the real program."""
+    """make CC=mpiete-cc (FC=mpiete-fc for Fortran) O=out_dir in test-programs/prog; returns the
+    path of the real program."""
     os.makedirs(out_dir, exist_ok=True)
+    wrapper = "FC=" + os.path.join(build_dir, "bin", "mpiete-fc") if is_fortran(prog) else \
+        "CC=" + os.path.join(build_dir, "bin", "mpiete-cc")
     subprocess.run(["make", "-s", "-B", "-C", os.path.join(ROOT, "test-programs", prog),
-                    "CC=" + os.path.join(build_dir, "bin", "mpiete-cc"), "O=" + out_dir],
+                    wrapper, "O=" + out_dir],
                    check=True, stdout=subprocess.DEVNULL, env=env())
     app = os.path.join(out_dir, prog)
     for suffix in ("", ".trace", ".timing", ".blocks.yaml"):

@@ -2,6 +2,7 @@ c     f77-cg: conjugate gradients for the 5-point Laplacian on an n x n
 c     grid (zero boundary, unit right-hand side). Its dot products are
 c     reduced by hand (MPI_SEND, MPI_IRECV, MPI_WAIT) in rank order.
 c     usage: f77-cg [n [maxiter]]   (defaults 40 and 400)
+c     TP_TIMING set: rank 0's MPI_Init..MPI_Finalize time on stderr.
       program cg
       implicit none
       include 'mpif.h'
@@ -10,8 +11,11 @@ c     usage: f77-cg [n [maxiter]]   (defaults 40 and 400)
       double precision tol, rho, rho0, alpha, beta, pq, bnorm, xsum
       integer maxit, it, ierr, nargs, base, extra, nown
       character*32 arg
+      double precision t0, t1
+      integer tpst
 
       call mpi_init(ierr)
+      t0 = mpi_wtime()
       call mpi_comm_rank(MPI_COMM_WORLD, rank, ierr)
       call mpi_comm_size(MPI_COMM_WORLD, nproc, ierr)
       n = 40
@@ -78,5 +82,9 @@ c     x = 0, r = p = b = 1.
         end if
         print '(A,F12.6)', 'solution norm: ', sqrt(xsum)
       end if
+      t1 = mpi_wtime()
+      call get_environment_variable('TP_TIMING', status=tpst)
+      if (rank .eq. 0 .and. tpst .eq. 0) write(0, '(A,F0.6,A)')
+     &  'f77-cg: elapsed ', t1 - t0, ' s'
       call mpi_finalize(ierr)
       end

@@ -1,6 +1,7 @@
 c     f77-jacobi: Jacobi iteration for Laplace's equation on an n x n
 c     grid (hot top edge, cold other edges), rows split among the ranks.
 c     usage: f77-jacobi [n [iterations]]   (defaults 64 and 200)
+c     TP_TIMING set: rank 0's MPI_Init..MPI_Finalize time on stderr.
 c     Prints the largest change every 50 iterations and a checksum of
 c     the final grid; both are independent of the number of ranks.
       program jacobi
@@ -11,8 +12,11 @@ c     the final grid; both are independent of the number of ranks.
       integer*8 lsum, gsum
       integer iters, it, ierr, nargs, params(2)
       character*32 arg
+      double precision t0, t1
+      integer tpst
 
       call mpi_init(ierr)
+      t0 = mpi_wtime()
       call mpi_comm_rank(MPI_COMM_WORLD, rank, ierr)
       call mpi_comm_size(MPI_COMM_WORLD, nproc, ierr)
 
@@ -59,6 +63,10 @@ c     Rank 0 reads the arguments and broadcasts them.
       call mpi_reduce(lsum, gsum, 1, MPI_INTEGER8, MPI_SUM, 0,
      &                MPI_COMM_WORLD, ierr)
       if (rank .eq. 0) print '(A,I0)', 'checksum: ', gsum
+      t1 = mpi_wtime()
+      call get_environment_variable('TP_TIMING', status=tpst)
+      if (rank .eq. 0 .and. tpst .eq. 0) write(0, '(A,F0.6,A)')
+     &  'f77-jacobi: elapsed ', t1 - t0, ' s'
       call mpi_finalize(ierr)
       end
 

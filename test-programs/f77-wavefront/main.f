@@ -3,6 +3,7 @@ c     an n x n grid, as in an LU-style solver: each point depends on its
 c     already updated neighbours, so the sweeps pipeline across ranks
 c     owning blocks of columns (blocking MPI_SEND / MPI_RECV).
 c     usage: f77-wavefront [n [iterations]]   (defaults 96 and 12)
+c     TP_TIMING set: rank 0's MPI_Init..MPI_Finalize time on stderr.
 c     Prints a checksum every 4 iterations; it does not depend on the
 c     number of ranks.
       program wavefront
@@ -13,8 +14,11 @@ c     number of ranks.
       integer*8 lsum, gsum
       integer iters, it, ierr, nargs, base, extra
       character*32 arg
+      double precision t0, t1
+      integer tpst
 
       call mpi_init(ierr)
+      t0 = mpi_wtime()
       call mpi_comm_rank(MPI_COMM_WORLD, rank, ierr)
       call mpi_comm_size(MPI_COMM_WORLD, nproc, ierr)
       n = 96
@@ -60,5 +64,9 @@ c     number of ranks.
      &      ': checksum ', gsum
         end if
    10 continue
+      t1 = mpi_wtime()
+      call get_environment_variable('TP_TIMING', status=tpst)
+      if (rank .eq. 0 .and. tpst .eq. 0) write(0, '(A,F0.6,A)')
+     &  'f77-wavefront: elapsed ', t1 - t0, ' s'
       call mpi_finalize(ierr)
       end
