@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace mpiete::estimator {
 
@@ -53,15 +54,48 @@ EstimateResult Engine::run(std::span<EventSource *const> Sources) {
     }
     push(0, QueueKind::Resume, R);
   }
+  int Nodes = Net.nodeCount();
+  LinkCap = Net.linkCapacity();
+  Contention = Nodes > 0 && LinkCap > 0;
+  if (Contention) {
+    NodeOf.resize(Ranks.size());
+    for (uint32_t R = 0; R < Ranks.size(); ++R) {
+      int N = Net.nodeOf(int(R));
+      NodeOf[R] = N >= 0 && N < Nodes ? N : -1;
+    }
+    LinkResidual.assign(size_t(Nodes) * 2, 0);
+    LinkShare.assign(size_t(Nodes) * 2, 0);
+    LinkCount.assign(size_t(Nodes) * 2, 0);
+    TouchedLinks.reserve(size_t(Nodes) * 2);
+  }
 
-  while (!Queue.empty() && !Failed) {
+  while (!Failed) {
+    // Flows started or ended at DirtyTime: their rates are shared out again once everything
+    // else happening at that time has happened.
+    if (FlowsDirty && (Queue.empty() || Queue.front().Time > DirtyTime)) {
+      reshare(DirtyTime);
+      continue;
+    }
+    if (Queue.empty())
+      break;
     std::pop_heap(Queue.begin(), Queue.end(), QueueLater());
     QueueEntry Top = Queue.back();
     Queue.pop_back();
-    if (Top.Kind == QueueKind::Resume)
+    switch (Top.Kind) {
+    case QueueKind::Resume:
       runRank(Top.Index);
-    else
+      break;
+    case QueueKind::Arrival:
       arrive(Top.Index, Top.Time);
+      break;
+    case QueueKind::FlowStart:
+      startFlow(Top.Index, Top.Time);
+      break;
+    case QueueKind::FlowEnd:
+      if (Flows[Top.Index].EndSeq == Top.Seq) // else rescheduled since
+        endFlow(Top.Index, Top.Time);
+      break;
+    }
   }
   if (!Failed)
     reportStuck();
@@ -126,7 +160,9 @@ void Engine::runRank(uint32_t R) {
     bool ReadsMatching =
         (Ev.Kind == EventKind::RecvStart || (Ev.Kind == EventKind::Probe && Ev.Found)) &&
         Ev.Peer != ProcNull;
-    if (!First && ReadsMatching && !Queue.empty() && S.Now >= Queue.front().Time) {
+    bool Behind = (!Queue.empty() && S.Now >= Queue.front().Time) ||
+                  (FlowsDirty && S.Now >= DirtyTime);
+    if (!First && ReadsMatching && Behind) {
       std::swap(Ev, S.Held);
       S.HasHeld = true;
       push(S.Now, QueueKind::Resume, R);
@@ -366,19 +402,204 @@ void Engine::doSend(uint32_t R, const Event &E) {
   V.SendReq = SendWaits ? Slot : NoIndex;
   // A rendezvous message announces itself with an empty control message; the data follows
   // once the receive is matched.
-  TimeNs Arrival = Inject + std::max<TimeNs>(0, L.transfer(Rendezvous ? 0 : E.Count));
-  // Non-overtaking: along one channel envelopes never arrive before an earlier one.
-  TimeNs &Last = ChannelArrival.getOrInsert((uint64_t(V.Space) << 32) | R, 0);
-  Arrival = std::max(Arrival, Last);
-  Last = Arrival;
-  V.Arrival = Arrival;
+  V.Arrival = Inject + std::max<TimeNs>(0, L.transfer(Rendezvous ? 0 : E.Count));
+  V.Channel = channelOf(V.Space, int32_t(R));
+  V.InTransit = false;
+  if (!Rendezvous) {
+    // Under contention the data of an eager message streams as a flow: it arrives when the
+    // flow ends.
+    uint32_t F = newFlow(int32_t(R), E.Peer, L, E.Count, V.Arrival, S.Now);
+    if (F != NoIndex) {
+      Flows[F].Env = Env;
+      Envelopes[Env].InTransit = true;
+    }
+  }
   ++Result.Messages;
 
   S.Now += L.sendOverhead(E.Count);
   charge(R, SpanKind::Comm, S.CurBlock, Start, S.Now);
   if (!SendWaits)
     complete(Slot, Start);
-  push(Arrival, QueueKind::Arrival, Env);
+  dispatchEnvelope(Env);
+}
+
+uint32_t Engine::channelOf(uint32_t Space, int32_t Source) {
+  bool Inserted = false;
+  uint32_t &Ch = ChannelIndex.getOrInsert((uint64_t(Space) << 32) | uint32_t(Source), 0, &Inserted);
+  if (Inserted) {
+    Ch = uint32_t(Channels.size());
+    Channels.emplace_back();
+  }
+  return Ch;
+}
+
+void Engine::dispatchEnvelope(uint32_t Env) {
+  Envelope &V = Envelopes[Env];
+  Channel &C = Channels[V.Channel];
+  V.ChannelNext = NoIndex;
+  if (C.Tail == NoIndex)
+    C.Head = Env;
+  else
+    Envelopes[C.Tail].ChannelNext = Env;
+  C.Tail = Env;
+  drainChannel(V.Channel);
+}
+
+void Engine::drainChannel(uint32_t Ch) {
+  Channel &C = Channels[Ch];
+  // Non-overtaking: along one channel envelopes never arrive before an earlier one, so one
+  // still in transit holds back those sent after it.
+  while (C.Head != NoIndex && !Envelopes[C.Head].InTransit) {
+    uint32_t Env = C.Head;
+    Envelope &V = Envelopes[Env];
+    C.Head = V.ChannelNext;
+    if (C.Head == NoIndex)
+      C.Tail = NoIndex;
+    V.Arrival = std::max(V.Arrival, C.Last);
+    C.Last = V.Arrival;
+    push(V.Arrival, QueueKind::Arrival, Env);
+  }
+}
+
+uint32_t Engine::newFlow(int32_t Src, int32_t Dst, const LinkModel &L, uint64_t Bytes,
+                         TimeNs End, TimeNs Now) {
+  if (!Contention)
+    return NoIndex;
+  int32_t A = NodeOf[uint32_t(Src)], B = NodeOf[uint32_t(Dst)];
+  if (A < 0 || B < 0 || A == B)
+    return NoIndex; // within a node: not through the node's network link
+  TimeNs Stream = L.streamTime(Bytes);
+  double Rate = L.streamRate(Bytes);
+  if (Stream <= 0 || Rate <= 0)
+    return NoIndex;
+  // The streaming is the last part of the transfer. A rendezvous matched after its streaming
+  // would have begun (the receive was posted while the envelope was on its way) has streamed
+  // alone until now.
+  TimeNs At = End - Stream;
+  double Remaining = double(Stream);
+  if (At < Now) {
+    Remaining -= double(Now - At);
+    At = Now;
+  }
+  if (Remaining <= 0)
+    return NoIndex;
+  uint32_t F;
+  if (!FreeFlows.empty()) {
+    F = FreeFlows.back();
+    FreeFlows.pop_back();
+  } else {
+    F = uint32_t(Flows.size());
+    Flows.emplace_back();
+  }
+  Flow &W = Flows[F];
+  W = Flow();
+  W.Remaining = Remaining;
+  W.Cap = Rate;
+  W.Links[0] = uint32_t(A) * 2;     // egress of the sender's node
+  W.Links[1] = uint32_t(B) * 2 + 1; // ingress of the receiver's node
+  push(At, QueueKind::FlowStart, F);
+  return F;
+}
+
+void Engine::startFlow(uint32_t F, TimeNs Now) {
+  Flow &W = Flows[F];
+  W.Updated = Now;
+  W.Fraction = 0;
+  W.ActivePos = uint32_t(ActiveFlows.size());
+  ActiveFlows.push_back(F);
+  FlowsDirty = true;
+  DirtyTime = Now;
+}
+
+void Engine::endFlow(uint32_t F, TimeNs Now) {
+  Flow &W = Flows[F];
+  uint32_t Last = ActiveFlows.back();
+  ActiveFlows[W.ActivePos] = Last;
+  Flows[Last].ActivePos = W.ActivePos;
+  ActiveFlows.pop_back();
+  FlowsDirty = true;
+  DirtyTime = Now;
+  uint32_t Env = W.Env, Recv = W.Recv, Send = W.Send;
+  FreeFlows.push_back(F);
+  if (Env != NoIndex) {
+    Envelopes[Env].Arrival = Now;
+    Envelopes[Env].InTransit = false;
+    drainChannel(Envelopes[Env].Channel);
+    return;
+  }
+  complete(Recv, Now);
+  if (Send != NoIndex)
+    complete(Send, Now);
+}
+
+void Engine::reshare(TimeNs Now) {
+  FlowsDirty = false;
+  // Progress at the old rates up to now.
+  for (uint32_t F : ActiveFlows) {
+    Flow &W = Flows[F];
+    if (Now > W.Updated) {
+      W.Remaining -= W.Fraction * double(Now - W.Updated);
+      W.Updated = Now;
+    }
+    W.Frozen = false;
+    for (uint32_t L : W.Links)
+      if (LinkCount[L]++ == 0) {
+        TouchedLinks.push_back(L);
+        LinkResidual[L] = LinkCap;
+      }
+  }
+  // Max-min fairness by progressive filling: raise every unfrozen flow's rate together until
+  // a flow reaches its own rate or a link is full; freeze those flows; repeat.
+  size_t Unfrozen = ActiveFlows.size();
+  while (Unfrozen > 0) {
+    double Level = std::numeric_limits<double>::infinity();
+    for (uint32_t L : TouchedLinks) {
+      LinkShare[L] = LinkCount[L] ? std::max(0.0, LinkResidual[L]) / double(LinkCount[L])
+                                  : std::numeric_limits<double>::infinity();
+      Level = std::min(Level, LinkShare[L]);
+    }
+    for (uint32_t F : ActiveFlows)
+      if (!Flows[F].Frozen)
+        Level = std::min(Level, Flows[F].Cap);
+    // Shares equal but for rounding freeze together, which saves passes.
+    double Bound = Level * (1 + 1e-12);
+    for (uint32_t F : ActiveFlows) {
+      Flow &W = Flows[F];
+      if (W.Frozen)
+        continue;
+      double Rate;
+      if (W.Cap <= Bound) {
+        Rate = W.Cap;
+        W.Fraction = 1; // exactly: a flow at its own rate takes exactly its own time
+      } else if (LinkShare[W.Links[0]] <= Bound || LinkShare[W.Links[1]] <= Bound) {
+        Rate = Level;
+        W.Fraction = std::max(Level / W.Cap, 1e-12);
+      } else {
+        continue;
+      }
+      W.Frozen = true;
+      --Unfrozen;
+      for (uint32_t L : W.Links) {
+        LinkResidual[L] -= Rate;
+        --LinkCount[L];
+      }
+    }
+  }
+  for (uint32_t L : TouchedLinks)
+    LinkCount[L] = 0;
+  TouchedLinks.clear();
+  // Reschedule the flows whose end moved.
+  for (uint32_t F : ActiveFlows) {
+    Flow &W = Flows[F];
+    double Left = std::max(0.0, W.Remaining);
+    TimeNs End = Now + (W.Fraction == 1 ? std::llround(Left) : std::llround(Left / W.Fraction));
+    if (W.Scheduled && End == W.End)
+      continue;
+    W.Scheduled = true;
+    W.End = End;
+    W.EndSeq = Seq;
+    push(End, QueueKind::FlowEnd, F);
+  }
 }
 
 void Engine::doRecv(uint32_t R, const Event &E) {
@@ -471,7 +692,15 @@ void Engine::match(uint32_t Env, uint32_t Recv, TimeNs Now) {
     // The transfer starts once the send has started and the receive is posted.
     const LinkModel &L = Net.link(V.Source, Q.Owner);
     TimeNs Begin = std::max(V.Inject, Q.Start);
-    Done = std::max(Begin + std::max<TimeNs>(0, L.transfer(V.Bytes)), Now);
+    TimeNs End = Begin + std::max<TimeNs>(0, L.transfer(V.Bytes));
+    uint32_t F = newFlow(V.Source, Q.Owner, L, V.Bytes, End, Now);
+    if (F != NoIndex) {
+      // Under contention the data streams as a flow; both requests complete at its end.
+      Flows[F].Recv = Recv;
+      Flows[F].Send = V.SendReq;
+      return;
+    }
+    Done = std::max(End, Now);
   }
   complete(Recv, Done);
   if (V.SendReq != NoIndex)
