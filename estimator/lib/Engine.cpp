@@ -92,8 +92,10 @@ EstimateResult Engine::run(std::span<EventSource *const> Sources) {
       startFlow(Top.Index, Top.Time);
       break;
     case QueueKind::FlowEnd:
-      if (Flows[Top.Index].EndSeq == Top.Seq) // else rescheduled since
-        endFlow(Top.Index, Top.Time);
+      if (Top.Seq == FlowEndSeq) { // else rescheduled since
+        FlowEndSeq = ~uint64_t(0);
+        endFlows(Top.Time);
+      }
       break;
     }
   }
@@ -501,56 +503,114 @@ uint32_t Engine::newFlow(int32_t Src, int32_t Dst, const LinkModel &L, uint64_t 
   return F;
 }
 
+uint32_t Engine::classOf(const Flow &W) {
+  uint32_t CapIdx = 0;
+  while (CapIdx < ClassCaps.size() && ClassCaps[CapIdx] != W.Cap)
+    ++CapIdx;
+  if (CapIdx == ClassCaps.size())
+    ClassCaps.push_back(W.Cap);
+  uint64_t Key = (uint64_t(CapIdx) << 48) | (uint64_t(W.Links[0]) << 24) | W.Links[1];
+  bool Inserted = false;
+  uint32_t &C = ClassIndex.getOrInsert(Key, 0, &Inserted);
+  if (Inserted) {
+    C = uint32_t(Classes.size());
+    FlowClass K;
+    K.Cap = W.Cap;
+    K.Links[0] = W.Links[0];
+    K.Links[1] = W.Links[1];
+    Classes.push_back(std::move(K));
+  }
+  return C;
+}
+
+namespace {
+struct LaterMark {
+  bool operator()(const std::pair<double, uint32_t> &A,
+                  const std::pair<double, uint32_t> &B) const {
+    return A.first != B.first ? A.first > B.first : A.second > B.second;
+  }
+};
+} // namespace
+
 void Engine::startFlow(uint32_t F, TimeNs Now) {
-  Flow &W = Flows[F];
-  W.Updated = Now;
-  W.Fraction = 0;
-  W.ActivePos = uint32_t(ActiveFlows.size());
-  ActiveFlows.push_back(F);
+  uint32_t C = classOf(Flows[F]);
+  FlowClass &K = Classes[C];
+  if (K.Members.empty()) {
+    K.Work = 0;
+    K.Fraction = 0;
+    K.ActivePos = uint32_t(ActiveClasses.size());
+    ActiveClasses.push_back(C);
+  } else {
+    K.Work += K.Fraction * double(Now - K.Updated);
+  }
+  K.Updated = Now;
+  K.Members.emplace_back(K.Work + Flows[F].Remaining, F);
+  std::push_heap(K.Members.begin(), K.Members.end(), LaterMark());
   FlowsDirty = true;
   DirtyTime = Now;
 }
 
-void Engine::endFlow(uint32_t F, TimeNs Now) {
-  Flow &W = Flows[F];
-  uint32_t Last = ActiveFlows.back();
-  ActiveFlows[W.ActivePos] = Last;
-  Flows[Last].ActivePos = W.ActivePos;
-  ActiveFlows.pop_back();
+void Engine::endFlows(TimeNs Now) {
+  // Backwards: a class that empties is swapped with the last one, already looked at.
+  for (size_t I = ActiveClasses.size(); I-- > 0;) {
+    uint32_t C = ActiveClasses[I];
+    FlowClass &K = Classes[C];
+    if (K.End > Now)
+      continue;
+    K.Work += K.Fraction * double(Now - K.Updated);
+    K.Updated = Now;
+    // The end was rounded to a nanosecond: the first member is done, and any other at its mark.
+    K.Work = std::max(K.Work, K.Members.front().first);
+    while (!K.Members.empty() && K.Members.front().first <= K.Work) {
+      uint32_t F = K.Members.front().second;
+      std::pop_heap(K.Members.begin(), K.Members.end(), LaterMark());
+      K.Members.pop_back();
+      finishFlow(F, Now);
+    }
+    if (K.Members.empty()) {
+      uint32_t Last = ActiveClasses.back();
+      ActiveClasses[K.ActivePos] = Last;
+      Classes[Last].ActivePos = K.ActivePos;
+      ActiveClasses.pop_back();
+    }
+  }
   FlowsDirty = true;
   DirtyTime = Now;
-  uint32_t Env = W.Env, Recv = W.Recv, Send = W.Send;
+}
+
+void Engine::finishFlow(uint32_t F, TimeNs Now) {
+  const Flow W = Flows[F];
   FreeFlows.push_back(F);
-  if (Env != NoIndex) {
-    Envelopes[Env].Arrival = Now;
-    Envelopes[Env].InTransit = false;
-    drainChannel(Envelopes[Env].Channel);
+  if (W.Env != NoIndex) {
+    Envelopes[W.Env].Arrival = Now;
+    Envelopes[W.Env].InTransit = false;
+    drainChannel(Envelopes[W.Env].Channel);
     return;
   }
-  complete(Recv, Now);
-  if (Send != NoIndex)
-    complete(Send, Now);
+  complete(W.Recv, Now);
+  if (W.Send != NoIndex)
+    complete(W.Send, Now);
 }
 
 void Engine::reshare(TimeNs Now) {
   FlowsDirty = false;
-  // Progress at the old rates up to now.
-  for (uint32_t F : ActiveFlows) {
-    Flow &W = Flows[F];
-    if (Now > W.Updated) {
-      W.Remaining -= W.Fraction * double(Now - W.Updated);
-      W.Updated = Now;
-    }
-    W.Frozen = false;
-    for (uint32_t L : W.Links)
-      if (LinkCount[L]++ == 0) {
+  // Progress at the old rates up to now; every class counts with its members.
+  for (uint32_t C : ActiveClasses) {
+    FlowClass &K = Classes[C];
+    K.Work += K.Fraction * double(Now - K.Updated);
+    K.Updated = Now;
+    K.Frozen = false;
+    for (uint32_t L : K.Links) {
+      if (LinkCount[L] == 0) {
         TouchedLinks.push_back(L);
         LinkResidual[L] = LinkCap;
       }
+      LinkCount[L] += K.Members.size();
+    }
   }
   // Max-min fairness by progressive filling: raise every unfrozen flow's rate together until
   // a flow reaches its own rate or a link is full; freeze those flows; repeat.
-  size_t Unfrozen = ActiveFlows.size();
+  size_t Unfrozen = ActiveClasses.size();
   while (Unfrozen > 0) {
     double Level = std::numeric_limits<double>::infinity();
     for (uint32_t L : TouchedLinks) {
@@ -558,48 +618,53 @@ void Engine::reshare(TimeNs Now) {
                                   : std::numeric_limits<double>::infinity();
       Level = std::min(Level, LinkShare[L]);
     }
-    for (uint32_t F : ActiveFlows)
-      if (!Flows[F].Frozen)
-        Level = std::min(Level, Flows[F].Cap);
+    for (uint32_t C : ActiveClasses)
+      if (!Classes[C].Frozen)
+        Level = std::min(Level, Classes[C].Cap);
     // Shares equal but for rounding freeze together, which saves passes.
     double Bound = Level * (1 + 1e-12);
-    for (uint32_t F : ActiveFlows) {
-      Flow &W = Flows[F];
-      if (W.Frozen)
+    for (uint32_t C : ActiveClasses) {
+      FlowClass &K = Classes[C];
+      if (K.Frozen)
         continue;
       double Rate;
-      if (W.Cap <= Bound) {
-        Rate = W.Cap;
-        W.Fraction = 1; // exactly: a flow at its own rate takes exactly its own time
-      } else if (LinkShare[W.Links[0]] <= Bound || LinkShare[W.Links[1]] <= Bound) {
+      if (K.Cap <= Bound) {
+        Rate = K.Cap;
+        K.Fraction = 1; // exactly: a flow at its own rate takes exactly its own time
+      } else if (LinkShare[K.Links[0]] <= Bound || LinkShare[K.Links[1]] <= Bound) {
         Rate = Level;
-        W.Fraction = std::max(Level / W.Cap, 1e-12);
+        K.Fraction = std::max(Level / K.Cap, 1e-12);
       } else {
         continue;
       }
-      W.Frozen = true;
+      K.Frozen = true;
       --Unfrozen;
-      for (uint32_t L : W.Links) {
-        LinkResidual[L] -= Rate;
-        --LinkCount[L];
+      for (uint32_t L : K.Links) {
+        LinkResidual[L] -= Rate * double(K.Members.size());
+        LinkCount[L] -= K.Members.size();
       }
     }
   }
   for (uint32_t L : TouchedLinks)
     LinkCount[L] = 0;
   TouchedLinks.clear();
-  // Reschedule the flows whose end moved.
-  for (uint32_t F : ActiveFlows) {
-    Flow &W = Flows[F];
-    double Left = std::max(0.0, W.Remaining);
-    TimeNs End = Now + (W.Fraction == 1 ? std::llround(Left) : std::llround(Left / W.Fraction));
-    if (W.Scheduled && End == W.End)
-      continue;
-    W.Scheduled = true;
-    W.End = End;
-    W.EndSeq = Seq;
-    push(End, QueueKind::FlowEnd, F);
+  // One queue entry for the earliest end; an entry for an end that moved goes stale.
+  TimeNs Next = std::numeric_limits<TimeNs>::max();
+  for (uint32_t C : ActiveClasses) {
+    FlowClass &K = Classes[C];
+    double Left = std::max(0.0, K.Members.front().first - K.Work);
+    K.End = Now + (K.Fraction == 1 ? std::llround(Left) : std::llround(Left / K.Fraction));
+    Next = std::min(Next, K.End);
   }
+  if (ActiveClasses.empty()) {
+    FlowEndSeq = ~uint64_t(0);
+    return;
+  }
+  if (FlowEndSeq != ~uint64_t(0) && FlowEndAt == Next)
+    return;
+  FlowEndSeq = Seq;
+  FlowEndAt = Next;
+  push(Next, QueueKind::FlowEnd, 0);
 }
 
 void Engine::doRecv(uint32_t R, const Event &E) {
