@@ -538,6 +538,7 @@ void Engine::startFlow(uint32_t F, TimeNs Now) {
   if (K.Members.empty()) {
     K.Work = 0;
     K.Fraction = 0;
+    K.End = std::numeric_limits<TimeNs>::max(); // until shared out
     K.ActivePos = uint32_t(ActiveClasses.size());
     ActiveClasses.push_back(C);
   } else {
@@ -559,9 +560,10 @@ void Engine::endFlows(TimeNs Now) {
       continue;
     K.Work += K.Fraction * double(Now - K.Updated);
     K.Updated = Now;
-    // The end was rounded to a nanosecond: the first member is done, and any other at its mark.
-    K.Work = std::max(K.Work, K.Members.front().first);
-    while (!K.Members.empty() && K.Members.front().first <= K.Work) {
+    // The end was rounded to a nanosecond, half a nanosecond of progress at most. A member
+    // that joined at this instant has at least a nanosecond to go.
+    double Due = K.Work + 0.5 * K.Fraction + 1e-12 * K.Work;
+    while (!K.Members.empty() && K.Members.front().first <= Due) {
       uint32_t F = K.Members.front().second;
       std::pop_heap(K.Members.begin(), K.Members.end(), LaterMark());
       K.Members.pop_back();
@@ -600,6 +602,12 @@ void Engine::reshare(TimeNs Now) {
     K.Work += K.Fraction * double(Now - K.Updated);
     K.Updated = Now;
     K.Frozen = false;
+    if (K.Work > 1e9) {
+      // Marks relative to a recent origin keep their rounding far below a nanosecond.
+      for (std::pair<double, uint32_t> &M : K.Members)
+        M.first -= K.Work;
+      K.Work = 0;
+    }
     for (uint32_t L : K.Links) {
       if (LinkCount[L] == 0) {
         TouchedLinks.push_back(L);

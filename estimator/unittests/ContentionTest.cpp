@@ -249,3 +249,25 @@ TEST(ContentionTest, AllToAllSharesEveryLinkThreeWays) {
   for (int Rank = 0; Rank < 4; ++Rank)
     EXPECT_EQ(R.Ranks[Rank].End, 3001000) << "rank " << Rank;
 }
+
+TEST(ContentionTest, AClassRefilledWhenAnotherFlowEndsStartsAfresh) {
+  // 0 -> 1 streams 1 MB from 1000 to 1,001,000; 2 -> 3 streams 2 MB from 1000 to 2,001,000.
+  // Rank 0 computes until 2,000,000 and sends 1 MB to rank 1 again: it streams from
+  // 2,001,000, the instant the other flow ends, and takes its full 1e6 ns: 3,001,000.
+  Cluster S({0, 1, 2, 3});
+  std::vector<Event> Again = {Event::send(10, 1, 0, MB, 1)};
+  for (int I = 0; I < 4; ++I)
+    Again.push_back(Event::compute(Half));
+  Again.push_back(Event::send(10, 1, 0, MB, 2));
+  Again.push_back(Event::completion(11, {req(1), req(2)}));
+  EstimateResult R = S.run({
+      Again,
+      {Event::recv(20, 0, 0, MB, 1), Event::completion(21, {req(1, 0, 0)}),
+       Event::recv(20, 0, 0, MB, 2), Event::completion(21, {req(2, 0, 0)})},
+      sendAll({{3, 2 * MB}}),
+      recvOne(2, 2 * MB),
+  });
+  ASSERT_TRUE(R.Ok) << allErrors(R);
+  EXPECT_EQ(R.Ranks[3].End, 2001000);
+  EXPECT_EQ(R.Ranks[1].End, 3001000);
+}
