@@ -123,8 +123,7 @@ TEST(ContentionTest, AFinishedFlowFreesBandwidthForTheOther) {
   // ends at 1000 + 2e6 = 2,001,000, when the second has 2e6 ns left, alone at full rate:
   // 4,001,000 (alone it would end at 3,001,000).
   Cluster S({0, 1, 2});
-  EstimateResult R =
-      S.run({sendAll({{1, MB}, {2, 3 * MB}}), recvOne(0, MB), recvOne(0, 3 * MB)});
+  EstimateResult R = S.run({sendAll({{1, MB}, {2, 3 * MB}}), recvOne(0, MB), recvOne(0, 3 * MB)});
   ASSERT_TRUE(R.Ok) << allErrors(R);
   EXPECT_EQ(R.Ranks[1].End, 2001000);
   EXPECT_EQ(R.Ranks[2].End, 4001000);
@@ -162,8 +161,7 @@ TEST(ContentionTest, FlowsOnDisjointLinksDoNotInteract) {
 
 TEST(ContentionTest, ContentionNoneGivesTheOldAnswers) {
   Cluster S({0, 1, 2}, ContentionKind::None);
-  EstimateResult R =
-      S.run({sendAll({{1, MB}, {2, 3 * MB}}), recvOne(0, MB), recvOne(0, 3 * MB)});
+  EstimateResult R = S.run({sendAll({{1, MB}, {2, 3 * MB}}), recvOne(0, MB), recvOne(0, 3 * MB)});
   ASSERT_TRUE(R.Ok) << allErrors(R);
   EXPECT_EQ(R.Ranks[1].End, 1001000);
   EXPECT_EQ(R.Ranks[2].End, 3001000);
