@@ -1,6 +1,8 @@
-// Replay speed of the estimator on a synthetic trace generated on the fly: per iteration each
-// rank computes, runs a loop, exchanges with its ring neighbours and does a recursive-doubling
-// allreduce in the collective context (23 events per rank and iteration).
+// Replay speed of the estimator on synthetic traces generated on the fly. Replay: per iteration
+// each rank computes, runs a loop, exchanges with its ring neighbours and does a
+// recursive-doubling allreduce in the collective context (23 events per rank and iteration).
+// AllToAll: per iteration each rank computes and exchanges a message with every other rank
+// (nonblocking, one waitall), with and without link contention: many concurrent flows.
 #include "mpiete/estimator/Engine.h"
 
 #include <benchmark/benchmark.h>
@@ -99,6 +101,102 @@ private:
   int Phase = 0;
 };
 
+/// Per iteration: compute, then an Irecv and an Isend with every other rank, then one waitall.
+class AllToAllSource : public EventSource {
+public:
+  AllToAllSource(int Rank, int Ranks, uint64_t Iterations)
+      : Rank(Rank), Ranks(Ranks), Iterations(Iterations) {}
+
+  bool next(Event &E) override {
+    if (Iter == Iterations)
+      return false;
+    E.Context = 0;
+    E.Comm = 0;
+    E.Mode = SendMode::Standard;
+    int Last = 2 * (Ranks - 1) + 1;
+    if (Phase == 0) {
+      E.Kind = EventKind::Compute;
+      E.Block = ComputeBlock + BlockId(Rank % 4);
+    } else if (Phase < Last) {
+      // Peers in a rotated order, so that not every rank talks to rank 0 first.
+      int Step = (Phase - 1) / 2 + 1;
+      bool Recv = (Phase - 1) % 2 == 0;
+      int Peer = Recv ? (Rank + Ranks - Step) % Ranks : (Rank + Step) % Ranks;
+      E.Kind = Recv ? EventKind::RecvStart : EventKind::SendStart;
+      E.Block = RingBlock + (Recv ? 0 : 1);
+      E.Peer = Peer;
+      E.Tag = 0;
+      // Eager (16 KiB) and rendezvous (128 KiB) rounds in turn.
+      E.Count = Iter % 2 ? 131072 : 16384;
+      E.Request = NextReq + uint64_t(Phase);
+    } else {
+      E.Kind = EventKind::Completion;
+      E.Block = RingBlock + 2;
+      E.Completed.clear();
+      for (int P = 1; P < Last; ++P) {
+        int Step = (P - 1) / 2 + 1;
+        bool Recv = (P - 1) % 2 == 0;
+        E.Completed.push_back({NextReq + uint64_t(P), Recv ? (Rank + Ranks - Step) % Ranks : NoStatus,
+                               Recv ? 0 : NoStatus});
+      }
+    }
+    if (++Phase > Last) {
+      Phase = 0;
+      NextReq += uint64_t(Last) + 1;
+      ++Iter;
+    }
+    return true;
+  }
+
+  std::string name() const override { return "all-to-all rank " + std::to_string(Rank); }
+
+private:
+  int Rank, Ranks;
+  uint64_t Iterations, Iter = 0, NextReq = 0;
+  int Phase = 0;
+};
+
+void AllToAll(benchmark::State &State) {
+  int Ranks = int(State.range(0));
+  uint64_t Iterations = uint64_t(State.range(1));
+  bool Contention = State.range(2) != 0;
+
+  TableComputeModel Compute;
+  unsigned M = Compute.addMachine();
+  for (int I = 0; I < 4; ++I)
+    Compute.setTime(M, ComputeBlock + BlockId(I), (10 + I) * 1e-6);
+  LogGPSParams Intra{0.3e-6, 0.1e-6, 0.1e-6, 0, 0.1e-9, 16384};
+  LogGPSParams Inter{5e-6, 1e-6, 1e-6, 0.1e-6, 0.8e-9, 65536 - 1};
+  std::vector<int> Node;
+  for (int R = 0; R < Ranks; ++R)
+    Node.push_back(R / 8);
+  ClusterNetworkModel Net(Node, std::make_shared<LogGPSLinkModel>(Intra),
+                          std::make_shared<LogGPSLinkModel>(Inter));
+  // Each node's link carries what two pairs stream at once.
+  Net.setContention(Contention ? ContentionKind::Fair : ContentionKind::None, 2 / 0.8e-9);
+
+  uint64_t Events = 0;
+  for (auto _ : State) {
+    std::vector<std::unique_ptr<AllToAllSource>> Owned;
+    std::vector<EventSource *> Sources;
+    for (int R = 0; R < Ranks; ++R) {
+      Owned.push_back(std::make_unique<AllToAllSource>(R, Ranks, Iterations));
+      Sources.push_back(Owned.back().get());
+    }
+    Engine E(Compute, Net);
+    EstimateResult Result = E.run(Sources);
+    if (!Result.Ok) {
+      State.SkipWithError(Result.Errors.front().Message.c_str());
+      return;
+    }
+    Events += Result.Events;
+    State.counters["predicted_s"] = Result.predictedSeconds();
+    State.counters["events"] = double(Result.Events);
+  }
+  State.counters["events_per_second"] =
+      benchmark::Counter(double(Events), benchmark::Counter::kIsRate);
+}
+
 void Replay(benchmark::State &State) {
   int Ranks = int(State.range(0));
   uint64_t Iterations = uint64_t(State.range(1));
@@ -143,5 +241,8 @@ void Replay(benchmark::State &State) {
 // 64 ranks x 7000 iterations x 23 events = 10.3 million events per replay.
 // The rate is per CPU second: the build machine is shared, so wall time says little.
 BENCHMARK(Replay)->Args({64, 7000})->Args({8, 1000})->Unit(benchmark::kMillisecond);
+// 64 ranks on 8 nodes x 100 iterations x 128 events = 819,200 events, 403,200 messages; the
+// third argument switches contention on.
+BENCHMARK(AllToAll)->Args({64, 100, 0})->Args({64, 100, 1})->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

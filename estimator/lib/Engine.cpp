@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace mpiete::estimator {
 
@@ -53,15 +54,50 @@ EstimateResult Engine::run(std::span<EventSource *const> Sources) {
     }
     push(0, QueueKind::Resume, R);
   }
+  int Nodes = Net.nodeCount();
+  LinkCap = Net.linkCapacity();
+  Contention = Nodes > 0 && LinkCap > 0;
+  if (Contention) {
+    NodeOf.resize(Ranks.size());
+    for (uint32_t R = 0; R < Ranks.size(); ++R) {
+      int N = Net.nodeOf(int(R));
+      NodeOf[R] = N >= 0 && N < Nodes ? N : -1;
+    }
+    LinkResidual.assign(size_t(Nodes) * 2, 0);
+    LinkShare.assign(size_t(Nodes) * 2, 0);
+    LinkCount.assign(size_t(Nodes) * 2, 0);
+    TouchedLinks.reserve(size_t(Nodes) * 2);
+  }
 
-  while (!Queue.empty() && !Failed) {
+  while (!Failed) {
+    // Flows started or ended at DirtyTime: their rates are shared out again once everything
+    // else happening at that time has happened.
+    if (FlowsDirty && (Queue.empty() || Queue.front().Time > DirtyTime)) {
+      reshare(DirtyTime);
+      continue;
+    }
+    if (Queue.empty())
+      break;
     std::pop_heap(Queue.begin(), Queue.end(), QueueLater());
     QueueEntry Top = Queue.back();
     Queue.pop_back();
-    if (Top.Kind == QueueKind::Resume)
+    switch (Top.Kind) {
+    case QueueKind::Resume:
       runRank(Top.Index);
-    else
+      break;
+    case QueueKind::Arrival:
       arrive(Top.Index, Top.Time);
+      break;
+    case QueueKind::FlowStart:
+      startFlow(Top.Index, Top.Time);
+      break;
+    case QueueKind::FlowEnd:
+      if (Top.Seq == FlowEndSeq) { // else rescheduled since
+        FlowEndSeq = ~uint64_t(0);
+        endFlows(Top.Time);
+      }
+      break;
+    }
   }
   if (!Failed)
     reportStuck();
@@ -126,7 +162,9 @@ void Engine::runRank(uint32_t R) {
     bool ReadsMatching =
         (Ev.Kind == EventKind::RecvStart || (Ev.Kind == EventKind::Probe && Ev.Found)) &&
         Ev.Peer != ProcNull;
-    if (!First && ReadsMatching && !Queue.empty() && S.Now >= Queue.front().Time) {
+    bool Behind = (!Queue.empty() && S.Now >= Queue.front().Time) ||
+                  (FlowsDirty && S.Now >= DirtyTime);
+    if (!First && ReadsMatching && Behind) {
       std::swap(Ev, S.Held);
       S.HasHeld = true;
       push(S.Now, QueueKind::Resume, R);
@@ -366,19 +404,275 @@ void Engine::doSend(uint32_t R, const Event &E) {
   V.SendReq = SendWaits ? Slot : NoIndex;
   // A rendezvous message announces itself with an empty control message; the data follows
   // once the receive is matched.
-  TimeNs Arrival = Inject + std::max<TimeNs>(0, L.transfer(Rendezvous ? 0 : E.Count));
-  // Non-overtaking: along one channel envelopes never arrive before an earlier one.
-  TimeNs &Last = ChannelArrival.getOrInsert((uint64_t(V.Space) << 32) | R, 0);
-  Arrival = std::max(Arrival, Last);
-  Last = Arrival;
-  V.Arrival = Arrival;
+  V.Arrival = Inject + std::max<TimeNs>(0, L.transfer(Rendezvous ? 0 : E.Count));
+  V.Channel = channelOf(V.Space, int32_t(R));
+  V.InTransit = false;
+  if (!Rendezvous) {
+    // Under contention the data of an eager message streams as a flow: it arrives when the
+    // flow ends.
+    uint32_t F = newFlow(int32_t(R), E.Peer, L, E.Count, V.Arrival, S.Now);
+    if (F != NoIndex) {
+      Flows[F].Env = Env;
+      Envelopes[Env].InTransit = true;
+    }
+  }
   ++Result.Messages;
 
   S.Now += L.sendOverhead(E.Count);
   charge(R, SpanKind::Comm, S.CurBlock, Start, S.Now);
   if (!SendWaits)
     complete(Slot, Start);
-  push(Arrival, QueueKind::Arrival, Env);
+  dispatchEnvelope(Env);
+}
+
+uint32_t Engine::channelOf(uint32_t Space, int32_t Source) {
+  bool Inserted = false;
+  uint32_t &Ch = ChannelIndex.getOrInsert((uint64_t(Space) << 32) | uint32_t(Source), 0, &Inserted);
+  if (Inserted) {
+    Ch = uint32_t(Channels.size());
+    Channels.emplace_back();
+  }
+  return Ch;
+}
+
+void Engine::dispatchEnvelope(uint32_t Env) {
+  Envelope &V = Envelopes[Env];
+  Channel &C = Channels[V.Channel];
+  V.ChannelNext = NoIndex;
+  if (C.Tail == NoIndex)
+    C.Head = Env;
+  else
+    Envelopes[C.Tail].ChannelNext = Env;
+  C.Tail = Env;
+  drainChannel(V.Channel);
+}
+
+void Engine::drainChannel(uint32_t Ch) {
+  Channel &C = Channels[Ch];
+  // Non-overtaking: along one channel envelopes never arrive before an earlier one, so one
+  // still in transit holds back those sent after it.
+  while (C.Head != NoIndex && !Envelopes[C.Head].InTransit) {
+    uint32_t Env = C.Head;
+    Envelope &V = Envelopes[Env];
+    C.Head = V.ChannelNext;
+    if (C.Head == NoIndex)
+      C.Tail = NoIndex;
+    V.Arrival = std::max(V.Arrival, C.Last);
+    C.Last = V.Arrival;
+    push(V.Arrival, QueueKind::Arrival, Env);
+  }
+}
+
+uint32_t Engine::newFlow(int32_t Src, int32_t Dst, const LinkModel &L, uint64_t Bytes,
+                         TimeNs End, TimeNs Now) {
+  if (!Contention)
+    return NoIndex;
+  int32_t A = NodeOf[uint32_t(Src)], B = NodeOf[uint32_t(Dst)];
+  if (A < 0 || B < 0 || A == B)
+    return NoIndex; // within a node: not through the node's network link
+  TimeNs Stream = L.streamTime(Bytes);
+  double Rate = L.streamRate(Bytes);
+  if (Stream <= 0 || Rate <= 0)
+    return NoIndex;
+  // The streaming is the last part of the transfer. A rendezvous matched after its streaming
+  // would have begun (the receive was posted while the envelope was on its way) has streamed
+  // alone until now.
+  TimeNs At = End - Stream;
+  double Remaining = double(Stream);
+  if (At < Now) {
+    Remaining -= double(Now - At);
+    At = Now;
+  }
+  if (Remaining <= 0)
+    return NoIndex;
+  uint32_t F;
+  if (!FreeFlows.empty()) {
+    F = FreeFlows.back();
+    FreeFlows.pop_back();
+  } else {
+    F = uint32_t(Flows.size());
+    Flows.emplace_back();
+  }
+  Flow &W = Flows[F];
+  W = Flow();
+  W.Remaining = Remaining;
+  W.Cap = Rate;
+  W.Links[0] = uint32_t(A) * 2;     // egress of the sender's node
+  W.Links[1] = uint32_t(B) * 2 + 1; // ingress of the receiver's node
+  push(At, QueueKind::FlowStart, F);
+  return F;
+}
+
+uint32_t Engine::classOf(const Flow &W) {
+  uint32_t CapIdx = 0;
+  while (CapIdx < ClassCaps.size() && ClassCaps[CapIdx] != W.Cap)
+    ++CapIdx;
+  if (CapIdx == ClassCaps.size())
+    ClassCaps.push_back(W.Cap);
+  uint64_t Key = (uint64_t(CapIdx) << 48) | (uint64_t(W.Links[0]) << 24) | W.Links[1];
+  bool Inserted = false;
+  uint32_t &C = ClassIndex.getOrInsert(Key, 0, &Inserted);
+  if (Inserted) {
+    C = uint32_t(Classes.size());
+    FlowClass K;
+    K.Cap = W.Cap;
+    K.Links[0] = W.Links[0];
+    K.Links[1] = W.Links[1];
+    Classes.push_back(std::move(K));
+  }
+  return C;
+}
+
+namespace {
+struct LaterMark {
+  bool operator()(const std::pair<double, uint32_t> &A,
+                  const std::pair<double, uint32_t> &B) const {
+    return A.first != B.first ? A.first > B.first : A.second > B.second;
+  }
+};
+} // namespace
+
+void Engine::startFlow(uint32_t F, TimeNs Now) {
+  uint32_t C = classOf(Flows[F]);
+  FlowClass &K = Classes[C];
+  if (K.Members.empty()) {
+    K.Work = 0;
+    K.Fraction = 0;
+    K.End = std::numeric_limits<TimeNs>::max(); // until shared out
+    K.ActivePos = uint32_t(ActiveClasses.size());
+    ActiveClasses.push_back(C);
+  } else {
+    K.Work += K.Fraction * double(Now - K.Updated);
+  }
+  K.Updated = Now;
+  K.Members.emplace_back(K.Work + Flows[F].Remaining, F);
+  std::push_heap(K.Members.begin(), K.Members.end(), LaterMark());
+  FlowsDirty = true;
+  DirtyTime = Now;
+}
+
+void Engine::endFlows(TimeNs Now) {
+  // Backwards: a class that empties is swapped with the last one, already looked at.
+  for (size_t I = ActiveClasses.size(); I-- > 0;) {
+    uint32_t C = ActiveClasses[I];
+    FlowClass &K = Classes[C];
+    if (K.End > Now)
+      continue;
+    K.Work += K.Fraction * double(Now - K.Updated);
+    K.Updated = Now;
+    // The end was rounded to a nanosecond, half a nanosecond of progress at most. A member
+    // that joined at this instant has at least a nanosecond to go.
+    double Due = K.Work + 0.5 * K.Fraction + 1e-12 * K.Work;
+    while (!K.Members.empty() && K.Members.front().first <= Due) {
+      uint32_t F = K.Members.front().second;
+      std::pop_heap(K.Members.begin(), K.Members.end(), LaterMark());
+      K.Members.pop_back();
+      finishFlow(F, Now);
+    }
+    if (K.Members.empty()) {
+      uint32_t Last = ActiveClasses.back();
+      ActiveClasses[K.ActivePos] = Last;
+      Classes[Last].ActivePos = K.ActivePos;
+      ActiveClasses.pop_back();
+    }
+  }
+  FlowsDirty = true;
+  DirtyTime = Now;
+}
+
+void Engine::finishFlow(uint32_t F, TimeNs Now) {
+  const Flow W = Flows[F];
+  FreeFlows.push_back(F);
+  if (W.Env != NoIndex) {
+    Envelopes[W.Env].Arrival = Now;
+    Envelopes[W.Env].InTransit = false;
+    drainChannel(Envelopes[W.Env].Channel);
+    return;
+  }
+  complete(W.Recv, Now);
+  if (W.Send != NoIndex)
+    complete(W.Send, Now);
+}
+
+void Engine::reshare(TimeNs Now) {
+  FlowsDirty = false;
+  // Progress at the old rates up to now; every class counts with its members.
+  for (uint32_t C : ActiveClasses) {
+    FlowClass &K = Classes[C];
+    K.Work += K.Fraction * double(Now - K.Updated);
+    K.Updated = Now;
+    K.Frozen = false;
+    if (K.Work > 1e9) {
+      // Marks relative to a recent origin keep their rounding far below a nanosecond.
+      for (std::pair<double, uint32_t> &M : K.Members)
+        M.first -= K.Work;
+      K.Work = 0;
+    }
+    for (uint32_t L : K.Links) {
+      if (LinkCount[L] == 0) {
+        TouchedLinks.push_back(L);
+        LinkResidual[L] = LinkCap;
+      }
+      LinkCount[L] += K.Members.size();
+    }
+  }
+  // Max-min fairness by progressive filling: raise every unfrozen flow's rate together until
+  // a flow reaches its own rate or a link is full; freeze those flows; repeat.
+  size_t Unfrozen = ActiveClasses.size();
+  while (Unfrozen > 0) {
+    double Level = std::numeric_limits<double>::infinity();
+    for (uint32_t L : TouchedLinks) {
+      LinkShare[L] = LinkCount[L] ? std::max(0.0, LinkResidual[L]) / double(LinkCount[L])
+                                  : std::numeric_limits<double>::infinity();
+      Level = std::min(Level, LinkShare[L]);
+    }
+    for (uint32_t C : ActiveClasses)
+      if (!Classes[C].Frozen)
+        Level = std::min(Level, Classes[C].Cap);
+    // Shares equal but for rounding freeze together, which saves passes.
+    double Bound = Level * (1 + 1e-12);
+    for (uint32_t C : ActiveClasses) {
+      FlowClass &K = Classes[C];
+      if (K.Frozen)
+        continue;
+      double Rate;
+      if (K.Cap <= Bound) {
+        Rate = K.Cap;
+        K.Fraction = 1; // exactly: a flow at its own rate takes exactly its own time
+      } else if (LinkShare[K.Links[0]] <= Bound || LinkShare[K.Links[1]] <= Bound) {
+        Rate = Level;
+        K.Fraction = std::max(Level / K.Cap, 1e-12);
+      } else {
+        continue;
+      }
+      K.Frozen = true;
+      --Unfrozen;
+      for (uint32_t L : K.Links) {
+        LinkResidual[L] -= Rate * double(K.Members.size());
+        LinkCount[L] -= K.Members.size();
+      }
+    }
+  }
+  for (uint32_t L : TouchedLinks)
+    LinkCount[L] = 0;
+  TouchedLinks.clear();
+  // One queue entry for the earliest end; an entry for an end that moved goes stale.
+  TimeNs Next = std::numeric_limits<TimeNs>::max();
+  for (uint32_t C : ActiveClasses) {
+    FlowClass &K = Classes[C];
+    double Left = std::max(0.0, K.Members.front().first - K.Work);
+    K.End = Now + (K.Fraction == 1 ? std::llround(Left) : std::llround(Left / K.Fraction));
+    Next = std::min(Next, K.End);
+  }
+  if (ActiveClasses.empty()) {
+    FlowEndSeq = ~uint64_t(0);
+    return;
+  }
+  if (FlowEndSeq != ~uint64_t(0) && FlowEndAt == Next)
+    return;
+  FlowEndSeq = Seq;
+  FlowEndAt = Next;
+  push(Next, QueueKind::FlowEnd, 0);
 }
 
 void Engine::doRecv(uint32_t R, const Event &E) {
@@ -471,7 +765,15 @@ void Engine::match(uint32_t Env, uint32_t Recv, TimeNs Now) {
     // The transfer starts once the send has started and the receive is posted.
     const LinkModel &L = Net.link(V.Source, Q.Owner);
     TimeNs Begin = std::max(V.Inject, Q.Start);
-    Done = std::max(Begin + std::max<TimeNs>(0, L.transfer(V.Bytes)), Now);
+    TimeNs End = Begin + std::max<TimeNs>(0, L.transfer(V.Bytes));
+    uint32_t F = newFlow(V.Source, Q.Owner, L, V.Bytes, End, Now);
+    if (F != NoIndex) {
+      // Under contention the data streams as a flow; both requests complete at its end.
+      Flows[F].Recv = Recv;
+      Flows[F].Send = V.SendReq;
+      return;
+    }
+    Done = std::max(End, Now);
   }
   complete(Recv, Done);
   if (V.SendReq != NoIndex)

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <limits>
 
 namespace mpiete::estimator {
 
@@ -92,6 +93,27 @@ TimeNs TableLinkModel::transfer(uint64_t Bytes) const {
   return std::max<TimeNs>(0, std::llround(Y));
 }
 
+void TableLinkModel::setStreamGaps(double G, double GEager) {
+  GNs = std::max(0.0, G * 1e9);
+  GEagerNs = GEager < 0 ? GNs : GEager * 1e9;
+}
+
+TimeNs TableLinkModel::streamTime(uint64_t Bytes) const {
+  double PerByte = gapPerByte(Bytes);
+  if (PerByte <= 0)
+    return 0;
+  return std::clamp<TimeNs>(std::llround(PerByte * double(Bytes)), 0, transfer(Bytes));
+}
+
+double TableLinkModel::streamRate(uint64_t Bytes) const {
+  double PerByte = gapPerByte(Bytes);
+  return PerByte > 0 ? 1 / PerByte : 0;
+}
+
+double TableLinkModel::peakStreamRate() const {
+  return std::max(streamRate(0), streamRate(std::numeric_limits<uint64_t>::max()));
+}
+
 TimeNs LogGPSLinkModel::sendOverhead(uint64_t Bytes) const {
   return std::max<TimeNs>(0, toNs(P.Os + P.OsPerByte * double(Bytes)));
 }
@@ -107,11 +129,55 @@ TimeNs LogGPSLinkModel::transfer(uint64_t Bytes) const {
   return std::max<TimeNs>(0, toNs(3 * Fixed + double(Bytes) * P.G));
 }
 
+namespace {
+double logGpsGap(const LogGPSParams &P, uint64_t Bytes) {
+  return Bytes <= P.S && P.GEager >= 0 ? P.GEager : P.G;
+}
+} // namespace
+
+TimeNs LogGPSLinkModel::streamTime(uint64_t Bytes) const {
+  double PerByte = logGpsGap(P, Bytes);
+  if (PerByte <= 0)
+    return 0;
+  return std::clamp<TimeNs>(toNs(PerByte * double(Bytes)), 0, transfer(Bytes));
+}
+
+double LogGPSLinkModel::streamRate(uint64_t Bytes) const {
+  double PerByte = logGpsGap(P, Bytes);
+  return PerByte > 0 ? 1e-9 / PerByte : 0;
+}
+
+double LogGPSLinkModel::peakStreamRate() const {
+  return std::max(streamRate(0), streamRate(std::numeric_limits<uint64_t>::max()));
+}
+
 const LinkModel &ClusterNetworkModel::link(int Src, int Dst) const {
   if (Src == Dst)
     return *Intra;
   bool Known = size_t(Src) < NodeOfRank.size() && size_t(Dst) < NodeOfRank.size();
   return Known && NodeOfRank[size_t(Src)] == NodeOfRank[size_t(Dst)] ? *Intra : *Inter;
+}
+
+void ClusterNetworkModel::setContention(ContentionKind Kind, double LinkBytesPerSecond) {
+  Contention = Kind;
+  Capacity = std::max(0.0, LinkBytesPerSecond * 1e-9);
+}
+
+int ClusterNetworkModel::nodeCount() const {
+  if (Contention == ContentionKind::None || NodeOfRank.empty())
+    return 0;
+  return *std::max_element(NodeOfRank.begin(), NodeOfRank.end()) + 1;
+}
+
+int ClusterNetworkModel::nodeOf(int Rank) const {
+  return Rank >= 0 && size_t(Rank) < NodeOfRank.size() ? NodeOfRank[size_t(Rank)] : -1;
+}
+
+double ClusterNetworkModel::linkCapacity() const {
+  if (Contention == ContentionKind::None)
+    return 0;
+  // A link carries at least what one pair alone achieves: a single transfer is never slowed.
+  return std::max(Capacity, Inter->peakStreamRate());
 }
 
 } // namespace mpiete::estimator

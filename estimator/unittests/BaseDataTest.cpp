@@ -364,3 +364,102 @@ TEST(EstimateCommandTest, ClusterNodeTypesTakeTheirOwnMachineFile) {
   Err = testing::internal::GetCapturedStderr();
   EXPECT_NE(Err.find("need 2"), std::string::npos) << Err;
 }
+
+TEST(BaseDataTest, PairsDataGivesTheAggregateBandwidth) {
+  // probe-comm --pairs 4: pair 0's one-way times. At the three largest sizes 4 x bytes / time
+  // is 8e9, 1e10 and 1.25e10 bytes per second: the median, 1e10, is the link's capacity. The
+  // smaller size (a much slower point) is not looked at.
+  std::string Text = "format: mpiete-network\nversion: 1\nclass: inter-node\n"
+                     "provenance: {ranks: 8, pairs: 4}\n"
+                     "table:\n  columns: [bytes, recv_s, recv_p10_s]\n  rows:\n"
+                     "    - [0, 1.0e-6, 1.0e-6]\n"
+                     "    - [524288, 1.0e-2, 1.0e-2]\n"
+                     "    - [1048576, 5.24288e-4, 0]\n"
+                     "    - [2097152, 8.388608e-4, 0]\n"
+                     "    - [4194304, 1.34217728e-3, 0]\n";
+  std::ostringstream Errors;
+  DiagnosticSink Diags(Errors);
+  NetworkPairs P;
+  ASSERT_TRUE(parseNetworkPairs("pairs.yaml", Text, P, Diags)) << Errors.str();
+  EXPECT_EQ(P.Pairs, 4u);
+  EXPECT_NEAR(P.AggregateBytesPerSecond, 1e10, 1e10 * 1e-5);
+
+  // One pair (or a file from before --pairs): no aggregate, C is what one pair achieves.
+  ASSERT_TRUE(parseNetworkPairs("one.yaml",
+                                "format: mpiete-network\nversion: 1\n"
+                                "provenance: {pairs: 1}\n",
+                                P, Diags));
+  EXPECT_EQ(P.Pairs, 1u);
+  EXPECT_EQ(P.AggregateBytesPerSecond, 0);
+  ASSERT_TRUE(parseNetworkPairs("old.yaml", "format: mpiete-network\nversion: 1\n", P, Diags));
+  EXPECT_EQ(P.Pairs, 1u);
+
+  EXPECT_FALSE(parseNetworkPairs("bad.yaml",
+                                 "format: mpiete-network\nversion: 1\nprovenance: {pairs: 0}\n",
+                                 P, Diags));
+  EXPECT_NE(Errors.str().find("bad.yaml:3:21: error: 'pairs' must be a count"), std::string::npos)
+      << Errors.str();
+}
+
+TEST(EstimateCommandTest, ClusterContentionKeys) {
+  // Rank 0 sends 100,000 bytes eagerly to ranks 1 and 2, each on its own node: T(k) = 1000 +
+  // k ns, no overheads, G = 1 ns per byte. Alone each arrives at 101,000; sharing node 0's
+  // link (C = 1/G) both stream at half rate and arrive at 201,000.
+  std::string Dir = tempDir("contention");
+  for (int Rank = 0; Rank < 3; ++Rank) {
+    auto W = std::make_unique<TraceWriter>();
+    W->enable(Dir.c_str());
+    W->start(Rank, 3);
+    W->init(id(1));
+    if (Rank == 0) {
+      W->send(id(10), 1, 0, 0, 100000, 1, trace::SendMode::Standard, trace::Context::User);
+      W->send(id(10), 2, 0, 0, 100000, 2, trace::SendMode::Standard, trace::Context::User);
+      W->wait(id(11), trace::WaitOp::Waitall, 2);
+      W->sendCompleted(1);
+      W->sendCompleted(2);
+    } else {
+      W->recv(id(20), 0, 0, 0, 100000, 1, trace::Context::User);
+      W->wait(id(21), trace::WaitOp::Wait, 1);
+      W->recvCompleted(1, 0, 0, 100000);
+    }
+    W->finalize(id(2));
+    W->finish();
+  }
+  {
+    std::ofstream M(Dir + "/machine.yaml");
+    M << "format: mpiete-compute\nversion: 1\nranks:\n  - {rank: 0, blocks: []}\n"
+         "  - {rank: 1, blocks: []}\n  - {rank: 2, blocks: []}\n";
+    std::ofstream N(Dir + "/network.yaml");
+    N << "format: mpiete-network\nversion: 1\nprovenance: {pairs: 1}\n"
+         "table:\n  columns: [bytes, recv_s]\n  rows: [[0, 1.0e-6], [1024, 2.024e-6]]\n"
+         "loggps: {L: 1.0e-6, o_s: 0, o_s_per_byte: 0, o_r: 0, o_r_per_byte: 0, "
+         "g: 0, G: 1.0e-9, G_eager: 1.0e-9, S: null}\n";
+    // Four pairs at once reached 1.5e9 bytes per second together at the largest sizes.
+    std::ofstream P(Dir + "/pairs.yaml");
+    P << "format: mpiete-network\nversion: 1\nprovenance: {pairs: 4}\n"
+         "table:\n  columns: [bytes, recv_s]\n  rows: [[1000000, "
+      << 4e6 / 1.5e9 << "]]\n";
+  }
+  std::string Out = Dir + "/estimate.yaml";
+  auto Predict = [&](const std::string &Keys) {
+    std::ofstream C(Dir + "/cluster.yaml");
+    C << "format: mpiete-cluster\nversion: 1\nranks_per_node: 1\n" << Keys;
+    C.close();
+    if (runEstimate({"--program", Dir, "--machine", Dir + "/machine.yaml", "--network",
+                     Dir + "/network.yaml", "--cluster", Dir + "/cluster.yaml", "--format",
+                     "yaml", "-o", Out}) != 0)
+      return std::string("failed");
+    return YAML::LoadFile(Out)["predicted_seconds"].as<std::string>();
+  };
+  EXPECT_EQ(Predict(""), "0.000201000");                  // default: fair, C = 1/G
+  EXPECT_EQ(Predict("contention: none\n"), "0.000101000"); // every transfer at its own rate
+  EXPECT_EQ(Predict("link_bandwidth: 2.0e9\n"), "0.000101000");
+  // C = 1.5 bytes per ns: 0.75 each, 100,000 bytes stream in 133,333 ns.
+  EXPECT_EQ(Predict("contention_network: pairs.yaml\n"), "0.000134333");
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(Predict("contention_network: network.yaml\n"), "failed");
+  EXPECT_EQ(Predict("contention: maybe\n"), "failed");
+  std::string Err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(Err.find("was measured with one pair"), std::string::npos) << Err;
+  EXPECT_NE(Err.find("contention must be 'fair' or 'none'"), std::string::npos) << Err;
+}

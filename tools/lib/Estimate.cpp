@@ -42,10 +42,15 @@ const char *EstimateUsage =
 ///     - {count: 2, machine: a.yaml}   a machine omitted: the --machine file
 ///   inter_node_network: net.yaml      optional, default: the --network file
 ///   intra_node_network: shm.yaml      optional, default: the inter-node network
+///   contention: fair                  fair (default): transfers between nodes share each
+///                                     node's links; none: every transfer at its own rate
+///   contention_network: pairs.yaml    optional: probe-comm --pairs K data whose aggregate
+///                                     bandwidth is each link's capacity
+///   link_bandwidth: 1.2e10            optional: the capacity in bytes per second instead
 /// Paths are relative to the cluster file. Ranks on a node of a listed type take their compute
 /// times from that type's file (which must hold every such rank); others from --machine.
 bool loadCluster(const std::string &Path, int Ranks, NetworkModelKind Kind,
-                 std::shared_ptr<LinkModel> Inter, TableComputeModel &Compute,
+                 std::shared_ptr<LinkModel> Inter, std::string InterPath, TableComputeModel &Compute,
                  DiagnosticSink &Diags, std::unique_ptr<ClusterNetworkModel> &Out) {
   YAML::Node Root;
   try {
@@ -109,7 +114,8 @@ bool loadCluster(const std::string &Path, int Ranks, NetworkModelKind Kind,
       return false;
 
   if (Root["inter_node_network"]) {
-    Inter = loadNetworkYaml(Relative(Root["inter_node_network"].as<std::string>()), Kind, Diags);
+    InterPath = Relative(Root["inter_node_network"].as<std::string>());
+    Inter = loadNetworkYaml(InterPath, Kind, Diags);
     if (!Inter)
       return false;
   }
@@ -121,6 +127,34 @@ bool loadCluster(const std::string &Path, int Ranks, NetworkModelKind Kind,
       return false;
   }
   Out = std::make_unique<ClusterNetworkModel>(std::move(Node), IntraLink, std::move(Inter));
+
+  // Contention: the capacity of each node's link, from the most direct evidence given.
+  std::string Contention = Root["contention"].as<std::string>("fair");
+  if (Contention != "fair" && Contention != "none")
+    return Error(Root["contention"], "contention must be 'fair' or 'none'");
+  if (Contention == "none")
+    return true;
+  double Capacity = 0;
+  if (YAML::Node B = Root["link_bandwidth"]) {
+    Capacity = B.as<double>(0);
+    if (!(Capacity > 0))
+      return Error(B, "'link_bandwidth' must be bytes per second (> 0)");
+  } else if (YAML::Node C = Root["contention_network"]) {
+    std::string File = Relative(C.as<std::string>());
+    NetworkPairs Pairs;
+    if (!loadNetworkPairs(File, Pairs, Diags))
+      return false;
+    if (Pairs.Pairs < 2)
+      return Error(C, "'" + File + "' was measured with one pair; measure the link capacity with "
+                      "'mpiete probe-comm --pairs K' (K > 1)");
+    Capacity = Pairs.AggregateBytesPerSecond;
+  } else {
+    NetworkPairs Pairs;
+    if (!loadNetworkPairs(InterPath, Pairs, Diags))
+      return false;
+    Capacity = Pairs.AggregateBytesPerSecond; // 0 for one pair: what one pair achieves (1/G)
+  }
+  Out->setContention(ContentionKind::Fair, Capacity);
   return true;
 }
 
@@ -308,7 +342,8 @@ int runEstimate(const CommandArgs &Args) {
     return 1;
   std::unique_ptr<ClusterNetworkModel> Net;
   if (Opt.count("--cluster")) {
-    if (!loadCluster(Opt["--cluster"], int(Traces.size()), Kind, Inter, Compute, Diags, Net))
+    if (!loadCluster(Opt["--cluster"], int(Traces.size()), Kind, Inter, Opt["--network"], Compute,
+                     Diags, Net))
       return 1;
   } else {
     Net = std::make_unique<ClusterNetworkModel>(Inter);

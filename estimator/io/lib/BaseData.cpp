@@ -227,8 +227,96 @@ std::shared_ptr<LinkModel> parseNetworkYaml(const std::string &Name, const std::
     P.error(Table["rows"], "the table has no rows");
     return nullptr;
   }
-  return std::make_shared<TableLinkModel>(std::move(Points), L.Os, L.Or, L.S, L.g, L.OsPerByte,
-                                          L.OrPerByte);
+  auto Model = std::make_shared<TableLinkModel>(std::move(Points), L.Os, L.Or, L.S, L.g,
+                                                L.OsPerByte, L.OrPerByte);
+  // The table says how long a message takes; the fit says which part streams (contention).
+  Model->setStreamGaps(L.G, L.GEager);
+  return Model;
+}
+
+bool parseNetworkPairs(const std::string &Name, const std::string &Text, NetworkPairs &Out,
+                       DiagnosticSink &Diags) {
+  Out = NetworkPairs();
+  YAML::Node Root;
+  try {
+    Root = YAML::Load(Text);
+  } catch (const YAML::ParserException &E) {
+    Diags.error({Name, unsigned(E.mark.line + 1), unsigned(E.mark.column + 1)}, E.msg, "network");
+    return false;
+  }
+  NetworkParser P{Name, Diags};
+  if (!Root.IsMap() || Root["format"].as<std::string>("") != "mpiete-network") {
+    P.error(Root, "not a network file: 'format: mpiete-network' expected");
+    return false;
+  }
+  YAML::Node Pairs = Root["provenance"].IsMap() ? Root["provenance"]["pairs"] : YAML::Node();
+  if (!Pairs.IsDefined() || Pairs.IsNull())
+    return true; // older files: one pair
+  int K = Pairs.as<int>(0);
+  if (K < 1) {
+    P.error(Pairs, "'pairs' must be a count of at least 1");
+    return false;
+  }
+  Out.Pairs = unsigned(K);
+  if (K == 1)
+    return true;
+  YAML::Node Table = Root["table"];
+  if (!Table.IsMap() || !Table["columns"].IsSequence() || !Table["rows"].IsSequence()) {
+    P.error(Table.IsDefined() ? Table : Root, "missing 'table' with 'columns' and 'rows'");
+    return false;
+  }
+  int BytesCol = -1, RecvCol = -1;
+  for (size_t I = 0; I < Table["columns"].size(); ++I) {
+    std::string C = Table["columns"][I].as<std::string>("");
+    BytesCol = C == "bytes" ? int(I) : BytesCol;
+    RecvCol = C == "recv_s" ? int(I) : RecvCol;
+  }
+  if (BytesCol < 0 || RecvCol < 0) {
+    P.error(Table["columns"], "the table needs columns 'bytes' and 'recv_s'");
+    return false;
+  }
+  std::vector<std::pair<uint64_t, double>> Rows;
+  for (const YAML::Node &Row : Table["rows"]) {
+    if (!Row.IsSequence() || Row.size() <= size_t(std::max(BytesCol, RecvCol))) {
+      P.error(Row, "table row too short");
+      return false;
+    }
+    try {
+      uint64_t Bytes = Row[BytesCol].as<uint64_t>();
+      double Seconds = Row[RecvCol].as<double>();
+      if (Bytes > 0 && Seconds > 0)
+        Rows.emplace_back(Bytes, Seconds);
+    } catch (const YAML::Exception &) {
+      P.error(Row, "table row is not numbers");
+      return false;
+    }
+  }
+  if (Rows.empty()) {
+    P.error(Table["rows"], "no sizes above 0 bytes to take the aggregate bandwidth from");
+    return false;
+  }
+  // The three largest sizes (a repeated size: its last row, as the table model reads it);
+  // the median of their aggregate bandwidths keeps one disturbed point out.
+  std::stable_sort(Rows.begin(), Rows.end(),
+                   [](const auto &A, const auto &B) { return A.first < B.first; });
+  std::vector<double> Rates;
+  for (size_t I = Rows.size(); I-- > 0 && Rates.size() < 3;)
+    if (I + 1 == Rows.size() || Rows[I].first != Rows[I + 1].first)
+      Rates.push_back(double(K) * double(Rows[I].first) / Rows[I].second);
+  std::sort(Rates.begin(), Rates.end());
+  Out.AggregateBytesPerSecond = Rates.size() == 2 ? (Rates[0] + Rates[1]) / 2 : Rates[Rates.size() / 2];
+  return true;
+}
+
+bool loadNetworkPairs(const std::string &Path, NetworkPairs &Out, DiagnosticSink &Diags) {
+  std::ifstream In(Path);
+  if (!In) {
+    Diags.error({Path, 0, 0}, "cannot open the network file", "network");
+    return false;
+  }
+  std::ostringstream S;
+  S << In.rdbuf();
+  return parseNetworkPairs(Path, S.str(), Out, Diags);
 }
 
 bool parseBlockId(const std::string &Text, BlockId &Out) {

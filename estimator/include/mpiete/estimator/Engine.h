@@ -70,14 +70,14 @@ public:
 
 private:
   enum class Status : uint8_t { Ready, Blocked, Probing, Done };
-  enum class QueueKind : uint32_t { Resume, Arrival };
+  enum class QueueKind : uint32_t { Resume, Arrival, FlowStart, FlowEnd };
   static constexpr uint32_t NoIndex = ~0U;
 
   struct QueueEntry {
     TimeNs Time;
     uint64_t Seq;
     QueueKind Kind;
-    uint32_t Index; ///< rank (Resume) or envelope (Arrival)
+    uint32_t Index; ///< rank (Resume), envelope (Arrival) or flow (FlowStart)
   };
 
   /// A started send or receive, alive until it has been waited for and is complete.
@@ -104,8 +104,42 @@ private:
     uint32_t SendReq = NoIndex; ///< the send request still waiting for the match, if any
     uint32_t Space = 0;
     uint32_t Next = NoIndex;
+    uint32_t Channel = 0;             ///< (receiver space, source)
+    uint32_t ChannelNext = NoIndex;   ///< in the channel's queue of envelopes not yet arrived
     int32_t Source = 0, Tag = 0;
     bool Rendezvous = false;
+    bool InTransit = false; ///< its arrival waits for the end of its flow (contention)
+  };
+
+  /// One direction of (source, receiver space): envelopes arrive in send order.
+  struct Channel {
+    TimeNs Last = 0;               ///< arrival of the last envelope delivered
+    uint32_t Head = NoIndex, Tail = NoIndex; ///< sent, not delivered (behind one in transit)
+  };
+
+  /// The streaming part of a transfer between nodes under contention (fluid model): it goes
+  /// through the sender node's egress link and the receiver node's ingress link.
+  struct Flow {
+    double Remaining = 0;                    ///< ns of streaming at the flow's own rate
+    double Cap = 0;                          ///< the flow's own rate, bytes per ns (1/G)
+    uint32_t Links[2] = {0, 0};
+    uint32_t Env = NoIndex;                  ///< eager: the envelope arriving at the end
+    uint32_t Recv = NoIndex, Send = NoIndex; ///< rendezvous: the requests completed at the end
+  };
+
+  /// The flows on one pair of links with one own rate: max-min fairness gives them all the
+  /// same rate, so they are shared out as one with a multiplicity, and each flow ends when
+  /// the class's progress passes the mark it joined at plus its streaming time.
+  struct FlowClass {
+    double Cap = 0;
+    uint32_t Links[2] = {0, 0};
+    double Work = 0;     ///< ns of own-rate streaming each member has done since the class filled
+    double Fraction = 0; ///< current rate / Cap; exactly 1 at the own rate
+    TimeNs Updated = 0;  ///< Work is as of this time
+    TimeNs End = 0;      ///< when the first member ends at the current rate
+    std::vector<std::pair<double, uint32_t>> Members; ///< min-heap of (Work at its end, flow)
+    uint32_t ActivePos = 0;
+    bool Frozen = false;
   };
 
   /// MPI's matching engine for one (receiver, communicator, context).
@@ -162,6 +196,16 @@ private:
   bool doCompletion(uint32_t R, const Event &E);
   bool doProbe(uint32_t R, const Event &E);
   void arrive(uint32_t Env, TimeNs Now);
+  uint32_t channelOf(uint32_t Space, int32_t Source);
+  void dispatchEnvelope(uint32_t Env);
+  void drainChannel(uint32_t Ch);
+  uint32_t newFlow(int32_t Src, int32_t Dst, const LinkModel &L, uint64_t Bytes, TimeNs End,
+                   TimeNs Now);
+  void startFlow(uint32_t F, TimeNs Now);
+  void endFlows(TimeNs Now);
+  void finishFlow(uint32_t F, TimeNs Now);
+  uint32_t classOf(const Flow &W);
+  void reshare(TimeNs Now);
   void match(uint32_t Env, uint32_t Recv, TimeNs Now);
   void complete(uint32_t Slot, TimeNs Done);
   void endWait(uint32_t R, TimeNs End);
@@ -197,7 +241,26 @@ private:
   std::vector<Space> Spaces;
   FlatMap<uint32_t> CommIndex;    ///< communicator id -> dense index
   FlatMap<uint32_t> SpaceIndex;   ///< (rank, dense comm, context) -> space
-  FlatMap<TimeNs> ChannelArrival; ///< (space, source) -> last envelope arrival
+  FlatMap<uint32_t> ChannelIndex; ///< (space, source) -> channel
+  std::vector<Channel> Channels;
+  // Contention (fluid flows through node links); off unless the network model has nodes.
+  bool Contention = false;
+  double LinkCap = 0;                 ///< bytes per ns of every node's egress and ingress link
+  std::vector<int32_t> NodeOf;        ///< rank -> node
+  std::vector<Flow> Flows;
+  std::vector<uint32_t> FreeFlows;
+  std::vector<FlowClass> Classes;
+  FlatMap<uint32_t> ClassIndex;       ///< (own rate, egress, ingress) -> class
+  std::vector<double> ClassCaps;      ///< the distinct own rates seen
+  std::vector<uint32_t> ActiveClasses; ///< classes with started flows
+  uint64_t FlowEndSeq = ~uint64_t(0); ///< sequence of the valid FlowEnd entry; others are stale
+  TimeNs FlowEndAt = 0;                ///< its time
+  std::vector<double> LinkResidual;   ///< progressive filling: capacity not yet given out
+  std::vector<double> LinkShare;      ///< progressive filling: residual / unfrozen flows
+  std::vector<uint64_t> LinkCount;    ///< progressive filling: unfrozen flows on the link
+  std::vector<uint32_t> TouchedLinks; ///< links with flows in this resharing
+  bool FlowsDirty = false;            ///< a flow started or ended at DirtyTime: reshare
+  TimeNs DirtyTime = 0;
   FlatMap<uint32_t> BlockIndex;   ///< block -> BlockTotals index
   std::vector<BlockResult> BlockTotals;
   Event Ev;

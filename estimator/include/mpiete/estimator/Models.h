@@ -58,6 +58,22 @@ public:
   virtual uint64_t eagerLimit() const = 0;
   /// Minimum interval between two message injections of one sender (LogGPS g).
   virtual TimeNs gap() const { return 0; }
+  /// Contention (docs/estimator.md): the part of transfer(Bytes) that streams the bytes at the
+  /// pair's own rate (k G), the last part of the transfer; concurrent transfers through one
+  /// node's link share it. Latency, overheads and protocol round trips are not shared.
+  /// 0: nothing is shared.
+  virtual TimeNs streamTime(uint64_t Bytes) const {
+    (void)Bytes;
+    return 0;
+  }
+  /// Bytes per ns one pair alone streams a message of Bytes at (1/G, or 1/G_eager for an
+  /// eager size); 0 when unknown (no contention).
+  virtual double streamRate(uint64_t Bytes) const {
+    (void)Bytes;
+    return 0;
+  }
+  /// The fastest streamRate of any size: what one pair puts through a link.
+  virtual double peakStreamRate() const { return 0; }
 };
 
 /// Measured receive times, piecewise linear in the message size and extrapolated along the
@@ -77,13 +93,22 @@ public:
   TimeNs transfer(uint64_t Bytes) const override;
   uint64_t eagerLimit() const override { return Eager; }
   TimeNs gap() const override { return Gap; }
+  /// The gaps per byte of the LogGPS fit (seconds per byte), for contention: the table says
+  /// how long a message takes, not which part of it is streaming. GEager < 0: G.
+  void setStreamGaps(double G, double GEager = -1);
+  TimeNs streamTime(uint64_t Bytes) const override;
+  double streamRate(uint64_t Bytes) const override;
+  double peakStreamRate() const override;
 
 private:
+  double gapPerByte(uint64_t Bytes) const { return Bytes <= Eager ? GEagerNs : GNs; }
+
   std::vector<uint64_t> Sizes;
   std::vector<double> Nanos;
   double SendOverhead, RecvOverhead, SendPerByte, RecvPerByte; ///< ns, ns per byte
   TimeNs Gap;
   uint64_t Eager;
+  double GNs = 0, GEagerNs = 0; ///< ns per byte; 0: no contention data
 };
 
 /// LogGPS (Ino et al.): latency L, overheads o_s / o_r (linear in the size), gap g, gap per
@@ -105,6 +130,9 @@ public:
   TimeNs transfer(uint64_t Bytes) const override;
   uint64_t eagerLimit() const override { return P.S; }
   TimeNs gap() const override;
+  TimeNs streamTime(uint64_t Bytes) const override;
+  double streamRate(uint64_t Bytes) const override;
+  double peakStreamRate() const override;
   const LogGPSParams &params() const { return P; }
 
 private:
@@ -115,7 +143,18 @@ class NetworkModel {
 public:
   virtual ~NetworkModel();
   virtual const LinkModel &link(int Src, int Dst) const = 0;
+  /// The contention model (docs/estimator.md): ranks on nodes, each node with an egress and an
+  /// ingress link of linkCapacity() bytes per ns shared max-min fairly by the transfers between
+  /// nodes. nodeCount() 0 or linkCapacity() 0: no contention.
+  virtual int nodeCount() const { return 0; }
+  virtual int nodeOf(int Rank) const {
+    (void)Rank;
+    return -1;
+  }
+  virtual double linkCapacity() const { return 0; }
 };
+
+enum class ContentionKind { None, Fair };
 
 /// Ranks mapped onto nodes: a pair on one node uses the intra-node link, others the
 /// inter-node link.
@@ -128,10 +167,19 @@ public:
   explicit ClusterNetworkModel(std::shared_ptr<const LinkModel> Link)
       : Intra(Link), Inter(std::move(Link)) {}
   const LinkModel &link(int Src, int Dst) const override;
+  /// Fair: transfers between nodes share each node's links (needs the node map). The link
+  /// capacity is at least what one pair achieves, the inter-node link's peakStreamRate(), so
+  /// a transfer alone on its links is never slowed (0: just that). The default is None.
+  void setContention(ContentionKind Kind, double LinkBytesPerSecond = 0);
+  int nodeCount() const override;
+  int nodeOf(int Rank) const override;
+  double linkCapacity() const override;
 
 private:
   std::vector<int> NodeOfRank;
   std::shared_ptr<const LinkModel> Intra, Inter;
+  ContentionKind Contention = ContentionKind::None;
+  double Capacity = 0; ///< bytes per ns; 0: the inter-node link's peak stream rate
 };
 
 } // namespace mpiete::estimator

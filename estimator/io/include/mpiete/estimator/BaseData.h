@@ -51,6 +51,18 @@ bool loadMachineYaml(const std::string &Path, TableComputeModel &Out, Diagnostic
 bool parseMachineYaml(const std::string &Name, const std::string &Text, TableComputeModel &Out,
                       DiagnosticSink &Diags, const std::vector<int> *Only = nullptr);
 
+/// The contention evidence of network.yaml: how many pairs probe-comm measured at once
+/// (`--pairs K`, provenance.pairs) and, for K > 1, the aggregate bandwidth they reached at
+/// the largest sizes: the median of K x bytes / recv_s over the three largest sizes. That is
+/// what a node's link carries when K transfers share it (its capacity for the estimator).
+struct NetworkPairs {
+  unsigned Pairs = 1;
+  double AggregateBytesPerSecond = 0; ///< 0 unless Pairs > 1
+};
+bool parseNetworkPairs(const std::string &Name, const std::string &Text, NetworkPairs &Out,
+                       DiagnosticSink &Diags);
+bool loadNetworkPairs(const std::string &Path, NetworkPairs &Out, DiagnosticSink &Diags);
+
 /// Parses the readable block id `0aa758c0:11`; false if malformed.
 bool parseBlockId(const std::string &Text, BlockId &Out);
 

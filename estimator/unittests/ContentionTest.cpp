@@ -1,0 +1,271 @@
+// Contention tests: transfers between nodes sharing node links (max-min fair fluid flows),
+// with hand-computed completion times.
+//
+// The network is T(k) = 1000 + k ns with no overheads and G = 1 ns per byte, so a message of k
+// bytes streams for its last k ns; a node link carries C = 1 byte per ns unless a test says
+// otherwise (what one pair achieves). Messages are eager unless a test lowers the limit.
+#include "mpiete/estimator/Engine.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+
+using namespace mpiete::estimator;
+
+namespace {
+
+constexpr BlockId Half = 7; // 500,000 ns of compute
+constexpr uint64_t MB = 1000000;
+
+struct Cluster {
+  TableComputeModel Compute;
+  std::shared_ptr<TableLinkModel> Link;
+  std::unique_ptr<ClusterNetworkModel> Net;
+
+  /// NodeOfRank: the node of each rank; LinkBytesPerSecond 0: C = 1/G.
+  Cluster(std::vector<int> NodeOfRank, ContentionKind Kind = ContentionKind::Fair,
+          double LinkBytesPerSecond = 0, uint64_t EagerLimit = uint64_t(1) << 40) {
+    Compute.setTime(Compute.addMachine(), Half, 500000e-9);
+    Link = std::make_shared<TableLinkModel>(
+        std::vector<TableLinkModel::Point>{{0, 1000e-9}, {1024, 2024e-9}}, 0, 0, EagerLimit);
+    Link->setStreamGaps(1e-9);
+    Net = std::make_unique<ClusterNetworkModel>(std::move(NodeOfRank), Link, Link);
+    Net->setContention(Kind, LinkBytesPerSecond);
+  }
+
+  EstimateResult run(std::vector<std::vector<Event>> Traces) {
+    std::vector<std::unique_ptr<EventSource>> Owned;
+    std::vector<EventSource *> Sources;
+    for (size_t R = 0; R < Traces.size(); ++R) {
+      Owned.push_back(std::make_unique<VectorEventSource>("rank" + std::to_string(R) + ".trace",
+                                                          std::move(Traces[R])));
+      Sources.push_back(Owned.back().get());
+    }
+    Engine E(Compute, *Net);
+    return E.run(Sources);
+  }
+};
+
+CompletedRequest req(uint64_t Id, int32_t Source = NoStatus, int32_t Tag = NoStatus) {
+  return CompletedRequest{Id, Source, Tag};
+}
+
+std::string allErrors(const EstimateResult &R) {
+  std::string S;
+  for (const EngineError &E : R.Errors)
+    S += E.File + ": " + E.Message + "\n";
+  return S;
+}
+
+/// Rank Sender sends Bytes to each of Peers at its start and waits for all of them.
+std::vector<Event> sendAll(std::vector<std::pair<int, uint64_t>> Peers) {
+  std::vector<Event> T;
+  std::vector<CompletedRequest> Done;
+  uint64_t Req = 1;
+  for (auto [Peer, Bytes] : Peers) {
+    T.push_back(Event::send(10, Peer, 0, Bytes, Req));
+    Done.push_back(req(Req++));
+  }
+  T.push_back(Event::completion(11, Done));
+  return T;
+}
+
+/// A receive of Bytes from Source posted at the start, then its wait.
+std::vector<Event> recvOne(int Source, uint64_t Bytes) {
+  return {Event::recv(20, Source, 0, Bytes, 1), Event::completion(21, {req(1, Source, 0)})};
+}
+
+} // namespace
+
+TEST(ContentionTest, TwoFlowsOutOfOneNodeTakeTwiceAsLong) {
+  // Ranks 0, 1, 2 on nodes 0, 1, 2. One 1 MB flow alone: 1000 + 1e6 ns. Two at once share
+  // node 0's egress (C = 1/G): each streams at half its rate, 2e6 ns, both end at 2,001,000.
+  Cluster One({0, 1, 2});
+  EstimateResult A = One.run({sendAll({{1, MB}}), recvOne(0, MB), {}});
+  ASSERT_TRUE(A.Ok) << allErrors(A);
+  EXPECT_EQ(A.Ranks[1].End, 1001000);
+
+  Cluster Two({0, 1, 2});
+  EstimateResult B = Two.run({sendAll({{1, MB}, {2, MB}}), recvOne(0, MB), recvOne(0, MB)});
+  ASSERT_TRUE(B.Ok) << allErrors(B);
+  EXPECT_EQ(B.Ranks[1].End, 2001000);
+  EXPECT_EQ(B.Ranks[2].End, 2001000);
+  EXPECT_EQ(B.Ranks[0].End, 0); // eager sends complete at once
+  EXPECT_EQ(B.Predicted, 2001000);
+}
+
+TEST(ContentionTest, TwiceTheCapacityCarriesTwoFlowsAtFullRate) {
+  // C = 2 bytes per ns = 2/G: both flows get their own rate and end as one alone does.
+  Cluster S({0, 1, 2}, ContentionKind::Fair, 2e9);
+  EstimateResult R = S.run({sendAll({{1, MB}, {2, MB}}), recvOne(0, MB), recvOne(0, MB)});
+  ASSERT_TRUE(R.Ok) << allErrors(R);
+  EXPECT_EQ(R.Ranks[1].End, 1001000);
+  EXPECT_EQ(R.Ranks[2].End, 1001000);
+}
+
+TEST(ContentionTest, AFlowStartingHalfwayChangesTheRatesMidFlight) {
+  // Ranks 0 and 2 on node 0, rank 1 on node 1, rank 3 on node 2.
+  // Flow A (0 -> 1) streams from 1000 at full rate. Rank 2 computes until 500,000 and sends:
+  // flow B (2 -> 3) streams from 501,000. A has 500,000 ns left then, at half rate 1,000,000:
+  // A ends at 1,501,000. B has streamed 500,000 ns' worth by then, and the rest alone:
+  // B ends at 2,001,000.
+  Cluster S({0, 1, 0, 2});
+  std::vector<Event> Late = sendAll({{3, MB}});
+  Late.insert(Late.begin(), Event::compute(Half));
+  EstimateResult R = S.run({sendAll({{1, MB}}), recvOne(0, MB), Late, recvOne(2, MB)});
+  ASSERT_TRUE(R.Ok) << allErrors(R);
+  EXPECT_EQ(R.Ranks[1].End, 1501000);
+  EXPECT_EQ(R.Ranks[3].End, 2001000);
+}
+
+TEST(ContentionTest, AFinishedFlowFreesBandwidthForTheOther) {
+  // 1 MB to rank 1 and 3 MB to rank 2 from node 0, both from 1000 at half rate: the first
+  // ends at 1000 + 2e6 = 2,001,000, when the second has 2e6 ns left, alone at full rate:
+  // 4,001,000 (alone it would end at 3,001,000).
+  Cluster S({0, 1, 2});
+  EstimateResult R = S.run({sendAll({{1, MB}, {2, 3 * MB}}), recvOne(0, MB), recvOne(0, 3 * MB)});
+  ASSERT_TRUE(R.Ok) << allErrors(R);
+  EXPECT_EQ(R.Ranks[1].End, 2001000);
+  EXPECT_EQ(R.Ranks[2].End, 4001000);
+}
+
+TEST(ContentionTest, TwoSendersShareTheReceiverNodesIngress) {
+  // Ranks 0 and 1 (nodes 0, 1) each send 1 MB to rank 2 (node 2): disjoint egress links, one
+  // ingress link, so both stream at half rate and end at 2,001,000.
+  Cluster S({0, 1, 2});
+  EstimateResult R = S.run({
+      sendAll({{2, MB}}),
+      sendAll({{2, MB}}),
+      {Event::recv(20, 0, 0, MB, 1), Event::recv(20, 1, 0, MB, 2),
+       Event::completion(21, {req(1, 0, 0), req(2, 1, 0)})},
+  });
+  ASSERT_TRUE(R.Ok) << allErrors(R);
+  EXPECT_EQ(R.Ranks[2].End, 2001000);
+  EXPECT_EQ(R.Ranks[2].Wait, 2001000);
+}
+
+TEST(ContentionTest, FlowsOnDisjointLinksDoNotInteract) {
+  // 0 -> 1 and 1 -> 0 at once (full duplex: each uses one node's egress and the other's
+  // ingress), and 2 -> 3 on other nodes: every flow alone on its links, 1,001,000 each.
+  Cluster S({0, 1, 2, 3});
+  auto Exchange = [](int Peer) {
+    return std::vector<Event>{Event::recv(20, Peer, 0, MB, 1), Event::send(10, Peer, 0, MB, 2),
+                              Event::completion(21, {req(1, Peer, 0), req(2)})};
+  };
+  EstimateResult R = S.run({Exchange(1), Exchange(0), sendAll({{3, MB}}), recvOne(2, MB)});
+  ASSERT_TRUE(R.Ok) << allErrors(R);
+  EXPECT_EQ(R.Ranks[0].End, 1001000);
+  EXPECT_EQ(R.Ranks[1].End, 1001000);
+  EXPECT_EQ(R.Ranks[3].End, 1001000);
+}
+
+TEST(ContentionTest, ContentionNoneGivesTheOldAnswers) {
+  Cluster S({0, 1, 2}, ContentionKind::None);
+  EstimateResult R = S.run({sendAll({{1, MB}, {2, 3 * MB}}), recvOne(0, MB), recvOne(0, 3 * MB)});
+  ASSERT_TRUE(R.Ok) << allErrors(R);
+  EXPECT_EQ(R.Ranks[1].End, 1001000);
+  EXPECT_EQ(R.Ranks[2].End, 3001000);
+}
+
+TEST(ContentionTest, RanksOnOneNodeDoNotUseItsLink) {
+  // Ranks 0, 1, 2 all on node 0: intra-node messages are not flows.
+  Cluster S({0, 0, 0});
+  EstimateResult R = S.run({sendAll({{1, MB}, {2, MB}}), recvOne(0, MB), recvOne(0, MB)});
+  ASSERT_TRUE(R.Ok) << allErrors(R);
+  EXPECT_EQ(R.Ranks[1].End, 1001000);
+  EXPECT_EQ(R.Ranks[2].End, 1001000);
+}
+
+TEST(ContentionTest, RendezvousFlowsCompleteSendAndReceiveAtTheirEnd) {
+  // S = 1024: 1 MB goes by rendezvous. The receives are posted at 0, the envelopes arrive at
+  // T(0) = 1000 and match; each transfer would end at 0 + T(1 MB) = 1,001,000 alone, streaming
+  // from 1000. Two share node 0's egress: both end at 2,001,000, and so does the sender's
+  // wait for its two sends.
+  Cluster S({0, 1, 2}, ContentionKind::Fair, 0, 1024);
+  EstimateResult R = S.run({sendAll({{1, MB}, {2, MB}}), recvOne(0, MB), recvOne(0, MB)});
+  ASSERT_TRUE(R.Ok) << allErrors(R);
+  EXPECT_EQ(R.Ranks[0].End, 2001000);
+  EXPECT_EQ(R.Ranks[1].End, 2001000);
+  EXPECT_EQ(R.Ranks[2].End, 2001000);
+}
+
+TEST(ContentionTest, RendezvousMatchedLateStreamsFromTheReceive) {
+  // S = 1024. Rank 0 starts a 1 MB rendezvous send to rank 1 at 0; rank 1 posts its receive
+  // at 500,000 (after its compute): the transfer runs from 500,000 to 500,000 + T(1 MB),
+  // streaming from 501,000. Rank 0, after its own compute, sends 1000 bytes eagerly to rank 2
+  // at 500,000: T(1000) = 2000, streaming from 501,000 as well.
+  Cluster S({0, 1, 2}, ContentionKind::Fair, 0, 1024);
+  std::vector<Event> Sender = {Event::send(10, 1, 0, MB, 1), Event::compute(Half),
+                               Event::send(10, 2, 0, 1000, 2),
+                               Event::completion(11, {req(1), req(2)})};
+  std::vector<Event> Late = recvOne(0, MB);
+  Late.insert(Late.begin(), Event::compute(Half));
+  // Both share node 0's egress at half rate: the small one ends after 2000 ns, at 503,000;
+  // the big one has 999,000 ns left then, alone.
+  EstimateResult R = S.run({Sender, Late, recvOne(0, 1000)});
+  ASSERT_TRUE(R.Ok) << allErrors(R);
+  EXPECT_EQ(R.Ranks[2].End, 503000);
+  EXPECT_EQ(R.Ranks[1].End, 1502000); // 501,000 + 1e6 + the 1000 ns lost to sharing
+  EXPECT_EQ(R.Ranks[0].End, 1502000);
+}
+
+TEST(ContentionTest, NonOvertakingHoldsBackAFlowThatEndsFirst) {
+  // On one channel 0 -> 1: 1 MB (tag 1), then 10 bytes (tag 2), both streaming from 1000 on
+  // the same links at half rate. The small one ends at 1020, the big one then has 999,990 ns
+  // left alone: 1,001,010. The small one may not arrive before it: both at 1,001,010.
+  Cluster S({0, 1});
+  EstimateResult R = S.run({
+      {Event::send(10, 1, 1, MB, 1), Event::send(10, 1, 2, 10, 2),
+       Event::completion(11, {req(1), req(2)})},
+      {Event::recv(20, 0, 1, MB, 1), Event::recv(20, 0, 2, 10, 2),
+       Event::completion(21, {req(2, 0, 2)}), Event::completion(22, {req(1, 0, 1)})},
+  });
+  ASSERT_TRUE(R.Ok) << allErrors(R);
+  EXPECT_EQ(R.Ranks[1].End, 1001010);
+  EXPECT_EQ(R.Ranks[1].Wait, 1001010);
+}
+
+TEST(ContentionTest, AllToAllSharesEveryLinkThreeWays) {
+  // Four nodes, one rank each, every rank sends 1 MB to the three others: every egress and
+  // every ingress link carries three flows, each at a third of its rate: 1000 + 3e6 ns.
+  Cluster S({0, 1, 2, 3});
+  std::vector<std::vector<Event>> Traces(4);
+  for (int R = 0; R < 4; ++R) {
+    std::vector<CompletedRequest> Done;
+    uint64_t Req = 1;
+    for (int P = 0; P < 4; ++P)
+      if (P != R) {
+        Traces[R].push_back(Event::recv(20, P, 0, MB, Req));
+        Done.push_back(req(Req++, P, 0));
+        Traces[R].push_back(Event::send(10, P, 0, MB, Req));
+        Done.push_back(req(Req++));
+      }
+    Traces[R].push_back(Event::completion(21, Done));
+  }
+  EstimateResult R = S.run(Traces);
+  ASSERT_TRUE(R.Ok) << allErrors(R);
+  for (int Rank = 0; Rank < 4; ++Rank)
+    EXPECT_EQ(R.Ranks[Rank].End, 3001000) << "rank " << Rank;
+}
+
+TEST(ContentionTest, AClassRefilledWhenAnotherFlowEndsStartsAfresh) {
+  // 0 -> 1 streams 1 MB from 1000 to 1,001,000; 2 -> 3 streams 2 MB from 1000 to 2,001,000.
+  // Rank 0 computes until 2,000,000 and sends 1 MB to rank 1 again: it streams from
+  // 2,001,000, the instant the other flow ends, and takes its full 1e6 ns: 3,001,000.
+  Cluster S({0, 1, 2, 3});
+  std::vector<Event> Again = {Event::send(10, 1, 0, MB, 1)};
+  for (int I = 0; I < 4; ++I)
+    Again.push_back(Event::compute(Half));
+  Again.push_back(Event::send(10, 1, 0, MB, 2));
+  Again.push_back(Event::completion(11, {req(1), req(2)}));
+  EstimateResult R = S.run({
+      Again,
+      {Event::recv(20, 0, 0, MB, 1), Event::completion(21, {req(1, 0, 0)}),
+       Event::recv(20, 0, 0, MB, 2), Event::completion(21, {req(2, 0, 0)})},
+      sendAll({{3, 2 * MB}}),
+      recvOne(2, 2 * MB),
+  });
+  ASSERT_TRUE(R.Ok) << allErrors(R);
+  EXPECT_EQ(R.Ranks[3].End, 2001000);
+  EXPECT_EQ(R.Ranks[1].End, 3001000);
+}
