@@ -17,7 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { TagPing = 1, TagPong, TagReady, TagData, TagArrived, TagSamples, TagAck, TagStream };
+enum { TagPing = 1, TagPong, TagReady, TagData, TagArrived, TagSamples, TagAck, TagStream,
+       TagDrained };
 enum { Batch = 10, Warmup = 2, StreamLength = 64 };
 
 struct Options {
@@ -163,6 +164,10 @@ static void exchange(int IsSender, int Peer, long K, char *Send, char *Recv, dou
     MPI_Wait(&R, MPI_STATUS_IGNORE);
 
     MPI_Send(Send, Count, MPI_BYTE, Peer, TagArrived, MPI_COMM_WORLD);
+    /* An eager MPI_Send returns before its bytes are on the wire: wait until the peer has
+     * them, so that the next ping-pong starts on an empty link (on a rate-limited link it
+     * would otherwise queue behind this message and the data message). */
+    MPI_Recv(NULL, 0, MPI_BYTE, Peer, TagDrained, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   } else {
     MPI_Recv(Recv, Count, MPI_BYTE, Peer, TagPing, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     MPI_Send(Send, Count, MPI_BYTE, Peer, TagPong, MPI_COMM_WORLD);
@@ -179,6 +184,7 @@ static void exchange(int IsSender, int Peer, long K, char *Send, char *Recv, dou
     T0 = MPI_Wtime();
     MPI_Recv(Recv, Count, MPI_BYTE, Peer, TagArrived, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     *Arrived = MPI_Wtime() - T0;
+    MPI_Send(NULL, 0, MPI_BYTE, Peer, TagDrained, MPI_COMM_WORLD);
   }
 }
 
