@@ -307,6 +307,9 @@ void sleepForToken() {
       fatal("sem_wait failed: %s", std::strerror(errno));
   }
   lockSegment();
+  const RankState St = self().State;
+  if (self().Token < 0 && St != RankState::Collective && St != RankState::Finished)
+    fatal("internal error: woken without a token (state %d)", static_cast<int>(St));
   moveToTokenCpu();
 }
 
@@ -1176,7 +1179,9 @@ void init(mpiete_site_t Block) {
   timing::setRanksPerNode(M.H->NTokens);
   {
     SegmentLock L;
-    if (self().Token < 0)
+    // A rank that starts without a token always sleeps once: it may already have been given
+    // one (and posted) by a rank that ran ahead.
+    if (M.Me >= M.H->NTokens)
       sleepForToken();
     else if (M.H->Cpus[self().Token] != M.PinnedCpu)
       pinToCpu(M.H->Cpus[self().Token]);
