@@ -177,6 +177,17 @@ def estimate_from_probes(build, env, work, exe, np_, mpiexec, args, ranks_per_no
     if any(float(r["compute_seconds"]) <= 0 for r in ranks):
         raise Failure(f"estimate at {np_} ranks: a rank without compute time: {p.stdout}")
     print(f"[estimate] np={np_}: predicted {float(result['predicted_seconds']):.4f} s")
+    # A cluster of 2 ranks per node: a note exactly when machine.yaml was measured otherwise.
+    cluster = os.path.join(work, "cluster-2.yaml")
+    with open(cluster, "w") as f:
+        f.write("format: mpiete-cluster\nversion: 1\nranks_per_node: 2\n")
+    p, _ = run([mpiete, "estimate", "--program", program, "--machine", machine, "--network",
+                network, "--cluster", cluster], env, cwd=work, what=f"estimate --cluster")
+    noted = "note: measured with" in p.stderr
+    if p.returncode != 0 or noted != (ranks_per_node != 2):
+        raise Failure(f"estimate --cluster (2 ranks per node) with a machine file of "
+                      f"{ranks_per_node} ranks per node: exit {p.returncode}, note "
+                      f"{'printed' if noted else 'missing'}:\n{p.stderr}")
 
 
 def main():
