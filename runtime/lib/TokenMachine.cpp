@@ -18,7 +18,7 @@
 //   - The receiver matches its posted receives, in the order it posted them,
 //   against its
 //     incoming queue, in global send order: MPI's ordering rules hold and a
-//     wildcard receive is matched the same way on every run.
+//     wildcard receive is matched the same way on every run (with one token).
 //   - A rank runs until it must wait for something not yet there, then hands
 //   its token on
 //     (cyclically from rank + 1) to the first rank that can run, and sleeps on
