@@ -154,6 +154,7 @@ inline __attribute__((always_inline)) uint64_t endBlock(mpiete_site_t Id, const 
 constinit double OverheadNs = 0;
 constinit int PinnedCpu = -1;
 constinit bool TokenPassing = false;
+constinit int RanksPerNode = 1;
 
 } // namespace
 
@@ -196,6 +197,8 @@ double nestedLeakNanos() { return NestedLeakNs; }
 
 double overheadNanos() { return OverheadNs; }
 
+void setRanksPerNode(int K) { RanksPerNode = K; }
+
 void setCpu(int Cpu) {
   PinnedCpu = Cpu;
   TokenPassing = true;
@@ -208,6 +211,7 @@ void variant::writeHeaderExtra(std::FILE *F) {
   std::fprintf(F, "# nested-leak-ns %.1f\n", NestedLeakNs);
   std::fprintf(F, "# token-passing %s\n", TokenPassing ? "on" : "off");
   std::fprintf(F, "# cpu %d\n", PinnedCpu);
+  std::fprintf(F, "# ranks-per-node %d\n", RanksPerNode);
 }
 
 } // namespace mpiete

@@ -1,6 +1,6 @@
 // What the timing variant's transport (TokenMachine.cpp) tells the block timers
-// (Timing.cpp): when to measure the timer overhead, and which processor the
-// ranks share.
+// (Timing.cpp): when to measure the timer overhead, which processor the
+// ranks share, and how many ranks run at once.
 #ifndef MPIETE_RUNTIME_TIMINGCONTROL_H
 #define MPIETE_RUNTIME_TIMINGCONTROL_H
 
@@ -18,6 +18,9 @@ double nestedLeakNanos();
 /// Token passing is on, every rank pinned to Cpu (-1: not pinned); written into
 /// the output.
 void setCpu(int Cpu);
+/// How many ranks computed at once, each on its own processor (token 0's is setCpu's); written
+/// into the output.
+void setRanksPerNode(int K);
 
 } // namespace mpiete::timing
 

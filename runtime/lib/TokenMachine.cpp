@@ -3,10 +3,12 @@
 // one processor and its blocks' times are undisturbed.
 //
 // How it works (docs/token-passing.md):
-//   - Rank 0 creates a control segment that every rank maps; only the rank
-//   holding the token
-//     touches it, so it needs no locks (the semaphore hand-off orders the
-//     memory accesses).
+//   - Rank 0 creates a control segment that every rank maps. There are k tokens
+//     (MPIETE_RANKS_PER_NODE, default 1: seed 004's single token); token i is
+//     processor i of the node, so up to k ranks compute at once, never two on
+//     one processor. A rank touches the segment only inside a transport call and
+//     under the segment's process-shared mutex: with k = 1 it is never contended
+//     (only the token holder runs), with k > 1 it orders the running ranks.
 //   - A message is packed (PMPI_Pack) into shared memory at send time, so it is
 //   complete
 //     however long its sender sleeps: small and medium ones into a heap in the
@@ -16,13 +18,14 @@
 //   - The receiver matches its posted receives, in the order it posted them,
 //   against its
 //     incoming queue, in global send order: MPI's ordering rules hold and a
-//     wildcard receive is matched the same way on every run.
+//     wildcard receive is matched the same way on every run (with one token).
 //   - A rank runs until it must wait for something not yet there, then hands
-//   the token on
+//   its token on
 //     (cyclically from rank + 1) to the first rank that can run, and sleeps on
 //     its semaphore. A blocked rank can run again only once something arrived
 //     for it since it last looked (its epoch moved), so a state where nobody
-//     can run is seen at once and reported.
+//     can run is seen at once and reported. With k > 1 a token nobody can take
+//     stays idle until a message makes a waiting rank runnable.
 #include "Comms.h"
 #include "Recorder.h"
 #include "TimingControl.h"
@@ -37,6 +40,7 @@
 #include <cstring>
 #include <ctime>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <semaphore.h>
 #include <sys/mman.h>
@@ -54,15 +58,18 @@ constexpr uint64_t MinHeapChunk = 64;
 constexpr uint64_t MaxHeapChunk = MinHeapChunk << (NumHeapClasses - 1);
 constexpr int MaxCollSlots = 64;
 constexpr int MaxWaitConds = 4;
+constexpr int MaxTokens = 1024; // ranks per node: no node has more processors (CPU_SETSIZE)
 
 //===-- Shared state
 //------------------------------------------------------------------------===//
 
 enum class RankState : uint32_t {
-  Running,    // holds the token
-  Ready,      // can run as soon as it gets the token (not yet started, or polling)
+  Running,    // holds a token
+  Ready,      // can run as soon as it gets a token (not yet started, or polling)
   Blocked,    // waits for something to arrive (runnable again once its epoch
               // moves)
+  PollWait,   // (k > 1) polled in vain while other ranks ran: sleeps like Blocked, but
+              // counts as Ready once no rank holds a token, as a poller does with k = 1
   Parked,     // arrived at a communicator call, waits for the other members
   Collective, // runs a communicator call with the other members; nobody holds
               // the token
@@ -108,6 +115,7 @@ struct WaitDesc {
 struct RankSlot {
   sem_t Wake;
   RankState State;
+  int Token; // the token it holds (Running), or -1
   int Pid;
   uint64_t Epoch;     // moves when a message arrives for this rank or its synchronous
                       // send is matched: the only events that can end its wait
@@ -143,16 +151,22 @@ struct CollSlot {
   int Used;
   int Size;
   int Arrived;
-  int Last; // the member that arrived last: it holds the token again afterwards
-  std::atomic<int> Remaining;
+  int Last; // the member that arrived last: it holds a token again afterwards
+  int Started;
+  int Remaining;
 };
 
 struct Header {
+  pthread_mutex_t Lock; // every access to the segment below holds it
   uint64_t Magic;
   int NRanks;
-  int Holder;
   int NFinished;
-  int Cpu;
+  int NTokens;     // ranks per node: how many ranks compute at once
+  int HeldTokens;  // tokens held by Running ranks; the others are idle
+  int Draining;    // communicator calls whose members all arrived, waiting for every token
+  int ActiveColls; // communicator calls running (nobody holds a token meanwhile)
+  int Cpus[MaxTokens];        // token i runs on processor Cpus[i] (-1: not pinned)
+  int TokenHolder[MaxTokens]; // the rank holding token i, or -1
   uint64_t Epoch; // global progress: any message sent or matched
   uint64_t Seq;
   uint64_t FruitlessPolls; // failed polls since the last progress
@@ -211,6 +225,7 @@ struct Machine {
   unsigned char *Heap = nullptr;
   size_t MapBytes = 0;
   uint64_t PollLimit = 1000000;
+  int PinnedCpu = -1;
 
   Request *Pending = nullptr; // posted receives in post order
   Request *PendingTail = nullptr;
@@ -258,11 +273,44 @@ uint64_t envNumber(const char *Name, uint64_t Default) {
   return X;
 }
 
+void lockSegment() {
+  if (const int Err = pthread_mutex_lock(&M.H->Lock); Err != 0)
+    fatal("cannot lock the token-passing segment: %s", std::strerror(Err));
+}
+
+void unlockSegment() { pthread_mutex_unlock(&M.H->Lock); }
+
+/// Holds the segment's mutex for the rest of a transport call.
+struct SegmentLock {
+  SegmentLock() { lockSegment(); }
+  ~SegmentLock() { unlockSegment(); }
+  SegmentLock(const SegmentLock &) = delete;
+  SegmentLock &operator=(const SegmentLock &) = delete;
+};
+
+void pinToCpu(int Cpu);
+
+/// Holding a token, the rank runs on that token's processor.
+void moveToTokenCpu() {
+  const int T = self().Token;
+  if (T >= 0 && M.H->Cpus[T] != M.PinnedCpu)
+    pinToCpu(M.H->Cpus[T]);
+}
+
+/// Sleeps (without the mutex) until another rank posts this rank's semaphore: it was given a
+/// token, a communicator call starts, or the job ends. Holding a token, the rank moves to that
+/// token's processor.
 void sleepForToken() {
+  unlockSegment();
   while (sem_wait(&self().Wake) != 0) {
     if (errno != EINTR)
       fatal("sem_wait failed: %s", std::strerror(errno));
   }
+  lockSegment();
+  const RankState St = self().State;
+  if (self().Token < 0 && St != RankState::Collective && St != RankState::Finished)
+    fatal("internal error: woken without a token (state %d)", static_cast<int>(St));
+  moveToTokenCpu();
 }
 
 void wake(int R) {
@@ -370,6 +418,7 @@ void describeRank(char *Buf, size_t Size, size_t &Len, int R) {
             Block, W.CommId);
     return;
   case RankState::Ready:
+  case RankState::PollWait:
     appendf(Buf, Size, Len, "polls in %s (block %s) without progress", routineName(W), Block);
     break;
   case RankState::Blocked:
@@ -416,24 +465,116 @@ void describeRank(char *Buf, size_t Size, size_t &Len, int R) {
 
 bool canRun(int R) {
   const RankSlot &S = slot(R);
-  return S.State == RankState::Ready || (S.State == RankState::Blocked && S.Epoch != S.WaitEpoch);
+  return S.State == RankState::Ready ||
+         ((S.State == RankState::Blocked || S.State == RankState::PollWait) &&
+          S.Epoch != S.WaitEpoch);
 }
 
-/// Hands the token to the next rank that can run (cyclically from Me + 1) and
-/// sleeps until it comes back. Returns false, keeping the token, if no other
-/// rank can run.
-bool passToken() {
+/// The first rank after this one (cyclically) that can run, or -1. Loose: also a rank that
+/// polled in vain (PollWait), which is what it is while no rank holds a token.
+int nextRunnable(bool Loose) {
   for (int I = 1; I < M.N; ++I) {
     const int R = (M.Me + I) % M.N;
-    if (!canRun(R))
-      continue;
-    M.H->Holder = R;
-    wake(R);
-    sleepForToken();
-    self().State = RankState::Running;
-    return true;
+    if (canRun(R) || (Loose && slot(R).State == RankState::PollWait))
+      return R;
   }
-  return false;
+  return -1;
+}
+
+/// Gives idle token T to rank R and wakes it (unless R is this rank, which is awake).
+void giveToken(int R, int T) {
+  RankSlot &S = slot(R);
+  S.State = RankState::Running;
+  S.Token = T;
+  M.H->TokenHolder[T] = R;
+  M.H->HeldTokens += 1;
+  if (R != M.Me)
+    wake(R);
+}
+
+/// Gives the idle tokens to ranks that can run, searching cyclically from rank From: after a
+/// message made a waiting rank runnable, or after communicator calls. Never with k = 1 while a
+/// rank runs (its token is the only one).
+void fillIdleTokens(int From) {
+  Header &H = *M.H;
+  if (H.HeldTokens == H.NTokens || H.Draining != 0 || H.ActiveColls != 0)
+    return;
+  int Next = From;
+  for (int T = 0; T < H.NTokens && H.HeldTokens < H.NTokens; ++T) {
+    if (H.TokenHolder[T] >= 0)
+      continue;
+    int R = -1;
+    for (int I = 0; I < M.N && R < 0; ++I)
+      if (canRun((Next + I) % M.N))
+        R = (Next + I) % M.N;
+    if (R < 0)
+      return;
+    giveToken(R, T);
+    Next = R + 1;
+  }
+}
+
+void startCommCalls();
+
+/// This rank gives up its token (its state already says why): to the next rank that can run,
+/// else the token goes idle. Once no rank holds a token, the communicator calls waiting for
+/// that start; if there are none, nobody can ever run again: a deadlock, reported. Does not
+/// sleep.
+void releaseToken() {
+  Header &H = *M.H;
+  RankSlot &S = self();
+  const int T = S.Token;
+  if (T < 0)
+    return;
+  S.Token = -1;
+  H.TokenHolder[T] = -1;
+  H.HeldTokens -= 1;
+  if (H.Draining == 0) {
+    const int R = nextRunnable(H.HeldTokens == 0);
+    if (R >= 0) {
+      giveToken(R, T);
+      return;
+    }
+  }
+  if (H.HeldTokens == 0) {
+    if (H.Draining != 0)
+      startCommCalls();
+    else
+      reportDeadlock();
+  }
+}
+
+/// Once no rank holds a token: every communicator call whose members have all arrived
+/// starts; its members run the PMPI call together (state Collective, woken without a token).
+void startCommCalls() {
+  Header &H = *M.H;
+  H.Draining = 0;
+  for (CollSlot &S : H.Colls) {
+    if (!S.Used || S.Started || S.Arrived < S.Size)
+      continue;
+    S.Started = 1;
+    S.Remaining = S.Size;
+    H.ActiveColls += 1;
+    for (int R = 0; R < M.N; ++R) {
+      RankSlot &W = slot(R);
+      if (W.State != RankState::Parked || W.Wait.CommId != S.CommId)
+        continue;
+      W.State = RankState::Collective;
+      if (R != M.Me)
+        wake(R);
+    }
+  }
+}
+
+/// At the start of a transport call: communicator calls wait for every token, so a running
+/// rank gives its token back and sleeps until they are done (k > 1 only: with one token the
+/// last member to arrive holds it).
+void yieldToCommCalls() {
+  if (M.H->Draining == 0 || self().Token < 0)
+    return;
+  self().State = RankState::Ready;
+  releaseToken();
+  sleepForToken();
 }
 
 //===-- Shared heap and descriptors
@@ -678,6 +819,7 @@ void deliver(uint32_t I, Request &R) {
   if (D.Sync || D.Store == Storage::Memfd) {
     D.Done = 1;
     slot(D.SrcWorld).Epoch += 1;
+    fillIdleTokens(D.SrcWorld);
   } else {
     freeMsg(I);
   }
@@ -755,22 +897,50 @@ void blockUntilArrival() {
   RankSlot &S = self();
   S.State = RankState::Blocked;
   S.WaitEpoch = S.Epoch;
-  if (!passToken())
-    reportDeadlock();
+  releaseToken();
+  sleepForToken();
 }
 
 /// After a poll that found nothing: lets the other ranks run once (a polling
-/// loop must not starve them). Returns when the token is back.
+/// loop must not starve them). Returns when this rank holds a token again.
 void yieldAfterFailedPoll() {
   Header &H = *M.H;
+  RankSlot &S = self();
   H.FruitlessPolls += 1;
   if (H.FruitlessPolls > M.PollLimit) {
-    self().State = RankState::Ready;
+    S.State = RankState::Ready;
     reportDeadlock();
   }
-  self().State = RankState::Ready;
-  if (!passToken())
-    self().State = RankState::Running;
+  if (H.Draining != 0) {
+    S.State = RankState::Ready;
+    releaseToken();
+    sleepForToken();
+    return;
+  }
+  if (H.HeldTokens == 1) {
+    // No other rank runs (always so with one token): hand the token to the next rank that
+    // can run, a poller too, or poll again at once if there is none.
+    S.State = RankState::Ready;
+    const int R = nextRunnable(/*Loose=*/true);
+    if (R < 0) {
+      S.State = RankState::Running;
+      return;
+    }
+    const int T = S.Token;
+    S.Token = -1;
+    H.TokenHolder[T] = -1;
+    H.HeldTokens -= 1;
+    giveToken(R, T);
+    sleepForToken();
+    return;
+  }
+  // Other ranks run (k > 1): the token goes to a rank that can run, and this one sleeps until
+  // something arrives for it or until no rank runs any more (then it counts as ready again).
+  // Two pollers never hand a token back and forth while another rank computes.
+  S.State = RankState::PollWait;
+  S.WaitEpoch = S.Epoch;
+  releaseToken();
+  sleepForToken();
 }
 
 bool isDone(MPI_Request Req) {
@@ -819,7 +989,7 @@ int mapSegment(int Fd, size_t Bytes) {
 
 size_t alignUp(size_t X, size_t A) { return (X + A - 1) / A * A; }
 
-/// Pins this process to Cpu (all ranks share it), unless MPIETE_CPU=none.
+/// Pins this process to Cpu (the processor of the token it holds), unless MPIETE_CPU=none.
 void pinToCpu(int Cpu) {
   if (Cpu < 0)
     return;
@@ -829,22 +999,42 @@ void pinToCpu(int Cpu) {
   if (sched_setaffinity(0, sizeof Set, &Set) != 0)
     std::fprintf(stderr, "mpiete: rank %d: warning: cannot pin to CPU %d: %s\n", M.Me, Cpu,
                  std::strerror(errno));
+  M.PinnedCpu = Cpu;
 }
 
-int chooseCpu() {
+/// Rank 0: the processor of each of the K tokens. Token 0's is MPIETE_CPU, or the first
+/// processor this process may use; token i's the i-th one from there on that some rank of the
+/// job may use (JobSet: the union of their affinity masks, as a launcher may bind each rank to
+/// one core), so the K running ranks never share a processor. All -1 with MPIETE_CPU=none (no
+/// pinning).
+void chooseCpus(int K, const cpu_set_t &JobSet, int *Cpus) {
+  for (int T = 0; T < K; ++T)
+    Cpus[T] = -1;
   const char *Env = std::getenv("MPIETE_CPU");
   if (Env != nullptr && std::strcmp(Env, "none") == 0)
-    return -1;
-  if (Env != nullptr && Env[0] != '\0')
-    return static_cast<int>(envNumber("MPIETE_CPU", 0));
+    return;
   cpu_set_t Set;
   CPU_ZERO(&Set);
-  if (sched_getaffinity(0, sizeof Set, &Set) != 0)
-    return -1;
-  for (int C = 0; C < CPU_SETSIZE; ++C)
-    if (CPU_ISSET(C, &Set))
-      return C;
-  return -1;
+  const bool HaveMask = sched_getaffinity(0, sizeof Set, &Set) == 0;
+  int First = -1;
+  if (Env != nullptr && Env[0] != '\0') {
+    First = static_cast<int>(envNumber("MPIETE_CPU", 0));
+  } else if (HaveMask) {
+    for (int C = 0; C < CPU_SETSIZE && First < 0; ++C)
+      if (CPU_ISSET(C, &Set))
+        First = C;
+  }
+  if (First < 0)
+    return;
+  Cpus[0] = First;
+  int Found = 1;
+  for (int C = First + 1; C < CPU_SETSIZE && Found < K; ++C)
+    if (CPU_ISSET(C, &JobSet))
+      Cpus[Found++] = C;
+  if (Found < K)
+    fatal("%d ranks per node need %d processors, but this job may use only %d from processor "
+          "%d on (see the affinity mask, MPIETE_CPU and the launcher's binding options)",
+          K, K, Found, First);
 }
 
 /// Counts a wait of the user's (not one inside a lowered collective, whose site
@@ -884,8 +1074,8 @@ void init(mpiete_site_t Block) {
   M.N = N;
   M.PollLimit = envNumber("MPIETE_POLL_LIMIT", 1000000);
 
-  // The segment's name and the processor: rank 0 decides; the last MPI traffic
-  // of the run.
+  // The segment's name and the number of tokens (ranks per node): rank 0 decides; with the
+  // processors (below), the last MPI traffic of the run.
   long long Agreed[2] = {0, 0};
   if (Me == 0) {
     timespec Ts;
@@ -893,9 +1083,24 @@ void init(mpiete_site_t Block) {
     Agreed[0] = static_cast<long long>((static_cast<uint64_t>(getpid()) << 32) ^
                                        static_cast<uint64_t>(Ts.tv_nsec) ^
                                        (static_cast<uint64_t>(Ts.tv_sec) << 20));
-    Agreed[1] = chooseCpu();
+    Agreed[1] = static_cast<long long>(envNumber("MPIETE_RANKS_PER_NODE", 1));
+    if (Agreed[1] < 1 || Agreed[1] > MaxTokens)
+      fatal("MPIETE_RANKS_PER_NODE=%lld: the ranks per node must be 1 to %d", Agreed[1],
+            MaxTokens);
   }
   PMPI_Bcast(Agreed, 2, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+  const int K = static_cast<int>(Agreed[1]);
+  // The processors any rank may use (k > 1 only, so that one token is exactly as before).
+  cpu_set_t JobSet;
+  CPU_ZERO(&JobSet);
+  if (K > 1) {
+    cpu_set_t Mine;
+    CPU_ZERO(&Mine);
+    if (sched_getaffinity(0, sizeof Mine, &Mine) != 0)
+      CPU_ZERO(&Mine);
+    PMPI_Reduce(&Mine, &JobSet, static_cast<int>(sizeof Mine), MPI_BYTE, MPI_BOR, 0,
+                MPI_COMM_WORLD);
+  }
   char Name[96];
   std::snprintf(Name, sizeof Name, "/mpiete-tok-%u-%llx", static_cast<unsigned>(getuid()),
                 static_cast<unsigned long long>(Agreed[0]));
@@ -916,10 +1121,16 @@ void init(mpiete_site_t Block) {
             std::strerror(Err != 0 ? Err : errno));
     ::close(Fd);
     Header &H = *M.H;
+    pthread_mutexattr_t Attr;
+    pthread_mutexattr_init(&Attr);
+    pthread_mutexattr_setpshared(&Attr, PTHREAD_PROCESS_SHARED);
+    if (const int E = pthread_mutex_init(&H.Lock, &Attr); E != 0)
+      fatal("cannot make the token-passing mutex: %s", std::strerror(E));
+    pthread_mutexattr_destroy(&Attr);
     H.Magic = SegmentMagic;
     H.NRanks = N;
-    H.Holder = 0;
-    H.Cpu = static_cast<int>(Agreed[1]);
+    H.NTokens = K;
+    chooseCpus(K, JobSet, H.Cpus);
     H.MaxMsgs = MaxMsgs;
     H.HeapSize = HeapSize;
     for (uint64_t &F : H.FreeChunks)
@@ -928,7 +1139,9 @@ void init(mpiete_site_t Block) {
     for (int R = 0; R < N; ++R) {
       if (sem_init(&Slots[R].Wake, 1, 0) != 0)
         fatal("sem_init failed: %s", std::strerror(errno));
-      Slots[R].State = R == 0 ? RankState::Running : RankState::Ready;
+      // Ranks 0 .. k-1 start with tokens 0 .. k-1.
+      Slots[R].State = R < K ? RankState::Running : RankState::Ready;
+      Slots[R].Token = R < K ? R : -1;
       Slots[R].QueueHead = Slots[R].QueueTail = NoMsg;
       Slots[R].WaitEpoch = UINT64_MAX;
     }
@@ -936,6 +1149,9 @@ void init(mpiete_site_t Block) {
     for (uint32_t I = 0; I < MaxMsgs; ++I)
       Msgs[I].Next = I + 1 < MaxMsgs ? I + 1 : NoMsg;
     H.FreeMsg = MaxMsgs > 0 ? 0 : NoMsg;
+    for (int T = 0; T < K; ++T)
+      H.TokenHolder[T] = T < N ? T : -1;
+    H.HeldTokens = K < N ? K : N;
   }
   PMPI_Barrier(MPI_COMM_WORLD);
   if (Me != 0) {
@@ -957,19 +1173,28 @@ void init(mpiete_site_t Block) {
     shm_unlink(Name); // every rank has it mapped: nothing can leak from here on
   M.Active = true;
 
-  pinToCpu(M.H->Cpu);
-  timing::setCpu(M.H->Cpu);
-  if (Me != 0) {
-    sleepForToken();
-    self().State = RankState::Running;
+  // Every rank starts on token 0's processor (all of them, with one token).
+  pinToCpu(M.H->Cpus[0]);
+  timing::setCpu(M.H->Cpus[0]);
+  timing::setRanksPerNode(M.H->NTokens);
+  {
+    SegmentLock L;
+    // A rank that starts without a token always sleeps once: it may already have been given
+    // one (and posted) by a rank that ran ahead.
+    if (M.Me >= M.H->NTokens)
+      sleepForToken();
+    else if (M.H->Cpus[self().Token] != M.PinnedCpu)
+      pinToCpu(M.H->Cpus[self().Token]);
   }
-  // Measured while this rank alone runs, on the processor it is timed on.
+  // Measured while this rank runs alone on its processor (holding a token).
   timing::calibrate();
 }
 
 void finalize(mpiete_site_t Block) {
   checkActive("MPI_Finalize");
-  rec().onFinalize(Block); // the output, written while this rank still runs alone
+  rec().onFinalize(Block); // the output, written while this rank still holds its token
+  lockSegment();
+  yieldToCommCalls();
   progress();
   RankSlot &S = self();
   S.Wait.What = WaitWhat::Finalize;
@@ -979,24 +1204,14 @@ void finalize(mpiete_site_t Block) {
   M.H->NFinished += 1;
   progressMade();
   if (M.H->NFinished == M.N) {
-    M.H->Holder = -1;
     for (int R = 0; R < M.N; ++R)
       if (R != M.Me)
         wake(R);
   } else {
-    bool Passed = false;
-    for (int I = 1; I < M.N && !Passed; ++I) {
-      const int R = (M.Me + I) % M.N;
-      if (canRun(R)) {
-        M.H->Holder = R;
-        wake(R);
-        Passed = true;
-      }
-    }
-    if (!Passed)
-      reportDeadlock();
+    releaseToken();
     sleepForToken(); // woken by the last rank to finish
   }
+  unlockSegment();
   for (size_t I = 0; I < M.NOwned; ++I)
     if (M.OwnedList[I].Fd >= 0)
       ::close(M.OwnedList[I].Fd);
@@ -1010,6 +1225,8 @@ void finalize(mpiete_site_t Block) {
 int isend(mpiete_site_t Block, const void *Buf, int Count, MPI_Datatype Type, int Dest, int Tag,
           MPI_Comm Comm, SendMode Mode, Context Ctx, MPI_Request *Req) {
   checkActive("MPI_Isend");
+  SegmentLock Lock;
+  yieldToCommCalls();
   if (Ctx == Context::User)
     rec().record(Block, Kind::Start);
   else
@@ -1097,6 +1314,7 @@ int isend(mpiete_site_t Block, const void *Buf, int Count, MPI_Datatype Type, in
   To.QueueTail = I;
   To.Epoch += 1;
   progressMade();
+  fillIdleTokens(DstWorld);
 
   R->Sync = D.Sync;
   if (D.Sync || D.Store == Storage::Memfd)
@@ -1109,6 +1327,8 @@ int isend(mpiete_site_t Block, const void *Buf, int Count, MPI_Datatype Type, in
 int irecv(mpiete_site_t Block, void *Buf, int Count, MPI_Datatype Type, int Source, int Tag,
           MPI_Comm Comm, Context Ctx, MPI_Request *Req) {
   checkActive("MPI_Irecv");
+  SegmentLock Lock;
+  yieldToCommCalls();
   if (Ctx == Context::User)
     rec().record(Block, Kind::Start);
   else
@@ -1146,6 +1366,8 @@ int irecv(mpiete_site_t Block, void *Buf, int Count, MPI_Datatype Type, int Sour
 
 int wait(mpiete_site_t Block, MPI_Request *Req, MPI_Status *Status) {
   checkActive("MPI_Wait");
+  SegmentLock Lock;
+  yieldToCommCalls();
   recordWait(Block, 1, Req);
   if (*Req == MPI_REQUEST_NULL) {
     emptyStatus(Status);
@@ -1163,6 +1385,8 @@ int wait(mpiete_site_t Block, MPI_Request *Req, MPI_Status *Status) {
 
 int waitall(mpiete_site_t Block, int N, MPI_Request Reqs[], MPI_Status Statuses[]) {
   checkActive("MPI_Waitall");
+  SegmentLock Lock;
+  yieldToCommCalls();
   recordWait(Block, N, Reqs);
   checkRequests(N, Reqs, Block);
   for (;;) {
@@ -1226,6 +1450,8 @@ int collectDone(int N, MPI_Request Reqs[], int Indices[], MPI_Status Statuses[],
 
 int waitany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index, MPI_Status *Status) {
   checkActive("MPI_Waitany");
+  SegmentLock Lock;
+  yieldToCommCalls();
   recordWait(Block, N, Reqs);
   checkRequests(N, Reqs, Block);
   for (;;) {
@@ -1249,6 +1475,8 @@ int waitany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index, MPI_Stat
 int waitsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount, int Indices[],
              MPI_Status Statuses[]) {
   checkActive("MPI_Waitsome");
+  SegmentLock Lock;
+  yieldToCommCalls();
   recordWait(Block, N, Reqs);
   checkRequests(N, Reqs, Block);
   for (;;) {
@@ -1266,6 +1494,8 @@ int waitsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount, int 
 
 int test(mpiete_site_t Block, MPI_Request *Req, int *Flag, MPI_Status *Status) {
   checkActive("MPI_Test");
+  SegmentLock Lock;
+  yieldToCommCalls();
   recordWait(Block, 1, Req);
   if (*Req == MPI_REQUEST_NULL) {
     *Flag = 1;
@@ -1285,6 +1515,8 @@ int test(mpiete_site_t Block, MPI_Request *Req, int *Flag, MPI_Status *Status) {
 
 int testall(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Flag, MPI_Status Statuses[]) {
   checkActive("MPI_Testall");
+  SegmentLock Lock;
+  yieldToCommCalls();
   recordWait(Block, N, Reqs);
   checkRequests(N, Reqs, Block);
   for (int Round = 0; Round < 2; ++Round) {
@@ -1316,6 +1548,8 @@ int testall(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Flag, MPI_Statu
 int testany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index, int *Flag,
             MPI_Status *Status) {
   checkActive("MPI_Testany");
+  SegmentLock Lock;
+  yieldToCommCalls();
   recordWait(Block, N, Reqs);
   checkRequests(N, Reqs, Block);
   for (int Round = 0; Round < 2; ++Round) {
@@ -1346,6 +1580,8 @@ int testany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index, int *Fla
 int testsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount, int Indices[],
              MPI_Status Statuses[]) {
   checkActive("MPI_Testsome");
+  SegmentLock Lock;
+  yieldToCommCalls();
   recordWait(Block, N, Reqs);
   checkRequests(N, Reqs, Block);
   for (int Round = 0; Round < 2; ++Round) {
@@ -1364,6 +1600,8 @@ int testsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount, int 
 
 int probe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, MPI_Status *Status) {
   checkActive("MPI_Probe");
+  SegmentLock Lock;
+  yieldToCommCalls();
   rec().record(Block, Kind::Wait);
   if (Source == MPI_PROC_NULL) {
     if (Status != MPI_STATUS_IGNORE)
@@ -1389,6 +1627,8 @@ int probe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, MPI_Status *S
 
 int iprobe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, int *Flag, MPI_Status *Status) {
   checkActive("MPI_Iprobe");
+  SegmentLock Lock;
+  yieldToCommCalls();
   rec().record(Block, Kind::Wait);
   if (Source == MPI_PROC_NULL) {
     *Flag = 1;
@@ -1420,6 +1660,8 @@ int iprobe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, int *Flag, M
 
 int requestFree(mpiete_site_t Block, MPI_Request *Req) {
   checkActive("MPI_Request_free");
+  SegmentLock Lock;
+  yieldToCommCalls();
   recordWait(Block, 1, Req);
   if (*Req == MPI_REQUEST_NULL)
     return MPI_ERR_REQUEST;
@@ -1442,6 +1684,8 @@ int collectiveCall(mpiete_site_t Block, MPI_Comm Comm, int (*Fn)(void *), void *
   const comms::Info &C = Comm == M.Freeing ? *M.FreeingInfo : comms::lookup(Comm, Block);
   if (C.Size <= 1)
     return finishCommCall(C, Fn(Arg));
+  lockSegment();
+  yieldToCommCalls();
   progress();
 
   Header &H = *M.H;
@@ -1458,6 +1702,7 @@ int collectiveCall(mpiete_site_t Block, MPI_Comm Comm, int (*Fn)(void *), void *
     if (S == nullptr)
       fatal("more than %d communicator calls waiting for their members at once", MaxCollSlots);
     S->Used = 1;
+    S->Started = 0;
     S->CommId = C.Id;
     S->Size = C.Size;
     S->Arrived = 0;
@@ -1465,54 +1710,39 @@ int collectiveCall(mpiete_site_t Block, MPI_Comm Comm, int (*Fn)(void *), void *
   S->Arrived += 1;
   progressMade();
   RankSlot &Me = self();
-  if (S->Arrived < S->Size) {
-    Me.State = RankState::Parked;
-    Me.Wait.What = WaitWhat::CommCall;
-    Me.Wait.Block = Block;
-    Me.Wait.CommId = C.Id;
-    Me.Wait.NPending = 0;
-    bool Passed = false;
-    for (int I = 1; I < M.N && !Passed; ++I) {
-      const int R = (M.Me + I) % M.N;
-      if (canRun(R)) {
-        H.Holder = R;
-        wake(R);
-        Passed = true;
-      }
-    }
-    if (!Passed)
-      reportDeadlock();
-    sleepForToken(); // woken by the last member to arrive
-  } else {
-    // The last member: everyone runs the call now, while nobody times anything.
+  Me.State = RankState::Parked;
+  Me.Wait.What = WaitWhat::CommCall;
+  Me.Wait.Block = Block;
+  Me.Wait.CommId = C.Id;
+  Me.Wait.NPending = 0;
+  if (S->Arrived == S->Size) {
+    // The last member: the call starts once no rank holds a token, so nothing is timed
+    // while it runs (with one token, at once: this rank holds it).
     S->Last = M.Me;
-    S->Remaining.store(S->Size, std::memory_order_seq_cst);
-    H.Holder = -1;
-    for (int R = 0; R < C.Size; ++R) {
-      const int W = C.World[R];
-      slot(W).State = RankState::Collective;
-      if (W != M.Me)
-        wake(W);
-    }
+    H.Draining += 1;
   }
+  releaseToken();
+  if (Me.State != RankState::Collective)
+    sleepForToken(); // woken when the call starts
+  unlockSegment();
 
   const int Rc = Fn(Arg);
 
-  const int Last = S->Last;
-  if (M.Me != Last)
-    Me.State = RankState::Ready;
-  if (S->Remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-    // The last to finish gives the token back to the member that arrived last.
+  lockSegment();
+  Me.State = RankState::Ready;
+  if (--S->Remaining == 0) {
+    const int Last = S->Last;
     S->Used = 0;
-    H.Holder = Last;
-    if (Last != M.Me) {
-      wake(Last);
-      sleepForToken();
-    }
-  } else {
-    sleepForToken();
+    H.ActiveColls -= 1;
+    // The last to finish: the member that arrived last runs first, then the others.
+    if (H.ActiveColls == 0)
+      fillIdleTokens(Last);
   }
-  Me.State = RankState::Running;
+  if (Me.Token < 0)
+    sleepForToken();
+  else
+    moveToTokenCpu();
+  unlockSegment();
   return finishCommCall(C, Rc);
 }
 

@@ -2,7 +2,8 @@
 """End-to-end test of one test program: build with mpiete-cc, check outputs, run all variants.
 
 usage: run_program.py --build BUILD --program DIR --work WORK --mpiexec MPIRUN
-                      --blockmap-check EXE [--np 2,4] [--lang c|fortran] [-- program arguments]
+                      --blockmap-check EXE [--np 2,4] [--lang c|fortran] [--ranks-per-node K]
+                      [-- program arguments]
 
 --lang fortran: the same steps with FC=mpiete-fc / FC=mpif90 (MPIETE_FC unset), Fortran
 sources (.f .F .f90 .F90 ...) as the units, and module files (.mod) allowed beside the objects.
@@ -21,6 +22,9 @@ Steps (any failure exits 1 with a message saying which step and why):
      identical and not empty, each probe wrote exactly one `rank<N>.*` file (any format)
      for each rank 0..np-1, the native program wrote nothing.
   5. DIR is unchanged: same files, same contents (sha256) as before the test.
+
+--ranks-per-node K: the timing probe runs with K tokens (MPIETE_RANKS_PER_NODE=K, and
+`probe-compute --ranks-per-node K`, whose machine.yaml must say so): K ranks compute at once.
 """
 
 import argparse
@@ -138,7 +142,7 @@ def check_base_data(build, env, work, np_, nondeterministic):
           f"{sum(len(v) for v in traced.values())} (rank, compute block) pairs all timed")
 
 
-def estimate_from_probes(build, env, work, exe, np_, mpiexec, args):
+def estimate_from_probes(build, env, work, exe, np_, mpiexec, args, ranks_per_node=1):
     """The driver end to end: probe-program, probe-compute and (once) probe-comm collect the
     three base data, and estimate predicts a positive run time for every rank from them."""
     mpiete = os.path.join(build, "bin", "mpiete")
@@ -152,11 +156,16 @@ def estimate_from_probes(build, env, work, exe, np_, mpiexec, args):
     machine = os.path.join(work, f"machine-{np_}.yaml")
     for cmd, what in (([mpiete, "probe-program", "-o", program, "-np", str(np_), "--oversubscribe",
                         exe + ".trace"] + args, "probe-program"),
-                      ([mpiete, "probe-compute", "-o", machine, "-np", str(np_), "--oversubscribe",
+                      ([mpiete, "probe-compute", "-o", machine, "-np", str(np_),
+                        "--ranks-per-node", str(ranks_per_node), "--oversubscribe",
                         exe + ".timing"] + args, "probe-compute")):
         p, _ = run(cmd, env, cwd=work, timeout=60, what=f"{what} at {np_} ranks")
         if p.returncode != 0:
             raise Failure(f"mpiete {what} at {np_} ranks failed:\n{p.stderr}")
+    with open(machine) as f:
+        recorded = re.search(r"^\s*ranks_per_node:\s*(\d+)\s*$", f.read(), re.M)
+    if not recorded or int(recorded.group(1)) != ranks_per_node:
+        raise Failure(f"{machine} does not record ranks_per_node: {ranks_per_node}")
     p, _ = run([mpiete, "estimate", "--program", program, "--machine", machine, "--network",
                 network, "--format", "json"], env, cwd=work, what=f"estimate at {np_} ranks")
     if p.returncode != 0:
@@ -168,6 +177,17 @@ def estimate_from_probes(build, env, work, exe, np_, mpiexec, args):
     if any(float(r["compute_seconds"]) <= 0 for r in ranks):
         raise Failure(f"estimate at {np_} ranks: a rank without compute time: {p.stdout}")
     print(f"[estimate] np={np_}: predicted {float(result['predicted_seconds']):.4f} s")
+    # A cluster of 2 ranks per node: a note exactly when machine.yaml was measured otherwise.
+    cluster = os.path.join(work, "cluster-2.yaml")
+    with open(cluster, "w") as f:
+        f.write("format: mpiete-cluster\nversion: 1\nranks_per_node: 2\n")
+    p, _ = run([mpiete, "estimate", "--program", program, "--machine", machine, "--network",
+                network, "--cluster", cluster], env, cwd=work, what=f"estimate --cluster")
+    noted = "note: measured with" in p.stderr
+    if p.returncode != 0 or noted != (ranks_per_node != 2):
+        raise Failure(f"estimate --cluster (2 ranks per node) with a machine file of "
+                      f"{ranks_per_node} ranks per node: exit {p.returncode}, note "
+                      f"{'printed' if noted else 'missing'}:\n{p.stderr}")
 
 
 def main():
@@ -181,6 +201,8 @@ def main():
     ap.add_argument("--lang", choices=sorted(LANGS), default="c")
     ap.add_argument("--nondeterministic", action="store_true",
                     help="wildcard receives: ranks may run other blocks in each probe")
+    ap.add_argument("--ranks-per-node", type=int, default=1,
+                    help="tokens of the timing probe: ranks computing at once")
     ap.add_argument("args", nargs="*")
     a = ap.parse_args()
     global VAR
@@ -253,7 +275,8 @@ def main():
         for variant in ("native", "trace", "timing"):
             binary = exe if variant == "native" else f"{exe}.{variant}"
             outdir = os.path.join(work, f"out-{variant}-{np_}")
-            renv = dict(env, MPIETE_OUTDIR=outdir)
+            renv = dict(env, MPIETE_OUTDIR=outdir,
+                        MPIETE_RANKS_PER_NODE=str(a.ranks_per_node))
             cmd = [a.mpiexec, "--oversubscribe", "-np", str(np_), binary] + a.args
             p, secs = run(cmd, renv, cwd=work, timeout=60, what=f"{variant} at {np_} ranks")
             err = p.stderr
@@ -276,7 +299,7 @@ def main():
                   f"{len(p.stdout.splitlines())} lines of output"
                   + (f", files: {' '.join(files)}" if variant != "native" else ""))
         check_base_data(build, env, work, np_, a.nondeterministic)
-        estimate_from_probes(build, env, work, exe, np_, a.mpiexec, a.args)
+        estimate_from_probes(build, env, work, exe, np_, a.mpiexec, a.args, a.ranks_per_node)
         if not outputs["native"].strip():
             raise Failure(f"the program printed nothing at {np_} ranks")
         for variant in ("trace", "timing"):

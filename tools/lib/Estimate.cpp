@@ -8,6 +8,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -255,6 +256,39 @@ std::string machineFingerprint(const std::string &Path) {
   }
 }
 
+/// A note for every machine file measured with another number of ranks computing at once
+/// (`probe-compute --ranks-per-node`, provenance `ranks_per_node`, 1 if absent) than the
+/// cluster runs per node: its blocks saw another share of memory bandwidth and caches.
+void noteRanksPerNode(const std::string &ClusterPath, const std::string &DefaultMachine,
+                      DiagnosticSink &Diags) {
+  try {
+    YAML::Node Cluster = YAML::LoadFile(ClusterPath);
+    const int PerNode = Cluster["ranks_per_node"].as<int>(0);
+    std::vector<std::string> Machines = {DefaultMachine};
+    for (const YAML::Node &T : Cluster["nodes"])
+      if (T["machine"]) {
+        std::filesystem::path P = T["machine"].as<std::string>();
+        Machines.push_back(P.is_relative()
+                               ? (std::filesystem::path(ClusterPath).parent_path() / P).string()
+                               : P.string());
+      }
+    std::sort(Machines.begin(), Machines.end());
+    Machines.erase(std::unique(Machines.begin(), Machines.end()), Machines.end());
+    for (const std::string &M : Machines) {
+      const int Measured = YAML::LoadFile(M)["provenance"]["ranks_per_node"].as<int>(1);
+      if (PerNode > 0 && Measured != PerNode)
+        Diags.note({M, 0, 0},
+                   "measured with " + std::to_string(Measured) +
+                       " ranks computing at once, the cluster runs " + std::to_string(PerNode) +
+                       " per node (mpiete probe-compute --ranks-per-node " +
+                       std::to_string(PerNode) + " measures them sharing the node)",
+                   "estimate");
+    }
+  } catch (const YAML::Exception &) {
+    // Only a note: malformed files are reported where they are loaded.
+  }
+}
+
 } // namespace
 
 int runEstimate(const CommandArgs &Args) {
@@ -345,6 +379,7 @@ int runEstimate(const CommandArgs &Args) {
     if (!loadCluster(Opt["--cluster"], int(Traces.size()), Kind, Inter, Opt["--network"], Compute,
                      Diags, Net))
       return 1;
+    noteRanksPerNode(Opt["--cluster"], Opt["--machine"], Diags);
   } else {
     Net = std::make_unique<ClusterNetworkModel>(Inter);
   }

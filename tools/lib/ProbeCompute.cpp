@@ -1,6 +1,6 @@
 // `mpiete probe-compute`: runs a program's timing probe under token passing on
-// one processor and merges the per-rank timing files into the compute base data
-// (machine.yaml).
+// one processor (or k, --ranks-per-node) and merges the per-rank timing files into the compute
+// base data (machine.yaml).
 #include "mpiete/support/Diagnostics.h"
 #include "mpiete/support/Process.h"
 #include "mpiete/support/Version.h"
@@ -32,19 +32,20 @@ namespace {
 
 constexpr int ComputeFormatVersion = 1;
 
-const char Usage[] = "usage: mpiete probe-compute -o MACHINE.yaml -np R [--cpu "
-                     "N] [--keep] [--launcher NAME]\n"
-                     "                            [launcher options] "
-                     "PROGRAM.timing [program arguments]\n"
-                     "\n"
-                     "Runs the timing probe of a program built by mpiete-cc "
-                     "with all R ranks on one processor,\n"
-                     "one rank at a time (token passing), and writes every "
-                     "rank's compute block times.\n"
-                     "  -o FILE         the compute base data to write (YAML)\n"
-                     "  -np R           the number of ranks\n"
-                     "  --cpu N         the processor to run on (default: the "
-                     "first one the job may use)\n"
+const char Usage[] =
+    "usage: mpiete probe-compute -o MACHINE.yaml -np R [--cpu N] [--ranks-per-node K] [--keep]\n"
+    "                            [--launcher NAME] [launcher options] PROGRAM.timing "
+    "[program arguments]\n"
+    "\n"
+    "Runs the timing probe of a program built by mpiete-cc with all R ranks on one processor,\n"
+    "one rank at a time (token passing), and writes every rank's compute block times.\n"
+    "  -o FILE         the compute base data to write (YAML)\n"
+    "  -np R           the number of ranks\n"
+    "  --cpu N         the processor to run on (default: the first one the job may use)\n"
+    "  --ranks-per-node K\n"
+    "                  K ranks compute at once, each on its own processor (N, then the next\n"
+    "                  K-1 the job may use), so blocks share memory bandwidth and caches as\n"
+    "                  on a node running K ranks; default 1\n"
                      "  --keep          keep the per-rank timing files (their "
                      "directory is printed)\n"
                      "  --launcher NAME mpirun (default), mpiexec, srun, ...\n\n"
@@ -65,6 +66,7 @@ struct RankTiming {
   double OverheadNs = 0;
   bool TokenPassing = false;
   int Cpu = -1;
+  int RanksPerNode = 1;
   std::vector<BlockTiming> Blocks;
 };
 
@@ -97,6 +99,8 @@ std::string readRankTiming(const fs::path &Path, int Rank, RankTiming &Out) {
         Out.TokenPassing = Value == "on";
       else if (Key == "cpu")
         Out.Cpu = std::atoi(Value.c_str());
+      else if (Key == "ranks-per-node")
+        Out.RanksPerNode = std::atoi(Value.c_str());
       continue;
     }
     BlockTiming B;
@@ -192,6 +196,10 @@ void writeYaml(std::ostream &OS, const ProbeCommandLine &Cmd, const std::vector<
   E << YAML::Key << "cpu_mhz" << YAML::Value << cpuInfo("cpu MHz");
   E << YAML::Key << "cpu" << YAML::Value << (Ranks.empty() ? -1 : Ranks.front().Cpu);
   E << YAML::Key << "token_passing" << YAML::Value << true;
+  // How many ranks computed at once (each on its own processor, from `cpu` on): 1 is seed
+  // 004's one rank at a time.
+  E << YAML::Key << "ranks_per_node" << YAML::Value
+    << (Ranks.empty() ? 1 : Ranks.front().RanksPerNode);
   // The compiler and flags the timed code was built with: from the block map mpiete-cc wrote
   // beside the probe (MPIETE_COMPILER / MPIETE_CFLAGS override, e.g. for a hand-built probe).
   std::string Compiler = "unknown", Flags;
@@ -267,7 +275,7 @@ void writeYaml(std::ostream &OS, const ProbeCommandLine &Cmd, const std::vector<
   E << YAML::EndMap;
   OS << "# mpiete compute base data: seconds per execution of every compute "
         "block (loops timed\n"
-        "# whole: per iteration), measured with one rank running at a time.\n"
+        "# whole: per iteration), measured with ranks_per_node ranks running at a time.\n"
      << E.c_str() << "\n";
 }
 
@@ -286,7 +294,8 @@ int runProbeCompute(const CommandArgs &Args) {
   DiagnosticSink Diags(std::cerr);
   const DiagLoc Tool{"mpiete probe-compute"};
   ProbeCommandLine Cmd;
-  const std::vector<ProbeOption> Own = {{"-o", true}, {"--cpu", true}, {"--keep", false}};
+  const std::vector<ProbeOption> Own = {
+      {"-o", true}, {"--cpu", true}, {"--ranks-per-node", true}, {"--keep", false}};
   if (std::string Err = parseProbeCommandLine(Args, Own, /*WantProgram=*/true, Cmd); !Err.empty()) {
     Diags.error(Tool, Err, "usage");
     std::cerr << Usage;
@@ -296,13 +305,15 @@ int runProbeCompute(const CommandArgs &Args) {
     std::cout << Usage;
     return 0;
   }
-  std::string Output, Cpu;
+  std::string Output, Cpu, PerNode;
   bool Keep = false;
   for (const auto &[Name, Value] : Cmd.Options) {
     if (Name == "-o")
       Output = Value;
     else if (Name == "--cpu")
       Cpu = Value;
+    else if (Name == "--ranks-per-node")
+      PerNode = Value;
     else if (Name == "--keep")
       Keep = true;
   }
@@ -310,6 +321,17 @@ int runProbeCompute(const CommandArgs &Args) {
     Diags.error(Tool, "needs -o FILE, -np R and the program to run", "usage");
     std::cerr << Usage;
     return 2;
+  }
+  int RanksPerNode = 1;
+  if (!PerNode.empty()) {
+    char *End = nullptr;
+    const long K = std::strtol(PerNode.c_str(), &End, 10);
+    if (*End != '\0' || K < 1 || K > 1024) {
+      Diags.error(Tool, "--ranks-per-node '" + PerNode + "': must be a number from 1 to 1024",
+                  "usage");
+      return 2;
+    }
+    RanksPerNode = static_cast<int>(K);
   }
   const std::string Program = Cmd.Launch.Program.front();
   if (!fs::exists(Program)) {
@@ -329,6 +351,8 @@ int runProbeCompute(const CommandArgs &Args) {
   Launch.Env.emplace_back("MPIETE_OUTDIR", OutDir.string());
   if (!Cpu.empty())
     Launch.Env.emplace_back("MPIETE_CPU", Cpu);
+  // Always set: a value left in the caller's environment must not leak into the ranks.
+  Launch.Env.emplace_back("MPIETE_RANKS_PER_NODE", std::to_string(RanksPerNode));
   // All ranks share one processor by design: Open MPI must be told that is
   // fine.
   if (isOpenMpiLauncher(Launch.Launcher) &&
@@ -339,7 +363,7 @@ int runProbeCompute(const CommandArgs &Args) {
   const bool Tty = isatty(STDERR_FILENO) != 0;
   if (Tty)
     std::cerr << "mpiete probe-compute: running " << Launch.Np << " ranks of '" << Program
-              << "' one at a time...\n";
+              << "' " << RanksPerNode << " at a time...\n";
   const auto Start = std::chrono::steady_clock::now();
   const int Rc = runLaunch(Launch);
   if (Rc != 0) {
@@ -363,6 +387,17 @@ int runProbeCompute(const CommandArgs &Args) {
       return 1;
     }
     Blocks += Ranks[static_cast<size_t>(R)].Blocks.size();
+    if (Ranks[static_cast<size_t>(R)].RanksPerNode != RanksPerNode) {
+      Diags.error(DiagLoc{Program},
+                  "rank " + std::to_string(R) + " ran " +
+                      std::to_string(Ranks[static_cast<size_t>(R)].RanksPerNode) +
+                      " ranks at a time, not " + std::to_string(RanksPerNode) +
+                      " (MPIETE_RANKS_PER_NODE set by hand?)",
+                  "probe");
+      if (!Keep)
+        fs::remove_all(OutDir);
+      return 1;
+    }
   }
 
   std::ofstream Out(Output);
