@@ -1137,6 +1137,31 @@ bool checkFortranParseTree(p::Parsing &Parsing, const FortranFrontendOptions &Op
   return Diags.errorCount() == Before;
 }
 
+/// Adds to the content hash every other user file the unit reads (INCLUDE lines, #include), in
+/// order of first appearance, so that editing an include file changes the block map's
+/// fingerprint as editing the main file does. Files under /usr (Open MPI's mpif.h) and module
+/// files are not the user's text: a module's own source has its own unit.
+static void hashIncludedFiles(const p::AllSources &All, const p::SourceFile *Main, Fnv1a64 &H) {
+  std::vector<const p::SourceFile *> Seen{Main};
+  for (std::size_t At = 1; All.IsValid(p::Provenance{At});) {
+    std::size_t Off = 0;
+    const p::SourceFile *F = All.GetSourceFile(p::Provenance{At}, &Off);
+    if (!F || Off >= F->bytes()) {
+      ++At;
+      continue;
+    }
+    At += F->bytes() - Off;
+    if (std::find(Seen.begin(), Seen.end(), F) != Seen.end())
+      continue;
+    Seen.push_back(F);
+    llvm::StringRef Path(F->path());
+    if (Path.starts_with("/usr/") || Path.ends_with(".mod"))
+      continue;
+    llvm::ArrayRef<char> Text = F->content();
+    H.field(std::string_view(Text.data(), Text.size()));
+  }
+}
+
 bool analyzeFortran(p::Parsing &Parsing, const FortranFrontendOptions &Opts, UnitModel &Model,
                     std::string &MainText, DiagnosticSink &Diags) {
   unsigned Before = Diags.errorCount();
@@ -1160,6 +1185,7 @@ bool analyzeFortran(p::Parsing &Parsing, const FortranFrontendOptions &Opts, Uni
   Model.FixedColumns = Opts.FixedColumns;
   Fnv1a64 H;
   H.field(MainText);
+  hashIncludedFiles(Parsing.allCooked().allSources(), SM.main(), H);
   Model.ContentHash = H.value();
 
   const p::Program &Prog = *Parsing.parseTree();
