@@ -1598,20 +1598,35 @@ int testsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount, int 
   return MPI_SUCCESS;
 }
 
-int probe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, MPI_Status *Status) {
-  checkActive("MPI_Probe");
-  SegmentLock Lock;
+/// The start Probe and Iprobe share, under the caller's lock: records the wait, answers a probe
+/// of MPI_PROC_NULL (Rc = MPI_SUCCESS) or of a bad rank (Rc = MPI_ERR_RANK) with false, else
+/// fills P with the pending probe.
+bool startProbe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, MPI_Status *Status,
+                Request &P, int &Rc) {
   yieldToCommCalls();
   rec().record(Block, Kind::Wait);
+  Rc = MPI_SUCCESS;
   if (Source == MPI_PROC_NULL) {
     if (Status != MPI_STATUS_IGNORE)
       setStatus(*Status, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0);
-    return MPI_SUCCESS;
+    return false;
   }
   const comms::Info &C = comms::lookup(Comm, Block);
-  if (Source != MPI_ANY_SOURCE && (Source < 0 || Source >= C.Size))
-    return MPI_ERR_RANK;
-  const Request P = probeRecord(Block, Source, Tag, C);
+  if (Source != MPI_ANY_SOURCE && (Source < 0 || Source >= C.Size)) {
+    Rc = MPI_ERR_RANK;
+    return false;
+  }
+  P = probeRecord(Block, Source, Tag, C);
+  return true;
+}
+
+int probe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, MPI_Status *Status) {
+  checkActive("MPI_Probe");
+  SegmentLock Lock;
+  Request P;
+  int Rc;
+  if (!startProbe(Block, Source, Tag, Comm, Status, P, Rc))
+    return Rc;
   for (;;) {
     progress();
     uint32_t Prev;
@@ -1628,18 +1643,13 @@ int probe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, MPI_Status *S
 int iprobe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, int *Flag, MPI_Status *Status) {
   checkActive("MPI_Iprobe");
   SegmentLock Lock;
-  yieldToCommCalls();
-  rec().record(Block, Kind::Wait);
-  if (Source == MPI_PROC_NULL) {
-    *Flag = 1;
-    if (Status != MPI_STATUS_IGNORE)
-      setStatus(*Status, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0);
-    return MPI_SUCCESS;
+  Request P;
+  int Rc;
+  if (!startProbe(Block, Source, Tag, Comm, Status, P, Rc)) {
+    if (Rc == MPI_SUCCESS)
+      *Flag = 1; // a probe of MPI_PROC_NULL finds its empty message at once
+    return Rc;
   }
-  const comms::Info &C = comms::lookup(Comm, Block);
-  if (Source != MPI_ANY_SOURCE && (Source < 0 || Source >= C.Size))
-    return MPI_ERR_RANK;
-  const Request P = probeRecord(Block, Source, Tag, C);
   for (int Round = 0; Round < 2; ++Round) {
     progress();
     uint32_t Prev;
