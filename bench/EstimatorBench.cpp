@@ -156,6 +156,33 @@ private:
   int Phase = 0;
 };
 
+/// The timed loop of every replay benchmark: fresh sources of type SourceT for every rank, one
+/// engine run per iteration; counts events per second and reports the predicted time.
+template <typename SourceT>
+void replay(benchmark::State &State, const ComputeModel &Compute, const NetworkModel &Net,
+            int Ranks, uint64_t Iterations) {
+  uint64_t Events = 0;
+  for (auto _ : State) {
+    std::vector<std::unique_ptr<SourceT>> Owned;
+    std::vector<EventSource *> Sources;
+    for (int R = 0; R < Ranks; ++R) {
+      Owned.push_back(std::make_unique<SourceT>(R, Ranks, Iterations));
+      Sources.push_back(Owned.back().get());
+    }
+    Engine E(Compute, Net);
+    EstimateResult Result = E.run(Sources);
+    if (!Result.Ok) {
+      State.SkipWithError(Result.Errors.front().Message.c_str());
+      return;
+    }
+    Events += Result.Events;
+    State.counters["predicted_s"] = Result.predictedSeconds();
+    State.counters["events"] = double(Result.Events);
+  }
+  State.counters["events_per_second"] =
+      benchmark::Counter(double(Events), benchmark::Counter::kIsRate);
+}
+
 void AllToAll(benchmark::State &State) {
   int Ranks = int(State.range(0));
   uint64_t Iterations = uint64_t(State.range(1));
@@ -175,26 +202,7 @@ void AllToAll(benchmark::State &State) {
   // Each node's link carries what two pairs stream at once.
   Net.setContention(Contention ? ContentionKind::Fair : ContentionKind::None, 2 / 0.8e-9);
 
-  uint64_t Events = 0;
-  for (auto _ : State) {
-    std::vector<std::unique_ptr<AllToAllSource>> Owned;
-    std::vector<EventSource *> Sources;
-    for (int R = 0; R < Ranks; ++R) {
-      Owned.push_back(std::make_unique<AllToAllSource>(R, Ranks, Iterations));
-      Sources.push_back(Owned.back().get());
-    }
-    Engine E(Compute, Net);
-    EstimateResult Result = E.run(Sources);
-    if (!Result.Ok) {
-      State.SkipWithError(Result.Errors.front().Message.c_str());
-      return;
-    }
-    Events += Result.Events;
-    State.counters["predicted_s"] = Result.predictedSeconds();
-    State.counters["events"] = double(Result.Events);
-  }
-  State.counters["events_per_second"] =
-      benchmark::Counter(double(Events), benchmark::Counter::kIsRate);
+  replay<AllToAllSource>(State, Compute, Net, Ranks, Iterations);
 }
 
 void Replay(benchmark::State &State) {
@@ -214,26 +222,7 @@ void Replay(benchmark::State &State) {
   ClusterNetworkModel Net(Node, std::make_shared<LogGPSLinkModel>(Intra),
                           std::make_shared<LogGPSLinkModel>(Inter));
 
-  uint64_t Events = 0;
-  for (auto _ : State) {
-    std::vector<std::unique_ptr<SyntheticSource>> Owned;
-    std::vector<EventSource *> Sources;
-    for (int R = 0; R < Ranks; ++R) {
-      Owned.push_back(std::make_unique<SyntheticSource>(R, Ranks, Iterations));
-      Sources.push_back(Owned.back().get());
-    }
-    Engine E(Compute, Net);
-    EstimateResult Result = E.run(Sources);
-    if (!Result.Ok) {
-      State.SkipWithError(Result.Errors.front().Message.c_str());
-      return;
-    }
-    Events += Result.Events;
-    State.counters["predicted_s"] = Result.predictedSeconds();
-    State.counters["events"] = double(Result.Events);
-  }
-  State.counters["events_per_second"] =
-      benchmark::Counter(double(Events), benchmark::Counter::kIsRate);
+  replay<SyntheticSource>(State, Compute, Net, Ranks, Iterations);
 }
 
 } // namespace
