@@ -726,12 +726,6 @@ public:
                   "function-pointer");
       return true;
     }
-    if (StringRef(Name).starts_with("PMPI_")) {
-      Diags.error(where(Loc), "direct call to profiling routine '" + Name +
-                                  "' is not supported; call '" + Name.substr(1) + "' instead",
-                  "unsupported");
-      return true;
-    }
     if (findRewrittenRoutine(Name)) {
       if (!SM.isInMainFile(Loc))
         Diags.error(where(Loc),
@@ -743,25 +737,8 @@ public:
     }
     if (isLocalRoutine(Name))
       return true;
-    bool Pass = Opts.PassThroughAll || std::find(Opts.PassThrough.begin(), Opts.PassThrough.end(),
-                                                 Name) != Opts.PassThrough.end();
-    std::string Reason(unhandledReason(Name));
-    if (Pass) {
-      Diags.warning(where(Loc),
-                    "'" + Name + "' (" + Reason +
-                        ") is passed through uninstrumented; predictions ignore its cost",
-                    "pass-through");
-      if (std::find(Model.PassedThrough.begin(), Model.PassedThrough.end(), Name) ==
-          Model.PassedThrough.end())
-        Model.PassedThrough.push_back(Name);
-    } else {
-      Diags.error(where(Loc),
-                  "'" + Name + "' (" + Reason +
-                      ") is not supported by mpiete; pass it through uninstrumented with "
-                      "--mpiete-pass-through=" +
-                      Name + " (predictions then ignore it)",
-                  "unsupported");
-    }
+    diagnoseUnhandledRoutine(Name, where(Loc), Opts.PassThrough, Opts.PassThroughAll, Model,
+                             Diags);
     return true;
   }
 

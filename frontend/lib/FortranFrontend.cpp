@@ -1079,35 +1079,10 @@ private:
     if (!isMpiName(L) || CA.defined(L))
       return;
     std::string Name = canonicalMpi(L);
-    DiagLoc Loc = SM.loc(N->source);
-    if (Name.rfind("PMPI_", 0) == 0) {
-      Diags.error(Loc,
-                  "direct call to profiling routine '" + Name + "' is not supported; call '" +
-                      Name.substr(1) + "' instead",
-                  "unsupported");
-      return;
-    }
     if (findRewrittenRoutine(Name) || isLocalRoutine(Name))
       return;
-    bool Pass = Opts.PassThroughAll || std::find(Opts.PassThrough.begin(), Opts.PassThrough.end(),
-                                                 Name) != Opts.PassThrough.end();
-    std::string Reason(unhandledReason(Name));
-    if (Pass) {
-      Diags.warning(Loc,
-                    "'" + Name + "' (" + Reason +
-                        ") is passed through uninstrumented; predictions ignore its cost",
-                    "pass-through");
-      if (std::find(Model.PassedThrough.begin(), Model.PassedThrough.end(), Name) ==
-          Model.PassedThrough.end())
-        Model.PassedThrough.push_back(Name);
-      return;
-    }
-    Diags.error(Loc,
-                "'" + Name + "' (" + Reason +
-                    ") is not supported by mpiete; pass it through uninstrumented with "
-                    "--mpiete-pass-through=" +
-                    Name + " (predictions then ignore it)",
-                "unsupported");
+    diagnoseUnhandledRoutine(Name, SM.loc(N->source), Opts.PassThrough, Opts.PassThroughAll,
+                             Model, Diags);
   }
 
   const SourceMap &SM;

@@ -135,6 +135,36 @@ std::string_view unhandledReason(std::string_view Name) {
   return "routine not supported";
 }
 
+void diagnoseUnhandledRoutine(const std::string &Name, const DiagLoc &Loc,
+                              const std::vector<std::string> &PassThrough, bool PassThroughAll,
+                              UnitModel &Model, DiagnosticSink &Diags) {
+  if (Name.rfind("PMPI_", 0) == 0) {
+    Diags.error(Loc,
+                "direct call to profiling routine '" + Name + "' is not supported; call '" +
+                    Name.substr(1) + "' instead",
+                "unsupported");
+    return;
+  }
+  std::string Reason(unhandledReason(Name));
+  if (!PassThroughAll &&
+      std::find(PassThrough.begin(), PassThrough.end(), Name) == PassThrough.end()) {
+    Diags.error(Loc,
+                "'" + Name + "' (" + Reason +
+                    ") is not supported by mpiete; pass it through uninstrumented with "
+                    "--mpiete-pass-through=" +
+                    Name + " (predictions then ignore it)",
+                "unsupported");
+    return;
+  }
+  Diags.warning(Loc,
+                "'" + Name + "' (" + Reason +
+                    ") is passed through uninstrumented; predictions ignore its cost",
+                "pass-through");
+  if (std::find(Model.PassedThrough.begin(), Model.PassedThrough.end(), Name) ==
+      Model.PassedThrough.end())
+    Model.PassedThrough.push_back(Name);
+}
+
 RoleBlock roleBlock(MpiRole R, unsigned I) {
   switch (R) {
   case MpiRole::Send:

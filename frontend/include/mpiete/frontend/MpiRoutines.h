@@ -3,8 +3,11 @@
 #define MPIETE_FRONTEND_MPIROUTINES_H
 
 #include "mpiete/frontend/ProgramModel.h"
+#include "mpiete/support/Diagnostics.h"
 
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace mpiete {
 
@@ -24,6 +27,14 @@ bool isLocalRoutine(std::string_view Name);
 /// Why an MPI routine that is neither rewritten nor local is rejected ("one-sided
 /// communication", "MPI-IO", ...); a short phrase for the diagnostic.
 std::string_view unhandledReason(std::string_view Name);
+
+/// Diagnoses a call, at Loc, of an MPI routine that is neither rewritten nor local, the same way
+/// for both frontends: a direct PMPI_ call is an error; a routine the user passes through
+/// (PassThroughAll, or named in PassThrough) a warning, recorded once in Model.PassedThrough;
+/// any other an error saying why it is unsupported and how to pass it through.
+void diagnoseUnhandledRoutine(const std::string &Name, const DiagLoc &Loc,
+                              const std::vector<std::string> &PassThrough, bool PassThroughAll,
+                              UnitModel &Model, DiagnosticSink &Diags);
 
 /// Number of consecutive blocks a call site of this role owns.
 unsigned blocksForRole(MpiRole R);
