@@ -8,7 +8,6 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -36,6 +35,20 @@ const char *EstimateUsage =
     "Example:\n  mpiete estimate --program traces/ --machine machine.yaml --network network.yaml "
     "--timeline run.json\n";
 
+/// A note when a machine file was measured with another number of ranks computing at once
+/// (`probe-compute --ranks-per-node`) than the cluster runs per node: its blocks saw another
+/// share of memory bandwidth and caches.
+void noteRanksPerNode(const std::string &Machine, int Measured, int PerNode,
+                      DiagnosticSink &Diags) {
+  if (Measured != PerNode)
+    Diags.note({Machine, 0, 0},
+               "measured with " + std::to_string(Measured) +
+                   " ranks computing at once, the cluster runs " + std::to_string(PerNode) +
+                   " per node (mpiete probe-compute --ranks-per-node " + std::to_string(PerNode) +
+                   " measures them sharing the node)",
+               "estimate");
+}
+
 /// cluster.yaml (format mpiete-cluster, version 1; docs/estimator.md):
 ///   ranks_per_node: 2                 ranks each node runs
 ///   placement: block                  block (0..k-1 on node 0, ...) or round-robin
@@ -51,8 +64,10 @@ const char *EstimateUsage =
 /// Paths are relative to the cluster file. Ranks on a node of a listed type take their compute
 /// times from that type's file (which must hold every such rank); others from --machine.
 bool loadCluster(const std::string &Path, int Ranks, NetworkModelKind Kind,
-                 std::shared_ptr<LinkModel> Inter, std::string InterPath, TableComputeModel &Compute,
-                 DiagnosticSink &Diags, std::unique_ptr<ClusterNetworkModel> &Out) {
+                 std::shared_ptr<LinkModel> Inter, std::string InterPath,
+                 const std::string &DefaultMachine, const MachineProvenance &DefaultProv,
+                 TableComputeModel &Compute, DiagnosticSink &Diags,
+                 std::unique_ptr<ClusterNetworkModel> &Out) {
   YAML::Node Root;
   try {
     Root = YAML::LoadFile(Path);
@@ -110,9 +125,14 @@ bool loadCluster(const std::string &Path, int Ranks, NetworkModelKind Kind,
   for (int R = 0; R < Ranks; ++R)
     if (!MachineOfNode[Node[R]].empty())
       RanksOfMachine[MachineOfNode[Node[R]]].push_back(R);
-  for (const auto &[File, Only] : RanksOfMachine)
-    if (!loadMachineYaml(File, Compute, Diags, &Only))
+  noteRanksPerNode(DefaultMachine, DefaultProv.RanksPerNode, PerNode, Diags);
+  for (const auto &[File, Only] : RanksOfMachine) {
+    MachineProvenance Prov;
+    if (!loadMachineYaml(File, Compute, Diags, &Only, &Prov))
       return false;
+    if (File != DefaultMachine)
+      noteRanksPerNode(File, Prov.RanksPerNode, PerNode, Diags);
+  }
 
   if (Root["inter_node_network"]) {
     InterPath = Relative(Root["inter_node_network"].as<std::string>());
@@ -246,49 +266,6 @@ std::optional<BlockId> regionBlock(const std::string &Spec, bool IsStart,
   return std::nullopt;
 }
 
-/// The program fingerprint the compute base data was taken from, or empty if not recorded.
-std::string machineFingerprint(const std::string &Path) {
-  try {
-    YAML::Node N = YAML::LoadFile(Path)["provenance"]["fingerprint"];
-    return N ? N.as<std::string>() : std::string();
-  } catch (const YAML::Exception &) {
-    return {}; // malformed files are reported by loadMachineYaml
-  }
-}
-
-/// A note for every machine file measured with another number of ranks computing at once
-/// (`probe-compute --ranks-per-node`, provenance `ranks_per_node`, 1 if absent) than the
-/// cluster runs per node: its blocks saw another share of memory bandwidth and caches.
-void noteRanksPerNode(const std::string &ClusterPath, const std::string &DefaultMachine,
-                      DiagnosticSink &Diags) {
-  try {
-    YAML::Node Cluster = YAML::LoadFile(ClusterPath);
-    const int PerNode = Cluster["ranks_per_node"].as<int>(0);
-    std::vector<std::string> Machines = {DefaultMachine};
-    for (const YAML::Node &T : Cluster["nodes"])
-      if (T["machine"]) {
-        std::filesystem::path P = T["machine"].as<std::string>();
-        Machines.push_back(P.is_relative()
-                               ? (std::filesystem::path(ClusterPath).parent_path() / P).string()
-                               : P.string());
-      }
-    std::sort(Machines.begin(), Machines.end());
-    Machines.erase(std::unique(Machines.begin(), Machines.end()), Machines.end());
-    for (const std::string &M : Machines) {
-      const int Measured = YAML::LoadFile(M)["provenance"]["ranks_per_node"].as<int>(1);
-      if (PerNode > 0 && Measured != PerNode)
-        Diags.note({M, 0, 0},
-                   "measured with " + std::to_string(Measured) +
-                       " ranks computing at once, the cluster runs " + std::to_string(PerNode) +
-                       " per node (mpiete probe-compute --ranks-per-node " +
-                       std::to_string(PerNode) + " measures them sharing the node)",
-                   "estimate");
-    }
-  } catch (const YAML::Exception &) {
-    // Only a note: malformed files are reported where they are loaded.
-  }
-}
-
 } // namespace
 
 int runEstimate(const CommandArgs &Args) {
@@ -357,12 +334,13 @@ int runEstimate(const CommandArgs &Args) {
   if (!openTraceDirectory(Opt["--program"], Diags, Traces))
     return 1;
   TableComputeModel Compute;
-  if (!loadMachineYaml(Opt["--machine"], Compute, Diags))
+  MachineProvenance MachineProv;
+  if (!loadMachineYaml(Opt["--machine"], Compute, Diags, nullptr, &MachineProv))
     return 1;
   // Base data of two different builds of the program cannot be combined: block ids would
   // silently mean other code.
   std::string TraceFp = Traces.front()->header().Fingerprint;
-  std::string MachineFp = machineFingerprint(Opt["--machine"]);
+  const std::string &MachineFp = MachineProv.Fingerprint;
   if (!TraceFp.empty() && !MachineFp.empty() && TraceFp != MachineFp) {
     Diags.error({Opt["--machine"], 0, 0},
                 "compute base data of another build of the program: fingerprint '" +
@@ -376,10 +354,9 @@ int runEstimate(const CommandArgs &Args) {
     return 1;
   std::unique_ptr<ClusterNetworkModel> Net;
   if (Opt.count("--cluster")) {
-    if (!loadCluster(Opt["--cluster"], int(Traces.size()), Kind, Inter, Opt["--network"], Compute,
-                     Diags, Net))
+    if (!loadCluster(Opt["--cluster"], int(Traces.size()), Kind, Inter, Opt["--network"],
+                     Opt["--machine"], MachineProv, Compute, Diags, Net))
       return 1;
-    noteRanksPerNode(Opt["--cluster"], Opt["--machine"], Diags);
   } else {
     Net = std::make_unique<ClusterNetworkModel>(Inter);
   }

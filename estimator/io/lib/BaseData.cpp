@@ -116,6 +116,20 @@ bool openTraceDirectory(const std::string &Dir, DiagnosticSink &Diags,
 
 namespace {
 
+/// The whole text of a base data file; `Path: error: cannot open the <What> file` if missing.
+bool readBaseData(const std::string &Path, const char *What, std::string &Text,
+                  DiagnosticSink &Diags) {
+  std::ifstream In(Path);
+  if (!In) {
+    Diags.error({Path, 0, 0}, std::string("cannot open the ") + What + " file", What);
+    return false;
+  }
+  std::ostringstream S;
+  S << In.rdbuf();
+  Text = S.str();
+  return true;
+}
+
 /// yaml-cpp lookups with located errors.
 struct NetworkParser {
   const std::string &Name;
@@ -309,14 +323,9 @@ bool parseNetworkPairs(const std::string &Name, const std::string &Text, Network
 }
 
 bool loadNetworkPairs(const std::string &Path, NetworkPairs &Out, DiagnosticSink &Diags) {
-  std::ifstream In(Path);
-  if (!In) {
-    Diags.error({Path, 0, 0}, "cannot open the network file", "network");
-    return false;
-  }
-  std::ostringstream S;
-  S << In.rdbuf();
-  return parseNetworkPairs(Path, S.str(), Out, Diags);
+  std::string Text;
+  return readBaseData(Path, "network", Text, Diags) &&
+         parseNetworkPairs(Path, Text, Out, Diags);
 }
 
 bool parseBlockId(const std::string &Text, BlockId &Out) {
@@ -346,7 +355,8 @@ bool parseBlockId(const std::string &Text, BlockId &Out) {
 }
 
 bool parseMachineYaml(const std::string &Name, const std::string &Text, TableComputeModel &Out,
-                      DiagnosticSink &Diags, const std::vector<int> *Only) {
+                      DiagnosticSink &Diags, const std::vector<int> *Only,
+                      MachineProvenance *Prov) {
   YAML::Node Root;
   try {
     Root = YAML::Load(Text);
@@ -371,6 +381,11 @@ bool parseMachineYaml(const std::string &Name, const std::string &Text, TableCom
   YAML::Node Ranks = Root["ranks"];
   if (!Ranks.IsSequence())
     return Error(Root, "missing sequence 'ranks'");
+  if (Prov) {
+    const YAML::Node P = Root["provenance"];
+    Prov->Fingerprint = P["fingerprint"].as<std::string>("");
+    Prov->RanksPerNode = P["ranks_per_node"].as<int>(1);
+  }
   std::vector<int> Missing = Only ? *Only : std::vector<int>();
   for (const YAML::Node &R : Ranks) {
     int Rank = R["rank"].as<int>(-1);
@@ -401,27 +416,18 @@ bool parseMachineYaml(const std::string &Name, const std::string &Text, TableCom
 }
 
 bool loadMachineYaml(const std::string &Path, TableComputeModel &Out, DiagnosticSink &Diags,
-                     const std::vector<int> *Only) {
-  std::ifstream In(Path);
-  if (!In) {
-    Diags.error({Path, 0, 0}, "cannot open the compute file", "compute");
-    return false;
-  }
-  std::ostringstream S;
-  S << In.rdbuf();
-  return parseMachineYaml(Path, S.str(), Out, Diags, Only);
+                     const std::vector<int> *Only, MachineProvenance *Prov) {
+  std::string Text;
+  return readBaseData(Path, "compute", Text, Diags) &&
+         parseMachineYaml(Path, Text, Out, Diags, Only, Prov);
 }
 
 std::shared_ptr<LinkModel> loadNetworkYaml(const std::string &Path, NetworkModelKind Kind,
                                            DiagnosticSink &Diags) {
-  std::ifstream In(Path);
-  if (!In) {
-    Diags.error({Path, 0, 0}, "cannot open the network file", "network");
+  std::string Text;
+  if (!readBaseData(Path, "network", Text, Diags))
     return nullptr;
-  }
-  std::ostringstream S;
-  S << In.rdbuf();
-  return parseNetworkYaml(Path, S.str(), Kind, Diags);
+  return parseNetworkYaml(Path, Text, Kind, Diags);
 }
 
 } // namespace mpiete::estimator

@@ -45,11 +45,16 @@ bool openTraceDirectory(const std::string &Dir, DiagnosticSink &Diags,
 /// rank gets its own table, so a file merged from different machines describes a
 /// heterogeneous cluster. With Only, just those ranks are taken (each must be in the file):
 /// a cluster puts the ranks of its nodes of another machine type on that type's file.
-/// False (reported) on error.
+/// With Prov, also what the file says about how it was measured. False (reported) on error.
+struct MachineProvenance {
+  std::string Fingerprint; ///< the program's block map fingerprint; empty if not recorded
+  int RanksPerNode = 1;    ///< ranks that computed at once (probe-compute --ranks-per-node)
+};
 bool loadMachineYaml(const std::string &Path, TableComputeModel &Out, DiagnosticSink &Diags,
-                     const std::vector<int> *Only = nullptr);
+                     const std::vector<int> *Only = nullptr, MachineProvenance *Prov = nullptr);
 bool parseMachineYaml(const std::string &Name, const std::string &Text, TableComputeModel &Out,
-                      DiagnosticSink &Diags, const std::vector<int> *Only = nullptr);
+                      DiagnosticSink &Diags, const std::vector<int> *Only = nullptr,
+                      MachineProvenance *Prov = nullptr);
 
 /// The contention evidence of network.yaml: how many pairs probe-comm measured at once
 /// (`--pairs K`, provenance.pairs) and, for K > 1, the aggregate bandwidth they reached at
