@@ -926,11 +926,7 @@ void yieldAfterFailedPoll() {
       S.State = RankState::Running;
       return;
     }
-    const int T = S.Token;
-    S.Token = -1;
-    H.TokenHolder[T] = -1;
-    H.HeldTokens -= 1;
-    giveToken(R, T);
+    releaseToken(); // to R: the only runnable candidate it looks for, as nothing changed
     sleepForToken();
     return;
   }
