@@ -4,6 +4,7 @@
 // The network is T(k) = 1000 + k ns with no overheads and G = 1 ns per byte, so a message of k
 // bytes streams for its last k ns; a node link carries C = 1 byte per ns unless a test says
 // otherwise (what one pair achieves). Messages are eager unless a test lowers the limit.
+#include "Replay.h"
 #include "mpiete/estimator/Engine.h"
 
 #include <gtest/gtest.h>
@@ -11,6 +12,8 @@
 #include <memory>
 
 using namespace mpiete::estimator;
+using mpiete::estimator::test::allErrors;
+using mpiete::estimator::test::req;
 
 namespace {
 
@@ -34,28 +37,9 @@ struct Cluster {
   }
 
   EstimateResult run(std::vector<std::vector<Event>> Traces) {
-    std::vector<std::unique_ptr<EventSource>> Owned;
-    std::vector<EventSource *> Sources;
-    for (size_t R = 0; R < Traces.size(); ++R) {
-      Owned.push_back(std::make_unique<VectorEventSource>("rank" + std::to_string(R) + ".trace",
-                                                          std::move(Traces[R])));
-      Sources.push_back(Owned.back().get());
-    }
-    Engine E(Compute, *Net);
-    return E.run(Sources);
+    return test::replay(Compute, *Net, std::move(Traces));
   }
 };
-
-CompletedRequest req(uint64_t Id, int32_t Source = NoStatus, int32_t Tag = NoStatus) {
-  return CompletedRequest{Id, Source, Tag};
-}
-
-std::string allErrors(const EstimateResult &R) {
-  std::string S;
-  for (const EngineError &E : R.Errors)
-    S += E.File + ": " + E.Message + "\n";
-  return S;
-}
 
 /// Rank Sender sends Bytes to each of Peers at its start and waits for all of them.
 std::vector<Event> sendAll(std::vector<std::pair<int, uint64_t>> Peers) {

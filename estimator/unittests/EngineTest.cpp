@@ -4,6 +4,7 @@
 // Unless a test says otherwise the network is T(k) = 1000 + k ns, o_s = 10 ns, o_r = 20 ns,
 // S = 1024 bytes (a table through (0, 1000 ns) and (1024, 2024 ns), extrapolated), and the
 // compute blocks take C1 = 100 ns, C2 = 200 ns, C3 = 300 ns, C5 = 5000 ns.
+#include "Replay.h"
 #include "mpiete/estimator/Engine.h"
 #include "mpiete/estimator/Report.h"
 
@@ -13,6 +14,8 @@
 #include <sstream>
 
 using namespace mpiete::estimator;
+using mpiete::estimator::test::allErrors;
+using mpiete::estimator::test::req;
 
 namespace {
 
@@ -33,28 +36,9 @@ struct Replayer {
   }
 
   EstimateResult run(std::vector<std::vector<Event>> Traces, EngineOptions Opt = {}) {
-    std::vector<std::unique_ptr<EventSource>> Owned;
-    std::vector<EventSource *> Sources;
-    for (size_t R = 0; R < Traces.size(); ++R) {
-      Owned.push_back(std::make_unique<VectorEventSource>("rank" + std::to_string(R) + ".trace",
-                                                          std::move(Traces[R])));
-      Sources.push_back(Owned.back().get());
-    }
-    Engine E(Compute, Net, Opt);
-    return E.run(Sources);
+    return test::replay(Compute, Net, std::move(Traces), Opt);
   }
 };
-
-CompletedRequest req(uint64_t Id, int32_t Source = NoStatus, int32_t Tag = NoStatus) {
-  return CompletedRequest{Id, Source, Tag};
-}
-
-std::string allErrors(const EstimateResult &R) {
-  std::string S;
-  for (const EngineError &E : R.Errors)
-    S += E.File + ": " + E.Message + "\n";
-  return S;
-}
 
 TEST(EngineTest, EagerPingPong) {
   Replayer S;
