@@ -471,8 +471,10 @@ uint32_t Engine::newFlow(int32_t Src, int32_t Dst, const LinkModel &L, uint64_t 
   if (A < 0 || B < 0 || A == B)
     return NoIndex; // within a node: not through the node's network link
   TimeNs Stream = L.streamTime(Bytes);
-  double Rate = L.streamRate(Bytes);
-  if (Stream <= 0 || Rate <= 0)
+  // A flow alone fills its links at the sustained rate, whatever its own rate (an eager one
+  // streams faster, but for a shorter time): the link share it takes at its own pace.
+  double Rate = L.sustainedStreamRate();
+  if (Stream <= 0 || Rate <= 0 || L.streamRate(Bytes) <= 0)
     return NoIndex;
   // The streaming is the last part of the transfer. A rendezvous matched after its streaming
   // would have begun (the receive was posted while the envelope was on its way) has streamed

@@ -110,10 +110,6 @@ double TableLinkModel::streamRate(uint64_t Bytes) const {
   return PerByte > 0 ? 1 / PerByte : 0;
 }
 
-double TableLinkModel::peakStreamRate() const {
-  return std::max(streamRate(0), streamRate(std::numeric_limits<uint64_t>::max()));
-}
-
 TimeNs LogGPSLinkModel::sendOverhead(uint64_t Bytes) const {
   return std::max<TimeNs>(0, toNs(P.Os + P.OsPerByte * double(Bytes)));
 }
@@ -147,10 +143,6 @@ double LogGPSLinkModel::streamRate(uint64_t Bytes) const {
   return PerByte > 0 ? 1e-9 / PerByte : 0;
 }
 
-double LogGPSLinkModel::peakStreamRate() const {
-  return std::max(streamRate(0), streamRate(std::numeric_limits<uint64_t>::max()));
-}
-
 const LinkModel &ClusterNetworkModel::link(int Src, int Dst) const {
   if (Src == Dst)
     return *Intra;
@@ -176,8 +168,9 @@ int ClusterNetworkModel::nodeOf(int Rank) const {
 double ClusterNetworkModel::linkCapacity() const {
   if (Contention == ContentionKind::None)
     return 0;
-  // A link carries at least what one pair alone achieves: a single transfer is never slowed.
-  return std::max(Capacity, Inter->peakStreamRate());
+  // A link carries at least what one pair alone keeps it busy with: a single transfer is
+  // never slowed.
+  return std::max(Capacity, Inter->sustainedStreamRate());
 }
 
 } // namespace mpiete::estimator

@@ -253,3 +253,31 @@ TEST(ContentionTest, AClassRefilledWhenAnotherFlowEndsStartsAfresh) {
   EXPECT_EQ(R.Ranks[3].End, 2001000);
   EXPECT_EQ(R.Ranks[1].End, 3001000);
 }
+
+TEST(ContentionTest, LinkCapacityIsTheSustainedRateNotTheEagerOne) {
+  // Small messages stream at 4 bytes per ns (G_eager = 0.25 ns per byte: they ride the
+  // network's buffers), large ones at 1 (G). Two 1 MB rendezvous flows out of node 0 still
+  // share its egress link, which carries what one pair keeps it busy with (1/G): each streams
+  // at half its rate, 2e6 ns after the 1000 ns envelope, as with G_eager = G.
+  Cluster Two({0, 1, 2}, ContentionKind::Fair, 0, 64 * 1024);
+  Two.Link->setStreamGaps(1e-9, 0.25e-9);
+  EstimateResult B = Two.run({sendAll({{1, MB}, {2, MB}}), recvOne(0, MB), recvOne(0, MB)});
+  ASSERT_TRUE(B.Ok) << allErrors(B);
+  EXPECT_EQ(B.Ranks[1].End, 2001000);
+  EXPECT_EQ(B.Ranks[2].End, 2001000);
+}
+
+TEST(ContentionTest, AnEagerFlowTakesTheLinkForItsOwnTime) {
+  // Same network. Rank 0 sends 1 MB (rendezvous, streaming over [1000, 1,001,000]) to rank 2
+  // and 4000 bytes (eager: T = 5000 ns, streaming its last 4000 x 0.25 = 1000 ns, [4000,
+  // 5000] alone) to rank 1. Both fill node 0's egress when alone, so from 4000 each goes at
+  // half its own pace: the small one's 1000 ns take 2000 (arrives at 6000), the large one
+  // loses 1000 ns (ends at 1,002,000).
+  Cluster Mixed({0, 1, 2}, ContentionKind::Fair, 0, 64 * 1024);
+  Mixed.Link->setStreamGaps(1e-9, 0.25e-9);
+  EstimateResult B =
+      Mixed.run({sendAll({{2, MB}, {1, 4000}}), recvOne(0, 4000), recvOne(0, MB)});
+  ASSERT_TRUE(B.Ok) << allErrors(B);
+  EXPECT_EQ(B.Ranks[1].End, 6000);
+  EXPECT_EQ(B.Ranks[2].End, 1002000);
+}

@@ -72,8 +72,11 @@ public:
     (void)Bytes;
     return 0;
   }
-  /// The fastest streamRate of any size: what one pair puts through a link.
-  virtual double peakStreamRate() const { return 0; }
+  /// The streamRate of the largest messages (1/G): what one pair alone keeps a link busy
+  /// with. Under contention every flow alone fills its links, whatever its own rate: a
+  /// message whose own rate is faster (1/G_eager > 1/G: small messages ride the network's
+  /// buffers) takes the link for its own time, as a large one does.
+  virtual double sustainedStreamRate() const { return streamRate(~uint64_t(0)); }
 };
 
 /// Measured receive times, piecewise linear in the message size and extrapolated along the
@@ -98,7 +101,6 @@ public:
   void setStreamGaps(double G, double GEager = -1);
   TimeNs streamTime(uint64_t Bytes) const override;
   double streamRate(uint64_t Bytes) const override;
-  double peakStreamRate() const override;
 
 private:
   double gapPerByte(uint64_t Bytes) const { return Bytes <= Eager ? GEagerNs : GNs; }
@@ -132,7 +134,6 @@ public:
   TimeNs gap() const override;
   TimeNs streamTime(uint64_t Bytes) const override;
   double streamRate(uint64_t Bytes) const override;
-  double peakStreamRate() const override;
   const LogGPSParams &params() const { return P; }
 
 private:
@@ -168,8 +169,9 @@ public:
       : Intra(Link), Inter(std::move(Link)) {}
   const LinkModel &link(int Src, int Dst) const override;
   /// Fair: transfers between nodes share each node's links (needs the node map). The link
-  /// capacity is at least what one pair achieves, the inter-node link's peakStreamRate(), so
-  /// a transfer alone on its links is never slowed (0: just that). The default is None.
+  /// capacity is at least what one pair keeps a link busy with, the inter-node link's
+  /// sustainedStreamRate(), so a transfer alone on its links is never slowed (0: just that).
+  /// The default is None.
   void setContention(ContentionKind Kind, double LinkBytesPerSecond = 0);
   int nodeCount() const override;
   int nodeOf(int Rank) const override;
@@ -179,7 +181,7 @@ private:
   std::vector<int> NodeOfRank;
   std::shared_ptr<const LinkModel> Intra, Inter;
   ContentionKind Contention = ContentionKind::None;
-  double Capacity = 0; ///< bytes per ns; 0: the inter-node link's peak stream rate
+  double Capacity = 0; ///< bytes per ns; 0: the inter-node link's sustained stream rate
 };
 
 } // namespace mpiete::estimator
