@@ -6,6 +6,7 @@ VC_SUBNET_PREFIX=${VC_SUBNET_PREFIX:-10.77.0}
 VC_CGROUP_ROOT=${VC_CGROUP_ROOT:-/sys/fs/cgroup/cpu}
 VC_CGROUP=$VC_CGROUP_ROOT/mpiete-$VC_NAME
 VC_PERIOD_US=${VC_PERIOD_US:-10000}
+VC_SLICE_US=${VC_SLICE_US:-100}   # scheduler slice of a host's processes and hog, --cpu share
 
 vcDie() { echo "vcluster: error: $*" >&2; exit 1; }
 vcNs() { echo "$VC_NAME-$1"; }          # namespace of host $1 (also: sw, head)
