@@ -121,13 +121,13 @@ private:
   /// through the sender node's egress link and the receiver node's ingress link.
   struct Flow {
     double Remaining = 0;                    ///< ns of streaming at the flow's own rate
-    double Cap = 0;                          ///< the flow's own rate, bytes per ns (1/G)
+    double Cap = 0;                          ///< link bytes per ns at its own pace (1/G)
     uint32_t Links[2] = {0, 0};
     uint32_t Env = NoIndex;                  ///< eager: the envelope arriving at the end
     uint32_t Recv = NoIndex, Send = NoIndex; ///< rendezvous: the requests completed at the end
   };
 
-  /// The flows on one pair of links with one own rate: max-min fairness gives them all the
+  /// The flows on one pair of links with one Cap: max-min fairness gives them all the
   /// same rate, so they are shared out as one with a multiplicity, and each flow ends when
   /// the class's progress passes the mark it joined at plus its streaming time.
   struct FlowClass {
