@@ -25,13 +25,15 @@ struct Cluster {
   std::shared_ptr<TableLinkModel> Link;
   std::unique_ptr<ClusterNetworkModel> Net;
 
-  /// NodeOfRank: the node of each rank; LinkBytesPerSecond 0: C = 1/G.
+  /// NodeOfRank: the node of each rank; LinkBytesPerSecond 0: C = 1/G; GEager: seconds per
+  /// byte an eager message streams at (< 0: G).
   Cluster(std::vector<int> NodeOfRank, ContentionKind Kind = ContentionKind::Fair,
-          double LinkBytesPerSecond = 0, uint64_t EagerLimit = uint64_t(1) << 40) {
+          double LinkBytesPerSecond = 0, uint64_t EagerLimit = uint64_t(1) << 40,
+          double GEager = -1) {
     Compute.setTime(Compute.addMachine(), Half, 500000e-9);
     Link = std::make_shared<TableLinkModel>(
         std::vector<TableLinkModel::Point>{{0, 1000e-9}, {1024, 2024e-9}}, 0, 0, EagerLimit);
-    Link->setStreamGaps(1e-9);
+    Link->setStreamGaps(1e-9, GEager);
     Net = std::make_unique<ClusterNetworkModel>(std::move(NodeOfRank), Link, Link);
     Net->setContention(Kind, LinkBytesPerSecond);
   }
@@ -259,8 +261,7 @@ TEST(ContentionTest, LinkCapacityIsTheSustainedRateNotTheEagerOne) {
   // network's buffers), large ones at 1 (G). Two 1 MB rendezvous flows out of node 0 still
   // share its egress link, which carries what one pair keeps it busy with (1/G): each streams
   // at half its rate, 2e6 ns after the 1000 ns envelope, as with G_eager = G.
-  Cluster Two({0, 1, 2}, ContentionKind::Fair, 0, 64 * 1024);
-  Two.Link->setStreamGaps(1e-9, 0.25e-9);
+  Cluster Two({0, 1, 2}, ContentionKind::Fair, 0, 64 * 1024, 0.25e-9);
   EstimateResult B = Two.run({sendAll({{1, MB}, {2, MB}}), recvOne(0, MB), recvOne(0, MB)});
   ASSERT_TRUE(B.Ok) << allErrors(B);
   EXPECT_EQ(B.Ranks[1].End, 2001000);
@@ -273,8 +274,7 @@ TEST(ContentionTest, AnEagerFlowTakesTheLinkForItsOwnTime) {
   // 5000] alone) to rank 1. Both fill node 0's egress when alone, so from 4000 each goes at
   // half its own pace: the small one's 1000 ns take 2000 (arrives at 6000), the large one
   // loses 1000 ns (ends at 1,002,000).
-  Cluster Mixed({0, 1, 2}, ContentionKind::Fair, 0, 64 * 1024);
-  Mixed.Link->setStreamGaps(1e-9, 0.25e-9);
+  Cluster Mixed({0, 1, 2}, ContentionKind::Fair, 0, 64 * 1024, 0.25e-9);
   EstimateResult B =
       Mixed.run({sendAll({{2, MB}, {1, 4000}}), recvOne(0, 4000), recvOne(0, MB)});
   ASSERT_TRUE(B.Ok) << allErrors(B);
