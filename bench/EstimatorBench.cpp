@@ -16,6 +16,13 @@ namespace {
 constexpr BlockId ComputeBlock = 0x100000001, LoopBlock = 0x100000002, RingBlock = 0x100000010,
                   ReduceBlock = 0x100000020;
 
+/// The fields every synthetic event shares: world communicator, user context, standard mode.
+void plainEvent(Event &E) {
+  E.Context = 0;
+  E.Comm = 0;
+  E.Mode = SendMode::Standard;
+}
+
 class SyntheticSource : public EventSource {
 public:
   SyntheticSource(int Rank, int Ranks, uint64_t Iterations)
@@ -27,9 +34,7 @@ public:
   bool next(Event &E) override {
     if (Iter == Iterations)
       return false;
-    E.Context = 0;
-    E.Comm = 0;
-    E.Mode = SendMode::Standard;
+    plainEvent(E);
     int Left = (Rank + Ranks - 1) % Ranks, Right = (Rank + 1) % Ranks;
     // Every eighth iteration the ring exchange is large enough for the rendezvous protocol.
     uint64_t RingBytes = Iter % 8 == 7 ? 65536 : 1024;
@@ -110,9 +115,7 @@ public:
   bool next(Event &E) override {
     if (Iter == Iterations)
       return false;
-    E.Context = 0;
-    E.Comm = 0;
-    E.Mode = SendMode::Standard;
+    plainEvent(E);
     int Last = 2 * (Ranks - 1) + 1;
     if (Phase == 0) {
       E.Kind = EventKind::Compute;

@@ -311,14 +311,7 @@ bool Engine::doCompute(uint32_t R, const Event &E, uint64_t Trips) {
 }
 
 uint32_t Engine::newRequest(uint32_t R, const Event &E) {
-  uint32_t Slot;
-  if (!FreeRequests.empty()) {
-    Slot = FreeRequests.back();
-    FreeRequests.pop_back();
-  } else {
-    Slot = uint32_t(Requests.size());
-    Requests.emplace_back();
-  }
+  uint32_t Slot = takeSlot(Requests, FreeRequests);
   Request &Q = Requests[Slot];
   Q = Request();
   Q.Owner = int32_t(R);
@@ -349,15 +342,7 @@ void Engine::releaseRequest(uint32_t Slot) {
   FreeRequests.push_back(Slot);
 }
 
-uint32_t Engine::newEnvelope() {
-  if (!FreeEnvelopes.empty()) {
-    uint32_t I = FreeEnvelopes.back();
-    FreeEnvelopes.pop_back();
-    return I;
-  }
-  Envelopes.emplace_back();
-  return uint32_t(Envelopes.size() - 1);
-}
+uint32_t Engine::newEnvelope() { return takeSlot(Envelopes, FreeEnvelopes); }
 
 uint32_t Engine::spaceOf(int32_t Rank, uint64_t Comm, uint8_t Context) {
   // Communicator ids are 64-bit hashes: numbered densely first so a key fits 64 bits.
@@ -487,14 +472,7 @@ uint32_t Engine::newFlow(int32_t Src, int32_t Dst, const LinkModel &L, uint64_t 
   }
   if (Remaining <= 0)
     return NoIndex;
-  uint32_t F;
-  if (!FreeFlows.empty()) {
-    F = FreeFlows.back();
-    FreeFlows.pop_back();
-  } else {
-    F = uint32_t(Flows.size());
-    Flows.emplace_back();
-  }
+  uint32_t F = takeSlot(Flows, FreeFlows);
   Flow &W = Flows[F];
   W = Flow();
   W.Remaining = Remaining;

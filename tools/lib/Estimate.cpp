@@ -2,6 +2,7 @@
 #include "mpiete/estimator/BaseData.h"
 #include "mpiete/estimator/Engine.h"
 #include "mpiete/estimator/Report.h"
+#include "mpiete/estimator/YamlParser.h"
 #include "mpiete/frontend/BlockMap.h"
 #include "mpiete/support/Diagnostics.h"
 #include "mpiete/tools/Commands.h"
@@ -75,28 +76,20 @@ bool loadCluster(const std::string &Path, int Ranks, NetworkModelKind Kind,
     Diags.error({Path, unsigned(E.mark.line + 1), unsigned(E.mark.column + 1)}, E.msg, "cluster");
     return false;
   }
-  auto Error = [&](const YAML::Node &N, const std::string &Message) {
-    DiagLoc Loc{Path, 0, 0};
-    if (N.IsDefined()) {
-      Loc.Line = unsigned(N.Mark().line + 1);
-      Loc.Col = unsigned(N.Mark().column + 1);
-    }
-    Diags.error(Loc, Message, "cluster");
-    return false;
-  };
+  YamlParser Y{Path, Diags, "cluster"};
   auto Relative = [&](const std::string &File) {
     std::filesystem::path P = File;
     return P.is_relative() ? (std::filesystem::path(Path).parent_path() / P).string() : File;
   };
   if (!Root.IsMap() || Root["format"].as<std::string>("") != "mpiete-cluster" ||
       Root["version"].as<int>(0) != 1)
-    return Error(Root, "not a cluster file: 'format: mpiete-cluster', 'version: 1' expected");
+    return Y.error(Root, "not a cluster file: 'format: mpiete-cluster', 'version: 1' expected");
   int PerNode = Root["ranks_per_node"].as<int>(0);
   if (PerNode <= 0)
-    return Error(Root, "'ranks_per_node' (> 0) is required");
+    return Y.error(Root, "'ranks_per_node' (> 0) is required");
   std::string Placement = Root["placement"].as<std::string>("block");
   if (Placement != "block" && Placement != "round-robin")
-    return Error(Root["placement"], "placement must be 'block' or 'round-robin'");
+    return Y.error(Root["placement"], "placement must be 'block' or 'round-robin'");
   int Nodes = (Ranks + PerNode - 1) / PerNode;
   std::vector<int> Node(Ranks);
   for (int R = 0; R < Ranks; ++R)
@@ -106,18 +99,18 @@ bool loadCluster(const std::string &Path, int Ranks, NetworkModelKind Kind,
   std::vector<std::string> MachineOfNode(Nodes);
   if (YAML::Node Types = Root["nodes"]) {
     if (!Types.IsSequence())
-      return Error(Types, "'nodes' must be a list of {count, machine}");
+      return Y.error(Types, "'nodes' must be a list of {count, machine}");
     int Next = 0;
     for (const YAML::Node &T : Types) {
       int Count = T["count"].as<int>(0);
       if (Count <= 0)
-        return Error(T, "a node type needs 'count' > 0");
+        return Y.error(T, "a node type needs 'count' > 0");
       std::string Machine = T["machine"] ? Relative(T["machine"].as<std::string>()) : "";
       for (int I = 0; I < Count && Next < Nodes; ++I)
         MachineOfNode[Next++] = Machine;
     }
     if (Next < Nodes)
-      return Error(Types, "the node types list " + std::to_string(Next) + " nodes, but " +
+      return Y.error(Types, "the node types list " + std::to_string(Next) + " nodes, but " +
                               std::to_string(Ranks) + " ranks at " + std::to_string(PerNode) +
                               " per node need " + std::to_string(Nodes));
   }
@@ -152,21 +145,21 @@ bool loadCluster(const std::string &Path, int Ranks, NetworkModelKind Kind,
   // Contention: the capacity of each node's link, from the most direct evidence given.
   std::string Contention = Root["contention"].as<std::string>("fair");
   if (Contention != "fair" && Contention != "none")
-    return Error(Root["contention"], "contention must be 'fair' or 'none'");
+    return Y.error(Root["contention"], "contention must be 'fair' or 'none'");
   if (Contention == "none")
     return true;
   double Capacity = 0;
   if (YAML::Node B = Root["link_bandwidth"]) {
     Capacity = B.as<double>(0);
     if (!(Capacity > 0))
-      return Error(B, "'link_bandwidth' must be bytes per second (> 0)");
+      return Y.error(B, "'link_bandwidth' must be bytes per second (> 0)");
   } else if (YAML::Node C = Root["contention_network"]) {
     std::string File = Relative(C.as<std::string>());
     NetworkPairs Pairs;
     if (!loadNetworkPairs(File, Pairs, Diags))
       return false;
     if (Pairs.Pairs < 2)
-      return Error(C, "'" + File + "' was measured with one pair; measure the link capacity with "
+      return Y.error(C, "'" + File + "' was measured with one pair; measure the link capacity with "
                       "'mpiete probe-comm --pairs K' (K > 1)");
     Capacity = Pairs.AggregateBytesPerSecond;
   } else {

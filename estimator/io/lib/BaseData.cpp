@@ -1,5 +1,6 @@
 // Trace files to engine events, network.yaml to a link model.
 #include "mpiete/estimator/BaseData.h"
+#include "mpiete/estimator/YamlParser.h"
 
 #include <algorithm>
 
@@ -130,49 +131,15 @@ bool readBaseData(const std::string &Path, const char *What, std::string &Text,
   return true;
 }
 
-/// yaml-cpp lookups with located errors.
-struct NetworkParser {
-  const std::string &Name;
-  DiagnosticSink &Diags;
-  bool Ok = true;
-
-  void error(const YAML::Node &N, const std::string &Message) {
-    DiagLoc Loc{Name, 0, 0};
-    if (N.IsDefined()) {
-      Loc.Line = unsigned(N.Mark().line + 1);
-      Loc.Col = unsigned(N.Mark().column + 1);
-    }
-    Diags.error(Loc, Message, "network");
-    Ok = false;
-  }
-
-  double number(const YAML::Node &Map, const char *Key) {
-    YAML::Node N = Map[Key];
-    if (!N.IsDefined() || !N.IsScalar()) {
-      error(Map, std::string("missing number '") + Key + "'");
-      return 0;
-    }
-    try {
-      return N.as<double>();
-    } catch (const YAML::Exception &) {
-      error(N, std::string("'") + Key + "' is not a number");
-      return 0;
-    }
-  }
-};
 
 } // namespace
 
 std::shared_ptr<LinkModel> parseNetworkYaml(const std::string &Name, const std::string &Text,
                                             NetworkModelKind Kind, DiagnosticSink &Diags) {
   YAML::Node Root;
-  try {
-    Root = YAML::Load(Text);
-  } catch (const YAML::ParserException &E) {
-    Diags.error({Name, unsigned(E.mark.line + 1), unsigned(E.mark.column + 1)}, E.msg, "network");
+  YamlParser P{Name, Diags, "network"};
+  if (!P.load(Text, Root))
     return nullptr;
-  }
-  NetworkParser P{Name, Diags};
   if (!Root.IsMap() || !Root["format"] || Root["format"].as<std::string>("") != "mpiete-network") {
     P.error(Root, "not a network file: 'format: mpiete-network' expected");
     return nullptr;
@@ -252,17 +219,11 @@ bool parseNetworkPairs(const std::string &Name, const std::string &Text, Network
                        DiagnosticSink &Diags) {
   Out = NetworkPairs();
   YAML::Node Root;
-  try {
-    Root = YAML::Load(Text);
-  } catch (const YAML::ParserException &E) {
-    Diags.error({Name, unsigned(E.mark.line + 1), unsigned(E.mark.column + 1)}, E.msg, "network");
+  YamlParser P{Name, Diags, "network"};
+  if (!P.load(Text, Root))
     return false;
-  }
-  NetworkParser P{Name, Diags};
-  if (!Root.IsMap() || Root["format"].as<std::string>("") != "mpiete-network") {
-    P.error(Root, "not a network file: 'format: mpiete-network' expected");
-    return false;
-  }
+  if (!Root.IsMap() || Root["format"].as<std::string>("") != "mpiete-network")
+    return P.error(Root, "not a network file: 'format: mpiete-network' expected");
   YAML::Node Pairs = Root["provenance"].IsMap() ? Root["provenance"]["pairs"] : YAML::Node();
   if (!Pairs.IsDefined() || Pairs.IsNull())
     return true; // older files: one pair
@@ -358,29 +319,16 @@ bool parseMachineYaml(const std::string &Name, const std::string &Text, TableCom
                       DiagnosticSink &Diags, const std::vector<int> *Only,
                       MachineProvenance *Prov) {
   YAML::Node Root;
-  try {
-    Root = YAML::Load(Text);
-  } catch (const YAML::ParserException &E) {
-    Diags.error({Name, unsigned(E.mark.line + 1), unsigned(E.mark.column + 1)}, E.msg, "compute");
+  YamlParser P{Name, Diags, "compute"};
+  if (!P.load(Text, Root))
     return false;
-  }
-  NetworkParser P{Name, Diags};
-  auto Error = [&](const YAML::Node &N, const std::string &M) {
-    DiagLoc Loc{Name, 0, 0};
-    if (N.IsDefined()) {
-      Loc.Line = unsigned(N.Mark().line + 1);
-      Loc.Col = unsigned(N.Mark().column + 1);
-    }
-    Diags.error(Loc, M, "compute");
-    return false;
-  };
   if (!Root.IsMap() || Root["format"].as<std::string>("") != "mpiete-compute")
-    return Error(Root, "not a compute file: 'format: mpiete-compute' expected");
+    return P.error(Root, "not a compute file: 'format: mpiete-compute' expected");
   if (Root["version"].as<int>(0) != 1)
-    return Error(Root["version"], "unsupported compute file version (1 expected)");
+    return P.error(Root["version"], "unsupported compute file version (1 expected)");
   YAML::Node Ranks = Root["ranks"];
   if (!Ranks.IsSequence())
-    return Error(Root, "missing sequence 'ranks'");
+    return P.error(Root, "missing sequence 'ranks'");
   if (Prov) {
     const YAML::Node P = Root["provenance"];
     Prov->Fingerprint = P["fingerprint"].as<std::string>("");
@@ -390,7 +338,7 @@ bool parseMachineYaml(const std::string &Name, const std::string &Text, TableCom
   for (const YAML::Node &R : Ranks) {
     int Rank = R["rank"].as<int>(-1);
     if (Rank < 0 || !R["blocks"].IsSequence())
-      return Error(R, "a rank needs 'rank' and 'blocks'");
+      return P.error(R, "a rank needs 'rank' and 'blocks'");
     if (Only) {
       auto It = std::find(Missing.begin(), Missing.end(), Rank);
       if (It == Missing.end())
@@ -402,7 +350,7 @@ bool parseMachineYaml(const std::string &Name, const std::string &Text, TableCom
     for (const YAML::Node &B : R["blocks"]) {
       BlockId Id;
       if (!parseBlockId(B["id"].as<std::string>(""), Id))
-        return Error(B, "bad block id (expected <unit as 8 hex digits>:<index>)");
+        return P.error(B, "bad block id (expected <unit as 8 hex digits>:<index>)");
       double Sec = P.number(B, "mean_seconds");
       if (!P.Ok)
         return false;
@@ -410,7 +358,7 @@ bool parseMachineYaml(const std::string &Name, const std::string &Text, TableCom
     }
   }
   if (!Missing.empty())
-    return Error(Root, "no compute data for rank " + std::to_string(Missing.front()) +
+    return P.error(Root, "no compute data for rank " + std::to_string(Missing.front()) +
                            " (collect it with probe-compute at the program's rank count)");
   return true;
 }

@@ -217,6 +217,17 @@ private:
   uint32_t newRequest(uint32_t R, const Event &E);
   void releaseRequest(uint32_t Slot);
   uint32_t newEnvelope();
+  /// A slot of Pool: a freed one if there is one, else a new one at its end.
+  template <typename T>
+  static uint32_t takeSlot(std::vector<T> &Pool, std::vector<uint32_t> &Free) {
+    if (!Free.empty()) {
+      uint32_t I = Free.back();
+      Free.pop_back();
+      return I;
+    }
+    Pool.emplace_back();
+    return uint32_t(Pool.size() - 1);
+  }
   uint32_t spaceOf(int32_t Rank, uint64_t Comm, uint8_t Context);
   void doRequestFree(uint32_t R, const Event &E);
   static bool matches(int32_t WantSource, int32_t WantTag, int32_t Source, int32_t Tag) {
@@ -250,8 +261,8 @@ private:
   std::vector<Flow> Flows;
   std::vector<uint32_t> FreeFlows;
   std::vector<FlowClass> Classes;
-  FlatMap<uint32_t> ClassIndex;       ///< (own rate, egress, ingress) -> class
-  std::vector<double> ClassCaps;      ///< the distinct own rates seen
+  FlatMap<uint32_t> ClassIndex;       ///< (cap, egress, ingress) -> class
+  std::vector<double> ClassCaps;      ///< the distinct flow caps seen
   std::vector<uint32_t> ActiveClasses; ///< classes with started flows
   uint64_t FlowEndSeq = ~uint64_t(0); ///< sequence of the valid FlowEnd entry; others are stale
   TimeNs FlowEndAt = 0;                ///< its time
