@@ -132,6 +132,34 @@ bool readBaseData(const std::string &Path, const char *What, std::string &Text,
 }
 
 
+/// The (bytes, recv_s) rows of a network file's table, in file order.
+bool readTableRows(YamlParser &P, const YAML::Node &Root,
+                   std::vector<std::pair<uint64_t, double>> &Out) {
+  YAML::Node Table = Root["table"];
+  if (!Table.IsMap() || !Table["columns"].IsSequence() || !Table["rows"].IsSequence())
+    return P.error(Table.IsDefined() ? Table : Root, "missing 'table' with 'columns' and 'rows'");
+  int BytesCol = -1, RecvCol = -1;
+  for (size_t I = 0; I < Table["columns"].size(); ++I) {
+    std::string C = Table["columns"][I].as<std::string>("");
+    if (C == "bytes")
+      BytesCol = int(I);
+    else if (C == "recv_s")
+      RecvCol = int(I);
+  }
+  if (BytesCol < 0 || RecvCol < 0)
+    return P.error(Table["columns"], "the table needs columns 'bytes' and 'recv_s'");
+  for (const YAML::Node &Row : Table["rows"]) {
+    if (!Row.IsSequence() || Row.size() <= size_t(std::max(BytesCol, RecvCol)))
+      return P.error(Row, "table row too short");
+    try {
+      Out.emplace_back(Row[BytesCol].as<uint64_t>(), Row[RecvCol].as<double>());
+    } catch (const YAML::Exception &) {
+      return P.error(Row, "table row is not numbers");
+    }
+  }
+  return true;
+}
+
 } // namespace
 
 std::shared_ptr<LinkModel> parseNetworkYaml(const std::string &Name, const std::string &Text,
@@ -174,40 +202,16 @@ std::shared_ptr<LinkModel> parseNetworkYaml(const std::string &Name, const std::
   if (Kind == NetworkModelKind::LogGPS)
     return std::make_shared<LogGPSLinkModel>(L);
 
-  YAML::Node Table = Root["table"];
-  if (!Table.IsMap() || !Table["columns"].IsSequence() || !Table["rows"].IsSequence()) {
-    P.error(Table.IsDefined() ? Table : Root, "missing 'table' with 'columns' and 'rows'");
+  std::vector<std::pair<uint64_t, double>> Rows;
+  if (!readTableRows(P, Root, Rows))
     return nullptr;
-  }
-  int BytesCol = -1, RecvCol = -1;
-  for (size_t I = 0; I < Table["columns"].size(); ++I) {
-    std::string C = Table["columns"][I].as<std::string>("");
-    if (C == "bytes")
-      BytesCol = int(I);
-    else if (C == "recv_s")
-      RecvCol = int(I);
-  }
-  if (BytesCol < 0 || RecvCol < 0) {
-    P.error(Table["columns"], "the table needs columns 'bytes' and 'recv_s'");
+  if (Rows.empty()) {
+    P.error(Root["table"]["rows"], "the table has no rows");
     return nullptr;
   }
   std::vector<TableLinkModel::Point> Points;
-  for (const YAML::Node &Row : Table["rows"]) {
-    if (!Row.IsSequence() || Row.size() <= size_t(std::max(BytesCol, RecvCol))) {
-      P.error(Row, "table row too short");
-      return nullptr;
-    }
-    try {
-      Points.push_back({Row[BytesCol].as<uint64_t>(), Row[RecvCol].as<double>()});
-    } catch (const YAML::Exception &) {
-      P.error(Row, "table row is not numbers");
-      return nullptr;
-    }
-  }
-  if (Points.empty()) {
-    P.error(Table["rows"], "the table has no rows");
-    return nullptr;
-  }
+  for (auto [Bytes, Seconds] : Rows)
+    Points.push_back({Bytes, Seconds});
   auto Model = std::make_shared<TableLinkModel>(std::move(Points), L.Os, L.Or, L.S, L.g,
                                                 L.OsPerByte, L.OrPerByte);
   // The table says how long a message takes; the fit says which part streams (contention).
@@ -235,39 +239,12 @@ bool parseNetworkPairs(const std::string &Name, const std::string &Text, Network
   Out.Pairs = unsigned(K);
   if (K == 1)
     return true;
-  YAML::Node Table = Root["table"];
-  if (!Table.IsMap() || !Table["columns"].IsSequence() || !Table["rows"].IsSequence()) {
-    P.error(Table.IsDefined() ? Table : Root, "missing 'table' with 'columns' and 'rows'");
-    return false;
-  }
-  int BytesCol = -1, RecvCol = -1;
-  for (size_t I = 0; I < Table["columns"].size(); ++I) {
-    std::string C = Table["columns"][I].as<std::string>("");
-    BytesCol = C == "bytes" ? int(I) : BytesCol;
-    RecvCol = C == "recv_s" ? int(I) : RecvCol;
-  }
-  if (BytesCol < 0 || RecvCol < 0) {
-    P.error(Table["columns"], "the table needs columns 'bytes' and 'recv_s'");
-    return false;
-  }
   std::vector<std::pair<uint64_t, double>> Rows;
-  for (const YAML::Node &Row : Table["rows"]) {
-    if (!Row.IsSequence() || Row.size() <= size_t(std::max(BytesCol, RecvCol))) {
-      P.error(Row, "table row too short");
-      return false;
-    }
-    try {
-      uint64_t Bytes = Row[BytesCol].as<uint64_t>();
-      double Seconds = Row[RecvCol].as<double>();
-      if (Bytes > 0 && Seconds > 0)
-        Rows.emplace_back(Bytes, Seconds);
-    } catch (const YAML::Exception &) {
-      P.error(Row, "table row is not numbers");
-      return false;
-    }
-  }
+  if (!readTableRows(P, Root, Rows))
+    return false;
+  std::erase_if(Rows, [](const auto &R) { return R.first == 0 || !(R.second > 0); });
   if (Rows.empty()) {
-    P.error(Table["rows"], "no sizes above 0 bytes to take the aggregate bandwidth from");
+    P.error(Root["table"]["rows"], "no sizes above 0 bytes to take the aggregate bandwidth from");
     return false;
   }
   // The three largest sizes (a repeated size: its last row, as the table model reads it);
