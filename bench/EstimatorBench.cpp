@@ -139,7 +139,8 @@ public:
       for (int P = 1; P < Last; ++P) {
         int Step = (P - 1) / 2 + 1;
         bool Recv = (P - 1) % 2 == 0;
-        E.Completed.push_back({NextReq + uint64_t(P), Recv ? (Rank + Ranks - Step) % Ranks : NoStatus,
+        E.Completed.push_back({NextReq + uint64_t(P),
+                               Recv ? (Rank + Ranks - Step) % Ranks : NoStatus,
                                Recv ? 0 : NoStatus});
       }
     }

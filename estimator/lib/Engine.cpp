@@ -162,8 +162,8 @@ void Engine::runRank(uint32_t R) {
     bool ReadsMatching =
         (Ev.Kind == EventKind::RecvStart || (Ev.Kind == EventKind::Probe && Ev.Found)) &&
         Ev.Peer != ProcNull;
-    bool Behind = (!Queue.empty() && S.Now >= Queue.front().Time) ||
-                  (FlowsDirty && S.Now >= DirtyTime);
+    bool Behind =
+        (!Queue.empty() && S.Now >= Queue.front().Time) || (FlowsDirty && S.Now >= DirtyTime);
     if (!First && ReadsMatching && Behind) {
       std::swap(Ev, S.Held);
       S.HasHeld = true;
@@ -448,8 +448,8 @@ void Engine::drainChannel(uint32_t Ch) {
   }
 }
 
-uint32_t Engine::newFlow(int32_t Src, int32_t Dst, const LinkModel &L, uint64_t Bytes,
-                         TimeNs End, TimeNs Now) {
+uint32_t Engine::newFlow(int32_t Src, int32_t Dst, const LinkModel &L, uint64_t Bytes, TimeNs End,
+                         TimeNs Now) {
   if (!Contention)
     return NoIndex;
   int32_t A = NodeOf[uint32_t(Src)], B = NodeOf[uint32_t(Dst)];

@@ -115,8 +115,8 @@ void writeJson(std::ostream &OS, const EstimateResult &R, const ReportOptions &O
        << "\", \"total_seconds\": " << seconds(B.total())
        << ", \"compute_seconds\": " << seconds(B.Compute)
        << ", \"comm_seconds\": " << seconds(B.Comm) << ", \"wait_seconds\": " << seconds(B.Wait)
-       << ", \"executions\": " << B.Executions
-       << ", \"where\": " << quoted(describe(Opt, B.Block)) << "}";
+       << ", \"executions\": " << B.Executions << ", \"where\": " << quoted(describe(Opt, B.Block))
+       << "}";
   }
   OS << "\n  ]\n}\n";
 }

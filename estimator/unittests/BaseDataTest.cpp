@@ -305,8 +305,9 @@ TEST(EstimateCommandTest, BaseDataOfAnotherBuildIsRefused) {
          "loggps: {L: 9.7e-7, o_s: 1.0e-8, o_s_per_byte: 0, o_r: 2.0e-8, o_r_per_byte: 0, "
          "g: 0, G: 1.0e-9, G_eager: 1.0e-9, S: 1025}\n";
   }
-  CommandArgs Args = {"--program", Dir,  "--machine", Dir + "/machine.yaml", "--network",
-                      Dir + "/network.yaml", "-o", Dir + "/out.txt"};
+  CommandArgs Args = {
+      "--program",           Dir,  "--machine",     Dir + "/machine.yaml", "--network",
+      Dir + "/network.yaml", "-o", Dir + "/out.txt"};
   Machine("49d39c21a20b06d6");
   EXPECT_EQ(runEstimate(Args), 0);
   Machine("0123456789abcdef");
@@ -343,9 +344,12 @@ TEST(EstimateCommandTest, ClusterNodeTypesTakeTheirOwnMachineFile) {
     C << "format: mpiete-cluster\nversion: 1\n" << Text;
   };
   std::string Out = Dir + "/estimate.yaml";
-  CommandArgs Args = {"--program", Dir,       "--machine", Dir + "/machine.yaml",
-                      "--network", Dir + "/network.yaml", "--cluster", Dir + "/cluster.yaml",
-                      "--format",  "yaml",    "-o",        Out};
+  CommandArgs Args = {"--program", Dir,
+                      "--machine", Dir + "/machine.yaml",
+                      "--network", Dir + "/network.yaml",
+                      "--cluster", Dir + "/cluster.yaml",
+                      "--format",  "yaml",
+                      "-o",        Out};
   // Node 0 is of the slow type: rank 0's compute block takes 300 ns instead of 100 ns, and the
   // whole ping-pong (2300 ns with the default machine) ends 200 ns later.
   Cluster("ranks_per_node: 1\nnodes:\n  - {count: 1, machine: slow.yaml}\n  - {count: 1}\n");
@@ -394,9 +398,8 @@ TEST(BaseDataTest, PairsDataGivesTheAggregateBandwidth) {
   ASSERT_TRUE(parseNetworkPairs("old.yaml", "format: mpiete-network\nversion: 1\n", P, Diags));
   EXPECT_EQ(P.Pairs, 1u);
 
-  EXPECT_FALSE(parseNetworkPairs("bad.yaml",
-                                 "format: mpiete-network\nversion: 1\nprovenance: {pairs: 0}\n",
-                                 P, Diags));
+  EXPECT_FALSE(parseNetworkPairs(
+      "bad.yaml", "format: mpiete-network\nversion: 1\nprovenance: {pairs: 0}\n", P, Diags));
   EXPECT_NE(Errors.str().find("bad.yaml:3:21: error: 'pairs' must be a count"), std::string::npos)
       << Errors.str();
 }
@@ -446,12 +449,12 @@ TEST(EstimateCommandTest, ClusterContentionKeys) {
     C << "format: mpiete-cluster\nversion: 1\nranks_per_node: 1\n" << Keys;
     C.close();
     if (runEstimate({"--program", Dir, "--machine", Dir + "/machine.yaml", "--network",
-                     Dir + "/network.yaml", "--cluster", Dir + "/cluster.yaml", "--format",
-                     "yaml", "-o", Out}) != 0)
+                     Dir + "/network.yaml", "--cluster", Dir + "/cluster.yaml", "--format", "yaml",
+                     "-o", Out}) != 0)
       return std::string("failed");
     return YAML::LoadFile(Out)["predicted_seconds"].as<std::string>();
   };
-  EXPECT_EQ(Predict(""), "0.000201000");                  // default: fair, C = 1/G
+  EXPECT_EQ(Predict(""), "0.000201000");                   // default: fair, C = 1/G
   EXPECT_EQ(Predict("contention: none\n"), "0.000101000"); // every transfer at its own rate
   EXPECT_EQ(Predict("link_bandwidth: 2.0e9\n"), "0.000101000");
   // C = 1.5 bytes per ns: 0.75 each, 100,000 bytes stream in 133,333 ns.

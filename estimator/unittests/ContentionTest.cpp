@@ -275,8 +275,7 @@ TEST(ContentionTest, AnEagerFlowTakesTheLinkForItsOwnTime) {
   // half its own pace: the small one's 1000 ns take 2000 (arrives at 6000), the large one
   // loses 1000 ns (ends at 1,002,000).
   Cluster Mixed({0, 1, 2}, ContentionKind::Fair, 0, 64 * 1024, 0.25e-9);
-  EstimateResult B =
-      Mixed.run({sendAll({{2, MB}, {1, 4000}}), recvOne(0, 4000), recvOne(0, MB)});
+  EstimateResult B = Mixed.run({sendAll({{2, MB}, {1, 4000}}), recvOne(0, 4000), recvOne(0, MB)});
   ASSERT_TRUE(B.Ok) << allErrors(B);
   EXPECT_EQ(B.Ranks[1].End, 6000);
   EXPECT_EQ(B.Ranks[2].End, 1002000);

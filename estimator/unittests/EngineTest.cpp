@@ -4,8 +4,8 @@
 // Unless a test says otherwise the network is T(k) = 1000 + k ns, o_s = 10 ns, o_r = 20 ns,
 // S = 1024 bytes (a table through (0, 1000 ns) and (1024, 2024 ns), extrapolated), and the
 // compute blocks take C1 = 100 ns, C2 = 200 ns, C3 = 300 ns, C5 = 5000 ns.
-#include "Replay.h"
 #include "mpiete/estimator/Engine.h"
+#include "Replay.h"
 #include "mpiete/estimator/Report.h"
 
 #include <gtest/gtest.h>

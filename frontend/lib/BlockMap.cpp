@@ -120,9 +120,7 @@ public:
     return true;
   }
 
-  void fail(const std::string &Message) {
-    Diags.error({Path, 0, 0}, Message, "block-map");
-  }
+  void fail(const std::string &Message) { Diags.error({Path, 0, 0}, Message, "block-map"); }
 
 private:
   const std::string &Path;
@@ -220,9 +218,9 @@ bool readBlockMap(const std::string &Path, BlockMap &Map, DiagnosticSink &Diags)
     R.fail("cannot read the block map");
     return false;
   } catch (const YAML::Exception &Ex) {
-    Diags.error({Path, static_cast<unsigned>(Ex.mark.line + 1),
-                 static_cast<unsigned>(Ex.mark.column + 1)},
-                "not valid YAML: " + Ex.msg, "block-map");
+    Diags.error(
+        {Path, static_cast<unsigned>(Ex.mark.line + 1), static_cast<unsigned>(Ex.mark.column + 1)},
+        "not valid YAML: " + Ex.msg, "block-map");
     return false;
   }
   std::string Format;

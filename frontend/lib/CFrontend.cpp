@@ -60,8 +60,8 @@ DiagLoc diagLocOf(const SourceManager &SM, SourceLocation Loc, const std::string
 class UserFileCollector : public PPCallbacks {
 public:
   explicit UserFileCollector(std::vector<FileID> &Files) : Files(Files) {}
-  void LexedFileChanged(FileID FID, LexedFileChangeReason Reason,
-                        SrcMgr::CharacteristicKind Kind, FileID, SourceLocation) override {
+  void LexedFileChanged(FileID FID, LexedFileChangeReason Reason, SrcMgr::CharacteristicKind Kind,
+                        FileID, SourceLocation) override {
     if (Reason == LexedFileChangeReason::EnterFile && Kind == SrcMgr::C_User && FID.isValid())
       Files.push_back(FID);
   }
@@ -121,9 +121,7 @@ public:
   bool communicates(const FunctionDecl *FD) const {
     return FD && Communicating.count(FD->getCanonicalDecl());
   }
-  bool defined(const FunctionDecl *FD) const {
-    return FD && Defined.count(FD->getCanonicalDecl());
-  }
+  bool defined(const FunctionDecl *FD) const { return FD && Defined.count(FD->getCanonicalDecl()); }
 
 private:
   llvm::DenseSet<const FunctionDecl *> Defined, Direct, Communicating;
@@ -132,11 +130,11 @@ private:
 
 /// What a statement's subtree contains, as far as the block partition cares.
 struct StmtFacts {
-  bool MpiCall = false;          ///< a rewritten MPI routine
-  bool CommunicatingCall = false; ///< a procedure of this unit that communicates
-  bool NoReturnCall = false;     ///< exit(), abort(), ...
-  bool EscapingJump = false;     ///< return/goto, or break/continue leaving the statement
-  bool JumpTarget = false;       ///< a label, or a case label outside its switch: a way in
+  bool MpiCall = false;            ///< a rewritten MPI routine
+  bool CommunicatingCall = false;  ///< a procedure of this unit that communicates
+  bool NoReturnCall = false;       ///< exit(), abort(), ...
+  bool EscapingJump = false;       ///< return/goto, or break/continue leaving the statement
+  bool JumpTarget = false;         ///< a label, or a case label outside its switch: a way in
   std::vector<std::string> Opaque; ///< callees whose bodies the unit cannot see
 };
 
@@ -188,14 +186,14 @@ public:
       F.EscapingJump = true;
     return true;
   }
-#define MPIETE_LOOP_TRAVERSE(Type)                                                                \
-  bool Traverse##Type(Type *S) {                                                                \
-    ++LoopDepth;                                                                                \
-    ++BreakDepth;                                                                               \
-    bool R = RecursiveASTVisitor::Traverse##Type(S);                                            \
-    --LoopDepth;                                                                                \
-    --BreakDepth;                                                                               \
-    return R;                                                                                   \
+#define MPIETE_LOOP_TRAVERSE(Type)                                                                 \
+  bool Traverse##Type(Type *S) {                                                                   \
+    ++LoopDepth;                                                                                   \
+    ++BreakDepth;                                                                                  \
+    bool R = RecursiveASTVisitor::Traverse##Type(S);                                               \
+    --LoopDepth;                                                                                   \
+    --BreakDepth;                                                                                  \
+    return R;                                                                                      \
   }
   MPIETE_LOOP_TRAVERSE(ForStmt)
   MPIETE_LOOP_TRAVERSE(WhileStmt)
@@ -239,8 +237,7 @@ public:
   UnitBuilder(ASTContext &Ctx, const CommunicationAnalysis &CA, UnitModel &Model,
               DiagnosticSink &Diags, bool CoarseBlocks)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), CA(CA), Model(Model),
-        Diags(Diags), CoarseBlocks(CoarseBlocks),
-        MainFID(SM.getMainFileID()) {}
+        Diags(Diags), CoarseBlocks(CoarseBlocks), MainFID(SM.getMainFileID()) {}
 
   void procedure(FunctionDecl *FD) {
     Procedure = FD->getNameAsString();
@@ -515,8 +512,8 @@ private:
     E.Begin = B;
     E.End = End;
     E.Braces = SingleSlot;
-    Block Blk = newBlock(BlockKind::Compute, Stmts.front()->getBeginLoc(),
-                         Stmts.back()->getEndLoc());
+    Block Blk =
+        newBlock(BlockKind::Compute, Stmts.front()->getBeginLoc(), Stmts.back()->getEndLoc());
     for (Stmt *S : Stmts)
       for (std::string &Name : facts(S).Opaque)
         if (std::find(Blk.OpaqueCalls.begin(), Blk.OpaqueCalls.end(), Name) ==
@@ -619,16 +616,14 @@ private:
     auto [FID, CalleeOff] = SM.getDecomposedLoc(Written);
     if (FID != MainFID) {
       Diags.error(diagLoc(Written),
-                  "call to '" + Name + "' is written outside the main source file",
-                  "unsupported");
+                  "call to '" + Name + "' is written outside the main source file", "unsupported");
       return;
     }
     auto Known = SiteAt.find(CalleeOff);
     if (Known != SiteAt.end())
       return; // the same written call reached again through a macro that repeats its argument
     std::optional<Token> LParen = Lexer::findNextToken(Written, SM, LO);
-    if (!LParen || LParen->isNot(tok::l_paren) ||
-        SM.getFileID(LParen->getLocation()) != MainFID) {
+    if (!LParen || LParen->isNot(tok::l_paren) || SM.getFileID(LParen->getLocation()) != MainFID) {
       Diags.error(diagLoc(CE->getBeginLoc()),
                   "call to '" + Name + "' is assembled by a macro; mpiete cannot rewrite it",
                   "macro");
@@ -720,9 +715,10 @@ public:
       return true;
     std::string Name = FD->getName().str();
     if (!Callees.count(DRE)) {
-      Diags.error(where(Loc), "MPI routine '" + Name +
-                                  "' is used as a function pointer; mpiete can only instrument "
-                                  "direct calls",
+      Diags.error(where(Loc),
+                  "MPI routine '" + Name +
+                      "' is used as a function pointer; mpiete can only instrument "
+                      "direct calls",
                   "function-pointer");
       return true;
     }
@@ -737,8 +733,7 @@ public:
     }
     if (isLocalRoutine(Name))
       return true;
-    diagnoseUnhandledRoutine(Name, where(Loc), Opts.PassThrough, Opts.PassThroughAll, Model,
-                             Diags);
+    diagnoseUnhandledRoutine(Name, where(Loc), Opts.PassThrough, Opts.PassThroughAll, Model, Diags);
     return true;
   }
 
@@ -900,11 +895,10 @@ bool analyzeC(const std::string &Source, const std::vector<std::string> &Compile
   Model.UnitId = computeUnitId(Model.Source, Model.Defines);
 
   std::vector<std::string> Args = parsingArgs(CompilerArgs);
-  Args.insert(Args.begin(), {"-xc", "-w", "-ferror-limit=20", "-Wno-error=implicit-int",
-                             "-Wno-error=implicit-function-declaration",
-                             "-Wno-error=int-conversion",
-                             "-Wno-error=incompatible-function-pointer-types",
-                             "-Wno-error=return-type"});
+  Args.insert(Args.begin(),
+              {"-xc", "-w", "-ferror-limit=20", "-Wno-error=implicit-int",
+               "-Wno-error=implicit-function-declaration", "-Wno-error=int-conversion",
+               "-Wno-error=incompatible-function-pointer-types", "-Wno-error=return-type"});
   if (!Opts.ResourceDir.empty())
     Args.push_back("-resource-dir=" + Opts.ResourceDir);
 

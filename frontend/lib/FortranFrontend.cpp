@@ -1081,8 +1081,8 @@ private:
     std::string Name = canonicalMpi(L);
     if (findRewrittenRoutine(Name) || isLocalRoutine(Name))
       return;
-    diagnoseUnhandledRoutine(Name, SM.loc(N->source), Opts.PassThrough, Opts.PassThroughAll,
-                             Model, Diags);
+    diagnoseUnhandledRoutine(Name, SM.loc(N->source), Opts.PassThrough, Opts.PassThroughAll, Model,
+                             Diags);
   }
 
   const SourceMap &SM;

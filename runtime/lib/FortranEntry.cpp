@@ -22,8 +22,8 @@
 // handle to MPI_REQUEST_NULL. A handle outside that range (a request the user's code made
 // through a routine mpiete does not rewrite) goes through MPI_Request_f2c.
 #include "Fortran.h"
-#include "Util.h"
 #include "Recorder.h"
+#include "Util.h"
 
 #include <cstdlib>
 #include <tuple>

@@ -54,11 +54,11 @@ void noteUninstrumented(RoutineOrdinal O, const char *Name) {
 #define MPIETE_DROP_SITE(Site, ...) __VA_ARGS__
 #define MPIETE_WITH_SITE(...) (SITE __VA_OPT__(, ) __VA_ARGS__)
 
-#define MPIETE_ROUTINE(MpiName, RuntimeName, Role, Params, Args)                                \
-  extern "C" int MpiName(MPIETE_DROP_SITE Params) {                                             \
-    constexpr mpiete_site_t SITE = ::mpiete::siteOf(::mpiete::Ordinal_##MpiName);               \
-    ::mpiete::noteUninstrumented(::mpiete::Ordinal_##MpiName, #MpiName);                        \
-    return RuntimeName MPIETE_WITH_SITE Args;                                                   \
+#define MPIETE_ROUTINE(MpiName, RuntimeName, Role, Params, Args)                                   \
+  extern "C" int MpiName(MPIETE_DROP_SITE Params) {                                                \
+    constexpr mpiete_site_t SITE = ::mpiete::siteOf(::mpiete::Ordinal_##MpiName);                  \
+    ::mpiete::noteUninstrumented(::mpiete::Ordinal_##MpiName, #MpiName);                           \
+    return RuntimeName MPIETE_WITH_SITE Args;                                                      \
   }
 #include "mpiete/routines.def"
 
@@ -109,8 +109,8 @@ template <typename Fn> int collectively(MPI_Comm Comm, Fn &&Call) {
 } // namespace
 } // namespace mpiete
 
-extern "C" int MPI_Win_create(void *Base, MPI_Aint Size, int DispUnit, MPI_Info Info,
-                              MPI_Comm Comm, MPI_Win *Win) {
+extern "C" int MPI_Win_create(void *Base, MPI_Aint Size, int DispUnit, MPI_Info Info, MPI_Comm Comm,
+                              MPI_Win *Win) {
   int Rc = mpiete::collectively(
       Comm, [&] { return PMPI_Win_create(Base, Size, DispUnit, Info, Comm, Win); });
   if (Rc == MPI_SUCCESS)

@@ -18,7 +18,6 @@
 #include "Transport.h"
 #include "Variant.h"
 
-
 namespace mpiete {
 namespace {
 
@@ -43,8 +42,8 @@ int firstError(int Rc, const MPI_Status *Statuses, int N) {
 
 /// The user-context starts, with the send mode fixed per routine.
 template <SendMode Mode>
-int startSend(mpiete_site_t Site, const void *Buf, int Count, MPI_Datatype Type, int Dest,
-              int Tag, MPI_Comm Comm, MPI_Request *Req) {
+int startSend(mpiete_site_t Site, const void *Buf, int Count, MPI_Datatype Type, int Dest, int Tag,
+              MPI_Comm Comm, MPI_Request *Req) {
   return transport::isend(Site, Buf, Count, Type, Dest, Tag, Comm, Mode, Context::User, Req);
 }
 int startRecv(mpiete_site_t Site, void *Buf, int Count, MPI_Datatype Type, int Source, int Tag,
@@ -54,8 +53,8 @@ int startRecv(mpiete_site_t Site, void *Buf, int Count, MPI_Datatype Type, int S
 
 /// MPI_Send and its modes: the matching non-blocking start, then a wait.
 template <SendMode Mode>
-int splitSend(mpiete_site_t Site, const void *Buf, int Count, MPI_Datatype Type, int Dest,
-              int Tag, MPI_Comm Comm) {
+int splitSend(mpiete_site_t Site, const void *Buf, int Count, MPI_Datatype Type, int Dest, int Tag,
+              MPI_Comm Comm) {
   MpiScope Scope;
   MPI_Request Req;
   const int Rc = startSend<Mode>(Site, Buf, Count, Type, Dest, Tag, Comm, &Req);
@@ -82,8 +81,8 @@ int splitSendrecv(mpiete_site_t Site, const void *SendBuf, int SendCount, MPI_Da
   MpiScope Scope;
   MPI_Request Reqs[2];
   MPI_Status Statuses[2];
-  int Rc = startSend<SendMode::Standard>(Site, SendBuf, SendCount, SendType, Dest, SendTag,
-                                         Comm, &Reqs[0]);
+  int Rc = startSend<SendMode::Standard>(Site, SendBuf, SendCount, SendType, Dest, SendTag, Comm,
+                                         &Reqs[0]);
   if (Rc != MPI_SUCCESS)
     return Rc;
   Rc = startRecv(Site + 1, RecvBuf, RecvCount, RecvType, Source, RecvTag, Comm, &Reqs[1]);
@@ -110,8 +109,7 @@ int splitSendrecv(mpiete_site_t Site, const void *SendBuf, int SendCount, MPI_Da
 /// elements of the user's datatype received (MPI_UNDEFINED for a partial one) and
 /// MPI_Get_elements its basic elements, as after a typed receive (runtime/test/sendrecv.c).
 int splitSendrecvReplace(mpiete_site_t Site, void *Buf, int Count, MPI_Datatype Type, int Dest,
-                         int SendTag, int Source, int RecvTag, MPI_Comm Comm,
-                         MPI_Status *Status) {
+                         int SendTag, int Source, int RecvTag, MPI_Comm Comm, MPI_Status *Status) {
   MpiScope Scope;
   int PackBytes = 0;
   int Rc = PMPI_Pack_size(Count, Type, Comm, &PackBytes);
@@ -220,43 +218,42 @@ int commFree(mpiete_site_t Site, MPI_Comm *Comm) {
 #define MPIETE_COMM_MPI_Comm_create(...) MPIETE_COMM_CREATE(comm, newcomm, __VA_ARGS__)
 #define MPIETE_COMM_MPI_Cart_create(...) MPIETE_COMM_CREATE(comm_old, comm_cart, __VA_ARGS__)
 #define MPIETE_COMM_MPI_Cart_sub(...) MPIETE_COMM_CREATE(comm, newcomm, __VA_ARGS__)
-#define MPIETE_COMM_MPI_Comm_free(Mpi, Runtime, Params, Args)                                 \
+#define MPIETE_COMM_MPI_Comm_free(Mpi, Runtime, Params, Args)                                      \
   extern "C" int Runtime Params { return ::mpiete::commFree(site, comm); }
 
-#define MPIETE_DEFINE_INIT(Mpi, Runtime, Params, Args)                                        \
-  extern "C" int Runtime Params {                                                              \
-    ::mpiete::MpiScope Scope;                                                                  \
-    const int Rc = P##Mpi Args;                                                                \
-    if (Rc == MPI_SUCCESS) {                                                                   \
-      ::mpiete::comms::initWorld();                                                            \
-      ::mpiete::transport::init(site);                                                         \
-    }                                                                                          \
-    return Rc;                                                                                 \
+#define MPIETE_DEFINE_INIT(Mpi, Runtime, Params, Args)                                             \
+  extern "C" int Runtime Params {                                                                  \
+    ::mpiete::MpiScope Scope;                                                                      \
+    const int Rc = P##Mpi Args;                                                                    \
+    if (Rc == MPI_SUCCESS) {                                                                       \
+      ::mpiete::comms::initWorld();                                                                \
+      ::mpiete::transport::init(site);                                                             \
+    }                                                                                              \
+    return Rc;                                                                                     \
   }
-#define MPIETE_DEFINE_FINALIZE(Mpi, Runtime, Params, Args)                                    \
-  extern "C" int Runtime Params {                                                              \
-    ::mpiete::MpiScope Scope;                                                                  \
-    ::mpiete::transport::finalize(site);                                                       \
-    return P##Mpi Args;                                                                        \
+#define MPIETE_DEFINE_FINALIZE(Mpi, Runtime, Params, Args)                                         \
+  extern "C" int Runtime Params {                                                                  \
+    ::mpiete::MpiScope Scope;                                                                      \
+    ::mpiete::transport::finalize(site);                                                           \
+    return P##Mpi Args;                                                                            \
   }
-#define MPIETE_DEFINE_SEND(Mpi, Runtime, Params, Args)                                        \
+#define MPIETE_DEFINE_SEND(Mpi, Runtime, Params, Args)                                             \
   extern "C" int Runtime Params { return MPIETE_SPLIT_##Mpi(site, MPIETE_EXPAND Args); }
 #define MPIETE_DEFINE_RECV MPIETE_DEFINE_SEND
 #define MPIETE_DEFINE_SENDRECV MPIETE_DEFINE_SEND
-#define MPIETE_TRANSPORT_CALL(Mpi, Runtime, Params, Args)                                     \
-  extern "C" int Runtime Params {                                                              \
-    ::mpiete::MpiScope Scope;                                                                  \
-    return MPIETE_CALL_##Mpi(site, MPIETE_EXPAND Args);                                        \
+#define MPIETE_TRANSPORT_CALL(Mpi, Runtime, Params, Args)                                          \
+  extern "C" int Runtime Params {                                                                  \
+    ::mpiete::MpiScope Scope;                                                                      \
+    return MPIETE_CALL_##Mpi(site, MPIETE_EXPAND Args);                                            \
   }
 #define MPIETE_DEFINE_START MPIETE_TRANSPORT_CALL
 #define MPIETE_DEFINE_WAIT MPIETE_TRANSPORT_CALL
 #define MPIETE_DEFINE_PROBE MPIETE_TRANSPORT_CALL
-#define MPIETE_COMM_CREATE(Parent, New, Mpi, Runtime, Params, Args)                           \
-  extern "C" int Runtime Params {                                                              \
-    return ::mpiete::commCreate(site, Parent, New, [&] { return P##Mpi Args; });               \
+#define MPIETE_COMM_CREATE(Parent, New, Mpi, Runtime, Params, Args)                                \
+  extern "C" int Runtime Params {                                                                  \
+    return ::mpiete::commCreate(site, Parent, New, [&] { return P##Mpi Args; });                   \
   }
-#define MPIETE_DEFINE_COMM(Mpi, Runtime, Params, Args)                                        \
-  MPIETE_COMM_##Mpi(Mpi, Runtime, Params, Args)
+#define MPIETE_DEFINE_COMM(Mpi, Runtime, Params, Args) MPIETE_COMM_##Mpi(Mpi, Runtime, Params, Args)
 // Each collective's lowered implementation (a COLLECTIVE routine added to routines.def without
 // a line here fails to compile).
 #define MPIETE_COLL_MPI_Barrier ::mpiete::coll::barrier
@@ -275,13 +272,13 @@ int commFree(mpiete_site_t Site, MPI_Comm *Comm) {
 #define MPIETE_COLL_MPI_Reduce_scatter_block ::mpiete::coll::reduceScatterBlock
 #define MPIETE_COLL_MPI_Scan ::mpiete::coll::scan
 #define MPIETE_COLL_MPI_Exscan ::mpiete::coll::exscan
-#define MPIETE_DEFINE_COLLECTIVE(Mpi, Runtime, Params, Args)                                  \
-  extern "C" int Runtime Params {                                                              \
-    ::mpiete::MpiScope Scope;                                                                  \
-    ::mpiete::Recorder::get().record(site, ::mpiete::Kind::Collective);                        \
-    return MPIETE_COLL_##Mpi(site, MPIETE_EXPAND Args);                                        \
+#define MPIETE_DEFINE_COLLECTIVE(Mpi, Runtime, Params, Args)                                       \
+  extern "C" int Runtime Params {                                                                  \
+    ::mpiete::MpiScope Scope;                                                                      \
+    ::mpiete::Recorder::get().record(site, ::mpiete::Kind::Collective);                            \
+    return MPIETE_COLL_##Mpi(site, MPIETE_EXPAND Args);                                            \
   }
 
-#define MPIETE_ROUTINE(Mpi, Runtime, Role, Params, Args)                                      \
+#define MPIETE_ROUTINE(Mpi, Runtime, Role, Params, Args)                                           \
   MPIETE_DEFINE_##Role(Mpi, Runtime, Params, Args)
 #include "mpiete/routines.def"

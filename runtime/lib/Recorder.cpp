@@ -157,8 +157,7 @@ void Recorder::writeOutput() {
     const Counter &C = *Sorted[I];
     char Id[32];
     formatId(C.Id, Id, sizeof Id);
-    std::fprintf(F, "%s %s %llu", Id, kindName(C.K),
-                 static_cast<unsigned long long>(C.Executions));
+    std::fprintf(F, "%s %s %llu", Id, kindName(C.K), static_cast<unsigned long long>(C.Executions));
     if (C.K == Kind::Loop)
       std::fprintf(F, " %llu", static_cast<unsigned long long>(C.Trips));
     if (variant::HasTime && (C.K == Kind::Block || C.K == Kind::Loop)) {

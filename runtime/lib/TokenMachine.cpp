@@ -161,13 +161,13 @@ struct Header {
   uint64_t Magic;
   int NRanks;
   int NFinished;
-  int NTokens;     // ranks per node: how many ranks compute at once
-  int HeldTokens;  // tokens held by Running ranks; the others are idle
-  int Draining;    // communicator calls whose members all arrived, waiting for every token
-  int ActiveColls; // communicator calls running (nobody holds a token meanwhile)
-  int Cpus[MaxTokens];        // token i runs on processor Cpus[i] (-1: not pinned)
+  int NTokens;         // ranks per node: how many ranks compute at once
+  int HeldTokens;      // tokens held by Running ranks; the others are idle
+  int Draining;        // communicator calls whose members all arrived, waiting for every token
+  int ActiveColls;     // communicator calls running (nobody holds a token meanwhile)
+  int Cpus[MaxTokens]; // token i runs on processor Cpus[i] (-1: not pinned)
   int TokenHolder[MaxTokens]; // the rank holding token i, or -1
-  uint64_t Epoch; // global progress: any message sent or matched
+  uint64_t Epoch;             // global progress: any message sent or matched
   uint64_t Seq;
   uint64_t FruitlessPolls; // failed polls since the last progress
   uint32_t FreeMsg;
@@ -1081,8 +1081,7 @@ void init(mpiete_site_t Block) {
                                        (static_cast<uint64_t>(Ts.tv_sec) << 20));
     Agreed[1] = static_cast<long long>(envNumber("MPIETE_RANKS_PER_NODE", 1));
     if (Agreed[1] < 1 || Agreed[1] > MaxTokens)
-      fatal("MPIETE_RANKS_PER_NODE=%lld: the ranks per node must be 1 to %d", Agreed[1],
-            MaxTokens);
+      fatal("MPIETE_RANKS_PER_NODE=%lld: the ranks per node must be 1 to %d", Agreed[1], MaxTokens);
   }
   PMPI_Bcast(Agreed, 2, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
   const int K = static_cast<int>(Agreed[1]);

@@ -1,7 +1,7 @@
 // The trace writer: output file handling, header, unit dictionary, buffer draining.
 #include "TraceWriter.h"
-#include "Util.h"
 #include "Recorder.h"
+#include "Util.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -92,8 +92,8 @@ void TraceWriter::drain() {
       Recorder::get().fail("cannot create the output directory '%s': %s", Path,
                            std::strerror(errno));
     const size_t DirLen = std::strlen(Path);
-    std::snprintf(SpillPath, sizeof SpillPath, "%.*s/.pid%ld.trace.part",
-                  static_cast<int>(DirLen), Path, static_cast<long>(::getpid()));
+    std::snprintf(SpillPath, sizeof SpillPath, "%.*s/.pid%ld.trace.part", static_cast<int>(DirLen),
+                  Path, static_cast<long>(::getpid()));
     Fd = ::open(SpillPath, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (Fd < 0)
       Recorder::get().fail("cannot open '%s' for writing: %s", SpillPath, std::strerror(errno));
@@ -106,8 +106,7 @@ void TraceWriter::start(int Rank, int WorldSize) {
   if (!on() || Started)
     return;
   if (!makeDirs(Path))
-    Recorder::get().fail("cannot create the output directory '%s': %s", Path,
-                         std::strerror(errno));
+    Recorder::get().fail("cannot create the output directory '%s': %s", Path, std::strerror(errno));
   const char *Dir = Path;
   char File[sizeof Path + 64];
   std::snprintf(File, sizeof File, "%s/rank%d.trace", Dir, Rank);

@@ -98,8 +98,8 @@ public:
     }
   }
   /// Members: the new communicator's world ranks (nullptr and 0 when this rank got none).
-  void commCreate(mpiete_site_t Block, uint64_t Parent, bool HasNew, uint64_t NewComm,
-                  int N, const int *Members) {
+  void commCreate(mpiete_site_t Block, uint64_t Parent, bool HasNew, uint64_t NewComm, int N,
+                  const int *Members) {
     begin(trace::Tag::CommCreate, Block, 3 * trace::MaxVarint + 1);
     u(Parent);
     byte(HasNew ? 1 : 0);
@@ -159,7 +159,7 @@ private:
   size_t Len = 0;
   uint64_t Records = 0;
   StateKind State = Unknown;
-  int Fd = -1;        // the trace file once started, else the spill file (or -1)
+  int Fd = -1; // the trace file once started, else the spill file (or -1)
   bool Started = false;
   char Path[4200] = {};
   char SpillPath[4200] = {};

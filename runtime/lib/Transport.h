@@ -50,8 +50,7 @@ int testany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index, int *Fla
 int testsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount, int Indices[],
              MPI_Status Statuses[]);
 int probe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, MPI_Status *Status);
-int iprobe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, int *Flag,
-           MPI_Status *Status);
+int iprobe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, int *Flag, MPI_Status *Status);
 int requestFree(mpiete_site_t Block, MPI_Request *Req);
 
 /// Runs a real MPI operation that is collective over Comm's members (communicator creation and

@@ -96,8 +96,7 @@ int probe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, MPI_Status *S
   rec().record(Block, Kind::Wait);
   return PMPI_Probe(Source, Tag, Comm, Status);
 }
-int iprobe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, int *Flag,
-           MPI_Status *Status) {
+int iprobe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, int *Flag, MPI_Status *Status) {
   rec().record(Block, Kind::Wait);
   return PMPI_Iprobe(Source, Tag, Comm, Flag, Status);
 }

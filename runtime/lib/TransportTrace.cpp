@@ -7,11 +7,11 @@
 // request is pending). Operations on MPI_PROC_NULL are recorded like any other, with the peer
 // trace::ProcNull: the estimator treats them as no-ops.
 #include "Comms.h"
-#include "Util.h"
 #include "HandleMap.h"
 #include "Recorder.h"
 #include "TraceWriter.h"
 #include "Transport.h"
+#include "Util.h"
 
 #include <cstdlib>
 
@@ -296,8 +296,8 @@ int testsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount, int 
 
 namespace {
 /// The Probe record.
-void recordProbe(mpiete_site_t Block, bool Blocking, int Source, int Tag, MPI_Comm Comm,
-                 bool Found, const MPI_Status &S) {
+void recordProbe(mpiete_site_t Block, bool Blocking, int Source, int Tag, MPI_Comm Comm, bool Found,
+                 const MPI_Status &S) {
   const comms::Info &C = comms::lookup(Comm, Block);
   out().probe(Block, Blocking, tracePeer(C, Source), traceTag(Tag), C.Id, Found,
               Found ? tracePeer(C, S.MPI_SOURCE) : 0, Found ? traceTag(S.MPI_TAG) : 0,
@@ -315,8 +315,7 @@ int probe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, MPI_Status *S
   return Rc;
 }
 
-int iprobe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, int *Flag,
-           MPI_Status *Status) {
+int iprobe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, int *Flag, MPI_Status *Status) {
   if (!out().on())
     return PMPI_Iprobe(Source, Tag, Comm, Flag, Status);
   MPI_Status Own;

@@ -17,8 +17,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { TagPing = 1, TagPong, TagReady, TagData, TagArrived, TagSamples, TagAck, TagStream,
-       TagDrained };
+enum {
+  TagPing = 1,
+  TagPong,
+  TagReady,
+  TagData,
+  TagArrived,
+  TagSamples,
+  TagAck,
+  TagStream,
+  TagDrained
+};
 enum { Batch = 10, Warmup = 2, StreamLength = 64 };
 
 struct Options {
@@ -275,8 +284,8 @@ int main(int Argc, char **Argv) {
     printf("mpiete-comm-probe-begin 1\n");
     printf("ranks %d\npairs %d\nhost0 %s\nhost1 %s\nlibrary %s\n", Size, O.Pairs, Host, PeerHost,
            Library);
-    printf("tolerance %g\nmin-reps %d\nmax-reps %d\nbatch %d\n", O.Tolerance, O.MinReps,
-           O.MaxReps, Batch);
+    printf("tolerance %g\nmin-reps %d\nmax-reps %d\nbatch %d\n", O.Tolerance, O.MinReps, O.MaxReps,
+           Batch);
   }
 
   for (int SI = 0; SI < NumSizes; ++SI) {
@@ -299,8 +308,7 @@ int main(int Argc, char **Argv) {
         MPI_Send(&Irecv[N], Batch, MPI_DOUBLE, Peer, TagSamples, MPI_COMM_WORLD);
         MPI_Send(&Arrived[N], Batch, MPI_DOUBLE, Peer, TagSamples, MPI_COMM_WORLD);
       } else if (Active) {
-        MPI_Recv(&Irecv[N], Batch, MPI_DOUBLE, Peer, TagSamples, MPI_COMM_WORLD,
-                 MPI_STATUS_IGNORE);
+        MPI_Recv(&Irecv[N], Batch, MPI_DOUBLE, Peer, TagSamples, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         MPI_Recv(&Arrived[N], Batch, MPI_DOUBLE, Peer, TagSamples, MPI_COMM_WORLD,
                  MPI_STATUS_IGNORE);
       }

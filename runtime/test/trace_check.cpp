@@ -21,12 +21,12 @@ using namespace mpiete::trace;
 namespace {
 
 int Failures = 0;
-#define EXPECT(Cond, Msg)                                                                      \
-  do {                                                                                         \
-    if (!(Cond)) {                                                                             \
-      std::cerr << "FAIL " << __LINE__ << ": " << #Cond << ": " << Msg << "\n";                \
-      ++Failures;                                                                              \
-    }                                                                                          \
+#define EXPECT(Cond, Msg)                                                                          \
+  do {                                                                                             \
+    if (!(Cond)) {                                                                                 \
+      std::cerr << "FAIL " << __LINE__ << ": " << #Cond << ": " << Msg << "\n";                    \
+      ++Failures;                                                                                  \
+    }                                                                                              \
   } while (0)
 
 constexpr uint64_t Unit = 0xabc123;
@@ -97,8 +97,8 @@ int checkCounts(const std::string &Dir, int Np) {
       std::istringstream L(Line);
       std::string IdText, Kind;
       L >> IdText >> Kind;
-      const uint64_t Id = std::stoull(IdText.substr(0, 8), nullptr, 16) << 32 |
-                          std::stoull(IdText.substr(9));
+      const uint64_t Id =
+          std::stoull(IdText.substr(0, 8), nullptr, 16) << 32 | std::stoull(IdText.substr(9));
       if (Kind == "collective")
         Collective.insert(Id);
       else
@@ -111,8 +111,8 @@ int checkCounts(const std::string &Dir, int Np) {
       auto &G = Got[R.Block];
       if (G.first.empty())
         G.first = countKind(R.Kind);
-      EXPECT(G.first == countKind(R.Kind), fmtId(R.Block) << " is " << G.first << " and "
-                                                           << countKind(R.Kind));
+      EXPECT(G.first == countKind(R.Kind),
+             fmtId(R.Block) << " is " << G.first << " and " << countKind(R.Kind));
       G.second.first += 1;
       G.second.second += R.Kind == RecordKind::Loop ? R.Trips : 0;
     }
@@ -274,15 +274,13 @@ int checkContent(const std::string &Dir, int Np) {
         const auto &M = C[0]->Members;
         const size_t Me = std::find(M.begin(), M.end(), Rank) - M.begin();
         auto S = at(Rs, id(51)), R = at(Rs, id(52));
-        EXPECT(S.size() == 1 && S[0]->Comm == C[0]->NewComm &&
-                   S[0]->Peer == M[(Me + 1) % M.size()],
+        EXPECT(S.size() == 1 && S[0]->Comm == C[0]->NewComm && S[0]->Peer == M[(Me + 1) % M.size()],
                Who << "send in the split communicator names a world rank");
         EXPECT(R.size() == 1 && R[0]->Comm == C[0]->NewComm &&
                    R[0]->Peer == M[(Me + M.size() - 1) % M.size()],
                Who << "receive in the split communicator");
         auto F = at(Rs, id(54));
-        EXPECT(F.size() == 1 && F[0]->Kind == RecordKind::CommFree &&
-                   F[0]->Comm == C[0]->NewComm,
+        EXPECT(F.size() == 1 && F[0]->Kind == RecordKind::CommFree && F[0]->Comm == C[0]->NewComm,
                Who << "comm_free");
       }
     }
@@ -298,15 +296,15 @@ int checkContent(const std::string &Dir, int Np) {
       EXPECT(F.size() == 1 && F[0]->Kind == RecordKind::RequestFree && I.size() == 1 &&
                  F[0]->Request == I[0]->Request,
              Who << "request_free");
-      EXPECT(P.size() == 1 && P[0]->Kind == RecordKind::Probe && P[0]->Blocking &&
-                 P[0]->Found && P[0]->Peer == AnySource && P[0]->MatchedSource == Rank &&
-                 P[0]->MatchedTag == 62 && P[0]->MatchedBytes == 4,
+      EXPECT(P.size() == 1 && P[0]->Kind == RecordKind::Probe && P[0]->Blocking && P[0]->Found &&
+                 P[0]->Peer == AnySource && P[0]->MatchedSource == Rank && P[0]->MatchedTag == 62 &&
+                 P[0]->MatchedBytes == 4,
              Who << "probe");
     }
   }
   // One id per colour, agreed by all of its members; two colours when Np > 1.
-  EXPECT(SplitMembers.size() == static_cast<size_t>(Np > 1 ? 2 : 1),
-         SplitMembers.size() << " split ids");
+  EXPECT(SplitMembers.size() == static_cast<size_t>(Np > 1 ? 2 : 1), SplitMembers.size()
+                                                                         << " split ids");
   for (const auto &[Id, Ranks] : SplitMembers)
     for (int R : Ranks)
       EXPECT(R % 2 == *Ranks.begin() % 2, "split id " << Id << " shared across colours");

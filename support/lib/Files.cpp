@@ -8,8 +8,7 @@
 
 namespace mpiete {
 
-bool writeFileAtomically(const std::string &Path, const std::string &Text,
-                         DiagnosticSink &Diags) {
+bool writeFileAtomically(const std::string &Path, const std::string &Text, DiagnosticSink &Diags) {
   std::string Tmp = Path + ".tmp";
   {
     std::ofstream OS(Tmp, std::ios::binary);

@@ -87,8 +87,9 @@ std::string shellJoin(const std::vector<std::string> &Argv) {
   for (const std::string &A : Argv) {
     if (!Out.empty())
       Out += ' ';
-    bool Plain = !A.empty() && A.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTU"
-                                                   "VWXYZ0123456789-_./=:,+@%") == std::string::npos;
+    bool Plain =
+        !A.empty() && A.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTU"
+                                          "VWXYZ0123456789-_./=:,+@%") == std::string::npos;
     if (Plain) {
       Out += A;
       continue;

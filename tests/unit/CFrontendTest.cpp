@@ -162,7 +162,8 @@ void f(double *a, int n, int *b) {
       break;
   }
 }
-)", {}, seedBlocks());
+)",
+                       {}, seedBlocks());
   ASSERT_TRUE(A.Ok) << A.Diagnostics;
   ASSERT_EQ(A.Model.Loops.size(), 4u);
   std::vector<const Block *> Computes = A.of(BlockKind::Compute);
@@ -199,7 +200,8 @@ void f(double *a, int n) {
     MPI_Allreduce(MPI_IN_PLACE, a, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   }
 }
-)", {}, seedBlocks());
+)",
+                       {}, seedBlocks());
   ASSERT_TRUE(A.Ok) << A.Diagnostics;
   ASSERT_EQ(A.Model.Loops.size(), 2u);
   EXPECT_EQ(A.Model.Loops[0].Parent, -1);

@@ -71,8 +71,7 @@ TEST(CompilerWrapperTest, OptionValuesAreNotInputs) {
 
 TEST(CompilerWrapperTest, DependencyOptionsStayOutOfVariantCompiles) {
   WrapperCommand Cmd = parseWrapperCommand({"-c", "a.c", "-o", "a.o", "-MD", "-MF", "a.d", "-MT",
-                                            "a.o", "-MP", "-Wp,-MMD,b.d", "-O2", "-DX=1",
-                                            "-Iinc"});
+                                            "a.o", "-MP", "-Wp,-MMD,b.d", "-O2", "-DX=1", "-Iinc"});
   EXPECT_EQ(Cmd.Kind, Mode::Compile);
   Args Flags = variantCompileFlags(Cmd);
   EXPECT_EQ(Flags, (Args{"-O2", "-DX=1", "-Iinc"}));
@@ -108,9 +107,9 @@ TEST(CompilerWrapperTest, NoInputsIsPassOnly) {
 }
 
 TEST(CompilerWrapperTest, MpieteOptionsAreRemovedFromTheNativeLine) {
-  WrapperCommand Cmd = parseWrapperCommand({"--mpiete-pass-through=MPI_Win_fence,MPI_Ibcast",
-                                            "-c", "a.c", "--mpiete-verbose",
-                                            "--mpiete-pass-through=MPI_File_open"});
+  WrapperCommand Cmd =
+      parseWrapperCommand({"--mpiete-pass-through=MPI_Win_fence,MPI_Ibcast", "-c", "a.c",
+                           "--mpiete-verbose", "--mpiete-pass-through=MPI_File_open"});
   EXPECT_EQ(Cmd.Native, (Args{"-c", "a.c"}));
   EXPECT_EQ(Cmd.PassThrough, (Args{"MPI_Win_fence", "MPI_Ibcast", "MPI_File_open"}));
   EXPECT_FALSE(Cmd.PassThroughAll);
@@ -128,21 +127,21 @@ TEST(CompilerWrapperTest, PassThroughAll) {
 
 TEST(CompilerWrapperTest, JoinedDependencyOptionsStayOutOfVariantCompiles) {
   WrapperCommand C = parseWrapperCommand(
-      {"-O2", "-I", "inc", "-Iinc2", "-DX=1", "-c", "a.c", "-o", "a.o", "-MD", "-MF", "a.d",
-       "-MT", "t", "-MMD", "-MP", "-MFjoined.d", "-MTjoined", "-MQjoined", "-Wp,-MD,w.d", "-g"});
+      {"-O2",  "-I",  "inc",         "-Iinc2",    "-DX=1",     "-c",          "a.c",
+       "-o",   "a.o", "-MD",         "-MF",       "a.d",       "-MT",         "t",
+       "-MMD", "-MP", "-MFjoined.d", "-MTjoined", "-MQjoined", "-Wp,-MD,w.d", "-g"});
   EXPECT_EQ(variantCompileFlags(C), (Args{"-O2", "-I", "inc", "-Iinc2", "-DX=1", "-g"}));
 }
 
 TEST(CompilerWrapperTest, FortranWrapperInstrumentsFortranSources) {
-  WrapperCommand Cmd = parseWrapperCommand(
-      {"-c", "-Jmod", "-O2", "solver.F90", "blas.f", "timer.c", "kernel.cpp"},
-      WrapperLanguage::Fortran);
+  WrapperCommand Cmd =
+      parseWrapperCommand({"-c", "-Jmod", "-O2", "solver.F90", "blas.f", "timer.c", "kernel.cpp"},
+                          WrapperLanguage::Fortran);
   EXPECT_EQ(Cmd.Kind, Mode::Compile);
   EXPECT_EQ(pick(Cmd, Cmd.Sources), (Args{"solver.F90", "blas.f", "timer.c"}));
   EXPECT_EQ(pick(Cmd, Cmd.Foreign), Args{"kernel.cpp"});
   // -J with a separate value is no input.
-  WrapperCommand Sep =
-      parseWrapperCommand({"-c", "-J", "mod", "a.f90"}, WrapperLanguage::Fortran);
+  WrapperCommand Sep = parseWrapperCommand({"-c", "-J", "mod", "a.f90"}, WrapperLanguage::Fortran);
   EXPECT_EQ(pick(Sep, Sep.Sources), Args{"a.f90"});
   EXPECT_TRUE(Sep.Objects.empty());
   EXPECT_EQ(fortranModuleDirs(Sep.Native), Args{"mod"});

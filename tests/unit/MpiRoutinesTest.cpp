@@ -53,9 +53,9 @@ TEST(MpiRoutinesTest, BlocksPerRole) {
   EXPECT_EQ(blocksForRole(findRewrittenRoutine("MPI_Recv")->Role), 2u);
   EXPECT_EQ(blocksForRole(findRewrittenRoutine("MPI_Sendrecv")->Role), 3u);
   EXPECT_EQ(blocksForRole(findRewrittenRoutine("MPI_Sendrecv_replace")->Role), 3u);
-  for (const char *One : {"MPI_Isend", "MPI_Irecv", "MPI_Wait", "MPI_Testsome", "MPI_Probe",
-                          "MPI_Barrier", "MPI_Exscan", "MPI_Comm_split", "MPI_Init",
-                          "MPI_Finalize"})
+  for (const char *One :
+       {"MPI_Isend", "MPI_Irecv", "MPI_Wait", "MPI_Testsome", "MPI_Probe", "MPI_Barrier",
+        "MPI_Exscan", "MPI_Comm_split", "MPI_Init", "MPI_Finalize"})
     EXPECT_EQ(blocksForRole(findRewrittenRoutine(One)->Role), 1u) << One;
 }
 

@@ -11,8 +11,8 @@ namespace {
 using Args = std::vector<std::string>;
 
 TEST(UnitIdTest, UnitDefinesKeepOrderAndJoinSeparateValues) {
-  Args In = {"-O2", "-DA", "-D", "B=2", "-Iinc", "-UC", "-U", "D", "-include", "cfg.h", "-c",
-             "x.c", "-DLAST"};
+  Args In = {"-O2", "-DA",      "-D",    "B=2", "-Iinc", "-UC",   "-U",
+             "D",   "-include", "cfg.h", "-c",  "x.c",   "-DLAST"};
   EXPECT_EQ(unitDefines(In), (Args{"-DA", "-DB=2", "-UC", "-UD", "-include cfg.h", "-DLAST"}));
 }
 
@@ -21,12 +21,11 @@ TEST(UnitIdTest, SeparateAndAttachedDefinesAreTheSameUnit) {
 }
 
 TEST(UnitIdTest, ParsingArgsKeepWhatAffectsTheParse) {
-  Args In = {"-c",     "x.c",      "-o",         "x.o",  "-O2", "-g",       "-Wall", "-Iinc",
-             "-I",     "other",    "-DN=4",      "-std=c99", "-MD", "-MF", "x.d",  "-isystem",
-             "/sys",   "-include", "config.h",   "-fopenmp", "-lm", "-L/lib", "-pthread"};
-  EXPECT_EQ(parsingArgs(In), (Args{"-O2", "-Iinc", "-I", "other", "-DN=4", "-std=c99",
-                                   "-isystem", "/sys", "-include", "config.h", "-fopenmp",
-                                   "-pthread"}));
+  Args In = {"-c",   "x.c",      "-o",       "x.o",      "-O2", "-g",     "-Wall",   "-Iinc",
+             "-I",   "other",    "-DN=4",    "-std=c99", "-MD", "-MF",    "x.d",     "-isystem",
+             "/sys", "-include", "config.h", "-fopenmp", "-lm", "-L/lib", "-pthread"};
+  EXPECT_EQ(parsingArgs(In), (Args{"-O2", "-Iinc", "-I", "other", "-DN=4", "-std=c99", "-isystem",
+                                   "/sys", "-include", "config.h", "-fopenmp", "-pthread"}));
 }
 
 TEST(UnitIdTest, IdIsStableForTheSameInputs) {

@@ -28,13 +28,37 @@ std::string extensionOf(const std::string &Path) { return fs::path(Path).extensi
 
 /// Options whose value is the next argument.
 bool takesValue(std::string_view A) {
-  static const std::set<std::string_view> Opts = {
-      "-o",        "-I",       "-D",          "-U",       "-include",      "-imacros",
-      "-iquote",   "-isystem", "-idirafter",  "-MF",      "-MT",           "-MQ",
-      "-x",        "-L",       "-l",          "-Xlinker", "-Xassembler",   "-Xpreprocessor",
-      "-u",        "-T",       "-e",          "--param",  "-aux-info",     "-z",
-      "-isysroot", "--sysroot", "-iprefix",   "-iwithprefix", "-iwithprefixbefore", "-A",
-      "-J"};
+  static const std::set<std::string_view> Opts = {"-o",
+                                                  "-I",
+                                                  "-D",
+                                                  "-U",
+                                                  "-include",
+                                                  "-imacros",
+                                                  "-iquote",
+                                                  "-isystem",
+                                                  "-idirafter",
+                                                  "-MF",
+                                                  "-MT",
+                                                  "-MQ",
+                                                  "-x",
+                                                  "-L",
+                                                  "-l",
+                                                  "-Xlinker",
+                                                  "-Xassembler",
+                                                  "-Xpreprocessor",
+                                                  "-u",
+                                                  "-T",
+                                                  "-e",
+                                                  "--param",
+                                                  "-aux-info",
+                                                  "-z",
+                                                  "-isysroot",
+                                                  "--sysroot",
+                                                  "-iprefix",
+                                                  "-iwithprefix",
+                                                  "-iwithprefixbefore",
+                                                  "-A",
+                                                  "-J"};
   return Opts.count(A) != 0;
 }
 
@@ -49,10 +73,9 @@ InputKind classifyInput(const std::string &Path) {
   std::string Ext = extensionOf(Path);
   if (Ext == ".c")
     return InputKind::CSource;
-  static const std::set<std::string> Foreign = {".cc", ".cpp", ".cxx", ".C",  ".c++", ".f",
-                                                ".F", ".f90", ".F90", ".f95", ".F95", ".f03",
-                                                ".F03", ".f08", ".F08", ".for", ".s", ".S",
-                                                ".i", ".ii", ".m"};
+  static const std::set<std::string> Foreign = {
+      ".cc",  ".cpp", ".cxx", ".C",   ".c++", ".f", ".F", ".f90", ".F90", ".f95", ".F95",
+      ".f03", ".F03", ".f08", ".F08", ".for", ".s", ".S", ".i",   ".ii",  ".m"};
   if (Foreign.count(Ext))
     return InputKind::Foreign;
   return InputKind::LinkInput;
@@ -78,13 +101,13 @@ std::vector<std::string> flangAnalysisFlags(const std::vector<std::string> &Flag
       Out.push_back(V);
     } else if (A.starts_with("-I") || A.starts_with("-D") || A.starts_with("-U")) {
       Out.push_back(std::string(A));
-    } else if (A == "-J" || A == "-module" || A == "-o" || A == "-MF" || A == "-MT" ||
-               A == "-MQ" || A == "-x" || A == "-L" || A == "-l") {
+    } else if (A == "-J" || A == "-module" || A == "-o" || A == "-MF" || A == "-MT" || A == "-MQ" ||
+               A == "-x" || A == "-L" || A == "-l") {
       next();
     } else if (A == "-cpp" || A == "-nocpp" || A == "-ffixed-form" || A == "-ffree-form" ||
-               A == "-fdefault-real-8" || A == "-fdefault-integer-8" ||
-               A == "-fdefault-double-8" || A == "-fopenmp" || A == "-fbackslash" ||
-               A == "-fimplicit-none" || A == "-flogical-abbreviations" || A == "-fxor-operator") {
+               A == "-fdefault-real-8" || A == "-fdefault-integer-8" || A == "-fdefault-double-8" ||
+               A == "-fopenmp" || A == "-fbackslash" || A == "-fimplicit-none" ||
+               A == "-flogical-abbreviations" || A == "-fxor-operator") {
       Out.push_back(std::string(A));
     } else if (A.starts_with("-ffixed-line-length-") || A.starts_with("-ffixed-line-length=")) {
       std::string N(A.substr(std::string_view("-ffixed-line-length-").size()));
@@ -120,8 +143,8 @@ WrapperCommand parseWrapperCommand(const std::vector<std::string> &Args, Wrapper
         size_t Pos = 0;
         while (Pos <= List.size()) {
           size_t Comma = List.find(',', Pos);
-          std::string Name = List.substr(Pos, Comma == std::string::npos ? std::string::npos
-                                                                          : Comma - Pos);
+          std::string Name =
+              List.substr(Pos, Comma == std::string::npos ? std::string::npos : Comma - Pos);
           if (Name == "all")
             Cmd.PassThroughAll = true;
           else if (!Name.empty())
@@ -158,8 +181,8 @@ WrapperCommand parseWrapperCommand(const std::vector<std::string> &Args, Wrapper
       CompileOnly = true;
     } else if (A == "-E" || A == "-S" || A == "-M" || A == "-MM" || A == "-fsyntax-only" ||
                A == "--version" || A == "-dumpversion" || A == "-dumpmachine" ||
-               A.starts_with("-print-") || A.starts_with("-showme") ||
-               A.starts_with("--showme") || A == "-###" || A == "--help") {
+               A.starts_with("-print-") || A.starts_with("-showme") || A.starts_with("--showme") ||
+               A == "-###" || A == "--help") {
       NoProbes = true;
       if (Cmd.PassOnlyReason.empty())
         Cmd.PassOnlyReason = "'" + A + "' produces no object";
@@ -321,8 +344,7 @@ private:
     // form and preprocessing.
     bool Fortran = isFortranSource(Source);
     std::string Ext = Fortran ? extensionOf(Source) : ".c";
-    std::vector<std::string> Instr{Env.Instrumenter,
-                                   "--trace-out=" + Prefix + ".trace" + Ext,
+    std::vector<std::string> Instr{Env.Instrumenter, "--trace-out=" + Prefix + ".trace" + Ext,
                                    "--timing-out=" + Prefix + ".timing" + Ext,
                                    "--blocks-out=" + Prefix + ".blocks.yaml",
                                    "--unit-path=" + Source};
@@ -332,8 +354,9 @@ private:
       // compiled in Makefile order finds them.
       std::vector<std::string> ModDirs = fortranModuleDirs(Cmd.Native);
       fs::path ObjDir = fs::path(Prefix).parent_path();
-      std::string ModuleDir = ModDirs.empty() ? (ObjDir / "fmod").string()
-                                              : (fs::path(ModDirs[0]) / ".mpiete" / "fmod").string();
+      std::string ModuleDir = ModDirs.empty()
+                                  ? (ObjDir / "fmod").string()
+                                  : (fs::path(ModDirs[0]) / ".mpiete" / "fmod").string();
       Instr.push_back("--module-dir=" + ModuleDir);
       std::vector<std::string> Search = {(ObjDir / "fmod").string(), ".mpiete/fmod"};
       for (size_t I = 0; I + 1 < Cmd.Native.size(); ++I)
@@ -383,8 +406,7 @@ private:
       }
       std::vector<std::string> Flags = variantCompileFlags(Cmd);
       Compile.insert(Compile.end(), Flags.begin(), Flags.end());
-      Compile.insert(Compile.end(),
-                     {"-c", Prefix + "." + V + Ext, "-o", Prefix + "." + V + ".o"});
+      Compile.insert(Compile.end(), {"-c", Prefix + "." + V + Ext, "-o", Prefix + "." + V + ".o"});
       if (exec(Compile) != 0) {
         Diags.error({Source, 0, 0},
                     std::string("the ") + V +
@@ -468,8 +490,7 @@ private:
         // mpiete-cc writes the probes after the object: an object newer than its probes was
         // rebuilt by another compiler, and its old probes would model other code.
         Diags.warning({Obj, 0, 0},
-                      "object is newer than its probes in .mpiete/ (rebuilt without " +
-                          Env.Tool +
+                      "object is newer than its probes in .mpiete/ (rebuilt without " + Env.Tool +
                           "?); it is linked uninstrumented into the probes and its MPI calls "
                           "and time are not modelled",
                       "uninstrumented");

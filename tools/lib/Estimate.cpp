@@ -111,8 +111,8 @@ bool loadCluster(const std::string &Path, int Ranks, NetworkModelKind Kind,
     }
     if (Next < Nodes)
       return Y.error(Types, "the node types list " + std::to_string(Next) + " nodes, but " +
-                              std::to_string(Ranks) + " ranks at " + std::to_string(PerNode) +
-                              " per node need " + std::to_string(Nodes));
+                                std::to_string(Ranks) + " ranks at " + std::to_string(PerNode) +
+                                " per node need " + std::to_string(Nodes));
   }
   std::map<std::string, std::vector<int>> RanksOfMachine;
   for (int R = 0; R < Ranks; ++R)
@@ -159,8 +159,9 @@ bool loadCluster(const std::string &Path, int Ranks, NetworkModelKind Kind,
     if (!loadNetworkPairs(File, Pairs, Diags))
       return false;
     if (Pairs.Pairs < 2)
-      return Y.error(C, "'" + File + "' was measured with one pair; measure the link capacity with "
-                      "'mpiete probe-comm --pairs K' (K > 1)");
+      return Y.error(C, "'" + File +
+                            "' was measured with one pair; measure the link capacity with "
+                            "'mpiete probe-comm --pairs K' (K > 1)");
     Capacity = Pairs.AggregateBytesPerSecond;
   } else {
     NetworkPairs Pairs;
@@ -213,16 +214,21 @@ std::optional<BlockId> regionBlock(const std::string &Spec, bool IsStart,
   if (Colon == std::string::npos || Colon + 1 == Spec.size() ||
       Spec.find_first_not_of("0123456789", Colon + 1) != std::string::npos ||
       (Line = unsigned(std::stoul(Spec.substr(Colon + 1)))) == 0) {
-    Diags.error(Tool, "bad region bound '" + Spec + "' (a block id such as 0aa758c0:11, or "
-                      "FILE:LINE)", "usage");
+    Diags.error(Tool,
+                "bad region bound '" + Spec +
+                    "' (a block id such as 0aa758c0:11, or "
+                    "FILE:LINE)",
+                "usage");
     return std::nullopt;
   }
   std::string File = Spec.substr(0, Colon);
   std::string MapPath = (std::filesystem::path(ProgramDir) / "blocks.yaml").string();
   BlockMap Map;
   if (!std::filesystem::exists(MapPath)) {
-    Diags.error(Tool, "a FILE:LINE region bound needs the block map '" + MapPath +
-                          "' (probe-program copies it there)", "usage");
+    Diags.error(Tool,
+                "a FILE:LINE region bound needs the block map '" + MapPath +
+                    "' (probe-program copies it there)",
+                "usage");
     return std::nullopt;
   }
   if (!readBlockMap(MapPath, Map, Diags))
@@ -254,8 +260,10 @@ std::optional<BlockId> regionBlock(const std::string &Spec, bool IsStart,
     return Holding;
   if (Beside)
     return Beside;
-  Diags.error(Tool, "no block at or " + std::string(IsStart ? "after" : "before") + " '" + Spec +
-                        "' in the block map '" + MapPath + "'", "usage");
+  Diags.error(Tool,
+              "no block at or " + std::string(IsStart ? "after" : "before") + " '" + Spec +
+                  "' in the block map '" + MapPath + "'",
+              "usage");
   return std::nullopt;
 }
 
@@ -267,7 +275,7 @@ int runEstimate(const CommandArgs &Args) {
   std::map<std::string, std::string> Opt;
   static const char *const Known[] = {"--program",    "--machine",  "--network", "--cluster",
                                       "--format",     "--timeline", "--model",   "--region-start",
-                                      "--region-end", "--region", "-o"};
+                                      "--region-end", "--region",   "-o"};
   for (size_t I = 0; I < Args.size(); ++I) {
     if (Args[I] == "-h" || Args[I] == "--help") {
       std::cout << EstimateUsage;
@@ -336,8 +344,8 @@ int runEstimate(const CommandArgs &Args) {
   const std::string &MachineFp = MachineProv.Fingerprint;
   if (!TraceFp.empty() && !MachineFp.empty() && TraceFp != MachineFp) {
     Diags.error({Opt["--machine"], 0, 0},
-                "compute base data of another build of the program: fingerprint '" +
-                    MachineFp + "', the traces in '" + Opt["--program"] + "' have '" + TraceFp +
+                "compute base data of another build of the program: fingerprint '" + MachineFp +
+                    "', the traces in '" + Opt["--program"] + "' have '" + TraceFp +
                     "'; rebuild both probes together and collect both again",
                 "estimate");
     return 1;
@@ -382,7 +390,8 @@ int runEstimate(const CommandArgs &Args) {
     Diags.warning({Opt["--machine"], 0, 0},
                   std::to_string(Compute.fallbacks().size()) +
                       " (rank, block) pairs ran in the trace but not in the timing probe, e.g. "
-                      "rank " + std::to_string(Rank) + " block " + formatBlock(Block) +
+                      "rank " +
+                      std::to_string(Rank) + " block " + formatBlock(Block) +
                       "; they take the mean time of the ranks that ran them (the program is "
                       "nondeterministic)",
                   "estimate");

@@ -23,8 +23,8 @@ LauncherKind kindOf(const std::string &Word) {
   std::string Base = std::filesystem::path(Word).filename().string();
   static const std::set<std::string_view> OpenMpi = {
       "mpirun", "mpiexec", "orterun", "oshrun", "mpirun.openmpi", "mpiexec.openmpi", "prterun"};
-  static const std::set<std::string_view> Hydra = {"mpiexec.hydra", "mpiexec.mpich",
-                                                   "mpirun.mpich", "mpiexec.intel"};
+  static const std::set<std::string_view> Hydra = {"mpiexec.hydra", "mpiexec.mpich", "mpirun.mpich",
+                                                   "mpiexec.intel"};
   if (OpenMpi.count(Base))
     return LauncherKind::OpenMpi;
   if (Hydra.count(Base))
@@ -40,31 +40,31 @@ bool launcherOptionTakesValue(std::string_view A) {
       "--hostfile", "-hostfile", "--machinefile", "-machinefile", "--default-hostfile", "-H",
       "--host", "-host", "--map-by", "-map-by", "--rank-by", "-rank-by", "--bind-to", "-bind-to",
       "-x", "--wdir", "-wdir", "--wd", "-wd", "--prefix", "-prefix", "--path", "-path",
-      "--npernode", "-npernode", "--npersocket", "-npersocket", "--cpus-per-proc",
-      "-cpus-per-proc", "--cpus-per-rank", "-cpus-per-rank", "--rankfile", "-rankfile", "-rf",
-      "--output-filename", "-output-filename", "--timeout", "-timeout", "--app", "-app",
-      "--tune", "-tune", "--preload-files", "-preload-files", "--cpu-set", "-cpu-set",
-      "--report-bindings-file", "--stdin", "-stdin", "--mca-param-file", "-am", "--am",
-      "--personality", "--launch-agent", "-launch-agent", "--max-vm-size", "--ompi-server",
-      "--report-uri", "-report-uri", "--xml-file", "--slot-list", "-N",
+      "--npernode", "-npernode", "--npersocket", "-npersocket", "--cpus-per-proc", "-cpus-per-proc",
+      "--cpus-per-rank", "-cpus-per-rank", "--rankfile", "-rankfile", "-rf", "--output-filename",
+      "-output-filename", "--timeout", "-timeout", "--app", "-app", "--tune", "-tune",
+      "--preload-files", "-preload-files", "--cpu-set", "-cpu-set", "--report-bindings-file",
+      "--stdin", "-stdin", "--mca-param-file", "-am", "--am", "--personality", "--launch-agent",
+      "-launch-agent", "--max-vm-size", "--ompi-server", "--report-uri", "-report-uri",
+      "--xml-file", "--slot-list", "-N",
       // MPICH / Intel hydra mpiexec
       "-f", "-hosts", "-ppn", "-launcher", "-launcher-exec", "-bootstrap", "-bootstrap-exec",
       "-iface", "-genvlist", "-envlist", "-genvexcept", "-rmk", "-demux", "-errfile-pattern",
       "-outfile-pattern", "-configfile", "-binding", "-machine", "-machinefile",
       // Slurm srun
-      "--nodes", "-p", "--partition", "-t", "--time", "-A", "--account", "-c",
-      "--cpus-per-task", "--ntasks-per-node", "-w", "--nodelist", "-x", "--exclude", "--mpi",
-      "--cpu-bind", "--cpu_bind", "--mem", "--mem-per-cpu", "-J", "--job-name", "-C",
-      "--constraint", "--distribution", "-m", "--qos", "-q", "--reservation", "--gres",
-      "--gpus", "-G", "--export", "--chdir", "-D", "-o", "--output", "-e", "--error",
-      "--ntasks-per-socket", "--ntasks-per-core", "--threads-per-core", "--hint"};
+      "--nodes", "-p", "--partition", "-t", "--time", "-A", "--account", "-c", "--cpus-per-task",
+      "--ntasks-per-node", "-w", "--nodelist", "-x", "--exclude", "--mpi", "--cpu-bind",
+      "--cpu_bind", "--mem", "--mem-per-cpu", "-J", "--job-name", "-C", "--constraint",
+      "--distribution", "-m", "--qos", "-q", "--reservation", "--gres", "--gpus", "-G", "--export",
+      "--chdir", "-D", "-o", "--output", "-e", "--error", "--ntasks-per-socket",
+      "--ntasks-per-core", "--threads-per-core", "--hint"};
   return Opts.count(A) != 0;
 }
 
 /// Launcher options followed by two values: `--mca KEY VALUE`, `-genv NAME VALUE`.
 bool launcherOptionTakesTwoValues(std::string_view A) {
-  static const std::set<std::string_view> Opts = {"--mca", "-mca", "--gmca", "-gmca", "--omca",
-                                                  "-genv", "-env"};
+  static const std::set<std::string_view> Opts = {"--mca",  "-mca",  "--gmca", "-gmca",
+                                                  "--omca", "-genv", "-env"};
   return Opts.count(A) != 0;
 }
 

@@ -15,8 +15,8 @@ double weightOf(double Y) {
 }
 
 /// Sum of squared relative residuals of Line over [From, To).
-double relativeSse(const LineFit &Line, const std::vector<double> &X,
-                   const std::vector<double> &Y, size_t From, size_t To) {
+double relativeSse(const LineFit &Line, const std::vector<double> &X, const std::vector<double> &Y,
+                   size_t From, size_t To) {
   double Sum = 0;
   for (size_t I = From; I < To; ++I) {
     double R = Line.at(X[I]) - Y[I];

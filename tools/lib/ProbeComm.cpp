@@ -64,9 +64,8 @@ bool readSpread(std::istringstream &In, Spread &S) {
 }
 
 void emitSpreadMap(YAML::Emitter &E, const Spread &S) {
-  E << YAML::Flow << YAML::BeginMap << YAML::Key << "median" << YAML::Value << S.Median
-    << YAML::Key << "p10" << YAML::Value << S.P10 << YAML::Key << "p90" << YAML::Value << S.P90
-    << YAML::EndMap;
+  E << YAML::Flow << YAML::BeginMap << YAML::Key << "median" << YAML::Value << S.Median << YAML::Key
+    << "p10" << YAML::Value << S.P10 << YAML::Key << "p90" << YAML::Value << S.P90 << YAML::EndMap;
 }
 
 void emitLine(YAML::Emitter &E, const LineFit &L) {
@@ -219,7 +218,8 @@ void writeNetworkYaml(std::ostream &OS, const CommProbeOutput &Data, const LogGp
     E << *P.S;
   else
     E << YAML::Null;
-  E << YAML::Key << "units" << YAML::Value << "seconds; per_byte and G in seconds per byte; S in bytes";
+  E << YAML::Key << "units" << YAML::Value
+    << "seconds; per_byte and G in seconds per byte; S in bytes";
   E << YAML::Key << "fit" << YAML::Value << YAML::BeginMap;
   E << YAML::Key << "method" << YAML::Value
     << "S: first size where the median share recv_arrived_s / recv_s of it and the next two "
@@ -316,8 +316,8 @@ int runProbeComm(const CommandArgs &Args) {
     return commandError("probe-comm: " + std::to_string(Pairs) + " pair(s) need -np " +
                             std::to_string(2 * Pairs) + " at least",
                         2);
-  Spec.Program = {fs::absolute(Probe, EC).string(), "--max-size", std::to_string(MaxSize),
-                  "--step", std::to_string(Step)};
+  Spec.Program = {fs::absolute(Probe, EC).string(), "--max-size", std::to_string(MaxSize), "--step",
+                  std::to_string(Step)};
   Spec.Program.insert(Spec.Program.end(), Extra.begin(), Extra.end());
   if (!LogSizes)
     Spec.Program.push_back("--linear-only");
@@ -357,8 +357,9 @@ int runProbeComm(const CommandArgs &Args) {
                                        : "inter-node " + Data.Host0 + " - " + Data.Host1)
           << "): L=" << Params.L * 1e6 << "us o_s=" << Params.Os * 1e6
           << "us o_r=" << Params.Or * 1e6 << "us g=" << Params.Gap * 1e6
-          << "us G=" << Params.G * 1e9 << "ns/B S="
-          << (Params.S ? std::to_string(*Params.S) + "B" : std::string("none")) << '\n';
+          << "us G=" << Params.G * 1e9
+          << "ns/B S=" << (Params.S ? std::to_string(*Params.S) + "B" : std::string("none"))
+          << '\n';
   std::cout << Summary.str();
   return 0;
 }

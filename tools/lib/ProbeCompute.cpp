@@ -46,9 +46,9 @@ const char Usage[] =
     "                  K ranks compute at once, each on its own processor (N, then the next\n"
     "                  K-1 the job may use), so blocks share memory bandwidth and caches as\n"
     "                  on a node running K ranks; default 1\n"
-                     "  --keep          keep the per-rank timing files (their "
-                     "directory is printed)\n"
-                     "  --launcher NAME mpirun (default), mpiexec, srun, ...\n\n"
+    "  --keep          keep the per-rank timing files (their "
+    "directory is printed)\n"
+    "  --launcher NAME mpirun (default), mpiexec, srun, ...\n\n"
     "Example:\n  mpiete probe-compute -o machineB.yaml -np 16 ./jacobi.timing 2048\n";
 
 /// One block's line of a rank's timing file.
@@ -362,8 +362,8 @@ int runProbeCompute(const CommandArgs &Args) {
 
   const bool Tty = isatty(STDERR_FILENO) != 0;
   if (Tty)
-    std::cerr << "mpiete probe-compute: running " << Launch.Np << " ranks of '" << Program
-              << "' " << RanksPerNode << " at a time...\n";
+    std::cerr << "mpiete probe-compute: running " << Launch.Np << " ranks of '" << Program << "' "
+              << RanksPerNode << " at a time...\n";
   const auto Start = std::chrono::steady_clock::now();
   const int Rc = runLaunch(Launch);
   if (Rc != 0) {

@@ -16,7 +16,8 @@ namespace fs = std::filesystem;
 namespace mpiete {
 namespace {
 
-const char *const Help = R"(usage: mpiete probe-program -o DIR -np R [launcher options] APP.trace [ARGS...]
+const char *const Help =
+    R"(usage: mpiete probe-program -o DIR -np R [launcher options] APP.trace [ARGS...]
 
 Runs the trace probe APP.trace (built by mpiete-cc beside APP) with R ranks and collects the
 program base data in DIR: rank0.trace .. rank<R-1>.trace (which blocks each rank executed and

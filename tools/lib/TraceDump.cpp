@@ -31,9 +31,7 @@ std::string hex(uint64_t V) {
   return S;
 }
 /// Communicator ids: world and self by name, the rest as 16 hex digits.
-std::string comm(uint64_t Id) {
-  return Id == 0 ? "world" : Id == 1 ? "self" : hex(Id);
-}
+std::string comm(uint64_t Id) { return Id == 0 ? "world" : Id == 1 ? "self" : hex(Id); }
 
 void printRecord(std::ostream &OS, const Record &R) {
   OS << formatBlockId(R.Block) << ' ' << recordKindName(R.Kind);

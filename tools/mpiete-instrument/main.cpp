@@ -191,8 +191,7 @@ int main(int Argc, char **Argv) {
     } else if (!A.starts_with("-") && Source.empty()) {
       Source = A;
     } else {
-      Diags.error({"mpiete-instrument", 0, 0}, "unknown option '" + A + "' (see --help)",
-                  "driver");
+      Diags.error({"mpiete-instrument", 0, 0}, "unknown option '" + A + "' (see --help)", "driver");
       return 2;
     }
   }

@@ -13,13 +13,12 @@ namespace {
 using CommandFn = int (*)(const CommandArgs &);
 
 struct Command {
-  const char *Name;    ///< "trace dump" takes two words
-  CommandFn Run;       ///< nullptr: not part of this build or not implemented yet
+  const char *Name; ///< "trace dump" takes two words
+  CommandFn Run;    ///< nullptr: not part of this build or not implemented yet
   const char *Summary;
   const char *Example;
-  bool Planned;        ///< a later issue: says so instead of pretending
+  bool Planned; ///< a later issue: says so instead of pretending
 };
-
 
 const Command Commands[] = {
     {"probe-comm", runProbeComm, "measure the network: communication base data (network.yaml)",
@@ -27,15 +26,13 @@ const Command Commands[] = {
     {"probe-compute", runProbeCompute,
      "time every compute block on one processor: compute base data",
      "mpiete probe-compute -o machine.yaml -np 16 ./app.timing ARGS", false},
-    {"probe-program", runProbeProgram,
-     "record every rank's blocks and messages: program base data",
+    {"probe-program", runProbeProgram, "record every rank's blocks and messages: program base data",
      "mpiete probe-program -o traces/ -np 16 --oversubscribe ./app.trace ARGS", false},
     {"estimate", runEstimate, "predict the run time from the three base data",
      "mpiete estimate --program traces/ --machine machine.yaml --network network.yaml", false},
     {"trace dump", runTraceDump, "print a rank's trace as text",
      "mpiete trace dump traces/rank0.trace", false},
-    {"demo", runDemo, "run the whole pipeline on a bundled example program", "mpiete demo",
-     false},
+    {"demo", runDemo, "run the whole pipeline on a bundled example program", "mpiete demo", false},
 };
 
 void printHelp(std::ostream &OS) {
@@ -79,8 +76,8 @@ int main(int Argc, char **Argv) {
       if (Args[0] != Name.substr(0, Sp))
         continue;
       if (Args.size() < 2 || Args[1] != Name.substr(Sp + 1)) {
-        std::cerr << "mpiete: error: unknown '" << Args[0] << "' command; did you mean '"
-                  << Name << "'?\n";
+        std::cerr << "mpiete: error: unknown '" << Args[0] << "' command; did you mean '" << Name
+                  << "'?\n";
         return 2;
       }
       Words = 2;

@@ -29,9 +29,9 @@ TEST(LaunchArgv, OpenMpiExportsWithX) {
   S.LauncherArgs = {"--hostfile", "hosts"};
   S.Program = {"./app.trace", "-n", "10"};
   S.Env = {{"MPIETE_OUTDIR", "/tmp/out dir"}, {"MPIETE_FINGERPRINT", "abc"}};
-  EXPECT_EQ(launchArgv(S), (Words{"mpirun", "-np", "4", "-x", "MPIETE_OUTDIR=/tmp/out dir", "-x",
-                                  "MPIETE_FINGERPRINT=abc", "--hostfile", "hosts", "./app.trace",
-                                  "-n", "10"}));
+  EXPECT_EQ(launchArgv(S),
+            (Words{"mpirun", "-np", "4", "-x", "MPIETE_OUTDIR=/tmp/out dir", "-x",
+                   "MPIETE_FINGERPRINT=abc", "--hostfile", "hosts", "./app.trace", "-n", "10"}));
   S.Launcher = "/opt/ompi/bin/mpiexec";
   EXPECT_EQ(launchArgv(S)[1], "-np");
   EXPECT_EQ(launchArgv(S)[3], "-x");
@@ -44,7 +44,8 @@ TEST(LaunchArgv, SrunTakesEnvironmentAndDashN) {
   S.LauncherArgs = {"-N", "2", "--partition=debug"};
   S.Program = {"comm_probe"};
   S.Env = {{"MPIETE_OUTDIR", "/x"}};
-  EXPECT_EQ(launchArgv(S), (Words{"srun", "-n", "2", "-N", "2", "--partition=debug", "comm_probe"}));
+  EXPECT_EQ(launchArgv(S),
+            (Words{"srun", "-n", "2", "-N", "2", "--partition=debug", "comm_probe"}));
 }
 
 TEST(LaunchArgv, HydraUsesGenvAndSeveralWordLaunchers) {
@@ -71,8 +72,8 @@ TEST(ProbeParser, ProgramArgumentsAreUntouched) {
   EXPECT_EQ(P.Launch.Np, 4);
   EXPECT_EQ(P.Launch.Launcher, "mpirun");
   EXPECT_TRUE(P.Launch.LauncherArgs.empty());
-  EXPECT_EQ(P.Launch.Program, (Words{"./app.trace", "-o", "x", "-np", "9", "--launcher", "srun",
-                                     "--", "--help"}));
+  EXPECT_EQ(P.Launch.Program,
+            (Words{"./app.trace", "-o", "x", "-np", "9", "--launcher", "srun", "--", "--help"}));
   ASSERT_EQ(P.Options.size(), 1u);
   EXPECT_EQ(P.Options[0].first, "-o");
   EXPECT_EQ(P.Options[0].second, "out");
@@ -80,10 +81,27 @@ TEST(ProbeParser, ProgramArgumentsAreUntouched) {
 }
 
 TEST(ProbeParser, LauncherOptionsKeepTheirValues) {
-  ProbeCommandLine P =
-      parse({"-o", "d", "--launcher", "mpiexec", "-np", "2", "--hostfile", "hosts", "--map-by",
-             "ppr:1:node", "-H", "h1,h2", "--mca", "btl", "self,tcp", "--oversubscribe",
-             "--bind-to=core", "-x", "FOO=1", "./app", "arg"});
+  ProbeCommandLine P = parse({"-o",
+                              "d",
+                              "--launcher",
+                              "mpiexec",
+                              "-np",
+                              "2",
+                              "--hostfile",
+                              "hosts",
+                              "--map-by",
+                              "ppr:1:node",
+                              "-H",
+                              "h1,h2",
+                              "--mca",
+                              "btl",
+                              "self,tcp",
+                              "--oversubscribe",
+                              "--bind-to=core",
+                              "-x",
+                              "FOO=1",
+                              "./app",
+                              "arg"});
   EXPECT_EQ(P.Launch.Launcher, "mpiexec");
   EXPECT_EQ(P.Launch.LauncherArgs,
             (Words{"--hostfile", "hosts", "--map-by", "ppr:1:node", "-H", "h1,h2", "--mca", "btl",

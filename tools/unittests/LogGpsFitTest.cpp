@@ -83,8 +83,8 @@ TEST(LineFit, ExactLine) {
 }
 
 TEST(Step, FirstRiseWinsOverANoisyTail) {
-  std::vector<double> Share = {0.12, 0.13, 0.11, 0.12, 0.1, 0.09, 0.45, 0.47, 0.5, 0.9,
-                               0.95, 0.2,  0.1,  0.3,  0.1, 0.2,  0.15, 0.1};
+  std::vector<double> Share = {0.12, 0.13, 0.11, 0.12, 0.1, 0.09, 0.45, 0.47, 0.5,
+                               0.9,  0.95, 0.2,  0.1,  0.3, 0.1,  0.2,  0.15, 0.1};
   StepFit F = findStep(Share, 0.2);
   ASSERT_TRUE(F.HasBreak);
   EXPECT_EQ(F.Break, 6u);

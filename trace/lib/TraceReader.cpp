@@ -78,8 +78,8 @@ bool TraceReader::fail(const std::string &Message) {
   Failed = true;
   std::string Where;
   if (!InHeader)
-    Where = "record " + std::to_string(Records) + " at offset " + std::to_string(RecordOffset) +
-            ": ";
+    Where =
+        "record " + std::to_string(Records) + " at offset " + std::to_string(RecordOffset) + ": ";
   else
     Where = "header at offset " + std::to_string(Offset) + ": ";
   Diags.error(DiagLoc{Name, 0, 0}, Where + Message, "trace");
@@ -177,8 +177,7 @@ bool TraceReader::str(std::string &S, const char *What) {
   if (!u(N, What))
     return false;
   if (N > 4096)
-    return fail(std::string("corrupt trace: ") + What + " is " + std::to_string(N) +
-                " bytes long");
+    return fail(std::string("corrupt trace: ") + What + " is " + std::to_string(N) + " bytes long");
   S.clear();
   for (uint64_t I = 0; I < N; ++I) {
     const int B = getByte();
@@ -293,8 +292,7 @@ bool TraceReader::next(Record &R) {
       uint8_t Mode, Ctx;
       if (!block(R.Block) || !s32(R.Peer, "send peer") || !s32(R.Tag, "send tag") ||
           !u(R.Comm, "send communicator") || !u(R.Bytes, "send bytes") ||
-          !u(R.Request, "send request") || !byte(Mode, "send mode") ||
-          !byte(Ctx, "send context"))
+          !u(R.Request, "send request") || !byte(Mode, "send mode") || !byte(Ctx, "send context"))
         return false;
       if (Mode > static_cast<uint8_t>(SendMode::Buffered))
         return fail("corrupt trace: send mode " + std::to_string(Mode));

@@ -31,9 +31,9 @@ int dump(const CommandArgs &Args, std::string &Out, std::string &Err) {
 } // namespace
 
 TEST(TraceDump, PrintsHeaderAndOneLinePerRecord) {
-  const std::string Dir = (std::filesystem::temp_directory_path() /
-                           ("mpiete-dump-test-" + std::to_string(::getpid())))
-                              .string();
+  const std::string Dir =
+      (std::filesystem::temp_directory_path() / ("mpiete-dump-test-" + std::to_string(::getpid())))
+          .string();
   std::filesystem::remove_all(Dir);
   ::unsetenv("MPIETE_FINGERPRINT");
   auto W = std::make_unique<TraceWriter>();
@@ -42,8 +42,7 @@ TEST(TraceDump, PrintsHeaderAndOneLinePerRecord) {
   W->start(0, 2);
   W->init(MPIETE_ID(0xabc123, 1));
   W->loop(MPIETE_ID(0xabc123, 10), 5);
-  W->send(MPIETE_ID(0xabc123, 12), 1, 7, 0, 4, 1, trace::SendMode::Standard,
-          trace::Context::User);
+  W->send(MPIETE_ID(0xabc123, 12), 1, 7, 0, 4, 1, trace::SendMode::Standard, trace::Context::User);
   W->recv(MPIETE_ID(0x10, 99), trace::AnySource, trace::AnyTag, 1, 8, 2,
           trace::Context::Collective);
   W->wait(MPIETE_ID(0xabc123, 13), trace::WaitOp::Waitall, 2);
@@ -63,8 +62,9 @@ TEST(TraceDump, PrintsHeaderAndOneLinePerRecord) {
   const std::string Path = Dir + "/rank0.trace";
   ASSERT_EQ(dump({Path}, Out, Err), 0) << Err;
   EXPECT_EQ(Err, "");
-  const std::string Header = "# mpiete trace " + Path + "\nformat 1\nrank 0 of 2\n"
-                                                        "fingerprint -\nhost ";
+  const std::string Header = "# mpiete trace " + Path +
+                             "\nformat 1\nrank 0 of 2\n"
+                             "fingerprint -\nhost ";
   EXPECT_EQ(Out.rfind(Header, 0), 0u) << Out;
   const size_t Body = Out.find("00abc123:5 block\n");
   ASSERT_NE(Body, std::string::npos) << Out;

@@ -59,8 +59,8 @@ EditSet instrumentC(const UnitModel &Model, Variant V) {
   EditSet Set;
   // The prelude keeps every later line at its original number and the user's file name, so
   // diagnostics, __FILE__ and __LINE__ are as in the original build.
-  std::string Prelude = "#include \"mpiete/instrument.h\" /* mpiete " +
-                        std::string(toString(V)) + " probe of " + Model.Source + " */\n";
+  std::string Prelude = "#include \"mpiete/instrument.h\" /* mpiete " + std::string(toString(V)) +
+                        " probe of " + Model.Source + " */\n";
   Prelude += "#define MPIETE_B(index) MPIETE_ID(0x" + toHex(Model.UnitId, 8) + "u, index)\n";
   Prelude += "#line 1 " + quoted(Model.Source) + "\n";
   Set.insert(0, Prelude, EditOrder::Open);

@@ -131,7 +131,6 @@ bool readBaseData(const std::string &Path, const char *What, std::string &Text,
   return true;
 }
 
-
 /// The (bytes, recv_s) rows of a network file's table, in file order.
 bool readTableRows(YamlParser &P, const YAML::Node &Root,
                    std::vector<std::pair<uint64_t, double>> &Out) {
@@ -256,14 +255,14 @@ bool parseNetworkPairs(const std::string &Name, const std::string &Text, Network
     if (I + 1 == Rows.size() || Rows[I].first != Rows[I + 1].first)
       Rates.push_back(double(K) * double(Rows[I].first) / Rows[I].second);
   std::sort(Rates.begin(), Rates.end());
-  Out.AggregateBytesPerSecond = Rates.size() == 2 ? (Rates[0] + Rates[1]) / 2 : Rates[Rates.size() / 2];
+  Out.AggregateBytesPerSecond =
+      Rates.size() == 2 ? (Rates[0] + Rates[1]) / 2 : Rates[Rates.size() / 2];
   return true;
 }
 
 bool loadNetworkPairs(const std::string &Path, NetworkPairs &Out, DiagnosticSink &Diags) {
   std::string Text;
-  return readBaseData(Path, "network", Text, Diags) &&
-         parseNetworkPairs(Path, Text, Out, Diags);
+  return readBaseData(Path, "network", Text, Diags) && parseNetworkPairs(Path, Text, Out, Diags);
 }
 
 bool parseBlockId(const std::string &Text, BlockId &Out) {
@@ -336,7 +335,7 @@ bool parseMachineYaml(const std::string &Name, const std::string &Text, TableCom
   }
   if (!Missing.empty())
     return P.error(Root, "no compute data for rank " + std::to_string(Missing.front()) +
-                           " (collect it with probe-compute at the program's rank count)");
+                             " (collect it with probe-compute at the program's rank count)");
   return true;
 }
 

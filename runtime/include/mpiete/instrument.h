@@ -16,12 +16,12 @@ typedef unsigned long long mpiete_site_t;
 #define MPIETE_ID(unit, index) ((((mpiete_site_t)(unit)) << 32) | (mpiete_site_t)(index))
 
 /* Trace variant (libmpiete-trace): the program base data. */
-void mpiete_tr_block(mpiete_site_t id);                           /* a compute block starts */
-void mpiete_tr_loop(mpiete_site_t id, unsigned long long trips);  /* a loop timed whole ended */
+void mpiete_tr_block(mpiete_site_t id);                          /* a compute block starts */
+void mpiete_tr_loop(mpiete_site_t id, unsigned long long trips); /* a loop timed whole ended */
 
 /* Timing variant (libmpiete-timing): the compute base data. */
-void mpiete_tm_begin(mpiete_site_t id);                            /* block or whole loop starts */
-void mpiete_tm_end(mpiete_site_t id);                              /* compute block ends */
+void mpiete_tm_begin(mpiete_site_t id); /* block or whole loop starts */
+void mpiete_tm_end(mpiete_site_t id);   /* compute block ends */
 void mpiete_tm_loop_end(mpiete_site_t id, unsigned long long trips); /* whole loop ends */
 
 /* MPI entry points: `MPI_X(args)` becomes `mpiete_x(site, args)` in both variants. */

@@ -104,8 +104,8 @@ private:
     uint32_t SendReq = NoIndex; ///< the send request still waiting for the match, if any
     uint32_t Space = 0;
     uint32_t Next = NoIndex;
-    uint32_t Channel = 0;             ///< (receiver space, source)
-    uint32_t ChannelNext = NoIndex;   ///< in the channel's queue of envelopes not yet arrived
+    uint32_t Channel = 0;           ///< (receiver space, source)
+    uint32_t ChannelNext = NoIndex; ///< in the channel's queue of envelopes not yet arrived
     int32_t Source = 0, Tag = 0;
     bool Rendezvous = false;
     bool InTransit = false; ///< its arrival waits for the end of its flow (contention)
@@ -113,15 +113,15 @@ private:
 
   /// One direction of (source, receiver space): envelopes arrive in send order.
   struct Channel {
-    TimeNs Last = 0;               ///< arrival of the last envelope delivered
+    TimeNs Last = 0;                         ///< arrival of the last envelope delivered
     uint32_t Head = NoIndex, Tail = NoIndex; ///< sent, not delivered (behind one in transit)
   };
 
   /// The streaming part of a transfer between nodes under contention (fluid model): it goes
   /// through the sender node's egress link and the receiver node's ingress link.
   struct Flow {
-    double Remaining = 0;                    ///< ns of streaming at the flow's own rate
-    double Cap = 0;                          ///< link bytes per ns at its own pace (1/G)
+    double Remaining = 0; ///< ns of streaming at the flow's own rate
+    double Cap = 0;       ///< link bytes per ns at its own pace (1/G)
     uint32_t Links[2] = {0, 0};
     uint32_t Env = NoIndex;                  ///< eager: the envelope arriving at the end
     uint32_t Recv = NoIndex, Send = NoIndex; ///< rendezvous: the requests completed at the end
@@ -256,23 +256,23 @@ private:
   std::vector<Channel> Channels;
   // Contention (fluid flows through node links); off unless the network model has nodes.
   bool Contention = false;
-  double LinkCap = 0;                 ///< bytes per ns of every node's egress and ingress link
-  std::vector<int32_t> NodeOf;        ///< rank -> node
+  double LinkCap = 0;          ///< bytes per ns of every node's egress and ingress link
+  std::vector<int32_t> NodeOf; ///< rank -> node
   std::vector<Flow> Flows;
   std::vector<uint32_t> FreeFlows;
   std::vector<FlowClass> Classes;
-  FlatMap<uint32_t> ClassIndex;       ///< (cap, egress, ingress) -> class
-  std::vector<double> ClassCaps;      ///< the distinct flow caps seen
+  FlatMap<uint32_t> ClassIndex;        ///< (cap, egress, ingress) -> class
+  std::vector<double> ClassCaps;       ///< the distinct flow caps seen
   std::vector<uint32_t> ActiveClasses; ///< classes with started flows
-  uint64_t FlowEndSeq = ~uint64_t(0); ///< sequence of the valid FlowEnd entry; others are stale
+  uint64_t FlowEndSeq = ~uint64_t(0);  ///< sequence of the valid FlowEnd entry; others are stale
   TimeNs FlowEndAt = 0;                ///< its time
-  std::vector<double> LinkResidual;   ///< progressive filling: capacity not yet given out
-  std::vector<double> LinkShare;      ///< progressive filling: residual / unfrozen flows
-  std::vector<uint64_t> LinkCount;    ///< progressive filling: unfrozen flows on the link
-  std::vector<uint32_t> TouchedLinks; ///< links with flows in this resharing
-  bool FlowsDirty = false;            ///< a flow started or ended at DirtyTime: reshare
+  std::vector<double> LinkResidual;    ///< progressive filling: capacity not yet given out
+  std::vector<double> LinkShare;       ///< progressive filling: residual / unfrozen flows
+  std::vector<uint64_t> LinkCount;     ///< progressive filling: unfrozen flows on the link
+  std::vector<uint32_t> TouchedLinks;  ///< links with flows in this resharing
+  bool FlowsDirty = false;             ///< a flow started or ended at DirtyTime: reshare
   TimeNs DirtyTime = 0;
-  FlatMap<uint32_t> BlockIndex;   ///< block -> BlockTotals index
+  FlatMap<uint32_t> BlockIndex; ///< block -> BlockTotals index
   std::vector<BlockResult> BlockTotals;
   Event Ev;
   EstimateResult Result;

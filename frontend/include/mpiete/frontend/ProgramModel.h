@@ -22,8 +22,18 @@ enum class BlockKind : uint8_t {
 };
 
 /// How an MPI call site is rewritten and how many blocks it owns (routines.def).
-enum class MpiRole : uint8_t { Init, Finalize, Send, Recv, SendRecv, Start, Wait, Probe,
-                               Collective, Comm };
+enum class MpiRole : uint8_t {
+  Init,
+  Finalize,
+  Send,
+  Recv,
+  SendRecv,
+  Start,
+  Wait,
+  Probe,
+  Collective,
+  Comm
+};
 
 std::string_view toString(BlockKind K);
 std::optional<BlockKind> parseBlockKind(std::string_view S);
@@ -95,8 +105,8 @@ struct Block {
   std::vector<std::string> OpaqueCalls; ///< compute: callees whose bodies this unit cannot see
   std::string Routine;                  ///< MPI blocks: the routine
   std::string CallText;                 ///< MPI blocks: the call as written
-  int Compute = -1; ///< index into UnitModel::Computes (compute blocks)
-  int Site = -1;    ///< index into UnitModel::Sites (MPI blocks)
+  int Compute = -1;                     ///< index into UnitModel::Computes (compute blocks)
+  int Site = -1;                        ///< index into UnitModel::Sites (MPI blocks)
 };
 
 /// Everything the frontend learns about one translation unit.
@@ -106,7 +116,7 @@ struct UnitModel {
   std::vector<std::string> Defines; ///< -D/-U/-include options that make this unit distinct
   std::vector<std::string> Flags;   ///< the compile flags it was analysed with (provenance)
   uint32_t UnitId = 0;
-  uint64_t ContentHash = 0;         ///< the main file and the user headers it includes
+  uint64_t ContentHash = 0;            ///< the main file and the user headers it includes
   std::vector<std::string> Procedures; ///< procedures that communicate and so hold blocks
   std::vector<LoopInfo> Loops;
   std::vector<ComputeEdits> Computes;

@@ -10,8 +10,7 @@ class DiagnosticSink;
 
 /// Writes Text to Path through a temporary file renamed over it, so a reader never sees half a
 /// file; reports `Path: error: cannot write file` and returns false on failure.
-bool writeFileAtomically(const std::string &Path, const std::string &Text,
-                         DiagnosticSink &Diags);
+bool writeFileAtomically(const std::string &Path, const std::string &Text, DiagnosticSink &Diags);
 
 } // namespace mpiete
 

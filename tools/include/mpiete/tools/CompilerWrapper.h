@@ -57,10 +57,10 @@ std::string objectFor(const WrapperCommand &Cmd, const std::string &Source);
 std::string sidecarPrefix(const std::string &Object);
 
 struct WrapperEnv {
-  std::string NativeCompiler;   ///< $MPIETE_CC or mpicc ($MPIETE_FC or mpif90)
-  std::string Instrumenter;     ///< mpiete-instrument
-  std::string IncludeDir;       ///< holds mpiete/instrument.h
-  std::string LibDir;           ///< holds libmpiete_trace.a and libmpiete_timing.a
+  std::string NativeCompiler; ///< $MPIETE_CC or mpicc ($MPIETE_FC or mpif90)
+  std::string Instrumenter;   ///< mpiete-instrument
+  std::string IncludeDir;     ///< holds mpiete/instrument.h
+  std::string LibDir;         ///< holds libmpiete_trace.a and libmpiete_timing.a
   std::string Tool = "mpiete-cc";
 };
 

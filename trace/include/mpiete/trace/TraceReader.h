@@ -70,7 +70,7 @@ struct Record {
   SendMode Mode = SendMode::Standard;
   Context Ctx = Context::User;
 
-  WaitOp Op = WaitOp::Wait;             ///< Wait
+  WaitOp Op = WaitOp::Wait;            ///< Wait
   std::vector<Completion> Completions; ///< Wait
 
   bool Blocking = false; ///< Probe: MPI_Probe (else MPI_Iprobe)

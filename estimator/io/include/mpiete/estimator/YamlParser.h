@@ -22,8 +22,7 @@ struct YamlParser {
       Root = YAML::Load(Text);
       return true;
     } catch (const YAML::ParserException &E) {
-      Diags.error({Name, unsigned(E.mark.line + 1), unsigned(E.mark.column + 1)}, E.msg,
-                  Category);
+      Diags.error({Name, unsigned(E.mark.line + 1), unsigned(E.mark.column + 1)}, E.msg, Category);
       return Ok = false;
     }
   }
