@@ -15,8 +15,7 @@ StmtTraits &StmtTraits::operator+=(const StmtTraits &O) {
 }
 
 bool PartitionPolicy::isComputation(const StmtTraits &S) const {
-  return !S.Communicates && !S.Jumps && !S.Entered && !S.Directive &&
-         !(SeedBlocks && S.Structured);
+  return !S.Communicates && !S.Jumps && !S.Entered && !S.Directive && !(SeedBlocks && S.Structured);
 }
 
 bool PartitionPolicy::continuesRun(const StmtTraits &Last, const StmtTraits &S) const {

@@ -50,8 +50,8 @@ TEST(BlockPartitionTest, ADeclarationNeverFollowsTheEndHook) {
 
 TEST(BlockPartitionTest, WholeLoops) {
   PartitionPolicy Seed(true);
-  StmtTraits CHeader;                       // a C header runs code every trip
-  StmtTraits DoHeader = {.NoCode = true};   // a Fortran DO's control does not
+  StmtTraits CHeader;                     // a C header runs code every trip
+  StmtTraits DoHeader = {.NoCode = true}; // a Fortran DO's control does not
   std::vector<StmtTraits> Body = {work(), empty()};
   EXPECT_TRUE(Seed.timedWhole(CHeader, Body));
   EXPECT_TRUE(Seed.timedWhole(DoHeader, Body));

@@ -34,22 +34,47 @@ TEST(CompilerOptionsTest, SpellingsAreUniqueAndWellFormed) {
 TEST(CompilerOptionsTest, SeparateValuesAreTheWrappersList) {
   // The options whose value the wrapper takes from the next argument (before the table, its
   // takesValue list), plus ifort's -module.
-  std::set<std::string> Expected = {
-      "-o",       "-I",           "-D",      "-U",       "-include",           "-imacros",
-      "-iquote",  "-isystem",     "-idirafter",          "-MF",                "-MT",
-      "-MQ",      "-x",           "-L",      "-l",       "-Xlinker",           "-Xassembler",
-      "-Xpreprocessor",           "-u",      "-T",       "-e",                 "--param",
-      "-aux-info", "-z",          "-isysroot",           "--sysroot",          "-iprefix",
-      "-iwithprefix",             "-iwithprefixbefore",  "-A",                 "-J",
-      "-module"};
+  std::set<std::string> Expected = {"-o",
+                                    "-I",
+                                    "-D",
+                                    "-U",
+                                    "-include",
+                                    "-imacros",
+                                    "-iquote",
+                                    "-isystem",
+                                    "-idirafter",
+                                    "-MF",
+                                    "-MT",
+                                    "-MQ",
+                                    "-x",
+                                    "-L",
+                                    "-l",
+                                    "-Xlinker",
+                                    "-Xassembler",
+                                    "-Xpreprocessor",
+                                    "-u",
+                                    "-T",
+                                    "-e",
+                                    "--param",
+                                    "-aux-info",
+                                    "-z",
+                                    "-isysroot",
+                                    "--sysroot",
+                                    "-iprefix",
+                                    "-iwithprefix",
+                                    "-iwithprefixbefore",
+                                    "-A",
+                                    "-J",
+                                    "-module"};
   EXPECT_EQ(spellingsWhere([](const CompilerOption &O) { return O.takesSeparateValue(); }),
             Expected);
 }
 
 TEST(CompilerOptionsTest, NoObjectOptions) {
-  std::set<std::string> Expected = {"-E",           "-S",      "-M",      "-MM",
-                                    "-fsyntax-only", "--version", "-dumpversion", "-dumpmachine",
-                                    "-print-",      "-showme", "--showme", "-###", "--help"};
+  std::set<std::string> Expected = {
+      "-E",        "-S",           "-M",           "-MM",     "-fsyntax-only",
+      "--version", "-dumpversion", "-dumpmachine", "-print-", "-showme",
+      "--showme",  "-###",         "--help"};
   EXPECT_EQ(spellingsWhere([](const CompilerOption &O) { return O.uses(UseNoObject); }), Expected);
 }
 
@@ -93,8 +118,9 @@ TEST(CompilerOptionsTest, ParseCountsSeparateValues) {
 }
 
 TEST(CompilerOptionsTest, EveryConsumerKeepsItsOwnOptions) {
-  Args In = {"-O2", "-Ofast", "-Iinc", "-D", "X=1", "-UY", "-include", "cfg.h", "-std=c99",
-             "-cpp", "-ffixed-form", "-Jmod", "-fopenmp", "-march=native", "-lm", "-g"};
+  Args In = {"-O2",      "-Ofast",        "-Iinc",    "-D",   "X=1",          "-UY",
+             "-include", "cfg.h",         "-std=c99", "-cpp", "-ffixed-form", "-Jmod",
+             "-fopenmp", "-march=native", "-lm",      "-g"};
   EXPECT_EQ(parsingArgs(In), (Args{"-O2", "-Iinc", "-D", "X=1", "-UY", "-include", "cfg.h",
                                    "-std=c99", "-fopenmp", "-march=native"}));
   EXPECT_EQ(flangAnalysisFlags(In),

@@ -84,8 +84,8 @@ bool writeUnitOutputs(const UnitModel &Model, const std::string &Text, const std
     return Made.has_value();
   }
   std::vector<std::pair<std::string, std::string>> Files;
-  for (auto [Path, V] : {std::pair{&Out.TraceOut, Variant::Trace},
-                         std::pair{&Out.TimingOut, Variant::Timing}}) {
+  for (auto [Path, V] :
+       {std::pair{&Out.TraceOut, Variant::Trace}, std::pair{&Out.TimingOut, Variant::Timing}}) {
     if (Path->empty())
       continue;
     auto Made = variantText(Model, Text, Program, V, Diags);

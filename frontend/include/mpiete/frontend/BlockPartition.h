@@ -30,7 +30,7 @@ struct StmtTraits {
   /// A declaration, which C wants ahead of statements in its scope.
   bool Declaration = false;
   /// The file its lines are presented in (a #line directive may change it).
-  std::string File;
+  std::string File = {};
 
   /// Adds what a part of this statement holds (a compound's statements, a loop's header
   /// parts); NoCode, Declaration and File stay this statement's own.

@@ -20,15 +20,15 @@ enum class OptionArity : uint8_t {
 
 /// What an option is about.
 enum class OptionCategory : uint8_t {
-  Stage,        ///< what the command makes: -c, -E, -S, -fsyntax-only, -shared
-  Query,        ///< asks the compiler something and makes nothing: --version, -showme
-  Input,        ///< the language of the inputs that follow: -x
-  Output,       ///< -o
-  Preprocessor, ///< include paths, macros, forced includes
-  Parsing,      ///< how the source reads: -std=, source form and line length, default kinds
-  CodeGen,      ///< optimisation and target choices
-  Link,         ///< libraries, linker options
-  Dependency,   ///< make dependencies: -M, -MD, -MF ...
+  Stage,            ///< what the command makes: -c, -E, -S, -fsyntax-only, -shared
+  Query,            ///< asks the compiler something and makes nothing: --version, -showme
+  Input,            ///< the language of the inputs that follow: -x
+  Output,           ///< -o
+  Preprocessor,     ///< include paths, macros, forced includes
+  Parsing,          ///< how the source reads: -std=, source form and line length, default kinds
+  CodeGen,          ///< optimisation and target choices
+  Link,             ///< libraries, linker options
+  Dependency,       ///< make dependencies: -M, -MD, -MF ...
   FortranModuleDir, ///< where module files go: -J, -module
   Mpiete,           ///< mpiete's own --mpiete-* options, never seen by the native compiler
   Other,            ///< values to skip, nothing mpiete uses
@@ -37,10 +37,10 @@ enum class OptionCategory : uint8_t {
 /// Who keeps an option besides the native compiler (a bit set).
 enum OptionUse : uint8_t {
   UseNone = 0,
-  UseClangParse = 1,  ///< Clang parses the C unit with it (macros it predefines count)
-  UseFlangParse = 2,  ///< Flang analyses the Fortran unit with it (translated from gfortran)
-  UseUnitId = 4,      ///< selects the unit's code: part of the unit id
-  UseNoObject = 8,    ///< the command makes no object: the wrapper only runs the native compiler
+  UseClangParse = 1, ///< Clang parses the C unit with it (macros it predefines count)
+  UseFlangParse = 2, ///< Flang analyses the Fortran unit with it (translated from gfortran)
+  UseUnitId = 4,     ///< selects the unit's code: part of the unit id
+  UseNoObject = 8,   ///< the command makes no object: the wrapper only runs the native compiler
 };
 
 struct CompilerOption {
