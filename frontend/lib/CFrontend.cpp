@@ -2,6 +2,7 @@
 // communicate, how their bodies split into compute blocks, and every MPI call site.
 #include "mpiete/frontend/CFrontend.h"
 
+#include "mpiete/frontend/BlockPartition.h"
 #include "mpiete/frontend/MpiRoutines.h"
 #include "mpiete/support/Diagnostics.h"
 #include "mpiete/support/Hash.h"
@@ -235,9 +236,9 @@ private:
 class UnitBuilder {
 public:
   UnitBuilder(ASTContext &Ctx, const CommunicationAnalysis &CA, UnitModel &Model,
-              DiagnosticSink &Diags, bool CoarseBlocks)
+              DiagnosticSink &Diags, bool SeedBlocks)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), CA(CA), Model(Model),
-        Diags(Diags), CoarseBlocks(CoarseBlocks), MainFID(SM.getMainFileID()) {}
+        Diags(Diags), Policy(SeedBlocks), MainFID(SM.getMainFileID()) {}
 
   void procedure(FunctionDecl *FD) {
     Procedure = FD->getNameAsString();
@@ -306,9 +307,29 @@ private:
     return F;
   }
 
-  static bool isStructural(const Stmt *S) {
-    return isa<ForStmt, WhileStmt, DoStmt, IfStmt, SwitchStmt, LabelStmt, SwitchCase, ReturnStmt,
-               GotoStmt, IndirectGotoStmt, BreakStmt, ContinueStmt>(S);
+  /// S described for the partition policy (BlockPartition.h). A loop, if or switch is a
+  /// structure; so is a compound holding one, unless it comes whole from a macro (we cannot
+  /// edit inside it). Labels, case labels and jumps are found by the facts.
+  StmtTraits traits(Stmt *S) const {
+    StmtTraits T;
+    if (!S)
+      return T;
+    T.File = presumedFile(S).str();
+    if (!fromMacro(S)) {
+      T.Structured = isa<ForStmt, WhileStmt, DoStmt, IfStmt, SwitchStmt>(S);
+      if (auto *CS = dyn_cast<CompoundStmt>(S)) {
+        for (Stmt *Child : CS->body())
+          T += traits(Child);
+        return T;
+      }
+    }
+    StmtFacts F = facts(S);
+    T.Communicates = F.MpiCall || F.CommunicatingCall;
+    T.Jumps = F.EscapingJump || F.NoReturnCall;
+    T.Entered = F.JumpTarget;
+    T.NoCode = trivial(S);
+    T.Declaration = isa<DeclStmt>(S);
+    return T;
   }
 
   /// A statement that can sit inside a compute block: nothing inside that communicates or
@@ -316,30 +337,13 @@ private:
   /// from a macro); by default a loop, if or switch made only of such computation is computation
   /// too, so loop nests and branches in hot loops cost one hook per execution of the whole, not
   /// one per inner statement (docs/transforms.md).
-  bool isPure(Stmt *S) const {
-    if (!S)
-      return true;
-    bool Macro = fromMacro(S);
-    if (!Macro) {
-      if (isStructural(S) &&
-          !(CoarseBlocks && isa<ForStmt, WhileStmt, DoStmt, IfStmt, SwitchStmt>(S)))
-        return false;
-      if (auto *CS = dyn_cast<CompoundStmt>(S)) {
-        for (Stmt *Child : CS->body())
-          if (!isPure(Child))
-            return false;
-        return true;
-      }
-    }
-    StmtFacts F = facts(S);
-    return !F.MpiCall && !F.CommunicatingCall && !F.NoReturnCall && !F.EscapingJump &&
-           !F.JumpTarget;
-  }
+  bool isPure(Stmt *S) const { return Policy.isComputation(traits(S)); }
 
   // ---- the partition ---------------------------------------------------------------------
 
   struct Run {
     std::vector<Stmt *> Stmts;
+    std::vector<StmtTraits> Traits;
     bool empty() const { return Stmts.empty(); }
   };
 
@@ -353,11 +357,12 @@ private:
   void statement(Stmt *S, Run &R, bool SingleSlot) {
     if (!S)
       return;
-    if (isPure(S)) {
+    if (StmtTraits T = traits(S); Policy.isComputation(T)) {
       // A #line directive that changes the file ends the block: a block's lines are in one file.
-      if (!R.empty() && presumedFile(R.Stmts.back()) != presumedFile(S))
+      if (!R.empty() && !Policy.continuesRun(R.Traits.back(), T))
         flush(R, SingleSlot);
       R.Stmts.push_back(S);
+      R.Traits.push_back(std::move(T));
       return;
     }
     flush(R, SingleSlot);
@@ -442,11 +447,12 @@ private:
     unsigned LoopIndex = Model.Loops.size();
     Model.Loops.push_back(Info);
 
-    bool HeaderPure = true;
+    // A C loop's header is code run on every trip (its condition, its increment).
+    StmtTraits HeaderTraits;
     for (Stmt *H : Header)
-      HeaderPure = HeaderPure && isPure(H);
-    bool BodyPure = isPure(Body);
-    if (HeaderPure && BodyPure && wholeLoop(S, Body, LoopIndex))
+      HeaderTraits += traits(H);
+    StmtTraits BodyTraits = traits(Body);
+    if (Policy.timedWhole(HeaderTraits, {&BodyTraits, 1}) && wholeLoop(S, Body, LoopIndex))
       return;
 
     bool IsDo = isa<DoStmt>(S);
@@ -491,15 +497,14 @@ private:
   void flush(Run &R, bool SingleSlot) {
     if (R.empty())
       return;
-    std::vector<Stmt *> Stmts = std::move(R.Stmts);
-    R.Stmts.clear();
-    // Leading declarations without code stay outside: the block starts where work starts, and
-    // a hook placed before them would put a statement ahead of a scope's declarations.
-    auto FirstWork =
-        std::find_if(Stmts.begin(), Stmts.end(), [&](const Stmt *S) { return !trivial(S); });
-    if (FirstWork == Stmts.end())
+    Run Cur = std::move(R);
+    R = Run();
+    // Statements without code at the edges stay outside (BlockPartition.h): leading
+    // declarations so no hook comes ahead of a scope's declarations.
+    BlockRange Range = Policy.blockOf(Cur.Traits);
+    if (Range.empty())
       return;
-    Stmts.erase(Stmts.begin(), FirstWork);
+    std::vector<Stmt *> Stmts(Cur.Stmts.begin() + Range.First, Cur.Stmts.begin() + Range.Last);
     ComputeEdits E;
     int B = beginOffset(Stmts.front()), End = endOffset(Stmts.back());
     if (B < 0 || End < 0 || End < B) {
@@ -685,7 +690,7 @@ private:
   const CommunicationAnalysis &CA;
   UnitModel &Model;
   DiagnosticSink &Diags;
-  bool CoarseBlocks;
+  PartitionPolicy Policy;
   FileID MainFID;
   std::string Procedure;
   std::vector<unsigned> LoopStack;
@@ -785,7 +790,7 @@ public:
 
     CommunicationAnalysis CA;
     CA.run(Ctx);
-    UnitBuilder Builder(Ctx, CA, Model, Diags, !Opts.SeedBlocks);
+    UnitBuilder Builder(Ctx, CA, Model, Diags, Opts.SeedBlocks);
     for (Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
       auto *FD = dyn_cast<FunctionDecl>(D);
       if (!FD || !FD->doesThisDeclarationHaveABody() || !CA.communicates(FD))
@@ -839,51 +844,7 @@ private:
   DiagnosticSink &Diags;
 };
 
-/// Options that take their value as the next argument.
-bool takesSeparateValue(StringRef A) {
-  return A == "-I" || A == "-D" || A == "-U" || A == "-include" || A == "-imacros" ||
-         A == "-iquote" || A == "-isystem" || A == "-idirafter" || A == "-isysroot" ||
-         A == "--sysroot" || A == "-x";
-}
-
 } // namespace
-
-std::vector<std::string> unitDefines(const std::vector<std::string> &Args) {
-  std::vector<std::string> Out;
-  for (size_t I = 0; I < Args.size(); ++I) {
-    StringRef A = Args[I];
-    if (A == "-D" || A == "-U" || A == "-include") {
-      if (I + 1 < Args.size())
-        Out.push_back(A.str() + (A == "-include" ? " " : "") + Args[++I]);
-    } else if (A.starts_with("-D") || A.starts_with("-U")) {
-      Out.push_back(A.str());
-    }
-  }
-  return Out;
-}
-
-std::vector<std::string> parsingArgs(const std::vector<std::string> &Args) {
-  std::vector<std::string> Out;
-  for (size_t I = 0; I < Args.size(); ++I) {
-    StringRef A = Args[I];
-    if (takesSeparateValue(A)) {
-      if (I + 1 < Args.size()) {
-        Out.push_back(A.str());
-        Out.push_back(Args[++I]);
-      }
-      continue;
-    }
-    if (A.starts_with("-I") || A.starts_with("-D") || A.starts_with("-U") ||
-        A.starts_with("-std=") || A == "-ansi" || A.starts_with("-iquote") ||
-        A.starts_with("-isystem") || A.starts_with("-idirafter") || A.starts_with("--sysroot=") ||
-        A == "-fopenmp" || A.starts_with("-fopenmp=") || A == "-pthread" ||
-        A == "-funsigned-char" || A == "-fsigned-char" || A == "-fgnu89-inline" ||
-        A.starts_with("-march=") || A.starts_with("-mtune=") || A == "-m32" || A == "-m64" ||
-        (A.starts_with("-O") && A.size() <= 4) || A == "-ffast-math")
-      Out.push_back(A.str());
-  }
-  return Out;
-}
 
 bool analyzeC(const std::string &Source, const std::vector<std::string> &CompilerArgs,
               const CFrontendOptions &Opts, UnitModel &Model, std::string &MainText,

@@ -3,6 +3,7 @@
 // and every MPI call site, with byte offsets into the original file found through provenance.
 #include "mpiete/frontend/FortranFrontend.h"
 
+#include "mpiete/frontend/BlockPartition.h"
 #include "mpiete/frontend/MpiRoutines.h"
 #include "mpiete/support/Diagnostics.h"
 #include "mpiete/support/Hash.h"
@@ -586,17 +587,49 @@ private:
     p::Walk(Node, W);
     return F;
   }
-  static bool clean(const StmtFacts &F) { return !F.MpiCall && !F.CommunicatingCall && !F.Jump; }
+  static StmtTraits traitsOf(const StmtFacts &F) {
+    StmtTraits T;
+    T.Communicates = F.MpiCall || F.CommunicatingCall;
+    T.Jumps = F.Jump;
+    return T;
+  }
 
-  static bool isContinue(const p::ActionStmt &A) {
-    return std::holds_alternative<p::ContinueStmt>(A.u);
+  /// An action statement for the partition policy: a jump target (or the terminal statement of
+  /// an enclosing labelled DO, Terminal) is entered from elsewhere; CONTINUE executes nothing.
+  StmtTraits actionTraits(const p::Statement<p::ActionStmt> &S, const StmtFacts &F,
+                          std::optional<p::Label> Terminal) const {
+    StmtTraits T = traitsOf(F);
+    T.Entered = S.label && (Targets.count(*S.label) || (Terminal && *S.label == *Terminal));
+    T.NoCode = std::holds_alternative<p::ContinueStmt>(S.statement.u);
+    return T;
+  }
+
+  /// Any other construct: DO, IF and SELECT CASE are the partition's loops and branches;
+  /// WHERE, FORALL and the others compute like one statement when nothing in them
+  /// communicates or jumps; a compiler directive binds to the statement after it.
+  StmtTraits constructTraits(const p::ExecutableConstruct &EC, StmtFacts &F) const {
+    using Fortran::common::Indirection;
+    F = Fortran::common::visit([&](const auto &X) { return facts(X); }, EC.u);
+    StmtTraits T = traitsOf(F);
+    T.Directive = std::holds_alternative<Indirection<p::CompilerDirective>>(EC.u);
+    T.Structured = std::holds_alternative<Indirection<p::DoConstruct>>(EC.u) ||
+                   std::holds_alternative<Indirection<p::IfConstruct>>(EC.u) ||
+                   std::holds_alternative<Indirection<p::CaseConstruct>>(EC.u);
+    return T;
+  }
+
+  /// ENTRY, and what the parser could not read: control may arrive there from outside.
+  static bool isEntry(const p::ExecutionPartConstruct &EPC) {
+    return std::holds_alternative<p::Statement<Fortran::common::Indirection<p::EntryStmt>>>(
+               EPC.u) ||
+           std::holds_alternative<p::ErrorRecovery>(EPC.u);
   }
 
   // ---- the partition ---------------------------------------------------------------------
 
   struct Run {
     std::vector<p::CharBlock> Stmts;
-    std::vector<bool> Trivial;
+    std::vector<StmtTraits> Traits;
     std::vector<std::string> Opaque;
     bool empty() const { return Stmts.empty(); }
   };
@@ -606,9 +639,7 @@ private:
     for (const p::ExecutionPartConstruct &EPC : B) {
       if (const auto *EC = std::get_if<p::ExecutableConstruct>(&EPC.u)) {
         construct(*EC, R, Terminal);
-      } else if (std::holds_alternative<p::Statement<Fortran::common::Indirection<p::EntryStmt>>>(
-                     EPC.u) ||
-                 std::holds_alternative<p::ErrorRecovery>(EPC.u)) {
+      } else if (isEntry(EPC)) {
         // ENTRY: control arrives here from outside; a block cannot span it.
         flush(R);
       }
@@ -622,13 +653,19 @@ private:
       action(*S, R, Terminal);
       return;
     }
+    p::CharBlock Span = Fortran::common::visit([&](const auto &X) { return spanOf(X); }, EC.u);
+    StmtFacts F;
+    StmtTraits T = constructTraits(EC, F);
+    if (Policy.isComputation(T) && !Span.empty()) {
+      add(R, Span, T, F);
+      return;
+    }
+    flush(R);
     if (const auto *D = std::get_if<Fortran::common::Indirection<p::DoConstruct>>(&EC.u)) {
-      flush(R);
       loop(D->value());
       return;
     }
     if (const auto *I = std::get_if<Fortran::common::Indirection<p::IfConstruct>>(&EC.u)) {
-      flush(R);
       const p::IfConstruct &If = I->value();
       sequence(std::get<p::Block>(If.t), std::nullopt);
       for (const auto &EI : std::get<std::list<p::IfConstruct::ElseIfBlock>>(If.t))
@@ -638,23 +675,11 @@ private:
       return;
     }
     if (const auto *C = std::get_if<Fortran::common::Indirection<p::CaseConstruct>>(&EC.u)) {
-      flush(R);
       for (const auto &Case : std::get<std::list<p::CaseConstruct::Case>>(C->value().t))
         sequence(std::get<p::Block>(Case.t), std::nullopt);
       return;
     }
-    // WHERE and FORALL constructs compute; so do the other constructs when nothing inside
-    // communicates or jumps: then the whole construct is one statement of the run.
-    p::CharBlock Span = Fortran::common::visit([&](const auto &X) { return spanOf(X); }, EC.u);
-    StmtFacts F = Fortran::common::visit([&](const auto &X) { return facts(X); }, EC.u);
-    bool Directive =
-        std::holds_alternative<Fortran::common::Indirection<p::CompilerDirective>>(EC.u);
-    if (!Directive && clean(F) && !Span.empty()) {
-      add(R, Span, F, false);
-      return;
-    }
-    flush(R);
-    if (Directive || (!F.MpiCall && !F.CommunicatingCall))
+    if (T.Directive || !T.Communicates)
       return;
     using Fortran::common::Indirection;
     if (std::holds_alternative<Indirection<p::WhereConstruct>>(EC.u) ||
@@ -692,28 +717,22 @@ private:
   }
 
   void action(const p::Statement<p::ActionStmt> &S, Run &R, std::optional<p::Label> Terminal) {
-    bool IsTarget = S.label && Targets.count(*S.label);
-    bool IsTerminal = S.label && Terminal && *S.label == *Terminal;
-    if (IsTarget || IsTerminal) {
-      // A jump target or the terminal statement of a labelled DO keeps its label and stays
-      // outside every block: a hook before it would be skipped by the jump (or, for the
-      // terminal, land outside the loop) and leave the timing unbalanced.
-      flush(R);
-      collectCalls(S);
-      return;
-    }
+    // A jump target or the terminal statement of a labelled DO keeps its label and stays
+    // outside every block: a hook before it would be skipped by the jump (or, for the
+    // terminal, land outside the loop) and leave the timing unbalanced.
     StmtFacts F = facts(S.statement);
-    if (clean(F)) {
-      add(R, S.source, F, isContinue(S.statement));
+    StmtTraits T = actionTraits(S, F, Terminal);
+    if (Policy.isComputation(T)) {
+      add(R, S.source, T, F);
       return;
     }
     flush(R);
     collectCalls(S);
   }
 
-  void add(Run &R, p::CharBlock Src, const StmtFacts &F, bool Trivial) {
+  void add(Run &R, p::CharBlock Src, const StmtTraits &T, const StmtFacts &F) {
     R.Stmts.push_back(Src);
-    R.Trivial.push_back(Trivial);
+    R.Traits.push_back(T);
     for (const std::string &N : F.Opaque)
       if (std::find(R.Opaque.begin(), R.Opaque.end(), N) == R.Opaque.end())
         R.Opaque.push_back(N);
@@ -724,14 +743,11 @@ private:
       return;
     Run Cur = std::move(R);
     R = Run();
-    size_t First = 0, Last = Cur.Stmts.size();
-    while (First < Last && Cur.Trivial[First])
-      ++First;
-    while (Last > First && Cur.Trivial[Last - 1])
-      --Last;
-    if (First == Last)
+    // Leading and trailing CONTINUE statements are no work (BlockPartition.h).
+    BlockRange Range = Policy.blockOf(Cur.Traits);
+    if (Range.empty())
       return; // only CONTINUE: no work, no block
-    p::CharBlock B = Cur.Stmts[First], E = Cur.Stmts[Last - 1];
+    p::CharBlock B = Cur.Stmts[Range.First], E = Cur.Stmts[Range.Last - 1];
     auto Begin = SM.beginOf(B);
     auto End = SM.endOf(E);
     if (!Begin || !End || *End < *Begin) {
@@ -812,36 +828,31 @@ private:
     // there is no place after the inner loop only.
     if (Lab && std::find(TerminalStack.begin(), TerminalStack.end(), Lab) != TerminalStack.end())
       return false;
-    // A jump to the DO statement would skip the hooks before it.
-    if (DoS.label && Targets.count(*DoS.label))
-      return false;
-    if (!clean(facts(DoS.statement)) || Body.empty())
-      return false;
-    bool Work = false;
+    // A DO's control is no work of the program's: a DO of only CONTINUE is no block. A jump
+    // to the DO statement would skip the hooks before it.
+    StmtTraits Header = traitsOf(facts(DoS.statement));
+    Header.Entered = DoS.label && Targets.count(*DoS.label);
+    Header.NoCode = true;
+    std::vector<StmtTraits> Traits;
     std::vector<std::string> Opaque;
     for (const p::ExecutionPartConstruct &EPC : Body) {
       const auto *EC = std::get_if<p::ExecutableConstruct>(&EPC.u);
+      StmtFacts F;
       if (!EC) {
-        if (std::holds_alternative<p::Statement<Fortran::common::Indirection<p::EntryStmt>>>(
-                EPC.u) ||
-            std::holds_alternative<p::ErrorRecovery>(EPC.u))
-          return false;
-        continue;
+        if (isEntry(EPC))
+          Traits.push_back(StmtTraits{.Entered = true});
+        continue; // FORMAT, DATA, NAMELIST: not executed
       }
-      const auto *S = std::get_if<p::Statement<p::ActionStmt>>(&EC->u);
-      if (!S)
-        return false;
-      if (S->label && Targets.count(*S->label))
-        return false;
-      StmtFacts F = facts(S->statement);
-      if (!clean(F))
-        return false;
-      Work = Work || !isContinue(S->statement);
+      // The loop's own terminal statement is inside the whole loop's hooks.
+      if (const auto *S = std::get_if<p::Statement<p::ActionStmt>>(&EC->u))
+        Traits.push_back(actionTraits(*S, F = facts(S->statement), std::nullopt));
+      else
+        Traits.push_back(constructTraits(*EC, F));
       for (std::string &N : F.Opaque)
         if (std::find(Opaque.begin(), Opaque.end(), N) == Opaque.end())
           Opaque.push_back(std::move(N));
     }
-    if (!Work)
+    if (!Policy.timedWhole(Header, Traits))
       return false;
     p::CharBlock Span = spanOf(D);
     auto LB = SM.beginOf(DoS.source), BB = SM.endOf(DoS.source), LE = SM.endOf(Span);
@@ -1050,6 +1061,8 @@ private:
   std::vector<std::optional<p::Label>> TerminalStack;
   std::set<p::Label> Targets;
   std::vector<uint32_t> Counters;
+  /// Fortran's partition is seed 004's: every DO, IF and SELECT CASE ends a compute block.
+  PartitionPolicy Policy{/*SeedBlocks=*/true};
 };
 
 /// Reports MPI routines that cannot be rewritten: unsupported ones and profiling entry points.

@@ -376,5 +376,26 @@ TEST_F(CFrontendTest, ParseErrorFails) {
   EXPECT_NE(A.Diagnostics.find("[mpiete-parse]"), std::string::npos) << A.Diagnostics;
 }
 
+TEST_F(CFrontendTest, BlockEdgesWithoutCodeStayOutsideExceptTrailingDeclarations) {
+  // The partition policy both frontends share: a block ends where work ends (an empty
+  // statement after it stays outside), but its end hook never comes ahead of a declaration.
+  Analysis A = analyze(R"(
+void f(double *a, int n) {
+  int i;
+  a[0] = n;
+  ;
+  MPI_Barrier(MPI_COMM_WORLD);
+  a[1] = n;
+  int k;
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+)");
+  ASSERT_TRUE(A.Ok) << A.Diagnostics;
+  auto C = A.of(BlockKind::Compute);
+  ASSERT_EQ(C.size(), 2u);
+  EXPECT_EQ(A.computeText(*C[0]), "a[0] = n;");
+  EXPECT_EQ(A.computeText(*C[1]), "a[1] = n;\n  int k;");
+}
+
 } // namespace
 } // namespace mpiete

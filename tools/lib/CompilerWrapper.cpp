@@ -26,47 +26,6 @@ bool hasSuffix(std::string_view S, std::string_view Suffix) {
 
 std::string extensionOf(const std::string &Path) { return fs::path(Path).extension().string(); }
 
-/// Options whose value is the next argument.
-bool takesValue(std::string_view A) {
-  static const std::set<std::string_view> Opts = {"-o",
-                                                  "-I",
-                                                  "-D",
-                                                  "-U",
-                                                  "-include",
-                                                  "-imacros",
-                                                  "-iquote",
-                                                  "-isystem",
-                                                  "-idirafter",
-                                                  "-MF",
-                                                  "-MT",
-                                                  "-MQ",
-                                                  "-x",
-                                                  "-L",
-                                                  "-l",
-                                                  "-Xlinker",
-                                                  "-Xassembler",
-                                                  "-Xpreprocessor",
-                                                  "-u",
-                                                  "-T",
-                                                  "-e",
-                                                  "--param",
-                                                  "-aux-info",
-                                                  "-z",
-                                                  "-isysroot",
-                                                  "--sysroot",
-                                                  "-iprefix",
-                                                  "-iwithprefix",
-                                                  "-iwithprefixbefore",
-                                                  "-A",
-                                                  "-J"};
-  return Opts.count(A) != 0;
-}
-
-bool isDependencyFlag(std::string_view A) {
-  return A == "-M" || A == "-MM" || A == "-MD" || A == "-MMD" || A == "-MP" || A == "-MG" ||
-         A.starts_with("-Wp,-M");
-}
-
 enum class InputKind { CSource, Foreign, LinkInput };
 
 InputKind classifyInput(const std::string &Path) {
@@ -90,56 +49,16 @@ bool isFortranSource(const std::string &Path) {
   return Exts.count(extensionOf(Path)) != 0;
 }
 
-std::vector<std::string> flangAnalysisFlags(const std::vector<std::string> &Flags) {
-  std::vector<std::string> Out;
-  for (size_t I = 0; I < Flags.size(); ++I) {
-    std::string_view A = Flags[I];
-    auto next = [&]() -> std::string { return I + 1 < Flags.size() ? Flags[++I] : ""; };
-    if (A == "-I" || A == "-D" || A == "-U") {
-      std::string V = next();
-      Out.push_back(std::string(A));
-      Out.push_back(V);
-    } else if (A.starts_with("-I") || A.starts_with("-D") || A.starts_with("-U")) {
-      Out.push_back(std::string(A));
-    } else if (A == "-J" || A == "-module" || A == "-o" || A == "-MF" || A == "-MT" || A == "-MQ" ||
-               A == "-x" || A == "-L" || A == "-l") {
-      next();
-    } else if (A == "-cpp" || A == "-nocpp" || A == "-ffixed-form" || A == "-ffree-form" ||
-               A == "-fdefault-real-8" || A == "-fdefault-integer-8" || A == "-fdefault-double-8" ||
-               A == "-fopenmp" || A == "-fbackslash" || A == "-fimplicit-none" ||
-               A == "-flogical-abbreviations" || A == "-fxor-operator") {
-      Out.push_back(std::string(A));
-    } else if (A.starts_with("-ffixed-line-length-") || A.starts_with("-ffixed-line-length=")) {
-      std::string N(A.substr(std::string_view("-ffixed-line-length-").size()));
-      Out.push_back("-ffixed-line-length=" + (N == "none" ? std::string("0") : N));
-    } else if (A.starts_with("-ffree-line-length-") || A.starts_with("-ffree-line-length=")) {
-      // Flang has no free-form line limit to set.
-    }
-  }
-  return Out;
-}
-
-std::vector<std::string> fortranModuleDirs(const std::vector<std::string> &Flags) {
-  std::vector<std::string> Out;
-  for (size_t I = 0; I < Flags.size(); ++I) {
-    std::string_view A = Flags[I];
-    if ((A == "-J" || A == "-module") && I + 1 < Flags.size())
-      Out.push_back(Flags[++I]);
-    else if (A.starts_with("-J") && A.size() > 2)
-      Out.push_back(std::string(A.substr(2)));
-  }
-  return Out;
-}
-
 WrapperCommand parseWrapperCommand(const std::vector<std::string> &Args, WrapperLanguage Lang) {
   WrapperCommand Cmd;
   bool CompileOnly = false, NoProbes = false, Shared = false;
   for (size_t I = 0; I < Args.size(); ++I) {
     const std::string &A = Args[I];
+    const CompilerOption *O = findCompilerOption(A);
     // mpiete's own options never reach the native compiler.
-    if (A.starts_with("--mpiete-")) {
-      if (A.starts_with("--mpiete-pass-through=")) {
-        std::string List = A.substr(std::string("--mpiete-pass-through=").size());
+    if (O && O->Category == OptionCategory::Mpiete) {
+      if (O->Spelling == "--mpiete-pass-through=") {
+        std::string List = A.substr(O->Spelling.size());
         size_t Pos = 0;
         while (Pos <= List.size()) {
           size_t Comma = List.find(',', Pos);
@@ -153,36 +72,33 @@ WrapperCommand parseWrapperCommand(const std::vector<std::string> &Args, Wrapper
             break;
           Pos = Comma + 1;
         }
-      } else if (A == "--mpiete-verbose") {
+      } else if (O->Spelling == "--mpiete-verbose") {
         Cmd.Verbose = true;
-      } else if (A == "--mpiete-seed-blocks") {
+      } else if (O->Spelling == "--mpiete-seed-blocks") {
         Cmd.SeedBlocks = true;
       }
       continue;
     }
     size_t Index = Cmd.Native.size();
     Cmd.Native.push_back(A);
-    if (takesValue(A)) {
+    if (O && O->takesSeparateValue() && A.size() == O->Spelling.size()) {
       if (I + 1 < Args.size()) {
         Cmd.Native.push_back(Args[++I]);
-        if (A == "-o")
+        if (O->Category == OptionCategory::Output)
           Cmd.OutputIndex = static_cast<int>(Index + 1);
       }
       continue;
     }
-    if (A.starts_with("-o") && A.size() > 2) {
+    if (O && O->Category == OptionCategory::Output) {
       // -ofile: keep it, but normalise to two arguments so the value can be replaced.
-      Cmd.Native.back() = "-o";
-      Cmd.Native.push_back(A.substr(2));
+      Cmd.Native.back() = std::string(O->Spelling);
+      Cmd.Native.push_back(A.substr(O->Spelling.size()));
       Cmd.OutputIndex = static_cast<int>(Index + 1);
       continue;
     }
     if (A == "-c") {
       CompileOnly = true;
-    } else if (A == "-E" || A == "-S" || A == "-M" || A == "-MM" || A == "-fsyntax-only" ||
-               A == "--version" || A == "-dumpversion" || A == "-dumpmachine" ||
-               A.starts_with("-print-") || A.starts_with("-showme") || A.starts_with("--showme") ||
-               A == "-###" || A == "--help") {
+    } else if (O && O->uses(UseNoObject)) {
       NoProbes = true;
       if (Cmd.PassOnlyReason.empty())
         Cmd.PassOnlyReason = "'" + A + "' produces no object";
@@ -227,17 +143,20 @@ std::vector<std::string> variantCompileFlags(const WrapperCommand &Cmd) {
   std::vector<std::string> Out;
   for (size_t I = 0; I < Cmd.Native.size(); ++I) {
     const std::string &A = Cmd.Native[I];
-    if (Inputs.count(I) || A == "-c" || isDependencyFlag(A))
+    if (Inputs.count(I))
       continue;
-    if (A == "-o" || A == "-MF" || A == "-MT" || A == "-MQ") {
-      ++I;
+    const CompilerOption *O = findCompilerOption(A);
+    bool Separate = O && O->takesSeparateValue() && A.size() == O->Spelling.size();
+    // The wrapper chooses each variant's stage (-c) and output; dependency generation would
+    // overwrite the user's files (and a joined -MFfile without -MD is rejected).
+    if (O && (O->Category == OptionCategory::Stage || O->Category == OptionCategory::Output ||
+              O->Category == OptionCategory::Dependency)) {
+      if (Separate)
+        ++I;
       continue;
     }
-    // Joined forms (-MFfile, -MTtarget): without -MD the compiler rejects them.
-    if (A.starts_with("-MF") || A.starts_with("-MT") || A.starts_with("-MQ"))
-      continue;
     Out.push_back(A);
-    if (takesValue(A) && I + 1 < Cmd.Native.size())
+    if (Separate && I + 1 < Cmd.Native.size())
       Out.push_back(Cmd.Native[++I]);
   }
   return Out;
@@ -310,14 +229,9 @@ private:
         continue;
       std::vector<std::string> Flags;
       std::vector<std::string> Words = shellSplit(*Out);
-      for (size_t I = 0; I < Words.size(); ++I) {
-        const std::string &W = Words[I];
-        if (W.starts_with("-I") || W.starts_with("-D") || W.starts_with("-isystem")) {
-          Flags.push_back(W);
-          if ((W == "-I" || W == "-D" || W == "-isystem") && I + 1 < Words.size())
-            Flags.push_back(Words[++I]);
-        }
-      }
+      for (const ParsedOption &P : parseCompilerArgs(Words))
+        if (P.Option && P.Option->Category == OptionCategory::Preprocessor)
+          Flags.insert(Flags.end(), Words.begin() + P.Index, Words.begin() + P.Index + P.Count);
       return Flags;
     }
     return {};
@@ -359,12 +273,13 @@ private:
                                   : (fs::path(ModDirs[0]) / ".mpiete" / "fmod").string();
       Instr.push_back("--module-dir=" + ModuleDir);
       std::vector<std::string> Search = {(ObjDir / "fmod").string(), ".mpiete/fmod"};
-      for (size_t I = 0; I + 1 < Cmd.Native.size(); ++I)
-        if (Cmd.Native[I] == "-I")
-          Search.push_back((fs::path(Cmd.Native[I + 1]) / ".mpiete" / "fmod").string());
-      for (const std::string &A : Cmd.Native)
-        if (A.starts_with("-I") && A.size() > 2)
-          Search.push_back((fs::path(A.substr(2)) / ".mpiete" / "fmod").string());
+      // Separate -I values first, then joined ones, as the search has always been ordered.
+      std::vector<ParsedOption> Parsed = parseCompilerArgs(Cmd.Native);
+      for (bool Joined : {false, true})
+        for (const ParsedOption &P : Parsed)
+          if (P.Option && P.Option->Spelling == "-I" && !P.Value.empty() &&
+              (P.Count == 1) == Joined)
+            Search.push_back((fs::path(std::string(P.Value)) / ".mpiete" / "fmod").string());
       for (const std::string &D : Search)
         if (D != ModuleDir)
           Instr.push_back("--module-search=" + D);
@@ -595,7 +510,7 @@ int runWrapper(const WrapperCommand &Cmd, const WrapperEnv &Env, DiagnosticSink 
 }
 
 int wrapperMain(const std::vector<std::string> &Args, WrapperLanguage Lang, const char *Tool,
-                const char *CompilerVar, const char *DefaultCompiler, const char *Help) {
+                const char *CompilerVar, const char *DefaultCompiler, const std::string &Help) {
   if (Args.size() == 1 && Args[0] == "--mpiete-help") {
     std::cout << Help;
     return 0;

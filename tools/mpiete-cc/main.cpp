@@ -1,7 +1,7 @@
 // mpiete-cc: a drop-in for mpicc that also builds the trace and timing probes.
 #include "mpiete/tools/CompilerWrapper.h"
 
-static const char *const Help = R"(usage: mpiete-cc [mpicc arguments]
+static const char *const HelpHead = R"(usage: mpiete-cc [mpicc arguments]
 
 A drop-in replacement for mpicc. It runs the native compiler ($MPIETE_CC, default mpicc) with
 the same arguments, then builds beside each object an instrumented trace and timing object
@@ -15,13 +15,14 @@ Example:
   mpiete-cc -O2 -o jacobi main.c halo.c -lm
 
 mpiete options (removed before the native compiler sees the command line):
-  --mpiete-pass-through=MPI_X[,MPI_Y]  leave these unsupported MPI routines uninstrumented
-                                       (a warning; predictions ignore their cost); 'all' for all
-  --mpiete-verbose                     print every command run
-Environment: MPIETE_CC (native compiler), MPIETE_VERBOSE=1, MPIETE_INSTRUMENT (instrumenter).
+)";
+
+static const char *const HelpTail =
+    R"(Environment: MPIETE_CC (native compiler), MPIETE_VERBOSE=1, MPIETE_INSTRUMENT (instrumenter).
 )";
 
 int main(int Argc, char **Argv) {
+  std::string Help = HelpHead + mpiete::mpieteOptionsHelp() + HelpTail;
   return mpiete::wrapperMain(std::vector<std::string>(Argv + 1, Argv + Argc),
                              mpiete::WrapperLanguage::C, "mpiete-cc", "MPIETE_CC", "mpicc", Help);
 }

@@ -1,7 +1,7 @@
 // mpiete-fc: a drop-in for mpif90 / mpif77 that also builds the trace and timing probes.
 #include "mpiete/tools/CompilerWrapper.h"
 
-static const char *const Help = R"(usage: mpiete-fc [mpif90 arguments]
+static const char *const HelpHead = R"(usage: mpiete-fc [mpif90 arguments]
 
 A drop-in replacement for mpif90 and mpif77. It runs the native compiler ($MPIETE_FC, default
 mpif90) with the same arguments, then instruments every Fortran source (.f .F .f90 .F90 ...;
@@ -23,14 +23,15 @@ change how the source reads (-I -D -U -cpp -ffixed-form -ffree-form -ffixed-line
 supported (docs/fortran.md).
 
 mpiete options (removed before the native compiler sees the command line):
-  --mpiete-pass-through=MPI_X[,MPI_Y]  leave these unsupported MPI routines uninstrumented
-                                       (a warning; predictions ignore their cost); 'all' for all
-  --mpiete-verbose                     print every command run
-Environment: MPIETE_FC (native compiler), MPIETE_VERBOSE=1, MPIETE_INSTRUMENT (instrumenter),
+)";
+
+static const char *const HelpTail =
+    R"(Environment: MPIETE_FC (native compiler), MPIETE_VERBOSE=1, MPIETE_INSTRUMENT (instrumenter),
 MPIETE_FLANG (flang-new).
 )";
 
 int main(int Argc, char **Argv) {
+  std::string Help = HelpHead + mpiete::mpieteOptionsHelp() + HelpTail;
   return mpiete::wrapperMain(std::vector<std::string>(Argv + 1, Argv + Argc),
                              mpiete::WrapperLanguage::Fortran, "mpiete-fc", "MPIETE_FC", "mpif90",
                              Help);

@@ -1,12 +1,9 @@
 // mpiete-instrument: reads one C unit and writes its trace and timing variants and block map.
-#include "mpiete/frontend/BlockMap.h"
 #include "mpiete/frontend/CFrontend.h"
 #include "mpiete/support/Diagnostics.h"
-#include "mpiete/support/Files.h"
 #include "mpiete/support/Process.h"
-#include "mpiete/support/Version.h"
 #include "mpiete/tools/CompilerWrapper.h"
-#include "mpiete/transforms/Instrument.h"
+#include "mpiete/tools/UnitOutputs.h"
 
 #include <algorithm>
 #include <cctype>
@@ -17,7 +14,6 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
-#include <sstream>
 
 #ifndef MPIETE_FLANG_PATH
 #define MPIETE_FLANG_PATH "flang-new-19"
@@ -145,8 +141,9 @@ int main(int Argc, char **Argv) {
   mpiete::DiagnosticSink Diags(std::cerr);
   mpiete::CFrontendOptions Opts;
   Opts.ResourceDir = MPIETE_CLANG_RESOURCE_DIR;
-  std::string Source, TraceOut, TimingOut, BlocksOut;
-  std::optional<mpiete::Variant> Print;
+  std::string Source;
+  mpiete::UnitOutputs Out;
+  std::optional<mpiete::UnitOutputs::Print> Print;
   bool PrintBlocks = false;
   std::vector<std::string> Flags;
   std::vector<std::string> PluginArgs, ModuleSearch;
@@ -162,24 +159,21 @@ int main(int Argc, char **Argv) {
       std::cout << Help;
       return 0;
     } else if (A == "--variant=trace") {
-      Print = mpiete::Variant::Trace;
-      PluginArgs.push_back("--print=trace");
+      Print = mpiete::UnitOutputs::Print::Trace;
     } else if (A == "--variant=timing") {
-      Print = mpiete::Variant::Timing;
-      PluginArgs.push_back("--print=timing");
+      Print = mpiete::UnitOutputs::Print::Timing;
     } else if (A == "--blocks") {
       PrintBlocks = true;
-      PluginArgs.push_back("--print=blocks");
     } else if (A.starts_with("--module-dir=")) {
       ModuleDir = A.substr(13);
     } else if (A.starts_with("--module-search=")) {
       ModuleSearch.push_back(A.substr(16));
     } else if (A.starts_with("--trace-out=")) {
-      TraceOut = A.substr(12);
+      Out.TraceOut = A.substr(12);
     } else if (A.starts_with("--timing-out=")) {
-      TimingOut = A.substr(13);
+      Out.TimingOut = A.substr(13);
     } else if (A.starts_with("--blocks-out=")) {
-      BlocksOut = A.substr(13);
+      Out.BlocksOut = A.substr(13);
     } else if (A.starts_with("--unit-path=")) {
       Opts.UnitPath = A.substr(12);
     } else if (A.starts_with("--pass-through=")) {
@@ -199,8 +193,12 @@ int main(int Argc, char **Argv) {
     Diags.error({"mpiete-instrument", 0, 0}, "no source file given (see --help)", "driver");
     return 2;
   }
+  Out.Show = PrintBlocks ? mpiete::UnitOutputs::Print::Blocks
+                         : Print.value_or(mpiete::UnitOutputs::Print::Trace);
 
   if (mpiete::isFortranSource(Source)) {
+    static const char *const Names[] = {"trace", "timing", "blocks"};
+    PluginArgs.push_back(std::string("--print=") + Names[static_cast<int>(Out.Show)]);
     for (int I = 1; I < Argc && std::string(Argv[I]) != "--"; ++I) {
       std::string A = Argv[I];
       if (A.starts_with("--trace-out=") || A.starts_with("--timing-out=") ||
@@ -218,51 +216,5 @@ int main(int Argc, char **Argv) {
   std::string Text;
   if (!mpiete::analyzeC(Source, Flags, Opts, Model, Text, Diags))
     return 1;
-
-  mpiete::BlockMap Map;
-  Map.Program = Source;
-  Map.Tool = std::string("mpiete ") + MPIETE_VERSION;
-  Map.Date = mpiete::isoDateNow();
-  Map.Units.push_back(Model);
-
-  auto variantText = [&](mpiete::Variant V) -> std::optional<std::string> {
-    std::string Error;
-    auto Out = mpiete::instrumentedText(Model, Text, V, Error);
-    if (!Out)
-      Diags.error({Source, 0, 0},
-                  "conflicting edits in the " + std::string(mpiete::toString(V)) +
-                      " variant: " + Error,
-                  "edit-conflict");
-    return Out;
-  };
-
-  bool ToFiles = !TraceOut.empty() || !TimingOut.empty() || !BlocksOut.empty();
-  if (!ToFiles) {
-    if (PrintBlocks) {
-      mpiete::writeBlockMap(std::cout, Map);
-      return 0;
-    }
-    auto Out = variantText(Print.value_or(mpiete::Variant::Trace));
-    if (!Out)
-      return 1;
-    std::cout << *Out;
-    return 0;
-  }
-  // Every output or none: a unit is instrumented completely or not at all.
-  std::optional<std::string> Trace, Timing;
-  if (!TraceOut.empty() && !(Trace = variantText(mpiete::Variant::Trace)))
-    return 1;
-  if (!TimingOut.empty() && !(Timing = variantText(mpiete::Variant::Timing)))
-    return 1;
-  if (Trace && !mpiete::writeFileAtomically(TraceOut, *Trace, Diags))
-    return 1;
-  if (Timing && !mpiete::writeFileAtomically(TimingOut, *Timing, Diags))
-    return 1;
-  if (!BlocksOut.empty()) {
-    std::ostringstream OS;
-    mpiete::writeBlockMap(OS, Map);
-    if (!mpiete::writeFileAtomically(BlocksOut, OS.str(), Diags))
-      return 1;
-  }
-  return 0;
+  return mpiete::writeUnitOutputs(Model, Text, Source, Out, std::cout, Diags) ? 0 : 1;
 }

@@ -2,6 +2,7 @@
 #ifndef MPIETE_FRONTEND_CFRONTEND_H
 #define MPIETE_FRONTEND_CFRONTEND_H
 
+#include "mpiete/frontend/CompilerOptions.h"
 #include "mpiete/frontend/ProgramModel.h"
 
 #include <string>
@@ -31,13 +32,6 @@ struct CFrontendOptions {
 bool analyzeC(const std::string &Source, const std::vector<std::string> &CompilerArgs,
               const CFrontendOptions &Opts, UnitModel &Model, std::string &MainText,
               DiagnosticSink &Diags);
-
-/// The -D/-U/-include options of a command line, in order: what makes a unit distinct.
-std::vector<std::string> unitDefines(const std::vector<std::string> &CompilerArgs);
-
-/// The subset of a gcc/mpicc command line that Clang needs to parse the unit the same way:
-/// include paths, macros, forced includes, the language standard.
-std::vector<std::string> parsingArgs(const std::vector<std::string> &CompilerArgs);
 
 } // namespace mpiete
 

@@ -3,6 +3,8 @@
 #ifndef MPIETE_TOOLS_COMPILERWRAPPER_H
 #define MPIETE_TOOLS_COMPILERWRAPPER_H
 
+#include "mpiete/frontend/CompilerOptions.h"
+
 #include <string>
 #include <vector>
 
@@ -44,7 +46,7 @@ WrapperCommand parseWrapperCommand(const std::vector<std::string> &Args,
                                    WrapperLanguage Lang = WrapperLanguage::C);
 
 /// The arguments with which a variant of one source is compiled: the user's flags without
-/// inputs, outputs, -c and dependency generation.
+/// inputs, outputs, the stage (-c) and dependency generation (CompilerOptions.h categories).
 std::vector<std::string> variantCompileFlags(const WrapperCommand &Cmd);
 
 /// The arguments that matter for parsing (for the instrumenter).
@@ -68,21 +70,12 @@ struct WrapperEnv {
 /// extension is upper case.
 bool isFortranSource(const std::string &Path);
 
-/// The Flang -fc1 flags for analysing a Fortran unit compiled with these gfortran/mpif90
-/// flags: include paths, macros, source form and line length, default kinds, -cpp. Flags
-/// Flang does not know (optimisation, warnings, -fallow-argument-mismatch, ...) are dropped;
-/// module directories (-J) are the caller's business (Flang cannot read gfortran's modules).
-std::vector<std::string> flangAnalysisFlags(const std::vector<std::string> &Flags);
-
-/// The module directories of a gfortran command line (-J dir, -Jdir, -module dir).
-std::vector<std::string> fortranModuleDirs(const std::vector<std::string> &Flags);
-
 /// The whole run of a wrapper executable (mpiete-cc, mpiete-fc): `--mpiete-help` prints Help;
 /// otherwise the native compiler is $CompilerVar (default DefaultCompiler), the instrumenter
 /// $MPIETE_INSTRUMENT or the one beside this executable, the runtime in ../include and ../lib,
 /// and MPIETE_VERBOSE=1 turns on --mpiete-verbose. Returns the process exit status.
 int wrapperMain(const std::vector<std::string> &Args, WrapperLanguage Lang, const char *Tool,
-                const char *CompilerVar, const char *DefaultCompiler, const char *Help);
+                const char *CompilerVar, const char *DefaultCompiler, const std::string &Help);
 
 /// Runs the whole wrapper; returns the process exit status.
 int runWrapper(const WrapperCommand &Cmd, const WrapperEnv &Env, DiagnosticSink &Diags);

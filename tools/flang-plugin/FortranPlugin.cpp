@@ -1,13 +1,11 @@
-// The Flang plugin `mpiete-fortran` (flang-new -fc1 -load ... -plugin mpiete-fortran): runs
-// Flang's prescanner, parser and semantics, then the Fortran frontend and transforms, and
-// writes the unit's trace and timing variants and block map. Flang has no plugin arguments,
-// so mpiete-instrument passes its options in $MPIETE_FORTRAN_ARGS, one per line.
-#include "mpiete/frontend/BlockMap.h"
+// The Flang plugin `mpiete-fortran` (flang-new -fc1 -load ... -plugin mpiete-fortran), a driver:
+// runs Flang's prescanner, parser and semantics, then the Fortran frontend, and writes the unit's
+// trace and timing variants and block map as mpiete-instrument does for C (UnitOutputs.h). Flang
+// has no plugin arguments, so mpiete-instrument passes its options in $MPIETE_FORTRAN_ARGS, one per
+// line.
 #include "mpiete/frontend/FortranFrontend.h"
 #include "mpiete/support/Diagnostics.h"
-#include "mpiete/support/Files.h"
-#include "mpiete/support/Version.h"
-#include "mpiete/transforms/FortranEdits.h"
+#include "mpiete/tools/UnitOutputs.h"
 
 #include "flang/Frontend/CompilerInstance.h"
 #include "flang/Frontend/FrontendActions.h"
@@ -24,8 +22,7 @@ namespace {
 
 struct PluginOptions {
   mpiete::FortranFrontendOptions Frontend;
-  std::string TraceOut, TimingOut, BlocksOut;
-  std::string Print = "trace"; ///< trace, timing or blocks, when no output file is named
+  mpiete::UnitOutputs Out;
 };
 
 PluginOptions readOptions() {
@@ -40,11 +37,11 @@ PluginOptions readOptions() {
       return std::nullopt;
     };
     if (auto V = Value("--trace-out="))
-      O.TraceOut = *V;
+      O.Out.TraceOut = *V;
     else if (auto V = Value("--timing-out="))
-      O.TimingOut = *V;
+      O.Out.TimingOut = *V;
     else if (auto V = Value("--blocks-out="))
-      O.BlocksOut = *V;
+      O.Out.BlocksOut = *V;
     else if (auto V = Value("--unit-path="))
       O.Frontend.UnitPath = *V;
     else if (auto V = Value("--define="))
@@ -54,7 +51,9 @@ PluginOptions readOptions() {
     else if (A == "--pass-through-all")
       O.Frontend.PassThroughAll = true;
     else if (auto V = Value("--print="))
-      O.Print = *V;
+      O.Out.Show = *V == "blocks"   ? mpiete::UnitOutputs::Print::Blocks
+                   : *V == "timing" ? mpiete::UnitOutputs::Print::Timing
+                                    : mpiete::UnitOutputs::Print::Trace;
   }
   return O;
 }
@@ -87,50 +86,10 @@ class MpieteFortranAction : public Fortran::frontend::PluginParseTreeAction {
     if (!Analysed)
       fail();
 
-    mpiete::BlockMap Map;
-    Map.Program = Model.Source;
-    Map.Tool = std::string("mpiete ") + MPIETE_VERSION;
-    Map.Date = mpiete::isoDateNow();
-    Map.Units.push_back(Model);
-
-    auto variant = [&](mpiete::Variant V) -> std::string {
-      std::string Error;
-      auto Out = mpiete::instrumentFortran(Model, Text, V, Error);
-      if (!Out) {
-        Diags.error({Model.Source, 0, 0},
-                    "conflicting edits in the " + std::string(mpiete::toString(V)) +
-                        " variant: " + Error,
-                    "edit-conflict");
-        fail();
-      }
-      return *Out;
-    };
-
-    bool ToFiles = !Opts.TraceOut.empty() || !Opts.TimingOut.empty() || !Opts.BlocksOut.empty();
-    if (!ToFiles) {
-      std::ostringstream OS;
-      if (Opts.Print == "blocks")
-        mpiete::writeBlockMap(OS, Map);
-      else
-        OS << variant(Opts.Print == "timing" ? mpiete::Variant::Timing : mpiete::Variant::Trace);
-      llvm::outs() << OS.str();
-      llvm::outs().flush();
-      return;
-    }
-    // Every output or none: a unit is instrumented completely or not at all.
-    std::string Trace, Timing;
-    if (!Opts.TraceOut.empty())
-      Trace = variant(mpiete::Variant::Trace);
-    if (!Opts.TimingOut.empty())
-      Timing = variant(mpiete::Variant::Timing);
-    bool Ok =
-        (Opts.TraceOut.empty() || mpiete::writeFileAtomically(Opts.TraceOut, Trace, Diags)) &&
-        (Opts.TimingOut.empty() || mpiete::writeFileAtomically(Opts.TimingOut, Timing, Diags));
-    if (Ok && !Opts.BlocksOut.empty()) {
-      std::ostringstream OS;
-      mpiete::writeBlockMap(OS, Map);
-      Ok = mpiete::writeFileAtomically(Opts.BlocksOut, OS.str(), Diags);
-    }
+    std::ostringstream OS;
+    bool Ok = mpiete::writeUnitOutputs(Model, Text, Model.Source, Opts.Out, OS, Diags);
+    llvm::outs() << OS.str();
+    llvm::outs().flush();
     if (!Ok)
       fail();
     flushDiags();

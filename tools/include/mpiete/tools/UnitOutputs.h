@@ -1,0 +1,36 @@
+// Writing one instrumented unit's outputs (block map, trace and timing variants): the one place
+// mpiete-instrument (C) and the Flang plugin (Fortran) share.
+#ifndef MPIETE_TOOLS_UNITOUTPUTS_H
+#define MPIETE_TOOLS_UNITOUTPUTS_H
+
+#include "mpiete/frontend/ProgramModel.h"
+
+#include <iosfwd>
+#include <string>
+
+namespace mpiete {
+
+class DiagnosticSink;
+
+/// Where a unit's outputs go. Files are written when any is named; otherwise Print goes to
+/// the stream.
+struct UnitOutputs {
+  enum class Print { Trace, Timing, Blocks };
+  std::string TraceOut, TimingOut, BlocksOut;
+  Print Show = Print::Trace;
+
+  bool toFiles() const { return !TraceOut.empty() || !TimingOut.empty() || !BlocksOut.empty(); }
+};
+
+/// Writes the outputs of a unit analysed into Model from Text: its block map (a program of this
+/// one unit, named Program) and its instrumented variants in the unit's language. Every named
+/// file or none: the variants are made first (conflicting edits are an error naming Program),
+/// then all files are staged beside their targets and renamed over them only when all were
+/// written, so a reader never sees half a file and make never sees half a unit. Without files,
+/// the chosen output goes to OS. Reports to Diags; false on any error.
+bool writeUnitOutputs(const UnitModel &Model, const std::string &Text, const std::string &Program,
+                      const UnitOutputs &Out, std::ostream &OS, DiagnosticSink &Diags);
+
+} // namespace mpiete
+
+#endif
