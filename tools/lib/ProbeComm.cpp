@@ -2,14 +2,12 @@
 // writes the communication base data (network.yaml).
 #include "CommandUtil.h"
 
-#include "mpiete/frontend/BlockMap.h"
+#include "mpiete/basedata/BlockMap.h"
+#include "mpiete/basedata/NetworkFile.h"
 #include "mpiete/support/Process.h"
 #include "mpiete/support/Version.h"
-#include "mpiete/tools/CommProbe.h"
 #include "mpiete/tools/Commands.h"
 #include "mpiete/tools/Launcher.h"
-
-#include <yaml-cpp/yaml.h>
 
 #include <climits>
 #include <cstdlib>
@@ -51,28 +49,6 @@ Options:
 Environment: MPIETE_COMM_PROBE overrides the probe program's path.
 )";
 
-/// Splits "key rest-of-line".
-std::pair<std::string, std::string> splitKey(const std::string &Line) {
-  size_t Sp = Line.find(' ');
-  if (Sp == std::string::npos)
-    return {Line, ""};
-  return {Line.substr(0, Sp), Line.substr(Sp + 1)};
-}
-
-bool readSpread(std::istringstream &In, Spread &S) {
-  return static_cast<bool>(In >> S.Median >> S.P10 >> S.P90);
-}
-
-void emitSpreadMap(YAML::Emitter &E, const Spread &S) {
-  E << YAML::Flow << YAML::BeginMap << YAML::Key << "median" << YAML::Value << S.Median << YAML::Key
-    << "p10" << YAML::Value << S.P10 << YAML::Key << "p90" << YAML::Value << S.P90 << YAML::EndMap;
-}
-
-void emitLine(YAML::Emitter &E, const LineFit &L) {
-  E << YAML::Flow << YAML::BeginMap << YAML::Key << "intercept" << YAML::Value << L.Intercept
-    << YAML::Key << "slope" << YAML::Value << L.Slope << YAML::EndMap;
-}
-
 std::optional<std::string> optionValue(const ProbeCommandLine &CL, const std::string &Name) {
   std::optional<std::string> V;
   for (const auto &[N, Value] : CL.Options)
@@ -82,163 +58,6 @@ std::optional<std::string> optionValue(const ProbeCommandLine &CL, const std::st
 }
 
 } // namespace
-
-std::string parseCommProbeOutput(const std::string &Text, CommProbeOutput &Out) {
-  std::istringstream In(Text);
-  std::string Line;
-  bool Begun = false, Ended = false;
-  unsigned LineNo = 0;
-  while (std::getline(In, Line)) {
-    ++LineNo;
-    // The launcher may prefix or interleave its own lines; keep only ours.
-    if (!Begun) {
-      if (Line.rfind("mpiete-comm-probe-begin", 0) == 0) {
-        Begun = true;
-        if (splitKey(Line).second != "1")
-          return "unsupported comm probe output version '" + splitKey(Line).second + "'";
-      }
-      continue;
-    }
-    if (Line == "mpiete-comm-probe-end") {
-      Ended = true;
-      break;
-    }
-    auto [Key, Rest] = splitKey(Line);
-    std::istringstream Fields(Rest);
-    bool Ok = true;
-    if (Key == "ranks")
-      Ok = static_cast<bool>(Fields >> Out.Ranks);
-    else if (Key == "pairs")
-      Ok = static_cast<bool>(Fields >> Out.Pairs);
-    else if (Key == "host0")
-      Out.Host0 = Rest;
-    else if (Key == "host1")
-      Out.Host1 = Rest;
-    else if (Key == "library")
-      Out.Library = Rest;
-    else if (Key == "tolerance")
-      Ok = static_cast<bool>(Fields >> Out.Tolerance);
-    else if (Key == "min-reps")
-      Ok = static_cast<bool>(Fields >> Out.MinReps);
-    else if (Key == "max-reps")
-      Ok = static_cast<bool>(Fields >> Out.MaxReps);
-    else if (Key == "row") {
-      CommRow R;
-      Ok = static_cast<bool>(Fields >> R.Bytes >> R.Repetitions) && readSpread(Fields, R.Recv) &&
-           readSpread(Fields, R.IsendStart) && readSpread(Fields, R.IrecvStart) &&
-           readSpread(Fields, R.Arrived);
-      if (Ok)
-        Out.Rows.push_back(R);
-    } else if (Key == "stream") {
-      Ok = static_cast<bool>(Fields >> Out.StreamLength >> Out.StreamReps) &&
-           readSpread(Fields, Out.Stream);
-    }
-    // Unknown keys come from a newer probe: ignored.
-    if (!Ok)
-      return "malformed comm probe line " + std::to_string(LineNo) + ": '" + Line + "'";
-  }
-  if (!Begun)
-    return "the comm probe printed no table";
-  if (!Ended)
-    return "the comm probe's table is truncated (no end marker)";
-  if (Out.Rows.empty())
-    return "the comm probe's table has no rows";
-  return {};
-}
-
-void writeNetworkYaml(std::ostream &OS, const CommProbeOutput &Data, const LogGpsParams &P,
-                      const NetworkProvenance &Prov) {
-  bool SameNode = Data.Host0 == Data.Host1;
-  YAML::Emitter E;
-  E.SetDoublePrecision(5);
-  E << YAML::BeginMap;
-  E << YAML::Key << "format" << YAML::Value << "mpiete-network";
-  E << YAML::Key << "version" << YAML::Value << 1;
-  E << YAML::Key << "class" << YAML::Value << (SameNode ? "intra-node" : "inter-node");
-  E << YAML::Key << "provenance" << YAML::Value << YAML::BeginMap;
-  E << YAML::Key << "tool" << YAML::Value << Prov.Tool;
-  E << YAML::Key << "date" << YAML::Value << Prov.Date;
-  E << YAML::Key << "command" << YAML::Value << Prov.Command;
-  E << YAML::Key << "hosts" << YAML::Value << YAML::Flow << YAML::BeginSeq << Data.Host0
-    << Data.Host1 << YAML::EndSeq;
-  E << YAML::Key << "same_node" << YAML::Value << SameNode;
-  E << YAML::Key << "mpi_library" << YAML::Value << Data.Library;
-  E << YAML::Key << "ranks" << YAML::Value << Data.Ranks;
-  E << YAML::Key << "pairs" << YAML::Value << Data.Pairs;
-  E << YAML::EndMap;
-
-  E << YAML::Key << "settings" << YAML::Value << YAML::BeginMap;
-  E << YAML::Key << "max_size" << YAML::Value << Prov.MaxSize;
-  E << YAML::Key << "step" << YAML::Value << Prov.Step;
-  E << YAML::Key << "log_sizes" << YAML::Value << Prov.LogSizes;
-  E << YAML::Key << "tolerance" << YAML::Value << Data.Tolerance;
-  E << YAML::Key << "min_repetitions" << YAML::Value << Data.MinReps;
-  E << YAML::Key << "max_repetitions" << YAML::Value << Data.MaxReps;
-  E << YAML::EndMap;
-
-  E << YAML::Key << "table" << YAML::Value << YAML::BeginMap;
-  E << YAML::Key << "columns" << YAML::Value << YAML::Flow << YAML::BeginSeq << "bytes"
-    << "recv_s" << "recv_p10_s" << "recv_p90_s" << "isend_start_s" << "irecv_start_s"
-    << "recv_arrived_s" << "repetitions" << YAML::EndSeq;
-  E << YAML::Key << "meaning" << YAML::Value << YAML::BeginMap;
-  E << YAML::Key << "recv_s" << YAML::Value
-    << "one-way time: half the round trip of a ping-pong of this size (median)";
-  E << YAML::Key << "isend_start_s" << YAML::Value
-    << "MPI_Isend call on rank 0, the receive already posted (median)";
-  E << YAML::Key << "irecv_start_s" << YAML::Value
-    << "MPI_Irecv call on rank 1 before the message is sent (median)";
-  E << YAML::Key << "recv_arrived_s" << YAML::Value
-    << "MPI_Recv on rank 1 of a message MPI_Iprobe saw arrive (median)";
-  E << YAML::EndMap;
-  E << YAML::Key << "rows" << YAML::Value << YAML::BeginSeq;
-  for (const CommRow &R : Data.Rows)
-    E << YAML::Flow << YAML::BeginSeq << R.Bytes << R.Recv.Median << R.Recv.P10 << R.Recv.P90
-      << R.IsendStart.Median << R.IrecvStart.Median << R.Arrived.Median << R.Repetitions
-      << YAML::EndSeq;
-  E << YAML::EndSeq << YAML::EndMap;
-
-  E << YAML::Key << "stream" << YAML::Value << YAML::BeginMap;
-  E << YAML::Key << "messages" << YAML::Value << Data.StreamLength;
-  E << YAML::Key << "repetitions" << YAML::Value << Data.StreamReps;
-  E << YAML::Key << "time_s" << YAML::Value;
-  emitSpreadMap(E, Data.Stream);
-  E << YAML::EndMap;
-
-  E << YAML::Key << "loggps" << YAML::Value << YAML::BeginMap;
-  E << YAML::Key << "L" << YAML::Value << P.L;
-  E << YAML::Key << "o_s" << YAML::Value << P.Os;
-  E << YAML::Key << "o_s_per_byte" << YAML::Value << P.OsPerByte;
-  E << YAML::Key << "o_r" << YAML::Value << P.Or;
-  E << YAML::Key << "o_r_per_byte" << YAML::Value << P.OrPerByte;
-  E << YAML::Key << "g" << YAML::Value << P.Gap;
-  E << YAML::Key << "G" << YAML::Value << P.G;
-  E << YAML::Key << "G_eager" << YAML::Value << P.GEager;
-  E << YAML::Key << "S" << YAML::Value;
-  if (P.S)
-    E << *P.S;
-  else
-    E << YAML::Null;
-  E << YAML::Key << "units" << YAML::Value
-    << "seconds; per_byte and G in seconds per byte; S in bytes";
-  E << YAML::Key << "fit" << YAML::Value << YAML::BeginMap;
-  E << YAML::Key << "method" << YAML::Value
-    << "S: first size where the median share recv_arrived_s / recv_s of it and the next two "
-       "sizes rises by 0.2 over the median below; then a least-squares line of recv_s each "
-       "side of S (relative residuals)";
-  E << YAML::Key << "break_found" << YAML::Value << P.Fit.HasBreak;
-  E << YAML::Key << "arrived_share_below_S" << YAML::Value << P.Threshold.Below;
-  E << YAML::Key << "arrived_share_above_S" << YAML::Value << P.Threshold.Above;
-  E << YAML::Key << "eager" << YAML::Value;
-  emitLine(E, P.Fit.Left);
-  E << YAML::Key << "synchronous" << YAML::Value;
-  emitLine(E, P.Fit.Right);
-  E << YAML::Key << "relative_rms_residual" << YAML::Value << P.Fit.RelativeRms;
-  E << YAML::Key << "L_clamped" << YAML::Value << P.LClamped;
-  E << YAML::EndMap;
-  E << YAML::EndMap;
-  E << YAML::EndMap;
-  OS << "# mpiete communication base data (docs/probes.md)\n" << E.c_str() << '\n';
-}
 
 int runProbeComm(const CommandArgs &Args) {
   ProbeCommandLine CL;
@@ -333,19 +152,20 @@ int runProbeComm(const CommandArgs &Args) {
   CommProbeOutput Data;
   if (std::string E = parseCommProbeOutput(*Text, Data); !E.empty())
     return commandError("probe-comm: " + E);
-  LogGpsParams Params = fitLogGps(Data);
+  LogGpsFit Fit = fitLogGps(Data);
+  const LogGpsParams &Params = Fit.Params;
 
-  NetworkProvenance Prov;
-  Prov.Tool = std::string("mpiete ") + MPIETE_VERSION;
-  Prov.Date = isoDateNow();
-  Prov.Command = shellJoin(Argv);
-  Prov.MaxSize = MaxSize;
-  Prov.Step = Step;
-  Prov.LogSizes = LogSizes;
+  NetworkRun Run;
+  Run.Tool = std::string("mpiete ") + MPIETE_VERSION;
+  Run.Date = isoDateNow();
+  Run.Command = shellJoin(Argv);
+  Run.MaxSize = MaxSize;
+  Run.Step = Step;
+  Run.LogSizes = LogSizes;
   std::ofstream OS(*OutPath);
   if (!OS)
     return commandError("probe-comm: cannot write '" + *OutPath + "'");
-  writeNetworkYaml(OS, Data, Params, Prov);
+  writeNetworkFile(OS, makeNetworkFile(Data, Fit, Run));
   OS.close();
   if (!OS)
     return commandError("probe-comm: cannot write '" + *OutPath + "'");

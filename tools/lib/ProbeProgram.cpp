@@ -2,7 +2,7 @@
 // rank wrote its trace and puts the block map beside them (the program base data).
 #include "CommandUtil.h"
 
-#include "mpiete/frontend/BlockMap.h"
+#include "mpiete/basedata/BlockMap.h"
 #include "mpiete/support/Diagnostics.h"
 #include "mpiete/support/Hash.h"
 #include "mpiete/support/Process.h"

@@ -1,6 +1,6 @@
 // `mpiete trace dump FILE...`: a per-rank binary trace as text, the header then one line per
 // record, block ids as `<unit hex>:<index>` like the block map.
-#include "mpiete/frontend/ProgramModel.h"
+#include "mpiete/basedata/ProgramModel.h"
 #include "mpiete/support/Diagnostics.h"
 #include "mpiete/tools/Commands.h"
 #include "mpiete/trace/TraceReader.h"

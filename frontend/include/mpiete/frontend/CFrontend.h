@@ -2,7 +2,7 @@
 #ifndef MPIETE_FRONTEND_CFRONTEND_H
 #define MPIETE_FRONTEND_CFRONTEND_H
 
-#include "mpiete/frontend/ProgramModel.h"
+#include "mpiete/basedata/ProgramModel.h"
 
 #include <string>
 #include <vector>

@@ -1,0 +1,140 @@
+// The language-neutral program model: blocks, loops and MPI call sites of one translation unit.
+#ifndef MPIETE_BASEDATA_PROGRAMMODEL_H
+#define MPIETE_BASEDATA_PROGRAMMODEL_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mpiete {
+
+/// The unit of prediction (DESIGN.md "Blocks").
+enum class BlockKind : uint8_t {
+  Compute,    ///< straight-line statements, or a whole loop whose body is one such run
+  Comm,       ///< start of one point-to-point transfer
+  Wait,       ///< completion of earlier transfers
+  Collective, ///< a collective call site; its point-to-point parts carry this id
+  CommMgmt,   ///< communicator creation / release (collective)
+  Init,       ///< MPI_Init / MPI_Init_thread
+  Finalize,   ///< MPI_Finalize
+};
+
+/// How an MPI call site is rewritten and how many blocks it owns (routines.def).
+enum class MpiRole : uint8_t {
+  Init,
+  Finalize,
+  Send,
+  Recv,
+  SendRecv,
+  Start,
+  Wait,
+  Probe,
+  Collective,
+  Comm
+};
+
+std::string_view toString(BlockKind K);
+std::optional<BlockKind> parseBlockKind(std::string_view S);
+std::string_view toString(MpiRole R);
+
+/// Block ids: the unit's 32-bit id in the high half, the block's index in the low half.
+inline uint64_t makeBlockId(uint32_t Unit, uint32_t Index) {
+  return (static_cast<uint64_t>(Unit) << 32) | Index;
+}
+/// "3f2a1c9e:12", the readable form used in YAML files and dumps.
+std::string formatBlockId(uint64_t Id);
+std::optional<uint64_t> parseBlockId(std::string_view S);
+
+struct LoopInfo {
+  std::string Kind; ///< for, while, do (C); do, do-while (Fortran)
+  std::string Procedure;
+  unsigned Line = 0;
+  unsigned Col = 0;
+  int Parent = -1; ///< the enclosing loop, or -1
+};
+
+/// Text positions (byte offsets into the unit's main file) the transforms edit for one compute
+/// block. The frontend finds them; the transforms never look at syntax.
+struct ComputeEdits {
+  unsigned Begin = 0;  ///< before the block's first statement
+  unsigned End = 0;    ///< after its last statement, including the ';'
+  bool Braces = false; ///< the block fills a single-statement slot (if/else/loop body): brace it
+  /// Seed 004 section 3.1.1: a loop whose body is exactly this block is timed as a whole and
+  /// divided by its trip count. Then the loop's and its body's positions are given too.
+  bool WholeLoop = false;
+  unsigned LoopBegin = 0, LoopEnd = 0;
+  unsigned BodyBegin = 0, BodyEnd = 0;
+  bool BodyIsCompound = false; ///< BodyBegin is just after the body's '{'
+};
+
+/// Text positions of an MPI call: `MPI_Send (` ... becomes `mpiete_send (SITE, ` ...
+struct CallEdits {
+  unsigned CalleeBegin = 0, CalleeEnd = 0; ///< the routine name as written
+  unsigned ArgsBegin = 0;                  ///< just after '('
+  bool HasArgs = true;                     ///< false for `MPI_Finalize()`
+};
+
+struct CallSite {
+  std::string Routine;     ///< MPI_Send
+  std::string RuntimeName; ///< mpiete_send
+  MpiRole Role = MpiRole::Start;
+  uint32_t FirstBlock = 0; ///< index of the first of the blocks it owns
+  CallEdits Edits;
+};
+
+/// Fortran: where the trip counters of one procedure's whole loops are declared (the end of its
+/// specification part), so `implicit none` procedures compile.
+struct CounterDecl {
+  unsigned Offset = 0; ///< just past the statement the declaration follows, or the start of
+                       ///< the statement it precedes
+  bool After = true;   ///< a new line after the statement ending at Offset; else before
+  std::vector<uint32_t> Blocks; ///< the whole-loop blocks whose counters it declares
+};
+
+struct Block {
+  uint32_t Index = 0;
+  BlockKind Kind = BlockKind::Compute;
+  std::string Phase; ///< for MPI blocks: start, wait, send-start, recv-start, waitall
+  std::string Procedure;
+  std::string File;
+  unsigned BeginLine = 0, BeginCol = 0, EndLine = 0;
+  std::vector<unsigned> Loops; ///< enclosing loops (indices into UnitModel::Loops), outer first
+  bool WholeLoop = false;      ///< compute: timed as its whole loop
+  std::vector<std::string> OpaqueCalls; ///< compute: callees whose bodies this unit cannot see
+  std::string Routine;                  ///< MPI blocks: the routine
+  std::string CallText;                 ///< MPI blocks: the call as written
+  int Compute = -1;                     ///< index into UnitModel::Computes (compute blocks)
+  int Site = -1;                        ///< index into UnitModel::Sites (MPI blocks)
+};
+
+/// Everything the frontend learns about one translation unit.
+struct UnitModel {
+  std::string Source;               ///< the source path as given to the compiler
+  std::string Language;             ///< c or fortran
+  std::vector<std::string> Defines; ///< -D/-U/-include options that make this unit distinct
+  std::vector<std::string> Flags;   ///< the compile flags it was analysed with (provenance)
+  uint32_t UnitId = 0;
+  uint64_t ContentHash = 0;            ///< the main file and the user headers it includes
+  std::vector<std::string> Procedures; ///< procedures that communicate and so hold blocks
+  std::vector<LoopInfo> Loops;
+  std::vector<ComputeEdits> Computes;
+  std::vector<CallSite> Sites;
+  std::vector<Block> Blocks;
+  std::vector<std::string> PassedThrough; ///< unhandled MPI calls passed through on request
+  // Fortran only: the source form the edits respect, and the counter declarations.
+  bool FixedForm = false;
+  unsigned FixedColumns = 72; ///< the statement field ends here (-ffixed-line-length-N)
+  std::vector<CounterDecl> CounterDecls;
+
+  uint64_t blockId(uint32_t Index) const { return makeBlockId(UnitId, Index); }
+};
+
+/// The unit id: a hash of the path as given and the options that select its code, so the same
+/// file built twice with different -D is two units, and rebuilding gives the same ids.
+uint32_t computeUnitId(std::string_view Source, const std::vector<std::string> &Defines);
+
+} // namespace mpiete
+
+#endif
