@@ -11,16 +11,16 @@ namespace mpiete {
 NetworkFile makeNetworkFile(const CommProbeOutput &Data, const LogGpsFit &Fit,
                             const NetworkRun &Run) {
   NetworkFile F;
-  F.Provenance = {Run.Tool,    Run.Date,     Run.Command, Data.Host0,
-                  Data.Host1,  Data.Library, Data.Ranks,  Data.Pairs};
+  F.Provenance = {Run.Tool,   Run.Date,     Run.Command, Data.Host0,
+                  Data.Host1, Data.Library, Data.Ranks,  Data.Pairs};
   F.Settings = {Run.MaxSize, Run.Step, Run.LogSizes, Data.Tolerance, Data.MinReps, Data.MaxReps};
   for (const CommRow &R : Data.Rows)
     F.Rows.push_back({R.Bytes, R.Recv, R.IsendStart.Median, R.IrecvStart.Median, R.Arrived.Median,
                       R.Repetitions});
   F.Stream = {Data.StreamLength, Data.StreamReps, Data.Stream};
   F.LogGps = Fit.Params;
-  F.Fit = {Fit.Fit.HasBreak,     Fit.Threshold.Below, Fit.Threshold.Above, Fit.Fit.Left,
-           Fit.Fit.Right,        Fit.Fit.RelativeRms, Fit.LClamped};
+  F.Fit = {Fit.Fit.HasBreak, Fit.Threshold.Below, Fit.Threshold.Above, Fit.Fit.Left,
+           Fit.Fit.Right,    Fit.Fit.RelativeRms, Fit.LClamped};
   return F;
 }
 
@@ -142,8 +142,8 @@ bool readTableRows(YamlParser &P, YAML::Node Root, std::vector<NetworkRow> &Out)
   if (!Table.IsMap() || !Table["columns"].IsSequence() || !Table["rows"].IsSequence())
     return P.error(Table.IsDefined() ? Table : Root, "missing 'table' with 'columns' and 'rows'");
   enum Column { Bytes, Recv, P10, P90, Isend, Irecv, Arrived, Reps, Columns };
-  static const char *const Names[Columns] = {"bytes",         "recv_s",        "recv_p10_s",
-                                             "recv_p90_s",    "isend_start_s", "irecv_start_s",
+  static const char *const Names[Columns] = {"bytes",          "recv_s",        "recv_p10_s",
+                                             "recv_p90_s",     "isend_start_s", "irecv_start_s",
                                              "recv_arrived_s", "repetitions"};
   int At[Columns];
   std::fill(std::begin(At), std::end(At), -1);
@@ -190,9 +190,7 @@ Spread spreadOf(YAML::Node N) {
   return {N["median"].as<double>(0), N["p10"].as<double>(0), N["p90"].as<double>(0)};
 }
 
-LineFit lineOf(YAML::Node N) {
-  return {N["intercept"].as<double>(0), N["slope"].as<double>(0)};
-}
+LineFit lineOf(YAML::Node N) { return {N["intercept"].as<double>(0), N["slope"].as<double>(0)}; }
 
 /// The parts that describe the measurement: never an error, defaults where missing.
 void readDescription(YAML::Node Root, NetworkFile &Out) {

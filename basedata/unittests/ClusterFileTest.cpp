@@ -57,8 +57,8 @@ TEST(ClusterFileTest, ErrorsAreLocated) {
     std::ostringstream Errors;
     DiagnosticSink Diags(Errors);
     ClusterSpec S;
-    EXPECT_FALSE(parseClusterSpec("c.yaml", "format: mpiete-cluster\nversion: 1\n" + Body, S,
-                                  Diags));
+    EXPECT_FALSE(
+        parseClusterSpec("c.yaml", "format: mpiete-cluster\nversion: 1\n" + Body, S, Diags));
     return Errors.str();
   };
   EXPECT_NE(Error("placement: block\n").find("'ranks_per_node' (> 0) is required"),
@@ -69,9 +69,9 @@ TEST(ClusterFileTest, ErrorsAreLocated) {
   EXPECT_NE(Error("ranks_per_node: 2\nnodes:\n  - {count: 0}\n")
                 .find("c.yaml:5:5: error: a node type needs 'count' > 0 [mpiete-cluster]"),
             std::string::npos);
-  EXPECT_NE(Error("ranks_per_node: 2\ncontention: maybe\n")
-                .find("contention must be 'fair' or 'none'"),
-            std::string::npos);
+  EXPECT_NE(
+      Error("ranks_per_node: 2\ncontention: maybe\n").find("contention must be 'fair' or 'none'"),
+      std::string::npos);
   EXPECT_NE(Error("ranks_per_node: 2\nlink_bandwidth: -1\n").find("'link_bandwidth' must be"),
             std::string::npos);
   std::ostringstream Errors;

@@ -14,9 +14,14 @@ namespace {
 /// Every field set, to values the writer's 5 significant digits keep exactly.
 NetworkFile sample() {
   NetworkFile F;
-  F.Provenance = {"mpiete 0.1.0", "2026-01-02T03:04:05Z", "mpirun -np 2 comm_probe",
-                  "node1",        "node2",                "Open MPI v4.1.6",
-                  4,              2};
+  F.Provenance = {"mpiete 0.1.0",
+                  "2026-01-02T03:04:05Z",
+                  "mpirun -np 2 comm_probe",
+                  "node1",
+                  "node2",
+                  "Open MPI v4.1.6",
+                  4,
+                  2};
   F.Settings = {1 << 20, 16384, false, 0.02, 20, 1000};
   F.Rows.push_back({0, {1.25e-6, 1.2e-6, 1.5e-6}, 1e-7, 2e-7, 3e-7, 20});
   F.Rows.push_back({4096, {2.5e-6, 2.25e-6, 3.75e-6}, 1.5e-7, 2.5e-7, 3.5e-7, 40});

@@ -1,4 +1,6 @@
 // `mpiete estimate`: reads the three base data, replays the traces and writes the prediction.
+#include "CommandUtil.h"
+
 #include "mpiete/estimator/BaseData.h"
 #include "mpiete/estimator/Cluster.h"
 #include "mpiete/estimator/Engine.h"
@@ -20,50 +22,54 @@ namespace {
 
 using namespace estimator;
 
-const char *EstimateUsage =
-    "usage: mpiete estimate --program DIR --machine machine.yaml --network network.yaml\n"
-    "                       [--cluster cluster.yaml] [--model table|loggps]\n"
-    "                       [--format text|yaml|json] [-o FILE] [--timeline out.json]\n"
-    "                       [--region START,END] [--region-start START] [--region-end END]\n"
-    "Replays the program base data (DIR/rank<N>.trace) against the compute base data\n"
-    "(machine.yaml) and the communication base data (network.yaml; with --cluster, ranks on one\n"
-    "node use the cluster's intra-node network) and prints the predicted run time.\n"
-    "A region bound is a block id (0aa758c0:11) or FILE:LINE of a statement (main.c:66): the\n"
-    "prediction then runs from the start of that block's first execution to the end of the\n"
-    "end block on each rank (default: MPI_Init to MPI_Finalize).\n\n"
-    "Example:\n  mpiete estimate --program traces/ --machine machine.yaml --network network.yaml "
-    "--timeline run.json\n";
-
 } // namespace
 
 int runEstimate(const CommandArgs &Args) {
   DiagnosticSink Diags(std::cerr);
   const DiagLoc Tool{"mpiete estimate", 0, 0};
+  CommandLine C(
+      "estimate",
+      "usage: mpiete estimate --program DIR --machine machine.yaml --network network.yaml\n"
+      "                       [--cluster cluster.yaml] [--model table|loggps]\n"
+      "                       [--format text|yaml|json] [-o FILE] [--timeline out.json]\n"
+      "                       [--region START,END] [--region-start START] [--region-end END]",
+      "Replays the program base data (DIR/rank<N>.trace) against the compute base data\n"
+      "(machine.yaml) and the communication base data (network.yaml; with --cluster, ranks on "
+      "one\nnode use the cluster's intra-node network) and prints the predicted run time.\n"
+      "A region bound is a block id (0aa758c0:11) or FILE:LINE of a statement (main.c:66): the\n"
+      "prediction then runs from the start of that block's first execution to the end of the\n"
+      "end block on each rank (default: MPI_Init to MPI_Finalize).",
+      "  mpiete estimate --program traces/ --machine machine.yaml --network network.yaml "
+      "--timeline run.json\n");
+  // Each option once: its name, value and help; the values land in Opt.
   std::map<std::string, std::string> Opt;
-  static const char *const Known[] = {"--program",    "--machine",  "--network", "--cluster",
-                                      "--format",     "--timeline", "--model",   "--region-start",
-                                      "--region-end", "--region",   "-o"};
-  for (size_t I = 0; I < Args.size(); ++I) {
-    if (Args[I] == "-h" || Args[I] == "--help") {
-      std::cout << EstimateUsage;
-      return 0;
-    }
-    bool Ok = false;
-    for (const char *K : Known)
-      Ok |= Args[I] == K;
-    if (!Ok || I + 1 == Args.size()) {
-      Diags.error(Tool, Ok ? "'" + Args[I] + "' needs a value" : "unknown option '" + Args[I] + "'",
-                  "usage");
-      std::cerr << EstimateUsage;
-      return 1;
-    }
-    Opt[Args[I]] = Args[I + 1];
-    ++I;
+  for (auto [Name, Value, Help] :
+       {std::tuple{"--program", "DIR", "the program base data: rank<N>.trace (required)"},
+        {"--machine", "FILE", "the compute base data (required)"},
+        {"--network", "FILE", "the communication base data (required)"},
+        {"--cluster", "FILE", "nodes, ranks per node, their machines and networks"},
+        {"--model", "table|loggps", "the network model (default table)"},
+        {"--format", "text|yaml|json", "the report's format (default text)"},
+        {"-o", "FILE", "write the report there (default: standard output)"},
+        {"--timeline", "FILE", "write the predicted timeline (Chrome trace JSON)"},
+        {"--region", "START,END", "predict from START to END"},
+        {"--region-start", "START", "predict from START (a block id or FILE:LINE)"},
+        {"--region-end", "END", "predict to END (a block id or FILE:LINE)"}})
+    C.App.add_option(Name, Opt[Name], Help)->type_name(Value);
+  if (std::string Err = C.parse(Args); !Err.empty()) {
+    Diags.error(Tool, Err, "usage");
+    std::cerr << C.help();
+    return 1;
   }
+  if (C.Help) {
+    std::cout << C.help();
+    return 0;
+  }
+  std::erase_if(Opt, [&](const auto &KV) { return !C.App.count(KV.first); });
   for (const char *Required : {"--program", "--machine", "--network"})
     if (!Opt.count(Required)) {
       Diags.error(Tool, std::string("missing ") + Required, "usage");
-      std::cerr << EstimateUsage;
+      std::cerr << C.help();
       return 1;
     }
   std::string Format = Opt.count("--format") ? Opt["--format"] : "text";

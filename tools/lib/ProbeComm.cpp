@@ -9,6 +9,8 @@
 #include "mpiete/tools/Commands.h"
 #include "mpiete/tools/Launcher.h"
 
+#include <CLI/CLI.hpp>
+
 #include <climits>
 #include <cstdlib>
 #include <fstream>
@@ -21,76 +23,76 @@ namespace fs = std::filesystem;
 namespace mpiete {
 namespace {
 
-const char *const Help = R"(usage: mpiete probe-comm -o FILE [options] [-np R] [launcher options]
+/// The options, each declared once; --help is generated from them.
+struct Options {
+  std::string Out, MaxSize, Step, Pairs, MinReps, MaxReps, Tolerance;
+  bool LinearOnly = false, Verbose = false;
+};
 
-Measures the communication base data between rank 0 and rank 1 (two nodes of the target
-cluster, or two ranks of one node for the intra-node class) and writes FILE (YAML): for each
-message size the one-way time (half a ping-pong round trip), its p10/p90, the start cost of
-MPI_Isend and MPI_Irecv, the receive of an already arrived message, and the LogGPS parameters
-(L, o_s, o_r, g, G, S) fitted to them. See docs/probes.md.
-
-Example:
-  mpiete probe-comm -o network.yaml --launcher srun -N 2 --ntasks-per-node 1
-  mpiete probe-comm -o shm.yaml --max-size 1MiB
-
-Options:
-  -o FILE            the network file to write (required)
-  --max-size BYTES   largest message (default 4MiB; units k, M, G are binary)
-  --step BYTES       step of the linear sweep (default: max-size / 64); powers of two and
-                     their midpoints are measured too unless --linear-only
-  --linear-only      only 0, step, 2 step, ... max-size (seed 004's sweep)
-  --pairs K          K pairs measured at once (rank i with rank i+K), for contention; the
-                     table is pair 0's (default 1)
-  --min-reps N       repetitions at least (default 20), --max-reps N at most (default 1000)
-  --tolerance X      stop when the median moved by less than X over a batch (default 0.02)
-  --launcher NAME    mpirun (default), mpiexec, srun, "flux run", ...
-  -np R              ranks (default 2 K); other options before the end go to the launcher
-  --verbose          print the launcher command
-Environment: MPIETE_COMM_PROBE overrides the probe program's path.
-)";
-
-std::optional<std::string> optionValue(const ProbeCommandLine &CL, const std::string &Name) {
-  std::optional<std::string> V;
-  for (const auto &[N, Value] : CL.Options)
-    if (N == Name)
-      V = Value;
-  return V;
+void declare(CommandLine &C, Options &O) {
+  CLI::App &A = C.App;
+  A.add_option("-o", O.Out, "the network file to write (required)")->type_name("FILE");
+  A.add_option("--max-size", O.MaxSize, "largest message (default 4MiB; units k, M, G are binary)")
+      ->type_name("BYTES");
+  A.add_option("--step", O.Step,
+               "step of the linear sweep (default: max-size / 64); powers of two and their "
+               "midpoints are measured too unless --linear-only")
+      ->type_name("BYTES");
+  A.add_flag("--linear-only", O.LinearOnly,
+             "only 0, step, 2 step, ... max-size (seed 004's sweep)");
+  A.add_option("--pairs", O.Pairs,
+               "K pairs measured at once (rank i with rank i+K), for contention; the table is "
+               "pair 0's (default 1)")
+      ->type_name("K");
+  A.add_option("--min-reps", O.MinReps, "repetitions at least (default 20)")->type_name("N");
+  A.add_option("--max-reps", O.MaxReps, "repetitions at most (default 1000)")->type_name("N");
+  A.add_option("--tolerance", O.Tolerance,
+               "stop when the median moved by less than X over a batch (default 0.02)")
+      ->type_name("X");
+  C.addLaunchOptions("ranks (default 2 K); other options before the end go to the launcher");
+  A.add_flag("--verbose", O.Verbose, "print the launcher command");
 }
 
 } // namespace
 
 int runProbeComm(const CommandArgs &Args) {
+  CommandLine C("probe-comm",
+                "usage: mpiete probe-comm -o FILE [options] [-np R] [launcher options]",
+                "Measures the communication base data between rank 0 and rank 1 (two nodes of the "
+                "target\ncluster, or two ranks of one node for the intra-node class) and writes "
+                "FILE (YAML): for each\nmessage size the one-way time (half a ping-pong round "
+                "trip), its p10/p90, the start cost of\nMPI_Isend and MPI_Irecv, the receive of an "
+                "already arrived message, and the LogGPS parameters\n(L, o_s, o_r, g, G, S) fitted "
+                "to them. See docs/probes.md.",
+                "  mpiete probe-comm -o network.yaml --launcher srun -N 2 --ntasks-per-node 1\n"
+                "  mpiete probe-comm -o shm.yaml --max-size 1MiB\n",
+                "Environment: MPIETE_COMM_PROBE overrides the probe program's path.\n");
+  Options O;
+  declare(C, O);
   ProbeCommandLine CL;
-  std::string Err = parseProbeCommandLine(Args,
-                                          {{"-o", true},
-                                           {"--max-size", true},
-                                           {"--step", true},
-                                           {"--linear-only", false},
-                                           {"--pairs", true},
-                                           {"--min-reps", true},
-                                           {"--max-reps", true},
-                                           {"--tolerance", true},
-                                           {"--verbose", false}},
-                                          /*WantProgram=*/false, CL);
+  std::string Err = C.parseProbe(Args, /*WantProgram=*/false, CL);
   if (CL.Help) {
-    std::cout << Help;
+    std::cout << C.help();
     return 0;
   }
   if (!Err.empty())
     return commandError("probe-comm: " + Err + " (see 'mpiete probe-comm --help')", 2);
-  std::optional<std::string> OutPath = optionValue(CL, "-o");
+  auto Given = [&](const char *Name, const std::string &Value) -> std::optional<std::string> {
+    return C.App.count(Name) ? std::optional<std::string>(Value) : std::nullopt;
+  };
+  std::optional<std::string> OutPath = Given("-o", O.Out);
   if (!OutPath || OutPath->empty())
     return commandError("probe-comm: no output file: give -o FILE", 2);
 
   uint64_t MaxSize = 4ULL << 20;
-  if (auto V = optionValue(CL, "--max-size")) {
+  if (auto V = Given("--max-size", O.MaxSize)) {
     auto N = parseByteCount(*V);
     if (!N || *N > static_cast<uint64_t>(INT_MAX))
       return commandError("probe-comm: invalid --max-size '" + *V + "'", 2);
     MaxSize = *N;
   }
   uint64_t Step = MaxSize / 64 ? MaxSize / 64 : 1;
-  if (auto V = optionValue(CL, "--step")) {
+  if (auto V = Given("--step", O.Step)) {
     auto N = parseByteCount(*V);
     if (!N || *N == 0)
       return commandError("probe-comm: invalid --step '" + *V + "'", 2);
@@ -98,8 +100,10 @@ int runProbeComm(const CommandArgs &Args) {
   }
   int Pairs = 1;
   std::vector<std::string> Extra;
-  for (const char *Name : {"--pairs", "--min-reps", "--max-reps"}) {
-    if (auto V = optionValue(CL, Name)) {
+  for (auto [Name, Value] : {std::pair<const char *, const std::string &>{"--pairs", O.Pairs},
+                             {"--min-reps", O.MinReps},
+                             {"--max-reps", O.MaxReps}}) {
+    if (auto V = Given(Name, Value)) {
       char *End = nullptr;
       long N = std::strtol(V->c_str(), &End, 10);
       if (V->empty() || *End || N < 1 || N > 1000000)
@@ -109,14 +113,14 @@ int runProbeComm(const CommandArgs &Args) {
       Extra.insert(Extra.end(), {Name, *V});
     }
   }
-  if (auto V = optionValue(CL, "--tolerance")) {
+  if (auto V = Given("--tolerance", O.Tolerance)) {
     char *End = nullptr;
     double T = std::strtod(V->c_str(), &End);
     if (V->empty() || *End || !(T > 0 && T < 1))
       return commandError("probe-comm: invalid --tolerance '" + *V + "' (between 0 and 1)", 2);
     Extra.insert(Extra.end(), {"--tolerance", *V});
   }
-  bool LogSizes = !optionValue(CL, "--linear-only");
+  bool LogSizes = !O.LinearOnly;
 
   fs::path Probe;
   if (const char *P = std::getenv("MPIETE_COMM_PROBE"); P && *P)
@@ -143,7 +147,7 @@ int runProbeComm(const CommandArgs &Args) {
   if (isatty(STDERR_FILENO))
     Spec.Program.push_back("--progress");
   std::vector<std::string> Argv = launchArgv(Spec);
-  if (optionValue(CL, "--verbose"))
+  if (O.Verbose)
     std::cerr << "mpiete: running " << shellJoin(Argv) << '\n';
 
   std::optional<std::string> Text = captureProcess(Argv);

@@ -1,6 +1,8 @@
 // `mpiete probe-compute`: runs a program's timing probe under token passing on
 // one processor (or k, --ranks-per-node) and merges the per-rank timing files into the compute
 // base data (machine.yaml).
+#include "CommandUtil.h"
+
 #include "mpiete/basedata/BlockMap.h"
 #include "mpiete/basedata/TimingFile.h"
 #include "mpiete/support/Diagnostics.h"
@@ -31,24 +33,25 @@ namespace fs = std::filesystem;
 namespace mpiete {
 namespace {
 
-const char Usage[] =
-    "usage: mpiete probe-compute -o MACHINE.yaml -np R [--cpu N] [--ranks-per-node K] [--keep]\n"
-    "                            [--launcher NAME] [launcher options] PROGRAM.timing "
-    "[program arguments]\n"
-    "\n"
-    "Runs the timing probe of a program built by mpiete-cc with all R ranks on one processor,\n"
-    "one rank at a time (token passing), and writes every rank's compute block times.\n"
-    "  -o FILE         the compute base data to write (YAML)\n"
-    "  -np R           the number of ranks\n"
-    "  --cpu N         the processor to run on (default: the first one the job may use)\n"
-    "  --ranks-per-node K\n"
-    "                  K ranks compute at once, each on its own processor (N, then the next\n"
-    "                  K-1 the job may use), so blocks share memory bandwidth and caches as\n"
-    "                  on a node running K ranks; default 1\n"
-    "  --keep          keep the per-rank timing files (their "
-    "directory is printed)\n"
-    "  --launcher NAME mpirun (default), mpiexec, srun, ...\n\n"
-    "Example:\n  mpiete probe-compute -o machineB.yaml -np 16 ./jacobi.timing 2048\n";
+/// The options, each declared once; --help is generated from them.
+struct Options {
+  std::string Output, Cpu, PerNode;
+  bool Keep = false;
+};
+
+void declare(CommandLine &C, Options &O) {
+  CLI::App &A = C.App;
+  A.add_option("-o", O.Output, "the compute base data to write (YAML)")->type_name("FILE");
+  C.addLaunchOptions("the number of ranks");
+  A.add_option("--cpu", O.Cpu, "the processor to run on (default: the first one the job may use)")
+      ->type_name("N");
+  A.add_option("--ranks-per-node", O.PerNode,
+               "K ranks compute at once, each on its own processor (N, then the next K-1 the job "
+               "may use), so blocks share memory bandwidth and caches as on a node running K "
+               "ranks; default 1")
+      ->type_name("K");
+  A.add_flag("--keep", O.Keep, "keep the per-rank timing files (their directory is printed)");
+}
 
 /// A field of /proc/cpuinfo's first processor ("model name", "cpu MHz"), or "".
 std::string cpuInfo(const std::string &Key) {
@@ -145,33 +148,31 @@ bool isOpenMpiLauncher(const std::string &Launcher) {
 int runProbeCompute(const CommandArgs &Args) {
   DiagnosticSink Diags(std::cerr);
   const DiagLoc Tool{"mpiete probe-compute"};
+  CommandLine C("probe-compute",
+                "usage: mpiete probe-compute -o MACHINE.yaml -np R [--cpu N] [--ranks-per-node K] "
+                "[--keep]\n                            [--launcher NAME] [launcher options] "
+                "PROGRAM.timing [program arguments]",
+                "Runs the timing probe of a program built by mpiete-cc with all R ranks on one "
+                "processor,\none rank at a time (token passing), and writes every rank's compute "
+                "block times.",
+                "  mpiete probe-compute -o machineB.yaml -np 16 ./jacobi.timing 2048\n");
+  Options O;
+  declare(C, O);
   ProbeCommandLine Cmd;
-  const std::vector<ProbeOption> Own = {
-      {"-o", true}, {"--cpu", true}, {"--ranks-per-node", true}, {"--keep", false}};
-  if (std::string Err = parseProbeCommandLine(Args, Own, /*WantProgram=*/true, Cmd); !Err.empty()) {
+  if (std::string Err = C.parseProbe(Args, /*WantProgram=*/true, Cmd); !Err.empty()) {
     Diags.error(Tool, Err, "usage");
-    std::cerr << Usage;
+    std::cerr << C.help();
     return 2;
   }
   if (Cmd.Help) {
-    std::cout << Usage;
+    std::cout << C.help();
     return 0;
   }
-  std::string Output, Cpu, PerNode;
-  bool Keep = false;
-  for (const auto &[Name, Value] : Cmd.Options) {
-    if (Name == "-o")
-      Output = Value;
-    else if (Name == "--cpu")
-      Cpu = Value;
-    else if (Name == "--ranks-per-node")
-      PerNode = Value;
-    else if (Name == "--keep")
-      Keep = true;
-  }
+  const std::string &Output = O.Output, &Cpu = O.Cpu, &PerNode = O.PerNode;
+  const bool Keep = O.Keep;
   if (Output.empty() || Cmd.Launch.Np <= 0 || Cmd.Launch.Program.empty()) {
     Diags.error(Tool, "needs -o FILE, -np R and the program to run", "usage");
-    std::cerr << Usage;
+    std::cerr << C.help();
     return 2;
   }
   int RanksPerNode = 1;

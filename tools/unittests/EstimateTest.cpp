@@ -218,4 +218,3 @@ TEST(EstimateCommandTest, ClusterContentionKeys) {
   EXPECT_NE(Err.find("was measured with one pair"), std::string::npos) << Err;
   EXPECT_NE(Err.find("contention must be 'fair' or 'none'"), std::string::npos) << Err;
 }
-

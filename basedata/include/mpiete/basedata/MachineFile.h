@@ -33,12 +33,12 @@ struct MachineProvenance {
   std::vector<std::string> Arguments;
   int Ranks = 0;
   std::string Host, CpuModel, CpuMhz;
-  int Cpu = -1;              ///< the first processor the ranks ran on
-  bool TokenPassing = true;  ///< one rank (or RanksPerNode) computing at a time
-  int RanksPerNode = 1;      ///< ranks that computed at once (probe-compute --ranks-per-node)
+  int Cpu = -1;             ///< the first processor the ranks ran on
+  bool TokenPassing = true; ///< one rank (or RanksPerNode) computing at a time
+  int RanksPerNode = 1;     ///< ranks that computed at once (probe-compute --ranks-per-node)
   std::string Compiler = "unknown", Flags = "unknown";
-  std::string BlockMap;      ///< the program's block map; empty if there was none
-  std::string Fingerprint;   ///< the block map's fingerprint; empty if not recorded
+  std::string BlockMap;    ///< the program's block map; empty if there was none
+  std::string Fingerprint; ///< the block map's fingerprint; empty if not recorded
   std::string Date, Tool;
 };
 
