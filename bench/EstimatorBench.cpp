@@ -196,10 +196,10 @@ struct SyntheticCluster {
 
   explicit SyntheticCluster(int Ranks)
       : Net(nodesOfEight(Ranks),
-            std::make_shared<LogGPSLinkModel>(
-                LogGPSParams{0.3e-6, 0.1e-6, 0.1e-6, 0, 0.1e-9, 16384}),
-            std::make_shared<LogGPSLinkModel>(
-                LogGPSParams{5e-6, 1e-6, 1e-6, 0.1e-6, 0.8e-9, 65536 - 1})) {
+            std::make_shared<LogGPSLinkModel>(mpiete::LogGpsParams{
+                .L = 0.3e-6, .Os = 0.1e-6, .Or = 0.1e-6, .G = 0.1e-9, .S = 16384 + 1}),
+            std::make_shared<LogGPSLinkModel>(mpiete::LogGpsParams{
+                .L = 5e-6, .Os = 1e-6, .Or = 1e-6, .Gap = 0.1e-6, .G = 0.8e-9, .S = 65536})) {
     for (int I = 0; I < 4; ++I)
       Compute.setTime(Machine, ComputeBlock + BlockId(I), (10 + I) * 1e-6);
   }

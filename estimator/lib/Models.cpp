@@ -116,18 +116,18 @@ TimeNs LogGPSLinkModel::sendOverhead(uint64_t Bytes) const {
 TimeNs LogGPSLinkModel::recvOverhead(uint64_t Bytes) const {
   return std::max<TimeNs>(0, toNs(P.Or + P.OrPerByte * double(Bytes)));
 }
-TimeNs LogGPSLinkModel::gap() const { return toNs(P.g); }
+TimeNs LogGPSLinkModel::gap() const { return toNs(P.Gap); }
 
 TimeNs LogGPSLinkModel::transfer(uint64_t Bytes) const {
   double Fixed = P.Os + P.L + P.Or;
-  if (Bytes <= P.S)
+  if (Bytes <= P.eagerLimit())
     return std::max<TimeNs>(0, toNs(Fixed + double(Bytes) * (P.GEager < 0 ? P.G : P.GEager)));
   return std::max<TimeNs>(0, toNs(3 * Fixed + double(Bytes) * P.G));
 }
 
 namespace {
-double logGpsGap(const LogGPSParams &P, uint64_t Bytes) {
-  return Bytes <= P.S && P.GEager >= 0 ? P.GEager : P.G;
+double logGpsGap(const LogGpsParams &P, uint64_t Bytes) {
+  return Bytes <= P.eagerLimit() && P.GEager >= 0 ? P.GEager : P.G;
 }
 } // namespace
 

@@ -27,13 +27,13 @@ TEST(ModelsTest, TableBelowFirstPointNeverNegative) {
 }
 
 TEST(ModelsTest, LogGPSTimes) {
-  LogGPSParams P;
+  mpiete::LogGpsParams P;
   P.L = 1000e-9;
   P.Os = 10e-9;
   P.Or = 20e-9;
   P.G = 0.5e-9;
-  P.g = 4e-9;
-  P.S = 1024;
+  P.Gap = 4e-9;
+  P.S = 1025; // the first size sent synchronously
   LogGPSLinkModel M(P);
   EXPECT_EQ(M.transfer(0), 1030);          // o_s + L + o_r
   EXPECT_EQ(M.transfer(100), 1030 + 50);   // + 100 G

@@ -1,7 +1,7 @@
 // Unit tests of the block map: a write/read round trip and errors on malformed files.
 #include "TestFiles.h"
 
-#include "mpiete/frontend/BlockMap.h"
+#include "mpiete/basedata/BlockMap.h"
 #include "mpiete/support/Diagnostics.h"
 
 #include <gtest/gtest.h>

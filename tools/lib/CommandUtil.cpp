@@ -1,9 +1,108 @@
 // Small helpers the driver's subcommands share.
 #include "CommandUtil.h"
 
+#include <algorithm>
 #include <iostream>
+#include <sstream>
 
 namespace mpiete {
+namespace {
+
+/// The help: usage, description, examples, the declared options, notes.
+class HelpFormatter : public CLI::Formatter {
+public:
+  HelpFormatter(std::string Usage, std::string Examples, std::string Notes)
+      : Usage(std::move(Usage)), Examples(std::move(Examples)), Notes(std::move(Notes)) {
+    column_width(24);
+    label("Options", "Options");
+  }
+  std::string make_help(const CLI::App *App, std::string, CLI::AppFormatMode Mode) const override {
+    std::ostringstream OS;
+    OS << Usage << "\n\n";
+    if (!App->get_description().empty())
+      OS << App->get_description() << "\n\n";
+    OS << "Example:\n" << Examples << make_positionals(App) << make_groups(App, Mode);
+    if (!Notes.empty())
+      OS << '\n' << Notes;
+    return OS.str();
+  }
+  /// Wrapped to the house's 100 columns (CLI11 indents the lines after a newline).
+  std::string make_option_desc(const CLI::Option *Opt) const override {
+    const size_t Width = 100 - get_column_width();
+    std::string Out, Line;
+    std::istringstream Words(Opt->get_description());
+    for (std::string W; Words >> W;) {
+      if (!Line.empty() && Line.size() + 1 + W.size() > Width) {
+        Out += Line + '\n';
+        Line.clear();
+      }
+      Line += (Line.empty() ? "" : " ") + W;
+    }
+    return Out + Line;
+  }
+
+private:
+  std::string Usage, Examples, Notes;
+};
+
+} // namespace
+
+CommandLine::CommandLine(const std::string &Name, const std::string &Usage,
+                         const std::string &Description, const std::string &Examples,
+                         const std::string &Notes)
+    : App(Description, "mpiete " + Name) {
+  App.formatter(std::make_shared<HelpFormatter>(Usage, Examples, Notes));
+  App.set_help_flag("-h,--help", "print this help");
+  // As before CLI11: an option given twice keeps its last value.
+  App.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+}
+
+std::string CommandLine::parse(const std::vector<std::string> &Args) {
+  std::vector<std::string> Reversed(Args.rbegin(), Args.rend());
+  try {
+    App.parse(Reversed);
+  } catch (const CLI::CallForHelp &) {
+    Help = true;
+  } catch (const CLI::ParseError &E) {
+    return E.what();
+  }
+  return {};
+}
+
+void CommandLine::addLaunchOptions(const std::string &RanksHelp) {
+  App.add_option("-n,--np", UnusedNp, RanksHelp + " (also -np R)")->type_name("R");
+  App.add_option("--launcher", UnusedLauncher, "mpirun (default), mpiexec, srun, \"flux run\", ...")
+      ->type_name("NAME");
+}
+
+std::string CommandLine::parseProbe(const std::vector<std::string> &Args, bool WantProgram,
+                                    ProbeCommandLine &Out) {
+  // parseProbeCommandLine knows -np, --launcher and --help itself.
+  std::vector<ProbeOption> Own;
+  for (const CLI::Option *O : App.get_options()) {
+    std::vector<std::string> Names;
+    for (const std::string &S : O->get_snames())
+      Names.push_back("-" + S);
+    for (const std::string &L : O->get_lnames())
+      Names.push_back("--" + L);
+    for (const std::string &N : Names)
+      if (N != "-h" && N != "--help" && N != "-n" && N != "--np" && N != "--launcher")
+        Own.push_back({N, O->get_expected_max() != 0}); // a flag expects no value
+  }
+  if (std::string Err = parseProbeCommandLine(Args, Own, WantProgram, Out); !Err.empty())
+    return Err;
+  if (Out.Help)
+    return {};
+  std::vector<std::string> Words;
+  for (const auto &[Name, Value] : Out.Options) {
+    Words.push_back(Name);
+    auto It =
+        std::find_if(Own.begin(), Own.end(), [&](const ProbeOption &O) { return O.Name == Name; });
+    if (It != Own.end() && It->TakesValue)
+      Words.push_back(Value);
+  }
+  return parse(Words);
+}
 
 std::filesystem::path selfBinDir() {
   std::error_code EC;

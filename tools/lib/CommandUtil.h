@@ -1,14 +1,48 @@
-// Small helpers the driver's subcommands share: where mpiete is installed, error lines, sizes.
+// Small helpers the driver's subcommands share: their command lines (each option declared once,
+// the help generated from the declarations), where mpiete is installed, error lines, sizes.
 #ifndef MPIETE_TOOLS_LIB_COMMANDUTIL_H
 #define MPIETE_TOOLS_LIB_COMMANDUTIL_H
+
+#include "mpiete/tools/Launcher.h"
+
+#include <CLI/CLI.hpp>
 
 #include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mpiete {
+
+/// A subcommand's command line: each option is declared once on App, and --help is generated
+/// from the declarations between the usage line, the description and the examples (each
+/// "  mpiete ..." line) and, last, Notes.
+class CommandLine {
+public:
+  CommandLine(const std::string &Name, const std::string &Usage, const std::string &Description,
+              const std::string &Examples, const std::string &Notes = "");
+  CLI::App App;
+  bool Help = false; ///< parse saw -h / --help
+
+  std::string help() const { return App.help(); }
+  /// Parses Args (after the subcommand's name); an error message, empty on success (also for
+  /// -h / --help: then Help is set).
+  std::string parse(const std::vector<std::string> &Args);
+  /// A probe's command line: the launcher's options and the program pass through
+  /// (parseProbeCommandLine), the command's own options are parsed as declared. -n/--np and
+  /// --launcher are declared for the help but taken into Out.Launch. An error message, empty
+  /// on success.
+  std::string parseProbe(const std::vector<std::string> &Args, bool WantProgram,
+                         ProbeCommandLine &Out);
+  /// Declares -n/--np R and --launcher NAME (parseProbe fills them into the launch).
+  void addLaunchOptions(const std::string &RanksHelp);
+
+private:
+  int UnusedNp = 0;
+  std::string UnusedLauncher;
+};
 
 /// The directory of the running executable (<prefix>/bin), or "." if unknown.
 std::filesystem::path selfBinDir();

@@ -1,7 +1,7 @@
 // mpiete-cc's logic: the native build first and untouched, then the probes beside it.
 #include "mpiete/tools/CompilerWrapper.h"
 
-#include "mpiete/frontend/BlockMap.h"
+#include "mpiete/basedata/BlockMap.h"
 #include "mpiete/support/Diagnostics.h"
 #include "mpiete/support/Process.h"
 #include "mpiete/support/Version.h"

@@ -1,6 +1,8 @@
 // `mpiete demo`: the whole pipeline on the bundled 2D Jacobi example, by running the project's
 // scripts/demo from the source tree this mpiete was built from (it builds the example with
 // mpiete-cc, collects the three base data, estimates, runs the real program and compares).
+#include "CommandUtil.h"
+
 #include "mpiete/support/Diagnostics.h"
 #include "mpiete/support/Process.h"
 #include "mpiete/tools/Commands.h"
@@ -16,12 +18,16 @@
 namespace mpiete {
 
 int runDemo(const CommandArgs &Args) {
+  CommandLine C("demo", "usage: mpiete demo [NP]",
+                "Builds the bundled 2D Jacobi test program with mpiete-cc, collects the three base "
+                "data on\nthis machine, predicts its run time at NP ranks (default 2), runs it for "
+                "real and prints\n'demo: predicted <P> s, measured <M> s, error <E>%'. Runs "
+                "scripts/demo of the source tree.",
+                "  mpiete demo 2\n");
+  std::string Np;
+  C.App.add_option("NP", Np, "the rank count (default 2)")->type_name("");
   if (!Args.empty() && (Args[0] == "--help" || Args[0] == "-h")) {
-    std::cout << "usage: mpiete demo [NP]\n\n"
-                 "Builds the bundled 2D Jacobi test program with mpiete-cc, collects the three "
-                 "base data on\nthis machine, predicts its run time at NP ranks (default 2), "
-                 "runs it for real and prints\n'demo: predicted <P> s, measured <M> s, error "
-                 "<E>%'. Runs scripts/demo of the source tree.\n\nExample:\n  mpiete demo 2\n";
+    std::cout << C.help();
     return 0;
   }
   DiagnosticSink Diags(std::cerr);

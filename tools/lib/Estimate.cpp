@@ -1,13 +1,13 @@
 // `mpiete estimate`: reads the three base data, replays the traces and writes the prediction.
+#include "CommandUtil.h"
+
 #include "mpiete/estimator/BaseData.h"
+#include "mpiete/estimator/Cluster.h"
 #include "mpiete/estimator/Engine.h"
+#include "mpiete/estimator/ProgramBlocks.h"
 #include "mpiete/estimator/Report.h"
-#include "mpiete/estimator/YamlParser.h"
-#include "mpiete/frontend/BlockMap.h"
 #include "mpiete/support/Diagnostics.h"
 #include "mpiete/tools/Commands.h"
-
-#include <yaml-cpp/yaml.h>
 
 #include <filesystem>
 #include <fstream>
@@ -22,281 +22,54 @@ namespace {
 
 using namespace estimator;
 
-const char *EstimateUsage =
-    "usage: mpiete estimate --program DIR --machine machine.yaml --network network.yaml\n"
-    "                       [--cluster cluster.yaml] [--model table|loggps]\n"
-    "                       [--format text|yaml|json] [-o FILE] [--timeline out.json]\n"
-    "                       [--region START,END] [--region-start START] [--region-end END]\n"
-    "Replays the program base data (DIR/rank<N>.trace) against the compute base data\n"
-    "(machine.yaml) and the communication base data (network.yaml; with --cluster, ranks on one\n"
-    "node use the cluster's intra-node network) and prints the predicted run time.\n"
-    "A region bound is a block id (0aa758c0:11) or FILE:LINE of a statement (main.c:66): the\n"
-    "prediction then runs from the start of that block's first execution to the end of the\n"
-    "end block on each rank (default: MPI_Init to MPI_Finalize).\n\n"
-    "Example:\n  mpiete estimate --program traces/ --machine machine.yaml --network network.yaml "
-    "--timeline run.json\n";
-
-/// A note when a machine file was measured with another number of ranks computing at once
-/// (`probe-compute --ranks-per-node`) than the cluster runs per node: its blocks saw another
-/// share of memory bandwidth and caches.
-void noteRanksPerNode(const std::string &Machine, int Measured, int PerNode,
-                      DiagnosticSink &Diags) {
-  if (Measured != PerNode)
-    Diags.note({Machine, 0, 0},
-               "measured with " + std::to_string(Measured) +
-                   " ranks computing at once, the cluster runs " + std::to_string(PerNode) +
-                   " per node (mpiete probe-compute --ranks-per-node " + std::to_string(PerNode) +
-                   " measures them sharing the node)",
-               "estimate");
-}
-
-/// cluster.yaml (format mpiete-cluster, version 1; docs/estimator.md):
-///   ranks_per_node: 2                 ranks each node runs
-///   placement: block                  block (0..k-1 on node 0, ...) or round-robin
-///   nodes:                            optional node types, in node order
-///     - {count: 2, machine: a.yaml}   a machine omitted: the --machine file
-///   inter_node_network: net.yaml      optional, default: the --network file
-///   intra_node_network: shm.yaml      optional, default: the inter-node network
-///   contention: fair                  fair (default): transfers between nodes share each
-///                                     node's links; none: every transfer at its own rate
-///   contention_network: pairs.yaml    optional: probe-comm --pairs K data whose aggregate
-///                                     bandwidth is each link's capacity
-///   link_bandwidth: 1.2e10            optional: the capacity in bytes per second instead
-/// Paths are relative to the cluster file. Ranks on a node of a listed type take their compute
-/// times from that type's file (which must hold every such rank); others from --machine.
-bool loadCluster(const std::string &Path, int Ranks, NetworkModelKind Kind,
-                 std::shared_ptr<LinkModel> Inter, std::string InterPath,
-                 const std::string &DefaultMachine, const MachineProvenance &DefaultProv,
-                 TableComputeModel &Compute, DiagnosticSink &Diags,
-                 std::unique_ptr<ClusterNetworkModel> &Out) {
-  YAML::Node Root;
-  try {
-    Root = YAML::LoadFile(Path);
-  } catch (const YAML::Exception &E) {
-    Diags.error({Path, unsigned(E.mark.line + 1), unsigned(E.mark.column + 1)}, E.msg, "cluster");
-    return false;
-  }
-  YamlParser Y{Path, Diags, "cluster"};
-  auto Relative = [&](const std::string &File) {
-    std::filesystem::path P = File;
-    return P.is_relative() ? (std::filesystem::path(Path).parent_path() / P).string() : File;
-  };
-  if (!Root.IsMap() || Root["format"].as<std::string>("") != "mpiete-cluster" ||
-      Root["version"].as<int>(0) != 1)
-    return Y.error(Root, "not a cluster file: 'format: mpiete-cluster', 'version: 1' expected");
-  int PerNode = Root["ranks_per_node"].as<int>(0);
-  if (PerNode <= 0)
-    return Y.error(Root, "'ranks_per_node' (> 0) is required");
-  std::string Placement = Root["placement"].as<std::string>("block");
-  if (Placement != "block" && Placement != "round-robin")
-    return Y.error(Root["placement"], "placement must be 'block' or 'round-robin'");
-  int Nodes = (Ranks + PerNode - 1) / PerNode;
-  std::vector<int> Node(Ranks);
-  for (int R = 0; R < Ranks; ++R)
-    Node[R] = Placement == "block" ? R / PerNode : R % Nodes;
-
-  // Node types: the machine file of every node.
-  std::vector<std::string> MachineOfNode(Nodes);
-  if (YAML::Node Types = Root["nodes"]) {
-    if (!Types.IsSequence())
-      return Y.error(Types, "'nodes' must be a list of {count, machine}");
-    int Next = 0;
-    for (const YAML::Node &T : Types) {
-      int Count = T["count"].as<int>(0);
-      if (Count <= 0)
-        return Y.error(T, "a node type needs 'count' > 0");
-      std::string Machine = T["machine"] ? Relative(T["machine"].as<std::string>()) : "";
-      for (int I = 0; I < Count && Next < Nodes; ++I)
-        MachineOfNode[Next++] = Machine;
-    }
-    if (Next < Nodes)
-      return Y.error(Types, "the node types list " + std::to_string(Next) + " nodes, but " +
-                                std::to_string(Ranks) + " ranks at " + std::to_string(PerNode) +
-                                " per node need " + std::to_string(Nodes));
-  }
-  std::map<std::string, std::vector<int>> RanksOfMachine;
-  for (int R = 0; R < Ranks; ++R)
-    if (!MachineOfNode[Node[R]].empty())
-      RanksOfMachine[MachineOfNode[Node[R]]].push_back(R);
-  noteRanksPerNode(DefaultMachine, DefaultProv.RanksPerNode, PerNode, Diags);
-  for (const auto &[File, Only] : RanksOfMachine) {
-    MachineProvenance Prov;
-    if (!loadMachineYaml(File, Compute, Diags, &Only, &Prov))
-      return false;
-    if (File != DefaultMachine)
-      noteRanksPerNode(File, Prov.RanksPerNode, PerNode, Diags);
-  }
-
-  if (Root["inter_node_network"]) {
-    InterPath = Relative(Root["inter_node_network"].as<std::string>());
-    Inter = loadNetworkYaml(InterPath, Kind, Diags);
-    if (!Inter)
-      return false;
-  }
-  std::shared_ptr<LinkModel> IntraLink = Inter;
-  if (Root["intra_node_network"]) {
-    IntraLink =
-        loadNetworkYaml(Relative(Root["intra_node_network"].as<std::string>()), Kind, Diags);
-    if (!IntraLink)
-      return false;
-  }
-  Out = std::make_unique<ClusterNetworkModel>(std::move(Node), IntraLink, std::move(Inter));
-
-  // Contention: the capacity of each node's link, from the most direct evidence given.
-  std::string Contention = Root["contention"].as<std::string>("fair");
-  if (Contention != "fair" && Contention != "none")
-    return Y.error(Root["contention"], "contention must be 'fair' or 'none'");
-  if (Contention == "none")
-    return true;
-  double Capacity = 0;
-  if (YAML::Node B = Root["link_bandwidth"]) {
-    Capacity = B.as<double>(0);
-    if (!(Capacity > 0))
-      return Y.error(B, "'link_bandwidth' must be bytes per second (> 0)");
-  } else if (YAML::Node C = Root["contention_network"]) {
-    std::string File = Relative(C.as<std::string>());
-    NetworkPairs Pairs;
-    if (!loadNetworkPairs(File, Pairs, Diags))
-      return false;
-    if (Pairs.Pairs < 2)
-      return Y.error(C, "'" + File +
-                            "' was measured with one pair; measure the link capacity with "
-                            "'mpiete probe-comm --pairs K' (K > 1)");
-    Capacity = Pairs.AggregateBytesPerSecond;
-  } else {
-    NetworkPairs Pairs;
-    if (!loadNetworkPairs(InterPath, Pairs, Diags))
-      return false;
-    Capacity = Pairs.AggregateBytesPerSecond; // 0 for one pair: what one pair achieves (1/G)
-  }
-  Out->setContention(ContentionKind::Fair, Capacity);
-  return true;
-}
-
-/// The block map probe-program copied into the program directory, if it is there: the report
-/// names blocks by file, lines and procedure.
-std::map<BlockId, std::string> blockDescriptions(const std::string &ProgramDir,
-                                                 DiagnosticSink &Diags) {
-  std::map<BlockId, std::string> Out;
-  std::string Path = (std::filesystem::path(ProgramDir) / "blocks.yaml").string();
-  if (!std::filesystem::exists(Path))
-    return Out;
-  BlockMap Map;
-  if (!readBlockMap(Path, Map, Diags))
-    return Out;
-  for (const UnitModel &U : Map.Units)
-    for (const Block &B : U.Blocks) {
-      std::string D = B.File + ":" + std::to_string(B.BeginLine);
-      if (B.EndLine != B.BeginLine)
-        D += "-" + std::to_string(B.EndLine);
-      D += " " + B.Procedure;
-      if (!B.Routine.empty())
-        D += ": " + B.Routine + (B.Phase.empty() ? "" : " (" + B.Phase + ")");
-      else if (B.WholeLoop)
-        D += ": loop";
-      Out[U.blockId(B.Index)] = std::move(D);
-    }
-  return Out;
-}
-
-/// A region bound (seed 004 section 3.2.1): a block id, or FILE:LINE of a statement, resolved
-/// through the block map in the program directory to the block holding that line (for the
-/// start the first such block, for the end the last; a line between blocks takes the next
-/// block for the start and the previous one for the end).
-std::optional<BlockId> regionBlock(const std::string &Spec, bool IsStart,
-                                   const std::string &ProgramDir, DiagnosticSink &Diags) {
-  BlockId Id;
-  if (parseBlockId(Spec, Id))
-    return Id;
-  const DiagLoc Tool{"mpiete estimate", 0, 0};
-  size_t Colon = Spec.rfind(':');
-  unsigned Line = 0;
-  if (Colon == std::string::npos || Colon + 1 == Spec.size() ||
-      Spec.find_first_not_of("0123456789", Colon + 1) != std::string::npos ||
-      (Line = unsigned(std::stoul(Spec.substr(Colon + 1)))) == 0) {
-    Diags.error(Tool,
-                "bad region bound '" + Spec +
-                    "' (a block id such as 0aa758c0:11, or "
-                    "FILE:LINE)",
-                "usage");
-    return std::nullopt;
-  }
-  std::string File = Spec.substr(0, Colon);
-  std::string MapPath = (std::filesystem::path(ProgramDir) / "blocks.yaml").string();
-  BlockMap Map;
-  if (!std::filesystem::exists(MapPath)) {
-    Diags.error(Tool,
-                "a FILE:LINE region bound needs the block map '" + MapPath +
-                    "' (probe-program copies it there)",
-                "usage");
-    return std::nullopt;
-  }
-  if (!readBlockMap(MapPath, Map, Diags))
-    return std::nullopt;
-  auto SameFile = [&](const std::string &Path) {
-    std::filesystem::path A = Path, B = File;
-    return A == B || (A.filename() == B.filename() &&
-                      (B.parent_path().empty() || A.string().ends_with(B.string())));
-  };
-  std::optional<BlockId> Holding, Beside;
-  unsigned BesideLine = 0;
-  for (const UnitModel &U : Map.Units)
-    for (const Block &B : U.Blocks) {
-      if (!SameFile(B.File) || B.Kind == BlockKind::Init || B.Kind == BlockKind::Finalize)
-        continue;
-      BlockId Id = U.blockId(B.Index);
-      if (B.BeginLine <= Line && Line <= B.EndLine) {
-        if (!Holding || !IsStart)
-          Holding = Id; // blocks come in source order: the first for a start, the last for an end
-      } else if (IsStart && B.BeginLine > Line && (!Beside || B.BeginLine < BesideLine)) {
-        Beside = Id;
-        BesideLine = B.BeginLine;
-      } else if (!IsStart && B.EndLine < Line && (!Beside || B.EndLine >= BesideLine)) {
-        Beside = Id;
-        BesideLine = B.EndLine;
-      }
-    }
-  if (Holding)
-    return Holding;
-  if (Beside)
-    return Beside;
-  Diags.error(Tool,
-              "no block at or " + std::string(IsStart ? "after" : "before") + " '" + Spec +
-                  "' in the block map '" + MapPath + "'",
-              "usage");
-  return std::nullopt;
-}
-
 } // namespace
 
 int runEstimate(const CommandArgs &Args) {
   DiagnosticSink Diags(std::cerr);
   const DiagLoc Tool{"mpiete estimate", 0, 0};
+  CommandLine C(
+      "estimate",
+      "usage: mpiete estimate --program DIR --machine machine.yaml --network network.yaml\n"
+      "                       [--cluster cluster.yaml] [--model table|loggps]\n"
+      "                       [--format text|yaml|json] [-o FILE] [--timeline out.json]\n"
+      "                       [--region START,END] [--region-start START] [--region-end END]",
+      "Replays the program base data (DIR/rank<N>.trace) against the compute base data\n"
+      "(machine.yaml) and the communication base data (network.yaml; with --cluster, ranks on "
+      "one\nnode use the cluster's intra-node network) and prints the predicted run time.\n"
+      "A region bound is a block id (0aa758c0:11) or FILE:LINE of a statement (main.c:66): the\n"
+      "prediction then runs from the start of that block's first execution to the end of the\n"
+      "end block on each rank (default: MPI_Init to MPI_Finalize).",
+      "  mpiete estimate --program traces/ --machine machine.yaml --network network.yaml "
+      "--timeline run.json\n");
+  // Each option once: its name, value and help; the values land in Opt.
   std::map<std::string, std::string> Opt;
-  static const char *const Known[] = {"--program",    "--machine",  "--network", "--cluster",
-                                      "--format",     "--timeline", "--model",   "--region-start",
-                                      "--region-end", "--region",   "-o"};
-  for (size_t I = 0; I < Args.size(); ++I) {
-    if (Args[I] == "-h" || Args[I] == "--help") {
-      std::cout << EstimateUsage;
-      return 0;
-    }
-    bool Ok = false;
-    for (const char *K : Known)
-      Ok |= Args[I] == K;
-    if (!Ok || I + 1 == Args.size()) {
-      Diags.error(Tool, Ok ? "'" + Args[I] + "' needs a value" : "unknown option '" + Args[I] + "'",
-                  "usage");
-      std::cerr << EstimateUsage;
-      return 1;
-    }
-    Opt[Args[I]] = Args[I + 1];
-    ++I;
+  for (auto [Name, Value, Help] :
+       {std::tuple{"--program", "DIR", "the program base data: rank<N>.trace (required)"},
+        {"--machine", "FILE", "the compute base data (required)"},
+        {"--network", "FILE", "the communication base data (required)"},
+        {"--cluster", "FILE", "nodes, ranks per node, their machines and networks"},
+        {"--model", "table|loggps", "the network model (default table)"},
+        {"--format", "text|yaml|json", "the report's format (default text)"},
+        {"-o", "FILE", "write the report there (default: standard output)"},
+        {"--timeline", "FILE", "write the predicted timeline (Chrome trace JSON)"},
+        {"--region", "START,END", "predict from START to END"},
+        {"--region-start", "START", "predict from START (a block id or FILE:LINE)"},
+        {"--region-end", "END", "predict to END (a block id or FILE:LINE)"}})
+    C.App.add_option(Name, Opt[Name], Help)->type_name(Value);
+  if (std::string Err = C.parse(Args); !Err.empty()) {
+    Diags.error(Tool, Err, "usage");
+    std::cerr << C.help();
+    return 1;
   }
+  if (C.Help) {
+    std::cout << C.help();
+    return 0;
+  }
+  std::erase_if(Opt, [&](const auto &KV) { return !C.App.count(KV.first); });
   for (const char *Required : {"--program", "--machine", "--network"})
     if (!Opt.count(Required)) {
       Diags.error(Tool, std::string("missing ") + Required, "usage");
-      std::cerr << EstimateUsage;
+      std::cerr << C.help();
       return 1;
     }
   std::string Format = Opt.count("--format") ? Opt["--format"] : "text";
@@ -355,8 +128,11 @@ int runEstimate(const CommandArgs &Args) {
     return 1;
   std::unique_ptr<ClusterNetworkModel> Net;
   if (Opt.count("--cluster")) {
-    if (!loadCluster(Opt["--cluster"], int(Traces.size()), Kind, Inter, Opt["--network"],
-                     Opt["--machine"], MachineProv, Compute, Diags, Net))
+    ClusterSpec Spec;
+    if (!loadClusterSpec(Opt["--cluster"], Spec, Diags) ||
+        !buildCluster(Spec, Opt["--cluster"], int(Traces.size()), Kind,
+                      {Inter, Opt["--network"], Opt["--machine"], MachineProv}, Compute, Diags,
+                      Net))
       return 1;
   } else {
     Net = std::make_unique<ClusterNetworkModel>(Inter);

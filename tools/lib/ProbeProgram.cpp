@@ -2,7 +2,7 @@
 // rank wrote its trace and puts the block map beside them (the program base data).
 #include "CommandUtil.h"
 
-#include "mpiete/frontend/BlockMap.h"
+#include "mpiete/basedata/BlockMap.h"
 #include "mpiete/support/Diagnostics.h"
 #include "mpiete/support/Hash.h"
 #include "mpiete/support/Process.h"
@@ -15,27 +15,6 @@ namespace fs = std::filesystem;
 
 namespace mpiete {
 namespace {
-
-const char *const Help =
-    R"(usage: mpiete probe-program -o DIR -np R [launcher options] APP.trace [ARGS...]
-
-Runs the trace probe APP.trace (built by mpiete-cc beside APP) with R ranks and collects the
-program base data in DIR: rank0.trace .. rank<R-1>.trace (which blocks each rank executed and
-its message parameters) and blocks.yaml (a copy of APP.blocks.yaml, the block map). Any machine
-will do: the traces hold no timings, so a laptop with oversubscribed ranks is fine.
-
-Example:
-  mpiete probe-program -o jacobi-64 -np 64 --oversubscribe ./jacobi.trace -n 2048
-
-Options:
-  -o DIR           where the traces go (created; old rank*.trace files in it are removed)
-  -np R            the rank count (required; also -n R)
-  --launcher NAME  mpirun (default), mpiexec, srun, ...
-  --verbose        print the launcher command
-Everything after APP.trace is the program's own arguments. Other options before it go to the
-launcher; write an unknown launcher option taking a value as --opt=value, or end mpiete's
-options with '--'.
-)";
 
 std::string traceName(int Rank) { return "rank" + std::to_string(Rank) + ".trace"; }
 
@@ -51,23 +30,35 @@ fs::path blockMapBeside(const fs::path &Program) {
 } // namespace
 
 int runProbeProgram(const CommandArgs &Args) {
+  CommandLine C(
+      "probe-program",
+      "usage: mpiete probe-program -o DIR -np R [launcher options] APP.trace [ARGS...]",
+      "Runs the trace probe APP.trace (built by mpiete-cc beside APP) with R ranks and collects "
+      "the\nprogram base data in DIR: rank0.trace .. rank<R-1>.trace (which blocks each rank "
+      "executed and\nits message parameters) and blocks.yaml (a copy of APP.blocks.yaml, the "
+      "block map). Any machine\nwill do: the traces hold no timings, so a laptop with "
+      "oversubscribed ranks is fine.",
+      "  mpiete probe-program -o jacobi-64 -np 64 --oversubscribe ./jacobi.trace -n 2048\n",
+      "Everything after APP.trace is the program's own arguments. Other options before it go to "
+      "the\nlauncher; write an unknown launcher option taking a value as --opt=value, or end "
+      "mpiete's\noptions with '--'.\n");
+  std::string OutDir;
+  bool Verbose = false;
+  C.App
+      .add_option("-o", OutDir,
+                  "where the traces go (created; old rank*.trace files in it are "
+                  "removed)")
+      ->type_name("DIR");
+  C.addLaunchOptions("the rank count (required)");
+  C.App.add_flag("--verbose", Verbose, "print the launcher command");
   ProbeCommandLine CL;
-  std::string Err =
-      parseProbeCommandLine(Args, {{"-o", true}, {"--verbose", false}}, /*WantProgram=*/true, CL);
+  std::string Err = C.parseProbe(Args, /*WantProgram=*/true, CL);
   if (CL.Help) {
-    std::cout << Help;
+    std::cout << C.help();
     return 0;
   }
   if (!Err.empty())
     return commandError("probe-program: " + Err + " (see 'mpiete probe-program --help')", 2);
-  std::string OutDir;
-  bool Verbose = false;
-  for (const auto &[Name, Value] : CL.Options) {
-    if (Name == "-o")
-      OutDir = Value;
-    else if (Name == "--verbose")
-      Verbose = true;
-  }
   if (OutDir.empty())
     return commandError("probe-program: no output directory: give -o DIR", 2);
   LaunchSpec Spec = CL.Launch;

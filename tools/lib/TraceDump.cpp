@@ -1,6 +1,8 @@
 // `mpiete trace dump FILE...`: a per-rank binary trace as text, the header then one line per
 // record, block ids as `<unit hex>:<index>` like the block map.
-#include "mpiete/frontend/ProgramModel.h"
+#include "CommandUtil.h"
+
+#include "mpiete/basedata/ProgramModel.h"
 #include "mpiete/support/Diagnostics.h"
 #include "mpiete/tools/Commands.h"
 #include "mpiete/trace/TraceReader.h"
@@ -116,18 +118,22 @@ bool dumpFile(const std::string &Path, std::ostream &OS, DiagnosticSink &Diags) 
 
 int runTraceDump(const CommandArgs &Args) {
   DiagnosticSink Diags(std::cerr);
+  CommandLine C("trace dump", "usage: mpiete trace dump FILE.trace...",
+                "Prints each per-rank trace's header and one line per record.",
+                "  mpiete trace dump traces/rank0.trace\n");
   CommandArgs Files;
-  for (const std::string &A : Args) {
-    if (A == "-h" || A == "--help") {
-      std::cout << "usage: mpiete trace dump FILE.trace...\n"
-                   "Prints each per-rank trace's header and one line per record.\n\n"
-                   "Example:\n  mpiete trace dump traces/rank0.trace\n";
-      return 0;
-    }
-    // The driver may pass the `dump` word along; accept it.
-    if (A == "dump" && Files.empty())
-      continue;
-    Files.push_back(A);
+  C.App.add_option("FILE.trace", Files, "the per-rank traces")->type_name("");
+  // The driver may pass the `dump` word along; accept it.
+  CommandArgs Rest = Args;
+  if (!Rest.empty() && Rest[0] == "dump")
+    Rest.erase(Rest.begin());
+  if (std::string Err = C.parse(Rest); !Err.empty()) {
+    Diags.error(DiagLoc{"mpiete", 0, 0}, Err, "usage");
+    return 2;
+  }
+  if (C.Help) {
+    std::cout << C.help();
+    return 0;
   }
   if (Files.empty()) {
     Diags.error(DiagLoc{"mpiete", 0, 0}, "'trace dump' needs a trace file", "usage");

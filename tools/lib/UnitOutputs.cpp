@@ -1,7 +1,7 @@
 // One unit's outputs, all or nothing (UnitOutputs.h).
 #include "mpiete/tools/UnitOutputs.h"
 
-#include "mpiete/frontend/BlockMap.h"
+#include "mpiete/basedata/BlockMap.h"
 #include "mpiete/support/Diagnostics.h"
 #include "mpiete/support/Version.h"
 #include "mpiete/transforms/FortranEdits.h"

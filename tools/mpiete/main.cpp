@@ -14,25 +14,24 @@ using CommandFn = int (*)(const CommandArgs &);
 
 struct Command {
   const char *Name; ///< "trace dump" takes two words
-  CommandFn Run;    ///< nullptr: not part of this build or not implemented yet
+  CommandFn Run;
   const char *Summary;
   const char *Example;
-  bool Planned; ///< a later issue: says so instead of pretending
 };
 
 const Command Commands[] = {
     {"probe-comm", runProbeComm, "measure the network: communication base data (network.yaml)",
-     "mpiete probe-comm -o network.yaml --launcher srun -N 2 --ntasks-per-node 1", false},
+     "mpiete probe-comm -o network.yaml --launcher srun -N 2 --ntasks-per-node 1"},
     {"probe-compute", runProbeCompute,
      "time every compute block on one processor: compute base data",
-     "mpiete probe-compute -o machine.yaml -np 16 ./app.timing ARGS", false},
+     "mpiete probe-compute -o machine.yaml -np 16 ./app.timing ARGS"},
     {"probe-program", runProbeProgram, "record every rank's blocks and messages: program base data",
-     "mpiete probe-program -o traces/ -np 16 --oversubscribe ./app.trace ARGS", false},
+     "mpiete probe-program -o traces/ -np 16 --oversubscribe ./app.trace ARGS"},
     {"estimate", runEstimate, "predict the run time from the three base data",
-     "mpiete estimate --program traces/ --machine machine.yaml --network network.yaml", false},
+     "mpiete estimate --program traces/ --machine machine.yaml --network network.yaml"},
     {"trace dump", runTraceDump, "print a rank's trace as text",
-     "mpiete trace dump traces/rank0.trace", false},
-    {"demo", runDemo, "run the whole pipeline on a bundled example program", "mpiete demo", false},
+     "mpiete trace dump traces/rank0.trace"},
+    {"demo", runDemo, "run the whole pipeline on a bundled example program", "mpiete demo"},
 };
 
 void printHelp(std::ostream &OS) {
@@ -44,7 +43,7 @@ void printHelp(std::ostream &OS) {
   for (const Command &C : Commands) {
     std::string Name = C.Name;
     OS << "  " << Name << std::string(Name.size() < 16 ? 16 - Name.size() : 1, ' ') << C.Summary
-       << (C.Planned ? " (not implemented yet)" : "") << '\n';
+       << '\n';
   }
   OS << "\nexamples:\n";
   for (const Command &C : Commands)
@@ -85,18 +84,7 @@ int main(int Argc, char **Argv) {
       continue;
     }
     CommandArgs Rest(Args.begin() + static_cast<std::ptrdiff_t>(Words), Args.end());
-    if (C.Run)
-      return C.Run(Rest);
-    bool WantsHelp = !Rest.empty() && (Rest[0] == "--help" || Rest[0] == "-h");
-    if (WantsHelp) {
-      std::cout << "mpiete " << Name << ": " << C.Summary << "\n\nExample:\n  " << C.Example
-                << "\n\n"
-                << (C.Planned ? "Not implemented yet.\n" : "Not part of this build.\n");
-      return 0;
-    }
-    std::cerr << "mpiete: error: '" << Name << "' is "
-              << (C.Planned ? "not implemented yet" : "not part of this build") << '\n';
-    return 2;
+    return C.Run(Rest);
   }
   std::cerr << "mpiete: error: unknown command '" << Args[0] << "' (see 'mpiete --help')\n";
   return 2;

@@ -5,6 +5,7 @@
 #ifndef MPIETE_ESTIMATOR_MODELS_H
 #define MPIETE_ESTIMATOR_MODELS_H
 
+#include "mpiete/basedata/LogGps.h"
 #include "mpiete/estimator/Event.h"
 #include "mpiete/estimator/FlatMap.h"
 
@@ -113,31 +114,22 @@ private:
   double GNs = 0, GEagerNs = 0; ///< ns per byte; 0: no contention data
 };
 
-/// LogGPS (Ino et al.): latency L, overheads o_s / o_r (linear in the size), gap g, gap per
-/// byte G (GEager below S when measured separately), eager limit S.
-struct LogGPSParams {
-  double L = 0, Os = 0, Or = 0, g = 0, G = 0; ///< seconds (G: seconds per byte)
-  uint64_t S = 0;                             ///< largest eager message, bytes
-  double OsPerByte = 0, OrPerByte = 0;        ///< seconds per byte
-  double GEager = -1;                         ///< seconds per byte; negative: G
-};
-
 /// T(k) = o_s + L + o_r + k G_eager for k <= S; above S, o_s + L + o_r + k G plus the
 /// request/acknowledge round trip of two empty control messages, 2(o_s + L + o_r).
 class LogGPSLinkModel : public LinkModel {
 public:
-  explicit LogGPSLinkModel(const LogGPSParams &P) : P(P) {}
+  explicit LogGPSLinkModel(const LogGpsParams &P) : P(P) {}
   TimeNs sendOverhead(uint64_t Bytes) const override;
   TimeNs recvOverhead(uint64_t Bytes) const override;
   TimeNs transfer(uint64_t Bytes) const override;
-  uint64_t eagerLimit() const override { return P.S; }
+  uint64_t eagerLimit() const override { return P.eagerLimit(); }
   TimeNs gap() const override;
   TimeNs streamTime(uint64_t Bytes) const override;
   double streamRate(uint64_t Bytes) const override;
-  const LogGPSParams &params() const { return P; }
+  const LogGpsParams &params() const { return P; }
 
 private:
-  LogGPSParams P;
+  LogGpsParams P;
 };
 
 class NetworkModel {

@@ -2,8 +2,8 @@
 #ifndef MPIETE_FRONTEND_CFRONTEND_H
 #define MPIETE_FRONTEND_CFRONTEND_H
 
+#include "mpiete/basedata/ProgramModel.h"
 #include "mpiete/frontend/CompilerOptions.h"
-#include "mpiete/frontend/ProgramModel.h"
 
 #include <string>
 #include <vector>

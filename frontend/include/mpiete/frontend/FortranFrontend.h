@@ -2,7 +2,7 @@
 #ifndef MPIETE_FRONTEND_FORTRANFRONTEND_H
 #define MPIETE_FRONTEND_FORTRANFRONTEND_H
 
-#include "mpiete/frontend/ProgramModel.h"
+#include "mpiete/basedata/ProgramModel.h"
 
 #include <string>
 #include <vector>

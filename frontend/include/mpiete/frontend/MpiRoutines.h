@@ -2,7 +2,7 @@
 #ifndef MPIETE_FRONTEND_MPIROUTINES_H
 #define MPIETE_FRONTEND_MPIROUTINES_H
 
-#include "mpiete/frontend/ProgramModel.h"
+#include "mpiete/basedata/ProgramModel.h"
 #include "mpiete/support/Diagnostics.h"
 
 #include <string>

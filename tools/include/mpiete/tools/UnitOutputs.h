@@ -3,7 +3,7 @@
 #ifndef MPIETE_TOOLS_UNITOUTPUTS_H
 #define MPIETE_TOOLS_UNITOUTPUTS_H
 
-#include "mpiete/frontend/ProgramModel.h"
+#include "mpiete/basedata/ProgramModel.h"
 
 #include <iosfwd>
 #include <string>

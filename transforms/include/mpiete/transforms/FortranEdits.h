@@ -3,7 +3,7 @@
 #ifndef MPIETE_TRANSFORMS_FORTRANEDITS_H
 #define MPIETE_TRANSFORMS_FORTRANEDITS_H
 
-#include "mpiete/frontend/ProgramModel.h"
+#include "mpiete/basedata/ProgramModel.h"
 #include "mpiete/transforms/Instrument.h"
 
 #include <optional>

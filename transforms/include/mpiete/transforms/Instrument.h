@@ -2,7 +2,7 @@
 #ifndef MPIETE_TRANSFORMS_INSTRUMENT_H
 #define MPIETE_TRANSFORMS_INSTRUMENT_H
 
-#include "mpiete/frontend/ProgramModel.h"
+#include "mpiete/basedata/ProgramModel.h"
 #include "mpiete/transforms/EditSet.h"
 
 #include <optional>

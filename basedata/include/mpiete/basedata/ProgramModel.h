@@ -1,6 +1,6 @@
 // The language-neutral program model: blocks, loops and MPI call sites of one translation unit.
-#ifndef MPIETE_FRONTEND_PROGRAMMODEL_H
-#define MPIETE_FRONTEND_PROGRAMMODEL_H
+#ifndef MPIETE_BASEDATA_PROGRAMMODEL_H
+#define MPIETE_BASEDATA_PROGRAMMODEL_H
 
 #include <cstdint>
 #include <optional>

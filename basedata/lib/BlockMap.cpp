@@ -1,5 +1,5 @@
 // YAML form of the block map: what a person reads to find a block, what the estimator checks.
-#include "mpiete/frontend/BlockMap.h"
+#include "mpiete/basedata/BlockMap.h"
 
 #include "mpiete/support/Diagnostics.h"
 #include "mpiete/support/Hash.h"

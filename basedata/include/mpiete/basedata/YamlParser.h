@@ -5,9 +5,26 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 
-namespace mpiete::estimator {
+namespace mpiete {
+
+/// The whole text of a base data file; `Path: error: cannot open the <What> file` (tagged
+/// What) if it cannot be read.
+inline bool readBaseDataText(const std::string &Path, const char *What, std::string &Text,
+                             DiagnosticSink &Diags) {
+  std::ifstream In(Path);
+  if (!In) {
+    Diags.error({Path, 0, 0}, std::string("cannot open the ") + What + " file", What);
+    return false;
+  }
+  std::ostringstream S;
+  S << In.rdbuf();
+  Text = S.str();
+  return true;
+}
 
 /// yaml-cpp parsing and lookups with located errors, tagged Category.
 struct YamlParser {
@@ -53,4 +70,4 @@ struct YamlParser {
   }
 };
 
-} // namespace mpiete::estimator
+} // namespace mpiete

@@ -1,5 +1,5 @@
 // Names, ids and unit hashing of the program model.
-#include "mpiete/frontend/ProgramModel.h"
+#include "mpiete/basedata/ProgramModel.h"
 
 #include "mpiete/support/Hash.h"
 

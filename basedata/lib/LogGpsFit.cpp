@@ -1,6 +1,6 @@
 // Fits the LogGPS parameters of seed 003 to the comm probe's table: the eager/synchronous
 // threshold S (a change point), a least-squares line each side of it, the overheads.
-#include "mpiete/tools/CommProbe.h"
+#include "mpiete/basedata/CommProbe.h"
 
 #include <algorithm>
 #include <cmath>
@@ -95,13 +95,15 @@ PiecewiseFit fitAt(const std::vector<double> &X, const std::vector<double> &Y, s
   return F;
 }
 
-LogGpsParams fitLogGps(const CommProbeOutput &Data) {
-  LogGpsParams P;
+LogGpsFit fitLogGps(const CommProbeOutput &Data) {
+  LogGpsFit F;
+  LogGpsParams &P = F.Params;
+  P.GEager = 0;
   std::vector<CommRow> Rows = Data.Rows;
   std::sort(Rows.begin(), Rows.end(),
             [](const CommRow &A, const CommRow &B) { return A.Bytes < B.Bytes; });
   if (Rows.empty())
-    return P;
+    return F;
   std::vector<double> X, Y, Isend, Arrived;
   for (const CommRow &R : Rows) {
     X.push_back(static_cast<double>(R.Bytes));
@@ -115,16 +117,16 @@ LogGpsParams fitLogGps(const CommProbeOutput &Data) {
   std::vector<double> Share;
   for (size_t I = 0; I < X.size(); ++I)
     Share.push_back(Y[I] > 0 ? Arrived[I] / Y[I] : 0);
-  P.Threshold = findStep(Share, 0.2);
-  size_t Break = P.Threshold.HasBreak ? P.Threshold.Break : 0;
-  P.Fit = fitAt(X, Y, Break);
-  size_t EagerEnd = P.Fit.HasBreak ? P.Fit.Break : X.size();
-  if (P.Fit.HasBreak)
-    P.S = Rows[P.Fit.Break].Bytes;
+  F.Threshold = findStep(Share, 0.2);
+  size_t Break = F.Threshold.HasBreak ? F.Threshold.Break : 0;
+  F.Fit = fitAt(X, Y, Break);
+  size_t EagerEnd = F.Fit.HasBreak ? F.Fit.Break : X.size();
+  if (F.Fit.HasBreak)
+    P.S = Rows[F.Fit.Break].Bytes;
   // A gap per byte cannot be negative; over the few eager sizes noise can tilt a free fit below
   // zero (seen under load), so the slopes are clamped like the overheads below.
-  P.GEager = std::max(P.Fit.Left.Slope, 0.0);
-  P.G = std::max(P.Fit.Right.Slope, 0.0);
+  P.GEager = std::max(F.Fit.Left.Slope, 0.0);
+  P.G = std::max(F.Fit.Right.Slope, 0.0);
 
   // The overheads are linear in the size (seed 003, note to section 2.2), fitted where the
   // protocol is eager: above S the "arrived" receive also waits for the transfer.
@@ -135,19 +137,19 @@ LogGpsParams fitLogGps(const CommProbeOutput &Data) {
   P.Or = std::max(Or.Intercept, 0.0);
   P.OrPerByte = std::max(Or.Slope, 0.0);
 
-  P.L = P.Fit.Left.Intercept - P.Os - P.Or;
+  P.L = F.Fit.Left.Intercept - P.Os - P.Or;
   if (P.L < 0) {
     P.L = 0;
-    P.LClamped = true;
+    F.LClamped = true;
   }
 
   // A stream of n messages and an acknowledgement takes (n-1) g + 2 one-way times.
-  double OneWay0 = Rows.front().Bytes == 0 ? Rows.front().Recv.Median : P.Fit.Left.Intercept;
+  double OneWay0 = Rows.front().Bytes == 0 ? Rows.front().Recv.Median : F.Fit.Left.Intercept;
   if (Data.StreamLength > 1) {
     P.Gap = (Data.Stream.Median - 2 * OneWay0) / (Data.StreamLength - 1);
     P.Gap = std::max(P.Gap, P.Os);
   }
-  return P;
+  return F;
 }
 
 } // namespace mpiete

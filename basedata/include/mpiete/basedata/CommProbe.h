@@ -1,12 +1,13 @@
-// The communication base data: what the comm probe measured, the LogGPS parameters fitted to
-// it, and network.yaml, the file that carries both (docs/probes.md).
-#ifndef MPIETE_TOOLS_COMMPROBE_H
-#define MPIETE_TOOLS_COMMPROBE_H
+// What the comm probe measured (its text output, runtime/comm_probe) and the LogGPS fit to it;
+// NetworkFile.h is the file that carries both (docs/probes.md).
+#ifndef MPIETE_BASEDATA_COMMPROBE_H
+#define MPIETE_BASEDATA_COMMPROBE_H
+
+#include "mpiete/basedata/LogGps.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <ostream>
 #include <string>
 #include <vector>
 
@@ -77,17 +78,9 @@ StepFit findStep(const std::vector<double> &Y, double MinRise, size_t MinSide = 
 /// Both sides of a given break fitted by least squares (Break 0: one line through all).
 PiecewiseFit fitAt(const std::vector<double> &X, const std::vector<double> &Y, size_t Break);
 
-/// LogGPS (seed 003): transfer(k) = o_s + L + k G + o_r for eager k < S; synchronous above S.
-struct LogGpsParams {
-  double L = 0;              ///< latency (s): eager intercept minus o_s and o_r, at least 0
-  double Os = 0;             ///< send overhead o_s (s) at 0 bytes
-  double OsPerByte = 0;      ///< its growth per byte (s/B) over eager sizes
-  double Or = 0;             ///< receive overhead o_r (s) at 0 bytes
-  double OrPerByte = 0;      ///< its growth per byte (s/B) over eager sizes
-  double Gap = 0;            ///< g (s): gap between back-to-back small messages, at least o_s
-  double G = 0;              ///< gap per byte (s/B) of long (synchronous) messages
-  double GEager = 0;         ///< gap per byte (s/B) below S
-  std::optional<uint64_t> S; ///< first size sent synchronously; none if no break was found
+/// The LogGPS parameters fitted to a comm probe's table, with what the fit rests on.
+struct LogGpsFit {
+  LogGpsParams Params;
   /// Where the protocol changes: the step up of recv_arrived / recv. Receiving a message that
   /// has arrived is a copy out of MPI's buffer when it came eagerly (a small fraction of the
   /// one-way time) and the whole transfer when it is synchronous (most of it). The one-way curve
@@ -97,20 +90,7 @@ struct LogGpsParams {
   bool LClamped = false; ///< the intercept was below o_s + o_r
 };
 
-LogGpsParams fitLogGps(const CommProbeOutput &Data);
-
-/// Provenance added by the driver.
-struct NetworkProvenance {
-  std::string Tool, Date;
-  std::string Command;  ///< the launcher command line that ran the probe
-  uint64_t MaxSize = 0; ///< the sweep's settings
-  uint64_t Step = 0;
-  bool LogSizes = true;
-};
-
-/// Writes network.yaml (format mpiete-network, version 1).
-void writeNetworkYaml(std::ostream &OS, const CommProbeOutput &Data, const LogGpsParams &P,
-                      const NetworkProvenance &Prov);
+LogGpsFit fitLogGps(const CommProbeOutput &Data);
 
 } // namespace mpiete
 

@@ -1,6 +1,7 @@
 // Unit tests of the LogGPS fit on synthetic curves with a known break, and of reading the comm
-// probe's output and writing network.yaml.
-#include "mpiete/tools/CommProbe.h"
+// probe's output and writing network.yaml from it.
+#include "mpiete/basedata/CommProbe.h"
+#include "mpiete/basedata/NetworkFile.h"
 
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
@@ -108,7 +109,8 @@ TEST(LineFit, TwoSidesAtABreak) {
 
 TEST(LogGpsFit, RecoversTheBreakAndTheParameters) {
   Truth T;
-  LogGpsParams P = fitLogGps(synthetic(T, 0.01));
+  LogGpsFit F = fitLogGps(synthetic(T, 0.01));
+  const LogGpsParams &P = F.Params;
   ASSERT_TRUE(P.S.has_value());
   EXPECT_EQ(*P.S, T.S);
   EXPECT_NEAR(P.G, T.G, 0.05 * T.G);
@@ -117,8 +119,8 @@ TEST(LogGpsFit, RecoversTheBreakAndTheParameters) {
   EXPECT_NEAR(P.Or, T.Or, 0.05 * T.Or);
   EXPECT_NEAR(P.L, T.L, 0.1 * T.L);
   EXPECT_NEAR(P.Gap, 5e-7, 0.05e-7);
-  EXPECT_TRUE(P.Fit.HasBreak);
-  EXPECT_LT(P.Fit.RelativeRms, 0.02);
+  EXPECT_TRUE(F.Fit.HasBreak);
+  EXPECT_LT(F.Fit.RelativeRms, 0.02);
 }
 
 TEST(LogGpsFit, BreakAtAnotherSizeWithMoreNoise) {
@@ -126,7 +128,7 @@ TEST(LogGpsFit, BreakAtAnotherSizeWithMoreNoise) {
   T.S = 262144;
   T.Jump = 3e-5;
   T.G = 2e-10;
-  LogGpsParams P = fitLogGps(synthetic(T, 0.03, 4 << 20, (4 << 20) / 64));
+  LogGpsParams P = fitLogGps(synthetic(T, 0.03, 4 << 20, (4 << 20) / 64)).Params;
   ASSERT_TRUE(P.S.has_value());
   // The probe only knows S to within its neighbouring sizes.
   EXPECT_GE(*P.S, 196608u);
@@ -137,7 +139,7 @@ TEST(LogGpsFit, BreakAtAnotherSizeWithMoreNoise) {
 TEST(LogGpsFit, NoThresholdWhenEverythingIsEager) {
   Truth T;
   T.S = UINT64_MAX;
-  LogGpsParams P = fitLogGps(synthetic(T, 0.01));
+  LogGpsParams P = fitLogGps(synthetic(T, 0.01)).Params;
   EXPECT_FALSE(P.S.has_value());
   EXPECT_NEAR(P.G, T.GEager, 0.05 * T.GEager);
 }
@@ -173,12 +175,13 @@ TEST(CommProbeOutput, ParsesBetweenMarkers) {
 TEST(NetworkYaml, CarriesTableParametersAndClass) {
   Truth T;
   CommProbeOutput D = synthetic(T, 0.01);
-  LogGpsParams P = fitLogGps(D);
-  NetworkProvenance Prov;
-  Prov.Tool = "mpiete test";
-  Prov.Date = "2000-01-01T00:00:00Z";
+  LogGpsFit F = fitLogGps(D);
+  const LogGpsParams &P = F.Params;
+  NetworkRun Run;
+  Run.Tool = "mpiete test";
+  Run.Date = "2000-01-01T00:00:00Z";
   std::ostringstream OS;
-  writeNetworkYaml(OS, D, P, Prov);
+  writeNetworkFile(OS, makeNetworkFile(D, F, Run));
   YAML::Node N = YAML::Load(OS.str());
   EXPECT_EQ(N["format"].as<std::string>(), "mpiete-network");
   EXPECT_EQ(N["version"].as<int>(), 1);

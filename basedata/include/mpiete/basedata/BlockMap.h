@@ -1,8 +1,8 @@
 // Reads and writes the block map (`<output>.blocks.yaml`), per unit and per linked program.
-#ifndef MPIETE_FRONTEND_BLOCKMAP_H
-#define MPIETE_FRONTEND_BLOCKMAP_H
+#ifndef MPIETE_BASEDATA_BLOCKMAP_H
+#define MPIETE_BASEDATA_BLOCKMAP_H
 
-#include "mpiete/frontend/ProgramModel.h"
+#include "mpiete/basedata/ProgramModel.h"
 
 #include <ostream>
 #include <string>

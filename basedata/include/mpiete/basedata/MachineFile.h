@@ -1,0 +1,69 @@
+// The compute base data file, machine.yaml (format mpiete-compute, version 1): every rank's
+// compute blocks and their seconds per execution on one machine type; types, writer, reader.
+#ifndef MPIETE_BASEDATA_MACHINEFILE_H
+#define MPIETE_BASEDATA_MACHINEFILE_H
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace mpiete {
+
+class DiagnosticSink;
+
+/// One compute block of one rank, net of the timer's own overhead.
+struct MachineBlock {
+  uint64_t Id = 0;
+  bool Loop = false; ///< a loop timed whole: the times are per iteration
+  uint64_t Executions = 0;
+  uint64_t Iterations = 0; ///< loops only
+  double MeanSeconds = 0, StddevSeconds = 0, MinSeconds = 0, MaxSeconds = 0;
+};
+
+struct MachineRank {
+  int Rank = -1;
+  double TimerOverheadSeconds = 0;
+  std::vector<MachineBlock> Blocks;
+};
+
+/// How the times were measured.
+struct MachineProvenance {
+  std::string Program;
+  std::vector<std::string> Arguments;
+  int Ranks = 0;
+  std::string Host, CpuModel, CpuMhz;
+  int Cpu = -1;             ///< the first processor the ranks ran on
+  bool TokenPassing = true; ///< one rank (or RanksPerNode) computing at a time
+  int RanksPerNode = 1;     ///< ranks that computed at once (probe-compute --ranks-per-node)
+  std::string Compiler = "unknown", Flags = "unknown";
+  std::string BlockMap;    ///< the program's block map; empty if there was none
+  std::string Fingerprint; ///< the block map's fingerprint; empty if not recorded
+  std::string Date, Tool;
+};
+
+struct MachineFile {
+  static constexpr int FormatVersion = 1;
+  MachineProvenance Provenance;
+  double TimerOverheadSeconds = 0; ///< the largest of the ranks'
+  std::vector<MachineRank> Ranks;
+};
+
+void writeMachineFile(std::ostream &OS, const MachineFile &File);
+
+/// Reads machine.yaml from Text (Name for diagnostics, tagged [mpiete-compute]). With Only,
+/// just those ranks are taken, and each must be in the file (a cluster puts the ranks of its
+/// nodes of another machine type on that type's file). False (reported) on error.
+bool parseMachineFile(const std::string &Name, const std::string &Text, MachineFile &Out,
+                      DiagnosticSink &Diags, const std::vector<int> *Only = nullptr);
+/// The same from a file; `Path: error: cannot open the compute file` if missing.
+bool loadMachineFile(const std::string &Path, MachineFile &Out, DiagnosticSink &Diags,
+                     const std::vector<int> *Only = nullptr);
+
+/// Parses the readable block id `0aa758c0:11` (1 to 8 hex digits, as compute files have always
+/// been read); false if malformed.
+bool parseBlockId(const std::string &Text, uint64_t &Out);
+
+} // namespace mpiete
+
+#endif

@@ -1,0 +1,42 @@
+// A rank's timing file, rank<N>.timing, as the timing probe's runtime writes it
+// (runtime/lib/Recorder.cpp), and the machine file's rank made from it.
+#ifndef MPIETE_BASEDATA_TIMINGFILE_H
+#define MPIETE_BASEDATA_TIMINGFILE_H
+
+#include "mpiete/basedata/MachineFile.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mpiete {
+
+/// One timed block's line: totals over its executions, the timer's overhead included.
+struct BlockTiming {
+  uint64_t Id = 0;
+  bool Loop = false; ///< a loop timed whole (a line of kind "loop"), else "block"
+  uint64_t Executions = 0;
+  uint64_t Trips = 0; ///< loops: iterations over all executions
+  uint64_t Nanos = 0;
+  double MinNs = 0, MaxNs = 0, StddevNs = 0;
+};
+
+struct RankTiming {
+  int Rank = -1;
+  double OverheadNs = 0; ///< one begin/end pair of the timer
+  bool TokenPassing = false;
+  int Cpu = -1;
+  int RanksPerNode = 1;
+  std::vector<BlockTiming> Blocks; ///< timed ones only: communication is counted, not timed
+};
+
+/// Reads Path, rank Rank's timing file. Returns an error message, empty on success.
+std::string readRankTiming(const std::string &Path, int Rank, RankTiming &Out);
+
+/// The machine file's rank: seconds per execution (per iteration for loops) net of the timer's
+/// overhead, which is in every execution's interval once.
+MachineRank machineRankOf(const RankTiming &R);
+
+} // namespace mpiete
+
+#endif

@@ -1,0 +1,161 @@
+// machine.yaml: written, read back and compared field by field; the reader's located errors;
+// a rank's timing file made into the machine file's seconds.
+#include "mpiete/basedata/MachineFile.h"
+#include "mpiete/basedata/TimingFile.h"
+#include "mpiete/support/Diagnostics.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+using namespace mpiete;
+
+namespace {
+
+MachineFile sample() {
+  MachineFile F;
+  MachineProvenance &P = F.Provenance;
+  P.Program = "./app.timing";
+  P.Arguments = {"-n", "2048"};
+  P.Ranks = 2;
+  P.Host = "node1";
+  P.CpuModel = "Some CPU @ 2.40GHz";
+  P.CpuMhz = "2400.000";
+  P.Cpu = 3;
+  P.TokenPassing = true;
+  P.RanksPerNode = 2;
+  P.Compiler = "gcc 12.2.0";
+  P.Flags = "-O2 -g";
+  P.BlockMap = "./app.blocks.yaml";
+  P.Fingerprint = "49d39c21a20b06d6";
+  P.Date = "2026-01-02T03:04:05Z";
+  P.Tool = "mpiete 0.1.0";
+  F.TimerOverheadSeconds = 2.5e-8;
+  MachineRank R0{0, 2.5e-8, {}};
+  R0.Blocks.push_back({0x0aa758c000000003ULL, false, 10, 0, 1.25e-7, 1e-9, 1e-7, 1.5e-7});
+  R0.Blocks.push_back({0x0aa758c000000007ULL, true, 2, 2000, 2.5e-9, 0, 5e-6, 5.5e-6});
+  MachineRank R1{1, 2e-8, {}};
+  R1.Blocks.push_back({0x0aa758c000000003ULL, false, 10, 0, 2e-7, 0, 0, 0});
+  F.Ranks = {R0, R1};
+  return F;
+}
+
+} // namespace
+
+TEST(MachineFileTest, RoundTripsEveryField) {
+  MachineFile In = sample();
+  std::ostringstream OS, Errors;
+  writeMachineFile(OS, In);
+  DiagnosticSink Diags(Errors);
+  MachineFile Out;
+  ASSERT_TRUE(parseMachineFile("machine.yaml", OS.str(), Out, Diags)) << Errors.str();
+  const MachineProvenance &P = Out.Provenance, &PI = In.Provenance;
+  EXPECT_EQ(P.Program, PI.Program);
+  EXPECT_EQ(P.Arguments, PI.Arguments);
+  EXPECT_EQ(P.Ranks, PI.Ranks);
+  EXPECT_EQ(P.Host, PI.Host);
+  EXPECT_EQ(P.CpuModel, PI.CpuModel);
+  EXPECT_EQ(P.CpuMhz, PI.CpuMhz);
+  EXPECT_EQ(P.Cpu, PI.Cpu);
+  EXPECT_EQ(P.TokenPassing, PI.TokenPassing);
+  EXPECT_EQ(P.RanksPerNode, PI.RanksPerNode);
+  EXPECT_EQ(P.Compiler, PI.Compiler);
+  EXPECT_EQ(P.Flags, PI.Flags);
+  EXPECT_EQ(P.BlockMap, PI.BlockMap);
+  EXPECT_EQ(P.Fingerprint, PI.Fingerprint);
+  EXPECT_EQ(P.Date, PI.Date);
+  EXPECT_EQ(P.Tool, PI.Tool);
+  EXPECT_DOUBLE_EQ(Out.TimerOverheadSeconds, In.TimerOverheadSeconds);
+  ASSERT_EQ(Out.Ranks.size(), In.Ranks.size());
+  for (size_t R = 0; R < In.Ranks.size(); ++R) {
+    const MachineRank &A = Out.Ranks[R], &B = In.Ranks[R];
+    EXPECT_EQ(A.Rank, B.Rank);
+    EXPECT_DOUBLE_EQ(A.TimerOverheadSeconds, B.TimerOverheadSeconds);
+    ASSERT_EQ(A.Blocks.size(), B.Blocks.size());
+    for (size_t I = 0; I < B.Blocks.size(); ++I) {
+      EXPECT_EQ(A.Blocks[I].Id, B.Blocks[I].Id);
+      EXPECT_EQ(A.Blocks[I].Loop, B.Blocks[I].Loop);
+      EXPECT_EQ(A.Blocks[I].Executions, B.Blocks[I].Executions);
+      EXPECT_EQ(A.Blocks[I].Iterations, B.Blocks[I].Iterations);
+      EXPECT_DOUBLE_EQ(A.Blocks[I].MeanSeconds, B.Blocks[I].MeanSeconds);
+      EXPECT_DOUBLE_EQ(A.Blocks[I].StddevSeconds, B.Blocks[I].StddevSeconds);
+      EXPECT_DOUBLE_EQ(A.Blocks[I].MinSeconds, B.Blocks[I].MinSeconds);
+      EXPECT_DOUBLE_EQ(A.Blocks[I].MaxSeconds, B.Blocks[I].MaxSeconds);
+    }
+  }
+  // Only some ranks, and a rank the file lacks.
+  std::vector<int> Only = {1};
+  ASSERT_TRUE(parseMachineFile("machine.yaml", OS.str(), Out, Diags, &Only));
+  ASSERT_EQ(Out.Ranks.size(), 1u);
+  EXPECT_EQ(Out.Ranks[0].Rank, 1);
+  Only = {2};
+  EXPECT_FALSE(parseMachineFile("machine.yaml", OS.str(), Out, Diags, &Only));
+  EXPECT_NE(Errors.str().find("no compute data for rank 2"), std::string::npos) << Errors.str();
+}
+
+namespace {
+// The layout `mpiete probe-compute` writes, trimmed (from the estimator's reader tests).
+const char *MachineText = R"(# mpiete compute base data
+format: mpiete-compute
+version: 1
+provenance: {program: ./app.timing, ranks: 2}
+timer_overhead_seconds: 2.0e-8
+ranks:
+  - rank: 0
+    timer_overhead_seconds: 2.0e-8
+    blocks:
+      - {id: "0aa758c0:3", kind: block, executions: 10, mean_seconds: 1.0e-7, stddev_seconds: 0, min_seconds: 0, max_seconds: 0}
+      - {id: "0aa758c0:7", kind: loop, executions: 2, iterations: 2000, mean_seconds: 2.5e-9, stddev_seconds: 0, min_seconds: 0, max_seconds: 0}
+  - rank: 1
+    timer_overhead_seconds: 2.0e-8
+    blocks:
+      - {id: "0aa758c0:3", kind: block, executions: 10, mean_seconds: 2.0e-7, stddev_seconds: 0, min_seconds: 0, max_seconds: 0}
+)";
+} // namespace
+
+TEST(MachineFileTest, BadBlockIdIsLocated) {
+  std::ostringstream Errors;
+  DiagnosticSink Diags(Errors);
+  MachineFile F;
+  ASSERT_TRUE(parseMachineFile("machine.yaml", MachineText, F, Diags)) << Errors.str();
+  EXPECT_EQ(F.Ranks[0].Blocks[1].Iterations, 2000u);
+  std::string Bad = MachineText;
+  Bad.replace(Bad.find("0aa758c0:7"), 10, "0aa758c0-7");
+  EXPECT_FALSE(parseMachineFile("machine.yaml", Bad, F, Diags));
+  EXPECT_NE(Errors.str().find("machine.yaml:11:9: error: bad block id"), std::string::npos)
+      << Errors.str();
+}
+
+TEST(MachineFileTest, TimingFileGivesSecondsNetOfTheTimer) {
+  std::string Path = (std::filesystem::temp_directory_path() /
+                      ("mpiete-timing-" + std::to_string(::getpid()) + ".timing"))
+                         .string();
+  {
+    std::ofstream T(Path);
+    T << "# mpiete timing rank 0 of 2\n# timer-overhead-ns 20.0\n# token-passing on\n# cpu 3\n"
+         "# ranks-per-node 1\n"
+         "0aa758c0:3 block 10 1200 100.0 140.0 5.0\n"
+         "0aa758c0:7 loop 2 2000 5040 2500.0 2540.0 1.0\n"
+         "0aa758c0:9 comm 4\n";
+  }
+  RankTiming R;
+  ASSERT_EQ(readRankTiming(Path, 0, R), "");
+  std::filesystem::remove(Path);
+  EXPECT_EQ(R.Cpu, 3);
+  ASSERT_EQ(R.Blocks.size(), 2u);
+  MachineRank M = machineRankOf(R);
+  ASSERT_EQ(M.Blocks.size(), 2u);
+  EXPECT_DOUBLE_EQ(M.TimerOverheadSeconds, 20e-9);
+  // (1200 - 10 x 20) / 10 executions; min and max less one timer pair.
+  EXPECT_DOUBLE_EQ(M.Blocks[0].MeanSeconds, 100e-9);
+  EXPECT_DOUBLE_EQ(M.Blocks[0].MinSeconds, 80e-9);
+  EXPECT_DOUBLE_EQ(M.Blocks[0].MaxSeconds, 120e-9);
+  // A loop: (5040 - 2 x 20) / 2000 iterations; its min and max are whole executions.
+  EXPECT_TRUE(M.Blocks[1].Loop);
+  EXPECT_DOUBLE_EQ(M.Blocks[1].MeanSeconds, 2.5e-9);
+  EXPECT_EQ(M.Blocks[1].Iterations, 2000u);
+  EXPECT_DOUBLE_EQ(M.Blocks[1].MinSeconds, 2500e-9);
+}

@@ -1,0 +1,99 @@
+// The block map in a program directory: block descriptions and FILE:LINE region bounds.
+#include "mpiete/estimator/ProgramBlocks.h"
+
+#include "mpiete/basedata/BlockMap.h"
+#include "mpiete/basedata/MachineFile.h"
+
+#include <filesystem>
+
+namespace mpiete::estimator {
+
+std::map<BlockId, std::string> blockDescriptions(const std::string &ProgramDir,
+                                                 DiagnosticSink &Diags) {
+  std::map<BlockId, std::string> Out;
+  std::string Path = (std::filesystem::path(ProgramDir) / "blocks.yaml").string();
+  if (!std::filesystem::exists(Path))
+    return Out;
+  BlockMap Map;
+  if (!readBlockMap(Path, Map, Diags))
+    return Out;
+  for (const UnitModel &U : Map.Units)
+    for (const Block &B : U.Blocks) {
+      std::string D = B.File + ":" + std::to_string(B.BeginLine);
+      if (B.EndLine != B.BeginLine)
+        D += "-" + std::to_string(B.EndLine);
+      D += " " + B.Procedure;
+      if (!B.Routine.empty())
+        D += ": " + B.Routine + (B.Phase.empty() ? "" : " (" + B.Phase + ")");
+      else if (B.WholeLoop)
+        D += ": loop";
+      Out[U.blockId(B.Index)] = std::move(D);
+    }
+  return Out;
+}
+
+std::optional<BlockId> regionBlock(const std::string &Spec, bool IsStart,
+                                   const std::string &ProgramDir, DiagnosticSink &Diags) {
+  BlockId Id;
+  if (parseBlockId(Spec, Id))
+    return Id;
+  const DiagLoc Tool{"mpiete estimate", 0, 0};
+  size_t Colon = Spec.rfind(':');
+  unsigned Line = 0;
+  if (Colon == std::string::npos || Colon + 1 == Spec.size() ||
+      Spec.find_first_not_of("0123456789", Colon + 1) != std::string::npos ||
+      (Line = unsigned(std::stoul(Spec.substr(Colon + 1)))) == 0) {
+    Diags.error(Tool,
+                "bad region bound '" + Spec +
+                    "' (a block id such as 0aa758c0:11, or "
+                    "FILE:LINE)",
+                "usage");
+    return std::nullopt;
+  }
+  std::string File = Spec.substr(0, Colon);
+  std::string MapPath = (std::filesystem::path(ProgramDir) / "blocks.yaml").string();
+  BlockMap Map;
+  if (!std::filesystem::exists(MapPath)) {
+    Diags.error(Tool,
+                "a FILE:LINE region bound needs the block map '" + MapPath +
+                    "' (probe-program copies it there)",
+                "usage");
+    return std::nullopt;
+  }
+  if (!readBlockMap(MapPath, Map, Diags))
+    return std::nullopt;
+  auto SameFile = [&](const std::string &Path) {
+    std::filesystem::path A = Path, B = File;
+    return A == B || (A.filename() == B.filename() &&
+                      (B.parent_path().empty() || A.string().ends_with(B.string())));
+  };
+  std::optional<BlockId> Holding, Beside;
+  unsigned BesideLine = 0;
+  for (const UnitModel &U : Map.Units)
+    for (const Block &B : U.Blocks) {
+      if (!SameFile(B.File) || B.Kind == BlockKind::Init || B.Kind == BlockKind::Finalize)
+        continue;
+      BlockId Id = U.blockId(B.Index);
+      if (B.BeginLine <= Line && Line <= B.EndLine) {
+        if (!Holding || !IsStart)
+          Holding = Id; // blocks come in source order: the first for a start, the last for an end
+      } else if (IsStart && B.BeginLine > Line && (!Beside || B.BeginLine < BesideLine)) {
+        Beside = Id;
+        BesideLine = B.BeginLine;
+      } else if (!IsStart && B.EndLine < Line && (!Beside || B.EndLine >= BesideLine)) {
+        Beside = Id;
+        BesideLine = B.EndLine;
+      }
+    }
+  if (Holding)
+    return Holding;
+  if (Beside)
+    return Beside;
+  Diags.error(Tool,
+              "no block at or " + std::string(IsStart ? "after" : "before") + " '" + Spec +
+                  "' in the block map '" + MapPath + "'",
+              "usage");
+  return std::nullopt;
+}
+
+} // namespace mpiete::estimator

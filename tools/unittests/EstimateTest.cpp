@@ -1,0 +1,220 @@
+// `mpiete estimate` end to end on trace files written by the runtime's own TraceWriter and
+// hand-written machine, network and cluster files.
+#include "PingPong.h"
+#include "mpiete/tools/Commands.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace mpiete;
+using namespace mpiete::pingpong;
+
+TEST(EstimateCommandTest, PredictsThePingPongFromFiles) {
+  std::string Dir = tempDir("command");
+  writePingPong(Dir);
+  {
+    std::ofstream M(Dir + "/machine.yaml");
+    M << "format: mpiete-compute\nversion: 1\nranks:\n"
+         "  - {rank: 0, blocks: [{id: \"0aa758c0:3\", kind: block, mean_seconds: 1.0e-7}]}\n"
+         "  - {rank: 1, blocks: [{id: \"0aa758c0:3\", kind: block, mean_seconds: 1.0e-7}]}\n";
+    // T(k) = 1000 + k ns, o_s = 10 ns, o_r = 20 ns; S (first synchronous size) 1025.
+    std::ofstream N(Dir + "/network.yaml");
+    N << "format: mpiete-network\nversion: 1\ntable:\n  columns: [bytes, recv_s]\n"
+         "  rows: [[0, 1.0e-6], [1024, 2.024e-6]]\n"
+         "loggps: {L: 9.7e-7, o_s: 1.0e-8, o_s_per_byte: 0, o_r: 2.0e-8, o_r_per_byte: 0, "
+         "g: 0, G: 1.0e-9, G_eager: 1.0e-9, S: 1025}\n";
+  }
+  std::string Out = Dir + "/estimate.yaml", Timeline = Dir + "/timeline.json";
+  int Status =
+      runEstimate({"--program", Dir, "--machine", Dir + "/machine.yaml", "--network",
+                   Dir + "/network.yaml", "--format", "yaml", "-o", Out, "--timeline", Timeline});
+  ASSERT_EQ(Status, 0);
+  YAML::Node Y = YAML::LoadFile(Out);
+  EXPECT_EQ(Y["predicted_seconds"].as<std::string>(), "0.000002300");
+  ASSERT_EQ(Y["ranks"].size(), 2u);
+  EXPECT_EQ(Y["ranks"][1]["rank"].as<int>(), 1);
+  EXPECT_EQ(Y["ranks"][1]["wait_seconds"].as<std::string>(), "0.000001180");
+  EXPECT_EQ(Y["ranks"][0]["compute_seconds"].as<std::string>(), "0.000000100");
+  std::ifstream T(Timeline);
+  std::string Text((std::istreambuf_iterator<char>(T)), std::istreambuf_iterator<char>());
+  EXPECT_NE(Text.find("\"name\":\"wait 0aa758c0:21\""), std::string::npos);
+
+  // JSON, and the LogGPS model: T(100) = o_s + L + o_r + 100 G = 1100 ns as well.
+  std::string Json = Dir + "/estimate.json";
+  ASSERT_EQ(
+      runEstimate({"--program", Dir, "--machine", Dir + "/machine.yaml", "--network",
+                   Dir + "/network.yaml", "--format", "json", "--model", "loggps", "-o", Json}),
+      0);
+  YAML::Node J = YAML::LoadFile(Json); // JSON is YAML
+  EXPECT_EQ(J["predicted_seconds"].as<std::string>(), "0.000002300");
+
+  // Both ranks on one node: the cluster's intra-node network, here a 10x faster one.
+  {
+    std::ofstream C(Dir + "/cluster.yaml");
+    C << "format: mpiete-cluster\nversion: 1\nranks_per_node: 2\nintra_node_network: shm.yaml\n";
+    std::ofstream N(Dir + "/shm.yaml");
+    N << "format: mpiete-network\nversion: 1\ntable:\n  columns: [bytes, recv_s]\n"
+         "  rows: [[0, 1.0e-7], [1000, 2.0e-7]]\n"
+         "loggps: {L: 7.0e-8, o_s: 1.0e-8, o_s_per_byte: 0, o_r: 2.0e-8, o_r_per_byte: 0, "
+         "g: 0, G: 1.0e-10, G_eager: 1.0e-10, S: null}\n";
+  }
+  // T(100) = 110 ns: rank 1 done at 210, replies at 210 (-> 220), arrives 320 at rank 0.
+  ASSERT_EQ(runEstimate({"--program", Dir, "--machine", Dir + "/machine.yaml", "--network",
+                         Dir + "/network.yaml", "--cluster", Dir + "/cluster.yaml", "--format",
+                         "yaml", "-o", Out}),
+            0);
+  EXPECT_EQ(YAML::LoadFile(Out)["predicted_seconds"].as<std::string>(), "0.000000320");
+
+  EXPECT_EQ(runEstimate({"--program", Dir, "--network", Dir + "/network.yaml"}), 1);
+}
+
+TEST(EstimateCommandTest, BaseDataOfAnotherBuildIsRefused) {
+  std::string Dir = tempDir("fingerprint");
+  ::setenv("MPIETE_FINGERPRINT", "49d39c21a20b06d6", 1);
+  writePingPong(Dir);
+  ::unsetenv("MPIETE_FINGERPRINT");
+  auto Machine = [&](const char *Fingerprint) {
+    std::ofstream M(Dir + "/machine.yaml");
+    M << "format: mpiete-compute\nversion: 1\nprovenance: {fingerprint: \"" << Fingerprint
+      << "\"}\nranks:\n"
+         "  - {rank: 0, blocks: [{id: \"0aa758c0:3\", kind: block, mean_seconds: 1.0e-7}]}\n"
+         "  - {rank: 1, blocks: [{id: \"0aa758c0:3\", kind: block, mean_seconds: 1.0e-7}]}\n";
+  };
+  {
+    std::ofstream N(Dir + "/network.yaml");
+    N << "format: mpiete-network\nversion: 1\ntable:\n  columns: [bytes, recv_s]\n"
+         "  rows: [[0, 1.0e-6], [1024, 2.024e-6]]\n"
+         "loggps: {L: 9.7e-7, o_s: 1.0e-8, o_s_per_byte: 0, o_r: 2.0e-8, o_r_per_byte: 0, "
+         "g: 0, G: 1.0e-9, G_eager: 1.0e-9, S: 1025}\n";
+  }
+  CommandArgs Args = {
+      "--program",           Dir,  "--machine",     Dir + "/machine.yaml", "--network",
+      Dir + "/network.yaml", "-o", Dir + "/out.txt"};
+  Machine("49d39c21a20b06d6");
+  EXPECT_EQ(runEstimate(Args), 0);
+  Machine("0123456789abcdef");
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(runEstimate(Args), 1);
+  std::string Err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(Err.find(Dir + "/machine.yaml: error: compute base data of another build"),
+            std::string::npos)
+      << Err;
+}
+
+TEST(EstimateCommandTest, ClusterNodeTypesTakeTheirOwnMachineFile) {
+  std::string Dir = tempDir("cluster");
+  writePingPong(Dir);
+  auto Machine = [&](const std::string &File, double Rank0Seconds, bool WithRank1) {
+    std::ofstream M(Dir + "/" + File);
+    M << "format: mpiete-compute\nversion: 1\nranks:\n"
+         "  - {rank: 0, blocks: [{id: \"0aa758c0:3\", kind: block, mean_seconds: "
+      << Rank0Seconds << "}]}\n";
+    if (WithRank1)
+      M << "  - {rank: 1, blocks: [{id: \"0aa758c0:3\", kind: block, mean_seconds: 1.0e-7}]}\n";
+  };
+  Machine("machine.yaml", 1.0e-7, true);
+  Machine("slow.yaml", 3.0e-7, false); // only rank 0 measured there
+  {
+    std::ofstream N(Dir + "/network.yaml");
+    N << "format: mpiete-network\nversion: 1\ntable:\n  columns: [bytes, recv_s]\n"
+         "  rows: [[0, 1.0e-6], [1024, 2.024e-6]]\n"
+         "loggps: {L: 9.7e-7, o_s: 1.0e-8, o_s_per_byte: 0, o_r: 2.0e-8, o_r_per_byte: 0, "
+         "g: 0, G: 1.0e-9, G_eager: 1.0e-9, S: 1025}\n";
+  }
+  auto Cluster = [&](const std::string &Text) {
+    std::ofstream C(Dir + "/cluster.yaml");
+    C << "format: mpiete-cluster\nversion: 1\n" << Text;
+  };
+  std::string Out = Dir + "/estimate.yaml";
+  CommandArgs Args = {"--program", Dir,
+                      "--machine", Dir + "/machine.yaml",
+                      "--network", Dir + "/network.yaml",
+                      "--cluster", Dir + "/cluster.yaml",
+                      "--format",  "yaml",
+                      "-o",        Out};
+  // Node 0 is of the slow type: rank 0's compute block takes 300 ns instead of 100 ns, and the
+  // whole ping-pong (2300 ns with the default machine) ends 200 ns later.
+  Cluster("ranks_per_node: 1\nnodes:\n  - {count: 1, machine: slow.yaml}\n  - {count: 1}\n");
+  ASSERT_EQ(runEstimate(Args), 0);
+  EXPECT_EQ(YAML::LoadFile(Out)["predicted_seconds"].as<std::string>(), "0.000002500");
+  // Rank 1 on a slow node: slow.yaml has no data for rank 1, which is an error, not a guess.
+  Cluster("ranks_per_node: 1\nnodes:\n  - {count: 1}\n  - {count: 1, machine: slow.yaml}\n");
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(runEstimate(Args), 1);
+  std::string Err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(Err.find("no compute data for rank 1"), std::string::npos) << Err;
+  // Too few nodes for the ranks.
+  Cluster("ranks_per_node: 1\nnodes:\n  - {count: 1}\n");
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(runEstimate(Args), 1);
+  Err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(Err.find("need 2"), std::string::npos) << Err;
+}
+
+TEST(EstimateCommandTest, ClusterContentionKeys) {
+  // Rank 0 sends 100,000 bytes eagerly to ranks 1 and 2, each on its own node: T(k) = 1000 +
+  // k ns, no overheads, G = 1 ns per byte. Alone each arrives at 101,000; sharing node 0's
+  // link (C = 1/G) both stream at half rate and arrive at 201,000.
+  std::string Dir = tempDir("contention");
+  for (int Rank = 0; Rank < 3; ++Rank) {
+    auto W = std::make_unique<TraceWriter>();
+    W->enable(Dir.c_str());
+    W->start(Rank, 3);
+    W->init(id(1));
+    if (Rank == 0) {
+      W->send(id(10), 1, 0, 0, 100000, 1, trace::SendMode::Standard, trace::Context::User);
+      W->send(id(10), 2, 0, 0, 100000, 2, trace::SendMode::Standard, trace::Context::User);
+      W->wait(id(11), trace::WaitOp::Waitall, 2);
+      W->sendCompleted(1);
+      W->sendCompleted(2);
+    } else {
+      W->recv(id(20), 0, 0, 0, 100000, 1, trace::Context::User);
+      W->wait(id(21), trace::WaitOp::Wait, 1);
+      W->recvCompleted(1, 0, 0, 100000);
+    }
+    W->finalize(id(2));
+    W->finish();
+  }
+  {
+    std::ofstream M(Dir + "/machine.yaml");
+    M << "format: mpiete-compute\nversion: 1\nranks:\n  - {rank: 0, blocks: []}\n"
+         "  - {rank: 1, blocks: []}\n  - {rank: 2, blocks: []}\n";
+    std::ofstream N(Dir + "/network.yaml");
+    N << "format: mpiete-network\nversion: 1\nprovenance: {pairs: 1}\n"
+         "table:\n  columns: [bytes, recv_s]\n  rows: [[0, 1.0e-6], [1024, 2.024e-6]]\n"
+         "loggps: {L: 1.0e-6, o_s: 0, o_s_per_byte: 0, o_r: 0, o_r_per_byte: 0, "
+         "g: 0, G: 1.0e-9, G_eager: 1.0e-9, S: null}\n";
+    // Four pairs at once reached 1.5e9 bytes per second together at the largest sizes.
+    std::ofstream P(Dir + "/pairs.yaml");
+    P << "format: mpiete-network\nversion: 1\nprovenance: {pairs: 4}\n"
+         "table:\n  columns: [bytes, recv_s]\n  rows: [[1000000, "
+      << 4e6 / 1.5e9 << "]]\n";
+  }
+  std::string Out = Dir + "/estimate.yaml";
+  auto Predict = [&](const std::string &Keys) {
+    std::ofstream C(Dir + "/cluster.yaml");
+    C << "format: mpiete-cluster\nversion: 1\nranks_per_node: 1\n" << Keys;
+    C.close();
+    if (runEstimate({"--program", Dir, "--machine", Dir + "/machine.yaml", "--network",
+                     Dir + "/network.yaml", "--cluster", Dir + "/cluster.yaml", "--format", "yaml",
+                     "-o", Out}) != 0)
+      return std::string("failed");
+    return YAML::LoadFile(Out)["predicted_seconds"].as<std::string>();
+  };
+  EXPECT_EQ(Predict(""), "0.000201000");                   // default: fair, C = 1/G
+  EXPECT_EQ(Predict("contention: none\n"), "0.000101000"); // every transfer at its own rate
+  EXPECT_EQ(Predict("link_bandwidth: 2.0e9\n"), "0.000101000");
+  // C = 1.5 bytes per ns: 0.75 each, 100,000 bytes stream in 133,333 ns.
+  EXPECT_EQ(Predict("contention_network: pairs.yaml\n"), "0.000134333");
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(Predict("contention_network: network.yaml\n"), "failed");
+  EXPECT_EQ(Predict("contention: maybe\n"), "failed");
+  std::string Err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(Err.find("was measured with one pair"), std::string::npos) << Err;
+  EXPECT_NE(Err.find("contention must be 'fair' or 'none'"), std::string::npos) << Err;
+}
