@@ -403,8 +403,8 @@ void describeCond(char *Buf, size_t Size, size_t &Len, const WaitCond &C) {
 void describeRank(char *Buf, size_t Size, size_t &Len, int R) {
   const RankSlot &S = slot(R);
   const WaitDesc &W = S.Wait;
-  char Block[32];
-  formatId(W.Block, Block, sizeof Block);
+  char Block[BlockIdBufferSize];
+  formatBlockId(W.Block, Block, sizeof Block);
   appendf(Buf, Size, Len, "rank %d ", R);
   switch (S.State) {
   case RankState::Finished:
@@ -666,8 +666,8 @@ void releaseRequest(Request *R) {
 Request *toRequest(MPI_Request Req, mpiete_site_t Block) {
   auto *R = reinterpret_cast<Request *>(Req);
   if (R == nullptr || R->Magic != ReqMagic) {
-    char Id[32];
-    formatId(Block, Id, sizeof Id);
+    char Id[BlockIdBufferSize];
+    formatBlockId(Block, Id, sizeof Id);
     fatal("invalid request passed at block %s (not made by a rewritten MPI call)", Id);
   }
   return R;
