@@ -10,7 +10,6 @@
 namespace mpiete::transport::token {
 namespace {
 
-
 /// The routine the user wrote: a blocking call was split into a start and a
 /// wait whose blocks follow each other (SEND/RECV: site, site + 1; SENDRECV:
 /// site, site + 1, site + 2).

@@ -259,7 +259,6 @@ struct SegmentLock {
   SegmentLock &operator=(const SegmentLock &) = delete;
 };
 
-
 /// Creates (rank 0) or maps (the others) the job's segment Name for K tokens, rank 0 choosing
 /// the tokens' processors among JobSet; on return every rank has it mapped and its name is
 /// unlinked. Collective over MPI_COMM_WORLD.

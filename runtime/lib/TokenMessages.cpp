@@ -21,7 +21,6 @@ bool matches(const MsgDesc &D, const Request &R) {
          (R.Tag == MPI_ANY_TAG || D.Tag == R.Tag);
 }
 
-
 void unlinkMsg(uint32_t I, uint32_t Prev) {
   RankSlot &S = self();
   const uint32_t Next = M.Msgs[I].Next;

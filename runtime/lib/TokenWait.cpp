@@ -200,8 +200,7 @@ int waitall(mpiete_site_t Block, int N, MPI_Request Reqs[], MPI_Status Statuses[
 
 int waitany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index, MPI_Status *Status) {
   int Rc = MPI_SUCCESS;
-  complete(WaitWhat::Waitany, Block, N, Reqs,
-           [&] { return anyDone(N, Reqs, Index, Status, Rc); });
+  complete(WaitWhat::Waitany, Block, N, Reqs, [&] { return anyDone(N, Reqs, Index, Status, Rc); });
   return Rc;
 }
 
