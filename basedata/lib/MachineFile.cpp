@@ -1,5 +1,8 @@
 // machine.yaml written from and read into a MachineFile.
 #include "mpiete/basedata/MachineFile.h"
+
+#include <optional>
+#include <string_view>
 #include "mpiete/basedata/ProgramModel.h"
 #include "mpiete/basedata/YamlParser.h"
 
@@ -153,28 +156,10 @@ bool loadMachineFile(const std::string &Path, MachineFile &Out, DiagnosticSink &
 }
 
 bool parseBlockId(const std::string &Text, uint64_t &Out) {
-  size_t Colon = Text.find(':');
-  if (Colon == std::string::npos || Colon == 0 || Colon > 8 || Colon + 1 == Text.size())
+  std::optional<uint64_t> Id = parseBlockId(std::string_view(Text));
+  if (!Id)
     return false;
-  uint64_t Unit = 0, Index = 0;
-  for (size_t I = 0; I < Colon; ++I) {
-    char C = Text[I];
-    int D = C >= '0' && C <= '9'   ? C - '0'
-            : C >= 'a' && C <= 'f' ? C - 'a' + 10
-            : C >= 'A' && C <= 'F' ? C - 'A' + 10
-                                   : -1;
-    if (D < 0)
-      return false;
-    Unit = Unit * 16 + uint64_t(D);
-  }
-  for (size_t I = Colon + 1; I < Text.size(); ++I) {
-    if (Text[I] < '0' || Text[I] > '9')
-      return false;
-    Index = Index * 10 + uint64_t(Text[I] - '0');
-    if (Index > 0xffffffffULL)
-      return false;
-  }
-  Out = (Unit << 32) | Index;
+  Out = *Id;
   return true;
 }
 

@@ -1,9 +1,7 @@
-// Names, ids and unit hashing of the program model.
+// Names and unit hashing of the program model.
 #include "mpiete/basedata/ProgramModel.h"
 
 #include "mpiete/support/Hash.h"
-
-#include <charconv>
 
 namespace mpiete {
 
@@ -59,24 +57,6 @@ std::string_view toString(MpiRole R) {
     return "comm";
   }
   return "?";
-}
-
-std::string formatBlockId(uint64_t Id) {
-  return toHex(Id >> 32, 8) + ":" + std::to_string(static_cast<uint32_t>(Id));
-}
-
-std::optional<uint64_t> parseBlockId(std::string_view S) {
-  size_t Colon = S.find(':');
-  if (Colon != 8)
-    return std::nullopt;
-  uint32_t Unit = 0, Index = 0;
-  auto R1 = std::from_chars(S.data(), S.data() + 8, Unit, 16);
-  if (R1.ec != std::errc() || R1.ptr != S.data() + 8)
-    return std::nullopt;
-  auto R2 = std::from_chars(S.data() + 9, S.data() + S.size(), Index, 10);
-  if (R2.ec != std::errc() || R2.ptr != S.data() + S.size() || S.size() == 9)
-    return std::nullopt;
-  return makeBlockId(Unit, Index);
 }
 
 uint32_t computeUnitId(std::string_view Source, const std::vector<std::string> &Defines) {

@@ -1,17 +1,9 @@
-// Event constructors for hand-written traces and the readable block id.
+// Event constructors for hand-written traces.
 #include "mpiete/estimator/Event.h"
-
-#include <cstdio>
 
 namespace mpiete::estimator {
 
 EventSource::~EventSource() = default;
-
-std::string formatBlock(BlockId B) {
-  char Buf[32];
-  std::snprintf(Buf, sizeof Buf, "%08x:%u", unsigned(B >> 32), unsigned(B & 0xffffffffU));
-  return Buf;
-}
 
 Event Event::compute(BlockId B) {
   Event E;

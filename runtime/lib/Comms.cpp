@@ -67,8 +67,8 @@ void initWorld() {
 const Info &lookup(MPI_Comm Comm, mpiete_site_t Block) {
   Entry **E = Table.find(handleKey(Comm));
   if (E == nullptr) [[unlikely]] {
-    char Id[32];
-    formatId(Block, Id, sizeof Id);
+    char Id[BlockIdBufferSize];
+    formatBlockId(Block, Id, sizeof Id);
     if (Comm == MPI_COMM_NULL)
       Recorder::get().fail("block %s: MPI_COMM_NULL used as a communicator", Id);
     Recorder::get().fail("block %s: communicator not made by a rewritten MPI call (mpiete "

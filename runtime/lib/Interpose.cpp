@@ -4,9 +4,9 @@
 // through the runtime: the trace records it and the token machine runs it. Without this, the
 // timing probe would hang in a real MPI call while every other rank sleeps.
 //
-// Each routine gets its own pseudo call site in the reserved unit 0xffffffff, so the block map
-// does not name it but the trace and the estimator still see a consistent site (a SEND site owns
-// index and index + 1, a SENDRECV site three ids: four per routine leaves room).
+// Each routine gets its own pseudo call site in the reserved unit 0xffffffff (mpiete/BlockId.h's
+// uninstrumentedSite), so the block map does not name it but the trace and the estimator still
+// see a consistent site.
 //
 // One-sided windows passed through uninstrumented (--mpiete-pass-through) are created, fenced
 // and freed collectively by their members; they are run through transport::collectiveCall
@@ -19,17 +19,13 @@
 namespace mpiete {
 namespace {
 
-constexpr uint32_t UninstrumentedUnit = 0xffffffffu;
-
 enum RoutineOrdinal : uint32_t {
 #define MPIETE_ROUTINE(MpiName, RuntimeName, Role, Params, Args) Ordinal_##MpiName,
 #include "mpiete/routines.def"
   OrdinalCount
 };
 
-constexpr mpiete_site_t siteOf(RoutineOrdinal O) {
-  return (static_cast<mpiete_site_t>(UninstrumentedUnit) << 32) | (static_cast<uint32_t>(O) * 4);
-}
+constexpr mpiete_site_t siteOf(RoutineOrdinal O) { return uninstrumentedSite(O); }
 
 /// Says once per routine (on the first rank that meets it) that a call bypassed the
 /// instrumentation: the user should know that its site has no source position.
@@ -40,10 +36,12 @@ void noteUninstrumented(RoutineOrdinal O, const char *Name) {
   Warned[O] = true;
   if (Recorder::get().rank() > 0)
     return;
+  char Site[BlockIdBufferSize];
+  formatBlockId(siteOf(O), Site, sizeof Site);
   std::fprintf(stderr,
                "mpiete: rank 0: warning: '%s' called from code not built by mpiete-cc; it is "
-               "recorded under site ffffffff:%u and has no source position\n",
-               Name, static_cast<unsigned>(O) * 4);
+               "recorded under site %s and has no source position\n",
+               Name, Site);
 }
 
 } // namespace
@@ -98,12 +96,9 @@ void forgetWindow(MPI_Win Win) {
     }
 }
 
-constexpr mpiete_site_t WindowSite =
-    (static_cast<mpiete_site_t>(UninstrumentedUnit) << 32) | 0xfffffff0u;
-
 template <typename Fn> int collectively(MPI_Comm Comm, Fn &&Call) {
   return transport::collectiveCall(
-      WindowSite, Comm, [](void *Arg) { return (*static_cast<Fn *>(Arg))(); }, &Call);
+      WindowCallBlock, Comm, [](void *Arg) { return (*static_cast<Fn *>(Arg))(); }, &Call);
 }
 
 } // namespace

@@ -12,11 +12,11 @@
 //                       communicator registered (comms::created, transport::commCreated)
 //   COLLECTIVE          record one event of `site`, then the lowered collective (Collectives.h),
 //                       whose messages are all recorded under `site`
-#include "Collectives.h"
 #include "Comms.h"
 #include "Recorder.h"
 #include "Transport.h"
 #include "Variant.h"
+#include "coll/Collectives.h"
 
 namespace mpiete {
 namespace {

@@ -41,11 +41,6 @@ const char *kindName(Kind K) {
   return "?";
 }
 
-void formatId(mpiete_site_t Id, char *Buf, size_t BufSize) {
-  std::snprintf(Buf, BufSize, "%08x:%u", static_cast<unsigned>(Id >> 32),
-                static_cast<unsigned>(Id & 0xffffffffULL));
-}
-
 //===-- CounterTable ------------------------------------------------------------------------===//
 
 Counter &CounterTable::insert(mpiete_site_t Id) {
@@ -109,8 +104,8 @@ void Recorder::reclassify(Counter &C, Kind K) {
     C.K = K;
     return;
   }
-  char Id[32];
-  formatId(C.Id, Id, sizeof Id);
+  char Id[BlockIdBufferSize];
+  formatBlockId(C.Id, Id, sizeof Id);
   fail("block %s is used both as %s and as %s (bad instrumentation)", Id, kindName(C.K),
        kindName(K));
 }
@@ -155,8 +150,8 @@ void Recorder::writeOutput() {
     if (Sorted[I]->Id == CalibrationBlock)
       continue;
     const Counter &C = *Sorted[I];
-    char Id[32];
-    formatId(C.Id, Id, sizeof Id);
+    char Id[BlockIdBufferSize];
+    formatBlockId(C.Id, Id, sizeof Id);
     std::fprintf(F, "%s %s %llu", Id, kindName(C.K), static_cast<unsigned long long>(C.Executions));
     if (C.K == Kind::Loop)
       std::fprintf(F, " %llu", static_cast<unsigned long long>(C.Trips));

@@ -7,6 +7,7 @@
 #ifndef MPIETE_RUNTIME_RECORDER_H
 #define MPIETE_RUNTIME_RECORDER_H
 
+#include "mpiete/BlockId.h"
 #include "mpiete/instrument.h"
 
 #include <cstddef>
@@ -28,10 +29,6 @@ enum class Kind : uint8_t {
 };
 
 const char *kindName(Kind K);
-
-/// The block id the timing variant's calibration runs its nested hooks under: in the reserved
-/// unit of runtime/lib/Interpose.cpp, and never written to an output file.
-constexpr mpiete_site_t CalibrationBlock = MPIETE_ID(0xffffffffu, 0xfffffffeu);
 
 /// One block id's accumulated data.
 struct Counter {
@@ -166,9 +163,6 @@ private:
 /// before main and after exit handlers run, in any order.
 extern Recorder TheRecorder;
 inline Recorder &Recorder::get() { return TheRecorder; }
-
-/// Formats an id as `<unit hex>:<index>` into Buf (at least 24 bytes).
-void formatId(mpiete_site_t Id, char *Buf, size_t BufSize);
 
 } // namespace mpiete
 

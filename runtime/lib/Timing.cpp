@@ -92,12 +92,12 @@ constinit double NestedLeakNs = 0;
 /// up to T.
 uint64_t popBlock(mpiete_site_t Id, uint64_t T, const char *Hook) {
   if (Stack.empty() || Stack.top().Mpi || Stack.top().Id != Id) [[unlikely]] {
-    char Want[32], Open[48] = "no block is open";
-    formatId(Id, Want, sizeof Want);
+    char Want[BlockIdBufferSize], Open[48] = "no block is open";
+    formatBlockId(Id, Want, sizeof Want);
     if (!Stack.empty() && Stack.top().Mpi)
       std::snprintf(Open, sizeof Open, "an MPI call is running");
     else if (!Stack.empty())
-      formatId(Stack.top().Id, Open, sizeof Open);
+      formatBlockId(Stack.top().Id, Open, sizeof Open);
     Recorder::get().fail("%s(%s) does not match the innermost open block: %s (bad "
                          "instrumentation)",
                          Hook, Want, Open);
@@ -124,7 +124,7 @@ void mpiExit() {
   if (Stack.empty() || !Stack.top().Mpi) [[unlikely]] {
     char Open[32] = "none";
     if (!Stack.empty())
-      formatId(Stack.top().Id, Open, sizeof Open);
+      formatBlockId(Stack.top().Id, Open, sizeof Open);
     Recorder::get().fail("block %s was begun but not ended inside an MPI call (bad "
                          "instrumentation)",
                          Open);

@@ -7,6 +7,7 @@
 #ifndef MPIETE_RUNTIME_TRACEWRITER_H
 #define MPIETE_RUNTIME_TRACEWRITER_H
 
+#include "mpiete/BlockId.h"
 #include "mpiete/TraceFormat.h"
 #include "mpiete/instrument.h"
 
@@ -125,11 +126,11 @@ private:
   /// Starts a record: resolves Block's unit (maybe emitting a Unit record first), makes room
   /// for Room more bytes, writes the tag and the block.
   void begin(trace::Tag T, mpiete_site_t Block, size_t Room) {
-    const uint32_t U = unitIndex(static_cast<uint32_t>(Block >> 32));
+    const uint32_t U = unitIndex(blockUnit(Block));
     reserve(Room + 1 + 2 * trace::MaxVarint);
     Buf[Len++] = static_cast<unsigned char>(T);
     Len += trace::putVarint(Buf + Len, U);
-    Len += trace::putVarint(Buf + Len, Block & 0xffffffffULL);
+    Len += trace::putVarint(Buf + Len, blockIndex(Block));
     ++Records;
   }
   /// Makes room for N more bytes of the current record.

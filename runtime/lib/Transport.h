@@ -16,17 +16,17 @@
 #ifndef MPIETE_RUNTIME_TRANSPORT_H
 #define MPIETE_RUNTIME_TRANSPORT_H
 
+#include "mpiete/SendMode.h"
 #include "mpiete/instrument.h"
 
 #include <cstdint>
 
 namespace mpiete::transport {
 
-enum class SendMode : uint8_t { Standard = 0, Synchronous = 1, Ready = 2, Buffered = 3 };
-
-/// Which matching space a message lives in: the user's, or the one private to the lowered
-/// collectives of that communicator (so collective traffic never matches user receives).
-enum class Context : uint8_t { User = 0, Collective = 1 };
+/// The send mode and the matching space (user, or private to the lowered collectives of a
+/// communicator) are the ground floor's: the trace records them as they are.
+using mpiete::Context;
+using mpiete::SendMode;
 
 /// Called from mpiete_init / mpiete_init_thread after PMPI_Init(_thread) succeeded, and from
 /// mpiete_finalize before PMPI_Finalize.

@@ -18,10 +18,6 @@
 namespace mpiete::transport {
 namespace {
 
-static_assert(static_cast<int>(SendMode::Buffered) == static_cast<int>(trace::SendMode::Buffered));
-static_assert(static_cast<int>(Context::Collective) ==
-              static_cast<int>(trace::Context::Collective));
-
 Recorder &rec() { return Recorder::get(); }
 TraceWriter &out() { return TraceWriter::get(); }
 
@@ -178,8 +174,7 @@ int isend(mpiete_site_t Block, const void *Buf, int Count, MPI_Datatype Type, in
   if (Rc != MPI_SUCCESS || !out().on())
     return Rc;
   const uint64_t Id = started(*Req, C, false);
-  out().send(Block, tracePeer(C, Dest), Tag, C.Id, bytesOf(Count, Type), Id,
-             static_cast<trace::SendMode>(Mode), static_cast<trace::Context>(Ctx));
+  out().send(Block, tracePeer(C, Dest), Tag, C.Id, bytesOf(Count, Type), Id, Mode, Ctx);
   return Rc;
 }
 
@@ -190,8 +185,7 @@ int irecv(mpiete_site_t Block, void *Buf, int Count, MPI_Datatype Type, int Sour
   if (Rc != MPI_SUCCESS || !out().on())
     return Rc;
   const uint64_t Id = started(*Req, C, true);
-  out().recv(Block, tracePeer(C, Source), traceTag(Tag), C.Id, bytesOf(Count, Type), Id,
-             static_cast<trace::Context>(Ctx));
+  out().recv(Block, tracePeer(C, Source), traceTag(Tag), C.Id, bytesOf(Count, Type), Id, Ctx);
   return Rc;
 }
 

@@ -3,7 +3,7 @@
 // space while one rank runs at a time, and the results are the ones MPI defines
 // (checked against closed forms, not against MPI, whose own collectives cannot
 // run under the token). Exits non-zero on any mismatch.
-#include "Collectives.h"
+#include "coll/Collectives.h"
 #include "mpiete/instrument.h"
 
 #include <cstdio>

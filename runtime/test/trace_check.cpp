@@ -3,13 +3,14 @@
 //   trace_check counts DIR NP    per-block counts the trace adds up to == rank<N>.expect
 //   trace_check content DIR NP   the records trace_content.c must produce
 // Any mismatch prints `FAIL ...` and exits 1.
+#include "mpiete/BlockId.h"
 #include "mpiete/trace/TraceReader.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -29,15 +30,8 @@ int Failures = 0;
     }                                                                                              \
   } while (0)
 
-constexpr uint64_t Unit = 0xabc123;
-constexpr uint64_t id(uint64_t I) { return Unit << 32 | I; }
-
-std::string fmtId(uint64_t Id) {
-  char B[32];
-  std::snprintf(B, sizeof B, "%08x:%u", static_cast<unsigned>(Id >> 32),
-                static_cast<unsigned>(Id & 0xffffffffu));
-  return B;
-}
+constexpr uint32_t Unit = 0xabc123;
+constexpr uint64_t id(uint32_t I) { return makeBlockId(Unit, I); }
 
 /// All of one rank's records, read and validated.
 std::vector<Record> readRank(const std::string &Dir, int Rank, int Np) {
@@ -97,12 +91,14 @@ int checkCounts(const std::string &Dir, int Np) {
       std::istringstream L(Line);
       std::string IdText, Kind;
       L >> IdText >> Kind;
-      const uint64_t Id =
-          std::stoull(IdText.substr(0, 8), nullptr, 16) << 32 | std::stoull(IdText.substr(9));
+      const std::optional<uint64_t> Id = parseBlockId(IdText);
+      EXPECT(Id, "bad block id '" << IdText << "' in " << ExpectPath);
+      if (!Id)
+        continue;
       if (Kind == "collective")
-        Collective.insert(Id);
+        Collective.insert(*Id);
       else
-        Want[Id] = Line;
+        Want[*Id] = Line;
     }
     std::map<uint64_t, std::pair<std::string, std::pair<uint64_t, uint64_t>>> Got;
     for (const Record &R : readRank(Dir, Rank, Np)) {
@@ -112,12 +108,12 @@ int checkCounts(const std::string &Dir, int Np) {
       if (G.first.empty())
         G.first = countKind(R.Kind);
       EXPECT(G.first == countKind(R.Kind),
-             fmtId(R.Block) << " is " << G.first << " and " << countKind(R.Kind));
+             formatBlockId(R.Block) << " is " << G.first << " and " << countKind(R.Kind));
       G.second.first += 1;
       G.second.second += R.Kind == RecordKind::Loop ? R.Trips : 0;
     }
     for (const auto &[Id, G] : Got) {
-      std::string Line = fmtId(Id) + " " + G.first + " " + std::to_string(G.second.first);
+      std::string Line = formatBlockId(Id) + " " + G.first + " " + std::to_string(G.second.first);
       if (G.first == "loop")
         Line += " " + std::to_string(G.second.second);
       auto It = Want.find(Id);

@@ -4,6 +4,7 @@
 // Prints one summary line. Fails (exit 1) when the map does not parse, has no unit or no
 // block, when a block id repeats, when an MPI block names no routine, or when the units'
 // sources are not exactly the --source files given (if any).
+#include "mpiete/BlockId.h"
 #include "mpiete/basedata/BlockMap.h"
 #include "mpiete/support/Diagnostics.h"
 

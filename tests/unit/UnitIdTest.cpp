@@ -51,17 +51,8 @@ TEST(UnitIdTest, HashIsPlainFnv1a) {
   EXPECT_EQ(Fnv1a64().add("foobar").value(), 0x85944171f73967e8ULL);
 }
 
-TEST(UnitIdTest, BlockIdsFormatAndParse) {
-  uint64_t Id = makeBlockId(0x3f2a1c9e, 12);
-  EXPECT_EQ(formatBlockId(Id), "3f2a1c9e:12");
-  EXPECT_EQ(parseBlockId("3f2a1c9e:12"), Id);
-  EXPECT_EQ(parseBlockId("0000000a:0"), makeBlockId(10, 0));
-  EXPECT_FALSE(parseBlockId("3f2a1c9e:"));
-  EXPECT_FALSE(parseBlockId("3f2a1c9:12"));
-  EXPECT_FALSE(parseBlockId("3f2a1c9e:12x"));
-  EXPECT_FALSE(parseBlockId("zz2a1c9e:1"));
-  EXPECT_FALSE(parseBlockId("3f2a1c9e-12"));
-}
+// Block ids themselves (make, format, parse) are tested with the ground floor:
+// abi/unittests/BlockIdTest.cpp.
 
 } // namespace
 } // namespace mpiete

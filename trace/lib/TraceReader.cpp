@@ -1,6 +1,8 @@
 // Streaming reader of the per-rank binary trace, with located diagnostics for malformed files.
 #include "mpiete/trace/TraceReader.h"
 
+#include "mpiete/BlockId.h"
+
 #include <cerrno>
 #include <cstring>
 #include <limits>
@@ -197,7 +199,7 @@ bool TraceReader::block(uint64_t &Id) {
                 " used before its definition");
   if (Index > 0xffffffffULL)
     return fail("corrupt trace: block index " + std::to_string(Index) + " exceeds 32 bits");
-  Id = static_cast<uint64_t>(Units[Unit]) << 32 | Index;
+  Id = makeBlockId(Units[Unit], static_cast<uint32_t>(Index));
   return true;
 }
 

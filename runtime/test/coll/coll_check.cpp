@@ -6,9 +6,9 @@
 //
 // Usage: coll_check [family...]   (families: bcast reduce allreduce gather scatter allgather
 // alltoall vector redscat scan barrier; default all). Exits non-zero on any mismatch.
-#include "CollDecision.h"
-#include "Collectives.h"
 #include "PmpiTransport.h"
+#include "coll/CollDecision.h"
+#include "coll/Collectives.h"
 
 #include <cmath>
 #include <cstdint>

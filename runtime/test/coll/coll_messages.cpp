@@ -8,9 +8,9 @@
 //                                 through MPI itself (real: run it under
 //                                 `--mca pml_monitoring_enable 2 --mca pml_monitoring_enable_output
 //                                 1`); compare_with_ompi.sh diffs the two.
-#include "CollDecision.h"
-#include "Collectives.h"
 #include "PmpiTransport.h"
+#include "coll/CollDecision.h"
+#include "coll/Collectives.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -60,8 +60,8 @@ bool parseMachineFile(const std::string &Name, const std::string &Text, MachineF
 bool loadMachineFile(const std::string &Path, MachineFile &Out, DiagnosticSink &Diags,
                      const std::vector<int> *Only = nullptr);
 
-/// Parses the readable block id `0aa758c0:11` (1 to 8 hex digits, as compute files have always
-/// been read); false if malformed.
+/// Parses the readable block id `0aa758c0:11` by the ground floor's one rule (mpiete/BlockId.h:
+/// exactly 8 hex digits); false if malformed.
 bool parseBlockId(const std::string &Text, uint64_t &Out);
 
 } // namespace mpiete

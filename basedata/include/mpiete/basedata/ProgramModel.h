@@ -2,6 +2,8 @@
 #ifndef MPIETE_BASEDATA_PROGRAMMODEL_H
 #define MPIETE_BASEDATA_PROGRAMMODEL_H
 
+#include "mpiete/BlockId.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -39,13 +41,7 @@ std::string_view toString(BlockKind K);
 std::optional<BlockKind> parseBlockKind(std::string_view S);
 std::string_view toString(MpiRole R);
 
-/// Block ids: the unit's 32-bit id in the high half, the block's index in the low half.
-inline uint64_t makeBlockId(uint32_t Unit, uint32_t Index) {
-  return (static_cast<uint64_t>(Unit) << 32) | Index;
-}
-/// "3f2a1c9e:12", the readable form used in YAML files and dumps.
-std::string formatBlockId(uint64_t Id);
-std::optional<uint64_t> parseBlockId(std::string_view S);
+// Block ids (makeBlockId, formatBlockId, parseBlockId) are the ground floor's mpiete/BlockId.h.
 
 struct LoopInfo {
   std::string Kind; ///< for, while, do (C); do, do-while (Fortran)

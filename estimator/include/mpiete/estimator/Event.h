@@ -4,6 +4,9 @@
 #ifndef MPIETE_ESTIMATOR_EVENT_H
 #define MPIETE_ESTIMATOR_EVENT_H
 
+#include "mpiete/BlockId.h"
+#include "mpiete/SendMode.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -33,8 +36,8 @@ enum class EventKind : uint8_t {
   RequestFree, ///< MPI_Request_free: Request will never be waited for
 };
 
-/// Mirrors mpiete::transport::SendMode.
-enum class SendMode : uint8_t { Standard = 0, Synchronous = 1, Ready = 2, Buffered = 3 };
+/// The ground floor's send mode, as the runtime records it (mpiete/SendMode.h).
+using mpiete::SendMode;
 
 /// A request a Completion record completed, with the status the real run returned for it
 /// (world rank and tag of the matched message; NoStatus for sends).
@@ -73,8 +76,9 @@ struct Event {
   static Event finalize(BlockId B);
 };
 
-/// The readable form of a block id used in every file and dump: `0aa758c0:11`.
-std::string formatBlock(BlockId B);
+/// The readable form of a block id used in every file and dump: `0aa758c0:11`
+/// (mpiete/BlockId.h).
+inline std::string formatBlock(BlockId B) { return formatBlockId(B); }
 
 class EventSource {
 public:

@@ -17,7 +17,7 @@ struct MpiRoutineInfo {
   MpiRole Role;
 };
 
-/// A routine the runtime implements (runtime/include/mpiete/routines.def), or null.
+/// A routine the runtime implements (abi/include/mpiete/routines.def), or null.
 const MpiRoutineInfo *findRewrittenRoutine(std::string_view Name);
 
 /// A routine that does not communicate (MPI_Comm_rank, MPI_Wtime, MPI_Type_commit...): it stays

@@ -1,12 +1,14 @@
 // The per-rank binary trace (program base data): constants and varint coding shared by the
-// runtime's writer and the reader library. Header-only C++, no dependencies beyond <cstdint>;
-// the layout is documented in docs/trace-format.md.
+// runtime's writer and the reader library. Header-only C++, no dependencies beyond the ground
+// floor's SendMode.h and <cstdint>; the layout is documented in docs/trace-format.md.
 //
 // A file is the 8-byte magic, a header, then records. A record is one tag byte followed by
 // LEB128 varints (signed fields zigzag-coded). The last record is End, carrying the number of
 // records before it, so a cut file (no End, or an End whose count disagrees) is detected.
 #ifndef MPIETE_TRACEFORMAT_H
 #define MPIETE_TRACEFORMAT_H
+
+#include "mpiete/SendMode.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -65,9 +67,9 @@ inline constexpr uint8_t LastWaitOp = 7;
 inline constexpr uint8_t ProbeBlocking = 1;
 inline constexpr uint8_t ProbeFound = 2;
 
-/// Send modes and contexts, as in the runtime's Transport.h.
-enum class SendMode : uint8_t { Standard = 0, Synchronous = 1, Ready = 2, Buffered = 3 };
-enum class Context : uint8_t { User = 0, Collective = 1 };
+/// A Send record's mode byte and a Send or Recv record's context byte.
+using mpiete::Context;
+using mpiete::SendMode;
 
 //===-- Coding ------------------------------------------------------------------------------===//
 

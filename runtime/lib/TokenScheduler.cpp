@@ -1,0 +1,256 @@
+// The token machine's scheduler: who holds the tokens, handing them on, sleeping without one,
+// and pinning a running rank to its token's processor.
+#include "TokenMachine.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace mpiete::transport::token {
+namespace {
+
+bool canRun(int R) {
+  const RankSlot &S = slot(R);
+  return S.State == RankState::Ready ||
+         ((S.State == RankState::Blocked || S.State == RankState::PollWait) &&
+          S.Epoch != S.WaitEpoch);
+}
+
+/// The first rank after this one (cyclically) that can run, or -1. Loose: also a rank that
+/// polled in vain (PollWait), which is what it is while no rank holds a token.
+int nextRunnable(bool Loose) {
+  for (int I = 1; I < M.N; ++I) {
+    const int R = (M.Me + I) % M.N;
+    if (canRun(R) || (Loose && slot(R).State == RankState::PollWait))
+      return R;
+  }
+  return -1;
+}
+
+/// Gives idle token T to rank R and wakes it (unless R is this rank, which is awake).
+void giveToken(int R, int T) {
+  RankSlot &S = slot(R);
+  S.State = RankState::Running;
+  S.Token = T;
+  M.H->TokenHolder[T] = R;
+  M.H->HeldTokens += 1;
+  if (R != M.Me)
+    wake(R);
+}
+
+/// Once no rank holds a token: every communicator call whose members have all arrived
+/// starts; its members run the PMPI call together (state Collective, woken without a token).
+void startCommCalls() {
+  Header &H = *M.H;
+  H.Draining = 0;
+  for (CollSlot &S : H.Colls) {
+    if (!S.Used || S.Started || S.Arrived < S.Size)
+      continue;
+    S.Started = 1;
+    S.Remaining = S.Size;
+    H.ActiveColls += 1;
+    for (int R = 0; R < M.N; ++R) {
+      RankSlot &W = slot(R);
+      if (W.State != RankState::Parked || W.Wait.CommId != S.CommId)
+        continue;
+      W.State = RankState::Collective;
+      if (R != M.Me)
+        wake(R);
+    }
+  }
+}
+
+} // namespace
+
+/// Pins this process to Cpu (the processor of the token it holds), unless MPIETE_CPU=none.
+void pinToCpu(int Cpu) {
+  if (Cpu < 0)
+    return;
+  cpu_set_t Set;
+  CPU_ZERO(&Set);
+  CPU_SET(Cpu, &Set);
+  if (sched_setaffinity(0, sizeof Set, &Set) != 0)
+    std::fprintf(stderr, "mpiete: rank %d: warning: cannot pin to CPU %d: %s\n", M.Me, Cpu,
+                 std::strerror(errno));
+  M.PinnedCpu = Cpu;
+}
+
+/// Rank 0: the processor of each of the K tokens. Token 0's is MPIETE_CPU, or the first
+/// processor this process may use; token i's the i-th one from there on that some rank of the
+/// job may use (JobSet: the union of their affinity masks, as a launcher may bind each rank to
+/// one core), so the K running ranks never share a processor. All -1 with MPIETE_CPU=none (no
+/// pinning).
+void chooseCpus(int K, const cpu_set_t &JobSet, int *Cpus) {
+  for (int T = 0; T < K; ++T)
+    Cpus[T] = -1;
+  const char *Env = std::getenv("MPIETE_CPU");
+  if (Env != nullptr && std::strcmp(Env, "none") == 0)
+    return;
+  cpu_set_t Set;
+  CPU_ZERO(&Set);
+  const bool HaveMask = sched_getaffinity(0, sizeof Set, &Set) == 0;
+  int First = -1;
+  if (Env != nullptr && Env[0] != '\0') {
+    First = static_cast<int>(envNumber("MPIETE_CPU", 0));
+  } else if (HaveMask) {
+    for (int C = 0; C < CPU_SETSIZE && First < 0; ++C)
+      if (CPU_ISSET(C, &Set))
+        First = C;
+  }
+  if (First < 0)
+    return;
+  Cpus[0] = First;
+  int Found = 1;
+  for (int C = First + 1; C < CPU_SETSIZE && Found < K; ++C)
+    if (CPU_ISSET(C, &JobSet))
+      Cpus[Found++] = C;
+  if (Found < K)
+    fatal("%d ranks per node need %d processors, but this job may use only %d from processor "
+          "%d on (see the affinity mask, MPIETE_CPU and the launcher's binding options)",
+          K, K, Found, First);
+}
+
+/// Holding a token, the rank runs on that token's processor.
+void moveToTokenCpu() {
+  const int T = self().Token;
+  if (T >= 0 && M.H->Cpus[T] != M.PinnedCpu)
+    pinToCpu(M.H->Cpus[T]);
+}
+
+/// Sleeps (without the mutex) until another rank posts this rank's semaphore: it was given a
+/// token, a communicator call starts, or the job ends. Holding a token, the rank moves to that
+/// token's processor.
+void sleepForToken() {
+  unlockSegment();
+  while (sem_wait(&self().Wake) != 0) {
+    if (errno != EINTR)
+      fatal("sem_wait failed: %s", std::strerror(errno));
+  }
+  lockSegment();
+  const RankState St = self().State;
+  if (self().Token < 0 && St != RankState::Collective && St != RankState::Finished)
+    fatal("internal error: woken without a token (state %d)", static_cast<int>(St));
+  moveToTokenCpu();
+}
+
+void wake(int R) {
+  if (sem_post(&slot(R).Wake) != 0)
+    fatal("sem_post failed: %s", std::strerror(errno));
+}
+
+void progressMade() {
+  M.H->Epoch += 1;
+  M.H->FruitlessPolls = 0;
+}
+
+/// Gives the idle tokens to ranks that can run, searching cyclically from rank From: after a
+/// message made a waiting rank runnable, or after communicator calls. Never with k = 1 while a
+/// rank runs (its token is the only one).
+void fillIdleTokens(int From) {
+  Header &H = *M.H;
+  if (H.HeldTokens == H.NTokens || H.Draining != 0 || H.ActiveColls != 0)
+    return;
+  int Next = From;
+  for (int T = 0; T < H.NTokens && H.HeldTokens < H.NTokens; ++T) {
+    if (H.TokenHolder[T] >= 0)
+      continue;
+    int R = -1;
+    for (int I = 0; I < M.N && R < 0; ++I)
+      if (canRun((Next + I) % M.N))
+        R = (Next + I) % M.N;
+    if (R < 0)
+      return;
+    giveToken(R, T);
+    Next = R + 1;
+  }
+}
+
+/// This rank gives up its token (its state already says why): to the next rank that can run,
+/// else the token goes idle. Once no rank holds a token, the communicator calls waiting for
+/// that start; if there are none, nobody can ever run again: a deadlock, reported. Does not
+/// sleep.
+void releaseToken() {
+  Header &H = *M.H;
+  RankSlot &S = self();
+  const int T = S.Token;
+  if (T < 0)
+    return;
+  S.Token = -1;
+  H.TokenHolder[T] = -1;
+  H.HeldTokens -= 1;
+  if (H.Draining == 0) {
+    const int R = nextRunnable(H.HeldTokens == 0);
+    if (R >= 0) {
+      giveToken(R, T);
+      return;
+    }
+  }
+  if (H.HeldTokens == 0) {
+    if (H.Draining != 0)
+      startCommCalls();
+    else
+      reportDeadlock();
+  }
+}
+
+/// At the start of a transport call: communicator calls wait for every token, so a running
+/// rank gives its token back and sleeps until they are done (k > 1 only: with one token the
+/// last member to arrive holds it).
+void yieldToCommCalls() {
+  if (M.H->Draining == 0 || self().Token < 0)
+    return;
+  self().State = RankState::Ready;
+  releaseToken();
+  sleepForToken();
+}
+
+/// Gives up the token until something arrives for this rank; a state where
+/// nobody can run any more is a deadlock, reported and fatal.
+void blockUntilArrival() {
+  RankSlot &S = self();
+  S.State = RankState::Blocked;
+  S.WaitEpoch = S.Epoch;
+  releaseToken();
+  sleepForToken();
+}
+
+/// After a poll that found nothing: lets the other ranks run once (a polling
+/// loop must not starve them). Returns when this rank holds a token again.
+void yieldAfterFailedPoll() {
+  Header &H = *M.H;
+  RankSlot &S = self();
+  H.FruitlessPolls += 1;
+  if (H.FruitlessPolls > M.PollLimit) {
+    S.State = RankState::Ready;
+    reportDeadlock();
+  }
+  if (H.Draining != 0) {
+    S.State = RankState::Ready;
+    releaseToken();
+    sleepForToken();
+    return;
+  }
+  if (H.HeldTokens == 1) {
+    // No other rank runs (always so with one token): hand the token to the next rank that
+    // can run, a poller too, or poll again at once if there is none.
+    S.State = RankState::Ready;
+    const int R = nextRunnable(/*Loose=*/true);
+    if (R < 0) {
+      S.State = RankState::Running;
+      return;
+    }
+    releaseToken(); // to R: the only runnable candidate it looks for, as nothing changed
+    sleepForToken();
+    return;
+  }
+  // Other ranks run (k > 1): the token goes to a rank that can run, and this one sleeps until
+  // something arrives for it or until no rank runs any more (then it counts as ready again).
+  // Two pollers never hand a token back and forth while another rank computes.
+  S.State = RankState::PollWait;
+  S.WaitEpoch = S.Epoch;
+  releaseToken();
+  sleepForToken();
+}
+
+} // namespace mpiete::transport::token

@@ -1,0 +1,114 @@
+// MPI_Alltoall(v) lowered: linear (all at once) or pairwise exchange.
+#include "CollBase.h"
+#include "Collectives.h"
+
+namespace mpiete::coll {
+namespace {
+
+struct AlltoallArgs {
+  const void *SBuf;
+  MPI_Datatype ST;
+  MPI_Aint SE;
+  void *RBuf;
+  MPI_Datatype RT;
+  MPI_Aint RE;
+  const int *SCounts, *SDispls, *RCounts, *RDispls; // null: uniform
+  int SCount, RCount;
+
+  int scount(int I) const { return SCounts ? SCounts[I] : SCount; }
+  int rcount(int I) const { return RCounts ? RCounts[I] : RCount; }
+  const char *sptr(int I) const {
+    return at(SBuf, SDispls ? SDispls[I] : static_cast<MPI_Aint>(I) * SCount, SE);
+  }
+  char *rptr(int I) const {
+    return at(RBuf, RDispls ? RDispls[I] : static_cast<MPI_Aint>(I) * RCount, RE);
+  }
+};
+
+/// Receives from rank+1, rank+2, ... and sends to rank-1, rank-2, ... all at once.
+/// SkipEmpty: the Alltoallv variant posts nothing for empty blocks.
+int alltoallLinear(const Ctx &K, const AlltoallArgs &A, bool SkipEmpty) {
+  MPI_Request *Reqs =
+      static_cast<MPI_Request *>(std::malloc(sizeof(MPI_Request) * 2 * (K.Size + 1)));
+  int N = 0, Rc = MPI_SUCCESS;
+  for (int I = (K.Rank + 1) % K.Size; I != K.Rank && Rc == MPI_SUCCESS; I = (I + 1) % K.Size)
+    if (!SkipEmpty || A.rcount(I) > 0)
+      Rc = K.irecv(A.rptr(I), A.rcount(I), A.RT, I, &Reqs[N++]);
+  for (int I = (K.Rank + K.Size - 1) % K.Size; I != K.Rank && Rc == MPI_SUCCESS;
+       I = (I + K.Size - 1) % K.Size)
+    if (!SkipEmpty || A.scount(I) > 0)
+      Rc = K.isend(A.sptr(I), A.scount(I), A.ST, I, &Reqs[N++]);
+  if (Rc == MPI_SUCCESS)
+    Rc = K.waitall(N, Reqs);
+  std::free(Reqs);
+  return Rc;
+}
+
+int alltoallPairwise(const Ctx &K, const AlltoallArgs &A) {
+  for (int Step = 1; Step < K.Size; ++Step) {
+    const int To = (K.Rank + Step) % K.Size, From = (K.Rank + K.Size - Step) % K.Size;
+    MPIETE_TRY(
+        K.sendrecv(A.sptr(To), A.scount(To), A.ST, To, A.rptr(From), A.rcount(From), A.RT, From));
+  }
+  return MPI_SUCCESS;
+}
+
+/// MPI_IN_PLACE: the send data is the receive buffer's; work from a copy of it.
+int alltoallRun(const Ctx &K, AlltoallArgs A, Coll C, Algo Alg) {
+  Temp Copy;
+  if (A.SBuf == MPI_IN_PLACE) {
+    MPI_Aint Elems = 0;
+    for (int I = 0; I < K.Size; ++I) {
+      const MPI_Aint End =
+          (A.RDispls ? A.RDispls[I] : static_cast<MPI_Aint>(I) * A.RCount) + A.rcount(I);
+      Elems = End > Elems ? End : Elems;
+    }
+    char *C2 = Copy.alloc(Elems, A.RT);
+    MPIETE_TRY(copy(A.RBuf, static_cast<int>(Elems), A.RT, C2, static_cast<int>(Elems), A.RT));
+    A.SBuf = C2;
+    A.ST = A.RT;
+    A.SE = A.RE;
+    A.SCounts = A.RCounts;
+    A.SDispls = A.RDispls;
+    A.SCount = A.RCount;
+  }
+  MPIETE_TRY(copy(A.sptr(K.Rank), A.scount(K.Rank), A.ST, A.rptr(K.Rank), A.rcount(K.Rank), A.RT));
+  if (K.Size == 1)
+    return MPI_SUCCESS;
+  if (Alg == Algo::Pairwise)
+    return alltoallPairwise(K, A);
+  return alltoallLinear(K, A, C == Coll::Alltoallv);
+}
+
+} // namespace
+
+//===-- Entry points ------------------------------------------------------------------------===//
+
+int alltoall(mpiete_site_t Site, const void *SendBuf, int SendCount, MPI_Datatype SendType,
+             void *RecvBuf, int RecvCount, MPI_Datatype RecvType, MPI_Comm Comm) {
+  const Ctx K(Site, Comm, Coll::Alltoall);
+  if (RecvCount == 0)
+    return MPI_SUCCESS;
+  const bool InPlace = SendBuf == MPI_IN_PLACE;
+  const AlltoallArgs A{SendBuf, SendType,  InPlace ? 0 : extentOf(SendType),
+                       RecvBuf, RecvType,  extentOf(RecvType),
+                       nullptr, nullptr,   nullptr,
+                       nullptr, SendCount, RecvCount};
+  const uint64_t Bytes = static_cast<uint64_t>(sizeOf(InPlace ? RecvType : SendType)) *
+                         static_cast<uint64_t>(InPlace ? RecvCount : SendCount);
+  return alltoallRun(K, A, Coll::Alltoall, decide(Coll::Alltoall, K.Size, Bytes, true));
+}
+
+int alltoallv(mpiete_site_t Site, const void *SendBuf, const int SendCounts[],
+              const int SendDispls[], MPI_Datatype SendType, void *RecvBuf, const int RecvCounts[],
+              const int RecvDispls[], MPI_Datatype RecvType, MPI_Comm Comm) {
+  const Ctx K(Site, Comm, Coll::Alltoallv);
+  const bool InPlace = SendBuf == MPI_IN_PLACE;
+  const AlltoallArgs A{SendBuf,    SendType,   InPlace ? 0 : extentOf(SendType),
+                       RecvBuf,    RecvType,   extentOf(RecvType),
+                       SendCounts, SendDispls, RecvCounts,
+                       RecvDispls, 0,          0};
+  return alltoallRun(K, A, Coll::Alltoallv, decide(Coll::Alltoallv, K.Size, 0, true));
+}
+
+} // namespace mpiete::coll
