@@ -13,6 +13,7 @@ LinkSharing::LinkId LinkSharing::addLink(double Cap) {
   Residual.push_back(0);
   Share.push_back(0);
   Unfrozen.push_back(0);
+  TouchedLinks.push_back(0);
   return LinkId(Capacity.size() - 1);
 }
 
@@ -28,10 +29,9 @@ LinkSharing::GroupId LinkSharing::addFlow(std::span<const LinkId> Route, double 
   assert(!Route.empty() && Route.size() <= MaxRoute);
   uint32_t &Head = GroupIndex.getOrInsert(keyOf(Route, Bound), NoGroup);
   GroupId G = Head;
-  while (G != NoGroup &&
-         !(Groups[G].Bound == Bound && std::equal(Route.begin(), Route.end(),
-                                                  Groups[G].Route.begin(),
-                                                  Groups[G].Route.begin() + Groups[G].RouteSize)))
+  while (G != NoGroup && !(Groups[G].Bound == Bound &&
+                           std::equal(Route.begin(), Route.end(), Groups[G].Route.begin(),
+                                      Groups[G].Route.begin() + Groups[G].RouteSize)))
     G = Groups[G].NextSameKey;
   if (G == NoGroup) {
     G = GroupId(Groups.size());
@@ -51,69 +51,73 @@ LinkSharing::GroupId LinkSharing::addFlow(std::span<const LinkId> Route, double 
   return G;
 }
 
-void LinkSharing::removeFlow(GroupId G) {
-  Group &P = Groups[G];
-  assert(P.Count > 0);
-  if (--P.Count > 0)
-    return;
-  GroupId Last = Active.back();
-  Active[P.ActivePos] = Last;
-  Groups[Last].ActivePos = P.ActivePos;
-  Active.pop_back();
-}
-
 void LinkSharing::solve() {
-  for (GroupId G : Active) {
-    Group &P = Groups[G];
-    P.Frozen = false;
-    for (uint32_t I = 0; I < P.RouteSize; ++I) {
+  constexpr double Infinity = std::numeric_limits<double>::infinity();
+  // Plain pointers and locals: through the vectors and group fields the compiler would reload
+  // everything after each store, and this runs whenever a flow starts or ends.
+  const double *Cap = Capacity.data();
+  double *Res = Residual.data();
+  double *Shr = Share.data();
+  uint64_t *Unf = Unfrozen.data();
+  LinkId *Touched = TouchedLinks.data(); // the links with unfrozen flows
+  size_t NumTouched = 0;
+  Pending.assign(Active.begin(), Active.end());
+  double MinBound = Infinity; // of the pending groups
+  for (GroupId G : Pending) {
+    const Group &P = Groups[G];
+    MinBound = std::min(MinBound, P.Bound);
+    uint64_t Count = P.Count;
+    for (uint32_t I = 0, N = P.RouteSize; I < N; ++I) {
       LinkId L = P.Route[I];
-      if (Unfrozen[L] == 0) {
-        Touched.push_back(L);
-        Residual[L] = Capacity[L];
+      if (Unf[L] == 0) {
+        Touched[NumTouched++] = L;
+        Res[L] = Cap[L];
       }
-      Unfrozen[L] += P.Count;
+      Unf[L] += Count;
     }
   }
-  constexpr double Infinity = std::numeric_limits<double>::infinity();
   // Every pass freezes at least one group: the one whose bound is the level, or those on the
-  // link whose share is.
-  size_t Left = Active.size();
-  while (Left > 0) {
-    double Level = Infinity;
-    for (LinkId L : Touched) {
-      Share[L] = Unfrozen[L] ? std::max(0.0, Residual[L]) / double(Unfrozen[L]) : Infinity;
-      Level = std::min(Level, Share[L]);
+  // link whose share is. Frozen groups and links without unfrozen flows drop out of the later
+  // passes (a link without flows has an infinite share, which never sets the level).
+  while (!Pending.empty()) {
+    double Level = MinBound;
+    for (size_t I = 0; I < NumTouched; ++I) {
+      LinkId L = Touched[I];
+      Shr[L] = std::max(0.0, Res[L]) / double(Unf[L]);
+      Level = std::min(Level, Shr[L]);
     }
-    for (GroupId G : Active)
-      if (!Groups[G].Frozen)
-        Level = std::min(Level, Groups[G].Bound);
     double Tie = Level * (1 + 1e-12);
-    for (GroupId G : Active) {
+    size_t Kept = 0;
+    MinBound = Infinity;
+    for (GroupId G : Pending) {
       Group &P = Groups[G];
-      if (P.Frozen)
-        continue;
+      uint32_t N = P.RouteSize;
+      double Rate;
       if (P.Bound <= Tie) {
-        P.Rate = P.Bound;
+        Rate = P.Bound;
         P.AtBound = true;
-      } else if (std::any_of(P.Route.begin(), P.Route.begin() + P.RouteSize,
-                             [&](LinkId L) { return Share[L] <= Tie; })) {
-        P.Rate = Level;
+      } else if (std::any_of(P.Route.begin(), P.Route.begin() + N,
+                             [&](LinkId L) { return Shr[L] <= Tie; })) {
+        Rate = Level;
         P.AtBound = false;
       } else {
+        Pending[Kept++] = G;
+        MinBound = std::min(MinBound, P.Bound);
         continue;
       }
-      P.Frozen = true;
-      --Left;
-      for (uint32_t I = 0; I < P.RouteSize; ++I) {
-        Residual[P.Route[I]] -= P.Rate * double(P.Count);
-        Unfrozen[P.Route[I]] -= P.Count;
+      P.Rate = Rate;
+      uint64_t Count = P.Count;
+      double Taken = Rate * double(Count);
+      for (uint32_t I = 0; I < N; ++I) {
+        Res[P.Route[I]] -= Taken;
+        Unf[P.Route[I]] -= Count;
       }
     }
+    Pending.resize(Kept);
+    NumTouched = size_t(
+        std::remove_if(Touched, Touched + NumTouched, [&](LinkId L) { return Unf[L] == 0; }) -
+        Touched);
   }
-  for (LinkId L : Touched)
-    Unfrozen[L] = 0;
-  Touched.clear();
 }
 
 } // namespace mpiete::estimator

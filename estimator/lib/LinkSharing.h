@@ -15,6 +15,7 @@
 #include "mpiete/estimator/FlatMap.h"
 
 #include <array>
+#include <cassert>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -37,7 +38,16 @@ public:
   /// returns its group: an existing one if a flow with this route and bound was added before.
   GroupId addFlow(std::span<const LinkId> Route, double Bound);
   /// Removes one flow of G, which must have one.
-  void removeFlow(GroupId G);
+  void removeFlow(GroupId G) {
+    Group &P = Groups[G];
+    assert(P.Count > 0);
+    if (--P.Count > 0)
+      return;
+    GroupId Last = Active.back();
+    Active[P.ActivePos] = Last;
+    Groups[Last].ActivePos = P.ActivePos;
+    Active.pop_back();
+  }
 
   /// The groups that have flows. The order depends only on the calls made: a group that gets
   /// its first flow goes last, one that loses its last flow is replaced by the last one, so a
@@ -69,7 +79,6 @@ private:
     uint32_t ActivePos = 0;
     uint32_t NextSameKey = NoGroup; ///< next group whose key hashes alike
     bool AtBound = false;
-    bool Frozen = false;
   };
 
   static uint64_t keyOf(std::span<const LinkId> Route, double Bound);
@@ -77,12 +86,13 @@ private:
   std::vector<Group> Groups;
   std::vector<GroupId> Active;
   FlatMap<uint32_t> GroupIndex; ///< key -> first group with that key
-  // Per link; Residual, Share and Unfrozen are scratch space of solve().
-  std::vector<double> Capacity;
-  std::vector<double> Residual; ///< capacity not given out yet
-  std::vector<double> Share;    ///< residual / unfrozen flows
-  std::vector<uint64_t> Unfrozen;
-  std::vector<LinkId> Touched; ///< links with flows in this solve
+  std::vector<double> Capacity; ///< by link
+  // Scratch space of solve(), by link unless said otherwise.
+  std::vector<double> Residual;     ///< capacity not given out yet
+  std::vector<double> Share;        ///< residual / unfrozen flows
+  std::vector<uint64_t> Unfrozen;   ///< flows not frozen yet (0 between solves)
+  std::vector<LinkId> TouchedLinks; ///< room for every link
+  std::vector<GroupId> Pending;     ///< the groups not frozen yet, in active order
 };
 
 } // namespace mpiete::estimator
