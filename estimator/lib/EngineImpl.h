@@ -144,12 +144,14 @@ private:
   uint32_t channelOf(uint32_t Space, int32_t Source);
   void dispatchEnvelope(uint32_t Env);
   void drainChannel(uint32_t Ch);
+  // Contention (EngineFlows.cpp).
   uint32_t newFlow(int32_t Src, int32_t Dst, const LinkModel &L, uint64_t Bytes, TimeNs End,
                    TimeNs Now);
   void startFlow(uint32_t F, TimeNs Now);
   void endFlows(TimeNs Now);
   void finishFlow(uint32_t F, TimeNs Now);
   void reshare(TimeNs Now);
+  // Matching and completion.
   void match(uint32_t Env, uint32_t Recv, TimeNs Now);
   void complete(uint32_t Slot, TimeNs Done);
   void endWait(uint32_t R, TimeNs End);

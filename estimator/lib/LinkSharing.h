@@ -57,9 +57,9 @@ public:
   uint64_t flowCount(GroupId G) const { return Groups[G].Count; }
   double bound(GroupId G) const { return Groups[G].Bound; }
 
-  /// Shares every link out among the active groups' flows (from scratch: the rates do not
-  /// depend on the order flows came and went in). Rates within a relative 1e-12 of each other
-  /// are treated as equal, which saves passes.
+  /// Shares every link out among the active groups' flows, from scratch: only the last bits
+  /// of rounding depend on the order of activeGroups(). Rates within a relative 1e-12 of each
+  /// other are treated as equal, which saves passes.
   void solve();
   /// The rate of each flow of G as of the last solve().
   double rate(GroupId G) const { return Groups[G].Rate; }
