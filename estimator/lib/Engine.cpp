@@ -1,9 +1,8 @@
 // The replay engine's event loop, MPI matching engine and accounting.
-#include "mpiete/estimator/Engine.h"
+#include "EngineImpl.h"
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 namespace mpiete::estimator {
 
@@ -35,14 +34,21 @@ std::vector<BlockResult> EstimateResult::topBlocks(size_t N) const {
 }
 
 Engine::Engine(const ComputeModel &Compute, const NetworkModel &Network, EngineOptions Options)
+    : State(std::make_unique<Impl>(Compute, Network, std::move(Options))) {}
+
+Engine::~Engine() = default;
+
+EstimateResult Engine::run(std::span<EventSource *const> Sources) { return State->run(Sources); }
+
+Engine::Impl::Impl(const ComputeModel &Compute, const NetworkModel &Network, EngineOptions Options)
     : ComputeM(Compute), Net(Network), Opt(std::move(Options)) {}
 
-void Engine::push(TimeNs Time, QueueKind Kind, uint32_t Index) {
+void Engine::Impl::push(TimeNs Time, QueueKind Kind, uint32_t Index) {
   Queue.push_back({Time, Seq++, Kind, Index});
   std::push_heap(Queue.begin(), Queue.end(), QueueLater());
 }
 
-EstimateResult Engine::run(std::span<EventSource *const> Sources) {
+EstimateResult Engine::Impl::run(std::span<EventSource *const> Sources) {
   Ranks.resize(Sources.size());
   for (uint32_t R = 0; R < Ranks.size(); ++R) {
     RankState &S = Ranks[R];
@@ -55,7 +61,7 @@ EstimateResult Engine::run(std::span<EventSource *const> Sources) {
     push(0, QueueKind::Resume, R);
   }
   int Nodes = Net.nodeCount();
-  LinkCap = Net.linkCapacity();
+  double LinkCap = Net.linkCapacity();
   Contention = Nodes > 0 && LinkCap > 0;
   if (Contention) {
     NodeOf.resize(Ranks.size());
@@ -63,10 +69,8 @@ EstimateResult Engine::run(std::span<EventSource *const> Sources) {
       int N = Net.nodeOf(int(R));
       NodeOf[R] = N >= 0 && N < Nodes ? N : -1;
     }
-    LinkResidual.assign(size_t(Nodes) * 2, 0);
-    LinkShare.assign(size_t(Nodes) * 2, 0);
-    LinkCount.assign(size_t(Nodes) * 2, 0);
-    TouchedLinks.reserve(size_t(Nodes) * 2);
+    for (int N = 0; N < Nodes * 2; ++N)
+      Sharing.addLink(LinkCap);
   }
 
   while (!Failed) {
@@ -135,7 +139,7 @@ EstimateResult Engine::run(std::span<EventSource *const> Sources) {
   return std::move(Result);
 }
 
-void Engine::runRank(uint32_t R) {
+void Engine::Impl::runRank(uint32_t R) {
   RankState &S = Ranks[R];
   // The popped entry was the earliest, so the first event always runs. After that the rank
   // keeps going without touching the queue: compute, sends and waits whose requests are all
@@ -177,7 +181,7 @@ void Engine::runRank(uint32_t R) {
   }
 }
 
-uint32_t Engine::blockIndex(BlockId B) {
+uint32_t Engine::Impl::blockIndex(BlockId B) {
   bool Inserted = false;
   uint32_t &Idx = BlockIndex.getOrInsert(B, 0, &Inserted);
   if (Inserted) {
@@ -187,7 +191,7 @@ uint32_t Engine::blockIndex(BlockId B) {
   return Idx;
 }
 
-void Engine::beginEvent(uint32_t R, const Event &E) {
+void Engine::Impl::beginEvent(uint32_t R, const Event &E) {
   RankState &S = Ranks[R];
   if (!S.RegionSeen && Opt.RegionStart && E.Block == *Opt.RegionStart) {
     S.RegionSeen = S.InRegion = true;
@@ -200,7 +204,7 @@ void Engine::beginEvent(uint32_t R, const Event &E) {
     ++BlockTotals[S.CurBlock].Executions;
 }
 
-void Engine::endEvent(uint32_t R, BlockId B, EventKind K) {
+void Engine::Impl::endEvent(uint32_t R, BlockId B, EventKind K) {
   RankState &S = Ranks[R];
   if (K == EventKind::Init && !Opt.RegionStart && !S.InitSeen && S.InRegion) {
     // The default region starts after Init: whatever ran before it is not part of the run.
@@ -212,7 +216,7 @@ void Engine::endEvent(uint32_t R, BlockId B, EventKind K) {
     closeRegion(S);
 }
 
-void Engine::closeRegion(RankState &S) {
+void Engine::Impl::closeRegion(RankState &S) {
   if (!S.InRegion)
     return;
   S.InRegion = false;
@@ -220,7 +224,7 @@ void Engine::closeRegion(RankState &S) {
   S.RegionEnd = S.Now;
 }
 
-void Engine::charge(uint32_t R, SpanKind Kind, uint32_t BlockIdx, TimeNs Begin, TimeNs End) {
+void Engine::Impl::charge(uint32_t R, SpanKind Kind, uint32_t BlockIdx, TimeNs Begin, TimeNs End) {
   RankState &S = Ranks[R];
   if (!S.InRegion || End <= Begin)
     return;
@@ -244,7 +248,7 @@ void Engine::charge(uint32_t R, SpanKind Kind, uint32_t BlockIdx, TimeNs Begin, 
     Opt.Timeline->span(int(R), Kind, B.Block, Begin, End);
 }
 
-bool Engine::dispatch(uint32_t R, const Event &E) {
+bool Engine::Impl::dispatch(uint32_t R, const Event &E) {
   beginEvent(R, E);
   switch (E.Kind) {
   case EventKind::Compute:
@@ -288,7 +292,7 @@ bool Engine::dispatch(uint32_t R, const Event &E) {
   return true;
 }
 
-bool Engine::doCompute(uint32_t R, const Event &E, uint64_t Trips) {
+bool Engine::Impl::doCompute(uint32_t R, const Event &E, uint64_t Trips) {
   RankState &S = Ranks[R];
   int64_t *Ps = S.ComputeCache.find(E.Block);
   if (!Ps) {
@@ -310,7 +314,7 @@ bool Engine::doCompute(uint32_t R, const Event &E, uint64_t Trips) {
   return true;
 }
 
-uint32_t Engine::newRequest(uint32_t R, const Event &E) {
+uint32_t Engine::Impl::newRequest(uint32_t R, const Event &E) {
   uint32_t Slot = takeSlot(Requests, FreeRequests);
   Request &Q = Requests[Slot];
   Q = Request();
@@ -337,14 +341,14 @@ uint32_t Engine::newRequest(uint32_t R, const Event &E) {
   return Slot;
 }
 
-void Engine::releaseRequest(uint32_t Slot) {
+void Engine::Impl::releaseRequest(uint32_t Slot) {
   Requests[Slot].Owner = -1;
   FreeRequests.push_back(Slot);
 }
 
-uint32_t Engine::newEnvelope() { return takeSlot(Envelopes, FreeEnvelopes); }
+uint32_t Engine::Impl::newEnvelope() { return takeSlot(Envelopes, FreeEnvelopes); }
 
-uint32_t Engine::spaceOf(int32_t Rank, uint64_t Comm, uint8_t Context) {
+uint32_t Engine::Impl::spaceOf(int32_t Rank, uint64_t Comm, uint8_t Context) {
   // Communicator ids are 64-bit hashes: numbered densely first so a key fits 64 bits.
   uint32_t &Dense = CommIndex.getOrInsert(Comm, uint32_t(CommIndex.size()));
   uint64_t Key = (uint64_t(uint32_t(Rank)) << 33) | (uint64_t(Dense) << 1) | (Context & 1);
@@ -361,7 +365,7 @@ uint32_t Engine::spaceOf(int32_t Rank, uint64_t Comm, uint8_t Context) {
   return Idx;
 }
 
-void Engine::doSend(uint32_t R, const Event &E) {
+void Engine::Impl::doSend(uint32_t R, const Event &E) {
   RankState &S = Ranks[R];
   uint32_t Slot = newRequest(R, E);
   if (E.Peer == ProcNull) {
@@ -410,7 +414,7 @@ void Engine::doSend(uint32_t R, const Event &E) {
   dispatchEnvelope(Env);
 }
 
-uint32_t Engine::channelOf(uint32_t Space, int32_t Source) {
+uint32_t Engine::Impl::channelOf(uint32_t Space, int32_t Source) {
   bool Inserted = false;
   uint32_t &Ch = ChannelIndex.getOrInsert((uint64_t(Space) << 32) | uint32_t(Source), 0, &Inserted);
   if (Inserted) {
@@ -420,7 +424,7 @@ uint32_t Engine::channelOf(uint32_t Space, int32_t Source) {
   return Ch;
 }
 
-void Engine::dispatchEnvelope(uint32_t Env) {
+void Engine::Impl::dispatchEnvelope(uint32_t Env) {
   Envelope &V = Envelopes[Env];
   Channel &C = Channels[V.Channel];
   V.ChannelNext = NoIndex;
@@ -432,7 +436,7 @@ void Engine::dispatchEnvelope(uint32_t Env) {
   drainChannel(V.Channel);
 }
 
-void Engine::drainChannel(uint32_t Ch) {
+void Engine::Impl::drainChannel(uint32_t Ch) {
   Channel &C = Channels[Ch];
   // Non-overtaking: along one channel envelopes never arrive before an earlier one, so one
   // still in transit holds back those sent after it.
@@ -448,214 +452,7 @@ void Engine::drainChannel(uint32_t Ch) {
   }
 }
 
-uint32_t Engine::newFlow(int32_t Src, int32_t Dst, const LinkModel &L, uint64_t Bytes, TimeNs End,
-                         TimeNs Now) {
-  if (!Contention)
-    return NoIndex;
-  int32_t A = NodeOf[uint32_t(Src)], B = NodeOf[uint32_t(Dst)];
-  if (A < 0 || B < 0 || A == B)
-    return NoIndex; // within a node: not through the node's network link
-  TimeNs Stream = L.streamTime(Bytes);
-  // A flow alone fills its links at the sustained rate, whatever its own rate (an eager one
-  // streams faster, but for a shorter time): the link share it takes at its own pace.
-  double Rate = L.sustainedStreamRate();
-  if (Stream <= 0 || Rate <= 0 || L.streamRate(Bytes) <= 0)
-    return NoIndex;
-  // The streaming is the last part of the transfer. A rendezvous matched after its streaming
-  // would have begun (the receive was posted while the envelope was on its way) has streamed
-  // alone until now.
-  TimeNs At = End - Stream;
-  double Remaining = double(Stream);
-  if (At < Now) {
-    Remaining -= double(Now - At);
-    At = Now;
-  }
-  if (Remaining <= 0)
-    return NoIndex;
-  uint32_t F = takeSlot(Flows, FreeFlows);
-  Flow &W = Flows[F];
-  W = Flow();
-  W.Remaining = Remaining;
-  W.Cap = Rate;
-  W.Links[0] = uint32_t(A) * 2;     // egress of the sender's node
-  W.Links[1] = uint32_t(B) * 2 + 1; // ingress of the receiver's node
-  push(At, QueueKind::FlowStart, F);
-  return F;
-}
-
-uint32_t Engine::classOf(const Flow &W) {
-  uint32_t CapIdx = 0;
-  while (CapIdx < ClassCaps.size() && ClassCaps[CapIdx] != W.Cap)
-    ++CapIdx;
-  if (CapIdx == ClassCaps.size())
-    ClassCaps.push_back(W.Cap);
-  uint64_t Key = (uint64_t(CapIdx) << 48) | (uint64_t(W.Links[0]) << 24) | W.Links[1];
-  bool Inserted = false;
-  uint32_t &C = ClassIndex.getOrInsert(Key, 0, &Inserted);
-  if (Inserted) {
-    C = uint32_t(Classes.size());
-    FlowClass K;
-    K.Cap = W.Cap;
-    K.Links[0] = W.Links[0];
-    K.Links[1] = W.Links[1];
-    Classes.push_back(std::move(K));
-  }
-  return C;
-}
-
-namespace {
-struct LaterMark {
-  bool operator()(const std::pair<double, uint32_t> &A,
-                  const std::pair<double, uint32_t> &B) const {
-    return A.first != B.first ? A.first > B.first : A.second > B.second;
-  }
-};
-} // namespace
-
-void Engine::startFlow(uint32_t F, TimeNs Now) {
-  uint32_t C = classOf(Flows[F]);
-  FlowClass &K = Classes[C];
-  if (K.Members.empty()) {
-    K.Work = 0;
-    K.Fraction = 0;
-    K.End = std::numeric_limits<TimeNs>::max(); // until shared out
-    K.ActivePos = uint32_t(ActiveClasses.size());
-    ActiveClasses.push_back(C);
-  } else {
-    K.Work += K.Fraction * double(Now - K.Updated);
-  }
-  K.Updated = Now;
-  K.Members.emplace_back(K.Work + Flows[F].Remaining, F);
-  std::push_heap(K.Members.begin(), K.Members.end(), LaterMark());
-  FlowsDirty = true;
-  DirtyTime = Now;
-}
-
-void Engine::endFlows(TimeNs Now) {
-  // Backwards: a class that empties is swapped with the last one, already looked at.
-  for (size_t I = ActiveClasses.size(); I-- > 0;) {
-    uint32_t C = ActiveClasses[I];
-    FlowClass &K = Classes[C];
-    if (K.End > Now)
-      continue;
-    K.Work += K.Fraction * double(Now - K.Updated);
-    K.Updated = Now;
-    // The end was rounded to a nanosecond, half a nanosecond of progress at most. A member
-    // that joined at this instant has at least a nanosecond to go.
-    double Due = K.Work + 0.5 * K.Fraction + 1e-12 * K.Work;
-    while (!K.Members.empty() && K.Members.front().first <= Due) {
-      uint32_t F = K.Members.front().second;
-      std::pop_heap(K.Members.begin(), K.Members.end(), LaterMark());
-      K.Members.pop_back();
-      finishFlow(F, Now);
-    }
-    if (K.Members.empty()) {
-      uint32_t Last = ActiveClasses.back();
-      ActiveClasses[K.ActivePos] = Last;
-      Classes[Last].ActivePos = K.ActivePos;
-      ActiveClasses.pop_back();
-    }
-  }
-  FlowsDirty = true;
-  DirtyTime = Now;
-}
-
-void Engine::finishFlow(uint32_t F, TimeNs Now) {
-  const Flow W = Flows[F];
-  FreeFlows.push_back(F);
-  if (W.Env != NoIndex) {
-    Envelopes[W.Env].Arrival = Now;
-    Envelopes[W.Env].InTransit = false;
-    drainChannel(Envelopes[W.Env].Channel);
-    return;
-  }
-  complete(W.Recv, Now);
-  if (W.Send != NoIndex)
-    complete(W.Send, Now);
-}
-
-void Engine::reshare(TimeNs Now) {
-  FlowsDirty = false;
-  // Progress at the old rates up to now; every class counts with its members.
-  for (uint32_t C : ActiveClasses) {
-    FlowClass &K = Classes[C];
-    K.Work += K.Fraction * double(Now - K.Updated);
-    K.Updated = Now;
-    K.Frozen = false;
-    if (K.Work > 1e9) {
-      // Marks relative to a recent origin keep their rounding far below a nanosecond.
-      for (std::pair<double, uint32_t> &M : K.Members)
-        M.first -= K.Work;
-      K.Work = 0;
-    }
-    for (uint32_t L : K.Links) {
-      if (LinkCount[L] == 0) {
-        TouchedLinks.push_back(L);
-        LinkResidual[L] = LinkCap;
-      }
-      LinkCount[L] += K.Members.size();
-    }
-  }
-  // Max-min fairness by progressive filling: raise every unfrozen flow's rate together until
-  // a flow reaches its own rate or a link is full; freeze those flows; repeat.
-  size_t Unfrozen = ActiveClasses.size();
-  while (Unfrozen > 0) {
-    double Level = std::numeric_limits<double>::infinity();
-    for (uint32_t L : TouchedLinks) {
-      LinkShare[L] = LinkCount[L] ? std::max(0.0, LinkResidual[L]) / double(LinkCount[L])
-                                  : std::numeric_limits<double>::infinity();
-      Level = std::min(Level, LinkShare[L]);
-    }
-    for (uint32_t C : ActiveClasses)
-      if (!Classes[C].Frozen)
-        Level = std::min(Level, Classes[C].Cap);
-    // Shares equal but for rounding freeze together, which saves passes.
-    double Bound = Level * (1 + 1e-12);
-    for (uint32_t C : ActiveClasses) {
-      FlowClass &K = Classes[C];
-      if (K.Frozen)
-        continue;
-      double Rate;
-      if (K.Cap <= Bound) {
-        Rate = K.Cap;
-        K.Fraction = 1; // exactly: a flow at its own rate takes exactly its own time
-      } else if (LinkShare[K.Links[0]] <= Bound || LinkShare[K.Links[1]] <= Bound) {
-        Rate = Level;
-        K.Fraction = std::max(Level / K.Cap, 1e-12);
-      } else {
-        continue;
-      }
-      K.Frozen = true;
-      --Unfrozen;
-      for (uint32_t L : K.Links) {
-        LinkResidual[L] -= Rate * double(K.Members.size());
-        LinkCount[L] -= K.Members.size();
-      }
-    }
-  }
-  for (uint32_t L : TouchedLinks)
-    LinkCount[L] = 0;
-  TouchedLinks.clear();
-  // One queue entry for the earliest end; an entry for an end that moved goes stale.
-  TimeNs Next = std::numeric_limits<TimeNs>::max();
-  for (uint32_t C : ActiveClasses) {
-    FlowClass &K = Classes[C];
-    double Left = std::max(0.0, K.Members.front().first - K.Work);
-    K.End = Now + (K.Fraction == 1 ? std::llround(Left) : std::llround(Left / K.Fraction));
-    Next = std::min(Next, K.End);
-  }
-  if (ActiveClasses.empty()) {
-    FlowEndSeq = ~uint64_t(0);
-    return;
-  }
-  if (FlowEndSeq != ~uint64_t(0) && FlowEndAt == Next)
-    return;
-  FlowEndSeq = Seq;
-  FlowEndAt = Next;
-  push(Next, QueueKind::FlowEnd, 0);
-}
-
-void Engine::doRecv(uint32_t R, const Event &E) {
+void Engine::Impl::doRecv(uint32_t R, const Event &E) {
   RankState &S = Ranks[R];
   uint32_t Slot = newRequest(R, E);
   Requests[Slot].IsRecv = true;
@@ -698,7 +495,7 @@ void Engine::doRecv(uint32_t R, const Event &E) {
   charge(R, SpanKind::Comm, S.CurBlock, Post, S.Now);
 }
 
-void Engine::arrive(uint32_t Env, TimeNs Now) {
+void Engine::Impl::arrive(uint32_t Env, TimeNs Now) {
   Envelope &V = Envelopes[Env];
   Space &P = Spaces[V.Space];
   uint32_t Prev = NoIndex;
@@ -730,7 +527,7 @@ void Engine::arrive(uint32_t Env, TimeNs Now) {
   }
 }
 
-void Engine::match(uint32_t Env, uint32_t Recv, TimeNs Now) {
+void Engine::Impl::match(uint32_t Env, uint32_t Recv, TimeNs Now) {
   const Envelope V = Envelopes[Env];
   FreeEnvelopes.push_back(Env);
   Request &Q = Requests[Recv];
@@ -760,7 +557,7 @@ void Engine::match(uint32_t Env, uint32_t Recv, TimeNs Now) {
     complete(V.SendReq, Done);
 }
 
-void Engine::complete(uint32_t Slot, TimeNs Done) {
+void Engine::Impl::complete(uint32_t Slot, TimeNs Done) {
   Request &Q = Requests[Slot];
   Q.Known = true;
   Q.Done = Done;
@@ -777,7 +574,7 @@ void Engine::complete(uint32_t Slot, TimeNs Done) {
   }
 }
 
-bool Engine::doCompletion(uint32_t R, const Event &E) {
+bool Engine::Impl::doCompletion(uint32_t R, const Event &E) {
   RankState &S = Ranks[R];
   if (E.Completed.empty()) {
     // A test that completed nothing costs nothing.
@@ -817,7 +614,7 @@ bool Engine::doCompletion(uint32_t R, const Event &E) {
   return false;
 }
 
-void Engine::doRequestFree(uint32_t R, const Event &E) {
+void Engine::Impl::doRequestFree(uint32_t R, const Event &E) {
   RankState &S = Ranks[R];
   uint32_t *Mapped = S.Requests.find(E.Request);
   if (!Mapped)
@@ -830,7 +627,7 @@ void Engine::doRequestFree(uint32_t R, const Event &E) {
     releaseRequest(Slot);
 }
 
-bool Engine::doProbe(uint32_t R, const Event &E) {
+bool Engine::Impl::doProbe(uint32_t R, const Event &E) {
   RankState &S = Ranks[R];
   if (!E.Found || E.Peer == ProcNull) {
     endEvent(R, E.Block, E.Kind);
@@ -855,7 +652,7 @@ bool Engine::doProbe(uint32_t R, const Event &E) {
   return false;
 }
 
-void Engine::endWait(uint32_t R, TimeNs End) {
+void Engine::Impl::endWait(uint32_t R, TimeNs End) {
   RankState &S = Ranks[R];
   bool Probe = S.State == Status::Probing;
   charge(R, SpanKind::Wait, S.WaitBlockIdx, S.WaitStart, End);
@@ -884,14 +681,14 @@ void Engine::endWait(uint32_t R, TimeNs End) {
   endEvent(R, S.WaitBlock, Probe ? EventKind::Probe : EventKind::Completion);
 }
 
-void Engine::fail(uint32_t R, std::string Message) {
+void Engine::Impl::fail(uint32_t R, std::string Message) {
   Failed = true;
   Result.Errors.push_back({Ranks[R].Name, "rank " + std::to_string(R) + ": record " +
                                               std::to_string(Ranks[R].Index) + ": " +
                                               std::move(Message)});
 }
 
-std::string Engine::describe(const Request &Q) const {
+std::string Engine::Impl::describe(const Request &Q) const {
   std::string Where = " (communicator " + std::to_string(Q.Comm) +
                       (Q.Context ? ", collective traffic" : "") + ") started in block '" +
                       formatBlock(Q.Block) + "'";
@@ -901,7 +698,7 @@ std::string Engine::describe(const Request &Q) const {
          " with tag " + std::to_string(Q.Tag) + Where + " that no receive matched";
 }
 
-void Engine::reportStuck() {
+void Engine::Impl::reportStuck() {
   std::vector<EngineError> Stuck;
   size_t Blocked = 0;
   for (uint32_t R = 0; R < Ranks.size(); ++R) {

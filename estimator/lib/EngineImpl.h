@@ -1,0 +1,222 @@
+// The replay engine's internals: its queue, MPI matching engine, fluid flows and accounting.
+// Private to the estimator library; users see mpiete/estimator/Engine.h.
+#ifndef MPIETE_ESTIMATOR_LIB_ENGINEIMPL_H
+#define MPIETE_ESTIMATOR_LIB_ENGINEIMPL_H
+
+#include "LinkSharing.h"
+#include "mpiete/estimator/Engine.h"
+#include "mpiete/estimator/FlatMap.h"
+
+#include <string>
+#include <vector>
+
+namespace mpiete::estimator {
+
+class Engine::Impl {
+public:
+  Impl(const ComputeModel &Compute, const NetworkModel &Network, EngineOptions Options);
+  EstimateResult run(std::span<EventSource *const> Sources);
+
+private:
+  enum class Status : uint8_t { Ready, Blocked, Probing, Done };
+  enum class QueueKind : uint32_t { Resume, Arrival, FlowStart, FlowEnd };
+  static constexpr uint32_t NoIndex = ~0U;
+
+  struct QueueEntry {
+    TimeNs Time;
+    uint64_t Seq;
+    QueueKind Kind;
+    uint32_t Index; ///< rank (Resume), envelope (Arrival) or flow (FlowStart)
+  };
+
+  /// A started send or receive, alive until it has been waited for and is complete.
+  struct Request {
+    TimeNs Start = 0; ///< send start or receive post
+    TimeNs Done = 0;  ///< completion time, once Known
+    BlockId Block = 0;
+    uint64_t Id = 0, Bytes = 0;
+    int32_t Owner = 0, Peer = 0, Tag = 0;
+    uint64_t Comm = 0;
+    int32_t PredSource = NoStatus, PredTag = NoStatus; ///< predicted match (receives)
+    int32_t RecSource = NoStatus, RecTag = NoStatus;   ///< recorded match (wildcard receives)
+    uint32_t NextPosted = NoIndex;
+    uint8_t Context = 0;
+    bool IsRecv = false, Known = false, Waited = false, Detached = false;
+  };
+
+  /// A message on its way to, or waiting in, the receiver's unexpected queue.
+  struct Envelope {
+    TimeNs Arrival = 0; ///< when the envelope reaches the receiver (data too, if eager)
+    TimeNs Inject = 0;  ///< send start (delayed by the sender's gap)
+    uint64_t Bytes = 0;
+    BlockId Block = 0;
+    uint32_t SendReq = NoIndex; ///< the send request still waiting for the match, if any
+    uint32_t Space = 0;
+    uint32_t Next = NoIndex;
+    uint32_t Channel = 0;           ///< (receiver space, source)
+    uint32_t ChannelNext = NoIndex; ///< in the channel's queue of envelopes not yet arrived
+    int32_t Source = 0, Tag = 0;
+    bool Rendezvous = false;
+    bool InTransit = false; ///< its arrival waits for the end of its flow (contention)
+  };
+
+  /// One direction of (source, receiver space): envelopes arrive in send order.
+  struct Channel {
+    TimeNs Last = 0;                         ///< arrival of the last envelope delivered
+    uint32_t Head = NoIndex, Tail = NoIndex; ///< sent, not delivered (behind one in transit)
+  };
+
+  /// The streaming part of a transfer between nodes under contention (fluid model): it goes
+  /// through the sender node's egress link and the receiver node's ingress link.
+  struct Flow {
+    double Remaining = 0; ///< ns of streaming at the flow's own rate
+    double Cap = 0;       ///< link bytes per ns at its own pace (1/G)
+    LinkSharing::LinkId Links[2] = {0, 0};
+    uint32_t Env = NoIndex;                  ///< eager: the envelope arriving at the end
+    uint32_t Recv = NoIndex, Send = NoIndex; ///< rendezvous: the requests completed at the end
+  };
+
+  /// The progress of one LinkSharing group: flows with the same links and Cap. They always
+  /// stream at the same rate, so each flow ends when the group's progress passes the mark it
+  /// joined at plus its streaming time.
+  struct FlowClass {
+    double Work = 0;     ///< ns of own-rate streaming each member has done since the class filled
+    double Fraction = 0; ///< current rate / Cap; exactly 1 at the own rate
+    TimeNs Updated = 0;  ///< Work is as of this time
+    TimeNs End = 0;      ///< when the first member ends at the current rate
+    std::vector<std::pair<double, uint32_t>> Members; ///< min-heap of (Work at its end, flow)
+  };
+
+  /// MPI's matching engine for one (receiver, communicator, context).
+  struct Space {
+    int32_t Rank = 0;
+    uint64_t Comm = 0;
+    uint8_t Context = 0;
+    uint32_t PostedHead = NoIndex, PostedTail = NoIndex;
+    uint32_t UnexpHead = NoIndex, UnexpTail = NoIndex;
+  };
+
+  struct RankState {
+    EventSource *Src = nullptr;
+    std::string Name;
+    TimeNs Now = 0;
+    uint64_t Record = 0;  ///< events read
+    uint64_t Index = 0;   ///< stream index of the event being replayed
+    uint64_t CarryPs = 0; ///< sub-nanosecond compute time carried to the next block
+    Status State = Status::Ready;
+    bool InRegion = false, RegionSeen = false, RegionClosed = false;
+    TimeNs RegionStart = 0, RegionEnd = 0;
+    TimeNs Compute = 0, Comm = 0, Wait = 0;
+    TimeNs LastInject = 0;
+    bool Injected = false;
+    // The wait or probe the rank is blocked in.
+    std::vector<uint32_t> WaitList;
+    uint32_t Pending = 0;
+    TimeNs WaitStart = 0, WaitMax = 0;
+    BlockId WaitBlock = 0;
+    uint64_t WaitRecord = 0;
+    uint32_t ProbeSpace = 0;
+    int32_t ProbeSource = 0, ProbeTag = 0;
+    FlatMap<uint32_t> Requests;    ///< request id -> slot
+    FlatMap<int64_t> ComputeCache; ///< block -> picoseconds per execution, -1 if unknown
+    uint32_t CurBlock = 0;         ///< BlockTotals index of the event being replayed
+    uint32_t WaitBlockIdx = 0;
+    bool InitSeen = false;
+    bool HasHeld = false;
+    Event Held; ///< a receive or probe read ahead of global time, replayed on resume
+  };
+
+  struct QueueLater {
+    bool operator()(const QueueEntry &A, const QueueEntry &B) const {
+      return A.Time != B.Time ? A.Time > B.Time : A.Seq > B.Seq;
+    }
+  };
+
+  void push(TimeNs Time, QueueKind Kind, uint32_t Index);
+  void runRank(uint32_t R);
+  bool dispatch(uint32_t R, const Event &E);
+  bool doCompute(uint32_t R, const Event &E, uint64_t Trips);
+  void doSend(uint32_t R, const Event &E);
+  void doRecv(uint32_t R, const Event &E);
+  bool doCompletion(uint32_t R, const Event &E);
+  bool doProbe(uint32_t R, const Event &E);
+  void arrive(uint32_t Env, TimeNs Now);
+  uint32_t channelOf(uint32_t Space, int32_t Source);
+  void dispatchEnvelope(uint32_t Env);
+  void drainChannel(uint32_t Ch);
+  // Contention (EngineFlows.cpp).
+  uint32_t newFlow(int32_t Src, int32_t Dst, const LinkModel &L, uint64_t Bytes, TimeNs End,
+                   TimeNs Now);
+  void startFlow(uint32_t F, TimeNs Now);
+  void endFlows(TimeNs Now);
+  void finishFlow(uint32_t F, TimeNs Now);
+  void reshare(TimeNs Now);
+  // Matching and completion.
+  void match(uint32_t Env, uint32_t Recv, TimeNs Now);
+  void complete(uint32_t Slot, TimeNs Done);
+  void endWait(uint32_t R, TimeNs End);
+  void beginEvent(uint32_t R, const Event &E);
+  void endEvent(uint32_t R, BlockId B, EventKind K);
+  void closeRegion(RankState &S);
+  void charge(uint32_t R, SpanKind Kind, uint32_t BlockIdx, TimeNs Begin, TimeNs End);
+  uint32_t blockIndex(BlockId B);
+  uint32_t newRequest(uint32_t R, const Event &E);
+  void releaseRequest(uint32_t Slot);
+  uint32_t newEnvelope();
+  /// A slot of Pool: a freed one if there is one, else a new one at its end.
+  template <typename T>
+  static uint32_t takeSlot(std::vector<T> &Pool, std::vector<uint32_t> &Free) {
+    if (!Free.empty()) {
+      uint32_t I = Free.back();
+      Free.pop_back();
+      return I;
+    }
+    Pool.emplace_back();
+    return uint32_t(Pool.size() - 1);
+  }
+  uint32_t spaceOf(int32_t Rank, uint64_t Comm, uint8_t Context);
+  void doRequestFree(uint32_t R, const Event &E);
+  static bool matches(int32_t WantSource, int32_t WantTag, int32_t Source, int32_t Tag) {
+    return (WantSource == AnySource || WantSource == Source) &&
+           (WantTag == AnyTag || WantTag == Tag);
+  }
+  void fail(uint32_t R, std::string Message);
+  void reportStuck();
+  std::string describe(const Request &Q) const;
+
+  const ComputeModel &ComputeM;
+  const NetworkModel &Net;
+  EngineOptions Opt;
+  bool Failed = false;
+  uint64_t Seq = 0;
+  std::vector<QueueEntry> Queue; ///< a binary heap under QueueLater
+  std::vector<RankState> Ranks;
+  std::vector<Request> Requests;
+  std::vector<uint32_t> FreeRequests;
+  std::vector<Envelope> Envelopes;
+  std::vector<uint32_t> FreeEnvelopes;
+  std::vector<Space> Spaces;
+  FlatMap<uint32_t> CommIndex;    ///< communicator id -> dense index
+  FlatMap<uint32_t> SpaceIndex;   ///< (rank, dense comm, context) -> space
+  FlatMap<uint32_t> ChannelIndex; ///< (space, source) -> channel
+  std::vector<Channel> Channels;
+  // Contention (fluid flows through node links); off unless the network model has nodes.
+  bool Contention = false;
+  std::vector<int32_t> NodeOf; ///< rank -> node
+  std::vector<Flow> Flows;
+  std::vector<uint32_t> FreeFlows;
+  LinkSharing Sharing;                ///< node links 2n (egress) and 2n + 1 (ingress) of node n
+  std::vector<FlowClass> Classes;     ///< by LinkSharing group
+  uint64_t FlowEndSeq = ~uint64_t(0); ///< sequence of the valid FlowEnd entry; others are stale
+  TimeNs FlowEndAt = 0;               ///< its time
+  bool FlowsDirty = false;            ///< a flow started or ended at DirtyTime: reshare
+  TimeNs DirtyTime = 0;
+  FlatMap<uint32_t> BlockIndex; ///< block -> BlockTotals index
+  std::vector<BlockResult> BlockTotals;
+  Event Ev;
+  EstimateResult Result;
+};
+
+} // namespace mpiete::estimator
+
+#endif
