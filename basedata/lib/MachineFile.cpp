@@ -1,14 +1,13 @@
 // machine.yaml written from and read into a MachineFile.
 #include "mpiete/basedata/MachineFile.h"
-
-#include <optional>
-#include <string_view>
 #include "mpiete/basedata/ProgramModel.h"
 #include "mpiete/basedata/YamlParser.h"
 
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <optional>
+#include <string_view>
 
 namespace mpiete {
 

@@ -524,10 +524,20 @@ struct UseWalker {
   const SourceMap &SM;
   const std::vector<std::string> &Dirs;
   DiagnosticSink &Diags;
+  /// Modules this file defines before the current point: Flang resolves a USE of them from the
+  /// file itself and never reads a module file, so gfortran's file of the same name (written
+  /// by the native compile of this very file) does not matter.
+  std::set<std::string> Defined;
   template <typename T> bool Pre(const T &) { return true; }
   template <typename T> void Post(const T &) {}
+  bool Pre(const p::Module &Mod) {
+    Defined.insert(lower(std::get<p::Statement<p::ModuleStmt>>(Mod.t).statement.v.ToString()));
+    return true;
+  }
   bool Pre(const p::UseStmt &U) {
     std::string M = lower(U.moduleName.ToString());
+    if (Defined.count(M))
+      return false;
     if (M == "mpi_f08" || M == "pmpi_f08") {
       Diags.error(SM.loc(U.moduleName.source),
                   "'use " + M +

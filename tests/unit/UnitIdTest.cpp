@@ -1,6 +1,6 @@
 // Unit tests of what makes a unit distinct: its defines, its parse flags and its id.
-#include "mpiete/frontend/CFrontend.h"
 #include "mpiete/basedata/ProgramModel.h"
+#include "mpiete/frontend/CFrontend.h"
 #include "mpiete/support/Hash.h"
 
 #include <gtest/gtest.h>
