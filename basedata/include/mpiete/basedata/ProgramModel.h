@@ -12,7 +12,7 @@
 
 namespace mpiete {
 
-/// The unit of prediction (DESIGN.md "Blocks").
+/// The unit of prediction (docs/method.md).
 enum class BlockKind : uint8_t {
   Compute,    ///< straight-line statements, or a whole loop whose body is one such run
   Comm,       ///< start of one point-to-point transfer
