@@ -48,12 +48,12 @@ program square
       ' ranks in a ', q, ' x ', q, ' grid'
   end if
 
-  ! The grid's ranks get a communicator; the others none (MPI_UNDEFINED).
-  color = MPI_UNDEFINED
+  ! The grid's ranks get a communicator of their own; the others one they never use.
+  color = 1
   if (rank < q * q) color = 0
   call mpi_comm_split(MPI_COMM_WORLD, color, rank, comm, ierr)
   ok = .true.
-  if (comm /= MPI_COMM_NULL) then
+  if (rank < q * q) then
     call mpi_comm_rank(comm, me, ierr)
     call grid_comms(comm, q, prow, pcol, rowc, colc)
     nb = n / q
@@ -105,8 +105,8 @@ program square
     deallocate(a, b, c)
     call mpi_comm_free(rowc, ierr)
     call mpi_comm_free(colc, ierr)
-    call mpi_comm_free(comm, ierr)
   end if
+  call mpi_comm_free(comm, ierr)
   ! Everybody, idle or not, meets here.
   call mpi_barrier(MPI_COMM_WORLD, ierr)
   t1 = mpi_wtime()
