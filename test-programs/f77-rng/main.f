@@ -5,7 +5,7 @@ c     turns the pairs inside the unit circle into Gaussian deviates
 c     (Marsaglia's polar method) and counts them by the annulus
 c     max(|X|,|Y|) falls in; the ranks share each batch in contiguous
 c     slices and add their integer tallies with one MPI_ALLREDUCE per
-c     batch.
+c     batch; the largest deviate is reduced to rank 0 at the end.
 c     usage: f77-rng [npairs [nbatch]]   (defaults 200000 and 4)
 c     TP_TIMING set: rank 0's MPI_Init..MPI_Finalize time on stderr.
 c     The output does not depend on the number of ranks (each pair is
@@ -22,7 +22,7 @@ c     exits with status 1 otherwise.
       integer*8 seed
       integer rank, nproc, ierr, nbatch, ib, k, nargs, params(2), tpst
       character*32 arg
-      double precision t0, t1, pacc, p0, f, se, pi
+      double precision t0, t1, pacc, p0, f, se, pi, dmax, gdmax
       logical ok
       parameter (pi = 3.14159265358979323846d0)
 
@@ -55,13 +55,14 @@ c     pairs drawn.
         total(k) = 0
    20 continue
       seed = 314159265
+      dmax = 0.0d0
       do 40 ib = 1, nbatch
 c       This rank's slice [lo, hi) of the batch's pairs, two draws per
 c       pair, after the pairs of the batches before.
         lo = (np * rank) / nproc
         hi = (np * (rank + 1)) / nproc
         call lcgjmp(seed, 2 * (np * (ib - 1) + lo))
-        call gtally(hi - lo, nq, tally)
+        call gtally(hi - lo, nq, tally, dmax)
         call mpi_allreduce(tally, bsum, nq + 2, MPI_INTEGER8, MPI_SUM,
      &                     MPI_COMM_WORLD, ierr)
         do 30 k = 1, nq + 2
@@ -71,8 +72,11 @@ c       pair, after the pairs of the batches before.
      &    ': accepted ', bsum(nq + 1), ', annulus 0: ', bsum(1)
    40 continue
 
+      call mpi_reduce(dmax, gdmax, 1, MPI_DOUBLE_PRECISION, MPI_MAX, 0,
+     &                MPI_COMM_WORLD, ierr)
       ok = .true.
       if (rank .eq. 0) then
+        print '(A,F12.8)', 'largest |deviate|: ', gdmax
         do 50 k = 1, nq
           print '(A,I2,A,I0)', 'annulus ', k - 1, ': ', total(k)
    50   continue
@@ -103,12 +107,13 @@ c       Binomial standard errors of the two shares.
 c     Draws npair uniform pairs in [-1,1)**2 with urand; for those
 c     inside the unit circle makes the Gaussian pair (X, Y) and counts
 c     it in annulus floor(max(|X|,|Y|)) (the last one takes the rest).
-c     tally(nq+1) counts the accepted pairs, tally(nq+2) all pairs.
-      subroutine gtally(npair, nq, tally)
+c     tally(nq+1) counts the accepted pairs, tally(nq+2) all pairs;
+c     dmax is raised to the largest max(|X|,|Y|).
+      subroutine gtally(npair, nq, tally, dmax)
       implicit none
       integer*8 npair, tally(nq + 2), i
       integer nq, k, l
-      double precision urand, x, y, t, gx, gy
+      double precision urand, x, y, t, gx, gy, d, dmax
       external urand
       do 10 k = 1, nq + 2
         tally(k) = 0
@@ -121,7 +126,9 @@ c     tally(nq+1) counts the accepted pairs, tally(nq+2) all pairs.
           t = sqrt(-2.0d0 * log(t) / t)
           gx = x * t
           gy = y * t
-          l = int(max(abs(gx), abs(gy)))
+          d = max(abs(gx), abs(gy))
+          if (d .gt. dmax) dmax = d
+          l = int(d)
           if (l .gt. nq - 1) l = nq - 1
           tally(l + 1) = tally(l + 1) + 1
           tally(nq + 1) = tally(nq + 1) + 1
