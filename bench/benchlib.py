@@ -87,8 +87,9 @@ def children_cpu():
 class Run:
     """One job: its wall time, stdout, stderr and the CPU the rest of the machine used meanwhile."""
 
-    def __init__(self, wall, stdout, stderr, other_load):
+    def __init__(self, wall, stdout, stderr, other_load, returncode=0):
         self.wall = wall
+        self.returncode = returncode
         self.stdout = stdout
         self.stderr = stderr
         self.other_load = other_load  # other processes' CPU seconds per second of the run
@@ -101,9 +102,10 @@ class Run:
         return float(m.group(2))
 
 
-def run(cmd, extra_env=None, cwd=None):
+def run(cmd, extra_env=None, cwd=None, check=True):
     """Runs cmd; measures wall time and the CPU time other processes took meanwhile
-    (busy jiffies of the whole machine minus this job's own CPU time)."""
+    (busy jiffies of the whole machine minus this job's own CPU time). With check=False a
+    failing command is returned too (its exit status in .returncode)."""
     e = env()
     if extra_env:
         e.update(extra_env)
@@ -114,9 +116,10 @@ def run(cmd, extra_env=None, cwd=None):
     wall = time.monotonic() - t0
     busy = (cpu_busy_jiffies() - busy0) / hz
     own = children_cpu() - own0
-    if p.returncode != 0:
+    if check and p.returncode != 0:
         raise SystemExit(f"bench: {' '.join(cmd)} failed ({p.returncode}):\n{p.stderr}")
-    return Run(wall, p.stdout, p.stderr, max(0.0, busy - own) / wall if wall > 0 else 0.0)
+    return Run(wall, p.stdout, p.stderr, max(0.0, busy - own) / wall if wall > 0 else 0.0,
+               p.returncode)
 
 
 def machine_busy(seconds=3.0):
