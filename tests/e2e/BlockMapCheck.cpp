@@ -9,6 +9,7 @@
 #include "mpiete/support/Diagnostics.h"
 
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <set>
 #include <string>
@@ -24,7 +25,7 @@ int main(int Argc, char **Argv) {
   for (int I = 2; I < Argc; ++I) {
     std::string A = Argv[I];
     if (A.starts_with("--source="))
-      Expected.insert(A.substr(9));
+      Expected.insert(std::filesystem::path(A.substr(9)).filename().string());
     else if (A.starts_with("--units="))
       ExpectedUnits = std::atoi(A.c_str() + 8);
     else {
@@ -47,7 +48,8 @@ int main(int Argc, char **Argv) {
   std::multiset<std::string> Sources;
   size_t Blocks = 0, Compute = 0, Mpi = 0;
   for (const mpiete::UnitModel &U : Map.Units) {
-    Sources.insert(U.Source);
+    // By file name: a Makefile may name its sources relative or absolute.
+    Sources.insert(std::filesystem::path(U.Source).filename().string());
     for (const mpiete::Block &B : U.Blocks) {
       ++Blocks;
       if (!Ids.insert(U.blockId(B.Index)).second)
