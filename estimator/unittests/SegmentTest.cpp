@@ -64,9 +64,9 @@ TEST(SegmentTest, ChargedWithTheirMean) {
   EXPECT_TRUE(C.hasSegments());
   EXPECT_FALSE(C.hasBlocks());
   // 100 + 250 + 250; a call to PROC_NULL costs nothing.
-  EstimateResult R = run(C, {{Event::segment(P, A), Event::send(A, ProcNull, 0, 8, 1),
-                              Event::segment(A, B), Event::send(B, ProcNull, 0, 8, 2),
-                              Event::segment(A, B)}});
+  EstimateResult R =
+      run(C, {{Event::segment(P, A), Event::send(A, ProcNull, 0, 8, 1), Event::segment(A, B),
+               Event::send(B, ProcNull, 0, 8, 2), Event::segment(A, B)}});
   ASSERT_TRUE(R.Ok) << allErrors(R);
   EXPECT_EQ(R.Predicted, 600);
   EXPECT_EQ(R.Ranks[0].Compute, 600);
@@ -121,7 +121,8 @@ TEST(SegmentTest, MissingOnOneRankTakesTheOthersMean) {
   C.setSegment(M1, series(A, B, 2, 1, {200e-9, 400e-9}));
   C.setSegment(M2, mean(P, A, 1e-9));
   // Rank 2 never ran A -> B in the timing probe: the mean of ranks 0 and 1, (100 + 300) / 2.
-  EstimateResult R = run(C, {{Event::segment(A, B)}, {Event::segment(A, B)},
+  EstimateResult R = run(C, {{Event::segment(A, B)},
+                             {Event::segment(A, B)},
                              {Event::segment(A, B), Event::segment(A, B)}});
   ASSERT_TRUE(R.Ok) << allErrors(R);
   EXPECT_EQ(R.Ranks[0].Compute, 100);
@@ -149,13 +150,13 @@ TEST(SegmentTest, TwoRanksExchangeBetweenSegments) {
   //         1010..1510; posts its receive (o_r -> 1530) and waits for rank 1's reply.
   // rank 1: computes 0..200; posts (-> 220), receives at 2100; computes 2100..2400; replies
   //         at 2400 (-> 2410), arriving 3500 at rank 0.
-  EstimateResult R = run(
-      C, {{Event::segment(P, A), Event::send(A, 1, 0, 100, 1), Event::completion(A + 1, {req(1)}),
-           Event::segment(A, B), Event::recv(B, 1, 0, 100, 2),
-           Event::completion(B + 1, {req(2, 1, 0)})},
-          {Event::segment(P, F), Event::recv(F, 0, 0, 100, 1),
-           Event::completion(F + 1, {req(1, 0, 0)}), Event::segment(F, Q),
-           Event::send(Q, 0, 0, 100, 2), Event::completion(Q + 1, {req(2)})}});
+  EstimateResult R =
+      run(C, {{Event::segment(P, A), Event::send(A, 1, 0, 100, 1),
+               Event::completion(A + 1, {req(1)}), Event::segment(A, B),
+               Event::recv(B, 1, 0, 100, 2), Event::completion(B + 1, {req(2, 1, 0)})},
+              {Event::segment(P, F), Event::recv(F, 0, 0, 100, 1),
+               Event::completion(F + 1, {req(1, 0, 0)}), Event::segment(F, Q),
+               Event::send(Q, 0, 0, 100, 2), Event::completion(Q + 1, {req(2)})}});
   ASSERT_TRUE(R.Ok) << allErrors(R);
   EXPECT_EQ(R.Predicted, 3500);
   EXPECT_EQ(R.Ranks[0].End, 3500);
@@ -190,8 +191,8 @@ TEST(SegmentTest, BaseDataOfTheOtherPartitionIsAnError) {
 
   // Blocks and a seed-mode trace whose calls are marked too: the blocks count, the segment
   // events are neither charged nor counted as replayed.
-  R = run(Blocks, {{Event::segment(P, A), Event::compute(7), Event::segment(A, B),
-                    Event::compute(7)}});
+  R = run(Blocks,
+          {{Event::segment(P, A), Event::compute(7), Event::segment(A, B), Event::compute(7)}});
   ASSERT_TRUE(R.Ok) << allErrors(R);
   EXPECT_EQ(R.Predicted, 200);
   EXPECT_EQ(R.Events, 2u);
@@ -258,8 +259,7 @@ TEST(SegmentTest, RegionInstancesWarmUpThenReal) {
   Opt.RegionInstance = 3;
   R = run(C, {T, T}, Opt);
   EXPECT_FALSE(R.Ok);
-  EXPECT_NE(allErrors(R).find("--region-instance 3: the region has 2 instances"),
-            std::string::npos)
+  EXPECT_NE(allErrors(R).find("--region-instance 3: the region has 2 instances"), std::string::npos)
       << allErrors(R);
 }
 
