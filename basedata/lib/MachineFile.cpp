@@ -6,10 +6,53 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <optional>
+#include <sstream>
 #include <string_view>
 
 namespace mpiete {
+
+namespace {
+
+/// Seconds of a series bucket: sums of integer nanoseconds, so 12 digits keep them exact up
+/// to 1000 s per bucket.
+std::string seriesText(const std::vector<double> &Seconds) {
+  std::string Out;
+  char Buf[32];
+  for (double S : Seconds) {
+    std::snprintf(Buf, sizeof Buf, "%.12g", S);
+    if (!Out.empty())
+      Out += ' ';
+    Out += Buf;
+  }
+  return Out;
+}
+
+void writeSegments(YAML::Emitter &E, const MachineRank &R) {
+  E << YAML::Key << "segments" << YAML::Value << YAML::BeginSeq;
+  for (const MachineSegment &G : R.Segments) {
+    E << YAML::Flow << YAML::BeginMap;
+    E << YAML::Key << "from" << YAML::Value << YAML::DoubleQuoted << formatBlockId(G.From);
+    E << YAML::Key << "to" << YAML::Value << YAML::DoubleQuoted << formatBlockId(G.To);
+    E << YAML::Key << "executions" << YAML::Value << G.Executions;
+    E << YAML::Key << "mean_seconds" << YAML::Value << G.MeanSeconds;
+    E << YAML::Key << "stddev_seconds" << YAML::Value << G.StddevSeconds;
+    E << YAML::Key << "min_seconds" << YAML::Value << G.MinSeconds;
+    E << YAML::Key << "max_seconds" << YAML::Value << G.MaxSeconds;
+    if (!G.SeriesSeconds.empty()) {
+      E << YAML::Key << "series" << YAML::Value << YAML::BeginMap;
+      E << YAML::Key << "width" << YAML::Value << G.SeriesWidth;
+      E << YAML::Key << "seconds" << YAML::Value << YAML::DoubleQuoted
+        << seriesText(G.SeriesSeconds);
+      E << YAML::EndMap;
+    }
+    E << YAML::EndMap;
+  }
+  E << YAML::EndSeq;
+}
+
+} // namespace
 
 void writeMachineFile(std::ostream &OS, const MachineFile &File) {
   const MachineProvenance &P = File.Provenance;
@@ -18,6 +61,10 @@ void writeMachineFile(std::ostream &OS, const MachineFile &File) {
   E << YAML::BeginMap;
   E << YAML::Key << "format" << YAML::Value << "mpiete-compute";
   E << YAML::Key << "version" << YAML::Value << MachineFile::FormatVersion;
+  // What the times are of: seed 004's compute blocks (a --mpiete-seed-blocks build) or the
+  // compute segments between consecutive MPI calls.
+  const bool Segments = File.Partition == MachinePartition::Segments;
+  E << YAML::Key << "partition" << YAML::Value << (Segments ? "segments" : "blocks");
   E << YAML::Key << "provenance" << YAML::Value << YAML::BeginMap;
   E << YAML::Key << "program" << YAML::Value << P.Program;
   E << YAML::Key << "arguments" << YAML::Value << YAML::Flow << P.Arguments;
@@ -46,6 +93,11 @@ void writeMachineFile(std::ostream &OS, const MachineFile &File) {
     E << YAML::BeginMap;
     E << YAML::Key << "rank" << YAML::Value << R.Rank;
     E << YAML::Key << "timer_overhead_seconds" << YAML::Value << R.TimerOverheadSeconds;
+    if (Segments && R.Blocks.empty()) {
+      writeSegments(E, R);
+      E << YAML::EndMap;
+      continue;
+    }
     E << YAML::Key << "blocks" << YAML::Value << YAML::BeginSeq;
     for (const MachineBlock &B : R.Blocks) {
       E << YAML::Flow << YAML::BeginMap;
@@ -62,13 +114,21 @@ void writeMachineFile(std::ostream &OS, const MachineFile &File) {
       E << YAML::EndMap;
     }
     E << YAML::EndSeq;
+    if (Segments || !R.Segments.empty())
+      writeSegments(E, R);
     E << YAML::EndMap;
   }
   E << YAML::EndSeq;
   E << YAML::EndMap;
-  OS << "# mpiete compute base data: seconds per execution of every compute block (loops timed\n"
-        "# whole: per iteration), measured with ranks_per_node ranks running at a time.\n"
-     << E.c_str() << "\n";
+  if (Segments)
+    OS << "# mpiete compute base data: seconds per execution of every compute segment (the\n"
+          "# computation between two consecutive MPI calls, from: the call it starts after, to:\n"
+          "# the call it ends at; series: sums of `width` consecutive executions), measured with\n"
+          "# ranks_per_node ranks running at a time.\n";
+  else
+    OS << "# mpiete compute base data: seconds per execution of every compute block (loops timed\n"
+          "# whole: per iteration), measured with ranks_per_node ranks running at a time.\n";
+  OS << E.c_str() << "\n";
 }
 
 namespace {
@@ -94,6 +154,37 @@ void readProvenance(YAML::Node P, MachineProvenance &Out) {
   Out.Tool = P["tool"].as<std::string>("");
 }
 
+bool readSegments(YamlParser &P, const YAML::Node &List, MachineRank &MR) {
+  for (const YAML::Node &G : List) {
+    MachineSegment &MS = MR.Segments.emplace_back();
+    if (!parseBlockId(G["from"].as<std::string>(""), MS.From) ||
+        !parseBlockId(G["to"].as<std::string>(""), MS.To))
+      return P.error(G, "bad segment 'from' or 'to' (expected call site ids "
+                        "<unit as 8 hex digits>:<index>)");
+    MS.MeanSeconds = P.number(G, "mean_seconds");
+    if (!P.Ok)
+      return false;
+    MS.Executions = G["executions"].as<uint64_t>(0);
+    MS.StddevSeconds = G["stddev_seconds"].as<double>(0);
+    MS.MinSeconds = G["min_seconds"].as<double>(0);
+    MS.MaxSeconds = G["max_seconds"].as<double>(0);
+    YAML::Node S = G["series"];
+    if (!S.IsDefined())
+      continue;
+    MS.SeriesWidth = S["width"].as<uint64_t>(0);
+    std::istringstream Text(S["seconds"].as<std::string>(""));
+    double V = 0;
+    while (Text >> V)
+      MS.SeriesSeconds.push_back(V);
+    const uint64_t N = MS.SeriesSeconds.size();
+    if (MS.SeriesWidth == 0 || N == 0 || !Text.eof() || (N - 1) * MS.SeriesWidth >= MS.Executions ||
+        N * MS.SeriesWidth < MS.Executions)
+      return P.error(S, "bad series: 'width' and 'seconds' (one sum per bucket of width "
+                        "executions) must cover the segment's executions");
+  }
+  return true;
+}
+
 } // namespace
 
 bool parseMachineFile(const std::string &Name, const std::string &Text, MachineFile &Out,
@@ -105,8 +196,14 @@ bool parseMachineFile(const std::string &Name, const std::string &Text, MachineF
     return false;
   if (!Root.IsMap() || Root["format"].as<std::string>("") != "mpiete-compute")
     return P.error(Root, "not a compute file: 'format: mpiete-compute' expected");
-  if (Root["version"].as<int>(0) != MachineFile::FormatVersion)
-    return P.error(Root["version"], "unsupported compute file version (1 expected)");
+  const int Version = Root["version"].as<int>(0);
+  if (Version != 1 && Version != MachineFile::FormatVersion)
+    return P.error(Root["version"], "unsupported compute file version (1 or 2 expected)");
+  const std::string Partition = Version == 1 ? "blocks" : Root["partition"].as<std::string>("");
+  if (Partition != "blocks" && Partition != "segments")
+    return P.error(Root["partition"].IsDefined() ? Root["partition"] : Root,
+                   "'partition: blocks' or 'partition: segments' expected");
+  Out.Partition = Partition == "segments" ? MachinePartition::Segments : MachinePartition::Blocks;
   YAML::Node Ranks = Root["ranks"];
   if (!Ranks.IsSequence())
     return P.error(Root, "missing sequence 'ranks'");
@@ -115,8 +212,12 @@ bool parseMachineFile(const std::string &Name, const std::string &Text, MachineF
   std::vector<int> Missing = Only ? *Only : std::vector<int>();
   for (const YAML::Node &R : Ranks) {
     int Rank = R["rank"].as<int>(-1);
-    if (Rank < 0 || !R["blocks"].IsSequence())
-      return P.error(R, "a rank needs 'rank' and 'blocks'");
+    // A key a rank lacks reads as an invalid node: asked for its type, it throws.
+    auto IsList = [&R](const char *Key) { return R[Key].IsDefined() && R[Key].IsSequence(); };
+    const bool HasSegments = Version >= 2 && IsList("segments");
+    if (Rank < 0 || (!IsList("blocks") && !HasSegments))
+      return P.error(R, Version >= 2 ? "a rank needs 'rank' and 'blocks' or 'segments'"
+                                     : "a rank needs 'rank' and 'blocks'");
     if (Only) {
       auto It = std::find(Missing.begin(), Missing.end(), Rank);
       if (It == Missing.end())
@@ -126,7 +227,7 @@ bool parseMachineFile(const std::string &Name, const std::string &Text, MachineF
     MachineRank &MR = Out.Ranks.emplace_back();
     MR.Rank = Rank;
     MR.TimerOverheadSeconds = R["timer_overhead_seconds"].as<double>(0);
-    for (const YAML::Node &B : R["blocks"]) {
+    for (const YAML::Node &B : IsList("blocks") ? R["blocks"] : YAML::Node()) {
       MachineBlock &MB = MR.Blocks.emplace_back();
       if (!parseBlockId(B["id"].as<std::string>(""), MB.Id))
         return P.error(B, "bad block id (expected <unit as 8 hex digits>:<index>)");
@@ -140,6 +241,8 @@ bool parseMachineFile(const std::string &Name, const std::string &Text, MachineF
       MB.MinSeconds = B["min_seconds"].as<double>(0);
       MB.MaxSeconds = B["max_seconds"].as<double>(0);
     }
+    if (HasSegments && !readSegments(P, R["segments"], MR))
+      return false;
   }
   if (!Missing.empty())
     return P.error(Root, "no compute data for rank " + std::to_string(Missing.front()) +

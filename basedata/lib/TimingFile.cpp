@@ -37,6 +37,52 @@ std::string readRankTiming(const std::string &Path, int Rank, RankTiming &Out) {
         Out.Cpu = std::atoi(Value.c_str());
       else if (Key == "ranks-per-node")
         Out.RanksPerNode = std::atoi(Value.c_str());
+      else if (Key == "partition") {
+        if (Value != "segments" && Value != "blocks")
+          return Bad("unknown partition '" + Value + "' (segments or blocks)");
+        Out.Partition = Value;
+      }
+      continue;
+    }
+    if (Line.rfind("segment ", 0) == 0 || Line.rfind("series ", 0) == 0) {
+      std::string Kind, From, To;
+      S >> Kind >> From >> To;
+      uint64_t FromId = 0, ToId = 0;
+      if (!S || !parseBlockId(From, FromId) || !parseBlockId(To, ToId))
+        return Bad("malformed " + Kind + " record '" + Line + "'");
+      if (Kind == "segment") {
+        SegmentTiming &G = Out.Segments.emplace_back();
+        G.From = FromId;
+        G.To = ToId;
+        S >> G.Executions >> G.Nanos >> G.MinNs >> G.MaxNs >> G.StddevNs;
+        if (!S || G.Executions == 0)
+          return Bad("malformed segment record '" + Line + "'");
+        continue;
+      }
+      // A series follows its segment's line.
+      if (Out.Segments.empty() || Out.Segments.back().From != FromId ||
+          Out.Segments.back().To != ToId || !Out.Segments.back().Series.empty())
+        return Bad("series without its segment line right before it");
+      SegmentTiming &G = Out.Segments.back();
+      uint64_t N = 0;
+      S >> G.SeriesWidth >> N;
+      if (!S || G.SeriesWidth == 0 || N == 0)
+        return Bad("malformed series record '" + Line + "'");
+      G.Series.reserve(N);
+      for (uint64_t K = 0; K < N; ++K) {
+        uint64_t V = 0;
+        if (!(S >> V))
+          return Bad("series of " + std::to_string(N) + " buckets has only " + std::to_string(K));
+        G.Series.push_back(V);
+      }
+      std::string Extra;
+      if (S >> Extra)
+        return Bad("series has more than its " + std::to_string(N) + " buckets");
+      // N buckets of Width occurrences, the last one holding the remainder.
+      if ((N - 1) * G.SeriesWidth >= G.Executions || N * G.SeriesWidth < G.Executions)
+        return Bad("series of " + std::to_string(N) + " buckets of " +
+                   std::to_string(G.SeriesWidth) + " does not hold the segment's " +
+                   std::to_string(G.Executions) + " executions");
       continue;
     }
     BlockTiming B;
@@ -80,6 +126,22 @@ MachineRank machineRankOf(const RankTiming &R) {
     MB.StddevSeconds = B.StddevNs * 1e-9;
     MB.MinSeconds = std::max(0.0, B.MinNs - (B.Loop ? 0 : R.OverheadNs)) * 1e-9;
     MB.MaxSeconds = std::max(0.0, B.MaxNs - (B.Loop ? 0 : R.OverheadNs)) * 1e-9;
+  }
+  // Segments as measured: their clock reads are the MPI entry points' own, so no timer
+  // overhead is inside them to subtract.
+  for (const SegmentTiming &G : R.Segments) {
+    MachineSegment &MS = M.Segments.emplace_back();
+    MS.From = G.From;
+    MS.To = G.To;
+    MS.Executions = G.Executions;
+    MS.MeanSeconds = static_cast<double>(G.Nanos) / static_cast<double>(G.Executions) * 1e-9;
+    MS.StddevSeconds = G.StddevNs * 1e-9;
+    MS.MinSeconds = G.MinNs * 1e-9;
+    MS.MaxSeconds = G.MaxNs * 1e-9;
+    MS.SeriesWidth = G.Series.empty() ? 0 : G.SeriesWidth;
+    MS.SeriesSeconds.reserve(G.Series.size());
+    for (uint64_t Ns : G.Series)
+      MS.SeriesSeconds.push_back(static_cast<double>(Ns) * 1e-9);
   }
   return M;
 }

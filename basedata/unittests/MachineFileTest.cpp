@@ -34,10 +34,10 @@ MachineFile sample() {
   P.Date = "2026-01-02T03:04:05Z";
   P.Tool = "mpiete 0.1.0";
   F.TimerOverheadSeconds = 2.5e-8;
-  MachineRank R0{0, 2.5e-8, {}};
+  MachineRank R0{0, 2.5e-8, {}, {}};
   R0.Blocks.push_back({0x0aa758c000000003ULL, false, 10, 0, 1.25e-7, 1e-9, 1e-7, 1.5e-7});
   R0.Blocks.push_back({0x0aa758c000000007ULL, true, 2, 2000, 2.5e-9, 0, 5e-6, 5.5e-6});
-  MachineRank R1{1, 2e-8, {}};
+  MachineRank R1{1, 2e-8, {}, {}};
   R1.Blocks.push_back({0x0aa758c000000003ULL, false, 10, 0, 2e-7, 0, 0, 0});
   F.Ranks = {R0, R1};
   return F;
@@ -158,4 +158,146 @@ TEST(MachineFileTest, TimingFileGivesSecondsNetOfTheTimer) {
   EXPECT_DOUBLE_EQ(M.Blocks[1].MeanSeconds, 2.5e-9);
   EXPECT_EQ(M.Blocks[1].Iterations, 2000u);
   EXPECT_DOUBLE_EQ(M.Blocks[1].MinSeconds, 2500e-9);
+}
+
+TEST(MachineFileTest, Version2SegmentsRoundTrip) {
+  MachineFile In = sample();
+  In.Partition = MachinePartition::Segments;
+  for (MachineRank &R : In.Ranks)
+    R.Blocks.clear();
+  // A segment with a series of 3 buckets of 2 executions (the last holding the remainder 1).
+  MachineSegment G{0xffffffff00000100ULL,      0x0aa758c00000000bULL, 5, 2e-6, 1e-7, 1e-6, 3e-6, 2,
+                   {2.5e-6, 4.000000001, 3e-6}};
+  In.Ranks[0].Segments.push_back(G);
+  In.Ranks[0].Segments.push_back(
+      {0x0aa758c00000000bULL, 0x0aa758c000000011ULL, 7, 1.5e-3, 0, 1.5e-3, 1.5e-3, 0, {}});
+  In.Ranks[1].Segments.push_back(
+      {0x0aa758c00000000bULL, 0x0aa758c000000011ULL, 7, 2.5e-3, 0, 2.5e-3, 2.5e-3, 0, {}});
+  std::ostringstream OS, Errors;
+  writeMachineFile(OS, In);
+  EXPECT_NE(OS.str().find("version: 2"), std::string::npos) << OS.str();
+  EXPECT_NE(OS.str().find("partition: segments"), std::string::npos) << OS.str();
+  EXPECT_NE(OS.str().find("from: \"ffffffff:256\""), std::string::npos) << OS.str();
+  EXPECT_EQ(OS.str().find("blocks:"), std::string::npos) << OS.str();
+  DiagnosticSink Diags(Errors);
+  MachineFile Out;
+  ASSERT_TRUE(parseMachineFile("machine.yaml", OS.str(), Out, Diags)) << Errors.str();
+  EXPECT_EQ(Out.Partition, MachinePartition::Segments);
+  ASSERT_EQ(Out.Ranks.size(), 2u);
+  for (size_t R = 0; R < 2; ++R) {
+    ASSERT_EQ(Out.Ranks[R].Segments.size(), In.Ranks[R].Segments.size());
+    EXPECT_TRUE(Out.Ranks[R].Blocks.empty());
+    for (size_t I = 0; I < In.Ranks[R].Segments.size(); ++I) {
+      const MachineSegment &A = Out.Ranks[R].Segments[I], &B = In.Ranks[R].Segments[I];
+      EXPECT_EQ(A.From, B.From);
+      EXPECT_EQ(A.To, B.To);
+      EXPECT_EQ(A.Executions, B.Executions);
+      EXPECT_DOUBLE_EQ(A.MeanSeconds, B.MeanSeconds);
+      EXPECT_DOUBLE_EQ(A.StddevSeconds, B.StddevSeconds);
+      EXPECT_DOUBLE_EQ(A.MinSeconds, B.MinSeconds);
+      EXPECT_DOUBLE_EQ(A.MaxSeconds, B.MaxSeconds);
+      EXPECT_EQ(A.SeriesWidth, B.SeriesWidth);
+      ASSERT_EQ(A.SeriesSeconds.size(), B.SeriesSeconds.size());
+      for (size_t K = 0; K < B.SeriesSeconds.size(); ++K)
+        EXPECT_DOUBLE_EQ(A.SeriesSeconds[K], B.SeriesSeconds[K]);
+    }
+  }
+  EXPECT_EQ(Out.Ranks[0].Segments[0].bucketCount(0), 2u);
+  EXPECT_EQ(Out.Ranks[0].Segments[0].bucketCount(2), 1u);
+
+  // A series that does not cover the executions is located.
+  std::string Bad = OS.str();
+  Bad.replace(Bad.find("width: 2"), 8, "width: 1");
+  EXPECT_FALSE(parseMachineFile("machine.yaml", Bad, Out, Diags));
+  EXPECT_NE(Errors.str().find("error: bad series"), std::string::npos) << Errors.str();
+  // A version-2 file says what it partitions.
+  Bad = OS.str();
+  Bad.replace(Bad.find("partition: segments"), 19, "partition: loops");
+  EXPECT_FALSE(parseMachineFile("machine.yaml", Bad, Out, Diags));
+  EXPECT_NE(Errors.str().find("'partition: blocks' or 'partition: segments' expected"),
+            std::string::npos)
+      << Errors.str();
+}
+
+TEST(MachineFileTest, Version1IsStillReadAsBlocks) {
+  std::ostringstream Errors;
+  DiagnosticSink Diags(Errors);
+  MachineFile F;
+  ASSERT_TRUE(parseMachineFile("machine.yaml", MachineText, F, Diags)) << Errors.str();
+  EXPECT_EQ(F.Partition, MachinePartition::Blocks);
+  std::string V3 = MachineText;
+  V3.replace(V3.find("version: 1"), 10, "version: 3");
+  EXPECT_FALSE(parseMachineFile("machine.yaml", V3, F, Diags));
+  EXPECT_NE(Errors.str().find("unsupported compute file version (1 or 2 expected)"),
+            std::string::npos)
+      << Errors.str();
+}
+
+namespace {
+std::string writeTemp(const std::string &Name, const std::string &Text) {
+  std::string Path = (std::filesystem::temp_directory_path() /
+                      ("mpiete-" + Name + "-" + std::to_string(::getpid()) + ".timing"))
+                         .string();
+  std::ofstream T(Path);
+  T << Text;
+  return Path;
+}
+const char *TimingHead = "# mpiete timing rank 1 of 2\n# timer-overhead-ns 20.0\n"
+                         "# token-passing on\n# cpu 3\n# ranks-per-node 1\n";
+} // namespace
+
+TEST(MachineFileTest, TimingFileSegmentsAndSeries) {
+  std::string Path = writeTemp(
+      "seg", std::string(TimingHead) + "# partition segments\n"
+                                       "segment ffffffff:256 0aa758c0:11 1 5000 5000.0 5000.0 0.0\n"
+                                       "segment 0aa758c0:11 0aa758c0:17 5 1500 100.0 700.0 230.5\n"
+                                       "series 0aa758c0:11 0aa758c0:17 2 3 200 600 700\n"
+                                       "0aa758c0:11 comm 5\n");
+  RankTiming R;
+  ASSERT_EQ(readRankTiming(Path, 1, R), "");
+  std::filesystem::remove(Path);
+  EXPECT_EQ(R.Partition, "segments");
+  EXPECT_TRUE(R.Blocks.empty());
+  ASSERT_EQ(R.Segments.size(), 2u);
+  EXPECT_EQ(R.Segments[1].From, 0x0aa758c00000000bULL);
+  EXPECT_EQ(R.Segments[1].To, 0x0aa758c000000011ULL);
+  EXPECT_EQ(R.Segments[1].Executions, 5u);
+  EXPECT_EQ(R.Segments[1].SeriesWidth, 2u);
+  EXPECT_EQ(R.Segments[1].Series, (std::vector<uint64_t>{200, 600, 700}));
+  EXPECT_TRUE(R.Segments[0].Series.empty());
+  MachineRank M = machineRankOf(R);
+  ASSERT_EQ(M.Segments.size(), 2u);
+  // Net of nothing: no hook runs inside a segment.
+  EXPECT_DOUBLE_EQ(M.Segments[0].MeanSeconds, 5000e-9);
+  EXPECT_DOUBLE_EQ(M.Segments[1].MeanSeconds, 300e-9);
+  EXPECT_DOUBLE_EQ(M.Segments[1].MinSeconds, 100e-9);
+  EXPECT_DOUBLE_EQ(M.Segments[1].MaxSeconds, 700e-9);
+  EXPECT_DOUBLE_EQ(M.Segments[1].StddevSeconds, 230.5e-9);
+  EXPECT_EQ(M.Segments[1].SeriesWidth, 2u);
+  ASSERT_EQ(M.Segments[1].SeriesSeconds.size(), 3u);
+  EXPECT_DOUBLE_EQ(M.Segments[1].SeriesSeconds[2], 700e-9);
+  EXPECT_EQ(M.Segments[0].SeriesWidth, 0u);
+}
+
+TEST(MachineFileTest, TimingFileSegmentErrors) {
+  struct Case {
+    const char *Lines, *Error;
+  } Cases[] = {
+      {"series 0aa758c0:11 0aa758c0:17 1 2 5 5\n", ":6: series without its segment line"},
+      {"segment 0aa758c0:11 0aa758c0:17 2 10 5.0 5.0 0.0\n"
+       "series 0aa758c0:11 0aa758c0:17 1 3 5 5 0\n",
+       ":7: series of 3 buckets of 1 does not hold the segment's 2 executions"},
+      {"segment 0aa758c0:11 0aa758c0:17 2 10 5.0 5.0 0.0\n"
+       "series 0aa758c0:11 0aa758c0:17 1 2 5\n",
+       ":7: series of 2 buckets has only 1"},
+      {"segment 0aa758c0:11 x 2 10 5.0 5.0 0.0\n", ":6: malformed segment record"},
+      {"# partition loops\n", ":6: unknown partition 'loops'"},
+  };
+  for (const Case &C : Cases) {
+    std::string Path = writeTemp("bad", std::string(TimingHead) + C.Lines);
+    RankTiming R;
+    std::string Err = readRankTiming(Path, 1, R);
+    std::filesystem::remove(Path);
+    EXPECT_NE(Err.find(C.Error), std::string::npos) << C.Lines << "\n-> " << Err;
+  }
 }

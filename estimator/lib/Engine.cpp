@@ -33,6 +33,16 @@ std::vector<BlockResult> EstimateResult::topBlocks(size_t N) const {
   return Sorted;
 }
 
+std::vector<SegmentResult> EstimateResult::topSegments(size_t N) const {
+  std::vector<SegmentResult> Sorted = Segments;
+  std::stable_sort(
+      Sorted.begin(), Sorted.end(),
+      [](const SegmentResult &A, const SegmentResult &B) { return A.Compute > B.Compute; });
+  if (Sorted.size() > N)
+    Sorted.resize(N);
+  return Sorted;
+}
+
 Engine::Engine(const ComputeModel &Compute, const NetworkModel &Network, EngineOptions Options)
     : State(std::make_unique<Impl>(Compute, Network, std::move(Options))) {}
 
@@ -49,6 +59,7 @@ void Engine::Impl::push(TimeNs Time, QueueKind Kind, uint32_t Index) {
 }
 
 EstimateResult Engine::Impl::run(std::span<EventSource *const> Sources) {
+  SegmentMode = ComputeM.hasSegments();
   Ranks.resize(Sources.size());
   for (uint32_t R = 0; R < Ranks.size(); ++R) {
     RankState &S = Ranks[R];
@@ -56,7 +67,7 @@ EstimateResult Engine::Impl::run(std::span<EventSource *const> Sources) {
     S.Name = S.Src->name();
     if (!Opt.RegionStart) {
       // Until an Init shows up, the region starts with the stream (equation 1: start = 0).
-      S.InRegion = S.RegionSeen = true;
+      openRegion(S);
     }
     push(0, QueueKind::Resume, R);
   }
@@ -105,36 +116,31 @@ EstimateResult Engine::Impl::run(std::span<EventSource *const> Sources) {
   }
   if (!Failed)
     reportStuck();
+  if (!Failed && !SegmentMode && !ComputeM.empty()) {
+    bool Segments = false, Blocks = false;
+    for (const RankState &S : Ranks) {
+      Segments |= S.SawSegment;
+      Blocks |= S.SawBlock;
+    }
+    if (Segments && !Blocks)
+      Result.Errors.push_back(
+          {"", "the traces are of a segment-mode build (the computation between MPI calls, no "
+               "compute block records) but the compute base data has only compute blocks "
+               "(partition: blocks, from a --mpiete-seed-blocks build or a version-1 machine "
+               "file): collect both probes from the same build"});
+  }
   if (Opt.Timeline)
     Opt.Timeline->finish();
 
-  bool Any = false;
-  TimeNs First = 0, Last = 0;
-  for (uint32_t R = 0; R < Ranks.size(); ++R) {
-    RankState &S = Ranks[R];
-    RankResult RR;
-    RR.Rank = int(R);
-    RR.Reached = S.RegionSeen;
-    RR.Start = S.RegionStart;
-    RR.End = S.InRegion ? S.Now : S.RegionEnd;
-    RR.Compute = S.Compute;
-    RR.Comm = S.Comm;
-    RR.Wait = S.Wait;
-    RR.Events = S.Record;
-    if (RR.Reached) {
-      First = Any ? std::min(First, RR.Start) : RR.Start;
-      Last = Any ? std::max(Last, RR.End) : RR.End;
-      Any = true;
-    }
-    Result.Ranks.push_back(RR);
-  }
-  if (!Any && !Failed && Opt.RegionStart)
-    Result.Errors.push_back(
-        {"", "region start block '" + formatBlock(*Opt.RegionStart) + "' was never executed"});
-  Result.Predicted = Any ? Last - First : 0;
+  finishRegions();
   Result.Blocks = BlockTotals;
   std::sort(Result.Blocks.begin(), Result.Blocks.end(),
             [](const BlockResult &A, const BlockResult &B) { return A.Block < B.Block; });
+  Result.Segments = SegmentTotals;
+  std::sort(Result.Segments.begin(), Result.Segments.end(),
+            [](const SegmentResult &A, const SegmentResult &B) {
+              return A.From != B.From ? A.From < B.From : A.To < B.To;
+            });
   Result.Ok = Result.Errors.empty();
   return std::move(Result);
 }
@@ -191,14 +197,88 @@ uint32_t Engine::Impl::blockIndex(BlockId B) {
   return Idx;
 }
 
+void Engine::Impl::finishRegions() {
+  // The i-th instance is the i-th on every rank that reached it.
+  size_t N = 0;
+  for (RankState &S : Ranks) {
+    closeRegion(S);
+    N = std::max(N, S.Instances.size());
+  }
+  Result.Instances.assign(N, RegionInstanceResult());
+  for (const RankState &S : Ranks)
+    for (size_t I = 0; I < S.Instances.size(); ++I) {
+      RegionInstanceResult &X = Result.Instances[I];
+      const Instance &In = S.Instances[I];
+      X.Start = X.Ranks ? std::min(X.Start, In.Start) : In.Start;
+      X.End = X.Ranks ? std::max(X.End, In.End) : In.End;
+      ++X.Ranks;
+    }
+  Result.InstancesTotal = 0;
+  for (const RegionInstanceResult &X : Result.Instances)
+    Result.InstancesTotal += X.predicted();
+  Result.RegionInstance = Opt.RegionInstance;
+  // Which instances the result means: [First, Last).
+  size_t First = 0, Last = N;
+  if (Opt.RegionInstance == -1 && N > 0)
+    First = N - 1;
+  else if (Opt.RegionInstance >= 1) {
+    First = size_t(Opt.RegionInstance) - 1;
+    Last = First + 1;
+    if (First >= N && !Failed && N > 0)
+      Result.Errors.push_back({"", "--region-instance " + std::to_string(Opt.RegionInstance) +
+                                       ": the region has " + std::to_string(N) +
+                                       (N == 1 ? " instance" : " instances")});
+  }
+  Result.Predicted = 0;
+  if (Opt.RegionInstance == 0)
+    Result.Predicted = Result.InstancesTotal;
+  else if (First < N)
+    Result.Predicted = Result.Instances[First].predicted();
+  for (uint32_t R = 0; R < Ranks.size(); ++R) {
+    const RankState &S = Ranks[R];
+    RankResult RR;
+    RR.Rank = int(R);
+    RR.Events = S.Record;
+    for (size_t I = First; I < std::min(Last, S.Instances.size()); ++I) {
+      const Instance &In = S.Instances[I];
+      if (!RR.Reached)
+        RR.Start = In.Start;
+      RR.Reached = true;
+      RR.End = In.End;
+      RR.Compute += In.Compute;
+      RR.Comm += In.Comm;
+      RR.Wait += In.Wait;
+    }
+    Result.Ranks.push_back(RR);
+  }
+  if (N == 0 && !Failed && Opt.RegionStart)
+    Result.Errors.push_back(
+        {"", "region start block '" + formatBlock(*Opt.RegionStart) + "' was never executed"});
+}
+
+void Engine::Impl::openRegion(RankState &S) {
+  S.InRegion = S.RegionSeen = true;
+  S.Instances.push_back(Instance{S.Now, S.Now, 0, 0, 0});
+}
+
 void Engine::Impl::beginEvent(uint32_t R, const Event &E) {
   RankState &S = Ranks[R];
-  if (!S.RegionSeen && Opt.RegionStart && E.Block == *Opt.RegionStart) {
-    S.RegionSeen = S.InRegion = true;
-    S.RegionStart = S.Now;
+  if (E.Kind == EventKind::Segment) {
+    // Segment mode: the call the region ends at ended where the next computation begins.
+    if (S.EndPending) {
+      S.EndPending = false;
+      closeRegion(S);
+    }
+    return; // a segment's time is its own (SegmentTotals), not a block's
   }
-  if (E.Kind == EventKind::Finalize && !Opt.RegionEnd)
+  // The region starts at a call (or block) of its start site: the computation before it (the
+  // Segment event naming that call as its end) is not in it.
+  if (!S.InRegion && Opt.RegionStart && E.Block == *Opt.RegionStart)
+    openRegion(S);
+  if (E.Kind == EventKind::Finalize && (!Opt.RegionEnd || S.EndPending)) {
+    S.EndPending = false;
     closeRegion(S);
+  }
   S.CurBlock = blockIndex(E.Block);
   if (S.InRegion)
     ++BlockTotals[S.CurBlock].Executions;
@@ -209,11 +289,18 @@ void Engine::Impl::endEvent(uint32_t R, BlockId B, EventKind K) {
   if (K == EventKind::Init && !Opt.RegionStart && !S.InitSeen && S.InRegion) {
     // The default region starts after Init: whatever ran before it is not part of the run.
     S.InitSeen = true;
-    S.RegionStart = S.Now;
+    S.Instances.back() = Instance{S.Now, S.Now, 0, 0, 0};
     S.Compute = S.Comm = S.Wait = 0;
   }
-  if (Opt.RegionEnd && B == *Opt.RegionEnd)
-    closeRegion(S);
+  if (Opt.RegionEnd && B == *Opt.RegionEnd && K != EventKind::Segment && S.InRegion) {
+    // A call writes several records (a collective its lowered messages, a send its wait):
+    // with segments the call's end is known (the next segment begins), so the region ends
+    // there; seed-mode traces end it with the end block's record, as always.
+    if (S.SawSegment && SegmentMode)
+      S.EndPending = true;
+    else
+      closeRegion(S);
+  }
 }
 
 void Engine::Impl::closeRegion(RankState &S) {
@@ -221,7 +308,8 @@ void Engine::Impl::closeRegion(RankState &S) {
     return;
   S.InRegion = false;
   S.RegionClosed = true;
-  S.RegionEnd = S.Now;
+  S.EndPending = false;
+  S.Instances.back().End = S.Now;
 }
 
 void Engine::Impl::charge(uint32_t R, SpanKind Kind, uint32_t BlockIdx, TimeNs Begin, TimeNs End) {
@@ -230,17 +318,21 @@ void Engine::Impl::charge(uint32_t R, SpanKind Kind, uint32_t BlockIdx, TimeNs B
     return;
   TimeNs D = End - Begin;
   BlockResult &B = BlockTotals[BlockIdx];
+  Instance &In = S.Instances.back();
   switch (Kind) {
   case SpanKind::Compute:
     S.Compute += D;
+    In.Compute += D;
     B.Compute += D;
     break;
   case SpanKind::Comm:
     S.Comm += D;
+    In.Comm += D;
     B.Comm += D;
     break;
   case SpanKind::Wait:
     S.Wait += D;
+    In.Wait += D;
     B.Wait += D;
     break;
   }
@@ -257,6 +349,10 @@ bool Engine::Impl::dispatch(uint32_t R, const Event &E) {
     break;
   case EventKind::Loop:
     if (!doCompute(R, E, E.Count))
+      return false;
+    break;
+  case EventKind::Segment:
+    if (!doSegment(R, E))
       return false;
     break;
   case EventKind::SendStart:
@@ -294,11 +390,18 @@ bool Engine::Impl::dispatch(uint32_t R, const Event &E) {
 
 bool Engine::Impl::doCompute(uint32_t R, const Event &E, uint64_t Trips) {
   RankState &S = Ranks[R];
+  S.SawBlock = true;
   int64_t *Ps = S.ComputeCache.find(E.Block);
   if (!Ps) {
     std::optional<double> Sec = ComputeM.secondsPerExecution(int(R), E.Block);
     int64_t V = Sec ? std::max<int64_t>(0, std::llround(*Sec * 1e12)) : -1;
     Ps = &S.ComputeCache.getOrInsert(E.Block, V);
+  }
+  if (*Ps < 0 && !ComputeM.hasBlocks()) {
+    fail(R, "the trace has compute block records (block '" + formatBlock(E.Block) +
+                "': a --mpiete-seed-blocks build) but the compute base data has only segments "
+                "(partition: segments): collect both probes from the same build");
+    return false;
   }
   if (*Ps < 0) {
     fail(R, "no compute time for block '" + formatBlock(E.Block) + "' on rank " +
@@ -311,6 +414,75 @@ bool Engine::Impl::doCompute(uint32_t R, const Event &E, uint64_t Trips) {
   S.CarryPs = uint64_t(Total % 1000);
   charge(R, SpanKind::Compute, S.CurBlock, S.Now, S.Now + Ns);
   S.Now += Ns;
+  return true;
+}
+
+Engine::Impl::RankSegment &Engine::Impl::rankSegment(uint32_t R, BlockId From, BlockId To) {
+  RankState &S = Ranks[R];
+  for (uint64_t Key = segmentKey(From, To);; Key = segmentKeyNext(Key)) {
+    bool Inserted = false;
+    uint32_t &Slot = S.SegmentSlots.getOrInsert(Key, 0, &Inserted);
+    if (!Inserted) {
+      RankSegment &G = S.Segments[Slot];
+      if (G.From == From && G.To == To)
+        return G;
+      continue; // another segment holds this key
+    }
+    Slot = uint32_t(S.Segments.size());
+    RankSegment G;
+    G.From = From;
+    G.To = To;
+    G.Times = ComputeM.segment(int(R), From, To);
+    for (uint64_t TKey = segmentKey(From, To);; TKey = segmentKeyNext(TKey)) {
+      bool New = false;
+      uint32_t &T = SegmentIndex.getOrInsert(TKey, 0, &New);
+      if (New) {
+        T = uint32_t(SegmentTotals.size());
+        SegmentTotals.push_back(SegmentResult{From, To, 0, 0});
+      } else if (SegmentTotals[T].From != From || SegmentTotals[T].To != To) {
+        continue;
+      }
+      G.Total = T;
+      break;
+    }
+    S.Segments.push_back(G);
+    return S.Segments.back();
+  }
+}
+
+bool Engine::Impl::doSegment(uint32_t R, const Event &E) {
+  RankState &S = Ranks[R];
+  S.SawSegment = true;
+  if (!SegmentMode) {
+    // Compute base data of blocks: the trace's call boundaries carry no time of their own
+    // (seed-mode traces have compute block records); not counted as replayed.
+    --Result.Events;
+    --S.Record;
+    return true;
+  }
+  // One lookup per (rank, segment) ever; after that a flat-map probe and a counter.
+  RankSegment &G = rankSegment(R, E.From, E.Block);
+  if (!G.Times) {
+    fail(R, "no compute time for segment '" + formatBlock(E.From) + " -> " + formatBlock(E.Block) +
+                "' on rank " + std::to_string(R) + " in the compute base data");
+    return false;
+  }
+  const double Sec = G.Times->seconds(G.Occurrences++);
+  const int64_t Ps = std::max<int64_t>(0, std::llround(Sec * 1e12));
+  unsigned __int128 Total = (unsigned __int128)uint64_t(Ps) + S.CarryPs;
+  const TimeNs Ns = TimeNs(Total / 1000);
+  S.CarryPs = uint64_t(Total % 1000);
+  const TimeNs Begin = S.Now;
+  S.Now += Ns;
+  if (!S.InRegion)
+    return true;
+  SegmentResult &T = SegmentTotals[G.Total];
+  ++T.Executions;
+  T.Compute += Ns;
+  S.Compute += Ns;
+  S.Instances.back().Compute += Ns;
+  if (Opt.Timeline && Ns > 0)
+    Opt.Timeline->span(int(R), SpanKind::Compute, E.Block, Begin, S.Now);
   return true;
 }
 

@@ -96,6 +96,20 @@ private:
     uint32_t UnexpHead = NoIndex, UnexpTail = NoIndex;
   };
 
+  /// One instance of the prediction region on one rank.
+  struct Instance {
+    TimeNs Start = 0, End = 0;
+    TimeNs Compute = 0, Comm = 0, Wait = 0;
+  };
+
+  /// One segment (From -> To) of one rank: its times and how often it ran so far.
+  struct RankSegment {
+    BlockId From = 0, To = 0;
+    const SegmentTimes *Times = nullptr; ///< null: no data (reported when it runs)
+    uint64_t Occurrences = 0;            ///< executions replayed so far (the next one's k)
+    uint32_t Total = 0;                  ///< SegmentTotals index
+  };
+
   struct RankState {
     EventSource *Src = nullptr;
     std::string Name;
@@ -105,7 +119,8 @@ private:
     uint64_t CarryPs = 0; ///< sub-nanosecond compute time carried to the next block
     Status State = Status::Ready;
     bool InRegion = false, RegionSeen = false, RegionClosed = false;
-    TimeNs RegionStart = 0, RegionEnd = 0;
+    bool EndPending = false; ///< segment mode: the end call ran; the region ends with it
+    std::vector<Instance> Instances;
     TimeNs Compute = 0, Comm = 0, Wait = 0;
     TimeNs LastInject = 0;
     bool Injected = false;
@@ -117,9 +132,12 @@ private:
     uint64_t WaitRecord = 0;
     uint32_t ProbeSpace = 0;
     int32_t ProbeSource = 0, ProbeTag = 0;
-    FlatMap<uint32_t> Requests;    ///< request id -> slot
-    FlatMap<int64_t> ComputeCache; ///< block -> picoseconds per execution, -1 if unknown
-    uint32_t CurBlock = 0;         ///< BlockTotals index of the event being replayed
+    FlatMap<uint32_t> Requests;     ///< request id -> slot
+    FlatMap<int64_t> ComputeCache;  ///< block -> picoseconds per execution, -1 if unknown
+    FlatMap<uint32_t> SegmentSlots; ///< segmentKey (probed on) -> Segments index
+    std::vector<RankSegment> Segments;
+    bool SawSegment = false, SawBlock = false;
+    uint32_t CurBlock = 0; ///< BlockTotals index of the event being replayed
     uint32_t WaitBlockIdx = 0;
     bool InitSeen = false;
     bool HasHeld = false;
@@ -136,6 +154,10 @@ private:
   void runRank(uint32_t R);
   bool dispatch(uint32_t R, const Event &E);
   bool doCompute(uint32_t R, const Event &E, uint64_t Trips);
+  bool doSegment(uint32_t R, const Event &E);
+  RankSegment &rankSegment(uint32_t R, BlockId From, BlockId To);
+  void openRegion(RankState &S);
+  void finishRegions();
   void doSend(uint32_t R, const Event &E);
   void doRecv(uint32_t R, const Event &E);
   bool doCompletion(uint32_t R, const Event &E);
@@ -213,6 +235,9 @@ private:
   TimeNs DirtyTime = 0;
   FlatMap<uint32_t> BlockIndex; ///< block -> BlockTotals index
   std::vector<BlockResult> BlockTotals;
+  FlatMap<uint32_t> SegmentIndex; ///< segmentKey (probed on) -> SegmentTotals index
+  std::vector<SegmentResult> SegmentTotals;
+  bool SegmentMode = false; ///< the compute model has segments: Segment events are charged
   Event Ev;
   EstimateResult Result;
 };

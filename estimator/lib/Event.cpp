@@ -12,6 +12,14 @@ Event Event::compute(BlockId B) {
   return E;
 }
 
+Event Event::segment(BlockId From, BlockId To) {
+  Event E;
+  E.Kind = EventKind::Segment;
+  E.From = From;
+  E.Block = To;
+  return E;
+}
+
 Event Event::loop(BlockId B, uint64_t Trips) {
   Event E;
   E.Kind = EventKind::Loop;

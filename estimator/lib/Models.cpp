@@ -19,12 +19,75 @@ TimeNs toNs(double Seconds) { return std::llround(Seconds * 1e9); }
 
 unsigned TableComputeModel::addMachine() {
   Machines.emplace_back();
+  SegmentIndex.emplace_back();
   return unsigned(Machines.size() - 1);
 }
 
 void TableComputeModel::setTime(unsigned Machine, BlockId Block, double Seconds) {
   assert(Machine < Machines.size());
   Machines[Machine].getOrInsert(Block, 0) = Seconds;
+  AnyBlocks = true;
+}
+
+uint32_t &TableComputeModel::segmentSlot(unsigned Machine, BlockId From, BlockId To,
+                                         bool &Inserted) const {
+  for (uint64_t Key = segmentKey(From, To);; Key = segmentKeyNext(Key)) {
+    uint32_t &Slot = SegmentIndex[Machine].getOrInsert(Key, 0, &Inserted);
+    if (Inserted || (SegmentStore[Slot].From == From && SegmentStore[Slot].To == To))
+      return Slot;
+  }
+}
+
+const SegmentTimes *TableComputeModel::findSegment(unsigned Machine, BlockId From,
+                                                   BlockId To) const {
+  for (uint64_t Key = segmentKey(From, To);; Key = segmentKeyNext(Key)) {
+    const uint32_t *Slot = SegmentIndex[Machine].find(Key);
+    if (!Slot)
+      return nullptr;
+    const SegmentTimes &S = SegmentStore[*Slot];
+    if (S.From == From && S.To == To)
+      return &S;
+  }
+}
+
+void TableComputeModel::setSegment(unsigned Machine, SegmentTimes Times) {
+  assert(Machine < Machines.size());
+  AnySegments = true;
+  bool Inserted = false;
+  uint32_t &Slot = segmentSlot(Machine, Times.From, Times.To, Inserted);
+  if (Inserted) {
+    Slot = uint32_t(SegmentStore.size());
+    SegmentStore.push_back(std::move(Times));
+  } else {
+    SegmentStore[Slot] = std::move(Times);
+  }
+}
+
+const SegmentTimes *TableComputeModel::segment(int Rank, BlockId From, BlockId To) const {
+  const unsigned M = machineOf(Rank);
+  if (M >= Machines.size())
+    return nullptr;
+  if (const SegmentTimes *S = findSegment(M, From, To))
+    return S;
+  double Sum = 0;
+  unsigned N = 0;
+  for (unsigned Other = 0; Other < Machines.size(); ++Other)
+    if (const SegmentTimes *S = findSegment(Other, From, To)) {
+      Sum += S->MeanSeconds;
+      ++N;
+    }
+  if (N == 0)
+    return nullptr;
+  SegmentFallbacks.emplace_back(Rank, From, To);
+  SegmentTimes Mean;
+  Mean.From = From;
+  Mean.To = To;
+  Mean.MeanSeconds = Sum / N;
+  bool Inserted = false;
+  uint32_t &Slot = segmentSlot(M, From, To, Inserted);
+  Slot = uint32_t(SegmentStore.size());
+  SegmentStore.push_back(std::move(Mean));
+  return &SegmentStore.back();
 }
 
 void TableComputeModel::assignRank(int Rank, unsigned Machine) {
@@ -34,7 +97,7 @@ void TableComputeModel::assignRank(int Rank, unsigned Machine) {
 }
 
 std::optional<double> TableComputeModel::secondsPerExecution(int Rank, BlockId Block) const {
-  unsigned M = size_t(Rank) < MachineOfRank.size() ? MachineOfRank[size_t(Rank)] : 0;
+  unsigned M = machineOf(Rank);
   if (M >= Machines.size())
     return std::nullopt;
   if (const double *S = Machines[M].find(Block))

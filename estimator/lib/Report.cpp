@@ -34,10 +34,31 @@ std::string describe(const ReportOptions &Opt, BlockId B) {
   return Opt.Describe ? Opt.Describe(B) : std::string();
 }
 
+std::string describeSegment(const ReportOptions &Opt, const SegmentResult &G) {
+  return Opt.DescribeSegment ? Opt.DescribeSegment(G.From, G.To)
+                             : formatBlock(G.From) + " -> " + formatBlock(G.To);
+}
+
 } // namespace
 
+std::string regionInstanceName(int RegionInstance) {
+  return RegionInstance == 0    ? "all"
+         : RegionInstance == -1 ? "last"
+                                : std::to_string(RegionInstance);
+}
+
 void writeText(std::ostream &OS, const EstimateResult &R, const ReportOptions &Opt) {
-  OS << "predicted time: " << seconds(R.Predicted) << " s\n";
+  OS << "predicted time: " << seconds(R.Predicted) << " s";
+  if (R.Instances.size() > 1 || R.RegionInstance != 0)
+    OS << " (region instance" << (R.RegionInstance == 0 ? "s: " : ": ")
+       << regionInstanceName(R.RegionInstance) << " of " << R.Instances.size() << ")";
+  OS << "\n";
+  if (R.Instances.size() > 1) {
+    for (size_t I = 0; I < R.Instances.size(); ++I)
+      OS << "  instance " << I + 1 << ": " << seconds(R.Instances[I].predicted()) << " s ("
+         << R.Instances[I].Ranks << " ranks)\n";
+    OS << "  all instances: " << seconds(R.InstancesTotal) << " s\n";
+  }
   OS << "events replayed: " << R.Events << ", messages: " << R.Messages << "\n";
   if (R.NondeterministicReceives)
     OS << "warning: " << R.NondeterministicReceives
@@ -60,6 +81,17 @@ void writeText(std::ostream &OS, const EstimateResult &R, const ReportOptions &O
                   seconds(B.Wait).c_str());
     OS << Line << describe(Opt, B.Block) << '\n';
   }
+  std::vector<SegmentResult> Segments = R.topSegments(Opt.TopSegments);
+  if (Segments.empty())
+    return;
+  OS << "\nsegments that compute most (summed over ranks):\n";
+  OS << "      compute (s)  executions  segment\n";
+  for (const SegmentResult &G : Segments) {
+    char Line[120];
+    std::snprintf(Line, sizeof Line, "  %15s %11llu  ", seconds(G.Compute).c_str(),
+                  (unsigned long long)G.Executions);
+    OS << Line << describeSegment(Opt, G) << '\n';
+  }
 }
 
 void writeYaml(std::ostream &OS, const EstimateResult &R, const ReportOptions &Opt) {
@@ -70,6 +102,15 @@ void writeYaml(std::ostream &OS, const EstimateResult &R, const ReportOptions &O
       OS << "  " << K << ": " << quoted(V) << "\n";
   }
   OS << "predicted_seconds: " << seconds(R.Predicted) << "\n";
+  OS << "region_instance: " << quoted(regionInstanceName(R.RegionInstance)) << "\n";
+  OS << "instances_total_seconds: " << seconds(R.InstancesTotal) << "\n";
+  OS << "instances:\n";
+  for (size_t I = 0; I < R.Instances.size(); ++I)
+    OS << "  - {instance: " << I + 1
+       << ", predicted_seconds: " << seconds(R.Instances[I].predicted())
+       << ", start_seconds: " << seconds(R.Instances[I].Start)
+       << ", end_seconds: " << seconds(R.Instances[I].End) << ", ranks: " << R.Instances[I].Ranks
+       << "}\n";
   OS << "events: " << R.Events << "\nmessages: " << R.Messages << "\n";
   OS << "nondeterministic_receives: " << R.NondeterministicReceives << "\n";
   OS << "ranks:\n";
@@ -84,6 +125,11 @@ void writeYaml(std::ostream &OS, const EstimateResult &R, const ReportOptions &O
        << ", compute_seconds: " << seconds(B.Compute) << ", comm_seconds: " << seconds(B.Comm)
        << ", wait_seconds: " << seconds(B.Wait) << ", executions: " << B.Executions
        << ", where: " << quoted(describe(Opt, B.Block)) << "}\n";
+  OS << "top_segments:\n";
+  for (const SegmentResult &G : R.topSegments(Opt.TopSegments))
+    OS << "  - {from: \"" << formatBlock(G.From) << "\", to: \"" << formatBlock(G.To)
+       << "\", compute_seconds: " << seconds(G.Compute) << ", executions: " << G.Executions
+       << ", where: " << quoted(describeSegment(Opt, G)) << "}\n";
 }
 
 void writeJson(std::ostream &OS, const EstimateResult &R, const ReportOptions &Opt) {
@@ -96,6 +142,16 @@ void writeJson(std::ostream &OS, const EstimateResult &R, const ReportOptions &O
     OS << "},\n";
   }
   OS << "  \"predicted_seconds\": " << seconds(R.Predicted) << ",\n";
+  OS << "  \"region_instance\": " << quoted(regionInstanceName(R.RegionInstance)) << ",\n";
+  OS << "  \"instances_total_seconds\": " << seconds(R.InstancesTotal) << ",\n";
+  OS << "  \"instances\": [";
+  for (size_t I = 0; I < R.Instances.size(); ++I)
+    OS << (I ? ",\n    " : "\n    ") << "{\"instance\": " << I + 1
+       << ", \"predicted_seconds\": " << seconds(R.Instances[I].predicted())
+       << ", \"start_seconds\": " << seconds(R.Instances[I].Start)
+       << ", \"end_seconds\": " << seconds(R.Instances[I].End)
+       << ", \"ranks\": " << R.Instances[I].Ranks << "}";
+  OS << (R.Instances.empty() ? "],\n" : "\n  ],\n");
   OS << "  \"events\": " << R.Events << ",\n  \"messages\": " << R.Messages << ",\n";
   OS << "  \"nondeterministic_receives\": " << R.NondeterministicReceives << ",\n";
   OS << "  \"ranks\": [";
@@ -118,7 +174,17 @@ void writeJson(std::ostream &OS, const EstimateResult &R, const ReportOptions &O
        << ", \"executions\": " << B.Executions << ", \"where\": " << quoted(describe(Opt, B.Block))
        << "}";
   }
-  OS << "\n  ]\n}\n";
+  OS << (Top.empty() ? "],\n" : "\n  ],\n");
+  OS << "  \"top_segments\": [";
+  std::vector<SegmentResult> Segments = R.topSegments(Opt.TopSegments);
+  for (size_t I = 0; I < Segments.size(); ++I) {
+    const SegmentResult &G = Segments[I];
+    OS << (I ? ",\n    " : "\n    ") << "{\"from\": \"" << formatBlock(G.From) << "\", \"to\": \""
+       << formatBlock(G.To) << "\", \"compute_seconds\": " << seconds(G.Compute)
+       << ", \"executions\": " << G.Executions << ", \"where\": " << quoted(describeSegment(Opt, G))
+       << "}";
+  }
+  OS << (Segments.empty() ? "]\n}\n" : "\n  ]\n}\n");
 }
 
 } // namespace mpiete::estimator

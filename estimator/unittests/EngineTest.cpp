@@ -414,10 +414,13 @@ TEST(EngineTest, DefaultRegionIsInitToFinalize) {
 
 TEST(EngineTest, ExplicitRegion) {
   Replayer S;
-  // Region from the first C2 to the end of C3: 100 .. 600 on rank 0, 0 .. 500 on rank 1.
+  // Region from C2 to the end of C3; its first instance runs 100 .. 600 on rank 0, 0 .. 500
+  // on rank 1. Rank 0 starts it again (C2 at 700) and the stream ends at 900 without its end:
+  // a second instance, 700 .. 900, on rank 0 alone.
   EngineOptions Opt;
   Opt.RegionStart = C2;
   Opt.RegionEnd = C3;
+  Opt.RegionInstance = 1;
   std::vector<Event> T0{Event::compute(C1), Event::compute(C2), Event::compute(C3),
                         Event::compute(C1), Event::compute(C2)};
   std::vector<Event> T1{Event::compute(C2), Event::compute(C3), Event::compute(C5)};
@@ -428,6 +431,18 @@ TEST(EngineTest, ExplicitRegion) {
   EXPECT_EQ(R.Ranks[0].Compute, 500);
   EXPECT_EQ(R.Ranks[1].End, 500);
   EXPECT_EQ(R.Predicted, 600);
+  ASSERT_EQ(R.Instances.size(), 2u);
+  EXPECT_EQ(R.Instances[1].Start, 700);
+  EXPECT_EQ(R.Instances[1].End, 900);
+  EXPECT_EQ(R.Instances[1].Ranks, 1u);
+  EXPECT_EQ(R.InstancesTotal, 800);
+  // Every instance (the default): their sum; rank 0 computed 500 + 200 in them.
+  Opt.RegionInstance = 0;
+  R = S.run({T0, T1}, Opt);
+  ASSERT_TRUE(R.Ok) << allErrors(R);
+  EXPECT_EQ(R.Predicted, 800);
+  EXPECT_EQ(R.Ranks[0].Compute, 700);
+  EXPECT_EQ(R.Ranks[0].End, 900);
 
   Opt.RegionStart = 999;
   EstimateResult Missing = S.run({T0}, Opt);

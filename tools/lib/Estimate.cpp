@@ -14,6 +14,7 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <sstream>
 #include <tuple>
 
 namespace mpiete {
@@ -21,6 +22,31 @@ namespace mpiete {
 namespace {
 
 using namespace estimator;
+
+/// Segment mode: the trace event source emits a Segment event (the computation since the
+/// previous call) before the first record of every MPI call. Always on: the engine charges
+/// them when the compute base data has segments, and otherwise reports a segment-mode trace
+/// replayed against seed-mode blocks. Called only if the source has the switch (it comes with
+/// trace format 2); an older source emits none.
+template <typename Source>
+auto enableSegments(Source &S, int) -> decltype(S.setEmitSegments(true), void()) {
+  S.setEmitSegments(true);
+}
+template <typename Source> void enableSegments(Source &, long) {}
+
+/// --region-instance: all -> 0, last -> -1, N -> N (from 1); nullopt if malformed.
+std::optional<int> parseRegionInstance(const std::string &Text) {
+  if (Text == "all")
+    return 0;
+  if (Text == "last")
+    return -1;
+  if (Text == "first")
+    return 1;
+  if (Text.empty() || Text.size() > 9 || Text.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  const int N = std::stoi(Text);
+  return N >= 1 ? std::optional<int>(N) : std::nullopt;
+}
 
 } // namespace
 
@@ -32,13 +58,17 @@ int runEstimate(const CommandArgs &Args) {
       "usage: mpiete estimate --program DIR --machine machine.yaml --network network.yaml\n"
       "                       [--cluster cluster.yaml] [--model table|loggps]\n"
       "                       [--format text|yaml|json] [-o FILE] [--timeline out.json]\n"
-      "                       [--region START,END] [--region-start START] [--region-end END]",
+      "                       [--region START,END] [--region-start START] [--region-end END]\n"
+      "                       [--region-instance all|first|last|N]",
       "Replays the program base data (DIR/rank<N>.trace) against the compute base data\n"
       "(machine.yaml) and the communication base data (network.yaml; with --cluster, ranks on "
       "one\nnode use the cluster's intra-node network) and prints the predicted run time.\n"
-      "A region bound is a block id (0aa758c0:11) or FILE:LINE of a statement (main.c:66): the\n"
-      "prediction then runs from the start of that block's first execution to the end of the\n"
-      "end block on each rank (default: MPI_Init to MPI_Finalize).",
+      "A region bound is a call site: FILE:LINE of an MPI call (main.f:42) or an id\n"
+      "(0aa758c0:11); seed-mode builds also take FILE:LINE of any statement. The prediction\n"
+      "then runs from the start of the START call to the end of the END call on each rank\n"
+      "(default: MPI_Init to MPI_Finalize). Each time START runs again after END, the region\n"
+      "has another instance (a warm-up call of the timed routine, then the real one); the\n"
+      "report gives every instance's predicted time and their total.",
       "  mpiete estimate --program traces/ --machine machine.yaml --network network.yaml "
       "--timeline run.json\n");
   // Each option once: its name, value and help; the values land in Opt.
@@ -54,7 +84,13 @@ int runEstimate(const CommandArgs &Args) {
         {"--timeline", "FILE", "write the predicted timeline (Chrome trace JSON)"},
         {"--region", "START,END", "predict from START to END"},
         {"--region-start", "START", "predict from START (a block id or FILE:LINE)"},
-        {"--region-end", "END", "predict to END (a block id or FILE:LINE)"}})
+        {"--region-end", "END", "predict to END (a block id or FILE:LINE)"},
+        {"--region-instance", "all|first|last|N",
+         "what predicted_seconds means when the region runs several times: the sum of all its "
+         "instances (the default: the time the run spends in the region, as a profiler's "
+         "inclusive time counts it, so nothing the program repeats is left out), the first, "
+         "the last (e.g. the timed call after a warm-up) or the N-th (from 1); every "
+         "instance is listed in the report either way"}})
     C.App.add_option(Name, Opt[Name], Help)->type_name(Value);
   if (std::string Err = C.parse(Args); !Err.empty()) {
     Diags.error(Tool, Err, "usage");
@@ -85,6 +121,17 @@ int runEstimate(const CommandArgs &Args) {
   NetworkModelKind Kind = ModelName == "table" ? NetworkModelKind::Table : NetworkModelKind::LogGPS;
 
   EngineOptions EO;
+  if (Opt.count("--region-instance")) {
+    std::optional<int> N = parseRegionInstance(Opt["--region-instance"]);
+    if (!N) {
+      Diags.error(Tool,
+                  "--region-instance '" + Opt["--region-instance"] +
+                      "': all, first, last or an instance number from 1",
+                  "usage");
+      return 1;
+    }
+    EO.RegionInstance = *N;
+  }
   if (Opt.count("--region")) {
     size_t Comma = Opt["--region"].find(',');
     if (Comma == std::string::npos) {
@@ -151,8 +198,10 @@ int runEstimate(const CommandArgs &Args) {
   }
 
   std::vector<EventSource *> Sources;
-  for (auto &T : Traces)
+  for (auto &T : Traces) {
+    enableSegments(*T, 0);
     Sources.push_back(T.get());
+  }
   Engine E(Compute, *Net, EO);
   EstimateResult R = E.run(Sources);
   if (Timeline)
@@ -172,6 +221,18 @@ int runEstimate(const CommandArgs &Args) {
                       "nondeterministic)",
                   "estimate");
   }
+  if (!Compute.segmentFallbacks().empty()) {
+    const auto &[Rank, From, To] = Compute.segmentFallbacks().front();
+    Diags.warning({Opt["--machine"], 0, 0},
+                  std::to_string(Compute.segmentFallbacks().size()) +
+                      " (rank, segment) pairs ran in the trace but not in the timing probe, e.g. "
+                      "rank " +
+                      std::to_string(Rank) + " segment " + formatBlock(From) + " -> " +
+                      formatBlock(To) +
+                      "; they take the mean time of the ranks that ran them (the program is "
+                      "nondeterministic)",
+                  "estimate");
+  }
   if (R.NondeterministicReceives) {
     Diags.warning(Tool,
                   std::to_string(R.NondeterministicReceives) +
@@ -184,9 +245,16 @@ int runEstimate(const CommandArgs &Args) {
 
   ReportOptions RO;
   std::map<BlockId, std::string> Where = blockDescriptions(Opt["--program"], Diags);
+  SiteNames Names;
+  std::ostringstream Reported; // a broken block map was reported just above
+  DiagnosticSink Quiet(Reported);
+  Names.load(Opt["--program"], Quiet);
+  RO.DescribeSegment = [&Names](BlockId From, BlockId To) { return Names.segment(From, To); };
   RO.Describe = [&Where](BlockId B) -> std::string {
-    if ((B >> 32) == 0xffffffffu)
-      return "MPI call from uninstrumented code";
+    if (isReservedBlock(B)) {
+      std::string Routine = uninstrumentedRoutine(B);
+      return Routine.empty() ? "MPI call from uninstrumented code" : Routine + " (uninstrumented)";
+    }
     auto It = Where.find(B);
     return It == Where.end() ? std::string() : It->second;
   };

@@ -230,7 +230,7 @@ int runProbeCompute(const CommandArgs &Args) {
   }
 
   std::vector<RankTiming> Ranks(static_cast<size_t>(Launch.Np));
-  size_t Blocks = 0;
+  size_t Blocks = 0, Segments = 0;
   for (int R = 0; R < Launch.Np; ++R) {
     const fs::path File = OutDir / ("rank" + std::to_string(R) + ".timing");
     if (std::string Err = readRankTiming(File.string(), R, Ranks[static_cast<size_t>(R)]);
@@ -241,6 +241,17 @@ int runProbeCompute(const CommandArgs &Args) {
       return 1;
     }
     Blocks += Ranks[static_cast<size_t>(R)].Blocks.size();
+    Segments += Ranks[static_cast<size_t>(R)].Segments.size();
+    if (Ranks[static_cast<size_t>(R)].Partition != Ranks.front().Partition) {
+      Diags.error(DiagLoc{Program},
+                  "rank " + std::to_string(R) + " measured " +
+                      Ranks[static_cast<size_t>(R)].Partition + ", rank 0 " +
+                      Ranks.front().Partition + " (ranks of different builds?)",
+                  "probe");
+      if (!Keep)
+        fs::remove_all(OutDir);
+      return 1;
+    }
     if (Ranks[static_cast<size_t>(R)].RanksPerNode != RanksPerNode) {
       Diags.error(DiagLoc{Program},
                   "rank " + std::to_string(R) + " ran " +
@@ -261,6 +272,13 @@ int runProbeCompute(const CommandArgs &Args) {
   }
   MachineFile Machine;
   Machine.Provenance = provenanceOf(Launch, Ranks, blockMapOf(Program));
+  // A program built for segment mode times the computation between consecutive MPI calls with
+  // the clock reads its MPI entry points do anyway: segments are merged as measured, net of
+  // nothing (no hook runs inside them). Blocks (--mpiete-seed-blocks builds, and runtimes
+  // from before segment mode) are net of their hooks' timer overhead (machineRankOf).
+  Machine.Partition = !Ranks.empty() && Ranks.front().Partition == "segments"
+                          ? MachinePartition::Segments
+                          : MachinePartition::Blocks;
   for (const RankTiming &R : Ranks) {
     Machine.TimerOverheadSeconds = std::max(Machine.TimerOverheadSeconds, R.OverheadNs * 1e-9);
     Machine.Ranks.push_back(machineRankOf(R));
@@ -278,8 +296,11 @@ int runProbeCompute(const CommandArgs &Args) {
   if (Tty) {
     const double Secs =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
-    std::cerr << "mpiete probe-compute: " << Blocks << " block timings of " << Launch.Np
-              << " ranks written to '" << Output << "' (" << Secs << " s)\n";
+    std::cerr << "mpiete probe-compute: "
+              << (Machine.Partition == MachinePartition::Segments ? Segments : Blocks)
+              << (Machine.Partition == MachinePartition::Segments ? " segment" : " block")
+              << " timings of " << Launch.Np << " ranks written to '" << Output << "' (" << Secs
+              << " s)\n";
   }
   return 0;
 }

@@ -218,3 +218,90 @@ TEST(EstimateCommandTest, ClusterContentionKeys) {
   EXPECT_NE(Err.find("was measured with one pair"), std::string::npos) << Err;
   EXPECT_NE(Err.find("contention must be 'fair' or 'none'"), std::string::npos) << Err;
 }
+
+TEST(EstimateCommandTest, RegionInstancesWarmUpThenReal) {
+  // Each rank runs the timed exchange twice: a warm-up (rank 0 computes block 3, 100 ns), then
+  // for real (block 4, 1000 ns). The region is block 5 (the routine's entry, 0 ns) to the end
+  // of the receive's wait (21).
+  // Instance 1: rank 0 sends at 100 (arrives 1200), rank 1 replies at 1200 (arrives 2300):
+  // 0 .. 2300. Instance 2: rank 1 starts it at 1210; rank 0 at 2300 computes to 3300, sends
+  // (arrives 4400), rank 1 replies at 4400 (arrives 5500): 1210 .. 5500, 4290 ns.
+  std::string Dir = tempDir("instances");
+  for (int Rank = 0; Rank < 2; ++Rank) {
+    auto W = std::make_unique<TraceWriter>();
+    W->enable(Dir.c_str());
+    W->start(Rank, 2);
+    W->init(id(1));
+    const int Peer = 1 - Rank;
+    for (uint64_t I = 0; I < 2; ++I) {
+      const uint64_t Req = 2 * I + 1;
+      W->block(id(5));
+      if (Rank == 0) {
+        W->block(id(I == 0 ? 3 : 4));
+        W->send(id(10), Peer, 0, 0, 100, Req, trace::SendMode::Standard, trace::Context::User);
+        W->wait(id(11), trace::WaitOp::Wait, 1);
+        W->sendCompleted(Req);
+        W->recv(id(20), Peer, 0, 0, 100, Req + 1, trace::Context::User);
+        W->wait(id(21), trace::WaitOp::Wait, 1);
+        W->recvCompleted(Req + 1, Peer, 0, 100);
+      } else {
+        W->recv(id(20), Peer, 0, 0, 100, Req, trace::Context::User);
+        W->wait(id(21), trace::WaitOp::Wait, 1);
+        W->recvCompleted(Req, Peer, 0, 100);
+        W->send(id(10), Peer, 0, 0, 100, Req + 1, trace::SendMode::Standard, trace::Context::User);
+        W->wait(id(11), trace::WaitOp::Wait, 1);
+        W->sendCompleted(Req + 1);
+      }
+    }
+    W->finalize(id(2));
+    W->finish();
+  }
+  {
+    std::ofstream M(Dir + "/machine.yaml");
+    M << "format: mpiete-compute\nversion: 2\npartition: blocks\nranks:\n";
+    for (int R = 0; R < 2; ++R)
+      M << "  - {rank: " << R
+        << ", blocks: [{id: \"0aa758c0:3\", kind: block, mean_seconds: 1.0e-7}, "
+           "{id: \"0aa758c0:4\", kind: block, mean_seconds: 1.0e-6}, "
+           "{id: \"0aa758c0:5\", kind: block, mean_seconds: 0}]}\n";
+    std::ofstream N(Dir + "/network.yaml");
+    N << "format: mpiete-network\nversion: 1\ntable:\n  columns: [bytes, recv_s]\n"
+         "  rows: [[0, 1.0e-6], [1024, 2.024e-6]]\n"
+         "loggps: {L: 9.7e-7, o_s: 1.0e-8, o_s_per_byte: 0, o_r: 2.0e-8, o_r_per_byte: 0, "
+         "g: 0, G: 1.0e-9, G_eager: 1.0e-9, S: 1025}\n";
+  }
+  auto Run = [&](std::vector<std::string> Extra) {
+    std::vector<std::string> Args = {"--program", Dir,
+                                     "--machine", Dir + "/machine.yaml",
+                                     "--network", Dir + "/network.yaml",
+                                     "--format",  "yaml",
+                                     "--region",  "0aa758c0:5,0aa758c0:21",
+                                     "-o",        Dir + "/estimate.yaml"};
+    Args.insert(Args.end(), Extra.begin(), Extra.end());
+    return runEstimate(Args);
+  };
+  ASSERT_EQ(Run({}), 0);
+  YAML::Node Y = YAML::LoadFile(Dir + "/estimate.yaml");
+  EXPECT_EQ(Y["region_instance"].as<std::string>(), "all");
+  EXPECT_EQ(Y["predicted_seconds"].as<std::string>(), "0.000006590");
+  EXPECT_EQ(Y["instances_total_seconds"].as<std::string>(), "0.000006590");
+  ASSERT_EQ(Y["instances"].size(), 2u);
+  EXPECT_EQ(Y["instances"][0]["predicted_seconds"].as<std::string>(), "0.000002300");
+  EXPECT_EQ(Y["instances"][1]["predicted_seconds"].as<std::string>(), "0.000004290");
+  EXPECT_EQ(Y["instances"][1]["start_seconds"].as<std::string>(), "0.000001210");
+
+  ASSERT_EQ(Run({"--region-instance", "last"}), 0);
+  Y = YAML::LoadFile(Dir + "/estimate.yaml");
+  EXPECT_EQ(Y["region_instance"].as<std::string>(), "last");
+  EXPECT_EQ(Y["predicted_seconds"].as<std::string>(), "0.000004290");
+  EXPECT_EQ(Y["ranks"][0]["compute_seconds"].as<std::string>(), "0.000001000");
+  ASSERT_EQ(Run({"--region-instance", "first"}), 0);
+  Y = YAML::LoadFile(Dir + "/estimate.yaml");
+  EXPECT_EQ(Y["predicted_seconds"].as<std::string>(), "0.000002300");
+  ASSERT_EQ(Run({"--region-instance", "2"}), 0);
+  Y = YAML::LoadFile(Dir + "/estimate.yaml");
+  EXPECT_EQ(Y["predicted_seconds"].as<std::string>(), "0.000004290");
+  EXPECT_EQ(Run({"--region-instance", "3"}), 1);
+  EXPECT_EQ(Run({"--region-instance", "0"}), 1);
+  std::filesystem::remove_all(Dir);
+}

@@ -48,7 +48,9 @@ TEST_F(ProbeCompute, EveryRankEveryBlock) {
   YAML::Node Doc = runProbe("ring", 3, "ring");
   ASSERT_TRUE(Doc.IsMap());
   EXPECT_EQ(Doc["format"].as<std::string>(), "mpiete-compute");
-  EXPECT_EQ(Doc["version"].as<int>(), 1);
+  EXPECT_EQ(Doc["version"].as<int>(), 2);
+  // The token machine's test program runs seed-mode block hooks: blocks, no segments.
+  EXPECT_EQ(Doc["partition"].as<std::string>(), "blocks");
   const YAML::Node Prov = Doc["provenance"];
   EXPECT_TRUE(Prov["token_passing"].as<bool>());
   EXPECT_EQ(Prov["ranks"].as<int>(), 3);

@@ -142,11 +142,23 @@ std::shared_ptr<LinkModel> loadNetworkYaml(const std::string &Path, NetworkModel
 }
 
 void addMachineFile(const MachineFile &File, TableComputeModel &Out) {
+  if (File.Partition == MachinePartition::Segments)
+    Out.noteSegments();
   for (const MachineRank &R : File.Ranks) {
     unsigned M = Out.addMachine();
     Out.assignRank(R.Rank, M);
     for (const MachineBlock &B : R.Blocks)
       Out.setTime(M, B.Id, B.MeanSeconds);
+    for (const MachineSegment &G : R.Segments) {
+      SegmentTimes T;
+      T.From = G.From;
+      T.To = G.To;
+      T.MeanSeconds = G.MeanSeconds;
+      T.Executions = G.Executions;
+      T.Width = G.SeriesSeconds.empty() ? 0 : G.SeriesWidth;
+      T.BucketSeconds = G.SeriesSeconds;
+      Out.setSegment(M, std::move(T));
+    }
   }
 }
 

@@ -8,6 +8,82 @@
 
 namespace mpiete::estimator {
 
+namespace {
+const char *const RoutineNames[] = {
+#define MPIETE_ROUTINE(MpiName, RuntimeName, Role, Params, Args) #MpiName,
+#include "mpiete/routines.def"
+};
+} // namespace
+
+std::string uninstrumentedRoutine(BlockId Site) {
+  if (!isReservedBlock(Site) || blockIndex(Site) % UninstrumentedSiteStride != 0)
+    return "";
+  const uint32_t N = blockIndex(Site) / UninstrumentedSiteStride;
+  return N < sizeof RoutineNames / sizeof RoutineNames[0] ? RoutineNames[N] : "";
+}
+
+void SiteNames::load(const std::string &ProgramDir, DiagnosticSink &Diags) {
+  std::string Path = (std::filesystem::path(ProgramDir) / "blocks.yaml").string();
+  if (!std::filesystem::exists(Path))
+    return;
+  BlockMap Map;
+  if (!readBlockMap(Path, Map, Diags))
+    return;
+  for (const UnitModel &U : Map.Units)
+    for (const Block &B : U.Blocks) {
+      Site &S = Sites[U.blockId(B.Index)];
+      S.File = B.File;
+      S.Line = B.BeginLine;
+      S.Routine = B.Routine;
+      S.Procedure = B.Procedure;
+      for (unsigned L : B.Loops)
+        if (L < U.Loops.size())
+          S.Loops.push_back(B.File + ":" + std::to_string(U.Loops[L].Line));
+    }
+}
+
+std::string SiteNames::site(BlockId Id) const {
+  if (isReservedBlock(Id)) {
+    std::string R = uninstrumentedRoutine(Id);
+    // The other reserved id a segment starts after is the start of the program.
+    return R.empty() ? "program start" : R + " (uninstrumented)";
+  }
+  auto It = Sites.find(Id);
+  if (It == Sites.end())
+    return formatBlock(Id);
+  const Site &S = It->second;
+  std::string Out = S.File + ":" + std::to_string(S.Line);
+  if (!S.Routine.empty())
+    Out += " (" + S.Routine + ")";
+  return Out;
+}
+
+std::string SiteNames::segment(BlockId From, BlockId To) const {
+  std::string Out = site(From) + " -> " + site(To);
+  auto F = Sites.find(From), T = Sites.find(To);
+  if (T == Sites.end())
+    return Out;
+  const Site &End = T->second;
+  if (!End.Procedure.empty()) {
+    Out += " in ";
+    if (F != Sites.end() && !F->second.Procedure.empty() && F->second.Procedure != End.Procedure)
+      Out += F->second.Procedure + " -> ";
+    Out += End.Procedure;
+  }
+  // The innermost loop holding both ends (the end's, when the start is elsewhere).
+  std::string Loop;
+  if (F != Sites.end() && blockUnit(From) == blockUnit(To)) {
+    for (size_t I = 0; I < End.Loops.size() && I < F->second.Loops.size(); ++I)
+      if (End.Loops[I] == F->second.Loops[I])
+        Loop = End.Loops[I];
+  } else if (!End.Loops.empty()) {
+    Loop = End.Loops.back();
+  }
+  if (!Loop.empty())
+    Out += ", loop " + Loop;
+  return Out;
+}
+
 std::map<BlockId, std::string> blockDescriptions(const std::string &ProgramDir,
                                                  DiagnosticSink &Diags) {
   std::map<BlockId, std::string> Out;
@@ -67,7 +143,7 @@ std::optional<BlockId> regionBlock(const std::string &Spec, bool IsStart,
     return A == B || (A.filename() == B.filename() &&
                       (B.parent_path().empty() || A.string().ends_with(B.string())));
   };
-  std::optional<BlockId> Holding, Beside;
+  std::optional<BlockId> Holding, Beside, Call;
   unsigned BesideLine = 0;
   for (const UnitModel &U : Map.Units)
     for (const Block &B : U.Blocks) {
@@ -75,6 +151,8 @@ std::optional<BlockId> regionBlock(const std::string &Spec, bool IsStart,
         continue;
       BlockId Id = U.blockId(B.Index);
       if (B.BeginLine <= Line && Line <= B.EndLine) {
+        if (!B.Routine.empty() && (!Call || !IsStart))
+          Call = Id;
         if (!Holding || !IsStart)
           Holding = Id; // blocks come in source order: the first for a start, the last for an end
       } else if (IsStart && B.BeginLine > Line && (!Beside || B.BeginLine < BesideLine)) {
@@ -85,6 +163,8 @@ std::optional<BlockId> regionBlock(const std::string &Spec, bool IsStart,
         BesideLine = B.EndLine;
       }
     }
+  if (Call)
+    return Call;
   if (Holding)
     return Holding;
   if (Beside)

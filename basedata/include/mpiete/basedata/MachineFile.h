@@ -1,5 +1,6 @@
-// The compute base data file, machine.yaml (format mpiete-compute, version 1): every rank's
-// compute blocks and their seconds per execution on one machine type; types, writer, reader.
+// The compute base data file, machine.yaml (format mpiete-compute, version 2; version 1 is still
+// read): every rank's compute blocks (seed mode) or compute segments (segment mode) and their
+// seconds per execution on one machine type; types, writer, reader.
 #ifndef MPIETE_BASEDATA_MACHINEFILE_H
 #define MPIETE_BASEDATA_MACHINEFILE_H
 
@@ -21,11 +22,35 @@ struct MachineBlock {
   double MeanSeconds = 0, StddevSeconds = 0, MinSeconds = 0, MaxSeconds = 0;
 };
 
+/// One compute segment of one rank (segment mode): the computation between the MPI call at
+/// site From and the next one, at site To. Times as measured (no hook inside, no overhead).
+struct MachineSegment {
+  uint64_t From = 0, To = 0;
+  uint64_t Executions = 0;
+  double MeanSeconds = 0, StddevSeconds = 0, MinSeconds = 0, MaxSeconds = 0;
+  /// The per-occurrence variation, when it matters: bucket k is the sum of SeriesWidth
+  /// consecutive occurrences (the last bucket holds the remainder). Empty: the mean serves.
+  uint64_t SeriesWidth = 0;
+  std::vector<double> SeriesSeconds;
+  /// Occurrences in bucket K (the last one may hold fewer than SeriesWidth).
+  uint64_t bucketCount(size_t K) const {
+    if (K + 1 < SeriesSeconds.size())
+      return SeriesWidth;
+    const uint64_t Before = SeriesWidth * K;
+    return Executions > Before ? Executions - Before : 0;
+  }
+};
+
 struct MachineRank {
   int Rank = -1;
   double TimerOverheadSeconds = 0;
   std::vector<MachineBlock> Blocks;
+  std::vector<MachineSegment> Segments;
 };
+
+/// How the program was partitioned when it was measured: seed 004's compute blocks
+/// (--mpiete-seed-blocks, every version-1 file) or compute segments between MPI calls.
+enum class MachinePartition { Blocks, Segments };
 
 /// How the times were measured.
 struct MachineProvenance {
@@ -43,8 +68,9 @@ struct MachineProvenance {
 };
 
 struct MachineFile {
-  static constexpr int FormatVersion = 1;
+  static constexpr int FormatVersion = 2;
   MachineProvenance Provenance;
+  MachinePartition Partition = MachinePartition::Blocks;
   double TimerOverheadSeconds = 0; ///< the largest of the ranks'
   std::vector<MachineRank> Ranks;
 };

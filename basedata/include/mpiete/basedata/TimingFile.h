@@ -21,6 +21,20 @@ struct BlockTiming {
   double MinNs = 0, MaxNs = 0, StddevNs = 0;
 };
 
+/// One compute segment's lines (segment mode, docs/probes.md): the computation between the
+/// outermost MPI call at site From and the next one, at site To, timed by the clock reads the
+/// MPI entry points do anyway. No hook runs inside it, so no overhead is in its times.
+struct SegmentTiming {
+  uint64_t From = 0, To = 0;
+  uint64_t Executions = 0;
+  uint64_t Nanos = 0; ///< total over all executions
+  double MinNs = 0, MaxNs = 0, StddevNs = 0;
+  /// Its `series` line, if the runtime wrote one: bucket k is the sum of SeriesWidth
+  /// consecutive occurrences (the last bucket the remainder); empty if none.
+  uint64_t SeriesWidth = 0;
+  std::vector<uint64_t> Series;
+};
+
 struct RankTiming {
   int Rank = -1;
   double OverheadNs = 0; ///< one begin/end pair of the timer
@@ -28,13 +42,17 @@ struct RankTiming {
   int Cpu = -1;
   int RanksPerNode = 1;
   std::vector<BlockTiming> Blocks; ///< timed ones only: communication is counted, not timed
+  /// `# partition segments|blocks`; empty in files of runtimes before segment mode (blocks).
+  std::string Partition;
+  std::vector<SegmentTiming> Segments;
 };
 
 /// Reads Path, rank Rank's timing file. Returns an error message, empty on success.
 std::string readRankTiming(const std::string &Path, int Rank, RankTiming &Out);
 
 /// The machine file's rank: seconds per execution (per iteration for loops) net of the timer's
-/// overhead, which is in every execution's interval once.
+/// overhead, which is in every execution's interval once. Segments are taken as measured: they
+/// are timed by the MPI entry points' own clock reads, with no hook of their own to subtract.
 MachineRank machineRankOf(const RankTiming &R);
 
 } // namespace mpiete

@@ -21,7 +21,12 @@ struct EngineOptions {
   /// The prediction region (seed 004 section 3.2.1): from the first execution of RegionStart
   /// to the end of RegionEnd on each rank. Unset: from the end of Init / to the start of
   /// Finalize (or the whole stream when there is none).
+  /// A region whose start executes again after its end has instances (a warm-up call of the
+  /// timed routine, then the real one): the i-th instance is the i-th on every rank.
   std::optional<BlockId> RegionStart, RegionEnd;
+  /// What EstimateResult::Predicted and the ranks' times mean: 0 every instance (their sum),
+  /// -1 the last instance, N >= 1 the N-th.
+  int RegionInstance = 0;
   TimelineSink *Timeline = nullptr;
   /// How many nondeterministic receives are described in the result (all are counted).
   unsigned MaxNotes = 10;
@@ -42,6 +47,21 @@ struct BlockResult {
   TimeNs total() const { return Compute + Comm + Wait; }
 };
 
+/// One compute segment's time summed over ranks (segment mode), in the region.
+struct SegmentResult {
+  BlockId From = 0, To = 0;
+  TimeNs Compute = 0;
+  uint64_t Executions = 0;
+};
+
+/// One instance of the prediction region: from its earliest start on any rank to its latest
+/// end.
+struct RegionInstanceResult {
+  TimeNs Start = 0, End = 0;
+  unsigned Ranks = 0; ///< ranks that reached it
+  TimeNs predicted() const { return End - Start; }
+};
+
 struct EngineError {
   std::string File; ///< the trace the error is about; empty for the whole run
   std::string Message;
@@ -49,9 +69,15 @@ struct EngineError {
 
 struct EstimateResult {
   bool Ok = false;
-  TimeNs Predicted = 0; ///< latest region end minus earliest region start
-  std::vector<RankResult> Ranks;
-  std::vector<BlockResult> Blocks; ///< sorted by block id
+  /// The chosen region instance's time (EngineOptions::RegionInstance); with every instance,
+  /// their sum. One instance: its latest end minus its earliest start.
+  TimeNs Predicted = 0;
+  std::vector<RegionInstanceResult> Instances;
+  TimeNs InstancesTotal = 0;           ///< the sum of every instance's time
+  int RegionInstance = 0;              ///< the option Predicted follows
+  std::vector<RankResult> Ranks;       ///< the chosen instances' times on each rank
+  std::vector<BlockResult> Blocks;     ///< sorted by block id; every instance
+  std::vector<SegmentResult> Segments; ///< sorted by (from, to); every instance
   uint64_t Events = 0, Messages = 0;
   uint64_t NondeterministicReceives = 0;
   std::vector<std::string> NondeterminismNotes;
@@ -60,6 +86,8 @@ struct EstimateResult {
   double predictedSeconds() const { return double(Predicted) * 1e-9; }
   /// The N blocks with the largest total time, largest first (ties by block id).
   std::vector<BlockResult> topBlocks(size_t N) const;
+  /// The N segments with the largest compute time, largest first.
+  std::vector<SegmentResult> topSegments(size_t N) const;
 };
 
 class Engine {

@@ -9,17 +9,68 @@
 #include "mpiete/estimator/Event.h"
 #include "mpiete/estimator/FlatMap.h"
 
+#include <deque>
 #include <memory>
 #include <optional>
+#include <tuple>
 #include <vector>
 
 namespace mpiete::estimator {
+
+/// The one 64-bit key of a compute segment (From -> To) in the estimator's flat maps. Two
+/// segments can share a key; users keep From and To beside it and probe on (segmentKeyNext).
+constexpr uint64_t segmentKey(BlockId From, BlockId To) {
+  uint64_t X = From * 0x9e3779b97f4a7c15ULL ^ (To + 0x632be59bd9b4e019ULL);
+  X ^= X >> 29;
+  return X * 0xbf58476d1ce4e5b9ULL;
+}
+constexpr uint64_t segmentKeyNext(uint64_t Key) { return Key * 0x94d049bb133111ebULL + 1; }
+
+/// One compute segment's times on one machine (machine.yaml, segment mode).
+struct SegmentTimes {
+  BlockId From = 0, To = 0;
+  double MeanSeconds = 0;
+  uint64_t Executions = 0;           ///< measured: the series covers them
+  uint64_t Width = 0;                ///< occurrences per series bucket; 0: no series
+  std::vector<double> BucketSeconds; ///< each bucket's sum
+  /// Occurrence K (from 0): its series bucket's sum over its count, or the mean when there is
+  /// no series or K is past the measured executions.
+  double seconds(uint64_t K) const {
+    if (Width == 0 || K >= Executions)
+      return MeanSeconds;
+    const uint64_t B = K / Width;
+    if (B >= BucketSeconds.size())
+      return MeanSeconds;
+    const uint64_t Count = B + 1 < BucketSeconds.size() ? Width : Executions - B * Width;
+    return BucketSeconds[B] / double(Count);
+  }
+};
 
 class ComputeModel {
 public:
   virtual ~ComputeModel();
   /// Seconds per execution of Block on Rank (per iteration for loops); nullopt if unknown.
   virtual std::optional<double> secondsPerExecution(int Rank, BlockId Block) const = 0;
+  /// Segment From -> To on Rank (segment mode); null if unknown. The pointer stays valid as
+  /// long as the model lives, so the engine looks each (rank, segment) up once.
+  virtual const SegmentTimes *segment(int Rank, BlockId From, BlockId To) const {
+    (void)Rank;
+    (void)From;
+    (void)To;
+    return nullptr;
+  }
+  /// Seconds of occurrence K (from 0) of segment From -> To on Rank: the series bucket holding
+  /// it (its sum / its count), else the mean; nullopt if unknown.
+  std::optional<double> segmentSeconds(int Rank, BlockId From, BlockId To, uint64_t K) const {
+    const SegmentTimes *S = segment(Rank, From, To);
+    return S ? std::optional<double>(S->seconds(K)) : std::nullopt;
+  }
+  /// What the base data measured: compute blocks (seed mode), segments (segment mode). A
+  /// trace of the other partition cannot be replayed against it.
+  virtual bool hasBlocks() const { return true; }
+  virtual bool hasSegments() const { return false; }
+  /// No data at all (a program that never computes between MPI calls).
+  virtual bool empty() const { return false; }
 };
 
 /// Per-machine tables of block times and the machine each rank runs on (heterogeneous
@@ -29,6 +80,8 @@ public:
   /// Adds a machine and returns its index.
   unsigned addMachine();
   void setTime(unsigned Machine, BlockId Block, double Seconds);
+  /// Segment Times.From -> Times.To on Machine (replaces an earlier one).
+  void setSegment(unsigned Machine, SegmentTimes Times);
   /// Ranks not assigned run on machine 0.
   void assignRank(int Rank, unsigned Machine);
   /// A block the rank never ran in the timing probe but other ranks did (a nondeterministic
@@ -36,12 +89,36 @@ public:
   /// the mean over those ranks, and is listed in fallbacks(); a block no rank ran has no time.
   std::optional<double> secondsPerExecution(int Rank, BlockId Block) const override;
   const std::vector<std::pair<int, BlockId>> &fallbacks() const { return Fallbacks; }
+  /// The same rule for a segment: the mean of the ranks that ran it (their series are not
+  /// used: the occurrences of another rank are not this rank's), listed in
+  /// segmentFallbacks() as (rank, from, to).
+  const SegmentTimes *segment(int Rank, BlockId From, BlockId To) const override;
+  const std::vector<std::tuple<int, BlockId, BlockId>> &segmentFallbacks() const {
+    return SegmentFallbacks;
+  }
+  bool hasBlocks() const override { return AnyBlocks || !AnySegments; }
+  bool hasSegments() const override { return AnySegments; }
+  bool empty() const override { return !AnyBlocks && !AnySegments; }
+  /// The base data measured segments, even if it lists none on some rank.
+  void noteSegments() { AnySegments = true; }
 
 private:
+  unsigned machineOf(int Rank) const {
+    return size_t(Rank) < MachineOfRank.size() ? MachineOfRank[size_t(Rank)] : 0;
+  }
+  const SegmentTimes *findSegment(unsigned Machine, BlockId From, BlockId To) const;
+  uint32_t &segmentSlot(unsigned Machine, BlockId From, BlockId To, bool &Inserted) const;
+
   // Mutable: a fallback is computed once and then cached in the rank's table.
   mutable std::vector<FlatMap<double>> Machines;
+  /// Per machine: segmentKey -> index into SegmentStore (probing on to segmentKeyNext when
+  /// another segment holds the key).
+  mutable std::vector<FlatMap<uint32_t>> SegmentIndex;
+  mutable std::deque<SegmentTimes> SegmentStore; ///< stable addresses
   std::vector<unsigned> MachineOfRank;
   mutable std::vector<std::pair<int, BlockId>> Fallbacks;
+  mutable std::vector<std::tuple<int, BlockId, BlockId>> SegmentFallbacks;
+  bool AnyBlocks = false, AnySegments = false;
 };
 
 /// The network between one pair of ranks.

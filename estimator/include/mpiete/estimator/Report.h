@@ -18,7 +18,14 @@ struct ReportOptions {
   /// Where a block is in the source ("halo.c:17-18 exchange_halo: MPI_Waitall"), from the
   /// program's block map; empty when unknown.
   std::function<std::string(BlockId)> Describe;
+  size_t TopSegments = 10;
+  /// A segment as `main.f:42 (MPI_Sendrecv) -> main.f:57 (MPI_Allreduce) in sweep, loop
+  /// main.f:30` (estimator/io's SiteNames); unset: the two ids.
+  std::function<std::string(BlockId, BlockId)> DescribeSegment;
 };
+
+/// What predicted_seconds means: "all", "last" or the instance's number.
+std::string regionInstanceName(int RegionInstance);
 
 void writeText(std::ostream &OS, const EstimateResult &R, const ReportOptions &Opt = {});
 void writeYaml(std::ostream &OS, const EstimateResult &R, const ReportOptions &Opt = {});

@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mpiete::estimator {
 
@@ -17,10 +18,37 @@ namespace mpiete::estimator {
 std::map<BlockId, std::string> blockDescriptions(const std::string &ProgramDir,
                                                  DiagnosticSink &Diags);
 
+/// Call sites and compute segments named for the report, from the block map: a site as
+/// `main.f:42 (MPI_Sendrecv)`, an MPI call made by code mpiete-cc did not build as
+/// `MPI_Send (uninstrumented)`, the reserved start of the program as `program start`; a
+/// segment as `main.f:42 (MPI_Sendrecv) -> main.f:57 (MPI_Allreduce) in sweep, loop main.f:30`
+/// (the procedure of its end, and the innermost loop holding both ends).
+class SiteNames {
+public:
+  /// Reads ProgramDir/blocks.yaml if it is there (sites then go by their ids).
+  void load(const std::string &ProgramDir, DiagnosticSink &Diags);
+  std::string site(BlockId Site) const;
+  std::string segment(BlockId From, BlockId To) const;
+
+private:
+  struct Site {
+    std::string File, Routine, Procedure;
+    unsigned Line = 0;
+    std::vector<std::string> Loops; ///< enclosing loops as file:line, outer first
+  };
+  std::map<BlockId, Site> Sites;
+};
+
+/// The name of the MPI routine whose uninstrumented calls get the reserved pseudo site Site
+/// (mpiete/BlockId.h: ffffffff:4N for routine N of routines.def); empty if Site is none.
+std::string uninstrumentedRoutine(BlockId Site);
+
 /// A region bound (seed 004 section 3.2.1): a block id, or FILE:LINE of a statement, resolved
 /// through the block map in the program directory to the block holding that line (for the
 /// start the first such block, for the end the last; a line between blocks takes the next
-/// block for the start and the previous one for the end). Nullopt (reported) if there is none.
+/// block for the start and the previous one for the end). On a line with an MPI call, the
+/// call's blocks win (its site for a start, its last block for an end): a bound is a call
+/// site, the way segment mode cuts a run. Nullopt (reported) if there is none.
 std::optional<BlockId> regionBlock(const std::string &Spec, bool IsStart,
                                    const std::string &ProgramDir, DiagnosticSink &Diags);
 
