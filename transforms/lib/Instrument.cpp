@@ -51,6 +51,25 @@ void computeEdits(const Block &B, const ComputeEdits &E, Variant V, EditSet &Set
   Set.insert(E.End, " mpiete_tm_end(" + Id + ");" + (E.Braces ? " }" : ""), EditOrder::Close);
 }
 
+/// A loop that contains MPI calls (segments): its iteration hook at the top of every
+/// iteration, its exit hook after it, the loop braced so the exit hook stays in the loop's
+/// statement slot. The body keeps its own braces inside new ones, so its declarations still
+/// come first in their block (C89). Openings only: the closings go in reverse (loopClose).
+void loopOpen(const Block &B, const ComputeEdits &E, EditSet &Set) {
+  std::string Id = blockRef(B.Index);
+  Set.insert(E.LoopBegin, "{ ", EditOrder::Open);
+  if (E.BodyIsCompound)
+    Set.insert(E.BodyBegin, " mpiete_iter(" + Id + "); {", EditOrder::Open);
+  else
+    Set.insert(E.BodyBegin, "{ mpiete_iter(" + Id + "); ", EditOrder::Open);
+}
+
+/// The closings of a loop's hooks; an inner loop's close first where they meet.
+void loopClose(const Block &B, const ComputeEdits &E, EditSet &Set) {
+  Set.insert(E.BodyEnd, E.BodyIsCompound ? "}" : " }", EditOrder::Close);
+  Set.insert(E.LoopEnd, " mpiete_loop_exit(" + blockRef(B.Index) + "); }", EditOrder::Close);
+}
+
 } // namespace
 
 std::string_view toString(Variant V) { return V == Variant::Trace ? "trace" : "timing"; }
@@ -66,9 +85,17 @@ EditSet instrumentC(const UnitModel &Model, Variant V) {
   Set.insert(0, Prelude, EditOrder::Open);
 
   for (const Block &B : Model.Blocks) {
-    if (B.Compute >= 0)
+    if (B.Compute < 0)
+      continue;
+    if (B.Kind == BlockKind::Loop)
+      loopOpen(B, Model.Computes[B.Compute], Set);
+    else
       computeEdits(B, Model.Computes[B.Compute], V, Set);
   }
+  // Inner loops come after outer ones in the model: closing in reverse nests them.
+  for (auto It = Model.Blocks.rbegin(); It != Model.Blocks.rend(); ++It)
+    if (It->Compute >= 0 && It->Kind == BlockKind::Loop)
+      loopClose(*It, Model.Computes[It->Compute], Set);
   for (const CallSite &S : Model.Sites) {
     Set.replace(S.Edits.CalleeBegin, S.Edits.CalleeEnd - S.Edits.CalleeBegin, S.RuntimeName);
     Set.insert(S.Edits.ArgsBegin, blockRef(S.FirstBlock) + (S.Edits.HasArgs ? ", " : ""),
