@@ -21,11 +21,6 @@ if not os.path.exists(instrument):
 
 # -Wall -Werror: the instrumented text of a clean input must be clean too.
 mpicc_syntax = "%s -fsyntax-only -Wall -Werror -I%s" % (config.mpicc, config.mpiete_include_dir)
-# TEMPORARY (issue 13): until the runtime branch declares the loop hooks in instrument.h, the
-# segment-mode variants call them undeclared.
-with open(os.path.join(config.mpiete_include_dir, "mpiete", "instrument.h")) as header:
-    if "mpiete_iter" not in header.read():
-        mpicc_syntax += " -Wno-implicit-function-declaration"
 
 # Fortran: the mpiete-fortran plugin must be built; the output is checked by mpif90 (gfortran)
 # in its own directory so it leaves no module files behind.
