@@ -21,13 +21,15 @@ std::string_view toString(BlockKind K) {
     return "init";
   case BlockKind::Finalize:
     return "finalize";
+  case BlockKind::Loop:
+    return "loop";
   }
   return "?";
 }
 
 std::optional<BlockKind> parseBlockKind(std::string_view S) {
   for (BlockKind K : {BlockKind::Compute, BlockKind::Comm, BlockKind::Wait, BlockKind::Collective,
-                      BlockKind::CommMgmt, BlockKind::Init, BlockKind::Finalize})
+                      BlockKind::CommMgmt, BlockKind::Init, BlockKind::Finalize, BlockKind::Loop})
     if (toString(K) == S)
       return K;
   return std::nullopt;

@@ -236,9 +236,10 @@ private:
 class UnitBuilder {
 public:
   UnitBuilder(ASTContext &Ctx, const CommunicationAnalysis &CA, UnitModel &Model,
-              DiagnosticSink &Diags, bool SeedBlocks)
+              DiagnosticSink &Diags, Partition Mode)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), CA(CA), Model(Model),
-        Diags(Diags), Policy(SeedBlocks), MainFID(SM.getMainFileID()) {}
+        Diags(Diags), Policy(Mode == Partition::Seed), Segments(Mode == Partition::Segments),
+        MainFID(SM.getMainFileID()) {}
 
   void procedure(FunctionDecl *FD) {
     Procedure = FD->getNameAsString();
@@ -438,6 +439,16 @@ private:
       Body = D->getBody();
     }
 
+    // A C loop's header is code run on every trip (its condition, its increment).
+    StmtTraits HeaderTraits;
+    for (Stmt *H : Header)
+      HeaderTraits += traits(H);
+    StmtTraits BodyTraits = traits(Body);
+    // Segments: a loop without MPI calls (here because it jumps) has nothing to rewrite and
+    // gets no hooks.
+    if (Segments && !HeaderTraits.Communicates && !BodyTraits.Communicates)
+      return;
+
     LoopInfo Info;
     Info.Kind = Kind;
     Info.Procedure = Procedure;
@@ -447,12 +458,9 @@ private:
     unsigned LoopIndex = Model.Loops.size();
     Model.Loops.push_back(Info);
 
-    // A C loop's header is code run on every trip (its condition, its increment).
-    StmtTraits HeaderTraits;
-    for (Stmt *H : Header)
-      HeaderTraits += traits(H);
-    StmtTraits BodyTraits = traits(Body);
-    if (Policy.timedWhole(HeaderTraits, {&BodyTraits, 1}) && wholeLoop(S, Body, LoopIndex))
+    if (Segments)
+      loopSite(S, Body);
+    else if (Policy.timedWhole(HeaderTraits, {&BodyTraits, 1}) && wholeLoop(S, Body, LoopIndex))
       return;
 
     bool IsDo = isa<DoStmt>(S);
@@ -465,6 +473,30 @@ private:
     if (IsDo)
       for (Stmt *H : Header)
         collectCalls(H);
+  }
+
+  /// Segments: a loop that contains MPI calls is a site of kind loop, whose id its iteration
+  /// hook (top of the body) and exit hook (after the loop) carry. A loop whose text is not all
+  /// in the main file gets no hooks: the runtime copes with missing ones.
+  void loopSite(Stmt *S, Stmt *Body) {
+    int LB = beginOffset(S), LE = endOffset(S);
+    auto *CS = dyn_cast<CompoundStmt>(Body);
+    if (CS && fromMacro(CS))
+      CS = nullptr;
+    int BB = CS ? offsetOf(CS->getLBracLoc()) + 1 : beginOffset(Body);
+    int BE = CS ? offsetOf(CS->getRBracLoc()) : endOffset(Body);
+    if (LB < 0 || LE < 0 || BB <= 0 || BE < 0 || LB >= BB || BB > BE || BE > LE || fromMacro(Body))
+      return;
+    ComputeEdits E;
+    E.LoopBegin = E.Begin = LB;
+    E.LoopEnd = E.End = LE;
+    E.BodyBegin = BB;
+    E.BodyEnd = BE;
+    E.BodyIsCompound = CS != nullptr;
+    Block B = newBlock(BlockKind::Loop, S->getBeginLoc(), S->getEndLoc());
+    B.Compute = Model.Computes.size();
+    Model.Computes.push_back(E);
+    Model.Blocks.push_back(std::move(B));
   }
 
   /// Seed 004 section 3.1.1: a loop whose body is exactly one compute block is timed whole.
@@ -499,6 +531,8 @@ private:
       return;
     Run Cur = std::move(R);
     R = Run();
+    if (Segments)
+      return; // computation is timed between MPI calls by the runtime
     // Statements without code at the edges stay outside (BlockPartition.h): leading
     // declarations so no hook comes ahead of a scope's declarations.
     BlockRange Range = Policy.blockOf(Cur.Traits);
@@ -691,6 +725,7 @@ private:
   UnitModel &Model;
   DiagnosticSink &Diags;
   PartitionPolicy Policy;
+  bool Segments; ///< no compute blocks: only loops with MPI calls get (iteration) hooks
   FileID MainFID;
   std::string Procedure;
   std::vector<unsigned> LoopStack;
@@ -790,7 +825,7 @@ public:
 
     CommunicationAnalysis CA;
     CA.run(Ctx);
-    UnitBuilder Builder(Ctx, CA, Model, Diags, Opts.SeedBlocks);
+    UnitBuilder Builder(Ctx, CA, Model, Diags, Opts.Mode);
     for (Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
       auto *FD = dyn_cast<FunctionDecl>(D);
       if (!FD || !FD->doesThisDeclarationHaveABody() || !CA.communicates(FD))

@@ -119,7 +119,12 @@ constexpr CompilerOption Table[] = {
      "leave these unsupported MPI routines uninstrumented\n"
      "(a warning; predictions ignore their cost); 'all' for all"},
     {"--mpiete-verbose", A::Flag, C::Mpiete, UseNone, "", "print every command run"},
-    {"--mpiete-seed-blocks", A::Flag, C::Mpiete},
+    {"--mpiete-seed-blocks", A::Flag, C::Mpiete, UseNone, "",
+     "seed 004's compute blocks (every loop and branch ends one)\n"
+     "instead of segments between MPI calls, for comparison"},
+    {"--mpiete-coarse-blocks", A::Flag, C::Mpiete, UseNone, "",
+     "C: compute blocks between MPI calls (loops of pure\n"
+     "computation inside them) instead of segments"},
     {"--mpiete-help", A::Flag, C::Mpiete},
     // Unknown --mpiete-* options are dropped too: they are never the native compiler's.
     {"--mpiete-", A::Joined, C::Mpiete},

@@ -524,6 +524,9 @@ struct UseWalker {
   const SourceMap &SM;
   const std::vector<std::string> &Dirs;
   DiagnosticSink &Diags;
+  /// Not null: a module file Flang cannot read is reported here (the first one, with where it
+  /// is used) instead of as an error.
+  ForeignModule *Foreign = nullptr;
   /// Modules this file defines before the current point: Flang resolves a USE of them from the
   /// file itself and never reads a module file, so gfortran's file of the same name (written
   /// by the native compile of this very file) does not matter.
@@ -555,12 +558,18 @@ struct UseWalker {
       IS.read(Head, sizeof Head);
       // Flang's module files are text starting with "!mod$" (after a byte-order mark).
       std::string_view H(Head, static_cast<size_t>(IS.gcount()));
-      if (H.find("!mod$") == std::string_view::npos)
+      if (H.find("!mod$") != std::string_view::npos)
+        break;
+      if (Foreign) {
+        if (Foreign->Module.empty())
+          *Foreign = {M, Path.string(), SM.loc(U.moduleName.source)};
+      } else {
         Diags.error(SM.loc(U.moduleName.source),
                     "module '" + M + "': '" + Path.string() +
                         "' is not a Flang module file (built by gfortran without mpiete-fc?); "
                         "compile the file that defines the module with mpiete-fc first",
                     "module");
+      }
       break;
     }
     return false;
@@ -572,7 +581,8 @@ class UnitBuilder {
 public:
   UnitBuilder(const SourceMap &SM, const std::string &Main, const CommunicationAnalysis &CA,
               const FortranFrontendOptions &Opts, UnitModel &Model, DiagnosticSink &Diags)
-      : SM(SM), Main(Main), CA(CA), Opts(Opts), Model(Model), Diags(Diags) {}
+      : SM(SM), Main(Main), CA(CA), Opts(Opts), Model(Model), Diags(Diags),
+        Segments(Opts.Mode == Partition::Segments) {}
 
   void procedure(const ProcInfo &P) {
     Procedure = P.Name;
@@ -666,6 +676,8 @@ private:
     p::CharBlock Span = Fortran::common::visit([&](const auto &X) { return spanOf(X); }, EC.u);
     StmtFacts F;
     StmtTraits T = constructTraits(EC, F);
+    if (Segments && !T.Communicates)
+      return; // nothing to rewrite, and no hooks where no MPI call runs
     if (Policy.isComputation(T) && !Span.empty()) {
       add(R, Span, T, F);
       return;
@@ -753,6 +765,8 @@ private:
       return;
     Run Cur = std::move(R);
     R = Run();
+    if (Segments)
+      return; // computation is timed between MPI calls by the runtime
     // Leading and trailing CONTINUE statements are no work (BlockPartition.h).
     BlockRange Range = Policy.blockOf(Cur.Traits);
     if (Range.empty())
@@ -792,7 +806,9 @@ private:
     unsigned LoopIndex = Model.Loops.size();
     Model.Loops.push_back(Info);
 
-    if (wholeLoop(D, DoS, Body, Lab, LoopIndex))
+    if (Segments)
+      loopSite(D, DoS, Lab);
+    else if (wholeLoop(D, DoS, Body, Lab, LoopIndex))
       return;
     LoopStack.push_back(LoopIndex);
     TerminalStack.push_back(Lab);
@@ -829,6 +845,29 @@ private:
       ++Digits;
     }
     return Digits ? std::optional<p::Label>(L) : std::nullopt;
+  }
+
+  /// Segments: a DO loop that contains MPI calls is a site of kind loop: its iteration hook
+  /// goes after the DO statement, its exit hook after the loop's last statement, except when
+  /// that statement is the terminal statement an enclosing labelled DO shares (`do 10 j` /
+  /// `do 10 i` / `10 continue`): there is no place after the inner loop only, and the runtime
+  /// discovers the exit lazily.
+  void loopSite(const p::DoConstruct &D, const p::Statement<p::NonLabelDoStmt> &DoS,
+                std::optional<p::Label> Lab) {
+    p::CharBlock Span = spanOf(D);
+    auto LB = SM.beginOf(DoS.source), BB = SM.endOf(DoS.source), LE = SM.endOf(Span);
+    if (!LB || !BB || !LE || *LB >= *BB || *BB > *LE)
+      return; // from an included file or a macro: no hooks
+    bool Shared =
+        Lab && std::find(TerminalStack.begin(), TerminalStack.end(), Lab) != TerminalStack.end();
+    ComputeEdits E;
+    E.LoopBegin = E.Begin = *LB;
+    E.BodyBegin = *BB;
+    E.LoopEnd = E.End = E.BodyEnd = Shared ? 0 : *LE;
+    Block B = newBlock(BlockKind::Loop, DoS.source, Span);
+    B.Compute = Model.Computes.size();
+    Model.Computes.push_back(E);
+    Model.Blocks.push_back(std::move(B));
   }
 
   /// Seed 004 section 3.1.1: a loop whose body is exactly one compute block is timed whole.
@@ -1073,6 +1112,7 @@ private:
   std::vector<uint32_t> Counters;
   /// Fortran's partition is seed 004's: every DO, IF and SELECT CASE ends a compute block.
   PartitionPolicy Policy{/*SeedBlocks=*/true};
+  bool Segments; ///< no compute blocks: only DO loops with MPI calls get (iteration) hooks
 };
 
 /// Reports MPI routines that cannot be rewritten: unsupported ones and profiling entry points.
@@ -1118,7 +1158,7 @@ private:
 } // namespace
 
 bool checkFortranParseTree(p::Parsing &Parsing, const FortranFrontendOptions &Opts,
-                           DiagnosticSink &Diags) {
+                           DiagnosticSink &Diags, ForeignModule *Foreign) {
   if (!Parsing.parseTree())
     return true;
   std::string Unit = Opts.UnitPath;
@@ -1130,7 +1170,7 @@ bool checkFortranParseTree(p::Parsing &Parsing, const FortranFrontendOptions &Op
   if (!Opts.ModuleDir.empty())
     Dirs.push_back(Opts.ModuleDir);
   Dirs.insert(Dirs.end(), Opts.ModuleSearchDirs.begin(), Opts.ModuleSearchDirs.end());
-  UseWalker W{SM, Dirs, Diags};
+  UseWalker W{SM, Dirs, Diags, Foreign};
   p::Walk(*Parsing.parseTree(), W);
   return Diags.errorCount() == Before;
 }

@@ -46,7 +46,7 @@ int main(int Argc, char **Argv) {
   };
   std::set<uint64_t> Ids;
   std::multiset<std::string> Sources;
-  size_t Blocks = 0, Compute = 0, Mpi = 0;
+  size_t Blocks = 0, Compute = 0, Mpi = 0, Loops = 0;
   for (const mpiete::UnitModel &U : Map.Units) {
     // By file name: a Makefile may name its sources relative or absolute.
     Sources.insert(std::filesystem::path(U.Source).filename().string());
@@ -56,6 +56,8 @@ int main(int Argc, char **Argv) {
         fail("block id " + mpiete::formatBlockId(U.blockId(B.Index)) + " appears twice");
       if (B.Kind == mpiete::BlockKind::Compute) {
         ++Compute;
+      } else if (B.Kind == mpiete::BlockKind::Loop) {
+        ++Loops;
       } else {
         ++Mpi;
         if (B.Routine.empty())
@@ -81,6 +83,6 @@ int main(int Argc, char **Argv) {
     fail("unit sources are" + Got);
   }
   std::cout << "units=" << Map.Units.size() << " blocks=" << Blocks << " compute=" << Compute
-            << " mpi=" << Mpi << "\n";
+            << " mpi=" << Mpi << " loops=" << Loops << "\n";
   return Ok ? 0 : 1;
 }

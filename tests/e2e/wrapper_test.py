@@ -441,6 +441,111 @@ def case_mixed_link(ctx):
     run_variants(ctx, os.path.join(c, "app"), 2, expected_line(2, 3, False))
 
 
+def case_native_no_mpi(ctx):
+    """A file without MPI calls (helper.c) is compiled natively, untouched: no variants and no
+    Clang run (only the .native note in .mpiete/), no diagnostics; linked with mpiete-cc its
+    native object goes into the probes without a warning, the block map holds the other two
+    units, and every variant prints the right result at 2 ranks."""
+    c, r = ctx.dir("c"), ctx.dir("ref")
+    env = dict(ctx.env, MPIETE_VERBOSE="1")
+    _, _, err = ctx.mpiete(["-c", "../src/helper.c", "-o", "helper.o"], c, env=env)
+    expect("mpiete-instrument" not in err, f"the instrumenter ran on helper.c:\n{err}")
+    expect("built natively" in err, f"no native note in the verbose output:\n{err}")
+    exists(os.path.join(c, ".mpiete", "helper.o.native"))
+    absent(os.path.join(c, ".mpiete", "helper.o.trace.c"),
+           os.path.join(c, ".mpiete", "helper.o.trace.o"),
+           os.path.join(c, ".mpiete", "helper.o.blocks.yaml"))
+    ctx.mpicc(["-c", "../src/helper.c", "-o", "helper.o"], r)
+    same(os.path.join(c, "helper.o"), os.path.join(r, "helper.o"), "native object")
+    args = ["-o", "app", "-DUSE_HELPER"] + INC + ["../src/main.c", "../src/util.c", "helper.o"]
+    _, _, err = ctx.mpiete(args, c)
+    no_diagnostics(err, "link with a native object")
+    probes(os.path.join(c, "app"))
+    print(ctx.check_map(os.path.join(c, "app"), ["../src/main.c", "../src/util.c"]))
+    run_variants(ctx, os.path.join(c, "app"), 2, expected_line(2, 3, True))
+
+
+def fortran_ctx(ctx):
+    fc = os.path.join(ctx.build, "bin", "mpiete-fc")
+    expect(os.path.exists(fc), f"{fc} is not built")
+    return fc
+
+
+def fortran_outputs(ctx, exe, np_):
+    """Runs the native program and its probes at np_ ranks; returns the native output after
+    checking every probe printed the same and wrote one file per rank."""
+    outs = {}
+    for v in ("native", "trace", "timing"):
+        binary = exe if v == "native" else f"{exe}.{v}"
+        outdir = os.path.join(os.path.dirname(exe), f"out-{v}-{np_}")
+        outs[v] = ctx.mpirun(binary, np_, os.path.dirname(exe), outdir)
+        if v != "native":
+            files = sorted(os.listdir(outdir)) if os.path.isdir(outdir) else []
+            expect(len([f for f in files if f.startswith("rank")]) >= np_,
+                   f"{v} wrote {files}, expected rank<N>.* files")
+    for v in ("trace", "timing"):
+        expect(outs[v] == outs["native"],
+               f"{v} printed {outs[v]!r}, the program {outs['native']!r}")
+    return outs["native"]
+
+
+def case_fortran_module_same_file(ctx):
+    """A Fortran module defined and used in one file, compiled with the Makefile idiom (object
+    and gfortran's .mod in the current folder, no -J): mpiete-fc builds it without a
+    diagnostic, instruments it (a 1-unit block map with a loop site), and the program and its
+    probes print the same, right result at 2 ranks."""
+    fc = fortran_ctx(ctx)
+    c = ctx.dir("c")
+    for args in (["-c", "../src/fmod.f90"], ["-o", "fapp", "fmod.o"]):
+        rc, out, err = ctx.run([fc] + args, c)
+        expect(rc == 0, f"mpiete-fc {' '.join(args)} failed (exit {rc}):\n{out}{err}")
+        no_diagnostics(err, "mpiete-fc " + " ".join(args))
+    exists(os.path.join(c, "fstate.mod"), os.path.join(c, ".mpiete", "fmod.o.trace.o"))
+    probes(os.path.join(c, "fapp"))
+    print(ctx.check_map(os.path.join(c, "fapp"), ["../src/fmod.f90"]))
+    expect("kind: loop" in open(os.path.join(c, "fapp.blocks.yaml")).read(),
+           "the DO loop with MPI calls has no loop site")
+    out = fortran_outputs(ctx, os.path.join(c, "fapp"), 2)
+    # ranks 1 and 2, steps 1..3: sum over steps of 3 * step = 18
+    expect(out == "fmod: size=2 total=18\n", f"program printed {out!r}")
+
+
+def case_fortran_unanalysable(ctx):
+    """A Fortran file Flang cannot analyse but gfortran builds with the user's flags
+    (-fallow-invalid-boz): mpiete-fc prints one located warning [mpiete-unanalysed] naming it,
+    exits 0, leaves the native note and no variants; the probes link the native object, print
+    what the program prints at 2 ranks, and the trace records its MPI calls under the
+    uninstrumented pseudo sites (the probes' Fortran MPI symbols take them to the runtime)."""
+    fc = fortran_ctx(ctx)
+    c, r = ctx.dir("c"), ctx.dir("ref")
+    flags = ["-fallow-invalid-boz"]
+    rc, out, err = ctx.run([fc, "-c"] + flags + ["../src/fboz.f", "-o", "fboz.o"], c)
+    expect(rc == 0, f"mpiete-fc -c failed (exit {rc}):\n{out}{err}")
+    warnings = [m for m in DIAG.finditer(err) if m["sev"] == "warning"]
+    expect(len(warnings) == 1 and warnings[0]["cat"] == "unanalysed" and
+           warnings[0]["file"].endswith("fboz.f") and not DIAG.search(err.replace(
+               warnings[0].group(0), "")), f"expected one [mpiete-unanalysed] warning:\n{err}")
+    exists(os.path.join(c, ".mpiete", "fboz.o.native"))
+    absent(os.path.join(c, ".mpiete", "fboz.o.trace.o"))
+    rc, out, err = ctx.run(["mpif90", "-c"] + flags + ["../src/fboz.f", "-o", "fboz.o"], r)
+    expect(rc == 0, f"mpif90 failed:\n{err}")
+    same(os.path.join(c, "fboz.o"), os.path.join(r, "fboz.o"), "native object")
+    rc, out, err = ctx.run([fc, "-o", "fboz", "fboz.o"], c)
+    expect(rc == 0 and not DIAG.search(err), f"mpiete-fc link (exit {rc}):\n{out}{err}")
+    probes(os.path.join(c, "fboz"))
+    out = fortran_outputs(ctx, os.path.join(c, "fboz"), 2)
+    expect(out.startswith("fboz: size=2 sum=24\n"), f"program printed {out!r}")
+    mpiete = os.path.join(ctx.build, "bin", "mpiete")
+    trace_dir = os.path.join(c, "out-trace-2")
+    traces = sorted(os.path.join(trace_dir, f) for f in os.listdir(trace_dir)
+                    if f.endswith(".trace"))
+    expect(len(traces) == 2, f"trace files: {os.listdir(trace_dir)}")
+    rc, dump, err = ctx.run([mpiete, "trace", "dump"] + traces, c)
+    expect(rc == 0, f"mpiete trace dump failed:\n{err}")
+    pseudo = [l for l in dump.splitlines() if l.startswith("ffffffff:")]
+    expect(len(pseudo) >= 2 * 6, f"expected the MPI calls under pseudo sites:\n{dump}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True)

@@ -1,8 +1,8 @@
 // By default a loop nest or branch made only of computation is part of the compute block
 // around it: one hook pair per execution of the whole, however many iterations run inside.
 // A loop that communicates, or one a goto leaves, still ends the blocks around it.
-// RUN: %mpiete-instrument --variant=timing %s -- %mpi-cflags | FileCheck %s --match-full-lines
-// RUN: %mpiete-instrument --variant=timing %s -- %mpi-cflags > %t.c && %mpicc-syntax %t.c
+// RUN: %mpiete-instrument --coarse-blocks --variant=timing %s -- %mpi-cflags | FileCheck %s --match-full-lines
+// RUN: %mpiete-instrument --coarse-blocks --variant=timing %s -- %mpi-cflags > %t.c && %mpicc-syntax %t.c
 #include <mpi.h>
 
 void sweep(double *a, int n, int *b) {

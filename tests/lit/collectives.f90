@@ -1,9 +1,9 @@
 ! Free form with `use mpi`: collectives and communicator management are renamed to the
 ! runtime's entry points with their unit and block; local routines stay as written.
 ! REQUIRES: fortran
-! RUN: %mpiete-instrument %s -- %mpi-fflags | tee %t.f90 | FileCheck --match-full-lines %s
+! RUN: %mpiete-instrument --seed-blocks %s -- %mpi-fflags | tee %t.f90 | FileCheck --match-full-lines %s
 ! RUN: %mpif90-syntax %t.f90
-! RUN: %mpiete-instrument --blocks %s -- %mpi-fflags | FileCheck --check-prefix=MAP %s
+! RUN: %mpiete-instrument --seed-blocks --blocks %s -- %mpi-fflags | FileCheck --check-prefix=MAP %s
 subroutine reduce_all(x, n, comm)
   use mpi
   implicit none

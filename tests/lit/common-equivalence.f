@@ -1,7 +1,7 @@
 ! COMMON blocks, EQUIVALENCE, DATA and statement functions are declarations: the counter
 ! declaration goes after IMPLICIT, before them; compute blocks use COMMON variables freely.
 ! REQUIRES: fortran
-! RUN: %mpiete-instrument --variant=timing %s -- %mpi-fflags | tee %t.f | FileCheck --match-full-lines %s
+! RUN: %mpiete-instrument --seed-blocks --variant=timing %s -- %mpi-fflags | tee %t.f | FileCheck --match-full-lines %s
 ! RUN: %mpif90-syntax %t.f
       SUBROUTINE ACCUM(N)
       IMPLICIT DOUBLE PRECISION (A-H, O-Z)

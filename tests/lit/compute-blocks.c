@@ -1,9 +1,9 @@
 // Compute blocks are maximal runs of straight-line statements between MPI calls, branches,
 // loops, labels and jumps; runs of declarations alone are no block, and leading declarations
 // stay outside the block. Procedures that do not communicate are not partitioned.
-// RUN: %mpiete-instrument %s -- %mpi-cflags | tee %t.c | FileCheck --match-full-lines %s
+// RUN: %mpiete-instrument --coarse-blocks %s -- %mpi-cflags | tee %t.c | FileCheck --match-full-lines %s
 // RUN: %mpicc-syntax %t.c
-// RUN: %mpiete-instrument --blocks %s -- %mpi-cflags | FileCheck --check-prefix=MAP %s
+// RUN: %mpiete-instrument --coarse-blocks --blocks %s -- %mpi-cflags | FileCheck --check-prefix=MAP %s
 #include <mpi.h>
 #include <stdlib.h>
 

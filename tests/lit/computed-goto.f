@@ -4,7 +4,7 @@
 ! starts a block too. The timing hooks stay balanced on every path; a jump target that does
 ! work (20 X = X - 1) keeps its label and stays outside every block (docs/fortran.md).
 ! REQUIRES: fortran
-! RUN: %mpiete-instrument --variant=timing %s -- %mpi-fflags | tee %t.f | FileCheck --match-full-lines %s
+! RUN: %mpiete-instrument --seed-blocks --variant=timing %s -- %mpi-fflags | tee %t.f | FileCheck --match-full-lines %s
 ! RUN: %mpif90-syntax %t.f
       SUBROUTINE STEPS(K, X, *)
       INCLUDE 'mpif.h'

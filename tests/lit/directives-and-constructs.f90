@@ -2,7 +2,7 @@
 ! directive and below its end directive. ASSOCIATE and BLOCK constructs that communicate are
 ! partitioned in place.
 ! REQUIRES: fortran
-! RUN: %mpiete-instrument --variant=timing %s -- %mpi-fflags | tee %t.f90 | FileCheck --match-full-lines %s
+! RUN: %mpiete-instrument --seed-blocks --variant=timing %s -- %mpi-fflags | tee %t.f90 | FileCheck --match-full-lines %s
 ! RUN: cd %T && %mpif90-syntax -fopenmp %t.f90
 subroutine update(u, n, comm)
   use mpi

@@ -3,7 +3,7 @@
 ! dropped); an inline comment becomes a comment line; a name split across lines is no problem
 ! when the edit does not touch it.
 ! REQUIRES: fortran
-! RUN: %mpiete-instrument %s -- %mpi-fflags | tee %t.f | FileCheck --match-full-lines %s
+! RUN: %mpiete-instrument --seed-blocks %s -- %mpi-fflags | tee %t.f | FileCheck --match-full-lines %s
 ! RUN: %mpif90-syntax %t.f
       SUBROUTINE HALO(U, N, LEFT, RIGHT)
       INCLUDE 'mpif.h'

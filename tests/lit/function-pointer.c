@@ -1,6 +1,6 @@
 // Taking the address of an MPI routine hides its calls from the instrumenter: an error at the
 // reference, whether it initializes a variable, is assigned, or is passed as an argument.
-// RUN: not %mpiete-instrument %s -- %mpi-cflags 2>&1 | FileCheck %s --implicit-check-not=mpiete_
+// RUN: not %mpiete-instrument --coarse-blocks %s -- %mpi-cflags 2>&1 | FileCheck %s --implicit-check-not=mpiete_
 #include <mpi.h>
 
 typedef int (*barrier_fn)(MPI_Comm);

@@ -1,5 +1,5 @@
 // An MPI call in a header is an error at the header's line: mpiete edits only the main file.
-// RUN: not %mpiete-instrument %s -- %mpi-cflags 2>&1 | FileCheck %s --implicit-check-not=mpiete_
+// RUN: not %mpiete-instrument --coarse-blocks %s -- %mpi-cflags 2>&1 | FileCheck %s --implicit-check-not=mpiete_
 #include "Inputs/header-call.h"
 
 void caller(int *b) {

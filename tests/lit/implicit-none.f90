@@ -2,7 +2,7 @@
 ! counters of whole loops are declared in each procedure's specification part, after its
 ! USE and IMPLICIT statements; the internal procedure that communicates holds blocks too.
 ! REQUIRES: fortran
-! RUN: %mpiete-instrument %s -- %mpi-fflags | tee %t.f90 | FileCheck --match-full-lines %s
+! RUN: %mpiete-instrument --seed-blocks %s -- %mpi-fflags | tee %t.f90 | FileCheck --match-full-lines %s
 ! RUN: cd %T && %mpif90-syntax %t.f90
 module solver
   implicit none

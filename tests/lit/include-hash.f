@@ -5,9 +5,9 @@
 ! RUN: printf '      integer n\n      parameter (n = 4)\n' > %t/a/sizes.inc
 ! RUN: printf '      integer n\n      parameter (n = 8)\n' > %t/b/sizes.inc
 ! RUN: cp %t/a/sizes.inc %t/c/sizes.inc
-! RUN: cd %t/a && %mpiete-instrument --blocks-out=%t/a.yaml --unit-path=main.f main.f -- %mpi-fflags > /dev/null
-! RUN: cd %t/b && %mpiete-instrument --blocks-out=%t/b.yaml --unit-path=main.f main.f -- %mpi-fflags > /dev/null
-! RUN: cd %t/c && %mpiete-instrument --blocks-out=%t/c.yaml --unit-path=main.f main.f -- %mpi-fflags > /dev/null
+! RUN: cd %t/a && %mpiete-instrument --seed-blocks --blocks-out=%t/a.yaml --unit-path=main.f main.f -- %mpi-fflags > /dev/null
+! RUN: cd %t/b && %mpiete-instrument --seed-blocks --blocks-out=%t/b.yaml --unit-path=main.f main.f -- %mpi-fflags > /dev/null
+! RUN: cd %t/c && %mpiete-instrument --seed-blocks --blocks-out=%t/c.yaml --unit-path=main.f main.f -- %mpi-fflags > /dev/null
 ! RUN: grep content_hash %t/a.yaml > %t/ha && grep content_hash %t/b.yaml > %t/hb
 ! RUN: grep content_hash %t/c.yaml > %t/hc
 ! RUN: not diff %t/ha %t/hb

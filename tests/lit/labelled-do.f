@@ -2,9 +2,9 @@
 ! every block (a hook after it would run after the loop); loops sharing a terminal statement
 ! are never timed whole.
 ! REQUIRES: fortran
-! RUN: %mpiete-instrument --variant=timing %s -- %mpi-fflags | tee %t.f | FileCheck --match-full-lines %s
+! RUN: %mpiete-instrument --seed-blocks --variant=timing %s -- %mpi-fflags | tee %t.f | FileCheck --match-full-lines %s
 ! RUN: %mpif90-syntax %t.f
-! RUN: %mpiete-instrument --blocks %s -- %mpi-fflags | FileCheck --check-prefix=MAP %s
+! RUN: %mpiete-instrument --seed-blocks --blocks %s -- %mpi-fflags | FileCheck --check-prefix=MAP %s
       SUBROUTINE SWEEP(A, N, PEER)
       INCLUDE 'mpif.h'
       INTEGER N, PEER, I, J, IERR

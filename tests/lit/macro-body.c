@@ -1,6 +1,6 @@
 // An MPI call written inside a macro's body (not in its arguments) cannot be rewritten at the
 // call site: an error names the call, the macro and the place the macro is used.
-// RUN: not %mpiete-instrument %s -- %mpi-cflags 2>&1 | FileCheck %s --implicit-check-not=mpiete_
+// RUN: not %mpiete-instrument --coarse-blocks %s -- %mpi-cflags 2>&1 | FileCheck %s --implicit-check-not=mpiete_
 #include <mpi.h>
 
 #define SEND_ONE(b) MPI_Send(b, 1, MPI_INT, 0, 0, MPI_COMM_WORLD)

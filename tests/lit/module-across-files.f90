@@ -3,16 +3,16 @@
 ! the call to 'exchange' ends a compute block and the call to 'scale' does not.
 ! REQUIRES: fortran
 ! RUN: rm -rf %t.mod && mkdir -p %t.mod
-! RUN: %mpiete-instrument --module-dir=%t.mod %S/Inputs/halo_mod.f90 -- %mpi-fflags > /dev/null
+! RUN: %mpiete-instrument --seed-blocks --module-dir=%t.mod %S/Inputs/halo_mod.f90 -- %mpi-fflags > /dev/null
 ! RUN: cat %t.mod/halo_mod.mpiete | FileCheck --check-prefix=FACTS %s
-! RUN: %mpiete-instrument --module-dir=%t.mod %s -- %mpi-fflags | FileCheck --match-full-lines %s
-! RUN: %mpiete-instrument --module-dir=%t.mod --blocks %s -- %mpi-fflags | FileCheck --check-prefix=MAP %s
+! RUN: %mpiete-instrument --seed-blocks --module-dir=%t.mod %s -- %mpi-fflags | FileCheck --match-full-lines %s
+! RUN: %mpiete-instrument --seed-blocks --module-dir=%t.mod --blocks %s -- %mpi-fflags | FileCheck --check-prefix=MAP %s
 ! gfortran's own module file in the working directory (a build without -J) is never read:
 ! RUN: rm -rf %t.cwd && mkdir -p %t.cwd && cd %t.cwd && %mpif90 -c %S/Inputs/halo_mod.f90
-! RUN: cd %t.cwd && %mpiete-instrument --module-dir=%t.mod %s -- %mpi-fflags | FileCheck --match-full-lines %s
+! RUN: cd %t.cwd && %mpiete-instrument --seed-blocks --module-dir=%t.mod %s -- %mpi-fflags | FileCheck --match-full-lines %s
 ! A module compiled without mpiete, found only as gfortran's module file, is a located error:
 ! RUN: rm -rf %t.none && mkdir -p %t.none
-! RUN: not %mpiete-instrument --module-dir=%t.none %s -- -I%t.cwd %mpi-fflags 2>&1 | FileCheck --check-prefix=GFORTRAN %s
+! RUN: not %mpiete-instrument --seed-blocks --module-dir=%t.none %s -- -I%t.cwd %mpi-fflags 2>&1 | FileCheck --check-prefix=GFORTRAN %s
 program main
   use mpi
   use halo_mod, only: exchange, scale

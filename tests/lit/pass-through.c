@@ -1,11 +1,11 @@
 // --pass-through leaves an unsupported call as written, with a warning; the block map lists it.
 // Without the option the same file is an error.
-// RUN: %mpiete-instrument --pass-through=MPI_Win_fence --pass-through=MPI_Ibarrier %s -- %mpi-cflags 2>%t.err | tee %t.c | FileCheck --match-full-lines %s
+// RUN: %mpiete-instrument --coarse-blocks --pass-through=MPI_Win_fence --pass-through=MPI_Ibarrier %s -- %mpi-cflags 2>%t.err | tee %t.c | FileCheck --match-full-lines %s
 // RUN: FileCheck --check-prefix=WARN --implicit-check-not=error %s < %t.err
 // RUN: %mpicc-syntax %t.c
-// RUN: %mpiete-instrument --pass-through-all --blocks %s -- %mpi-cflags 2>&1 | FileCheck --check-prefix=MAP %s
-// RUN: not %mpiete-instrument %s -- %mpi-cflags 2>&1 | FileCheck --check-prefix=ERR %s
-// RUN: not %mpiete-instrument --pass-through=MPI_Win_fence %s -- %mpi-cflags 2>&1 | FileCheck --check-prefix=ONE --implicit-check-not="error: 'MPI_Win_fence'" %s
+// RUN: %mpiete-instrument --coarse-blocks --pass-through-all --blocks %s -- %mpi-cflags 2>&1 | FileCheck --check-prefix=MAP %s
+// RUN: not %mpiete-instrument --coarse-blocks %s -- %mpi-cflags 2>&1 | FileCheck --check-prefix=ERR %s
+// RUN: not %mpiete-instrument --coarse-blocks --pass-through=MPI_Win_fence %s -- %mpi-cflags 2>&1 | FileCheck --check-prefix=ONE --implicit-check-not="error: 'MPI_Win_fence'" %s
 #include <mpi.h>
 
 void fenced(MPI_Win win, MPI_Request *r) {

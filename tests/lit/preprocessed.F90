@@ -2,9 +2,9 @@
 ! file as written, so the directives stay for the native compiler, and the unit id depends on
 ! the macros.
 ! REQUIRES: fortran
-! RUN: %mpiete-instrument %s -- %mpi-fflags -DUSE_BARRIER | tee %t.F90 | FileCheck --match-full-lines %s
+! RUN: %mpiete-instrument --seed-blocks %s -- %mpi-fflags -DUSE_BARRIER | tee %t.F90 | FileCheck --match-full-lines %s
 ! RUN: cd %T && %mpif90-syntax -DUSE_BARRIER %t.F90
-! RUN: %mpiete-instrument --blocks %s -- %mpi-fflags | FileCheck --check-prefix=PLAIN %s
+! RUN: %mpiete-instrument --seed-blocks --blocks %s -- %mpi-fflags | FileCheck --check-prefix=PLAIN %s
 #define NX 64
 subroutine step(u, comm)
   use mpi

@@ -2,9 +2,9 @@
 ! the callee is renamed (in the case it was written) and the site's unit and block inserted;
 ! a line pushed past column 72 is broken after them, the rest keeping its columns.
 ! REQUIRES: fortran
-! RUN: %mpiete-instrument %s -- %mpi-fflags | tee %t.f | FileCheck --match-full-lines %s
+! RUN: %mpiete-instrument --seed-blocks %s -- %mpi-fflags | tee %t.f | FileCheck --match-full-lines %s
 ! RUN: %mpif90-syntax %t.f
-! RUN: %mpiete-instrument --blocks %s -- %mpi-fflags | FileCheck --check-prefix=MAP %s
+! RUN: %mpiete-instrument --seed-blocks --blocks %s -- %mpi-fflags | FileCheck --check-prefix=MAP %s
       SUBROUTINE SENDS(BUF, N, PEER)
       INCLUDE 'mpif.h'
       INTEGER N, PEER, IERR

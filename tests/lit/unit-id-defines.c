@@ -1,14 +1,14 @@
 // The unit id hashes the path as given and the -D/-U/-include options: the same file built with
 // -DA and with -DB is two units (ids differ in every block), the same flags give the same ids
 // again, and flags that do not select code (-O2, -I) leave the id alone.
-// RUN: %mpiete-instrument --blocks %s -- %mpi-cflags -DA | grep -E '(unit|id):' > %t.a
-// RUN: %mpiete-instrument --blocks %s -- %mpi-cflags -DB | grep -E '(unit|id):' > %t.b
-// RUN: %mpiete-instrument --blocks %s -- %mpi-cflags -DA -O2 -I%S | grep -E '(unit|id):' > %t.a2
+// RUN: %mpiete-instrument --coarse-blocks --blocks %s -- %mpi-cflags -DA | grep -E '(unit|id):' > %t.a
+// RUN: %mpiete-instrument --coarse-blocks --blocks %s -- %mpi-cflags -DB | grep -E '(unit|id):' > %t.b
+// RUN: %mpiete-instrument --coarse-blocks --blocks %s -- %mpi-cflags -DA -O2 -I%S | grep -E '(unit|id):' > %t.a2
 // RUN: diff %t.a %t.a2
 // RUN: not diff %t.a %t.b
 // RUN: cat %t.a %t.b | FileCheck %s
-// RUN: %mpiete-instrument %s -- %mpi-cflags -DA | FileCheck --check-prefix=TEXT-A %s
-// RUN: %mpiete-instrument %s -- %mpi-cflags -DB | FileCheck --check-prefix=TEXT-B %s
+// RUN: %mpiete-instrument --coarse-blocks %s -- %mpi-cflags -DA | FileCheck --check-prefix=TEXT-A %s
+// RUN: %mpiete-instrument --coarse-blocks %s -- %mpi-cflags -DB | FileCheck --check-prefix=TEXT-B %s
 #include <mpi.h>
 
 void variant(int *b) {

@@ -1,5 +1,5 @@
 // Non-blocking collectives are rejected; so are persistent requests and matched probes.
-// RUN: not %mpiete-instrument %s -- %mpi-cflags 2>&1 | FileCheck %s --implicit-check-not=mpiete_
+// RUN: not %mpiete-instrument --coarse-blocks %s -- %mpi-cflags 2>&1 | FileCheck %s --implicit-check-not=mpiete_
 #include <mpi.h>
 
 void start(double *b, int n, MPI_Request *r) {

@@ -1,5 +1,5 @@
 // MPI-IO is rejected with the call and its location.
-// RUN: not %mpiete-instrument %s -- %mpi-cflags 2>&1 | FileCheck %s --implicit-check-not=mpiete_
+// RUN: not %mpiete-instrument --coarse-blocks %s -- %mpi-cflags 2>&1 | FileCheck %s --implicit-check-not=mpiete_
 #include <mpi.h>
 
 void save(const double *v, int n) {

@@ -1,6 +1,6 @@
 // One-sided communication is rejected with the call and its location, and the option that
 // passes it through.
-// RUN: not %mpiete-instrument %s -- %mpi-cflags 2>&1 | FileCheck %s --implicit-check-not=mpiete_
+// RUN: not %mpiete-instrument --coarse-blocks %s -- %mpi-cflags 2>&1 | FileCheck %s --implicit-check-not=mpiete_
 #include <mpi.h>
 
 void put(double *local, double *remote, int n, MPI_Comm c) {

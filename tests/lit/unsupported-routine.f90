@@ -1,8 +1,8 @@
 ! MPI routines mpiete cannot model are rejected with a located error naming them, or passed
 ! through with a warning on request (profiling entry points cannot be).
 ! REQUIRES: fortran
-! RUN: not %mpiete-instrument %s -- %mpi-fflags 2>&1 | FileCheck %s
-! RUN: not %mpiete-instrument --pass-through=MPI_Win_fence %s -- %mpi-fflags 2>&1 | FileCheck --check-prefix=PASS %s
+! RUN: not %mpiete-instrument --seed-blocks %s -- %mpi-fflags 2>&1 | FileCheck %s
+! RUN: not %mpiete-instrument --seed-blocks --pass-through=MPI_Win_fence %s -- %mpi-fflags 2>&1 | FileCheck --check-prefix=PASS %s
 subroutine fence(win, x, comm)
   use mpi
   implicit none

@@ -2,9 +2,9 @@
 ! (MPI_Comm_rank, MPI_Wtime) are computation; a procedure that does not communicate holds no
 ! blocks and its calls are opaque computation.
 ! REQUIRES: fortran
-! RUN: %mpiete-instrument %s -- %mpi-fflags | tee %t.f90 | FileCheck --match-full-lines %s
+! RUN: %mpiete-instrument --seed-blocks %s -- %mpi-fflags | tee %t.f90 | FileCheck --match-full-lines %s
 ! RUN: cd %T && %mpif90-syntax %t.f90
-! RUN: %mpiete-instrument --blocks %s -- %mpi-fflags | FileCheck --check-prefix=MAP %s
+! RUN: %mpiete-instrument --seed-blocks --blocks %s -- %mpi-fflags | FileCheck --check-prefix=MAP %s
 program hello
   use mpi
   implicit none

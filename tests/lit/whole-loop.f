@@ -1,11 +1,11 @@
 ! A DO loop whose body is one compute block is timed whole: a trip counter (declared in the
 ! specification part) counts its iterations, and one hook after the loop records them.
 ! REQUIRES: fortran
-! RUN: %mpiete-instrument %s -- %mpi-fflags | tee %t.f | FileCheck --match-full-lines %s
+! RUN: %mpiete-instrument --seed-blocks %s -- %mpi-fflags | tee %t.f | FileCheck --match-full-lines %s
 ! RUN: %mpif90-syntax %t.f
-! RUN: %mpiete-instrument --variant=timing %s -- %mpi-fflags | tee %t.timing.f | FileCheck --match-full-lines --check-prefix=TIMING %s
+! RUN: %mpiete-instrument --seed-blocks --variant=timing %s -- %mpi-fflags | tee %t.timing.f | FileCheck --match-full-lines --check-prefix=TIMING %s
 ! RUN: %mpif90-syntax %t.timing.f
-! RUN: %mpiete-instrument --blocks %s -- %mpi-fflags | FileCheck --check-prefix=MAP %s
+! RUN: %mpiete-instrument --seed-blocks --blocks %s -- %mpi-fflags | FileCheck --check-prefix=MAP %s
       SUBROUTINE RELAX(X, N, EPS)
       IMPLICIT NONE
       INCLUDE 'mpif.h'

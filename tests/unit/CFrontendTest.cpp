@@ -32,10 +32,17 @@ struct Analysis {
   }
 };
 
+/// The coarse partition most tests here check (compute blocks between MPI calls).
+CFrontendOptions coarse() {
+  CFrontendOptions O;
+  O.Mode = Partition::Coarse;
+  return O;
+}
+
 class CFrontendTest : public testing::Test {
 protected:
   Analysis analyze(const std::string &Code, std::vector<std::string> Extra = {},
-                   CFrontendOptions Opts = {}) {
+                   CFrontendOptions Opts = coarse()) {
     std::string Path = Dir.write("unit.c", "#include <mpi.h>\n" + Code);
     std::vector<std::string> Args = {MPIETE_TEST_MPI_INCLUDES};
     Args.insert(Args.end(), Extra.begin(), Extra.end());
@@ -142,7 +149,7 @@ void f(int *b, int *c) {
 /// Seed 004's partition, where every loop and branch ends a compute block.
 CFrontendOptions seedBlocks() {
   CFrontendOptions O;
-  O.SeedBlocks = true;
+  O.Mode = Partition::Seed;
   return O;
 }
 
@@ -395,6 +402,33 @@ void f(double *a, int n) {
   ASSERT_EQ(C.size(), 2u);
   EXPECT_EQ(A.computeText(*C[0]), "a[0] = n;");
   EXPECT_EQ(A.computeText(*C[1]), "a[1] = n;\n  int k;");
+}
+
+TEST_F(CFrontendTest, SegmentsGiveLoopsWithMpiASiteAndComputationNothing) {
+  Analysis A = analyze(R"(
+static void halo(int peer) { MPI_Barrier(MPI_COMM_WORLD); (void)peer; }
+void step(double *a, int n, int steps) {
+  for (int i = 0; i < n; ++i)
+    a[i] *= 2;
+  for (int t = 0; t < steps; ++t) {
+    if (t == 3)
+      break;
+    halo(t);
+  }
+}
+)",
+                       {}, CFrontendOptions{});
+  ASSERT_TRUE(A.Ok) << A.Diagnostics;
+  EXPECT_TRUE(A.of(BlockKind::Compute).empty());
+  std::vector<const Block *> Loops = A.of(BlockKind::Loop);
+  ASSERT_EQ(Loops.size(), 1u);
+  EXPECT_EQ(Loops[0]->Procedure, "step");
+  EXPECT_EQ(Loops[0]->BeginLine, 7u);
+  EXPECT_EQ(Loops[0]->EndLine, 11u);
+  EXPECT_TRUE(Loops[0]->Loops.empty());
+  // Only the loop with MPI calls is recorded.
+  ASSERT_EQ(A.Model.Loops.size(), 1u);
+  EXPECT_EQ(A.Model.Loops[0].Line, 7u);
 }
 
 } // namespace

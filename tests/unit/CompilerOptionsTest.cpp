@@ -166,7 +166,15 @@ TEST(CompilerOptionsTest, HelpComesFromTheTable) {
             "uninstrumented\n"
             "                                       (a warning; predictions ignore their cost); "
             "'all' for all\n"
-            "  --mpiete-verbose                     print every command run\n");
+            "  --mpiete-verbose                     print every command run\n"
+            "  --mpiete-seed-blocks                 seed 004's compute blocks (every loop and "
+            "branch ends one)\n"
+            "                                       instead of segments between MPI calls, for "
+            "comparison\n"
+            "  --mpiete-coarse-blocks               C: compute blocks between MPI calls (loops of "
+            "pure\n"
+            "                                       computation inside them) instead of "
+            "segments\n");
 }
 
 } // namespace

@@ -72,6 +72,14 @@ TEST(EditSetTest, OverlappingReplacementsConflict) {
   EXPECT_NE(Error.find("3"), std::string::npos) << Error;
 }
 
+TEST(EditSetTest, InsertionsAtAReplacementsStartGoBeforeIt) {
+  EditSet S;
+  S.replace(4, 3, "XYZ");
+  S.insert(4, "{ ", EditOrder::Open);
+  S.insert(4, "} ", EditOrder::Close);
+  EXPECT_EQ(applyOk(S, "abc defghi"), "abc } { XYZghi");
+}
+
 TEST(EditSetTest, InsertionInsideAReplacementConflicts) {
   EditSet S;
   S.replace(2, 4, "XY");

@@ -48,6 +48,43 @@ void addSite(UnitModel &M, const std::string &Text, const std::string &Name,
   }
 }
 
+/// A loop site (segments) with its iteration hook after the DO statement ending at BodyBegin and
+/// its exit hook after LoopEnd (none when 0).
+void addLoop(UnitModel &M, unsigned BodyBegin, unsigned LoopEnd) {
+  Block B;
+  B.Index = M.Blocks.size();
+  B.Kind = BlockKind::Loop;
+  B.Compute = M.Computes.size();
+  ComputeEdits E;
+  E.BodyBegin = BodyBegin;
+  E.LoopEnd = E.End = E.BodyEnd = LoopEnd;
+  M.Computes.push_back(E);
+  M.Blocks.push_back(B);
+}
+
+TEST(FortranEditsTest, LoopHooksInBothVariantsAndNoExitWithoutAPlace) {
+  UnitModel M;
+  M.UnitId = 7;
+  M.FixedForm = true;
+  std::string Text = "      DO 10 J = 1, N\n"
+                     "      DO 10 I = 1, N\n"
+                     "        X = X + 1\n"
+                     "   10 CONTINUE\n";
+  unsigned Do1 = Text.find('\n'), Do2 = Text.find('\n', Do1 + 1);
+  unsigned End = Text.size() - 1;
+  addLoop(M, Do1, End);
+  addLoop(M, Do2, 0);
+  std::string Want = "      DO 10 J = 1, N\n"
+                     "      CALL MPIETE_ITER(7, 0)\n"
+                     "      DO 10 I = 1, N\n"
+                     "        CALL MPIETE_ITER(7, 1)\n"
+                     "        X = X + 1\n"
+                     "   10 CONTINUE\n"
+                     "      CALL MPIETE_LOOP_EXIT(7, 0)\n";
+  EXPECT_EQ(edit(M, Text, Variant::Trace), Want);
+  EXPECT_EQ(edit(M, Text, Variant::Timing), Want);
+}
+
 TEST(FortranEditsTest, UnitIdsAreSignedDefaultIntegers) {
   EXPECT_EQ(fortranUnitLiteral(5), "5");
   EXPECT_EQ(fortranUnitLiteral(0xffffffffu), "-1");

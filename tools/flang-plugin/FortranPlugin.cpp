@@ -23,6 +23,9 @@ namespace {
 struct PluginOptions {
   mpiete::FortranFrontendOptions Frontend;
   mpiete::UnitOutputs Out;
+  /// Flang cannot analyse the unit (it fails on something mpiete need not understand): warn
+  /// and write the native note instead of failing (mpiete-fc's builds).
+  bool FailureIsWarning = false;
 };
 
 PluginOptions readOptions() {
@@ -50,6 +53,12 @@ PluginOptions readOptions() {
       O.Frontend.PassThrough.push_back(*V);
     else if (A == "--pass-through-all")
       O.Frontend.PassThroughAll = true;
+    else if (A == "--seed-blocks")
+      O.Frontend.Mode = mpiete::Partition::Seed;
+    else if (auto V = Value("--native-out="))
+      O.Out.NativeOut = *V;
+    else if (A == "--analysis-failure-is-warning")
+      O.FailureIsWarning = true;
     else if (auto V = Value("--print="))
       O.Out.Show = *V == "blocks"   ? mpiete::UnitOutputs::Print::Blocks
                    : *V == "timing" ? mpiete::UnitOutputs::Print::Timing
@@ -70,12 +79,41 @@ class MpieteFortranAction : public Fortran::frontend::PluginParseTreeAction {
     Opts.Frontend.FixedColumns = Columns > 0 ? static_cast<unsigned>(Columns) : 100000;
     Opts.Frontend.ModuleDir = Inv.getModuleDir();
     Opts.Frontend.ModuleSearchDirs = Inv.getFortranOpts().searchDirectories;
-    if (!runPrescan() || !runParse(/*emitMessages=*/false))
-      return false;
+    bool Fallback = Opts.FailureIsWarning && !Opts.Out.NativeOut.empty();
+    if (!runPrescan() || !runParse(/*emitMessages=*/Fallback))
+      return Fallback ? unanalysed("Flang cannot parse it (see Flang's messages above)") : false;
     // Reject what mpiete cannot analyse before semantics reports a confusing error for it.
-    if (!mpiete::checkFortranParseTree(getParsing(), Opts.Frontend, Diags))
+    mpiete::ForeignModule Foreign;
+    if (!mpiete::checkFortranParseTree(getParsing(), Opts.Frontend, Diags,
+                                       Fallback ? &Foreign : nullptr))
       fail();
-    return runSemanticChecks() && generateRtTypeTables();
+    if (!Foreign.Module.empty())
+      unanalysed("module '" + Foreign.Module + "' has no module file Flang can read ('" +
+                     Foreign.Path + "' is gfortran's: its file was not analysed)",
+                 Foreign.Use);
+    if (!runSemanticChecks() || !generateRtTypeTables())
+      return Fallback ? unanalysed("Flang's semantic checks fail on it (see Flang's messages "
+                                   "above; gfortran accepts what they reject with your flags)")
+                      : false;
+    return true;
+  }
+
+  /// The analysis failed on something mpiete need not understand: the unit is built natively
+  /// and its MPI calls reach the runtime through the probes' Fortran MPI symbols
+  /// (runtime/lib/FortranInterpose.cpp). A warning, and the build goes on.
+  [[noreturn]] bool unanalysed(const std::string &Why, mpiete::DiagLoc Where = {}) {
+    if (Where.File.empty())
+      Where.File =
+          Opts.Frontend.UnitPath.empty() ? std::string(getCurrentFile()) : Opts.Frontend.UnitPath;
+    Diags.warning(Where,
+                  "mpiete cannot analyse this file: " + Why +
+                      "; it is built natively, and its MPI calls are recorded under the "
+                      "uninstrumented pseudo sites (no source position)",
+                  "unanalysed");
+    bool Written = mpiete::writeNativeNote(Opts.Out.NativeOut, "unanalysed", Diags);
+    flushDiags();
+    llvm::outs().flush();
+    std::_Exit(Written ? 0 : 1);
   }
 
   void executeAction() override {

@@ -2,16 +2,19 @@
 #include "mpiete/tools/CompilerWrapper.h"
 
 #include "mpiete/basedata/BlockMap.h"
+#include "mpiete/frontend/MpiRoutines.h"
 #include "mpiete/support/Diagnostics.h"
 #include "mpiete/support/Process.h"
 #include "mpiete/support/Version.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 #include <string_view>
 
@@ -76,6 +79,8 @@ WrapperCommand parseWrapperCommand(const std::vector<std::string> &Args, Wrapper
         Cmd.Verbose = true;
       } else if (O->Spelling == "--mpiete-seed-blocks") {
         Cmd.SeedBlocks = true;
+      } else if (O->Spelling == "--mpiete-coarse-blocks") {
+        Cmd.CoarseBlocks = true;
       }
       continue;
     }
@@ -246,22 +251,118 @@ private:
     return Gfortran;
   }
 
-  /// Instruments Source and compiles both variants under Prefix; false on error.
-  bool probeObjects(const std::string &Source, const std::string &Prefix) {
+  /// Whether the preprocessed C source may call MPI: an identifier MPI_x or PMPI_x followed by
+  /// '(' outside system headers, other than the routines that only ask MPI something
+  /// (MPI_Comm_rank, MPI_Wtime, ...). When the preprocessor fails: yes (Clang will say why).
+  bool mayCallMpi(const std::string &Source) {
+    std::vector<std::string> Pre{Env.NativeCompiler, "-E"};
+    std::vector<std::string> Flags = instrumenterFlags(Cmd);
+    Pre.insert(Pre.end(), Flags.begin(), Flags.end());
+    Pre.push_back(Source);
+    if (Cmd.Verbose)
+      std::cerr << "+ " << shellJoin(Pre) << "\n";
+    std::optional<std::string> Text = captureProcess(Pre);
+    if (!Text)
+      return true;
+    bool System = false;
+    size_t Pos = 0;
+    auto isIdent = [](char C) { return std::isalnum(static_cast<unsigned char>(C)) || C == '_'; };
+    while (Pos < Text->size()) {
+      size_t End = Text->find('\n', Pos);
+      if (End == std::string::npos)
+        End = Text->size();
+      std::string_view Line(Text->data() + Pos, End - Pos);
+      Pos = End + 1;
+      if (Line.starts_with("# ")) {
+        // A line marker: `# 12 "file" flags`; flag 3 is a system header.
+        size_t Quote = Line.rfind('"');
+        std::string_view Flags = Quote == std::string_view::npos ? "" : Line.substr(Quote + 1);
+        System = Flags.find(" 3") != std::string_view::npos;
+        continue;
+      }
+      if (System)
+        continue;
+      char InQuote = 0;
+      for (size_t I = 0; I < Line.size(); ++I) {
+        char C = Line[I];
+        if (InQuote) {
+          if (C == '\\')
+            ++I;
+          else if (C == InQuote)
+            InQuote = 0;
+          continue;
+        }
+        if (C == '"' || C == '\'') {
+          InQuote = C;
+          continue;
+        }
+        if (!isIdent(C) || (I > 0 && isIdent(Line[I - 1])))
+          continue;
+        size_t J = I;
+        while (J < Line.size() && isIdent(Line[J]))
+          ++J;
+        std::string_view Word = Line.substr(I, J - I);
+        I = J - 1;
+        if (!Word.starts_with("MPI_") && !Word.starts_with("PMPI_"))
+          continue;
+        size_t K = J;
+        while (K < Line.size() && (Line[K] == ' ' || Line[K] == '\t'))
+          ++K;
+        std::string_view Name = Word.starts_with("P") ? Word.substr(1) : Word;
+        if (K < Line.size() && Line[K] == '(' && !isLocalRoutine(Name))
+          return true;
+      }
+    }
+    return false;
+  }
+
+  enum class Probes { Instrumented, Native, Failed };
+
+  /// A unit built natively: no probe objects of an earlier build are left to be linked.
+  Probes native(const std::string &Prefix, bool WriteNote, const std::string &Reason) {
+    std::error_code EC;
+    for (const char *Old : {".trace.o", ".timing.o", ".blocks.yaml"})
+      fs::remove(Prefix + Old, EC);
+    if (WriteNote) {
+      std::ofstream OS(Prefix + ".native");
+      OS << "native: " << Reason << "\n";
+      if (!OS) {
+        Diags.error({Prefix + ".native", 0, 0}, "cannot write file", "driver");
+        return Probes::Failed;
+      }
+    }
+    if (Cmd.Verbose)
+      std::cerr << Env.Tool << ": built natively (" << Reason << ")\n";
+    return Probes::Native;
+  }
+
+  /// Instruments Source and compiles both variants under Prefix. A unit without MPI calls, or
+  /// a Fortran unit Flang cannot analyse (a warning), is Native: its native object goes into
+  /// the probes, as the note Prefix.native says.
+  Probes probeObjects(const std::string &Source, const std::string &Prefix) {
     std::error_code EC;
     fs::create_directories(fs::path(Prefix).parent_path(), EC);
     if (EC) {
       Diags.error({Prefix, 0, 0}, "cannot create directory: " + EC.message(), "driver");
-      return false;
+      return Probes::Failed;
     }
+    fs::remove(Prefix + ".native", EC);
     // The variants keep the source's extension: it selects the language, the Fortran source
     // form and preprocessing.
     bool Fortran = isFortranSource(Source);
+    // A C file that calls no MPI routine needs no analysis: Clang never sees it. (A Fortran
+    // file is always analysed: other files may use the module files Flang writes for it.)
+    if (!Fortran && !mayCallMpi(Source))
+      return native(Prefix, true, "no MPI calls");
     std::string Ext = Fortran ? extensionOf(Source) : ".c";
-    std::vector<std::string> Instr{Env.Instrumenter, "--trace-out=" + Prefix + ".trace" + Ext,
+    std::vector<std::string> Instr{Env.Instrumenter,
+                                   "--trace-out=" + Prefix + ".trace" + Ext,
                                    "--timing-out=" + Prefix + ".timing" + Ext,
                                    "--blocks-out=" + Prefix + ".blocks.yaml",
+                                   "--native-out=" + Prefix + ".native",
                                    "--unit-path=" + Source};
+    if (Fortran)
+      Instr.push_back("--analysis-failure-is-warning");
     if (Fortran) {
       // Flang's module files (and mpiete's notes on them) for the analysis live apart from
       // gfortran's: in .mpiete/fmod beside the -J directory or the object, where the next file
@@ -288,8 +389,10 @@ private:
       Instr.push_back("--pass-through=" + P);
     if (Cmd.PassThroughAll)
       Instr.push_back("--pass-through-all");
-    if (Cmd.SeedBlocks && !Fortran)
+    if (Cmd.SeedBlocks)
       Instr.push_back("--seed-blocks");
+    else if (Cmd.CoarseBlocks && !Fortran)
+      Instr.push_back("--coarse-blocks");
     Instr.push_back(Source);
     Instr.push_back("--");
     std::vector<std::string> Flags = instrumenterFlags(Cmd);
@@ -297,8 +400,19 @@ private:
     if (MpiFlags.empty())
       MpiFlags = mpiFlags();
     Instr.insert(Instr.end(), MpiFlags.begin(), MpiFlags.end());
-    if (exec(Instr) != 0)
-      return false;
+    if (int Rc = exec(Instr); Rc != 0) {
+      if (!Fortran || Rc == 1 || Rc == 127)
+        return Probes::Failed;
+      // Flang itself failed (crashed): as when it cannot analyse the file.
+      Diags.warning({Source, 0, 0},
+                    "mpiete cannot analyse this file: Flang stopped (status " + std::to_string(Rc) +
+                        "); it is built natively, and its MPI calls are recorded under the "
+                        "uninstrumented pseudo sites (no source position)",
+                    "unanalysed");
+      return native(Prefix, true, "unanalysed");
+    }
+    if (fs::exists(Prefix + ".native", EC))
+      return native(Prefix, false, "no MPI calls, or not analysable");
 
     std::string SrcDir = fs::path(Source).parent_path().string();
     if (SrcDir.empty())
@@ -328,10 +442,10 @@ private:
                         " probe of this file does not compile (see above); this is a bug in "
                         "mpiete: please report it with the file",
                     "driver");
-        return false;
+        return Probes::Failed;
       }
     }
-    return true;
+    return Probes::Instrumented;
   }
 
   static bool isOlder(const std::string &A, const std::string &B) {
@@ -356,8 +470,9 @@ private:
       const std::string &Src = Cmd.Native[I];
       std::string Object = objectFor(Cmd, Src);
       std::string Prefix = sidecarPrefix(Object);
-      if (!probeObjects(Src, Prefix)) {
-        removeOutputs({Object, Prefix + ".trace.o", Prefix + ".timing.o", Prefix + ".blocks.yaml"});
+      if (probeObjects(Src, Prefix) == Probes::Failed) {
+        removeOutputs({Object, Prefix + ".trace.o", Prefix + ".timing.o", Prefix + ".blocks.yaml",
+                       Prefix + ".native"});
         Ok = false;
       }
     }
@@ -385,11 +500,16 @@ private:
       while (!Stems.insert(Stem).second)
         Stem += "_";
       std::string Prefix = OutPrefix + "." + Stem;
-      if (probeObjects(Src, Prefix)) {
+      switch (probeObjects(Src, Prefix)) {
+      case Probes::Instrumented:
         Variant[I] = Prefix;
         UnitMaps.push_back(Prefix + ".blocks.yaml");
-      } else {
+        break;
+      case Probes::Native:
+        break; // the probes compile the source natively, as the program's link does
+      case Probes::Failed:
         Ok = false;
+        break;
       }
     }
     if (!Ok)
@@ -401,6 +521,11 @@ private:
       // sidecars decide, the suffix only chooses the warning.
       bool HasProbes = !hasSuffix(Obj, ".a") && fs::exists(Prefix + ".trace.o") &&
                        fs::exists(Prefix + ".timing.o") && fs::exists(Prefix + ".blocks.yaml");
+      // Built natively by us on purpose (no MPI calls, or not analysable): linked as it is.
+      bool Native = !HasProbes && !hasSuffix(Obj, ".a") && fs::exists(Prefix + ".native") &&
+                    !isOlder(Prefix + ".native", Obj);
+      if (Native)
+        continue;
       if (HasProbes && isOlder(Prefix + ".trace.o", Obj)) {
         // mpiete-cc writes the probes after the object: an object newer than its probes was
         // rebuilt by another compiler, and its old probes would model other code.

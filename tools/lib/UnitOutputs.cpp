@@ -70,6 +70,10 @@ bool writeAll(const std::vector<std::pair<std::string, std::string>> &Files,
 
 } // namespace
 
+bool writeNativeNote(const std::string &Path, const std::string &Reason, DiagnosticSink &Diags) {
+  return writeAll({{Path, "native: " + Reason + "\n"}}, Diags);
+}
+
 bool writeUnitOutputs(const UnitModel &Model, const std::string &Text, const std::string &Program,
                       const UnitOutputs &Out, std::ostream &OS, DiagnosticSink &Diags) {
   if (!Out.toFiles()) {
@@ -82,6 +86,11 @@ bool writeUnitOutputs(const UnitModel &Model, const std::string &Text, const std
     if (Made)
       OS << *Made;
     return Made.has_value();
+  }
+  if (!Out.NativeOut.empty()) {
+    if (Model.Sites.empty())
+      return writeNativeNote(Out.NativeOut, "no MPI calls", Diags);
+    std::remove(Out.NativeOut.c_str()); // a note of an earlier build
   }
   std::vector<std::pair<std::string, std::string>> Files;
   for (auto [Path, V] :

@@ -37,7 +37,15 @@ writes its instrumented variants (the user's text with edits at known positions)
   --pass-through=MPI_X     leave this unsupported routine uninstrumented (repeatable)
   --pass-through-all       leave every unsupported routine uninstrumented
   --seed-blocks            seed 004's partition: every loop and branch ends a compute block
-                           (default: loops and branches of pure computation are computation)
+  --coarse-blocks          C: compute blocks between MPI calls, loops and branches of pure
+                           computation inside them
+                           (default: no compute blocks: the runtime times the segments
+                           between MPI calls; loops with MPI calls get iteration hooks)
+  --native-out=FILE        when the unit makes no MPI call mpiete rewrites, write FILE (a note)
+                           instead of the variants and block map: it is built natively
+  --analysis-failure-is-warning
+                           Fortran: when Flang cannot analyse the unit, warn and write
+                           --native-out instead of failing
   --module-dir=DIR         Fortran: where Flang writes this unit's module files for the
                            analysis (default: a temporary directory)
   --module-search=DIR      Fortran: another directory of such module files (repeatable)
@@ -81,7 +89,8 @@ int runFortran(const std::string &Source, const std::vector<std::string> &Flags,
   for (const std::string &A : PluginArgs) {
     size_t Eq = A.find('=');
     std::string Key = Eq == std::string::npos ? A : A.substr(0, Eq + 1);
-    if (Key == "--trace-out=" || Key == "--timing-out=" || Key == "--blocks-out=")
+    if (Key == "--trace-out=" || Key == "--timing-out=" || Key == "--blocks-out=" ||
+        Key == "--native-out=")
       Absolute.push_back(Key + abs(A.substr(Eq + 1)));
     else
       Absolute.push_back(A);
@@ -132,7 +141,8 @@ int runFortran(const std::string &Source, const std::vector<std::string> &Flags,
     Diags.error({"mpiete-instrument", 0, 0}, "cannot run '" + Argv[0] + "'", "driver");
   if (!TmpDir.empty())
     fs::remove_all(TmpDir, EC);
-  return Rc == 0 ? 0 : 1;
+  // 3: Flang stopped without a verdict (a crash): mpiete-fc treats it as an analysis failure.
+  return Rc == 0 ? 0 : Rc == 1 || Rc == 127 ? 1 : 3;
 }
 
 } // namespace
@@ -181,7 +191,13 @@ int main(int Argc, char **Argv) {
     } else if (A == "--pass-through-all") {
       Opts.PassThroughAll = true;
     } else if (A == "--seed-blocks") {
-      Opts.SeedBlocks = true;
+      Opts.Mode = mpiete::Partition::Seed;
+    } else if (A == "--coarse-blocks") {
+      Opts.Mode = mpiete::Partition::Coarse;
+    } else if (A.starts_with("--native-out=")) {
+      Out.NativeOut = A.substr(13);
+    } else if (A == "--analysis-failure-is-warning") {
+      // Fortran only: passed to the plugin below.
     } else if (!A.starts_with("-") && Source.empty()) {
       Source = A;
     } else {
@@ -203,7 +219,8 @@ int main(int Argc, char **Argv) {
       std::string A = Argv[I];
       if (A.starts_with("--trace-out=") || A.starts_with("--timing-out=") ||
           A.starts_with("--blocks-out=") || A.starts_with("--unit-path=") ||
-          A.starts_with("--pass-through=") || A == "--pass-through-all")
+          A.starts_with("--pass-through=") || A == "--pass-through-all" || A == "--seed-blocks" ||
+          A.starts_with("--native-out=") || A == "--analysis-failure-is-warning")
         PluginArgs.push_back(A);
     }
     if (std::none_of(PluginArgs.begin(), PluginArgs.end(),

@@ -13,6 +13,9 @@ std::optional<std::string> EditSet::apply(const std::string &Text, std::string &
     const Edit &EA = Edits[A], &EB = Edits[B];
     if (EA.Offset != EB.Offset)
       return EA.Offset < EB.Offset;
+    // Insertions at the start of a replacement go before the text it replaces.
+    if ((EA.Length == 0) != (EB.Length == 0))
+      return EA.Length == 0;
     return static_cast<int>(EA.Order) < static_cast<int>(EB.Order);
   });
 

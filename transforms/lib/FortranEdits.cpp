@@ -251,6 +251,13 @@ private:
   // ---- the edits ---------------------------------------------------------------------------
 
   void compute(const Block &B, const ComputeEdits &E) {
+    if (B.Kind == BlockKind::Loop) {
+      // Segments: a DO loop with MPI calls; no exit hook where the frontend found no place.
+      after(E.BodyBegin, hook("mpiete_iter", B.Index), /*LikeNext=*/true);
+      if (E.LoopEnd != 0)
+        after(E.LoopEnd, hook("mpiete_loop_exit", B.Index));
+      return;
+    }
     if (E.WholeLoop) {
       std::string N = counter(B.Index);
       before(E.LoopBegin, N + " = 0");

@@ -4,6 +4,8 @@
 
 #include "mpiete/support/Hash.h"
 
+#include <algorithm>
+
 namespace mpiete {
 namespace {
 
@@ -51,6 +53,25 @@ void computeEdits(const Block &B, const ComputeEdits &E, Variant V, EditSet &Set
   Set.insert(E.End, " mpiete_tm_end(" + Id + ");" + (E.Braces ? " }" : ""), EditOrder::Close);
 }
 
+/// A loop that contains MPI calls (segments): its iteration hook at the top of every
+/// iteration, its exit hook after it, the loop braced so the exit hook stays in the loop's
+/// statement slot. The body keeps its own braces inside new ones, so its declarations still
+/// come first in their block (C89). Openings only: the closings go in reverse (loopClose).
+void loopOpen(const Block &B, const ComputeEdits &E, EditSet &Set) {
+  std::string Id = blockRef(B.Index);
+  Set.insert(E.LoopBegin, "{ ", EditOrder::Open);
+  if (E.BodyIsCompound)
+    Set.insert(E.BodyBegin, " mpiete_iter(" + Id + "); {", EditOrder::Open);
+  else
+    Set.insert(E.BodyBegin, "{ mpiete_iter(" + Id + "); ", EditOrder::Open);
+}
+
+/// The closings of a loop's hooks; an inner loop's close first where they meet.
+void loopClose(const Block &B, const ComputeEdits &E, EditSet &Set) {
+  Set.insert(E.BodyEnd, E.BodyIsCompound ? "}" : " }", EditOrder::Close);
+  Set.insert(E.LoopEnd, " mpiete_loop_exit(" + blockRef(B.Index) + "); }", EditOrder::Close);
+}
+
 } // namespace
 
 std::string_view toString(Variant V) { return V == Variant::Trace ? "trace" : "timing"; }
@@ -62,13 +83,26 @@ EditSet instrumentC(const UnitModel &Model, Variant V) {
   std::string Prelude = "#include \"mpiete/instrument.h\" /* mpiete " + std::string(toString(V)) +
                         " probe of " + Model.Source + " */\n";
   Prelude += "#define MPIETE_B(index) MPIETE_ID(0x" + toHex(Model.UnitId, 8) + "u, index)\n";
+  // TEMPORARY (issue 13): the loop hooks, until instrument.h declares them (runtime branch);
+  // then this line goes. A repeated compatible declaration is valid C.
+  if (std::any_of(Model.Blocks.begin(), Model.Blocks.end(),
+                  [](const Block &B) { return B.Kind == BlockKind::Loop; }))
+    Prelude += "void mpiete_iter(mpiete_site_t); void mpiete_loop_exit(mpiete_site_t);\n";
   Prelude += "#line 1 " + quoted(Model.Source) + "\n";
   Set.insert(0, Prelude, EditOrder::Open);
 
   for (const Block &B : Model.Blocks) {
-    if (B.Compute >= 0)
+    if (B.Compute < 0)
+      continue;
+    if (B.Kind == BlockKind::Loop)
+      loopOpen(B, Model.Computes[B.Compute], Set);
+    else
       computeEdits(B, Model.Computes[B.Compute], V, Set);
   }
+  // Inner loops come after outer ones in the model: closing in reverse nests them.
+  for (auto It = Model.Blocks.rbegin(); It != Model.Blocks.rend(); ++It)
+    if (It->Compute >= 0 && It->Kind == BlockKind::Loop)
+      loopClose(*It, Model.Computes[It->Compute], Set);
   for (const CallSite &S : Model.Sites) {
     Set.replace(S.Edits.CalleeBegin, S.Edits.CalleeEnd - S.Edits.CalleeBegin, S.RuntimeName);
     Set.insert(S.Edits.ArgsBegin, blockRef(S.FirstBlock) + (S.Edits.HasArgs ? ", " : ""),

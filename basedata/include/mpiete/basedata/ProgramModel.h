@@ -21,6 +21,7 @@ enum class BlockKind : uint8_t {
   CommMgmt,   ///< communicator creation / release (collective)
   Init,       ///< MPI_Init / MPI_Init_thread
   Finalize,   ///< MPI_Finalize
+  Loop,       ///< a loop that contains MPI calls: the id of its iteration and exit hooks
 };
 
 /// How an MPI call site is rewritten and how many blocks it owns (routines.def).

@@ -6,10 +6,24 @@
 #define MPIETE_FRONTEND_BLOCKPARTITION_H
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 
 namespace mpiete {
+
+/// How a frontend divides a communicating procedure (docs/transforms.md).
+enum class Partition : uint8_t {
+  /// The default: no compute blocks at all. The computation between two MPI calls is a segment
+  /// the runtime times at its MPI entry points; only loops that contain MPI calls get hooks
+  /// (mpiete_iter at the top of each iteration, mpiete_loop_exit after the loop).
+  Segments,
+  /// Compute blocks between MPI calls; a loop or branch of pure computation is part of the block
+  /// around it (C only: --mpiete-coarse-blocks).
+  Coarse,
+  /// Seed 004's partition: every loop and branch ends a compute block (--mpiete-seed-blocks).
+  Seed,
+};
 
 /// One statement (or construct, or loop header) as the partition sees it.
 struct StmtTraits {

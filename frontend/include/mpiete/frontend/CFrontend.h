@@ -3,6 +3,7 @@
 #define MPIETE_FRONTEND_CFRONTEND_H
 
 #include "mpiete/basedata/ProgramModel.h"
+#include "mpiete/frontend/BlockPartition.h"
 #include "mpiete/frontend/CompilerOptions.h"
 
 #include <string>
@@ -20,10 +21,11 @@ struct CFrontendOptions {
   bool PassThroughAll = false;
   /// Clang's resource directory (builtin headers such as stddef.h).
   std::string ResourceDir;
-  /// Seed 004's partition: every loop and branch ends a compute block (a loop whose body is one
-  /// block is timed whole). Off by default: loops and branches of pure computation are part of
-  /// the compute block around them.
-  bool SeedBlocks = false;
+  /// The partition (BlockPartition.h): by default segments (no compute blocks; loops that
+  /// contain MPI calls get iteration and exit hooks); Coarse: compute blocks, loops and branches
+  /// of pure computation part of the block around them; Seed: seed 004's (every loop and branch
+  /// ends a compute block, a loop whose body is one block is timed whole).
+  Partition Mode = Partition::Segments;
 };
 
 /// Parses Source with the user's compiler flags (only those that affect preprocessing and

@@ -3,6 +3,8 @@
 #define MPIETE_FRONTEND_FORTRANFRONTEND_H
 
 #include "mpiete/basedata/ProgramModel.h"
+#include "mpiete/frontend/BlockPartition.h"
+#include "mpiete/support/Diagnostics.h"
 
 #include <string>
 #include <vector>
@@ -29,12 +31,22 @@ struct FortranFrontendOptions {
   std::vector<std::string> ModuleSearchDirs;
   bool FixedForm = false;
   unsigned FixedColumns = 72;
+  /// Segments (the default): no compute blocks, DO loops that contain MPI calls get iteration
+  /// and exit hooks. Seed (and Coarse, which Fortran does not distinguish): seed 004's blocks.
+  Partition Mode = Partition::Segments;
+};
+
+/// A module file on the search path that Flang cannot read (gfortran's), met at a USE.
+struct ForeignModule {
+  std::string Module, Path;
+  DiagLoc Use;
 };
 
 /// Before semantics: rejects what mpiete cannot analyse at all (`use mpi_f08`), with a
-/// located error. Returns false on any error.
+/// located error, and a USE whose module file Flang cannot read: an error too, unless Foreign
+/// is given, which then receives the first such module. Returns false on any error.
 bool checkFortranParseTree(Fortran::parser::Parsing &Parsing, const FortranFrontendOptions &Opts,
-                           DiagnosticSink &Diags);
+                           DiagnosticSink &Diags, ForeignModule *Foreign = nullptr);
 
 /// After semantics: fills Model from the parse tree; MainText receives the main file's bytes,
 /// the text the transforms edit. Returns false on any error.

@@ -30,7 +30,8 @@ struct WrapperCommand {
   // mpiete's own options (--mpiete-*), removed from Native.
   std::vector<std::string> PassThrough;
   bool PassThroughAll = false;
-  bool SeedBlocks = false; ///< --mpiete-seed-blocks: seed 004's finer block partition
+  bool SeedBlocks = false;   ///< --mpiete-seed-blocks: seed 004's finer block partition
+  bool CoarseBlocks = false; ///< --mpiete-coarse-blocks: C compute blocks between MPI calls
   bool Verbose = false;
 
   std::string output() const { return OutputIndex >= 0 ? Native[OutputIndex] : ""; }

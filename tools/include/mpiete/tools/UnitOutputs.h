@@ -17,17 +17,26 @@ class DiagnosticSink;
 struct UnitOutputs {
   enum class Print { Trace, Timing, Blocks };
   std::string TraceOut, TimingOut, BlocksOut;
+  /// Written instead of the other files when the unit makes no MPI call mpiete rewrites (or
+  /// could not be analysed): a one-line note; the wrapper then builds the unit natively.
+  std::string NativeOut;
   Print Show = Print::Trace;
 
-  bool toFiles() const { return !TraceOut.empty() || !TimingOut.empty() || !BlocksOut.empty(); }
+  bool toFiles() const {
+    return !TraceOut.empty() || !TimingOut.empty() || !BlocksOut.empty() || !NativeOut.empty();
+  }
 };
+
+/// Writes the native note (`native: <Reason>`) to Path; false (reported) when it cannot.
+bool writeNativeNote(const std::string &Path, const std::string &Reason, DiagnosticSink &Diags);
 
 /// Writes the outputs of a unit analysed into Model from Text: its block map (a program of this
 /// one unit, named Program) and its instrumented variants in the unit's language. Every named
 /// file or none: the variants are made first (conflicting edits are an error naming Program),
 /// then all files are staged beside their targets and renamed over them only when all were
 /// written, so a reader never sees half a file and make never sees half a unit. Without files,
-/// the chosen output goes to OS. Reports to Diags; false on any error.
+/// the chosen output goes to OS. A unit without MPI calls to rewrite, given NativeOut, gets
+/// only that note. Reports to Diags; false on any error.
 bool writeUnitOutputs(const UnitModel &Model, const std::string &Text, const std::string &Program,
                       const UnitOutputs &Out, std::ostream &OS, DiagnosticSink &Diags);
 

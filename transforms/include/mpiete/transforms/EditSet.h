@@ -9,7 +9,8 @@
 namespace mpiete {
 
 /// Insertions at one offset are ordered by Order (lower first), then by the order they were
-/// added: closing text (end hooks, '}') goes before opening text so adjacent blocks nest.
+/// added: closing text (end hooks, '}') goes before opening text so adjacent blocks nest. All
+/// insertions at an offset go before a replacement that starts there.
 enum class EditOrder { Close = 0, Replace = 1, Open = 2 };
 
 struct Edit {

@@ -1,0 +1,61 @@
+! The default partition (segments) in fixed form: DO loops that contain MPI calls get
+! CALL MPIETE_ITER at the top of their body and CALL MPIETE_LOOP_EXIT after them; a loop of pure
+! computation gets nothing. Nested DO loops sharing one labelled CONTINUE: each body gets its
+! iteration hook; the inner loop has no place after it alone, so it gets no exit hook.
+! REQUIRES: fortran
+! RUN: %mpiete-instrument --variant=timing %s -- %mpi-fflags | tee %t.f | FileCheck --match-full-lines %s
+! RUN: %mpif90-syntax %t.f
+! RUN: %mpiete-instrument --blocks %s -- %mpi-fflags | FileCheck --check-prefix=MAP %s
+      SUBROUTINE JACOBI(A, N, PEER, NITER)
+      INCLUDE 'mpif.h'
+      INTEGER N, PEER, NITER, I, J, IT, IERR
+      DOUBLE PRECISION A(N, N)
+      DO 20 J = 1, N
+      DO 20 I = 1, N
+        A(I, J) = A(I, J) * 0.5D0
+   20 CONTINUE
+      DO 10 J = 1, N
+      DO 10 I = 1, N
+        CALL MPI_SEND(A(I, J), 1, MPI_DOUBLE_PRECISION, PEER, I,
+     &                MPI_COMM_WORLD, IERR)
+   10 CONTINUE
+      DO IT = 1, NITER
+        CALL MPI_ALLREDUCE(MPI_IN_PLACE, A, 1, MPI_DOUBLE_PRECISION,
+     &                     MPI_SUM, MPI_COMM_WORLD, IERR)
+      END DO
+      END
+
+! CHECK:            DO 20 J = 1, N
+! CHECK-NEXT:       DO 20 I = 1, N
+! CHECK-NEXT:         A(I, J) = A(I, J) * 0.5D0
+! CHECK-NEXT:    20 CONTINUE
+! CHECK-NEXT:       DO 10 J = 1, N
+! CHECK-NEXT:       CALL MPIETE_ITER([[U:-?[0-9]+]], 0)
+! CHECK-NEXT:       DO 10 I = 1, N
+! CHECK-NEXT:         CALL MPIETE_ITER([[U]], 1)
+! CHECK-NEXT:         CALL MPIETE_SEND([[U]], 2,
+! CHECK-NEXT:      &                A(I, J), 1, MPI_DOUBLE_PRECISION, PEER, I,
+! CHECK-NEXT:      &                MPI_COMM_WORLD, IERR)
+! CHECK-NEXT:    10 CONTINUE
+! CHECK-NEXT:       CALL MPIETE_LOOP_EXIT([[U]], 0)
+! CHECK-NEXT:       DO IT = 1, NITER
+! CHECK-NEXT:         CALL MPIETE_ITER([[U]], 4)
+! CHECK-NEXT:         CALL MPIETE_ALLREDUCE([[U]], 5,
+! CHECK-NEXT:      &                      MPI_IN_PLACE, A, 1, MPI_DOUBLE_PRECISION,
+! CHECK-NEXT:      &                     MPI_SUM, MPI_COMM_WORLD, IERR)
+! CHECK-NEXT:       END DO
+! CHECK-NEXT:       CALL MPIETE_LOOP_EXIT([[U]], 4)
+! CHECK-NEXT:       END
+
+! MAP:      loops:
+! MAP-NEXT:   - {loop: 0, kind: do, procedure: jacobi, line: 17, parent: -1}
+! MAP-NEXT:   - {loop: 1, kind: do, procedure: jacobi, line: 18, parent: 0}
+! MAP-NEXT:   - {loop: 2, kind: do, procedure: jacobi, line: 22, parent: -1}
+! MAP:      - id: [[U:[0-9a-f]+]]:0
+! MAP-NEXT:   kind: loop
+! MAP:        lines: [17, 21]
+! MAP:        loops: []
+! MAP:      - id: [[U]]:1
+! MAP-NEXT:   kind: loop
+! MAP:        loops: [0]
+! MAP-NOT:  kind: compute
