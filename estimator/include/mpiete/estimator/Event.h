@@ -26,6 +26,7 @@ constexpr int32_t NoStatus = -3;
 
 enum class EventKind : uint8_t {
   Compute,     ///< one execution of a compute block
+  Segment,     ///< the computation between two MPI calls: From -> Block (the call it ends at)
   Loop,        ///< Count executions (trips) of a compute block timed as one loop
   SendStart,   ///< a send is started (blocking sends are a start plus a Completion)
   RecvStart,   ///< a receive is posted
@@ -55,6 +56,7 @@ struct Event {
   uint8_t Context = 0; ///< 0 user, 1 the private space of lowered collectives
   bool Found = true;   ///< Probe: the probe found a message (blocking probes always do)
   BlockId Block = 0;
+  BlockId From = 0; ///< Segment: the call site the computation started after
   int32_t Peer = 0; ///< destination (send) or source (receive, probe) world rank, or ANY/PROC_NULL
   int32_t Tag = 0;
   uint64_t Comm = 0;  ///< communicator id (matching happens per receiver, Comm and Context)
