@@ -157,3 +157,62 @@ TEST(BaseDataTest, MachineYaml) {
   EXPECT_EQ(M.secondsPerExecution(1, id(7)), 2.5e-9);
   EXPECT_FALSE(M.secondsPerExecution(1, id(99)).has_value());
 }
+
+// With setEmitSegments(true), each MPI call (its flagged first record) is preceded by one
+// Segment event: the previous call's site (ProgramStart first) -> this call's site. Off by
+// default: the same trace gives the records' events only.
+TEST(BaseDataTest, SegmentEventsBeforeEachCall) {
+  const std::string Dir = tempDir("segments");
+  auto W = std::make_unique<TraceWriter>();
+  W->enable(Dir.c_str());
+  W->start(0, 1);
+  W->callBegin();
+  W->init(id(1));
+  W->callEnd(id(1));
+  for (int I = 0; I < 3; ++I) { // compressed: the source sees the expanded records
+    W->iter(id(50));
+    W->callBegin();
+    const uint64_t R = W->send(id(10), 0, 0, 0, 8, trace::SendMode::Standard, trace::Context::User);
+    W->wait(id(11), trace::WaitOp::Wait, 1);
+    W->sendCompleted(R);
+    W->callEnd(id(10));
+    W->callBegin();
+    W->callEnd(id(30)); // a call that wrote nothing
+  }
+  W->loopExit(id(50));
+  W->callBegin();
+  W->finalize(id(2));
+  W->callEnd(id(2));
+  W->finish();
+
+  auto Kinds = [&](bool Segments) {
+    std::ostringstream Errors;
+    DiagnosticSink Diags(Errors);
+    TraceEventSource Src(Diags);
+    Src.setEmitSegments(Segments);
+    EXPECT_TRUE(Src.open(Dir + "/rank0.trace")) << Errors.str();
+    std::string Out;
+    Event E;
+    while (Src.next(E)) {
+      if (E.Kind == EventKind::Segment)
+        Out += "seg(" + formatBlockId(E.From) + ">" + formatBlockId(E.Block) + ") ";
+      else
+        Out += std::to_string(static_cast<int>(E.Kind)) + " ";
+    }
+    EXPECT_FALSE(Src.failed()) << Errors.str();
+    return Out;
+  };
+  const std::string Plain = Kinds(false);
+  const std::string With = Kinds(true);
+  const std::string Init = std::to_string(static_cast<int>(EventKind::Init)) + " ";
+  const std::string Send = std::to_string(static_cast<int>(EventKind::SendStart)) + " ";
+  const std::string Done = std::to_string(static_cast<int>(EventKind::Completion)) + " ";
+  const std::string Fin = std::to_string(static_cast<int>(EventKind::Finalize)) + " ";
+  EXPECT_EQ(Plain, Init + Send + Done + Send + Done + Send + Done + Fin);
+  const std::string Step =
+      "seg(0aa758c0:30>0aa758c0:10) " + Send + Done + "seg(0aa758c0:10>0aa758c0:30) ";
+  EXPECT_EQ(With, "seg(ffffffff:4294967281>0aa758c0:1) " + Init + "seg(0aa758c0:1>0aa758c0:10) " +
+                      Send + Done + "seg(0aa758c0:10>0aa758c0:30) " + Step + Step +
+                      "seg(0aa758c0:30>0aa758c0:2) " + Fin);
+  std::filesystem::remove_all(Dir);
+}

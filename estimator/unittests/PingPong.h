@@ -35,19 +35,19 @@ inline void writePingPong(const std::string &Dir) {
     int Peer = 1 - Rank;
     if (Rank == 0) {
       W->block(id(3));
-      W->send(id(10), Peer, 0, 0, 100, 1, trace::SendMode::Standard, trace::Context::User);
+      W->send(id(10), Peer, 0, 0, 100, trace::SendMode::Standard, trace::Context::User);
       W->wait(id(11), trace::WaitOp::Wait, 1);
       W->sendCompleted(1);
       W->commFree(id(12), 77); // bookkeeping the estimator skips
-      W->recv(id(20), trace::AnySource, 0, 0, 100, 2, trace::Context::User);
+      W->recv(id(20), trace::AnySource, 0, 0, 100, trace::Context::User);
       W->wait(id(21), trace::WaitOp::Wait, 1);
       W->recvCompleted(2, 1, 0, 100);
     } else {
-      W->recv(id(20), 0, 0, 0, 100, 1, trace::Context::User);
+      W->recv(id(20), 0, 0, 0, 100, trace::Context::User);
       W->wait(id(21), trace::WaitOp::Wait, 1);
       W->recvCompleted(1, 0, 0, 100);
       W->wait(id(22), trace::WaitOp::Test, 0);
-      W->send(id(10), Peer, 0, 0, 100, 2, trace::SendMode::Standard, trace::Context::User);
+      W->send(id(10), Peer, 0, 0, 100, trace::SendMode::Standard, trace::Context::User);
       W->wait(id(11), trace::WaitOp::Wait, 1);
       W->sendCompleted(2);
     }

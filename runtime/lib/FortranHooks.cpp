@@ -24,6 +24,11 @@ unsigned long long trips(const int64_t *Trips) {
   extern "C" decltype(Name##_) Name##__ __attribute__((alias(#Name "_")));                         \
   extern "C" void Name##_(const MPI_Fint *unit, const MPI_Fint *idx __VA_OPT__(, ) __VA_ARGS__)
 
+// Both variants: the loop hooks of segment mode.
+MPIETE_FORTRAN_HOOK(mpiete_iter) { mpiete_iter(site(unit, idx)); }
+
+MPIETE_FORTRAN_HOOK(mpiete_loop_exit) { mpiete_loop_exit(site(unit, idx)); }
+
 #if defined(MPIETE_VARIANT_TRACE)
 
 MPIETE_FORTRAN_HOOK(mpiete_tr_block) { mpiete_tr_block(site(unit, idx)); }

@@ -13,6 +13,7 @@
 // (all members at once under the token machine), and their communication is not modelled.
 #include "Recorder.h"
 #include "Transport.h"
+#include "Variant.h"
 
 #include <cstdio>
 
@@ -97,6 +98,7 @@ void forgetWindow(MPI_Win Win) {
 }
 
 template <typename Fn> int collectively(MPI_Comm Comm, Fn &&Call) {
+  MpiScope Scope(WindowCallBlock);
   return transport::collectiveCall(
       WindowCallBlock, Comm, [](void *Arg) { return (*static_cast<Fn *>(Arg))(); }, &Call);
 }

@@ -55,7 +55,7 @@ int startRecv(mpiete_site_t Site, void *Buf, int Count, MPI_Datatype Type, int S
 template <SendMode Mode>
 int splitSend(mpiete_site_t Site, const void *Buf, int Count, MPI_Datatype Type, int Dest, int Tag,
               MPI_Comm Comm) {
-  MpiScope Scope;
+  MpiScope Scope(Site);
   MPI_Request Req;
   const int Rc = startSend<Mode>(Site, Buf, Count, Type, Dest, Tag, Comm, &Req);
   if (Rc != MPI_SUCCESS)
@@ -66,7 +66,7 @@ int splitSend(mpiete_site_t Site, const void *Buf, int Count, MPI_Datatype Type,
 /// MPI_Recv: irecv, then a wait filling the user's status (or ignoring it).
 int splitRecv(mpiete_site_t Site, void *Buf, int Count, MPI_Datatype Type, int Source, int Tag,
               MPI_Comm Comm, MPI_Status *Status) {
-  MpiScope Scope;
+  MpiScope Scope(Site);
   MPI_Request Req;
   const int Rc = startRecv(Site, Buf, Count, Type, Source, Tag, Comm, &Req);
   if (Rc != MPI_SUCCESS)
@@ -78,7 +78,7 @@ int splitRecv(mpiete_site_t Site, void *Buf, int Count, MPI_Datatype Type, int S
 int splitSendrecv(mpiete_site_t Site, const void *SendBuf, int SendCount, MPI_Datatype SendType,
                   int Dest, int SendTag, void *RecvBuf, int RecvCount, MPI_Datatype RecvType,
                   int Source, int RecvTag, MPI_Comm Comm, MPI_Status *Status) {
-  MpiScope Scope;
+  MpiScope Scope(Site);
   MPI_Request Reqs[2];
   MPI_Status Statuses[2];
   int Rc = startSend<SendMode::Standard>(Site, SendBuf, SendCount, SendType, Dest, SendTag, Comm,
@@ -110,7 +110,7 @@ int splitSendrecv(mpiete_site_t Site, const void *SendBuf, int SendCount, MPI_Da
 /// MPI_Get_elements its basic elements, as after a typed receive (runtime/test/sendrecv.c).
 int splitSendrecvReplace(mpiete_site_t Site, void *Buf, int Count, MPI_Datatype Type, int Dest,
                          int SendTag, int Source, int RecvTag, MPI_Comm Comm, MPI_Status *Status) {
-  MpiScope Scope;
+  MpiScope Scope(Site);
   int PackBytes = 0;
   int Rc = PMPI_Pack_size(Count, Type, Comm, &PackBytes);
   if (Rc != MPI_SUCCESS)
@@ -161,7 +161,7 @@ template <class F> int collective(mpiete_site_t Site, MPI_Comm Comm, F Fn) {
 
 /// A communicator-creating routine: the PMPI call, then every member registers the result.
 template <class F> int commCreate(mpiete_site_t Site, MPI_Comm Parent, MPI_Comm *New, F Fn) {
-  MpiScope Scope;
+  MpiScope Scope(Site);
   const int Rc = collective(Site, Parent, Fn);
   if (Rc != MPI_SUCCESS)
     return Rc;
@@ -172,11 +172,45 @@ template <class F> int commCreate(mpiete_site_t Site, MPI_Comm Parent, MPI_Comm 
 
 /// MPI_Comm_free: the communicator is forgotten while its handle is still valid.
 int commFree(mpiete_site_t Site, MPI_Comm *Comm) {
-  MpiScope Scope;
+  MpiScope Scope(Site);
   const MPI_Comm Old = *Comm;
   transport::commFreed(Site, Old);
   comms::freed(Old);
   return collective(Site, Old, [Comm] { return PMPI_Comm_free(Comm); });
+}
+
+//===-- Collective records ------------------------------------------------------------------===//
+// What a collective's record says: its root and the bytes this rank contributes (its send
+// side as MPI describes it: a non-root's share of a rooted one-to-all is nothing).
+
+uint64_t bytesOf(long long Count, MPI_Datatype Type) {
+  int Size = 0;
+  if (Count <= 0 || PMPI_Type_size(Type, &Size) != MPI_SUCCESS || Size < 0)
+    return 0;
+  return static_cast<uint64_t>(Count) * static_cast<uint64_t>(Size);
+}
+int sizeOf(MPI_Comm Comm) {
+  int N = 0;
+  PMPI_Comm_size(Comm, &N);
+  return N;
+}
+int rankIn(MPI_Comm Comm) {
+  int R = 0;
+  PMPI_Comm_rank(Comm, &R);
+  return R;
+}
+bool isRoot(MPI_Comm Comm, int Root) { return rankIn(Comm) == Root; }
+long long sumOf(const int *Counts, int N) {
+  long long S = 0;
+  for (int I = 0; Counts != nullptr && I < N; ++I)
+    S += Counts[I];
+  return S;
+}
+bool inPlace(const void *SendBuf) { return SendBuf == MPI_IN_PLACE; }
+
+void noteCollective(mpiete_site_t Site, MPI_Comm Comm, trace::CollKind K, int Root,
+                    uint64_t Bytes) {
+  transport::collectiveStarted(Site, K, Comm, Root, Bytes);
 }
 
 } // namespace
@@ -223,7 +257,7 @@ int commFree(mpiete_site_t Site, MPI_Comm *Comm) {
 
 #define MPIETE_DEFINE_INIT(Mpi, Runtime, Params, Args)                                             \
   extern "C" int Runtime Params {                                                                  \
-    ::mpiete::MpiScope Scope;                                                                      \
+    ::mpiete::MpiScope Scope(site);                                                                \
     const int Rc = P##Mpi Args;                                                                    \
     if (Rc == MPI_SUCCESS) {                                                                       \
       ::mpiete::comms::initWorld();                                                                \
@@ -233,7 +267,7 @@ int commFree(mpiete_site_t Site, MPI_Comm *Comm) {
   }
 #define MPIETE_DEFINE_FINALIZE(Mpi, Runtime, Params, Args)                                         \
   extern "C" int Runtime Params {                                                                  \
-    ::mpiete::MpiScope Scope;                                                                      \
+    ::mpiete::MpiScope Scope(site);                                                                \
     ::mpiete::transport::finalize(site);                                                           \
     return P##Mpi Args;                                                                            \
   }
@@ -243,7 +277,7 @@ int commFree(mpiete_site_t Site, MPI_Comm *Comm) {
 #define MPIETE_DEFINE_SENDRECV MPIETE_DEFINE_SEND
 #define MPIETE_TRANSPORT_CALL(Mpi, Runtime, Params, Args)                                          \
   extern "C" int Runtime Params {                                                                  \
-    ::mpiete::MpiScope Scope;                                                                      \
+    ::mpiete::MpiScope Scope(site);                                                                \
     return MPIETE_CALL_##Mpi(site, MPIETE_EXPAND Args);                                            \
   }
 #define MPIETE_DEFINE_START MPIETE_TRANSPORT_CALL
@@ -272,10 +306,55 @@ int commFree(mpiete_site_t Site, MPI_Comm *Comm) {
 #define MPIETE_COLL_MPI_Reduce_scatter_block ::mpiete::coll::reduceScatterBlock
 #define MPIETE_COLL_MPI_Scan ::mpiete::coll::scan
 #define MPIETE_COLL_MPI_Exscan ::mpiete::coll::exscan
+// Each collective's record: kind, root, bytes (in terms of its parameters).
+#define MPIETE_CK(K) ::mpiete::trace::CollKind::K
+#define MPIETE_INFO_MPI_Barrier MPIETE_CK(Barrier), -1, 0
+#define MPIETE_INFO_MPI_Bcast                                                                      \
+  MPIETE_CK(Bcast), root, isRoot(comm, root) ? bytesOf(count, datatype) : 0
+#define MPIETE_INFO_MPI_Reduce MPIETE_CK(Reduce), root, bytesOf(count, datatype)
+#define MPIETE_INFO_MPI_Allreduce MPIETE_CK(Allreduce), -1, bytesOf(count, datatype)
+#define MPIETE_INFO_MPI_Gather                                                                     \
+  MPIETE_CK(Gather), root,                                                                         \
+      inPlace(sendbuf) ? bytesOf(recvcount, recvtype) : bytesOf(sendcount, sendtype)
+#define MPIETE_INFO_MPI_Gatherv                                                                    \
+  MPIETE_CK(Gatherv), root,                                                                        \
+      inPlace(sendbuf) ? bytesOf(recvcounts[rankIn(comm)], recvtype)                               \
+                       : bytesOf(sendcount, sendtype)
+#define MPIETE_INFO_MPI_Scatter                                                                    \
+  MPIETE_CK(Scatter), root,                                                                        \
+      isRoot(comm, root) ? bytesOf(static_cast<long long>(sendcount) * sizeOf(comm), sendtype) : 0
+#define MPIETE_INFO_MPI_Scatterv                                                                   \
+  MPIETE_CK(Scatterv), root,                                                                       \
+      isRoot(comm, root) ? bytesOf(sumOf(sendcounts, sizeOf(comm)), sendtype) : 0
+#define MPIETE_INFO_MPI_Allgather                                                                  \
+  MPIETE_CK(Allgather), -1,                                                                        \
+      inPlace(sendbuf) ? bytesOf(recvcount, recvtype) : bytesOf(sendcount, sendtype)
+#define MPIETE_INFO_MPI_Allgatherv                                                                 \
+  MPIETE_CK(Allgatherv), -1,                                                                       \
+      inPlace(sendbuf) ? bytesOf(recvcounts[rankIn(comm)], recvtype)                               \
+                       : bytesOf(sendcount, sendtype)
+#define MPIETE_INFO_MPI_Alltoall                                                                   \
+  MPIETE_CK(Alltoall), -1,                                                                         \
+      inPlace(sendbuf) ? bytesOf(static_cast<long long>(recvcount) * sizeOf(comm), recvtype)       \
+                       : bytesOf(static_cast<long long>(sendcount) * sizeOf(comm), sendtype)
+#define MPIETE_INFO_MPI_Alltoallv                                                                  \
+  MPIETE_CK(Alltoallv), -1,                                                                        \
+      inPlace(sendbuf) ? bytesOf(sumOf(recvcounts, sizeOf(comm)), recvtype)                        \
+                       : bytesOf(sumOf(sendcounts, sizeOf(comm)), sendtype)
+#define MPIETE_INFO_MPI_Reduce_scatter                                                             \
+  MPIETE_CK(ReduceScatter), -1, bytesOf(sumOf(recvcounts, sizeOf(comm)), datatype)
+#define MPIETE_INFO_MPI_Reduce_scatter_block                                                       \
+  MPIETE_CK(ReduceScatterBlock), -1, bytesOf(static_cast<long long>(count) * sizeOf(comm), datatype)
+#define MPIETE_INFO_MPI_Scan MPIETE_CK(Scan), -1, bytesOf(count, datatype)
+#define MPIETE_INFO_MPI_Exscan MPIETE_CK(Exscan), -1, bytesOf(count, datatype)
 #define MPIETE_DEFINE_COLLECTIVE(Mpi, Runtime, Params, Args)                                       \
   extern "C" int Runtime Params {                                                                  \
-    ::mpiete::MpiScope Scope;                                                                      \
+    ::mpiete::MpiScope Scope(site);                                                                \
     ::mpiete::Recorder::get().record(site, ::mpiete::Kind::Collective);                            \
+    if (::mpiete::transport::recordsCollectives()) {                                               \
+      using namespace ::mpiete;                                                                    \
+      noteCollective(site, comm, MPIETE_INFO_##Mpi);                                               \
+    }                                                                                              \
     return MPIETE_COLL_##Mpi(site, MPIETE_EXPAND Args);                                            \
   }
 

@@ -96,6 +96,7 @@ void Recorder::onInit(mpiete_site_t Site, int Rc) {
 
 void Recorder::onFinalize(mpiete_site_t Site) {
   record(Site, Kind::Finalize);
+  FinalizeSeen = true;
   writeOutput();
 }
 
@@ -164,6 +165,8 @@ void Recorder::writeOutput() {
     std::fputc('\n', F);
   }
   std::free(Sorted);
+  if (variant::writeTrailer != nullptr)
+    variant::writeTrailer(F);
   const bool WriteFailed = std::ferror(F) != 0;
   if (std::fclose(F) != 0 || WriteFailed)
     fail("cannot write '%s': %s", Path, std::strerror(errno));

@@ -128,6 +128,8 @@ public:
   void *scratch(size_t Bytes);
 
   int rank() const { return Rank; }
+  /// MPI_Finalize has been entered.
+  bool finalized() const { return FinalizeSeen; }
   int size() const { return Size; }
 
   /// Prints `mpiete: rank N: error: <message>` on stderr and aborts the job.
@@ -157,6 +159,7 @@ private:
   size_t ScratchBytes = 0;
   int Rank = -1;
   int Size = 0;
+  bool FinalizeSeen = false;
 };
 
 /// The process's one recorder: constant-initialised and trivially destructible, so it is usable

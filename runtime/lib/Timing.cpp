@@ -8,7 +8,13 @@
 // no block (a user reduction operation whose blocks are instrumented still
 // times them: they push above the marker). The clock is read again after each
 // hook's own work, so the hooks' overhead is charged to no block either.
+//
+// Segment mode: the time between the exit of one outermost MPI call and the entry of the next
+// is one occurrence of the compute segment (site of the first -> site of the second),
+// charged at the entry (Segments.h). It costs two clock reads per MPI call and nothing in
+// between; mpiete_iter and mpiete_loop_exit are no-ops here.
 #include "Recorder.h"
+#include "Segments.h"
 #include "TimingControl.h"
 #include "Variant.h"
 
@@ -108,17 +114,31 @@ uint64_t popBlock(mpiete_site_t Id, uint64_t T, const char *Hook) {
   return Raw > Leak ? Raw - Leak : 0;
 }
 
+constinit SegmentTable Segments;
+constinit mpiete_site_t LastSite = ProgramStart;
+constinit uint64_t LastExit = 0; // the process start until the first call returns
+constinit bool Finalized = false;
+/// A seed-mode block hook ran: the program was built with --mpiete-seed-blocks.
+constinit bool SeedBlocks = false;
+
+__attribute__((constructor)) void markProcessStart() {
+  if (LastExit == 0)
+    LastExit = nowNs();
+}
+
 } // namespace
 
 namespace variant {
 
-void mpiEnter() {
+void mpiEnter(mpiete_site_t Site, bool Outermost) {
   const uint64_t T = nowNs();
+  if (Outermost && !Finalized) [[likely]]
+    Segments.add(LastSite, Site, T > LastExit ? T - LastExit : 0);
   Stack.pauseTop(T);
   Stack.push(Frame{0, 0, T, 0, true});
 }
 
-void mpiExit() {
+void mpiExit(mpiete_site_t Site, bool Outermost) {
   // Balanced by construction (MpiScope); a block left open inside the call is
   // an error.
   if (Stack.empty() || !Stack.top().Mpi) [[unlikely]] {
@@ -130,7 +150,15 @@ void mpiExit() {
                          Open);
   }
   Stack.pop();
-  Stack.resumeTop(nowNs());
+  const uint64_t T = nowNs();
+  Stack.resumeTop(T);
+  if (Outermost) {
+    LastSite = Site;
+    LastExit = T;
+    // The prediction ends at MPI_Finalize: nothing after it is charged.
+    if (Recorder::get().finalized())
+      Finalized = true;
+  }
 }
 
 } // namespace variant
@@ -161,6 +189,7 @@ constinit int RanksPerNode = 1;
 namespace timing {
 
 void calibrate() {
+  const bool SeedBlocksBefore = SeedBlocks; // the calibration runs the real hooks
   constexpr int Pairs = 1000;
   static uint64_t Samples[Pairs]; // static: the hooks' code path stays allocation-free
   constexpr mpiete_site_t Probe = ~0ULL;
@@ -191,6 +220,7 @@ void calibrate() {
   }
   std::nth_element(PerRun, PerRun + Runs / 2, PerRun + Runs);
   NestedLeakNs = static_cast<double>(PerRun[Runs / 2]) / Children;
+  SeedBlocks = SeedBlocksBefore;
 }
 
 double nestedLeakNanos() { return NestedLeakNs; }
@@ -212,13 +242,26 @@ void variant::writeHeaderExtra(std::FILE *F) {
   std::fprintf(F, "# token-passing %s\n", TokenPassing ? "on" : "off");
   std::fprintf(F, "# cpu %d\n", PinnedCpu);
   std::fprintf(F, "# ranks-per-node %d\n", RanksPerNode);
+  std::fprintf(F, "# partition %s\n", SeedBlocks ? "blocks" : "segments");
+}
+
+void variant::writeTrailer(std::FILE *F) {
+  if (!SeedBlocks)
+    Segments.write(F);
 }
 
 } // namespace mpiete
 
 using mpiete::Recorder;
 
-extern "C" void mpiete_tm_begin(mpiete_site_t id) { mpiete::beginBlock(id); }
+extern "C" void mpiete_tm_begin(mpiete_site_t id) {
+  mpiete::SeedBlocks = true;
+  mpiete::beginBlock(id);
+}
+
+// Segment mode's loop hooks: nothing to do in the timing variant yet.
+extern "C" void mpiete_iter(mpiete_site_t) {}
+extern "C" void mpiete_loop_exit(mpiete_site_t) {}
 
 extern "C" void mpiete_tm_end(mpiete_site_t id) {
   const uint64_t Nanos = mpiete::endBlock(id, "mpiete_tm_end");

@@ -5,13 +5,22 @@
 #include "Variant.h"
 
 namespace mpiete::variant {
+using mpiete::TraceWriter;
 
 const char Name[] = "trace";
 const char Suffix[] = "trace";
 const bool HasTime = false;
 
-void mpiEnter() {}
-void mpiExit() {}
+// Call boundaries: the first record an outermost call writes is flagged; a call that wrote
+// nothing writes a Call record.
+void mpiEnter(mpiete_site_t, bool Outermost) {
+  if (Outermost && TraceWriter::get().on())
+    TraceWriter::get().callBegin();
+}
+void mpiExit(mpiete_site_t Site, bool Outermost) {
+  if (Outermost && TraceWriter::get().on())
+    TraceWriter::get().callEnd(Site);
+}
 
 } // namespace mpiete::variant
 
@@ -29,4 +38,18 @@ extern "C" void mpiete_tr_loop(mpiete_site_t id, unsigned long long trips) {
   if (!W.on())
     return;
   W.loop(id, trips);
+}
+
+extern "C" void mpiete_iter(mpiete_site_t loop) {
+  TraceWriter &W = TraceWriter::get();
+  if (!W.on())
+    return;
+  W.iter(loop);
+}
+
+extern "C" void mpiete_loop_exit(mpiete_site_t loop) {
+  TraceWriter &W = TraceWriter::get();
+  if (!W.on())
+    return;
+  W.loopExit(loop);
 }

@@ -85,7 +85,7 @@ void TraceWriter::writeAll(int To, const unsigned char *P, size_t N, const char 
   }
 }
 
-void TraceWriter::drain() {
+void TraceWriter::drain(size_t Need) {
   if (!Started && Fd < 0) {
     // Before MPI_Init: spill to a temporary file named by the process id.
     if (!makeDirs(Path))
@@ -98,8 +98,120 @@ void TraceWriter::drain() {
     if (Fd < 0)
       Recorder::get().fail("cannot open '%s' for writing: %s", SpillPath, std::strerror(errno));
   }
-  writeAll(Fd, Buf, Len, Started ? Path : SpillPath);
-  Len = 0;
+  for (;;) {
+    // Everything before the lowest frame's held iterations can go.
+    const size_t Keep = keep();
+    if (Keep > 0) {
+      writeAll(Fd, Buf, Keep, Started ? Path : SpillPath);
+      std::memmove(Buf, Buf + Keep, Len - Keep);
+      Len -= Keep;
+      for (size_t I = 0; I < Depth; ++I) {
+        Frames[I].Prev = Frames[I].HasPrev ? Frames[I].Prev - Keep : 0;
+        Frames[I].Cur = Frames[I].Claim ? Frames[I].Cur - Keep : 0;
+      }
+    }
+    if (Len + Need <= Capacity)
+      return;
+    // Still no room: the lowest frame's iterations do not fit; it gives them up.
+    for (size_t I = 0; I < Depth; ++I)
+      if (Frames[I].Claim) {
+        release(Frames[I]);
+        break;
+      }
+  }
+}
+
+size_t TraceWriter::keep() const {
+  // Frames are nested, so the lowest frame holding bytes holds the earliest.
+  for (size_t I = 0; I < Depth; ++I)
+    if (Frames[I].Claim)
+      return Frames[I].HasPrev ? Frames[I].Prev : Frames[I].Cur;
+  return Len;
+}
+
+//===-- Repeat compression ------------------------------------------------------------------===//
+
+void TraceWriter::insertRepeat(LoopFrame &F) {
+  unsigned char Rec[RepeatRoom];
+  size_t N = 0;
+  Rec[N++] = static_cast<unsigned char>(trace::Tag::Repeat);
+  N += trace::putVarint(Rec + N, F.Count);
+  N += trace::putVarint(Rec + N, F.Cur - F.Prev);
+  std::memmove(Buf + F.Cur + N, Buf + F.Cur, Len - F.Cur);
+  std::memcpy(Buf + F.Cur, Rec, N);
+  Len += N;
+  F.Cur += N;
+  ++Records;
+  F.Count = 0;
+}
+
+void TraceWriter::endIteration(LoopFrame &F) {
+  const size_t CurLen = Len - F.Cur;
+  if (F.HasPrev && CurLen == F.Cur - F.Prev &&
+      std::memcmp(Buf + F.Prev, Buf + F.Cur, CurLen) == 0) {
+    // A copy of the previous iteration (an empty one is not worth counting).
+    if (CurLen != 0) {
+      Len = F.Cur;
+      Records = F.CurRecords;
+      ++F.Count;
+    }
+  } else {
+    if (F.Count > 0)
+      insertRepeat(F);
+    F.Prev = F.Cur;
+    F.HasPrev = true;
+  }
+  F.Cur = Len;
+  F.CurRecords = Records;
+}
+
+void TraceWriter::closeFrame(LoopFrame &F) {
+  if (!F.Claim)
+    return;
+  endIteration(F);
+  if (F.Count > 0)
+    insertRepeat(F);
+}
+
+void TraceWriter::release(LoopFrame &F) {
+  if (F.Count > 0)
+    insertRepeat(F);
+  F.Claim = false;
+  F.HasPrev = false;
+}
+
+void TraceWriter::iter(mpiete_site_t Loop) {
+  makeHookRoom();
+  size_t I = Depth;
+  while (I > 0 && Frames[I - 1].Loop != Loop)
+    --I;
+  if (I == 0) {
+    // Not open: its first iteration starts.
+    if (Depth == MaxFrames)
+      return;
+    Frames[Depth++] = LoopFrame{Loop, 0, Len, Records, 0, false, true};
+    return;
+  }
+  // Frames above it belong to loops left without an exit hook (break, return, goto).
+  while (Depth > I)
+    closeFrame(Frames[--Depth]);
+  LoopFrame &F = Frames[I - 1];
+  if (!F.Claim) {
+    F = LoopFrame{Loop, 0, Len, Records, 0, false, true};
+    return;
+  }
+  endIteration(F);
+}
+
+void TraceWriter::loopExit(mpiete_site_t Loop) {
+  makeHookRoom();
+  size_t I = Depth;
+  while (I > 0 && Frames[I - 1].Loop != Loop)
+    --I;
+  if (I == 0)
+    return; // never iterated (or too deep to be compressed)
+  while (Depth >= I)
+    closeFrame(Frames[--Depth]);
 }
 
 void TraceWriter::start(int Rank, int WorldSize) {
@@ -167,10 +279,8 @@ void TraceWriter::start(int Rank, int WorldSize) {
 }
 
 void TraceWriter::flush() {
-  if (State == Open && Started && Len > 0) {
-    writeAll(Fd, Buf, Len, Path);
-    Len = 0;
-  }
+  if (State == Open && Started && Len > 0)
+    drain(0);
 }
 
 void TraceWriter::finish() {
@@ -185,6 +295,9 @@ void TraceWriter::finish() {
     State = Closed;
     return;
   }
+  makeHookRoom();
+  while (Depth > 0)
+    closeFrame(Frames[--Depth]);
   reserve(1 + trace::MaxVarint);
   Buf[Len++] = static_cast<unsigned char>(trace::Tag::End);
   u(Records);

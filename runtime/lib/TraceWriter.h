@@ -3,6 +3,15 @@
 // however long the run. Records made before MPI_Init (the rank, hence the file name, is not
 // known yet) wait in the buffer, spilling to a temporary file if it fills.
 //
+// Repeat compression (format version 2): mpiete_iter / mpiete_loop_exit drive a stack of loop
+// frames. At each iteration boundary of the innermost frame, the iteration just finished is
+// compared with the previous one (adjacent in the buffer): equal bytes are dropped and counted,
+// and a Repeat record goes right after the previous iteration once they stop repeating. Only
+// byte-identical iterations are dropped, so a missing exit hook costs compression, never
+// correctness. Bytes before the lowest frame's previous iteration are written out as before;
+// a frame whose iterations do not fit in the buffer gives the rest of its iteration up
+// (written plainly) and starts comparing again at its next iteration.
+//
 // Writing is on only when MPIETE_OUTDIR is set. Not thread-safe, like the rest of the runtime.
 #ifndef MPIETE_RUNTIME_TRACEWRITER_H
 #define MPIETE_RUNTIME_TRACEWRITER_H
@@ -46,27 +55,48 @@ public:
   }
   void init(mpiete_site_t Block) { begin(trace::Tag::Init, Block, 0); }
   void finalize(mpiete_site_t Block) { begin(trace::Tag::Finalize, Block, 0); }
-  void send(mpiete_site_t Block, int32_t Peer, int32_t Tag, uint64_t Comm, uint64_t Bytes,
-            uint64_t Request, trace::SendMode Mode, trace::Context Ctx) {
-    begin(trace::Tag::Send, Block, 5 * trace::MaxVarint + 2);
+  /// A send start; returns its request id (implicit in the file: the rank's start counter).
+  uint64_t send(mpiete_site_t Block, int32_t Peer, int32_t Tag, uint64_t Comm, uint64_t Bytes,
+                trace::SendMode Mode, trace::Context Ctx) {
+    begin(trace::Tag::Send, Block, 4 * trace::MaxVarint + 2);
     s(Peer);
     s(Tag);
     u(Comm);
     u(Bytes);
-    u(Request);
     byte(static_cast<uint8_t>(Mode));
     byte(static_cast<uint8_t>(Ctx));
+    return ++Starts;
   }
-  void recv(mpiete_site_t Block, int32_t Source, int32_t Tag, uint64_t Comm, uint64_t Bytes,
-            uint64_t Request, trace::Context Ctx) {
-    begin(trace::Tag::Recv, Block, 5 * trace::MaxVarint + 1);
+  /// A receive start; returns its request id.
+  uint64_t recv(mpiete_site_t Block, int32_t Source, int32_t Tag, uint64_t Comm, uint64_t Bytes,
+                trace::Context Ctx) {
+    begin(trace::Tag::Recv, Block, 4 * trace::MaxVarint + 1);
     s(Source);
     s(Tag);
     u(Comm);
     u(Bytes);
-    u(Request);
     byte(static_cast<uint8_t>(Ctx));
+    return ++Starts;
   }
+  /// A collective call's own record, before its lowered messages.
+  void collective(mpiete_site_t Block, trace::CollKind Kind, uint64_t Comm, int32_t Root,
+                  uint64_t Bytes) {
+    begin(trace::Tag::Collective, Block, 3 * trace::MaxVarint + 1);
+    byte(static_cast<uint8_t>(Kind));
+    u(Comm);
+    s(Root);
+    u(Bytes);
+  }
+  /// An outermost MPI call starts: its first record gets the call-start flag.
+  void callBegin() { CallFlag = trace::CallStartFlag; }
+  /// An outermost MPI call (at Site) ends: a Call record if it wrote nothing.
+  void callEnd(mpiete_site_t Site) {
+    if (CallFlag != 0)
+      begin(trace::Tag::Call, Site, 0);
+  }
+  /// The loop hooks (mpiete_iter, mpiete_loop_exit).
+  void iter(mpiete_site_t Loop);
+  void loopExit(mpiete_site_t Loop);
   /// A Wait record of N completions: exactly N sendCompleted / recvCompleted calls follow.
   void wait(mpiete_site_t Block, trace::WaitOp Op, uint64_t N) {
     begin(trace::Tag::Wait, Block, 1 + trace::MaxVarint);
@@ -75,11 +105,11 @@ public:
   }
   void sendCompleted(uint64_t Request) {
     reserve(trace::MaxVarint);
-    u(Request << 1);
+    u(distance(Request) << 1);
   }
   void recvCompleted(uint64_t Request, int32_t Source, int32_t Tag, uint64_t Bytes) {
     reserve(4 * trace::MaxVarint);
-    u(Request << 1 | 1);
+    u(distance(Request) << 1 | 1);
     s(Source);
     s(Tag);
     u(Bytes);
@@ -119,7 +149,7 @@ public:
   }
   void requestFree(mpiete_site_t Block, uint64_t Request) {
     begin(trace::Tag::RequestFree, Block, trace::MaxVarint);
-    u(Request);
+    u(distance(Request));
   }
 
 private:
@@ -128,7 +158,8 @@ private:
   void begin(trace::Tag T, mpiete_site_t Block, size_t Room) {
     const uint32_t U = unitIndex(blockUnit(Block));
     reserve(Room + 1 + 2 * trace::MaxVarint);
-    Buf[Len++] = static_cast<unsigned char>(T);
+    Buf[Len++] = static_cast<unsigned char>(static_cast<uint8_t>(T) | CallFlag);
+    CallFlag = 0;
     Len += trace::putVarint(Buf + Len, U);
     Len += trace::putVarint(Buf + Len, blockIndex(Block));
     ++Records;
@@ -136,14 +167,44 @@ private:
   /// Makes room for N more bytes of the current record.
   void reserve(size_t N) {
     if (Len + N > Capacity) [[unlikely]]
-      drain();
+      drain(N);
+  }
+  /// A request id as written: its distance back from the next start (0: not ours).
+  uint64_t distance(uint64_t Request) const {
+    return Request == trace::UnknownRequest || Request > Starts ? 0 : Starts + 1 - Request;
   }
   void u(uint64_t V) { Len += trace::putVarint(Buf + Len, V); }
   void s(int64_t V) { Len += trace::putVarint(Buf + Len, trace::zigzag(V)); }
   void byte(uint8_t V) { Buf[Len++] = V; }
 
   enum StateKind : uint8_t { Unknown, Off, Open, Closed };
-  static constexpr size_t Capacity = 1 << 20;
+  static constexpr size_t Capacity = trace::MaxRepeatBytes;
+  /// Loop frames deeper than this are not compressed (their hooks are ignored).
+  static constexpr size_t MaxFrames = 64;
+  /// The longest Repeat record; every hook call and every drain inserts at most MaxFrames of
+  /// them, which the buffer's slack past Capacity holds.
+  static constexpr size_t RepeatRoom = 1 + 2 * trace::MaxVarint;
+  static constexpr size_t Slack = 2 * MaxFrames * RepeatRoom;
+
+  /// A loop being compressed: offsets into Buf of its previous and current iteration.
+  struct LoopFrame {
+    mpiete_site_t Loop;
+    size_t Prev;         // start of the previous iteration (valid if HasPrev)
+    size_t Cur;          // start of the current iteration (valid if Claim)
+    uint64_t CurRecords; // Records when the current iteration started
+    uint64_t Count;      // iterations dropped as copies of the previous one
+    bool HasPrev;
+    bool Claim; // its bytes are held in the buffer (false: given up until its next iteration)
+  };
+  void endIteration(LoopFrame &F);
+  void closeFrame(LoopFrame &F);
+  void insertRepeat(LoopFrame &F);
+  void release(LoopFrame &F);
+  size_t keep() const;
+  void makeHookRoom() {
+    if (Len + MaxFrames * RepeatRoom > Capacity) [[unlikely]]
+      drain(MaxFrames * RepeatRoom);
+  }
   static constexpr size_t UnitSlots = 1 << 14;
 
   void decide();
@@ -153,12 +214,16 @@ private:
     return lookupUnit(Unit);
   }
   uint32_t lookupUnit(uint32_t Unit);
-  void drain();
+  void drain(size_t Need);
   void writeAll(int Fd, const unsigned char *P, size_t N, const char *What);
 
-  unsigned char Buf[Capacity] = {};
+  unsigned char Buf[Capacity + Slack] = {};
   size_t Len = 0;
-  uint64_t Records = 0;
+  uint64_t Records = 0; // physical records in the file so far (Repeat records included)
+  uint64_t Starts = 0;  // sends and receives started: the last request id
+  uint8_t CallFlag = 0; // CallStartFlag while the current outermost call wrote nothing
+  LoopFrame Frames[MaxFrames] = {};
+  size_t Depth = 0;
   StateKind State = Unknown;
   int Fd = -1; // the trace file once started, else the spill file (or -1)
   bool Started = false;

@@ -17,6 +17,7 @@
 #define MPIETE_RUNTIME_TRANSPORT_H
 
 #include "mpiete/SendMode.h"
+#include "mpiete/TraceFormat.h"
 #include "mpiete/instrument.h"
 
 #include <cstdint>
@@ -52,6 +53,14 @@ int testsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount, int 
 int probe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, MPI_Status *Status);
 int iprobe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, int *Flag, MPI_Status *Status);
 int requestFree(mpiete_site_t Block, MPI_Request *Req);
+
+/// Whether collectiveStarted records anything (the trace variant while tracing): the entry
+/// point computes the collective's byte count only then.
+bool recordsCollectives();
+/// A collective of kind K on Comm starts at Block (Root -1 if it has none; Bytes this rank
+/// contributes); its lowered messages follow.
+void collectiveStarted(mpiete_site_t Block, trace::CollKind K, MPI_Comm Comm, int Root,
+                       uint64_t Bytes);
 
 /// Runs a real MPI operation that is collective over Comm's members (communicator creation and
 /// release): Fn(Arg) calls the PMPI routine. The trace variant just calls it; the token machine

@@ -28,7 +28,6 @@ struct Pending {
 };
 
 constinit HandleMap<Pending> Requests;
-constinit uint64_t NextRequest = 1;
 
 // Distinct from the Recorder's scratch, which MPI_Sendrecv_replace holds across its waitall.
 constinit Scratch<MPI_Request> Before;
@@ -63,15 +62,13 @@ void makeShadow(MPI_Comm Comm) {
   comms::setShadow(Comm, Shadow);
 }
 
-/// Registers a started request; returns its id.
-uint64_t started(MPI_Request Req, const comms::Info &C, bool Recv) {
-  const uint64_t Id = NextRequest++;
+/// Registers a started request under its id (the writer's start counter).
+void started(MPI_Request Req, const comms::Info &C, bool Recv, uint64_t Id) {
   Pending &P = Requests.insert(handleKey(Req));
   P.Id = Id;
   P.Comm = &C;
   P.Recv = Recv;
   comms::retain(C);
-  return Id;
 }
 
 /// The Wait record: begin it with the number of completions, then complete() each.
@@ -173,8 +170,9 @@ int isend(mpiete_site_t Block, const void *Buf, int Count, MPI_Datatype Type, in
   }
   if (Rc != MPI_SUCCESS || !out().on())
     return Rc;
-  const uint64_t Id = started(*Req, C, false);
-  out().send(Block, tracePeer(C, Dest), Tag, C.Id, bytesOf(Count, Type), Id, Mode, Ctx);
+  const uint64_t Id =
+      out().send(Block, tracePeer(C, Dest), Tag, C.Id, bytesOf(Count, Type), Mode, Ctx);
+  started(*Req, C, false, Id);
   return Rc;
 }
 
@@ -184,8 +182,9 @@ int irecv(mpiete_site_t Block, void *Buf, int Count, MPI_Datatype Type, int Sour
   const int Rc = PMPI_Irecv(Buf, Count, Type, Source, Tag, matchingSpace(C, Comm, Ctx), Req);
   if (Rc != MPI_SUCCESS || !out().on())
     return Rc;
-  const uint64_t Id = started(*Req, C, true);
-  out().recv(Block, tracePeer(C, Source), traceTag(Tag), C.Id, bytesOf(Count, Type), Id, Ctx);
+  const uint64_t Id =
+      out().recv(Block, tracePeer(C, Source), traceTag(Tag), C.Id, bytesOf(Count, Type), Ctx);
+  started(*Req, C, true, Id);
   return Rc;
 }
 
@@ -330,6 +329,14 @@ int requestFree(mpiete_site_t Block, MPI_Request *Req) {
     comms::release(*P.Comm);
   out().requestFree(Block, P.Id);
   return Rc;
+}
+
+bool recordsCollectives() { return out().on(); }
+
+void collectiveStarted(mpiete_site_t Block, trace::CollKind K, MPI_Comm Comm, int Root,
+                       uint64_t Bytes) {
+  const comms::Info &C = comms::lookup(Comm, Block);
+  out().collective(Block, K, C.Id, Root < 0 ? -1 : comms::worldRank(C, Root), Bytes);
 }
 
 int collectiveCall(mpiete_site_t, MPI_Comm, int (*Fn)(void *), void *Arg) { return Fn(Arg); }

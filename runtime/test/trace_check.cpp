@@ -73,6 +73,12 @@ const char *countKind(RecordKind K) {
   case RecordKind::CommCreate:
   case RecordKind::CommFree:
     return "comm";
+  case RecordKind::Collective:
+    return "collective";
+  case RecordKind::Call:
+    return "call";
+  case RecordKind::Repeat:
+    return "repeat";
   }
   return "?";
 }
@@ -309,9 +315,61 @@ int checkContent(const std::string &Dir, int Np) {
 
 } // namespace
 
+/// A record as text, every field a consumer sees.
+std::string text(const Record &R) {
+  std::ostringstream S;
+  S << recordKindName(R.Kind) << ' ' << formatBlockId(R.Block) << (R.CallStart ? '*' : ' ')
+    << R.Peer << ' ' << R.Tag << ' ' << R.Comm << ' ' << R.Bytes << ' ' << R.Request << ' '
+    << R.Root << ' ' << static_cast<int>(R.Coll);
+  for (const Completion &C : R.Completions)
+    S << " [" << C.Request << ' ' << C.Recv << ' ' << C.Source << ' ' << C.Tag << ' ' << C.Bytes
+      << ']';
+  return S.str();
+}
+
+uint64_t fileSize(const std::string &Path) {
+  std::ifstream In(Path, std::ios::binary | std::ios::ate);
+  return In.good() ? static_cast<uint64_t>(In.tellg()) : 0;
+}
+
+/// segments.c's traces: SHORT (10 steps) and LONG (1000 steps) with the loop hooks, PLAIN
+/// (1000 steps without them). LONG is no bigger than SHORT (but for the varints of counts),
+/// and expands to exactly PLAIN's records.
+int checkSegments(const std::string &Short, const std::string &Long, const std::string &Plain,
+                  int Np) {
+  for (int Rank = 0; Rank < Np; ++Rank) {
+    const std::string File = "/rank" + std::to_string(Rank) + ".trace";
+    const uint64_t S = fileSize(Short + File), L = fileSize(Long + File),
+                   P = fileSize(Plain + File);
+    std::cout << "rank " << Rank << ": 10 steps " << S << " bytes, 1000 steps " << L
+              << " bytes, 1000 steps uncompressed " << P << " bytes\n";
+    EXPECT(S > 0 && L <= S + 8, "the trace grows with the iterations: " << S << " -> " << L);
+    EXPECT(P > 50 * L, "1000 uncompressed steps: " << P << " bytes");
+    const std::vector<Record> A = readRank(Long, Rank, Np), B = readRank(Plain, Rank, Np);
+    EXPECT(A.size() == B.size(), "expanded " << A.size() << " records, uncompressed " << B.size());
+    for (size_t I = 0; I < A.size() && I < B.size(); ++I)
+      if (text(A[I]) != text(B[I])) {
+        EXPECT(false, "record " << I << ": " << text(A[I]) << " vs " << text(B[I]));
+        break;
+      }
+    // One flagged record per call: init, two per step, finalize.
+    size_t Calls = 0;
+    for (const Record &R : A)
+      Calls += R.CallStart;
+    EXPECT(Calls == 1 + 2 * 1000 + 1, "calls " << Calls); // init, steps, finalize
+  }
+  return Failures == 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
+  if (argc == 6 && std::string(argv[1]) == "segments") {
+    const int Rc = checkSegments(argv[2], argv[3], argv[4], std::stoi(argv[5]));
+    if (Rc == 0)
+      std::cout << "trace segments ok\n";
+    return Rc;
+  }
   if (argc != 4) {
-    std::cerr << "usage: trace_check counts|content DIR NP\n";
+    std::cerr << "usage: trace_check counts|content DIR NP | segments SHORT LONG PLAIN NP\n";
     return 2;
   }
   const std::string Mode = argv[1], Dir = argv[2];

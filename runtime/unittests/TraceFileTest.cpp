@@ -2,6 +2,7 @@
 // made before MPI_Init (spilled past the buffer) come out in order, and every truncation or
 // corruption of a valid file is reported, never silently accepted.
 #include "TraceWriter.h"
+#include "mpiete/BlockId.h"
 #include "mpiete/trace/TraceReader.h"
 
 #include <gtest/gtest.h>
@@ -50,9 +51,9 @@ std::string writeSample(const std::string &Dir, int PreBlocks) {
   W->init(idA(1));
   W->block(idB(5));
   W->loop(idA(10), 123456789012ULL);
-  W->send(idA(12), 2, 7, 0, 4096, 1, SendMode::Synchronous, Context::User);
-  W->send(idA(14), ProcNull, 0, 0, 0, 2, SendMode::Standard, Context::User);
-  W->recv(idA(16), AnySource, AnyTag, 0x123456789abcdefULL, 800, 3, Context::Collective);
+  W->send(idA(12), 2, 7, 0, 4096, SendMode::Synchronous, Context::User);
+  W->send(idA(14), ProcNull, 0, 0, 0, SendMode::Standard, Context::User);
+  W->recv(idA(16), AnySource, AnyTag, 0x123456789abcdefULL, 800, Context::Collective);
   W->wait(idA(17), WaitOp::Waitall, 3);
   W->sendCompleted(1);
   W->recvCompleted(3, 0, 42, 640);
@@ -64,8 +65,8 @@ std::string writeSample(const std::string &Dir, int PreBlocks) {
   W->commCreate(idA(21), 0, true, 0xdeadbeef12345678ULL, 2, Members);
   W->commCreate(idA(22), 0, false, 0, 0, nullptr);
   W->commFree(idA(23), 0xdeadbeef12345678ULL);
-  W->requestFree(idA(24), 9);
-  W->send(idA(25), 1, -3, 0, 1, 10, SendMode::Buffered, Context::User); // negative: zigzag
+  W->requestFree(idA(24), 2);
+  W->send(idA(25), 1, -3, 0, 1, SendMode::Buffered, Context::User); // negative: zigzag
   W->finalize(idA(2));
   W->block(idA(3)); // after MPI_Finalize
   W->finish();
@@ -185,8 +186,9 @@ TEST(TraceFile, EveryRecordKindRoundTrips) {
   EXPECT_EQ(Rs[I].Kind, RecordKind::CommFree);
   EXPECT_EQ(Rs[I++].Comm, 0xdeadbeef12345678ULL);
   EXPECT_EQ(Rs[I].Kind, RecordKind::RequestFree);
-  EXPECT_EQ(Rs[I++].Request, 9u);
+  EXPECT_EQ(Rs[I++].Request, 2u);
   EXPECT_EQ(Rs[I].Kind, RecordKind::Send);
+  EXPECT_EQ(Rs[I].Request, 4u);
   EXPECT_EQ(Rs[I].Tag, -3);
   EXPECT_EQ(Rs[I++].Mode, SendMode::Buffered);
   EXPECT_EQ(Rs[I].Kind, RecordKind::Finalize);
@@ -333,4 +335,282 @@ TEST(TraceFile, OtherCorruptionsAreReported) {
   EXPECT_FALSE(Rd.Reader.open(Dir + "/missing.trace"));
   EXPECT_NE(Rd.Errors.str().find("cannot open the trace"), std::string::npos);
   std::filesystem::remove_all(Dir);
+}
+
+//===-- Version 2: call boundaries, relative requests, repeat compression --------------------===//
+
+namespace {
+
+/// A record as text: every field the kind carries, so two sequences compare exactly.
+std::string describe(const Record &R) {
+  std::ostringstream S;
+  S << recordKindName(R.Kind) << ' ' << formatBlockId(R.Block) << (R.CallStart ? " *" : "");
+  switch (R.Kind) {
+  case RecordKind::Send:
+  case RecordKind::Recv:
+    S << " peer=" << R.Peer << " tag=" << R.Tag << " comm=" << R.Comm << " bytes=" << R.Bytes
+      << " req=" << R.Request;
+    break;
+  case RecordKind::Wait:
+    S << ' ' << waitOpName(R.Op);
+    for (const Completion &C : R.Completions)
+      S << ' ' << C.Request << (C.Recv ? "r" : "s") << C.Source << '/' << C.Tag << '/' << C.Bytes;
+    break;
+  case RecordKind::Collective:
+    S << ' ' << collKindName(R.Coll) << " comm=" << R.Comm << " root=" << R.Root
+      << " bytes=" << R.Bytes;
+    break;
+  case RecordKind::RequestFree:
+    S << " req=" << R.Request;
+    break;
+  case RecordKind::Loop:
+    S << " trips=" << R.Trips;
+    break;
+  default:
+    break;
+  }
+  return S.str();
+}
+
+/// All records of Data (expanded unless Raw), as text; Errors gets the diagnostics.
+std::vector<std::string> records(const std::string &Data, std::string *Errors = nullptr,
+                                 bool Raw = false) {
+  Reading Rd;
+  Rd.Reader.setExpandRepeats(!Raw);
+  std::vector<std::string> Out;
+  Record R;
+  if (Rd.Reader.openBuffer("t.trace", Data))
+    while (Rd.Reader.next(R))
+      Out.push_back(R.Kind == RecordKind::Repeat ? "repeat " + std::to_string(R.RepeatCount) + "x" +
+                                                       std::to_string(R.RepeatLength)
+                                                 : describe(R));
+  EXPECT_TRUE(Rd.Reader.ok() || Errors != nullptr) << Rd.Errors.str();
+  EXPECT_TRUE(Rd.Reader.atEnd() || Errors != nullptr);
+  if (Errors)
+    *Errors = Rd.Errors.str();
+  return Out;
+}
+
+constexpr mpiete_site_t Outer = idA(500), Inner = idA(501), Broken = idA(502), Big = idA(503);
+
+/// One MPI call of a time step: a ring exchange whose send completes in the next call (a
+/// request across iterations), as the runtime writes it.
+void exchange(TraceWriter &W, uint64_t &Pending, int Step) {
+  W.callBegin();
+  const uint64_t S = W.send(idA(600), 1, 7, 0, 8, SendMode::Standard, Context::User);
+  const uint64_t R = W.recv(idA(601), 1, 7, 0, 8, Context::User);
+  W.wait(idA(602), WaitOp::Waitall, Pending != 0 ? 2 : 1);
+  W.recvCompleted(R, 1, 7, Step % 10 == 9 ? 16 : 8); // every tenth step differs
+  if (Pending != 0)
+    W.sendCompleted(Pending);
+  Pending = S;
+  W.callEnd(idA(600));
+}
+
+/// The sample program: nested loops, a loop left by a break (no exit hook), a collective, a
+/// call that wrote nothing, a frame too large to compress. With Hooks false, the same records
+/// without the loop hooks (nothing compressed).
+std::string writeProgram(const std::string &Dir, bool Hooks, int Steps = 40) {
+  auto W = std::make_unique<TraceWriter>();
+  W->enable(Dir.c_str());
+  W->start(0, 2);
+  W->callBegin();
+  W->init(idA(1));
+  W->callEnd(idA(1));
+  uint64_t Pending = 0;
+  for (int T = 0; T < Steps; ++T) {
+    if (Hooks)
+      W->iter(Outer);
+    for (int K = 0; K < 3; ++K) {
+      if (Hooks)
+        W->iter(Inner);
+      exchange(*W, Pending, T);
+    }
+    if (Hooks)
+      W->loopExit(Inner);
+    W->callBegin();
+    W->collective(idA(610), CollKind::Allreduce, 0, -1, 8);
+    W->send(idA(610), 1, 0, 0, 8, SendMode::Standard, Context::Collective);
+    W->callEnd(idA(610));
+    W->callBegin();
+    W->callEnd(idA(611)); // an MPI call that wrote nothing: a Call record
+    // A search loop left by a break after 2 iterations: no exit hook.
+    for (int K = 0; K < 5; ++K) {
+      if (Hooks)
+        W->iter(Broken);
+      W->callBegin();
+      W->probe(idA(620), false, 1, 9, 0, false, 0, 0, 0);
+      W->callEnd(idA(620));
+      if (K == 1)
+        break;
+    }
+  }
+  if (Hooks)
+    W->loopExit(Outer);
+  // Iterations of 600 KB each: two do not fit in the 1 MiB buffer, so the frame gives up.
+  for (int K = 0; K < 3; ++K) {
+    if (Hooks)
+      W->iter(Big);
+    for (int B = 0; B < 200000; ++B)
+      W->block(idB(B % 100));
+  }
+  if (Hooks)
+    W->loopExit(Big);
+  W->callBegin();
+  W->requestFree(idA(630), Pending);
+  W->callEnd(idA(630));
+  W->callBegin();
+  W->finalize(idA(2));
+  W->callEnd(idA(2));
+  W->finish();
+  return slurp(Dir + "/rank0.trace");
+}
+
+} // namespace
+
+// The compressed file expands to exactly the records of the uncompressed one, is far smaller,
+// and its raw form shows the repeats.
+TEST(TraceFile, RepeatsExpandToTheUncompressedRecords) {
+  const std::string Dir = tempDir("repeat"), PlainDir = tempDir("plain");
+  const std::string Packed = writeProgram(Dir, true);
+  const std::string Plain = writeProgram(PlainDir, false);
+  const std::vector<std::string> Expanded = records(Packed), Full = records(Plain);
+  ASSERT_EQ(Expanded.size(), Full.size());
+  for (size_t I = 0; I < Full.size(); ++I)
+    ASSERT_EQ(Expanded[I], Full[I]) << "record " << I;
+  // Exact content checks on the uncompressed sequence.
+  EXPECT_EQ(Full[0], "init 00abc123:1 *");
+  EXPECT_EQ(Full[1], "send 00abc123:600 * peer=1 tag=7 comm=0 bytes=8 req=1");
+  EXPECT_EQ(Full[2], "recv 00abc123:601 peer=1 tag=7 comm=0 bytes=8 req=2");
+  EXPECT_EQ(Full[3], "wait 00abc123:602 waitall 2r1/7/8");
+  EXPECT_EQ(Full[6], "wait 00abc123:602 waitall 4r1/7/8 1s0/0/0");
+  EXPECT_EQ(Full[10], "collective 00abc123:610 * allreduce comm=0 root=-1 bytes=8");
+  EXPECT_EQ(Full[12], "call 00abc123:611 *");
+  EXPECT_EQ(Full[13], "probe 00abc123:620 *");
+  EXPECT_EQ(Full.size(), 1 + 40 * (9 + 2 + 1 + 2) + 3 * 200000 + 2u);
+  EXPECT_EQ(Full[Full.size() - 2], "request-free 00abc123:630 * req=" + std::to_string(40 * 7 - 2));
+
+  // The loop's iterations are stored once per distinct iteration: steps 9, 19, ... differ from
+  // their neighbours, so each run of identical steps becomes a repeat.
+  const std::vector<std::string> Raw = records(Packed, nullptr, true);
+  size_t Repeats = 0;
+  for (const std::string &R : Raw)
+    Repeats += R.rfind("repeat ", 0) == 0;
+  EXPECT_GT(Repeats, 10u);
+  EXPECT_LT(Raw.size(), 3 * 200000 + 500u);
+  EXPECT_LT(Packed.size() + 2000, Plain.size());
+  std::filesystem::remove_all(Dir);
+  std::filesystem::remove_all(PlainDir);
+}
+
+// A trace's size does not grow with the iterations of a loop that repeats itself.
+TEST(TraceFile, IdenticalIterationsCostNothing) {
+  auto Steady = [](int Steps) {
+    const std::string Dir = tempDir(("steady" + std::to_string(Steps)).c_str());
+    auto W = std::make_unique<TraceWriter>();
+    W->enable(Dir.c_str());
+    W->start(0, 2);
+    for (int T = 0; T < Steps; ++T) {
+      W->iter(Outer);
+      W->callBegin();
+      const uint64_t S = W->send(idA(600), 1, 7, 0, 8, SendMode::Standard, Context::User);
+      W->wait(idA(601), WaitOp::Wait, 1);
+      W->sendCompleted(S);
+      W->callEnd(idA(600));
+    }
+    W->loopExit(Outer);
+    W->finish();
+    const std::string Data = slurp(Dir + "/rank0.trace");
+    EXPECT_EQ(records(Data).size(), 2u * Steps);
+    std::filesystem::remove_all(Dir);
+    return Data.size();
+  };
+  const size_t Ten = Steady(10), Thousand = Steady(1000);
+  EXPECT_LE(Thousand, Ten + 2) << "10 steps: " << Ten << " bytes, 1000 steps: " << Thousand;
+}
+
+// Every proper prefix of a compressed trace is an error, never a shorter valid trace.
+TEST(TraceFile, EveryTruncationOfACompressedTraceIsReported) {
+  const std::string Dir = tempDir("cut2");
+  auto W = std::make_unique<TraceWriter>();
+  W->enable(Dir.c_str());
+  W->start(0, 2);
+  uint64_t Pending = 0;
+  for (int T = 0; T < 6; ++T) {
+    W->iter(Outer);
+    for (int K = 0; K < 3; ++K) {
+      W->iter(Inner);
+      exchange(*W, Pending, T);
+    }
+    W->loopExit(Inner);
+  }
+  W->loopExit(Outer);
+  W->finish();
+  const std::string Full = slurp(Dir + "/rank0.trace");
+  size_t Repeats = 0;
+  for (const std::string &R : records(Full, nullptr, true))
+    Repeats += R.rfind("repeat ", 0) == 0;
+  ASSERT_GE(Repeats, 2u);
+  for (size_t Cut = 0; Cut < Full.size(); ++Cut) {
+    Reading Rd;
+    Record R;
+    if (Rd.Reader.openBuffer("rank0.trace", Full.substr(0, Cut)))
+      while (Rd.Reader.next(R)) {
+      }
+    EXPECT_FALSE(Rd.Reader.ok()) << "cut at " << Cut << " accepted";
+    EXPECT_EQ(Rd.Diags.errorCount(), 1u) << "cut at " << Cut;
+  }
+  std::filesystem::remove_all(Dir);
+}
+
+namespace {
+/// A version 2 trace by hand: header (rank 0 of 2), unit 0 = UnitA, then Body, then End
+/// counting Records physical records (the unit record included).
+std::string handTrace(uint64_t Version, const std::string &Body, unsigned Records) {
+  std::string D(reinterpret_cast<const char *>(Magic), sizeof Magic);
+  D += static_cast<char>(Version);
+  D += std::string("\x00\x02\x00\x00\x00\x00", 6);
+  D += std::string("\x01\x00\xa3\x82\xaf\x05", 6); // unit 0 = 0x00abc123
+  D += Body;
+  D += '\x7f';
+  D += static_cast<char>(Records);
+  return D;
+}
+} // namespace
+
+TEST(TraceFile, VersionOneStillReads) {
+  // Send (request 5 stored), Wait completing 5, RequestFree 5.
+  const std::string Body = std::string("\x04\x00\x0c\x02\x0e\x00\x08\x05\x00\x00", 10) +
+                           std::string("\x06\x00\x0d\x00\x01\x0a", 6) +
+                           std::string("\x0c\x00\x0e\x05", 4);
+  const std::vector<std::string> Rs = records(handTrace(1, Body, 4));
+  ASSERT_EQ(Rs.size(), 3u);
+  EXPECT_EQ(Rs[0], "send 00abc123:12 peer=1 tag=7 comm=0 bytes=8 req=5");
+  EXPECT_EQ(Rs[1], "wait 00abc123:13 wait 5s0/0/0");
+  EXPECT_EQ(Rs[2], "request-free 00abc123:14 req=5");
+}
+
+TEST(TraceFile, BadRepeatsAreReported) {
+  const std::string Call = std::string("\x8e\x00\x05", 3); // a call record, 3 bytes
+  std::string Err;
+  // Longer than what precedes it (the unit record's 6 bytes and the call's 3).
+  records(handTrace(2, Call + std::string("\x10\x02\x0a", 3), 3), &Err);
+  EXPECT_NE(Err.find("record 2 at offset 24: "), std::string::npos) << Err;
+  EXPECT_NE(Err.find("repeat of 10 bytes, longer than the records before it (9 bytes)"),
+            std::string::npos)
+      << Err;
+  // A count of 0.
+  records(handTrace(2, Call + std::string("\x10\x00\x03", 3), 3), &Err);
+  EXPECT_NE(Err.find("repeat count 0"), std::string::npos) << Err;
+  // Nested: the inner repeat reaches before the region the outer one replays.
+  const std::string Nested = Call + Call + std::string("\x10\x01\x03", 3) + // fine: 1 more
+                             std::string("\x10\x01\x03", 3); // replays the inner repeat alone
+  records(handTrace(2, Nested, 5), &Err);
+  EXPECT_NE(Err.find("longer than the repeated region it is in (0 bytes)"), std::string::npos)
+      << Err;
+  EXPECT_NE(Err.find("replayed by the repeat record at offset"), std::string::npos) << Err;
+  // Valid nesting expands: (call, call x2) x2 = 6 calls.
+  const std::string Good =
+      Call + Call + std::string("\x10\x01\x03", 3) + std::string("\x10\x01\x09", 3);
+  EXPECT_EQ(records(handTrace(2, Good, 5)).size(), 6u);
 }

@@ -36,8 +36,22 @@ std::string hex(uint64_t V) {
 std::string comm(uint64_t Id) { return Id == 0 ? "world" : Id == 1 ? "self" : hex(Id); }
 
 void printRecord(std::ostream &OS, const Record &R) {
+  if (R.Kind == RecordKind::Repeat) {
+    OS << "repeat count=" << R.RepeatCount << " bytes=" << R.RepeatLength << '\n';
+    return;
+  }
   OS << formatBlockId(R.Block) << ' ' << recordKindName(R.Kind);
+  if (R.CallStart)
+    OS << " call-start";
   switch (R.Kind) {
+  case RecordKind::Repeat:
+  case RecordKind::Call:
+    break;
+  case RecordKind::Collective:
+    OS << " kind=" << collKindName(R.Coll) << " comm=" << comm(R.Comm)
+       << " root=" << (R.Root < 0 ? std::string("none") : std::to_string(R.Root))
+       << " bytes=" << R.Bytes;
+    break;
   case RecordKind::Block:
   case RecordKind::Init:
   case RecordKind::Finalize:
@@ -93,8 +107,9 @@ void printRecord(std::ostream &OS, const Record &R) {
 }
 
 /// Dumps one file; false on any error (already reported).
-bool dumpFile(const std::string &Path, std::ostream &OS, DiagnosticSink &Diags) {
+bool dumpFile(const std::string &Path, bool Raw, std::ostream &OS, DiagnosticSink &Diags) {
   TraceReader Reader(Diags);
+  Reader.setExpandRepeats(!Raw);
   if (!Reader.open(Path))
     return false;
   const Header &H = Reader.header();
@@ -118,10 +133,14 @@ bool dumpFile(const std::string &Path, std::ostream &OS, DiagnosticSink &Diags) 
 
 int runTraceDump(const CommandArgs &Args) {
   DiagnosticSink Diags(std::cerr);
-  CommandLine C("trace dump", "usage: mpiete trace dump FILE.trace...",
+  CommandLine C("trace dump", "usage: mpiete trace dump [--raw] FILE.trace...",
                 "Prints each per-rank trace's header and one line per record.",
                 "  mpiete trace dump traces/rank0.trace\n");
   CommandArgs Files;
+  bool Raw = false;
+  C.App.add_flag("--raw", Raw,
+                 "show the records as stored: repeat records unexpanded, version 2 request ids "
+                 "as stored (distances back to their start; starts show req=0)");
   C.App.add_option("FILE.trace", Files, "the per-rank traces")->type_name("");
   // The driver may pass the `dump` word along; accept it.
   CommandArgs Rest = Args;
@@ -141,7 +160,7 @@ int runTraceDump(const CommandArgs &Args) {
   }
   bool Ok = true;
   for (const std::string &F : Files)
-    Ok = dumpFile(F, std::cout, Diags) && Ok;
+    Ok = dumpFile(F, Raw, std::cout, Diags) && Ok;
   std::cout.flush();
   return Ok ? 0 : 1;
 }

@@ -167,13 +167,13 @@ TEST(EstimateCommandTest, ClusterContentionKeys) {
     W->start(Rank, 3);
     W->init(id(1));
     if (Rank == 0) {
-      W->send(id(10), 1, 0, 0, 100000, 1, trace::SendMode::Standard, trace::Context::User);
-      W->send(id(10), 2, 0, 0, 100000, 2, trace::SendMode::Standard, trace::Context::User);
+      W->send(id(10), 1, 0, 0, 100000, trace::SendMode::Standard, trace::Context::User);
+      W->send(id(10), 2, 0, 0, 100000, trace::SendMode::Standard, trace::Context::User);
       W->wait(id(11), trace::WaitOp::Waitall, 2);
       W->sendCompleted(1);
       W->sendCompleted(2);
     } else {
-      W->recv(id(20), 0, 0, 0, 100000, 1, trace::Context::User);
+      W->recv(id(20), 0, 0, 0, 100000, trace::Context::User);
       W->wait(id(21), trace::WaitOp::Wait, 1);
       W->recvCompleted(1, 0, 0, 100000);
     }

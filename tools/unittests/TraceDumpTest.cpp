@@ -40,11 +40,13 @@ TEST(TraceDump, PrintsHeaderAndOneLinePerRecord) {
   W->enable(Dir.c_str());
   W->block(MPIETE_ID(0xabc123, 5));
   W->start(0, 2);
+  W->callBegin();
   W->init(MPIETE_ID(0xabc123, 1));
+  W->callEnd(MPIETE_ID(0xabc123, 1));
   W->loop(MPIETE_ID(0xabc123, 10), 5);
-  W->send(MPIETE_ID(0xabc123, 12), 1, 7, 0, 4, 1, trace::SendMode::Standard, trace::Context::User);
-  W->recv(MPIETE_ID(0x10, 99), trace::AnySource, trace::AnyTag, 1, 8, 2,
-          trace::Context::Collective);
+  W->callBegin();
+  W->send(MPIETE_ID(0xabc123, 12), 1, 7, 0, 4, trace::SendMode::Standard, trace::Context::User);
+  W->recv(MPIETE_ID(0x10, 99), trace::AnySource, trace::AnyTag, 1, 8, trace::Context::Collective);
   W->wait(MPIETE_ID(0xabc123, 13), trace::WaitOp::Waitall, 2);
   W->sendCompleted(1);
   W->recvCompleted(2, 1, 3, 8);
@@ -54,8 +56,20 @@ TEST(TraceDump, PrintsHeaderAndOneLinePerRecord) {
   W->commCreate(MPIETE_ID(0xabc123, 16), 0, true, 0x1234, 2, Members);
   W->commCreate(MPIETE_ID(0xabc123, 17), 0, false, 0, 0, nullptr);
   W->commFree(MPIETE_ID(0xabc123, 18), 0x1234);
-  W->requestFree(MPIETE_ID(0xabc123, 19), 3);
+  W->requestFree(MPIETE_ID(0xabc123, 19), 2);
+  W->callEnd(MPIETE_ID(0xabc123, 12));
+  W->callBegin();
+  W->collective(MPIETE_ID(0xabc123, 20), trace::CollKind::Bcast, 0, 1, 64);
+  W->callEnd(MPIETE_ID(0xabc123, 20));
+  for (int I = 0; I < 3; ++I) { // three identical iterations: one stored, a repeat of 2
+    W->iter(MPIETE_ID(0xabc123, 30));
+    W->callBegin();
+    W->callEnd(MPIETE_ID(0xabc123, 21));
+  }
+  W->loopExit(MPIETE_ID(0xabc123, 30));
+  W->callBegin();
   W->finalize(MPIETE_ID(0xabc123, 2));
+  W->callEnd(MPIETE_ID(0xabc123, 2));
   W->finish();
 
   std::string Out, Err;
@@ -63,16 +77,17 @@ TEST(TraceDump, PrintsHeaderAndOneLinePerRecord) {
   ASSERT_EQ(dump({Path}, Out, Err), 0) << Err;
   EXPECT_EQ(Err, "");
   const std::string Header = "# mpiete trace " + Path +
-                             "\nformat 1\nrank 0 of 2\n"
+                             "\nformat 2\nrank 0 of 2\n"
                              "fingerprint -\nhost ";
   EXPECT_EQ(Out.rfind(Header, 0), 0u) << Out;
   const size_t Body = Out.find("00abc123:5 block\n");
   ASSERT_NE(Body, std::string::npos) << Out;
   EXPECT_EQ(Out.substr(Body),
             "00abc123:5 block\n"
-            "00abc123:1 init\n"
+            "00abc123:1 init call-start\n"
             "00abc123:10 loop trips=5\n"
-            "00abc123:12 send req=1 to=1 tag=7 comm=world bytes=4 mode=standard ctx=user\n"
+            "00abc123:12 send call-start req=1 to=1 tag=7 comm=world bytes=4 mode=standard "
+            "ctx=user\n"
             "00000010:99 recv req=2 from=any tag=any comm=self bytes=8 ctx=collective\n"
             "00abc123:13 wait op=waitall done=2 [req=1] [req=2 from=1 tag=3 bytes=8]\n"
             "00abc123:14 wait op=test done=0\n"
@@ -80,9 +95,21 @@ TEST(TraceDump, PrintsHeaderAndOneLinePerRecord) {
             "00abc123:16 comm-create parent=world new=0000000000001234 members=1,0\n"
             "00abc123:17 comm-create parent=world new=null\n"
             "00abc123:18 comm-free comm=0000000000001234\n"
-            "00abc123:19 request-free req=3\n"
-            "00abc123:2 finalize\n"
-            "end records=15 units=2\n");
+            "00abc123:19 request-free req=2\n"
+            "00abc123:20 collective call-start kind=bcast comm=world root=1 bytes=64\n"
+            "00abc123:21 call call-start\n"
+            "00abc123:21 call call-start\n"
+            "00abc123:21 call call-start\n"
+            "00abc123:2 finalize call-start\n"
+            "end records=18 units=2\n");
+  // --raw: the repeat as stored, request ids as stored (distances; starts carry none).
+  ASSERT_EQ(dump({"--raw", Path}, Out, Err), 0) << Err;
+  EXPECT_NE(Out.find("00abc123:12 send call-start req=0 to=1"), std::string::npos) << Out;
+  EXPECT_NE(Out.find("[req=2] [req=1 from=1 tag=3 bytes=8]"), std::string::npos) << Out;
+  EXPECT_NE(Out.find("00abc123:21 call call-start\nrepeat count=2 bytes=3\n"
+                     "00abc123:2 finalize call-start\n"),
+            std::string::npos)
+      << Out;
 
   // A truncated copy: the records before the cut are printed, then the located error.
   std::filesystem::resize_file(Path, std::filesystem::file_size(Path) - 2);

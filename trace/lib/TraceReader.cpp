@@ -11,6 +11,10 @@ namespace mpiete::trace {
 
 namespace {
 constexpr size_t ChunkBytes = 1 << 16;
+/// History kept behind the live position: the longest repeated region and its Repeat record.
+constexpr size_t History = MaxRepeatBytes + 64;
+/// Nested repeats being replayed at once (a loop nest's depth; far more is corruption).
+constexpr size_t MaxReplayDepth = 256;
 constexpr uint64_t MaxListLength = 1u << 30; // sanity bound on counts read from the file
 } // namespace
 
@@ -38,6 +42,12 @@ const char *recordKindName(RecordKind K) {
     return "comm-free";
   case RecordKind::RequestFree:
     return "request-free";
+  case RecordKind::Collective:
+    return "collective";
+  case RecordKind::Call:
+    return "call";
+  case RecordKind::Repeat:
+    return "repeat";
   }
   return "?";
 }
@@ -67,6 +77,19 @@ const char *contextName(Context C) {
   return C == Context::User ? "user" : C == Context::Collective ? "collective" : "?";
 }
 
+const char *collKindName(CollKind K) {
+  static const char *const Names[] = {"barrier",        "bcast",
+                                      "reduce",         "allreduce",
+                                      "gather",         "gatherv",
+                                      "scatter",        "scatterv",
+                                      "allgather",      "allgatherv",
+                                      "alltoall",       "alltoallv",
+                                      "reduce_scatter", "reduce_scatter_block",
+                                      "scan",           "exscan"};
+  const auto I = static_cast<unsigned>(K);
+  return I <= LastCollKind ? Names[I] : "?";
+}
+
 TraceReader::TraceReader(DiagnosticSink &Diags) : Diags(Diags) {}
 
 TraceReader::~TraceReader() {
@@ -79,12 +102,19 @@ bool TraceReader::fail(const std::string &Message) {
     return false;
   Failed = true;
   std::string Where;
-  if (!InHeader)
-    Where =
-        "record " + std::to_string(Records) + " at offset " + std::to_string(RecordOffset) + ": ";
-  else
+  if (!InHeader) {
+    Where = "record " + std::to_string(Records) + " at offset " + std::to_string(RecordOffset);
+    if (!Replays.empty())
+      Where += " (replayed by the repeat record at offset " +
+               std::to_string(Replays.back().RepeatOffset) + ")";
+    Where += ": ";
+  } else {
     Where = "header at offset " + std::to_string(Offset) + ": ";
-  Diags.error(DiagLoc{Name, 0, 0}, Where + Message, "trace");
+  }
+  Diags.error(DiagLoc{Name, 0, 0},
+              Where +
+                  (RegionCut ? "corrupt trace: a repeated region ends inside a record" : Message),
+              "trace");
   return false;
 }
 
@@ -97,7 +127,7 @@ bool TraceReader::open(const std::string &Path) {
                 "trace");
     return false;
   }
-  Buf.resize(ChunkBytes);
+  Buf.resize(2 * History + ChunkBytes);
   return readHeader();
 }
 
@@ -112,17 +142,28 @@ bool TraceReader::openBuffer(const std::string &BufferName, std::string Data) {
 bool TraceReader::refill() {
   if (Eof || File == nullptr)
     return false;
-  const size_t N = std::fread(Buf.data(), 1, Buf.size(), File);
+  // Keep the history Repeat records may replay, then read as much as fits.
+  const size_t Keep = Pos < History ? Pos : History;
+  std::memmove(Buf.data(), Buf.data() + Pos - Keep, Keep);
+  Pos = Len = Keep;
+  const size_t N = std::fread(Buf.data() + Len, 1, Buf.size() - Len, File);
   if (N == 0) {
     Eof = true;
     return false;
   }
-  Pos = 0;
-  Len = N;
+  Len += N;
   return true;
 }
 
 int TraceReader::getByte() {
+  if (!Replays.empty()) {
+    Replay &F = Replays.back();
+    if (F.Cur == F.End) {
+      RegionCut = true;
+      return -1;
+    }
+    return Buf[Pos - (Offset - F.Cur++)];
+  }
   if (Pos == Len && !refill())
     return -1;
   ++Offset;
@@ -216,9 +257,10 @@ bool TraceReader::readHeader() {
   uint64_t Rank, Size;
   if (!u(Hdr.FormatVersion, "format version"))
     return false;
-  if (Hdr.FormatVersion != FormatVersion)
+  if (Hdr.FormatVersion < MinFormatVersion || Hdr.FormatVersion > FormatVersion)
     return fail("unsupported trace format version " + std::to_string(Hdr.FormatVersion) +
-                " (this reader knows " + std::to_string(FormatVersion) + ")");
+                " (this reader knows " + std::to_string(MinFormatVersion) + " to " +
+                std::to_string(FormatVersion) + ")");
   if (!u(Rank, "rank") || !u(Size, "world size") || !str(Hdr.Fingerprint, "fingerprint") ||
       !str(Hdr.Host, "host name") || !str(Hdr.Date, "date") ||
       !str(Hdr.ToolVersion, "tool version"))
@@ -229,20 +271,90 @@ bool TraceReader::readHeader() {
   Hdr.Rank = static_cast<int>(Rank);
   Hdr.WorldSize = static_cast<int>(Size);
   InHeader = false;
+  FirstRecord = Offset;
+  return true;
+}
+
+bool TraceReader::request(uint64_t &Id, const char *What) {
+  uint64_t V;
+  if (!u(V, What))
+    return false;
+  if (Hdr.FormatVersion < 2 || !ExpandRepeats) {
+    Id = V;
+    return true;
+  }
+  if (V > Starts)
+    return fail("corrupt trace: " + std::string(What) + " " + std::to_string(V) +
+                " starts back, only " + std::to_string(Starts) + " requests were started");
+  Id = V == 0 ? UnknownRequest : Starts + 1 - V;
+  return true;
+}
+
+bool TraceReader::repeat(Record &R) {
+  uint64_t Count, Length;
+  if (!u(Count, "repeat count") || !u(Length, "repeat length"))
+    return false;
+  if (Count == 0)
+    return fail("corrupt trace: repeat count 0");
+  if (Length == 0)
+    return fail("corrupt trace: repeat of 0 bytes");
+  if (Length > MaxRepeatBytes)
+    return fail("corrupt trace: repeat of " + std::to_string(Length) +
+                " bytes, longer than any writer's buffer (" + std::to_string(MaxRepeatBytes) + ")");
+  const uint64_t Floor = Replays.empty() ? FirstRecord : Replays.back().Start;
+  if (Length > RecordOffset - Floor)
+    return fail("corrupt trace: repeat of " + std::to_string(Length) + " bytes, longer than " +
+                (Replays.empty() ? "the records before it (" : "the repeated region it is in (") +
+                std::to_string(RecordOffset - Floor) + " bytes)");
+  if (!ExpandRepeats) {
+    R.Kind = RecordKind::Repeat;
+    R.RepeatCount = Count;
+    R.RepeatLength = Length;
+    return true;
+  }
+  if (Replays.size() == MaxReplayDepth)
+    return fail("corrupt trace: repeats nested more than " + std::to_string(MaxReplayDepth) +
+                " deep");
+  const uint64_t Start = RecordOffset - Length;
+  Replays.push_back(Replay{Start, RecordOffset, Start, Count, RecordOffset});
   return true;
 }
 
 bool TraceReader::next(Record &R) {
   if (Failed || Ended)
     return false;
+  const bool V2 = Hdr.FormatVersion >= 2;
   for (;;) {
-    RecordOffset = Offset;
+    // A replayed region that ended starts over, or hands back to what it was replayed from.
+    while (!Replays.empty() && Replays.back().Cur == Replays.back().End) {
+      Replay &F = Replays.back();
+      if (--F.Remaining > 0)
+        F.Cur = F.Start;
+      else
+        Replays.pop_back();
+    }
+    const bool Live = Replays.empty();
+    RecordOffset = Live ? Offset : Replays.back().Cur;
     const int TagByte = getByte();
     if (TagByte < 0)
       return fail("truncated trace: no end marker");
-    R.Number = Records;
+    R.Number = Logical;
     R.Offset = RecordOffset;
-    switch (static_cast<Tag>(TagByte)) {
+    R.CallStart = V2 && (TagByte & CallStartFlag) != 0;
+    const int TagValue = V2 ? TagByte & TagMask : TagByte;
+    const auto T = static_cast<Tag>(TagValue);
+    if (R.CallStart && (T == Tag::Unit || T == Tag::End || T == Tag::Repeat))
+      return fail("corrupt trace: call-start flag on a " +
+                  std::string(T == Tag::Unit  ? "unit"
+                              : T == Tag::End ? "end"
+                                              : "repeat") +
+                  " record");
+    if (!V2 && (T == Tag::Collective || T == Tag::Call || T == Tag::Repeat)) {
+      char Hex[16];
+      std::snprintf(Hex, sizeof Hex, "0x%02x", TagByte);
+      return fail(std::string("corrupt trace: record tag ") + Hex + " in a version 1 trace");
+    }
+    switch (T) {
     case Tag::Unit: {
       uint64_t Index, Unit;
       if (!u(Index, "unit index") || !u(Unit, "unit id"))
@@ -255,9 +367,21 @@ bool TraceReader::next(Record &R) {
       Units.push_back(static_cast<uint32_t>(Unit));
       UnitSet.push_back(true);
       ++Records;
+      ++Logical;
       continue; // the dictionary is the reader's business, not the caller's
     }
+    case Tag::Repeat: {
+      if (!repeat(R))
+        return false;
+      if (Live)
+        ++Records;
+      if (!ExpandRepeats)
+        return true;
+      continue;
+    }
     case Tag::End: {
+      if (!Live)
+        return fail("corrupt trace: end marker inside a repeated region");
       uint64_t Count;
       if (!u(Count, "end marker"))
         return false;
@@ -294,8 +418,11 @@ bool TraceReader::next(Record &R) {
       uint8_t Mode, Ctx;
       if (!block(R.Block) || !s32(R.Peer, "send peer") || !s32(R.Tag, "send tag") ||
           !u(R.Comm, "send communicator") || !u(R.Bytes, "send bytes") ||
-          !u(R.Request, "send request") || !byte(Mode, "send mode") || !byte(Ctx, "send context"))
+          (!V2 && !u(R.Request, "send request")) || !byte(Mode, "send mode") ||
+          !byte(Ctx, "send context"))
         return false;
+      if (V2)
+        R.Request = ExpandRepeats ? ++Starts : 0;
       if (Mode > static_cast<uint8_t>(SendMode::Buffered))
         return fail("corrupt trace: send mode " + std::to_string(Mode));
       if (Ctx > static_cast<uint8_t>(Context::Collective))
@@ -309,8 +436,10 @@ bool TraceReader::next(Record &R) {
       uint8_t Ctx;
       if (!block(R.Block) || !s32(R.Peer, "receive source") || !s32(R.Tag, "receive tag") ||
           !u(R.Comm, "receive communicator") || !u(R.Bytes, "receive bytes") ||
-          !u(R.Request, "receive request") || !byte(Ctx, "receive context"))
+          (!V2 && !u(R.Request, "receive request")) || !byte(Ctx, "receive context"))
         return false;
+      if (V2)
+        R.Request = ExpandRepeats ? ++Starts : 0;
       if (Ctx > static_cast<uint8_t>(Context::Collective))
         return fail("corrupt trace: context " + std::to_string(Ctx));
       R.Ctx = static_cast<Context>(Ctx);
@@ -334,6 +463,12 @@ bool TraceReader::next(Record &R) {
           return false;
         C.Request = Word >> 1;
         C.Recv = (Word & 1) != 0;
+        if (V2 && ExpandRepeats && C.Request != 0) {
+          if (C.Request > Starts)
+            return fail("corrupt trace: completion " + std::to_string(C.Request) +
+                        " starts back, only " + std::to_string(Starts) + " requests were started");
+          C.Request = Starts + 1 - C.Request;
+        }
         C.Source = C.Tag = 0;
         C.Bytes = 0;
         if (C.Recv && (!s32(C.Source, "matched source") || !s32(C.Tag, "matched tag") ||
@@ -391,7 +526,27 @@ bool TraceReader::next(Record &R) {
       break;
     case Tag::RequestFree:
       R.Kind = RecordKind::RequestFree;
-      if (!block(R.Block) || !u(R.Request, "request"))
+      if (!block(R.Block) || !request(R.Request, "request"))
+        return false;
+      break;
+    case Tag::Collective: {
+      R.Kind = RecordKind::Collective;
+      uint8_t Kind;
+      if (!block(R.Block) || !byte(Kind, "collective kind") ||
+          !u(R.Comm, "collective communicator") || !s32(R.Root, "collective root") ||
+          !u(R.Bytes, "collective bytes"))
+        return false;
+      if (Kind > LastCollKind)
+        return fail("corrupt trace: collective kind " + std::to_string(Kind));
+      if (R.Root < -1 || R.Root >= Hdr.WorldSize)
+        return fail("corrupt trace: collective root " + std::to_string(R.Root) + " in a world of " +
+                    std::to_string(Hdr.WorldSize));
+      R.Coll = static_cast<CollKind>(Kind);
+      break;
+    }
+    case Tag::Call:
+      R.Kind = RecordKind::Call;
+      if (!block(R.Block))
         return false;
       break;
     default: {
@@ -400,7 +555,9 @@ bool TraceReader::next(Record &R) {
       return fail(std::string("corrupt trace: unknown record tag ") + Hex);
     }
     }
-    ++Records;
+    if (Live)
+      ++Records;
+    ++Logical;
     return true;
   }
 }

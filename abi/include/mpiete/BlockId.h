@@ -47,6 +47,10 @@ inline constexpr uint64_t CalibrationBlock = makeBlockId(ReservedUnit, 0xfffffff
 /// (--mpiete-pass-through): created, fenced and freed collectively under the token machine.
 inline constexpr uint64_t WindowCallBlock = makeBlockId(ReservedUnit, 0xfffffff0u);
 
+/// The segment key's `from` before a rank's first MPI call: the computation from the process's
+/// start to its first MPI call is the segment ProgramStart -> that call's site.
+inline constexpr uint64_t ProgramStart = makeBlockId(ReservedUnit, 0xfffffff1u);
+
 constexpr bool isReservedBlock(uint64_t Id) { return blockUnit(Id) == ReservedUnit; }
 
 //===-- Readable form -----------------------------------------------------------------------===//

@@ -4,7 +4,13 @@
 //
 // A file is the 8-byte magic, a header, then records. A record is one tag byte followed by
 // LEB128 varints (signed fields zigzag-coded). The last record is End, carrying the number of
-// records before it, so a cut file (no End, or an End whose count disagrees) is detected.
+// (physical) records before it, so a cut file (no End, or an End whose count disagrees) is
+// detected.
+//
+// Version 2 (this writer's) adds: the call-start flag on the tag byte, the Collective, Call and
+// Repeat records, and position-independent request ids (implicit on starts, a backward distance
+// on completions), so that the iterations of a loop encode to identical bytes and a Repeat
+// record can stand for them. Readers still read version 1.
 #ifndef MPIETE_TRACEFORMAT_H
 #define MPIETE_TRACEFORMAT_H
 
@@ -16,7 +22,18 @@
 namespace mpiete::trace {
 
 inline constexpr unsigned char Magic[8] = {'M', 'P', 'I', 'E', 'T', 'R', 'C', '\n'};
-inline constexpr uint64_t FormatVersion = 1;
+inline constexpr uint64_t FormatVersion = 2;
+/// The oldest version the reader still reads.
+inline constexpr uint64_t MinFormatVersion = 1;
+
+/// Version 2: bit 7 of the tag byte marks the first event record written during an outermost
+/// MPI call (Unit and Repeat records never carry it). The record's tag is the low 7 bits.
+inline constexpr uint8_t CallStartFlag = 0x80;
+inline constexpr uint8_t TagMask = 0x7f;
+
+/// The longest repeated region (bytes) a writer produces: its buffer. A reader keeps at least
+/// this many bytes of history to expand Repeat records.
+inline constexpr size_t MaxRepeatBytes = size_t{1} << 20;
 
 /// Longest varint (a 64-bit value): 10 bytes.
 inline constexpr size_t MaxVarint = 10;
@@ -26,7 +43,10 @@ inline constexpr int32_t AnySource = -1; ///< a receive or probe posted with MPI
 inline constexpr int32_t ProcNull = -2;  ///< an operation on MPI_PROC_NULL (a no-op)
 inline constexpr int32_t AnyTag = -1;    ///< posted with MPI_ANY_TAG
 
-/// Request id 0: a request the runtime did not start (none of mpiete's own).
+/// Request id 0: a request the runtime did not start (none of mpiete's own). Version 2 writes
+/// ids relatively: starts carry none (a rank's starts are numbered 1, 2, ... in order) and a
+/// completion or request-free carries the distance `next id - request` (1 = the latest start,
+/// 0 = a request the runtime did not start).
 inline constexpr uint64_t UnknownRequest = 0;
 
 /// Record tags (the first byte of a record). Fields in order, `v` = unsigned varint, `z` =
@@ -36,15 +56,20 @@ enum class Tag : uint8_t {
   Unit = 0x01,        ///< v index, v unit id: index -> 32-bit unit id, before its first use
   Block = 0x02,       ///< b: a compute block starts
   Loop = 0x03,        ///< b, v trips: a loop timed whole ended
-  Send = 0x04,        ///< b, z peer, z tag, v comm, v bytes, v request, 1 mode, 1 context
-  Recv = 0x05,        ///< b, z source, z tag, v comm, v bytes posted, v request, 1 context
+  Send = 0x04,        ///< b, z peer, z tag, v comm, v bytes, [v1: v request,] 1 mode, 1 context
+  Recv = 0x05,        ///< b, z source, z tag, v comm, v bytes posted, [v1: v request,] 1 context
   Wait = 0x06,        ///< b, 1 op, v n, n x completion (see WaitOp / completion below)
   Probe = 0x07,       ///< b, 1 flags, z source, z tag, v comm [, z source, z tag, v bytes]
   Init = 0x08,        ///< b
   Finalize = 0x09,    ///< b
   CommCreate = 0x0a,  ///< b, v parent, 1 has-new [, v new id, v n, n x v world rank]
   CommFree = 0x0b,    ///< b, v comm
-  RequestFree = 0x0c, ///< b, v request
+  RequestFree = 0x0c, ///< b, v request (v2: its distance)
+  Collective = 0x0d,  ///< v2: b, 1 kind (CollKind), v comm, z root (-1 if none), v bytes
+                      ///< this rank contributes; the lowered messages follow
+  Call = 0x0e,        ///< v2: b: an MPI call that wrote no other record
+  Repeat = 0x10,      ///< v2: v count, v length: the `length` bytes right before this record
+                      ///< (one iteration) occur `count` more times here
   End = 0x7f,         ///< v number of records before this one (all tags)
 };
 
@@ -61,6 +86,27 @@ enum class WaitOp : uint8_t {
   Testsome = 7,
 };
 inline constexpr uint8_t LastWaitOp = 7;
+
+/// A Collective record's kind byte.
+enum class CollKind : uint8_t {
+  Barrier = 0,
+  Bcast,
+  Reduce,
+  Allreduce,
+  Gather,
+  Gatherv,
+  Scatter,
+  Scatterv,
+  Allgather,
+  Allgatherv,
+  Alltoall,
+  Alltoallv,
+  ReduceScatter,
+  ReduceScatterBlock,
+  Scan,
+  Exscan,
+};
+inline constexpr uint8_t LastCollKind = static_cast<uint8_t>(CollKind::Exscan);
 
 /// Probe flags: bit 0 = blocking (MPI_Probe), bit 1 = a message was found (then the matched
 /// source, tag and byte count follow).

@@ -24,6 +24,13 @@ void mpiete_tm_begin(mpiete_site_t id); /* block or whole loop starts */
 void mpiete_tm_end(mpiete_site_t id);   /* compute block ends */
 void mpiete_tm_loop_end(mpiete_site_t id, unsigned long long trips); /* whole loop ends */
 
+/* Both variants, segment mode: at the start of every iteration body of a loop that contains MPI
+ * calls, and after such a loop's normal exit (break/return/goto exits need no hook). `loop` is
+ * the loop's site id. The timing variant ignores them; the trace variant compresses
+ * iterations whose records repeat the previous iteration's (docs/trace-format.md). */
+void mpiete_iter(mpiete_site_t loop);
+void mpiete_loop_exit(mpiete_site_t loop);
+
 /* MPI entry points: `MPI_X(args)` becomes `mpiete_x(site, args)` in both variants. */
 #define MPIETE_ROUTINE(MpiName, RuntimeName, Role, Params, Args) int RuntimeName Params;
 #include "mpiete/routines.def"

@@ -7,8 +7,22 @@ namespace mpiete::estimator {
 
 bool TraceEventSource::next(Event &E) {
   for (;;) {
-    if (!Reader.next(Rec))
+    if (!Held && !Reader.next(Rec))
       return false;
+    Held = false;
+    if (EmitSegments && Rec.CallStart) {
+      // The computation before this call: emitted first, the record on the next call.
+      Rec.CallStart = false;
+      Held = true;
+      E.Kind = EventKind::Segment;
+      E.From = LastCall;
+      E.Block = Rec.Block;
+      E.Index = Rec.Number;
+      E.Context = 0;
+      E.Mode = SendMode::Standard;
+      LastCall = Rec.Block;
+      return true;
+    }
     E.Block = Rec.Block;
     E.Index = Rec.Number;
     E.Context = 0;
@@ -62,6 +76,10 @@ bool TraceEventSource::next(Event &E) {
     case trace::RecordKind::CommCreate:
     case trace::RecordKind::CommFree:
       continue; // ids are already in every message record
+    case trace::RecordKind::Collective:
+    case trace::RecordKind::Call:
+    case trace::RecordKind::Repeat:
+      continue; // the call's site is in its Segment event; its messages follow as records
     }
   }
 }

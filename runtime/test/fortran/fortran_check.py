@@ -102,6 +102,12 @@ def check_timing(path, want, who, rank, np_):
         if line.startswith("#"):
             continue  # further header lines (timer overhead, token passing, cpu)
         parts = line.split()
+        if parts and parts[0] in ("segment", "series"):
+            # compute segments (timings): `segment FROM TO N TOTAL MIN MAX SD`, `series ...`
+            if len(parts) < (8 if parts[0] == "segment" else 5) or not all(
+                    is_number(x) for x in parts[3:]):
+                fail(f"{who}: malformed line '{line}'")
+            continue
         kind = parts[1] if len(parts) > 1 else ""
         fixed = 4 if kind == "loop" else 3
         timed = kind in ("block", "loop")

@@ -1,7 +1,10 @@
-// Reads a per-rank binary trace (program base data, mpiete/TraceFormat.h) as a stream of
-// records: open(), header(), then next() until it returns false. Memory stays constant however
-// long the trace; every malformation (truncation included) is reported through the
-// DiagnosticSink with the file, the record number and its byte offset.
+// Reads a per-rank binary trace (program base data, mpiete/TraceFormat.h, versions 1 and 2) as a
+// stream of records: open(), header(), then next() until it returns false. Repeat records are
+// expanded transparently (nested ones included), so a consumer sees the full record sequence;
+// setExpandRepeats(false) shows them as they are stored. Memory stays constant however long
+// the trace (a window of the last MaxRepeatBytes bytes read); every malformation (truncation
+// included) is reported through the DiagnosticSink with the file, the physical record number
+// and its byte offset.
 #ifndef MPIETE_TRACE_TRACEREADER_H
 #define MPIETE_TRACE_TRACEREADER_H
 
@@ -38,11 +41,15 @@ enum class RecordKind : uint8_t {
   CommCreate,
   CommFree,
   RequestFree,
+  Collective, ///< version 2: a collective call, before its lowered messages
+  Call,       ///< version 2: an MPI call that wrote no other record
+  Repeat,     ///< only with setExpandRepeats(false)
 };
 const char *recordKindName(RecordKind K);
 const char *waitOpName(WaitOp Op);
 const char *sendModeName(SendMode M);
 const char *contextName(Context C);
+const char *collKindName(CollKind K);
 
 /// One request a Wait record completed.
 struct Completion {
@@ -58,15 +65,17 @@ struct Record {
   RecordKind Kind = RecordKind::Block;
   uint64_t Block = 0;  ///< site id: unit << 32 | index
   uint64_t Number = 0; ///< position in the file, counting every record from 0
-  uint64_t Offset = 0; ///< byte offset of its tag
+  uint64_t Offset = 0; ///< byte offset of its tag (a replayed record: of the bytes it repeats)
+  /// Version 2: the first record of an MPI call (the tag byte's call-start flag).
+  bool CallStart = false;
 
   uint64_t Trips = 0;   ///< Loop
   int32_t Peer = 0;     ///< Send: destination; Recv, Probe: posted source (world rank,
                         ///< AnySource or ProcNull)
   int32_t Tag = 0;      ///< Send: tag; Recv, Probe: posted tag (or AnyTag)
-  uint64_t Comm = 0;    ///< Send, Recv, Probe, CommFree: communicator id
-  uint64_t Bytes = 0;   ///< Send: bytes sent; Recv: bytes posted
-  uint64_t Request = 0; ///< Send, Recv, RequestFree
+  uint64_t Comm = 0;    ///< Send, Recv, Probe, CommFree, Collective: communicator id
+  uint64_t Bytes = 0;   ///< Send: bytes sent; Recv: bytes posted; Collective: contributed
+  uint64_t Request = 0; ///< Send, Recv, RequestFree (unexpanded version 2: as stored)
   SendMode Mode = SendMode::Standard;
   Context Ctx = Context::User;
 
@@ -83,6 +92,12 @@ struct Record {
   bool HasNew = false;          ///< CommCreate: this rank is a member of the new one
   uint64_t NewComm = 0;         ///< CommCreate
   std::vector<int32_t> Members; ///< CommCreate: world ranks, in the new communicator's order
+
+  CollKind Coll = CollKind::Barrier; ///< Collective
+  int32_t Root = -1;                 ///< Collective: world rank of the root, or -1
+
+  uint64_t RepeatCount = 0;  ///< Repeat (unexpanded): further occurrences
+  uint64_t RepeatLength = 0; ///< Repeat (unexpanded): bytes of the repeated region
 };
 
 class TraceReader {
@@ -99,6 +114,10 @@ public:
 
   const Header &header() const { return Hdr; }
 
+  /// Whether Repeat records are expanded (the default) or returned as records. Unexpanded,
+  /// version 2 request ids are returned as stored (distances; starts carry none).
+  void setExpandRepeats(bool Expand) { ExpandRepeats = Expand; }
+
   /// The next record. False at the end marker (then ok() is true) or on an error (reported).
   bool next(Record &R);
 
@@ -106,7 +125,8 @@ public:
   /// After next() returned false with ok(): the trace was complete.
   bool atEnd() const { return Ended; }
   const std::string &name() const { return Name; }
-  /// Records read so far, unit definitions included (at the end: the end marker's count).
+  /// Physical records read so far, unit definitions and repeats included (at the end: the end
+  /// marker's count).
   uint64_t recordCount() const { return Records; }
   /// Unit dictionary entries read so far: index -> 32-bit unit id.
   const std::vector<uint32_t> &units() const { return Units; }
@@ -122,14 +142,29 @@ private:
   bool block(uint64_t &Id);
   bool readHeader();
   bool fail(const std::string &Message);
+  bool request(uint64_t &Id, const char *What);
+  bool repeat(Record &R);
 
   DiagnosticSink &Diags;
   std::string Name;
   std::FILE *File = nullptr;
+  // Buf holds the file's bytes [Offset - Pos, Offset - Pos + Len): the live position and at
+  // least MaxRepeatBytes of history behind it, which Repeat records replay.
   std::vector<unsigned char> Buf;
   size_t Pos = 0, Len = 0;
   uint64_t Offset = 0; // file offset of Buf[Pos]
   bool Eof = false;
+
+  /// A repeated region being replayed: bytes [Start, End) of the file, Remaining more times.
+  struct Replay {
+    uint64_t Start, End, Cur, Remaining, RepeatOffset;
+  };
+  std::vector<Replay> Replays;
+  bool ExpandRepeats = true;
+  bool RegionCut = false;   // a replayed region ended inside a record
+  uint64_t FirstRecord = 0; // file offset of the first record
+  uint64_t Starts = 0;      // version 2: sends and receives so far (the implicit ids)
+  uint64_t Logical = 0;     // records handed out or skipped (Unit), in expanded order
 
   Header Hdr;
   std::vector<uint32_t> Units; // unit dictionary: index -> unit id

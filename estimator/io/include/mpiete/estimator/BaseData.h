@@ -4,6 +4,7 @@
 #ifndef MPIETE_ESTIMATOR_BASEDATA_H
 #define MPIETE_ESTIMATOR_BASEDATA_H
 
+#include "mpiete/BlockId.h"
 #include "mpiete/basedata/MachineFile.h"
 #include "mpiete/basedata/NetworkFile.h"
 #include "mpiete/estimator/Event.h"
@@ -19,6 +20,9 @@ namespace mpiete::estimator {
 
 /// One rank's trace file (docs/trace-format.md) as an event stream. Communicator bookkeeping
 /// records are skipped; completions of requests the runtime did not start are dropped.
+/// With setEmitSegments(true), every MPI call (a record with the call-start flag) is preceded
+/// by a Segment event: From = the previous call's site (ProgramStart for the first), Block =
+/// this call's site.
 class TraceEventSource : public EventSource {
 public:
   explicit TraceEventSource(DiagnosticSink &Diags) : Reader(Diags) {}
@@ -28,6 +32,9 @@ public:
   }
   const trace::Header &header() const { return Reader.header(); }
 
+  /// Segment events before each call (off by default: the engine handles them once on).
+  void setEmitSegments(bool On) { EmitSegments = On; }
+
   bool next(Event &E) override;
   std::string name() const override { return Reader.name(); }
   bool failed() const override { return !Reader.ok(); }
@@ -35,6 +42,9 @@ public:
 private:
   trace::TraceReader Reader;
   trace::Record Rec;
+  bool EmitSegments = false;
+  bool Held = false;                // Rec is read but not yet turned into an event
+  uint64_t LastCall = ProgramStart; // the previous call's site
 };
 
 /// Opens DIR/rank0.trace ... rank<N-1>.trace, where N is rank 0's world size, and checks that
