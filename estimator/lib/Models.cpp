@@ -58,9 +58,28 @@ void TableComputeModel::setSegment(unsigned Machine, SegmentTimes Times) {
   if (Inserted) {
     Slot = uint32_t(SegmentStore.size());
     SegmentStore.push_back(std::move(Times));
+    MeasuredOn.push_back(Machine);
   } else {
     SegmentStore[Slot] = std::move(Times);
   }
+}
+
+double TableComputeModel::meanAround(BlockId Site, bool EndingAt, unsigned Machine, bool AnyMachine,
+                                     bool &Found) const {
+  // Executions-weighted: the mean time of one computation that ends at (or starts after) the
+  // call Site.
+  double Seconds = 0;
+  uint64_t Executions = 0;
+  for (size_t I = 0; I < SegmentStore.size(); ++I) {
+    const SegmentTimes &S = SegmentStore[I];
+    if ((EndingAt ? S.To : S.From) != Site || MeasuredOn[I] == NotMeasured ||
+        (!AnyMachine && MeasuredOn[I] != Machine))
+      continue;
+    Seconds += S.MeanSeconds * double(S.Executions);
+    Executions += S.Executions;
+  }
+  Found = Executions != 0;
+  return Found ? Seconds / double(Executions) : 0;
 }
 
 const SegmentTimes *TableComputeModel::segment(int Rank, BlockId From, BlockId To) const {
@@ -76,17 +95,28 @@ const SegmentTimes *TableComputeModel::segment(int Rank, BlockId From, BlockId T
       Sum += S->MeanSeconds;
       ++N;
     }
-  if (N == 0)
-    return nullptr;
+  double Seconds = N != 0 ? Sum / N : 0;
+  if (N == 0) {
+    // No rank ran From -> To: a nondeterministic program (a wildcard receive matched another
+    // message, a Test that found its message at once under token passing) took another path.
+    // The computation is taken from the segments ending at To, else from those starting after
+    // From, each on this rank first, then on any rank.
+    bool Found = false;
+    for (int Try = 0; Try < 4 && !Found; ++Try)
+      Seconds = meanAround(Try < 2 ? To : From, Try < 2, M, Try % 2 == 1, Found);
+    if (!Found)
+      return nullptr;
+  }
   SegmentFallbacks.emplace_back(Rank, From, To);
   SegmentTimes Mean;
   Mean.From = From;
   Mean.To = To;
-  Mean.MeanSeconds = Sum / N;
+  Mean.MeanSeconds = Seconds;
   bool Inserted = false;
   uint32_t &Slot = segmentSlot(M, From, To, Inserted);
   Slot = uint32_t(SegmentStore.size());
   SegmentStore.push_back(std::move(Mean));
+  MeasuredOn.push_back(NotMeasured);
   return &SegmentStore.back();
 }
 

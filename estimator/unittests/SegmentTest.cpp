@@ -130,7 +130,8 @@ TEST(SegmentTest, MissingOnOneRankTakesTheOthersMean) {
   EXPECT_EQ(R.Ranks[2].Compute, 400);
   ASSERT_EQ(C.segmentFallbacks().size(), 1u);
   EXPECT_EQ(C.segmentFallbacks()[0], std::make_tuple(2, A, B));
-  // A segment no rank ran has no time: an error, as for a block.
+  // A segment no rank ran, and no measured segment ends at its end or starts after its start,
+  // has no time: an error, as for a block.
   R = run(C, {{Event::segment(A, B)}, {Event::segment(B, F)}});
   EXPECT_FALSE(R.Ok);
   EXPECT_NE(allErrors(R).find("no compute time for segment '00000000:20 -> 00000000:30' on "
@@ -295,4 +296,34 @@ TEST(SegmentTest, ReportNamesTheTopSegments) {
                             "\"00000000:20\", \"compute_seconds\": 0.000000300"),
             std::string::npos)
       << Json.str();
+}
+
+TEST(SegmentTest, NeverRunPairTakesTheSegmentsEndingAtTheSameCall) {
+  // A task farm's master reached B from Q in the trace, but under token passing only from A
+  // and P: Q -> B takes the executions-weighted mean of the segments ending at B on its rank,
+  // (3 x 100 + 1 x 500) / 4 = 200 ns; F ends nothing measured on rank 1 but on rank 0.
+  TableComputeModel C;
+  unsigned M0 = C.addMachine(), M1 = C.addMachine();
+  C.assignRank(0, M0);
+  C.assignRank(1, M1);
+  SegmentTimes AB = mean(A, B, 100e-9), PB = mean(P, B, 500e-9), AF = mean(A, F, 40e-9);
+  AB.Executions = 3;
+  PB.Executions = 1;
+  AF.Executions = 2;
+  C.setSegment(M0, AB);
+  C.setSegment(M0, PB);
+  C.setSegment(M0, AF);
+  C.setSegment(M1, mean(A, B, 7e-9));
+  EstimateResult R = run(C, {{Event::segment(Q, B)}, {Event::segment(Q, F)}});
+  ASSERT_TRUE(R.Ok) << allErrors(R);
+  EXPECT_EQ(R.Ranks[0].Compute, 200);
+  EXPECT_EQ(R.Ranks[1].Compute, 40); // rank 1 measured nothing ending at F: any rank's
+  ASSERT_EQ(C.segmentFallbacks().size(), 2u);
+  // Nothing ends at Q anywhere: the segments starting after B on rank 0 (none), then on any
+  // rank: none either (B starts nothing): still an error; after A: (3 x 100 + 2 x 40) / 5.
+  R = run(C, {{Event::segment(B, Q)}, {}});
+  EXPECT_FALSE(R.Ok);
+  R = run(C, {{Event::segment(A, Q)}, {}});
+  ASSERT_TRUE(R.Ok) << allErrors(R);
+  EXPECT_EQ(R.Ranks[0].Compute, 76);
 }

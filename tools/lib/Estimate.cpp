@@ -217,8 +217,8 @@ int runEstimate(const CommandArgs &Args) {
                       " (rank, block) pairs ran in the trace but not in the timing probe, e.g. "
                       "rank " +
                       std::to_string(Rank) + " block " + formatBlock(Block) +
-                      "; they take the mean time of the ranks that ran them (the program is "
-                      "nondeterministic)",
+                      "; they take the mean time of the ranks that ran them, or of the "
+                      "segments ending at the same call (the program is nondeterministic)",
                   "estimate");
   }
   if (!Compute.segmentFallbacks().empty()) {
@@ -229,8 +229,8 @@ int runEstimate(const CommandArgs &Args) {
                       "rank " +
                       std::to_string(Rank) + " segment " + formatBlock(From) + " -> " +
                       formatBlock(To) +
-                      "; they take the mean time of the ranks that ran them (the program is "
-                      "nondeterministic)",
+                      "; they take the mean time of the ranks that ran them, or of the "
+                      "segments ending at the same call (the program is nondeterministic)",
                   "estimate");
   }
   if (R.NondeterministicReceives) {

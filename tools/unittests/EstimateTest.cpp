@@ -238,17 +238,17 @@ TEST(EstimateCommandTest, RegionInstancesWarmUpThenReal) {
       W->block(id(5));
       if (Rank == 0) {
         W->block(id(I == 0 ? 3 : 4));
-        W->send(id(10), Peer, 0, 0, 100, Req, trace::SendMode::Standard, trace::Context::User);
+        W->send(id(10), Peer, 0, 0, 100, trace::SendMode::Standard, trace::Context::User);
         W->wait(id(11), trace::WaitOp::Wait, 1);
         W->sendCompleted(Req);
-        W->recv(id(20), Peer, 0, 0, 100, Req + 1, trace::Context::User);
+        W->recv(id(20), Peer, 0, 0, 100, trace::Context::User);
         W->wait(id(21), trace::WaitOp::Wait, 1);
         W->recvCompleted(Req + 1, Peer, 0, 100);
       } else {
-        W->recv(id(20), Peer, 0, 0, 100, Req, trace::Context::User);
+        W->recv(id(20), Peer, 0, 0, 100, trace::Context::User);
         W->wait(id(21), trace::WaitOp::Wait, 1);
         W->recvCompleted(Req, Peer, 0, 100);
-        W->send(id(10), Peer, 0, 0, 100, Req + 1, trace::SendMode::Standard, trace::Context::User);
+        W->send(id(10), Peer, 0, 0, 100, trace::SendMode::Standard, trace::Context::User);
         W->wait(id(11), trace::WaitOp::Wait, 1);
         W->sendCompleted(Req + 1);
       }

@@ -83,11 +83,6 @@ EditSet instrumentC(const UnitModel &Model, Variant V) {
   std::string Prelude = "#include \"mpiete/instrument.h\" /* mpiete " + std::string(toString(V)) +
                         " probe of " + Model.Source + " */\n";
   Prelude += "#define MPIETE_B(index) MPIETE_ID(0x" + toHex(Model.UnitId, 8) + "u, index)\n";
-  // TEMPORARY (issue 13): the loop hooks, until instrument.h declares them (runtime branch);
-  // then this line goes. A repeated compatible declaration is valid C.
-  if (std::any_of(Model.Blocks.begin(), Model.Blocks.end(),
-                  [](const Block &B) { return B.Kind == BlockKind::Loop; }))
-    Prelude += "void mpiete_iter(mpiete_site_t); void mpiete_loop_exit(mpiete_site_t);\n";
   Prelude += "#line 1 " + quoted(Model.Source) + "\n";
   Set.insert(0, Prelude, EditOrder::Open);
 

@@ -90,8 +90,10 @@ public:
   std::optional<double> secondsPerExecution(int Rank, BlockId Block) const override;
   const std::vector<std::pair<int, BlockId>> &fallbacks() const { return Fallbacks; }
   /// The same rule for a segment: the mean of the ranks that ran it (their series are not
-  /// used: the occurrences of another rank are not this rank's), listed in
-  /// segmentFallbacks() as (rank, from, to).
+  /// used: the occurrences of another rank are not this rank's); if no rank ran it, the
+  /// executions-weighted mean of the segments ending at the same call, else of those starting
+  /// after the same call (each on this rank, else on any rank). Listed in segmentFallbacks()
+  /// as (rank, from, to).
   const SegmentTimes *segment(int Rank, BlockId From, BlockId To) const override;
   const std::vector<std::tuple<int, BlockId, BlockId>> &segmentFallbacks() const {
     return SegmentFallbacks;
@@ -107,6 +109,8 @@ private:
     return size_t(Rank) < MachineOfRank.size() ? MachineOfRank[size_t(Rank)] : 0;
   }
   const SegmentTimes *findSegment(unsigned Machine, BlockId From, BlockId To) const;
+  double meanAround(BlockId Site, bool EndingAt, unsigned Machine, bool AnyMachine,
+                    bool &Found) const;
   uint32_t &segmentSlot(unsigned Machine, BlockId From, BlockId To, bool &Inserted) const;
 
   // Mutable: a fallback is computed once and then cached in the rank's table.
@@ -115,6 +119,9 @@ private:
   /// another segment holds the key).
   mutable std::vector<FlatMap<uint32_t>> SegmentIndex;
   mutable std::deque<SegmentTimes> SegmentStore; ///< stable addresses
+  /// The machine each SegmentStore entry was measured on; NotMeasured for a fallback.
+  static constexpr unsigned NotMeasured = ~0u;
+  mutable std::vector<unsigned> MeasuredOn;
   std::vector<unsigned> MachineOfRank;
   mutable std::vector<std::pair<int, BlockId>> Fallbacks;
   mutable std::vector<std::tuple<int, BlockId, BlockId>> SegmentFallbacks;
