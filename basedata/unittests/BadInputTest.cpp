@@ -68,11 +68,11 @@ std::string clusterError(const std::string &Text) {
 }
 
 std::string blockMapError(const std::string &Text) {
-  std::string Path = (std::filesystem::temp_directory_path() /
-                      ("mpiete-badinput-" + std::to_string(::testing::UnitTest::GetInstance()
-                                                               ->random_seed()) +
-                       ".blocks.yaml"))
-                         .string();
+  std::string Path =
+      (std::filesystem::temp_directory_path() /
+       ("mpiete-badinput-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+        ".blocks.yaml"))
+          .string();
   std::ofstream(Path) << Text;
   std::ostringstream Errors;
   DiagnosticSink Diags(Errors);
@@ -91,8 +91,8 @@ std::string blockMapError(const std::string &Text) {
 TEST(BadInputTest, TheGoodNetworkFileReads) { EXPECT_EQ(networkError(Network), ""); }
 
 TEST(BadInputTest, NetworkWithoutTable) {
-  std::string NoTable = Network.substr(0, Network.find("table:")) +
-                        Network.substr(Network.find("loggps:"));
+  std::string NoTable =
+      Network.substr(0, Network.find("table:")) + Network.substr(Network.find("loggps:"));
   EXPECT_EQ(networkError(NoTable), "net.yaml:1:1: error: missing 'table' [mpiete-network]\n");
 }
 
@@ -137,12 +137,14 @@ TEST(BadInputTest, NetworkTableValues) {
   EXPECT_NE(networkError(with(Network, "- [0, 1.0e-6, 1.0e-7, 10]", "- {a: 1}"))
                 .find("table row too short"),
             std::string::npos);
-  EXPECT_NE(networkError(with(Network, "rows:", "rows: 3\n  old_rows:")).find("'rows' must be a list"),
-            std::string::npos);
+  EXPECT_NE(
+      networkError(with(Network, "rows:", "rows: 3\n  old_rows:")).find("'rows' must be a list"),
+      std::string::npos);
 }
 
 TEST(BadInputTest, NetworkTypesSwapped) {
-  EXPECT_NE(networkError(with(Network, "loggps:\n", "loggps: [1]\nold:\n")).find("'loggps' must be a map"),
+  EXPECT_NE(networkError(with(Network, "loggps:\n", "loggps: [1]\nold:\n"))
+                .find("'loggps' must be a map"),
             std::string::npos);
   EXPECT_NE(networkError(with(Network, "version: 1", "version: [1]")).find("'version' must be"),
             std::string::npos);
@@ -154,20 +156,23 @@ TEST(BadInputTest, NetworkTypesSwapped) {
 
 TEST(BadInputTest, ClusterFileShapes) {
   // Finding 1: a cluster file that is a list, scalars where maps are expected.
-  EXPECT_NE(clusterError("- format: mpiete-cluster\n").find("c.yaml:1:1: error: not a cluster file"),
-            std::string::npos);
+  EXPECT_NE(
+      clusterError("- format: mpiete-cluster\n").find("c.yaml:1:1: error: not a cluster file"),
+      std::string::npos);
   EXPECT_NE(clusterError("word").find("not a cluster file"), std::string::npos);
   std::string Head = "format: mpiete-cluster\nversion: 1\n";
   EXPECT_EQ(clusterError(Head + "ranks_per_node: 2\nnodes: 3\n"),
             "c.yaml:4:8: error: 'nodes' must be a list (got '3') [mpiete-cluster]\n");
-  EXPECT_NE(clusterError(Head + "ranks_per_node: 2\nnodes: [3]\n").find("'nodes' must be a list of"),
-            std::string::npos);
+  EXPECT_NE(
+      clusterError(Head + "ranks_per_node: 2\nnodes: [3]\n").find("'nodes' must be a list of"),
+      std::string::npos);
   EXPECT_NE(clusterError(Head + "ranks_per_node: [2]\n").find("'ranks_per_node' must be"),
             std::string::npos);
   EXPECT_NE(clusterError(Head + "ranks_per_node: 2.5\n").find("'ranks_per_node' must be"),
             std::string::npos);
-  EXPECT_NE(clusterError(Head + "ranks_per_node: 2\nplacement: {a: b}\n").find("'placement' must be"),
-            std::string::npos);
+  EXPECT_NE(
+      clusterError(Head + "ranks_per_node: 2\nplacement: {a: b}\n").find("'placement' must be"),
+      std::string::npos);
   EXPECT_NE(clusterError(Head + "ranks_per_node: 2\nlink_bandwidth: .inf\n")
                 .find("'link_bandwidth' must be a finite number"),
             std::string::npos);
@@ -214,14 +219,14 @@ TEST(BadInputTest, CommProbeOutputValues) {
                      "mpiete-comm-probe-end\n";
   CommProbeOutput Out;
   EXPECT_EQ(parseCommProbeOutput(Good, Out), "");
-  for (auto [From, To] : std::vector<std::pair<std::string, std::string>>{
-           {"row 0 10 1e-6", "row 0 10 nan"},
-           {"row 0 10 1e-6", "row 0 10 -1e-6"},
-           {"row 0 10 1e-6", "row -1 10 1e-6"},
-           {"row 0 10 1e-6", "row 0 0 1e-6"},
-           {"row 0 10 1e-6", "row 0 10 1e300"},
-           {"ranks 2", "ranks -3"},
-           {"pairs 1", "pairs 0"}}) {
+  for (auto [From, To] :
+       std::vector<std::pair<std::string, std::string>>{{"row 0 10 1e-6", "row 0 10 nan"},
+                                                        {"row 0 10 1e-6", "row 0 10 -1e-6"},
+                                                        {"row 0 10 1e-6", "row -1 10 1e-6"},
+                                                        {"row 0 10 1e-6", "row 0 0 1e-6"},
+                                                        {"row 0 10 1e-6", "row 0 10 1e300"},
+                                                        {"ranks 2", "ranks -3"},
+                                                        {"pairs 1", "pairs 0"}}) {
     CommProbeOutput Bad;
     std::string E = parseCommProbeOutput(with(Good, From, To), Bad);
     EXPECT_NE(E.find("malformed comm probe line"), std::string::npos) << To << ": " << E;
