@@ -41,7 +41,7 @@ struct YamlParser {
     try {
       Root = YAML::Load(Text);
       return true;
-    } catch (const YAML::ParserException &E) {
+    } catch (const YAML::Exception &E) { // syntax errors, too deep nesting
       Diags.error({Name, unsigned(E.mark.line + 1), unsigned(E.mark.column + 1)}, E.msg, Category);
       return Ok = false;
     }
