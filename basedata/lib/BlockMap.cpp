@@ -1,5 +1,8 @@
 // YAML form of the block map: what a person reads to find a block, what the estimator checks.
 #include "mpiete/basedata/BlockMap.h"
+#include "mpiete/basedata/YamlParser.h"
+
+#include <type_traits>
 
 #include "mpiete/support/Diagnostics.h"
 #include "mpiete/support/Hash.h"
@@ -104,23 +107,60 @@ class Reader {
 public:
   Reader(const std::string &Path, DiagnosticSink &Diags) : Path(Path), Diags(Diags) {}
 
+  /// N[Key] converted to T; a missing key, a record that is no map, or a value of another
+  /// type is reported at its line (never a yaml-cpp exception).
   template <typename T>
   bool get(const YAML::Node &N, const char *Key, T &Out, const std::string &Record) {
-    const YAML::Node V = N[Key];
-    if (!V) {
-      fail(Record + ": missing '" + Key + "'");
+    if (!N.IsDefined() || !N.IsMap()) {
+      fail(Record + ": a map expected, found " + YamlParser::shown(N), N);
+      return false;
+    }
+    YAML::Node V;
+    if (!YamlParser::find(N, Key, V)) {
+      fail(Record + ": missing '" + Key + "'", N);
       return false;
     }
     try {
-      Out = V.as<T>();
+      if constexpr (std::is_same_v<T, std::string>) {
+        if (!V.IsScalar())
+          throw YAML::BadConversion(V.Mark());
+      }
+      Out = V.template as<T>();
     } catch (const YAML::Exception &) {
-      fail(Record + ": malformed '" + Key + "'");
+      fail(Record + ": malformed '" + Key + "' (got " + YamlParser::shown(V) + ")", V);
       return false;
     }
     return true;
   }
+  /// An optional key: absent is fine, present must convert.
+  template <typename T>
+  bool optional(const YAML::Node &N, const char *Key, T &Out, const std::string &Record) {
+    YAML::Node V;
+    return !YamlParser::find(N, Key, V) || get(N, Key, Out, Record);
+  }
+  /// An optional list (loops, blocks, units): absent is empty.
+  bool list(const YAML::Node &N, const char *Key, YAML::Node &Out, const std::string &Record) {
+    YAML::Node V;
+    if (!YamlParser::find(N, Key, V) || V.IsNull()) {
+      Out = YAML::Node(YAML::NodeType::Sequence);
+      return true;
+    }
+    if (!V.IsSequence()) {
+      fail(Record + ": '" + Key + "' must be a list (got " + YamlParser::shown(V) + ")", V);
+      return false;
+    }
+    Out = V;
+    return true;
+  }
 
-  void fail(const std::string &Message) { Diags.error({Path, 0, 0}, Message, "block-map"); }
+  void fail(const std::string &Message, const YAML::Node &At = YAML::Node()) {
+    DiagLoc Loc{Path, 0, 0};
+    if (At.IsDefined() && At.Mark().line >= 0) {
+      Loc.Line = unsigned(At.Mark().line + 1);
+      Loc.Col = unsigned(At.Mark().column + 1);
+    }
+    Diags.error(Loc, Message, "block-map");
+  }
 
 private:
   const std::string &Path;
@@ -141,15 +181,13 @@ bool readUnit(const YAML::Node &N, size_t Ordinal, Reader &R, UnitModel &U) {
     R.fail(Rec + ": malformed unit id or content hash");
     return false;
   }
-  if (N["defines"])
-    R.get(N, "defines", U.Defines, Rec);
-  if (N["flags"] && !R.get(N, "flags", U.Flags, Rec))
+  YAML::Node LoopList, BlockList;
+  if (!R.optional(N, "defines", U.Defines, Rec) || !R.optional(N, "flags", U.Flags, Rec) ||
+      !R.optional(N, "procedures", U.Procedures, Rec) ||
+      !R.optional(N, "passed_through", U.PassedThrough, Rec) ||
+      !R.list(N, "loops", LoopList, Rec) || !R.list(N, "blocks", BlockList, Rec))
     return false;
-  if (N["procedures"])
-    R.get(N, "procedures", U.Procedures, Rec);
-  if (N["passed_through"])
-    R.get(N, "passed_through", U.PassedThrough, Rec);
-  for (const YAML::Node &L : N["loops"]) {
+  for (const YAML::Node &L : LoopList) {
     LoopInfo Info;
     std::string LRec = Rec + " loop " + std::to_string(U.Loops.size());
     if (!R.get(L, "kind", Info.Kind, LRec) || !R.get(L, "procedure", Info.Procedure, LRec) ||
@@ -157,7 +195,7 @@ bool readUnit(const YAML::Node &N, size_t Ordinal, Reader &R, UnitModel &U) {
       return false;
     U.Loops.push_back(std::move(Info));
   }
-  for (const YAML::Node &BN : N["blocks"]) {
+  for (const YAML::Node &BN : BlockList) {
     Block B;
     std::string Id, Kind;
     std::string BRec = Rec + " block " + std::to_string(U.Blocks.size());
@@ -188,20 +226,13 @@ bool readUnit(const YAML::Node &N, size_t Ordinal, Reader &R, UnitModel &U) {
     }
     B.BeginLine = Lines[0];
     B.EndLine = Lines[1];
-    if (BN["col"])
-      R.get(BN, "col", B.BeginCol, BRec);
-    if (BN["phase"])
-      R.get(BN, "phase", B.Phase, BRec);
-    if (BN["loops"])
-      R.get(BN, "loops", B.Loops, BRec);
-    if (BN["timed"])
-      B.WholeLoop = BN["timed"].as<std::string>() == "loop";
-    if (BN["opaque_calls"])
-      R.get(BN, "opaque_calls", B.OpaqueCalls, BRec);
-    if (BN["routine"])
-      R.get(BN, "routine", B.Routine, BRec);
-    if (BN["call"])
-      R.get(BN, "call", B.CallText, BRec);
+    std::string Timed;
+    if (!R.optional(BN, "col", B.BeginCol, BRec) || !R.optional(BN, "phase", B.Phase, BRec) ||
+        !R.optional(BN, "loops", B.Loops, BRec) || !R.optional(BN, "timed", Timed, BRec) ||
+        !R.optional(BN, "opaque_calls", B.OpaqueCalls, BRec) ||
+        !R.optional(BN, "routine", B.Routine, BRec) || !R.optional(BN, "call", B.CallText, BRec))
+      return false;
+    B.WholeLoop = Timed == "loop";
     U.Blocks.push_back(std::move(B));
   }
   return true;
@@ -236,15 +267,18 @@ bool readBlockMap(const std::string &Path, BlockMap &Map, DiagnosticSink &Diags)
            std::to_string(BlockMap::FormatVersion) + ")");
     return false;
   }
-  if (const YAML::Node P = Root["provenance"]) {
-    R.get(P, "program", Map.Program, "provenance");
-    R.get(P, "tool", Map.Tool, "provenance");
-    R.get(P, "date", Map.Date, "provenance");
-    if (P["compiler"])
-      R.get(P, "compiler", Map.Compiler, "provenance");
+  YAML::Node P, Units;
+  if (YamlParser::find(Root, "provenance", P)) {
+    if (!R.optional(P, "program", Map.Program, "provenance") ||
+        !R.optional(P, "tool", Map.Tool, "provenance") ||
+        !R.optional(P, "date", Map.Date, "provenance") ||
+        !R.optional(P, "compiler", Map.Compiler, "provenance"))
+      return false;
   }
+  if (!R.list(Root, "units", Units, "header"))
+    return false;
   size_t Ordinal = 0;
-  for (const YAML::Node &UN : Root["units"]) {
+  for (const YAML::Node &UN : Units) {
     UnitModel U;
     if (!readUnit(UN, Ordinal++, R, U))
       return false;

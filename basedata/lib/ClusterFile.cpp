@@ -49,58 +49,96 @@ DiagLoc locOf(const std::string &Name, const YAML::Node &N) {
 }
 
 /// A file name; false (reported) if the key holds something else.
-bool fileName(YamlParser &Y, YAML::Node Map, const char *Key, std::string &Out) {
-  YAML::Node N = Map[Key];
-  if (!N)
+bool fileName(YamlParser &Y, const YAML::Node &Map, const char *Key, std::string &Out) {
+  YAML::Node N;
+  if (!YamlParser::find(Map, Key, N))
     return true;
-  if (!N.IsScalar())
-    return Y.error(N, std::string("'") + Key + "' must be a file name");
-  Out = N.as<std::string>();
+  if (!N.IsScalar() || N.Scalar().empty())
+    return Y.expected(N, Key, "a file name");
+  Out = N.Scalar();
   return true;
 }
 
-bool parseRoot(const std::string &Name, YAML::Node Root, ClusterSpec &Out, DiagnosticSink &Diags) {
+/// One of Choices (the first when missing).
+bool choice(YamlParser &Y, const YAML::Node &Map, const char *Key, const char *A, const char *B,
+            bool &IsA) {
+  std::string V = A;
+  if (!Y.string(Map, Key, V, false))
+    return false;
+  if (V != A && V != B)
+    return Y.error(Map[Key],
+                   std::string(Key) + " must be '" + A + "' or '" + B + "' (got '" + V + "')");
+  IsA = V == A;
+  return true;
+}
+
+bool parseRoot(const std::string &Name, const YAML::Node &Root, ClusterSpec &Out,
+               DiagnosticSink &Diags) {
   Out = ClusterSpec();
   YamlParser Y{Name, Diags, "cluster"};
-  if (!Root.IsMap() || Root["format"].as<std::string>("") != "mpiete-cluster" ||
-      Root["version"].as<int>(0) != ClusterSpec::FormatVersion)
-    return Y.error(Root, "not a cluster file: 'format: mpiete-cluster', 'version: 1' expected");
-  Out.RanksPerNode = Root["ranks_per_node"].as<int>(0);
-  if (Out.RanksPerNode <= 0)
+  YAML::Node Format, Version;
+  long long V = 0;
+  if (!Root.IsMap() || !YamlParser::find(Root, "format", Format) || !Format.IsScalar() ||
+      Format.Scalar() != "mpiete-cluster" || !YamlParser::find(Root, "version", Version) ||
+      !Version.IsScalar() || !YAML::convert<long long>::decode(Version, V) ||
+      V != ClusterSpec::FormatVersion)
+    return Y.error(Root, "not a cluster file: a map with 'format: mpiete-cluster', 'version: 1' "
+                         "expected");
+  constexpr int64_t MaxCount = 1 << 24;
+  int64_t RanksPerNode = 0;
+  YAML::Node Rpn;
+  if (!YamlParser::find(Root, "ranks_per_node", Rpn))
     return Y.error(Root, "'ranks_per_node' (> 0) is required");
-  std::string Placement = Root["placement"].as<std::string>("block");
-  if (Placement != "block" && Placement != "round-robin")
-    return Y.error(Root["placement"], "placement must be 'block' or 'round-robin'");
-  Out.Placement = Placement == "block" ? ClusterPlacement::Block : ClusterPlacement::RoundRobin;
-  if (YAML::Node Types = Root["nodes"]) {
-    if (!Types.IsSequence())
-      return Y.error(Types, "'nodes' must be a list of {count, machine}");
+  if (!Y.integerValue(Rpn, "ranks_per_node", RanksPerNode, 1, MaxCount))
+    return false;
+  Out.RanksPerNode = int(RanksPerNode);
+  bool Block = true;
+  if (!choice(Y, Root, "placement", "block", "round-robin", Block))
+    return false;
+  Out.Placement = Block ? ClusterPlacement::Block : ClusterPlacement::RoundRobin;
+  YAML::Node Types;
+  if (!Y.list(Root, "nodes", Types, false))
+    return false;
+  if (Types.IsSequence()) {
     Out.NodesAt = locOf(Name, Types);
     for (const YAML::Node &T : Types) {
+      if (!T.IsMap())
+        return Y.expected(T, "nodes", "a list of {count, machine}");
       ClusterNodeType &Type = Out.Nodes.emplace_back();
-      Type.Count = T["count"].as<int>(0);
-      if (Type.Count <= 0)
+      int64_t Count = 0;
+      YAML::Node CountNode;
+      if (!YamlParser::find(T, "count", CountNode))
+        return Y.error(T, "a node type needs 'count' > 0");
+      if (!Y.integerValue(CountNode, "count", Count, 0, MaxCount))
+        return false;
+      if (Count < 1)
         return Y.error(T, "a node type needs 'count' > 0");
       if (!fileName(Y, T, "machine", Type.Machine))
         return false;
+      Type.Count = int(Count);
     }
   }
   if (!fileName(Y, Root, "inter_node_network", Out.InterNodeNetwork) ||
       !fileName(Y, Root, "intra_node_network", Out.IntraNodeNetwork))
     return false;
-  std::string Contention = Root["contention"].as<std::string>("fair");
-  if (Contention != "fair" && Contention != "none")
-    return Y.error(Root["contention"], "contention must be 'fair' or 'none'");
-  Out.Contention = Contention == "fair" ? ClusterContention::Fair : ClusterContention::None;
-  if (YAML::Node B = Root["link_bandwidth"]) {
-    double Capacity = B.as<double>(0);
+  bool Fair = true;
+  if (!choice(Y, Root, "contention", "fair", "none", Fair))
+    return false;
+  Out.Contention = Fair ? ClusterContention::Fair : ClusterContention::None;
+  YAML::Node B;
+  if (Y.present(Root, "link_bandwidth", B, false)) {
+    double Capacity = 0;
+    // Bytes per second: above 0 (a fair share of 0 never ends), at most 1 PB/s.
+    if (!Y.finiteValue(B, "link_bandwidth", Capacity, 0, 1e15))
+      return false;
     // Without contention the capacity is never used, and never was checked.
     if (!(Capacity > 0) && Out.Contention == ClusterContention::Fair)
       return Y.error(B, "'link_bandwidth' must be bytes per second (> 0)");
     if (Capacity > 0)
       Out.LinkBandwidth = Capacity;
   }
-  if (YAML::Node C = Root["contention_network"]) {
+  YAML::Node C;
+  if (YamlParser::find(Root, "contention_network", C)) {
     if (!fileName(Y, Root, "contention_network", Out.ContentionNetwork))
       return false;
     Out.ContentionNetworkAt = locOf(Name, C);
@@ -118,14 +156,8 @@ bool parseClusterSpec(const std::string &Name, const std::string &Text, ClusterS
 }
 
 bool loadClusterSpec(const std::string &Path, ClusterSpec &Out, DiagnosticSink &Diags) {
-  YAML::Node Root;
-  try {
-    Root = YAML::LoadFile(Path);
-  } catch (const YAML::Exception &E) {
-    Diags.error({Path, unsigned(E.mark.line + 1), unsigned(E.mark.column + 1)}, E.msg, "cluster");
-    return false;
-  }
-  return parseRoot(Path, Root, Out, Diags);
+  std::string Text;
+  return readBaseDataText(Path, "cluster", Text, Diags) && parseClusterSpec(Path, Text, Out, Diags);
 }
 
 std::string clusterPath(const std::string &ClusterPath, const std::string &File) {

@@ -1,6 +1,7 @@
 // Reads the comm probe's text output (runtime/comm_probe prints it between its markers).
 #include "mpiete/basedata/CommProbe.h"
 
+#include <cmath>
 #include <sstream>
 
 namespace mpiete {
@@ -14,8 +15,21 @@ std::pair<std::string, std::string> splitKey(const std::string &Line) {
   return {Line.substr(0, Sp), Line.substr(Sp + 1)};
 }
 
+/// A time in seconds: finite, not negative, below an hour (a probe measures microseconds).
+bool plausible(double V) { return std::isfinite(V) && V >= 0 && V < 3600; }
+
 bool readSpread(std::istringstream &In, Spread &S) {
-  return static_cast<bool>(In >> S.Median >> S.P10 >> S.P90);
+  return static_cast<bool>(In >> S.Median >> S.P10 >> S.P90) && plausible(S.Median) &&
+         plausible(S.P10) && plausible(S.P90);
+}
+
+/// A count: a whole number in [Min, 2^31) (">>" into an unsigned would wrap "-1").
+template <typename T> bool readCount(std::istringstream &In, T &Out, long long Min) {
+  long long V = 0;
+  if (!(In >> V) || V < Min || V >= (1LL << 31))
+    return false;
+  Out = T(V);
+  return true;
 }
 
 } // namespace
@@ -44,9 +58,9 @@ std::string parseCommProbeOutput(const std::string &Text, CommProbeOutput &Out) 
     std::istringstream Fields(Rest);
     bool Ok = true;
     if (Key == "ranks")
-      Ok = static_cast<bool>(Fields >> Out.Ranks);
+      Ok = readCount(Fields, Out.Ranks, 2);
     else if (Key == "pairs")
-      Ok = static_cast<bool>(Fields >> Out.Pairs);
+      Ok = readCount(Fields, Out.Pairs, 1);
     else if (Key == "host0")
       Out.Host0 = Rest;
     else if (Key == "host1")
@@ -54,25 +68,30 @@ std::string parseCommProbeOutput(const std::string &Text, CommProbeOutput &Out) 
     else if (Key == "library")
       Out.Library = Rest;
     else if (Key == "tolerance")
-      Ok = static_cast<bool>(Fields >> Out.Tolerance);
+      Ok = static_cast<bool>(Fields >> Out.Tolerance) && std::isfinite(Out.Tolerance) &&
+           Out.Tolerance >= 0;
     else if (Key == "min-reps")
-      Ok = static_cast<bool>(Fields >> Out.MinReps);
+      Ok = readCount(Fields, Out.MinReps, 0);
     else if (Key == "max-reps")
-      Ok = static_cast<bool>(Fields >> Out.MaxReps);
+      Ok = readCount(Fields, Out.MaxReps, 0);
     else if (Key == "row") {
       CommRow R;
-      Ok = static_cast<bool>(Fields >> R.Bytes >> R.Repetitions) && readSpread(Fields, R.Recv) &&
+      long long Bytes = -1;
+      Ok = static_cast<bool>(Fields >> Bytes) && Bytes >= 0 && Bytes < (1LL << 50) &&
+           readCount(Fields, R.Repetitions, 1) && readSpread(Fields, R.Recv) &&
            readSpread(Fields, R.IsendStart) && readSpread(Fields, R.IrecvStart) &&
            readSpread(Fields, R.Arrived);
+      R.Bytes = uint64_t(Bytes);
       if (Ok)
         Out.Rows.push_back(R);
     } else if (Key == "stream") {
-      Ok = static_cast<bool>(Fields >> Out.StreamLength >> Out.StreamReps) &&
+      Ok = readCount(Fields, Out.StreamLength, 1) && readCount(Fields, Out.StreamReps, 1) &&
            readSpread(Fields, Out.Stream);
     }
     // Unknown keys come from a newer probe: ignored.
     if (!Ok)
-      return "malformed comm probe line " + std::to_string(LineNo) + ": '" + Line + "'";
+      return "malformed comm probe line " + std::to_string(LineNo) + ": '" + Line.substr(0, 200) +
+             "' (" + Key + ": counts must be whole numbers, times finite seconds >= 0)";
   }
   if (!Begun)
     return "the comm probe printed no table";

@@ -135,45 +135,60 @@ void writeNetworkFile(std::ostream &OS, const NetworkFile &File) {
 
 namespace {
 
+// Plausibility bounds: a value beyond them is a broken file, not a network.
+constexpr double MaxSeconds = 1.0;         ///< L, o, g: one second per message is no network
+constexpr double MaxSecondsPerByte = 1e-3; ///< G, per-byte overheads: 1 kB/s
+constexpr double MaxTableSeconds = 1e3;    ///< a table entry
+constexpr int64_t MaxBytes = int64_t(1) << 50;
+constexpr int64_t MaxCount = int64_t(1) << 31;
+
 /// The table's rows in file order. Columns are found by name: bytes and recv_s are needed,
-/// the others are read when there (a hand-written file may give just the two).
-bool readTableRows(YamlParser &P, YAML::Node Root, std::vector<NetworkRow> &Out) {
-  YAML::Node Table = Root["table"];
-  if (!Table.IsMap() || !Table["columns"].IsSequence() || !Table["rows"].IsSequence())
-    return P.error(Table.IsDefined() ? Table : Root, "missing 'table' with 'columns' and 'rows'");
-  enum Column { Bytes, Recv, P10, P90, Isend, Irecv, Arrived, Reps, Columns };
-  static const char *const Names[Columns] = {"bytes",          "recv_s",        "recv_p10_s",
-                                             "recv_p90_s",     "isend_start_s", "irecv_start_s",
-                                             "recv_arrived_s", "repetitions"};
-  int At[Columns];
+/// the others are read when there (a hand-written file may give just the two). Every value
+/// must be a finite non-negative number (bytes and repetitions whole numbers).
+bool readTableRows(YamlParser &P, const YAML::Node &Root, std::vector<NetworkRow> &Out) {
+  YAML::Node Table, Columns, Rows;
+  if (!P.map(Root, "table", Table) || !P.list(Table, "columns", Columns) ||
+      !P.list(Table, "rows", Rows))
+    return false;
+  enum Column { Bytes, Recv, P10, P90, Isend, Irecv, Arrived, Reps, NumColumns };
+  static const char *const Names[NumColumns] = {"bytes",          "recv_s",        "recv_p10_s",
+                                                "recv_p90_s",     "isend_start_s", "irecv_start_s",
+                                                "recv_arrived_s", "repetitions"};
+  int At[NumColumns];
   std::fill(std::begin(At), std::end(At), -1);
-  for (size_t I = 0; I < Table["columns"].size(); ++I) {
-    std::string C = Table["columns"][I].as<std::string>("");
-    for (int K = 0; K < Columns; ++K)
-      if (C == Names[K])
+  for (size_t I = 0; I < Columns.size(); ++I) {
+    const YAML::Node C = Columns[I];
+    if (!C.IsScalar())
+      return P.expected(C, "columns", "a list of column names");
+    for (int K = 0; K < NumColumns; ++K)
+      if (C.Scalar() == Names[K])
         At[K] = int(I);
   }
   if (At[Bytes] < 0 || At[Recv] < 0)
-    return P.error(Table["columns"], "the table needs columns 'bytes' and 'recv_s'");
-  for (const YAML::Node &Row : Table["rows"]) {
-    if (!Row.IsSequence() || Row.size() <= size_t(std::max(At[Bytes], At[Recv])))
-      return P.error(Row, "table row too short");
-    auto Optional = [&](Column K) {
-      return At[K] >= 0 && size_t(At[K]) < Row.size() ? Row[At[K]].as<double>(0.0) : 0.0;
-    };
+    return P.error(Columns, "the table needs columns 'bytes' and 'recv_s'");
+  size_t Needed = size_t(std::max(At[Bytes], At[Recv])) + 1;
+  for (const YAML::Node &Row : Rows) {
+    if (!Row.IsSequence() || Row.size() < Needed)
+      return P.error(Row, "table row too short: " + std::to_string(Needed) +
+                              " numbers (bytes and recv_s) expected");
     NetworkRow R;
-    try {
-      R.Bytes = Row[At[Bytes]].as<uint64_t>();
-      R.Recv.Median = Row[At[Recv]].as<double>();
-    } catch (const YAML::Exception &) {
-      return P.error(Row, "table row is not numbers");
+    int64_t Count = 0;
+    if (!P.integerValue(Row[At[Bytes]], "bytes", Count, 0, MaxBytes))
+      return false;
+    R.Bytes = uint64_t(Count);
+    auto Seconds = [&](Column K, double &V) {
+      return At[K] < 0 || size_t(At[K]) >= Row.size() ||
+             P.finiteValue(Row[At[K]], Names[K], V, 0, MaxTableSeconds);
+    };
+    if (!Seconds(Recv, R.Recv.Median) || !Seconds(P10, R.Recv.P10) || !Seconds(P90, R.Recv.P90) ||
+        !Seconds(Isend, R.IsendStart) || !Seconds(Irecv, R.IrecvStart) ||
+        !Seconds(Arrived, R.Arrived))
+      return false;
+    if (At[Reps] >= 0 && size_t(At[Reps]) < Row.size()) {
+      if (!P.integerValue(Row[At[Reps]], "repetitions", Count, 0, MaxCount))
+        return false;
+      R.Repetitions = int(Count);
     }
-    R.Recv.P10 = Optional(P10);
-    R.Recv.P90 = Optional(P90);
-    R.IsendStart = Optional(Isend);
-    R.IrecvStart = Optional(Irecv);
-    R.Arrived = Optional(Arrived);
-    R.Repetitions = int(Optional(Reps));
     Out.push_back(R);
   }
   return true;
@@ -181,57 +196,96 @@ bool readTableRows(YamlParser &P, YAML::Node Root, std::vector<NetworkRow> &Out)
 
 /// format: mpiete-network, as the first thing every reader checks.
 bool checkFormat(YamlParser &P, const YAML::Node &Root) {
-  if (!Root.IsMap() || !Root["format"] || Root["format"].as<std::string>("") != "mpiete-network")
+  YAML::Node F;
+  if (!Root.IsMap() || !YamlParser::find(Root, "format", F) || !F.IsScalar() ||
+      F.Scalar() != "mpiete-network")
     return P.error(Root, "not a network file: 'format: mpiete-network' expected");
   return true;
 }
 
-Spread spreadOf(YAML::Node N) {
-  return {N["median"].as<double>(0), N["p10"].as<double>(0), N["p90"].as<double>(0)};
+bool spreadOf(YamlParser &P, const YAML::Node &Parent, const char *Key, Spread &S) {
+  YAML::Node N;
+  if (!P.map(Parent, Key, N, false))
+    return false;
+  return P.nonNegative(N, "median", S.Median, MaxTableSeconds, false) &&
+         P.nonNegative(N, "p10", S.P10, MaxTableSeconds, false) &&
+         P.nonNegative(N, "p90", S.P90, MaxTableSeconds, false);
 }
 
-LineFit lineOf(YAML::Node N) { return {N["intercept"].as<double>(0), N["slope"].as<double>(0)}; }
+bool lineOf(YamlParser &P, const YAML::Node &Parent, const char *Key, LineFit &L) {
+  YAML::Node N;
+  constexpr double Big = 1e6;
+  return P.map(Parent, Key, N, false) && P.finite(N, "intercept", L.Intercept, -Big, Big, false) &&
+         P.finite(N, "slope", L.Slope, -Big, Big, false);
+}
 
-/// The parts that describe the measurement: never an error, defaults where missing.
-void readDescription(YAML::Node Root, NetworkFile &Out) {
-  if (YAML::Node P = Root["provenance"]; P.IsMap()) {
+bool intOf(YamlParser &P, const YAML::Node &Map, const char *Key, int &Out, int64_t Min) {
+  int64_t V = Out;
+  if (!P.integer(Map, Key, V, Min, MaxCount, false))
+    return false;
+  Out = int(V);
+  return true;
+}
+
+bool sizeOf(YamlParser &P, const YAML::Node &Map, const char *Key, uint64_t &Out) {
+  int64_t V = int64_t(Out);
+  if (!P.integer(Map, Key, V, 0, MaxBytes, false))
+    return false;
+  Out = uint64_t(V);
+  return true;
+}
+
+/// The parts that describe the measurement: optional, defaults where missing, but a value of
+/// the wrong type is reported like any other.
+bool readDescription(YamlParser &Y, const YAML::Node &Root, NetworkFile &Out) {
+  YAML::Node P, S, St, G, F;
+  if (!Y.map(Root, "provenance", P, false) || !Y.map(Root, "settings", S, false) ||
+      !Y.map(Root, "stream", St, false) || !Y.map(Root, "loggps", G, false))
+    return false;
+  if (P.IsMap()) {
     NetworkProvenance &V = Out.Provenance;
-    V.Tool = P["tool"].as<std::string>("");
-    V.Date = P["date"].as<std::string>("");
-    V.Command = P["command"].as<std::string>("");
-    if (P["hosts"].IsSequence() && P["hosts"].size() == 2) {
-      V.Host0 = P["hosts"][0].as<std::string>("");
-      V.Host1 = P["hosts"][1].as<std::string>("");
+    V.Pairs = 1;
+    YAML::Node Hosts;
+    if (!Y.string(P, "tool", V.Tool, false) || !Y.string(P, "date", V.Date, false) ||
+        !Y.string(P, "command", V.Command, false) || !Y.list(P, "hosts", Hosts, false) ||
+        !Y.string(P, "mpi_library", V.MpiLibrary, false) || !intOf(Y, P, "ranks", V.Ranks, 0) ||
+        !intOf(Y, P, "pairs", V.Pairs, 1))
+      return false;
+    if (Hosts.IsSequence()) {
+      if (Hosts.size() != 2 || !Hosts[0].IsScalar() || !Hosts[1].IsScalar())
+        return Y.expected(Hosts, "hosts", "a list of two host names");
+      V.Host0 = Hosts[0].Scalar();
+      V.Host1 = Hosts[1].Scalar();
     }
-    V.MpiLibrary = P["mpi_library"].as<std::string>("");
-    V.Ranks = P["ranks"].as<int>(0);
-    V.Pairs = P["pairs"].as<int>(1);
   }
-  if (YAML::Node S = Root["settings"]; S.IsMap()) {
+  if (S.IsMap()) {
     NetworkSettings &V = Out.Settings;
-    V.MaxSize = S["max_size"].as<uint64_t>(0);
-    V.Step = S["step"].as<uint64_t>(0);
-    V.LogSizes = S["log_sizes"].as<bool>(true);
-    V.Tolerance = S["tolerance"].as<double>(0);
-    V.MinRepetitions = S["min_repetitions"].as<int>(0);
-    V.MaxRepetitions = S["max_repetitions"].as<int>(0);
+    if (!sizeOf(Y, S, "max_size", V.MaxSize) || !sizeOf(Y, S, "step", V.Step) ||
+        !Y.boolean(S, "log_sizes", V.LogSizes, false) ||
+        !Y.finite(S, "tolerance", V.Tolerance, 0, 1e6, false) ||
+        !intOf(Y, S, "min_repetitions", V.MinRepetitions, 0) ||
+        !intOf(Y, S, "max_repetitions", V.MaxRepetitions, 0))
+      return false;
   }
-  if (YAML::Node S = Root["stream"]; S.IsMap()) {
-    Out.Stream.Messages = S["messages"].as<int>(0);
-    Out.Stream.Repetitions = S["repetitions"].as<int>(0);
-    Out.Stream.Time = spreadOf(S["time_s"]);
+  if (St.IsMap() && (!intOf(Y, St, "messages", Out.Stream.Messages, 0) ||
+                     !intOf(Y, St, "repetitions", Out.Stream.Repetitions, 0) ||
+                     !spreadOf(Y, St, "time_s", Out.Stream.Time)))
+    return false;
+  if (G.IsMap()) {
+    if (!Y.map(G, "fit", F, false))
+      return false;
+    if (F.IsMap()) {
+      NetworkFitReport &V = Out.Fit;
+      if (!Y.boolean(F, "break_found", V.BreakFound, false) ||
+          !Y.finite(F, "arrived_share_below_S", V.ArrivedShareBelow, 0, 1e6, false) ||
+          !Y.finite(F, "arrived_share_above_S", V.ArrivedShareAbove, 0, 1e6, false) ||
+          !lineOf(Y, F, "eager", V.Eager) || !lineOf(Y, F, "synchronous", V.Synchronous) ||
+          !Y.finite(F, "relative_rms_residual", V.RelativeRms, 0, 1e6, false) ||
+          !Y.boolean(F, "L_clamped", V.LClamped, false))
+        return false;
+    }
   }
-  if (YAML::Node G = Root["loggps"]; G.IsMap() && G["fit"].IsMap()) {
-    YAML::Node F = G["fit"];
-    NetworkFitReport &V = Out.Fit;
-    V.BreakFound = F["break_found"].as<bool>(false);
-    V.ArrivedShareBelow = F["arrived_share_below_S"].as<double>(0);
-    V.ArrivedShareAbove = F["arrived_share_above_S"].as<double>(0);
-    V.Eager = lineOf(F["eager"]);
-    V.Synchronous = lineOf(F["synchronous"]);
-    V.RelativeRms = F["relative_rms_residual"].as<double>(0);
-    V.LClamped = F["L_clamped"].as<bool>(false);
-  }
+  return true;
 }
 
 } // namespace
@@ -243,32 +297,47 @@ bool parseNetworkFile(const std::string &Name, const std::string &Text, NetworkF
   YamlParser P{Name, Diags, "network"};
   if (!P.load(Text, Root) || !checkFormat(P, Root))
     return false;
-  if (!Root["version"] || Root["version"].as<int>(0) != NetworkFile::FormatVersion)
-    return P.error(Root["version"], "unsupported network file version (1 expected)");
-  readDescription(Root, Out);
+  int64_t Version = 0;
+  if (!P.integer(Root, "version", Version, 0, MaxCount))
+    return false;
+  if (Version != NetworkFile::FormatVersion) {
+    YAML::Node V;
+    YamlParser::find(Root, "version", V);
+    return P.error(V, "unsupported network file version (1 expected)");
+  }
+  if (!readDescription(P, Root, Out))
+    return false;
   if (Parts & NetworkLogGps) {
-    YAML::Node G = Root["loggps"];
-    if (!G.IsMap())
-      return P.error(Root, "missing map 'loggps'");
-    LogGpsParams &L = Out.LogGps;
-    L.L = P.number(G, "L");
-    L.Os = P.number(G, "o_s");
-    L.OsPerByte = P.number(G, "o_s_per_byte");
-    L.Or = P.number(G, "o_r");
-    L.OrPerByte = P.number(G, "o_r_per_byte");
-    L.Gap = P.number(G, "g");
-    L.G = P.number(G, "G");
-    L.GEager = P.number(G, "G_eager");
-    if (YAML::Node S = G["S"]; S.IsDefined() && !S.IsNull())
-      L.S = uint64_t(P.number(G, "S"));
-    if (!P.Ok)
+    YAML::Node G;
+    if (!P.map(Root, "loggps", G))
       return false;
+    LogGpsParams &L = Out.LogGps;
+    if (!P.nonNegative(G, "L", L.L, MaxSeconds) || !P.nonNegative(G, "o_s", L.Os, MaxSeconds) ||
+        !P.nonNegative(G, "o_s_per_byte", L.OsPerByte, MaxSecondsPerByte) ||
+        !P.nonNegative(G, "o_r", L.Or, MaxSeconds) ||
+        !P.nonNegative(G, "o_r_per_byte", L.OrPerByte, MaxSecondsPerByte) ||
+        !P.nonNegative(G, "g", L.Gap, MaxSeconds) ||
+        !P.nonNegative(G, "G", L.G, MaxSecondsPerByte) ||
+        !P.nonNegative(G, "G_eager", L.GEager, MaxSecondsPerByte))
+      return false;
+    // S: bytes, or null for no protocol change; infinity or a fraction is no size.
+    YAML::Node SNode;
+    if (P.present(G, "S", SNode, false)) {
+      int64_t S = 0;
+      if (!P.integerValue(SNode, "S", S, 0, MaxBytes))
+        return false;
+      L.S = uint64_t(S);
+    }
   }
   if (Parts & NetworkTable) {
     if (!readTableRows(P, Root, Out.Rows))
       return false;
-    if (Out.Rows.empty())
-      return P.error(Root["table"]["rows"], "the table has no rows");
+    if (Out.Rows.empty()) {
+      YAML::Node T, Rows;
+      YamlParser::find(Root, "table", T);
+      YamlParser::find(T, "rows", Rows);
+      return P.error(Rows, "the table has no rows");
+    }
   }
   return true;
 }
@@ -287,12 +356,14 @@ bool parseNetworkPairs(const std::string &Name, const std::string &Text, Network
   YamlParser P{Name, Diags, "network"};
   if (!P.load(Text, Root) || !checkFormat(P, Root))
     return false;
-  YAML::Node Pairs = Root["provenance"].IsMap() ? Root["provenance"]["pairs"] : YAML::Node();
-  if (!Pairs.IsDefined() || Pairs.IsNull())
+  YAML::Node Prov, Pairs;
+  if (!P.map(Root, "provenance", Prov, false))
+    return false;
+  if (!P.present(Prov, "pairs", Pairs, false))
     return true; // older files: one pair
-  int K = Pairs.as<int>(0);
-  if (K < 1)
-    return P.error(Pairs, "'pairs' must be a count of at least 1");
+  int64_t K = 0;
+  if (!P.integerValue(Pairs, "pairs", K, 1, MaxCount))
+    return false;
   Out.Pairs = unsigned(K);
   if (K == 1)
     return true;
@@ -300,9 +371,12 @@ bool parseNetworkPairs(const std::string &Name, const std::string &Text, Network
   if (!readTableRows(P, Root, Rows))
     return false;
   std::erase_if(Rows, [](const NetworkRow &R) { return R.Bytes == 0 || !(R.Recv.Median > 0); });
-  if (Rows.empty())
-    return P.error(Root["table"]["rows"],
-                   "no sizes above 0 bytes to take the aggregate bandwidth from");
+  if (Rows.empty()) {
+    YAML::Node T, TRows;
+    YamlParser::find(Root, "table", T);
+    YamlParser::find(T, "rows", TRows);
+    return P.error(TRows, "no sizes above 0 bytes to take the aggregate bandwidth from");
+  }
   // The three largest sizes (a repeated size: its last row, as the table model reads it);
   // the median of their aggregate bandwidths keeps one disturbed point out.
   std::stable_sort(Rows.begin(), Rows.end(),

@@ -173,7 +173,9 @@ TEST(NetworkFileTest, ErrorsAreLocated) {
   NetworkFile F;
   EXPECT_FALSE(parseNetworkFile("network.yaml", Bad, F, Diags));
   EXPECT_NE(Errors.str().find("network.yaml:13:6: error: "), std::string::npos) << Errors.str();
-  EXPECT_NE(Errors.str().find("'L' is not a number [mpiete-network]"), std::string::npos)
+  EXPECT_NE(
+      Errors.str().find("'L' must be a finite number in [0, 1] (got 'fast') [mpiete-network]"),
+      std::string::npos)
       << Errors.str();
   std::ostringstream E2;
   DiagnosticSink D2(E2);
@@ -220,6 +222,7 @@ TEST(NetworkFileTest, PairsDataGivesTheAggregateBandwidth) {
 
   EXPECT_FALSE(parseNetworkPairs(
       "bad.yaml", "format: mpiete-network\nversion: 1\nprovenance: {pairs: 0}\n", P, Diags));
-  EXPECT_NE(Errors.str().find("bad.yaml:3:21: error: 'pairs' must be a count"), std::string::npos)
+  EXPECT_NE(Errors.str().find("bad.yaml:3:21: error: 'pairs' must be a whole number"),
+            std::string::npos)
       << Errors.str();
 }

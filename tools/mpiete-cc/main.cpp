@@ -1,5 +1,6 @@
 // mpiete-cc: a drop-in for mpicc that also builds the trace and timing probes.
 #include "mpiete/tools/CompilerWrapper.h"
+#include "mpiete/tools/LastResort.h"
 
 static const char *const HelpHead = R"(usage: mpiete-cc [mpicc arguments]
 
@@ -21,8 +22,12 @@ static const char *const HelpTail =
     R"(Environment: MPIETE_CC (native compiler), MPIETE_VERBOSE=1, MPIETE_INSTRUMENT (instrumenter).
 )";
 
-int main(int Argc, char **Argv) {
+static int guardedMain(int Argc, char **Argv) {
   std::string Help = HelpHead + mpiete::mpieteOptionsHelp() + HelpTail;
   return mpiete::wrapperMain(std::vector<std::string>(Argv + 1, Argv + Argc),
                              mpiete::WrapperLanguage::C, "mpiete-cc", "MPIETE_CC", "mpicc", Help);
+}
+
+int main(int Argc, char **Argv) {
+  return mpiete::runWithLastResort([&] { return guardedMain(Argc, Argv); });
 }

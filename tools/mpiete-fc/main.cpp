@@ -1,5 +1,6 @@
 // mpiete-fc: a drop-in for mpif90 / mpif77 that also builds the trace and timing probes.
 #include "mpiete/tools/CompilerWrapper.h"
+#include "mpiete/tools/LastResort.h"
 
 static const char *const HelpHead = R"(usage: mpiete-fc [mpif90 arguments]
 
@@ -30,9 +31,13 @@ static const char *const HelpTail =
 MPIETE_FLANG (flang-new).
 )";
 
-int main(int Argc, char **Argv) {
+static int guardedMain(int Argc, char **Argv) {
   std::string Help = HelpHead + mpiete::mpieteOptionsHelp() + HelpTail;
   return mpiete::wrapperMain(std::vector<std::string>(Argv + 1, Argv + Argc),
                              mpiete::WrapperLanguage::Fortran, "mpiete-fc", "MPIETE_FC", "mpif90",
                              Help);
+}
+
+int main(int Argc, char **Argv) {
+  return mpiete::runWithLastResort([&] { return guardedMain(Argc, Argv); });
 }

@@ -3,6 +3,7 @@
 #include "mpiete/support/Diagnostics.h"
 #include "mpiete/support/Process.h"
 #include "mpiete/tools/CompilerWrapper.h"
+#include "mpiete/tools/LastResort.h"
 #include "mpiete/tools/UnitOutputs.h"
 
 #include <algorithm>
@@ -147,7 +148,7 @@ int runFortran(const std::string &Source, const std::vector<std::string> &Flags,
 
 } // namespace
 
-int main(int Argc, char **Argv) {
+static int guardedMain(int Argc, char **Argv) {
   mpiete::DiagnosticSink Diags(std::cerr);
   mpiete::CFrontendOptions Opts;
   Opts.ResourceDir = MPIETE_CLANG_RESOURCE_DIR;
@@ -234,4 +235,8 @@ int main(int Argc, char **Argv) {
   if (!mpiete::analyzeC(Source, Flags, Opts, Model, Text, Diags))
     return 1;
   return mpiete::writeUnitOutputs(Model, Text, Source, Out, std::cout, Diags) ? 0 : 1;
+}
+
+int main(int Argc, char **Argv) {
+  return mpiete::runWithLastResort([&] { return guardedMain(Argc, Argv); });
 }

@@ -1,6 +1,7 @@
 // mpiete: the driver. A dispatch table from subcommand to the function implementing it.
 #include "mpiete/support/Version.h"
 #include "mpiete/tools/Commands.h"
+#include "mpiete/tools/LastResort.h"
 
 #include <cstring>
 #include <iostream>
@@ -53,7 +54,7 @@ void printHelp(std::ostream &OS) {
 
 } // namespace
 
-int main(int Argc, char **Argv) {
+static int guardedMain(int Argc, char **Argv) {
   CommandArgs Args(Argv + 1, Argv + Argc);
   if (Args.empty()) {
     printHelp(std::cerr);
@@ -88,4 +89,8 @@ int main(int Argc, char **Argv) {
   }
   std::cerr << "mpiete: error: unknown command '" << Args[0] << "' (see 'mpiete --help')\n";
   return 2;
+}
+
+int main(int Argc, char **Argv) {
+  return mpiete::runWithLastResort([&] { return guardedMain(Argc, Argv); });
 }
