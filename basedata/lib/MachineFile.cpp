@@ -187,8 +187,28 @@ bool readSegments(YamlParser &P, const YAML::Node &List, MachineRank &MR) {
 
 } // namespace
 
+namespace {
+bool parseMachineFileUnchecked(const std::string &Name, const std::string &Text, MachineFile &Out,
+                               DiagnosticSink &Diags, const std::vector<int> *Only);
+} // namespace
+
 bool parseMachineFile(const std::string &Name, const std::string &Text, MachineFile &Out,
                       DiagnosticSink &Diags, const std::vector<int> *Only) {
+  // yaml-cpp throws on a key looked up in a scalar or a missing node converted: a located error
+  // instead, never an abort (fuzzing found both; issue 14 replaces these with checked reads).
+  try {
+    return parseMachineFileUnchecked(Name, Text, Out, Diags, Only);
+  } catch (const YAML::Exception &E) {
+    Out = MachineFile();
+    Diags.error({Name, unsigned(E.mark.line + 1), unsigned(E.mark.column + 1)},
+                "malformed compute file: " + E.msg, "compute");
+    return false;
+  }
+}
+
+namespace {
+bool parseMachineFileUnchecked(const std::string &Name, const std::string &Text, MachineFile &Out,
+                               DiagnosticSink &Diags, const std::vector<int> *Only) {
   Out = MachineFile();
   YAML::Node Root;
   YamlParser P{Name, Diags, "compute"};
@@ -249,6 +269,8 @@ bool parseMachineFile(const std::string &Name, const std::string &Text, MachineF
                              " (collect it with probe-compute at the program's rank count)");
   return true;
 }
+
+} // namespace
 
 bool loadMachineFile(const std::string &Path, MachineFile &Out, DiagnosticSink &Diags,
                      const std::vector<int> *Only) {

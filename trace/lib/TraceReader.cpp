@@ -456,8 +456,11 @@ bool TraceReader::next(Record &R) {
       if (N > MaxListLength)
         return fail("corrupt trace: " + std::to_string(N) + " completions");
       R.Op = static_cast<WaitOp>(Op);
-      R.Completions.resize(N);
-      for (Completion &C : R.Completions) {
+      // Grown as the completions are read, not sized from the count: a corrupt count must
+      // fail at the end of the data, not allocate gigabytes first (found by fuzzing).
+      R.Completions.clear();
+      for (uint64_t I = 0; I < N; ++I) {
+        Completion &C = R.Completions.emplace_back();
         uint64_t Word;
         if (!u(Word, "completion"))
           return false;
@@ -512,9 +515,8 @@ bool TraceReader::next(Record &R) {
         if (N == 0 || N > static_cast<uint64_t>(Hdr.WorldSize))
           return fail("corrupt trace: communicator of " + std::to_string(N) +
                       " members in a world of " + std::to_string(Hdr.WorldSize));
-        R.Members.resize(N);
-        for (int32_t &M : R.Members)
-          if (!u32(M, "member rank"))
+        for (uint64_t I = 0; I < N; ++I)
+          if (!u32(R.Members.emplace_back(), "member rank"))
             return false;
       }
       break;
