@@ -244,7 +244,18 @@ int runEstimate(const CommandArgs &Args) {
   }
 
   ReportOptions RO;
+  // The block map names the report's sites. A broken one is an error (the report would name
+  // nothing, silently); a missing one a warning (probe-program copies it: a directory put
+  // together by hand may lack it).
+  const unsigned ErrorsBefore = Diags.errorCount();
   std::map<BlockId, std::string> Where = blockDescriptions(Opt["--program"], Diags);
+  if (Diags.errorCount() != ErrorsBefore)
+    return 1;
+  if (!std::filesystem::exists(std::filesystem::path(Opt["--program"]) / "blocks.yaml"))
+    Diags.warning({Opt["--program"], 0, 0},
+                  "no blocks.yaml in the program base data: the report cannot name call sites "
+                  "and segments by file:line (mpiete probe-program copies the block map there)",
+                  "estimate");
   SiteNames Names;
   std::ostringstream Reported; // a broken block map was reported just above
   DiagnosticSink Quiet(Reported);

@@ -73,6 +73,39 @@ TEST(EstimateCommandTest, PredictsThePingPongFromFiles) {
   EXPECT_EQ(runEstimate({"--program", Dir, "--network", Dir + "/network.yaml"}), 1);
 }
 
+TEST(EstimateCommandTest, ABrokenBlockMapIsAnErrorAMissingOneAWarning) {
+  // Issue 14, finding 5: a blocks.yaml that is a single word printed an error and exited 0.
+  std::string Dir = tempDir("blockmap");
+  writePingPong(Dir);
+  {
+    std::ofstream M(Dir + "/machine.yaml");
+    M << "format: mpiete-compute\nversion: 1\nranks:\n"
+         "  - {rank: 0, blocks: [{id: \"0aa758c0:3\", kind: block, mean_seconds: 1.0e-7}]}\n"
+         "  - {rank: 1, blocks: [{id: \"0aa758c0:3\", kind: block, mean_seconds: 1.0e-7}]}\n";
+    std::ofstream N(Dir + "/network.yaml");
+    N << "format: mpiete-network\nversion: 1\ntable:\n  columns: [bytes, recv_s]\n"
+         "  rows: [[0, 1.0e-6], [1024, 2.024e-6]]\n"
+         "loggps: {L: 9.7e-7, o_s: 1.0e-8, o_s_per_byte: 0, o_r: 2.0e-8, o_r_per_byte: 0, "
+         "g: 0, G: 1.0e-9, G_eager: 1.0e-9, S: 1025}\n";
+  }
+  CommandArgs Args = {
+      "--program",           Dir,  "--machine",     Dir + "/machine.yaml", "--network",
+      Dir + "/network.yaml", "-o", Dir + "/out.txt"};
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(runEstimate(Args), 0);
+  std::string Err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(Err.find("warning: no blocks.yaml in the program base data"), std::string::npos) << Err;
+  {
+    std::ofstream B(Dir + "/blocks.yaml");
+    B << "word\n";
+  }
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(runEstimate(Args), 1);
+  Err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(Err.find(Dir + "/blocks.yaml:"), std::string::npos) << Err;
+  EXPECT_NE(Err.find("error:"), std::string::npos) << Err;
+}
+
 TEST(EstimateCommandTest, BaseDataOfAnotherBuildIsRefused) {
   std::string Dir = tempDir("fingerprint");
   ::setenv("MPIETE_FINGERPRINT", "49d39c21a20b06d6", 1);
