@@ -4,6 +4,8 @@
 #ifndef MPIETE_RUNTIME_COLLDECISION_H
 #define MPIETE_RUNTIME_COLLDECISION_H
 
+#include "mpiete/TraceFormat.h"
+
 #include <cstdint>
 
 namespace mpiete::coll {
@@ -11,24 +13,9 @@ namespace mpiete::coll {
 /// The library whose default choices are imitated (env MPIETE_COLL_TABLE=ompi41|mpich).
 enum class Library : uint8_t { OpenMpi41, Mpich };
 
-enum class Coll : uint8_t {
-  Barrier,
-  Bcast,
-  Reduce,
-  Allreduce,
-  Gather,
-  Gatherv,
-  Scatter,
-  Scatterv,
-  Allgather,
-  Allgatherv,
-  Alltoall,
-  Alltoallv,
-  ReduceScatter,
-  ReduceScatterBlock,
-  Scan,
-  Exscan,
-};
+/// The collectives: the trace format's kinds (a Collective record carries one), so the two lists
+/// cannot drift apart.
+using Coll = trace::CollKind;
 
 /// Algorithms as the libraries name them. Every value a table can return is implemented in
 /// Collectives.cpp (some by a close substitute, see docs/collectives.md).
