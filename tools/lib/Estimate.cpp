@@ -9,12 +9,10 @@
 #include "mpiete/support/Diagnostics.h"
 #include "mpiete/tools/Commands.h"
 
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
-#include <sstream>
 #include <tuple>
 
 namespace mpiete {
@@ -22,17 +20,6 @@ namespace mpiete {
 namespace {
 
 using namespace estimator;
-
-/// Segment mode: the trace event source emits a Segment event (the computation since the
-/// previous call) before the first record of every MPI call. Always on: the engine charges
-/// them when the compute base data has segments, and otherwise reports a segment-mode trace
-/// replayed against seed-mode blocks. Called only if the source has the switch (it comes with
-/// trace format 2); an older source emits none.
-template <typename Source>
-auto enableSegments(Source &S, int) -> decltype(S.setEmitSegments(true), void()) {
-  S.setEmitSegments(true);
-}
-template <typename Source> void enableSegments(Source &, long) {}
 
 /// --region-instance: all -> 0, last -> -1, N -> N (from 1); nullopt if malformed.
 std::optional<int> parseRegionInstance(const std::string &Text) {
@@ -141,11 +128,22 @@ int runEstimate(const CommandArgs &Args) {
     Opt["--region-start"] = Opt["--region"].substr(0, Comma);
     Opt["--region-end"] = Opt["--region"].substr(Comma + 1);
   }
+  // The block map names the report's sites and resolves FILE:LINE bounds: read once. A broken
+  // one is an error (the report would name nothing, silently); a missing one a warning
+  // (probe-program copies it: a directory put together by hand may lack it).
+  const ProgramBlockMap Blocks = loadProgramBlockMap(Opt["--program"], Diags);
+  if (!Blocks.Ok)
+    return 1;
+  if (!Blocks.Present)
+    Diags.warning({Opt["--program"], 0, 0},
+                  "no blocks.yaml in the program base data: the report cannot name call sites "
+                  "and segments by file:line (mpiete probe-program copies the block map there)",
+                  "estimate");
   for (auto [Key, Field, IsStart] : {std::tuple{"--region-start", &EO.RegionStart, true},
                                      std::tuple{"--region-end", &EO.RegionEnd, false}}) {
     if (!Opt.count(Key))
       continue;
-    std::optional<BlockId> B = regionBlock(Opt[Key], IsStart, Opt["--program"], Diags);
+    std::optional<BlockId> B = regionBlock(Opt[Key], IsStart, Blocks, Diags);
     if (!B)
       return 1;
     *Field = *B;
@@ -199,7 +197,10 @@ int runEstimate(const CommandArgs &Args) {
 
   std::vector<EventSource *> Sources;
   for (auto &T : Traces) {
-    enableSegments(*T, 0);
+    // Segment mode: a Segment event (the computation since the previous call) before the first
+    // record of every call. Always on: the engine charges them when the compute base data has
+    // segments, and otherwise reports a segment-mode trace replayed against seed-mode blocks.
+    T->setEmitSegments(true);
     Sources.push_back(T.get());
   }
   Engine E(Compute, *Net, EO);
@@ -244,22 +245,9 @@ int runEstimate(const CommandArgs &Args) {
   }
 
   ReportOptions RO;
-  // The block map names the report's sites. A broken one is an error (the report would name
-  // nothing, silently); a missing one a warning (probe-program copies it: a directory put
-  // together by hand may lack it).
-  const unsigned ErrorsBefore = Diags.errorCount();
-  std::map<BlockId, std::string> Where = blockDescriptions(Opt["--program"], Diags);
-  if (Diags.errorCount() != ErrorsBefore)
-    return 1;
-  if (!std::filesystem::exists(std::filesystem::path(Opt["--program"]) / "blocks.yaml"))
-    Diags.warning({Opt["--program"], 0, 0},
-                  "no blocks.yaml in the program base data: the report cannot name call sites "
-                  "and segments by file:line (mpiete probe-program copies the block map there)",
-                  "estimate");
+  std::map<BlockId, std::string> Where = blockDescriptions(Blocks.Map);
   SiteNames Names;
-  std::ostringstream Reported; // a broken block map was reported just above
-  DiagnosticSink Quiet(Reported);
-  Names.load(Opt["--program"], Quiet);
+  Names.load(Blocks.Map);
   RO.DescribeSegment = [&Names](BlockId From, BlockId To) { return Names.segment(From, To); };
   RO.Describe = [&Where](BlockId B) -> std::string {
     if (isReservedBlock(B)) {

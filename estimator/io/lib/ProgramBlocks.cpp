@@ -22,13 +22,18 @@ std::string uninstrumentedRoutine(BlockId Site) {
   return N < sizeof RoutineNames / sizeof RoutineNames[0] ? RoutineNames[N] : "";
 }
 
-void SiteNames::load(const std::string &ProgramDir, DiagnosticSink &Diags) {
-  std::string Path = (std::filesystem::path(ProgramDir) / "blocks.yaml").string();
-  if (!std::filesystem::exists(Path))
-    return;
-  BlockMap Map;
-  if (!readBlockMap(Path, Map, Diags))
-    return;
+ProgramBlockMap loadProgramBlockMap(const std::string &ProgramDir, DiagnosticSink &Diags) {
+  ProgramBlockMap Out;
+  Out.Path = (std::filesystem::path(ProgramDir) / "blocks.yaml").string();
+  Out.Present = std::filesystem::exists(Out.Path);
+  if (Out.Present && !readBlockMap(Out.Path, Out.Map, Diags)) {
+    Out.Ok = false;
+    Out.Map = BlockMap();
+  }
+  return Out;
+}
+
+void SiteNames::load(const BlockMap &Map) {
   for (const UnitModel &U : Map.Units)
     for (const Block &B : U.Blocks) {
       Site &S = Sites[U.blockId(B.Index)];
@@ -84,15 +89,8 @@ std::string SiteNames::segment(BlockId From, BlockId To) const {
   return Out;
 }
 
-std::map<BlockId, std::string> blockDescriptions(const std::string &ProgramDir,
-                                                 DiagnosticSink &Diags) {
+std::map<BlockId, std::string> blockDescriptions(const BlockMap &Map) {
   std::map<BlockId, std::string> Out;
-  std::string Path = (std::filesystem::path(ProgramDir) / "blocks.yaml").string();
-  if (!std::filesystem::exists(Path))
-    return Out;
-  BlockMap Map;
-  if (!readBlockMap(Path, Map, Diags))
-    return Out;
   for (const UnitModel &U : Map.Units)
     for (const Block &B : U.Blocks) {
       std::string D = B.File + ":" + std::to_string(B.BeginLine);
@@ -109,7 +107,7 @@ std::map<BlockId, std::string> blockDescriptions(const std::string &ProgramDir,
 }
 
 std::optional<BlockId> regionBlock(const std::string &Spec, bool IsStart,
-                                   const std::string &ProgramDir, DiagnosticSink &Diags) {
+                                   const ProgramBlockMap &Blocks, DiagnosticSink &Diags) {
   BlockId Id;
   if (parseBlockId(Spec, Id))
     return Id;
@@ -127,16 +125,16 @@ std::optional<BlockId> regionBlock(const std::string &Spec, bool IsStart,
     return std::nullopt;
   }
   std::string File = Spec.substr(0, Colon);
-  std::string MapPath = (std::filesystem::path(ProgramDir) / "blocks.yaml").string();
-  BlockMap Map;
-  if (!std::filesystem::exists(MapPath)) {
+  const std::string &MapPath = Blocks.Path;
+  const BlockMap &Map = Blocks.Map;
+  if (!Blocks.Present) {
     Diags.error(Tool,
                 "a FILE:LINE region bound needs the block map '" + MapPath +
                     "' (probe-program copies it there)",
                 "usage");
     return std::nullopt;
   }
-  if (!readBlockMap(MapPath, Map, Diags))
+  if (!Blocks.Ok)
     return std::nullopt;
   auto SameFile = [&](const std::string &Path) {
     std::filesystem::path A = Path, B = File;

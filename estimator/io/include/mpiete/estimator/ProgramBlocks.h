@@ -3,6 +3,7 @@
 #ifndef MPIETE_ESTIMATOR_PROGRAMBLOCKS_H
 #define MPIETE_ESTIMATOR_PROGRAMBLOCKS_H
 
+#include "mpiete/basedata/BlockMap.h"
 #include "mpiete/estimator/Event.h"
 #include "mpiete/support/Diagnostics.h"
 
@@ -13,10 +14,18 @@
 
 namespace mpiete::estimator {
 
-/// The block map probe-program copied into the program directory (ProgramDir/blocks.yaml), if
-/// it is there: each block as `file:lines procedure[: routine (phase) | : loop]` for the report.
-std::map<BlockId, std::string> blockDescriptions(const std::string &ProgramDir,
-                                                 DiagnosticSink &Diags);
+/// The block map probe-program copied into the program directory (ProgramDir/blocks.yaml), read
+/// once per estimate and shared by the report's names and the FILE:LINE region bounds.
+struct ProgramBlockMap {
+  std::string Path;     ///< ProgramDir/blocks.yaml
+  bool Present = false; ///< the file is there
+  bool Ok = true;       ///< false: present but broken (reported)
+  BlockMap Map;
+};
+ProgramBlockMap loadProgramBlockMap(const std::string &ProgramDir, DiagnosticSink &Diags);
+
+/// Each block as `file:lines procedure[: routine (phase) | : loop]` for the report.
+std::map<BlockId, std::string> blockDescriptions(const BlockMap &Map);
 
 /// Call sites and compute segments named for the report, from the block map: a site as
 /// `main.f:42 (MPI_Sendrecv)`, an MPI call made by code mpiete-cc did not build as
@@ -25,8 +34,8 @@ std::map<BlockId, std::string> blockDescriptions(const std::string &ProgramDir,
 /// (the procedure of its end, and the innermost loop holding both ends).
 class SiteNames {
 public:
-  /// Reads ProgramDir/blocks.yaml if it is there (sites then go by their ids).
-  void load(const std::string &ProgramDir, DiagnosticSink &Diags);
+  /// Takes the sites of Map (without one, sites go by their ids).
+  void load(const BlockMap &Map);
   std::string site(BlockId Site) const;
   std::string segment(BlockId From, BlockId To) const;
 
@@ -50,7 +59,7 @@ std::string uninstrumentedRoutine(BlockId Site);
 /// call's blocks win (its site for a start, its last block for an end): a bound is a call
 /// site, the way segment mode cuts a run. Nullopt (reported) if there is none.
 std::optional<BlockId> regionBlock(const std::string &Spec, bool IsStart,
-                                   const std::string &ProgramDir, DiagnosticSink &Diags);
+                                   const ProgramBlockMap &Blocks, DiagnosticSink &Diags);
 
 } // namespace mpiete::estimator
 
