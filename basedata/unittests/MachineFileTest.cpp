@@ -1,6 +1,7 @@
 // machine.yaml: written, read back and compared field by field; the reader's located errors;
 // a rank's timing file made into the machine file's seconds.
 #include "mpiete/basedata/MachineFile.h"
+#include "SampleFiles.h"
 #include "mpiete/basedata/TimingFile.h"
 #include "mpiete/support/Diagnostics.h"
 
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 using namespace mpiete;
+using mpiete::samples::MachineText;
 
 namespace {
 
@@ -95,26 +97,6 @@ TEST(MachineFileTest, RoundTripsEveryField) {
   EXPECT_FALSE(parseMachineFile("machine.yaml", OS.str(), Out, Diags, &Only));
   EXPECT_NE(Errors.str().find("no compute data for rank 2"), std::string::npos) << Errors.str();
 }
-
-namespace {
-// The layout `mpiete probe-compute` writes, trimmed (from the estimator's reader tests).
-const char *MachineText = R"(# mpiete compute base data
-format: mpiete-compute
-version: 1
-provenance: {program: ./app.timing, ranks: 2}
-timer_overhead_seconds: 2.0e-8
-ranks:
-  - rank: 0
-    timer_overhead_seconds: 2.0e-8
-    blocks:
-      - {id: "0aa758c0:3", kind: block, executions: 10, mean_seconds: 1.0e-7, stddev_seconds: 0, min_seconds: 0, max_seconds: 0}
-      - {id: "0aa758c0:7", kind: loop, executions: 2, iterations: 2000, mean_seconds: 2.5e-9, stddev_seconds: 0, min_seconds: 0, max_seconds: 0}
-  - rank: 1
-    timer_overhead_seconds: 2.0e-8
-    blocks:
-      - {id: "0aa758c0:3", kind: block, executions: 10, mean_seconds: 2.0e-7, stddev_seconds: 0, min_seconds: 0, max_seconds: 0}
-)";
-} // namespace
 
 TEST(MachineFileTest, BadBlockIdIsLocated) {
   std::ostringstream Errors;

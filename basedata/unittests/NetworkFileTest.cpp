@@ -1,6 +1,7 @@
 // network.yaml: written, read back and compared field by field; the reader's located errors;
 // the aggregate bandwidth of a --pairs file.
 #include "mpiete/basedata/NetworkFile.h"
+#include "SampleFiles.h"
 #include "mpiete/support/Diagnostics.h"
 
 #include <gtest/gtest.h>
@@ -8,6 +9,7 @@
 #include <sstream>
 
 using namespace mpiete;
+using mpiete::samples::NetworkText;
 
 namespace {
 
@@ -124,32 +126,6 @@ TEST(NetworkFileTest, NoThresholdAndOneNode) {
   EXPECT_EQ(Out.LogGps.eagerLimit(), UINT64_MAX);
   EXPECT_TRUE(Out.Provenance.sameNode());
 }
-
-namespace {
-// The layout `mpiete probe-comm` writes, trimmed (from the estimator's reader tests).
-const char *NetworkText = R"(# mpiete communication base data (docs/probes.md)
-format: mpiete-network
-version: 1
-class: inter-node
-provenance: {tool: mpiete 0.1.0, date: 2026-11-21T00:00:00Z}
-table:
-  columns: [bytes, recv_s, recv_p10_s, recv_p90_s, isend_start_s, irecv_start_s, recv_arrived_s, repetitions]
-  rows:
-    - [0, 1.0e-6, 0, 0, 0, 0, 0, 10]
-    - [100, 1.1e-6, 0, 0, 0, 0, 0, 10]
-    - [200, 1.3e-6, 0, 0, 0, 0, 0, 10]
-loggps:
-  L: 1.0e-6
-  o_s: 1.0e-8
-  o_s_per_byte: 0
-  o_r: 2.0e-8
-  o_r_per_byte: 1.0e-11
-  g: 4.0e-9
-  G: 1.0e-9
-  G_eager: 5.0e-10
-  S: 150
-)";
-} // namespace
 
 TEST(NetworkFileTest, ReadsAHandWrittenFile) {
   std::ostringstream Errors;
