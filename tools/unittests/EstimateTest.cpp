@@ -14,21 +14,31 @@
 using namespace mpiete;
 using namespace mpiete::pingpong;
 
+namespace {
+/// The ping-pong's network: T(k) = 1000 + k ns, o_s = 10 ns, o_r = 20 ns; S (first synchronous
+/// size) 1025.
+void writePingPongNetwork(const std::string &Dir) {
+  std::ofstream N(Dir + "/network.yaml");
+  N << "format: mpiete-network\nversion: 1\ntable:\n  columns: [bytes, recv_s]\n"
+       "  rows: [[0, 1.0e-6], [1024, 2.024e-6]]\n"
+       "loggps: {L: 9.7e-7, o_s: 1.0e-8, o_s_per_byte: 0, o_r: 2.0e-8, o_r_per_byte: 0, "
+       "g: 0, G: 1.0e-9, G_eager: 1.0e-9, S: 1025}\n";
+}
+
+/// Block 3 takes 100 ns on both ranks.
+void writePingPongMachine(const std::string &Dir) {
+  std::ofstream M(Dir + "/machine.yaml");
+  M << "format: mpiete-compute\nversion: 1\nranks:\n"
+       "  - {rank: 0, blocks: [{id: \"0aa758c0:3\", kind: block, mean_seconds: 1.0e-7}]}\n"
+       "  - {rank: 1, blocks: [{id: \"0aa758c0:3\", kind: block, mean_seconds: 1.0e-7}]}\n";
+}
+} // namespace
+
 TEST(EstimateCommandTest, PredictsThePingPongFromFiles) {
   std::string Dir = tempDir("command");
   writePingPong(Dir);
-  {
-    std::ofstream M(Dir + "/machine.yaml");
-    M << "format: mpiete-compute\nversion: 1\nranks:\n"
-         "  - {rank: 0, blocks: [{id: \"0aa758c0:3\", kind: block, mean_seconds: 1.0e-7}]}\n"
-         "  - {rank: 1, blocks: [{id: \"0aa758c0:3\", kind: block, mean_seconds: 1.0e-7}]}\n";
-    // T(k) = 1000 + k ns, o_s = 10 ns, o_r = 20 ns; S (first synchronous size) 1025.
-    std::ofstream N(Dir + "/network.yaml");
-    N << "format: mpiete-network\nversion: 1\ntable:\n  columns: [bytes, recv_s]\n"
-         "  rows: [[0, 1.0e-6], [1024, 2.024e-6]]\n"
-         "loggps: {L: 9.7e-7, o_s: 1.0e-8, o_s_per_byte: 0, o_r: 2.0e-8, o_r_per_byte: 0, "
-         "g: 0, G: 1.0e-9, G_eager: 1.0e-9, S: 1025}\n";
-  }
+  writePingPongMachine(Dir);
+  writePingPongNetwork(Dir);
   std::string Out = Dir + "/estimate.yaml", Timeline = Dir + "/timeline.json";
   int Status =
       runEstimate({"--program", Dir, "--machine", Dir + "/machine.yaml", "--network",
@@ -77,17 +87,8 @@ TEST(EstimateCommandTest, ABrokenBlockMapIsAnErrorAMissingOneAWarning) {
   // Issue 14, finding 5: a blocks.yaml that is a single word printed an error and exited 0.
   std::string Dir = tempDir("blockmap");
   writePingPong(Dir);
-  {
-    std::ofstream M(Dir + "/machine.yaml");
-    M << "format: mpiete-compute\nversion: 1\nranks:\n"
-         "  - {rank: 0, blocks: [{id: \"0aa758c0:3\", kind: block, mean_seconds: 1.0e-7}]}\n"
-         "  - {rank: 1, blocks: [{id: \"0aa758c0:3\", kind: block, mean_seconds: 1.0e-7}]}\n";
-    std::ofstream N(Dir + "/network.yaml");
-    N << "format: mpiete-network\nversion: 1\ntable:\n  columns: [bytes, recv_s]\n"
-         "  rows: [[0, 1.0e-6], [1024, 2.024e-6]]\n"
-         "loggps: {L: 9.7e-7, o_s: 1.0e-8, o_s_per_byte: 0, o_r: 2.0e-8, o_r_per_byte: 0, "
-         "g: 0, G: 1.0e-9, G_eager: 1.0e-9, S: 1025}\n";
-  }
+  writePingPongMachine(Dir);
+  writePingPongNetwork(Dir);
   CommandArgs Args = {
       "--program",           Dir,  "--machine",     Dir + "/machine.yaml", "--network",
       Dir + "/network.yaml", "-o", Dir + "/out.txt"};
@@ -118,13 +119,7 @@ TEST(EstimateCommandTest, BaseDataOfAnotherBuildIsRefused) {
          "  - {rank: 0, blocks: [{id: \"0aa758c0:3\", kind: block, mean_seconds: 1.0e-7}]}\n"
          "  - {rank: 1, blocks: [{id: \"0aa758c0:3\", kind: block, mean_seconds: 1.0e-7}]}\n";
   };
-  {
-    std::ofstream N(Dir + "/network.yaml");
-    N << "format: mpiete-network\nversion: 1\ntable:\n  columns: [bytes, recv_s]\n"
-         "  rows: [[0, 1.0e-6], [1024, 2.024e-6]]\n"
-         "loggps: {L: 9.7e-7, o_s: 1.0e-8, o_s_per_byte: 0, o_r: 2.0e-8, o_r_per_byte: 0, "
-         "g: 0, G: 1.0e-9, G_eager: 1.0e-9, S: 1025}\n";
-  }
+  writePingPongNetwork(Dir);
   CommandArgs Args = {
       "--program",           Dir,  "--machine",     Dir + "/machine.yaml", "--network",
       Dir + "/network.yaml", "-o", Dir + "/out.txt"};
@@ -152,13 +147,7 @@ TEST(EstimateCommandTest, ClusterNodeTypesTakeTheirOwnMachineFile) {
   };
   Machine("machine.yaml", 1.0e-7, true);
   Machine("slow.yaml", 3.0e-7, false); // only rank 0 measured there
-  {
-    std::ofstream N(Dir + "/network.yaml");
-    N << "format: mpiete-network\nversion: 1\ntable:\n  columns: [bytes, recv_s]\n"
-         "  rows: [[0, 1.0e-6], [1024, 2.024e-6]]\n"
-         "loggps: {L: 9.7e-7, o_s: 1.0e-8, o_s_per_byte: 0, o_r: 2.0e-8, o_r_per_byte: 0, "
-         "g: 0, G: 1.0e-9, G_eager: 1.0e-9, S: 1025}\n";
-  }
+  writePingPongNetwork(Dir);
   auto Cluster = [&](const std::string &Text) {
     std::ofstream C(Dir + "/cluster.yaml");
     C << "format: mpiete-cluster\nversion: 1\n" << Text;
@@ -297,11 +286,7 @@ TEST(EstimateCommandTest, RegionInstancesWarmUpThenReal) {
         << ", blocks: [{id: \"0aa758c0:3\", kind: block, mean_seconds: 1.0e-7}, "
            "{id: \"0aa758c0:4\", kind: block, mean_seconds: 1.0e-6}, "
            "{id: \"0aa758c0:5\", kind: block, mean_seconds: 0}]}\n";
-    std::ofstream N(Dir + "/network.yaml");
-    N << "format: mpiete-network\nversion: 1\ntable:\n  columns: [bytes, recv_s]\n"
-         "  rows: [[0, 1.0e-6], [1024, 2.024e-6]]\n"
-         "loggps: {L: 9.7e-7, o_s: 1.0e-8, o_s_per_byte: 0, o_r: 2.0e-8, o_r_per_byte: 0, "
-         "g: 0, G: 1.0e-9, G_eager: 1.0e-9, S: 1025}\n";
+    writePingPongNetwork(Dir);
   }
   auto Run = [&](std::vector<std::string> Extra) {
     std::vector<std::string> Args = {"--program", Dir,
