@@ -5,15 +5,31 @@
 #include "mpiete/estimator/Event.h"
 
 #include <ostream>
+#include <string_view>
 
 namespace mpiete::estimator {
 
 enum class SpanKind : uint8_t { Compute, Comm, Wait };
 
+/// One delivered point-to-point message of the predicted run, for viewers that draw arrows.
+struct MessageArrow {
+  int Source = 0, Dest = 0;
+  TimeNs SendBegin = 0; ///< the send call's start on Source
+  TimeNs RecvEnd = 0;   ///< the matching receive's (or wait's) end on Dest
+  uint64_t Bytes = 0;
+  int Tag = 0;
+  BlockId SendSite = 0, RecvSite = 0;
+};
+
 class TimelineSink {
 public:
   virtual ~TimelineSink();
   virtual void span(int Rank, SpanKind Kind, BlockId Block, TimeNs Begin, TimeNs End) = 0;
+  /// A message's arrow; sinks that draw no arrows ignore it.
+  virtual void message(const MessageArrow &) {}
+  /// An interval of a rank marked after the replay (the critical path, say), with its label.
+  virtual void highlight(int /*Rank*/, TimeNs /*Begin*/, TimeNs /*End*/,
+                         std::string_view /*Label*/) {}
   /// Called once after the last span.
   virtual void finish() {}
 };
