@@ -43,6 +43,9 @@ std::vector<SegmentResult> EstimateResult::topSegments(size_t N) const {
   return Sorted;
 }
 
+ReplayAssumptions::~ReplayAssumptions() = default;
+ReplayObserver::~ReplayObserver() = default;
+
 Engine::Engine(const ComputeModel &Compute, const NetworkModel &Network, EngineOptions Options)
     : State(std::make_unique<Impl>(Compute, Network, std::move(Options))) {}
 
@@ -338,6 +341,9 @@ void Engine::Impl::charge(uint32_t R, SpanKind Kind, uint32_t BlockIdx, TimeNs B
   }
   if (Opt.Timeline)
     Opt.Timeline->span(int(R), Kind, B.Block, Begin, End);
+  if (Opt.Observer)
+    Opt.Observer->interval(int(R), Kind == SpanKind::Wait ? S.WaitRecord : S.Index, Kind, 0,
+                           B.Block, Begin, End);
 }
 
 bool Engine::Impl::dispatch(uint32_t R, const Event &E) {
@@ -412,6 +418,8 @@ bool Engine::Impl::doCompute(uint32_t R, const Event &E, uint64_t Trips) {
   unsigned __int128 Total = (unsigned __int128)uint64_t(*Ps) * Trips + S.CarryPs;
   TimeNs Ns = TimeNs(Total / 1000);
   S.CarryPs = uint64_t(Total % 1000);
+  if (Opt.Assume)
+    Ns = Opt.Assume->compute(int(R), S.Index, 0, E.Block, Ns);
   charge(R, SpanKind::Compute, S.CurBlock, S.Now, S.Now + Ns);
   S.Now += Ns;
   return true;
@@ -470,8 +478,10 @@ bool Engine::Impl::doSegment(uint32_t R, const Event &E) {
   const double Sec = G.Times->seconds(G.Occurrences++);
   const int64_t Ps = std::max<int64_t>(0, std::llround(Sec * 1e12));
   unsigned __int128 Total = (unsigned __int128)uint64_t(Ps) + S.CarryPs;
-  const TimeNs Ns = TimeNs(Total / 1000);
+  TimeNs Ns = TimeNs(Total / 1000);
   S.CarryPs = uint64_t(Total % 1000);
+  if (Opt.Assume)
+    Ns = Opt.Assume->compute(int(R), S.Index, E.From, E.Block, Ns);
   const TimeNs Begin = S.Now;
   S.Now += Ns;
   if (!S.InRegion)
@@ -483,6 +493,8 @@ bool Engine::Impl::doSegment(uint32_t R, const Event &E) {
   S.Instances.back().Compute += Ns;
   if (Opt.Timeline && Ns > 0)
     Opt.Timeline->span(int(R), SpanKind::Compute, E.Block, Begin, S.Now);
+  if (Opt.Observer && Ns > 0)
+    Opt.Observer->interval(int(R), S.Index, SpanKind::Compute, E.From, E.Block, Begin, S.Now);
   return true;
 }
 
@@ -705,6 +717,12 @@ void Engine::Impl::match(uint32_t Env, uint32_t Recv, TimeNs Now) {
   Request &Q = Requests[Recv];
   Q.PredSource = V.Source;
   Q.PredTag = V.Tag;
+  Q.PeerRank = V.Source;
+  Q.PeerTime = V.Inject;
+  if (V.SendReq != NoIndex) {
+    Requests[V.SendReq].PeerRank = Q.Owner;
+    Requests[V.SendReq].PeerTime = Q.Start;
+  }
   TimeNs Done;
   if (!V.Rendezvous) {
     // An eager message that arrived before the receive was posted waits in the unexpected
@@ -778,6 +796,21 @@ bool Engine::Impl::doCompletion(uint32_t R, const Event &E) {
     else
       ++S.Pending;
   }
+  if (Opt.Assume && (S.Pending > 0 || S.WaitMax > S.Now) &&
+      Opt.Assume->zeroWait(int(R), S.Index, E.Block)) {
+    // What-if: the partners started early enough. Requests still incomplete go on unwaited
+    // (as after MPI_Request_free) and are released when their messages complete them.
+    std::erase_if(S.WaitList, [&](uint32_t Slot) {
+      Request &Q = Requests[Slot];
+      if (Q.Known)
+        return false;
+      Q.Waited = false;
+      Q.Detached = true;
+      return true;
+    });
+    S.Pending = 0;
+    S.WaitMax = S.Now;
+  }
   if (S.Pending == 0) {
     endWait(R, S.WaitMax);
     return true;
@@ -828,6 +861,14 @@ void Engine::Impl::endWait(uint32_t R, TimeNs End) {
   RankState &S = Ranks[R];
   bool Probe = S.State == Status::Probing;
   charge(R, SpanKind::Wait, S.WaitBlockIdx, S.WaitStart, End);
+  if (Opt.Observer && End > S.WaitStart && S.InRegion && !Probe)
+    for (uint32_t Slot : S.WaitList) {
+      const Request &Q = Requests[Slot];
+      if (Q.Done == End && Q.PeerRank >= 0) {
+        Opt.Observer->dependency(int(R), S.WaitRecord, S.WaitStart, End, Q.PeerRank, Q.PeerTime);
+        break;
+      }
+    }
   S.Now = End;
   for (uint32_t Slot : S.WaitList) {
     const Request &Q = Requests[Slot];

@@ -17,6 +17,36 @@
 
 namespace mpiete::estimator {
 
+/// What-if assumptions the replay applies (seed 003's F2; the whatif/ component implements
+/// them). Null in EngineOptions: the replay as measured, at no cost.
+class ReplayAssumptions {
+public:
+  virtual ~ReplayAssumptions();
+  /// The compute time of stream record Record on Rank (a segment From -> To, or compute block
+  /// To with From 0) under the assumptions, given its time from the base data.
+  virtual TimeNs compute(int Rank, uint64_t Record, BlockId From, BlockId To, TimeNs Ns) const = 0;
+  /// True: the wait (completion record Record, call site Block) on Rank takes no time: its
+  /// partners are taken to have started early enough (seed 003 section 2.2). The requests still
+  /// complete when their messages do; the rank just does not wait for them.
+  virtual bool zeroWait(int Rank, uint64_t Record, BlockId Block) const = 0;
+};
+
+/// Sees the replay's intervals and the message dependencies that ended waits: enough to build
+/// seed 003's DAG of the predicted run (whatif/). Null in EngineOptions: nothing is reported.
+class ReplayObserver {
+public:
+  virtual ~ReplayObserver();
+  /// An interval of the prediction region on Rank replaying stream record Record (From: the
+  /// segment's start site, else 0).
+  virtual void interval(int Rank, uint64_t Record, SpanKind Kind, BlockId From, BlockId Block,
+                        TimeNs Begin, TimeNs End) = 0;
+  /// The wait of record Record on Rank, [Begin, End) with End > Begin, ended when Peer's
+  /// message started at PeerTime arrived (or, for a rendezvous send, when Peer posted the
+  /// receive at PeerTime).
+  virtual void dependency(int Rank, uint64_t Record, TimeNs Begin, TimeNs End, int Peer,
+                          TimeNs PeerTime) = 0;
+};
+
 struct EngineOptions {
   /// The prediction region (seed 004 section 3.2.1): from the first execution of RegionStart
   /// to the end of RegionEnd on each rank. Unset: from the end of Init / to the start of
@@ -28,6 +58,8 @@ struct EngineOptions {
   /// -1 the last instance, N >= 1 the N-th.
   int RegionInstance = 0;
   TimelineSink *Timeline = nullptr;
+  const ReplayAssumptions *Assume = nullptr;
+  ReplayObserver *Observer = nullptr;
   /// How many nondeterministic receives are described in the result (all are counted).
   unsigned MaxNotes = 10;
 };

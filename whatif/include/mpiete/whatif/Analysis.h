@@ -1,0 +1,97 @@
+// Seed 003's F1 (where to fix: critical path shares, the domino path of figure 3, the parallel
+// step whose balancing shortens the run most, ranked suggestions) on top of F2 replays, and
+// the report writers (text, YAML, JSON).
+#ifndef MPIETE_WHATIF_ANALYSIS_H
+#define MPIETE_WHATIF_ANALYSIS_H
+
+#include "mpiete/whatif/RunGraph.h"
+#include "mpiete/whatif/Scenario.h"
+
+#include <functional>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace mpiete::whatif {
+
+struct ReplayOutcome {
+  bool Ok = false;
+  TimeNs Predicted = 0;
+  std::string Error;
+};
+
+/// One replay of the same base data under S (null: as measured), recorded into Rec if given.
+/// The caller opens fresh event sources for each call.
+using Replayer = std::function<ReplayOutcome(const Scenario *S, RunRecorder *Rec)>;
+
+/// Compute of each rank balanced to the mean over ranks (seed 003 section 3.2): in one step
+/// (Step), in every step (nullopt), or in one segment From -> To over the whole run (Steps
+/// null). Ranks without compute there keep none.
+Scenario balanceSteps(const RunRecorder &Base, const StepMap &Steps, std::optional<size_t> Step);
+Scenario balanceSegment(const RunRecorder &Base, BlockId From, BlockId To);
+
+struct Suggestion {
+  unsigned Rank = 0;
+  std::string Kind; ///< domino, balance-step, balance-segment, zero-wait-site, faster-kernel, bound
+  std::string What, Where;
+  TimeNs Predicted = 0, Saving = 0;
+  bool Bound = false;
+  Scenario Assume;
+};
+
+struct CriticalShare {
+  std::string Where;
+  SpanKind Kind = SpanKind::Compute;
+  TimeNs Seconds = 0;
+  double Share = 0;
+};
+
+struct DominoPath {
+  std::vector<std::pair<int, uint64_t>> Waits; ///< (rank, record) zeroed, in the order found
+  std::vector<BlockId> Sites;
+  TimeNs Predicted = 0;
+  unsigned Replays = 0;
+};
+
+struct AnalysisOptions {
+  const StepMap *Steps = nullptr; ///< parallel steps (--step); null: each segment is a region
+  unsigned MaxCandidates = 6;     ///< replays per search level (largest candidates first)
+  unsigned MaxChain = 6;          ///< domino path length limit (events zeroed)
+  std::function<std::string(BlockId)> Site;
+  std::function<std::string(BlockId, BlockId)> Segment;
+};
+
+struct Analysis {
+  bool Ok = false;
+  std::string Error;
+  TimeNs Base = 0;
+  CriticalPath Path;
+  std::vector<CriticalShare> Shares; ///< largest first
+  DominoPath Domino;
+  std::vector<Suggestion> Suggestions; ///< F2 ranked by predicted time, then F3 bounds
+};
+
+/// The domino path (seed 003 figure 3) from a recorded base run: walks back from each rank's
+/// last event, zeroing the wait that shortens T most, then continues on its partner.
+DominoPath dominoPath(const Replayer &Replay, const RunRecorder &Base, TimeNs BaseTime,
+                     const AnalysisOptions &Opt);
+
+Analysis analyze(const Replayer &Replay, int Ranks, const AnalysisOptions &Opt);
+
+std::string kindName(SpanKind K);
+
+struct WhatIfReport {
+  std::vector<std::pair<std::string, std::string>> Provenance; ///< tool, version, command, ...
+  const Analysis *F1 = nullptr;
+  /// The user's own assumptions (F2) and their F3 bound, if any were given.
+  std::optional<std::string> ScenarioLabel;
+  TimeNs ScenarioPredicted = 0, ScenarioBound = 0;
+};
+void writeWhatIfText(std::ostream &OS, const WhatIfReport &R);
+void writeWhatIfYaml(std::ostream &OS, const WhatIfReport &R);
+void writeWhatIfJson(std::ostream &OS, const WhatIfReport &R);
+
+} // namespace mpiete::whatif
+
+#endif

@@ -1,0 +1,69 @@
+// Seed 003's DAG of a predicted run: the replay's intervals as vertices, program order and the
+// messages that ended waits as edges (Boost.Graph), its critical path and the F3 bound.
+#ifndef MPIETE_WHATIF_RUNGRAPH_H
+#define MPIETE_WHATIF_RUNGRAPH_H
+
+#include "mpiete/estimator/Engine.h"
+#include "mpiete/whatif/Scenario.h"
+
+#include <string>
+#include <vector>
+
+namespace mpiete::whatif {
+
+using estimator::SpanKind;
+
+/// One interval of one rank in the predicted run.
+struct Interval {
+  int Rank = 0;
+  uint64_t Record = 0;
+  SpanKind Kind = SpanKind::Compute;
+  BlockId From = 0, Block = 0;
+  TimeNs Begin = 0, End = 0;
+  /// A wait ended by a message: whose event (rank, time) it waited for; Peer -1 if none.
+  int Peer = -1;
+  TimeNs PeerTime = 0;
+};
+
+/// Records a replay through EngineOptions::Observer. Memory grows with the run's intervals
+/// (docs/whatif.md gives the figures).
+class RunRecorder : public estimator::ReplayObserver {
+public:
+  explicit RunRecorder(int Ranks) : PerRank(size_t(Ranks)) {}
+  void interval(int Rank, uint64_t Record, SpanKind Kind, BlockId From, BlockId Block,
+                TimeNs Begin, TimeNs End) override;
+  void dependency(int Rank, uint64_t Record, TimeNs Begin, TimeNs End, int Peer,
+                  TimeNs PeerTime) override;
+  /// Each rank's intervals in time order.
+  std::vector<std::vector<Interval>> PerRank;
+  /// The interval of Rank holding time T (the last one starting at or before it); -1 if none.
+  long find(int Rank, TimeNs T) const;
+};
+
+/// One step of the critical path, latest first.
+struct PathStep {
+  Interval At;
+  /// The part of the predicted time it accounts for; a wait reached through its message is
+  /// the message's flight (kind Comm).
+  TimeNs Seconds = 0;
+  SpanKind Kind = SpanKind::Compute;
+};
+
+struct CriticalPath {
+  TimeNs Length = 0; ///< the longest path: the predicted end of the last rank
+  std::vector<PathStep> Steps;
+};
+
+/// Builds the DAG of Run and returns its longest path (from the vertices with no predecessor
+/// to the last interval of the run). Empty if the run has no intervals.
+CriticalPath criticalPath(const RunRecorder &Run);
+
+/// F3 (seed 003 section 4.1): the predicted time as the largest per-rank sum of compute, comm
+/// and wait times under Scenario's compute and wait assumptions, without rebuilding the DAG.
+/// Network what-ifs are not applied (comm times are summed as they are). An upper bound on the
+/// improvement only: waits caused by the changed times are not re-derived.
+TimeNs sumOfTimesBound(const RunRecorder &Run, const Scenario &S);
+
+} // namespace mpiete::whatif
+
+#endif

@@ -1,0 +1,323 @@
+// F1: critical path shares, the domino path, balancing candidates and ranked suggestions.
+#include "mpiete/whatif/Analysis.h"
+
+#include <algorithm>
+#include <map>
+
+namespace mpiete::whatif {
+
+using namespace estimator;
+
+std::string kindName(SpanKind K) {
+  return K == SpanKind::Compute ? "compute" : K == SpanKind::Comm ? "comm" : "wait";
+}
+
+namespace {
+
+/// Factors taking each rank's total to the mean of Totals (ranks with none keep none).
+std::vector<double> toMean(const std::vector<TimeNs> &Totals) {
+  double Sum = 0;
+  for (TimeNs T : Totals)
+    Sum += double(T);
+  const double Mean = Totals.empty() ? 0 : Sum / double(Totals.size());
+  std::vector<double> F(Totals.size(), 1);
+  for (size_t R = 0; R < Totals.size(); ++R)
+    if (Totals[R] > 0)
+      F[R] = Mean / double(Totals[R]);
+  return F;
+}
+
+TimeNs spread(const std::vector<TimeNs> &T) {
+  if (T.empty())
+    return 0;
+  auto [Lo, Hi] = std::minmax_element(T.begin(), T.end());
+  return *Hi - *Lo;
+}
+
+std::string siteName(const AnalysisOptions &Opt, BlockId B) {
+  return Opt.Site ? Opt.Site(B) : formatBlock(B);
+}
+
+std::string segmentName(const AnalysisOptions &Opt, BlockId From, BlockId To) {
+  if (From == 0)
+    return siteName(Opt, To);
+  return Opt.Segment ? Opt.Segment(From, To) : formatBlock(From) + " -> " + formatBlock(To);
+}
+
+} // namespace
+
+Scenario balanceSteps(const RunRecorder &Base, const StepMap &Steps, std::optional<size_t> Step) {
+  const size_t NR = Base.PerRank.size(), NS = Steps.steps();
+  std::vector<std::vector<TimeNs>> T(NS, std::vector<TimeNs>(NR, 0));
+  for (size_t R = 0; R < NR; ++R)
+    for (const Interval &I : Base.PerRank[R])
+      if (I.Kind == SpanKind::Compute) {
+        size_t K = Steps.stepOf(int(R), I.Record);
+        if (K < NS)
+          T[K][R] += I.End - I.Begin;
+      }
+  Scenario S;
+  S.Steps = &Steps;
+  for (size_t K = 0; K < NS; ++K) {
+    if (Step && *Step != K)
+      continue;
+    std::vector<double> F = toMean(T[K]);
+    for (size_t R = 0; R < NR; ++R)
+      if (F[R] != 1)
+        S.StepFactors[{int(R), K}] = F[R];
+  }
+  S.Label = Step ? "balance step " + std::to_string(*Step + 1) : "balance every step";
+  return S;
+}
+
+Scenario balanceSegment(const RunRecorder &Base, BlockId From, BlockId To) {
+  std::vector<TimeNs> T(Base.PerRank.size(), 0);
+  for (size_t R = 0; R < T.size(); ++R)
+    for (const Interval &I : Base.PerRank[R])
+      if (I.Kind == SpanKind::Compute && I.From == From && I.Block == To)
+        T[R] += I.End - I.Begin;
+  std::vector<double> F = toMean(T);
+  Scenario S;
+  for (size_t R = 0; R < T.size(); ++R)
+    if (F[R] != 1)
+      S.SegmentFactors[{int(R), {From, To}}] = F[R];
+  S.Label = "balance segment";
+  return S;
+}
+
+DominoPath dominoPath(const Replayer &Replay, const RunRecorder &Base, TimeNs BaseTime,
+                      const AnalysisOptions &Opt) {
+  DominoPath Best;
+  Best.Predicted = BaseTime;
+  unsigned Replays = 0;
+  // Ranks ending last first: among paths that shorten T equally, the one from the critical
+  // rank is kept (seed 003 returns every such path).
+  std::vector<size_t> Order;
+  for (size_t R = 0; R < Base.PerRank.size(); ++R)
+    if (!Base.PerRank[R].empty())
+      Order.push_back(R);
+  std::stable_sort(Order.begin(), Order.end(), [&](size_t X, size_t Y) {
+    return Base.PerRank[X].back().End > Base.PerRank[Y].back().End;
+  });
+  for (size_t P0 : Order) {
+    // Figure 3, lines 5-7: from the last event of p, backwards.
+    int P = int(P0);
+    uint64_t Upto = Base.PerRank[P0].back().Record;
+    Scenario Chain;
+    DominoPath Path;
+    TimeNs Tp = BaseTime;
+    while (Path.Waits.size() < Opt.MaxChain) {
+      // Lines 14-17: T with each wait of p up to the current event zeroed; the largest waits
+      // first (a wait of no time changes nothing).
+      std::vector<const Interval *> Cand;
+      for (const Interval &I : Base.PerRank[size_t(P)])
+        if (I.Kind == SpanKind::Wait && I.Record <= Upto && !Chain.ZeroWaitEvents.count({P, I.Record}))
+          Cand.push_back(&I);
+      std::stable_sort(Cand.begin(), Cand.end(), [](const Interval *A, const Interval *B) {
+        return A->End - A->Begin > B->End - B->Begin;
+      });
+      if (Cand.size() > Opt.MaxCandidates)
+        Cand.resize(Opt.MaxCandidates);
+      const Interval *M = nullptr;
+      TimeNs TM = 0;
+      for (const Interval *C : Cand) {
+        Scenario Try = Chain;
+        Try.ZeroWaitEvents.insert({P, C->Record});
+        ReplayOutcome O = Replay(&Try, nullptr);
+        ++Replays;
+        if (O.Ok && (!M || O.Predicted < TM)) {
+          M = C;
+          TM = O.Predicted;
+        }
+      }
+      // Line 18: stop when it no longer shortens T.
+      if (!M || TM >= Tp)
+        break;
+      Chain.ZeroWaitEvents.insert({P, M->Record});
+      Path.Waits.push_back({P, M->Record});
+      Path.Sites.push_back(M->Block);
+      Tp = TM;
+      // Lines 21-23: continue on the partner event the wait depended on.
+      if (M->Peer < 0)
+        break;
+      long U = Base.find(M->Peer, M->PeerTime);
+      if (U < 0)
+        break;
+      P = M->Peer;
+      Upto = Base.PerRank[size_t(P)][size_t(U)].Record;
+    }
+    Path.Predicted = Tp;
+    if (!Path.Waits.empty() && (Best.Waits.empty() || Tp < Best.Predicted))
+      Best = Path;
+  }
+  Best.Replays = Replays;
+  return Best;
+}
+
+Analysis analyze(const Replayer &Replay, int Ranks, const AnalysisOptions &Opt) {
+  Analysis A;
+  RunRecorder Base(Ranks);
+  ReplayOutcome B = Replay(nullptr, &Base);
+  if (!B.Ok) {
+    A.Error = B.Error;
+    return A;
+  }
+  A.Base = B.Predicted;
+  A.Path = criticalPath(Base);
+  // Shares of the critical path by site and kind.
+  std::map<std::pair<std::string, SpanKind>, TimeNs> Sum;
+  std::map<std::pair<BlockId, BlockId>, TimeNs> Kernels;
+  for (const PathStep &S : A.Path.Steps) {
+    std::string Where = S.Kind == SpanKind::Compute ? segmentName(Opt, S.At.From, S.At.Block)
+                                                    : siteName(Opt, S.At.Block);
+    Sum[{Where, S.Kind}] += S.Seconds;
+    if (S.Kind == SpanKind::Compute)
+      Kernels[{S.At.From, S.At.Block}] += S.Seconds;
+  }
+  for (const auto &[K, T] : Sum)
+    A.Shares.push_back({K.first, K.second, T,
+                        A.Path.Length > 0 ? double(T) / double(A.Path.Length) : 0});
+  std::stable_sort(A.Shares.begin(), A.Shares.end(),
+                   [](const CriticalShare &X, const CriticalShare &Y) {
+                     return X.Seconds > Y.Seconds;
+                   });
+
+  auto trySuggestion = [&](Scenario S, std::string Kind, std::string What, std::string Where) {
+    ReplayOutcome O = Replay(&S, nullptr);
+    if (!O.Ok)
+      return;
+    Suggestion G;
+    G.Kind = std::move(Kind);
+    G.What = std::move(What);
+    G.Where = std::move(Where);
+    G.Predicted = O.Predicted;
+    G.Saving = A.Base - O.Predicted;
+    G.Assume = std::move(S);
+    A.Suggestions.push_back(std::move(G));
+  };
+
+  // The domino path.
+  A.Domino = dominoPath(Replay, Base, A.Base, Opt);
+  if (!A.Domino.Waits.empty()) {
+    Scenario S;
+    std::string Where;
+    for (size_t I = 0; I < A.Domino.Waits.size(); ++I) {
+      S.ZeroWaitEvents.insert(A.Domino.Waits[I]);
+      Where += (I ? "; " : "") + std::string("rank ") + std::to_string(A.Domino.Waits[I].first) +
+               " " + siteName(Opt, A.Domino.Sites[I]);
+    }
+    S.Label = "domino path";
+    trySuggestion(S, "domino",
+                  "remove the waits of the domino path (" + std::to_string(S.ZeroWaitEvents.size()) +
+                      " events): reorder or overlap the exchanges so partners arrive in time",
+                  Where);
+  }
+  // Wait sites by total wait: every wait at the site zeroed (e.g. a blocking exchange made
+  // non-blocking).
+  std::map<BlockId, TimeNs> WaitSites;
+  std::map<std::pair<BlockId, BlockId>, std::vector<TimeNs>> SegTotals;
+  for (size_t R = 0; R < Base.PerRank.size(); ++R)
+    for (const Interval &I : Base.PerRank[R]) {
+      if (I.Kind == SpanKind::Wait)
+        WaitSites[I.Block] += I.End - I.Begin;
+      if (I.Kind == SpanKind::Compute) {
+        auto &V = SegTotals[{I.From, I.Block}];
+        V.resize(Base.PerRank.size(), 0);
+        V[R] += I.End - I.Begin;
+      }
+    }
+  std::vector<std::pair<TimeNs, BlockId>> Sites;
+  for (const auto &[B, T] : WaitSites)
+    Sites.push_back({T, B});
+  std::sort(Sites.rbegin(), Sites.rend());
+  for (size_t I = 0; I < Sites.size() && I < 3; ++I) {
+    Scenario S;
+    S.ZeroWaitSites.insert(Sites[I].second);
+    S.Label = "no wait at " + siteName(Opt, Sites[I].second);
+    trySuggestion(S, "zero-wait-site",
+                  "make the partners of this call arrive in time (non-blocking or reordered "
+                  "exchange): no wait there",
+                  siteName(Opt, Sites[I].second));
+  }
+  // Balancing: the steps (or segments) with the largest spread are candidates; the one whose
+  // balancing shortens T most wins, whatever its spread.
+  if (Opt.Steps) {
+    const size_t NS = Opt.Steps->steps();
+    std::vector<std::pair<TimeNs, size_t>> Spread;
+    for (size_t K = 0; K < NS; ++K) {
+      std::vector<TimeNs> T(Base.PerRank.size(), 0);
+      for (size_t R = 0; R < T.size(); ++R)
+        for (const Interval &I : Base.PerRank[R])
+          if (I.Kind == SpanKind::Compute && Opt.Steps->stepOf(int(R), I.Record) == K)
+            T[R] += I.End - I.Begin;
+      if (TimeNs D = spread(T); D > 0)
+        Spread.push_back({D, K});
+    }
+    std::stable_sort(Spread.begin(), Spread.end(),
+                     [](auto &X, auto &Y) { return X.first > Y.first; });
+    for (size_t I = 0; I < Spread.size() && I < Opt.MaxCandidates; ++I)
+      trySuggestion(balanceSteps(Base, *Opt.Steps, Spread[I].second), "balance-step",
+                    "balance the compute of parallel step " + std::to_string(Spread[I].second + 1) +
+                        " across ranks",
+                    "step " + std::to_string(Spread[I].second + 1) + " of " +
+                        siteName(Opt, Opt.Steps->Site));
+    if (!Spread.empty())
+      trySuggestion(balanceSteps(Base, *Opt.Steps, std::nullopt), "balance-step",
+                    "balance the compute of every parallel step across ranks",
+                    "every step of " + siteName(Opt, Opt.Steps->Site));
+  }
+  std::vector<std::pair<TimeNs, std::pair<BlockId, BlockId>>> SegSpread;
+  for (const auto &[K, V] : SegTotals)
+    if (TimeNs D = spread(V); D > 0)
+      SegSpread.push_back({D, K});
+  std::stable_sort(SegSpread.begin(), SegSpread.end(),
+                   [](auto &X, auto &Y) { return X.first > Y.first; });
+  for (size_t I = 0; I < SegSpread.size() && I < Opt.MaxCandidates; ++I) {
+    auto [From, To] = SegSpread[I].second;
+    Scenario S = balanceSegment(Base, From, To);
+    S.Label = "balance " + segmentName(Opt, From, To);
+    trySuggestion(std::move(S), "balance-segment",
+                  "balance this computation across ranks (each rank the mean)",
+                  segmentName(Opt, From, To));
+  }
+  // Kernels on the critical path made twice as fast.
+  std::vector<std::pair<TimeNs, std::pair<BlockId, BlockId>>> Hot;
+  for (const auto &[K, T] : Kernels)
+    Hot.push_back({T, K});
+  std::sort(Hot.rbegin(), Hot.rend());
+  for (size_t I = 0; I < Hot.size() && I < 3; ++I) {
+    auto [From, To] = Hot[I].second;
+    Scenario S;
+    S.Scales.push_back({From, To, 0.5});
+    S.Label = "x0.5 " + segmentName(Opt, From, To);
+    trySuggestion(std::move(S), "faster-kernel", "make this computation twice as fast",
+                  segmentName(Opt, From, To));
+  }
+  std::stable_sort(A.Suggestions.begin(), A.Suggestions.end(),
+                   [](const Suggestion &X, const Suggestion &Y) {
+                     return X.Predicted < Y.Predicted;
+                   });
+  // F3: no wait anywhere, summed without the DAG; a bound, listed after the replays.
+  {
+    Scenario S;
+    for (size_t R = 0; R < Base.PerRank.size(); ++R)
+      for (const Interval &I : Base.PerRank[R])
+        if (I.Kind == SpanKind::Wait)
+          S.ZeroWaitEvents.insert({int(R), I.Record});
+    Suggestion G;
+    G.Kind = "bound";
+    G.What = "upper bound on the improvement: no wait anywhere (F3, sum of each rank's "
+             "compute and comm, the DAG not rebuilt)";
+    G.Where = "every wait";
+    G.Predicted = sumOfTimesBound(Base, S);
+    G.Saving = A.Base - G.Predicted;
+    G.Bound = true;
+    A.Suggestions.push_back(std::move(G));
+  }
+  for (size_t I = 0; I < A.Suggestions.size(); ++I)
+    A.Suggestions[I].Rank = unsigned(I + 1);
+  A.Ok = true;
+  return A;
+}
+
+} // namespace mpiete::whatif

@@ -1,0 +1,218 @@
+// Hand-built traces with exactly known what-if answers: zeroed waits, balanced steps, the
+// domino path of seed 003 figure 4, the critical path, the F3 bound, a network what-if.
+#include "mpiete/whatif/Analysis.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+
+namespace mpiete::whatif {
+namespace {
+
+using namespace estimator;
+
+constexpr BlockId A = 0x100000001, B = 0x100000002, C1 = 0x100000003, C2 = 0x100000004;
+constexpr BlockId X = 0x100000010, S1 = 0x100000011, S2 = 0x100000012;
+
+/// Every message takes 1 us, start overheads are free, everything is eager.
+std::shared_ptr<LinkModel> flatLink() {
+  return std::make_shared<TableLinkModel>(
+      std::vector<TableLinkModel::Point>{{0, 1e-6}, {1 << 20, 1e-6}}, 0, 0, 1 << 20);
+}
+
+/// Replays Traces (copied for each replay) under a scenario, as the tool does with files.
+struct Fixture {
+  TableComputeModel Compute;
+  ClusterNetworkModel Net{flatLink()};
+  std::vector<std::vector<Event>> Traces;
+
+  ReplayOutcome replay(const Scenario *S, RunRecorder *Rec) {
+    std::vector<std::unique_ptr<EventSource>> Owned;
+    std::vector<EventSource *> Src;
+    for (size_t R = 0; R < Traces.size(); ++R) {
+      Owned.push_back(std::make_unique<VectorEventSource>("rank" + std::to_string(R), Traces[R]));
+      Src.push_back(Owned.back().get());
+    }
+    std::unique_ptr<ScenarioAssumptions> As;
+    std::unique_ptr<ScaledNetworkModel> Scaled;
+    EngineOptions O;
+    O.Observer = Rec;
+    if (S) {
+      As = std::make_unique<ScenarioAssumptions>(*S);
+      O.Assume = As.get();
+      Scaled = std::make_unique<ScaledNetworkModel>(Net, S->Net);
+    }
+    Engine E(Compute, Scaled ? static_cast<const NetworkModel &>(*Scaled) : Net, O);
+    EstimateResult R = E.run(Src);
+    return {R.Ok, R.Predicted, R.Errors.empty() ? "" : R.Errors.front().Message};
+  }
+  Replayer replayer() {
+    return [this](const Scenario *S, RunRecorder *Rec) { return replay(S, Rec); };
+  }
+  StepMap steps(BlockId Site) {
+    std::vector<std::unique_ptr<EventSource>> Owned;
+    std::vector<EventSource *> Src;
+    for (size_t R = 0; R < Traces.size(); ++R) {
+      Owned.push_back(std::make_unique<VectorEventSource>("rank" + std::to_string(R), Traces[R]));
+      Src.push_back(Owned.back().get());
+    }
+    return buildStepMap(Src, Site);
+  }
+};
+
+/// Rank 0 computes 10 us and sends; rank 1 waits for it, then computes 2 us.
+Fixture sendAfterWork() {
+  Fixture F;
+  unsigned M = F.Compute.addMachine();
+  F.Compute.setTime(M, A, 10e-6);
+  F.Compute.setTime(M, B, 2e-6);
+  F.Traces = {{Event::compute(A), Event::send(S1, 1, 0, 8, 1), Event::completion(S1, {{1}})},
+              {Event::recv(S2, 0, 0, 8, 1), Event::completion(S2, {{1, 0, 0}}),
+               Event::compute(B)}};
+  return F;
+}
+
+TEST(WhatIfTest, CriticalPathAndItsShares) {
+  Fixture F = sendAfterWork();
+  RunRecorder Rec(2);
+  ASSERT_TRUE(F.replay(nullptr, &Rec).Ok);
+  CriticalPath P = criticalPath(Rec);
+  EXPECT_EQ(P.Length, 13000);
+  ASSERT_EQ(P.Steps.size(), 3u); // B, the message (rank 1's wait), A
+  EXPECT_EQ(P.Steps[0].At.Block, B);
+  EXPECT_EQ(P.Steps[0].Seconds, 2000);
+  EXPECT_EQ(P.Steps[1].Kind, SpanKind::Comm);
+  EXPECT_EQ(P.Steps[1].At.Rank, 1);
+  EXPECT_EQ(P.Steps[1].Seconds, 1000);
+  EXPECT_EQ(P.Steps[2].At.Block, A);
+  EXPECT_EQ(P.Steps[2].At.Rank, 0);
+  EXPECT_EQ(P.Steps[2].Seconds, 10000);
+}
+
+TEST(WhatIfTest, ZeroedWaitOfAnEventAndOfASite) {
+  Fixture F = sendAfterWork();
+  EXPECT_EQ(F.replay(nullptr, nullptr).Predicted, 13000);
+  Scenario S;
+  S.ZeroWaitEvents.insert({1, 1}); // rank 1's completion (record 1)
+  EXPECT_EQ(F.replay(&S, nullptr).Predicted, 10000);
+  Scenario T;
+  T.ZeroWaitSites.insert(S2);
+  EXPECT_EQ(F.replay(&T, nullptr).Predicted, 10000);
+  Scenario U;
+  U.ZeroWaitEvents.insert({1, 0}); // not a wait: nothing changes
+  EXPECT_EQ(F.replay(&U, nullptr).Predicted, 13000);
+}
+
+TEST(WhatIfTest, ComputeScaledAndNetworkScaled) {
+  Fixture F = sendAfterWork();
+  Scenario S;
+  S.Scales.push_back({0, A, 0.5});
+  EXPECT_EQ(F.replay(&S, nullptr).Predicted, 8000); // 5 + 1 + 2 us
+  Scenario N;
+  N.Net.Latency = 0;
+  EXPECT_EQ(F.replay(&N, nullptr).Predicted, 12000);
+}
+
+/// Two steps closing at the exchange X; step 1: rank 0 1 us, rank 1 5 us; step 2: 3 us, 1 us.
+Fixture twoSteps() {
+  Fixture F;
+  unsigned M0 = F.Compute.addMachine(), M1 = F.Compute.addMachine();
+  F.Compute.setTime(M0, C1, 1e-6);
+  F.Compute.setTime(M0, C2, 3e-6);
+  F.Compute.setTime(M1, C1, 5e-6);
+  F.Compute.setTime(M1, C2, 1e-6);
+  F.Compute.assignRank(1, M1);
+  for (int R = 0; R < 2; ++R) {
+    std::vector<Event> T;
+    for (BlockId W : {C1, C2}) {
+      T.push_back(Event::compute(W));
+      T.push_back(Event::send(X, 1 - R, 0, 8, 1));
+      T.push_back(Event::recv(X, 1 - R, 0, 8, 2));
+      T.push_back(Event::completion(X, {{1}, {2, 1 - R, 0}}));
+    }
+    F.Traces.push_back(T);
+  }
+  return F;
+}
+
+TEST(WhatIfTest, BalancedSteps) {
+  Fixture F = twoSteps();
+  StepMap M = F.steps(X);
+  ASSERT_EQ(M.steps(), 2u);
+  EXPECT_EQ(M.stepOf(0, 0), 0u);
+  EXPECT_EQ(M.stepOf(0, 3), 0u);
+  EXPECT_EQ(M.stepOf(0, 4), 1u);
+  RunRecorder Base(2);
+  EXPECT_EQ(F.replay(nullptr, &Base).Predicted, 10000);
+  Scenario One = balanceSteps(Base, M, 0);
+  EXPECT_EQ(F.replay(&One, nullptr).Predicted, 8000);
+  Scenario Two = balanceSteps(Base, M, 1);
+  EXPECT_EQ(F.replay(&Two, nullptr).Predicted, 9000);
+  Scenario All = balanceSteps(Base, M, std::nullopt);
+  EXPECT_EQ(F.replay(&All, nullptr).Predicted, 7000);
+  // The segment form: C1 balanced over the whole run is step 1 here.
+  Scenario Seg = balanceSegment(Base, 0, C1);
+  EXPECT_EQ(F.replay(&Seg, nullptr).Predicted, 8000);
+}
+
+TEST(WhatIfTest, SumOfTimesBound) {
+  Fixture F = twoSteps();
+  StepMap M = F.steps(X);
+  RunRecorder Base(2);
+  F.replay(nullptr, &Base);
+  Scenario None;
+  // Rank 0: 4 us compute + 5 us wait; rank 1: 6 us compute + 4 us wait.
+  EXPECT_EQ(sumOfTimesBound(Base, None), 10000);
+  Scenario S = balanceSteps(Base, M, std::nullopt);
+  S.ZeroWaitSites.insert(X);
+  EXPECT_EQ(sumOfTimesBound(Base, S), 5000);
+}
+
+TEST(WhatIfTest, AnalysisRanksTheBestBalancingFirstAndEndsWithTheBound) {
+  Fixture F = twoSteps();
+  StepMap M = F.steps(X);
+  AnalysisOptions O;
+  O.Steps = &M;
+  Analysis A = analyze(F.replayer(), 2, O);
+  ASSERT_TRUE(A.Ok) << A.Error;
+  EXPECT_EQ(A.Base, 10000);
+  ASSERT_FALSE(A.Suggestions.empty());
+  EXPECT_TRUE(A.Suggestions.back().Bound);
+  EXPECT_EQ(A.Suggestions.back().Kind, "bound");
+  for (size_t I = 0; I + 1 < A.Suggestions.size(); ++I) {
+    EXPECT_FALSE(A.Suggestions[I].Bound);
+    EXPECT_EQ(A.Suggestions[I].Rank, I + 1);
+    if (I) {
+      EXPECT_LE(A.Suggestions[I - 1].Predicted, A.Suggestions[I].Predicted);
+    }
+  }
+}
+
+/// Seed 003 figure 4: p's late send delays q, whose send delays r; the domino path walks back
+/// from r's wait to q's wait (whose fix also removes r's).
+TEST(WhatIfTest, DominoPathOfFigure4) {
+  Fixture F;
+  unsigned M = F.Compute.addMachine();
+  F.Compute.setTime(M, A, 10e-6);
+  F.Compute.setTime(M, B, 1e-6);
+  F.Traces = {
+      {Event::compute(A), Event::send(S1, 1, 0, 8, 1), Event::completion(S1, {{1}})},
+      {Event::recv(S2, 0, 0, 8, 1), Event::completion(S2, {{1, 0, 0}}), Event::compute(B),
+       Event::send(S1, 2, 0, 8, 2), Event::completion(S1, {{2}})},
+      {Event::recv(S2, 1, 0, 8, 1), Event::completion(S2, {{1, 1, 0}}), Event::compute(B)}};
+  RunRecorder Base(3);
+  ASSERT_EQ(F.replay(nullptr, &Base).Predicted, 14000);
+  AnalysisOptions O;
+  DominoPath D = dominoPath(F.replayer(), Base, 14000, O);
+  ASSERT_EQ(D.Waits.size(), 2u);
+  EXPECT_EQ(D.Waits[0], std::make_pair(2, uint64_t(1)));
+  EXPECT_EQ(D.Waits[1], std::make_pair(1, uint64_t(1)));
+  EXPECT_EQ(D.Predicted, 10000); // only p's own 10 us remain
+  CriticalPath P = criticalPath(Base);
+  EXPECT_EQ(P.Length, 14000);
+  ASSERT_EQ(P.Steps.size(), 5u); // B on r, message, B on q, message, A on p
+  EXPECT_EQ(P.Steps[4].At.Rank, 0);
+}
+
+} // namespace
+} // namespace mpiete::whatif
