@@ -142,4 +142,44 @@ std::optional<uint64_t> parseByteCount(std::string_view Text) {
   return V * Scale;
 }
 
+bool loadBaseData(const std::string &ProgramDir, const std::string &Machine,
+                  const std::string &Network, const std::string &Cluster,
+                  estimator::NetworkModelKind Kind, DiagnosticSink &Diags, LoadedBaseData &Out) {
+  using namespace estimator;
+  auto &Traces = Out.Traces;
+  TableComputeModel &Compute = Out.Compute;
+  std::unique_ptr<ClusterNetworkModel> &Net = Out.Net;
+  if (!openTraceDirectory(ProgramDir, Diags, Traces))
+    return false;
+  MachineProvenance MachineProv;
+  if (!loadMachineYaml(Machine, Compute, Diags, nullptr, &MachineProv))
+    return false;
+  // Base data of two different builds of the program cannot be combined: block ids would
+  // silently mean other code.
+  std::string TraceFp = Traces.front()->header().Fingerprint;
+  const std::string &MachineFp = MachineProv.Fingerprint;
+  if (!TraceFp.empty() && !MachineFp.empty() && TraceFp != MachineFp) {
+    Diags.error({Machine, 0, 0},
+                "compute base data of another build of the program: fingerprint '" + MachineFp +
+                    "', the traces in '" + ProgramDir + "' have '" + TraceFp +
+                    "'; rebuild both probes together and collect both again",
+                "estimate");
+    return false;
+  }
+  std::shared_ptr<LinkModel> Inter = loadNetworkYaml(Network, Kind, Diags);
+  if (!Inter)
+    return false;
+  if (!Cluster.empty()) {
+    ClusterSpec Spec;
+    if (!loadClusterSpec(Cluster, Spec, Diags) ||
+        !buildCluster(Spec, Cluster, int(Traces.size()), Kind,
+                      {Inter, Network, Machine, MachineProv}, Compute, Diags, Net))
+      return false;
+  } else {
+    Net = std::make_unique<ClusterNetworkModel>(Inter);
+  }
+
+  return true;
+}
+
 } // namespace mpiete

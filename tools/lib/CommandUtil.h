@@ -3,6 +3,9 @@
 #ifndef MPIETE_TOOLS_LIB_COMMANDUTIL_H
 #define MPIETE_TOOLS_LIB_COMMANDUTIL_H
 
+#include "mpiete/estimator/BaseData.h"
+#include "mpiete/estimator/Cluster.h"
+#include "mpiete/support/Diagnostics.h"
 #include "mpiete/tools/Launcher.h"
 
 #include <CLI/CLI.hpp>
@@ -43,6 +46,19 @@ private:
   int UnusedNp = 0;
   std::string UnusedLauncher;
 };
+
+/// The three base data as `mpiete estimate` reads them (shared with `mpiete whatif`).
+struct LoadedBaseData {
+  std::vector<std::unique_ptr<estimator::TraceEventSource>> Traces;
+  estimator::TableComputeModel Compute;
+  std::unique_ptr<estimator::ClusterNetworkModel> Net;
+};
+/// Opens ProgramDir's traces, reads the machine and network files (and the cluster file when
+/// Cluster is not empty) and checks that traces and machine data come from one build. False
+/// (reported) on any error.
+bool loadBaseData(const std::string &ProgramDir, const std::string &Machine,
+                  const std::string &Network, const std::string &Cluster,
+                  estimator::NetworkModelKind Kind, DiagnosticSink &Diags, LoadedBaseData &Out);
 
 /// The directory of the running executable (<prefix>/bin), or "." if unknown.
 std::filesystem::path selfBinDir();

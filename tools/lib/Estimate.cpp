@@ -149,39 +149,13 @@ int runEstimate(const CommandArgs &Args) {
     *Field = *B;
   }
 
-  std::vector<std::unique_ptr<TraceEventSource>> Traces;
-  if (!openTraceDirectory(Opt["--program"], Diags, Traces))
+  LoadedBaseData Data;
+  if (!loadBaseData(Opt["--program"], Opt["--machine"], Opt["--network"],
+                    Opt.count("--cluster") ? Opt["--cluster"] : "", Kind, Diags, Data))
     return 1;
-  TableComputeModel Compute;
-  MachineProvenance MachineProv;
-  if (!loadMachineYaml(Opt["--machine"], Compute, Diags, nullptr, &MachineProv))
-    return 1;
-  // Base data of two different builds of the program cannot be combined: block ids would
-  // silently mean other code.
-  std::string TraceFp = Traces.front()->header().Fingerprint;
-  const std::string &MachineFp = MachineProv.Fingerprint;
-  if (!TraceFp.empty() && !MachineFp.empty() && TraceFp != MachineFp) {
-    Diags.error({Opt["--machine"], 0, 0},
-                "compute base data of another build of the program: fingerprint '" + MachineFp +
-                    "', the traces in '" + Opt["--program"] + "' have '" + TraceFp +
-                    "'; rebuild both probes together and collect both again",
-                "estimate");
-    return 1;
-  }
-  std::shared_ptr<LinkModel> Inter = loadNetworkYaml(Opt["--network"], Kind, Diags);
-  if (!Inter)
-    return 1;
-  std::unique_ptr<ClusterNetworkModel> Net;
-  if (Opt.count("--cluster")) {
-    ClusterSpec Spec;
-    if (!loadClusterSpec(Opt["--cluster"], Spec, Diags) ||
-        !buildCluster(Spec, Opt["--cluster"], int(Traces.size()), Kind,
-                      {Inter, Opt["--network"], Opt["--machine"], MachineProv}, Compute, Diags,
-                      Net))
-      return 1;
-  } else {
-    Net = std::make_unique<ClusterNetworkModel>(Inter);
-  }
+  auto &Traces = Data.Traces;
+  TableComputeModel &Compute = Data.Compute;
+  std::unique_ptr<ClusterNetworkModel> &Net = Data.Net;
 
   std::ofstream TimelineFile;
   std::unique_ptr<ChromeTraceWriter> Timeline;

@@ -30,6 +30,8 @@ const Command Commands[] = {
      "mpiete probe-program -o traces/ -np 16 --oversubscribe ./app.trace ARGS"},
     {"estimate", runEstimate, "predict the run time from the three base data",
      "mpiete estimate --program traces/ --machine machine.yaml --network network.yaml"},
+    {"whatif", runWhatIf, "what to fix: predicted time after each candidate fix (seed 003)",
+     "mpiete whatif --program traces/ --machine machine.yaml --network network.yaml"},
     {"trace dump", runTraceDump, "print a rank's trace as text",
      "mpiete trace dump traces/rank0.trace"},
     {"demo", runDemo, "run the whole pipeline on a bundled example program", "mpiete demo"},

@@ -111,7 +111,8 @@ DominoPath dominoPath(const Replayer &Replay, const RunRecorder &Base, TimeNs Ba
       // first (a wait of no time changes nothing).
       std::vector<const Interval *> Cand;
       for (const Interval &I : Base.PerRank[size_t(P)])
-        if (I.Kind == SpanKind::Wait && I.Record <= Upto && !Chain.ZeroWaitEvents.count({P, I.Record}))
+        if (I.Kind == SpanKind::Wait && I.Record <= Upto &&
+            !Chain.ZeroWaitEvents.count({P, I.Record}))
           Cand.push_back(&I);
       std::stable_sort(Cand.begin(), Cand.end(), [](const Interval *A, const Interval *B) {
         return A->End - A->Begin > B->End - B->Begin;
@@ -175,12 +176,11 @@ Analysis analyze(const Replayer &Replay, int Ranks, const AnalysisOptions &Opt) 
       Kernels[{S.At.From, S.At.Block}] += S.Seconds;
   }
   for (const auto &[K, T] : Sum)
-    A.Shares.push_back({K.first, K.second, T,
-                        A.Path.Length > 0 ? double(T) / double(A.Path.Length) : 0});
-  std::stable_sort(A.Shares.begin(), A.Shares.end(),
-                   [](const CriticalShare &X, const CriticalShare &Y) {
-                     return X.Seconds > Y.Seconds;
-                   });
+    A.Shares.push_back(
+        {K.first, K.second, T, A.Path.Length > 0 ? double(T) / double(A.Path.Length) : 0});
+  std::stable_sort(
+      A.Shares.begin(), A.Shares.end(),
+      [](const CriticalShare &X, const CriticalShare &Y) { return X.Seconds > Y.Seconds; });
 
   auto trySuggestion = [&](Scenario S, std::string Kind, std::string What, std::string Where) {
     ReplayOutcome O = Replay(&S, nullptr);
@@ -208,7 +208,8 @@ Analysis analyze(const Replayer &Replay, int Ranks, const AnalysisOptions &Opt) 
     }
     S.Label = "domino path";
     trySuggestion(S, "domino",
-                  "remove the waits of the domino path (" + std::to_string(S.ZeroWaitEvents.size()) +
+                  "remove the waits of the domino path (" +
+                      std::to_string(S.ZeroWaitEvents.size()) +
                       " events): reorder or overlap the exchanges so partners arrive in time",
                   Where);
   }
@@ -293,10 +294,9 @@ Analysis analyze(const Replayer &Replay, int Ranks, const AnalysisOptions &Opt) 
     trySuggestion(std::move(S), "faster-kernel", "make this computation twice as fast",
                   segmentName(Opt, From, To));
   }
-  std::stable_sort(A.Suggestions.begin(), A.Suggestions.end(),
-                   [](const Suggestion &X, const Suggestion &Y) {
-                     return X.Predicted < Y.Predicted;
-                   });
+  std::stable_sort(
+      A.Suggestions.begin(), A.Suggestions.end(),
+      [](const Suggestion &X, const Suggestion &Y) { return X.Predicted < Y.Predicted; });
   // F3: no wait anywhere, summed without the DAG; a bound, listed after the replays.
   {
     Scenario S;

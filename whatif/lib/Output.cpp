@@ -51,8 +51,8 @@ void writeWhatIfText(std::ostream &OS, const WhatIfReport &R) {
   OS << "  rank  predicted (s)    saving (s)  kind             what / where\n";
   for (const Suggestion &S : A.Suggestions) {
     char Line[200];
-    std::snprintf(Line, sizeof Line, "  %4u %14s %13s  %-16s ", S.Rank, seconds(S.Predicted).c_str(),
-                  seconds(S.Saving).c_str(), S.Kind.c_str());
+    std::snprintf(Line, sizeof Line, "  %4u %14s %13s  %-16s ", S.Rank,
+                  seconds(S.Predicted).c_str(), seconds(S.Saving).c_str(), S.Kind.c_str());
     OS << Line << S.What << (S.Bound ? " [bound]" : "") << "\n"
        << std::string(52, ' ') << "at " << S.Where << "\n";
   }
@@ -100,8 +100,7 @@ void writeData(std::ostream &OS, const WhatIfReport &R, bool Json) {
       OS << "    {\n";
     int In = Json ? 6 : 4;
     OS << (Json ? "" : "  - ");
-    OS << (Json ? std::string(size_t(In), ' ') + "\"rank\": " : "rank: ") << S.Rank << Sep
-       << "\n";
+    OS << (Json ? std::string(size_t(In), ' ') + "\"rank\": " : "rank: ") << S.Rank << Sep << "\n";
     key("kind", quoted(S.Kind), In);
     key("what", quoted(S.What), In);
     key("where", quoted(S.Where), In);

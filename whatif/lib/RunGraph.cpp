@@ -84,10 +84,10 @@ CriticalPath criticalPath(const RunRecorder &Run) {
   }
   std::vector<double> Dist(N + 1);
   std::vector<Graph::vertex_descriptor> Pred(N + 1);
-  dag_shortest_paths(G, N,
-                     distance_map(make_iterator_property_map(Dist.begin(), get(vertex_index, G)))
-                         .predecessor_map(
-                             make_iterator_property_map(Pred.begin(), get(vertex_index, G))));
+  dag_shortest_paths(
+      G, N,
+      distance_map(make_iterator_property_map(Dist.begin(), get(vertex_index, G)))
+          .predecessor_map(make_iterator_property_map(Pred.begin(), get(vertex_index, G))));
   // The path ends at the interval ending last (ties: the lowest rank).
   size_t Last = N;
   TimeNs LastEnd = std::numeric_limits<TimeNs>::min();

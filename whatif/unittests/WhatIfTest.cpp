@@ -67,8 +67,7 @@ Fixture sendAfterWork() {
   F.Compute.setTime(M, A, 10e-6);
   F.Compute.setTime(M, B, 2e-6);
   F.Traces = {{Event::compute(A), Event::send(S1, 1, 0, 8, 1), Event::completion(S1, {{1}})},
-              {Event::recv(S2, 0, 0, 8, 1), Event::completion(S2, {{1, 0, 0}}),
-               Event::compute(B)}};
+              {Event::recv(S2, 0, 0, 8, 1), Event::completion(S2, {{1, 0, 0}}), Event::compute(B)}};
   return F;
 }
 
@@ -195,11 +194,10 @@ TEST(WhatIfTest, DominoPathOfFigure4) {
   unsigned M = F.Compute.addMachine();
   F.Compute.setTime(M, A, 10e-6);
   F.Compute.setTime(M, B, 1e-6);
-  F.Traces = {
-      {Event::compute(A), Event::send(S1, 1, 0, 8, 1), Event::completion(S1, {{1}})},
-      {Event::recv(S2, 0, 0, 8, 1), Event::completion(S2, {{1, 0, 0}}), Event::compute(B),
-       Event::send(S1, 2, 0, 8, 2), Event::completion(S1, {{2}})},
-      {Event::recv(S2, 1, 0, 8, 1), Event::completion(S2, {{1, 1, 0}}), Event::compute(B)}};
+  F.Traces = {{Event::compute(A), Event::send(S1, 1, 0, 8, 1), Event::completion(S1, {{1}})},
+              {Event::recv(S2, 0, 0, 8, 1), Event::completion(S2, {{1, 0, 0}}), Event::compute(B),
+               Event::send(S1, 2, 0, 8, 2), Event::completion(S1, {{2}})},
+              {Event::recv(S2, 1, 0, 8, 1), Event::completion(S2, {{1, 1, 0}}), Event::compute(B)}};
   RunRecorder Base(3);
   ASSERT_EQ(F.replay(nullptr, &Base).Predicted, 14000);
   AnalysisOptions O;

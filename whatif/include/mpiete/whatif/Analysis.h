@@ -75,7 +75,7 @@ struct Analysis {
 /// The domino path (seed 003 figure 3) from a recorded base run: walks back from each rank's
 /// last event, zeroing the wait that shortens T most, then continues on its partner.
 DominoPath dominoPath(const Replayer &Replay, const RunRecorder &Base, TimeNs BaseTime,
-                     const AnalysisOptions &Opt);
+                      const AnalysisOptions &Opt);
 
 Analysis analyze(const Replayer &Replay, int Ranks, const AnalysisOptions &Opt);
 

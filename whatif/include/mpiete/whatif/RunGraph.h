@@ -30,8 +30,8 @@ struct Interval {
 class RunRecorder : public estimator::ReplayObserver {
 public:
   explicit RunRecorder(int Ranks) : PerRank(size_t(Ranks)) {}
-  void interval(int Rank, uint64_t Record, SpanKind Kind, BlockId From, BlockId Block,
-                TimeNs Begin, TimeNs End) override;
+  void interval(int Rank, uint64_t Record, SpanKind Kind, BlockId From, BlockId Block, TimeNs Begin,
+                TimeNs End) override;
   void dependency(int Rank, uint64_t Record, TimeNs Begin, TimeNs End, int Peer,
                   TimeNs PeerTime) override;
   /// Each rank's intervals in time order.

@@ -1,0 +1,347 @@
+// `mpiete whatif`: where to fix a program and what the fix buys (seed 003), on the base data
+// of `mpiete estimate`: replays under assumptions, suggestions, critical path, F3 bounds.
+#include "CommandUtil.h"
+
+#include "mpiete/estimator/Engine.h"
+#include "mpiete/estimator/ProgramBlocks.h"
+#include "mpiete/estimator/Timeline.h"
+#include "mpiete/support/Version.h"
+#include "mpiete/tools/Commands.h"
+#include "mpiete/whatif/Analysis.h"
+
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <tuple>
+
+namespace mpiete {
+
+namespace {
+
+using namespace estimator;
+using namespace whatif;
+
+/// Forwards to a timeline but keeps it open after the replay, for the critical path's marks.
+class HeldTimeline : public TimelineSink {
+public:
+  explicit HeldTimeline(TimelineSink &T) : T(T) {}
+  void span(int Rank, SpanKind Kind, BlockId Block, TimeNs Begin, TimeNs End) override {
+    T.span(Rank, Kind, Block, Begin, End);
+  }
+  void message(const MessageArrow &M) override { T.message(M); }
+
+private:
+  TimelineSink &T;
+};
+
+std::optional<double> factor(const std::string &Text) {
+  try {
+    size_t Used = 0;
+    double F = std::stod(Text, &Used);
+    if (Used == Text.size() && F >= 0)
+      return F;
+  } catch (...) {
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+int runWhatIf(const CommandArgs &Args) {
+  DiagnosticSink Diags(std::cerr);
+  const DiagLoc Tool{"mpiete whatif", 0, 0};
+  CommandLine C(
+      "whatif",
+      "usage: mpiete whatif --program DIR --machine machine.yaml --network network.yaml\n"
+      "                     [--cluster cluster.yaml] [--model table|loggps] [--step SITE]\n"
+      "                     [assumptions...] [--format text|yaml|json] [-o FILE]\n"
+      "                     [--timeline-before F.json] [--timeline-after F.json]",
+      "What to fix (seed 003, PerWiz): replays the base data of `mpiete estimate` under\n"
+      "assumptions and ranks suggestions by the predicted time after each: the domino path\n"
+      "(waits whose removal shortens the run most), wait sites, the parallel step or segment\n"
+      "whose balancing helps most, kernels on the critical path made faster, and the F3 upper\n"
+      "bound (sum of times, no waits; labelled as a bound). Given assumptions, it also predicts\n"
+      "that combination (F2) and its F3 bound. A SITE is FILE:LINE of an MPI call or a block\n"
+      "id; with --step SITE each execution of that call closes a parallel step\n"
+      "(docs/whatif.md).",
+      "  mpiete whatif --program traces/ --machine machine.yaml --network network.yaml\n"
+      "  mpiete whatif --program traces/ --machine machine.yaml --network network.yaml "
+      "--step main.c:120 --balance-step all --format yaml\n"
+      "  mpiete whatif --program traces/ --machine m.yaml --network n.yaml --zero-wait-site "
+      "wave.c:96 --latency 0.5\n");
+  std::map<std::string, std::string> Opt;
+  for (auto [Name, Value, Help] :
+       {std::tuple{"--program", "DIR", "the program base data: rank<N>.trace (required)"},
+        {"--machine", "FILE", "the compute base data (required)"},
+        {"--network", "FILE", "the communication base data (required)"},
+        {"--cluster", "FILE", "nodes, ranks per node, their machines and networks"},
+        {"--model", "table|loggps", "the network model (default table)"},
+        {"--format", "text|yaml|json", "the report's format (default text)"},
+        {"-o", "FILE", "write the report there (default: standard output)"},
+        {"--step", "SITE", "each execution of this MPI call closes a parallel step"},
+        {"--zero-wait", "RANK:RECORD", "assume no wait at this completion record of a rank"},
+        {"--zero-wait-site", "SITE", "assume no wait at any completion of this call"},
+        {"--scale", "SITE=F", "compute ending at this call takes F times as long (0.5: twice as "
+                              "fast, 0: free)"},
+        {"--balance-step", "N|all", "the compute of step N (from 1), or of every step, "
+                                    "equal across ranks (the mean; needs --step)"},
+        {"--balance-segment", "FROM,TO", "the compute between these two calls equal across "
+                                         "ranks over the whole run"},
+        {"--latency", "F", "network latency scaled by F"},
+        {"--bandwidth", "F", "network bandwidth scaled by F"},
+        {"--overhead", "F", "send and receive start overheads scaled by F"},
+        {"--eager-limit", "BYTES", "the eager/rendezvous threshold moved to BYTES"},
+        {"--timeline-before", "FILE", "the predicted run's timeline, critical path marked"},
+        {"--timeline-after", "FILE", "the timeline under the assumptions (without any: under "
+                                     "the first suggestion)"}})
+    C.App.add_option(Name, Opt[Name], Help)->type_name(Value);
+  if (std::string Err = C.parse(Args); !Err.empty()) {
+    Diags.error(Tool, Err, "usage");
+    std::cerr << C.help();
+    return 1;
+  }
+  if (C.Help) {
+    std::cout << C.help();
+    return 0;
+  }
+  std::erase_if(Opt, [&](const auto &KV) { return !C.App.count(KV.first); });
+  for (const char *Required : {"--program", "--machine", "--network"})
+    if (!Opt.count(Required)) {
+      Diags.error(Tool, std::string("missing ") + Required, "usage");
+      std::cerr << C.help();
+      return 1;
+    }
+  auto usage = [&](const std::string &Message) {
+    Diags.error(Tool, Message, "usage");
+    return 1;
+  };
+  std::string Format = Opt.count("--format") ? Opt["--format"] : "text";
+  std::string ModelName = Opt.count("--model") ? Opt["--model"] : "table";
+  if (Format != "text" && Format != "yaml" && Format != "json")
+    return usage("unknown format '" + Format + "' (text, yaml or json)");
+  if (ModelName != "table" && ModelName != "loggps")
+    return usage("unknown network model '" + ModelName + "' (table or loggps)");
+  NetworkModelKind Kind = ModelName == "table" ? NetworkModelKind::Table : NetworkModelKind::LogGPS;
+
+  const ProgramBlockMap Blocks = loadProgramBlockMap(Opt["--program"], Diags);
+  if (!Blocks.Ok)
+    return 1;
+  LoadedBaseData Data;
+  if (!loadBaseData(Opt["--program"], Opt["--machine"], Opt["--network"],
+                    Opt.count("--cluster") ? Opt["--cluster"] : "", Kind, Diags, Data))
+    return 1;
+  const int Ranks = int(Data.Traces.size());
+  auto site = [&](const std::string &Spec) { return regionBlock(Spec, true, Blocks, Diags); };
+
+  // Each replay reads the traces afresh.
+  auto openSources = [&](std::vector<std::unique_ptr<TraceEventSource>> &Own,
+                         std::vector<EventSource *> &Src) {
+    if (!openTraceDirectory(Opt["--program"], Diags, Own))
+      return false;
+    for (auto &T : Own) {
+      T->setEmitSegments(true);
+      Src.push_back(T.get());
+    }
+    return true;
+  };
+  auto replayWith = [&](const Scenario *S, RunRecorder *Rec, TimelineSink *TL) -> ReplayOutcome {
+    std::vector<std::unique_ptr<TraceEventSource>> Own;
+    std::vector<EventSource *> Src;
+    if (!openSources(Own, Src))
+      return {false, 0, "cannot open the traces"};
+    std::unique_ptr<ScenarioAssumptions> As;
+    std::unique_ptr<ScaledNetworkModel> Scaled;
+    EngineOptions EO;
+    EO.Observer = Rec;
+    EO.Timeline = TL;
+    if (S) {
+      As = std::make_unique<ScenarioAssumptions>(*S);
+      EO.Assume = As.get();
+      if (S->Net.any())
+        Scaled = std::make_unique<ScaledNetworkModel>(*Data.Net, S->Net);
+    }
+    Engine E(Data.Compute, Scaled ? static_cast<const NetworkModel &>(*Scaled) : *Data.Net, EO);
+    EstimateResult R = E.run(Src);
+    return {R.Ok, R.Predicted, R.Errors.empty() ? "" : R.Errors.front().Message};
+  };
+  Replayer Replay = [&](const Scenario *S, RunRecorder *Rec) { return replayWith(S, Rec, nullptr); };
+
+  StepMap Steps;
+  if (Opt.count("--step")) {
+    std::optional<BlockId> B = site(Opt["--step"]);
+    if (!B)
+      return 1;
+    std::vector<std::unique_ptr<TraceEventSource>> Own;
+    std::vector<EventSource *> Src;
+    if (!openSources(Own, Src))
+      return 1;
+    Steps = buildStepMap(Src, *B);
+    if (Steps.steps() == 0)
+      return usage("--step '" + Opt["--step"] + "' never executes in the traces");
+  }
+
+  // The user's assumptions (F2), combined.
+  Scenario User;
+  std::vector<std::string> Said;
+  if (Opt.count("--zero-wait")) {
+    const std::string &V = Opt["--zero-wait"];
+    size_t Colon = V.find(':');
+    if (Colon == std::string::npos)
+      return usage("--zero-wait takes RANK:RECORD (mpiete trace dump numbers the records)");
+    User.ZeroWaitEvents.insert({std::stoi(V.substr(0, Colon)), std::stoull(V.substr(Colon + 1))});
+    Said.push_back("no wait at rank " + V);
+  }
+  if (Opt.count("--zero-wait-site")) {
+    std::optional<BlockId> B = site(Opt["--zero-wait-site"]);
+    if (!B)
+      return 1;
+    User.ZeroWaitSites.insert(*B);
+    Said.push_back("no wait at " + Opt["--zero-wait-site"]);
+  }
+  if (Opt.count("--scale")) {
+    const std::string &V = Opt["--scale"];
+    size_t Eq = V.rfind('=');
+    std::optional<double> F = Eq == std::string::npos ? std::nullopt : factor(V.substr(Eq + 1));
+    if (!F)
+      return usage("--scale takes SITE=FACTOR (e.g. main.c:42=0.5)");
+    std::optional<BlockId> B = site(V.substr(0, Eq));
+    if (!B)
+      return 1;
+    User.Scales.push_back({0, *B, *F});
+    Said.push_back("compute ending at " + V.substr(0, Eq) + " x" + V.substr(Eq + 1));
+  }
+  for (auto [Key, Field] :
+       {std::pair{"--latency", &User.Net.Latency}, std::pair{"--bandwidth", &User.Net.Bandwidth},
+        std::pair{"--overhead", &User.Net.Overhead}}) {
+    if (!Opt.count(Key))
+      continue;
+    std::optional<double> F = factor(Opt[Key]);
+    if (!F || (*F == 0 && std::string(Key) == "--bandwidth"))
+      return usage(std::string(Key) + " takes a factor (e.g. 0.5)");
+    *Field = *F;
+    Said.push_back(std::string(Key).substr(2) + " x" + Opt[Key]);
+  }
+  if (Opt.count("--eager-limit")) {
+    std::optional<uint64_t> N = parseByteCount(Opt["--eager-limit"]);
+    if (!N)
+      return usage("--eager-limit takes a byte count");
+    User.Net.EagerLimit = *N;
+    Said.push_back("eager limit " + Opt["--eager-limit"]);
+  }
+  // Balancing needs the base run's compute per rank: recorded once here.
+  RunRecorder BaseRun(Ranks);
+  if (Opt.count("--balance-step") || Opt.count("--balance-segment")) {
+    ReplayOutcome B = Replay(nullptr, &BaseRun);
+    if (!B.Ok)
+      return commandError(B.Error);
+  }
+  if (Opt.count("--balance-step")) {
+    if (!Opt.count("--step"))
+      return usage("--balance-step needs --step SITE (what a parallel step is)");
+    const std::string &V = Opt["--balance-step"];
+    std::optional<size_t> K;
+    if (V != "all") {
+      std::optional<double> N = factor(V);
+      if (!N || *N < 1 || size_t(*N) > Steps.steps())
+        return usage("--balance-step '" + V + "': all or a step from 1 to " +
+                     std::to_string(Steps.steps()));
+      K = size_t(*N) - 1;
+    }
+    User.merge(balanceSteps(BaseRun, Steps, K));
+    Said.push_back(V == "all" ? "every step balanced" : "step " + V + " balanced");
+  }
+  if (Opt.count("--balance-segment")) {
+    const std::string &V = Opt["--balance-segment"];
+    size_t Comma = V.find(',');
+    if (Comma == std::string::npos)
+      return usage("--balance-segment takes FROM,TO (two call sites)");
+    std::optional<BlockId> F = site(V.substr(0, Comma)), T = site(V.substr(Comma + 1));
+    if (!F || !T)
+      return 1;
+    User.merge(balanceSegment(BaseRun, *F, *T));
+    Said.push_back("segment " + V + " balanced");
+  }
+
+  SiteNames Names;
+  Names.load(Blocks.Map);
+  AnalysisOptions AO;
+  AO.Steps = Opt.count("--step") ? &Steps : nullptr;
+  AO.Site = [&](BlockId B) { return Names.site(B); };
+  AO.Segment = [&](BlockId F, BlockId T) { return Names.segment(F, T); };
+  Analysis A = analyze(Replay, Ranks, AO);
+  if (!A.Ok)
+    return commandError("the base data does not replay: " + A.Error);
+
+  WhatIfReport Rep;
+  std::string Command = "mpiete whatif";
+  for (const std::string &S : Args)
+    Command += " " + S;
+  Rep.Provenance = {{"tool", "mpiete whatif"},
+                    {"version", MPIETE_VERSION},
+                    {"command", Command},
+                    {"program", Opt["--program"]},
+                    {"machine", Opt["--machine"]},
+                    {"network", Opt["--network"]}};
+  Rep.F1 = &A;
+  if (!User.empty()) {
+    ReplayOutcome O = Replay(&User, nullptr);
+    if (!O.Ok)
+      return commandError("the assumptions do not replay: " + O.Error);
+    std::string Label;
+    for (const std::string &S : Said)
+      Label += (Label.empty() ? "" : " + ") + S;
+    Rep.ScenarioLabel = Label;
+    Rep.ScenarioPredicted = O.Predicted;
+    if (BaseRun.PerRank.front().empty() && BaseRun.PerRank.back().empty())
+      Replay(nullptr, &BaseRun);
+    Rep.ScenarioBound = sumOfTimesBound(BaseRun, User);
+  }
+
+  // Timelines: before (critical path marked) and after.
+  auto writeTimeline = [&](const std::string &Path, const Scenario *S, bool Mark) {
+    std::ofstream F(Path);
+    if (!F) {
+      Diags.error({Path, 0, 0}, "cannot write the timeline", "io");
+      return false;
+    }
+    ChromeTraceWriter W(F, Ranks);
+    HeldTimeline H(W);
+    RunRecorder Rec(Ranks);
+    ReplayOutcome O = replayWith(S, &Rec, &H);
+    if (Mark)
+      for (const PathStep &P : criticalPath(Rec).Steps)
+        W.highlight(P.At.Rank, P.At.End - P.Seconds, P.At.End, "critical path");
+    W.finish();
+    return O.Ok;
+  };
+  if (Opt.count("--timeline-before") && !writeTimeline(Opt["--timeline-before"], nullptr, true))
+    return 1;
+  if (Opt.count("--timeline-after")) {
+    const Scenario *S = !User.empty() ? &User
+                        : !A.Suggestions.empty() && !A.Suggestions.front().Bound
+                            ? &A.Suggestions.front().Assume
+                            : nullptr;
+    if (!writeTimeline(Opt["--timeline-after"], S, true))
+      return 1;
+  }
+
+  std::ofstream OutFile;
+  std::ostream *OS = &std::cout;
+  if (Opt.count("-o")) {
+    OutFile.open(Opt["-o"]);
+    if (!OutFile) {
+      Diags.error({Opt["-o"], 0, 0}, "cannot write the output", "io");
+      return 1;
+    }
+    OS = &OutFile;
+  }
+  if (Format == "yaml")
+    writeWhatIfYaml(*OS, Rep);
+  else if (Format == "json")
+    writeWhatIfJson(*OS, Rep);
+  else
+    writeWhatIfText(*OS, Rep);
+  return 0;
+}
+
+} // namespace mpiete
