@@ -81,19 +81,23 @@ int runWhatIf(const CommandArgs &Args) {
         {"--step", "SITE", "each execution of this MPI call closes a parallel step"},
         {"--zero-wait", "RANK:RECORD", "assume no wait at this completion record of a rank"},
         {"--zero-wait-site", "SITE", "assume no wait at any completion of this call"},
-        {"--scale", "SITE=F", "compute ending at this call takes F times as long (0.5: twice as "
-                              "fast, 0: free)"},
-        {"--balance-step", "N|all", "the compute of step N (from 1), or of every step, "
-                                    "equal across ranks (the mean; needs --step)"},
-        {"--balance-segment", "FROM,TO", "the compute between these two calls equal across "
-                                         "ranks over the whole run"},
+        {"--scale", "SITE=F",
+         "compute ending at this call takes F times as long (0.5: twice as "
+         "fast, 0: free)"},
+        {"--balance-step", "N|all",
+         "the compute of step N (from 1), or of every step, "
+         "equal across ranks (the mean; needs --step)"},
+        {"--balance-segment", "FROM,TO",
+         "the compute between these two calls equal across "
+         "ranks over the whole run"},
         {"--latency", "F", "network latency scaled by F"},
         {"--bandwidth", "F", "network bandwidth scaled by F"},
         {"--overhead", "F", "send and receive start overheads scaled by F"},
         {"--eager-limit", "BYTES", "the eager/rendezvous threshold moved to BYTES"},
         {"--timeline-before", "FILE", "the predicted run's timeline, critical path marked"},
-        {"--timeline-after", "FILE", "the timeline under the assumptions (without any: under "
-                                     "the first suggestion)"}})
+        {"--timeline-after", "FILE",
+         "the timeline under the assumptions (without any: under "
+         "the first suggestion)"}})
     C.App.add_option(Name, Opt[Name], Help)->type_name(Value);
   if (std::string Err = C.parse(Args); !Err.empty()) {
     Diags.error(Tool, Err, "usage");
@@ -164,7 +168,9 @@ int runWhatIf(const CommandArgs &Args) {
     EstimateResult R = E.run(Src);
     return {R.Ok, R.Predicted, R.Errors.empty() ? "" : R.Errors.front().Message};
   };
-  Replayer Replay = [&](const Scenario *S, RunRecorder *Rec) { return replayWith(S, Rec, nullptr); };
+  Replayer Replay = [&](const Scenario *S, RunRecorder *Rec) {
+    return replayWith(S, Rec, nullptr);
+  };
 
   StepMap Steps;
   if (Opt.count("--step")) {
@@ -276,12 +282,9 @@ int runWhatIf(const CommandArgs &Args) {
   std::string Command = "mpiete whatif";
   for (const std::string &S : Args)
     Command += " " + S;
-  Rep.Provenance = {{"tool", "mpiete whatif"},
-                    {"version", MPIETE_VERSION},
-                    {"command", Command},
-                    {"program", Opt["--program"]},
-                    {"machine", Opt["--machine"]},
-                    {"network", Opt["--network"]}};
+  Rep.Provenance = {{"tool", "mpiete whatif"},     {"version", MPIETE_VERSION},
+                    {"command", Command},          {"program", Opt["--program"]},
+                    {"machine", Opt["--machine"]}, {"network", Opt["--network"]}};
   Rep.F1 = &A;
   if (!User.empty()) {
     ReplayOutcome O = Replay(&User, nullptr);
