@@ -172,8 +172,8 @@ bool SyntheticEventSource::next(Event &E) {
   case EventKind::Completion:
     for (size_t K = 0; K < Op.Sources.size(); ++K) {
       E.Completed[K].Source = Op.Sources[K].eval(R, P);
-      E.Completed[K].Tag = E.Completed[K].Source == estimator::ProcNull ? Op.Tags[K].second
-                                                                        : Op.Tags[K].first;
+      E.Completed[K].Tag =
+          E.Completed[K].Source == estimator::ProcNull ? Op.Tags[K].second : Op.Tags[K].first;
     }
     break;
   default:
@@ -257,8 +257,7 @@ struct Member {
 std::string describeEvent(const Event &E) {
   switch (E.Kind) {
   case EventKind::SendStart:
-    return "a send to rank " + std::to_string(E.Peer) + " of " + std::to_string(E.Count) +
-           " bytes";
+    return "a send to rank " + std::to_string(E.Peer) + " of " + std::to_string(E.Count) + " bytes";
   case EventKind::RecvStart:
     return "a receive from rank " + std::to_string(E.Peer) + " of " + std::to_string(E.Count) +
            " bytes";
@@ -286,8 +285,7 @@ bool learnClass(const std::vector<Member> &Members, RankClass &C, Refusal &Why) 
       Why.Message = "rank " + std::to_string(M.Rank) + " of " + std::to_string(M.Run->Ranks) +
                     " executes another sequence of MPI events here than rank " +
                     std::to_string(Members.front().Rank) + " of " +
-                    std::to_string(Members.front().Run->Ranks) + " (event " +
-                    std::to_string(K) +
+                    std::to_string(Members.front().Run->Ranks) + " (event " + std::to_string(K) +
                     "): the number of messages depends on the rank or the size in a way no "
                     "rank class explains (e.g. a collective's tree or ring)";
       return false;
@@ -355,8 +353,8 @@ bool verify(const std::vector<MeasuredRun> &Runs, const CommStructure &S, Refusa
       for (; Gen.next(E); ++K)
         if (K >= Seq.size() || !sameEvent(E, Seq[K])) {
           Why = {E.Block, "the generated trace of rank " + std::to_string(R) + " of " +
-                              std::to_string(Run.Ranks) + " differs from the measured one at event " +
-                              std::to_string(K)};
+                              std::to_string(Run.Ranks) +
+                              " differs from the measured one at event " + std::to_string(K)};
           return false;
         }
       if (K != Seq.size()) {
@@ -372,8 +370,8 @@ bool verify(const std::vector<MeasuredRun> &Runs, const CommStructure &S, Refusa
 
 bool learnStructure(const std::vector<MeasuredRun> &Runs, CommStructure &Out, Refusal &Why) {
   using K = RankClass::Kind;
-  const std::vector<std::vector<K>> Schemes = {{K::All}, {K::First, K::Rest},
-                                               {K::First, K::Last, K::Rest}};
+  const std::vector<std::vector<K>> Schemes = {
+      {K::All}, {K::First, K::Rest}, {K::First, K::Last, K::Rest}};
   Refusal First;
   bool HaveFirst = false;
   for (const std::vector<K> &Scheme : Schemes) {
@@ -383,10 +381,10 @@ bool learnStructure(const std::vector<MeasuredRun> &Runs, CommStructure &Out, Re
       std::vector<Member> Members;
       for (const MeasuredRun &Run : Runs)
         for (int R = 0; R < Run.Ranks; ++R) {
-          const bool In = Kind == K::All || (Kind == K::First && R == 0) ||
-                          (Kind == K::Last && R == Run.Ranks - 1 && R != 0) ||
-                          (Kind == K::Rest && R != 0 &&
-                           !(R == Run.Ranks - 1 && Scheme.size() == 3));
+          const bool In =
+              Kind == K::All || (Kind == K::First && R == 0) ||
+              (Kind == K::Last && R == Run.Ranks - 1 && R != 0) ||
+              (Kind == K::Rest && R != 0 && !(R == Run.Ranks - 1 && Scheme.size() == 3));
           if (In)
             Members.push_back({&Run, R});
         }

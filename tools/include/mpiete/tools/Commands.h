@@ -4,6 +4,7 @@
 #ifndef MPIETE_TOOLS_COMMANDS_H
 #define MPIETE_TOOLS_COMMANDS_H
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,10 @@ int runProbeProgram(const CommandArgs &Args); ///< mpiete probe-program   (progr
 int runTraceDump(const CommandArgs &Args);    ///< mpiete trace dump FILE (readable trace)
 int runEstimate(const CommandArgs &Args);     ///< mpiete estimate        (the prediction)
 int runDemo(const CommandArgs &Args);         ///< mpiete demo            (the bundled example)
+int runModel(const CommandArgs &Args);        ///< mpiete model           (scaling models)
+/// mpiete estimate --ranks N --model model.yaml: the extrapolated replay (lib/Model.cpp).
+int runScaledEstimate(const std::string &ModelPath, int Ranks, double Size,
+                      const std::string &NetworkPath, std::ostream &OS);
 
 } // namespace mpiete
 
