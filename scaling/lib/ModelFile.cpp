@@ -27,9 +27,9 @@ void writeScalingModel(std::ostream &OS, const ScalingModelFile &F) {
   E << YAML::Key << "command" << YAML::Value << F.Command;
   E << YAML::Key << "runs" << YAML::Value << YAML::BeginSeq;
   for (const ModelRun &R : F.Runs)
-    E << YAML::Flow << YAML::BeginMap << YAML::Key << "ranks" << YAML::Value << R.Ranks
-      << YAML::Key << "size" << YAML::Value << R.Size << YAML::Key << "program" << YAML::Value
-      << R.Program << YAML::Key << "machine" << YAML::Value << R.Machine << YAML::EndMap;
+    E << YAML::Flow << YAML::BeginMap << YAML::Key << "ranks" << YAML::Value << R.Ranks << YAML::Key
+      << "size" << YAML::Value << R.Size << YAML::Key << "program" << YAML::Value << R.Program
+      << YAML::Key << "machine" << YAML::Value << R.Machine << YAML::EndMap;
   E << YAML::EndSeq;
   E << YAML::Key << "structure" << YAML::Value << YAML::BeginMap;
   E << YAML::Key << "status" << YAML::Value << (F.StructureAccepted ? "accepted" : "refused");
@@ -80,8 +80,7 @@ bool loadScalingModel(const std::string &Path, ScalingModelFile &Out, Diagnostic
     YAML::Node Root = YAML::Load(Text);
     if (Root["format"].as<std::string>("") != "mpiete-scaling-model" ||
         Root["version"].as<int>(0) != ScalingModelFile::FormatVersion) {
-      Diags.error({Path, 0, 0}, "not an mpiete-scaling-model file of version 1",
-                  "scaling-model");
+      Diags.error({Path, 0, 0}, "not an mpiete-scaling-model file of version 1", "scaling-model");
       return false;
     }
     Out.Tool = Root["tool"].as<std::string>("");
@@ -100,8 +99,8 @@ bool loadScalingModel(const std::string &Path, ScalingModelFile &Out, Diagnostic
       const std::optional<uint64_t> From = parseBlockId(N["from"].as<std::string>());
       const std::optional<uint64_t> To = parseBlockId(N["to"].as<std::string>());
       if (!From || !To) {
-        Diags.error({Path, unsigned(N.Mark().line + 1), unsigned(N.Mark().column + 1)}, "malformed block id",
-                    "scaling-model");
+        Diags.error({Path, unsigned(N.Mark().line + 1), unsigned(N.Mark().column + 1)},
+                    "malformed block id", "scaling-model");
         return false;
       }
       Seg.From = *From;
@@ -126,7 +125,8 @@ bool loadScalingModel(const std::string &Path, ScalingModelFile &Out, Diagnostic
       Out.Segments.push_back(std::move(Seg));
     }
   } catch (const YAML::Exception &Ex) {
-    Diags.error({Path, unsigned(Ex.mark.line + 1), unsigned(Ex.mark.column + 1)}, Ex.msg, "scaling-model");
+    Diags.error({Path, unsigned(Ex.mark.line + 1), unsigned(Ex.mark.column + 1)}, Ex.msg,
+                "scaling-model");
     return false;
   }
   return true;

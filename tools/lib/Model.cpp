@@ -80,8 +80,7 @@ std::string joinArgs(const char *Name, const CommandArgs &Args) {
 
 } // namespace
 
-bool learnModelStructure(const ScalingModelFile &File, DiagnosticSink &Diags,
-                         CommStructure &Out) {
+bool learnModelStructure(const ScalingModelFile &File, DiagnosticSink &Diags, CommStructure &Out) {
   std::vector<MeasuredRun> Runs;
   for (const ModelRun &R : File.Runs) {
     Runs.emplace_back();
@@ -99,8 +98,7 @@ bool learnModelStructure(const ScalingModelFile &File, DiagnosticSink &Diags,
 int runModel(const CommandArgs &Args) {
   DiagnosticSink Diags(std::cerr);
   const DiagLoc Tool{"mpiete model", 0, 0};
-  CommandLine C("model",
-                "usage: mpiete model --run RANKS:SIZE:TRACEDIR:MACHINE... -o model.yaml",
+  CommandLine C("model", "usage: mpiete model --run RANKS:SIZE:TRACEDIR:MACHINE... -o model.yaml",
                 "Fits scaling models from base data at several rank counts and problem sizes:\n"
                 "per compute segment a normal-form model T(p, W) with non-negative "
                 "coefficients,\nand the communication structure as functions of rank and size "
