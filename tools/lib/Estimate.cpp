@@ -65,7 +65,10 @@ int runEstimate(const CommandArgs &Args) {
         {"--machine", "FILE", "the compute base data (required)"},
         {"--network", "FILE", "the communication base data (required)"},
         {"--cluster", "FILE", "nodes, ranks per node, their machines and networks"},
-        {"--model", "table|loggps", "the network model (default table)"},
+        {"--model", "table|loggps|FILE",
+         "the network model (default table); with --ranks, the scaling model (mpiete model)"},
+        {"--ranks", "N", "extrapolate to N ranks from the scaling model given by --model"},
+        {"--size", "W", "with --ranks: the problem size (default: the model's first run's)"},
         {"--format", "text|yaml|json", "the report's format (default text)"},
         {"-o", "FILE", "write the report there (default: standard output)"},
         {"--timeline", "FILE", "write the predicted timeline (Chrome trace JSON)"},
@@ -89,6 +92,20 @@ int runEstimate(const CommandArgs &Args) {
     return 0;
   }
   std::erase_if(Opt, [&](const auto &KV) { return !C.App.count(KV.first); });
+  if (Opt.count("--ranks")) {
+    int Ranks = 0;
+    double Size = 0;
+    try {
+      Ranks = std::stoi(Opt["--ranks"]);
+      Size = Opt.count("--size") ? std::stod(Opt["--size"]) : 0;
+    } catch (...) {
+    }
+    if (Ranks <= 0 || !Opt.count("--model") || !Opt.count("--network")) {
+      Diags.error(Tool, "--ranks N (N >= 1) needs --model model.yaml and --network", "usage");
+      return 1;
+    }
+    return runScaledEstimate(Opt["--model"], Ranks, Size, Opt["--network"], std::cout);
+  }
   for (const char *Required : {"--program", "--machine", "--network"})
     if (!Opt.count(Required)) {
       Diags.error(Tool, std::string("missing ") + Required, "usage");

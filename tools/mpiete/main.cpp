@@ -34,6 +34,8 @@ const Command Commands[] = {
      "mpiete whatif --program traces/ --machine machine.yaml --network network.yaml"},
     {"trace dump", runTraceDump, "print a rank's trace as text",
      "mpiete trace dump traces/rank0.trace"},
+    {"model", runModel, "fit scaling models from base data at several rank counts and sizes",
+     "mpiete model --run 2:100:t2/:m2.yaml --run 4:100:t4/:m4.yaml -o model.yaml"},
     {"demo", runDemo, "run the whole pipeline on a bundled example program", "mpiete demo"},
 };
 

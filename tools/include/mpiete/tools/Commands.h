@@ -4,6 +4,7 @@
 #ifndef MPIETE_TOOLS_COMMANDS_H
 #define MPIETE_TOOLS_COMMANDS_H
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,10 @@ int runTraceDump(const CommandArgs &Args);    ///< mpiete trace dump FILE (reada
 int runEstimate(const CommandArgs &Args);     ///< mpiete estimate        (the prediction)
 int runWhatIf(const CommandArgs &Args);       ///< mpiete whatif          (what to fix)
 int runDemo(const CommandArgs &Args);         ///< mpiete demo            (the bundled example)
+int runModel(const CommandArgs &Args);        ///< mpiete model           (scaling models)
+/// mpiete estimate --ranks N --model model.yaml: the extrapolated replay (lib/Model.cpp).
+int runScaledEstimate(const std::string &ModelPath, int Ranks, double Size,
+                      const std::string &NetworkPath, std::ostream &OS);
 
 } // namespace mpiete
 

@@ -1,0 +1,120 @@
+// Communication structure (issue 16, ScalaExtrap-style): each rank's event sequence as a
+// function of its rank r and the world size P, learnt from traces at several sizes and trusted
+// only once it reproduces every measured trace exactly; and the synthetic event streams it
+// generates at any size, one rank at a time, without materialising them.
+#ifndef MPIETE_SCALING_COMMSTRUCTURE_H
+#define MPIETE_SCALING_COMMSTRUCTURE_H
+
+#include "mpiete/estimator/Event.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mpiete::scaling {
+
+using estimator::BlockId;
+using estimator::Event;
+
+/// A peer as a function of (r, P). Out of range (a grid's or a line's edge): PROC_NULL.
+struct PeerExpr {
+  enum Kind : uint8_t {
+    Literal, ///< A: a fixed rank, PROC_NULL or ANY_SOURCE
+    FromEnd, ///< P - A (the last rank: A = 1)
+    Offset,  ///< r + A, PROC_NULL outside [0, P)
+    Wrap,    ///< (r + A) mod P
+    Xor,     ///< r xor A, PROC_NULL outside [0, P)
+    Grid,    ///< neighbour on axis Axis, step A, of the Dims-D grid MPI_Dims_create(P) gives;
+             ///< Periodic wraps, otherwise PROC_NULL outside
+  };
+  Kind K = Literal;
+  int64_t A = 0;
+  uint8_t Dims = 0, Axis = 0;
+  bool Periodic = false;
+
+  int32_t eval(int32_t R, int32_t P) const;
+  std::string text() const;
+};
+
+/// Message bytes as a function of (P, W): Coeff * W^WExp / P^PExp, rounded; a literal when
+/// WExp and PExp are 0.
+struct BytesExpr {
+  double Coeff = 0, WExp = 0, PExp = 0;
+  uint64_t eval(double P, double W) const;
+  std::string text() const;
+};
+
+/// One event of a rank class's sequence: the measured record with its varying fields as
+/// functions.
+struct OpTemplate {
+  Event Proto;
+  PeerExpr Peer;
+  BytesExpr Bytes;
+  std::vector<PeerExpr> Sources; ///< the completed receives' matched sources
+  /// Per completed request: the matched tag, and the tag recorded when the source is
+  /// PROC_NULL (MPI's empty status), which only some ranks see.
+  std::vector<std::pair<int32_t, int32_t>> Tags;
+};
+
+/// Ranks that share one sequence shape.
+struct RankClass {
+  enum Kind : uint8_t { All, First, Last, Rest };
+  Kind K = All;
+  std::vector<OpTemplate> Ops;
+  static const char *name(Kind K);
+};
+
+/// MPI_Dims_create(P, D): the most balanced factorisation, largest first.
+std::vector<int> dimsCreate(int P, int D);
+
+/// One measured run: every rank's events (Segment events included) at P ranks, size W.
+struct MeasuredRun {
+  int Ranks = 0;
+  double Size = 1;
+  std::vector<std::vector<Event>> PerRank;
+};
+
+struct CommStructure {
+  /// The classes of the first scheme that reproduced every measured trace: one class (SPMD),
+  /// rank 0 apart (master/worker), or rank 0 and rank P-1 apart (a line's two ends).
+  std::vector<RankClass> Classes;
+  /// Which class rank R of P ranks belongs to.
+  const RankClass &classOf(int R, int P) const;
+  /// The peer and byte expressions, one line per distinct call site and kind, for the model
+  /// file.
+  std::vector<std::string> describe() const;
+};
+
+/// Why a structure was refused: the call site where no function of (r, P) explains the
+/// measured events, and what was seen there.
+struct Refusal {
+  BlockId Site = 0;
+  std::string Message;
+};
+
+/// Learns the structure from Runs (at least two rank counts), then regenerates every measured
+/// rank and compares event by event. False with Why set when nothing reproduces them all.
+bool learnStructure(const std::vector<MeasuredRun> &Runs, CommStructure &Out, Refusal &Why);
+
+/// Rank R's events at P ranks and size W, generated one at a time: memory is the position in
+/// the class's shared sequence, whatever P.
+class SyntheticEventSource : public estimator::EventSource {
+public:
+  SyntheticEventSource(const CommStructure &S, int R, int P, double W)
+      : Ops(&S.classOf(R, P).Ops), R(R), P(P), W(W) {}
+  bool next(Event &E) override;
+  std::string name() const override;
+
+private:
+  const std::vector<OpTemplate> *Ops;
+  int R, P;
+  double W;
+  size_t Pos = 0;
+};
+
+/// True if two events are equal in every field the engine reads (Index aside).
+bool sameEvent(const Event &A, const Event &B);
+
+} // namespace mpiete::scaling
+
+#endif

@@ -1,0 +1,71 @@
+// Scaling models in Extra-P's performance-model normal form, extended by a problem size and by
+// seed 001's working-set step: T(p, W) = c0 + sum_k c_k p^i log2(p)^j W^w [W / p > S], every
+// c_k >= 0 (seed 002's NNLS), the terms chosen by leave-one-out cross-validation.
+#ifndef MPIETE_SCALING_NORMALFORM_H
+#define MPIETE_SCALING_NORMALFORM_H
+
+#include <string>
+#include <vector>
+
+namespace mpiete::scaling {
+
+/// One term p^PExp * log2(p)^LogExp * W^WExp, times [W / p > StepAt] when StepAt > 0 (the
+/// per-rank working set past a cache size: seed 001's step). The constant term is all zeros.
+struct Term {
+  double PExp = 0;
+  int LogExp = 0;
+  double WExp = 0;
+  double StepAt = 0;
+
+  double eval(double P, double W) const;
+  bool constant() const { return PExp == 0 && LogExp == 0 && WExp == 0 && StepAt == 0; }
+  /// Readable: `p^1.5 * log2(p) * W / p`, `[W/p > 4096] * W / p`, `1`.
+  std::string text() const;
+  bool operator==(const Term &O) const = default;
+};
+
+/// One measured point: ranks, problem size and the value there (seconds).
+struct Point {
+  double P = 1, W = 1, Y = 0;
+};
+
+struct Model {
+  std::vector<Term> Terms;
+  std::vector<double> Coeffs; ///< one per term, >= 0
+  double FitError = 0;        ///< mean relative error on the points it was fitted to
+  double FitWorst = 0;        ///< largest relative error on those points
+  double CvError = 0;         ///< leave-one-out mean relative error (what chose the terms)
+  unsigned Points = 0;
+
+  double eval(double P, double W) const;
+  std::string text() const;
+};
+
+struct SelectOptions {
+  /// Non-constant terms in a hypothesis (Extra-P: usually 1-2 for a few parameters).
+  unsigned MaxTerms = 2;
+  /// A hypothesis with more terms must lower the cross-validation error by this much (an
+  /// absolute relative error) to be preferred: Occam's razor against fitting noise.
+  double Margin = 0.005;
+  /// Offer step terms (needs at least two points on each side of a candidate step).
+  bool Steps = true;
+};
+
+/// The term pool: p factors p^i log2(p)^j, W factors W^k (only W^0 when the data hold one
+/// size), their products, and the step terms the data allow.
+std::vector<Term> termPool(const std::vector<Point> &Data, const SelectOptions &Options);
+
+/// Fits the constant plus Terms by NNLS on relative errors (rows weighted by 1 / y, so that
+/// every point counts by its relative error whatever its magnitude).
+Model fitModel(const std::vector<Point> &Data, const std::vector<Term> &Terms);
+
+/// The hypothesis (constant + up to MaxTerms pool terms) with the least leave-one-out error.
+/// Fewer than three points: the constant alone (the mean).
+Model selectModel(const std::vector<Point> &Data, const SelectOptions &Options = {});
+
+/// Mean and largest relative error of M on Data.
+void relativeErrors(const Model &M, const std::vector<Point> &Data, double &Mean, double &Worst);
+
+} // namespace mpiete::scaling
+
+#endif

@@ -1,0 +1,151 @@
+// model.yaml's writer and reader, and the compute model it gives the engine at one scale.
+#include "mpiete/scaling/ModelFile.h"
+
+#include "mpiete/BlockId.h"
+#include "mpiete/basedata/YamlParser.h"
+#include "mpiete/support/Diagnostics.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+
+namespace mpiete::scaling {
+
+double ScalingModelFile::errorBand() const {
+  double Band = 0;
+  for (const SegmentModel &S : Segments)
+    Band = std::max(Band, std::max(S.M.CvError, S.HeldOutError));
+  return Band;
+}
+
+void writeScalingModel(std::ostream &OS, const ScalingModelFile &F) {
+  YAML::Emitter E;
+  E << YAML::BeginMap;
+  E << YAML::Key << "format" << YAML::Value << "mpiete-scaling-model";
+  E << YAML::Key << "version" << YAML::Value << ScalingModelFile::FormatVersion;
+  E << YAML::Key << "tool" << YAML::Value << F.Tool;
+  E << YAML::Key << "command" << YAML::Value << F.Command;
+  E << YAML::Key << "runs" << YAML::Value << YAML::BeginSeq;
+  for (const ModelRun &R : F.Runs)
+    E << YAML::Flow << YAML::BeginMap << YAML::Key << "ranks" << YAML::Value << R.Ranks << YAML::Key
+      << "size" << YAML::Value << R.Size << YAML::Key << "program" << YAML::Value << R.Program
+      << YAML::Key << "machine" << YAML::Value << R.Machine << YAML::EndMap;
+  E << YAML::EndSeq;
+  E << YAML::Key << "structure" << YAML::Value << YAML::BeginMap;
+  E << YAML::Key << "status" << YAML::Value << (F.StructureAccepted ? "accepted" : "refused");
+  if (!F.StructureAccepted) {
+    E << YAML::Key << "site" << YAML::Value << F.RefusedAt;
+    E << YAML::Key << "reason" << YAML::Value << F.RefusalReason;
+  } else {
+    E << YAML::Key << "messages" << YAML::Value << YAML::BeginSeq;
+    for (const std::string &L : F.Structure)
+      E << L;
+    E << YAML::EndSeq;
+  }
+  E << YAML::EndMap;
+  E << YAML::Key << "segments" << YAML::Value << YAML::BeginSeq;
+  for (const SegmentModel &S : F.Segments) {
+    E << YAML::BeginMap;
+    E << YAML::Key << "from" << YAML::Value << formatBlockId(S.From);
+    E << YAML::Key << "to" << YAML::Value << formatBlockId(S.To);
+    if (!S.Where.empty())
+      E << YAML::Key << "where" << YAML::Value << S.Where;
+    E << YAML::Key << "model" << YAML::Value << S.M.text();
+    E << YAML::Key << "terms" << YAML::Value << YAML::BeginSeq;
+    for (size_t K = 0; K < S.M.Terms.size(); ++K) {
+      const Term &T = S.M.Terms[K];
+      E << YAML::Flow << YAML::BeginMap << YAML::Key << "coeff" << YAML::Value << S.M.Coeffs[K]
+        << YAML::Key << "p" << YAML::Value << T.PExp << YAML::Key << "log2p" << YAML::Value
+        << T.LogExp << YAML::Key << "w" << YAML::Value << T.WExp << YAML::Key << "step"
+        << YAML::Value << T.StepAt << YAML::Key << "text" << YAML::Value << T.text()
+        << YAML::EndMap;
+    }
+    E << YAML::EndSeq;
+    E << YAML::Key << "points" << YAML::Value << S.M.Points;
+    E << YAML::Key << "fit_error" << YAML::Value << S.M.FitError;
+    E << YAML::Key << "fit_worst" << YAML::Value << S.M.FitWorst;
+    E << YAML::Key << "cv_error" << YAML::Value << S.M.CvError;
+    E << YAML::Key << "held_out_error" << YAML::Value << S.HeldOutError;
+    E << YAML::EndMap;
+  }
+  E << YAML::EndSeq << YAML::EndMap;
+  OS << E.c_str() << "\n";
+}
+
+bool loadScalingModel(const std::string &Path, ScalingModelFile &Out, DiagnosticSink &Diags) {
+  std::string Text;
+  if (!readBaseDataText(Path, "scaling-model", Text, Diags))
+    return false;
+  try {
+    YAML::Node Root = YAML::Load(Text);
+    if (Root["format"].as<std::string>("") != "mpiete-scaling-model" ||
+        Root["version"].as<int>(0) != ScalingModelFile::FormatVersion) {
+      Diags.error({Path, 0, 0}, "not an mpiete-scaling-model file of version 1", "scaling-model");
+      return false;
+    }
+    Out.Tool = Root["tool"].as<std::string>("");
+    Out.Command = Root["command"].as<std::string>("");
+    for (const YAML::Node &R : Root["runs"])
+      Out.Runs.push_back({R["ranks"].as<int>(), R["size"].as<double>(),
+                          R["program"].as<std::string>(), R["machine"].as<std::string>()});
+    const YAML::Node S = Root["structure"];
+    Out.StructureAccepted = S["status"].as<std::string>("") == "accepted";
+    Out.RefusedAt = S["site"].as<std::string>("");
+    Out.RefusalReason = S["reason"].as<std::string>("");
+    for (const YAML::Node &L : S["messages"])
+      Out.Structure.push_back(L.as<std::string>());
+    for (const YAML::Node &N : Root["segments"]) {
+      SegmentModel Seg;
+      const std::optional<uint64_t> From = parseBlockId(N["from"].as<std::string>());
+      const std::optional<uint64_t> To = parseBlockId(N["to"].as<std::string>());
+      if (!From || !To) {
+        Diags.error({Path, unsigned(N.Mark().line + 1), unsigned(N.Mark().column + 1)},
+                    "malformed block id", "scaling-model");
+        return false;
+      }
+      Seg.From = *From;
+      Seg.To = *To;
+      Seg.Where = N["where"].as<std::string>("");
+      for (const YAML::Node &T : N["terms"]) {
+        Seg.M.Terms.push_back(Term{T["p"].as<double>(), T["log2p"].as<int>(), T["w"].as<double>(),
+                                   T["step"].as<double>()});
+        const double C = T["coeff"].as<double>();
+        if (C < 0) {
+          Diags.error({Path, unsigned(T.Mark().line + 1), unsigned(T.Mark().column + 1)},
+                      "negative coefficient: models are non-negative", "scaling-model");
+          return false;
+        }
+        Seg.M.Coeffs.push_back(C);
+      }
+      Seg.M.Points = N["points"].as<unsigned>(0);
+      Seg.M.FitError = N["fit_error"].as<double>(0);
+      Seg.M.FitWorst = N["fit_worst"].as<double>(0);
+      Seg.M.CvError = N["cv_error"].as<double>(0);
+      Seg.HeldOutError = N["held_out_error"].as<double>(-1);
+      Out.Segments.push_back(std::move(Seg));
+    }
+  } catch (const YAML::Exception &Ex) {
+    Diags.error({Path, unsigned(Ex.mark.line + 1), unsigned(Ex.mark.column + 1)}, Ex.msg,
+                "scaling-model");
+    return false;
+  }
+  return true;
+}
+
+ScaledComputeModel::ScaledComputeModel(const ScalingModelFile &File, double P, double W) {
+  for (const SegmentModel &S : File.Segments) {
+    estimator::SegmentTimes T;
+    T.From = S.From;
+    T.To = S.To;
+    T.MeanSeconds = std::max(0.0, S.M.eval(P, W));
+    Times[{S.From, S.To}] = T;
+  }
+}
+
+const estimator::SegmentTimes *ScaledComputeModel::segment(int, estimator::BlockId From,
+                                                           estimator::BlockId To) const {
+  auto It = Times.find({From, To});
+  return It == Times.end() ? nullptr : &It->second;
+}
+
+} // namespace mpiete::scaling

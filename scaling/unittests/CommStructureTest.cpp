@@ -1,0 +1,154 @@
+// Communication structures learnt from hand-built traces at 2, 4 and 8 ranks reproduce the
+// traces the same pattern gives at 16 and 64 ranks exactly; patterns no function of (r, P)
+// explains are refused at their call site.
+#include "mpiete/scaling/CommStructure.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+
+using namespace mpiete::scaling;
+using mpiete::estimator::CompletedRequest;
+using mpiete::estimator::ProcNull;
+
+namespace {
+
+constexpr BlockId SiteA = (BlockId(0x0aa758c0) << 32) | 3;
+constexpr BlockId SiteB = (BlockId(0x0aa758c0) << 32) | 7;
+
+using Pattern = std::function<std::vector<Event>(int R, int P, double W)>;
+
+/// An exchange with each of Peers per iteration: receives posted, sends started, one wait.
+std::vector<Event> exchange(const std::vector<int> &Peers, uint64_t Bytes, int Iterations) {
+  std::vector<Event> Es;
+  uint64_t Req = 0;
+  BlockId Last = mpiete::ProgramStart;
+  for (int It = 0; It < Iterations; ++It) {
+    Es.push_back(Event::segment(Last, SiteA));
+    std::vector<CompletedRequest> Done;
+    for (int Q : Peers) {
+      Es.push_back(Event::recv(SiteA, Q, 5, Bytes, ++Req));
+      Done.push_back({Req, Q, Q == ProcNull ? -3 : 5});
+    }
+    for (int Q : Peers) {
+      Es.push_back(Event::send(SiteA, Q, 5, Bytes, ++Req));
+      Done.push_back({Req});
+    }
+    Es.push_back(Event::segment(SiteA, SiteB));
+    Es.push_back(Event::completion(SiteB, Done));
+    Last = SiteB;
+  }
+  return Es;
+}
+
+std::vector<MeasuredRun> measure(const Pattern &F, std::vector<int> Sizes, double W = 1) {
+  std::vector<MeasuredRun> Runs;
+  for (int P : Sizes) {
+    MeasuredRun Run{P, W, {}};
+    for (int R = 0; R < P; ++R)
+      Run.PerRank.push_back(F(R, P, W));
+    Runs.push_back(std::move(Run));
+  }
+  return Runs;
+}
+
+/// Learns from 2, 4, 8 ranks and checks every rank at P against the pattern itself.
+void roundTrip(const Pattern &F, int P, std::vector<int> From = {2, 4, 8}, double W = 1) {
+  CommStructure S;
+  Refusal Why;
+  ASSERT_TRUE(learnStructure(measure(F, From, W), S, Why)) << Why.Message;
+  Event E;
+  for (int R = 0; R < P; ++R) {
+    std::vector<Event> Want = F(R, P, W);
+    SyntheticEventSource Gen(S, R, P, W);
+    size_t K = 0;
+    while (Gen.next(E)) {
+      ASSERT_LT(K, Want.size());
+      ASSERT_TRUE(sameEvent(E, Want[K])) << "rank " << R << " event " << K;
+      ++K;
+    }
+    EXPECT_EQ(K, Want.size());
+  }
+}
+
+TEST(CommStructureTest, DimsCreate) {
+  EXPECT_EQ(dimsCreate(12, 2), (std::vector<int>{4, 3}));
+  EXPECT_EQ(dimsCreate(64, 3), (std::vector<int>{4, 4, 4}));
+  EXPECT_EQ(dimsCreate(8, 2), (std::vector<int>{4, 2}));
+  EXPECT_EQ(dimsCreate(7, 2), (std::vector<int>{7, 1}));
+}
+
+TEST(CommStructureTest, PeriodicRing) {
+  roundTrip([](int R, int P, double) { return exchange({(R + P - 1) % P, (R + 1) % P}, 64, 3); },
+            64);
+}
+
+TEST(CommStructureTest, LineWithProcNullEnds) {
+  roundTrip(
+      [](int R, int P, double) {
+        return exchange({R > 0 ? R - 1 : ProcNull, R + 1 < P ? R + 1 : ProcNull}, 800, 2);
+      },
+      16);
+}
+
+TEST(CommStructureTest, TwoDimensionalGridHalo) {
+  // A 2-D non-periodic grid from MPI_Dims_create, halo bytes W / P per message.
+  Pattern F = [](int R, int P, double W) {
+    const std::vector<int> D = dimsCreate(P, 2);
+    const int Row = R / D[1], Col = R % D[1];
+    std::vector<int> Peers = {Row > 0 ? R - D[1] : ProcNull, Row + 1 < D[0] ? R + D[1] : ProcNull,
+                              Col > 0 ? R - 1 : ProcNull, Col + 1 < D[1] ? R + 1 : ProcNull};
+    return exchange(Peers, uint64_t(W / P), 2);
+  };
+  roundTrip(F, 64, {4, 8, 16}, 65536);
+}
+
+TEST(CommStructureTest, MasterApart) {
+  // Workers send to rank 0 and rank 0 receives from rank 1 only (a token passed on): the
+  // master's sequence is its own class.
+  Pattern F = [](int R, int P, double) {
+    (void)P;
+    if (R == 0)
+      return exchange({1}, 8, 1);
+    return exchange({0}, 8, 1);
+  };
+  roundTrip(F, 32);
+}
+
+TEST(CommStructureTest, BinomialTreeIsRefusedAtItsSite) {
+  // A binomial broadcast from rank 0: how many children a rank has depends on the rank and
+  // the size, so no rank class explains it; the refusal names the call site.
+  Pattern F = [](int R, int P, double) {
+    std::vector<Event> Es = {Event::segment(mpiete::ProgramStart, SiteB)};
+    uint64_t Req = 0;
+    int Mask = 1;
+    while (Mask <= R)
+      Mask <<= 1;
+    if (R != 0) {
+      Es.push_back(Event::recv(SiteB, R ^ (Mask >> 1), 101, 8, ++Req, 0, 1));
+      Es.push_back(Event::completion(SiteB, {{Req, R ^ (Mask >> 1), 101}}));
+    }
+    for (; Mask < P && (R ^ Mask) < P; Mask <<= 1)
+      Es.push_back(Event::send(SiteB, R ^ Mask, 101, 8, ++Req, 0, 1));
+    return Es;
+  };
+  CommStructure S;
+  Refusal Why;
+  EXPECT_FALSE(learnStructure(measure(F, {2, 4, 8}), S, Why));
+  EXPECT_EQ(Why.Site, SiteB);
+  EXPECT_NE(Why.Message.find("sequence of MPI events"), std::string::npos) << Why.Message;
+}
+
+TEST(CommStructureTest, ByteCountsNoFunctionRefused) {
+  // Bytes 3, 5, 11 at 2, 4, 8 ranks: no c * W^a / P^b.
+  Pattern F = [](int R, int P, double) {
+    const uint64_t B = P == 2 ? 3 : P == 4 ? 5 : 11;
+    return exchange({(R + 1) % P}, B, 1);
+  };
+  CommStructure S;
+  Refusal Why;
+  EXPECT_FALSE(learnStructure(measure(F, {2, 4, 8}), S, Why));
+  EXPECT_EQ(Why.Site, SiteA);
+}
+
+} // namespace

@@ -1,0 +1,91 @@
+// Model selection picks the terms that generated synthetic data, and steps where the per-rank
+// working set crosses a cache size.
+#include "mpiete/scaling/NormalForm.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace mpiete::scaling;
+
+namespace {
+
+std::vector<Point> sample(double (*F)(double, double), std::vector<double> Ps,
+                          std::vector<double> Ws) {
+  std::vector<Point> D;
+  for (double W : Ws)
+    for (double P : Ps)
+      D.push_back({P, W, F(P, W)});
+  return D;
+}
+
+TEST(NormalFormTest, TermText) {
+  EXPECT_EQ((Term{1, 1, 0, 0}.text()), "p * log2(p)");
+  EXPECT_EQ((Term{-1, 0, 3, 0}.text()), "W^3 / p");
+  EXPECT_EQ((Term{-1, 0, 1, 4096}.text()), "[W/p > 4096] * W / p");
+  EXPECT_EQ(Term{}.text(), "1");
+}
+
+TEST(NormalFormTest, PicksPLogPOnOneSize) {
+  auto F = [](double P, double) { return 2e-3 + 5e-4 * P * std::log2(P); };
+  Model M = selectModel(sample(F, {2, 4, 8, 16, 32}, {1}));
+  ASSERT_EQ(M.Terms.size(), 2u);
+  EXPECT_EQ(M.Terms[1], (Term{1, 1, 0, 0}));
+  EXPECT_NEAR(M.Coeffs[0], 2e-3, 1e-12);
+  EXPECT_NEAR(M.Coeffs[1], 5e-4, 1e-12);
+  EXPECT_LT(M.CvError, 1e-9);
+}
+
+TEST(NormalFormTest, PicksSeed002Terms) {
+  // Seed 002's kind of model: N^3 / P + P * N^2 (no constant).
+  auto F = [](double P, double W) { return 1e-9 * W * W * W / P + 2e-8 * P * W * W; };
+  Model M = selectModel(sample(F, {2, 4, 8, 16}, {100, 200, 400}));
+  std::vector<Term> Got;
+  for (size_t K = 0; K < M.Terms.size(); ++K)
+    if (M.Coeffs[K] > 0)
+      Got.push_back(M.Terms[K]);
+  ASSERT_EQ(Got.size(), 2u) << M.text();
+  EXPECT_EQ(Got[0], (Term{1, 0, 2, 0})) << M.text();
+  EXPECT_EQ(Got[1], (Term{-1, 0, 3, 0})) << M.text();
+  EXPECT_NEAR(M.eval(64, 800), F(64, 800), 1e-9 * F(64, 800));
+}
+
+TEST(NormalFormTest, NoisyDataKeepsTheSimpleModel) {
+  // 1/p work with +-1% alternating noise: no second term pays for itself.
+  int K = 0;
+  std::vector<Point> D;
+  for (double P : {1, 2, 4, 8, 16, 32})
+    D.push_back({P, 1, (0.8 / P + 0.01) * (1 + ((K++ % 2) ? 0.01 : -0.01))});
+  Model M = selectModel(D);
+  ASSERT_EQ(M.Terms.size(), 2u) << M.text();
+  EXPECT_EQ(M.Terms[1], (Term{-1, 0, 0, 0}));
+}
+
+TEST(NormalFormTest, FindsTheWorkingSetStep) {
+  // Seed 001: time per unit of work doubles once the per-rank working set W/p exceeds 1000.
+  auto F = [](double P, double W) {
+    const double Ws = W / P;
+    return Ws * (Ws > 1000 ? 2e-6 : 1e-6);
+  };
+  Model M = selectModel(sample(F, {1, 2, 4, 8}, {1000, 4000, 16000}));
+  bool Step = false;
+  for (size_t K = 0; K < M.Terms.size(); ++K)
+    if (M.Coeffs[K] > 0 && M.Terms[K].StepAt > 0) {
+      Step = true;
+      EXPECT_GT(M.Terms[K].StepAt, 1000);
+      EXPECT_LT(M.Terms[K].StepAt, 2000);
+    }
+  EXPECT_TRUE(Step) << M.text();
+  EXPECT_LT(M.FitWorst, 1e-9) << M.text();
+}
+
+TEST(NormalFormTest, NeverNegative) {
+  // Decreasing data that a free least-squares line would take below zero at large p.
+  std::vector<Point> D = {{2, 1, 1.0}, {4, 1, 0.6}, {8, 1, 0.45}, {16, 1, 0.4}};
+  Model M = selectModel(D);
+  for (double C : M.Coeffs)
+    EXPECT_GE(C, 0);
+  EXPECT_GT(M.eval(1e6, 1), 0);
+}
+
+} // namespace

@@ -1,0 +1,265 @@
+// `mpiete model` (scaling models from base data at several rank counts and sizes) and the
+// extrapolated replay behind `mpiete estimate --model --ranks N [--size W]`.
+#include "CommandUtil.h"
+
+#include "mpiete/estimator/BaseData.h"
+#include "mpiete/estimator/Engine.h"
+#include "mpiete/estimator/ProgramBlocks.h"
+#include "mpiete/scaling/CommStructure.h"
+#include "mpiete/scaling/ModelFile.h"
+#include "mpiete/support/Diagnostics.h"
+#include "mpiete/support/Version.h"
+#include "mpiete/tools/Commands.h"
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <map>
+
+namespace mpiete {
+
+using namespace estimator;
+using namespace scaling;
+
+namespace {
+
+/// Every rank's events of one run, Segment events included (as the engine sees them).
+bool readRun(const ModelRun &Run, DiagnosticSink &Diags, MeasuredRun &Out) {
+  std::vector<std::unique_ptr<TraceEventSource>> Traces;
+  if (!openTraceDirectory(Run.Program, Diags, Traces))
+    return false;
+  if (int(Traces.size()) != Run.Ranks) {
+    Diags.error({Run.Program, 0, 0},
+                "holds traces of " + std::to_string(Traces.size()) + " ranks, the run says " +
+                    std::to_string(Run.Ranks),
+                "model");
+    return false;
+  }
+  Out = {Run.Ranks, Run.Size, {}};
+  for (auto &T : Traces) {
+    T->setEmitSegments(true);
+    Out.PerRank.emplace_back();
+    Event E;
+    while (T->next(E))
+      Out.PerRank.back().push_back(E);
+    if (T->failed())
+      return false;
+  }
+  return true;
+}
+
+/// RANKS:SIZE:DIR:MACHINE
+bool parseRun(const std::string &Text, ModelRun &Out) {
+  std::vector<std::string> Parts;
+  size_t Start = 0;
+  for (int K = 0; K < 3; ++K) {
+    const size_t Colon = Text.find(':', Start);
+    if (Colon == std::string::npos)
+      return false;
+    Parts.push_back(Text.substr(Start, Colon - Start));
+    Start = Colon + 1;
+  }
+  Parts.push_back(Text.substr(Start));
+  try {
+    Out.Ranks = std::stoi(Parts[0]);
+    Out.Size = std::stod(Parts[1]);
+  } catch (...) {
+    return false;
+  }
+  Out.Program = Parts[2];
+  Out.Machine = Parts[3];
+  return Out.Ranks > 0 && Out.Size > 0 && !Out.Program.empty() && !Out.Machine.empty();
+}
+
+std::string joinArgs(const char *Name, const CommandArgs &Args) {
+  std::string S = std::string("mpiete ") + Name;
+  for (const std::string &A : Args)
+    S += " " + A;
+  return S;
+}
+
+} // namespace
+
+bool learnModelStructure(const ScalingModelFile &File, DiagnosticSink &Diags, CommStructure &Out) {
+  std::vector<MeasuredRun> Runs;
+  for (const ModelRun &R : File.Runs) {
+    Runs.emplace_back();
+    if (!readRun(R, Diags, Runs.back()))
+      return false;
+  }
+  Refusal Why;
+  if (!learnStructure(Runs, Out, Why)) {
+    Diags.error({"mpiete model", 0, 0}, formatBlock(Why.Site) + ": " + Why.Message, "scale");
+    return false;
+  }
+  return true;
+}
+
+int runModel(const CommandArgs &Args) {
+  DiagnosticSink Diags(std::cerr);
+  const DiagLoc Tool{"mpiete model", 0, 0};
+  CommandLine C("model", "usage: mpiete model --run RANKS:SIZE:TRACEDIR:MACHINE... -o model.yaml",
+                "Fits scaling models from base data at several rank counts and problem sizes:\n"
+                "per compute segment a normal-form model T(p, W) with non-negative "
+                "coefficients,\nand the communication structure as functions of rank and size "
+                "(refused, at the\ncall site, unless it reproduces every measured trace).",
+                "  mpiete model --run 2:100:t2/:m2.yaml --run 4:100:t4/:m4.yaml --run "
+                "8:100:t8/:m8.yaml -o model.yaml\n");
+  std::vector<std::string> RunTexts;
+  std::string Output;
+  C.App.add_option("--run", RunTexts, "a run: ranks, size, trace directory, machine.yaml")
+      ->type_name("RANKS:SIZE:DIR:MACHINE");
+  C.App.add_option("-o", Output, "write the model there (default: standard output)")
+      ->type_name("FILE");
+  if (std::string Err = C.parse(Args); !Err.empty()) {
+    Diags.error(Tool, Err, "usage");
+    std::cerr << C.help();
+    return 1;
+  }
+  if (C.Help) {
+    std::cout << C.help();
+    return 0;
+  }
+  ScalingModelFile File;
+  File.Tool = std::string("mpiete ") + MPIETE_VERSION;
+  File.Command = joinArgs("model", Args);
+  for (const std::string &T : RunTexts) {
+    ModelRun R;
+    if (!parseRun(T, R)) {
+      Diags.error(Tool, "--run '" + T + "': RANKS:SIZE:TRACEDIR:MACHINE", "usage");
+      return 1;
+    }
+    File.Runs.push_back(R);
+  }
+  std::vector<int> Counts;
+  for (const ModelRun &R : File.Runs)
+    Counts.push_back(R.Ranks);
+  std::sort(Counts.begin(), Counts.end());
+  Counts.erase(std::unique(Counts.begin(), Counts.end()), Counts.end());
+  if (Counts.size() < 2) {
+    Diags.error(Tool, "give runs at two rank counts at least (three to select models)", "usage");
+    return 1;
+  }
+
+  // Communication structure: accepted or refused at a call site (the model is written either
+  // way: its compute models still answer for the measured structure).
+  std::vector<MeasuredRun> Runs;
+  for (const ModelRun &R : File.Runs) {
+    Runs.emplace_back();
+    if (!readRun(R, Diags, Runs.back()))
+      return 1;
+  }
+  const ProgramBlockMap Blocks = loadProgramBlockMap(File.Runs.front().Program, Diags);
+  std::map<BlockId, std::string> Where = blockDescriptions(Blocks.Map);
+  auto Name = [&](BlockId B) {
+    auto It = Where.find(B);
+    return It == Where.end() ? formatBlock(B) : It->second;
+  };
+  CommStructure S;
+  Refusal Why;
+  File.StructureAccepted = learnStructure(Runs, S, Why);
+  if (File.StructureAccepted) {
+    File.Structure = S.describe();
+  } else {
+    File.RefusedAt = Name(Why.Site);
+    File.RefusalReason = Why.Message;
+    Diags.warning({File.RefusedAt, 0, 0},
+                  "the communication structure is refused for extrapolation: " + Why.Message,
+                  "scale");
+  }
+  Runs.clear();
+
+  // Compute: each segment's executions-weighted mean over ranks, per run.
+  std::map<std::pair<BlockId, BlockId>, std::vector<Point>> Data;
+  for (const ModelRun &R : File.Runs) {
+    MachineFile M;
+    if (!loadMachineFile(R.Machine, M, Diags))
+      return 1;
+    std::map<std::pair<BlockId, BlockId>, std::pair<double, double>> Sum;
+    for (const MachineRank &MR : M.Ranks)
+      for (const MachineSegment &Seg : MR.Segments) {
+        auto &[Seconds, Count] = Sum[{Seg.From, Seg.To}];
+        Seconds += Seg.MeanSeconds * double(Seg.Executions);
+        Count += double(Seg.Executions);
+      }
+    for (const auto &[Key, SC] : Sum)
+      if (SC.second > 0)
+        Data[Key].push_back({double(R.Ranks), R.Size, SC.first / SC.second});
+  }
+  for (const auto &[Key, Points] : Data) {
+    SegmentModel Seg;
+    Seg.From = Key.first;
+    Seg.To = Key.second;
+    Seg.Where = Name(Key.first) + " -> " + Name(Key.second);
+    Seg.M = selectModel(Points);
+    // Held out: the largest rank count, fitted without it.
+    std::vector<Point> Used, Held;
+    for (const Point &P : Points)
+      (P.P == double(Counts.back()) ? Held : Used).push_back(P);
+    if (!Held.empty() && Used.size() >= 2) {
+      const Model Without = selectModel(Used);
+      double Worst = 0;
+      relativeErrors(Without, Held, Seg.HeldOutError, Worst);
+    }
+    File.Segments.push_back(std::move(Seg));
+  }
+  std::ofstream OutFile;
+  std::ostream *OS = &std::cout;
+  if (!Output.empty()) {
+    OutFile.open(Output);
+    if (!OutFile) {
+      Diags.error({Output, 0, 0}, "cannot write the model", "io");
+      return 1;
+    }
+    OS = &OutFile;
+  }
+  writeScalingModel(*OS, File);
+  return 0;
+}
+
+int runScaledEstimate(const std::string &ModelPath, int Ranks, double Size,
+                      const std::string &NetworkPath, std::ostream &OS) {
+  DiagnosticSink Diags(std::cerr);
+  ScalingModelFile File;
+  if (!loadScalingModel(ModelPath, File, Diags))
+    return 1;
+  if (!File.StructureAccepted) {
+    Diags.error({File.RefusedAt, 0, 0},
+                "the model's communication structure was refused for extrapolation: " +
+                    File.RefusalReason,
+                "scale");
+    return 1;
+  }
+  if (Size <= 0)
+    Size = File.Runs.front().Size;
+  CommStructure S;
+  if (!learnModelStructure(File, Diags, S))
+    return 1;
+  std::shared_ptr<LinkModel> Link = loadNetworkYaml(NetworkPath, NetworkModelKind::Table, Diags);
+  if (!Link)
+    return 1;
+  ClusterNetworkModel Net(Link);
+  ScaledComputeModel Compute(File, Ranks, Size);
+  std::vector<std::unique_ptr<SyntheticEventSource>> Gens;
+  std::vector<EventSource *> Sources;
+  for (int R = 0; R < Ranks; ++R) {
+    Gens.push_back(std::make_unique<SyntheticEventSource>(S, R, Ranks, Size));
+    Sources.push_back(Gens.back().get());
+  }
+  Engine E(Compute, Net);
+  EstimateResult Res = E.run(Sources);
+  for (const EngineError &Err : Res.Errors)
+    Diags.error({Err.File.empty() ? "mpiete estimate" : Err.File, 0, 0}, Err.Message, "estimate");
+  if (!Res.Ok)
+    return 1;
+  const double Band = File.errorBand();
+  OS << "extrapolated: true\n"
+     << "ranks: " << Ranks << "\nsize: " << Size << "\nmodel: " << ModelPath
+     << "\npredicted_seconds: " << Res.predictedSeconds() << "\nerror_band: " << Band
+     << "\npredicted_range_seconds: [" << Res.predictedSeconds() * (1 - Band) << ", "
+     << Res.predictedSeconds() * (1 + Band) << "]\nevents: " << Res.Events
+     << "\nmessages: " << Res.Messages << "\n";
+  return 0;
+}
+
+} // namespace mpiete
