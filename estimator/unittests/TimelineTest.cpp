@@ -1,7 +1,7 @@
 // The timeline sinks' messages and highlights: the engine's arrows on hand-written traces and
 // the Chrome trace JSON they become.
-#include "Replay.h"
 #include "mpiete/estimator/Timeline.h"
+#include "Replay.h"
 
 #include <gtest/gtest.h>
 

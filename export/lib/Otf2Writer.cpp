@@ -31,8 +31,7 @@ OTF2_FlushType preFlush(void *, OTF2_FileType, OTF2_LocationRef, void *, bool) {
 OTF2_TimeStamp postFlush(void *, OTF2_FileType, OTF2_LocationRef) { return 0; }
 } // namespace
 
-Otf2Writer::Otf2Writer(std::string Dir, int Ranks,
-                       std::function<std::string(BlockId)> Describe)
+Otf2Writer::Otf2Writer(std::string Dir, int Ranks, std::function<std::string(BlockId)> Describe)
     : Dir(std::move(Dir)), Ranks(Ranks), Describe(std::move(Describe)), Events(size_t(Ranks)) {}
 
 Otf2Writer::~Otf2Writer() { finish(); }
@@ -80,9 +79,9 @@ void Otf2Writer::finish() {
   std::filesystem::remove_all(std::filesystem::path(Dir) / "traces", EC);
   std::filesystem::remove(std::filesystem::path(Dir) / "traces.otf2", EC);
   std::filesystem::remove(std::filesystem::path(Dir) / "traces.def", EC);
-  OTF2_Archive *A = OTF2_Archive_Open(Dir.c_str(), "traces", OTF2_FILEMODE_WRITE,
-                                      1024 * 1024 /* event chunk */, 4 * 1024 * 1024 /* defs */,
-                                      OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+  OTF2_Archive *A =
+      OTF2_Archive_Open(Dir.c_str(), "traces", OTF2_FILEMODE_WRITE, 1024 * 1024 /* event chunk */,
+                        4 * 1024 * 1024 /* defs */, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   if (!A) {
     Error = "cannot create the OTF2 archive in '" + Dir + "'";
     return;
@@ -143,11 +142,11 @@ void Otf2Writer::finish() {
   const uint32_t Empty = string("");
   for (uint32_t I = 0; I < Regions.size(); ++I) {
     const uint32_t Name = string(Regions[I].first);
-    OTF2_GlobalDefWriter_WriteRegion(
-        G, I, Name, Name, Empty,
-        Regions[I].second ? OTF2_REGION_ROLE_FUNCTION : OTF2_REGION_ROLE_CODE,
-        Regions[I].second ? OTF2_PARADIGM_MPI : OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE, Empty,
-        0, 0);
+    OTF2_GlobalDefWriter_WriteRegion(G, I, Name, Name, Empty,
+                                     Regions[I].second ? OTF2_REGION_ROLE_FUNCTION
+                                                       : OTF2_REGION_ROLE_CODE,
+                                     Regions[I].second ? OTF2_PARADIGM_MPI : OTF2_PARADIGM_USER,
+                                     OTF2_REGION_FLAG_NONE, Empty, 0, 0);
   }
   OTF2_GlobalDefWriter_WriteSystemTreeNode(G, 0, string("predicted machine"), string("machine"),
                                            OTF2_UNDEFINED_SYSTEM_TREE_NODE);

@@ -30,6 +30,8 @@ const Command Commands[] = {
      "mpiete probe-program -o traces/ -np 16 --oversubscribe ./app.trace ARGS"},
     {"estimate", runEstimate, "predict the run time from the three base data",
      "mpiete estimate --program traces/ --machine machine.yaml --network network.yaml"},
+    {"report", runReport, "an HTML page of an estimate (bars, timeline, measured, what-if)",
+     "mpiete report --estimate estimate.yaml --timeline run.json -o report.html"},
     {"trace dump", runTraceDump, "print a rank's trace as text",
      "mpiete trace dump traces/rank0.trace"},
     {"demo", runDemo, "run the whole pipeline on a bundled example program", "mpiete demo"},

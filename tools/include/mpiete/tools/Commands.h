@@ -16,6 +16,7 @@ int runProbeCompute(const CommandArgs &Args); ///< mpiete probe-compute   (compu
 int runProbeProgram(const CommandArgs &Args); ///< mpiete probe-program   (program base data)
 int runTraceDump(const CommandArgs &Args);    ///< mpiete trace dump FILE (readable trace)
 int runEstimate(const CommandArgs &Args);     ///< mpiete estimate        (the prediction)
+int runReport(const CommandArgs &Args);       ///< mpiete report          (the HTML page)
 int runDemo(const CommandArgs &Args);         ///< mpiete demo            (the bundled example)
 
 } // namespace mpiete
