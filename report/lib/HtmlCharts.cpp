@@ -41,9 +41,8 @@ void stackedBar(std::ostream &OS, double Compute, double Comm, double Wait, doub
                                 {Wait, WaitColor, "wait"}}) {
     const double W = Scale > 0 ? V / Scale * Width : 0;
     if (W > 0)
-      OS << "<rect x=\"" << num(X) << "\" y=\"1\" width=\"" << num(W)
-         << "\" height=\"12\" fill=\"" << Color << "\"><title>" << Name << ": "
-         << humanSeconds(V) << "</title></rect>";
+      OS << "<rect x=\"" << num(X) << "\" y=\"1\" width=\"" << num(W) << "\" height=\"12\" fill=\""
+         << Color << "\"><title>" << Name << ": " << humanSeconds(V) << "</title></rect>";
     X += W;
   }
   OS << "</svg>";
@@ -79,9 +78,8 @@ void rankBars(std::ostream &OS, const std::vector<RankTimes> &Ranks) {
   }
   const int Y = int(Ranks.size()) * Row + 8;
   int X = Label;
-  for (auto [Color, Name] : {std::pair{ComputeColor, "compute"},
-                             {CommColor, "communication"},
-                             {WaitColor, "wait"}}) {
+  for (auto [Color, Name] :
+       {std::pair{ComputeColor, "compute"}, {CommColor, "communication"}, {WaitColor, "wait"}}) {
     OS << "<rect x=\"" << X << "\" y=\"" << Y << "\" width=\"12\" height=\"12\" fill=\"" << Color
        << "\"/><text x=\"" << X + 16 << "\" y=\"" << Y + 11 << "\">" << Name << "</text>";
     X += 130;
@@ -158,11 +156,11 @@ void efficiencyGrid(std::ostream &OS, const SurfaceData &S) {
       const double Band = std::clamp(std::floor(E * 10) / 10, 0.0, 1.0);
       const int Light = 30 + int(Band * 55);
       OS << "<rect x=\"" << Head + int(J) * Cell << "\" y=\"" << Y << "\" width=\"" << Cell - 2
-         << "\" height=\"26\" fill=\"hsl(" << int(Band * 120) << ",60%," << Light
-         << "%)\"><title>" << escapeHtml(S.Sizes[I]) << " at " << S.Ranks[J]
-         << " ranks: efficiency " << num(E) << ", " << humanSeconds(S.Time[I][J])
-         << "</title></rect><text x=\"" << Head + int(J) * Cell + Cell / 2 - 1 << "\" y=\""
-         << Y + 18 << "\" text-anchor=\"middle\">" << num(std::round(E * 100) / 100) << "</text>";
+         << "\" height=\"26\" fill=\"hsl(" << int(Band * 120) << ",60%," << Light << "%)\"><title>"
+         << escapeHtml(S.Sizes[I]) << " at " << S.Ranks[J] << " ranks: efficiency " << num(E)
+         << ", " << humanSeconds(S.Time[I][J]) << "</title></rect><text x=\""
+         << Head + int(J) * Cell + Cell / 2 - 1 << "\" y=\"" << Y + 18
+         << "\" text-anchor=\"middle\">" << num(std::round(E * 100) / 100) << "</text>";
     }
   }
   OS << "\n<text x=\"" << Head << "\" y=\"" << H - 8

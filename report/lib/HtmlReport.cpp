@@ -174,9 +174,9 @@ void sites(std::ostream &OS, const EstimateData &E) {
   OS << "<table id=\"segments-table\"><tr><th>segment</th><th>compute</th><th>executions</th>"
         "<th></th></tr>\n";
   for (const SegmentTimes &G : E.Segments) {
-    OS << "<tr><td>"
-       << escapeHtml(G.Where.empty() ? G.From + " -> " + G.To : G.Where) << "</td><td class=\"n\">"
-       << humanSeconds(G.Compute) << "</td><td class=\"n\">" << G.Executions << "</td><td>";
+    OS << "<tr><td>" << escapeHtml(G.Where.empty() ? G.From + " -> " + G.To : G.Where)
+       << "</td><td class=\"n\">" << humanSeconds(G.Compute) << "</td><td class=\"n\">"
+       << G.Executions << "</td><td>";
     charts::stackedBar(OS, G.Compute, 0, 0, Max);
     OS << "</td></tr>\n";
   }
@@ -249,9 +249,9 @@ void writeHtml(std::ostream &OS, const ReportInput &In) {
     OS << "<meta name=\"mpiete-" << escapeHtml(K) << "\" content=\"" << escapeHtml(V) << "\">\n";
   OS << "<title>" << escapeHtml(In.Title) << "</title>\n<style>" << Style << "</style></head>\n"
      << "<body>\n<h1>" << escapeHtml(In.Title) << "</h1>\n";
-  OS << "<p>Predicted run time <span class=\"big\" id=\"predicted\">"
-     << humanSeconds(E.Predicted) << "</span> on " << E.Ranks.size() << " ranks ("
-     << E.Events << " events, " << E.Messages << " messages replayed).</p>\n";
+  OS << "<p>Predicted run time <span class=\"big\" id=\"predicted\">" << humanSeconds(E.Predicted)
+     << "</span> on " << E.Ranks.size() << " ranks (" << E.Events << " events, " << E.Messages
+     << " messages replayed).</p>\n";
   measured(OS, In);
   section(OS, "ranks", "Each rank's time");
   charts::rankBars(OS, E.Ranks);

@@ -17,8 +17,7 @@ std::string located(const std::string &File, const YAML::Node &N, const std::str
   const YAML::Mark M = N.Mark();
   if (M.line < 0)
     return File + ": " + What;
-  return File + ":" + std::to_string(M.line + 1) + ":" + std::to_string(M.column + 1) + ": " +
-         What;
+  return File + ":" + std::to_string(M.line + 1) + ":" + std::to_string(M.column + 1) + ": " + What;
 }
 
 /// Loads File; a missing file or a syntax error is returned, located.
@@ -39,8 +38,8 @@ std::string load(const std::string &File, YAML::Node &Out) {
 
 /// Field Key of record N as T; the error names the record's line.
 template <typename T>
-bool field(const std::string &File, const YAML::Node &N, const char *Key, T &Out,
-           std::string &Err, bool Required = true) {
+bool field(const std::string &File, const YAML::Node &N, const char *Key, T &Out, std::string &Err,
+           bool Required = true) {
   const YAML::Node V = N[Key];
   if (!V) {
     if (Required)
@@ -56,8 +55,8 @@ bool field(const std::string &File, const YAML::Node &N, const char *Key, T &Out
   }
 }
 
-std::string list(const std::string &File, const YAML::Node &Root, const char *Key,
-                 YAML::Node &Out, bool Required = true) {
+std::string list(const std::string &File, const YAML::Node &Root, const char *Key, YAML::Node &Out,
+                 bool Required = true) {
   Out = Root[Key];
   if (!Out && !Required)
     return "";
@@ -155,10 +154,10 @@ std::string readChromeTimeline(const std::string &File, TimelineData &Out, size_
       S.Rank = Tid;
       S.Begin = Ts;
       S.End = Ts + Dur;
-      S.Kind = Pid == 1                ? SpanKind::Highlight
-               : Cat == "comm"         ? SpanKind::Comm
-               : Cat == "wait"         ? SpanKind::Wait
-                                       : SpanKind::Compute;
+      S.Kind = Pid == 1        ? SpanKind::Highlight
+               : Cat == "comm" ? SpanKind::Comm
+               : Cat == "wait" ? SpanKind::Wait
+                               : SpanKind::Compute;
       if (Items++ < MaxItems)
         Out.Spans.push_back(std::move(S));
       else
@@ -251,8 +250,8 @@ std::string readWhatIf(const std::string &File, WhatIfData &Out) {
     return E;
   for (const YAML::Node &N : L) {
     WhatIfData::Suggestion S;
-    if (const YAML::Node R = N["rank"]; R && R.IsScalar() && R.as<std::string>() != "all" &&
-                                        !field(File, N, "rank", S.Rank, Err))
+    if (const YAML::Node R = N["rank"];
+        R && R.IsScalar() && R.as<std::string>() != "all" && !field(File, N, "rank", S.Rank, Err))
       return Err;
     if (!field(File, N, "kind", S.Kind, Err) || !field(File, N, "what", S.What, Err) ||
         !field(File, N, "where", S.Where, Err, false) ||
@@ -289,8 +288,7 @@ std::string readSurface(const std::string &File, SurfaceData &Out) {
     if (Grid->size() != Out.Sizes.size())
       return located(File, Root[Name],
                      std::string(Name) + " has " + std::to_string(Grid->size()) +
-                         " rows, one per size (" + std::to_string(Out.Sizes.size()) +
-                         ") expected");
+                         " rows, one per size (" + std::to_string(Out.Sizes.size()) + ") expected");
     for (size_t I = 0; I < Grid->size(); ++I)
       if ((*Grid)[I].size() != Out.Ranks.size())
         return located(File, Root[Name][I],

@@ -35,9 +35,10 @@ int runReport(const CommandArgs &Args) {
       ->type_name("FILE");
   C.App.add_option("--timeline", Timeline, "its timeline (mpiete estimate --timeline)")
       ->type_name("FILE");
-  C.App.add_option("--measured", Measured,
-                   "a measured run time in seconds, or a file of them (one per line, or YAML "
-                   "measured_seconds: [..]); repeatable")
+  C.App
+      .add_option("--measured", Measured,
+                  "a measured run time in seconds, or a file of them (one per line, or YAML "
+                  "measured_seconds: [..]); repeatable")
       ->type_name("SECONDS|FILE");
   C.App.add_option("--whatif", WhatIf, "what-if suggestions (whatif.yaml)")->type_name("FILE");
   C.App.add_option("--surface", Surface, "predicted times over ranks and sizes (surface.yaml)")

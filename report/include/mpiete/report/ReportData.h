@@ -96,8 +96,7 @@ struct SurfaceData {
 /// Each reader returns an empty string or the error, as `file: record: message`.
 std::string readEstimate(const std::string &File, EstimateData &Out);
 /// Keeps at most MaxItems spans and arrows (the rest are counted in Dropped).
-std::string readChromeTimeline(const std::string &File, TimelineData &Out,
-                               size_t MaxItems = 20000);
+std::string readChromeTimeline(const std::string &File, TimelineData &Out, size_t MaxItems = 20000);
 /// A number of seconds, or a file: numbers one per line (a `#` starts a comment), or YAML
 /// with `measured_seconds:` (a number or a list).
 std::string readMeasured(const std::string &Spec, std::vector<MeasuredRun> &Out);
