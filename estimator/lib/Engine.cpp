@@ -742,6 +742,8 @@ void Engine::Impl::match(uint32_t Env, uint32_t Recv, TimeNs Now) {
     }
     Done = std::max(End, Now);
   }
+  if (Opt.Timeline)
+    Opt.Timeline->message({V.Source, Q.Owner, V.Inject, Done, V.Bytes, V.Tag, V.Block, Q.Block});
   complete(Recv, Done);
   if (V.SendReq != NoIndex)
     complete(V.SendReq, Done);

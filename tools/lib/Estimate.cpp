@@ -6,6 +6,7 @@
 #include "mpiete/estimator/Engine.h"
 #include "mpiete/estimator/ProgramBlocks.h"
 #include "mpiete/estimator/Report.h"
+#include "mpiete/export/Otf2Writer.h"
 #include "mpiete/support/Diagnostics.h"
 #include "mpiete/tools/Commands.h"
 
@@ -35,6 +36,27 @@ std::optional<int> parseRegionInstance(const std::string &Text) {
   return N >= 1 ? std::optional<int>(N) : std::nullopt;
 }
 
+/// Both timelines at once (--timeline and --otf2).
+struct TeeSink : TimelineSink {
+  std::vector<TimelineSink *> Sinks;
+  void span(int Rank, SpanKind Kind, BlockId Block, TimeNs Begin, TimeNs End) override {
+    for (TimelineSink *S : Sinks)
+      S->span(Rank, Kind, Block, Begin, End);
+  }
+  void message(const MessageArrow &M) override {
+    for (TimelineSink *S : Sinks)
+      S->message(M);
+  }
+  void highlight(int Rank, TimeNs Begin, TimeNs End, std::string_view Label) override {
+    for (TimelineSink *S : Sinks)
+      S->highlight(Rank, Begin, End, Label);
+  }
+  void finish() override {
+    for (TimelineSink *S : Sinks)
+      S->finish();
+  }
+};
+
 } // namespace
 
 int runEstimate(const CommandArgs &Args) {
@@ -45,6 +67,7 @@ int runEstimate(const CommandArgs &Args) {
       "usage: mpiete estimate --program DIR --machine machine.yaml --network network.yaml\n"
       "                       [--cluster cluster.yaml] [--model table|loggps]\n"
       "                       [--format text|yaml|json] [-o FILE] [--timeline out.json]\n"
+      "                       [--otf2 DIR]\n"
       "                       [--region START,END] [--region-start START] [--region-end END]\n"
       "                       [--region-instance all|first|last|N]",
       "Replays the program base data (DIR/rank<N>.trace) against the compute base data\n"
@@ -71,7 +94,10 @@ int runEstimate(const CommandArgs &Args) {
         {"--size", "W", "with --ranks: the problem size (default: the model's first run's)"},
         {"--format", "text|yaml|json", "the report's format (default text)"},
         {"-o", "FILE", "write the report there (default: standard output)"},
-        {"--timeline", "FILE", "write the predicted timeline (Chrome trace JSON)"},
+        {"--timeline", "FILE",
+         "write the predicted timeline (Chrome trace JSON for Perfetto, messages as arrows)"},
+        {"--otf2", "DIR",
+         "write the predicted timeline as an OTF2 archive DIR/traces.otf2 (Vampir, otf2-print)"},
         {"--region", "START,END", "predict from START to END"},
         {"--region-start", "START", "predict from START (a block id or FILE:LINE)"},
         {"--region-end", "END", "predict to END (a block id or FILE:LINE)"},
@@ -174,8 +200,12 @@ int runEstimate(const CommandArgs &Args) {
   TableComputeModel &Compute = Data.Compute;
   std::unique_ptr<ClusterNetworkModel> &Net = Data.Net;
 
+  SiteNames Names;
+  Names.load(Blocks.Map);
   std::ofstream TimelineFile;
   std::unique_ptr<ChromeTraceWriter> Timeline;
+  std::unique_ptr<exporter::Otf2Writer> Otf2;
+  TeeSink Sinks;
   if (Opt.count("--timeline")) {
     TimelineFile.open(Opt["--timeline"]);
     if (!TimelineFile) {
@@ -183,8 +213,17 @@ int runEstimate(const CommandArgs &Args) {
       return 1;
     }
     Timeline = std::make_unique<ChromeTraceWriter>(TimelineFile, int(Traces.size()));
-    EO.Timeline = Timeline.get();
+    Sinks.Sinks.push_back(Timeline.get());
   }
+  if (Opt.count("--otf2")) {
+    Otf2 = std::make_unique<exporter::Otf2Writer>(Opt["--otf2"], int(Traces.size()),
+                                                  [&Names](BlockId B) { return Names.site(B); });
+    Sinks.Sinks.push_back(Otf2.get());
+  }
+  if (Sinks.Sinks.size() == 1)
+    EO.Timeline = Sinks.Sinks.front();
+  else if (!Sinks.Sinks.empty())
+    EO.Timeline = &Sinks;
 
   std::vector<EventSource *> Sources;
   for (auto &T : Traces) {
@@ -196,8 +235,12 @@ int runEstimate(const CommandArgs &Args) {
   }
   Engine E(Compute, *Net, EO);
   EstimateResult R = E.run(Sources);
-  if (Timeline)
-    Timeline->finish();
+  if (EO.Timeline)
+    EO.Timeline->finish();
+  if (Otf2 && !Otf2->error().empty()) {
+    Diags.error({Opt["--otf2"], 0, 0}, Otf2->error(), "io");
+    return 1;
+  }
   for (const EngineError &Err : R.Errors)
     Diags.error(Err.File.empty() ? Tool : DiagLoc{Err.File, 0, 0}, Err.Message, "estimate");
   if (!R.Ok)
@@ -237,8 +280,6 @@ int runEstimate(const CommandArgs &Args) {
 
   ReportOptions RO;
   std::map<BlockId, std::string> Where = blockDescriptions(Blocks.Map);
-  SiteNames Names;
-  Names.load(Blocks.Map);
   RO.DescribeSegment = [&Names](BlockId From, BlockId To) { return Names.segment(From, To); };
   RO.Describe = [&Where](BlockId B) -> std::string {
     if (isReservedBlock(B)) {

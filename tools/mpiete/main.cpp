@@ -32,6 +32,8 @@ const Command Commands[] = {
      "mpiete estimate --program traces/ --machine machine.yaml --network network.yaml"},
     {"whatif", runWhatIf, "what to fix: predicted time after each candidate fix (seed 003)",
      "mpiete whatif --program traces/ --machine machine.yaml --network network.yaml"},
+    {"report", runReport, "an HTML page of an estimate (bars, timeline, measured, what-if)",
+     "mpiete report --estimate estimate.yaml --timeline run.json -o report.html"},
     {"trace dump", runTraceDump, "print a rank's trace as text",
      "mpiete trace dump traces/rank0.trace"},
     {"model", runModel, "fit scaling models from base data at several rank counts and sizes",

@@ -11,10 +11,13 @@ namespace mpiete::estimator {
 
 enum class SpanKind : uint8_t { Compute, Comm, Wait };
 
-/// One delivered point-to-point message of the predicted run, for viewers that draw arrows.
+/// One delivered point-to-point message of the predicted run, for viewers that draw arrows. The
+/// engine reports it once the receive's completion is known (under contention, a rendezvous
+/// message streaming as a flow has no arrow: its end is only known when the flow ends).
 struct MessageArrow {
   int Source = 0, Dest = 0;
-  TimeNs SendBegin = 0; ///< the send call's start on Source
+  TimeNs SendBegin = 0; ///< the message's injection on Source (the send's start, later by the
+                        ///< gap when the rank sends back to back)
   TimeNs RecvEnd = 0;   ///< the matching receive's (or wait's) end on Dest
   uint64_t Bytes = 0;
   int Tag = 0;
@@ -25,9 +28,11 @@ class TimelineSink {
 public:
   virtual ~TimelineSink();
   virtual void span(int Rank, SpanKind Kind, BlockId Block, TimeNs Begin, TimeNs End) = 0;
-  /// A message's arrow; sinks that draw no arrows ignore it.
+  /// A message's arrow; sinks that draw no arrows ignore it. Called when the message is
+  /// matched, which may be after later spans of either rank.
   virtual void message(const MessageArrow &) {}
-  /// An interval of a rank marked after the replay (the critical path, say), with its label.
+  /// An interval of a rank marked after the replay (the critical path, say), with its label;
+  /// called between the last span and finish().
   virtual void highlight(int /*Rank*/, TimeNs /*Begin*/, TimeNs /*End*/,
                          std::string_view /*Label*/) {}
   /// Called once after the last span.
@@ -35,16 +40,23 @@ public:
 };
 
 /// Chrome trace JSON ("X" complete events, one thread per rank), written as spans arrive so a
-/// long replay never holds its timeline in memory.
+/// long replay never holds its timeline in memory. Messages are flow events (arrows from the
+/// send to the receive, Perfetto's and chrome://tracing's "s"/"f" pair); highlights go to a
+/// second process, "highlighted", with a track per rank.
 class ChromeTraceWriter : public TimelineSink {
 public:
   ChromeTraceWriter(std::ostream &OS, int Ranks);
   ~ChromeTraceWriter() override;
   void span(int Rank, SpanKind Kind, BlockId Block, TimeNs Begin, TimeNs End) override;
+  void message(const MessageArrow &M) override;
+  void highlight(int Rank, TimeNs Begin, TimeNs End, std::string_view Label) override;
   void finish() override;
 
 private:
   std::ostream &OS;
+  int Ranks = 0;
+  uint64_t Flows = 0;
+  bool HighlightTracks = false; ///< their names are written with the first highlight
   bool Finished = false;
 };
 

@@ -18,6 +18,7 @@ int runProbeProgram(const CommandArgs &Args); ///< mpiete probe-program   (progr
 int runTraceDump(const CommandArgs &Args);    ///< mpiete trace dump FILE (readable trace)
 int runEstimate(const CommandArgs &Args);     ///< mpiete estimate        (the prediction)
 int runWhatIf(const CommandArgs &Args);       ///< mpiete whatif          (what to fix)
+int runReport(const CommandArgs &Args);       ///< mpiete report          (the HTML page)
 int runDemo(const CommandArgs &Args);         ///< mpiete demo            (the bundled example)
 int runModel(const CommandArgs &Args);        ///< mpiete model           (scaling models)
 /// mpiete estimate --ranks N --model model.yaml: the extrapolated replay (lib/Model.cpp).
