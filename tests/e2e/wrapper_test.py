@@ -439,6 +439,35 @@ def case_failed_variant(ctx):
            os.path.join(c, ".mpiete", "ring.o.blocks.yaml"))
 
 
+def case_probe_faults(ctx):
+    """Issue 14, findings 8 and "partial output": a deadlocking trace probe is stopped by
+    probe-program's --hang-timeout with the ranks that never finished named; a rank that is
+    killed, or exits without MPI_Finalize, leaves only rank<N>.trace.part (never a file that
+    looks complete), and probe-program says so."""
+    c = ctx.dir("c")
+    body = {"dead": "if (r == 1) MPI_Recv(&v, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, "
+                    "MPI_STATUS_IGNORE);\n  MPI_Barrier(MPI_COMM_WORLD);\n  MPI_Finalize();",
+            "nofin": "MPI_Barrier(MPI_COMM_WORLD);"}
+    mpiete = os.path.join(ctx.build, "bin", "mpiete")
+    for name, code in body.items():
+        with open(os.path.join(c, name + ".c"), "w") as f:
+            f.write("#include <mpi.h>\nint main(int argc, char **argv) {\n  int r, v = 0;\n"
+                    "  MPI_Init(&argc, &argv);\n  MPI_Comm_rank(MPI_COMM_WORLD, &r);\n  " + code +
+                    "\n  return v;\n}\n")
+        ctx.mpiete(["-o", name, name + ".c"], c)
+    rc, _, err = ctx.run([mpiete, "probe-program", "--hang-timeout", "3", "-o", "dead-out",
+                          "-np", "2", "--launcher", ctx.mpiexec, "./dead.trace"], c, timeout=60)
+    expect(rc != 0 and "did not finish within 3.0 s (--hang-timeout)" in err and
+           "2 of 2 ranks never finished (rank 0, 1)" in err,
+           f"deadlock under --hang-timeout 3: exit {rc}:\n{err}")
+    absent(os.path.join(c, "dead-out", "rank0.trace"), os.path.join(c, "dead-out", "rank1.trace"))
+    rc, _, err = ctx.run([mpiete, "probe-program", "-o", "nofin-out", "-np", "2", "--launcher",
+                          ctx.mpiexec, "./nofin.trace"], c, timeout=60)
+    expect(rc != 0 and "exited without MPI_Finalize" in err, f"no MPI_Finalize: exit {rc}:\n{err}")
+    absent(os.path.join(c, "nofin-out", "rank0.trace"), os.path.join(c, "nofin-out", "rank1.trace"))
+    exists(os.path.join(c, "nofin-out", "rank0.trace.part"))
+
+
 def case_pass_through(ctx):
     """--mpiete-pass-through=MPI_Win_create turns that error into a warning at the call
     (MPI_Win_free stays an error); with both passed through mpiete-cc exits 0, the option
