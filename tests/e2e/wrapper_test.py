@@ -466,6 +466,21 @@ def case_probe_faults(ctx):
     expect(rc != 0 and "exited without MPI_Finalize" in err, f"no MPI_Finalize: exit {rc}:\n{err}")
     absent(os.path.join(c, "nofin-out", "rank0.trace"), os.path.join(c, "nofin-out", "rank1.trace"))
     exists(os.path.join(c, "nofin-out", "rank0.trace.part"))
+    # Finding 7: a 100-int message into a 10-int receive under the token machine ends the run
+    # as native MPI does, naming the rank, the call and the error; no machine file.
+    with open(os.path.join(c, "trunc.c"), "w") as f:
+        f.write("#include <mpi.h>\nint main(int argc, char **argv) {\n  int r, big[100] = {0}, "
+                "small[10];\n  MPI_Init(&argc, &argv);\n  MPI_Comm_rank(MPI_COMM_WORLD, &r);\n"
+                "  if (r == 0) MPI_Send(big, 100, MPI_INT, 1, 0, MPI_COMM_WORLD);\n  else "
+                "MPI_Recv(small, 10, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n"
+                "  MPI_Finalize();\n  return 0;\n}\n")
+    ctx.mpiete(["-o", "trunc", "trunc.c"], c)
+    rc, _, err = ctx.run([mpiete, "probe-compute", "-o", "m.yaml", "-np", "2", "--launcher",
+                          ctx.mpiexec, "./trunc.timing"], c, timeout=60)
+    expect(rc != 0 and re.search(r"rank 1: error: MPI_Wait at site [0-9a-f]{8}:\d+ failed: "
+                                 r"MPI_ERR_TRUNCATE", err),
+           f"truncation under probe-compute: exit {rc}:\n{err}")
+    absent(os.path.join(c, "m.yaml"))
 
 
 def case_pass_through(ctx):
