@@ -43,11 +43,14 @@ TEST(MachineBadInputTest, TheSampleReads) { EXPECT_EQ(machineError(Machine), "")
 
 TEST(MachineBadInputTest, MeanSecondsNotAFiniteTime) {
   for (const char *V : {".nan", ".inf", "-1.0e-7", "1e7", "fast", "[1]", "{a: 1}"})
-    EXPECT_EQ(machineError(with(Machine, "mean_seconds: 1.0e-7", std::string("mean_seconds: ") + V)),
-              std::string("m.yaml:10:71: error: 'mean_seconds' must be a finite number in [0, "
-                          "604800] (got ") +
-                  (V[0] == '[' ? "a list" : V[0] == '{' ? "a map" : "'" + std::string(V) + "'") +
-                  ") [mpiete-compute]\n")
+    EXPECT_EQ(
+        machineError(with(Machine, "mean_seconds: 1.0e-7", std::string("mean_seconds: ") + V)),
+        std::string("m.yaml:10:71: error: 'mean_seconds' must be a finite number in [0, "
+                    "604800] (got ") +
+            (V[0] == '['   ? "a list"
+             : V[0] == '{' ? "a map"
+                           : "'" + std::string(V) + "'") +
+            ") [mpiete-compute]\n")
         << V;
   EXPECT_EQ(machineError(with(Machine, ", mean_seconds: 1.0e-7", "")),
             "m.yaml:10:9: error: missing 'mean_seconds' [mpiete-compute]\n");
@@ -74,21 +77,24 @@ TEST(MachineBadInputTest, CountsAndSpreadOfTheirTypes) {
             "m.yaml:10:34: error: 'kind' must be a string (got a list) [mpiete-compute]\n");
   EXPECT_EQ(machineError(with(Machine, "kind: block", "kind: blok")),
             "m.yaml:10:9: error: 'kind' must be block or loop (got 'blok') [mpiete-compute]\n");
-  EXPECT_NE(machineError(with(Machine, "timer_overhead_seconds: 2.0e-8", "timer_overhead_seconds: -1"))
-                .find("'timer_overhead_seconds'"),
-            std::string::npos);
+  EXPECT_NE(
+      machineError(with(Machine, "timer_overhead_seconds: 2.0e-8", "timer_overhead_seconds: -1"))
+          .find("'timer_overhead_seconds'"),
+      std::string::npos);
 }
 
 TEST(MachineBadInputTest, ShapesNeverThrow) {
   // The two fuzz crashes: a rank without blocks, a scalar in a blocks list.
-  EXPECT_EQ(machineError(with(Machine, "    blocks:\n      - {id: \"0aa758c0:3\", " + Block3 +
-                                           ", stddev_seconds: 0, min_seconds: 0, max_seconds: 0}\n"
-                                           "      - {id",
+  EXPECT_EQ(machineError(with(Machine,
+                              "    blocks:\n      - {id: \"0aa758c0:3\", " + Block3 +
+                                  ", stddev_seconds: 0, min_seconds: 0, max_seconds: 0}\n"
+                                  "      - {id",
                               "    hostblocks:\n      - {id")),
             "m.yaml:7:5: error: a rank needs 'blocks' [mpiete-compute]\n");
-  EXPECT_EQ(machineError(with(Machine, "{id: \"0aa758c0:3\", kind: block, executions: 10, "
-                                       "mean_seconds: 2.0e-7, stddev_seconds: 0, min_seconds: 0, "
-                                       "max_seconds: 0}",
+  EXPECT_EQ(machineError(with(Machine,
+                              "{id: \"0aa758c0:3\", kind: block, executions: 10, "
+                              "mean_seconds: 2.0e-7, stddev_seconds: 0, min_seconds: 0, "
+                              "max_seconds: 0}",
                               "word")),
             "m.yaml:15:9: error: 'blocks' must be a list of maps (got 'word') [mpiete-compute]\n");
   EXPECT_EQ(machineError(with(Machine, "  - rank: 0\n", "  - rank: zero\n")),

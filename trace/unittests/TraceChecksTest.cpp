@@ -22,7 +22,7 @@ struct Builder {
     Data.assign(reinterpret_cast<const char *>(Magic), sizeof Magic);
     u(2), u(0), u(2);
     for (int I = 0; I < 4; ++I)
-      u(0); // fingerprint, host, date, tool: empty strings
+      u(0);                              // fingerprint, host, date, tool: empty strings
     tag(Tag::Unit), u(0), u(0x0aa758c0); // unit index 0
   }
   void u(uint64_t V) {
@@ -51,8 +51,7 @@ struct Builder {
     return *this;
   }
   Builder &waitRecv(uint64_t Distance, int Source, int Tg, uint64_t Bytes) {
-    tag(Tag::Wait), block(3), Data += '\0', u(1), u(Distance << 1 | 1), z(Source), z(Tg),
-        u(Bytes);
+    tag(Tag::Wait), block(3), Data += '\0', u(1), u(Distance << 1 | 1), z(Source), z(Tg), u(Bytes);
     return *this;
   }
   Builder &loop(uint64_t Trips) {
@@ -90,8 +89,9 @@ std::string checkError(const std::string &Data) {
 } // namespace
 
 TEST(TraceChecksTest, AConsistentExchangeReads) {
-  EXPECT_EQ(checkError(Builder().send(1, 5, 8).recv(1, 5, 8).waitSend(2).waitRecv(1, 1, 5, 8).done()),
-            "");
+  EXPECT_EQ(
+      checkError(Builder().send(1, 5, 8).recv(1, 5, 8).waitSend(2).waitRecv(1, 1, 5, 8).done()),
+      "");
   // Wildcards and a shorter message are fine.
   EXPECT_EQ(checkError(Builder().recv(AnySource, AnyTag, 64).waitRecv(1, 1, 9, 8).done()), "");
 }
