@@ -6,7 +6,9 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <sstream>
 #include <string_view>
@@ -133,144 +135,216 @@ void writeMachineFile(std::ostream &OS, const MachineFile &File) {
 
 namespace {
 
-/// Provenance describes the measurement: never an error, defaults where missing.
-void readProvenance(YAML::Node P, MachineProvenance &Out) {
-  Out.Program = P["program"].as<std::string>("");
-  if (P["arguments"].IsSequence())
-    for (const YAML::Node &A : P["arguments"])
-      Out.Arguments.push_back(A.as<std::string>(""));
-  Out.Ranks = P["ranks"].as<int>(0);
-  Out.Host = P["host"].as<std::string>("");
-  Out.CpuModel = P["cpu_model"].as<std::string>("");
-  Out.CpuMhz = P["cpu_mhz"].as<std::string>("");
-  Out.Cpu = P["cpu"].as<int>(-1);
-  Out.TokenPassing = P["token_passing"].as<bool>(true);
-  Out.RanksPerNode = P["ranks_per_node"].as<int>(1);
-  Out.Compiler = P["compiler"].as<std::string>("unknown");
-  Out.Flags = P["flags"].as<std::string>("unknown");
-  Out.BlockMap = P["block_map"].as<std::string>("");
-  Out.Fingerprint = P["fingerprint"].as<std::string>("");
-  Out.Date = P["date"].as<std::string>("");
-  Out.Tool = P["tool"].as<std::string>("");
+// Checked reads (issue 14): every value of its type and in a plausible range, a located error
+// naming the key otherwise; yaml-cpp's throwing lookups are never used.
+
+/// At most a week per execution: a larger mean is a corrupt file, not a measurement.
+constexpr double MaxSeconds = 7 * 24 * 3600.0;
+constexpr int64_t MaxCount = int64_t(1) << 62;
+constexpr int64_t MaxRanks = 1 << 24;
+
+bool readInt(YamlParser &P, const YAML::Node &Map, const char *Key, int &Out, int64_t Min,
+             int64_t Max) {
+  int64_t V = Out;
+  if (!P.integer(Map, Key, V, Min, Max, false))
+    return false;
+  Out = int(V);
+  return true;
 }
 
-bool readSegments(YamlParser &P, const YAML::Node &List, MachineRank &MR) {
-  for (const YAML::Node &G : List) {
-    MachineSegment &MS = MR.Segments.emplace_back();
-    if (!parseBlockId(G["from"].as<std::string>(""), MS.From) ||
-        !parseBlockId(G["to"].as<std::string>(""), MS.To))
-      return P.error(G, "bad segment 'from' or 'to' (expected call site ids "
-                        "<unit as 8 hex digits>:<index>)");
-    MS.MeanSeconds = P.number(G, "mean_seconds");
-    if (!P.Ok)
-      return false;
-    MS.Executions = G["executions"].as<uint64_t>(0);
-    MS.StddevSeconds = G["stddev_seconds"].as<double>(0);
-    MS.MinSeconds = G["min_seconds"].as<double>(0);
-    MS.MaxSeconds = G["max_seconds"].as<double>(0);
-    YAML::Node S = G["series"];
-    if (!S.IsDefined())
-      continue;
-    MS.SeriesWidth = S["width"].as<uint64_t>(0);
-    std::istringstream Text(S["seconds"].as<std::string>(""));
-    double V = 0;
-    while (Text >> V)
-      MS.SeriesSeconds.push_back(V);
-    const uint64_t N = MS.SeriesSeconds.size();
-    if (MS.SeriesWidth == 0 || N == 0 || !Text.eof() || (N - 1) * MS.SeriesWidth >= MS.Executions ||
-        N * MS.SeriesWidth < MS.Executions)
-      return P.error(S, "bad series: 'width' and 'seconds' (one sum per bucket of width "
-                        "executions) must cover the segment's executions");
+bool readCount(YamlParser &P, const YAML::Node &Map, const char *Key, uint64_t &Out,
+               bool Required = false) {
+  int64_t V = int64_t(Out);
+  if (!P.integer(Map, Key, V, 0, MaxCount, Required))
+    return false;
+  Out = uint64_t(V);
+  return true;
+}
+
+/// Provenance describes the measurement: optional keys, defaults where missing, but each of
+/// its type; a block map without its fingerprint would silently skip the build check.
+bool readProvenance(YamlParser &P, const YAML::Node &Root, MachineProvenance &Out) {
+  YAML::Node Prov;
+  if (!P.map(Root, "provenance", Prov, false))
+    return false;
+  if (!Prov.IsMap()) // absent
+    return true;
+  YAML::Node Args;
+  bool Ok =
+      P.string(Prov, "program", Out.Program, false) && P.list(Prov, "arguments", Args, false) &&
+      readInt(P, Prov, "ranks", Out.Ranks, 0, MaxRanks) &&
+      P.string(Prov, "host", Out.Host, false) && P.string(Prov, "cpu_model", Out.CpuModel, false) &&
+      P.string(Prov, "cpu_mhz", Out.CpuMhz, false) &&
+      readInt(P, Prov, "cpu", Out.Cpu, -1, MaxRanks) &&
+      P.boolean(Prov, "token_passing", Out.TokenPassing, false) &&
+      readInt(P, Prov, "ranks_per_node", Out.RanksPerNode, 1, MaxRanks) &&
+      P.string(Prov, "compiler", Out.Compiler, false) &&
+      P.string(Prov, "flags", Out.Flags, false) &&
+      P.string(Prov, "block_map", Out.BlockMap, false) &&
+      P.string(Prov, "fingerprint", Out.Fingerprint, false) &&
+      P.string(Prov, "date", Out.Date, false) && P.string(Prov, "tool", Out.Tool, false);
+  if (!Ok)
+    return false;
+  if (Args.IsSequence())
+    for (const YAML::Node &A : Args) {
+      if (!A.IsScalar())
+        return P.expected(A, "arguments", "a list of strings");
+      Out.Arguments.push_back(A.Scalar());
+    }
+  if (!Out.BlockMap.empty() && Out.Fingerprint.empty())
+    return P.error(Prov, "'block_map' without its 'fingerprint': the check that the traces come "
+                         "from the same build needs it");
+  return true;
+}
+
+/// The times every block and segment record has: a mean (required) and optional spread.
+bool readTimes(YamlParser &P, const YAML::Node &N, double &Mean, double &Stddev, double &Min,
+               double &Max) {
+  if (!P.nonNegative(N, "mean_seconds", Mean, MaxSeconds) ||
+      !P.nonNegative(N, "stddev_seconds", Stddev, MaxSeconds, false) ||
+      !P.nonNegative(N, "min_seconds", Min, MaxSeconds, false) ||
+      !P.nonNegative(N, "max_seconds", Max, MaxSeconds, false))
+    return false;
+  if (Min > Max)
+    return P.error(N, "'min_seconds' is larger than 'max_seconds'");
+  return true;
+}
+
+bool readId(YamlParser &P, const YAML::Node &N, const char *Key, uint64_t &Out, const char *What) {
+  std::string Text;
+  if (!P.string(N, Key, Text))
+    return false;
+  if (!parseBlockId(Text, Out))
+    return P.error(N, std::string("bad ") + What +
+                          " (expected <unit as 8 hex digits>:<index>, got '" + Text + "')");
+  return true;
+}
+
+bool readBlock(YamlParser &P, const YAML::Node &B, MachineBlock &MB) {
+  if (!B.IsMap())
+    return P.expected(B, "blocks", "a list of maps");
+  std::string Kind = "block";
+  if (!readId(P, B, "id", MB.Id, "block id") || !P.string(B, "kind", Kind, false))
+    return false;
+  if (Kind != "block" && Kind != "loop")
+    return P.error(B, "'kind' must be block or loop (got '" + Kind + "')");
+  MB.Loop = Kind == "loop";
+  return readCount(P, B, "executions", MB.Executions) &&
+         readCount(P, B, "iterations", MB.Iterations) &&
+         readTimes(P, B, MB.MeanSeconds, MB.StddevSeconds, MB.MinSeconds, MB.MaxSeconds);
+}
+
+bool readSegment(YamlParser &P, const YAML::Node &G, MachineSegment &MS) {
+  if (!G.IsMap())
+    return P.expected(G, "segments", "a list of maps");
+  if (!readId(P, G, "from", MS.From, "segment 'from' (a call site id)") ||
+      !readId(P, G, "to", MS.To, "segment 'to' (a call site id)") ||
+      !readCount(P, G, "executions", MS.Executions) ||
+      !readTimes(P, G, MS.MeanSeconds, MS.StddevSeconds, MS.MinSeconds, MS.MaxSeconds))
+    return false;
+  YAML::Node S;
+  if (!P.map(G, "series", S, false))
+    return false;
+  if (!S.IsMap()) // absent
+    return true;
+  int64_t Width = 0;
+  std::string Seconds;
+  if (!P.positive(S, "width", Width, MaxCount) || !P.string(S, "seconds", Seconds))
+    return false;
+  MS.SeriesWidth = uint64_t(Width);
+  std::istringstream Text(Seconds);
+  std::string Word;
+  while (Text >> Word) {
+    char *End = nullptr;
+    const double V = std::strtod(Word.c_str(), &End);
+    if (*End != '\0' || !std::isfinite(V) || V < 0)
+      return P.error(S, "bad series: '" + Word + "' is not a finite number of seconds >= 0");
+    MS.SeriesSeconds.push_back(V);
   }
+  const uint64_t N = MS.SeriesSeconds.size();
+  if (N == 0 || (N - 1) * MS.SeriesWidth >= MS.Executions || N * MS.SeriesWidth < MS.Executions)
+    return P.error(S, "bad series: 'width' and 'seconds' (one sum per bucket of width "
+                      "executions) must cover the segment's executions");
   return true;
 }
 
 } // namespace
 
-namespace {
-bool parseMachineFileUnchecked(const std::string &Name, const std::string &Text, MachineFile &Out,
-                               DiagnosticSink &Diags, const std::vector<int> *Only);
-} // namespace
-
 bool parseMachineFile(const std::string &Name, const std::string &Text, MachineFile &Out,
                       DiagnosticSink &Diags, const std::vector<int> *Only) {
-  // yaml-cpp throws on a key looked up in a scalar or a missing node converted: a located error
-  // instead, never an abort (fuzzing found both; issue 14 replaces these with checked reads).
-  try {
-    return parseMachineFileUnchecked(Name, Text, Out, Diags, Only);
-  } catch (const YAML::Exception &E) {
-    Out = MachineFile();
-    Diags.error({Name, unsigned(E.mark.line + 1), unsigned(E.mark.column + 1)},
-                "malformed compute file: " + E.msg, "compute");
-    return false;
-  }
-}
-
-namespace {
-bool parseMachineFileUnchecked(const std::string &Name, const std::string &Text, MachineFile &Out,
-                               DiagnosticSink &Diags, const std::vector<int> *Only) {
   Out = MachineFile();
   YAML::Node Root;
   YamlParser P{Name, Diags, "compute"};
   if (!P.load(Text, Root))
     return false;
-  if (!Root.IsMap() || Root["format"].as<std::string>("") != "mpiete-compute")
-    return P.error(Root, "not a compute file: 'format: mpiete-compute' expected");
-  const int Version = Root["version"].as<int>(0);
-  if (Version != 1 && Version != MachineFile::FormatVersion)
-    return P.error(Root["version"], "unsupported compute file version (1 or 2 expected)");
-  const std::string Partition = Version == 1 ? "blocks" : Root["partition"].as<std::string>("");
+  std::string Format;
+  if (!Root.IsMap() || !P.string(Root, "format", Format) || Format != "mpiete-compute")
+    return P.Ok ? P.error(Root, "not a compute file: 'format: mpiete-compute' expected") : false;
+  int64_t Version = 0;
+  if (!P.integer(Root, "version", Version, 1, MachineFile::FormatVersion))
+    return false;
+  std::string Partition = "blocks";
+  if (Version >= 2 && !P.string(Root, "partition", Partition))
+    return false;
   if (Partition != "blocks" && Partition != "segments")
-    return P.error(Root["partition"].IsDefined() ? Root["partition"] : Root,
-                   "'partition: blocks' or 'partition: segments' expected");
+    return P.error(Root, "'partition: blocks' or 'partition: segments' expected (got '" +
+                             Partition + "')");
   Out.Partition = Partition == "segments" ? MachinePartition::Segments : MachinePartition::Blocks;
-  YAML::Node Ranks = Root["ranks"];
-  if (!Ranks.IsSequence())
-    return P.error(Root, "missing sequence 'ranks'");
-  readProvenance(Root["provenance"], Out.Provenance);
-  Out.TimerOverheadSeconds = Root["timer_overhead_seconds"].as<double>(0);
-  std::vector<int> Missing = Only ? *Only : std::vector<int>();
+  YAML::Node Ranks;
+  if (!P.list(Root, "ranks", Ranks) || !readProvenance(P, Root, Out.Provenance) ||
+      !P.nonNegative(Root, "timer_overhead_seconds", Out.TimerOverheadSeconds, 1, false))
+    return false;
+  // The ranks measured: each once, each inside the run's world when the provenance says it.
+  const int World = Out.Provenance.Ranks;
+  std::vector<int> Missing;
+  if (Only)
+    Missing = *Only;
+  else
+    for (int R = 0; R < World; ++R)
+      Missing.push_back(R);
+  std::vector<bool> Seen;
   for (const YAML::Node &R : Ranks) {
-    int Rank = R["rank"].as<int>(-1);
-    // A key a rank lacks reads as an invalid node: asked for its type, it throws.
-    auto IsList = [&R](const char *Key) { return R[Key].IsDefined() && R[Key].IsSequence(); };
-    const bool HasSegments = Version >= 2 && IsList("segments");
-    if (Rank < 0 || (!IsList("blocks") && !HasSegments))
-      return P.error(R, Version >= 2 ? "a rank needs 'rank' and 'blocks' or 'segments'"
-                                     : "a rank needs 'rank' and 'blocks'");
-    if (Only) {
-      auto It = std::find(Missing.begin(), Missing.end(), Rank);
-      if (It == Missing.end())
-        continue;
-      Missing.erase(It);
-    }
-    MachineRank &MR = Out.Ranks.emplace_back();
-    MR.Rank = Rank;
-    MR.TimerOverheadSeconds = R["timer_overhead_seconds"].as<double>(0);
-    for (const YAML::Node &B : IsList("blocks") ? R["blocks"] : YAML::Node()) {
-      MachineBlock &MB = MR.Blocks.emplace_back();
-      if (!parseBlockId(B["id"].as<std::string>(""), MB.Id))
-        return P.error(B, "bad block id (expected <unit as 8 hex digits>:<index>)");
-      MB.MeanSeconds = P.number(B, "mean_seconds");
-      if (!P.Ok)
-        return false;
-      MB.Loop = B["kind"].as<std::string>("") == "loop";
-      MB.Executions = B["executions"].as<uint64_t>(0);
-      MB.Iterations = B["iterations"].as<uint64_t>(0);
-      MB.StddevSeconds = B["stddev_seconds"].as<double>(0);
-      MB.MinSeconds = B["min_seconds"].as<double>(0);
-      MB.MaxSeconds = B["max_seconds"].as<double>(0);
-    }
-    if (HasSegments && !readSegments(P, R["segments"], MR))
+    if (!R.IsMap())
+      return P.expected(R, "ranks", "a list of maps");
+    int64_t Rank = 0;
+    if (!P.integer(R, "rank", Rank, 0, MaxRanks - 1))
       return false;
+    if (World > 0 && Rank >= World)
+      return P.error(R, "rank " + std::to_string(Rank) + " in a file measured with " +
+                            std::to_string(World) + " ranks (provenance 'ranks')");
+    if (Seen.size() <= size_t(Rank))
+      Seen.resize(size_t(Rank) + 1);
+    if (Seen[size_t(Rank)])
+      return P.error(R, "rank " + std::to_string(Rank) + " appears twice");
+    Seen[size_t(Rank)] = true;
+    YAML::Node Blocks, Segments;
+    if (!P.list(R, "blocks", Blocks, false) ||
+        (Version >= 2 && !P.list(R, "segments", Segments, false)))
+      return false;
+    if (!Blocks.IsSequence() && !Segments.IsSequence())
+      return P.error(R, Version >= 2 ? "a rank needs 'blocks' or 'segments'"
+                                     : "a rank needs 'blocks'");
+    auto It = std::find(Missing.begin(), Missing.end(), int(Rank));
+    if (It != Missing.end())
+      Missing.erase(It);
+    else if (Only)
+      continue;
+    MachineRank &MR = Out.Ranks.emplace_back();
+    MR.Rank = int(Rank);
+    if (!P.nonNegative(R, "timer_overhead_seconds", MR.TimerOverheadSeconds, 1, false))
+      return false;
+    for (const YAML::Node &B : Blocks)
+      if (!readBlock(P, B, MR.Blocks.emplace_back()))
+        return false;
+    for (const YAML::Node &G : Segments)
+      if (!readSegment(P, G, MR.Segments.emplace_back()))
+        return false;
   }
   if (!Missing.empty())
     return P.error(Root, "no compute data for rank " + std::to_string(Missing.front()) +
                              " (collect it with probe-compute at the program's rank count)");
   return true;
 }
-
-} // namespace
 
 bool loadMachineFile(const std::string &Path, MachineFile &Out, DiagnosticSink &Diags,
                      const std::vector<int> *Only) {

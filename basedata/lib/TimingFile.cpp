@@ -2,11 +2,55 @@
 #include "mpiete/basedata/TimingFile.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 
 namespace mpiete {
+
+namespace {
+
+// Checked words (issue 14): counts are unsigned decimal numbers that fit (no sign, no
+// fraction), times finite and >= 0; anything else names the file, the line and the field.
+
+std::vector<std::string> wordsOf(const std::string &Line) {
+  std::istringstream S(Line);
+  std::vector<std::string> Words;
+  std::string W;
+  while (S >> W)
+    Words.push_back(W);
+  return Words;
+}
+
+bool countOf(const std::string &W, uint64_t &Out) {
+  const char *End = W.data() + W.size();
+  auto [Ptr, Ec] = std::from_chars(W.data(), End, Out);
+  return Ec == std::errc() && Ptr == End;
+}
+
+/// Nanoseconds: finite, >= 0, at most a week.
+bool nanosOf(const std::string &W, double &Out) {
+  char *End = nullptr;
+  const double V = std::strtod(W.c_str(), &End);
+  if (W.empty() || *End != '\0' || !std::isfinite(V) || V < 0 || V > 6.048e14)
+    return false;
+  Out = V;
+  return true;
+}
+
+bool intOf(const std::string &W, int &Out, int Min, int Max) {
+  const char *End = W.data() + W.size();
+  int V = 0;
+  auto [Ptr, Ec] = std::from_chars(W.data(), End, V);
+  if (Ec != std::errc() || Ptr != End || V < Min || V > Max)
+    return false;
+  Out = V;
+  return true;
+}
+
+} // namespace
 
 std::string readRankTiming(const std::string &Path, int Rank, RankTiming &Out) {
   std::ifstream In(Path);
@@ -17,46 +61,70 @@ std::string readRankTiming(const std::string &Path, int Rank, RankTiming &Out) {
   auto Bad = [&](const std::string &What) {
     return Path + ":" + std::to_string(LineNo) + ": " + What;
   };
+  // "field 'Name' of the Kind record must be What (got 'Word')".
+  auto BadField = [&](const char *Kind, const char *Name, const char *What,
+                      const std::string &Word) {
+    return Bad(std::string("field '") + Name + "' of the " + Kind + " record must be " + What +
+               " (got '" + Word + "')");
+  };
+  ++LineNo;
   if (!std::getline(In, Line) || Line.rfind("# mpiete timing rank ", 0) != 0)
     return Bad("not a timing file of mpiete's timing probe");
-  ++LineNo;
   Out.Rank = Rank;
+  const char *Count = "a whole number >= 0";
+  const char *Nanos = "a finite number of nanoseconds >= 0";
   while (std::getline(In, Line)) {
     ++LineNo;
-    if (Line.empty())
+    const std::vector<std::string> W = wordsOf(Line);
+    if (W.empty())
       continue;
-    std::istringstream S(Line);
-    if (Line[0] == '#') {
-      std::string Hash, Key, Value;
-      S >> Hash >> Key >> Value;
-      if (Key == "timer-overhead-ns")
-        Out.OverheadNs = std::strtod(Value.c_str(), nullptr);
-      else if (Key == "token-passing")
+    if (W[0][0] == '#') {
+      if (W.size() < 3 || W[0] != "#")
+        continue; // a comment
+      const std::string &Key = W[1], &Value = W[2];
+      if (Key == "timer-overhead-ns") {
+        if (!nanosOf(Value, Out.OverheadNs) || Out.OverheadNs > 1e9)
+          return BadField("header", "timer-overhead-ns",
+                          "a finite number of nanoseconds in "
+                          "[0, 1e9]",
+                          Value);
+      } else if (Key == "token-passing") {
+        if (Value != "on" && Value != "off")
+          return BadField("header", "token-passing", "on or off", Value);
         Out.TokenPassing = Value == "on";
-      else if (Key == "cpu")
-        Out.Cpu = std::atoi(Value.c_str());
-      else if (Key == "ranks-per-node")
-        Out.RanksPerNode = std::atoi(Value.c_str());
-      else if (Key == "partition") {
+      } else if (Key == "cpu") {
+        if (!intOf(Value, Out.Cpu, -1, 1 << 24))
+          return BadField("header", "cpu", "a processor number >= -1", Value);
+      } else if (Key == "ranks-per-node") {
+        if (!intOf(Value, Out.RanksPerNode, 1, 1 << 24))
+          return BadField("header", "ranks-per-node", "a whole number >= 1", Value);
+      } else if (Key == "partition") {
         if (Value != "segments" && Value != "blocks")
           return Bad("unknown partition '" + Value + "' (segments or blocks)");
         Out.Partition = Value;
       }
       continue;
     }
-    if (Line.rfind("segment ", 0) == 0 || Line.rfind("series ", 0) == 0) {
-      std::string Kind, From, To;
-      S >> Kind >> From >> To;
+    if (W[0] == "segment" || W[0] == "series") {
+      const std::string &Kind = W[0];
       uint64_t FromId = 0, ToId = 0;
-      if (!S || !parseBlockId(From, FromId) || !parseBlockId(To, ToId))
+      if (W.size() < 3 || !parseBlockId(W[1], FromId) || !parseBlockId(W[2], ToId))
         return Bad("malformed " + Kind + " record '" + Line + "'");
       if (Kind == "segment") {
+        // segment FROM TO executions nanos min max stddev
+        if (W.size() != 8)
+          return Bad("malformed segment record '" + Line + "' (7 fields after 'segment')");
         SegmentTiming &G = Out.Segments.emplace_back();
         G.From = FromId;
         G.To = ToId;
-        S >> G.Executions >> G.Nanos >> G.MinNs >> G.MaxNs >> G.StddevNs;
-        if (!S || G.Executions == 0)
-          return Bad("malformed segment record '" + Line + "'");
+        if (!countOf(W[3], G.Executions) || G.Executions == 0)
+          return BadField("segment", "executions", "a whole number >= 1", W[3]);
+        if (!countOf(W[4], G.Nanos))
+          return BadField("segment", "nanoseconds", Count, W[4]);
+        if (!nanosOf(W[5], G.MinNs) || !nanosOf(W[6], G.MaxNs) || !nanosOf(W[7], G.StddevNs) ||
+            G.MinNs > G.MaxNs)
+          return Bad("malformed segment record '" + Line + "': min, max and stddev must be " +
+                     Nanos + ", min <= max");
         continue;
       }
       // A series follows its segment's line.
@@ -65,19 +133,21 @@ std::string readRankTiming(const std::string &Path, int Rank, RankTiming &Out) {
         return Bad("series without its segment line right before it");
       SegmentTiming &G = Out.Segments.back();
       uint64_t N = 0;
-      S >> G.SeriesWidth >> N;
-      if (!S || G.SeriesWidth == 0 || N == 0)
-        return Bad("malformed series record '" + Line + "'");
+      if (W.size() < 5 || !countOf(W[3], G.SeriesWidth) || !countOf(W[4], N) ||
+          G.SeriesWidth == 0 || N == 0)
+        return Bad("malformed series record '" + Line.substr(0, 80) + "'");
+      if (W.size() - 5 < N)
+        return Bad("series of " + std::to_string(N) + " buckets has only " +
+                   std::to_string(W.size() - 5));
+      if (W.size() - 5 > N)
+        return Bad("series has more than its " + std::to_string(N) + " buckets");
       G.Series.reserve(N);
-      for (uint64_t K = 0; K < N; ++K) {
+      for (size_t K = 5; K < W.size(); ++K) {
         uint64_t V = 0;
-        if (!(S >> V))
-          return Bad("series of " + std::to_string(N) + " buckets has only " + std::to_string(K));
+        if (!countOf(W[K], V))
+          return BadField("series", "bucket", Count, W[K]);
         G.Series.push_back(V);
       }
-      std::string Extra;
-      if (S >> Extra)
-        return Bad("series has more than its " + std::to_string(N) + " buckets");
       // N buckets of Width occurrences, the last one holding the remainder.
       if ((N - 1) * G.SeriesWidth >= G.Executions || N * G.SeriesWidth < G.Executions)
         return Bad("series of " + std::to_string(N) + " buckets of " +
@@ -85,21 +155,31 @@ std::string readRankTiming(const std::string &Path, int Rank, RankTiming &Out) {
                    std::to_string(G.Executions) + " executions");
       continue;
     }
+    // ID KIND executions [trips] [nanos min max stddev]
     BlockTiming B;
-    std::string Id, Kind;
-    S >> Id >> Kind >> B.Executions;
-    if (!S)
+    if (W.size() < 3)
       return Bad("malformed record '" + Line + "'");
+    const std::string &Kind = W[1];
+    if (!countOf(W[2], B.Executions))
+      return BadField(Kind.c_str(), "executions", Count, W[2]);
     if (Kind != "block" && Kind != "loop")
       continue; // communication, init, finalize: counted, not timed
-    if (!parseBlockId(Id, B.Id))
-      return Bad("malformed record '" + Line + "'");
+    if (!parseBlockId(W[0], B.Id))
+      return Bad("malformed record '" + Line + "' (bad block id '" + W[0] + "')");
     B.Loop = Kind == "loop";
-    if (B.Loop)
-      S >> B.Trips;
-    S >> B.Nanos >> B.MinNs >> B.MaxNs >> B.StddevNs;
-    if (!S)
-      return Bad("malformed timed record '" + Line + "'");
+    const size_t Fields = B.Loop ? 8 : 7;
+    if (W.size() != Fields)
+      return Bad("malformed timed record '" + Line + "' (" + std::to_string(Fields) +
+                 " fields expected)");
+    size_t I = 3;
+    if (B.Loop && !countOf(W[I++], B.Trips))
+      return BadField("loop", "trips", Count, W[3]);
+    if (!countOf(W[I], B.Nanos))
+      return BadField(Kind.c_str(), "nanoseconds", Count, W[I]);
+    if (!nanosOf(W[I + 1], B.MinNs) || !nanosOf(W[I + 2], B.MaxNs) ||
+        !nanosOf(W[I + 3], B.StddevNs) || B.MinNs > B.MaxNs)
+      return Bad("malformed timed record '" + Line + "': min, max and stddev must be " + Nanos +
+                 ", min <= max");
     Out.Blocks.push_back(B);
   }
   if (!Out.TokenPassing)

@@ -210,7 +210,7 @@ TEST(MachineFileTest, Version1IsStillReadAsBlocks) {
   std::string V3 = MachineText;
   V3.replace(V3.find("version: 1"), 10, "version: 3");
   EXPECT_FALSE(parseMachineFile("machine.yaml", V3, F, Diags));
-  EXPECT_NE(Errors.str().find("unsupported compute file version (1 or 2 expected)"),
+  EXPECT_NE(Errors.str().find("'version' must be a whole number in [1, 2] (got '3')"),
             std::string::npos)
       << Errors.str();
 }

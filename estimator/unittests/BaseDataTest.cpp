@@ -58,6 +58,49 @@ TEST(BaseDataTest, MissingRankFileIsReported) {
   EXPECT_NE(Errors.str().find("rank1.trace"), std::string::npos) << Errors.str();
 }
 
+namespace {
+/// Byte 10 of a trace is its world size (magic, version 2, rank, then the size;
+/// docs/trace-format.md).
+void setWorldSizeByte(const std::string &Path, char Size) {
+  std::fstream F(Path, std::ios::in | std::ios::out | std::ios::binary);
+  F.seekp(10);
+  F.put(Size);
+}
+
+std::string openError(const std::string &Dir) {
+  std::ostringstream Errors;
+  DiagnosticSink Diags(Errors);
+  std::vector<std::unique_ptr<TraceEventSource>> Traces;
+  EXPECT_FALSE(openTraceDirectory(Dir, Diags, Traces));
+  return Errors.str();
+}
+} // namespace
+
+// Issue 14, finding 9: one flipped byte in a world size is one message naming both headers, not
+// a "cannot open" per rank that never ran.
+TEST(BaseDataTest, WorldSizesThatDisagreeAreOneMessage) {
+  std::string Dir = tempDir("world");
+  writePingPong(Dir);
+  setWorldSizeByte(Dir + "/rank0.trace", 98);
+  EXPECT_EQ(openError(Dir), Dir + "/rank0.trace: error: rank0.trace says 98 ranks, rank1.trace "
+                                  "says 2 (a corrupt header, or rank files of two runs in one "
+                                  "directory) [mpiete-estimate]\n");
+  // Rank 1's header flipped instead: it names rank 1's file and both sizes.
+  setWorldSizeByte(Dir + "/rank0.trace", 2);
+  setWorldSizeByte(Dir + "/rank1.trace", 3);
+  EXPECT_EQ(openError(Dir), Dir + "/rank1.trace: error: rank0.trace says 2 ranks, rank1.trace "
+                                  "says 3 [mpiete-estimate]\n");
+  // Rank 0 says 1: the directory has a rank it does not know.
+  setWorldSizeByte(Dir + "/rank1.trace", 2);
+  setWorldSizeByte(Dir + "/rank0.trace", 1);
+  EXPECT_NE(openError(Dir).find("rank0.trace says 1 ranks, rank1.trace says 2"), std::string::npos);
+  // Files missing, every header agreeing: one message listing them.
+  setWorldSizeByte(Dir + "/rank0.trace", 2);
+  std::filesystem::remove(Dir + "/rank1.trace");
+  EXPECT_EQ(openError(Dir), Dir + "/rank0.trace: error: rank0.trace says 2 ranks, but 1 of their "
+                                  "files are missing (rank1.trace) [mpiete-estimate]\n");
+}
+
 TEST(BaseDataTest, TruncatedTraceStopsTheEstimate) {
   std::string Dir = tempDir("truncated");
   writePingPong(Dir);

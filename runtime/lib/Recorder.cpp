@@ -130,10 +130,13 @@ void Recorder::writeOutput() {
   if (!makeDirs(Dir))
     fail("cannot create the output directory '%s': %s", Dir, std::strerror(errno));
 
-  char Path[4200];
-  if (std::snprintf(Path, sizeof Path, "%s/rank%d.%s", Dir, Rank, variant::Suffix) >=
-      static_cast<int>(sizeof Path))
+  // Written under a temporary name and renamed once complete: a rank killed while writing
+  // leaves no file that looks whole (issue 14).
+  char Final[4200], Path[4208];
+  if (std::snprintf(Final, sizeof Final, "%s/rank%d.%s", Dir, Rank, variant::Suffix) >=
+      static_cast<int>(sizeof Final))
     fail("output path too long under '%s'", Dir);
+  std::snprintf(Path, sizeof Path, "%s.part", Final);
   std::FILE *F = std::fopen(Path, "w");
   if (F == nullptr)
     fail("cannot open '%s' for writing: %s", Path, std::strerror(errno));
@@ -170,6 +173,8 @@ void Recorder::writeOutput() {
   const bool WriteFailed = std::ferror(F) != 0;
   if (std::fclose(F) != 0 || WriteFailed)
     fail("cannot write '%s': %s", Path, std::strerror(errno));
+  if (std::rename(Path, Final) != 0)
+    fail("cannot rename '%s' to '%s': %s", Path, Final, std::strerror(errno));
 }
 
 void Recorder::fail(const char *Fmt, ...) {

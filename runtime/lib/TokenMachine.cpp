@@ -26,6 +26,28 @@ void fatal(const char *Fmt, ...) {
   Recorder::get().fail("%s", Msg);
 }
 
+int mpiError(int Rc, mpiete_site_t Block, const char *Call) {
+  if (Rc == MPI_SUCCESS)
+    return Rc;
+  MPI_Errhandler H = MPI_ERRHANDLER_NULL;
+  PMPI_Comm_get_errhandler(MPI_COMM_WORLD, &H);
+  const bool Fatal = H == MPI_ERRORS_ARE_FATAL;
+  if (H != MPI_ERRHANDLER_NULL)
+    PMPI_Errhandler_free(&H);
+  if (!Fatal)
+    return Rc;
+  char Id[BlockIdBufferSize];
+  formatBlockId(Block, Id, sizeof Id);
+  char Text[MPI_MAX_ERROR_STRING] = {};
+  int Len = 0;
+  int Class = Rc;
+  PMPI_Error_class(Rc, &Class);
+  PMPI_Error_string(Class, Text, &Len);
+  fatal("%s at site %s failed: %s (error class %d; MPI_COMM_WORLD's handler is "
+        "MPI_ERRORS_ARE_FATAL, so a real run stops here too)",
+        Call, Id, Text, Class);
+}
+
 uint64_t envNumber(const char *Name, uint64_t Default) {
   const char *V = std::getenv(Name);
   if (V == nullptr || V[0] == '\0')

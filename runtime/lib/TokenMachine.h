@@ -241,6 +241,10 @@ inline RankSlot &self() { return M.Slots[M.Me]; }
 
 /// `mpiete: rank N: error: ...` and the job ends (Recorder::fail).
 [[noreturn]] void fatal(const char *Fmt, ...) __attribute__((format(printf, 1, 2)));
+/// Rc of Call at Block as real MPI would treat it: an error under MPI_COMM_WORLD's default
+/// handler (MPI_ERRORS_ARE_FATAL) ends the job naming the rank, the call site and the error
+/// class (issue 14, finding 7: a truncation must not pass for a result); returned otherwise.
+int mpiError(int Rc, mpiete_site_t Block, const char *Call);
 /// The environment variable Name as a number (0x and 0 prefixes as strtoull), else Default.
 uint64_t envNumber(const char *Name, uint64_t Default);
 /// Outside MPI_Init .. MPI_Finalize the machine is not there: a fatal error naming Fn.

@@ -184,7 +184,7 @@ using namespace token;
 int wait(mpiete_site_t Block, MPI_Request *Req, MPI_Status *Status) {
   int Rc = MPI_SUCCESS;
   complete(WaitWhat::Wait, Block, 1, Req, [&] { return oneDone(Req, Status, Rc); });
-  return Rc;
+  return mpiError(Rc, Block, "MPI_Wait");
 }
 
 int waitall(mpiete_site_t Block, int N, MPI_Request Reqs[], MPI_Status Statuses[]) {
@@ -195,13 +195,13 @@ int waitall(mpiete_site_t Block, int N, MPI_Request Reqs[], MPI_Status Statuses[
     Rc = finishAll(N, Reqs, Statuses);
     return true;
   });
-  return Rc;
+  return mpiError(Rc, Block, "MPI_Waitall");
 }
 
 int waitany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index, MPI_Status *Status) {
   int Rc = MPI_SUCCESS;
   complete(WaitWhat::Waitany, Block, N, Reqs, [&] { return anyDone(N, Reqs, Index, Status, Rc); });
-  return Rc;
+  return mpiError(Rc, Block, "MPI_Waitany");
 }
 
 int waitsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount, int Indices[],
@@ -209,13 +209,13 @@ int waitsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount, int 
   int Rc = MPI_SUCCESS;
   complete(WaitWhat::Waitsome, Block, N, Reqs,
            [&] { return someDone(N, Reqs, OutCount, Indices, Statuses, Rc); });
-  return Rc;
+  return mpiError(Rc, Block, "MPI_Waitsome");
 }
 
 int test(mpiete_site_t Block, MPI_Request *Req, int *Flag, MPI_Status *Status) {
   int Rc = MPI_SUCCESS;
   *Flag = complete(WaitWhat::Test, Block, 1, Req, [&] { return oneDone(Req, Status, Rc); });
-  return Rc;
+  return mpiError(Rc, Block, "MPI_Test");
 }
 
 int testall(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Flag, MPI_Status Statuses[]) {
@@ -226,7 +226,7 @@ int testall(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Flag, MPI_Statu
     Rc = finishAll(N, Reqs, Statuses);
     return true;
   });
-  return Rc;
+  return mpiError(Rc, Block, "MPI_Testall");
 }
 
 int testany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index, int *Flag,
@@ -236,7 +236,7 @@ int testany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index, int *Fla
                    [&] { return anyDone(N, Reqs, Index, Status, Rc); });
   if (!*Flag)
     *Index = MPI_UNDEFINED;
-  return Rc;
+  return mpiError(Rc, Block, "MPI_Testany");
 }
 
 int testsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount, int Indices[],
@@ -245,7 +245,7 @@ int testsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount, int 
   if (!complete(WaitWhat::Testsome, Block, N, Reqs,
                 [&] { return someDone(N, Reqs, OutCount, Indices, Statuses, Rc); }))
     *OutCount = 0;
-  return Rc;
+  return mpiError(Rc, Block, "MPI_Testsome");
 }
 
 namespace {

@@ -23,7 +23,14 @@ TraceWriter &TraceWriter::get() { return TheTraceWriter; }
 
 namespace {
 
-void atExit() { TraceWriter::get().finish(); }
+/// At exit: a rank that initialised MPI but never finalised it (an exit without MPI_Finalize)
+/// keeps its trace under the temporary name, so it never passes for a complete run.
+void atExit() {
+  int Initialized = 0, Finalized = 0;
+  PMPI_Initialized(&Initialized);
+  PMPI_Finalized(&Finalized);
+  TraceWriter::get().finish(!Initialized || Finalized);
+}
 
 /// Appends a header string (length, bytes) to P.
 size_t putString(unsigned char *P, const char *S) {
@@ -221,7 +228,9 @@ void TraceWriter::start(int Rank, int WorldSize) {
     Recorder::get().fail("cannot create the output directory '%s': %s", Path, std::strerror(errno));
   const char *Dir = Path;
   char File[sizeof Path + 64];
-  std::snprintf(File, sizeof File, "%s/rank%d.trace", Dir, Rank);
+  // Written as rank<N>.trace.part and renamed by finish(): a rank that crashes or is killed
+  // leaves no file that looks like a trace (issue 14).
+  std::snprintf(File, sizeof File, "%s/rank%d.trace.part", Dir, Rank);
   std::memcpy(Path, File, sizeof Path);
   const int Out = ::open(Path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (Out < 0)
@@ -283,7 +292,7 @@ void TraceWriter::flush() {
     drain(0);
 }
 
-void TraceWriter::finish() {
+void TraceWriter::finish(bool Complete) {
   if (State != Open)
     return;
   if (!Started) {
@@ -306,6 +315,20 @@ void TraceWriter::finish() {
     Recorder::get().fail("cannot write '%s': %s", Path, std::strerror(errno));
   Fd = -1;
   State = Closed;
+  const size_t N = std::strlen(Path);
+  if (N < 5 || std::strcmp(Path + N - 5, ".part") != 0)
+    return;
+  char Final[sizeof Path];
+  std::snprintf(Final, sizeof Final, "%.*s", static_cast<int>(N - 5), Path);
+  if (!Complete) {
+    std::fprintf(stderr,
+                 "mpiete: error: the program exited without MPI_Finalize: the trace stays "
+                 "incomplete as '%s'\n",
+                 Path);
+    return;
+  }
+  if (std::rename(Path, Final) != 0)
+    Recorder::get().fail("cannot rename '%s' to '%s': %s", Path, Final, std::strerror(errno));
 }
 
 } // namespace mpiete

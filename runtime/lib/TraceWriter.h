@@ -37,12 +37,13 @@ public:
     return State == Open;
   }
 
-  /// After MPI_Init: names the file rank<Rank>.trace, writes the header and what came before.
+  /// After MPI_Init: opens rank<Rank>.trace.part, writes the header and what came before.
   void start(int Rank, int WorldSize);
   /// Writes the buffered records out (MPI_Finalize calls it, so a later crash loses little).
   void flush();
-  /// Appends End and closes the file (at process exit).
-  void finish();
+  /// Appends End, closes the file and renames it rank<Rank>.trace (at process exit); not
+  /// Complete (an exit without MPI_Finalize): it keeps the .part name and says so.
+  void finish(bool Complete = true);
 
   /// Turns writing on into directory Dir (what MPIETE_OUTDIR does; tests call it directly).
   void enable(const char *Dir);

@@ -401,6 +401,88 @@ def case_unsupported_error(ctx):
         absent(*(os.path.join(c, o) for o in outs))
 
 
+def case_failed_variant(ctx):
+    """Issue 14, finding 10: a probe variant that fails for reasons of mpiete's own (an output
+    name too long for the probes' file names, a variant the compiler rejects) is an error
+    naming the variant and why, with a non-zero exit, and the native output mpicc built is
+    kept (the command without mpiete would have left it); no probe of the unit is left."""
+    c = ctx.dir("c")
+    with open(os.path.join(c, "ring.c"), "w") as f:
+        f.write("#include <mpi.h>\nint main(int argc, char **argv) {\n  int v = 0;\n"
+                "  MPI_Init(&argc, &argv);\n  MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);\n"
+                "  MPI_Finalize();\n  return v;\n}\n")
+    long = "x" * 240
+    for args, native in ((["-c", "ring.c", "-o", long + ".o"], long + ".o"),
+                         (["-o", long, "ring.c"], long)):
+        rc, _, err = ctx.mpiete(args, c, ok=False)
+        diags = [(m["sev"], m["cat"]) for m in DIAG.finditer(err)]
+        expect(rc != 0 and diags == [("error", "probe-failed")] and re.search(r"would be 2[5-9]\d bytes", err) and
+               "more than the file system's 255" in err,
+               f"{args[:2]} with a 240-character name: exit {rc}, diagnostics {diags}:\n{err}")
+        exists(os.path.join(c, native))
+        absent(os.path.join(c, long + ".trace"), os.path.join(c, long + ".timing"))
+    # A compiler that rejects the probe variants (files under .mpiete/) but not the source.
+    cc = os.path.join(c, "picky-cc")
+    with open(cc, "w") as f:
+        f.write("#!/bin/sh\ncase \"$*\" in *.mpiete/*.c*) echo 'picky-cc: no' >&2; exit 3;; "
+                "esac\nexec mpicc \"$@\"\n")
+    os.chmod(cc, 0o755)
+    env = dict(ctx.env, MPIETE_CC=cc)
+    rc, _, err = ctx.mpiete(["-c", "ring.c", "-o", "ring.o"], c, ok=False, env=env)
+    errors = [m for m in DIAG.finditer(err) if m["sev"] == "error"]
+    expect(rc != 0 and len(errors) == 1 and errors[0]["cat"] == "probe-failed" and
+           errors[0]["file"] == "ring.c" and "the trace probe of this file" in errors[0]["msg"] and
+           "exit status 3" in errors[0]["msg"] and "picky-cc: no" in err,
+           f"a variant the compiler rejects: exit {rc}:\n{err}")
+    exists(os.path.join(c, "ring.o"))
+    absent(os.path.join(c, ".mpiete", "ring.o.trace.o"), os.path.join(c, ".mpiete", "ring.o.timing.o"),
+           os.path.join(c, ".mpiete", "ring.o.blocks.yaml"))
+
+
+def case_probe_faults(ctx):
+    """Issue 14, findings 8 and "partial output": a deadlocking trace probe is stopped by
+    probe-program's --hang-timeout with the ranks that never finished named; a rank that is
+    killed, or exits without MPI_Finalize, leaves only rank<N>.trace.part (never a file that
+    looks complete), and probe-program says so."""
+    c = ctx.dir("c")
+    body = {"dead": "if (r == 1) MPI_Recv(&v, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, "
+                    "MPI_STATUS_IGNORE);\n  MPI_Barrier(MPI_COMM_WORLD);\n  MPI_Finalize();",
+            "nofin": "MPI_Barrier(MPI_COMM_WORLD);"}
+    mpiete = os.path.join(ctx.build, "bin", "mpiete")
+    for name, code in body.items():
+        with open(os.path.join(c, name + ".c"), "w") as f:
+            f.write("#include <mpi.h>\nint main(int argc, char **argv) {\n  int r, v = 0;\n"
+                    "  MPI_Init(&argc, &argv);\n  MPI_Comm_rank(MPI_COMM_WORLD, &r);\n  " + code +
+                    "\n  return v;\n}\n")
+        ctx.mpiete(["-o", name, name + ".c"], c)
+    rc, _, err = ctx.run([mpiete, "probe-program", "--hang-timeout", "3", "-o", "dead-out",
+                          "-np", "2", "--launcher", ctx.mpiexec, "./dead.trace"], c, timeout=60)
+    expect(rc != 0 and "did not finish within 3.0 s (--hang-timeout)" in err and
+           "2 of 2 ranks never finished (rank 0, 1)" in err,
+           f"deadlock under --hang-timeout 3: exit {rc}:\n{err}")
+    absent(os.path.join(c, "dead-out", "rank0.trace"), os.path.join(c, "dead-out", "rank1.trace"))
+    rc, _, err = ctx.run([mpiete, "probe-program", "-o", "nofin-out", "-np", "2", "--launcher",
+                          ctx.mpiexec, "./nofin.trace"], c, timeout=60)
+    expect(rc != 0 and "exited without MPI_Finalize" in err, f"no MPI_Finalize: exit {rc}:\n{err}")
+    absent(os.path.join(c, "nofin-out", "rank0.trace"), os.path.join(c, "nofin-out", "rank1.trace"))
+    exists(os.path.join(c, "nofin-out", "rank0.trace.part"))
+    # Finding 7: a 100-int message into a 10-int receive under the token machine ends the run
+    # as native MPI does, naming the rank, the call and the error; no machine file.
+    with open(os.path.join(c, "trunc.c"), "w") as f:
+        f.write("#include <mpi.h>\nint main(int argc, char **argv) {\n  int r, big[100] = {0}, "
+                "small[10];\n  MPI_Init(&argc, &argv);\n  MPI_Comm_rank(MPI_COMM_WORLD, &r);\n"
+                "  if (r == 0) MPI_Send(big, 100, MPI_INT, 1, 0, MPI_COMM_WORLD);\n  else "
+                "MPI_Recv(small, 10, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n"
+                "  MPI_Finalize();\n  return 0;\n}\n")
+    ctx.mpiete(["-o", "trunc", "trunc.c"], c)
+    rc, _, err = ctx.run([mpiete, "probe-compute", "-o", "m.yaml", "-np", "2", "--launcher",
+                          ctx.mpiexec, "./trunc.timing"], c, timeout=60)
+    expect(rc != 0 and re.search(r"rank 1: error: MPI_Wait at site [0-9a-f]{8}:\d+ failed: "
+                                 r"MPI_ERR_TRUNCATE", err),
+           f"truncation under probe-compute: exit {rc}:\n{err}")
+    absent(os.path.join(c, "m.yaml"))
+
+
 def case_pass_through(ctx):
     """--mpiete-pass-through=MPI_Win_create turns that error into a warning at the call
     (MPI_Win_free stays an error); with both passed through mpiete-cc exits 0, the option

@@ -10,13 +10,16 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <iostream>
 #include <map>
 #include <optional>
 #include <set>
 #include <string_view>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 
@@ -347,6 +350,8 @@ private:
       return Probes::Failed;
     }
     fs::remove(Prefix + ".native", EC);
+    if (!namesFit(Source, Prefix, {".blocks.yaml.tmp"}))
+      return Probes::Failed;
     // The variants keep the source's extension: it selects the language, the Fortran source
     // form and preprocessing.
     bool Fortran = isFortranSource(Source);
@@ -436,12 +441,15 @@ private:
       std::vector<std::string> Flags = variantCompileFlags(Cmd);
       Compile.insert(Compile.end(), Flags.begin(), Flags.end());
       Compile.insert(Compile.end(), {"-c", Prefix + "." + V + Ext, "-o", Prefix + "." + V + ".o"});
-      if (exec(Compile) != 0) {
+      if (int Rc = exec(Compile); Rc != 0) {
+        KeepNative = true;
         Diags.error({Source, 0, 0},
-                    std::string("the ") + V +
-                        " probe of this file does not compile (see above); this is a bug in "
-                        "mpiete: please report it with the file",
-                    "driver");
+                    std::string("the ") + V + " probe of this file (" + Prefix + "." + V + Ext +
+                        ") does not compile: " + Env.NativeCompiler + " exit status " +
+                        std::to_string(Rc) +
+                        ", its messages above; the native object is kept as mpicc built it. "
+                        "This is a bug in mpiete: please report it with the file",
+                    "probe-failed");
         return Probes::Failed;
       }
     }
@@ -454,10 +462,41 @@ private:
     return !EA && !EB && TA < TB;
   }
 
-  /// A failed probe fails the command like a failed compile: no output is left behind, so
-  /// make does not take a fresh object without probes for up to date and retries the file.
-  void removeOutputs(const std::vector<std::string> &Paths) {
+  /// Whether the file names of the probes under Prefix (its longest Suffixes) fit the file
+  /// system: a long output name must fail with its reason, not as a compiler's or the
+  /// instrumenter's "cannot open". Reported at Source; the native output is kept.
+  bool namesFit(const std::string &Source, const std::string &Prefix,
+                std::initializer_list<const char *> Suffixes) {
+    const fs::path P(Prefix);
+    long Max = ::pathconf(P.has_parent_path() ? P.parent_path().c_str() : ".", _PC_NAME_MAX);
+    if (Max <= 0)
+      Max = 255;
+    for (const char *Suffix : Suffixes) {
+      const size_t Length = P.filename().string().size() + std::strlen(Suffix);
+      if (Length > static_cast<size_t>(Max)) {
+        KeepNative = true;
+        Diags.error({Source, 0, 0},
+                    "the probes cannot be built: their file name '" + P.filename().string() +
+                        Suffix + "' would be " + std::to_string(Length) +
+                        " bytes, more than the file system's " + std::to_string(Max) +
+                        "; the native output is kept as mpicc built it (use a shorter -o name)",
+                    "probe-failed");
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /// A failed probe fails the command like a failed compile. An instrumenter error on the
+  /// source leaves no output behind, so make does not take a fresh object without probes for up
+  /// to date and retries the file; a probe variant that fails for reasons of mpiete's own
+  /// (KeepNative: it does not compile, its name is too long) keeps the native output mpicc
+  /// built, as the command without mpiete would have left it (issue 14, finding 10).
+  bool KeepNative = false;
+  void removeOutputs(const std::vector<std::string> &Paths, const std::string &NativeOut) {
     for (const std::string &P : Paths) {
+      if (KeepNative && P == NativeOut)
+        continue;
       std::error_code EC;
       if (fs::is_regular_file(fs::symlink_status(P, EC)))
         fs::remove(P, EC);
@@ -472,7 +511,8 @@ private:
       std::string Prefix = sidecarPrefix(Object);
       if (probeObjects(Src, Prefix) == Probes::Failed) {
         removeOutputs({Object, Prefix + ".trace.o", Prefix + ".timing.o", Prefix + ".blocks.yaml",
-                       Prefix + ".native"});
+                       Prefix + ".native"},
+                      Object);
         Ok = false;
       }
     }
@@ -483,7 +523,7 @@ private:
     std::string Out = Cmd.OutputIndex >= 0 ? Cmd.output() : "a.out";
     if (linkProbes(Out) == 0)
       return 0;
-    removeOutputs({Out, Out + ".trace", Out + ".timing", Out + ".blocks.yaml"});
+    removeOutputs({Out, Out + ".trace", Out + ".timing", Out + ".blocks.yaml"}, Out);
     return 1;
   }
 
@@ -556,6 +596,8 @@ private:
                         " instruments: linked uninstrumented into the probes",
                     "uninstrumented");
 
+    if (!namesFit(Out, Out, {".blocks.yaml.tmp"}))
+      return 1;
     for (const char *V : {"trace", "timing"}) {
       std::vector<std::string> Link{Env.NativeCompiler};
       for (size_t I = 0; I < Cmd.Native.size(); ++I) {
@@ -574,8 +616,17 @@ private:
       Link.push_back(Env.LibDir + "/libmpiete_" + V + ".a");
       Link.push_back("-lstdc++");
       Link.push_back("-lm");
-      if (exec(Link) != 0)
+      if (int Rc = exec(Link); Rc != 0) {
+        KeepNative = true;
+        Diags.error({Out + "." + V, 0, 0},
+                    std::string("the ") + V + " probe does not link: " + Env.NativeCompiler +
+                        " exit status " + std::to_string(Rc) +
+                        ", its messages above; the native "
+                        "program " +
+                        Out + " is kept as mpicc built it",
+                    "probe-failed");
         return 1;
+      }
     }
     return mergeBlockMaps(UnitMaps, Out) ? 0 : 1;
   }

@@ -9,7 +9,16 @@
 #include "mpiete/tools/Commands.h"
 #include "mpiete/tools/Launcher.h"
 
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
 #include <iostream>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+extern char **environ;
 
 namespace fs = std::filesystem;
 
@@ -25,6 +34,50 @@ fs::path blockMapBeside(const fs::path &Program) {
   if (P.size() > Suffix.size() && P.compare(P.size() - Suffix.size(), Suffix.size(), Suffix) == 0)
     P.resize(P.size() - Suffix.size());
   return P + ".blocks.yaml";
+}
+
+/// Runs the launch like runLaunch, stopping it after Seconds (0: never): the watchdog of a
+/// trace probe, which has no token machine to see a deadlock. The launcher runs in its own
+/// process group so the stop reaches every local rank. Returns its exit status, or -1 when
+/// stopped. (Kept here, not in support/Process: only probe-program needs a deadline.)
+int runLaunchWithin(const LaunchSpec &Spec, double Seconds) {
+  if (Seconds <= 0)
+    return runLaunch(Spec);
+  for (const auto &[Name, Value] : Spec.Env)
+    setenv(Name.c_str(), Value.c_str(), 1);
+  const std::vector<std::string> Argv = launchArgv(Spec);
+  std::vector<char *> Args;
+  for (const std::string &A : Argv)
+    Args.push_back(const_cast<char *>(A.c_str()));
+  Args.push_back(nullptr);
+  const pid_t Pid = ::fork();
+  if (Pid < 0)
+    return 127;
+  if (Pid == 0) {
+    ::setpgid(0, 0);
+    ::execvp(Args[0], Args.data());
+    std::_Exit(127);
+  }
+  ::setpgid(Pid, Pid);
+  const auto Deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(Seconds);
+  int Status = 0;
+  for (;;) {
+    const pid_t W = ::waitpid(Pid, &Status, WNOHANG);
+    if (W == Pid)
+      return WIFEXITED(Status) ? WEXITSTATUS(Status) : 128 + WTERMSIG(Status);
+    if (W < 0 && errno != EINTR)
+      return 127;
+    if (std::chrono::steady_clock::now() >= Deadline)
+      break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  // Stopped: the launcher first (it tells its ranks), then whatever is left of the group.
+  ::kill(-Pid, SIGTERM);
+  for (int I = 0; I < 60 && ::waitpid(Pid, &Status, WNOHANG) == 0; ++I)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ::kill(-Pid, SIGKILL);
+  ::waitpid(Pid, &Status, 0);
+  return -1;
 }
 
 } // namespace
@@ -44,6 +97,9 @@ int runProbeProgram(const CommandArgs &Args) {
       "mpiete's\noptions with '--'.\n");
   std::string OutDir;
   bool Verbose = false;
+  double HangTimeout = 0;
+  if (const char *Env = std::getenv("MPIETE_HANG_TIMEOUT"))
+    HangTimeout = std::atof(Env);
   C.App
       .add_option("-o", OutDir,
                   "where the traces go (created; old rank*.trace files in it are "
@@ -51,6 +107,12 @@ int runProbeProgram(const CommandArgs &Args) {
       ->type_name("DIR");
   C.addLaunchOptions("the rank count (required)");
   C.App.add_flag("--verbose", Verbose, "print the launcher command");
+  C.App
+      .add_option("--hang-timeout", HangTimeout,
+                  "stop the job after S seconds and report the ranks that did not finish (a "
+                  "deadlock or a hung rank); default MPIETE_HANG_TIMEOUT, else no limit")
+      ->type_name("S")
+      ->check(CLI::NonNegativeNumber);
   ProbeCommandLine CL;
   std::string Err = C.parseProbe(Args, /*WantProgram=*/true, CL);
   if (CL.Help) {
@@ -94,14 +156,34 @@ int runProbeProgram(const CommandArgs &Args) {
   // Old traces would hide a rank that failed to write.
   for (const fs::directory_entry &E : fs::directory_iterator(Dir, EC)) {
     std::string Name = E.path().filename().string();
-    if (Name.rfind("rank", 0) == 0 && E.path().extension() == ".trace")
+    if (Name.rfind("rank", 0) == 0 &&
+        (E.path().extension() == ".trace" || Name.ends_with(".trace.part")))
       fs::remove(E.path(), EC);
   }
   Spec.Env.emplace(Spec.Env.begin(), "MPIETE_OUTDIR", Dir.string());
 
   if (Verbose)
     std::cerr << "mpiete: running " << shellJoin(launchArgv(Spec)) << '\n';
-  int Status = runLaunch(Spec);
+  int Status = runLaunchWithin(Spec, HangTimeout);
+  if (Status < 0) {
+    // The ranks that finished renamed their traces; the others hang (or wait for one that does).
+    std::string Hung, Done;
+    int NHung = 0;
+    for (int R = 0; R < Spec.Np; ++R) {
+      std::string &List = fs::exists(Dir / traceName(R), EC) ? Done : Hung;
+      NHung += &List == &Hung;
+      if (std::count(List.begin(), List.end(), ',') < 8)
+        List += (List.empty() ? "" : ", ") + std::to_string(R);
+    }
+    return commandError(
+        "probe-program: the job did not finish within " +
+        std::to_string(HangTimeout).substr(0, std::to_string(HangTimeout).find('.') + 2) +
+        " s (--hang-timeout) and was stopped: " + std::to_string(NHung) + " of " +
+        std::to_string(Spec.Np) + " ranks never finished (rank " + Hung +
+        (Done.empty() ? "" : "; finished: rank " + Done) +
+        "): a deadlock, or a rank waiting for one that hangs; no trace is valid. "
+        "Run it under 'mpiete probe-compute' to see where each rank waits");
+  }
   if (Status != 0)
     return commandError("probe-program: the job failed (exit status " + std::to_string(Status) +
                         "): " + shellJoin(launchArgv(Spec)));
@@ -109,7 +191,9 @@ int runProbeProgram(const CommandArgs &Args) {
   std::vector<std::string> Missing;
   for (int R = 0; R < Spec.Np; ++R)
     if (!fs::exists(Dir / traceName(R), EC))
-      Missing.push_back(traceName(R));
+      Missing.push_back(fs::exists(Dir / (traceName(R) + ".part"), EC)
+                            ? traceName(R) + " (only an incomplete " + traceName(R) + ".part)"
+                            : traceName(R));
   if (!Missing.empty()) {
     std::string List;
     for (size_t I = 0; I < Missing.size() && I < 8; ++I)

@@ -16,6 +16,9 @@ constexpr size_t History = MaxRepeatBytes + 64;
 /// Nested repeats being replayed at once (a loop nest's depth; far more is corruption).
 constexpr size_t MaxReplayDepth = 256;
 constexpr uint64_t MaxListLength = 1u << 30; // sanity bound on counts read from the file
+// Loop trips and message bytes beyond this are corrupt (2^48: 78 hours of 1 ns iterations, a
+// 256 TiB message), and their products with times would overflow the engine's nanoseconds.
+constexpr uint64_t MaxPlausible = uint64_t(1) << 48;
 } // namespace
 
 const char *recordKindName(RecordKind K) {
@@ -557,9 +560,98 @@ bool TraceReader::next(Record &R) {
       return fail(std::string("corrupt trace: unknown record tag ") + Hex);
     }
     }
+    if (CheckConsistency && ExpandRepeats && !consistent(R))
+      return false;
     if (Live)
       ++Records;
     ++Logical;
+    return true;
+  }
+}
+
+// What one record promises, checked against the world and the records before it (issue 14):
+// a corrupt trace must fail with its record number, never replay as a confident prediction.
+bool TraceReader::consistent(const Record &R) {
+  const int32_t World = Hdr.WorldSize;
+  auto Rank = [World](int32_t P) { return P >= 0 && P < World; };
+  auto Out = [&](const char *What, int32_t P) {
+    return fail("corrupt trace: " + std::string(What) + " " + std::to_string(P) +
+                " outside the world of " + std::to_string(World) + " ranks");
+  };
+  auto TooLarge = [&](const char *What, uint64_t V) {
+    return fail("corrupt trace: " + std::string(What) + " " + std::to_string(V) +
+                " (more than 2^48)");
+  };
+  switch (R.Kind) {
+  case RecordKind::Loop:
+    if (R.Trips > MaxPlausible)
+      return TooLarge("loop trips", R.Trips);
+    return true;
+  case RecordKind::Send:
+  case RecordKind::Recv: {
+    const bool Recv = R.Kind == RecordKind::Recv;
+    if (!Rank(R.Peer) && R.Peer != ProcNull && !(Recv && R.Peer == AnySource))
+      return Out(Recv ? "receive source" : "send destination", R.Peer);
+    if (R.Tag < (Recv ? AnyTag : 0))
+      return fail("corrupt trace: " + std::string(Recv ? "receive" : "send") + " tag " +
+                  std::to_string(R.Tag));
+    if (R.Bytes > MaxPlausible)
+      return TooLarge("message bytes", R.Bytes);
+    if (R.Request != UnknownRequest &&
+        !Pending.emplace(R.Request, PendingRequest{Recv, R.Peer, R.Tag, R.Bytes}).second)
+      return fail("corrupt trace: request " + std::to_string(R.Request) +
+                  " started while it is still pending");
+    return true;
+  }
+  case RecordKind::Wait:
+    for (const Completion &C : R.Completions) {
+      if (C.Recv && !Rank(C.Source) && C.Source != ProcNull)
+        return Out("matched source", C.Source);
+      if (C.Request == UnknownRequest)
+        continue;
+      auto It = Pending.find(C.Request);
+      if (It == Pending.end())
+        return fail("corrupt trace: completion of request " + std::to_string(C.Request) +
+                    ", which was never started or is already complete");
+      const PendingRequest P = It->second;
+      Pending.erase(It);
+      if (P.Recv != C.Recv)
+        return fail("corrupt trace: request " + std::to_string(C.Request) + " started as a " +
+                    (P.Recv ? "receive" : "send") + " completes as a " +
+                    (C.Recv ? "receive" : "send"));
+      if (!C.Recv || P.Peer == ProcNull || C.Source == ProcNull)
+        continue;
+      if (C.Bytes > P.Bytes)
+        return fail("corrupt trace: request " + std::to_string(C.Request) + " received " +
+                    std::to_string(C.Bytes) + " bytes into a receive of " +
+                    std::to_string(P.Bytes));
+      if (P.Peer != AnySource && C.Source != P.Peer)
+        return fail("corrupt trace: request " + std::to_string(C.Request) + " posted for rank " +
+                    std::to_string(P.Peer) + " matched rank " + std::to_string(C.Source));
+      if (P.Tag != AnyTag && C.Tag != P.Tag)
+        return fail("corrupt trace: request " + std::to_string(C.Request) + " posted for tag " +
+                    std::to_string(P.Tag) + " matched tag " + std::to_string(C.Tag));
+    }
+    return true;
+  case RecordKind::RequestFree:
+    Pending.erase(R.Request);
+    return true;
+  case RecordKind::Probe:
+    if (!Rank(R.Peer) && R.Peer != ProcNull && R.Peer != AnySource)
+      return Out("probe source", R.Peer);
+    if (R.Found && !Rank(R.MatchedSource) && R.MatchedSource != ProcNull)
+      return Out("probed source", R.MatchedSource);
+    return true;
+  case RecordKind::CommCreate:
+    for (int32_t M : R.Members)
+      if (!Rank(M))
+        return Out("communicator member", M);
+    return true;
+  case RecordKind::Collective:
+    if (R.Bytes > MaxPlausible)
+      return TooLarge("collective bytes", R.Bytes);
+    return true;
+  default:
     return true;
   }
 }

@@ -1,7 +1,10 @@
 // Trace files to engine events, machine.yaml to a compute model, network.yaml to a link model.
 #include "mpiete/estimator/BaseData.h"
 
+#include <charconv>
 #include <filesystem>
+#include <set>
+#include <sstream>
 
 namespace mpiete::estimator {
 
@@ -84,6 +87,70 @@ bool TraceEventSource::next(Event &E) {
   }
 }
 
+namespace {
+
+/// The rank files in Dir are rank0 ... rank<World-1>: else one message saying which header
+/// disagrees with rank 0's world size (a flipped byte there would otherwise give one "cannot
+/// open" per rank that never ran), or which files are missing.
+template <typename PathFn>
+bool rankFilesAgree(const std::string &Dir, int World, PathFn Path, DiagnosticSink &Diags) {
+  std::set<int> Present;
+  std::error_code Ec;
+  for (const auto &Entry : std::filesystem::directory_iterator(Dir, Ec)) {
+    const std::string Name = Entry.path().filename().string();
+    int R = -1;
+    if (Name.size() > 10 && Name.rfind("rank", 0) == 0 &&
+        Name.compare(Name.size() - 6, 6, ".trace") == 0 &&
+        std::from_chars(Name.data() + 4, Name.data() + Name.size() - 6, R).ptr ==
+            Name.data() + Name.size() - 6 &&
+        R >= 0 && Path(R) == Entry.path().string())
+      Present.insert(R);
+  }
+  if (Ec || (int(Present.size()) == World && *Present.rbegin() == World - 1))
+    return true; // every rank there (an unreadable directory: each open says why)
+  // A witness: the first other rank whose header says another world size.
+  for (int R : Present) {
+    if (R == 0)
+      continue;
+    std::ostringstream Ignored;
+    DiagnosticSink Quiet(Ignored);
+    trace::TraceReader Other(Quiet);
+    if (Other.open(Path(R)) && Other.header().WorldSize != World) {
+      Diags.error({Path(0), 0, 0},
+                  "rank0.trace says " + std::to_string(World) + " ranks, rank" + std::to_string(R) +
+                      ".trace says " + std::to_string(Other.header().WorldSize) +
+                      " (a corrupt header, or rank files of two runs in one directory)",
+                  "estimate");
+      return false;
+    }
+  }
+  std::string Missing;
+  int Count = 0;
+  for (int R = 0; R < World; ++R)
+    if (!Present.count(R) && ++Count <= 3)
+      Missing += (Missing.empty() ? "" : ", ") + ("rank" + std::to_string(R) + ".trace");
+  std::string Extra;
+  for (int R : Present)
+    if (R >= World) {
+      Extra = "rank" + std::to_string(R) + ".trace";
+      break;
+    }
+  if (Count > 0)
+    Diags.error({Path(0), 0, 0},
+                "rank0.trace says " + std::to_string(World) + " ranks, but " +
+                    std::to_string(Count) + " of their files are missing (" + Missing +
+                    (Count > 3 ? ", ..." : "") + ")",
+                "estimate");
+  else
+    Diags.error({Path(0), 0, 0},
+                "rank0.trace says " + std::to_string(World) +
+                    " ranks, but the directory also has " + Extra + " (rank files of another run?)",
+                "estimate");
+  return false;
+}
+
+} // namespace
+
 bool openTraceDirectory(const std::string &Dir, DiagnosticSink &Diags,
                         std::vector<std::unique_ptr<TraceEventSource>> &Out) {
   Out.clear();
@@ -95,6 +162,8 @@ bool openTraceDirectory(const std::string &Dir, DiagnosticSink &Diags,
     return false;
   int World = First->header().WorldSize;
   Out.push_back(std::move(First));
+  if (!rankFilesAgree(Dir, World, Path, Diags))
+    return false;
   bool Ok = true;
   for (int R = 0; R < World; ++R) {
     if (R > 0) {
@@ -113,7 +182,13 @@ bool openTraceDirectory(const std::string &Dir, DiagnosticSink &Diags,
                   "estimate");
       Ok = false;
     }
-    if (H.Rank != R || H.WorldSize != World) {
+    if (H.WorldSize != World) {
+      Diags.error({Path(R), 0, 0},
+                  "rank0.trace says " + std::to_string(World) + " ranks, rank" + std::to_string(R) +
+                      ".trace says " + std::to_string(H.WorldSize),
+                  "estimate");
+      Ok = false;
+    } else if (H.Rank != R) {
       Diags.error({Path(R), 0, 0},
                   "header says rank " + std::to_string(H.Rank) + " of " +
                       std::to_string(H.WorldSize) + ", expected rank " + std::to_string(R) +

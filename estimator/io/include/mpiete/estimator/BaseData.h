@@ -25,7 +25,9 @@ namespace mpiete::estimator {
 /// this call's site.
 class TraceEventSource : public EventSource {
 public:
-  explicit TraceEventSource(DiagnosticSink &Diags) : Reader(Diags) {}
+  explicit TraceEventSource(DiagnosticSink &Diags) : Reader(Diags) {
+    Reader.setCheckConsistency(true); // a contradicting trace fails, never replays
+  }
   bool open(const std::string &Path) { return Reader.open(Path); }
   bool openBuffer(const std::string &Name, std::string Data) {
     return Reader.openBuffer(Name, std::move(Data));

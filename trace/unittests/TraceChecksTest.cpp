@@ -1,0 +1,134 @@
+// Issue 14, finding 4: a trace whose records contradict each other (a completion of a request
+// never started or already complete, more bytes than posted, another source or tag, peers
+// outside the world, implausible counts) fails with its file and record number once the
+// consistency checks are on, and reads as stored with them off.
+#include "mpiete/trace/TraceReader.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+using namespace mpiete;
+using namespace mpiete::trace;
+
+namespace {
+
+/// A version 2 trace of rank 0 of 2 built record by record (docs/trace-format.md).
+struct Builder {
+  std::string Data;
+  uint64_t Records = 0;
+
+  Builder() {
+    Data.assign(reinterpret_cast<const char *>(Magic), sizeof Magic);
+    u(2), u(0), u(2);
+    for (int I = 0; I < 4; ++I)
+      u(0);                              // fingerprint, host, date, tool: empty strings
+    tag(Tag::Unit), u(0), u(0x0aa758c0); // unit index 0
+  }
+  void u(uint64_t V) {
+    unsigned char B[MaxVarint];
+    Data.append(reinterpret_cast<const char *>(B), putVarint(B, V));
+  }
+  void z(int64_t V) { u(zigzag(V)); }
+  void tag(Tag T) {
+    Data += static_cast<char>(T);
+    ++Records;
+  }
+  void block(uint64_t Index) { u(0), u(Index); }
+  Builder &send(int Peer, int Tg, uint64_t Bytes) {
+    tag(Tag::Send), block(1), z(Peer), z(Tg), u(0), u(Bytes);
+    Data += '\0', Data += '\0'; // standard mode, user context
+    return *this;
+  }
+  Builder &recv(int Peer, int Tg, uint64_t Bytes) {
+    tag(Tag::Recv), block(2), z(Peer), z(Tg), u(0), u(Bytes);
+    Data += '\0';
+    return *this;
+  }
+  /// A wait completing one request Distance starts back (1 = the latest).
+  Builder &waitSend(uint64_t Distance) {
+    tag(Tag::Wait), block(3), Data += '\0', u(1), u(Distance << 1);
+    return *this;
+  }
+  Builder &waitRecv(uint64_t Distance, int Source, int Tg, uint64_t Bytes) {
+    tag(Tag::Wait), block(3), Data += '\0', u(1), u(Distance << 1 | 1), z(Source), z(Tg), u(Bytes);
+    return *this;
+  }
+  Builder &loop(uint64_t Trips) {
+    tag(Tag::Loop), block(4), u(Trips);
+    return *this;
+  }
+  std::string done() {
+    std::string Out = Data;
+    unsigned char B[MaxVarint];
+    Out += static_cast<char>(Tag::End);
+    Out.append(reinterpret_cast<const char *>(B), putVarint(B, Records));
+    return Out;
+  }
+};
+
+/// The reader's error on Data with the checks on ("" if it read to the end); with them off
+/// it must read to the end.
+std::string checkError(const std::string &Data) {
+  for (bool Check : {false, true}) {
+    std::ostringstream Errors;
+    DiagnosticSink Diags(Errors);
+    TraceReader R(Diags);
+    R.setCheckConsistency(Check);
+    Record Rec;
+    EXPECT_TRUE(R.openBuffer("r.trace", Data)) << Errors.str();
+    while (R.next(Rec)) {
+    }
+    if (Check)
+      return Errors.str();
+    EXPECT_TRUE(R.atEnd()) << Errors.str();
+  }
+  return "";
+}
+
+} // namespace
+
+TEST(TraceChecksTest, AConsistentExchangeReads) {
+  EXPECT_EQ(
+      checkError(Builder().send(1, 5, 8).recv(1, 5, 8).waitSend(2).waitRecv(1, 1, 5, 8).done()),
+      "");
+  // Wildcards and a shorter message are fine.
+  EXPECT_EQ(checkError(Builder().recv(AnySource, AnyTag, 64).waitRecv(1, 1, 9, 8).done()), "");
+}
+
+TEST(TraceChecksTest, CompletionsKeepWhatTheirStartPromised) {
+  EXPECT_EQ(checkError(Builder().recv(1, 5, 8).waitRecv(1, 1, 5, 16).done()),
+            "r.trace: error: record 2 at offset 29: corrupt trace: request 1 received 16 bytes "
+            "into a receive of 8 [mpiete-trace]\n");
+  EXPECT_EQ(checkError(Builder().recv(1, 5, 8).waitRecv(1, 1, 6, 8).done()),
+            "r.trace: error: record 2 at offset 29: corrupt trace: request 1 posted for tag 5 "
+            "matched tag 6 [mpiete-trace]\n");
+  EXPECT_EQ(checkError(Builder().recv(1, 5, 8).waitRecv(1, 0, 5, 8).done()),
+            "r.trace: error: record 2 at offset 29: corrupt trace: request 1 posted for rank 1 "
+            "matched rank 0 [mpiete-trace]\n");
+  EXPECT_EQ(checkError(Builder().send(1, 5, 8).waitRecv(1, 1, 5, 8).done()),
+            "r.trace: error: record 2 at offset 30: corrupt trace: request 1 started as a send "
+            "completes as a receive [mpiete-trace]\n");
+  EXPECT_EQ(checkError(Builder().send(1, 5, 8).waitSend(1).waitSend(1).done()),
+            "r.trace: error: record 3 at offset 36: corrupt trace: completion of request 1, which "
+            "was never started or is already complete [mpiete-trace]\n");
+}
+
+TEST(TraceChecksTest, PeersInsideTheWorldAndPlausibleCounts) {
+  EXPECT_EQ(checkError(Builder().send(2, 5, 8).done()),
+            "r.trace: error: record 1 at offset 21: corrupt trace: send destination 2 outside the "
+            "world of 2 ranks [mpiete-trace]\n");
+  EXPECT_EQ(checkError(Builder().recv(-3, 5, 8).done()),
+            "r.trace: error: record 1 at offset 21: corrupt trace: receive source -3 outside the "
+            "world of 2 ranks [mpiete-trace]\n");
+  EXPECT_EQ(checkError(Builder().recv(AnySource, 5, 8).waitRecv(1, 7, 5, 8).done()),
+            "r.trace: error: record 2 at offset 29: corrupt trace: matched source 7 outside the "
+            "world of 2 ranks [mpiete-trace]\n");
+  // The issue's loop of 2^62 trips (a negative rank end time once multiplied).
+  EXPECT_EQ(checkError(Builder().loop(uint64_t(1) << 62).done()),
+            "r.trace: error: record 1 at offset 21: corrupt trace: loop trips 4611686018427387904 "
+            "(more than 2^48) [mpiete-trace]\n");
+  EXPECT_EQ(checkError(Builder().send(1, 5, uint64_t(1) << 50).done()),
+            "r.trace: error: record 1 at offset 21: corrupt trace: message bytes "
+            "1125899906842624 (more than 2^48) [mpiete-trace]\n");
+}
