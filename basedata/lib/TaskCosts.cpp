@@ -217,8 +217,8 @@ bool parseTaskCosts(const std::string &Name, const std::string &Text, TaskCosts 
   Out.Dims = int(Dims);
   YAML::Node Prov;
   if (P.map(Root, "provenance", Prov, false) && Prov.IsDefined())
-    if (!P.string(Prov, "tool", Out.Tool, false) || !P.string(Prov, "command", Out.Command, false) ||
-        !P.string(Prov, "host", Out.Host, false))
+    if (!P.string(Prov, "tool", Out.Tool, false) ||
+        !P.string(Prov, "command", Out.Command, false) || !P.string(Prov, "host", Out.Host, false))
       return false;
   // A row: Width whole numbers, then (Seconds) one number >= 0.
   auto Row = [&](const YAML::Node &N, const char *Key, size_t Width, std::vector<int64_t> &Ints,

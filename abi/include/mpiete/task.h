@@ -22,10 +22,10 @@ static inline int mpiete_task_in_subset(int NParams, const long long *Params, lo
  * skip it, --tasks-subset) and mpiete_task_end stops the task's clock. A `break` in the body
  * leaves the task, not an enclosing loop: keep the body free of break, return, goto and MPI. */
 #if defined(MPIETE_PROBE)
-#define MPIETE_TASK(...)                                                                         \
-  for (int mpiete_task_run_ =                                                                    \
-           mpiete_task_begin((int)(sizeof((long long[]){__VA_ARGS__}) / sizeof(long long)),      \
-                             (const long long[]){__VA_ARGS__});                                  \
+#define MPIETE_TASK(...)                                                                           \
+  for (int mpiete_task_run_ =                                                                      \
+           mpiete_task_begin((int)(sizeof((long long[]){__VA_ARGS__}) / sizeof(long long)),        \
+                             (const long long[]){__VA_ARGS__});                                    \
        mpiete_task_run_; mpiete_task_run_ = mpiete_task_end())
 #else
 #define MPIETE_TASK(...)
