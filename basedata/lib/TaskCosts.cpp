@@ -6,6 +6,8 @@
 #include "mpiete/support/Diagnostics.h"
 
 #include <algorithm>
+#include <cstring>
+#include <fstream>
 #include <limits>
 #include <map>
 #include <set>
@@ -153,9 +155,40 @@ bool buildTaskCosts(const std::string &Name, std::vector<TaskRecord> Records, Ta
   return true;
 }
 
+bool readTaskDirectory(const std::string &Dir, int Ranks, TaskCosts &Out, bool &Found,
+                       DiagnosticSink &Diags) {
+  std::vector<TaskRecord> Records;
+  Found = false;
+  for (int R = 0; R < Ranks; ++R) {
+    const std::string Path = Dir + "/rank" + std::to_string(R) + ".tasks";
+    std::ifstream In(Path);
+    if (!In)
+      continue; // the rank ran no task
+    std::ostringstream Text;
+    Text << In.rdbuf();
+    if (!parseTaskRecords(Path, Text.str(), Records, Out.Stride, Diags))
+      return false;
+  }
+  if (Records.empty())
+    return true;
+  Found = true;
+  return buildTaskCosts(Dir, std::move(Records), Out, Diags);
+}
+
+std::string taskCostsPathOf(const std::string &MachinePath) {
+  std::string Stem = MachinePath;
+  for (const char *Ext : {".yaml", ".yml"})
+    if (Stem.size() > std::strlen(Ext) &&
+        Stem.compare(Stem.size() - std::strlen(Ext), std::string::npos, Ext) == 0) {
+      Stem.resize(Stem.size() - std::strlen(Ext));
+      break;
+    }
+  return Stem + ".tasks.yaml";
+}
+
 void writeTaskCosts(std::ostream &OS, const TaskCosts &F) {
   YAML::Emitter E;
-  E.SetDoublePrecision(17); // exact round trips of nanosecond-derived seconds
+  E.SetDoublePrecision(12); // nanoseconds of runs up to 1000 s
   E << YAML::BeginMap;
   E << YAML::Key << "format" << YAML::Value << "mpiete-tasks";
   E << YAML::Key << "version" << YAML::Value << TaskCosts::FormatVersion;

@@ -59,7 +59,9 @@ TEST(TaskCostsTest, GridOfTwoParametersMergesAndRoundTrips) {
   EXPECT_TRUE(Out.Grid);
   EXPECT_EQ(Out.Axes, In.Axes);
   EXPECT_EQ(Out.MeasuredParams, In.MeasuredParams);
-  EXPECT_EQ(Out.MeasuredSeconds, In.MeasuredSeconds);
+  ASSERT_EQ(Out.MeasuredSeconds.size(), In.MeasuredSeconds.size());
+  for (size_t I = 0; I < In.MeasuredSeconds.size(); ++I)
+    EXPECT_DOUBLE_EQ(Out.MeasuredSeconds[I], In.MeasuredSeconds[I]);
   EXPECT_EQ(Out.Tool, In.Tool);
   EXPECT_EQ(Out.Command, In.Command);
   EXPECT_EQ(Out.Host, In.Host);

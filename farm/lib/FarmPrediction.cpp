@@ -13,10 +13,6 @@
 
 namespace mpiete::farm {
 
-std::string taskCostsBeside(const std::string &MachinePath) {
-  return (std::filesystem::path(MachinePath).parent_path() / "tasks.yaml").string();
-}
-
 std::optional<double> timeFactor(const TaskCosts &Reference, const TaskCosts &Other) {
   if (Reference.Dims != Other.Dims)
     return std::nullopt;
@@ -44,7 +40,7 @@ bool loadFarmInputs(const std::string &MachinePath, const ClusterSpec *Spec,
                     const std::string &ClusterPath, int Ranks, DiagnosticSink &Diags,
                     FarmInputs &Out, bool &Failed) {
   Failed = false;
-  Out.ReferencePath = taskCostsBeside(MachinePath);
+  Out.ReferencePath = taskCostsPathOf(MachinePath);
   if (!std::filesystem::exists(Out.ReferencePath))
     return false;
   if (!loadTaskCosts(Out.ReferencePath, Out.Reference, Diags)) {
@@ -70,7 +66,7 @@ bool loadFarmInputs(const std::string &MachinePath, const ClusterSpec *Spec,
     const std::string &Machine = MachineOfNode[size_t(Node)];
     auto [It, New] = FactorOfMachine.try_emplace(Machine);
     if (New) {
-      const std::string Path = taskCostsBeside(Machine);
+      const std::string Path = taskCostsPathOf(Machine);
       TaskCosts Other;
       if (!std::filesystem::exists(Path)) {
         Out.Notes.push_back("no task costs beside '" + Machine +
@@ -79,8 +75,8 @@ bool loadFarmInputs(const std::string &MachinePath, const ClusterSpec *Spec,
         Failed = true;
         return false;
       } else if (!(It->second = timeFactor(Out.Reference, Other))) {
-        Out.Notes.push_back("'" + Path + "' measured none of the tasks of '" +
-                            Out.ReferencePath + "': r_s = 1");
+        Out.Notes.push_back("'" + Path + "' measured none of the tasks of '" + Out.ReferencePath +
+                            "': r_s = 1");
       }
     }
     if (It->second)
@@ -90,8 +86,7 @@ bool loadFarmInputs(const std::string &MachinePath, const ClusterSpec *Spec,
 }
 
 std::optional<FarmPrediction> predictFarm(const RecognizedFarm &Farm, const FarmInputs &In,
-                                          const estimator::NetworkModel &Net,
-                                          std::string &WhyNot) {
+                                          const estimator::NetworkModel &Net, std::string &WhyNot) {
   const TaskCosts &C = In.Reference;
   const uint64_t Tasks = C.taskCount();
   if (Tasks != Farm.TracedWorkerOfTask.size()) {
@@ -111,9 +106,8 @@ std::optional<FarmPrediction> predictFarm(const RecognizedFarm &Farm, const Farm
   S.Master = Farm.Master;
   S.Workers = Farm.Workers;
   for (int W : S.Workers)
-    S.TimeFactor.push_back(size_t(W) < In.TimeFactorOfRank.size()
-                               ? In.TimeFactorOfRank[size_t(W)]
-                               : 1.0);
+    S.TimeFactor.push_back(size_t(W) < In.TimeFactorOfRank.size() ? In.TimeFactorOfRank[size_t(W)]
+                                                                  : 1.0);
   S.WorkBytes = Farm.WorkBytes;
   S.ResultBytes = Farm.ResultBytes;
   S.Start = Farm.ReplayStart;
@@ -121,8 +115,8 @@ std::optional<FarmPrediction> predictFarm(const RecognizedFarm &Farm, const Farm
   const std::vector<int64_t> All = C.allTasks();
   const size_t D = size_t(C.Dims);
   for (uint64_t T = 0; T < Tasks; ++T)
-    S.Costs.push_back(TimeNs(std::llround(
-        Table.seconds(std::span<const int64_t>(All.data() + T * D, D)) * 1e9)));
+    S.Costs.push_back(
+        TimeNs(std::llround(Table.seconds(std::span<const int64_t>(All.data() + T * D, D)) * 1e9)));
   P.Outcome = simulateFarm(S, Net);
   P.TracedTasksOfWorker.assign(S.Workers.size(), 0);
   for (uint64_t T = 0; T < Tasks; ++T) {
@@ -168,8 +162,8 @@ std::string secondsText(TimeNs T) {
 void writeFarmText(std::ostream &OS, const FarmPrediction &P) {
   const FarmSetup &S = P.Setup;
   const size_t Tasks = S.Costs.size();
-  OS << "task farm: re-simulated (seed 000): master rank " << S.Master << ", "
-     << S.Workers.size() << " workers, " << Tasks << " tasks (" << P.Measured << " measured, "
+  OS << "task farm: re-simulated (seed 000): master rank " << S.Master << ", " << S.Workers.size()
+     << " workers, " << Tasks << " tasks (" << P.Measured << " measured, "
      << Tasks - std::min<size_t>(Tasks, P.Measured) << " interpolated)\n";
   OS << "  farm ends at " << secondsText(P.Outcome.End) << " s re-simulated, "
      << secondsText(P.Farm.ReplayEnd) << " s with the traced assignment: the prediction moves "
@@ -184,8 +178,8 @@ void writeFarmText(std::ostream &OS, const FarmPrediction &P) {
 
 void writeFarmYaml(std::ostream &OS, const FarmPrediction &P) {
   const FarmSetup &S = P.Setup;
-  OS << "task_farm:\n  resimulated: true\n  master: " << S.Master
-     << "\n  tasks: " << S.Costs.size() << "\n  measured_tasks: " << P.Measured
+  OS << "task_farm:\n  resimulated: true\n  master: " << S.Master << "\n  tasks: " << S.Costs.size()
+     << "\n  measured_tasks: " << P.Measured
      << "\n  replay_end_seconds: " << secondsText(P.Farm.ReplayEnd)
      << "\n  resimulated_end_seconds: " << secondsText(P.Outcome.End)
      << "\n  moved_tasks: " << P.Moved << "\n  workers:\n";

@@ -145,8 +145,7 @@ std::optional<RecognizedFarm> FarmScan::recognize() const {
   for (const auto &[Key, BeginEnd] : Spans) {
     if (Key.first != F.Master)
       continue;
-    if (WorkSites.count(Key.second) &&
-        (F.ReplayStart < 0 || BeginEnd.first < F.ReplayStart))
+    if (WorkSites.count(Key.second) && (F.ReplayStart < 0 || BeginEnd.first < F.ReplayStart))
       F.ReplayStart = BeginEnd.first;
     if (M.WildSites.count(Key.second))
       F.ReplayEnd = std::max(F.ReplayEnd, BeginEnd.second);

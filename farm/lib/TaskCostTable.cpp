@@ -61,8 +61,8 @@ double TaskCostTable::seconds(std::span<const int64_t> Params) const {
 
 // T_k of seed 000's equation 1, axis K onwards: the weighted mean of the two sub-boxes.
 double TaskCostTable::corner(std::vector<int64_t> &X, const std::vector<int64_t> &Lo,
-                             const std::vector<int64_t> &Hi, std::span<const int64_t> Params,
-                             int K, bool &Found) const {
+                             const std::vector<int64_t> &Hi, std::span<const int64_t> Params, int K,
+                             bool &Found) const {
   if (K == Dims) {
     auto It = Measured.find(X);
     Found = It != Measured.end();

@@ -37,8 +37,8 @@ TEST(TaskCostTableTest, OneParameterAsInSeedFigureOne) {
   EXPECT_DOUBLE_EQ(at(T, {5}), 30); // 40 + (10 - 40) / 3
   EXPECT_DOUBLE_EQ(at(T, {9}), 70); // 10 + (100 - 10) * 2 / 3
   EXPECT_DOUBLE_EQ(at(T, {2}), 20); // 10 + 30 / 3
-  EXPECT_EQ(at(T, {0}), 10);   // below the grid: the nearest measured value
-  EXPECT_EQ(at(T, {12}), 100); // above it, likewise
+  EXPECT_EQ(at(T, {0}), 10);        // below the grid: the nearest measured value
+  EXPECT_EQ(at(T, {12}), 100);      // above it, likewise
 }
 
 TEST(TaskCostTableTest, TwoParametersBilinear) {

@@ -55,6 +55,15 @@ bool parseTaskRecords(const std::string &Name, const std::string &Text,
 bool buildTaskCosts(const std::string &Name, std::vector<TaskRecord> Records, TaskCosts &Out,
                     DiagnosticSink &Diags);
 
+/// The timing probe's Dir/rank<R>.tasks for R < Ranks merged into Out; Found says whether any
+/// rank ran a task. False (reported) on a bad file.
+bool readTaskDirectory(const std::string &Dir, int Ranks, TaskCosts &Out, bool &Found,
+                       DiagnosticSink &Diags);
+
+/// Where the task costs of the compute base data MachinePath live: machine.yaml ->
+/// machine.tasks.yaml (probe-compute writes it, estimate reads it).
+std::string taskCostsPathOf(const std::string &MachinePath);
+
 void writeTaskCosts(std::ostream &OS, const TaskCosts &File);
 bool parseTaskCosts(const std::string &Name, const std::string &Text, TaskCosts &Out,
                     DiagnosticSink &Diags);

@@ -1,5 +1,6 @@
-// A recognised farm re-simulated with per-task costs: its inputs (tasks.yaml beside each
-// machine file), the re-simulation, the adjusted prediction and the report lines.
+// A recognised farm re-simulated with per-task costs: its inputs (the task costs beside
+// each machine file (machine.tasks.yaml)), the re-simulation, the adjusted prediction and the
+// report lines.
 #ifndef MPIETE_FARM_FARMPREDICTION_H
 #define MPIETE_FARM_FARMPREDICTION_H
 
@@ -16,9 +17,6 @@
 
 namespace mpiete::farm {
 
-/// tasks.yaml in the directory of MachinePath (probe-compute writes it there).
-std::string taskCostsBeside(const std::string &MachinePath);
-
 /// r_s of a machine: the sum of its measured task times over the reference machine's, both
 /// over the tasks both measured; nullopt when they share none.
 std::optional<double> timeFactor(const TaskCosts &Reference, const TaskCosts &Other);
@@ -30,10 +28,10 @@ struct FarmInputs {
   std::vector<std::string> Notes;       ///< machines whose speed ratio is unknown (r_s 1)
 };
 
-/// Reads tasks.yaml beside MachinePath and, with a cluster file (Spec read from ClusterPath),
-/// beside every node type's machine file, for the ranks' speed ratios. Returns false when
-/// MachinePath has no tasks.yaml beside it (no task costs: the farm is not re-simulated);
-/// Failed is set when a file exists but cannot be read (reported).
+/// Reads the task costs of MachinePath (taskCostsPathOf) and, with a cluster file (Spec read from
+/// ClusterPath), beside every node type's machine file, for the ranks' speed ratios. Returns false
+/// when MachinePath has no task costs (no task costs: the farm is not re-simulated); Failed is set
+/// when a file exists but cannot be read (reported).
 bool loadFarmInputs(const std::string &MachinePath, const ClusterSpec *Spec,
                     const std::string &ClusterPath, int Ranks, DiagnosticSink &Diags,
                     FarmInputs &Out, bool &Failed);
@@ -42,17 +40,16 @@ struct FarmPrediction {
   RecognizedFarm Farm;
   FarmSetup Setup;
   FarmOutcome Outcome;
-  uint64_t Measured = 0;                 ///< tasks the timing probe ran; the rest interpolated
+  uint64_t Measured = 0;                     ///< tasks the timing probe ran; the rest interpolated
   std::vector<uint64_t> TracedTasksOfWorker; ///< per Setup.Workers index
-  uint64_t Moved = 0;                    ///< tasks predicted on another worker than traced
+  uint64_t Moved = 0;                        ///< tasks predicted on another worker than traced
   TimeNs Delta = 0; ///< re-simulated farm end minus the replay's (traced assignment)
 };
 
 /// Re-simulates the farm from the replay's start of it; nullopt with WhyNot when the task
 /// costs do not fit the farm (another task count) or the replay did not reach it.
 std::optional<FarmPrediction> predictFarm(const RecognizedFarm &Farm, const FarmInputs &In,
-                                          const estimator::NetworkModel &Net,
-                                          std::string &WhyNot);
+                                          const estimator::NetworkModel &Net, std::string &WhyNot);
 
 /// Moves the end of the farm, and everything after it, by P.Delta in R.
 void applyFarm(estimator::EstimateResult &R, const FarmPrediction &P);

@@ -40,8 +40,7 @@ public:
   std::unique_ptr<estimator::EventSource> watch(int Rank, estimator::EventSource &Inner);
   void see(int Rank, const estimator::Event &E);
 
-  void span(int Rank, estimator::SpanKind Kind, BlockId Block, TimeNs Begin,
-            TimeNs End) override;
+  void span(int Rank, estimator::SpanKind Kind, BlockId Block, TimeNs Begin, TimeNs End) override;
   void message(const estimator::MessageArrow &A) override;
   void highlight(int Rank, TimeNs Begin, TimeNs End, std::string_view Label) override;
   void finish() override;

@@ -26,8 +26,8 @@ struct FarmSetup {
 };
 
 struct FarmOutcome {
-  std::vector<int> WorkerOfTask;     ///< index into FarmSetup::Workers
-  std::vector<TimeNs> ResultAt;      ///< when the master had each task's result
+  std::vector<int> WorkerOfTask; ///< index into FarmSetup::Workers
+  std::vector<TimeNs> ResultAt;  ///< when the master had each task's result
   std::vector<uint64_t> TasksOfWorker;
   TimeNs End = 0; ///< the master's time after the last result
 };
