@@ -1,5 +1,6 @@
-// The task-farm hooks (mpiete/task.h): the timing variant times each task and may skip it, the
-// trace variant runs every task and records nothing (the farm is found in the trace).
+// The task-farm hooks (mpiete/task.h): the timing variant times each task, both variants skip
+// the tasks outside MPIETE_TASK_STRIDE's subset (the trace variant records nothing: the farm is
+// found in the trace, whose messages do not depend on what a task computes).
 #include "Recorder.h"
 
 #include "mpiete/instrument.h"
@@ -13,13 +14,21 @@
 
 namespace {
 
+/// MPIETE_TASK_STRIDE (probe-compute --tasks-subset; by hand for probe-program), read once.
+long long stride() {
+  static const long long S = [] {
+    const char *V = std::getenv("MPIETE_TASK_STRIDE");
+    return V != nullptr && std::atoll(V) > 1 ? std::atoll(V) : 1LL;
+  }();
+  return S;
+}
+
 #if defined(MPIETE_VARIANT_TIMING)
 // One line per task, written as it ends: `N P1 .. PN NS` (NS -1: skipped, --tasks-subset).
 // The parameters are the task's identity; probe-compute merges the ranks' files into
 // tasks.yaml (basedata/TaskCosts.h).
 std::FILE *Out = nullptr;
 bool Opened = false;
-long long Stride = 1;
 int NParams = 0;
 long long Params[8];
 bool Running = false;
@@ -33,8 +42,6 @@ void closeOut() {
 
 void open() {
   Opened = true;
-  if (const char *S = std::getenv("MPIETE_TASK_STRIDE"))
-    Stride = std::atoll(S);
   const char *Dir = std::getenv("MPIETE_OUTDIR");
   if (Dir == nullptr || Dir[0] == '\0')
     return;
@@ -47,7 +54,7 @@ void open() {
   Out = std::fopen(Path, "w");
   if (Out == nullptr)
     mpiete::Recorder::get().fail("cannot open '%s' for writing: %s", Path, std::strerror(errno));
-  std::fprintf(Out, "# mpiete tasks rank %d of %d stride %lld\n", Rank, Size, Stride);
+  std::fprintf(Out, "# mpiete tasks rank %d of %d stride %lld\n", Rank, Size, stride());
   std::atexit(closeOut);
 }
 
@@ -71,7 +78,7 @@ extern "C" int mpiete_task_begin(int nparams, const long long *params) {
     mpiete::Recorder::get().fail("a task has %d parameters: MPIETE_TASK takes 1 to 8", nparams);
   NParams = nparams;
   std::memcpy(Params, params, sizeof(long long) * size_t(nparams));
-  if (!mpiete_task_in_subset(nparams, params, Stride)) {
+  if (!mpiete_task_in_subset(nparams, params, stride())) {
     writeTask(-1);
     return 0;
   }
@@ -79,9 +86,7 @@ extern "C" int mpiete_task_begin(int nparams, const long long *params) {
   clock_gettime(CLOCK_MONOTONIC, &Start);
   return 1;
 #else
-  (void)nparams;
-  (void)params;
-  return 1;
+  return mpiete_task_in_subset(nparams, params, stride());
 #endif
 }
 
