@@ -170,7 +170,7 @@ bool loadBaseData(const std::string &ProgramDir, const std::string &Machine,
   if (!Inter)
     return false;
   if (!Cluster.empty()) {
-    ClusterSpec Spec;
+    ClusterSpec &Spec = Out.Spec;
     if (!loadClusterSpec(Cluster, Spec, Diags) ||
         !buildCluster(Spec, Cluster, int(Traces.size()), Kind,
                       {Inter, Network, Machine, MachineProv}, Compute, Diags, Net))

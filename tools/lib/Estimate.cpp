@@ -7,6 +7,7 @@
 #include "mpiete/estimator/ProgramBlocks.h"
 #include "mpiete/estimator/Report.h"
 #include "mpiete/export/Otf2Writer.h"
+#include "mpiete/farm/FarmPrediction.h"
 #include "mpiete/support/Diagnostics.h"
 #include "mpiete/tools/Commands.h"
 
@@ -14,6 +15,7 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <sstream>
 #include <tuple>
 
 namespace mpiete {
@@ -199,6 +201,7 @@ int runEstimate(const CommandArgs &Args) {
   auto &Traces = Data.Traces;
   TableComputeModel &Compute = Data.Compute;
   std::unique_ptr<ClusterNetworkModel> &Net = Data.Net;
+  ClusterSpec &Spec = Data.Spec;
 
   SiteNames Names;
   Names.load(Blocks.Map);
@@ -225,6 +228,20 @@ int runEstimate(const CommandArgs &Args) {
   else if (!Sinks.Sinks.empty())
     EO.Timeline = &Sinks;
 
+  // A task farm (docs/taskfarm.md): with task costs beside the machine file, the farm is
+  // recognised as the engine replays it and re-simulated with them afterwards.
+  farm::FarmInputs FarmIn;
+  bool FarmFailed = false;
+  std::unique_ptr<farm::FarmScan> Scan;
+  std::vector<std::unique_ptr<EventSource>> Watched;
+  if (farm::loadFarmInputs(Opt["--machine"], Opt.count("--cluster") ? &Spec : nullptr,
+                           Opt["--cluster"], int(Traces.size()), Diags, FarmIn, FarmFailed)) {
+    Scan = std::make_unique<farm::FarmScan>(int(Traces.size()), EO.Timeline);
+    EO.Timeline = Scan.get();
+  } else if (FarmFailed) {
+    return 1;
+  }
+
   std::vector<EventSource *> Sources;
   for (auto &T : Traces) {
     // Segment mode: a Segment event (the computation since the previous call) before the first
@@ -232,6 +249,10 @@ int runEstimate(const CommandArgs &Args) {
     // segments, and otherwise reports a segment-mode trace replayed against seed-mode blocks.
     T->setEmitSegments(true);
     Sources.push_back(T.get());
+    if (Scan) {
+      Watched.push_back(Scan->watch(int(Sources.size() - 1), *T));
+      Sources.back() = Watched.back().get();
+    }
   }
   Engine E(Compute, *Net, EO);
   EstimateResult R = E.run(Sources);
@@ -245,6 +266,27 @@ int runEstimate(const CommandArgs &Args) {
     Diags.error(Err.File.empty() ? Tool : DiagLoc{Err.File, 0, 0}, Err.Message, "estimate");
   if (!R.Ok)
     return 1;
+  std::optional<farm::FarmPrediction> Farm;
+  if (Scan) {
+    if (std::optional<farm::RecognizedFarm> F = Scan->recognize()) {
+      std::string WhyNot;
+      Farm = farm::predictFarm(*F, FarmIn, *Net, WhyNot);
+      if (Farm)
+        farm::applyFarm(R, *Farm);
+      else
+        Diags.warning({FarmIn.ReferencePath, 0, 0},
+                      "the task farm of rank " + std::to_string(F->Master) +
+                          " keeps the traced assignment: " + WhyNot,
+                      "estimate");
+    } else {
+      Diags.warning({FarmIn.ReferencePath, 0, 0},
+                    "task costs, but no task farm in the traces (a rank whose wildcard receives "
+                    "collect the results of the work it sent): nothing re-simulated",
+                    "estimate");
+    }
+    for (const std::string &N : FarmIn.Notes)
+      Diags.note({FarmIn.ReferencePath, 0, 0}, N, "estimate");
+  }
   if (!Compute.fallbacks().empty()) {
     const auto &[Rank, Block] = Compute.fallbacks().front();
     Diags.warning({Opt["--machine"], 0, 0},
@@ -276,6 +318,12 @@ int runEstimate(const CommandArgs &Args) {
                   "estimate");
     for (const std::string &N : R.NondeterminismNotes)
       Diags.note(Tool, N, "estimate");
+    if (Farm)
+      Diags.note(Tool,
+                 "the task farm of rank " + std::to_string(Farm->Setup.Master) +
+                     " was re-simulated: its " + std::to_string(Farm->Setup.Costs.size()) +
+                     " tasks go to whichever worker returns first in predicted time",
+                 "estimate");
   }
 
   ReportOptions RO;
@@ -303,12 +351,27 @@ int runEstimate(const CommandArgs &Args) {
     }
     OS = &OutFile;
   }
-  if (Format == "yaml")
+  if (Format == "yaml") {
     writeYaml(*OS, R, RO);
-  else if (Format == "json")
-    writeJson(*OS, R, RO);
-  else
+    if (Farm)
+      farm::writeFarmYaml(*OS, *Farm);
+  } else if (Format == "json") {
+    std::ostringstream Json;
+    writeJson(Json, R, RO);
+    std::string Text = Json.str();
+    const size_t Close = Text.rfind('}');
+    if (Farm && Close != std::string::npos) { // the farm as the object's last member
+      std::ostringstream Member;
+      farm::writeFarmJson(Member, *Farm);
+      const size_t Last = Text.find_last_not_of(" \n", Close - 1);
+      Text = Text.substr(0, Last + 1) + ",\n" + Member.str() + Text.substr(Close);
+    }
+    *OS << Text;
+  } else {
     writeText(*OS, R, RO);
+    if (Farm)
+      farm::writeFarmText(*OS, *Farm);
+  }
   return 0;
 }
 

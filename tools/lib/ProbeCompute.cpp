@@ -4,6 +4,7 @@
 #include "CommandUtil.h"
 
 #include "mpiete/basedata/BlockMap.h"
+#include "mpiete/basedata/TaskCosts.h"
 #include "mpiete/basedata/TimingFile.h"
 #include "mpiete/support/Diagnostics.h"
 #include "mpiete/support/Hash.h"
@@ -36,6 +37,7 @@ namespace {
 /// The options, each declared once; --help is generated from them.
 struct Options {
   std::string Output, Cpu, PerNode;
+  long long TaskStride = 1;
   bool Keep = false;
 };
 
@@ -50,6 +52,12 @@ void declare(CommandLine &C, Options &O) {
                "may use), so blocks share memory bandwidth and caches as on a node running K "
                "ranks; default 1")
       ->type_name("K");
+  A.add_option("--tasks-subset", O.TaskStride,
+               "run only the task-farm tasks (MPIETE_TASK, docs/taskfarm.md) whose every "
+               "parameter is a multiple of C; the others are skipped and interpolated by the "
+               "estimator (default 1: every task)")
+      ->type_name("C")
+      ->check(CLI::Range(1LL, 1LL << 40));
   A.add_flag("--keep", O.Keep, "keep the per-rank timing files (their directory is printed)");
 }
 
@@ -206,6 +214,7 @@ int runProbeCompute(const CommandArgs &Args) {
     Launch.Env.emplace_back("MPIETE_CPU", Cpu);
   // Always set: a value left in the caller's environment must not leak into the ranks.
   Launch.Env.emplace_back("MPIETE_RANKS_PER_NODE", std::to_string(RanksPerNode));
+  Launch.Env.emplace_back("MPIETE_TASK_STRIDE", std::to_string(O.TaskStride));
   // All ranks share one processor by design: Open MPI must be told that is
   // fine.
   if (isOpenMpiLauncher(Launch.Launcher) &&
@@ -288,6 +297,25 @@ int runProbeCompute(const CommandArgs &Args) {
   if (!Out) {
     Diags.error(DiagLoc{Output}, "cannot write", "io");
     return 1;
+  }
+  // A task farm's per-task costs (rank<N>.tasks) go beside the machine file.
+  TaskCosts Tasks;
+  bool AnyTasks = false;
+  if (!readTaskDirectory(OutDir.string(), Launch.Np, Tasks, AnyTasks, Diags))
+    return 1;
+  const std::string TasksPath = taskCostsPathOf(Output);
+  std::error_code Ignored;
+  fs::remove(TasksPath, Ignored); // never leave an older run's tasks beside this machine file
+  if (AnyTasks) {
+    Tasks.Tool = Machine.Provenance.Tool;
+    Tasks.Host = hostName();
+    Tasks.Command = shellJoin(launchArgv(Launch));
+    std::ofstream TasksOut(TasksPath);
+    writeTaskCosts(TasksOut, Tasks);
+    if (!TasksOut) {
+      Diags.error(DiagLoc{TasksPath}, "cannot write", "io");
+      return 1;
+    }
   }
   if (Keep)
     std::cerr << "mpiete probe-compute: rank files kept in " << OutDir.string() << "\n";

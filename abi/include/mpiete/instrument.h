@@ -31,6 +31,13 @@ void mpiete_tm_loop_end(mpiete_site_t id, unsigned long long trips); /* whole lo
 void mpiete_iter(mpiete_site_t loop);
 void mpiete_loop_exit(mpiete_site_t loop);
 
+/* Both variants: one task of a task farm, marked by mpiete/task.h's MPIETE_TASK(params...)
+ * (docs/taskfarm.md). begin returns nonzero when the body is to run (the timing probe skips
+ * the tasks outside --tasks-subset's subset and records the others' times); end returns 0. */
+#define MPIETE_PROBE 1
+int mpiete_task_begin(int nparams, const long long *params);
+int mpiete_task_end(void);
+
 /* MPI entry points: `MPI_X(args)` becomes `mpiete_x(site, args)` in both variants. */
 #define MPIETE_ROUTINE(MpiName, RuntimeName, Role, Params, Args) int RuntimeName Params;
 #include "mpiete/routines.def"

@@ -1,0 +1,207 @@
+// The farm's re-simulation put together: inputs beside the machine files, the outcome applied
+// to the replay's prediction, and the report's lines.
+#include "mpiete/farm/FarmPrediction.h"
+
+#include "mpiete/farm/TaskCostTable.h"
+#include "mpiete/support/Diagnostics.h"
+
+#include <cmath>
+#include <filesystem>
+#include <iomanip>
+#include <map>
+#include <sstream>
+
+namespace mpiete::farm {
+
+std::optional<double> timeFactor(const TaskCosts &Reference, const TaskCosts &Other) {
+  if (Reference.Dims != Other.Dims)
+    return std::nullopt;
+  const size_t D = size_t(Reference.Dims);
+  std::map<std::vector<int64_t>, double> Ref;
+  for (size_t T = 0; T < Reference.MeasuredSeconds.size(); ++T)
+    Ref[{Reference.MeasuredParams.begin() + std::ptrdiff_t(T * D),
+         Reference.MeasuredParams.begin() + std::ptrdiff_t((T + 1) * D)}] =
+        Reference.MeasuredSeconds[T];
+  double SumRef = 0, SumOther = 0;
+  for (size_t T = 0; T < Other.MeasuredSeconds.size(); ++T) {
+    auto It = Ref.find({Other.MeasuredParams.begin() + std::ptrdiff_t(T * D),
+                        Other.MeasuredParams.begin() + std::ptrdiff_t((T + 1) * D)});
+    if (It == Ref.end())
+      continue;
+    SumRef += It->second;
+    SumOther += Other.MeasuredSeconds[T];
+  }
+  if (SumRef <= 0)
+    return std::nullopt;
+  return SumOther / SumRef;
+}
+
+bool loadFarmInputs(const std::string &MachinePath, const ClusterSpec *Spec,
+                    const std::string &ClusterPath, int Ranks, DiagnosticSink &Diags,
+                    FarmInputs &Out, bool &Failed) {
+  Failed = false;
+  Out.ReferencePath = taskCostsPathOf(MachinePath);
+  if (!std::filesystem::exists(Out.ReferencePath))
+    return false;
+  if (!loadTaskCosts(Out.ReferencePath, Out.Reference, Diags)) {
+    Failed = true;
+    return false;
+  }
+  Out.TimeFactorOfRank.assign(size_t(Ranks), 1.0);
+  if (!Spec || Spec->Nodes.empty() || Spec->RanksPerNode < 1)
+    return true;
+  // The node of each rank and the machine file of each node, as estimator/io/Cluster.cpp
+  // places them.
+  const int PerNode = Spec->RanksPerNode;
+  const int Nodes = (Ranks + PerNode - 1) / PerNode;
+  std::vector<std::string> MachineOfNode;
+  for (const ClusterNodeType &T : Spec->Nodes)
+    for (int I = 0; I < T.Count; ++I)
+      MachineOfNode.push_back(T.Machine.empty() ? "" : clusterPath(ClusterPath, T.Machine));
+  std::map<std::string, std::optional<double>> FactorOfMachine;
+  for (int R = 0; R < Ranks; ++R) {
+    const int Node = Spec->Placement == ClusterPlacement::Block ? R / PerNode : R % Nodes;
+    if (size_t(Node) >= MachineOfNode.size() || MachineOfNode[size_t(Node)].empty())
+      continue;
+    const std::string &Machine = MachineOfNode[size_t(Node)];
+    auto [It, New] = FactorOfMachine.try_emplace(Machine);
+    if (New) {
+      const std::string Path = taskCostsPathOf(Machine);
+      TaskCosts Other;
+      if (!std::filesystem::exists(Path)) {
+        Out.Notes.push_back("no task costs beside '" + Machine +
+                            "': its ranks' tasks take the measured times (r_s = 1)");
+      } else if (!loadTaskCosts(Path, Other, Diags)) {
+        Failed = true;
+        return false;
+      } else if (!(It->second = timeFactor(Out.Reference, Other))) {
+        Out.Notes.push_back("'" + Path + "' measured none of the tasks of '" + Out.ReferencePath +
+                            "': r_s = 1");
+      }
+    }
+    if (It->second)
+      Out.TimeFactorOfRank[size_t(R)] = *It->second;
+  }
+  return true;
+}
+
+std::optional<FarmPrediction> predictFarm(const RecognizedFarm &Farm, const FarmInputs &In,
+                                          const estimator::NetworkModel &Net, std::string &WhyNot) {
+  const TaskCosts &C = In.Reference;
+  const uint64_t Tasks = C.taskCount();
+  if (Tasks != Farm.TracedWorkerOfTask.size()) {
+    WhyNot = "'" + In.ReferencePath + "' lists " + std::to_string(Tasks) +
+             " tasks, the farm of rank " + std::to_string(Farm.Master) + " sends " +
+             std::to_string(Farm.TracedWorkerOfTask.size()) + " work messages";
+    return std::nullopt;
+  }
+  if (Farm.ReplayStart < 0 || Farm.ReplayEnd < 0) {
+    WhyNot = "the prediction region does not hold the farm";
+    return std::nullopt;
+  }
+  FarmPrediction P;
+  P.Farm = Farm;
+  P.Measured = C.measuredCount();
+  FarmSetup &S = P.Setup;
+  S.Master = Farm.Master;
+  S.Workers = Farm.Workers;
+  for (int W : S.Workers)
+    S.TimeFactor.push_back(size_t(W) < In.TimeFactorOfRank.size() ? In.TimeFactorOfRank[size_t(W)]
+                                                                  : 1.0);
+  S.WorkBytes = Farm.WorkBytes;
+  S.ResultBytes = Farm.ResultBytes;
+  S.Start = Farm.ReplayStart;
+  const TaskCostTable Table(C);
+  const std::vector<int64_t> All = C.allTasks();
+  const size_t D = size_t(C.Dims);
+  for (uint64_t T = 0; T < Tasks; ++T)
+    S.Costs.push_back(
+        TimeNs(std::llround(Table.seconds(std::span<const int64_t>(All.data() + T * D, D)) * 1e9)));
+  P.Outcome = simulateFarm(S, Net);
+  P.TracedTasksOfWorker.assign(S.Workers.size(), 0);
+  for (uint64_t T = 0; T < Tasks; ++T) {
+    const int Traced = Farm.TracedWorkerOfTask[T];
+    for (size_t W = 0; W < S.Workers.size(); ++W)
+      if (S.Workers[W] == Traced)
+        ++P.TracedTasksOfWorker[W];
+    if (S.Workers[size_t(P.Outcome.WorkerOfTask[T])] != Traced)
+      ++P.Moved;
+  }
+  P.Delta = P.Outcome.End - Farm.ReplayEnd;
+  return P;
+}
+
+void applyFarm(estimator::EstimateResult &R, const FarmPrediction &P) {
+  const TimeNs End = P.Farm.ReplayEnd;
+  for (size_t I = 0; I < R.Instances.size(); ++I) {
+    auto &In = R.Instances[I];
+    if (In.Start > End || In.End < End)
+      continue;
+    In.End += P.Delta;
+    R.InstancesTotal += P.Delta;
+    // Predicted is every instance's sum (0), the one chosen, or the only one.
+    const int Chosen = R.RegionInstance == -1 ? int(R.Instances.size()) : R.RegionInstance;
+    if (R.RegionInstance == 0 || Chosen == int(I) + 1 || R.Instances.size() == 1)
+      R.Predicted += P.Delta;
+  }
+  for (auto &Rank : R.Ranks)
+    if (Rank.End >= End)
+      Rank.End += P.Delta;
+}
+
+namespace {
+
+std::string secondsText(TimeNs T) {
+  std::ostringstream S;
+  S << std::fixed << std::setprecision(6) << double(T) * 1e-9;
+  return S.str();
+}
+
+} // namespace
+
+void writeFarmText(std::ostream &OS, const FarmPrediction &P) {
+  const FarmSetup &S = P.Setup;
+  const size_t Tasks = S.Costs.size();
+  OS << "task farm: re-simulated (seed 000): master rank " << S.Master << ", " << S.Workers.size()
+     << " workers, " << Tasks << " tasks (" << P.Measured << " measured, "
+     << Tasks - std::min<size_t>(Tasks, P.Measured) << " interpolated)\n";
+  OS << "  farm ends at " << secondsText(P.Outcome.End) << " s re-simulated, "
+     << secondsText(P.Farm.ReplayEnd) << " s with the traced assignment: the prediction moves "
+     << (P.Delta >= 0 ? "+" : "") << secondsText(P.Delta) << " s\n";
+  OS << "  tasks on another worker than traced: " << P.Moved << " of " << Tasks << "\n";
+  OS << "  worker  r_s     traced  predicted\n";
+  for (size_t W = 0; W < S.Workers.size(); ++W)
+    OS << "  " << std::setw(6) << S.Workers[W] << "  " << std::setw(6) << std::setprecision(3)
+       << S.TimeFactor[W] << "  " << std::setw(6) << P.TracedTasksOfWorker[W] << "  "
+       << std::setw(9) << P.Outcome.TasksOfWorker[W] << "\n";
+}
+
+void writeFarmYaml(std::ostream &OS, const FarmPrediction &P) {
+  const FarmSetup &S = P.Setup;
+  OS << "task_farm:\n  resimulated: true\n  master: " << S.Master << "\n  tasks: " << S.Costs.size()
+     << "\n  measured_tasks: " << P.Measured
+     << "\n  replay_end_seconds: " << secondsText(P.Farm.ReplayEnd)
+     << "\n  resimulated_end_seconds: " << secondsText(P.Outcome.End)
+     << "\n  moved_tasks: " << P.Moved << "\n  workers:\n";
+  for (size_t W = 0; W < S.Workers.size(); ++W)
+    OS << "    - {rank: " << S.Workers[W] << ", time_factor: " << S.TimeFactor[W]
+       << ", traced_tasks: " << P.TracedTasksOfWorker[W]
+       << ", predicted_tasks: " << P.Outcome.TasksOfWorker[W] << "}\n";
+}
+
+void writeFarmJson(std::ostream &OS, const FarmPrediction &P) {
+  const FarmSetup &S = P.Setup;
+  OS << "  \"task_farm\": {\"resimulated\": true, \"master\": " << S.Master
+     << ", \"tasks\": " << S.Costs.size() << ", \"measured_tasks\": " << P.Measured
+     << ", \"replay_end_seconds\": " << secondsText(P.Farm.ReplayEnd)
+     << ", \"resimulated_end_seconds\": " << secondsText(P.Outcome.End)
+     << ", \"moved_tasks\": " << P.Moved << ", \"workers\": [";
+  for (size_t W = 0; W < S.Workers.size(); ++W)
+    OS << (W ? ", " : "") << "{\"rank\": " << S.Workers[W]
+       << ", \"time_factor\": " << S.TimeFactor[W]
+       << ", \"traced_tasks\": " << P.TracedTasksOfWorker[W]
+       << ", \"predicted_tasks\": " << P.Outcome.TasksOfWorker[W] << "}";
+  OS << "]}\n";
+}
+
+} // namespace mpiete::farm

@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""End-to-end test of the task farms (docs/taskfarm.md) on test-programs/farm-1d or farm-2d.
+
+usage: farm_e2e.py --build BUILD --source SRC --work WORK --program farm-1d|farm-2d
+
+1. `make CC=BUILD/bin/mpiete-cc` and `make` (mpicc): the native, instrumented and trace-probe
+   builds print the same at 4 ranks (MPIETE_TASK vanishes outside the probes, and the probes
+   compute what the program computes).
+2. probe-program, then probe-compute --tasks-subset C: machine.tasks.yaml lists every task as
+   a grid and exactly the subset's tasks as measured; the timing probe's run ends (the master
+   got a result for every task) and its own output says every task was done.
+3. estimate (text, yaml, json) says the farm was re-simulated, with the counts of measured and
+   interpolated tasks and a worker table whose predicted counts add up to the task count.
+Exits 1 with the failing step's message.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import yaml
+
+CASES = {
+    # program: (arguments, --tasks-subset, grid, measured parameters)
+    "farm-1d": (["48", "20000"], 8, [[0, 47, 1]], [[i] for i in range(0, 48, 8)]),
+    "farm-2d": (["6", "4", "4", "200"], 2, [[0, 5, 1], [0, 3, 1]],
+                [[i, j] for i in range(0, 6, 2) for j in range(0, 4, 2)]),
+}
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def run(argv, cwd, env, what):
+    p = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=240)
+    if p.returncode != 0:
+        fail(f"{what}: exit {p.returncode}\n{p.stdout}\n{p.stderr}")
+    return p
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--source", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--program", required=True, choices=sorted(CASES))
+    a = ap.parse_args()
+    args, stride, grid, measured = CASES[a.program]
+    src = os.path.join(a.source, "test-programs", a.program)
+    work = os.path.abspath(a.work)
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    env = dict(os.environ)
+    env["PATH"] = os.path.join(a.build, "bin") + os.pathsep + env["PATH"]
+    env.pop("MPIETE_CC", None)
+    env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_rmaps_base_oversubscribe="1")
+    cc, ref = os.path.join(work, "cc"), os.path.join(work, "ref")
+    run(["make", "CC=mpiete-cc", "O=" + cc, "MPIETE_INCLUDE=" + os.path.join(a.source, "abi", "include")],
+        src, env, "make CC=mpiete-cc")
+    run(["make", "O=" + ref, "MPIETE_INCLUDE=" + os.path.join(a.source, "abi", "include")], src, env,
+        "make (mpicc)")
+    app = a.program
+    outs = {}
+    for name, exe in [("native", os.path.join(ref, app)), ("instrumented", os.path.join(cc, app)),
+                      ("trace probe", os.path.join(cc, app + ".trace"))]:
+        e = dict(env, MPIETE_OUTDIR=os.path.join(work, "out-" + name.replace(" ", "-")))
+        outs[name] = run(["mpirun", "-np", "4", exe] + args, work, e, name).stdout
+    if len(set(outs.values())) != 1 or not outs["native"]:
+        fail("the outputs differ:\n" + "\n".join(f"--- {k}\n{v}" for k, v in outs.items()))
+
+    mpiete = os.path.join(a.build, "bin", "mpiete")
+    run([mpiete, "probe-program", "-o", "traces", "-np", "4", os.path.join(cc, app + ".trace")] + args,
+        work, env, "probe-program")
+    p = run([mpiete, "probe-compute", "-o", "machine.yaml", "--tasks-subset", str(stride), "-np", "4",
+             os.path.join(cc, app + ".timing")] + args, work, env, "probe-compute")
+    tasks = yaml.safe_load(open(os.path.join(work, "machine.tasks.yaml")))
+    ntasks = 1
+    for g in grid:
+        ntasks *= (g[1] - g[0]) // g[2] + 1
+    if tasks["format"] != "mpiete-tasks" or tasks["stride"] != stride or tasks["tasks"] != ntasks:
+        fail(f"machine.tasks.yaml: {tasks}")
+    if tasks["grid"] != grid or [row[:-1] for row in tasks["measured"]] != measured:
+        fail(f"machine.tasks.yaml: grid {tasks['grid']}, measured {tasks['measured']}")
+    if any(row[-1] <= 0 for row in tasks["measured"]):
+        fail("a measured task took no time")
+
+    run([mpiete, "probe-comm", "-o", "network.yaml", "--max-size", "4KiB"], work, env, "probe-comm")
+    base = [mpiete, "estimate", "--program", "traces", "--machine", "machine.yaml", "--network",
+            "network.yaml"]
+    text = run(base, work, env, "estimate").stdout
+    head = (f"task farm: re-simulated (seed 000): master rank 0, 3 workers, {ntasks} tasks "
+            f"({len(measured)} measured, {ntasks - len(measured)} interpolated)")
+    if head not in text:
+        fail("the text report lacks '" + head + "':\n" + text)
+    y = yaml.safe_load(run(base + ["--format", "yaml"], work, env, "estimate yaml").stdout)
+    j = json.loads(run(base + ["--format", "json"], work, env, "estimate json").stdout)
+    for name, doc in (("yaml", y), ("json", j)):
+        farm = doc.get("task_farm")
+        if not farm or not farm["resimulated"] or farm["tasks"] != ntasks:
+            fail(f"the {name} report's task_farm: {farm}")
+        if sum(w["predicted_tasks"] for w in farm["workers"]) != ntasks or \
+                sum(w["traced_tasks"] for w in farm["workers"]) != ntasks:
+            fail(f"the {name} report's workers do not add up to {ntasks} tasks: {farm}")
+        if abs(doc["predicted_seconds"] - y["predicted_seconds"]) > 1e-9:
+            fail("the yaml and json predictions differ")
+    print("PASS")
+
+
+main()
