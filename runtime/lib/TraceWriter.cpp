@@ -49,6 +49,14 @@ void TraceWriter::decide() {
     return;
   }
   enable(Dir);
+  if (const char *Repeats = std::getenv("MPIETE_TRACE_REPEATS")) {
+    if (std::strcmp(Repeats, "0") == 0)
+      setRepeats(false, false);
+    else if (std::strcmp(Repeats, "hooks") == 0)
+      setRepeats(true, false);
+    else if (std::strcmp(Repeats, "1") != 0)
+      Recorder::get().fail("MPIETE_TRACE_REPEATS must be 0, hooks or 1, not '%s'", Repeats);
+  }
   std::atexit(atExit);
 }
 
@@ -112,113 +120,54 @@ void TraceWriter::drain(size_t Need) {
       writeAll(Fd, Buf, Keep, Started ? Path : SpillPath);
       std::memmove(Buf, Buf + Keep, Len - Keep);
       Len -= Keep;
+      Drained += Keep;
       for (size_t I = 0; I < Depth; ++I) {
         Frames[I].Prev = Frames[I].HasPrev ? Frames[I].Prev - Keep : 0;
         Frames[I].Cur = Frames[I].Claim ? Frames[I].Cur - Keep : 0;
       }
+      if (AutoOpen && Auto.Claim) {
+        Auto.Prev -= Keep;
+        Auto.Cur -= Keep;
+      }
     }
     if (Len + Need <= Capacity)
       return;
-    // Still no room: the lowest frame's iterations do not fit; it gives them up.
-    for (size_t I = 0; I < Depth; ++I)
+    // Still no room: the frame holding the earliest bytes gives its iterations up (the
+    // detector's frame lies below the hooks' frames), else the detector its history.
+    if (AutoOpen && Auto.Claim) {
+      release(Auto);
+      continue;
+    }
+    bool Released = false;
+    for (size_t I = 0; I < Depth && !Released; ++I)
       if (Frames[I].Claim) {
         release(Frames[I]);
-        break;
+        Released = true;
       }
+    if (!Released)
+      HistLost = true; // restarted where the current call ends (a record boundary)
   }
 }
 
 size_t TraceWriter::keep() const {
-  // Frames are nested, so the lowest frame holding bytes holds the earliest.
-  for (size_t I = 0; I < Depth; ++I)
-    if (Frames[I].Claim)
-      return Frames[I].HasPrev ? Frames[I].Prev : Frames[I].Cur;
-  return Len;
-}
-
-//===-- Repeat compression ------------------------------------------------------------------===//
-
-void TraceWriter::insertRepeat(LoopFrame &F) {
-  unsigned char Rec[RepeatRoom];
-  size_t N = 0;
-  Rec[N++] = static_cast<unsigned char>(trace::Tag::Repeat);
-  N += trace::putVarint(Rec + N, F.Count);
-  N += trace::putVarint(Rec + N, F.Cur - F.Prev);
-  std::memmove(Buf + F.Cur + N, Buf + F.Cur, Len - F.Cur);
-  std::memcpy(Buf + F.Cur, Rec, N);
-  Len += N;
-  F.Cur += N;
-  ++Records;
-  F.Count = 0;
-}
-
-void TraceWriter::endIteration(LoopFrame &F) {
-  const size_t CurLen = Len - F.Cur;
-  if (F.HasPrev && CurLen == F.Cur - F.Prev &&
-      std::memcmp(Buf + F.Prev, Buf + F.Cur, CurLen) == 0) {
-    // A copy of the previous iteration (an empty one is not worth counting).
-    if (CurLen != 0) {
-      Len = F.Cur;
-      Records = F.CurRecords;
-      ++F.Count;
-    }
+  // Frames are nested, so the lowest frame holding bytes holds the earliest; the detector's
+  // frame lies below the hooks' frames.
+  size_t Keep = Len;
+  if (AutoOpen && Auto.Claim) {
+    Keep = Auto.Prev;
   } else {
-    if (F.Count > 0)
-      insertRepeat(F);
-    F.Prev = F.Cur;
-    F.HasPrev = true;
+    for (size_t I = 0; I < Depth; ++I)
+      if (Frames[I].Claim) {
+        Keep = Frames[I].HasPrev ? Frames[I].Prev : Frames[I].Cur;
+        break;
+      }
   }
-  F.Cur = Len;
-  F.CurRecords = Records;
-}
-
-void TraceWriter::closeFrame(LoopFrame &F) {
-  if (!F.Claim)
-    return;
-  endIteration(F);
-  if (F.Count > 0)
-    insertRepeat(F);
-}
-
-void TraceWriter::release(LoopFrame &F) {
-  if (F.Count > 0)
-    insertRepeat(F);
-  F.Claim = false;
-  F.HasPrev = false;
-}
-
-void TraceWriter::iter(mpiete_site_t Loop) {
-  makeHookRoom();
-  size_t I = Depth;
-  while (I > 0 && Frames[I - 1].Loop != Loop)
-    --I;
-  if (I == 0) {
-    // Not open: its first iteration starts.
-    if (Depth == MaxFrames)
-      return;
-    Frames[Depth++] = LoopFrame{Loop, 0, Len, Records, 0, false, true};
-    return;
+  if (DetectOn) {
+    const uint64_t Oldest = oldestKept() - Drained;
+    if (Oldest < Keep)
+      Keep = static_cast<size_t>(Oldest);
   }
-  // Frames above it belong to loops left without an exit hook (break, return, goto).
-  while (Depth > I)
-    closeFrame(Frames[--Depth]);
-  LoopFrame &F = Frames[I - 1];
-  if (!F.Claim) {
-    F = LoopFrame{Loop, 0, Len, Records, 0, false, true};
-    return;
-  }
-  endIteration(F);
-}
-
-void TraceWriter::loopExit(mpiete_site_t Loop) {
-  makeHookRoom();
-  size_t I = Depth;
-  while (I > 0 && Frames[I - 1].Loop != Loop)
-    --I;
-  if (I == 0)
-    return; // never iterated (or too deep to be compressed)
-  while (Depth >= I)
-    closeFrame(Frames[--Depth]);
+  return Keep;
 }
 
 void TraceWriter::start(int Rank, int WorldSize) {
@@ -288,6 +237,8 @@ void TraceWriter::start(int Rank, int WorldSize) {
 }
 
 void TraceWriter::flush() {
+  // The detector's history goes out too (MPI_Finalize: hardly any calls follow).
+  HistLost = true;
   if (State == Open && Started && Len > 0)
     drain(0);
 }
@@ -307,6 +258,7 @@ void TraceWriter::finish(bool Complete) {
   makeHookRoom();
   while (Depth > 0)
     closeFrame(Frames[--Depth]);
+  closeAuto();
   reserve(1 + trace::MaxVarint);
   Buf[Len++] = static_cast<unsigned char>(trace::Tag::End);
   u(Records);

@@ -12,6 +12,12 @@
 // a frame whose iterations do not fit in the buffer gives the rest of its iteration up
 // (written plainly) and starts comparing again at its next iteration.
 //
+// Loops without hooks (their MPI calls are in procedures of other files) and iterations that
+// repeat with a longer period are compressed by a detector in the writer itself (TraceRepeat.cpp):
+// it hashes the bytes each MPI call wrote (a span), finds a period of up to MaxPeriod spans
+// from the last repeated run of Gram span hashes, and once the last 2 x period spans repeat,
+// keeps a frame of its own (below the hook frames) whose iterations are period spans long.
+//
 // Writing is on only when MPIETE_OUTDIR is set. Not thread-safe, like the rest of the runtime.
 #ifndef MPIETE_RUNTIME_TRACEWRITER_H
 #define MPIETE_RUNTIME_TRACEWRITER_H
@@ -47,6 +53,12 @@ public:
 
   /// Turns writing on into directory Dir (what MPIETE_OUTDIR does; tests call it directly).
   void enable(const char *Dir);
+  /// Which compression runs: the loop hooks' frames and the detector of repeated call
+  /// sequences (both by default; MPIETE_TRACE_REPEATS=0 turns both off, =hooks the detector).
+  void setRepeats(bool Hooks, bool Detect) {
+    HooksOn = Hooks;
+    DetectOn = Detect;
+  }
 
   //===-- One function per record kind (docs/trace-format.md) --------------------------------===//
   void block(mpiete_site_t Block) { begin(trace::Tag::Block, Block, 0); }
@@ -94,6 +106,8 @@ public:
   void callEnd(mpiete_site_t Site) {
     if (CallFlag != 0)
       begin(trace::Tag::Call, Site, 0);
+    if (DetectOn)
+      spanEnd();
   }
   /// The loop hooks (mpiete_iter, mpiete_loop_exit).
   void iter(mpiete_site_t Loop);
@@ -195,13 +209,61 @@ private:
     uint64_t CurRecords; // Records when the current iteration started
     uint64_t Count;      // iterations dropped as copies of the previous one
     bool HasPrev;
-    bool Claim; // its bytes are held in the buffer (false: given up until its next iteration)
+    bool Claim;     // its bytes are held in the buffer (false: given up until its next iteration)
+    bool Dormant;   // gave up after MaxMisses different iterations in a row (the detector's turn)
+    uint8_t Misses; // iterations in a row that differed from the previous one
   };
+  /// A hook frame whose iterations differ this many times in a row stops holding bytes, so that
+  /// the detector can look for a longer period across its iterations.
+  static constexpr uint8_t MaxMisses = 4;
   void endIteration(LoopFrame &F);
   void closeFrame(LoopFrame &F);
   void insertRepeat(LoopFrame &F);
   void release(LoopFrame &F);
   size_t keep() const;
+  void shiftFrames(size_t Pos, size_t N);
+
+  //===-- The detector of repeated call sequences (TraceRepeat.cpp) ----------------------===//
+  /// Spans of history kept (a power of two); a period is at most MaxPeriod spans.
+  static constexpr size_t HistSize = 8192;
+  static constexpr uint64_t MaxPeriod = 4000;
+  static_assert(2 * MaxPeriod + 1 < HistSize);
+  /// A period is proposed by the last earlier occurrence of the last Gram span hashes.
+  static constexpr uint64_t Gram = 4;
+  static constexpr size_t GramSlots = 8192;
+  /// A detector frame opens once this many spans in a row equal those a period before.
+  static constexpr uint64_t MinRun = 32;
+  /// Where span N ended: its bytes' hash, the absolute stream position and the record count.
+  struct SpanEnd {
+    uint64_t Hash;
+    uint64_t Pos;
+    uint64_t Records;
+  };
+  struct GramSlot {
+    uint64_t Key;
+    uint64_t Span;
+  };
+  void spanEnd();
+  void noteSpan(uint64_t Hash);
+  uint64_t gramKey(uint64_t Span) const;
+  void restartHistory();
+  void closeAuto();
+  uint64_t oldestKept() const;
+
+  bool HooksOn = true;
+  bool DetectOn = true;
+  uint64_t Drained = 0; // bytes written out of Buf so far: Buf[0]'s absolute position
+  SpanEnd Hist[HistSize] = {};
+  GramSlot Grams[GramSlots] = {};
+  uint64_t Spans = 0;     // spans ended so far; Hist[Spans % HistSize] is the last boundary
+  uint64_t HistFirst = 1; // the first span of the valid history (Hist[HistFirst - 1]: its start)
+  bool HistLost = false;  // drain() wrote the history out: restart at the next span's end
+  uint64_t Period = 0;    // the candidate period (0: none)
+  uint64_t Run = 0;       // spans in a row equal to the one Period spans before
+  LoopFrame Auto = {};    // the detector's frame (valid if AutoOpen); Loop is unused
+  bool AutoOpen = false;
+  uint64_t AutoPeriod = 0; // its iterations' length in spans
+  uint64_t AutoSpans = 0;  // spans in its current iteration so far
   void makeHookRoom() {
     if (Len + MaxFrames * RepeatRoom > Capacity) [[unlikely]]
       drain(MaxFrames * RepeatRoom);

@@ -333,43 +333,51 @@ uint64_t fileSize(const std::string &Path) {
 }
 
 /// segments.c's traces: SHORT (10 steps) and LONG (1000 steps) with the loop hooks, PLAIN
-/// (1000 steps without them). LONG is no bigger than SHORT (but for the varints of counts),
-/// and expands to exactly PLAIN's records.
+/// (1000 steps without them, nothing compressed) and DETECTED (1000 steps without hooks, the
+/// writer's detector on). LONG is no bigger than SHORT (but for the varints of counts), DETECTED
+/// a small fraction of PLAIN, and both expand to exactly PLAIN's records.
 int checkSegments(const std::string &Short, const std::string &Long, const std::string &Plain,
-                  int Np) {
+                  const std::string &Detected, int Np) {
   for (int Rank = 0; Rank < Np; ++Rank) {
     const std::string File = "/rank" + std::to_string(Rank) + ".trace";
     const uint64_t S = fileSize(Short + File), L = fileSize(Long + File),
-                   P = fileSize(Plain + File);
+                   P = fileSize(Plain + File), D = fileSize(Detected + File);
     std::cout << "rank " << Rank << ": 10 steps " << S << " bytes, 1000 steps " << L
-              << " bytes, 1000 steps uncompressed " << P << " bytes\n";
+              << " bytes, 1000 steps uncompressed " << P << " bytes, without hooks " << D
+              << " bytes\n";
     EXPECT(S > 0 && L <= S + 8, "the trace grows with the iterations: " << S << " -> " << L);
     EXPECT(P > 50 * L, "1000 uncompressed steps: " << P << " bytes");
-    const std::vector<Record> A = readRank(Long, Rank, Np), B = readRank(Plain, Rank, Np);
-    EXPECT(A.size() == B.size(), "expanded " << A.size() << " records, uncompressed " << B.size());
-    for (size_t I = 0; I < A.size() && I < B.size(); ++I)
-      if (text(A[I]) != text(B[I])) {
-        EXPECT(false, "record " << I << ": " << text(A[I]) << " vs " << text(B[I]));
-        break;
-      }
-    // One flagged record per call: init, two per step, finalize.
-    size_t Calls = 0;
-    for (const Record &R : A)
-      Calls += R.CallStart;
-    EXPECT(Calls == 1 + 2 * 1000 + 1, "calls " << Calls); // init, steps, finalize
+    EXPECT(P > 50 * D, "1000 steps without hooks: " << D << " bytes");
+    const std::vector<Record> B = readRank(Plain, Rank, Np);
+    for (const std::string &Packed : {Long, Detected}) {
+      const std::vector<Record> A = readRank(Packed, Rank, Np);
+      EXPECT(A.size() == B.size(),
+             Packed << ": expanded " << A.size() << " records, uncompressed " << B.size());
+      for (size_t I = 0; I < A.size() && I < B.size(); ++I)
+        if (text(A[I]) != text(B[I])) {
+          EXPECT(false, Packed << ": record " << I << ": " << text(A[I]) << " vs " << text(B[I]));
+          break;
+        }
+      // One flagged record per call: init, two per step, finalize.
+      size_t Calls = 0;
+      for (const Record &R : A)
+        Calls += R.CallStart;
+      EXPECT(Calls == 1 + 2 * 1000 + 1, "calls " << Calls); // init, steps, finalize
+    }
   }
   return Failures == 0 ? 0 : 1;
 }
 
 int main(int argc, char **argv) {
-  if (argc == 6 && std::string(argv[1]) == "segments") {
-    const int Rc = checkSegments(argv[2], argv[3], argv[4], std::stoi(argv[5]));
+  if (argc == 7 && std::string(argv[1]) == "segments") {
+    const int Rc = checkSegments(argv[2], argv[3], argv[4], argv[5], std::stoi(argv[6]));
     if (Rc == 0)
       std::cout << "trace segments ok\n";
     return Rc;
   }
   if (argc != 4) {
-    std::cerr << "usage: trace_check counts|content DIR NP | segments SHORT LONG PLAIN NP\n";
+    std::cerr
+        << "usage: trace_check counts|content DIR NP | segments SHORT LONG PLAIN DETECTED NP\n";
     return 2;
   }
   const std::string Mode = argv[1], Dir = argv[2];

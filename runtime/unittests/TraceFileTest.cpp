@@ -413,6 +413,8 @@ void exchange(TraceWriter &W, uint64_t &Pending, int Step) {
 std::string writeProgram(const std::string &Dir, bool Hooks, int Steps = 40) {
   auto W = std::make_unique<TraceWriter>();
   W->enable(Dir.c_str());
+  if (!Hooks)
+    W->setRepeats(false, false);
   W->start(0, 2);
   W->callBegin();
   W->init(idA(1));
@@ -527,6 +529,168 @@ TEST(TraceFile, IdenticalIterationsCostNothing) {
   };
   const size_t Ten = Steady(10), Thousand = Steady(1000);
   EXPECT_LE(Thousand, Ten + 2) << "10 steps: " << Ten << " bytes, 1000 steps: " << Thousand;
+}
+
+namespace {
+
+/// The compression modes of the writer: hooks and detector, the detector alone, none.
+enum class Mode { Both, Detect, Plain };
+
+/// Runs Program (which may call the loop hooks) on a fresh writer in Mode; returns the file.
+template <typename Fn> std::string writeWith(const char *Name, Mode M, Fn Program) {
+  const std::string Dir = tempDir(Name);
+  auto W = std::make_unique<TraceWriter>();
+  W->enable(Dir.c_str());
+  W->setRepeats(M == Mode::Both, M != Mode::Plain);
+  W->start(0, 2);
+  Program(*W);
+  W->finish();
+  std::string Data = slurp(Dir + "/rank0.trace");
+  std::filesystem::remove_all(Dir);
+  return Data;
+}
+
+size_t repeatCount(const std::string &Data) {
+  size_t N = 0;
+  for (const std::string &R : records(Data, nullptr, true))
+    N += R.rfind("repeat ", 0) == 0;
+  return N;
+}
+
+/// Expands Packed and Plain and compares them record for record.
+void expectSameRecords(const std::string &Packed, const std::string &Plain) {
+  const std::vector<std::string> Expanded = records(Packed), Full = records(Plain);
+  ASSERT_EQ(Expanded.size(), Full.size());
+  for (size_t I = 0; I < Full.size(); ++I)
+    ASSERT_EQ(Expanded[I], Full[I]) << "record " << I;
+}
+
+/// A blocking call: a send or receive start and its wait.
+void blockingCall(TraceWriter &W, mpiete_site_t Site, bool Send, int32_t Tag) {
+  W.callBegin();
+  const uint64_t R = Send ? W.send(Site, 1, Tag, 0, 16384, SendMode::Standard, Context::User)
+                          : W.recv(Site, 1, Tag, 0, 16384, Context::User);
+  W.wait(Site, WaitOp::Wait, 1);
+  if (Send)
+    W.sendCompleted(R);
+  else
+    W.recvCompleted(R, 1, Tag, 16384);
+  W.callEnd(Site);
+}
+
+/// A time step whose MPI calls are in another file's procedures (no hooks in the step loop):
+/// a halo exchange with a hooked loop of its own, an allreduce, and every fifth step a
+/// convergence test (a second allreduce).
+void stepWithoutHooks(TraceWriter &W, uint64_t &Pending, int T) {
+  for (int K = 0; K < 2; ++K) {
+    W.iter(Inner);
+    exchange(W, Pending, 0);
+  }
+  W.loopExit(Inner);
+  for (int C = 0; C < (T % 5 == 4 ? 2 : 1); ++C) {
+    W.callBegin();
+    W.collective(idA(610 + C), CollKind::Allreduce, 0, -1, 8);
+    W.send(idA(610 + C), 1, 0, 0, 8, SendMode::Standard, Context::Collective);
+    W.callEnd(idA(610 + C));
+  }
+}
+
+} // namespace
+
+// The detector finds a time step whose loop has no hooks, with a hooked loop inside and a
+// period of five steps; the expanded trace is the uncompressed one, record for record, and
+// its size does not grow with the steps.
+TEST(TraceFile, DetectedRepeatsExpandToTheUncompressedRecords) {
+  auto Program = [](int Steps) {
+    return [Steps](TraceWriter &W) {
+      uint64_t Pending = 0;
+      for (int T = 0; T < Steps; ++T)
+        stepWithoutHooks(W, Pending, T);
+    };
+  };
+  const std::string Plain = writeWith("d-plain", Mode::Plain, Program(400));
+  for (Mode M : {Mode::Both, Mode::Detect}) {
+    const std::string Packed = writeWith("d-packed", M, Program(400));
+    SCOPED_TRACE(M == Mode::Both ? "hooks and detector" : "detector alone");
+    expectSameRecords(Packed, Plain);
+    EXPECT_GE(repeatCount(Packed), 1u);
+    const std::string Longer = writeWith("d-longer", M, Program(4000));
+    EXPECT_EQ(records(Longer).size(), 10 * records(Packed).size());
+    EXPECT_LE(Longer.size(), Packed.size() + 8) << Packed.size() << " -> " << Longer.size();
+    EXPECT_LT(Packed.size() * 4, Plain.size());
+  }
+}
+
+// A ring whose tag cycles through 50 values (hooked lap loop whose neighbouring laps always
+// differ): the hook frame gives up and the detector finds the 100-call period.
+TEST(TraceFile, CyclingTagsAreDetected) {
+  auto Program = [](int Laps) {
+    return [Laps](TraceWriter &W) {
+      W.callBegin();
+      W.init(idA(1));
+      W.callEnd(idA(1));
+      for (int Lap = 0; Lap < Laps; ++Lap) {
+        W.iter(Outer);
+        blockingCall(W, idA(700), true, 100 + Lap % 50);
+        blockingCall(W, idA(701), false, 100 + Lap % 50);
+      }
+      W.loopExit(Outer);
+      W.callBegin();
+      W.finalize(idA(2));
+      W.callEnd(idA(2));
+    };
+  };
+  const std::string Plain = writeWith("r-plain", Mode::Plain, Program(1000));
+  const std::string Packed = writeWith("r-packed", Mode::Both, Program(1000));
+  expectSameRecords(Packed, Plain);
+  EXPECT_EQ(records(Plain).size(), 1 + 1000 * 4 + 1u);
+  const std::string Longer = writeWith("r-longer", Mode::Both, Program(10000));
+  EXPECT_LE(Longer.size(), Packed.size() + 8) << Packed.size() << " -> " << Longer.size();
+  EXPECT_LT(Packed.size() * 4, Plain.size());
+  // Hooks alone cannot compress it.
+  const std::string HooksOnly = writeWith("r-hooks", Mode::Both, [](TraceWriter &W) {
+    W.setRepeats(true, false);
+    for (int Lap = 0; Lap < 1000; ++Lap) {
+      W.iter(Outer);
+      blockingCall(W, idA(700), true, 100 + Lap % 50);
+    }
+    W.loopExit(Outer);
+  });
+  EXPECT_EQ(repeatCount(HooksOnly), 0u);
+}
+
+// Calls that never repeat (a tag that grows) are written plainly, the same as without
+// compression, byte for byte.
+TEST(TraceFile, SequencesThatNeverRepeatStayPlain) {
+  auto Program = [](TraceWriter &W) {
+    for (int Lap = 0; Lap < 3000; ++Lap)
+      blockingCall(W, idA(700), Lap % 3 == 0, Lap);
+  };
+  const std::string Plain = writeWith("n-plain", Mode::Plain, Program);
+  const std::string Packed = writeWith("n-packed", Mode::Both, Program);
+  EXPECT_EQ(records(Packed, nullptr, true), records(Plain, nullptr, true));
+  EXPECT_EQ(Packed.size(), Plain.size());
+}
+
+// Calls whose records fill a good part of the buffer (the detector's history and frame are
+// given up when they do not fit) still expand to the uncompressed records.
+TEST(TraceFile, LargeSpansStayLossless) {
+  for (auto [Blocks, Steps] : {std::pair{3000, 80}, std::pair{60000, 12}}) {
+    auto Program = [Blocks, Steps](TraceWriter &W) {
+      for (int T = 0; T < Steps; ++T) {
+        W.iter(Outer);
+        W.callBegin();
+        for (int B = 0; B < Blocks; ++B)
+          W.block(idB(B % 50 + (T % 7 == 6 ? 1 : 0)));
+        W.callEnd(idA(800));
+        blockingCall(W, idA(700), true, 5);
+      }
+      W.loopExit(Outer);
+    };
+    const std::string Plain = writeWith("l-plain", Mode::Plain, Program);
+    expectSameRecords(writeWith("l-both", Mode::Both, Program), Plain);
+    expectSameRecords(writeWith("l-detect", Mode::Detect, Program), Plain);
+  }
 }
 
 // Every proper prefix of a compressed trace is an error, never a shorter valid trace.

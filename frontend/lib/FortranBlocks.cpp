@@ -1,0 +1,572 @@
+// The Fortran frontend's block partition: splits the bodies of communicating procedures into
+// compute blocks (or, in segment mode, hooks only the loops that contain MPI) and records every
+// MPI call site, from Flang's parse tree (FortranAnalysis.h has what it shares with the analysis).
+#include "FortranAnalysis.h"
+
+#include "mpiete/frontend/BlockPartition.h"
+
+#include <map>
+
+namespace mpiete {
+using namespace fortran;
+
+namespace {
+
+/// Partitions the bodies of communicating procedures into blocks and records every MPI call.
+class UnitBuilder {
+public:
+  UnitBuilder(const SourceMap &SM, const std::string &Main, const CommunicationAnalysis &CA,
+              const FortranFrontendOptions &Opts, UnitModel &Model, DiagnosticSink &Diags)
+      : SM(SM), Main(Main), CA(CA), Opts(Opts), Model(Model), Diags(Diags),
+        Segments(Opts.Mode == Partition::Segments) {}
+
+  void procedure(const ProcInfo &P) {
+    Procedure = P.Name;
+    Model.Procedures.push_back(Procedure);
+    LoopStack.clear();
+    TerminalStack.clear();
+    Counters.clear();
+    TargetCollector TC;
+    p::Walk(*P.Exec, TC);
+    Targets = std::move(TC.Targets);
+    sequence(P.Exec->v, std::nullopt);
+    if (!Counters.empty())
+      counterDecl(P);
+  }
+
+private:
+  // ---- classification ----------------------------------------------------------------------
+
+  template <typename T> StmtFacts facts(const T &Node) const {
+    StmtFacts F;
+    FactsWalker W{CA, F};
+    p::Walk(Node, W);
+    return F;
+  }
+  static StmtTraits traitsOf(const StmtFacts &F) {
+    StmtTraits T;
+    T.Communicates = F.MpiCall || F.CommunicatingCall;
+    T.Jumps = F.Jump;
+    return T;
+  }
+
+  /// An action statement for the partition policy: a jump target (or the terminal statement of
+  /// an enclosing labelled DO, Terminal) is entered from elsewhere; CONTINUE executes nothing.
+  StmtTraits actionTraits(const p::Statement<p::ActionStmt> &S, const StmtFacts &F,
+                          std::optional<p::Label> Terminal) const {
+    StmtTraits T = traitsOf(F);
+    T.Entered = S.label && (Targets.count(*S.label) || (Terminal && *S.label == *Terminal));
+    T.NoCode = std::holds_alternative<p::ContinueStmt>(S.statement.u);
+    return T;
+  }
+
+  /// Any other construct: DO, IF and SELECT CASE are the partition's loops and branches;
+  /// WHERE, FORALL and the others compute like one statement when nothing in them
+  /// communicates or jumps; a compiler directive binds to the statement after it.
+  StmtTraits constructTraits(const p::ExecutableConstruct &EC, StmtFacts &F) const {
+    using Fortran::common::Indirection;
+    F = Fortran::common::visit([&](const auto &X) { return facts(X); }, EC.u);
+    StmtTraits T = traitsOf(F);
+    T.Directive = std::holds_alternative<Indirection<p::CompilerDirective>>(EC.u);
+    T.Structured = std::holds_alternative<Indirection<p::DoConstruct>>(EC.u) ||
+                   std::holds_alternative<Indirection<p::IfConstruct>>(EC.u) ||
+                   std::holds_alternative<Indirection<p::CaseConstruct>>(EC.u);
+    return T;
+  }
+
+  /// ENTRY, and what the parser could not read: control may arrive there from outside.
+  static bool isEntry(const p::ExecutionPartConstruct &EPC) {
+    return std::holds_alternative<p::Statement<Fortran::common::Indirection<p::EntryStmt>>>(
+               EPC.u) ||
+           std::holds_alternative<p::ErrorRecovery>(EPC.u);
+  }
+
+  // ---- the partition ---------------------------------------------------------------------
+
+  struct Run {
+    std::vector<p::CharBlock> Stmts;
+    std::vector<StmtTraits> Traits;
+    std::vector<std::string> Opaque;
+    bool empty() const { return Stmts.empty(); }
+  };
+
+  void sequence(const p::Block &B, std::optional<p::Label> Terminal) {
+    Run R;
+    for (const p::ExecutionPartConstruct &EPC : B) {
+      if (const auto *EC = std::get_if<p::ExecutableConstruct>(&EPC.u)) {
+        construct(*EC, R, Terminal);
+      } else if (isEntry(EPC)) {
+        // ENTRY: control arrives here from outside; a block cannot span it.
+        flush(R);
+      }
+      // FORMAT, DATA, NAMELIST: not executed; they do not break a run.
+    }
+    flush(R);
+  }
+
+  void construct(const p::ExecutableConstruct &EC, Run &R, std::optional<p::Label> Terminal) {
+    if (const auto *S = std::get_if<p::Statement<p::ActionStmt>>(&EC.u)) {
+      action(*S, R, Terminal);
+      return;
+    }
+    p::CharBlock Span = Fortran::common::visit([&](const auto &X) { return spanOf(X); }, EC.u);
+    StmtFacts F;
+    StmtTraits T = constructTraits(EC, F);
+    if (Segments && !T.Communicates)
+      return; // nothing to rewrite, and no hooks where no MPI call runs
+    if (Policy.isComputation(T) && !Span.empty()) {
+      add(R, Span, T, F);
+      return;
+    }
+    flush(R);
+    if (const auto *D = std::get_if<Fortran::common::Indirection<p::DoConstruct>>(&EC.u)) {
+      loop(D->value());
+      return;
+    }
+    if (const auto *I = std::get_if<Fortran::common::Indirection<p::IfConstruct>>(&EC.u)) {
+      const p::IfConstruct &If = I->value();
+      sequence(std::get<p::Block>(If.t), std::nullopt);
+      for (const auto &EI : std::get<std::list<p::IfConstruct::ElseIfBlock>>(If.t))
+        sequence(std::get<p::Block>(EI.t), std::nullopt);
+      if (const auto &E = std::get<std::optional<p::IfConstruct::ElseBlock>>(If.t))
+        sequence(std::get<p::Block>(E->t), std::nullopt);
+      return;
+    }
+    if (const auto *C = std::get_if<Fortran::common::Indirection<p::CaseConstruct>>(&EC.u)) {
+      for (const auto &Case : std::get<std::list<p::CaseConstruct::Case>>(C->value().t))
+        sequence(std::get<p::Block>(Case.t), std::nullopt);
+      return;
+    }
+    if (T.Directive || !T.Communicates)
+      return;
+    using Fortran::common::Indirection;
+    if (std::holds_alternative<Indirection<p::WhereConstruct>>(EC.u) ||
+        std::holds_alternative<Indirection<p::ForallConstruct>>(EC.u)) {
+      Fortran::common::visit([&](const auto &X) { collectCalls(X); }, EC.u);
+      return;
+    }
+    // Constructs whose blocks run like a sequence of statements: partition them in place.
+    if (const auto *A = std::get_if<Indirection<p::AssociateConstruct>>(&EC.u)) {
+      sequence(std::get<p::Block>(A->value().t), std::nullopt);
+      return;
+    }
+    if (const auto *B = std::get_if<Indirection<p::BlockConstruct>>(&EC.u)) {
+      sequence(std::get<p::Block>(B->value().t), std::nullopt);
+      return;
+    }
+    if (const auto *C = std::get_if<Indirection<p::CriticalConstruct>>(&EC.u)) {
+      sequence(std::get<p::Block>(C->value().t), std::nullopt);
+      return;
+    }
+    if (const auto *T = std::get_if<Indirection<p::SelectTypeConstruct>>(&EC.u)) {
+      for (const auto &Case : std::get<std::list<p::SelectTypeConstruct::TypeCase>>(T->value().t))
+        sequence(std::get<p::Block>(Case.t), std::nullopt);
+      return;
+    }
+    if (const auto *R = std::get_if<Indirection<p::SelectRankConstruct>>(&EC.u)) {
+      for (const auto &Case : std::get<std::list<p::SelectRankConstruct::RankCase>>(R->value().t))
+        sequence(std::get<p::Block>(Case.t), std::nullopt);
+      return;
+    }
+    Diags.error(SM.loc(Span),
+                "MPI communication inside this construct (CHANGE TEAM, OpenMP or OpenACC) is "
+                "not supported",
+                "unsupported");
+  }
+
+  void action(const p::Statement<p::ActionStmt> &S, Run &R, std::optional<p::Label> Terminal) {
+    // A jump target or the terminal statement of a labelled DO keeps its label and stays
+    // outside every block: a hook before it would be skipped by the jump (or, for the
+    // terminal, land outside the loop) and leave the timing unbalanced.
+    StmtFacts F = facts(S.statement);
+    StmtTraits T = actionTraits(S, F, Terminal);
+    if (Policy.isComputation(T)) {
+      add(R, S.source, T, F);
+      return;
+    }
+    flush(R);
+    collectCalls(S);
+  }
+
+  void add(Run &R, p::CharBlock Src, const StmtTraits &T, const StmtFacts &F) {
+    R.Stmts.push_back(Src);
+    R.Traits.push_back(T);
+    for (const std::string &N : F.Opaque)
+      if (std::find(R.Opaque.begin(), R.Opaque.end(), N) == R.Opaque.end())
+        R.Opaque.push_back(N);
+  }
+
+  void flush(Run &R) {
+    if (R.empty())
+      return;
+    Run Cur = std::move(R);
+    R = Run();
+    if (Segments)
+      return; // computation is timed between MPI calls by the runtime
+    // Leading and trailing CONTINUE statements are no work (BlockPartition.h).
+    BlockRange Range = Policy.blockOf(Cur.Traits);
+    if (Range.empty())
+      return; // only CONTINUE: no work, no block
+    p::CharBlock B = Cur.Stmts[Range.First], E = Cur.Stmts[Range.Last - 1];
+    auto Begin = SM.beginOf(B);
+    auto End = SM.endOf(E);
+    if (!Begin || !End || *End < *Begin) {
+      Diags.error(SM.loc(B),
+                  "statements of procedure '" + Procedure +
+                      "' that come from an included file or a macro cannot be instrumented",
+                  "unsupported");
+      return;
+    }
+    ComputeEdits CE;
+    CE.Begin = *Begin;
+    CE.End = *End;
+    Block Blk = newBlock(BlockKind::Compute, B, E);
+    Blk.OpaqueCalls = Cur.Opaque;
+    Blk.Compute = Model.Computes.size();
+    Model.Computes.push_back(CE);
+    Model.Blocks.push_back(std::move(Blk));
+  }
+
+  void loop(const p::DoConstruct &D) {
+    const auto &DoS = std::get<p::Statement<p::NonLabelDoStmt>>(D.t);
+    const p::Block &Body = std::get<p::Block>(D.t);
+    std::optional<p::Label> Lab = doLabel(DoS);
+
+    LoopInfo Info;
+    Info.Kind = D.IsDoWhile() ? "do-while" : D.IsDoConcurrent() ? "do-concurrent" : "do";
+    Info.Procedure = Procedure;
+    DiagLoc L = SM.loc(DoS.source);
+    Info.Line = L.Line;
+    Info.Col = L.Col;
+    Info.Parent = LoopStack.empty() ? -1 : static_cast<int>(LoopStack.back());
+    unsigned LoopIndex = Model.Loops.size();
+    Model.Loops.push_back(Info);
+
+    if (Segments)
+      loopSite(D, DoS, Lab);
+    else if (wholeLoop(D, DoS, Body, Lab, LoopIndex))
+      return;
+    LoopStack.push_back(LoopIndex);
+    TerminalStack.push_back(Lab);
+    sequence(Body, Lab);
+    TerminalStack.pop_back();
+    LoopStack.pop_back();
+  }
+
+  /// The label of a labelled DO (`DO 10 I = 1, N`), which canonicalization turned into a DO
+  /// construct: read from the statement's cooked text, where digits right after DO can only
+  /// be a label.
+  static std::optional<p::Label> doLabel(const p::Statement<p::NonLabelDoStmt> &S) {
+    if (auto L = std::get<std::optional<p::Label>>(S.statement.t))
+      return L;
+    std::string_view T(S.source.begin(), S.source.size());
+    size_t I = 0;
+    if (std::get<std::optional<p::Name>>(S.statement.t)) {
+      size_t Colon = T.find(':');
+      if (Colon == std::string_view::npos)
+        return std::nullopt;
+      I = Colon + 1;
+    }
+    while (I < T.size() && T[I] == ' ')
+      ++I;
+    if (T.substr(I, 2) != "do")
+      return std::nullopt;
+    I += 2;
+    while (I < T.size() && T[I] == ' ')
+      ++I;
+    p::Label L = 0;
+    size_t Digits = 0;
+    while (I < T.size() && std::isdigit(static_cast<unsigned char>(T[I]))) {
+      L = L * 10 + (T[I++] - '0');
+      ++Digits;
+    }
+    return Digits ? std::optional<p::Label>(L) : std::nullopt;
+  }
+
+  /// Segments: a DO loop that contains MPI calls is a site of kind loop: its iteration hook
+  /// goes after the DO statement, its exit hook after the loop's last statement, except when
+  /// that statement is the terminal statement an enclosing labelled DO shares (`do 10 j` /
+  /// `do 10 i` / `10 continue`): there is no place after the inner loop only, and the runtime
+  /// discovers the exit lazily.
+  void loopSite(const p::DoConstruct &D, const p::Statement<p::NonLabelDoStmt> &DoS,
+                std::optional<p::Label> Lab) {
+    p::CharBlock Span = spanOf(D);
+    auto LB = SM.beginOf(DoS.source), BB = SM.endOf(DoS.source), LE = SM.endOf(Span);
+    if (!LB || !BB || !LE || *LB >= *BB || *BB > *LE)
+      return; // from an included file or a macro: no hooks
+    bool Shared =
+        Lab && std::find(TerminalStack.begin(), TerminalStack.end(), Lab) != TerminalStack.end();
+    ComputeEdits E;
+    E.LoopBegin = E.Begin = *LB;
+    E.BodyBegin = *BB;
+    E.LoopEnd = E.End = E.BodyEnd = Shared ? 0 : *LE;
+    Block B = newBlock(BlockKind::Loop, DoS.source, Span);
+    B.Compute = Model.Computes.size();
+    Model.Computes.push_back(E);
+    Model.Blocks.push_back(std::move(B));
+  }
+
+  /// Seed 004 section 3.1.1: a loop whose body is exactly one compute block is timed whole.
+  bool wholeLoop(const p::DoConstruct &D, const p::Statement<p::NonLabelDoStmt> &DoS,
+                 const p::Block &Body, std::optional<p::Label> Lab, unsigned LoopIndex) {
+    // A terminal statement shared with an enclosing labelled DO ends both loops on one line:
+    // there is no place after the inner loop only.
+    if (Lab && std::find(TerminalStack.begin(), TerminalStack.end(), Lab) != TerminalStack.end())
+      return false;
+    // A DO's control is no work of the program's: a DO of only CONTINUE is no block. A jump
+    // to the DO statement would skip the hooks before it.
+    StmtTraits Header = traitsOf(facts(DoS.statement));
+    Header.Entered = DoS.label && Targets.count(*DoS.label);
+    Header.NoCode = true;
+    std::vector<StmtTraits> Traits;
+    std::vector<std::string> Opaque;
+    for (const p::ExecutionPartConstruct &EPC : Body) {
+      const auto *EC = std::get_if<p::ExecutableConstruct>(&EPC.u);
+      StmtFacts F;
+      if (!EC) {
+        if (isEntry(EPC))
+          Traits.push_back(StmtTraits{.Entered = true});
+        continue; // FORMAT, DATA, NAMELIST: not executed
+      }
+      // The loop's own terminal statement is inside the whole loop's hooks.
+      if (const auto *S = std::get_if<p::Statement<p::ActionStmt>>(&EC->u))
+        Traits.push_back(actionTraits(*S, F = facts(S->statement), std::nullopt));
+      else
+        Traits.push_back(constructTraits(*EC, F));
+      for (std::string &N : F.Opaque)
+        if (std::find(Opaque.begin(), Opaque.end(), N) == Opaque.end())
+          Opaque.push_back(std::move(N));
+    }
+    if (!Policy.timedWhole(Header, Traits))
+      return false;
+    p::CharBlock Span = spanOf(D);
+    auto LB = SM.beginOf(DoS.source), BB = SM.endOf(DoS.source), LE = SM.endOf(Span);
+    if (!LB || !BB || !LE || *LB >= *BB || *BB > *LE)
+      return false;
+    ComputeEdits E;
+    E.WholeLoop = true;
+    E.LoopBegin = E.Begin = *LB;
+    E.LoopEnd = E.End = *LE;
+    E.BodyBegin = *BB;
+    E.BodyEnd = *LE;
+    LoopStack.push_back(LoopIndex);
+    Block B = newBlock(BlockKind::Compute, DoS.source, Span);
+    LoopStack.pop_back();
+    B.WholeLoop = true;
+    B.OpaqueCalls = std::move(Opaque);
+    B.Compute = Model.Computes.size();
+    Counters.push_back(B.Index);
+    Model.Computes.push_back(E);
+    Model.Blocks.push_back(std::move(B));
+    return true;
+  }
+
+  /// The counters go at the end of the USE / IMPORT / IMPLICIT statements, which every
+  /// declaration may follow; without those, after the procedure's first statement.
+  void counterDecl(const ProcInfo &P) {
+    CounterDecl D;
+    D.Blocks = Counters;
+    std::optional<unsigned> After;
+    LastStatementWalker W{SM, After};
+    const p::SpecificationPart &Spec = *P.Spec;
+    p::Walk(std::get<std::list<p::Statement<Fortran::common::Indirection<p::UseStmt>>>>(Spec.t), W);
+    p::Walk(std::get<std::list<p::Statement<Fortran::common::Indirection<p::ImportStmt>>>>(Spec.t),
+            W);
+    p::Walk(std::get<p::ImplicitPart>(Spec.t), W);
+    if (!After)
+      After = SM.endOf(P.UnitStmt);
+    if (After) {
+      D.Offset = *After;
+      D.After = true;
+    } else {
+      // A main program without a PROGRAM statement: before its first statement.
+      p::CharBlock First = spanOf(Spec);
+      if (First.empty())
+        First = spanOf(*P.Exec);
+      auto B = SM.beginOf(First);
+      if (!B) {
+        Diags.error(SM.loc(First),
+                    "cannot find where to declare the loop counters of procedure '" + Procedure +
+                        "'",
+                    "unsupported");
+        return;
+      }
+      D.Offset = *B;
+      D.After = false;
+    }
+    Model.CounterDecls.push_back(std::move(D));
+  }
+
+  Block newBlock(BlockKind K, p::CharBlock Begin, p::CharBlock End) {
+    Block B;
+    B.Index = Model.Blocks.size();
+    B.Kind = K;
+    B.Procedure = Procedure;
+    DiagLoc L = SM.loc(Begin);
+    B.File = L.File;
+    B.BeginLine = L.Line;
+    B.BeginCol = L.Col;
+    B.EndLine = SM.line(End, true);
+    B.Loops = LoopStack;
+    return B;
+  }
+
+  // ---- MPI call sites --------------------------------------------------------------------
+
+  template <typename T> void collectCalls(const T &Node) {
+    auto Fn = [this](const p::CallStmt &C) { site(C); };
+    CallStmtFinder<decltype(Fn)> F{Fn};
+    p::Walk(Node, F);
+  }
+
+  void site(const p::CallStmt &C) {
+    const p::Name *N = designatorName(C.call);
+    if (!N)
+      return;
+    std::string L = calleeName(*N);
+    if (!isMpiName(L))
+      return;
+    std::string Name = canonicalMpi(L);
+    const MpiRoutineInfo *Info = findRewrittenRoutine(Name);
+    if (!Info)
+      return; // local, passed through or rejected: reported by the checker
+    auto NB = SM.beginOf(N->source), NE = SM.endOf(N->source);
+    bool Written = NB && NE && *NE - *NB == N->source.size() &&
+                   lower(std::string_view(Main).substr(*NB, *NE - *NB)) == N->ToString();
+    if (!Written) {
+      Diags.error(SM.loc(N->source),
+                  "the name of this call to '" + Name +
+                      "' is split across lines, comes from an included file or a macro; "
+                      "mpiete can only rewrite names written whole in the source file",
+                  "unsupported");
+      return;
+    }
+    // The '(' after the name, in the cooked text (blanks are insignificant in fixed form).
+    const char *Q = N->source.end();
+    const char *StmtEnd = C.source.end();
+    while (Q < StmtEnd && *Q == ' ')
+      ++Q;
+    std::optional<unsigned> LParen = Q < StmtEnd && *Q == '(' ? SM.offsetOf(Q) : std::nullopt;
+    if (!LParen || Main[*LParen] != '(') {
+      Diags.error(SM.loc(N->source), "cannot find the argument list of this call to '" + Name + "'",
+                  "unsupported");
+      return;
+    }
+    const char *A = Q + 1;
+    while (A < StmtEnd && *A == ' ')
+      ++A;
+
+    CallSite CS;
+    CS.Routine = Name;
+    CS.RuntimeName = std::string(Info->RuntimeName);
+    CS.Role = Info->Role;
+    CS.FirstBlock = Model.Blocks.size();
+    CS.Edits.CalleeBegin = *NB;
+    CS.Edits.CalleeEnd = *NE;
+    CS.Edits.ArgsBegin = *LParen + 1;
+    CS.Edits.HasArgs = !(A < StmtEnd && *A == ')');
+    unsigned SiteIndex = Model.Sites.size();
+    Model.Sites.push_back(CS);
+
+    std::string Text = callText(*N, C);
+    unsigned Count = blocksForRole(Info->Role);
+    for (unsigned I = 0; I < Count; ++I) {
+      RoleBlock RB = roleBlock(Info->Role, I);
+      Block B = newBlock(RB.Kind, N->source, C.source);
+      B.Phase = RB.Phase;
+      B.Routine = Name;
+      B.CallText = Text;
+      B.Site = SiteIndex;
+      Model.Blocks.push_back(std::move(B));
+    }
+  }
+
+  /// The call as written, on one line: continuation marks and comments removed.
+  std::string callText(const p::Name &N, const p::CallStmt &C) const {
+    auto B = SM.beginOf(N.source), E = SM.endOf(C.source);
+    if (!B || !E || *E <= *B)
+      return N.ToString();
+    std::string Raw = Main.substr(*B, *E - *B), Out;
+    bool Space = false, LineStart = false, InComment = false;
+    unsigned Col = 0;
+    char Quote = 0;
+    for (size_t I = 0; I < Raw.size(); ++I) {
+      char Ch = Raw[I];
+      if (Ch == '\n') {
+        LineStart = true;
+        InComment = false;
+        Col = 0;
+        Space = true;
+        continue;
+      }
+      ++Col;
+      if (LineStart) {
+        if (Opts.FixedForm) {
+          if (Col <= 6)
+            continue; // label field and continuation mark
+          LineStart = false;
+        } else if (Ch == ' ' || Ch == '\t') {
+          continue;
+        } else {
+          LineStart = false;
+          if (Ch == '&')
+            continue;
+        }
+      }
+      if (InComment)
+        continue;
+      if (!Quote && Ch == '!') {
+        InComment = true;
+        continue;
+      }
+      if (!Opts.FixedForm && !Quote && Ch == '&')
+        continue;
+      if (Ch == '\'' || Ch == '"')
+        Quote = Quote == Ch ? 0 : (Quote ? Quote : Ch);
+      if (!Quote && (Ch == ' ' || Ch == '\t' || Ch == '\r')) {
+        Space = true;
+        continue;
+      }
+      if (Space && !Out.empty() && Out.back() != '(' && Ch != ')' && Ch != ',')
+        Out += ' ';
+      Space = false;
+      Out += Ch;
+    }
+    return Out;
+  }
+
+  const SourceMap &SM;
+  const std::string &Main;
+  const CommunicationAnalysis &CA;
+  const FortranFrontendOptions &Opts;
+  UnitModel &Model;
+  DiagnosticSink &Diags;
+  std::string Procedure;
+  std::vector<unsigned> LoopStack;
+  std::vector<std::optional<p::Label>> TerminalStack;
+  std::set<p::Label> Targets;
+  std::vector<uint32_t> Counters;
+  /// Fortran's partition is seed 004's: every DO, IF and SELECT CASE ends a compute block.
+  PartitionPolicy Policy{/*SeedBlocks=*/true};
+  bool Segments; ///< no compute blocks: only DO loops with MPI calls get (iteration) hooks
+};
+
+} // namespace
+
+void fortran::buildCommunicatingProcedures(const SourceMap &SM, const std::string &MainText,
+                                           const CommunicationAnalysis &CA,
+                                           const std::vector<ProcInfo> &Procs,
+                                           const FortranFrontendOptions &Opts, UnitModel &Model,
+                                           DiagnosticSink &Diags) {
+  UnitBuilder Builder(SM, MainText, CA, Opts, Model, Diags);
+  for (const ProcInfo &P : Procs) {
+    if (!CA.communicates(P.Name))
+      continue;
+    auto B = SM.beginOf(spanOf(*P.Exec));
+    if (!B && !spanOf(*P.Exec).empty())
+      continue; // a procedure from an included file: its MPI calls cannot be rewritten
+    Builder.procedure(P);
+  }
+}
+
+} // namespace mpiete

@@ -1,0 +1,293 @@
+// The trace writer's repeat compression: the loop hooks' frames and the detector of repeated
+// call sequences (TraceWriter.h says how they fit together; docs/trace-size.md what they gain).
+#include "TraceWriter.h"
+
+#include <cstring>
+
+namespace mpiete {
+
+namespace {
+
+/// FNV-1a: spans are a few dozen bytes, and a collision only costs a failed comparison.
+uint64_t hashBytes(const unsigned char *P, size_t N) {
+  uint64_t H = 0xcbf29ce484222325ULL;
+  for (size_t I = 0; I < N; ++I)
+    H = (H ^ P[I]) * 0x100000001b3ULL;
+  return H;
+}
+
+} // namespace
+
+//===-- Frames: shared by the hooks and the detector ----------------------------------------===//
+
+void TraceWriter::shiftFrames(size_t Pos, size_t N) {
+  // Bytes were inserted at Pos: the held iterations of the hook frames above it move up.
+  for (size_t I = 0; I < Depth; ++I) {
+    LoopFrame &F = Frames[I];
+    if (!F.Claim)
+      continue;
+    if (F.HasPrev && F.Prev >= Pos)
+      F.Prev += N;
+    if (F.Cur >= Pos) {
+      F.Cur += N;
+      ++F.CurRecords;
+    }
+  }
+}
+
+void TraceWriter::insertRepeat(LoopFrame &F) {
+  unsigned char Rec[RepeatRoom];
+  size_t N = 0;
+  Rec[N++] = static_cast<unsigned char>(trace::Tag::Repeat);
+  N += trace::putVarint(Rec + N, F.Count);
+  N += trace::putVarint(Rec + N, F.Cur - F.Prev);
+  const size_t At = F.Cur;
+  std::memmove(Buf + At + N, Buf + At, Len - At);
+  std::memcpy(Buf + At, Rec, N);
+  Len += N;
+  F.Cur += N;
+  ++F.CurRecords;
+  ++Records;
+  F.Count = 0;
+  if (&F == &Auto)
+    shiftFrames(At, N);
+  else
+    for (size_t I = 0; I < Depth; ++I)
+      if (&Frames[I] == &F) {
+        // Only the frames above F hold bytes past its previous iteration.
+        for (size_t J = I + 1; J < Depth; ++J) {
+          LoopFrame &G = Frames[J];
+          if (!G.Claim)
+            continue;
+          if (G.HasPrev && G.Prev >= At)
+            G.Prev += N;
+          if (G.Cur >= At) {
+            G.Cur += N;
+            ++G.CurRecords;
+          }
+        }
+        break;
+      }
+}
+
+void TraceWriter::endIteration(LoopFrame &F) {
+  const size_t CurLen = Len - F.Cur;
+  if (F.HasPrev && CurLen == F.Cur - F.Prev &&
+      std::memcmp(Buf + F.Prev, Buf + F.Cur, CurLen) == 0) {
+    // A copy of the previous iteration (an empty one is not worth counting).
+    if (CurLen != 0) {
+      Len = F.Cur;
+      Records = F.CurRecords;
+      ++F.Count;
+    }
+    F.Misses = 0;
+  } else {
+    if (F.Count > 0)
+      insertRepeat(F);
+    if (F.HasPrev && F.Misses < 255)
+      ++F.Misses;
+    F.Prev = F.Cur;
+    F.HasPrev = true;
+  }
+  F.Cur = Len;
+  F.CurRecords = Records;
+}
+
+void TraceWriter::closeFrame(LoopFrame &F) {
+  if (!F.Claim)
+    return;
+  endIteration(F);
+  if (F.Count > 0)
+    insertRepeat(F);
+}
+
+void TraceWriter::release(LoopFrame &F) {
+  if (F.Count > 0)
+    insertRepeat(F);
+  F.Claim = false;
+  F.HasPrev = false;
+}
+
+//===-- The loop hooks ----------------------------------------------------------------------===//
+
+void TraceWriter::iter(mpiete_site_t Loop) {
+  if (!HooksOn)
+    return;
+  makeHookRoom();
+  size_t I = Depth;
+  while (I > 0 && Frames[I - 1].Loop != Loop)
+    --I;
+  if (I == 0) {
+    // Not open: its first iteration starts.
+    if (Depth == MaxFrames)
+      return;
+    Frames[Depth++] = LoopFrame{Loop, 0, Len, Records, 0, false, true, false, 0};
+    return;
+  }
+  // Frames above it belong to loops left without an exit hook (break, return, goto).
+  while (Depth > I)
+    closeFrame(Frames[--Depth]);
+  LoopFrame &F = Frames[I - 1];
+  if (!F.Claim) {
+    if (!F.Dormant)
+      F = LoopFrame{Loop, 0, Len, Records, 0, false, true, false, 0};
+    return;
+  }
+  endIteration(F);
+  if (DetectOn && F.Misses >= MaxMisses) {
+    // Its iterations keep differing (a tag that cycles, a step that alternates): leave the
+    // bytes to the detector, which compares more than neighbours. The count is 0 here.
+    F.Claim = false;
+    F.HasPrev = false;
+    F.Dormant = true;
+  }
+}
+
+void TraceWriter::loopExit(mpiete_site_t Loop) {
+  if (!HooksOn)
+    return;
+  makeHookRoom();
+  size_t I = Depth;
+  while (I > 0 && Frames[I - 1].Loop != Loop)
+    --I;
+  if (I == 0)
+    return; // never iterated (or too deep to be compressed)
+  while (Depth >= I)
+    closeFrame(Frames[--Depth]);
+}
+
+//===-- The detector of repeated call sequences ---------------------------------------------===//
+
+void TraceWriter::restartHistory() {
+  // Called where a call ends: a record boundary.
+  HistLost = false;
+  HistFirst = Spans + 1;
+  Hist[Spans % HistSize] = SpanEnd{0, Drained + Len, Records};
+  Period = 0;
+  Run = 0;
+}
+
+uint64_t TraceWriter::oldestKept() const {
+  if (HistLost)
+    return Drained + Len;
+  // The earliest boundary a period of at most MaxPeriod spans can still start at.
+  uint64_t Lo = HistFirst - 1;
+  if (Spans > 2 * MaxPeriod && Spans - 2 * MaxPeriod > Lo)
+    Lo = Spans - 2 * MaxPeriod;
+  return Hist[Lo % HistSize].Pos;
+}
+
+void TraceWriter::closeAuto() {
+  if (AutoOpen && Auto.Claim && Auto.Count > 0)
+    insertRepeat(Auto);
+  AutoOpen = false;
+}
+
+void TraceWriter::spanEnd() {
+  // A span ends only where no hook frame holds bytes: then nothing before Len changes any more.
+  for (size_t I = 0; I < Depth; ++I)
+    if (Frames[I].Claim)
+      return;
+  if (AutoOpen) {
+    if (Auto.Claim && ++AutoSpans < AutoPeriod)
+      return;
+    AutoSpans = 0;
+    if (Auto.Claim) {
+      makeHookRoom();
+      if (Auto.Claim) {
+        const uint64_t Before = Auto.Count;
+        endIteration(Auto);
+        if (Auto.Count > Before)
+          return; // one more copy
+      }
+    }
+    // The sequence stopped repeating (its Repeat is written) or drain() gave it up. Only one
+    // detector frame is open at a time, so the spans it dropped are no history to compare
+    // with: the detector starts afresh here.
+    closeAuto();
+    restartHistory();
+    return;
+  }
+  const uint64_t Start = Hist[Spans % HistSize].Pos;
+  if (HistLost || Start < Drained) {
+    restartHistory();
+    return;
+  }
+  noteSpan(hashBytes(Buf + (Start - Drained), Len - (Start - Drained)));
+}
+
+uint64_t TraceWriter::gramKey(uint64_t N) const {
+  uint64_t Key = Hist[N % HistSize].Hash;
+  for (uint64_t K = 1; K < Gram; ++K)
+    Key = (Key ^ Hist[(N - K) % HistSize].Hash) * 0x9e3779b97f4a7c15ULL + K;
+  return Key;
+}
+
+void TraceWriter::noteSpan(uint64_t H) {
+  ++Spans;
+  Hist[Spans % HistSize] = SpanEnd{H, Drained + Len, Records};
+  if (Spans - (HistFirst - 1) >= HistSize)
+    HistFirst = Spans - HistSize + 2;
+  auto HashAt = [this](uint64_t N) { return Hist[N % HistSize].Hash; };
+
+  if (Period != 0) {
+    if (Spans >= Period + HistFirst && HashAt(Spans - Period) == H)
+      ++Run;
+    else
+      Period = Run = 0;
+  }
+  if (Spans + 1 >= HistFirst + Gram) {
+    const uint64_t Key = gramKey(Spans);
+    GramSlot &Slot = Grams[(Key * 0x9e3779b97f4a7c15ULL) >> 51];
+    static_assert(GramSlots == size_t{1} << 13);
+    // The slot may name a span of an earlier history (the span numbers go on).
+    if (Period == 0 && Slot.Key == Key && Slot.Span + 1 >= HistFirst + Gram && Slot.Span < Spans &&
+        Spans - Slot.Span <= MaxPeriod && gramKey(Slot.Span) == Key) {
+      // The same Gram spans occurred P spans ago: count how far back the match goes.
+      const uint64_t P = Spans - Slot.Span;
+      uint64_t R = 0;
+      while (R < P && R < 64 && Spans >= P + R + HistFirst &&
+             HashAt(Spans - R) == HashAt(Spans - P - R))
+        ++R;
+      if (R >= (P < Gram ? P : Gram)) {
+        Period = P;
+        Run = R;
+      }
+    }
+    Slot = GramSlot{Key, Spans};
+  }
+  // Opening on MinRun equal spans at least keeps a short period nested in a longer one (three
+  // equal steps, then a convergence test) from hiding the longer one.
+  if (Period == 0 || Run < Period || Run < MinRun || Spans + 1 < 2 * Period + HistFirst)
+    return;
+  // The last Run + Period spans are K copies of one period: open the detector's frame on the
+  // first and drop the others, after checking the bytes themselves (the hashes only proposed it).
+  const uint64_t P = Period;
+  uint64_t K = (Run + P) / P;
+  Period = Run = 0;
+  makeHookRoom();
+  if (HistLost)
+    return; // the next span restarts the history
+  while (K > 2 && (Spans + 1 < K * P + HistFirst || Hist[(Spans - K * P) % HistSize].Pos < Drained))
+    --K;
+  const SpanEnd &A = Hist[(Spans - K * P) % HistSize];
+  const SpanEnd &B = Hist[(Spans - (K - 1) * P) % HistSize];
+  if (A.Pos < Drained)
+    return;
+  const size_t First = static_cast<size_t>(A.Pos - Drained);
+  const size_t Length = static_cast<size_t>(B.Pos - A.Pos);
+  if (Length == 0 || First + K * Length != Len)
+    return; // copies of different lengths: a hash collision
+  for (uint64_t C = 1; C < K; ++C)
+    if (Hist[(Spans - (K - 1 - C) * P) % HistSize].Pos != A.Pos + (C + 1) * Length ||
+        std::memcmp(Buf + First, Buf + First + C * Length, Length) != 0)
+      return; // a hash collision: the bytes differ (and nothing changed)
+  Len = First + Length;
+  Records = B.Records;
+  Auto = LoopFrame{0, First, Len, Records, K - 1, true, true, false, 0};
+  AutoOpen = true;
+  AutoPeriod = P;
+  AutoSpans = 0;
+}
+
+} // namespace mpiete
