@@ -2,6 +2,7 @@
 // one processor (or k, --ranks-per-node) and merges the per-rank timing files into the compute
 // base data (machine.yaml).
 #include "CommandUtil.h"
+#include "MachineLoad.h"
 
 #include "mpiete/basedata/BlockMap.h"
 #include "mpiete/basedata/TimingFile.h"
@@ -218,7 +219,13 @@ int runProbeCompute(const CommandArgs &Args) {
     std::cerr << "mpiete probe-compute: running " << Launch.Np << " ranks of '" << Program << "' "
               << RanksPerNode << " at a time...\n";
   const auto Start = std::chrono::steady_clock::now();
-  const int Rc = runLaunch(Launch);
+  const LoadMonitor Load;
+  int Rc = 0;
+  {
+    const ProgressTicker Tick("mpiete probe-compute: timing " + std::to_string(Launch.Np) +
+                              " ranks");
+    Rc = runLaunch(Launch);
+  }
   if (Rc != 0) {
     Diags.error(DiagLoc{Program},
                 "the timing probe failed (exit status " + std::to_string(Rc) +
@@ -289,6 +296,13 @@ int runProbeCompute(const CommandArgs &Args) {
     Diags.error(DiagLoc{Output}, "cannot write", "io");
     return 1;
   }
+  // A loaded machine stretches the measured compute: say so beside the file, with its sign.
+  if (const auto S = Load.finish())
+    if (std::string N = loadNotice(*S, RanksPerNode, "the timing probe",
+                                   "its compute times are likely too long, so predictions "
+                                   "from it over-estimate the run time");
+        !N.empty())
+      Diags.warning(DiagLoc{Output}, N, "load");
   if (Keep)
     std::cerr << "mpiete probe-compute: rank files kept in " << OutDir.string() << "\n";
   else
