@@ -21,7 +21,8 @@ case $kind in
 esac
 export PATH="$build/bin:$PATH" OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
-why=$(slurm_start "$work/slurm") || { echo "SKIP: a private Slurm cannot start here: $why"; exit 77; }
+slurm_start "$work/slurm" >"$work/why" ||
+  { echo "SKIP: a private Slurm cannot start here: $(cat "$work/why")"; exit 77; }
 trap slurm_stop EXIT
 echo "slurm: $(sinfo -h -o '%P %a %D nodes %N') (config $SLURM_CONF)"
 
@@ -36,7 +37,7 @@ echo "ok: probe-program through srun -n 3: $(ls "$work/program" | tr '\n' ' ')"
 
 mpiete probe-compute --launcher srun -o "$work/machine.yaml" -N1 -np 2 $mpi "$app.timing" \
   "${args[@]}" || fail "probe-compute --launcher srun -N1"
-grep -q '^format: mpiete-machine' "$work/machine.yaml" || fail "machine.yaml: $(head -3 "$work/machine.yaml")"
+grep -q '^format: mpiete-compute' "$work/machine.yaml" || fail "machine.yaml: $(head -3 "$work/machine.yaml")"
 grep -q 'srun' "$work/machine.yaml" || fail "machine.yaml does not record the srun command"
 echo "ok: probe-compute through srun -N1 -n 2"
 

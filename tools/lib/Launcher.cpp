@@ -132,6 +132,20 @@ std::vector<std::string> launchArgv(const LaunchSpec &Spec) {
   return Argv;
 }
 
+bool ranksRunHere(const LaunchSpec &Spec) {
+  std::vector<std::string> Argv = shellSplit(Spec.Launcher);
+  if (!Argv.empty() && kindOf(Argv.front()) == LauncherKind::Forward)
+    return false;
+  static const std::set<std::string_view> HostOptions = {
+      "-H",        "--host", "-host",    "--hostfile",   "-hostfile",          "--machinefile",
+      "-f",        "-hosts", "-machine", "-machinefile", "--default-hostfile", "-rf",
+      "--rankfile"};
+  for (const std::string &A : Spec.LauncherArgs)
+    if (HostOptions.count(A.substr(0, A.find('='))))
+      return false;
+  return true;
+}
+
 int runLaunch(const LaunchSpec &Spec) {
   // Also in our own environment: launchers that forward it (srun) need it, and local ranks of
   // the others see it either way.

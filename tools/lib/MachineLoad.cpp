@@ -73,7 +73,8 @@ double ownCpuSeconds() {
 } // namespace
 
 LoadMonitor::LoadMonitor()
-    : Start(readProcStat()), OwnStart(ownCpuSeconds()), WallStart(std::chrono::steady_clock::now()) {}
+    : Start(readProcStat()), OwnStart(ownCpuSeconds()),
+      WallStart(std::chrono::steady_clock::now()) {}
 
 std::optional<LoadSample> LoadMonitor::finish() const {
   const auto End = readProcStat();

@@ -188,7 +188,7 @@ int runProbeComm(const CommandArgs &Args) {
           << '\n';
   std::cout << Summary.str();
   // Ranks that share processors with other work measure a slower network than the real one.
-  if (const auto S = Load.finish())
+  if (const auto S = ranksRunHere(Spec) ? Load.finish() : std::nullopt)
     if (std::string N = loadNotice(*S, Spec.Np, "the comm probe",
                                    "its latencies and gaps are likely too long, so predicted "
                                    "communication times over-estimate");

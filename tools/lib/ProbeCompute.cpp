@@ -108,6 +108,7 @@ MachineProvenance provenanceOf(const LaunchSpec &Launch, const std::vector<RankT
   P.Cpu = Ranks.empty() ? -1 : Ranks.front().Cpu;
   P.TokenPassing = true;
   P.RanksPerNode = Ranks.empty() ? 1 : Ranks.front().RanksPerNode;
+  P.Command = shellJoin(launchArgv(Launch));
   std::string Compiler = "unknown", Flags;
   if (!BlockMapPath.empty()) {
     P.BlockMap = BlockMapPath.string();
@@ -296,8 +297,9 @@ int runProbeCompute(const CommandArgs &Args) {
     Diags.error(DiagLoc{Output}, "cannot write", "io");
     return 1;
   }
-  // A loaded machine stretches the measured compute: say so beside the file, with its sign.
-  if (const auto S = Load.finish())
+  // A loaded machine stretches the measured compute: say so beside the file, with its sign
+  // (only where the ranks ran here: /proc/stat says nothing about srun's compute nodes).
+  if (const auto S = ranksRunHere(Launch) ? Load.finish() : std::nullopt)
     if (std::string N = loadNotice(*S, RanksPerNode, "the timing probe",
                                    "its compute times are likely too long, so predictions "
                                    "from it over-estimate the run time");

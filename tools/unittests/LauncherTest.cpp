@@ -72,6 +72,21 @@ TEST(LaunchArgv, HydraDropsOpenMpisOversubscribe) {
   EXPECT_EQ(launchArgv(S), (Words{"srun", "-n", "4", "--oversubscribe", "-ppn", "4", "a"}));
 }
 
+TEST(LaunchArgv, RanksRunHereOnlyForLocalLaunches) {
+  LaunchSpec S;
+  S.Launcher = "mpirun.openmpi";
+  EXPECT_TRUE(ranksRunHere(S));
+  S.LauncherArgs = {"--map-by", "slot", "-H", "n1,n2"};
+  EXPECT_FALSE(ranksRunHere(S));
+  S.Launcher = "mpiexec.mpich";
+  S.LauncherArgs = {"-f=hosts"};
+  EXPECT_FALSE(ranksRunHere(S));
+  S.LauncherArgs.clear();
+  EXPECT_TRUE(ranksRunHere(S));
+  S.Launcher = "srun";
+  EXPECT_FALSE(ranksRunHere(S));
+}
+
 TEST(LaunchArgv, NoRankCountLeavesItToTheLauncher) {
   LaunchSpec S;
   S.Program = {"a"};

@@ -43,7 +43,8 @@ static void *next(const char *Name) {
 ucs_status_t ucp_ep_create(ucp_worker_h W, const ucp_ep_params_t *P, ucp_ep_h *Ep) {
   static ucs_status_t (*Real)(ucp_worker_h, const ucp_ep_params_t *, ucp_ep_h *);
   if (Real == NULL)
-    Real = (ucs_status_t(*)(ucp_worker_h, const ucp_ep_params_t *, ucp_ep_h *))next("ucp_ep_create");
+    Real =
+        (ucs_status_t(*)(ucp_worker_h, const ucp_ep_params_t *, ucp_ep_h *))next("ucp_ep_create");
   ucs_status_t S = Real(W, P, Ep);
   if (S == UCS_OK && NEps < MaxRanks)
     Eps[NEps++] = *Ep;

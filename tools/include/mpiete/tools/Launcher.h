@@ -25,6 +25,11 @@ struct LaunchSpec {
 /// The full command line for Spec (for running, and for --verbose / error messages).
 std::vector<std::string> launchArgv(const LaunchSpec &Spec);
 
+/// Whether the job's ranks run on this machine as descendants of the launcher: mpirun or
+/// hydra without host options (-H, --host, --hostfile, -f, -hosts, -machinefile...). Not for
+/// srun and the like, whose ranks run under the resource manager's daemons, maybe elsewhere.
+bool ranksRunHere(const LaunchSpec &Spec);
+
 /// Runs the job; returns the launcher's exit status.
 int runLaunch(const LaunchSpec &Spec);
 
