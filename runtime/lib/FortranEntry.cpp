@@ -32,7 +32,10 @@
 // used by the `mpi` module): the Fortran code passes their addresses, and Open MPI's own
 // Fortran wrappers compare against them (OMPI_IS_FORTRAN_IN_PLACE / OMPI_IS_FORTRAN_BOTTOM).
 // The symbol follows the Fortran compiler's naming, so all four spellings are declared weak:
-// the ones nobody defines have address null. (MPICH uses other symbols: not handled.)
+// the ones nobody defines have address null. MPICH keeps all four sentinels in common blocks
+// of mpif.h and its `mpi` module: /MPIPRIV1/ MPI_BOTTOM, MPI_IN_PLACE, MPI_STATUS_IGNORE(5) and
+// /MPIPRIV2/ MPI_STATUSES_IGNORE (gfortran names them mpipriv1_, mpipriv2_), and it sets its C
+// MPI_F_STATUS_IGNORE only in its own Fortran MPI_Init, which the probes replace.
 // MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE have a standard C name for their Fortran
 // address: MPI_F_STATUS_IGNORE / MPI_F_STATUSES_IGNORE.
 extern "C" {
@@ -44,6 +47,8 @@ extern int MPI_FORTRAN_BOTTOM __attribute__((weak));
 extern int mpi_fortran_bottom __attribute__((weak));
 extern int mpi_fortran_bottom_ __attribute__((weak));
 extern int mpi_fortran_bottom__ __attribute__((weak));
+extern int mpipriv1_[7] __attribute__((weak)); // MPICH: BOTTOM, IN_PLACE, STATUS_IGNORE(5)
+extern int mpipriv2_[1] __attribute__((weak)); // MPICH: STATUSES_IGNORE
 }
 
 namespace mpiete::fortran {
@@ -58,6 +63,8 @@ void *buffer(void *P) {
   if (isOneOf(P, &MPI_FORTRAN_IN_PLACE, &mpi_fortran_in_place, &mpi_fortran_in_place_,
               &mpi_fortran_in_place__))
     return MPI_IN_PLACE;
+  if (mpipriv1_ != nullptr && (P == &mpipriv1_[1] || P == &mpipriv1_[0]))
+    return P == &mpipriv1_[1] ? MPI_IN_PLACE : MPI_BOTTOM;
   if (isOneOf(P, &MPI_FORTRAN_BOTTOM, &mpi_fortran_bottom, &mpi_fortran_bottom_,
               &mpi_fortran_bottom__))
     return MPI_BOTTOM;
@@ -68,8 +75,12 @@ void *buffer(void *P) {
 /// words, which MPI_Status_c2f copies.
 constexpr int StatusSize = sizeof(MPI_Status) / sizeof(MPI_Fint);
 
-bool ignoreStatus(const MPI_Fint *F) { return F == MPI_F_STATUS_IGNORE; }
-bool ignoreStatuses(const MPI_Fint *F) { return F == MPI_F_STATUSES_IGNORE; }
+bool ignoreStatus(const MPI_Fint *F) {
+  return F == MPI_F_STATUS_IGNORE || (mpipriv1_ != nullptr && F == &mpipriv1_[2]);
+}
+bool ignoreStatuses(const MPI_Fint *F) {
+  return F == MPI_F_STATUSES_IGNORE || (mpipriv2_ != nullptr && F == &mpipriv2_[0]);
+}
 
 constinit Scratch<MPI_Request> RequestScratch;
 constinit Scratch<MPI_Status> StatusScratch;

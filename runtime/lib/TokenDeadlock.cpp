@@ -146,7 +146,7 @@ void describeWait(WaitWhat What, mpiete_site_t Block, int N, const MPI_Request *
   for (int I = 0; I < N; ++I) {
     if (Reqs[I] == MPI_REQUEST_NULL)
       continue;
-    const Request &R = *reinterpret_cast<const Request *>(Reqs[I]);
+    const Request &R = *fromHandle(Reqs[I]);
     if (R.Complete)
       continue;
     if (W.NPending < MaxWaitConds)

@@ -37,6 +37,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <semaphore.h>
+#include <type_traits>
 
 namespace mpiete::transport::token {
 
@@ -192,6 +193,7 @@ struct Request {
   uint64_t CommId;
   Context Ctx;
   Request *Next; // pending-receive list, or free list
+  uint32_t Slot; // its index in RequestSlots (kept when the request is reused)
 };
 
 /// A message this process sent that it must release later: synchronous sends
@@ -318,7 +320,27 @@ Request *newRequest(ReqKind K, mpiete_site_t Block);
 void releaseRequest(Request *R);
 /// Req as a request of this machine (fatal if it is not one).
 Request *toRequest(MPI_Request Req, mpiete_site_t Block);
-inline MPI_Request toHandle(Request *R) { return reinterpret_cast<MPI_Request>(R); }
+/// Every request object ever allocated, by slot: MPICH's MPI_Request is an int, so there a
+/// request's handle is RequestHandleBase + its slot (a range MPICH's own handles, 0x2c... for
+/// null and 0xac... for requests, never use); Open MPI's is a pointer, the request itself.
+extern Request **RequestSlots;
+extern uint32_t NRequestSlots;
+constexpr uint32_t RequestHandleBase = 0x10000000;
+template <class H = MPI_Request> inline H toHandle(Request *R) {
+  if constexpr (std::is_pointer_v<H>)
+    return reinterpret_cast<H>(R);
+  else
+    return static_cast<H>(RequestHandleBase + R->Slot);
+}
+/// The request a handle names, unchecked (null for an int handle outside the table).
+template <class H> inline Request *fromHandle(H Handle) {
+  if constexpr (std::is_pointer_v<H>) {
+    return reinterpret_cast<Request *>(Handle);
+  } else {
+    const uint32_t I = static_cast<uint32_t>(Handle) - RequestHandleBase;
+    return I < NRequestSlots ? RequestSlots[I] : nullptr;
+  }
+}
 void setStatus(MPI_Status &St, int Source, int Tag, int Err, int Bytes);
 /// The status of an operation on MPI_REQUEST_NULL (unless St is MPI_STATUS_IGNORE).
 void emptyStatus(MPI_Status *St);

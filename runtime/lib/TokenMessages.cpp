@@ -95,16 +95,34 @@ void deliver(uint32_t I, Request &R) {
 
 //===-- Requests ----------------------------------------------------------------------------===//
 
+Request **RequestSlots = nullptr;
+uint32_t NRequestSlots = 0;
+namespace {
+uint32_t RequestSlotCap = 0;
+} // namespace
+
 Request *newRequest(ReqKind K, mpiete_site_t Block) {
   Request *R = M.FreeReqs;
+  uint32_t Slot = 0;
   if (R != nullptr) {
     M.FreeReqs = R->Next;
+    Slot = R->Slot;
   } else {
     R = static_cast<Request *>(std::malloc(sizeof(Request)));
     if (R == nullptr)
       fatal("out of memory allocating a request");
+    if (NRequestSlots == RequestSlotCap) {
+      RequestSlotCap = RequestSlotCap == 0 ? 64 : RequestSlotCap * 2;
+      RequestSlots =
+          static_cast<Request **>(std::realloc(RequestSlots, RequestSlotCap * sizeof(Request *)));
+      if (RequestSlots == nullptr)
+        fatal("out of memory allocating a request");
+    }
+    Slot = NRequestSlots++;
+    RequestSlots[Slot] = R;
   }
   std::memset(static_cast<void *>(R), 0, sizeof(Request));
+  R->Slot = Slot;
   R->Magic = ReqMagic;
   R->Kind = K;
   R->Block = Block;
@@ -119,7 +137,7 @@ void releaseRequest(Request *R) {
 }
 
 Request *toRequest(MPI_Request Req, mpiete_site_t Block) {
-  auto *R = reinterpret_cast<Request *>(Req);
+  Request *R = fromHandle(Req);
   if (R == nullptr || R->Magic != ReqMagic) {
     char Id[BlockIdBufferSize];
     formatBlockId(Block, Id, sizeof Id);
@@ -144,7 +162,7 @@ void emptyStatus(MPI_Status *St) {
 /// A completed request's status and error; releases it and sets the handle to
 /// null.
 int finish(MPI_Request *Handle, MPI_Status *St) {
-  Request *R = reinterpret_cast<Request *>(*Handle);
+  Request *R = fromHandle(*Handle);
   const int Err = R->Err;
   if (St != MPI_STATUS_IGNORE) {
     if (R->Kind == ReqKind::Recv)

@@ -6,9 +6,7 @@
 namespace mpiete::transport::token {
 namespace {
 
-bool isDone(MPI_Request Req) {
-  return Req == MPI_REQUEST_NULL || reinterpret_cast<Request *>(Req)->Complete;
-}
+bool isDone(MPI_Request Req) { return Req == MPI_REQUEST_NULL || fromHandle(Req)->Complete; }
 
 void checkRequests(int N, const MPI_Request Reqs[], mpiete_site_t Block) {
   for (int I = 0; I < N; ++I)
@@ -42,9 +40,8 @@ void recordWait(mpiete_site_t Block, int N, const MPI_Request *Reqs) {
   if (Block == M.CollectiveBlock)
     return;
   for (int I = 0; I < N; ++I)
-    if (Reqs[I] != MPI_REQUEST_NULL &&
-        reinterpret_cast<const Request *>(Reqs[I])->Magic == ReqMagic &&
-        reinterpret_cast<const Request *>(Reqs[I])->Ctx == Context::Collective)
+    if (const Request *R = Reqs[I] != MPI_REQUEST_NULL ? fromHandle(Reqs[I]) : nullptr;
+        R != nullptr && R->Magic == ReqMagic && R->Ctx == Context::Collective)
       return;
   rec().record(Block, Kind::Wait);
 }
@@ -57,7 +54,7 @@ int firstDone(int N, const MPI_Request Reqs[], bool &Active) {
     if (Reqs[I] == MPI_REQUEST_NULL)
       continue;
     Active = true;
-    if (reinterpret_cast<const Request *>(Reqs[I])->Complete)
+    if (fromHandle(Reqs[I])->Complete)
       return I;
   }
   return -1;
@@ -73,7 +70,7 @@ int collectDone(int N, MPI_Request Reqs[], int Indices[], MPI_Status Statuses[],
     if (Reqs[I] == MPI_REQUEST_NULL)
       continue;
     Active = true;
-    if (!reinterpret_cast<const Request *>(Reqs[I])->Complete)
+    if (!fromHandle(Reqs[I])->Complete)
       continue;
     MPI_Status *St = Statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &Statuses[Out];
     Error |= finish(&Reqs[I], St) != MPI_SUCCESS;

@@ -3,6 +3,7 @@
 #define JACOBI_H
 
 #include <mpi.h>
+#include <stddef.h>
 
 /* Compile-time switches (the Makefile sets them; these are the fallbacks).
  *   HALO_NONBLOCKING  1: halo exchange with MPI_Isend/MPI_Irecv/MPI_Waitall,

@@ -35,7 +35,7 @@ import re
 import shutil
 import sys
 
-from e2e_util import run_group
+from e2e_util import launch, native_compiler, run_group
 import time
 
 
@@ -70,8 +70,8 @@ def run(cmd, env, cwd=None, timeout=120, what=None):
 # Per language: the make variable, the wrapper, the native compiler, the wrapper's compiler
 # variable, the source suffixes, and extra files the build may leave beside the objects.
 LANGS = {
-    "c": ("CC", "mpiete-cc", "mpicc", "MPIETE_CC", (".c",), ()),
-    "fortran": ("FC", "mpiete-fc", "mpif90", "MPIETE_FC",
+    "c": ("CC", "mpiete-cc", native_compiler("c"), "MPIETE_CC", (".c",), ()),
+    "fortran": ("FC", "mpiete-fc", native_compiler("fortran"), "MPIETE_FC",
                 (".f", ".F", ".for", ".f77", ".f90", ".F90", ".f95", ".F95"), (".mod",)),
 }
 VAR = "CC"
@@ -280,7 +280,7 @@ def main():
             outdir = os.path.join(work, f"out-{variant}-{np_}")
             renv = dict(env, MPIETE_OUTDIR=outdir,
                         MPIETE_RANKS_PER_NODE=str(a.ranks_per_node))
-            cmd = [a.mpiexec, "--oversubscribe", "-np", str(np_), binary] + a.args
+            cmd = launch(a.mpiexec, np_) + [binary] + a.args
             p, secs = run(cmd, renv, cwd=work, timeout=60, what=f"{variant} at {np_} ranks")
             err = p.stderr
             if p.returncode != 0:

@@ -18,7 +18,7 @@ import shutil
 import subprocess
 import sys
 
-from e2e_util import run_group
+from e2e_util import launch, native_compiler, run_group
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "wrapper")
 # STYLE.md: `file:line:col: error|warning: message [mpiete-category]`; a diagnostic about a
@@ -64,7 +64,7 @@ class Ctx:
         return rc, out, err
 
     def mpicc(self, args, cwd):
-        rc, out, err = self.run(["mpicc"] + args, cwd)
+        rc, out, err = self.run([native_compiler("c")] + args, cwd)
         if rc != 0:
             raise Failure(f"mpicc {' '.join(args)} failed (exit {rc}):\n{out}{err}")
         return rc, out, err
@@ -78,7 +78,7 @@ class Ctx:
         env = dict(self.env, MPIETE_OUTDIR=outdir)
         # The fixture runs in well under a second; a probe that hangs (a deadlock under
         # token passing) fails here rather than at ctest's timeout.
-        rc, out, err = self.run([self.mpiexec, "--oversubscribe", "-np", str(np_), exe], cwd, env,
+        rc, out, err = self.run(launch(self.mpiexec, np_) + [exe], cwd, env,
                                 timeout=30)
         if rc != 0:
             raise Failure(f"{exe} at {np_} ranks exited {rc}:\n{out}{err}")
@@ -302,8 +302,9 @@ def case_native_cc(ctx):
     c = ctx.dir("c")
     log = os.path.join(c, "cc.log")
     script = os.path.join(c, "logcc")
+    cc = native_compiler("c")
     with open(script, "w") as f:
-        f.write(f'#!/bin/sh\nprintf "%s\\n" "$*" >> "{log}"\nexec mpicc "$@"\n')
+        f.write(f'#!/bin/sh\nprintf "%s\\n" "$*" >> "{log}"\nexec {cc} "$@"\n')
     os.chmod(script, 0o755)
     env = dict(ctx.env, MPIETE_CC=script)
     compile_args = ["-c", "../src/util.c", "-o", "util.o"] + INC
@@ -609,7 +610,7 @@ def case_fortran_unanalysable(ctx):
                warnings[0].group(0), "")), f"expected one [mpiete-unanalysed] warning:\n{err}")
     exists(os.path.join(c, ".mpiete", "fboz.o.native"))
     absent(os.path.join(c, ".mpiete", "fboz.o.trace.o"))
-    rc, out, err = ctx.run(["mpif90", "-c"] + flags + ["../src/fboz.f", "-o", "fboz.o"], r)
+    rc, out, err = ctx.run([native_compiler("fortran"), "-c"] + flags + ["../src/fboz.f", "-o", "fboz.o"], r)
     expect(rc == 0, f"mpif90 failed:\n{err}")
     same(os.path.join(c, "fboz.o"), os.path.join(r, "fboz.o"), "native object")
     rc, out, err = ctx.run([fc, "-o", "fboz", "fboz.o"], c)

@@ -71,7 +71,9 @@ std::string CommandLine::parse(const std::vector<std::string> &Args) {
 
 void CommandLine::addLaunchOptions(const std::string &RanksHelp) {
   App.add_option("-n,--np", UnusedNp, RanksHelp + " (also -np R)")->type_name("R");
-  App.add_option("--launcher", UnusedLauncher, "mpirun (default), mpiexec, srun, \"flux run\", ...")
+  App.add_option("--launcher", UnusedLauncher,
+                 std::string("mpirun, mpiexec, mpiexec.mpich, srun, \"flux run\", ... (default ") +
+                     defaultLauncher() + ")")
       ->type_name("NAME");
 }
 

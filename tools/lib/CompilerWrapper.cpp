@@ -231,7 +231,10 @@ private:
 
   /// The MPI include flags of the native compiler, for the instrumenter's parse.
   std::vector<std::string> mpiFlags() {
-    for (const char *Query : {"-showme:compile", "-compile_info", "-show"}) {
+    // `-show` first: Open MPI's, MPICH's and Intel MPI's wrappers all print the command they
+    // would run (only its preprocessor flags are kept); a query the wrapper does not know
+    // reaches gcc, which complains on the user's terminal.
+    for (const char *Query : {"-show", "-showme:compile", "-compile_info"}) {
       auto Out = captureProcess({Env.NativeCompiler, Query});
       if (!Out)
         continue;

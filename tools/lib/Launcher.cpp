@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <string_view>
 
@@ -21,14 +22,27 @@ enum class LauncherKind {
 
 LauncherKind kindOf(const std::string &Word) {
   std::string Base = std::filesystem::path(Word).filename().string();
-  static const std::set<std::string_view> OpenMpi = {
-      "mpirun", "mpiexec", "orterun", "oshrun", "mpirun.openmpi", "mpiexec.openmpi", "prterun"};
+  static const std::set<std::string_view> OpenMpi = {"orterun", "oshrun", "mpirun.openmpi",
+                                                     "mpiexec.openmpi", "prterun"};
   static const std::set<std::string_view> Hydra = {"mpiexec.hydra", "mpiexec.mpich", "mpirun.mpich",
                                                    "mpiexec.intel"};
   if (OpenMpi.count(Base))
     return LauncherKind::OpenMpi;
   if (Hydra.count(Base))
     return LauncherKind::Hydra;
+  if (Base == "mpirun" || Base == "mpiexec") {
+    // Either library's: on a cluster the plain name is whichever `module load` put first.
+    // Hydra says "HYDRA build details" to --version; Open MPI (and anything else) keeps -x.
+    static std::map<std::string, LauncherKind> Known;
+    auto [It, New] = Known.try_emplace(Word, LauncherKind::OpenMpi);
+    if (New) {
+      auto Version = captureProcess({Word, "--version"});
+      if (Version && (Version->find("HYDRA") != std::string::npos ||
+                      Version->find("Intel(R) MPI") != std::string::npos))
+        It->second = LauncherKind::Hydra;
+    }
+    return It->second;
+  }
   return LauncherKind::Forward;
 }
 
@@ -81,11 +95,19 @@ bool isOption(const std::string &A) { return A.size() > 1 && A[0] == '-'; }
 
 } // namespace
 
+const char *defaultLauncher() {
+#ifdef MPIETE_DEFAULT_LAUNCHER
+  return MPIETE_DEFAULT_LAUNCHER;
+#else
+  return "mpirun";
+#endif
+}
+
 std::vector<std::string> launchArgv(const LaunchSpec &Spec) {
   // `--launcher "flux run"` names a launcher of several words.
   std::vector<std::string> Argv = shellSplit(Spec.Launcher);
   if (Argv.empty())
-    Argv.push_back("mpirun");
+    Argv.push_back(defaultLauncher());
   LauncherKind Kind = kindOf(Argv.front());
   if (Spec.Np > 0) {
     Argv.push_back(Kind == LauncherKind::OpenMpi ? "-np" : "-n");
@@ -101,9 +123,27 @@ std::vector<std::string> launchArgv(const LaunchSpec &Spec) {
       Argv.push_back(Value);
     }
   }
-  Argv.insert(Argv.end(), Spec.LauncherArgs.begin(), Spec.LauncherArgs.end());
+  for (const std::string &A : Spec.LauncherArgs)
+    // Hydra runs any number of ranks per core and rejects Open MPI's flag for it, which
+    // command lines written for Open MPI carry.
+    if (Kind != LauncherKind::Hydra || A != "--oversubscribe")
+      Argv.push_back(A);
   Argv.insert(Argv.end(), Spec.Program.begin(), Spec.Program.end());
   return Argv;
+}
+
+bool ranksRunHere(const LaunchSpec &Spec) {
+  std::vector<std::string> Argv = shellSplit(Spec.Launcher);
+  if (!Argv.empty() && kindOf(Argv.front()) == LauncherKind::Forward)
+    return false;
+  static const std::set<std::string_view> HostOptions = {
+      "-H",        "--host", "-host",    "--hostfile",   "-hostfile",          "--machinefile",
+      "-f",        "-hosts", "-machine", "-machinefile", "--default-hostfile", "-rf",
+      "--rankfile"};
+  for (const std::string &A : Spec.LauncherArgs)
+    if (HostOptions.count(A.substr(0, A.find('='))))
+      return false;
+  return true;
 }
 
 int runLaunch(const LaunchSpec &Spec) {

@@ -1,6 +1,7 @@
 // `mpiete probe-comm`: runs comm_probe through the launcher, fits LogGPS to what it measured and
 // writes the communication base data (network.yaml).
 #include "CommandUtil.h"
+#include "MachineLoad.h"
 
 #include "mpiete/basedata/BlockMap.h"
 #include "mpiete/basedata/NetworkFile.h"
@@ -150,6 +151,7 @@ int runProbeComm(const CommandArgs &Args) {
   if (O.Verbose)
     std::cerr << "mpiete: running " << shellJoin(Argv) << '\n';
 
+  const LoadMonitor Load;
   std::optional<std::string> Text = captureProcess(Argv);
   if (!Text)
     return commandError("probe-comm: the comm probe failed: " + shellJoin(Argv));
@@ -185,6 +187,13 @@ int runProbeComm(const CommandArgs &Args) {
           << "ns/B S=" << (Params.S ? std::to_string(*Params.S) + "B" : std::string("none"))
           << '\n';
   std::cout << Summary.str();
+  // Ranks that share processors with other work measure a slower network than the real one.
+  if (const auto S = ranksRunHere(Spec) ? Load.finish() : std::nullopt)
+    if (std::string N = loadNotice(*S, Spec.Np, "the comm probe",
+                                   "its latencies and gaps are likely too long, so predicted "
+                                   "communication times over-estimate");
+        !N.empty())
+      std::cerr << *OutPath << ": warning: " << N << " [mpiete-load]\n";
   return 0;
 }
 

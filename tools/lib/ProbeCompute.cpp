@@ -2,6 +2,7 @@
 // one processor (or k, --ranks-per-node) and merges the per-rank timing files into the compute
 // base data (machine.yaml).
 #include "CommandUtil.h"
+#include "MachineLoad.h"
 
 #include "mpiete/basedata/BlockMap.h"
 #include "mpiete/basedata/TaskCosts.h"
@@ -115,6 +116,7 @@ MachineProvenance provenanceOf(const LaunchSpec &Launch, const std::vector<RankT
   P.Cpu = Ranks.empty() ? -1 : Ranks.front().Cpu;
   P.TokenPassing = true;
   P.RanksPerNode = Ranks.empty() ? 1 : Ranks.front().RanksPerNode;
+  P.Command = shellJoin(launchArgv(Launch));
   std::string Compiler = "unknown", Flags;
   if (!BlockMapPath.empty()) {
     P.BlockMap = BlockMapPath.string();
@@ -227,7 +229,13 @@ int runProbeCompute(const CommandArgs &Args) {
     std::cerr << "mpiete probe-compute: running " << Launch.Np << " ranks of '" << Program << "' "
               << RanksPerNode << " at a time...\n";
   const auto Start = std::chrono::steady_clock::now();
-  const int Rc = runLaunch(Launch);
+  const LoadMonitor Load;
+  int Rc = 0;
+  {
+    const ProgressTicker Tick("mpiete probe-compute: timing " + std::to_string(Launch.Np) +
+                              " ranks");
+    Rc = runLaunch(Launch);
+  }
   if (Rc != 0) {
     Diags.error(DiagLoc{Program},
                 "the timing probe failed (exit status " + std::to_string(Rc) +
@@ -317,6 +325,14 @@ int runProbeCompute(const CommandArgs &Args) {
       return 1;
     }
   }
+  // A loaded machine stretches the measured compute: say so beside the file, with its sign
+  // (only where the ranks ran here: /proc/stat says nothing about srun's compute nodes).
+  if (const auto S = ranksRunHere(Launch) ? Load.finish() : std::nullopt)
+    if (std::string N = loadNotice(*S, RanksPerNode, "the timing probe",
+                                   "its compute times are likely too long, so predictions "
+                                   "from it over-estimate the run time");
+        !N.empty())
+      Diags.warning(DiagLoc{Output}, N, "load");
   if (Keep)
     std::cerr << "mpiete probe-compute: rank files kept in " << OutDir.string() << "\n";
   else

@@ -1,6 +1,7 @@
 // `mpiete probe-program`: runs a trace probe (APP.trace) through the launcher, checks that every
 // rank wrote its trace and puts the block map beside them (the program base data).
 #include "CommandUtil.h"
+#include "MachineLoad.h"
 
 #include "mpiete/basedata/BlockMap.h"
 #include "mpiete/support/Diagnostics.h"
@@ -164,7 +165,13 @@ int runProbeProgram(const CommandArgs &Args) {
 
   if (Verbose)
     std::cerr << "mpiete: running " << shellJoin(launchArgv(Spec)) << '\n';
-  int Status = runLaunchWithin(Spec, HangTimeout);
+  int Status = 0;
+  {
+    // Traces do not depend on timing: no load notice, only the elapsed time on a terminal.
+    const ProgressTicker Tick("mpiete probe-program: tracing " + std::to_string(Spec.Np) +
+                              " ranks");
+    Status = runLaunchWithin(Spec, HangTimeout);
+  }
   if (Status < 0) {
     // The ranks that finished renamed their traces; the others hang (or wait for one that does).
     std::string Hung, Done;

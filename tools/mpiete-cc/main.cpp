@@ -25,7 +25,8 @@ static const char *const HelpTail =
 static int guardedMain(int Argc, char **Argv) {
   std::string Help = HelpHead + mpiete::mpieteOptionsHelp() + HelpTail;
   return mpiete::wrapperMain(std::vector<std::string>(Argv + 1, Argv + Argc),
-                             mpiete::WrapperLanguage::C, "mpiete-cc", "MPIETE_CC", "mpicc", Help);
+                             mpiete::WrapperLanguage::C, "mpiete-cc", "MPIETE_CC",
+                             MPIETE_DEFAULT_MPICC, Help);
 }
 
 int main(int Argc, char **Argv) {

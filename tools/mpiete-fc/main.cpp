@@ -34,8 +34,8 @@ MPIETE_FLANG (flang-new).
 static int guardedMain(int Argc, char **Argv) {
   std::string Help = HelpHead + mpiete::mpieteOptionsHelp() + HelpTail;
   return mpiete::wrapperMain(std::vector<std::string>(Argv + 1, Argv + Argc),
-                             mpiete::WrapperLanguage::Fortran, "mpiete-fc", "MPIETE_FC", "mpif90",
-                             Help);
+                             mpiete::WrapperLanguage::Fortran, "mpiete-fc", "MPIETE_FC",
+                             MPIETE_DEFAULT_MPIF90, Help);
 }
 
 int main(int Argc, char **Argv) {

@@ -25,12 +25,13 @@ std::string parseError(const Words &Args, bool WantProgram = true) {
 
 TEST(LaunchArgv, OpenMpiExportsWithX) {
   LaunchSpec S;
+  S.Launcher = "mpirun.openmpi";
   S.Np = 4;
   S.LauncherArgs = {"--hostfile", "hosts"};
   S.Program = {"./app.trace", "-n", "10"};
   S.Env = {{"MPIETE_OUTDIR", "/tmp/out dir"}, {"MPIETE_FINGERPRINT", "abc"}};
   EXPECT_EQ(launchArgv(S),
-            (Words{"mpirun", "-np", "4", "-x", "MPIETE_OUTDIR=/tmp/out dir", "-x",
+            (Words{"mpirun.openmpi", "-np", "4", "-x", "MPIETE_OUTDIR=/tmp/out dir", "-x",
                    "MPIETE_FINGERPRINT=abc", "--hostfile", "hosts", "./app.trace", "-n", "10"}));
   S.Launcher = "/opt/ompi/bin/mpiexec";
   EXPECT_EQ(launchArgv(S)[1], "-np");
@@ -60,17 +61,43 @@ TEST(LaunchArgv, HydraUsesGenvAndSeveralWordLaunchers) {
   EXPECT_EQ(launchArgv(S), (Words{"flux", "run", "-n", "3", "a"}));
 }
 
+TEST(LaunchArgv, HydraDropsOpenMpisOversubscribe) {
+  LaunchSpec S;
+  S.Launcher = "/usr/bin/mpiexec.mpich";
+  S.Np = 4;
+  S.LauncherArgs = {"--oversubscribe", "-ppn", "4"};
+  S.Program = {"a"};
+  EXPECT_EQ(launchArgv(S), (Words{"/usr/bin/mpiexec.mpich", "-n", "4", "-ppn", "4", "a"}));
+  S.Launcher = "srun";
+  EXPECT_EQ(launchArgv(S), (Words{"srun", "-n", "4", "--oversubscribe", "-ppn", "4", "a"}));
+}
+
+TEST(LaunchArgv, RanksRunHereOnlyForLocalLaunches) {
+  LaunchSpec S;
+  S.Launcher = "mpirun.openmpi";
+  EXPECT_TRUE(ranksRunHere(S));
+  S.LauncherArgs = {"--map-by", "slot", "-H", "n1,n2"};
+  EXPECT_FALSE(ranksRunHere(S));
+  S.Launcher = "mpiexec.mpich";
+  S.LauncherArgs = {"-f=hosts"};
+  EXPECT_FALSE(ranksRunHere(S));
+  S.LauncherArgs.clear();
+  EXPECT_TRUE(ranksRunHere(S));
+  S.Launcher = "srun";
+  EXPECT_FALSE(ranksRunHere(S));
+}
+
 TEST(LaunchArgv, NoRankCountLeavesItToTheLauncher) {
   LaunchSpec S;
   S.Program = {"a"};
-  EXPECT_EQ(launchArgv(S), (Words{"mpirun", "a"}));
+  EXPECT_EQ(launchArgv(S), (Words{defaultLauncher(), "a"}));
 }
 
 TEST(ProbeParser, ProgramArgumentsAreUntouched) {
   ProbeCommandLine P = parse({"-o", "out", "-np", "4", "./app.trace", "-o", "x", "-np", "9",
                               "--launcher", "srun", "--", "--help"});
   EXPECT_EQ(P.Launch.Np, 4);
-  EXPECT_EQ(P.Launch.Launcher, "mpirun");
+  EXPECT_EQ(P.Launch.Launcher, defaultLauncher());
   EXPECT_TRUE(P.Launch.LauncherArgs.empty());
   EXPECT_EQ(P.Launch.Program,
             (Words{"./app.trace", "-o", "x", "-np", "9", "--launcher", "srun", "--", "--help"}));

@@ -7,7 +7,9 @@
 //                                 per-peer counts in Open MPI's pml-monitoring line format) or
 //                                 through MPI itself (real: run it under
 //                                 `--mca pml_monitoring_enable 2 --mca pml_monitoring_enable_output
-//                                 1`); compare_with_ompi.sh diffs the two.
+//                                 1`, or under MPICH with ucx_spy.so preloaded, which makes it
+//                                 print MPICH's own counts); compare_with_ompi.sh and
+//                                 compare_with_mpich.sh diff the two.
 #include "PmpiTransport.h"
 #include "coll/CollDecision.h"
 #include "coll/Collectives.h"
@@ -17,6 +19,10 @@
 #include <cstring>
 #include <string>
 #include <vector>
+
+/// runtime/test/coll/ucx_spy.c when preloaded (compare_with_mpich.sh), else null.
+extern "C" void mpiete_ucx_spy(int Enable, unsigned long long *Msgs, unsigned long long *Bytes,
+                               int N) __attribute__((weak));
 
 namespace {
 
@@ -243,13 +249,20 @@ int main(int argc, char **argv) {
     const bool Real = std::strcmp(argv[1], "real") == 0;
     if (!Real)
       testing::registerComm(MPI_COMM_WORLD);
+    // Under MPICH with ucx_spy preloaded, real mode counts MPICH's own messages too.
+    const bool Spy = Real && mpiete_ucx_spy != nullptr;
+    std::vector<unsigned long long> SpyMsgs(Size), SpyBytes(Size);
+    if (Spy)
+      mpiete_ucx_spy(1, nullptr, nullptr, 0);
     runOne(argv[2], std::atol(argv[3]), std::atoi(argv[4]), Real, NonCommute);
-    if (!Real) { // rank 0 prints, in the pml-monitoring line format, for every rank:
+    if (Spy)
+      mpiete_ucx_spy(0, SpyMsgs.data(), SpyBytes.data(), Size);
+    if (!Real || Spy) { // rank 0 prints, in the pml-monitoring line format, for every rank:
       //  I <rank> <peer> <bytes> bytes <n> msgs sent
       std::vector<unsigned long long> Mine(2 * Size), All(2 * Size * Size);
       for (int P = 0; P < Size; ++P) {
-        Mine[2 * P] = testing::counts().SentBytes[P];
-        Mine[2 * P + 1] = testing::counts().SentMsgs[P];
+        Mine[2 * P] = Spy ? SpyBytes[P] : testing::counts().SentBytes[P];
+        Mine[2 * P + 1] = Spy ? SpyMsgs[P] : testing::counts().SentMsgs[P];
       }
       MPI_Gather(Mine.data(), 2 * Size, MPI_UNSIGNED_LONG_LONG, All.data(), 2 * Size,
                  MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);

@@ -21,7 +21,7 @@ import shutil
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from e2e_util import run_group  # noqa: E402
+from e2e_util import launch, run_group  # noqa: E402
 
 
 def snapshot(tree):
@@ -68,7 +68,7 @@ def main():
     expect = re.compile(a.expect, re.MULTILINE)
     outputs = {}
     for np_ in [int(x) for x in a.np.split(",") if x]:
-        cmd = [a.mpiexec, "--oversubscribe", "-np", str(np_), exe] + a.args
+        cmd = launch(a.mpiexec, np_) + [exe] + a.args
         rc, out, err = run_group(cmd, work, env, 60)
         if rc != 0:
             sys.exit(f"{app} at {np_} ranks: exit {rc}:\n{out}{err}")

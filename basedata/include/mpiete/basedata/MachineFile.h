@@ -65,6 +65,7 @@ struct MachineProvenance {
   std::string BlockMap;    ///< the program's block map; empty if there was none
   std::string Fingerprint; ///< the block map's fingerprint; empty if not recorded
   std::string Date, Tool;
+  std::string Command; ///< the launch command line; empty in files written before it was kept
 };
 
 struct MachineFile {

@@ -9,11 +9,14 @@
 
 namespace mpiete {
 
+/// The launcher of the MPI library mpiete was built with: mpirun (Open MPI), mpiexec.mpich, ...
+const char *defaultLauncher();
+
 struct LaunchSpec {
-  std::string Launcher = "mpirun";       ///< --launcher NAME
-  std::vector<std::string> LauncherArgs; ///< the user's launcher options, before the program
-  int Np = 0;                            ///< -np R (0: let the launcher decide)
-  std::vector<std::string> Program;      ///< the program path, then its own arguments
+  std::string Launcher = defaultLauncher(); ///< --launcher NAME
+  std::vector<std::string> LauncherArgs;    ///< the user's launcher options, before the program
+  int Np = 0;                               ///< -np R (0: let the launcher decide)
+  std::vector<std::string> Program;         ///< the program path, then its own arguments
   /// Variables every rank must see (MPIETE_OUTDIR, ...): exported with `-x` for Open MPI's
   /// mpirun/mpiexec, through the environment for launchers that forward it (srun).
   std::vector<std::pair<std::string, std::string>> Env;
@@ -21,6 +24,11 @@ struct LaunchSpec {
 
 /// The full command line for Spec (for running, and for --verbose / error messages).
 std::vector<std::string> launchArgv(const LaunchSpec &Spec);
+
+/// Whether the job's ranks run on this machine as descendants of the launcher: mpirun or
+/// hydra without host options (-H, --host, --hostfile, -f, -hosts, -machinefile...). Not for
+/// srun and the like, whose ranks run under the resource manager's daemons, maybe elsewhere.
+bool ranksRunHere(const LaunchSpec &Spec);
 
 /// Runs the job; returns the launcher's exit status.
 int runLaunch(const LaunchSpec &Spec);
