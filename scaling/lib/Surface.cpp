@@ -128,7 +128,8 @@ void writeSurface(std::ostream &OS, const SurfaceGrid &G, const std::string &Too
   grid("time_seconds", G.Time);
   grid("efficiency", G.Efficiency);
   OS << "# per size: the rank count of best efficiency\n";
-  list("ridge_ranks_per_size: ", G.RidgePerSize, [&](size_t I) { return std::to_string(G.Ranks[I]); });
+  list("ridge_ranks_per_size: ", G.RidgePerSize,
+       [&](size_t I) { return std::to_string(G.Ranks[I]); });
   OS << "# per rank count: the size of best efficiency (seed 001's ridge)\n";
   list("ridge_size_per_ranks: ", G.RidgePerRanks,
        [&](size_t I) { return quoted(sizeLabel(G.Sizes[I])); });
@@ -161,7 +162,8 @@ std::string surfaceGnuplotScript(const SurfaceGrid &G, const std::string &Termin
   // Contour lines go to a table first so that they can be drawn over the filled map.
   S << "set table $C\nunset surface\nset contour base\nset cntrparam levels incremental 0.1, "
        "0.1, "
-    << number(Top) << "\nsplot $E using 1:2:3 with lines\nunset table\nunset contour\nset surface\n";
+    << number(Top)
+    << "\nsplot $E using 1:2:3 with lines\nunset table\nunset contour\nset surface\n";
   if (Terminal == "png")
     S << "set terminal pngcairo size 720,480 font \"sans,10\"\n";
   else
@@ -174,8 +176,8 @@ std::string surfaceGnuplotScript(const SurfaceGrid &G, const std::string &Termin
   S << "set xrange [" << G.Ranks.front() << ":" << G.Ranks.back() << "]\nset yrange ["
     << number(G.Sizes.front()) << ":" << number(G.Sizes.back()) << "]\n";
   S << "set xlabel \"ranks N\"\nset ylabel \"problem size W\"\n";
-  S << "set cblabel \"efficiency E(N, W), N0 = " << G.BaseRanks << "\"\nset cbrange [0:"
-    << number(Top) << "]\n";
+  S << "set cblabel \"efficiency E(N, W), N0 = " << G.BaseRanks
+    << "\"\nset cbrange [0:" << number(Top) << "]\n";
   S << "set palette defined (0 \"#b2182b\", 0.5 \"#fddbc7\", 1 \"#2166ac\")\n";
   S << "set bmargin 6\nset key at screen 0.45, 0.06 center horizontal maxrows 1 width 2\n";
   S << "splot $E using 1:2:3 with pm3d notitle, \\\n"

@@ -2,8 +2,8 @@
 // learnt from traces at 2, 4 and 8 ranks, a free network, and compute segments
 // T = 1e-4 + 1e-6 W/p (1 + [W/p > 1000]) (seed 001's cache step: per-rank work past 1000 costs
 // twice as much), replayed at every point of the grid.
-#include "mpiete/scaling/ModelFile.h"
 #include "mpiete/scaling/Surface.h"
+#include "mpiete/scaling/ModelFile.h"
 
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>

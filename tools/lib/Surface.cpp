@@ -154,9 +154,9 @@ int runSurface(const CommandArgs &Args) {
 
   if (Svg.empty() && !Output.empty()) {
     const size_t Dot = Output.rfind('.');
-    Svg = (Dot == std::string::npos || Dot < Output.rfind('/') + 1 ? Output
-                                                                    : Output.substr(0, Dot)) +
-          ".svg";
+    Svg =
+        (Dot == std::string::npos || Dot < Output.rfind('/') + 1 ? Output : Output.substr(0, Dot)) +
+        ".svg";
   }
   if (Title.empty())
     Title = "Predicted parallel efficiency: " + baseName(ModelPath);

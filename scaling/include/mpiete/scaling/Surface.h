@@ -49,8 +49,7 @@ bool computeSurface(std::vector<int> Ranks, std::vector<double> Sizes,
 /// time_seconds and efficiency a row per size, svg), plus the ridges, the efficiency's base
 /// and the tool, version and command.
 void writeSurface(std::ostream &OS, const SurfaceGrid &G, const std::string &Tool,
-                  const std::string &Command, const std::string &Model,
-                  const std::string &SvgFile);
+                  const std::string &Command, const std::string &Model, const std::string &SvgFile);
 
 /// A gnuplot script drawing the efficiency as filled contours over log2(ranks) and log(size),
 /// with contour lines every 0.1 and both ridges marked. Terminal: "svg" or "png". The data are
