@@ -62,8 +62,8 @@ struct ConfigResult {
 
 struct BestConfigResult {
   ConfigResult Best;
-  uint64_t Configurations = 0; ///< every configuration of the search space
-  uint64_t Replayed = 0;       ///< those replayed (all of them when exhaustive)
+  uint64_t Configurations = 0;         ///< every configuration of the search space
+  uint64_t Replayed = 0;               ///< those replayed (all of them when exhaustive)
   std::vector<ConfigResult> Evaluated; ///< the replayed ones, in the order they were
 };
 
