@@ -136,8 +136,9 @@ int runBestConfig(const CommandArgs &Args) {
     }
   }
   if (!Cores.empty() && Cores.size() != Spec.Nodes.size()) {
-    Diags.error(Tool, "--cores gives one count per node type (" +
-                          std::to_string(Spec.Nodes.size()) + ")", "usage");
+    Diags.error(Tool,
+                "--cores gives one count per node type (" + std::to_string(Spec.Nodes.size()) + ")",
+                "usage");
     return 1;
   }
   ClusterProblem Problem;
@@ -156,8 +157,8 @@ int runBestConfig(const CommandArgs &Args) {
       return 1;
     Problem.Types.push_back(N);
   }
-  std::string Inter = Spec.InterNodeNetwork.empty() ? NetworkPath
-                                                    : clusterPath(ClusterPath, Spec.InterNodeNetwork);
+  std::string Inter =
+      Spec.InterNodeNetwork.empty() ? NetworkPath : clusterPath(ClusterPath, Spec.InterNodeNetwork);
   if (Inter.empty()) {
     Diags.error(Tool, "needs --network (the cluster names no inter-node network)", "usage");
     return 1;
@@ -192,8 +193,9 @@ int runBestConfig(const CommandArgs &Args) {
   }
   std::cout << "configurations: " << R.Configurations << "\nreplayed: " << R.Replayed
             << (Exhaustive ? " (exhaustive)" : " (the others' bounds exceed the best)") << "\n";
-  std::stable_sort(R.Evaluated.begin(), R.Evaluated.end(),
-                   [](const ConfigResult &A, const ConfigResult &B) { return A.Seconds < B.Seconds; });
+  std::stable_sort(
+      R.Evaluated.begin(), R.Evaluated.end(),
+      [](const ConfigResult &A, const ConfigResult &B) { return A.Seconds < B.Seconds; });
   std::cout << "best: " << R.Best.C.text(Problem.Types) << " (" << R.Best.C.ranks()
             << " ranks)\npredicted_seconds: " << R.Best.Seconds << "\nextrapolated: true\n"
             << "next best:\n";
