@@ -33,8 +33,8 @@ std::vector<Event> halo(int R, int P, int Iterations) {
     Es.push_back(Event::send(SiteA, Next, 1, 4096, ++Req));
     Es.push_back(Event::send(SiteA, Prev, 2, 4096, ++Req));
     Es.push_back(Event::segment(SiteA, SiteB));
-    Es.push_back(Event::completion(
-        SiteB, {{Req - 3, Prev, 1}, {Req - 2, Next, 2}, {Req - 1}, {Req}}));
+    Es.push_back(
+        Event::completion(SiteB, {{Req - 3, Prev, 1}, {Req - 2, Next, 2}, {Req - 1}, {Req}}));
     Last = SiteB;
   }
   return Es;
