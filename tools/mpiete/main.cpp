@@ -38,6 +38,10 @@ const Command Commands[] = {
      "mpiete trace dump traces/rank0.trace"},
     {"model", runModel, "fit scaling models from base data at several rank counts and sizes",
      "mpiete model --run 2:100:t2/:m2.yaml --run 4:100:t4/:m4.yaml -o model.yaml"},
+    {"surface", runSurface, "predicted time and efficiency over ranks and sizes, contour plot",
+     "mpiete surface --model model.yaml --network net.yaml --ranks 1..64 --sizes 1e3,1e4"},
+    {"best-config", runBestConfig, "best nodes and ranks per node of a heterogeneous cluster",
+     "mpiete best-config --cluster hetero.yaml --model model.yaml --network net.yaml"},
     {"demo", runDemo, "run the whole pipeline on a bundled example program", "mpiete demo"},
 };
 

@@ -21,6 +21,8 @@ int runWhatIf(const CommandArgs &Args);       ///< mpiete whatif          (what 
 int runReport(const CommandArgs &Args);       ///< mpiete report          (the HTML page)
 int runDemo(const CommandArgs &Args);         ///< mpiete demo            (the bundled example)
 int runModel(const CommandArgs &Args);        ///< mpiete model           (scaling models)
+int runSurface(const CommandArgs &Args);      ///< mpiete surface         (efficiency surface)
+int runBestConfig(const CommandArgs &Args);   ///< mpiete best-config     (heterogeneous cluster)
 /// mpiete estimate --ranks N --model model.yaml: the extrapolated replay (lib/Model.cpp).
 int runScaledEstimate(const std::string &ModelPath, int Ranks, double Size,
                       const std::string &NetworkPath, std::ostream &OS);
