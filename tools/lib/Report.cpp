@@ -26,9 +26,10 @@ int runReport(const CommandArgs &Args) {
                 "receive), predicted against\nmeasured run times, and the what-if suggestions "
                 "and the efficiency over ranks and sizes\nwhen their files are given. The "
                 "estimate is the YAML or JSON of `mpiete estimate`.",
-                "  mpiete estimate ... --format yaml -o estimate.yaml --timeline run.json\n"
                 "  mpiete report --estimate estimate.yaml --timeline run.json --measured 1.84 "
-                "-o report.html\n");
+                "-o report.html\n"
+                "  (estimate.yaml and run.json from: mpiete estimate ... --format yaml -o "
+                "estimate.yaml --timeline run.json)\n");
   std::string Estimate, Timeline, WhatIf, Surface, Out, Title;
   std::vector<std::string> Measured;
   C.App.add_option("--estimate", Estimate, "the estimate (mpiete estimate --format yaml|json)")
