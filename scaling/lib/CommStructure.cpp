@@ -170,7 +170,8 @@ bool SyntheticEventSource::next(Event &E) {
     CollCall C = Op.Coll;
     C.Root = Op.Peer.eval(R, P);
     C.Bytes = Op.Bytes.eval(P, W);
-    auto &[Base, Events] = Cache[{int(C.Kind), C.Root, C.Bytes, C.Elem, C.Commutative, C.Site}];
+    auto &[Base, Events] =
+        Cache[{int(C.Kind), C.Root, C.Bytes, C.Elem, C.Commutative, C.Site, C.Comm}];
     if (Events.empty()) {
       Base = LastRequest;
       std::string Why;
@@ -435,10 +436,15 @@ bool learnColl(const std::vector<Member> &Members, size_t K, OpTemplate &Op, Ref
                            kindName(It.Coll.Kind) + ")"};
       return false;
     }
-    if (It.Coll.Comm != 0) {
-      Why = {Ref.Site, Name + " on a communicator other than the world: its lowering at another "
-                              "size needs the communicator's members as functions of the size, "
-                              "which the structure does not learn yet"};
+    if (It.Coll.Comm != Ref.Comm) {
+      Why = {Ref.Site, Name + " on communicators with different ids on different ranks or runs"};
+      return false;
+    }
+    if (!It.Coll.WorldGroup) {
+      Why = {Ref.Site,
+             Name + " on a communicator without every rank of the world: its lowering at another "
+                    "size needs the communicator's members as functions of the size, "
+                    "which the structure does not learn yet"};
       return false;
     }
   }
@@ -467,7 +473,7 @@ bool learnColl(const std::vector<Member> &Members, size_t K, OpTemplate &Op, Ref
           Ok = false;
           break;
         }
-        CollCall C{Ref.Kind, It.Coll.Root, It.CollBytes, Elem, Commutative, Ref.Site};
+        CollCall C{Ref.Kind, It.Coll.Root, It.CollBytes, Elem, Commutative, Ref.Site, Ref.Comm};
         uint64_t Last = It.FirstRequest;
         Got.clear();
         if (!lowerCollective(C, M.Rank, M.Run->Ranks, Last, Got, SimWhy) ||
@@ -478,7 +484,7 @@ bool learnColl(const std::vector<Member> &Members, size_t K, OpTemplate &Op, Ref
       }
       if (Ok) {
         Op.IsColl = true;
-        Op.Coll = {Ref.Kind, -1, 0, Elem, Commutative, Ref.Site};
+        Op.Coll = {Ref.Kind, -1, 0, Elem, Commutative, Ref.Site, Ref.Comm};
         Op.Proto = Event{};
         Op.Proto.Block = Ref.Site;
         return true;

@@ -18,6 +18,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <set>
 
 namespace mpiete {
 
@@ -56,9 +57,17 @@ bool readRun(const ModelRun &Run, DiagnosticSink &Diags, MeasuredRun &Out) {
       return false;
     Out.Colls.emplace_back();
     trace::Record Rec;
-    while (Reader.next(Rec))
+    std::set<uint64_t> WorldGroups = {0}; // communicators holding every rank in world order
+    std::vector<int32_t> World(size_t(Run.Ranks));
+    for (int I = 0; I < Run.Ranks; ++I)
+      World[size_t(I)] = I;
+    while (Reader.next(Rec)) {
+      if (Rec.Kind == trace::RecordKind::CommCreate && Rec.HasNew && Rec.Members == World)
+        WorldGroups.insert(Rec.NewComm);
       if (Rec.Kind == trace::RecordKind::Collective)
-        Out.Colls.back().push_back({Rec.Block, Rec.Coll, Rec.Comm, Rec.Root, Rec.Bytes});
+        Out.Colls.back().push_back(
+            {Rec.Block, Rec.Coll, Rec.Comm, WorldGroups.count(Rec.Comm) > 0, Rec.Root, Rec.Bytes});
+    }
     if (!Reader.ok())
       return false;
   }

@@ -34,6 +34,7 @@ struct Pending {
 struct Sim {
   int Rank = 0, Size = 1;
   bool Commutative = true;
+  uint64_t Comm = 0;
   uint64_t *LastRequest = nullptr;
   std::vector<Event> *Out = nullptr;
   std::deque<SimType> Types; // derived types of this lowering (stable addresses)
@@ -72,9 +73,9 @@ void completeInto(Event &E, MPI_Request &R) {
   const Pending *P = pendingOf(R);
   if (P == nullptr)
     return;
-  E.Completed.push_back(P->Recv ? estimator::CompletedRequest{P->Id, P->Source, P->Tag}
-                                : estimator::CompletedRequest{P->Id, estimator::NoStatus,
-                                                              estimator::NoStatus});
+  E.Completed.push_back(
+      P->Recv ? estimator::CompletedRequest{P->Id, P->Source, P->Tag}
+              : estimator::CompletedRequest{P->Id, estimator::NoStatus, estimator::NoStatus});
   R = MPI_REQUEST_NULL;
 }
 
@@ -134,8 +135,7 @@ int mpiete_sim_Pack_size(int Count, MPI_Datatype T, MPI_Comm, int *Size) {
   *Size = int(Count * mpiete::scaling::typeOf(T).Size);
   return MPI_SUCCESS;
 }
-int mpiete_sim_Pack(const void *, int Count, MPI_Datatype T, void *, int, int *Position,
-                    MPI_Comm) {
+int mpiete_sim_Pack(const void *, int Count, MPI_Datatype T, void *, int, int *Position, MPI_Comm) {
   *Position += int(Count * mpiete::scaling::typeOf(T).Size);
   return MPI_SUCCESS;
 }
@@ -144,9 +144,7 @@ int mpiete_sim_Unpack(const void *, int, int *Position, void *, int Count, MPI_D
   *Position += int(Count * mpiete::scaling::typeOf(T).Size);
   return MPI_SUCCESS;
 }
-int mpiete_sim_Reduce_local(const void *, void *, int, MPI_Datatype, MPI_Op) {
-  return MPI_SUCCESS;
-}
+int mpiete_sim_Reduce_local(const void *, void *, int, MPI_Datatype, MPI_Op) { return MPI_SUCCESS; }
 int mpiete_sim_Op_commutative(MPI_Op, int *C) {
   *C = Cur->Commutative;
   return MPI_SUCCESS;
@@ -163,19 +161,19 @@ int isend(mpiete_site_t Block, const void *, int Count, MPI_Datatype Type, int D
           MPI_Comm, SendMode Mode, Context Ctx, MPI_Request *Req) {
   const uint64_t Id = ++*Cur->LastRequest;
   scaling::emit(estimator::Event::send(Block, Dest, Tag,
-                                       uint64_t(Count) * uint64_t(scaling::typeOf(Type).Size),
-                                       Id, 0, uint8_t(Ctx), Mode));
+                                       uint64_t(Count) * uint64_t(scaling::typeOf(Type).Size), Id,
+                                       Cur->Comm, uint8_t(Ctx), Mode));
   Cur->Requests.push_back({Id, false, 0, 0});
   *Req = scaling::requestHandle(Cur->Requests.size() - 1);
   return MPI_SUCCESS;
 }
 
-int irecv(mpiete_site_t Block, void *, int Count, MPI_Datatype Type, int Source, int Tag,
-          MPI_Comm, Context Ctx, MPI_Request *Req) {
+int irecv(mpiete_site_t Block, void *, int Count, MPI_Datatype Type, int Source, int Tag, MPI_Comm,
+          Context Ctx, MPI_Request *Req) {
   const uint64_t Id = ++*Cur->LastRequest;
   scaling::emit(estimator::Event::recv(Block, Source, Tag,
-                                       uint64_t(Count) * uint64_t(scaling::typeOf(Type).Size),
-                                       Id, 0, uint8_t(Ctx)));
+                                       uint64_t(Count) * uint64_t(scaling::typeOf(Type).Size), Id,
+                                       Cur->Comm, uint8_t(Ctx)));
   Cur->Requests.push_back({Id, true, Source, Tag});
   *Req = scaling::requestHandle(Cur->Requests.size() - 1);
   return MPI_SUCCESS;
@@ -221,10 +219,11 @@ void normaliseEvent(Event &E) {
     E.Count = 0;
   if (!Message && K != EventKind::RequestFree)
     E.Request = 0;
-  if (!Message) {
+  // A receive record carries no mode (the reader leaves the last send's there).
+  if (K != EventKind::SendStart)
     E.Mode = SendMode::Standard;
+  if (!Message)
     E.Context = 0;
-  }
   if (K != EventKind::Probe)
     E.Found = true;
   if (K != EventKind::Completion)
@@ -238,6 +237,7 @@ bool lowerCollective(const CollCall &C, int R, int P, uint64_t &LastRequest,
   S.Rank = R;
   S.Size = P;
   S.Commutative = C.Commutative;
+  S.Comm = C.Comm;
   S.LastRequest = &LastRequest;
   S.Out = &Out;
   Cur = &S;
@@ -282,8 +282,8 @@ bool lowerCollective(const CollCall &C, int R, int P, uint64_t &LastRequest,
     Rc = coll::scatter(Site, Buf, PerRank, T, Buf, PerRank, T, C.Root, W);
     break;
   case CollKind::Scatterv:
-    Rc = coll::scatterv(Site, Buf, Blocks.data(), BlockDispls.data(), T, Buf, PerRank, T, C.Root,
-                        W);
+    Rc =
+        coll::scatterv(Site, Buf, Blocks.data(), BlockDispls.data(), T, Buf, PerRank, T, C.Root, W);
     break;
   case CollKind::Allgather:
     Rc = coll::allgather(Site, Buf, Count, T, Buf, Count, T, W);

@@ -18,11 +18,12 @@ namespace mpiete::scaling {
 /// whether the operation commutes (learnt by which reproduces the measured messages).
 struct CollCall {
   trace::CollKind Kind = trace::CollKind::Barrier;
-  int32_t Root = -1;   ///< world rank, -1 if none
-  uint64_t Bytes = 0;  ///< the call's size: see collBytes() for what it means per kind
-  uint32_t Elem = 8;   ///< element size in bytes
+  int32_t Root = -1;  ///< world rank, -1 if none
+  uint64_t Bytes = 0; ///< the call's size: see collBytes() for what it means per kind
+  uint32_t Elem = 8;  ///< element size in bytes
   bool Commutative = true;
   estimator::BlockId Site = 0;
+  uint64_t Comm = 0; ///< the id its messages carry: the world's or one with the world's members
 };
 
 /// The call's size from rank-independent facts: the root's Collective record for the rooted

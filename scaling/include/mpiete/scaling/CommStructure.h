@@ -81,7 +81,8 @@ std::vector<int> dimsCreate(int P, int D);
 struct CollRecord {
   BlockId Site = 0;
   trace::CollKind Kind = trace::CollKind::Barrier;
-  uint64_t Comm = 0; ///< 0: the world
+  uint64_t Comm = 0;      ///< 0: the world
+  bool WorldGroup = true; ///< the communicator holds every rank in world order
   int32_t Root = -1;
   uint64_t Bytes = 0; ///< what this rank contributes (the trace format's field)
 };
@@ -141,7 +142,7 @@ private:
   /// id they were lowered after, so a call repeated in a loop is lowered once.
   std::vector<Event> Lowered;
   size_t LoweredPos = 0;
-  std::map<std::tuple<int, int32_t, uint64_t, uint32_t, bool, BlockId>,
+  std::map<std::tuple<int, int32_t, uint64_t, uint32_t, bool, BlockId, uint64_t>,
            std::pair<uint64_t, std::vector<Event>>>
       Cache;
   bool Failed = false;
