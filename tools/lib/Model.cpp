@@ -235,6 +235,7 @@ int runModel(const CommandArgs &Args) {
   File.StructureAccepted = learnStructure(Runs, S, Why);
   if (File.StructureAccepted) {
     File.Structure = S.describe();
+    File.Learnt = S;
   } else {
     File.RefusedAt = Name(Why.Site);
     File.RefusalReason = Why.Message;
@@ -324,8 +325,9 @@ int runScaledEstimate(const std::string &ModelPath, int Ranks, double Size,
   }
   if (Size <= 0)
     Size = File.Runs.front().Size;
-  CommStructure S;
-  if (!learnModelStructure(File, Diags, S))
+  // The structure stored in the model; model files without it are learnt again from the runs.
+  CommStructure S = File.Learnt;
+  if (S.Classes.empty() && !learnModelStructure(File, Diags, S))
     return 1;
   std::shared_ptr<LinkModel> Link = loadNetworkYaml(NetworkPath, NetworkModelKind::Table, Diags);
   if (!Link)
