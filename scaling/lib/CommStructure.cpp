@@ -157,9 +157,16 @@ bool sameEvent(const Event &A, const Event &B) {
 }
 
 bool SyntheticEventSource::next(Event &E) {
-  if (LoweredPos < Lowered.size()) {
-    E = Lowered[LoweredPos++];
+  if (Lowered != nullptr && LoweredPos < Lowered->size()) {
+    // The cached lowering, its request ids moved to follow this rank's starts.
+    E = (*Lowered)[LoweredPos++]; // reuses E.Completed's capacity
     E.Index = Pos;
+    if (E.Kind == EventKind::SendStart || E.Kind == EventKind::RecvStart) {
+      E.Request += Shift;
+      LastRequest = E.Request;
+    }
+    for (estimator::CompletedRequest &D : E.Completed)
+      D.Request += Shift;
     return true;
   }
   if (Pos == Ops->size())
@@ -174,23 +181,15 @@ bool SyntheticEventSource::next(Event &E) {
         Cache[{int(C.Kind), C.Root, C.Bytes, C.Elem, C.Commutative, C.Site, C.Comm}];
     if (Events.empty()) {
       Base = LastRequest;
+      uint64_t Last = LastRequest;
       std::string Why;
-      if (!lowerCollective(C, R, P, LastRequest, Events, Why)) {
+      if (!lowerCollective(C, R, P, Last, Events, Why)) {
         Failed = true;
         return false;
       }
-      LastRequest = Base;
     }
-    // Shift the cached lowering's request ids to follow this rank's starts.
-    Lowered = Events;
-    uint64_t Last = LastRequest;
-    for (Event &L : Lowered) {
-      if (L.Kind == EventKind::SendStart || L.Kind == EventKind::RecvStart)
-        Last = L.Request = L.Request - Base + LastRequest;
-      for (estimator::CompletedRequest &D : L.Completed)
-        D.Request = D.Request - Base + LastRequest;
-    }
-    LastRequest = Last;
+    Lowered = &Events;
+    Shift = LastRequest - Base;
     LoweredPos = 0;
     return next(E);
   }

@@ -28,7 +28,8 @@ std::vector<Event> rank(int R, int P, std::vector<CollRecord> &Colls) {
   Es.push_back(Event::segment(SiteA, SiteB));
   Colls.push_back({SiteB, CollKind::Allreduce, 0, true, -1, 16});
   std::string Why;
-  EXPECT_TRUE(lowerCollective({CollKind::Allreduce, -1, 16, 8, true, SiteB, 0}, R, P, Req, Es, Why));
+  EXPECT_TRUE(
+      lowerCollective({CollKind::Allreduce, -1, 16, 8, true, SiteB, 0}, R, P, Req, Es, Why));
   Es.push_back(Event::segment(SiteB, SiteA));
   Es.push_back(Event::completion(SiteA, {{1, (R + P - 1) % P, 5}, {2, NoStatus, NoStatus}}));
   return Es;

@@ -138,10 +138,12 @@ private:
   /// Ring of the ids of the last MaxDist + 1 user-level starts.
   std::vector<uint64_t> Starts;
   uint64_t UserStarts = 0;
-  /// The collective being streamed; lowered calls by (op, size) are cached with the request
-  /// id they were lowered after, so a call repeated in a loop is lowered once.
-  std::vector<Event> Lowered;
+  /// The collective being streamed: lowered calls are cached by what they depend on, with the
+  /// request id they were lowered after, so a call repeated in a loop is lowered once and
+  /// streamed without allocating.
+  const std::vector<Event> *Lowered = nullptr;
   size_t LoweredPos = 0;
+  uint64_t Shift = 0;
   std::map<std::tuple<int, int32_t, uint64_t, uint32_t, bool, BlockId, uint64_t>,
            std::pair<uint64_t, std::vector<Event>>>
       Cache;
