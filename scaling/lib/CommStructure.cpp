@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <iterator>
 #include <sstream>
+#include <utility>
 
 namespace mpiete::scaling {
 
@@ -155,14 +157,53 @@ bool sameEvent(const Event &A, const Event &B) {
 }
 
 bool SyntheticEventSource::next(Event &E) {
+  if (Lowered != nullptr && LoweredPos < Lowered->size()) {
+    // The cached lowering, its request ids moved to follow this rank's starts.
+    E = (*Lowered)[LoweredPos++]; // reuses E.Completed's capacity
+    E.Index = Pos;
+    if (E.Kind == EventKind::SendStart || E.Kind == EventKind::RecvStart) {
+      E.Request += Shift;
+      LastRequest = E.Request;
+    }
+    for (estimator::CompletedRequest &D : E.Completed)
+      D.Request += Shift;
+    return true;
+  }
   if (Pos == Ops->size())
     return false;
   const OpTemplate &Op = (*Ops)[Pos];
+  if (Op.IsColl) {
+    ++Pos;
+    CollCall C = Op.Coll;
+    C.Root = Op.Peer.eval(R, P);
+    C.Bytes = Op.Bytes.eval(P, W);
+    auto &[Base, Events] =
+        Cache[{int(C.Kind), C.Root, C.Bytes, C.Elem, C.Commutative, C.Site, C.Comm}];
+    if (Events.empty()) {
+      Base = LastRequest;
+      uint64_t Last = LastRequest;
+      std::string Why;
+      if (!lowerCollective(C, R, P, Last, Events, Why)) {
+        Failed = true;
+        return false;
+      }
+    }
+    Lowered = &Events;
+    Shift = LastRequest - Base;
+    LoweredPos = 0;
+    return next(E);
+  }
   E = Op.Proto; // reuses E.Completed's capacity
   E.Index = Pos++;
+  auto StartId = [&](uint32_t Dist) {
+    return Dist < UserStarts ? Starts[(UserStarts - 1 - Dist) % Starts.size()] : 0;
+  };
   switch (E.Kind) {
   case EventKind::SendStart:
   case EventKind::RecvStart:
+    E.Request = ++LastRequest;
+    Starts[UserStarts++ % Starts.size()] = E.Request;
+    [[fallthrough]];
   case EventKind::Probe:
     E.Peer = Op.Peer.eval(R, P);
     [[fallthrough]];
@@ -171,10 +212,14 @@ bool SyntheticEventSource::next(Event &E) {
     break;
   case EventKind::Completion:
     for (size_t K = 0; K < Op.Sources.size(); ++K) {
+      E.Completed[K].Request = StartId(Op.Dist[K]);
       E.Completed[K].Source = Op.Sources[K].eval(R, P);
       E.Completed[K].Tag =
           E.Completed[K].Source == estimator::ProcNull ? Op.Tags[K].second : Op.Tags[K].first;
     }
+    break;
+  case EventKind::RequestFree:
+    E.Request = StartId(Op.Dist.empty() ? 0 : Op.Dist[0]);
     break;
   default:
     break;
@@ -249,10 +294,109 @@ bool findBytes(const std::vector<BytesObs> &Obs, BytesExpr &Out) {
   return false;
 }
 
+/// A rank's sequence as the learner sees it: events with request ids made relative (Dist), and
+/// each collective call as one item holding the messages its lowering produced.
+struct Item {
+  Event E;
+  bool IsColl = false;
+  CollRecord Coll;
+  uint64_t CollBytes = 0;     ///< the call's size (CollSim.h: the root's for rooted scatters)
+  uint64_t FirstRequest = 0;  ///< the request id the lowering continued from
+  std::vector<Event> Lowered; ///< normalised, absolute ids
+  std::vector<uint32_t> Dist;
+};
+
 struct Member {
   const MeasuredRun *Run;
   int Rank;
+  std::vector<Item> Items;
 };
+
+std::string kindName(trace::CollKind K) {
+  static const char *const Names[] = {"MPI_Barrier",        "MPI_Bcast",
+                                      "MPI_Reduce",         "MPI_Allreduce",
+                                      "MPI_Gather",         "MPI_Gatherv",
+                                      "MPI_Scatter",        "MPI_Scatterv",
+                                      "MPI_Allgather",      "MPI_Allgatherv",
+                                      "MPI_Alltoall",       "MPI_Alltoallv",
+                                      "MPI_Reduce_scatter", "MPI_Reduce_scatter_block",
+                                      "MPI_Scan",           "MPI_Exscan"};
+  return Names[size_t(K) < std::size(Names) ? size_t(K) : 0];
+}
+
+/// Rank's events as items; false with Why when a completion names a request no user-level start
+/// made (a collective's request completed outside it).
+bool toItems(const MeasuredRun &Run, int Rank, std::vector<Item> &Out, Refusal &Why) {
+  const std::vector<Event> &Seq = Run.PerRank[size_t(Rank)];
+  static const std::vector<CollRecord> NoColls;
+  const std::vector<CollRecord> &Colls =
+      size_t(Rank) < Run.Colls.size() ? Run.Colls[size_t(Rank)] : NoColls;
+  std::vector<uint64_t> Starts; // the ids of the user-level starts, in order
+  uint64_t LastRequest = 0;
+  size_t NextColl = 0;
+  auto DistOf = [&](uint64_t Req, uint32_t &D) {
+    for (size_t J = Starts.size(); J-- > 0;)
+      if (Starts[J] == Req) {
+        D = uint32_t(Starts.size() - 1 - J);
+        return true;
+      }
+    return false;
+  };
+  for (size_t K = 0; K < Seq.size(); ++K) {
+    Item It;
+    It.E = Seq[K];
+    normaliseEvent(It.E);
+    const EventKind Kind = It.E.Kind;
+    if (Kind == EventKind::SendStart || Kind == EventKind::RecvStart) {
+      Starts.push_back(It.E.Request);
+      LastRequest = It.E.Request;
+      It.E.Request = 0;
+    } else if (Kind == EventKind::Completion || Kind == EventKind::RequestFree) {
+      std::vector<uint64_t> Reqs;
+      if (Kind == EventKind::RequestFree)
+        Reqs.push_back(It.E.Request);
+      for (estimator::CompletedRequest &D : It.E.Completed)
+        Reqs.push_back(std::exchange(D.Request, 0));
+      It.E.Request = 0;
+      for (uint64_t Req : Reqs) {
+        uint32_t D = 0;
+        if (!DistOf(Req, D)) {
+          Why = {It.E.Block, "rank " + std::to_string(Rank) + " of " + std::to_string(Run.Ranks) +
+                                 " completes request " + std::to_string(Req) +
+                                 " here, which no user-level call started"};
+          return false;
+        }
+        It.Dist.push_back(D);
+      }
+    }
+    Out.push_back(std::move(It));
+    if (Kind != EventKind::Segment || NextColl == Colls.size() ||
+        Colls[NextColl].Site != Seq[K].Block)
+      continue;
+    // A collective call: its lowered messages follow under its site until the next call.
+    Item C;
+    C.IsColl = true;
+    C.Coll = Colls[NextColl];
+    C.E.Block = C.Coll.Site;
+    C.FirstRequest = LastRequest;
+    C.CollBytes = C.Coll.Bytes;
+    if (collBytesFromRoot(C.Coll.Kind) && C.Coll.Root >= 0 &&
+        size_t(C.Coll.Root) < Run.Colls.size() && NextColl < Run.Colls[size_t(C.Coll.Root)].size())
+      C.CollBytes = Run.Colls[size_t(C.Coll.Root)][NextColl].Bytes;
+    ++NextColl;
+    while (K + 1 < Seq.size() && Seq[K + 1].Block == C.Coll.Site &&
+           (Seq[K + 1].Kind == EventKind::SendStart || Seq[K + 1].Kind == EventKind::RecvStart ||
+            Seq[K + 1].Kind == EventKind::Completion)) {
+      Event L = Seq[++K];
+      normaliseEvent(L);
+      if (L.Kind != EventKind::Completion)
+        LastRequest = L.Request;
+      C.Lowered.push_back(std::move(L));
+    }
+    Out.push_back(std::move(C));
+  }
+  return true;
+}
 
 std::string describeEvent(const Event &E) {
   switch (E.Kind) {
@@ -270,72 +414,166 @@ std::string describeEvent(const Event &E) {
   }
 }
 
-/// Learns one class from its members; false with Why on the first op nothing explains.
-bool learnClass(const std::vector<Member> &Members, RankClass &C, Refusal &Why) {
-  const std::vector<Event> &Ref = Members.front().Run->PerRank[size_t(Members.front().Rank)];
+bool sameEvents(const std::vector<Event> &A, const std::vector<Event> &B) {
+  if (A.size() != B.size())
+    return false;
+  for (size_t K = 0; K < A.size(); ++K)
+    if (!sameEvent(A[K], B[K]))
+      return false;
+  return true;
+}
+
+/// A collective's element size and commutativity: the first that makes the runtime's lowering
+/// reproduce every member's measured messages. False with Why otherwise.
+bool learnColl(const std::vector<Member> &Members, size_t K, OpTemplate &Op, Refusal &Why) {
+  const CollRecord &Ref = Members.front().Items[K].Coll;
+  const std::string Name = kindName(Ref.Kind);
   for (const Member &M : Members) {
-    const std::vector<Event> &Seq = M.Run->PerRank[size_t(M.Rank)];
+    const Item &It = M.Items[K];
+    if (It.Coll.Kind != Ref.Kind) {
+      Why = {Ref.Site, "ranks call different collectives here (" + Name + ", " +
+                           kindName(It.Coll.Kind) + ")"};
+      return false;
+    }
+    if (It.Coll.Comm != Ref.Comm) {
+      Why = {Ref.Site, Name + " on communicators with different ids on different ranks or runs"};
+      return false;
+    }
+    if (!It.Coll.WorldGroup) {
+      Why = {Ref.Site,
+             Name + " on a communicator without every rank of the world: its lowering at another "
+                    "size needs the communicator's members as functions of the size, "
+                    "which the structure does not learn yet"};
+      return false;
+    }
+  }
+  std::vector<PeerObs> Roots;
+  std::vector<BytesObs> Bytes;
+  for (const Member &M : Members) {
+    Roots.push_back({M.Rank, M.Run->Ranks, M.Items[K].Coll.Root});
+    Bytes.push_back({double(M.Run->Ranks), M.Run->Size, M.Items[K].CollBytes});
+  }
+  if (!findPeer(Roots, Op.Peer)) {
+    Why = {Ref.Site, Name + ": the root is no function of the rank and the size"};
+    return false;
+  }
+  if (!findBytes(Bytes, Op.Bytes)) {
+    Why = {Ref.Site, Name + ": the byte count is no exact c * W^a / P^b over the measured runs"};
+    return false;
+  }
+  std::vector<Event> Got;
+  std::string SimWhy;
+  for (uint32_t Elem : {8u, 4u, 16u, 2u, 1u})
+    for (bool Commutative : {true, false}) {
+      bool Ok = true;
+      for (const Member &M : Members) {
+        const Item &It = M.Items[K];
+        if (It.CollBytes % Elem != 0) {
+          Ok = false;
+          break;
+        }
+        CollCall C{Ref.Kind, It.Coll.Root, It.CollBytes, Elem, Commutative, Ref.Site, Ref.Comm};
+        uint64_t Last = It.FirstRequest;
+        Got.clear();
+        if (!lowerCollective(C, M.Rank, M.Run->Ranks, Last, Got, SimWhy) ||
+            !sameEvents(Got, It.Lowered)) {
+          Ok = false;
+          break;
+        }
+      }
+      if (Ok) {
+        Op.IsColl = true;
+        Op.Coll = {Ref.Kind, -1, 0, Elem, Commutative, Ref.Site, Ref.Comm};
+        Op.Proto = Event{};
+        Op.Proto.Block = Ref.Site;
+        return true;
+      }
+    }
+  Why = {Ref.Site, Name + ": the measured messages are not the runtime's lowering of this call "
+                          "with equal counts on every rank (e.g. a v-variant with uneven counts)"};
+  return false;
+}
+
+/// Learns one class from its members; false with Why on the first op nothing explains.
+bool learnClass(const std::vector<Member> &Members, RankClass &C, uint32_t &MaxDist, Refusal &Why) {
+  const std::vector<Item> &Ref = Members.front().Items;
+  for (const Member &M : Members) {
+    const std::vector<Item> &Seq = M.Items;
     size_t K = 0;
-    while (K < Ref.size() && K < Seq.size() && Ref[K].Kind == Seq[K].Kind &&
-           Ref[K].Block == Seq[K].Block)
+    while (K < Ref.size() && K < Seq.size() && Ref[K].E.Kind == Seq[K].E.Kind &&
+           Ref[K].E.Block == Seq[K].E.Block && Ref[K].IsColl == Seq[K].IsColl)
       ++K;
     if (K < Ref.size() || K < Seq.size()) {
-      const Event &At = K < Seq.size() ? Seq[K] : Ref[K < Ref.size() ? K : Ref.size() - 1];
-      Why.Site = At.Block;
+      const Item &At = K < Seq.size() ? Seq[K] : Ref[K < Ref.size() ? K : Ref.size() - 1];
+      Why.Site = At.E.Block;
+      Why.Progress = double(K) / double(std::max<size_t>({Ref.size(), Seq.size(), 1}));
       Why.Message = "rank " + std::to_string(M.Rank) + " of " + std::to_string(M.Run->Ranks) +
                     " executes another sequence of MPI events here than rank " +
                     std::to_string(Members.front().Rank) + " of " +
                     std::to_string(Members.front().Run->Ranks) + " (event " + std::to_string(K) +
                     "): the number of messages depends on the rank or the size in a way no "
-                    "rank class explains (e.g. a collective's tree or ring)";
+                    "rank class explains";
       return false;
     }
   }
   C.Ops.clear();
   std::vector<PeerObs> Peers;
   std::vector<BytesObs> Bytes;
+  auto Fail = [&](size_t K, BlockId Site, std::string Message) {
+    Why = {Site, std::move(Message), Ref.empty() ? 0 : double(K) / double(Ref.size())};
+    return false;
+  };
   for (size_t K = 0; K < Ref.size(); ++K) {
     OpTemplate Op;
-    Op.Proto = Ref[K];
-    Op.Proto.Index = 0;
-    const bool HasPeer = Ref[K].Kind == EventKind::SendStart ||
-                         Ref[K].Kind == EventKind::RecvStart || Ref[K].Kind == EventKind::Probe;
-    const bool HasCount = HasPeer || Ref[K].Kind == EventKind::Loop;
+    if (Ref[K].IsColl) {
+      if (!learnColl(Members, K, Op, Why))
+        return Fail(K, Why.Site, Why.Message);
+      C.Ops.push_back(std::move(Op));
+      continue;
+    }
+    const Event &RE = Ref[K].E;
+    Op.Proto = RE;
+    const bool HasPeer = RE.Kind == EventKind::SendStart || RE.Kind == EventKind::RecvStart ||
+                         RE.Kind == EventKind::Probe;
+    const bool HasCount = HasPeer || RE.Kind == EventKind::Loop;
     Peers.clear();
     Bytes.clear();
     for (const Member &M : Members) {
-      const Event &E = M.Run->PerRank[size_t(M.Rank)][K];
+      const Event &E = M.Items[K].E;
       Peers.push_back({M.Rank, M.Run->Ranks, E.Peer});
       Bytes.push_back({double(M.Run->Ranks), M.Run->Size, E.Count});
+      if (M.Items[K].Dist != Ref[K].Dist)
+        return Fail(K, RE.Block,
+                    describeEvent(RE) + ": completes requests started at other calls on "
+                                        "different ranks");
     }
-    if (HasPeer && !findPeer(Peers, Op.Peer)) {
-      Why = {Ref[K].Block, describeEvent(Ref[K]) +
-                               ": no function of the rank and the size gives the peer on every "
-                               "measured rank"};
-      return false;
-    }
-    if (HasCount && !findBytes(Bytes, Op.Bytes)) {
-      Why = {Ref[K].Block, describeEvent(Ref[K]) +
-                               ": the byte count is no exact c * W^a / P^b over the measured runs"};
-      return false;
-    }
-    if (Ref[K].Kind == EventKind::Completion)
-      for (size_t J = 0; J < Ref[K].Completed.size(); ++J) {
+    Op.Dist = Ref[K].Dist;
+    for (uint32_t D : Op.Dist)
+      MaxDist = std::max(MaxDist, D);
+    if (HasPeer && !findPeer(Peers, Op.Peer))
+      return Fail(K, RE.Block,
+                  describeEvent(RE) + ": no function of the rank and the size gives the peer on "
+                                      "every measured rank");
+    if (HasCount && !findBytes(Bytes, Op.Bytes))
+      return Fail(K, RE.Block,
+                  describeEvent(RE) +
+                      ": the byte count is no exact c * W^a / P^b over the measured runs");
+    if (RE.Kind == EventKind::Completion)
+      for (size_t J = 0; J < RE.Completed.size(); ++J) {
         Peers.clear();
-        std::pair<int32_t, int32_t> Tags{Ref[K].Completed[J].Tag, Ref[K].Completed[J].Tag};
+        std::pair<int32_t, int32_t> Tags{RE.Completed[J].Tag, RE.Completed[J].Tag};
         for (const Member &M : Members) {
-          const Event &E = M.Run->PerRank[size_t(M.Rank)][K];
+          const Event &E = M.Items[K].E;
           Peers.push_back({M.Rank, M.Run->Ranks, E.Completed[J].Source});
           (E.Completed[J].Source == estimator::ProcNull ? Tags.second : Tags.first) =
               E.Completed[J].Tag;
         }
         Op.Tags.push_back(Tags);
         PeerExpr S;
-        if (!findPeer(Peers, S)) {
-          Why = {Ref[K].Block, "a completed receive's matched source is no function of the rank "
-                               "and the size (a wildcard receive matched in a varying order)"};
-          return false;
-        }
+        if (!findPeer(Peers, S))
+          return Fail(K, RE.Block,
+                      "a completed receive's matched source is no function of the rank and the "
+                      "size (a wildcard receive matched in a varying order)");
         Op.Sources.push_back(S);
       }
     C.Ops.push_back(std::move(Op));
@@ -349,17 +587,28 @@ bool verify(const std::vector<MeasuredRun> &Runs, const CommStructure &S, Refusa
     for (int R = 0; R < Run.Ranks; ++R) {
       SyntheticEventSource Gen(S, R, Run.Ranks, Run.Size);
       const std::vector<Event> &Seq = Run.PerRank[size_t(R)];
+      const double Len = double(std::max<size_t>(Seq.size(), 1));
       size_t K = 0;
-      for (; Gen.next(E); ++K)
-        if (K >= Seq.size() || !sameEvent(E, Seq[K])) {
-          Why = {E.Block, "the generated trace of rank " + std::to_string(R) + " of " +
-                              std::to_string(Run.Ranks) +
-                              " differs from the measured one at event " + std::to_string(K)};
+      for (; Gen.next(E); ++K) {
+        Event Want;
+        if (K < Seq.size()) {
+          Want = Seq[K];
+          normaliseEvent(Want);
+        }
+        if (K >= Seq.size() || !sameEvent(E, Want)) {
+          Why = {E.Block,
+                 "the generated trace of rank " + std::to_string(R) + " of " +
+                     std::to_string(Run.Ranks) + " differs from the measured one at event " +
+                     std::to_string(K),
+                 1 + double(K) / Len};
           return false;
         }
-      if (K != Seq.size()) {
-        Why = {Seq[K].Block, "the generated trace of rank " + std::to_string(R) + " of " +
-                                 std::to_string(Run.Ranks) + " ends early"};
+      }
+      if (Gen.failed() || K != Seq.size()) {
+        Why = {K < Seq.size() ? Seq[K].Block : 0,
+               "the generated trace of rank " + std::to_string(R) + " of " +
+                   std::to_string(Run.Ranks) + " ends early",
+               1 + double(K) / Len};
         return false;
       }
     }
@@ -372,21 +621,29 @@ bool learnStructure(const std::vector<MeasuredRun> &Runs, CommStructure &Out, Re
   using K = RankClass::Kind;
   const std::vector<std::vector<K>> Schemes = {
       {K::All}, {K::First, K::Rest}, {K::First, K::Last, K::Rest}};
-  Refusal First;
-  bool HaveFirst = false;
+  // Every rank's items, once.
+  std::vector<std::vector<std::vector<Item>>> Items(Runs.size());
+  for (size_t I = 0; I < Runs.size(); ++I)
+    for (int R = 0; R < Runs[I].Ranks; ++R) {
+      Items[I].emplace_back();
+      if (!toItems(Runs[I], R, Items[I].back(), Why))
+        return false;
+    }
+  Refusal Best;
+  bool HaveBest = false;
   for (const std::vector<K> &Scheme : Schemes) {
     CommStructure S;
     bool Ok = true;
     for (K Kind : Scheme) {
       std::vector<Member> Members;
-      for (const MeasuredRun &Run : Runs)
-        for (int R = 0; R < Run.Ranks; ++R) {
+      for (size_t I = 0; I < Runs.size(); ++I)
+        for (int R = 0; R < Runs[I].Ranks; ++R) {
           const bool In =
               Kind == K::All || (Kind == K::First && R == 0) ||
-              (Kind == K::Last && R == Run.Ranks - 1 && R != 0) ||
-              (Kind == K::Rest && R != 0 && !(R == Run.Ranks - 1 && Scheme.size() == 3));
+              (Kind == K::Last && R == Runs[I].Ranks - 1 && R != 0) ||
+              (Kind == K::Rest && R != 0 && !(R == Runs[I].Ranks - 1 && Scheme.size() == 3));
           if (In)
-            Members.push_back({&Run, R});
+            Members.push_back({&Runs[I], R, Items[I][size_t(R)]});
         }
       if (Members.empty()) {
         Ok = false;
@@ -396,7 +653,7 @@ bool learnStructure(const std::vector<MeasuredRun> &Runs, CommStructure &Out, Re
       }
       RankClass C;
       C.K = Kind;
-      if (!learnClass(Members, C, Why)) {
+      if (!learnClass(Members, C, S.MaxDist, Why)) {
         Ok = false;
         break;
       }
@@ -406,13 +663,13 @@ bool learnStructure(const std::vector<MeasuredRun> &Runs, CommStructure &Out, Re
       Out = std::move(S);
       return true;
     }
-    if (!HaveFirst) {
-      First = Why;
-      HaveFirst = true;
+    // The scheme that got furthest names the place a person can act on (ties: the simplest).
+    if (!HaveBest || Why.Progress > Best.Progress) {
+      Best = Why;
+      HaveBest = true;
     }
   }
-  // The simplest scheme's reason is the one a person can act on.
-  Why = First;
+  Why = Best;
   return false;
 }
 
@@ -421,6 +678,20 @@ std::vector<std::string> CommStructure::describe() const {
   for (const RankClass &C : Classes) {
     std::vector<std::string> Seen;
     for (const OpTemplate &Op : C.Ops) {
+      if (Op.IsColl) {
+        std::string L = std::string(RankClass::name(C.K)) + ": " +
+                        estimator::formatBlock(Op.Coll.Site) + " " + kindName(Op.Coll.Kind) +
+                        (Op.Coll.Root >= 0 || Op.Peer.A >= 0 ? " root " + Op.Peer.text() : "") +
+                        ", bytes " + Op.Bytes.text() + ", elements of " +
+                        std::to_string(Op.Coll.Elem) + " bytes" +
+                        (Op.Coll.Commutative ? "" : ", non-commutative") +
+                        ", lowered at the target size as the runtime lowers it";
+        if (std::find(Seen.begin(), Seen.end(), L) == Seen.end()) {
+          Seen.push_back(L);
+          Lines.push_back(L);
+        }
+        continue;
+      }
       if (Op.Proto.Kind != EventKind::SendStart && Op.Proto.Kind != EventKind::RecvStart)
         continue;
       std::string L = std::string(RankClass::name(C.K)) + ": " +

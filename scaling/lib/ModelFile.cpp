@@ -8,6 +8,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <sstream>
 
 namespace mpiete::scaling {
 
@@ -16,6 +18,115 @@ double ScalingModelFile::errorBand() const {
   for (const SegmentModel &S : Segments)
     Band = std::max(Band, std::max(S.M.CvError, S.HeldOutError));
   return Band;
+}
+
+namespace {
+
+const char *const KindNames[] = {"compute", "segment", "loop", "send",     "recv",
+                                 "wait",    "probe",   "init", "finalize", "free"};
+
+std::string peerText(const PeerExpr &E) {
+  return std::to_string(int(E.K)) + ":" + std::to_string(E.A) + ":" + std::to_string(E.Dims) + ":" +
+         std::to_string(E.Axis) + ":" + std::to_string(int(E.Periodic));
+}
+bool parsePeer(const std::string &T, PeerExpr &E) {
+  int K = 0, Dims = 0, Axis = 0, Periodic = 0;
+  long long A = 0;
+  if (std::sscanf(T.c_str(), "%d:%lld:%d:%d:%d", &K, &A, &Dims, &Axis, &Periodic) != 5 || K < 0 ||
+      K > PeerExpr::Grid)
+    return false;
+  E = {PeerExpr::Kind(K), A, uint8_t(Dims), uint8_t(Axis), Periodic != 0};
+  return true;
+}
+std::string bytesText(const BytesExpr &E) {
+  char Buf[96];
+  std::snprintf(Buf, sizeof Buf, "%.17g:%.17g:%.17g", E.Coeff, E.WExp, E.PExp);
+  return Buf;
+}
+bool parseBytes(const std::string &T, BytesExpr &E) {
+  return std::sscanf(T.c_str(), "%lg:%lg:%lg", &E.Coeff, &E.WExp, &E.PExp) == 3;
+}
+
+} // namespace
+
+std::string formatOp(const OpTemplate &Op) {
+  // kind block from tag comm mode context found peer bytes [coll kind elem commutative comm]
+  // [done source tag tag-if-proc-null dist]... [free dist]
+  const Event &E = Op.Proto;
+  std::ostringstream S;
+  S << (Op.IsColl ? "coll" : KindNames[size_t(E.Kind)]) << " " << formatBlockId(E.Block) << " "
+    << formatBlockId(E.From) << " " << E.Tag << " " << E.Comm << " " << int(E.Mode) << " "
+    << int(E.Context) << " " << int(E.Found) << " " << peerText(Op.Peer) << " "
+    << bytesText(Op.Bytes);
+  if (Op.IsColl)
+    S << " " << int(Op.Coll.Kind) << " " << Op.Coll.Elem << " " << int(Op.Coll.Commutative) << " "
+      << Op.Coll.Comm << " " << formatBlockId(Op.Coll.Site);
+  for (size_t K = 0; K < Op.Sources.size(); ++K)
+    S << " done " << peerText(Op.Sources[K]) << " " << Op.Tags[K].first << " " << Op.Tags[K].second
+      << " " << Op.Dist[K];
+  if (E.Kind == estimator::EventKind::RequestFree && !Op.Dist.empty())
+    S << " free " << Op.Dist[0];
+  return S.str();
+}
+
+bool parseOp(const std::string &Text, OpTemplate &Op) {
+  std::istringstream S(Text);
+  std::string Kind, Block, From, Peer, Bytes;
+  int Mode = 0, Context = 0, Found = 1;
+  Op = OpTemplate{};
+  Event &E = Op.Proto;
+  if (!(S >> Kind >> Block >> From >> E.Tag >> E.Comm >> Mode >> Context >> Found >> Peer >> Bytes))
+    return false;
+  const std::optional<uint64_t> B = parseBlockId(Block), F = parseBlockId(From);
+  if (!B || !F || !parsePeer(Peer, Op.Peer) || !parseBytes(Bytes, Op.Bytes))
+    return false;
+  E.Block = *B;
+  E.From = *F;
+  E.Mode = SendMode(Mode);
+  E.Context = uint8_t(Context);
+  E.Found = Found != 0;
+  if (Kind == "coll") {
+    int CK = 0, Commutative = 1;
+    std::string Site;
+    if (!(S >> CK >> Op.Coll.Elem >> Commutative >> Op.Coll.Comm >> Site) || CK < 0 ||
+        CK > trace::LastCollKind || Op.Coll.Elem == 0)
+      return false;
+    const std::optional<uint64_t> Si = parseBlockId(Site);
+    if (!Si)
+      return false;
+    Op.IsColl = true;
+    Op.Coll.Kind = trace::CollKind(CK);
+    Op.Coll.Commutative = Commutative != 0;
+    Op.Coll.Site = *Si;
+    return true;
+  }
+  const auto *It = std::find(std::begin(KindNames), std::end(KindNames), Kind);
+  if (It == std::end(KindNames))
+    return false;
+  E.Kind = estimator::EventKind(It - std::begin(KindNames));
+  std::string Word;
+  while (S >> Word) {
+    if (Word == "done") {
+      std::string Src;
+      int32_t T1 = 0, T2 = 0;
+      uint32_t D = 0;
+      PeerExpr P;
+      if (!(S >> Src >> T1 >> T2 >> D) || !parsePeer(Src, P))
+        return false;
+      Op.Sources.push_back(P);
+      Op.Tags.push_back({T1, T2});
+      Op.Dist.push_back(D);
+      E.Completed.push_back({});
+    } else if (Word == "free") {
+      uint32_t D = 0;
+      if (!(S >> D))
+        return false;
+      Op.Dist.push_back(D);
+    } else {
+      return false;
+    }
+  }
+  return true;
 }
 
 void writeScalingModel(std::ostream &OS, const ScalingModelFile &F) {
@@ -40,6 +151,17 @@ void writeScalingModel(std::ostream &OS, const ScalingModelFile &F) {
     E << YAML::Key << "messages" << YAML::Value << YAML::BeginSeq;
     for (const std::string &L : F.Structure)
       E << L;
+    E << YAML::EndSeq;
+    // The learnt sequences, one op a line (formatOp), read back by estimate --ranks.
+    E << YAML::Key << "max_dist" << YAML::Value << F.Learnt.MaxDist;
+    E << YAML::Key << "classes" << YAML::Value << YAML::BeginSeq;
+    for (const RankClass &C : F.Learnt.Classes) {
+      E << YAML::BeginMap << YAML::Key << "ranks" << YAML::Value << int(C.K);
+      E << YAML::Key << "ops" << YAML::Value << YAML::BeginSeq;
+      for (const OpTemplate &Op : C.Ops)
+        E << formatOp(Op);
+      E << YAML::EndSeq << YAML::EndMap;
+    }
     E << YAML::EndSeq;
   }
   E << YAML::EndMap;
@@ -94,6 +216,26 @@ bool loadScalingModel(const std::string &Path, ScalingModelFile &Out, Diagnostic
     Out.RefusalReason = S["reason"].as<std::string>("");
     for (const YAML::Node &L : S["messages"])
       Out.Structure.push_back(L.as<std::string>());
+    Out.Learnt.MaxDist = S["max_dist"].as<uint32_t>(0);
+    for (const YAML::Node &C : S["classes"]) {
+      RankClass RC;
+      const int K = C["ranks"].as<int>(-1);
+      if (K < 0 || K > RankClass::Rest) {
+        Diags.error({Path, unsigned(C.Mark().line + 1), unsigned(C.Mark().column + 1)},
+                    "unknown rank class", "scaling-model");
+        return false;
+      }
+      RC.K = RankClass::Kind(K);
+      for (const YAML::Node &Op : C["ops"]) {
+        RC.Ops.emplace_back();
+        if (!parseOp(Op.as<std::string>(), RC.Ops.back())) {
+          Diags.error({Path, unsigned(Op.Mark().line + 1), unsigned(Op.Mark().column + 1)},
+                      "malformed structure op", "scaling-model");
+          return false;
+        }
+      }
+      Out.Learnt.Classes.push_back(std::move(RC));
+    }
     for (const YAML::Node &N : Root["segments"]) {
       SegmentModel Seg;
       const std::optional<uint64_t> From = parseBlockId(N["from"].as<std::string>());

@@ -44,7 +44,7 @@ std::vector<Event> exchange(const std::vector<int> &Peers, uint64_t Bytes, int I
 std::vector<MeasuredRun> measure(const Pattern &F, std::vector<int> Sizes, double W = 1) {
   std::vector<MeasuredRun> Runs;
   for (int P : Sizes) {
-    MeasuredRun Run{P, W, {}};
+    MeasuredRun Run{P, W, {}, {}};
     for (int R = 0; R < P; ++R)
       Run.PerRank.push_back(F(R, P, W));
     Runs.push_back(std::move(Run));

@@ -5,16 +5,20 @@
 #include "mpiete/estimator/BaseData.h"
 #include "mpiete/estimator/Engine.h"
 #include "mpiete/estimator/ProgramBlocks.h"
+#include "mpiete/scaling/CollSim.h"
 #include "mpiete/scaling/CommStructure.h"
 #include "mpiete/scaling/ModelFile.h"
 #include "mpiete/support/Diagnostics.h"
 #include "mpiete/support/Version.h"
 #include "mpiete/tools/Commands.h"
+#include "mpiete/trace/TraceReader.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <set>
 
 namespace mpiete {
 
@@ -35,7 +39,7 @@ bool readRun(const ModelRun &Run, DiagnosticSink &Diags, MeasuredRun &Out) {
                 "model");
     return false;
   }
-  Out = {Run.Ranks, Run.Size, {}};
+  Out = {Run.Ranks, Run.Size, {}, {}};
   for (auto &T : Traces) {
     T->setEmitSegments(true);
     Out.PerRank.emplace_back();
@@ -43,6 +47,28 @@ bool readRun(const ModelRun &Run, DiagnosticSink &Diags, MeasuredRun &Out) {
     while (T->next(E))
       Out.PerRank.back().push_back(E);
     if (T->failed())
+      return false;
+  }
+  // The Collective records (kind, root, bytes), which the event stream leaves out.
+  for (int R = 0; R < Run.Ranks; ++R) {
+    trace::TraceReader Reader(Diags);
+    if (!Reader.open((std::filesystem::path(Run.Program) / ("rank" + std::to_string(R) + ".trace"))
+                         .string()))
+      return false;
+    Out.Colls.emplace_back();
+    trace::Record Rec;
+    std::set<uint64_t> WorldGroups = {0}; // communicators holding every rank in world order
+    std::vector<int32_t> World(size_t(Run.Ranks));
+    for (int I = 0; I < Run.Ranks; ++I)
+      World[size_t(I)] = I;
+    while (Reader.next(Rec)) {
+      if (Rec.Kind == trace::RecordKind::CommCreate && Rec.HasNew && Rec.Members == World)
+        WorldGroups.insert(Rec.NewComm);
+      if (Rec.Kind == trace::RecordKind::Collective)
+        Out.Colls.back().push_back(
+            {Rec.Block, Rec.Coll, Rec.Comm, WorldGroups.count(Rec.Comm) > 0, Rec.Root, Rec.Bytes});
+    }
+    if (!Reader.ok())
       return false;
   }
   return true;
@@ -69,6 +95,49 @@ bool parseRun(const std::string &Text, ModelRun &Out) {
   Out.Program = Parts[2];
   Out.Machine = Parts[3];
   return Out.Ranks > 0 && Out.Size > 0 && !Out.Program.empty() && !Out.Machine.empty();
+}
+
+/// Generates every rank of Measured's size and compares with its trace: per rank the number of
+/// events, the message peers and bytes, and the events themselves. Prints one summary line.
+bool checkRun(const CommStructure &S, const MeasuredRun &Measured, std::ostream &OS) {
+  int SameRanks = 0, SameCounts = 0, SamePeersBytes = 0;
+  uint64_t Generated = 0, Recorded = 0;
+  std::string First;
+  Event E;
+  for (int R = 0; R < Measured.Ranks; ++R) {
+    SyntheticEventSource Gen(S, R, Measured.Ranks, Measured.Size);
+    std::vector<Event> Got;
+    while (Gen.next(E))
+      Got.push_back(E);
+    std::vector<Event> Want = Measured.PerRank[size_t(R)];
+    for (Event &W : Want)
+      normaliseEvent(W);
+    Generated += Got.size();
+    Recorded += Want.size();
+    auto Summary = [](const std::vector<Event> &Es) {
+      std::map<std::pair<int, int32_t>, uint64_t> M; // (kind, peer) -> bytes
+      for (const Event &X : Es)
+        if (X.Kind == EventKind::SendStart || X.Kind == EventKind::RecvStart)
+          M[{int(X.Kind), X.Peer}] += X.Count;
+      return M;
+    };
+    SameCounts += Got.size() == Want.size();
+    SamePeersBytes += Summary(Got) == Summary(Want);
+    size_t K = 0;
+    while (K < Got.size() && K < Want.size() && sameEvent(Got[K], Want[K]))
+      ++K;
+    if (K == Got.size() && K == Want.size())
+      ++SameRanks;
+    else if (First.empty())
+      First = "rank " + std::to_string(R) + " differs at event " + std::to_string(K) + " (" +
+              formatBlock(K < Want.size() ? Want[K].Block : 0) + ")";
+  }
+  OS << "check " << Measured.Ranks << ": events generated " << Generated << " measured " << Recorded
+     << "; ranks with equal event counts " << SameCounts << "/" << Measured.Ranks
+     << ", equal peers and bytes " << SamePeersBytes << "/" << Measured.Ranks
+     << ", identical traces " << SameRanks << "/" << Measured.Ranks
+     << (First.empty() ? "" : "; first difference: " + First) << "\n";
+  return SameRanks == Measured.Ranks;
 }
 
 std::string joinArgs(const char *Name, const CommandArgs &Args) {
@@ -109,6 +178,12 @@ int runModel(const CommandArgs &Args) {
   std::string Output;
   C.App.add_option("--run", RunTexts, "a run: ranks, size, trace directory, machine.yaml")
       ->type_name("RANKS:SIZE:DIR:MACHINE");
+  std::vector<std::string> CheckTexts;
+  C.App
+      .add_option("--check", CheckTexts,
+                  "after learning: generate the traces of a run not used for the model and "
+                  "compare them with its measured ones (exit 1 unless identical)")
+      ->type_name("RANKS:SIZE:DIR");
   C.App.add_option("-o", Output, "write the model there (default: standard output)")
       ->type_name("FILE");
   if (std::string Err = C.parse(Args); !Err.empty()) {
@@ -160,6 +235,7 @@ int runModel(const CommandArgs &Args) {
   File.StructureAccepted = learnStructure(Runs, S, Why);
   if (File.StructureAccepted) {
     File.Structure = S.describe();
+    File.Learnt = S;
   } else {
     File.RefusedAt = Name(Why.Site);
     File.RefusalReason = Why.Message;
@@ -168,6 +244,23 @@ int runModel(const CommandArgs &Args) {
                   "scale");
   }
   Runs.clear();
+  bool ChecksOk = true;
+  for (const std::string &T : CheckTexts) {
+    ModelRun R;
+    if (!parseRun(T + ":-", R)) {
+      Diags.error(Tool, "--check '" + T + "': RANKS:SIZE:TRACEDIR", "usage");
+      return 1;
+    }
+    if (!File.StructureAccepted) {
+      std::cout << "check " << R.Ranks << ": refused\n";
+      ChecksOk = false;
+      continue;
+    }
+    MeasuredRun Measured;
+    if (!readRun(R, Diags, Measured))
+      return 1;
+    ChecksOk &= checkRun(S, Measured, std::cout);
+  }
 
   // Compute: each segment's executions-weighted mean over ranks, per run.
   std::map<std::pair<BlockId, BlockId>, std::vector<Point>> Data;
@@ -214,7 +307,7 @@ int runModel(const CommandArgs &Args) {
     OS = &OutFile;
   }
   writeScalingModel(*OS, File);
-  return 0;
+  return ChecksOk ? 0 : 1;
 }
 
 int runScaledEstimate(const std::string &ModelPath, int Ranks, double Size,
@@ -232,8 +325,9 @@ int runScaledEstimate(const std::string &ModelPath, int Ranks, double Size,
   }
   if (Size <= 0)
     Size = File.Runs.front().Size;
-  CommStructure S;
-  if (!learnModelStructure(File, Diags, S))
+  // The structure stored in the model; model files without it are learnt again from the runs.
+  CommStructure S = File.Learnt;
+  if (S.Classes.empty() && !learnModelStructure(File, Diags, S))
     return 1;
   std::shared_ptr<LinkModel> Link = loadNetworkYaml(NetworkPath, NetworkModelKind::Table, Diags);
   if (!Link)

@@ -6,9 +6,12 @@
 #define MPIETE_SCALING_COMMSTRUCTURE_H
 
 #include "mpiete/estimator/Event.h"
+#include "mpiete/scaling/CollSim.h"
 
+#include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace mpiete::scaling {
@@ -45,7 +48,8 @@ struct BytesExpr {
 };
 
 /// One event of a rank class's sequence: the measured record with its varying fields as
-/// functions.
+/// functions; or one collective call (IsColl), lowered at the target size by the runtime's own
+/// lowering (CollSim.h) with its root and size as functions.
 struct OpTemplate {
   Event Proto;
   PeerExpr Peer;
@@ -54,6 +58,11 @@ struct OpTemplate {
   /// Per completed request: the matched tag, and the tag recorded when the source is
   /// PROC_NULL (MPI's empty status), which only some ranks see.
   std::vector<std::pair<int32_t, int32_t>> Tags;
+  /// Completion, RequestFree: which request, as the number of user-level starts after it
+  /// (request ids themselves depend on how many messages the lowered collectives started).
+  std::vector<uint32_t> Dist;
+  bool IsColl = false;
+  CollCall Coll; ///< IsColl: kind, element size, commutativity, site (Root, Bytes: below)
 };
 
 /// Ranks that share one sequence shape.
@@ -68,16 +77,29 @@ struct RankClass {
 std::vector<int> dimsCreate(int P, int D);
 
 /// One measured run: every rank's events (Segment events included) at P ranks, size W.
+/// A trace's Collective record (the trace reader's events keep only its lowered messages).
+struct CollRecord {
+  BlockId Site = 0;
+  trace::CollKind Kind = trace::CollKind::Barrier;
+  uint64_t Comm = 0;      ///< 0: the world
+  bool WorldGroup = true; ///< the communicator holds every rank in world order
+  int32_t Root = -1;
+  uint64_t Bytes = 0; ///< what this rank contributes (the trace format's field)
+};
+
 struct MeasuredRun {
   int Ranks = 0;
   double Size = 1;
   std::vector<std::vector<Event>> PerRank;
+  std::vector<std::vector<CollRecord>> Colls; ///< per rank, in order (empty: none recorded)
 };
 
 struct CommStructure {
   /// The classes of the first scheme that reproduced every measured trace: one class (SPMD),
   /// rank 0 apart (master/worker), or rank 0 and rank P-1 apart (a line's two ends).
   std::vector<RankClass> Classes;
+  /// The largest Dist of any completion: the generator remembers that many user starts.
+  uint32_t MaxDist = 0;
   /// Which class rank R of P ranks belongs to.
   const RankClass &classOf(int R, int P) const;
   /// The peer and byte expressions, one line per distinct call site and kind, for the model
@@ -90,6 +112,7 @@ struct CommStructure {
 struct Refusal {
   BlockId Site = 0;
   std::string Message;
+  double Progress = 0; ///< how far into the sequences the scheme got (0..1)
 };
 
 /// Learns the structure from Runs (at least two rank counts), then regenerates every measured
@@ -101,15 +124,30 @@ bool learnStructure(const std::vector<MeasuredRun> &Runs, CommStructure &Out, Re
 class SyntheticEventSource : public estimator::EventSource {
 public:
   SyntheticEventSource(const CommStructure &S, int R, int P, double W)
-      : Ops(&S.classOf(R, P).Ops), R(R), P(P), W(W) {}
+      : Ops(&S.classOf(R, P).Ops), R(R), P(P), W(W), Starts(S.MaxDist + 1) {}
   bool next(Event &E) override;
   std::string name() const override;
+  bool failed() const override { return Failed; }
 
 private:
   const std::vector<OpTemplate> *Ops;
   int R, P;
   double W;
   size_t Pos = 0;
+  uint64_t LastRequest = 0;
+  /// Ring of the ids of the last MaxDist + 1 user-level starts.
+  std::vector<uint64_t> Starts;
+  uint64_t UserStarts = 0;
+  /// The collective being streamed: lowered calls are cached by what they depend on, with the
+  /// request id they were lowered after, so a call repeated in a loop is lowered once and
+  /// streamed without allocating.
+  const std::vector<Event> *Lowered = nullptr;
+  size_t LoweredPos = 0;
+  uint64_t Shift = 0;
+  std::map<std::tuple<int, int32_t, uint64_t, uint32_t, bool, BlockId, uint64_t>,
+           std::pair<uint64_t, std::vector<Event>>>
+      Cache;
+  bool Failed = false;
 };
 
 /// True if two events are equal in every field the engine reads (Index aside).

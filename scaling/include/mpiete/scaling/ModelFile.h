@@ -5,6 +5,7 @@
 #define MPIETE_SCALING_MODELFILE_H
 
 #include "mpiete/estimator/Models.h"
+#include "mpiete/scaling/CommStructure.h"
 #include "mpiete/scaling/NormalForm.h"
 
 #include <deque>
@@ -40,6 +41,8 @@ struct ScalingModelFile {
   bool StructureAccepted = false;
   std::string RefusedAt, RefusalReason; ///< when refused: the call site and why
   std::vector<std::string> Structure;   ///< accepted: the peers and byte counts, readable
+  /// Accepted: the learnt structure itself, so estimates need not read the traces again.
+  CommStructure Learnt;
   std::vector<SegmentModel> Segments;
   /// The error band of a prediction: the largest leave-one-out error of the segments' models,
   /// weighted by nothing (a conservative band).
@@ -47,6 +50,9 @@ struct ScalingModelFile {
 };
 
 void writeScalingModel(std::ostream &OS, const ScalingModelFile &File);
+/// One op of a learnt structure as the model file's line, and back (false: malformed).
+std::string formatOp(const OpTemplate &Op);
+bool parseOp(const std::string &Text, OpTemplate &Op);
 bool loadScalingModel(const std::string &Path, ScalingModelFile &Out, DiagnosticSink &Diags);
 
 /// The engine's compute model at (P, W): every rank's segment From -> To takes the segment

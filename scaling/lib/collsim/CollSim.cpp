@@ -1,0 +1,322 @@
+// The simulated transport and MPI calls under the runtime's lowering code: every message start
+// and completion becomes the event the trace probe would record; data is never touched.
+//
+// This file and runtime/lib/coll/*.cpp are compiled with PMPI_* and Open MPI's predefined
+// handles renamed to mpiete_sim_* (scaling/CMakeLists.txt), so nothing here clashes with, or
+// needs, an MPI library: the handles are this file's own objects behind MPI's opaque types.
+#include "mpiete/scaling/CollSim.h"
+
+#include "Collectives.h"
+#include "Transport.h"
+
+#include <cstdlib>
+#include <deque>
+#include <vector>
+
+namespace mpiete::scaling {
+namespace {
+
+using estimator::Event;
+
+struct SimType {
+  MPI_Aint Size = 1, Lb = 0, Extent = 1;
+};
+struct SimOp {
+  bool Commutative = true;
+};
+struct Pending {
+  uint64_t Id;
+  bool Recv;
+  int32_t Source, Tag;
+};
+
+/// The state of the one lowering running (lowerCollective is not re-entrant).
+struct Sim {
+  int Rank = 0, Size = 1;
+  bool Commutative = true;
+  uint64_t Comm = 0;
+  uint64_t *LastRequest = nullptr;
+  std::vector<Event> *Out = nullptr;
+  std::deque<SimType> Types; // derived types of this lowering (stable addresses)
+  std::vector<Pending> Requests;
+};
+Sim *Cur = nullptr;
+
+const SimType ByteType{1, 0, 1};
+
+const SimType &typeOf(MPI_Datatype T) {
+  if (T == MPI_BYTE || T == MPI_DATATYPE_NULL)
+    return ByteType;
+  return *reinterpret_cast<const SimType *>(T);
+}
+MPI_Datatype handleOf(const SimType &T) {
+  return reinterpret_cast<MPI_Datatype>(const_cast<SimType *>(&T));
+}
+
+MPI_Request requestHandle(size_t Index) {
+  // Small integers: never the address of the null request.
+  return reinterpret_cast<MPI_Request>(uintptr_t(Index + 1) << 4);
+}
+Pending *pendingOf(MPI_Request R) {
+  if (R == MPI_REQUEST_NULL)
+    return nullptr;
+  const size_t Index = (reinterpret_cast<uintptr_t>(R) >> 4) - 1;
+  return Index < Cur->Requests.size() ? &Cur->Requests[Index] : nullptr;
+}
+
+void emit(Event E) {
+  normaliseEvent(E);
+  Cur->Out->push_back(std::move(E));
+}
+
+void completeInto(Event &E, MPI_Request &R) {
+  const Pending *P = pendingOf(R);
+  if (P == nullptr)
+    return;
+  E.Completed.push_back(
+      P->Recv ? estimator::CompletedRequest{P->Id, P->Source, P->Tag}
+              : estimator::CompletedRequest{P->Id, estimator::NoStatus, estimator::NoStatus});
+  R = MPI_REQUEST_NULL;
+}
+
+} // namespace
+} // namespace mpiete::scaling
+
+using mpiete::scaling::Cur;
+using mpiete::scaling::SimType;
+
+// The MPI calls the lowering code makes, under their renamed names (local work only).
+extern "C" {
+int mpiete_sim_Comm_rank(MPI_Comm, int *R) {
+  *R = Cur->Rank;
+  return MPI_SUCCESS;
+}
+int mpiete_sim_Comm_size(MPI_Comm, int *S) {
+  *S = Cur->Size;
+  return MPI_SUCCESS;
+}
+int mpiete_sim_Type_size(MPI_Datatype T, int *S) {
+  *S = int(mpiete::scaling::typeOf(T).Size);
+  return MPI_SUCCESS;
+}
+int mpiete_sim_Type_get_extent(MPI_Datatype T, MPI_Aint *Lb, MPI_Aint *Extent) {
+  *Lb = mpiete::scaling::typeOf(T).Lb;
+  *Extent = mpiete::scaling::typeOf(T).Extent;
+  return MPI_SUCCESS;
+}
+int mpiete_sim_Type_get_true_extent(MPI_Datatype T, MPI_Aint *Lb, MPI_Aint *Extent) {
+  // One byte more than the extent: coll::copy then takes its pack path (a no-op here) and never
+  // copies through the dummy buffers.
+  *Lb = mpiete::scaling::typeOf(T).Lb;
+  *Extent = mpiete::scaling::typeOf(T).Extent + 1;
+  return MPI_SUCCESS;
+}
+int mpiete_sim_Type_indexed(int N, const int Lens[], const int Displs[], MPI_Datatype Old,
+                            MPI_Datatype *New) {
+  const SimType &O = mpiete::scaling::typeOf(Old);
+  MPI_Aint Size = 0, Lo = 0, Hi = 0;
+  for (int I = 0; I < N; ++I) {
+    Size += MPI_Aint(Lens[I]) * O.Size;
+    if (I == 0 || Displs[I] < Lo)
+      Lo = Displs[I];
+    if (I == 0 || Displs[I] + Lens[I] > Hi)
+      Hi = Displs[I] + Lens[I];
+  }
+  Cur->Types.push_back({Size, Lo * O.Extent, (Hi - Lo) * O.Extent});
+  *New = mpiete::scaling::handleOf(Cur->Types.back());
+  return MPI_SUCCESS;
+}
+int mpiete_sim_Type_commit(MPI_Datatype *) { return MPI_SUCCESS; }
+int mpiete_sim_Type_free(MPI_Datatype *T) {
+  *T = MPI_DATATYPE_NULL;
+  return MPI_SUCCESS;
+}
+int mpiete_sim_Pack_size(int Count, MPI_Datatype T, MPI_Comm, int *Size) {
+  *Size = int(Count * mpiete::scaling::typeOf(T).Size);
+  return MPI_SUCCESS;
+}
+int mpiete_sim_Pack(const void *, int Count, MPI_Datatype T, void *, int, int *Position, MPI_Comm) {
+  *Position += int(Count * mpiete::scaling::typeOf(T).Size);
+  return MPI_SUCCESS;
+}
+int mpiete_sim_Unpack(const void *, int, int *Position, void *, int Count, MPI_Datatype T,
+                      MPI_Comm) {
+  *Position += int(Count * mpiete::scaling::typeOf(T).Size);
+  return MPI_SUCCESS;
+}
+int mpiete_sim_Reduce_local(const void *, void *, int, MPI_Datatype, MPI_Op) { return MPI_SUCCESS; }
+int mpiete_sim_Op_commutative(MPI_Op, int *C) {
+  *C = Cur->Commutative;
+  return MPI_SUCCESS;
+}
+int mpiete_sim_Abort(MPI_Comm, int) { std::abort(); }
+}
+
+// The transport the lowering code sends through.
+namespace mpiete::transport {
+
+using scaling::Cur;
+
+int isend(mpiete_site_t Block, const void *, int Count, MPI_Datatype Type, int Dest, int Tag,
+          MPI_Comm, SendMode Mode, Context Ctx, MPI_Request *Req) {
+  const uint64_t Id = ++*Cur->LastRequest;
+  scaling::emit(estimator::Event::send(Block, Dest, Tag,
+                                       uint64_t(Count) * uint64_t(scaling::typeOf(Type).Size), Id,
+                                       Cur->Comm, uint8_t(Ctx), Mode));
+  Cur->Requests.push_back({Id, false, 0, 0});
+  *Req = scaling::requestHandle(Cur->Requests.size() - 1);
+  return MPI_SUCCESS;
+}
+
+int irecv(mpiete_site_t Block, void *, int Count, MPI_Datatype Type, int Source, int Tag, MPI_Comm,
+          Context Ctx, MPI_Request *Req) {
+  const uint64_t Id = ++*Cur->LastRequest;
+  scaling::emit(estimator::Event::recv(Block, Source, Tag,
+                                       uint64_t(Count) * uint64_t(scaling::typeOf(Type).Size), Id,
+                                       Cur->Comm, uint8_t(Ctx)));
+  Cur->Requests.push_back({Id, true, Source, Tag});
+  *Req = scaling::requestHandle(Cur->Requests.size() - 1);
+  return MPI_SUCCESS;
+}
+
+int wait(mpiete_site_t Block, MPI_Request *Req, MPI_Status *) {
+  estimator::Event E = estimator::Event::completion(Block, {});
+  scaling::completeInto(E, *Req);
+  scaling::emit(std::move(E));
+  return MPI_SUCCESS;
+}
+
+int waitall(mpiete_site_t Block, int N, MPI_Request Reqs[], MPI_Status *) {
+  estimator::Event E = estimator::Event::completion(Block, {});
+  for (int I = 0; I < N; ++I)
+    scaling::completeInto(E, Reqs[I]);
+  scaling::emit(std::move(E));
+  return MPI_SUCCESS;
+}
+
+} // namespace mpiete::transport
+
+namespace mpiete::scaling {
+
+using trace::CollKind;
+
+bool collBytesFromRoot(CollKind K) {
+  return K == CollKind::Bcast || K == CollKind::Scatter || K == CollKind::Scatterv;
+}
+
+void normaliseEvent(Event &E) {
+  using estimator::EventKind;
+  const EventKind K = E.Kind;
+  const bool Message = K == EventKind::SendStart || K == EventKind::RecvStart;
+  if (K != EventKind::Segment)
+    E.From = 0;
+  if (!Message && K != EventKind::Probe) {
+    E.Peer = 0;
+    E.Tag = 0;
+    E.Comm = 0;
+  }
+  if (!Message && K != EventKind::Loop)
+    E.Count = 0;
+  if (!Message && K != EventKind::RequestFree)
+    E.Request = 0;
+  // A receive record carries no mode (the reader leaves the last send's there).
+  if (K != EventKind::SendStart)
+    E.Mode = SendMode::Standard;
+  if (!Message)
+    E.Context = 0;
+  if (K != EventKind::Probe)
+    E.Found = true;
+  if (K != EventKind::Completion)
+    E.Completed.clear();
+  E.Index = 0;
+}
+
+bool lowerCollective(const CollCall &C, int R, int P, uint64_t &LastRequest,
+                     std::vector<Event> &Out, std::string &Why) {
+  Sim S;
+  S.Rank = R;
+  S.Size = P;
+  S.Commutative = C.Commutative;
+  S.Comm = C.Comm;
+  S.LastRequest = &LastRequest;
+  S.Out = &Out;
+  Cur = &S;
+  const SimType Elem{C.Elem, 0, C.Elem};
+  const MPI_Datatype T = handleOf(Elem);
+  SimOp OpObj{C.Commutative};
+  const MPI_Op Op = reinterpret_cast<MPI_Op>(&OpObj);
+  const MPI_Comm W = MPI_COMM_WORLD;
+  // Buffers are never read or written (copies and reductions are no-ops here).
+  static char Dummy[64];
+  void *Buf = Dummy;
+  const int Count = int(C.Bytes / C.Elem);
+  const int PerRank = P > 0 ? int(C.Bytes / C.Elem / uint64_t(P)) : 0;
+  std::vector<int> Counts(static_cast<size_t>(P), Count), Displs(Counts.size());
+  for (int I = 0; I < P; ++I)
+    Displs[size_t(I)] = I * Count;
+  std::vector<int> Blocks(static_cast<size_t>(P), PerRank), BlockDispls(Blocks.size());
+  for (int I = 0; I < P; ++I)
+    BlockDispls[size_t(I)] = I * PerRank;
+  const mpiete_site_t Site = C.Site;
+  int Rc = MPI_SUCCESS;
+  switch (C.Kind) {
+  case CollKind::Barrier:
+    Rc = coll::barrier(Site, W);
+    break;
+  case CollKind::Bcast:
+    Rc = coll::bcast(Site, Buf, Count, T, C.Root, W);
+    break;
+  case CollKind::Reduce:
+    Rc = coll::reduce(Site, Buf, Buf, Count, T, Op, C.Root, W);
+    break;
+  case CollKind::Allreduce:
+    Rc = coll::allreduce(Site, Buf, Buf, Count, T, Op, W);
+    break;
+  case CollKind::Gather:
+    Rc = coll::gather(Site, Buf, Count, T, Buf, Count, T, C.Root, W);
+    break;
+  case CollKind::Gatherv:
+    Rc = coll::gatherv(Site, Buf, Count, T, Buf, Counts.data(), Displs.data(), T, C.Root, W);
+    break;
+  case CollKind::Scatter:
+    Rc = coll::scatter(Site, Buf, PerRank, T, Buf, PerRank, T, C.Root, W);
+    break;
+  case CollKind::Scatterv:
+    Rc =
+        coll::scatterv(Site, Buf, Blocks.data(), BlockDispls.data(), T, Buf, PerRank, T, C.Root, W);
+    break;
+  case CollKind::Allgather:
+    Rc = coll::allgather(Site, Buf, Count, T, Buf, Count, T, W);
+    break;
+  case CollKind::Allgatherv:
+    Rc = coll::allgatherv(Site, Buf, Count, T, Buf, Counts.data(), Displs.data(), T, W);
+    break;
+  case CollKind::Alltoall:
+    Rc = coll::alltoall(Site, Buf, PerRank, T, Buf, PerRank, T, W);
+    break;
+  case CollKind::Alltoallv:
+    Rc = coll::alltoallv(Site, Buf, Blocks.data(), BlockDispls.data(), T, Buf, Blocks.data(),
+                         BlockDispls.data(), T, W);
+    break;
+  case CollKind::ReduceScatter:
+    Rc = coll::reduceScatter(Site, Buf, Buf, Blocks.data(), T, Op, W);
+    break;
+  case CollKind::ReduceScatterBlock:
+    Rc = coll::reduceScatterBlock(Site, Buf, Buf, PerRank, T, Op, W);
+    break;
+  case CollKind::Scan:
+    Rc = coll::scan(Site, Buf, Buf, Count, T, Op, W);
+    break;
+  case CollKind::Exscan:
+    Rc = coll::exscan(Site, Buf, Buf, Count, T, Op, W);
+    break;
+  }
+  Cur = nullptr;
+  if (Rc != MPI_SUCCESS) {
+    Why = "the lowering of this collective failed in simulation";
+    return false;
+  }
+  return true;
+}
+
+} // namespace mpiete::scaling

@@ -1,0 +1,117 @@
+// model.yaml round-trips: every run, segment model and the learnt communication structure (a
+// collective included) read back equal, and the structure read back generates the same events.
+#include "mpiete/scaling/ModelFile.h"
+
+#include "mpiete/support/Diagnostics.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace mpiete::scaling;
+using mpiete::estimator::NoStatus;
+using mpiete::trace::CollKind;
+
+namespace {
+
+constexpr BlockId SiteA = (BlockId(0x0aa758c0) << 32) | 3;
+constexpr BlockId SiteB = (BlockId(0x0aa758c0) << 32) | 7;
+
+/// A ring exchange (requests open across an allreduce), then the waitall.
+std::vector<Event> rank(int R, int P, std::vector<CollRecord> &Colls) {
+  std::vector<Event> Es = {Event::segment(mpiete::ProgramStart, SiteA)};
+  uint64_t Req = 0;
+  Es.push_back(Event::recv(SiteA, (R + P - 1) % P, 5, 64 * 1024 / P, ++Req));
+  Es.push_back(Event::send(SiteA, (R + 1) % P, 5, 64 * 1024 / P, ++Req));
+  Es.push_back(Event::segment(SiteA, SiteB));
+  Colls.push_back({SiteB, CollKind::Allreduce, 0, true, -1, 16});
+  std::string Why;
+  EXPECT_TRUE(
+      lowerCollective({CollKind::Allreduce, -1, 16, 8, true, SiteB, 0}, R, P, Req, Es, Why));
+  Es.push_back(Event::segment(SiteB, SiteA));
+  Es.push_back(Event::completion(SiteA, {{1, (R + P - 1) % P, 5}, {2, NoStatus, NoStatus}}));
+  return Es;
+}
+
+TEST(ModelFileTest, RoundTrip) {
+  std::vector<MeasuredRun> Runs;
+  for (int P : {2, 4, 8}) {
+    MeasuredRun Run{P, 1, {}, {}};
+    for (int R = 0; R < P; ++R) {
+      Run.Colls.emplace_back();
+      Run.PerRank.push_back(rank(R, P, Run.Colls.back()));
+    }
+    Runs.push_back(std::move(Run));
+  }
+  ScalingModelFile F;
+  F.Tool = "mpiete test";
+  F.Command = "mpiete model --run ...";
+  F.Runs = {{2, 1, "t2", "m2.yaml"}, {4, 1, "t4", "m4.yaml"}, {8, 1, "t8", "m8.yaml"}};
+  Refusal Why;
+  ASSERT_TRUE(learnStructure(Runs, F.Learnt, Why)) << Why.Message;
+  F.StructureAccepted = true;
+  F.Structure = F.Learnt.describe();
+  SegmentModel Seg;
+  Seg.From = SiteA;
+  Seg.To = SiteB;
+  Seg.Where = "a.c:3 -> a.c:7";
+  Seg.M.Terms = {Term{}, Term{1, 1, 0, 0}, Term{-1, 0, 1, 4096}};
+  Seg.M.Coeffs = {1.5e-6, 2.25e-9, 3.125e-8};
+  Seg.M.Points = 3;
+  Seg.M.FitError = 0.01;
+  Seg.M.CvError = 0.02;
+  Seg.HeldOutError = 0.03;
+  F.Segments.push_back(Seg);
+
+  std::ostringstream First;
+  writeScalingModel(First, F);
+  const std::string Path =
+      (std::filesystem::temp_directory_path() / "mpiete-modelfile-test.yaml").string();
+  std::ofstream(Path) << First.str();
+  std::ostringstream Errors;
+  mpiete::DiagnosticSink Diags(Errors);
+  ScalingModelFile G;
+  ASSERT_TRUE(loadScalingModel(Path, G, Diags)) << Errors.str();
+  std::filesystem::remove(Path);
+  std::ostringstream Second;
+  writeScalingModel(Second, G);
+  EXPECT_EQ(First.str(), Second.str());
+
+  EXPECT_TRUE(G.StructureAccepted);
+  ASSERT_EQ(G.Runs.size(), 3u);
+  EXPECT_EQ(G.Runs[1].Ranks, 4);
+  EXPECT_EQ(G.Runs[1].Machine, "m4.yaml");
+  ASSERT_EQ(G.Segments.size(), 1u);
+  EXPECT_EQ(G.Segments[0].M.Terms, Seg.M.Terms);
+  EXPECT_EQ(G.Segments[0].M.Coeffs, Seg.M.Coeffs);
+  EXPECT_DOUBLE_EQ(G.Segments[0].M.eval(64, 1e6), Seg.M.eval(64, 1e6));
+  EXPECT_EQ(G.Learnt.MaxDist, F.Learnt.MaxDist);
+  ASSERT_EQ(G.Learnt.Classes.size(), F.Learnt.Classes.size());
+
+  // The structure read back generates every rank at a new size as the pattern does.
+  for (int R = 0; R < 32; ++R) {
+    std::vector<CollRecord> Colls;
+    const std::vector<Event> Want = rank(R, 32, Colls);
+    SyntheticEventSource Gen(G.Learnt, R, 32, 1);
+    Event E;
+    size_t K = 0;
+    while (Gen.next(E)) {
+      ASSERT_LT(K, Want.size());
+      EXPECT_TRUE(sameEvent(E, Want[K])) << "rank " << R << " event " << K;
+      ++K;
+    }
+    EXPECT_EQ(K, Want.size());
+  }
+}
+
+TEST(ModelFileTest, MalformedOpRefused) {
+  OpTemplate Op;
+  EXPECT_FALSE(parseOp("send 0aa758c0:3 nonsense", Op));
+  EXPECT_FALSE(parseOp("coll 0aa758c0:7 0aa758c0:3 0 0 0 0 1 0:-1:0:0:0 16:0:0 99 8 1 0 "
+                       "0aa758c0:7",
+                       Op));
+}
+
+} // namespace
