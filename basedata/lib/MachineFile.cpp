@@ -86,6 +86,8 @@ void writeMachineFile(std::ostream &OS, const MachineFile &File) {
   }
   E << YAML::Key << "date" << YAML::Value << P.Date;
   E << YAML::Key << "tool" << YAML::Value << P.Tool;
+  if (P.ProbeSeconds > 0)
+    E << YAML::Key << "probe_seconds" << YAML::Value << P.ProbeSeconds;
   E << YAML::EndMap;
   E << YAML::Key << "timer_overhead_seconds" << YAML::Value << File.TimerOverheadSeconds;
   E << YAML::Key << "ranks" << YAML::Value << YAML::BeginSeq;
@@ -152,6 +154,7 @@ void readProvenance(YAML::Node P, MachineProvenance &Out) {
   Out.Fingerprint = P["fingerprint"].as<std::string>("");
   Out.Date = P["date"].as<std::string>("");
   Out.Tool = P["tool"].as<std::string>("");
+  Out.ProbeSeconds = P["probe_seconds"].as<double>(0);
 }
 
 bool readSegments(YamlParser &P, const YAML::Node &List, MachineRank &MR) {

@@ -65,6 +65,8 @@ struct MachineProvenance {
   std::string BlockMap;    ///< the program's block map; empty if there was none
   std::string Fingerprint; ///< the block map's fingerprint; empty if not recorded
   std::string Date, Tool;
+  /// The timing probe's wall time (launch included), a cost of the prediction; 0 if unknown.
+  double ProbeSeconds = 0;
 };
 
 struct MachineFile {
