@@ -54,6 +54,8 @@ public:
         continue;
       Procs.push_back(FD);
       walk(FD->getBody(), -1, -1, -1);
+      if (FD->isExternallyVisible() && !FD->isMain())
+        exported(FD);
     }
     solve();
     Model.Sliced = true;
@@ -98,6 +100,27 @@ private:
     if (S)
       StmtNode[S] = int(Nodes.size() - 1);
     return int(Nodes.size() - 1);
+  }
+
+  /// A procedure other units may call: what it leaves behind for its caller (through pointer
+  /// parameters, in globals) may be needed there, and this unit cannot tell: a node that
+  /// needs all of it.
+  void exported(const FunctionDecl *FD) {
+    Effects E;
+    E.Criterion = true;
+    auto reach = [&](ClassId C) {
+      for (int Depth = 0; Depth < 4; ++Depth) {
+        E.Uses.insert(U.Mem.find(C));
+        C = U.Mem.pointee(C);
+      }
+    };
+    for (const ParmVarDecl *P : FD->parameters())
+      if (P->getType()->isPointerType() || P->getType()->isRecordType())
+        reach(U.Mem.pointee(U.Mem.var(P)));
+    for (size_t I = 0; I < U.Mem.Globals.size(); ++I)
+      reach(U.Mem.var(U.Mem.Globals[I]));
+    reach(U.Mem.External);
+    add(nullptr, -1, E);
   }
 
   Effects headEffects(std::initializer_list<const Stmt *> Parts) {

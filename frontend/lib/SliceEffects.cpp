@@ -317,9 +317,12 @@ public:
         def(P);
         QualType Param = I < FD->getNumParams() ? FD->getParamDecl(I)->getType() : A->getType();
         if (Param->isPointerType() && Param->getPointeeType()->isVoidType()) {
+          // A message buffer: its contents matter only when received data steers (Slice.cpp).
           Call.SendBuffers.insert(P);
           if (!Param->getPointeeType().isConstQualified())
             Call.RecvBuffers.insert(P);
+        } else {
+          use(P); // dims, requests, counts and displacements arrays: read by the call
         }
       }
       return true;
