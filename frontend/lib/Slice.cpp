@@ -74,7 +74,9 @@ public:
   void dump() const {
     for (size_t I = 0; I < Nodes.size(); ++I) {
       const Node &N = Nodes[I];
-      SourceLocation L = N.S ? N.S->getBeginLoc() : N.Init ? N.Init->getLocation() : SourceLocation();
+      SourceLocation L = N.S      ? N.S->getBeginLoc()
+                         : N.Init ? N.Init->getLocation()
+                                  : SourceLocation();
       llvm::errs() << "slice: node " << I << " line "
                    << (L.isValid() ? SM.getPresumedLineNumber(SM.getExpansionLoc(L)) : 0)
                    << (Relevant[I] ? " kept" : " removed") << (N.E.Criterion ? " criterion" : "")
@@ -158,14 +160,14 @@ private:
     }
     if (auto *For = dyn_cast<ForStmt>(S)) {
       int N = add(S, Parent,
-                  headEffects({For->getInit(), For->getConditionVariableDeclStmt(),
-                               For->getCond(), For->getInc()}));
+                  headEffects({For->getInit(), For->getConditionVariableDeclStmt(), For->getCond(),
+                               For->getInc()}));
       walk(For->getBody(), N, N, N);
       return;
     }
     if (auto *While = dyn_cast<WhileStmt>(S)) {
-      int N = add(S, Parent,
-                  headEffects({While->getConditionVariableDeclStmt(), While->getCond()}));
+      int N =
+          add(S, Parent, headEffects({While->getConditionVariableDeclStmt(), While->getCond()}));
       walk(While->getBody(), N, N, N);
       return;
     }
@@ -435,7 +437,8 @@ private:
     if (Begin < 0 || End <= Begin || SM.getCharacterData(Loc)[0] != '=')
       return;
     record(Begin, End, true, VD->getLocation());
-    Model.SkeletonRemovals.back().Text = VD->getNameAsString() + " " + Model.SkeletonRemovals.back().Text;
+    Model.SkeletonRemovals.back().Text =
+        VD->getNameAsString() + " " + Model.SkeletonRemovals.back().Text;
   }
 
   ASTContext &Ctx;

@@ -99,40 +99,38 @@ bool carriesPointers(QualType T) {
 /// Library routines without hidden state or output: their effects are their arguments'.
 const llvm::StringSet<> &stateless() {
   static const llvm::StringSet<> S = {
-      "sqrt",   "sqrtf",  "fabs",   "fabsf",  "exp",     "expf",    "log",    "logf",  "log10",
-      "log2",   "pow",    "powf",   "sin",    "sinf",    "cos",     "cosf",   "tan",   "atan",
-      "atan2",  "asin",   "acos",   "sinh",   "cosh",    "tanh",    "floor",  "ceil",  "round",
-      "lround", "trunc",  "fmod",   "fmin",   "fmax",    "hypot",   "cbrt",   "abs",   "labs",
-      "llabs",  "malloc", "calloc", "realloc", "free",   "memset",  "memcpy", "memmove",
-      "memcmp", "strlen", "strcmp", "strncmp", "strcpy", "strncpy", "strcat", "strchr",
-      "strrchr", "strstr", "atoi",  "atol",   "atoll",   "atof",    "strtol", "strtoul",
-      "strtoll", "strtoull", "strtod", "strtof", "isnan", "isinf",  "ldexp",  "frexp"};
+      "sqrt",   "sqrtf",   "fabs",   "fabsf",   "exp",     "expf",     "log",    "logf",
+      "log10",  "log2",    "pow",    "powf",    "sin",     "sinf",     "cos",    "cosf",
+      "tan",    "atan",    "atan2",  "asin",    "acos",    "sinh",     "cosh",   "tanh",
+      "floor",  "ceil",    "round",  "lround",  "trunc",   "fmod",     "fmin",   "fmax",
+      "hypot",  "cbrt",    "abs",    "labs",    "llabs",   "malloc",   "calloc", "realloc",
+      "free",   "memset",  "memcpy", "memmove", "memcmp",  "strlen",   "strcmp", "strncmp",
+      "strcpy", "strncpy", "strcat", "strchr",  "strrchr", "strstr",   "atoi",   "atol",
+      "atoll",  "atof",    "strtol", "strtoul", "strtoll", "strtoull", "strtod", "strtof",
+      "isnan",  "isinf",   "ldexp",  "frexp"};
   return S;
 }
 
 /// Library routines that only write to the output streams: nothing the skeleton needs (its
 /// own output is not required; a program that reads back what it wrote is not modelled).
 const llvm::StringSet<> &outputOnly() {
-  static const llvm::StringSet<> S = {"printf", "fprintf", "puts",  "fputs",  "putchar",
-                                      "fputc",  "putc",    "fflush", "perror", "vprintf",
-                                      "vfprintf"};
+  static const llvm::StringSet<> S = {"printf", "fprintf", "puts",   "fputs",   "putchar", "fputc",
+                                      "putc",   "fflush",  "perror", "vprintf", "vfprintf"};
   return S;
 }
 
 /// Library routines that read input: their order matters (one stream position).
 const llvm::StringSet<> &input() {
-  static const llvm::StringSet<> S = {"scanf",  "fscanf", "sscanf", "fgets",   "gets",
-                                      "getchar", "getc",  "fgetc",  "fread",   "getline",
-                                      "read",   "fopen",  "fclose", "rewind",  "fseek",
-                                      "vscanf", "vfscanf", "ungetc", "freopen", "open"};
+  static const llvm::StringSet<> S = {"scanf",   "fscanf",  "sscanf", "fgets",   "gets",
+                                      "getchar", "getc",    "fgetc",  "fread",   "getline",
+                                      "read",    "fopen",   "fclose", "rewind",  "fseek",
+                                      "vscanf",  "vfscanf", "ungetc", "freopen", "open"};
   return S;
 }
 
 } // namespace
 
-bool UnitEffects::defined(const FunctionDecl *FD) const {
-  return FD && FD->hasBody();
-}
+bool UnitEffects::defined(const FunctionDecl *FD) const { return FD && FD->hasBody(); }
 
 ClassId UnitEffects::loc(const Expr *E) {
   E = E->IgnoreParens();
@@ -388,8 +386,8 @@ private:
       if (!Write)
         continue;
       QualType Param = FD && I < FD->getNumParams() ? FD->getParamDecl(I)->getType() : QualType();
-      const bool Const = !Param.isNull() && Param->isPointerType() &&
-                         Param->getPointeeType().isConstQualified();
+      const bool Const =
+          !Param.isNull() && Param->isPointerType() && Param->getPointeeType().isConstQualified();
       if (WriteAll || !Const)
         def(P);
     }

@@ -21,14 +21,13 @@ bool sameCompletion(const Completion &A, const Completion &B) {
 } // namespace
 
 bool sameRecord(const Record &A, const Record &B) {
-  if (A.Kind != B.Kind || A.Block != B.Block || A.CallStart != B.CallStart ||
-      A.Trips != B.Trips || A.Peer != B.Peer || A.Tag != B.Tag || A.Comm != B.Comm ||
-      A.Bytes != B.Bytes || A.Request != B.Request || A.Mode != B.Mode || A.Ctx != B.Ctx ||
-      A.Op != B.Op || A.Blocking != B.Blocking || A.Found != B.Found ||
-      A.MatchedSource != B.MatchedSource || A.MatchedTag != B.MatchedTag ||
-      A.MatchedBytes != B.MatchedBytes || A.Parent != B.Parent || A.HasNew != B.HasNew ||
-      A.NewComm != B.NewComm || A.Members != B.Members || A.Coll != B.Coll ||
-      A.Root != B.Root || A.Completions.size() != B.Completions.size())
+  if (A.Kind != B.Kind || A.Block != B.Block || A.CallStart != B.CallStart || A.Trips != B.Trips ||
+      A.Peer != B.Peer || A.Tag != B.Tag || A.Comm != B.Comm || A.Bytes != B.Bytes ||
+      A.Request != B.Request || A.Mode != B.Mode || A.Ctx != B.Ctx || A.Op != B.Op ||
+      A.Blocking != B.Blocking || A.Found != B.Found || A.MatchedSource != B.MatchedSource ||
+      A.MatchedTag != B.MatchedTag || A.MatchedBytes != B.MatchedBytes || A.Parent != B.Parent ||
+      A.HasNew != B.HasNew || A.NewComm != B.NewComm || A.Members != B.Members ||
+      A.Coll != B.Coll || A.Root != B.Root || A.Completions.size() != B.Completions.size())
     return false;
   for (size_t I = 0; I < A.Completions.size(); ++I)
     if (!sameCompletion(A.Completions[I], B.Completions[I]))
@@ -68,8 +67,8 @@ std::string describeRecord(const Record &R) {
 }
 
 std::optional<TraceDifference> compareTraceDirs(const std::filesystem::path &FullDir,
-                                                const std::filesystem::path &SkeletonDir,
-                                                int Ranks, DiagnosticSink &Diags, bool &Ok,
+                                                const std::filesystem::path &SkeletonDir, int Ranks,
+                                                DiagnosticSink &Diags, bool &Ok,
                                                 uint64_t &Records) {
   Ok = true;
   Records = 0;

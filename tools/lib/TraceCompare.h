@@ -22,19 +22,18 @@ std::string describeRecord(const trace::Record &R);
 /// The first place two traces of the same rank differ.
 struct TraceDifference {
   int Rank = 0;
-  uint64_t Record = 0;         ///< index in the expanded record sequence, from 0
-  std::string Full, Skeleton;  ///< the records (describeRecord), or "(end of trace)"
-  uint64_t FullSite = 0;       ///< the full trace's record's site (0 at its end)
-  uint64_t PreviousSite = 0;   ///< the site of the last record both agree on (0: none)
+  uint64_t Record = 0;        ///< index in the expanded record sequence, from 0
+  std::string Full, Skeleton; ///< the records (describeRecord), or "(end of trace)"
+  uint64_t FullSite = 0;      ///< the full trace's record's site (0 at its end)
+  uint64_t PreviousSite = 0;  ///< the site of the last record both agree on (0: none)
 };
 
 /// Compares DIR/rank<N>.trace of FullDir and SkeletonDir for N < Ranks. Records counts the
 /// records compared. Returns the first difference, or nothing when all are equal or a trace
 /// could not be read (then Ok is false, reported to Diags).
 std::optional<TraceDifference> compareTraceDirs(const std::filesystem::path &FullDir,
-                                                const std::filesystem::path &SkeletonDir,
-                                                int Ranks, DiagnosticSink &Diags, bool &Ok,
-                                                uint64_t &Records);
+                                                const std::filesystem::path &SkeletonDir, int Ranks,
+                                                DiagnosticSink &Diags, bool &Ok, uint64_t &Records);
 
 } // namespace mpiete
 
