@@ -24,8 +24,7 @@ protected:
     std::ostringstream Err;
     DiagnosticSink Diags(Err);
     Model = UnitModel();
-    EXPECT_TRUE(analyzeC(Path, {MPIETE_TEST_MPI_INCLUDES}, Opts, Model, Text, Diags))
-        << Err.str();
+    EXPECT_TRUE(analyzeC(Path, {MPIETE_TEST_MPI_INCLUDES}, Opts, Model, Text, Diags)) << Err.str();
     std::vector<std::string> Out;
     for (const SkeletonRemoval &R : Model.SkeletonRemovals)
       Out.push_back(R.Text);
@@ -91,7 +90,8 @@ int main(int argc, char **argv) {
   return 0;
 }
 )"),
-            (Texts{"junk = 0", "it = 0", "junk += local * 2;", "it++;", "printf(\"%d %g\\n\", it, junk);"}));
+            (Texts{"junk = 0", "it = 0", "junk += local * 2;", "it++;",
+                   "printf(\"%d %g\\n\", it, junk);"}));
   EXPECT_TRUE(Model.SliceKeepsMessageData);
 }
 

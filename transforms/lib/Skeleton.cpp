@@ -25,7 +25,12 @@ std::optional<std::string> skeletonText(const UnitModel &Model, const std::strin
 }
 
 std::string skeletonRemovalList(const UnitModel &Model) {
-  std::string Out;
+  // The header counts every statement the slice judged (a removed loop counts with its body).
+  std::string Out =
+      "# " + Model.Source + ": " + std::to_string(Model.SliceRemovedStatements) + " of " +
+      std::to_string(Model.SliceStatements) +
+      " statements removed; message data kept: " + (Model.SliceKeepsMessageData ? "yes" : "no") +
+      "\n";
   for (const SkeletonRemoval &R : Model.SkeletonRemovals)
     Out += Model.Source + ":" + std::to_string(R.Line) + ":" + std::to_string(R.Col) + ": " +
            R.Procedure + ": " + R.Text + "\n";

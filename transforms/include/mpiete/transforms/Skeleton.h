@@ -19,7 +19,8 @@ EditSet skeletonC(const UnitModel &Model, const std::string &Text);
 std::optional<std::string> skeletonText(const UnitModel &Model, const std::string &Text,
                                         std::string &Error);
 
-/// The removals, one a line: `file:line:col: procedure: text` (APP.skeleton.removed).
+/// The removals, one a line: `file:line:col: procedure: text` (APP.skeleton.removed), after a
+/// header line `# file: R of S statements removed; message data kept: yes|no`.
 std::string skeletonRemovalList(const UnitModel &Model);
 
 } // namespace mpiete
