@@ -2,12 +2,14 @@
 """The skeleton trace probe of one C test program gives the full probe's traces, record by record.
 
 usage: skeleton_verify.py --build BUILD --program DIR --work WORK --mpiexec MPIRUN [--np 2]
-                          [-- program arguments]
+                          [--expect-difference TEXT] [-- program arguments]
 
 Builds DIR with `make CC=BUILD/bin/mpiete-cc O=WORK/cc` (BUILD/bin first on PATH), checks that
 APP.skeleton and APP.skeleton.removed were written beside APP.trace, then runs
 `mpiete probe-program -o WORK/traces -np N --verify-skeleton APP.trace`, which runs the full
 and the skeleton probe and fails naming the first differing record. Exits 1 on any failure.
+With --expect-difference, the verification must fail instead, its message containing TEXT
+(a program the slice cannot follow: the error must name what explains it).
 """
 
 import argparse
@@ -26,6 +28,7 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--mpiexec", required=True)
     ap.add_argument("--np", default="2")
+    ap.add_argument("--expect-difference", default=None)
     ap.add_argument("args", nargs="*")
     a = ap.parse_args()
 
@@ -56,6 +59,13 @@ def main():
     argv = [mpiete, "probe-program", "-o", os.path.join(a.work, "traces"), "-np", a.np,
             "--launcher", a.mpiexec, "--oversubscribe", "--verify-skeleton", app + ".trace"] + a.args
     rc, out, err = run_group(argv, a.work, env, 600)
+    if a.expect_difference is not None:
+        if rc != 1 or a.expect_difference not in err:
+            print(f"FAIL: expected the verification to fail naming {a.expect_difference!r} "
+                  f"(exit {rc}):\n{out}\n{err}")
+            return 1
+        print(err.strip())
+        return 0
     if rc != 0 or "traces equal the full probe's" not in out:
         print(f"FAIL: {' '.join(argv)} (exit {rc}):\n{out}\n{err}")
         return 1

@@ -269,8 +269,20 @@ int runProbeProgram(const CommandArgs &Args) {
       std::string List = Program.string();
       List.resize(List.size() - std::string(".trace").size());
       for (const std::string &R :
-           removalsNear(List + ".skeleton.removed", Map, D->FullSite, D->PreviousSite))
-        std::cerr << R << " [the skeleton removed this statement before that call]\n";
+           removalsNear(List + ".skeleton.removed", Map, D->FullSite, D->PreviousSite)) {
+        // `file:line:col: procedure: text` -> a located note.
+        size_t At = R.find(':');
+        for (int K = 0; K < 2 && At != std::string::npos; ++K)
+          At = R.find(':', At + 1);
+        const size_t Proc = At == std::string::npos ? At : R.find(": ", At + 2);
+        if (Proc == std::string::npos) {
+          std::cerr << R << '\n';
+          continue;
+        }
+        std::cerr << R.substr(0, At) << ": note: the skeleton removed '" << R.substr(Proc + 2)
+                  << "' in " << R.substr(At + 2, Proc - At - 2)
+                  << " before that call [mpiete-skeleton]\n";
+      }
       return 1;
     }
     std::cout << "mpiete: the skeleton probe's traces equal the full probe's (" << Records
