@@ -16,6 +16,10 @@ namespace mpiete {
 /// fields Number and Offset excepted: compression may store the same sequence differently).
 bool sameRecord(const trace::Record &A, const trace::Record &B);
 
+/// Two Wait records of the same call whose difference is MPI's own nondeterminism: which
+/// requests a waitany / waitsome / test* found complete depends on timing, in any two runs.
+bool sameUpToTiming(const trace::Record &A, const trace::Record &B);
+
 /// One line: the site, the kind and its fields (`0aa758c0:3 send to=1 tag=5 bytes=800`).
 std::string describeRecord(const trace::Record &R);
 
@@ -29,11 +33,13 @@ struct TraceDifference {
 };
 
 /// Compares DIR/rank<N>.trace of FullDir and SkeletonDir for N < Ranks. Records counts the
-/// records compared. Returns the first difference, or nothing when all are equal or a trace
-/// could not be read (then Ok is false, reported to Diags).
+/// records compared, Timing those of them equal only up to timing (sameUpToTiming). Returns
+/// the first difference, or nothing when all are equal or a trace could not be read (then Ok
+/// is false, reported to Diags).
 std::optional<TraceDifference> compareTraceDirs(const std::filesystem::path &FullDir,
                                                 const std::filesystem::path &SkeletonDir, int Ranks,
-                                                DiagnosticSink &Diags, bool &Ok, uint64_t &Records);
+                                                DiagnosticSink &Diags, bool &Ok, uint64_t &Records,
+                                                uint64_t &Timing);
 
 } // namespace mpiete
 
