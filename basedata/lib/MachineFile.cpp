@@ -90,6 +90,8 @@ void writeMachineFile(std::ostream &OS, const MachineFile &File) {
   E << YAML::Key << "tool" << YAML::Value << P.Tool;
   if (!P.Command.empty())
     E << YAML::Key << "command" << YAML::Value << P.Command;
+  if (P.ProbeSeconds > 0)
+    E << YAML::Key << "probe_seconds" << YAML::Value << P.ProbeSeconds;
   E << YAML::EndMap;
   E << YAML::Key << "timer_overhead_seconds" << YAML::Value << File.TimerOverheadSeconds;
   E << YAML::Key << "ranks" << YAML::Value << YAML::BeginSeq;
@@ -185,7 +187,8 @@ bool readProvenance(YamlParser &P, const YAML::Node &Root, MachineProvenance &Ou
       P.string(Prov, "block_map", Out.BlockMap, false) &&
       P.string(Prov, "fingerprint", Out.Fingerprint, false) &&
       P.string(Prov, "date", Out.Date, false) && P.string(Prov, "tool", Out.Tool, false) &&
-      P.string(Prov, "command", Out.Command, false);
+      P.string(Prov, "command", Out.Command, false) &&
+      P.finite(Prov, "probe_seconds", Out.ProbeSeconds, 0, MaxSeconds, false);
   if (!Ok)
     return false;
   if (Args.IsSequence())

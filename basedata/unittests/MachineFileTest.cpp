@@ -36,6 +36,7 @@ MachineFile sample() {
   P.Date = "2026-01-02T03:04:05Z";
   P.Tool = "mpiete 0.1.0";
   P.Command = "mpirun -np 2 -x MPIETE_OUTDIR=/tmp/x ./app.timing 10";
+  P.ProbeSeconds = 12.5;
   F.TimerOverheadSeconds = 2.5e-8;
   MachineRank R0{0, 2.5e-8, {}, {}};
   R0.Blocks.push_back({0x0aa758c000000003ULL, false, 10, 0, 1.25e-7, 1e-9, 1e-7, 1.5e-7});
@@ -72,6 +73,7 @@ TEST(MachineFileTest, RoundTripsEveryField) {
   EXPECT_EQ(P.Date, PI.Date);
   EXPECT_EQ(P.Tool, PI.Tool);
   EXPECT_EQ(P.Command, PI.Command);
+  EXPECT_DOUBLE_EQ(P.ProbeSeconds, PI.ProbeSeconds);
   EXPECT_DOUBLE_EQ(Out.TimerOverheadSeconds, In.TimerOverheadSeconds);
   ASSERT_EQ(Out.Ranks.size(), In.Ranks.size());
   for (size_t R = 0; R < In.Ranks.size(); ++R) {

@@ -1,6 +1,7 @@
 // Builds the program model of a C translation unit from Clang's AST: which procedures
 // communicate, how their bodies split into compute blocks, and every MPI call site.
 #include "mpiete/frontend/CFrontend.h"
+#include "Slice.h"
 
 #include "mpiete/frontend/BlockPartition.h"
 #include "mpiete/frontend/MpiRoutines.h"
@@ -834,6 +835,8 @@ public:
         continue; // reported by the checker at its MPI calls
       Builder.procedure(FD);
     }
+    if (Opts.Skeleton && Opts.Mode == Partition::Segments && !Model.Sites.empty())
+      sliceUnit(Ctx, Model);
   }
 
 private:

@@ -186,8 +186,9 @@ def case_multi_source_link(ctx):
     same(os.path.join(b, "app"), os.path.join(r, "app"), "native program")
     probes(os.path.join(b, "app"))
     print(ctx.check_map(os.path.join(b, "app"), ["../src/main.c", "../src/util.c"]))
-    expect(sorted(os.listdir(b)) == [".mpiete", "app", "app.blocks.yaml", "app.timing",
-                                     "app.trace"], f"files beside app: {os.listdir(b)}")
+    expect(sorted(os.listdir(b)) == [".mpiete", "app", "app.blocks.yaml", "app.skeleton",
+                                     "app.skeleton.removed", "app.timing", "app.trace"],
+           f"files beside app: {os.listdir(b)}")
     run_variants(ctx, os.path.join(b, "app"), 2, expected_line(2, 3, False))
 
 

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <initializer_list>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
@@ -401,6 +402,13 @@ private:
       Instr.push_back("--seed-blocks");
     else if (Cmd.CoarseBlocks && !Fortran)
       Instr.push_back("--coarse-blocks");
+    // The skeleton trace probe (docs/skeleton.md): C units in segment mode; a Fortran unit
+    // links its full trace variant into it.
+    const bool Skeleton = !Fortran && !Cmd.SeedBlocks && !Cmd.CoarseBlocks;
+    std::error_code Ignored;
+    fs::remove(Prefix + ".skeleton.o", Ignored);
+    if (Skeleton)
+      Instr.push_back("--skeleton-out=" + Prefix + ".skeleton" + Ext);
     Instr.push_back(Source);
     Instr.push_back("--");
     std::vector<std::string> Flags = instrumenterFlags(Cmd);
@@ -425,7 +433,9 @@ private:
     std::string SrcDir = fs::path(Source).parent_path().string();
     if (SrcDir.empty())
       SrcDir = ".";
-    for (const char *V : {"trace", "timing"}) {
+    for (const char *V : {"trace", "timing", "skeleton"}) {
+      if (std::string(V) == "skeleton" && !Skeleton)
+        continue;
       std::vector<std::string> Compile{Env.NativeCompiler};
       // The variant lives in .mpiete/: includes must still find the user's files first in the
       // source's own directory, as in the original build.
@@ -443,8 +453,22 @@ private:
       }
       std::vector<std::string> Flags = variantCompileFlags(Cmd);
       Compile.insert(Compile.end(), Flags.begin(), Flags.end());
+      // The skeleton leaves variables and procedures unused: the user saw this file's
+      // warnings in the native build.
+      if (std::string(V) == "skeleton")
+        Compile.push_back("-w");
       Compile.insert(Compile.end(), {"-c", Prefix + "." + V + Ext, "-o", Prefix + "." + V + ".o"});
-      if (int Rc = exec(Compile); Rc != 0) {
+      const int Rc = exec(Compile);
+      if (Rc != 0 && std::string(V) == "skeleton") {
+        // A slice that does not compile is mpiete's bug, but the full trace probe serves.
+        Diags.warning({Source, 0, 0},
+                      "the skeleton trace probe of this file does not compile (see above); its "
+                      "full trace variant is used instead: please report this with the file",
+                      "skeleton");
+        fs::remove(Prefix + ".skeleton.o", Ignored);
+        continue;
+      }
+      if (Rc != 0) {
         KeepNative = true;
         Diags.error({Source, 0, 0},
                     std::string("the ") + V + " probe of this file (" + Prefix + "." + V + Ext +
@@ -514,7 +538,7 @@ private:
       std::string Prefix = sidecarPrefix(Object);
       if (probeObjects(Src, Prefix) == Probes::Failed) {
         removeOutputs({Object, Prefix + ".trace.o", Prefix + ".timing.o", Prefix + ".blocks.yaml",
-                       Prefix + ".native"},
+                       Prefix + ".native", Prefix + ".skeleton.o"},
                       Object);
         Ok = false;
       }
@@ -526,7 +550,9 @@ private:
     std::string Out = Cmd.OutputIndex >= 0 ? Cmd.output() : "a.out";
     if (linkProbes(Out) == 0)
       return 0;
-    removeOutputs({Out, Out + ".trace", Out + ".timing", Out + ".blocks.yaml"}, Out);
+    removeOutputs({Out, Out + ".trace", Out + ".timing", Out + ".blocks.yaml", Out + ".skeleton",
+                   Out + ".skeleton.removed"},
+                  Out);
     return 1;
   }
 
@@ -599,14 +625,28 @@ private:
                         " instruments: linked uninstrumented into the probes",
                     "uninstrumented");
 
-    if (!namesFit(Out, Out, {".blocks.yaml.tmp"}))
+    if (!namesFit(Out, Out, {".blocks.yaml.tmp", ".skeleton.removed"}))
       return 1;
-    for (const char *V : {"trace", "timing"}) {
+    // The skeleton trace probe: when some unit has one; the others link their trace variant.
+    bool AnySkeleton = false;
+    std::string Removed;
+    for (const auto &[I, Prefix] : Variant)
+      if (fs::exists(Prefix + ".skeleton.o")) {
+        AnySkeleton = true;
+        std::ifstream List(Prefix + ".skeleton.c.removed");
+        Removed.append(std::istreambuf_iterator<char>(List), std::istreambuf_iterator<char>());
+      }
+    removeOutputs({Out + ".skeleton", Out + ".skeleton.removed"}, Out);
+    for (const char *V : {"trace", "timing", "skeleton"}) {
+      const bool Skel = std::string(V) == "skeleton";
+      if (Skel && !AnySkeleton)
+        continue;
       std::vector<std::string> Link{Env.NativeCompiler};
       for (size_t I = 0; I < Cmd.Native.size(); ++I) {
         auto It = Variant.find(I);
         if (It != Variant.end())
-          Link.push_back(It->second + "." + V + ".o");
+          Link.push_back(It->second + "." +
+                         (Skel && !fs::exists(It->second + ".skeleton.o") ? "trace" : V) + ".o");
         else if (static_cast<int>(I) == Cmd.OutputIndex)
           Link.push_back(Out + "." + V);
         else
@@ -616,7 +656,7 @@ private:
         Link.push_back("-o");
         Link.push_back(Out + "." + V);
       }
-      Link.push_back(Env.LibDir + "/libmpiete_" + V + ".a");
+      Link.push_back(Env.LibDir + "/libmpiete_" + (Skel ? "trace" : V) + ".a");
       Link.push_back("-lstdc++");
       Link.push_back("-lm");
       if (int Rc = exec(Link); Rc != 0) {
@@ -630,6 +670,10 @@ private:
                     "probe-failed");
         return 1;
       }
+    }
+    if (AnySkeleton) {
+      std::ofstream List(Out + ".skeleton.removed");
+      List << Removed;
     }
     return mergeBlockMaps(UnitMaps, Out) ? 0 : 1;
   }

@@ -1,6 +1,7 @@
 // `mpiete estimate`: reads the three base data, replays the traces and writes the prediction.
 #include "CommandUtil.h"
 
+#include "mpiete/basedata/ProbeRun.h"
 #include "mpiete/estimator/BaseData.h"
 #include "mpiete/estimator/Cluster.h"
 #include "mpiete/estimator/Engine.h"
@@ -11,12 +12,14 @@
 #include "mpiete/support/Diagnostics.h"
 #include "mpiete/tools/Commands.h"
 
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
 #include <sstream>
 #include <tuple>
+#include <utility>
 
 namespace mpiete {
 
@@ -59,6 +62,28 @@ struct TeeSink : TimelineSink {
   }
 };
 
+/// The cost of the prediction: the two probes' wall times (recorded in their outputs, or given
+/// with --probe-seconds TRACE,TIMING) against the predicted run time.
+struct PredictionCost {
+  double Trace = -1, Timing = -1; ///< seconds; -1 unknown
+  bool known() const { return Trace >= 0 && Timing >= 0; }
+};
+
+bool parseProbeSeconds(const std::string &Text, PredictionCost &Cost) {
+  const size_t Comma = Text.find(',');
+  if (Comma == std::string::npos)
+    return false;
+  char *End = nullptr;
+  const double T = std::strtod(Text.c_str(), &End);
+  if (End != Text.c_str() + Comma)
+    return false;
+  const double M = std::strtod(Text.c_str() + Comma + 1, &End);
+  if (*End != '\0' || !(T >= 0) || !(M >= 0))
+    return false;
+  Cost = {T, M};
+  return true;
+}
+
 } // namespace
 
 int runEstimate(const CommandArgs &Args) {
@@ -71,7 +96,7 @@ int runEstimate(const CommandArgs &Args) {
       "                       [--format text|yaml|json] [-o FILE] [--timeline out.json]\n"
       "                       [--otf2 DIR]\n"
       "                       [--region START,END] [--region-start START] [--region-end END]\n"
-      "                       [--region-instance all|first|last|N]",
+      "                       [--region-instance all|first|last|N] [--probe-seconds TRACE,TIMING]",
       "Replays the program base data (DIR/rank<N>.trace) against the compute base data\n"
       "(machine.yaml) and the communication base data (network.yaml; with --cluster, ranks on "
       "one\nnode use the cluster's intra-node network) and prints the predicted run time.\n"
@@ -108,7 +133,10 @@ int runEstimate(const CommandArgs &Args) {
          "instances (the default: the time the run spends in the region, as a profiler's "
          "inclusive time counts it, so nothing the program repeats is left out), the first, "
          "the last (e.g. the timed call after a warm-up) or the N-th (from 1); every "
-         "instance is listed in the report either way"}})
+         "instance is listed in the report either way"},
+        {"--probe-seconds", "TRACE,TIMING",
+         "the wall time of the trace probe and of the timing probe, for the cost of the "
+         "prediction (default: as recorded in DIR/probe.yaml and the machine file)"}})
     C.App.add_option(Name, Opt[Name], Help)->type_name(Value);
   if (std::string Err = C.parse(Args); !Err.empty()) {
     Diags.error(Tool, Err, "usage");
@@ -326,6 +354,27 @@ int runEstimate(const CommandArgs &Args) {
                  "estimate");
   }
 
+  // The cost of the prediction, when both probes' wall times are known.
+  PredictionCost Cost;
+  if (Opt.count("--probe-seconds")) {
+    if (!parseProbeSeconds(Opt["--probe-seconds"], Cost)) {
+      Diags.error(Tool,
+                  "--probe-seconds '" + Opt["--probe-seconds"] +
+                      "': two numbers of seconds >= 0, TRACE,TIMING",
+                  "usage");
+      return 1;
+    }
+  } else {
+    const std::string RunPath = Opt["--program"] + "/probe.yaml";
+    ProbeRun Run;
+    std::ostringstream Ignored; // optional: a directory put together by hand may lack it
+    DiagnosticSink Quiet(Ignored);
+    if (std::ifstream(RunPath) && loadProbeRun(RunPath, Run, Quiet))
+      Cost.Trace = Run.WallSeconds;
+    if (MachineProv.ProbeSeconds > 0)
+      Cost.Timing = MachineProv.ProbeSeconds;
+  }
+
   ReportOptions RO;
   std::map<BlockId, std::string> Where = blockDescriptions(Blocks.Map);
   RO.DescribeSegment = [&Names](BlockId From, BlockId To) { return Names.segment(From, To); };
@@ -341,6 +390,22 @@ int runEstimate(const CommandArgs &Args) {
                    {"machine", Opt["--machine"]},
                    {"network", Opt["--network"]},
                    {"network_model", ModelName}};
+  const double Predicted = R.predictedSeconds();
+  char CostLine[256] = "";
+  if (Cost.known()) {
+    const double Total = Cost.Trace + Cost.Timing;
+    for (auto [Key, V] : {std::pair{"trace_probe_seconds", Cost.Trace},
+                          {"timing_probe_seconds", Cost.Timing},
+                          {"prediction_cost_ratio", Predicted > 0 ? Total / Predicted : 0.0}}) {
+      char Buf[32];
+      std::snprintf(Buf, sizeof Buf, "%.6g", V);
+      RO.Provenance.emplace_back(Key, Buf);
+    }
+    std::snprintf(CostLine, sizeof CostLine,
+                  "cost of prediction: trace probe %.3g s + timing probe %.3g s = %.3g s, %.3g "
+                  "times the predicted run time\n",
+                  Cost.Trace, Cost.Timing, Total, Predicted > 0 ? Total / Predicted : 0.0);
+  }
   std::ofstream OutFile;
   std::ostream *OS = &std::cout;
   if (Opt.count("-o")) {
@@ -372,6 +437,8 @@ int runEstimate(const CommandArgs &Args) {
     if (Farm)
       farm::writeFarmText(*OS, *Farm);
   }
+  if (Format == "text")
+    *OS << CostLine;
   return 0;
 }
 

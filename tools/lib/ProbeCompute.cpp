@@ -236,6 +236,9 @@ int runProbeCompute(const CommandArgs &Args) {
                               " ranks");
     Rc = runLaunch(Launch);
   }
+  // A cost of the prediction: mpiete estimate reports it against the predicted run time.
+  const double ProbeSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
   if (Rc != 0) {
     Diags.error(DiagLoc{Program},
                 "the timing probe failed (exit status " + std::to_string(Rc) +
@@ -289,6 +292,7 @@ int runProbeCompute(const CommandArgs &Args) {
   }
   MachineFile Machine;
   Machine.Provenance = provenanceOf(Launch, Ranks, blockMapOf(Program));
+  Machine.Provenance.ProbeSeconds = ProbeSeconds;
   // A program built for segment mode times the computation between consecutive MPI calls with
   // the clock reads its MPI entry points do anyway: segments are merged as measured, net of
   // nothing (no hook runs inside them). Blocks (--mpiete-seed-blocks builds, and runtimes

@@ -6,6 +6,7 @@
 #include "mpiete/support/Version.h"
 #include "mpiete/transforms/FortranEdits.h"
 #include "mpiete/transforms/Instrument.h"
+#include "mpiete/transforms/Skeleton.h"
 
 #include <cstdio>
 #include <fstream>
@@ -81,6 +82,16 @@ bool writeUnitOutputs(const UnitModel &Model, const std::string &Text, const std
       OS << blockMapText(Model, Program);
       return true;
     }
+    if (Out.Show == UnitOutputs::Print::Skeleton) {
+      std::string Error;
+      auto Made = skeletonText(Model, Text, Error);
+      if (!Made)
+        Diags.error({Program, 0, 0}, "conflicting edits in the skeleton variant: " + Error,
+                    "edit-conflict");
+      else
+        OS << *Made;
+      return Made.has_value();
+    }
     Variant V = Out.Show == UnitOutputs::Print::Timing ? Variant::Timing : Variant::Trace;
     auto Made = variantText(Model, Text, Program, V, Diags);
     if (Made)
@@ -101,6 +112,17 @@ bool writeUnitOutputs(const UnitModel &Model, const std::string &Text, const std
     if (!Made)
       return false;
     Files.emplace_back(*Path, std::move(*Made));
+  }
+  if (!Out.SkeletonOut.empty()) {
+    std::string Error;
+    auto Made = skeletonText(Model, Text, Error);
+    if (!Made) {
+      Diags.error({Program, 0, 0}, "conflicting edits in the skeleton variant: " + Error,
+                  "edit-conflict");
+      return false;
+    }
+    Files.emplace_back(Out.SkeletonOut, std::move(*Made));
+    Files.emplace_back(Out.SkeletonOut + ".removed", skeletonRemovalList(Model));
   }
   if (!Out.BlocksOut.empty())
     Files.emplace_back(Out.BlocksOut, blockMapText(Model, Program));

@@ -29,10 +29,14 @@ Reads a C translation unit with the user's flags (-I -D -U -include -std ...), o
 (.f .F .f90 .F90 ...; with Flang and the mpiete-fortran plugin, gfortran flags translated), and
 writes its instrumented variants (the user's text with edits at known positions) and block map.
 
-  --variant=trace|timing   print that variant on stdout (when no -out option is given)
+  --variant=trace|timing|skeleton
+                           print that variant on stdout (when no -out option is given)
   --blocks                 print the block map on stdout instead
   --trace-out=FILE         write the trace variant
   --timing-out=FILE        write the timing variant
+  --skeleton-out=FILE      C: write the skeleton trace probe (the trace variant without the
+                           statements that decide no MPI call; docs/skeleton.md) and
+                           FILE.removed, the statements it leaves out
   --blocks-out=FILE        write the unit's block map (YAML)
   --unit-path=PATH         the path recorded for the unit (default: SOURCE as given)
   --pass-through=MPI_X     leave this unsupported routine uninstrumented (repeatable)
@@ -173,6 +177,9 @@ static int guardedMain(int Argc, char **Argv) {
       Print = mpiete::UnitOutputs::Print::Trace;
     } else if (A == "--variant=timing") {
       Print = mpiete::UnitOutputs::Print::Timing;
+    } else if (A == "--variant=skeleton") {
+      Print = mpiete::UnitOutputs::Print::Skeleton;
+      Opts.Skeleton = true;
     } else if (A == "--blocks") {
       PrintBlocks = true;
     } else if (A.starts_with("--module-dir=")) {
@@ -183,6 +190,9 @@ static int guardedMain(int Argc, char **Argv) {
       Out.TraceOut = A.substr(12);
     } else if (A.starts_with("--timing-out=")) {
       Out.TimingOut = A.substr(13);
+    } else if (A.starts_with("--skeleton-out=")) {
+      Out.SkeletonOut = A.substr(15);
+      Opts.Skeleton = true;
     } else if (A.starts_with("--blocks-out=")) {
       Out.BlocksOut = A.substr(13);
     } else if (A.starts_with("--unit-path=")) {
@@ -214,7 +224,8 @@ static int guardedMain(int Argc, char **Argv) {
                          : Print.value_or(mpiete::UnitOutputs::Print::Trace);
 
   if (mpiete::isFortranSource(Source)) {
-    static const char *const Names[] = {"trace", "timing", "blocks"};
+    // Fortran units have no skeleton yet: they keep the full trace variant.
+    static const char *const Names[] = {"trace", "timing", "blocks", "trace"};
     PluginArgs.push_back(std::string("--print=") + Names[static_cast<int>(Out.Show)]);
     for (int I = 1; I < Argc && std::string(Argv[I]) != "--"; ++I) {
       std::string A = Argv[I];

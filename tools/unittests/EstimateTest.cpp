@@ -323,3 +323,50 @@ TEST(EstimateCommandTest, RegionInstancesWarmUpThenReal) {
   EXPECT_EQ(Run({"--region-instance", "0"}), 1);
   std::filesystem::remove_all(Dir);
 }
+
+// The cost of prediction: the probes' wall times as they recorded them (probe.yaml beside the
+// traces, probe_seconds in the machine file's provenance), or as given, against the predicted
+// run time (2.3 us for the ping-pong).
+TEST(EstimateCommandTest, ReportsTheCostOfPrediction) {
+  std::string Dir = tempDir("cost");
+  writePingPong(Dir);
+  writePingPongNetwork(Dir);
+  {
+    std::ofstream M(Dir + "/machine.yaml");
+    M << "format: mpiete-compute\nversion: 1\nprovenance: {probe_seconds: 0.0023}\nranks:\n"
+         "  - {rank: 0, blocks: [{id: \"0aa758c0:3\", kind: block, mean_seconds: 1.0e-7}]}\n"
+         "  - {rank: 1, blocks: [{id: \"0aa758c0:3\", kind: block, mean_seconds: 1.0e-7}]}\n";
+  }
+  const std::string Out = Dir + "/estimate.yaml", Text = Dir + "/estimate.txt";
+  std::vector<std::string> Args = {"--program", Dir,
+                                   "--machine", Dir + "/machine.yaml",
+                                   "--network", Dir + "/network.yaml",
+                                   "--format",  "yaml",
+                                   "-o",        Out};
+  // Without the trace probe's time there is no cost to report.
+  ASSERT_EQ(runEstimate(Args), 0);
+  EXPECT_FALSE(YAML::LoadFile(Out)["provenance"]["prediction_cost_ratio"]);
+  {
+    std::ofstream P(Dir + "/probe.yaml");
+    P << "format: mpiete-probe-run\nversion: 1\nprobe: trace\nvariant: skeleton\n"
+         "wall_seconds: 0.0023\n";
+  }
+  ASSERT_EQ(runEstimate(Args), 0);
+  YAML::Node P = YAML::LoadFile(Out)["provenance"];
+  EXPECT_EQ(P["trace_probe_seconds"].as<std::string>(), "0.0023");
+  EXPECT_EQ(P["timing_probe_seconds"].as<std::string>(), "0.0023");
+  EXPECT_EQ(P["prediction_cost_ratio"].as<std::string>(), "2000");
+  // Given on the command line, in the text report.
+  Args.back() = Text;
+  Args[7] = "text";
+  Args.insert(Args.end(), {"--probe-seconds", "0.0046,0.0023"});
+  ASSERT_EQ(runEstimate(Args), 0);
+  std::ifstream T(Text);
+  std::string Report((std::istreambuf_iterator<char>(T)), std::istreambuf_iterator<char>());
+  EXPECT_NE(Report.find("cost of prediction: trace probe 0.0046 s + timing probe 0.0023 s = "
+                        "0.0069 s, 3e+03 times the predicted run time"),
+            std::string::npos)
+      << Report;
+  Args.back() = "1,x";
+  EXPECT_EQ(runEstimate(Args), 1);
+}

@@ -66,6 +66,8 @@ struct MachineProvenance {
   std::string Fingerprint; ///< the block map's fingerprint; empty if not recorded
   std::string Date, Tool;
   std::string Command; ///< the launch command line; empty in files written before it was kept
+  /// The timing probe's wall time (launch included), a cost of the prediction; 0 if unknown.
+  double ProbeSeconds = 0;
 };
 
 struct MachineFile {

@@ -90,6 +90,17 @@ struct CounterDecl {
   std::vector<uint32_t> Blocks; ///< the whole-loop blocks whose counters it declares
 };
 
+/// A statement the skeleton trace probe leaves out (docs/skeleton.md): the text [Begin, End) of
+/// the main file is replaced by ";" (a whole statement) or nothing (a declaration's "= init"),
+/// keeping its newlines so every later line keeps its number.
+struct SkeletonRemoval {
+  unsigned Begin = 0, End = 0;
+  bool Initializer = false;
+  unsigned Line = 0, Col = 0;
+  std::string Procedure;
+  std::string Text; ///< the statement's first line, for the user
+};
+
 struct Block {
   uint32_t Index = 0;
   BlockKind Kind = BlockKind::Compute;
@@ -124,6 +135,12 @@ struct UnitModel {
   bool FixedForm = false;
   unsigned FixedColumns = 72; ///< the statement field ends here (-ffixed-line-length-N)
   std::vector<CounterDecl> CounterDecls;
+  // C only, when the skeleton was asked for (not in the block map): the removals of the
+  // skeleton trace probe and the number of statements the slice looked at.
+  bool Sliced = false;
+  unsigned SliceStatements = 0, SliceRemovedStatements = 0;
+  bool SliceKeepsMessageData = false; ///< received data steers the program (docs/skeleton.md)
+  std::vector<SkeletonRemoval> SkeletonRemovals;
 
   uint64_t blockId(uint32_t Index) const { return makeBlockId(UnitId, Index); }
 };

@@ -26,6 +26,9 @@ struct CFrontendOptions {
   /// of pure computation part of the block around them; Seed: seed 004's (every loop and branch
   /// ends a compute block, a loop whose body is one block is timed whole).
   Partition Mode = Partition::Segments;
+  /// Also slice the unit for the skeleton trace probe (UnitModel::SkeletonRemovals; segment
+  /// mode only).
+  bool Skeleton = false;
 };
 
 /// Parses Source with the user's compiler flags (only those that affect preprocessing and

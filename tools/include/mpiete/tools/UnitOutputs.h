@@ -15,15 +15,19 @@ class DiagnosticSink;
 /// Where a unit's outputs go. Files are written when any is named; otherwise Print goes to
 /// the stream.
 struct UnitOutputs {
-  enum class Print { Trace, Timing, Blocks };
+  enum class Print { Trace, Timing, Blocks, Skeleton };
   std::string TraceOut, TimingOut, BlocksOut;
+  /// C only: the skeleton trace probe (docs/skeleton.md), and beside it FILE.removed, the
+  /// statements it leaves out. The model must have been sliced (CFrontendOptions::Skeleton).
+  std::string SkeletonOut;
   /// Written instead of the other files when the unit makes no MPI call mpiete rewrites (or
   /// could not be analysed): a one-line note; the wrapper then builds the unit natively.
   std::string NativeOut;
   Print Show = Print::Trace;
 
   bool toFiles() const {
-    return !TraceOut.empty() || !TimingOut.empty() || !BlocksOut.empty() || !NativeOut.empty();
+    return !TraceOut.empty() || !TimingOut.empty() || !BlocksOut.empty() || !NativeOut.empty() ||
+           !SkeletonOut.empty();
   }
 };
 

@@ -1,0 +1,462 @@
+// The skeleton slice of a C unit (Slice.h): a dependence graph over the statements of its
+// communicating procedures (Boost.Graph), searched backwards from the MPI calls.
+#include "Slice.h"
+#include "SliceEffects.h"
+
+#include "mpiete/basedata/ProgramModel.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/breadth_first_search.hpp>
+
+#include <cstdlib>
+#include <map>
+
+using namespace clang;
+
+namespace mpiete {
+namespace {
+
+using slice::ClassId;
+using slice::Effects;
+using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
+
+/// One statement the slice judges: a simple statement, a declaration's initialiser, or the
+/// head (condition, init, increment) of an if, loop or switch, which stands for the whole.
+struct Node {
+  const Stmt *S = nullptr;
+  const VarDecl *Init = nullptr;
+  int Parent = -1; ///< the head of the enclosing if, loop or switch
+  int Target = -1; ///< break / continue: the head of the loop or switch it leaves
+  Effects E;
+};
+
+/// Marks every node reached (discover_vertex) as relevant.
+struct Reach : boost::default_bfs_visitor {
+  std::vector<char> *Relevant;
+  template <class V, class G> void discover_vertex(V U, const G &) { (*Relevant)[U] = 1; }
+};
+
+class Slicer {
+public:
+  Slicer(ASTContext &Ctx, UnitModel &Model)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), Model(Model), U(Ctx) {}
+
+  void run() {
+    std::vector<const FunctionDecl *> Procs;
+    for (Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+      auto *FD = dyn_cast<FunctionDecl>(D);
+      if (!FD || !FD->doesThisDeclarationHaveABody() || !U.mayCommunicate(FD) ||
+          !SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())))
+        continue;
+      Procs.push_back(FD);
+      walk(FD->getBody(), -1, -1, -1);
+      if (FD->isExternallyVisible() && !FD->isMain())
+        exported(FD);
+    }
+    solve();
+    Model.Sliced = true;
+    Model.SliceStatements = unsigned(Nodes.size());
+    for (const FunctionDecl *FD : Procs) {
+      Procedure = FD->getNameAsString();
+      decide(FD->getBody());
+    }
+    for (size_t I = 0; I < Nodes.size(); ++I)
+      Model.SliceRemovedStatements += !Relevant[I];
+    if (std::getenv("MPIETE_SLICE_DEBUG"))
+      dump();
+  }
+
+  /// The graph's nodes and what was kept, for debugging the slice (MPIETE_SLICE_DEBUG=1).
+  void dump() const {
+    for (size_t I = 0; I < Nodes.size(); ++I) {
+      const Node &N = Nodes[I];
+      SourceLocation L = N.S      ? N.S->getBeginLoc()
+                         : N.Init ? N.Init->getLocation()
+                                  : SourceLocation();
+      llvm::errs() << "slice: node " << I << " line "
+                   << (L.isValid() ? SM.getPresumedLineNumber(SM.getExpansionLoc(L)) : 0)
+                   << (Relevant[I] ? " kept" : " removed") << (N.E.Criterion ? " criterion" : "")
+                   << " parent " << N.Parent << " defs";
+      for (ClassId C : N.E.Defs)
+        llvm::errs() << ' ' << C;
+      llvm::errs() << " uses";
+      for (ClassId C : N.E.Uses)
+        llvm::errs() << ' ' << C;
+      llvm::errs() << '\n';
+    }
+  }
+
+private:
+  // ---- the statements -----------------------------------------------------------------------
+
+  int add(const Stmt *S, int Parent, Effects E) {
+    Node N;
+    N.S = S;
+    N.Parent = Parent;
+    N.E = std::move(E);
+    Nodes.push_back(std::move(N));
+    if (S)
+      StmtNode[S] = int(Nodes.size() - 1);
+    return int(Nodes.size() - 1);
+  }
+
+  /// A procedure other units may call: what it leaves behind for its caller (through pointer
+  /// parameters, in globals) may be needed there, and this unit cannot tell: a node that
+  /// needs all of it.
+  void exported(const FunctionDecl *FD) {
+    Effects E;
+    E.Criterion = true;
+    auto reach = [&](ClassId C) {
+      for (int Depth = 0; Depth < 4; ++Depth) {
+        E.Uses.insert(U.Mem.find(C));
+        C = U.Mem.pointee(C);
+      }
+    };
+    for (const ParmVarDecl *P : FD->parameters())
+      if (P->getType()->isPointerType() || P->getType()->isRecordType())
+        reach(U.Mem.pointee(U.Mem.var(P)));
+    for (size_t I = 0; I < U.Mem.Globals.size(); ++I)
+      reach(U.Mem.var(U.Mem.Globals[I]));
+    reach(U.Mem.External);
+    add(nullptr, -1, E);
+  }
+
+  Effects headEffects(std::initializer_list<const Stmt *> Parts) {
+    Effects E;
+    for (const Stmt *P : Parts)
+      E.add(U.effects(P));
+    return E;
+  }
+
+  void walk(const Stmt *S, int Parent, int Break, int Continue) {
+    if (!S || isa<NullStmt>(S))
+      return;
+    if (auto *CS = dyn_cast<CompoundStmt>(S)) {
+      for (const Stmt *Child : CS->body())
+        walk(Child, Parent, Break, Continue);
+      return;
+    }
+    if (auto *L = dyn_cast<LabelStmt>(S)) {
+      Effects E;
+      E.Criterion = true; // a goto may come here
+      add(nullptr, Parent, E);
+      walk(L->getSubStmt(), Parent, Break, Continue);
+      return;
+    }
+    if (auto *C = dyn_cast<SwitchCase>(S)) {
+      walk(C->getSubStmt(), Parent, Break, Continue);
+      return;
+    }
+    if (auto *If = dyn_cast<IfStmt>(S)) {
+      int N = add(S, Parent,
+                  headEffects({If->getInit(), If->getConditionVariableDeclStmt(), If->getCond()}));
+      walk(If->getThen(), N, Break, Continue);
+      walk(If->getElse(), N, Break, Continue);
+      return;
+    }
+    if (auto *For = dyn_cast<ForStmt>(S)) {
+      int N = add(S, Parent,
+                  headEffects({For->getInit(), For->getConditionVariableDeclStmt(), For->getCond(),
+                               For->getInc()}));
+      walk(For->getBody(), N, N, N);
+      return;
+    }
+    if (auto *While = dyn_cast<WhileStmt>(S)) {
+      int N =
+          add(S, Parent, headEffects({While->getConditionVariableDeclStmt(), While->getCond()}));
+      walk(While->getBody(), N, N, N);
+      return;
+    }
+    if (auto *Do = dyn_cast<DoStmt>(S)) {
+      int N = add(S, Parent, headEffects({Do->getCond()}));
+      walk(Do->getBody(), N, N, N);
+      return;
+    }
+    if (auto *Sw = dyn_cast<SwitchStmt>(S)) {
+      int N = add(S, Parent,
+                  headEffects({Sw->getInit(), Sw->getConditionVariableDeclStmt(), Sw->getCond()}));
+      walk(Sw->getBody(), N, N, Continue);
+      return;
+    }
+    if (isa<BreakStmt, ContinueStmt>(S)) {
+      int N = add(S, Parent, Effects());
+      Nodes[N].Target = isa<BreakStmt>(S) ? Break : Continue;
+      return;
+    }
+    if (isa<ReturnStmt, GotoStmt, IndirectGotoStmt>(S)) {
+      Effects E = U.effects(S);
+      E.Criterion = true;
+      add(S, Parent, E);
+      return;
+    }
+    if (auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : DS->decls()) {
+        auto *VD = dyn_cast<VarDecl>(D);
+        if (!VD || VD->hasGlobalStorage())
+          continue;
+        if (!VD->hasInit() && !VD->getType()->isVariablyModifiedType())
+          continue;
+        int N = add(nullptr, Parent, VD->hasInit() ? U.initEffects(VD) : U.effects(DS));
+        Nodes[N].Init = VD;
+        if (!VD->hasInit())
+          Nodes[N].E.Criterion = true; // a variable-length array: its size is evaluated
+      }
+      return;
+    }
+    Effects E = U.effects(S);
+    if (!isa<Expr>(S))
+      E.Criterion = true; // asm and anything else the slice does not know
+    add(S, Parent, E);
+  }
+
+  // ---- the dependence graph ---------------------------------------------------------------
+
+  void solve() {
+    std::map<ClassId, std::vector<int>> Definers;
+    auto resolve = [&](std::set<ClassId> &Set) {
+      std::set<ClassId> R;
+      for (ClassId C : Set)
+        R.insert(U.Mem.find(C));
+      Set.swap(R);
+    };
+    for (size_t I = 0; I < Nodes.size(); ++I) {
+      Effects &E = Nodes[I].E;
+      // Classes may have merged after the node was made: resolve them all now.
+      resolve(E.Defs);
+      resolve(E.Uses);
+      for (slice::MpiCall &C : E.Calls) {
+        resolve(C.SendBuffers);
+        resolve(C.RecvBuffers);
+      }
+      for (ClassId C : E.Defs)
+        Definers[C].push_back(int(I));
+    }
+    Graph G(Nodes.size());
+    // An edge A -> B: if A is kept, B must be.
+    auto dependsOnDefiners = [&](size_t I, const std::set<ClassId> &Classes) {
+      for (ClassId C : Classes) {
+        auto It = Definers.find(C);
+        if (It != Definers.end())
+          for (int D : It->second)
+            if (D != int(I))
+              boost::add_edge(I, size_t(D), G);
+      }
+    };
+    for (size_t I = 0; I < Nodes.size(); ++I) {
+      const Node &N = Nodes[I];
+      if (N.Parent >= 0)
+        boost::add_edge(I, size_t(N.Parent), G);
+      if (N.Target >= 0)
+        boost::add_edge(size_t(N.Target), I, G);
+      dependsOnDefiners(I, N.E.Uses);
+    }
+    search(G);
+    // Received data that steers a kept statement: what the other ranks sent matters too. The
+    // slice does not match sends with receives, so the contents of every send of that kind
+    // (any point-to-point send; the same collective routine) are needed, and what they make
+    // relevant may be steered by other received data: until nothing changes.
+    bool PointToPoint = false;
+    std::set<std::string> Collectives;
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      std::set<ClassId> Steering;
+      for (size_t I = 0; I < Nodes.size(); ++I)
+        if (Relevant[I])
+          Steering.insert(Nodes[I].E.Uses.begin(), Nodes[I].E.Uses.end());
+      for (const Node &N : Nodes)
+        for (const slice::MpiCall &C : N.E.Calls) {
+          bool Steers = false;
+          for (ClassId R : C.RecvBuffers)
+            Steers |= Steering.count(R) > 0;
+          if (!Steers)
+            continue;
+          if (C.PointToPoint() && !PointToPoint)
+            Changed = PointToPoint = true;
+          else if (!C.PointToPoint() && Collectives.insert(C.Routine).second)
+            Changed = true;
+        }
+      if (!Changed)
+        break;
+      Model.SliceKeepsMessageData = true;
+      for (size_t I = 0; I < Nodes.size(); ++I)
+        for (const slice::MpiCall &C : Nodes[I].E.Calls)
+          if (C.PointToPoint() ? PointToPoint : Collectives.count(C.Routine) > 0)
+            dependsOnDefiners(I, C.SendBuffers);
+      search(G);
+    }
+  }
+
+  void search(const Graph &G) {
+    Relevant.assign(Nodes.size(), 0);
+    std::vector<size_t> Seeds;
+    for (size_t I = 0; I < Nodes.size(); ++I)
+      if (Nodes[I].E.Criterion)
+        Seeds.push_back(I);
+    if (Seeds.empty())
+      return;
+    Reach Vis;
+    Vis.Relevant = &Relevant;
+    std::vector<boost::default_color_type> Colors(Nodes.size(), boost::white_color);
+    boost::queue<size_t> Queue;
+    boost::breadth_first_search(
+        G, Seeds.begin(), Seeds.end(), Queue, Vis,
+        boost::make_iterator_property_map(Colors.begin(), boost::get(boost::vertex_index, G)));
+  }
+
+  // ---- the removals -----------------------------------------------------------------------
+
+  bool relevant(const Stmt *S) const {
+    auto It = StmtNode.find(S);
+    return It == StmtNode.end() || Relevant[size_t(It->second)];
+  }
+
+  void decide(const Stmt *S) {
+    if (!S || isa<NullStmt>(S))
+      return;
+    if (auto *CS = dyn_cast<CompoundStmt>(S)) {
+      for (const Stmt *Child : CS->body())
+        decide(Child);
+      return;
+    }
+    if (auto *L = dyn_cast<LabelStmt>(S))
+      return decide(L->getSubStmt());
+    if (auto *C = dyn_cast<SwitchCase>(S))
+      return decide(C->getSubStmt());
+    if (auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : DS->decls())
+        if (auto *VD = dyn_cast<VarDecl>(D))
+          for (size_t I = 0; I < Nodes.size(); ++I)
+            if (Nodes[I].Init == VD && !Relevant[I])
+              removeInit(VD);
+      return;
+    }
+    if (!relevant(S)) {
+      removeStmt(S);
+      return;
+    }
+    if (auto *If = dyn_cast<IfStmt>(S)) {
+      decide(If->getThen());
+      decide(If->getElse());
+    } else if (auto *For = dyn_cast<ForStmt>(S)) {
+      decide(For->getBody());
+    } else if (auto *While = dyn_cast<WhileStmt>(S)) {
+      decide(While->getBody());
+    } else if (auto *Do = dyn_cast<DoStmt>(S)) {
+      decide(Do->getBody());
+    } else if (auto *Sw = dyn_cast<SwitchStmt>(S)) {
+      decide(Sw->getBody());
+    }
+  }
+
+  int offsetOf(SourceLocation Loc) const {
+    if (Loc.isMacroID())
+      return -1;
+    auto [FID, Off] = SM.getDecomposedLoc(Loc);
+    return FID == SM.getMainFileID() ? int(Off) : -1;
+  }
+
+  /// A way into S from outside (a label, or a case of a switch outside S): S must stay.
+  static bool entered(const Stmt *S, bool InSwitch) {
+    if (!S)
+      return false;
+    if (isa<LabelStmt>(S) || (isa<SwitchCase>(S) && !InSwitch))
+      return true;
+    const bool Inner = InSwitch || isa<SwitchStmt>(S);
+    for (const Stmt *Child : S->children())
+      if (entered(Child, Inner))
+        return true;
+    return false;
+  }
+
+  void record(int Begin, int End, bool Initializer, SourceLocation Loc) {
+    SkeletonRemoval R;
+    R.Begin = unsigned(Begin);
+    R.End = unsigned(End);
+    R.Initializer = Initializer;
+    PresumedLoc P = SM.getPresumedLoc(Loc);
+    R.Line = P.isValid() ? P.getLine() : 0;
+    R.Col = P.isValid() ? P.getColumn() : 0;
+    R.Procedure = Procedure;
+    StringRef Text = SM.getBufferData(SM.getMainFileID()).substr(R.Begin, R.End - R.Begin);
+    Text = Text.substr(0, Text.find('\n')).trim();
+    R.Text = Text.size() > 72 ? Text.substr(0, 69).str() + "..." : Text.str();
+    Model.SkeletonRemovals.push_back(std::move(R));
+  }
+
+  void removeStmt(const Stmt *S) {
+    if (S->getBeginLoc().isMacroID() || S->getEndLoc().isMacroID() || entered(S, false))
+      return;
+    const int Begin = offsetOf(S->getBeginLoc());
+    SourceLocation After = Lexer::getLocForEndOfToken(S->getEndLoc(), 0, SM, LO);
+    if (Begin < 0 || After.isInvalid())
+      return;
+    if (!isa<DeclStmt>(S)) {
+      std::optional<Token> Next = Lexer::findNextToken(S->getEndLoc(), SM, LO);
+      if (Next && Next->is(tok::semi))
+        After = Next->getEndLoc();
+    }
+    const int End = offsetOf(After);
+    if (End <= Begin)
+      return;
+    record(Begin, End, false, S->getBeginLoc());
+  }
+
+  /// Removes ` = init` of a scalar or pointer variable (an array or a record keeps its
+  /// initialiser: its size or layout may come from it).
+  void removeInit(const VarDecl *VD) {
+    const Expr *Init = VD->getInit();
+    QualType T = VD->getType();
+    if (!Init || !(T->isScalarType()) || VD->getLocation().isMacroID() ||
+        Init->getBeginLoc().isMacroID() || Init->getEndLoc().isMacroID())
+      return;
+    // The '=' after the declarator.
+    SourceLocation Loc = VD->getLocation();
+    int Depth = 0;
+    for (int Guard = 0; Guard < 64; ++Guard) {
+      std::optional<Token> Tok = Lexer::findNextToken(Loc, SM, LO);
+      if (!Tok || Tok->getLocation().isMacroID())
+        return;
+      if (Tok->isOneOf(tok::l_square, tok::l_paren))
+        ++Depth;
+      else if (Tok->isOneOf(tok::r_square, tok::r_paren))
+        --Depth;
+      else if (Tok->is(tok::equal) && Depth == 0) {
+        Loc = Tok->getLocation();
+        break;
+      }
+      Loc = Tok->getLocation();
+      if (Tok->isOneOf(tok::semi, tok::comma) && Depth == 0)
+        return;
+    }
+    const int Begin = offsetOf(Loc);
+    const int End = offsetOf(Lexer::getLocForEndOfToken(Init->getEndLoc(), 0, SM, LO));
+    if (Begin < 0 || End <= Begin || SM.getCharacterData(Loc)[0] != '=')
+      return;
+    record(Begin, End, true, VD->getLocation());
+    Model.SkeletonRemovals.back().Text =
+        VD->getNameAsString() + " " + Model.SkeletonRemovals.back().Text;
+  }
+
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  const LangOptions &LO;
+  UnitModel &Model;
+  slice::UnitEffects U;
+  std::vector<Node> Nodes;
+  std::map<const Stmt *, int> StmtNode;
+  std::vector<char> Relevant;
+  std::string Procedure;
+};
+
+} // namespace
+
+void sliceUnit(ASTContext &Ctx, UnitModel &Model) {
+  Slicer S(Ctx, Model);
+  S.run();
+}
+
+} // namespace mpiete

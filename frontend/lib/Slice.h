@@ -1,0 +1,25 @@
+// The skeleton trace probe's slice of a C unit (seed 004 section 3.1.3): which statements decide
+// neither the MPI calls a rank makes nor their arguments, and so may leave the trace variant.
+#ifndef MPIETE_FRONTEND_LIB_SLICE_H
+#define MPIETE_FRONTEND_LIB_SLICE_H
+
+namespace clang {
+class ASTContext;
+} // namespace clang
+
+namespace mpiete {
+
+struct UnitModel;
+
+/// A backward slice over the unit's communicating procedures (docs/skeleton.md): fills
+/// Model.SkeletonRemovals with every statement (or declaration initialiser) of those
+/// procedures in the main file that no MPI call, argument of one, or decision around one
+/// depends on, and Model.SliceStatements with the statements it judged. Conservative where it
+/// cannot see: calls to procedures of other units, pointers (Steensgaard's unification),
+/// library state (files, random numbers) and, when received data steers the program, the
+/// contents of every message buffer.
+void sliceUnit(clang::ASTContext &Ctx, UnitModel &Model);
+
+} // namespace mpiete
+
+#endif

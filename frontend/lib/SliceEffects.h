@@ -1,0 +1,96 @@
+// What the statements of a C unit read and write, for the skeleton slice (Slice.h): abstract
+// memory classes (Steensgaard's unification-based points-to analysis) and per-expression effects.
+#ifndef MPIETE_FRONTEND_LIB_SLICEEFFECTS_H
+#define MPIETE_FRONTEND_LIB_SLICEEFFECTS_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace mpiete::slice {
+
+using ClassId = unsigned;
+
+/// Abstract memory: every variable has a class; classes that a pointer may point into are
+/// merged (union-find), so one class stands for every place one pointer may reach. A class
+/// has at most one pointee class (what the pointers stored in it point to).
+class Memory {
+public:
+  Memory();
+  ClassId fresh();
+  ClassId find(ClassId C);
+  void join(ClassId A, ClassId B);
+  ClassId pointee(ClassId C);
+  ClassId var(const clang::VarDecl *VD);
+  ClassId returned(const clang::FunctionDecl *FD);
+  /// Storage of other units and of the libraries, seen through calls the unit cannot see.
+  ClassId External = 0;
+  /// Hidden library state (random numbers, file positions) and the output streams.
+  ClassId LibState = 0, IoState = 0;
+  std::vector<const clang::VarDecl *> Globals;
+
+private:
+  std::vector<ClassId> Parent;
+  std::vector<int> Pointee;
+  llvm::DenseMap<const clang::VarDecl *, ClassId> Vars;
+  llvm::DenseMap<const clang::FunctionDecl *, ClassId> Returns;
+};
+
+/// One MPI call: the classes of its message buffers (void * arguments) and of those the
+/// library writes (non-const void *).
+struct MpiCall {
+  std::string Routine;
+  std::set<ClassId> SendBuffers, RecvBuffers;
+  /// Point-to-point (a send or receive of any kind), else a collective: the data a receive
+  /// delivers was sent by some point-to-point send, a collective's by the same collective.
+  bool PointToPoint() const;
+};
+
+/// The effects of a statement or expression, as resolved classes.
+struct Effects {
+  std::set<ClassId> Defs, Uses;
+  std::vector<MpiCall> Calls;
+  bool Criterion = false; ///< an MPI call, a call that may communicate or end the program
+  bool Mpi = false;       ///< contains an MPI call
+  void add(const Effects &E);
+};
+
+/// The whole unit's analysis: pointer unification over every body, then per-function
+/// summaries; effects() answers for any statement afterwards.
+class UnitEffects {
+public:
+  explicit UnitEffects(clang::ASTContext &Ctx);
+  /// The effects of S (a whole statement, an expression or a declaration).
+  Effects effects(const clang::Stmt *S);
+  /// Effects of a variable's initialisation.
+  Effects initEffects(const clang::VarDecl *VD);
+  /// A defined function that makes MPI calls, or calls what the unit cannot see (which may).
+  bool mayCommunicate(const clang::FunctionDecl *FD) const;
+  Memory Mem;
+
+  // Used by the visitors.
+  ClassId loc(const clang::Expr *E);
+  ClassId points(const clang::Expr *E);
+  void unify(const clang::Expr *Target, ClassId TargetLoc, const clang::Expr *Value);
+  bool defined(const clang::FunctionDecl *FD) const;
+  clang::ASTContext &Ctx;
+  struct Summary {
+    Effects Local;
+    std::set<const clang::FunctionDecl *> Callees;
+    bool Communicates = false;
+  };
+  std::map<const clang::FunctionDecl *, Summary> Summaries;
+
+private:
+  void summarise();
+};
+
+} // namespace mpiete::slice
+
+#endif

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""The skeleton trace probe of one C test program gives the full probe's traces, record by record.
+
+usage: skeleton_verify.py --build BUILD --program DIR --work WORK --mpiexec MPIRUN [--np 2]
+                          [--expect-difference TEXT] [-- program arguments]
+
+Builds DIR with `make CC=BUILD/bin/mpiete-cc O=WORK/cc` (BUILD/bin first on PATH), checks that
+APP.skeleton and APP.skeleton.removed were written beside APP.trace, then runs
+`mpiete probe-program -o WORK/traces -np N --verify-skeleton APP.trace`, which runs the full
+and the skeleton probe and fails naming the first differing record. Exits 1 on any failure.
+With --expect-difference, the verification must fail instead, its message containing TEXT
+(a program the slice cannot follow: the error must name what explains it).
+"""
+
+import argparse
+import glob
+import os
+import shutil
+import sys
+
+from e2e_util import run_group
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--program", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--mpiexec", required=True)
+    ap.add_argument("--np", default="2")
+    ap.add_argument("--expect-difference", default=None)
+    ap.add_argument("args", nargs="*")
+    a = ap.parse_args()
+
+    shutil.rmtree(a.work, ignore_errors=True)
+    os.makedirs(a.work)
+    env = dict(os.environ)
+    env["PATH"] = os.path.join(a.build, "bin") + os.pathsep + env.get("PATH", "")
+    env.pop("MPIETE_CC", None)
+    cc_dir = os.path.join(a.work, "cc")
+    rc, out, err = run_group(["make", "-C", a.program, "CC=mpiete-cc", f"O={cc_dir}"], a.work,
+                             env, 600)
+    if rc != 0:
+        print(f"FAIL: make CC=mpiete-cc failed ({rc}):\n{out}\n{err}")
+        return 1
+    traces = glob.glob(os.path.join(cc_dir, "*.trace"))
+    if len(traces) != 1:
+        print(f"FAIL: expected one trace probe in {cc_dir}, found {traces}")
+        return 1
+    app = traces[0][: -len(".trace")]
+    for f in (app + ".skeleton", app + ".skeleton.removed"):
+        if not os.path.exists(f):
+            print(f"FAIL: {f} not written by mpiete-cc")
+            return 1
+    with open(app + ".skeleton.removed") as fh:
+        removed = fh.read().splitlines()
+    print(f"[build] {len(removed)} statements removed from the skeleton")
+    mpiete = os.path.join(a.build, "bin", "mpiete")
+    argv = [mpiete, "probe-program", "-o", os.path.join(a.work, "traces"), "-np", a.np,
+            "--launcher", a.mpiexec, "--oversubscribe", "--verify-skeleton", app + ".trace"] + a.args
+    rc, out, err = run_group(argv, a.work, env, 600)
+    if a.expect_difference is not None:
+        if rc != 1 or a.expect_difference not in err:
+            print(f"FAIL: expected the verification to fail naming {a.expect_difference!r} "
+                  f"(exit {rc}):\n{out}\n{err}")
+            return 1
+        print(err.strip())
+        return 0
+    if rc != 0 or "traces equal the full probe's" not in out:
+        print(f"FAIL: {' '.join(argv)} (exit {rc}):\n{out}\n{err}")
+        return 1
+    print(out.strip().splitlines()[-2])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
