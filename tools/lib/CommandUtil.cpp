@@ -153,7 +153,7 @@ bool loadBaseData(const std::string &ProgramDir, const std::string &Machine,
   std::unique_ptr<ClusterNetworkModel> &Net = Out.Net;
   if (!openTraceDirectory(ProgramDir, Diags, Traces))
     return false;
-  MachineProvenance MachineProv;
+  MachineProvenance &MachineProv = Out.MachineProv;
   if (!loadMachineYaml(Machine, Compute, Diags, nullptr, &MachineProv))
     return false;
   // Base data of two different builds of the program cannot be combined: block ids would

@@ -53,6 +53,7 @@ struct LoadedBaseData {
   estimator::TableComputeModel Compute;
   std::unique_ptr<estimator::ClusterNetworkModel> Net;
   ClusterSpec Spec; ///< the cluster file's contents, when one was given
+  MachineProvenance MachineProv; ///< the machine file's provenance
 };
 /// Opens ProgramDir's traces, reads the machine and network files (and the cluster file when
 /// Cluster is not empty) and checks that traces and machine data come from one build. False

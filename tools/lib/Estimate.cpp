@@ -371,8 +371,8 @@ int runEstimate(const CommandArgs &Args) {
     DiagnosticSink Quiet(Ignored);
     if (std::ifstream(RunPath) && loadProbeRun(RunPath, Run, Quiet))
       Cost.Trace = Run.WallSeconds;
-    if (MachineProv.ProbeSeconds > 0)
-      Cost.Timing = MachineProv.ProbeSeconds;
+    if (Data.MachineProv.ProbeSeconds > 0)
+      Cost.Timing = Data.MachineProv.ProbeSeconds;
   }
 
   ReportOptions RO;
