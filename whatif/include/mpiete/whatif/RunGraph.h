@@ -23,6 +23,7 @@ struct Interval {
   /// A wait ended by a message: whose event (rank, time) it waited for; Peer -1 if none.
   int Peer = -1;
   TimeNs PeerTime = 0;
+  BlockId PeerBlock = 0; ///< the call site of that event
 };
 
 /// Records a replay through EngineOptions::Observer. Memory grows with the run's intervals
@@ -32,12 +33,15 @@ public:
   explicit RunRecorder(int Ranks) : PerRank(size_t(Ranks)) {}
   void interval(int Rank, uint64_t Record, SpanKind Kind, BlockId From, BlockId Block, TimeNs Begin,
                 TimeNs End) override;
-  void dependency(int Rank, uint64_t Record, TimeNs Begin, TimeNs End, int Peer,
-                  TimeNs PeerTime) override;
+  void dependency(int Rank, uint64_t Record, TimeNs Begin, TimeNs End, int Peer, TimeNs PeerTime,
+                  BlockId PeerBlock) override;
   /// Each rank's intervals in time order.
   std::vector<std::vector<Interval>> PerRank;
   /// The interval of Rank holding time T (the last one starting at or before it); -1 if none.
   long find(int Rank, TimeNs T) const;
+  /// The last interval of Rank over by time T (End <= T): what an event of Rank at T follows.
+  /// -1 if none.
+  long findBefore(int Rank, TimeNs T) const;
 };
 
 /// One step of the critical path, latest first.
