@@ -1,7 +1,9 @@
 // The message index of a run's streams, message-set matching and message-volume balancing.
 #include "mpiete/whatif/Messages.h"
 
+#include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 namespace mpiete::whatif {
 
@@ -19,8 +21,7 @@ MessageIndex buildMessageIndex(std::span<EventSource *const> Sources) {
         if (E.Context != 0 || E.Peer == ProcNull)
           continue; // lowered collectives and null peers are not the user's messages
         Live[E.Request] = uint32_t(X.Started[R].size());
-        X.Started[R].push_back(
-            {E.Index, E.Peer, E.Tag, E.Count, E.Kind == EventKind::RecvStart});
+        X.Started[R].push_back({E.Index, E.Peer, E.Tag, E.Count, E.Kind == EventKind::RecvStart});
       } else if (E.Kind == EventKind::Completion) {
         for (const CompletedRequest &C : E.Completed) {
           auto It = Live.find(C.Request);
@@ -31,7 +32,7 @@ MessageIndex buildMessageIndex(std::span<EventSource *const> Sources) {
             M.Peer = C.Source;
           if (M.Recv && C.Tag != NoStatus)
             M.Tag = C.Tag;
-          X.Completions[R][E.Index].push_back(It->second);
+          X.Completions[R].push_back({E.Index, It->second});
           Live.erase(It);
         }
       }
@@ -43,11 +44,10 @@ MessageIndex buildMessageIndex(std::span<EventSource *const> Sources) {
 bool MessageIndex::completes(int Rank, uint64_t Record, const MessageSet &Set) const {
   if (Rank < 0 || size_t(Rank) >= Completions.size())
     return false;
-  auto It = Completions[size_t(Rank)].find(Record);
-  if (It == Completions[size_t(Rank)].end())
-    return false;
-  for (uint32_t I : It->second) {
-    const Message &M = Started[size_t(Rank)][I];
+  const auto &C = Completions[size_t(Rank)];
+  for (auto It = std::lower_bound(C.begin(), C.end(), std::pair<uint64_t, uint32_t>{Record, 0});
+       It != C.end() && It->first == Record; ++It) {
+    const Message &M = Started[size_t(Rank)][It->second];
     if ((Set.Peer < 0 || M.Peer == Set.Peer) && (!Set.Tag || M.Tag == *Set.Tag))
       return true;
   }
@@ -86,9 +86,9 @@ Scenario balanceVolume(const MessageIndex &Index, const StepMap *Steps,
       if (V[R][K] > 0 && double(V[R][K]) != Mean)
         S.VolumeFactors[{int(R), K}] = Mean / double(V[R][K]);
   }
-  S.Label = !Steps  ? "balance the message volume"
-            : Step  ? "balance the message volume of step " + std::to_string(*Step + 1)
-                    : "balance the message volume of every step";
+  S.Label = !Steps ? "balance the message volume"
+            : Step ? "balance the message volume of step " + std::to_string(*Step + 1)
+                   : "balance the message volume of every step";
   return S;
 }
 

@@ -6,7 +6,6 @@
 #include "mpiete/whatif/Scenario.h"
 
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 namespace mpiete::whatif {
@@ -21,8 +20,8 @@ struct MessageIndex {
     bool Recv = false;
   };
   std::vector<std::vector<Message>> Started;
-  /// Per rank: completion record -> indices into Started.
-  std::vector<std::unordered_map<uint64_t, std::vector<uint32_t>>> Completions;
+  /// Per rank: (completion record, index into Started), by record (16 bytes a message).
+  std::vector<std::vector<std::pair<uint64_t, uint32_t>>> Completions;
 
   /// True when the completion Record of Rank completes a message of Set (peer and tag).
   bool completes(int Rank, uint64_t Record, const MessageSet &Set) const;
@@ -38,8 +37,7 @@ MessageIndex buildMessageIndex(std::span<estimator::EventSource *const> Sources)
 /// own; Steps null: over the whole run) made the mean over ranks (seed 003 section 3.2's
 /// "communication volume equal"): each rank's sends there scaled by mean/own. Ranks sending
 /// nothing keep nothing.
-Scenario balanceVolume(const MessageIndex &Index, const StepMap *Steps,
-                       std::optional<size_t> Step);
+Scenario balanceVolume(const MessageIndex &Index, const StepMap *Steps, std::optional<size_t> Step);
 
 /// A stream with a scenario's message-volume factors applied to its sends (the engine then
 /// re-derives transfer times and the eager/rendezvous choice). Receives keep their posted

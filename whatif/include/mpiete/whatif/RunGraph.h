@@ -15,16 +15,19 @@ using estimator::SpanKind;
 
 /// One interval of one rank in the predicted run.
 struct Interval {
-  int Rank = 0;
   uint64_t Record = 0;
-  SpanKind Kind = SpanKind::Compute;
   BlockId From = 0, Block = 0;
   TimeNs Begin = 0, End = 0;
-  /// A wait ended by a message: whose event (rank, time) it waited for; Peer -1 if none.
-  int Peer = -1;
+  /// A wait ended by a message: whose event (rank, time, call site) it waited for; Peer -1 if
+  /// none.
   TimeNs PeerTime = 0;
-  BlockId PeerBlock = 0; ///< the call site of that event
+  BlockId PeerBlock = 0;
+  int32_t Rank = 0;
+  int32_t Peer = -1;
+  SpanKind Kind = SpanKind::Compute;
 };
+// Recorded for every interval of the run: its size is the recorder's memory (docs/whatif.md).
+static_assert(sizeof(Interval) <= 72);
 
 /// Records a replay through EngineOptions::Observer. Memory grows with the run's intervals
 /// (docs/whatif.md gives the figures).
