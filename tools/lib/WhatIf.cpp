@@ -111,7 +111,9 @@ int runWhatIf(const CommandArgs &Args) {
       "  mpiete whatif --program traces/ --machine machine.yaml --network network.yaml "
       "--step main.c:120 --balance-step all --format yaml\n"
       "  mpiete whatif --program traces/ --machine m.yaml --network n.yaml --zero-wait-site "
-      "wave.c:96 --latency 0.5\n");
+      "wave.c:96 --latency 0.5\n"
+      "  mpiete whatif --program traces/ --machine m.yaml --network n.yaml --step main.c:120 "
+      "--zero-wait-messages rank=1,peer=0,tag=31 --balance-volume 3\n");
   std::map<std::string, std::string> Opt;
   for (auto [Name, Value, Help] :
        {std::tuple{"--program", "DIR", "the program base data: rank<N>.trace (required)"},
