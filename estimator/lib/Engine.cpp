@@ -719,9 +719,11 @@ void Engine::Impl::match(uint32_t Env, uint32_t Recv, TimeNs Now) {
   Q.PredTag = V.Tag;
   Q.PeerRank = V.Source;
   Q.PeerTime = V.Inject;
+  Q.PeerBlock = V.Block;
   if (V.SendReq != NoIndex) {
     Requests[V.SendReq].PeerRank = Q.Owner;
     Requests[V.SendReq].PeerTime = Q.Start;
+    Requests[V.SendReq].PeerBlock = Q.Block;
   }
   TimeNs Done;
   if (!V.Rendezvous) {
@@ -867,7 +869,8 @@ void Engine::Impl::endWait(uint32_t R, TimeNs End) {
     for (uint32_t Slot : S.WaitList) {
       const Request &Q = Requests[Slot];
       if (Q.Done == End && Q.PeerRank >= 0) {
-        Opt.Observer->dependency(int(R), S.WaitRecord, S.WaitStart, End, Q.PeerRank, Q.PeerTime);
+        Opt.Observer->dependency(int(R), S.WaitRecord, S.WaitStart, End, Q.PeerRank, Q.PeerTime,
+                                 Q.PeerBlock);
         break;
       }
     }

@@ -41,6 +41,7 @@ private:
     int32_t RecSource = NoStatus, RecTag = NoStatus;   ///< recorded match (wildcard receives)
     int32_t PeerRank = -1; ///< whose event completes it: the sender (receives), receiver (sends)
     TimeNs PeerTime = 0;   ///< that event's time: the send's injection, the receive's post
+    BlockId PeerBlock = 0; ///< that event's call site
     uint32_t NextPosted = NoIndex;
     uint8_t Context = 0;
     bool IsRecv = false, Known = false, Waited = false, Detached = false;

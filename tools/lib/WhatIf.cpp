@@ -28,7 +28,12 @@ public:
   void span(int Rank, SpanKind Kind, BlockId Block, TimeNs Begin, TimeNs End) override {
     T.span(Rank, Kind, Block, Begin, End);
   }
+  // Arrows and marks pass through to the writer (ChromeTraceWriter draws them as flow events
+  // and highlighted slices); only finish() is held.
   void message(const MessageArrow &M) override { T.message(M); }
+  void highlight(int Rank, TimeNs Begin, TimeNs End, std::string_view Label) override {
+    T.highlight(Rank, Begin, End, Label);
+  }
 
 private:
   TimelineSink &T;
@@ -43,6 +48,44 @@ std::optional<double> factor(const std::string &Text) {
   } catch (...) {
   }
   return std::nullopt;
+}
+
+/// rank=R,peer=P,tag=T,site=SITE (any subset) as a message set; nullopt if malformed.
+template <typename SiteFn>
+std::optional<MessageSet> parseMessageSet(const std::string &Spec, SiteFn &&Site) {
+  MessageSet M;
+  size_t Pos = 0;
+  while (Pos <= Spec.size()) {
+    size_t Comma = Spec.find(',', Pos);
+    std::string Item =
+        Spec.substr(Pos, Comma == std::string::npos ? std::string::npos : Comma - Pos);
+    size_t Eq = Item.find('=');
+    if (Eq == std::string::npos)
+      return std::nullopt;
+    std::string Key = Item.substr(0, Eq), Value = Item.substr(Eq + 1);
+    if (Key == "site") {
+      std::optional<BlockId> B = Site(Value);
+      if (!B)
+        return std::nullopt;
+      M.Site = *B;
+    } else {
+      std::optional<double> N = factor(Value);
+      if (!N || *N != double(int(*N)))
+        return std::nullopt;
+      if (Key == "rank")
+        M.Rank = int(*N);
+      else if (Key == "peer")
+        M.Peer = int(*N);
+      else if (Key == "tag")
+        M.Tag = int(*N);
+      else
+        return std::nullopt;
+    }
+    if (Comma == std::string::npos)
+      break;
+    Pos = Comma + 1;
+  }
+  return M;
 }
 
 } // namespace
@@ -68,7 +111,9 @@ int runWhatIf(const CommandArgs &Args) {
       "  mpiete whatif --program traces/ --machine machine.yaml --network network.yaml "
       "--step main.c:120 --balance-step all --format yaml\n"
       "  mpiete whatif --program traces/ --machine m.yaml --network n.yaml --zero-wait-site "
-      "wave.c:96 --latency 0.5\n");
+      "wave.c:96 --latency 0.5\n"
+      "  mpiete whatif --program traces/ --machine m.yaml --network n.yaml --step main.c:120 "
+      "--zero-wait-messages rank=1,peer=0,tag=31 --balance-volume 3\n");
   std::map<std::string, std::string> Opt;
   for (auto [Name, Value, Help] :
        {std::tuple{"--program", "DIR", "the program base data: rank<N>.trace (required)"},
@@ -87,6 +132,12 @@ int runWhatIf(const CommandArgs &Args) {
         {"--balance-step", "N|all",
          "the compute of step N (from 1), or of every step, "
          "equal across ranks (the mean; needs --step)"},
+        {"--zero-wait-messages", "rank=R,peer=P,tag=T,site=SITE",
+         "assume no wait for these messages (any subset of the keys; rank: the waiting rank, "
+         "peer: its partner)"},
+        {"--balance-volume", "N|all",
+         "the bytes each rank sends in step N (from 1) or in every step (with --step; "
+         "without: over the run) equal across ranks (the mean)"},
         {"--balance-segment", "FROM,TO",
          "the compute between these two calls equal across "
          "ranks over the whole run"},
@@ -136,6 +187,9 @@ int runWhatIf(const CommandArgs &Args) {
     return 1;
   const int Ranks = int(Data.Traces.size());
   auto site = [&](const std::string &Spec) { return regionBlock(Spec, true, Blocks, Diags); };
+  // A call's waits are charged to its last block (a blocking MPI_Recv: the start, then the
+  // wait), its compute ends at its first.
+  auto waitSite = [&](const std::string &Spec) { return regionBlock(Spec, false, Blocks, Diags); };
 
   // Each replay reads the traces afresh.
   auto openSources = [&](std::vector<std::unique_ptr<TraceEventSource>> &Own,
@@ -148,11 +202,23 @@ int runWhatIf(const CommandArgs &Args) {
     }
     return true;
   };
+  // A scenario changing message volumes rewrites the streams' sends on the way in.
+  auto withScenario = [&](const Scenario *S, std::vector<EventSource *> &Src,
+                          std::vector<std::unique_ptr<ScenarioSource>> &Wrapped) {
+    if (!S || S->VolumeFactors.empty())
+      return;
+    for (size_t R = 0; R < Src.size(); ++R) {
+      Wrapped.push_back(std::make_unique<ScenarioSource>(*Src[R], int(R), *S));
+      Src[R] = Wrapped.back().get();
+    }
+  };
   auto replayWith = [&](const Scenario *S, RunRecorder *Rec, TimelineSink *TL) -> ReplayOutcome {
     std::vector<std::unique_ptr<TraceEventSource>> Own;
     std::vector<EventSource *> Src;
     if (!openSources(Own, Src))
       return {false, 0, "cannot open the traces"};
+    std::vector<std::unique_ptr<ScenarioSource>> Wrapped;
+    withScenario(S, Src, Wrapped);
     std::unique_ptr<ScenarioAssumptions> As;
     std::unique_ptr<ScaledNetworkModel> Scaled;
     EngineOptions EO;
@@ -186,6 +252,16 @@ int runWhatIf(const CommandArgs &Args) {
       return usage("--step '" + Opt["--step"] + "' never executes in the traces");
   }
 
+  // Who sends what to whom: message sets and message-volume balancing.
+  MessageIndex Messages;
+  {
+    std::vector<std::unique_ptr<TraceEventSource>> Own;
+    std::vector<EventSource *> Src;
+    if (!openSources(Own, Src))
+      return 1;
+    Messages = buildMessageIndex(Src);
+  }
+
   // The user's assumptions (F2), combined.
   Scenario User;
   std::vector<std::string> Said;
@@ -198,11 +274,20 @@ int runWhatIf(const CommandArgs &Args) {
     Said.push_back("no wait at rank " + V);
   }
   if (Opt.count("--zero-wait-site")) {
-    std::optional<BlockId> B = site(Opt["--zero-wait-site"]);
+    std::optional<BlockId> B = waitSite(Opt["--zero-wait-site"]);
     if (!B)
       return 1;
     User.ZeroWaitSites.insert(*B);
     Said.push_back("no wait at " + Opt["--zero-wait-site"]);
+  }
+  if (Opt.count("--zero-wait-messages")) {
+    std::optional<MessageSet> M = parseMessageSet(Opt["--zero-wait-messages"], waitSite);
+    if (!M)
+      return usage("--zero-wait-messages takes KEY=VALUE pairs separated by commas: rank=R "
+                   "(the waiting rank), peer=P, tag=T, site=SITE (e.g. rank=1,peer=0,tag=31)");
+    User.ZeroWaitMessages.push_back(*M);
+    User.Messages = &Messages;
+    Said.push_back("no wait for messages " + Opt["--zero-wait-messages"]);
   }
   if (Opt.count("--scale")) {
     const std::string &V = Opt["--scale"];
@@ -256,6 +341,21 @@ int runWhatIf(const CommandArgs &Args) {
     User.merge(balanceSteps(BaseRun, Steps, K));
     Said.push_back(V == "all" ? "every step balanced" : "step " + V + " balanced");
   }
+  if (Opt.count("--balance-volume")) {
+    const std::string &V = Opt["--balance-volume"];
+    std::optional<size_t> K;
+    const StepMap *SM = Opt.count("--step") ? &Steps : nullptr;
+    if (V != "all") {
+      std::optional<double> N = factor(V);
+      if (!SM || !N || *N < 1 || size_t(*N) > Steps.steps())
+        return usage("--balance-volume '" + V + "': all, or a step from 1 to the number of " +
+                     "steps with --step");
+      K = size_t(*N) - 1;
+    }
+    User.merge(balanceVolume(Messages, SM, K));
+    Said.push_back(V == "all" ? "message volume balanced"
+                              : "message volume of step " + V + " balanced");
+  }
   if (Opt.count("--balance-segment")) {
     const std::string &V = Opt["--balance-segment"];
     size_t Comma = V.find(',');
@@ -272,6 +372,7 @@ int runWhatIf(const CommandArgs &Args) {
   Names.load(Blocks.Map);
   AnalysisOptions AO;
   AO.Steps = Opt.count("--step") ? &Steps : nullptr;
+  AO.Messages = &Messages;
   AO.Site = [&](BlockId B) { return Names.site(B); };
   AO.Segment = [&](BlockId F, BlockId T) { return Names.segment(F, T); };
   Analysis A = analyze(Replay, Ranks, AO);

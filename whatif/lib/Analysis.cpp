@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace mpiete::whatif {
 
@@ -139,9 +140,9 @@ DominoPath dominoPath(const Replayer &Replay, const RunRecorder &Base, TimeNs Ba
       Path.Sites.push_back(M->Block);
       Tp = TM;
       // Lines 21-23: continue on the partner event the wait depended on.
-      if (M->Peer < 0)
-        break;
-      long U = Base.find(M->Peer, M->PeerTime);
+      long U = M->Peer < 0 ? -1 : Base.find(M->Peer, M->PeerTime);
+      Path.Partners.push_back(M->Peer < 0 ? std::pair<int, BlockId>{-1, 0}
+                                          : std::pair<int, BlockId>{M->Peer, M->PeerBlock});
       if (U < 0)
         break;
       P = M->Peer;
@@ -196,22 +197,39 @@ Analysis analyze(const Replayer &Replay, int Ranks, const AnalysisOptions &Opt) 
     A.Suggestions.push_back(std::move(G));
   };
 
-  // The domino path.
+  // The domino path, in the words a user acts on: which call waits for which partner call.
   A.Domino = dominoPath(Replay, Base, A.Base, Opt);
   if (!A.Domino.Waits.empty()) {
-    Scenario S;
+    Scenario S, Sites;
     std::string Where;
+    std::set<std::pair<int, BlockId>> RankSites;
     for (size_t I = 0; I < A.Domino.Waits.size(); ++I) {
+      const auto [Rank, Record] = A.Domino.Waits[I];
       S.ZeroWaitEvents.insert(A.Domino.Waits[I]);
-      Where += (I ? "; " : "") + std::string("rank ") + std::to_string(A.Domino.Waits[I].first) +
-               " " + siteName(Opt, A.Domino.Sites[I]);
+      if (RankSites.insert({Rank, A.Domino.Sites[I]}).second)
+        Sites.ZeroWaitMessages.push_back({Rank, A.Domino.Sites[I], -1, std::nullopt});
+      Where += (I ? "; " : "") + std::string("rank ") + std::to_string(Rank) + " " +
+               siteName(Opt, A.Domino.Sites[I]) + " (record " + std::to_string(Record) + ")";
+      if (const auto [Peer, Site] = A.Domino.Partners[I]; Peer >= 0)
+        Where += " waits for rank " + std::to_string(Peer) + " " + siteName(Opt, Site);
     }
     S.Label = "domino path";
     trySuggestion(S, "domino",
-                  "remove the waits of the domino path (" +
-                      std::to_string(S.ZeroWaitEvents.size()) +
-                      " events): reorder or overlap the exchanges so partners arrive in time",
+                  "the domino path (" + std::to_string(S.ZeroWaitEvents.size()) +
+                      " waits, seed 003): start each partner call earlier or make the waiting "
+                      "call non-blocking so these waits vanish",
                   Where);
+    // The same chain as a change of the source: every wait at its call sites on its ranks
+    // (a call site is what one edits, and each of its executions then waits no more).
+    std::string SiteList;
+    for (const auto &[Rank, Site] : RankSites)
+      SiteList += (SiteList.empty() ? "" : "; ") + std::string("rank ") + std::to_string(Rank) +
+                  " " + siteName(Opt, Site);
+    Sites.Label = "no wait at the domino path's call sites";
+    trySuggestion(Sites, "domino-sites",
+                  "fix the domino path's call sites (every execution): make these exchanges "
+                  "non-blocking or reorder them so their partners arrive in time",
+                  SiteList);
   }
   // Wait sites by total wait: every wait at the site zeroed (e.g. a blocking exchange made
   // non-blocking).
@@ -280,6 +298,39 @@ Analysis analyze(const Replayer &Replay, int Ranks, const AnalysisOptions &Opt) 
     trySuggestion(std::move(S), "balance-segment",
                   "balance this computation across ranks (each rank the mean)",
                   segmentName(Opt, From, To));
+  }
+  // The message volume (seed 003's "communication volume equal"): the steps whose send volume
+  // differs most across ranks, each balanced alone and all together; without steps, the run.
+  if (Opt.Messages) {
+    const size_t NS = Opt.Steps ? Opt.Steps->steps() : 1;
+    std::vector<std::vector<uint64_t>> V;
+    for (size_t R = 0; R < Opt.Messages->Started.size(); ++R)
+      V.push_back(Opt.Messages->volumes(int(R), Opt.Steps));
+    std::vector<std::pair<uint64_t, size_t>> Spread;
+    for (size_t K = 0; K < NS && !V.empty(); ++K) {
+      uint64_t Lo = V[0][K], Hi = V[0][K];
+      for (const auto &Rank : V) {
+        Lo = std::min(Lo, Rank[K]);
+        Hi = std::max(Hi, Rank[K]);
+      }
+      if (Hi > Lo)
+        Spread.push_back({Hi - Lo, K});
+    }
+    std::stable_sort(Spread.begin(), Spread.end(),
+                     [](auto &X, auto &Y) { return X.first > Y.first; });
+    const std::string Marker = Opt.Steps ? siteName(Opt, Opt.Steps->Site) : "";
+    for (size_t I = 0; Opt.Steps && I < Spread.size() && I < Opt.MaxCandidates; ++I)
+      trySuggestion(balanceVolume(*Opt.Messages, Opt.Steps, Spread[I].second), "balance-volume",
+                    "send the same number of bytes from every rank in parallel step " +
+                        std::to_string(Spread[I].second + 1) + " (the mean)",
+                    "step " + std::to_string(Spread[I].second + 1) + " of " + Marker);
+    if (!Spread.empty())
+      trySuggestion(balanceVolume(*Opt.Messages, Opt.Steps, std::nullopt), "balance-volume",
+                    Opt.Steps ? "send the same number of bytes from every rank in every "
+                                "parallel step (the mean)"
+                              : "send the same number of bytes from every rank over the run "
+                                "(the mean)",
+                    Opt.Steps ? "every step of " + Marker : "every point-to-point send");
   }
   // Kernels on the critical path made twice as fast.
   std::vector<std::pair<TimeNs, std::pair<BlockId, BlockId>>> Hot;

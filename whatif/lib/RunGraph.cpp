@@ -26,7 +26,7 @@ void RunRecorder::interval(int Rank, uint64_t Record, SpanKind Kind, BlockId Fro
 }
 
 void RunRecorder::dependency(int Rank, uint64_t Record, TimeNs, TimeNs End, int Peer,
-                             TimeNs PeerTime) {
+                             TimeNs PeerTime, BlockId PeerBlock) {
   // The engine reports the dependency right after charging the wait.
   if (Rank < 0 || size_t(Rank) >= PerRank.size() || PerRank[size_t(Rank)].empty())
     return;
@@ -34,6 +34,7 @@ void RunRecorder::dependency(int Rank, uint64_t Record, TimeNs, TimeNs End, int 
   if (W.Kind == SpanKind::Wait && W.Record == Record && W.End == End) {
     W.Peer = Peer;
     W.PeerTime = PeerTime;
+    W.PeerBlock = PeerBlock;
   }
 }
 
@@ -43,6 +44,15 @@ long RunRecorder::find(int Rank, TimeNs T) const {
   const auto &V = PerRank[size_t(Rank)];
   auto It = std::upper_bound(V.begin(), V.end(), T,
                              [](TimeNs X, const Interval &I) { return X < I.Begin; });
+  return It == V.begin() ? -1 : long(It - V.begin()) - 1;
+}
+
+long RunRecorder::findBefore(int Rank, TimeNs T) const {
+  if (Rank < 0 || size_t(Rank) >= PerRank.size())
+    return -1;
+  const auto &V = PerRank[size_t(Rank)];
+  auto It = std::upper_bound(V.begin(), V.end(), T,
+                             [](TimeNs X, const Interval &I) { return X < I.End; });
   return It == V.begin() ? -1 : long(It - V.begin()) - 1;
 }
 
@@ -73,7 +83,10 @@ CriticalPath criticalPath(const RunRecorder &Run) {
       TimeNs Own = X.Kind == SpanKind::Wait && X.Peer >= 0 ? X.Begin : X.End;
       add_edge(Prev, at(R, I), -double(Own - PrevEnd), G);
       if (X.Kind == SpanKind::Wait && X.Peer >= 0) {
-        long U = Run.find(X.Peer, X.PeerTime);
+        // From what the partner did before its event, not the interval starting with it: in
+        // an exchange both ranks' waits start when their sends do, and each waits for the
+        // other's send, not for the other's wait (which would close a cycle).
+        long U = Run.findBefore(X.Peer, X.PeerTime);
         if (U >= 0)
           add_edge(at(size_t(X.Peer), size_t(U)), at(R, I),
                    -double(X.End - Run.PerRank[size_t(X.Peer)][size_t(U)].End), G);

@@ -1,5 +1,6 @@
 // The what-if assumptions as replay hooks, the step map and the scaled network.
 #include "mpiete/whatif/Scenario.h"
+#include "mpiete/whatif/Messages.h"
 
 #include <algorithm>
 #include <cmath>
@@ -48,6 +49,12 @@ StepMap buildStepMap(std::span<EventSource *const> Sources, BlockId Site) {
 void Scenario::merge(const Scenario &O) {
   ZeroWaitEvents.insert(O.ZeroWaitEvents.begin(), O.ZeroWaitEvents.end());
   ZeroWaitSites.insert(O.ZeroWaitSites.begin(), O.ZeroWaitSites.end());
+  ZeroWaitMessages.insert(ZeroWaitMessages.end(), O.ZeroWaitMessages.begin(),
+                          O.ZeroWaitMessages.end());
+  if (O.Messages)
+    Messages = O.Messages;
+  for (const auto &[K, F] : O.VolumeFactors)
+    VolumeFactors[K] = F;
   Scales.insert(Scales.end(), O.Scales.begin(), O.Scales.end());
   for (const auto &[K, F] : O.StepFactors)
     StepFactors[K] = F;
@@ -83,7 +90,17 @@ TimeNs ScenarioAssumptions::compute(int Rank, uint64_t Record, BlockId From, Blo
 }
 
 bool ScenarioAssumptions::zeroWait(int Rank, uint64_t Record, BlockId Block) const {
-  return S.ZeroWaitSites.count(Block) || S.ZeroWaitEvents.count({Rank, Record});
+  if (S.ZeroWaitSites.count(Block) || S.ZeroWaitEvents.count({Rank, Record}))
+    return true;
+  for (const MessageSet &M : S.ZeroWaitMessages) {
+    if ((M.Rank >= 0 && M.Rank != Rank) || (M.Site && M.Site != Block))
+      continue;
+    if (!M.needsIndex())
+      return true;
+    if (S.Messages && S.Messages->completes(Rank, Record, M))
+      return true;
+  }
+  return false;
 }
 
 namespace {

@@ -31,6 +31,8 @@ struct Fixture {
     std::vector<EventSource *> Src;
     for (size_t R = 0; R < Traces.size(); ++R) {
       Owned.push_back(std::make_unique<VectorEventSource>("rank" + std::to_string(R), Traces[R]));
+      if (S && !S->VolumeFactors.empty())
+        Owned.push_back(std::make_unique<ScenarioSource>(*Owned.back(), int(R), *S));
       Src.push_back(Owned.back().get());
     }
     std::unique_ptr<ScenarioAssumptions> As;
@@ -57,6 +59,15 @@ struct Fixture {
       Src.push_back(Owned.back().get());
     }
     return buildStepMap(Src, Site);
+  }
+  MessageIndex messages() {
+    std::vector<std::unique_ptr<EventSource>> Owned;
+    std::vector<EventSource *> Src;
+    for (size_t R = 0; R < Traces.size(); ++R) {
+      Owned.push_back(std::make_unique<VectorEventSource>("rank" + std::to_string(R), Traces[R]));
+      Src.push_back(Owned.back().get());
+    }
+    return buildMessageIndex(Src);
   }
 };
 
@@ -210,6 +221,136 @@ TEST(WhatIfTest, DominoPathOfFigure4) {
   EXPECT_EQ(P.Length, 14000);
   ASSERT_EQ(P.Steps.size(), 5u); // B on r, message, B on q, message, A on p
   EXPECT_EQ(P.Steps[4].At.Rank, 0);
+  // Each wait names the partner call it waited for: r's receive waited for q's send, q's for
+  // p's.
+  ASSERT_EQ(D.Partners.size(), 2u);
+  EXPECT_EQ(D.Partners[0], std::make_pair(1, S1));
+  EXPECT_EQ(D.Partners[1], std::make_pair(0, S1));
+}
+
+/// The domino suggestions are replays of exactly what they name: the chain's events, and the
+/// chain's call sites on its ranks (every execution).
+TEST(WhatIfTest, DominoSuggestionsAreReplaysOfTheirWaits) {
+  Fixture F;
+  unsigned M = F.Compute.addMachine();
+  F.Compute.setTime(M, A, 10e-6);
+  F.Compute.setTime(M, B, 1e-6);
+  // As figure 4, twice: the second round repeats the chain at the same call sites.
+  std::vector<Event> P, Q, R;
+  for (uint64_t I = 0; I < 2; ++I) {
+    for (const Event &E :
+         {Event::compute(A), Event::send(S1, 1, 0, 8, 1), Event::completion(S1, {{1}})})
+      P.push_back(E);
+    for (const Event &E :
+         {Event::recv(S2, 0, 0, 8, 1), Event::completion(S2, {{1, 0, 0}}), Event::compute(B),
+          Event::send(S1, 2, 0, 8, 2), Event::completion(S1, {{2}})})
+      Q.push_back(E);
+    for (const Event &E :
+         {Event::recv(S2, 1, 0, 8, 1), Event::completion(S2, {{1, 1, 0}}), Event::compute(B)})
+      R.push_back(E);
+  }
+  F.Traces = {P, Q, R};
+  AnalysisOptions O;
+  O.Site = [](BlockId B) { return B == S1 ? std::string("send.c:1") : std::string("recv.c:2"); };
+  Analysis An = analyze(F.replayer(), 3, O);
+  ASSERT_TRUE(An.Ok) << An.Error;
+  EXPECT_EQ(An.Base, 24000); // p: 20 us of work; r ends 4 us after p's last send
+  const Suggestion *Chain = nullptr, *Sites = nullptr;
+  for (const Suggestion &G : An.Suggestions) {
+    if (G.Kind == "domino")
+      Chain = &G;
+    if (G.Kind == "domino-sites")
+      Sites = &G;
+  }
+  ASSERT_TRUE(Chain && Sites);
+  Scenario Events;
+  for (const auto &W : An.Domino.Waits)
+    Events.ZeroWaitEvents.insert(W);
+  EXPECT_EQ(Chain->Predicted, F.replay(&Events, nullptr).Predicted);
+  EXPECT_NE(Chain->Where.find("rank 2 recv.c:2 (record 4) waits for rank 1 send.c:1"),
+            std::string::npos)
+      << Chain->Where;
+  // Every wait at recv.c:2 on ranks 1 and 2 gone: only p's 20 us are left.
+  EXPECT_EQ(Sites->Where, "rank 1 recv.c:2; rank 2 recv.c:2");
+  EXPECT_EQ(Sites->Predicted, 20000);
+  EXPECT_LE(Sites->Predicted, Chain->Predicted);
+}
+
+TEST(WhatIfTest, ZeroedWaitsOfAMessageSet) {
+  Fixture F = sendAfterWork();
+  MessageIndex Index = F.messages();
+  ASSERT_EQ(Index.Started[1].size(), 1u);
+  EXPECT_EQ(Index.Started[1][0].Peer, 0);
+  auto predicted = [&](MessageSet M) {
+    Scenario S;
+    S.ZeroWaitMessages.push_back(M);
+    S.Messages = &Index;
+    return F.replay(&S, nullptr).Predicted;
+  };
+  EXPECT_EQ(predicted({1, 0, 0, 0}), 10000);              // rank 1's waits for rank 0
+  EXPECT_EQ(predicted({-1, 0, 0, std::nullopt}), 10000);  // any wait for rank 0's messages
+  EXPECT_EQ(predicted({1, S2, -1, std::nullopt}), 10000); // the receive site on rank 1
+  EXPECT_EQ(predicted({1, 0, 2, std::nullopt}), 13000);   // no message from rank 2
+  EXPECT_EQ(predicted({1, 0, -1, 7}), 13000);             // no message with tag 7
+  EXPECT_EQ(predicted({0, 0, -1, std::nullopt}), 13000);  // rank 0 never waits
+}
+
+/// Transfers take 1 us + 1 ns per byte, overheads are free, everything is eager.
+std::shared_ptr<LinkModel> linearLink() {
+  return std::make_shared<TableLinkModel>(
+      std::vector<TableLinkModel::Point>{{0, 1e-6}, {1000000, 1.001e-3}}, 0, 0, 1 << 30);
+}
+
+/// Two steps, each an exchange at X: step 1 rank 0 sends 6000 bytes and rank 1 2000; step 2
+/// 1000 and 3000.
+Fixture unevenVolumes() {
+  Fixture F;
+  F.Net = ClusterNetworkModel(linearLink());
+  F.Compute.setTime(F.Compute.addMachine(), A, 0); // separates the steps, takes no time
+  const uint64_t Bytes[2][2] = {{6000, 1000}, {2000, 3000}};
+  for (int R = 0; R < 2; ++R) {
+    std::vector<Event> T;
+    for (int K = 0; K < 2; ++K) {
+      T.push_back(Event::compute(A));
+      T.push_back(Event::send(X, 1 - R, 0, Bytes[R][K], 1));
+      T.push_back(Event::recv(X, 1 - R, 0, Bytes[1 - R][K], 2));
+      T.push_back(Event::completion(X, {{1}, {2, 1 - R, 0}}));
+    }
+    F.Traces.push_back(T);
+  }
+  return F;
+}
+
+TEST(WhatIfTest, BalancedMessageVolume) {
+  Fixture F = unevenVolumes();
+  StepMap M = F.steps(X);
+  ASSERT_EQ(M.steps(), 2u);
+  MessageIndex Index = F.messages();
+  EXPECT_EQ(Index.volumes(0, &M), (std::vector<uint64_t>{6000, 1000}));
+  EXPECT_EQ(Index.volumes(1, nullptr), (std::vector<uint64_t>{5000}));
+  // Each step ends when the larger message arrives: 1 + 6 us, then 1 + 3 us.
+  EXPECT_EQ(F.replay(nullptr, nullptr).Predicted, 11000);
+  Scenario One = balanceVolume(Index, &M, 0); // 4000 each: 5 us
+  EXPECT_EQ(F.replay(&One, nullptr).Predicted, 9000);
+  Scenario Two = balanceVolume(Index, &M, 1); // 2000 each: 3 us
+  EXPECT_EQ(F.replay(&Two, nullptr).Predicted, 10000);
+  Scenario All = balanceVolume(Index, &M, std::nullopt);
+  EXPECT_EQ(F.replay(&All, nullptr).Predicted, 8000);
+  // Over the whole run: 7000 and 5000 bytes, the mean 6000: rank 0's sends x6/7 (5143, 857),
+  // rank 1's x6/5 (2400, 3600): 1 + 5.143 us, then 1 + 3.6 us.
+  Scenario Run = balanceVolume(Index, nullptr, std::nullopt);
+  EXPECT_EQ(F.replay(&Run, nullptr).Predicted, 10743);
+  // The analysis tries each step and ranks them by the replay, not by the spread.
+  AnalysisOptions O;
+  O.Steps = &M;
+  O.Messages = &Index;
+  Analysis An = analyze(F.replayer(), 2, O);
+  ASSERT_TRUE(An.Ok) << An.Error;
+  std::vector<TimeNs> Volume;
+  for (const Suggestion &G : An.Suggestions)
+    if (G.Kind == "balance-volume")
+      Volume.push_back(G.Predicted);
+  EXPECT_EQ(Volume, (std::vector<TimeNs>{8000, 9000, 10000}));
 }
 
 } // namespace

@@ -42,9 +42,9 @@ public:
                         TimeNs Begin, TimeNs End) = 0;
   /// The wait of record Record on Rank, [Begin, End) with End > Begin, ended when Peer's
   /// message started at PeerTime arrived (or, for a rendezvous send, when Peer posted the
-  /// receive at PeerTime).
+  /// receive at PeerTime, at call site PeerBlock).
   virtual void dependency(int Rank, uint64_t Record, TimeNs Begin, TimeNs End, int Peer,
-                          TimeNs PeerTime) = 0;
+                          TimeNs PeerTime, BlockId PeerBlock) = 0;
 };
 
 struct EngineOptions {

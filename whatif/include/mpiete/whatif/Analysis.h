@@ -4,6 +4,7 @@
 #ifndef MPIETE_WHATIF_ANALYSIS_H
 #define MPIETE_WHATIF_ANALYSIS_H
 
+#include "mpiete/whatif/Messages.h"
 #include "mpiete/whatif/RunGraph.h"
 #include "mpiete/whatif/Scenario.h"
 
@@ -33,7 +34,8 @@ Scenario balanceSegment(const RunRecorder &Base, BlockId From, BlockId To);
 
 struct Suggestion {
   unsigned Rank = 0;
-  std::string Kind; ///< domino, balance-step, balance-segment, zero-wait-site, faster-kernel, bound
+  std::string Kind; ///< domino, domino-sites, balance-step, balance-volume, balance-segment,
+                    ///< zero-wait-site, faster-kernel, bound
   std::string What, Where;
   TimeNs Predicted = 0, Saving = 0;
   bool Bound = false;
@@ -50,14 +52,18 @@ struct CriticalShare {
 struct DominoPath {
   std::vector<std::pair<int, uint64_t>> Waits; ///< (rank, record) zeroed, in the order found
   std::vector<BlockId> Sites;
+  /// For each wait, the partner event it waited for: (rank, call site); (-1, 0) if none.
+  std::vector<std::pair<int, BlockId>> Partners;
   TimeNs Predicted = 0;
   unsigned Replays = 0;
 };
 
 struct AnalysisOptions {
   const StepMap *Steps = nullptr; ///< parallel steps (--step); null: each segment is a region
-  unsigned MaxCandidates = 6;     ///< replays per search level (largest candidates first)
-  unsigned MaxChain = 6;          ///< domino path length limit (events zeroed)
+  /// The run's messages: message-volume balancing candidates (null: none tried).
+  const MessageIndex *Messages = nullptr;
+  unsigned MaxCandidates = 6; ///< replays per search level (largest candidates first)
+  unsigned MaxChain = 6;      ///< domino path length limit (events zeroed)
   std::function<std::string(BlockId)> Site;
   std::function<std::string(BlockId, BlockId)> Segment;
 };

@@ -15,15 +15,19 @@ using estimator::SpanKind;
 
 /// One interval of one rank in the predicted run.
 struct Interval {
-  int Rank = 0;
   uint64_t Record = 0;
-  SpanKind Kind = SpanKind::Compute;
   BlockId From = 0, Block = 0;
   TimeNs Begin = 0, End = 0;
-  /// A wait ended by a message: whose event (rank, time) it waited for; Peer -1 if none.
-  int Peer = -1;
+  /// A wait ended by a message: whose event (rank, time, call site) it waited for; Peer -1 if
+  /// none.
   TimeNs PeerTime = 0;
+  BlockId PeerBlock = 0;
+  int32_t Rank = 0;
+  int32_t Peer = -1;
+  SpanKind Kind = SpanKind::Compute;
 };
+// Recorded for every interval of the run: its size is the recorder's memory (docs/whatif.md).
+static_assert(sizeof(Interval) <= 72);
 
 /// Records a replay through EngineOptions::Observer. Memory grows with the run's intervals
 /// (docs/whatif.md gives the figures).
@@ -32,12 +36,15 @@ public:
   explicit RunRecorder(int Ranks) : PerRank(size_t(Ranks)) {}
   void interval(int Rank, uint64_t Record, SpanKind Kind, BlockId From, BlockId Block, TimeNs Begin,
                 TimeNs End) override;
-  void dependency(int Rank, uint64_t Record, TimeNs Begin, TimeNs End, int Peer,
-                  TimeNs PeerTime) override;
+  void dependency(int Rank, uint64_t Record, TimeNs Begin, TimeNs End, int Peer, TimeNs PeerTime,
+                  BlockId PeerBlock) override;
   /// Each rank's intervals in time order.
   std::vector<std::vector<Interval>> PerRank;
   /// The interval of Rank holding time T (the last one starting at or before it); -1 if none.
   long find(int Rank, TimeNs T) const;
+  /// The last interval of Rank over by time T (End <= T): what an event of Rank at T follows.
+  /// -1 if none.
+  long findBefore(int Rank, TimeNs T) const;
 };
 
 /// One step of the critical path, latest first.

@@ -46,21 +46,41 @@ struct StepMap {
 /// Reads each source once (sources are consumed).
 StepMap buildStepMap(std::span<estimator::EventSource *const> Sources, BlockId Site);
 
+struct MessageIndex;
+
+/// A set of waits by the messages they wait for (seed 003's "a given message set to zero"):
+/// every field left at its default matches anything. Rank is the waiting rank, Site its call
+/// site, Peer the partner rank (source of a receive, destination of a send), Tag the tag.
+/// Peer and Tag need Scenario::Messages (the requests each completion record completes).
+struct MessageSet {
+  int Rank = -1;
+  BlockId Site = 0;
+  int Peer = -1;
+  std::optional<int> Tag;
+  bool needsIndex() const { return Peer >= 0 || Tag.has_value(); }
+};
+
 /// One combination of assumptions.
 struct Scenario {
   std::set<std::pair<int, uint64_t>> ZeroWaitEvents; ///< (rank, record)
   std::set<BlockId> ZeroWaitSites;                   ///< every wait at these call sites
+  std::vector<MessageSet> ZeroWaitMessages;          ///< every wait for these messages
+  const MessageIndex *Messages = nullptr;            ///< for sets by peer or tag
   std::vector<ComputeScale> Scales;
   /// Per (rank, record range): a factor, set by balance() from a base run's compute.
   std::map<std::pair<int, size_t>, double> StepFactors; ///< (rank, step) -> factor
   std::map<std::pair<int, std::pair<BlockId, BlockId>>, double> SegmentFactors;
+  /// (rank, step) -> factor on the bytes of the rank's point-to-point sends in that step (Steps
+  /// null: step 0 is the whole run); applied by ScenarioSource to the streams.
+  std::map<std::pair<int, size_t>, double> VolumeFactors;
   const StepMap *Steps = nullptr;
   NetworkScale Net;
   std::string Label; ///< what a person reads ("balance step 3", ...)
 
   bool empty() const {
-    return ZeroWaitEvents.empty() && ZeroWaitSites.empty() && Scales.empty() &&
-           StepFactors.empty() && SegmentFactors.empty() && !Net.any();
+    return ZeroWaitEvents.empty() && ZeroWaitSites.empty() && ZeroWaitMessages.empty() &&
+           Scales.empty() && StepFactors.empty() && SegmentFactors.empty() &&
+           VolumeFactors.empty() && !Net.any();
   }
   /// Adds Other's assumptions (a combination).
   void merge(const Scenario &Other);

@@ -1,0 +1,61 @@
+// The point-to-point messages of a run's streams (who sends what to whom, which completion
+// waits for which), for what-ifs on message sets and on the message volume of a step.
+#ifndef MPIETE_WHATIF_MESSAGES_H
+#define MPIETE_WHATIF_MESSAGES_H
+
+#include "mpiete/whatif/Scenario.h"
+
+#include <span>
+#include <vector>
+
+namespace mpiete::whatif {
+
+/// Per rank, the sends and receives started and the completion records that completed them.
+struct MessageIndex {
+  struct Message {
+    uint64_t Record = 0; ///< the start record (a blocking call's start and completion share it)
+    int32_t Peer = 0;    ///< destination of a send; source of a receive (the matched one)
+    int32_t Tag = 0;     ///< the matched tag for a receive
+    uint64_t Bytes = 0;
+    bool Recv = false;
+  };
+  std::vector<std::vector<Message>> Started;
+  /// Per rank: (completion record, index into Started), by record (16 bytes a message).
+  std::vector<std::vector<std::pair<uint64_t, uint32_t>>> Completions;
+
+  /// True when the completion Record of Rank completes a message of Set (peer and tag).
+  bool completes(int Rank, uint64_t Record, const MessageSet &Set) const;
+  /// Bytes Rank sends point-to-point in each step of Steps (null: one step, the whole run).
+  std::vector<uint64_t> volumes(int Rank, const StepMap *Steps) const;
+};
+
+/// Reads each source once (sources are consumed). Receives take the source and tag of the
+/// message they matched in the real run when its status was recorded.
+MessageIndex buildMessageIndex(std::span<estimator::EventSource *const> Sources);
+
+/// The point-to-point bytes each rank sends in step Step (nullopt: in every step, each on its
+/// own; Steps null: over the whole run) made the mean over ranks (seed 003 section 3.2's
+/// "communication volume equal"): each rank's sends there scaled by mean/own. Ranks sending
+/// nothing keep nothing.
+Scenario balanceVolume(const MessageIndex &Index, const StepMap *Steps, std::optional<size_t> Step);
+
+/// A stream with a scenario's message-volume factors applied to its sends (the engine then
+/// re-derives transfer times and the eager/rendezvous choice). Receives keep their posted
+/// sizes, so the receive start overhead stays that of the buffer (docs/whatif.md).
+class ScenarioSource : public estimator::EventSource {
+public:
+  ScenarioSource(estimator::EventSource &Inner, int Rank, const Scenario &S)
+      : Inner(Inner), Rank(Rank), S(S) {}
+  bool next(estimator::Event &E) override;
+  std::string name() const override { return Inner.name(); }
+  bool failed() const override { return Inner.failed(); }
+
+private:
+  estimator::EventSource &Inner;
+  int Rank;
+  const Scenario &S;
+};
+
+} // namespace mpiete::whatif
+
+#endif
