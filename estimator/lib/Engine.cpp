@@ -715,6 +715,15 @@ void Engine::Impl::match(uint32_t Env, uint32_t Recv, TimeNs Now) {
   const Envelope V = Envelopes[Env];
   FreeEnvelopes.push_back(Env);
   Request &Q = Requests[Recv];
+  if (V.Bytes > Q.Bytes) [[unlikely]]
+    // MPI would end the real run with MPI_ERR_TRUNCATE: the traces contradict each other.
+    fail(uint32_t(Q.Owner), "a message of " + std::to_string(V.Bytes) + " bytes from rank " +
+                                std::to_string(V.Source) + " (sent in block '" +
+                                formatBlock(V.Block) + "') matched a receive posted for " +
+                                std::to_string(Q.Bytes) + " bytes in block '" +
+                                formatBlock(Q.Block) +
+                                "': the traces contradict each other (a real run would end "
+                                "with MPI_ERR_TRUNCATE)");
   Q.PredSource = V.Source;
   Q.PredTag = V.Tag;
   Q.PeerRank = V.Source;

@@ -66,6 +66,23 @@ TEST(EngineTest, EagerPingPong) {
   EXPECT_EQ(R.NondeterministicReceives, 0u);
 }
 
+// Two traces that contradict each other (issue 14, the hostile matrix's one silent case): a
+// send of 36 bytes matched by a receive posted for 4. MPI would fail with MPI_ERR_TRUNCATE; the
+// replay must fail, naming the receiving rank and both call sites, never predict.
+TEST(EngineTest, MessageLargerThanItsReceiveIsAnError) {
+  Replayer S;
+  EstimateResult R = S.run({
+      {Event::send(10, 1, 0, 36, 1), Event::completion(11, {req(1)})},
+      {Event::recv(20, 0, 0, 4, 1), Event::completion(21, {req(1, 0, 0)})},
+  });
+  ASSERT_FALSE(R.Ok);
+  const std::string Errors = allErrors(R);
+  EXPECT_NE(Errors.find("rank 1: "), std::string::npos) << Errors;
+  EXPECT_NE(Errors.find("a message of 36 bytes from rank 0"), std::string::npos) << Errors;
+  EXPECT_NE(Errors.find("posted for 4 bytes"), std::string::npos) << Errors;
+  EXPECT_NE(Errors.find("MPI_ERR_TRUNCATE"), std::string::npos) << Errors;
+}
+
 TEST(EngineTest, RendezvousSendWaitsForLateReceiver) {
   Replayer S;
   // 2000 bytes > S. rank 0 starts the send at 0 (-> 10) and blocks in its wait.

@@ -52,7 +52,7 @@ struct LoadedBaseData {
   std::vector<std::unique_ptr<estimator::TraceEventSource>> Traces;
   estimator::TableComputeModel Compute;
   std::unique_ptr<estimator::ClusterNetworkModel> Net;
-  ClusterSpec Spec; ///< the cluster file's contents, when one was given
+  ClusterSpec Spec;              ///< the cluster file's contents, when one was given
   MachineProvenance MachineProv; ///< the machine file's provenance
 };
 /// Opens ProgramDir's traces, reads the machine and network files (and the cluster file when
