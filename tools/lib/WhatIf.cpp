@@ -227,6 +227,7 @@ int runWhatIf(const CommandArgs &Args) {
     if (S) {
       As = std::make_unique<ScenarioAssumptions>(*S);
       EO.Assume = As.get();
+      EO.AllowLargerMessages = !S->VolumeFactors.empty();
       if (S->Net.any())
         Scaled = std::make_unique<ScaledNetworkModel>(*Data.Net, S->Net);
     }

@@ -42,6 +42,7 @@ struct Fixture {
     if (S) {
       As = std::make_unique<ScenarioAssumptions>(*S);
       O.Assume = As.get();
+      O.AllowLargerMessages = !S->VolumeFactors.empty();
       Scaled = std::make_unique<ScaledNetworkModel>(Net, S->Net);
     }
     Engine E(Compute, Scaled ? static_cast<const NetworkModel &>(*Scaled) : Net, O);

@@ -60,6 +60,10 @@ struct EngineOptions {
   TimelineSink *Timeline = nullptr;
   const ReplayAssumptions *Assume = nullptr;
   ReplayObserver *Observer = nullptr;
+  /// A message larger than the receive it matches is an error (the traces contradict each
+  /// other); a what-if that rewrites message volumes turns it off, as its receives keep their
+  /// posted sizes.
+  bool AllowLargerMessages = false;
   /// How many nondeterministic receives are described in the result (all are counted).
   unsigned MaxNotes = 10;
 };
