@@ -50,7 +50,7 @@ loggps:
 """
 
 FREE_TEXT = {"program", "host", "cpu_model", "cpu_mhz", "compiler", "flags", "date", "tool",
-             "block_map"}
+             "block_map", "command"}
 REQUIRED = {"mean_seconds", "rank", "id", "from", "to", "format", "version", "L", "o_s", "o_r",
             "g", "G"}
 SWAPS = ["word", "[1, 2]", "{a: 1}", "null", ".nan", ".inf", "-1", "1e300"]
@@ -58,7 +58,8 @@ SWAPS = ["word", "[1, 2]", "{a: 1}", "null", ".nan", ".inf", "-1", "1e300"]
 
 def run(argv, cwd, timeout=20):
     try:
-        p = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+        p = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, errors="replace",
+                           timeout=timeout)
     except subprocess.TimeoutExpired:
         return "hang", ""
     if p.returncode < 0 or p.returncode >= 128 or "terminate called" in p.stderr or \
