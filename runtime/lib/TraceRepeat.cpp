@@ -26,8 +26,10 @@ void TraceWriter::shiftFrames(size_t Pos, size_t N) {
     LoopFrame &F = Frames[I];
     if (!F.Claim)
       continue;
-    if (F.HasPrev && F.Prev >= Pos)
+    if (F.HasPrev && F.Prev >= Pos) {
       F.Prev += N;
+      ++F.PrevRecords;
+    }
     if (F.Cur >= Pos) {
       F.Cur += N;
       ++F.CurRecords;
@@ -59,8 +61,10 @@ void TraceWriter::insertRepeat(LoopFrame &F) {
           LoopFrame &G = Frames[J];
           if (!G.Claim)
             continue;
-          if (G.HasPrev && G.Prev >= At)
+          if (G.HasPrev && G.Prev >= At) {
             G.Prev += N;
+            ++G.PrevRecords;
+          }
           if (G.Cur >= At) {
             G.Cur += N;
             ++G.CurRecords;
@@ -87,6 +91,7 @@ void TraceWriter::endIteration(LoopFrame &F) {
     if (F.HasPrev && F.Misses < 255)
       ++F.Misses;
     F.Prev = F.Cur;
+    F.PrevRecords = F.CurRecords;
     F.HasPrev = true;
   }
   F.Cur = Len;
@@ -162,7 +167,10 @@ void TraceWriter::restartHistory() {
   // Called where a call ends: a record boundary.
   HistLost = false;
   HistFirst = Spans + 1;
-  Hist[Spans % HistSize] = SpanEnd{0, Drained + Len, Records};
+  uint64_t EndRecords = 0;
+  const size_t End = finalEnd(EndRecords);
+  Hist[Spans % HistSize] = SpanEnd{0, Drained + End, EndRecords};
+  CutAt = Drained + End;
   Period = 0;
   Run = 0;
 }
@@ -183,22 +191,61 @@ void TraceWriter::closeAuto() {
   AutoOpen = false;
 }
 
+size_t TraceWriter::finalEnd(uint64_t &EndRecords) const {
+  // The lowest hook frame holding bytes holds the earliest (frames are nested): what lies before
+  // its previous iteration changes no more.
+  for (size_t I = 0; I < Depth; ++I) {
+    const LoopFrame &F = Frames[I];
+    if (!F.Claim)
+      continue;
+    EndRecords = F.HasPrev ? F.PrevRecords : F.CurRecords;
+    return F.HasPrev ? F.Prev : F.Cur;
+  }
+  EndRecords = Records;
+  return Len;
+}
+
+void TraceWriter::dropHeld(size_t From, size_t To, uint64_t Dropped) {
+  // Removes Buf[From, To) (Dropped records), all final; the hook frames' held bytes above it
+  // move down.
+  const size_t N = To - From;
+  std::memmove(Buf + From, Buf + To, Len - To);
+  Len -= N;
+  Records -= Dropped;
+  for (size_t I = 0; I < Depth; ++I) {
+    LoopFrame &F = Frames[I];
+    if (!F.Claim)
+      continue;
+    if (F.HasPrev) {
+      F.Prev -= N;
+      F.PrevRecords -= Dropped;
+    }
+    F.Cur -= N;
+    F.CurRecords -= Dropped;
+  }
+}
+
 void TraceWriter::spanEnd() {
-  // A span ends only where no hook frame holds bytes: then nothing before Len changes any more.
-  for (size_t I = 0; I < Depth; ++I)
-    if (Frames[I].Claim)
-      return;
+  // A span ends where bytes became final since the last span: nothing before End changes.
+  uint64_t EndRecords = 0;
+  size_t End = finalEnd(EndRecords);
   if (AutoOpen) {
+    if (Drained + End <= CutAt)
+      return; // nothing new is final
+    CutAt = Drained + End;
     if (Auto.Claim && ++AutoSpans < AutoPeriod)
       return;
     AutoSpans = 0;
     if (Auto.Claim) {
       makeHookRoom();
-      if (Auto.Claim) {
-        const uint64_t Before = Auto.Count;
-        endIteration(Auto);
-        if (Auto.Count > Before)
-          return; // one more copy
+      End = finalEnd(EndRecords);
+      if (Auto.Claim && End - Auto.Cur == Auto.Cur - Auto.Prev &&
+          std::memcmp(Buf + Auto.Prev, Buf + Auto.Cur, End - Auto.Cur) == 0) {
+        // One more copy: dropped, with the hook frames' held bytes moved down onto it.
+        dropHeld(Auto.Cur, End, EndRecords - Auto.CurRecords);
+        CutAt = Drained + Auto.Cur;
+        ++Auto.Count;
+        return;
       }
     }
     // The sequence stopped repeating (its Repeat is written) or drain() gave it up. Only one
@@ -209,11 +256,13 @@ void TraceWriter::spanEnd() {
     return;
   }
   const uint64_t Start = Hist[Spans % HistSize].Pos;
-  if (HistLost || Start < Drained) {
+  if (HistLost || Start < Drained || Drained + End < Start) {
     restartHistory();
     return;
   }
-  noteSpan(hashBytes(Buf + (Start - Drained), Len - (Start - Drained)));
+  if (Drained + End == Start)
+    return; // nothing new is final
+  noteSpan(hashBytes(Buf + (Start - Drained), End - (Start - Drained)), Drained + End, EndRecords);
 }
 
 uint64_t TraceWriter::gramKey(uint64_t N) const {
@@ -223,9 +272,9 @@ uint64_t TraceWriter::gramKey(uint64_t N) const {
   return Key;
 }
 
-void TraceWriter::noteSpan(uint64_t H) {
+void TraceWriter::noteSpan(uint64_t H, uint64_t End, uint64_t EndRecords) {
   ++Spans;
-  Hist[Spans % HistSize] = SpanEnd{H, Drained + Len, Records};
+  Hist[Spans % HistSize] = SpanEnd{H, End, EndRecords};
   if (Spans - (HistFirst - 1) >= HistSize)
     HistFirst = Spans - HistSize + 2;
   auto HashAt = [this](uint64_t N) { return Hist[N % HistSize].Hash; };
@@ -276,15 +325,18 @@ void TraceWriter::noteSpan(uint64_t H) {
     return;
   const size_t First = static_cast<size_t>(A.Pos - Drained);
   const size_t Length = static_cast<size_t>(B.Pos - A.Pos);
-  if (Length == 0 || First + K * Length != Len)
+  // The last span ends at or below the hook frames' held bytes (drain() may have released them
+  // since: then they are plain bytes after it).
+  const SpanEnd &Last = Hist[Spans % HistSize];
+  if (Length == 0 || First + K * Length != Last.Pos - Drained)
     return; // copies of different lengths: a hash collision
   for (uint64_t C = 1; C < K; ++C)
     if (Hist[(Spans - (K - 1 - C) * P) % HistSize].Pos != A.Pos + (C + 1) * Length ||
         std::memcmp(Buf + First, Buf + First + C * Length, Length) != 0)
       return; // a hash collision: the bytes differ (and nothing changed)
-  Len = First + Length;
-  Records = B.Records;
-  Auto = LoopFrame{0, First, Len, Records, K - 1, true, true, false, 0};
+  dropHeld(First + Length, First + K * Length, Last.Records - B.Records);
+  Auto = LoopFrame{0, First, First + Length, B.Records, K - 1, true, true, false, 0, A.Records};
+  CutAt = Drained + First + Length;
   AutoOpen = true;
   AutoPeriod = P;
   AutoSpans = 0;

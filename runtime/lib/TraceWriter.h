@@ -17,6 +17,10 @@
 // it hashes the bytes each MPI call wrote (a span), finds a period of up to MaxPeriod spans
 // from the last repeated run of Gram span hashes, and once the last 2 x period spans repeat,
 // keeps a frame of its own (below the hook frames) whose iterations are period spans long.
+// A span ends where bytes become final: at the end of the call when no hook frame holds bytes,
+// else where the lowest holding frame's previous iteration starts (it moves on when an
+// iteration differs), so a hooked loop whose runs of equal steps are broken every few steps
+// (a convergence test) is cut into spans too, below its hook frame.
 //
 // Writing is on only when MPIETE_OUTDIR is set. Not thread-safe, like the rest of the runtime.
 #ifndef MPIETE_RUNTIME_TRACEWRITER_H
@@ -212,6 +216,7 @@ private:
     bool Claim;     // its bytes are held in the buffer (false: given up until its next iteration)
     bool Dormant;   // gave up after MaxMisses different iterations in a row (the detector's turn)
     uint8_t Misses; // iterations in a row that differed from the previous one
+    uint64_t PrevRecords = 0; // Records when the previous iteration started (valid if HasPrev)
   };
   /// A hook frame whose iterations differ this many times in a row stops holding bytes, so that
   /// the detector can look for a longer period across its iterations.
@@ -244,11 +249,13 @@ private:
     uint64_t Span;
   };
   void spanEnd();
-  void noteSpan(uint64_t Hash);
+  void noteSpan(uint64_t Hash, uint64_t End, uint64_t EndRecords);
   uint64_t gramKey(uint64_t Span) const;
   void restartHistory();
   void closeAuto();
   uint64_t oldestKept() const;
+  size_t finalEnd(uint64_t &EndRecords) const;
+  void dropHeld(size_t From, size_t To, uint64_t Dropped);
 
   bool HooksOn = true;
   bool DetectOn = true;
@@ -264,6 +271,7 @@ private:
   bool AutoOpen = false;
   uint64_t AutoPeriod = 0; // its iterations' length in spans
   uint64_t AutoSpans = 0;  // spans in its current iteration so far
+  uint64_t CutAt = 0;      // absolute position of the last span's end (the detector's frame)
   void makeHookRoom() {
     if (Len + MaxFrames * RepeatRoom > Capacity) [[unlikely]]
       drain(MaxFrames * RepeatRoom);

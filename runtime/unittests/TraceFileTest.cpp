@@ -659,6 +659,53 @@ TEST(TraceFile, CyclingTagsAreDetected) {
   EXPECT_EQ(repeatCount(HooksOnly), 0u);
 }
 
+// A hooked time-step loop whose runs of equal steps are broken by every fifth step (a
+// convergence test, as in jacobi2d): the hook frame compresses the runs but keeps holding bytes,
+// so the detector cuts where its previous step becomes final and finds the five-step period
+// below it. With an inner hooked loop in each step, and with a step loop that is exited.
+TEST(TraceFile, BrokenRunsOfHookedStepsAreDetected) {
+  auto Program = [](int Steps) {
+    return [Steps](TraceWriter &W) {
+      uint64_t Pending = 0;
+      W.callBegin();
+      W.init(idA(1));
+      W.callEnd(idA(1));
+      for (int T = 0; T < Steps; ++T) {
+        W.iter(Outer);
+        stepWithoutHooks(W, Pending, T);
+      }
+      W.loopExit(Outer);
+      W.callBegin();
+      W.finalize(idA(2));
+      W.callEnd(idA(2));
+    };
+  };
+  const std::string Plain = writeWith("b-plain", Mode::Plain, Program(400));
+  const std::string Packed = writeWith("b-packed", Mode::Both, Program(400));
+  expectSameRecords(Packed, Plain);
+  const std::string Longer = writeWith("b-longer", Mode::Both, Program(4000));
+  expectSameRecords(Longer, writeWith("b-lplain", Mode::Plain, Program(4000)));
+  EXPECT_LE(Longer.size(), Packed.size() + 8) << Packed.size() << " -> " << Longer.size();
+  // The hooks alone grow with the steps (a Repeat and the differing step every five steps).
+  const std::string Hooks = writeWith("b-hooks", Mode::Both, [&](TraceWriter &W) {
+    W.setRepeats(true, false);
+    Program(4000)(W);
+  });
+  expectSameRecords(Hooks, Longer);
+  EXPECT_GT(Hooks.size(), 10 * Longer.size()) << Hooks.size() << " vs " << Longer.size();
+  // Steps whose period is broken at random places stay lossless.
+  auto Irregular = [](TraceWriter &W) {
+    uint64_t Pending = 0;
+    for (int T = 0; T < 3000; ++T) {
+      W.iter(Outer);
+      stepWithoutHooks(W, Pending, T % 97 == 13 || T % 31 == 7 ? 4 : 0);
+    }
+    W.loopExit(Outer);
+  };
+  expectSameRecords(writeWith("b-irr", Mode::Both, Irregular),
+                    writeWith("b-irrplain", Mode::Plain, Irregular));
+}
+
 // Calls that never repeat (a tag that grows) are written plainly, the same as without
 // compression, byte for byte.
 TEST(TraceFile, SequencesThatNeverRepeatStayPlain) {
