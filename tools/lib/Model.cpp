@@ -1,5 +1,6 @@
 // `mpiete model` (scaling models from base data at several rank counts and sizes) and the
 // extrapolated replay behind `mpiete estimate --model --ranks N [--size W]`.
+#include "Model.h"
 #include "CommandUtil.h"
 
 #include "mpiete/estimator/BaseData.h"
@@ -186,15 +187,8 @@ int runModel(const CommandArgs &Args) {
       ->type_name("RANKS:SIZE:DIR");
   C.App.add_option("-o", Output, "write the model there (default: standard output)")
       ->type_name("FILE");
-  if (std::string Err = C.parse(Args); !Err.empty()) {
-    Diags.error(Tool, Err, "usage");
-    std::cerr << C.help();
-    return 1;
-  }
-  if (C.Help) {
-    std::cout << C.help();
-    return 0;
-  }
+  if (std::optional<int> Status = C.parseOrExit(Args, Diags, Tool))
+    return *Status;
   ScalingModelFile File;
   File.Tool = std::string("mpiete ") + MPIETE_VERSION;
   File.Command = joinArgs("model", Args);
