@@ -140,6 +140,18 @@ std::string CommandLine::parseProbe(const std::vector<std::string> &Args, bool W
   return parse(Words);
 }
 
+std::ostream *openOutput(const std::string *Path, std::ofstream &File, const std::string &What,
+                         DiagnosticSink &Diags) {
+  if (!Path)
+    return &std::cout;
+  File.open(*Path);
+  if (!File) {
+    Diags.error({*Path, 0, 0}, "cannot write the " + What, "io");
+    return nullptr;
+  }
+  return &File;
+}
+
 std::filesystem::path selfBinDir() {
   std::error_code EC;
   std::filesystem::path Self = std::filesystem::read_symlink("/proc/self/exe", EC);

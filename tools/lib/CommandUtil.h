@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <initializer_list>
 #include <map>
 #include <optional>
@@ -81,6 +82,11 @@ struct LoadedBaseData {
 bool loadBaseData(const std::string &ProgramDir, const std::string &Machine,
                   const std::string &Network, const std::string &Cluster,
                   estimator::NetworkModelKind Kind, DiagnosticSink &Diags, LoadedBaseData &Out);
+
+/// Where a command writes its result: standard output when Path is null, else File opened on
+/// *Path; null (reported: "cannot write the What") when it cannot be opened.
+std::ostream *openOutput(const std::string *Path, std::ofstream &File, const std::string &What,
+                         DiagnosticSink &Diags);
 
 /// The directory of the running executable (<prefix>/bin), or "." if unknown.
 std::filesystem::path selfBinDir();

@@ -395,15 +395,9 @@ int runEstimate(const CommandArgs &Args) {
                   Cost.Trace, Cost.Timing, Total, Predicted > 0 ? Total / Predicted : 0.0);
   }
   std::ofstream OutFile;
-  std::ostream *OS = &std::cout;
-  if (Opt.count("-o")) {
-    OutFile.open(Opt["-o"]);
-    if (!OutFile) {
-      Diags.error({Opt["-o"], 0, 0}, "cannot write the output", "io");
-      return 1;
-    }
-    OS = &OutFile;
-  }
+  std::ostream *OS = openOutput(Opt.count("-o") ? &Opt["-o"] : nullptr, OutFile, "output", Diags);
+  if (!OS)
+    return 1;
   if (Format == "yaml") {
     writeYaml(*OS, R, RO);
     if (Farm)

@@ -291,15 +291,9 @@ int runModel(const CommandArgs &Args) {
     File.Segments.push_back(std::move(Seg));
   }
   std::ofstream OutFile;
-  std::ostream *OS = &std::cout;
-  if (!Output.empty()) {
-    OutFile.open(Output);
-    if (!OutFile) {
-      Diags.error({Output, 0, 0}, "cannot write the model", "io");
-      return 1;
-    }
-    OS = &OutFile;
-  }
+  std::ostream *OS = openOutput(!Output.empty() ? &Output : nullptr, OutFile, "model", Diags);
+  if (!OS)
+    return 1;
   writeScalingModel(*OS, File);
   return ChecksOk ? 0 : 1;
 }

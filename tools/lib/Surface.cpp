@@ -173,15 +173,9 @@ int runSurface(const CommandArgs &Args) {
   for (const std::string &A : Args)
     Command += " " + A;
   std::ofstream OutFile;
-  std::ostream *OS = &std::cout;
-  if (!Output.empty()) {
-    OutFile.open(Output);
-    if (!OutFile) {
-      Diags.error({Output, 0, 0}, "cannot write the surface", "io");
-      return 1;
-    }
-    OS = &OutFile;
-  }
+  std::ostream *OS = openOutput(!Output.empty() ? &Output : nullptr, OutFile, "surface", Diags);
+  if (!OS)
+    return 1;
   writeSurface(*OS, G, std::string("mpiete ") + MPIETE_VERSION, Command, ModelPath, SvgField);
   // The readable table (standard error when the YAML takes standard output).
   std::ostream &Table = Output.empty() ? std::cerr : std::cout;

@@ -417,15 +417,9 @@ int runWhatIf(const CommandArgs &Args) {
   }
 
   std::ofstream OutFile;
-  std::ostream *OS = &std::cout;
-  if (Opt.count("-o")) {
-    OutFile.open(Opt["-o"]);
-    if (!OutFile) {
-      Diags.error({Opt["-o"], 0, 0}, "cannot write the output", "io");
-      return 1;
-    }
-    OS = &OutFile;
-  }
+  std::ostream *OS = openOutput(Opt.count("-o") ? &Opt["-o"] : nullptr, OutFile, "output", Diags);
+  if (!OS)
+    return 1;
   if (Format == "yaml")
     writeWhatIfYaml(*OS, Rep);
   else if (Format == "json")
