@@ -101,15 +101,8 @@ int runBestConfig(const CommandArgs &Args) {
   }
   ClusterSpec Spec;
   ScalingModelFile File;
-  if (!loadClusterSpec(ClusterPath, Spec, Diags) || !loadScalingModel(ModelPath, File, Diags))
+  if (!loadClusterSpec(ClusterPath, Spec, Diags) || !loadExtrapolationModel(ModelPath, Diags, File))
     return 1;
-  if (!File.StructureAccepted) {
-    Diags.error({File.RefusedAt, 0, 0},
-                "the model's communication structure was refused for extrapolation: " +
-                    File.RefusalReason,
-                "scale");
-    return 1;
-  }
   if (Spec.Nodes.empty()) {
     Diags.error(Spec.NodesAt, "the cluster lists no node types (nodes: [{count, machine}])",
                 "cluster");

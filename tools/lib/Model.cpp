@@ -298,19 +298,25 @@ int runModel(const CommandArgs &Args) {
   return ChecksOk ? 0 : 1;
 }
 
+bool loadExtrapolationModel(const std::string &Path, DiagnosticSink &Diags, ScalingModelFile &Out) {
+  if (!loadScalingModel(Path, Out, Diags))
+    return false;
+  if (!Out.StructureAccepted) {
+    Diags.error({Out.RefusedAt, 0, 0},
+                "the model's communication structure was refused for extrapolation: " +
+                    Out.RefusalReason,
+                "scale");
+    return false;
+  }
+  return true;
+}
+
 int runScaledEstimate(const std::string &ModelPath, int Ranks, double Size,
                       const std::string &NetworkPath, std::ostream &OS) {
   DiagnosticSink Diags(std::cerr);
   ScalingModelFile File;
-  if (!loadScalingModel(ModelPath, File, Diags))
+  if (!loadExtrapolationModel(ModelPath, Diags, File))
     return 1;
-  if (!File.StructureAccepted) {
-    Diags.error({File.RefusedAt, 0, 0},
-                "the model's communication structure was refused for extrapolation: " +
-                    File.RefusalReason,
-                "scale");
-    return 1;
-  }
   if (Size <= 0)
     Size = File.Runs.front().Size;
   // The structure stored in the model; model files without it are learnt again from the runs.

@@ -108,15 +108,8 @@ int runSurface(const CommandArgs &Args) {
     return 1;
   }
   ScalingModelFile File;
-  if (!loadScalingModel(ModelPath, File, Diags))
+  if (!loadExtrapolationModel(ModelPath, Diags, File))
     return 1;
-  if (!File.StructureAccepted) {
-    Diags.error({File.RefusedAt, 0, 0},
-                "the model's communication structure was refused for extrapolation: " +
-                    File.RefusalReason,
-                "scale");
-    return 1;
-  }
   if (Sizes.empty())
     Sizes.push_back(File.Runs.empty() ? 1 : File.Runs.front().Size);
   CommStructure S;
