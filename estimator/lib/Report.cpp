@@ -7,29 +7,6 @@ namespace mpiete::estimator {
 
 namespace {
 
-/// Seconds from integer nanoseconds, exactly (no floating point rounding in the output).
-std::string seconds(TimeNs Ns) {
-  char Buf[48];
-  const char *Sign = Ns < 0 ? "-" : "";
-  unsigned long long A = Ns < 0 ? (unsigned long long)(-Ns) : (unsigned long long)Ns;
-  std::snprintf(Buf, sizeof Buf, "%s%llu.%09llu", Sign, A / 1000000000ULL, A % 1000000000ULL);
-  return Buf;
-}
-
-std::string quoted(const std::string &S) {
-  std::string Out = "\"";
-  for (char C : S) {
-    if (C == '"' || C == '\\')
-      Out += '\\';
-    if (C == '\n') {
-      Out += "\\n";
-      continue;
-    }
-    Out += C;
-  }
-  return Out + "\"";
-}
-
 std::string describe(const ReportOptions &Opt, BlockId B) {
   return Opt.Describe ? Opt.Describe(B) : std::string();
 }
@@ -48,16 +25,16 @@ std::string regionInstanceName(int RegionInstance) {
 }
 
 void writeText(std::ostream &OS, const EstimateResult &R, const ReportOptions &Opt) {
-  OS << "predicted time: " << seconds(R.Predicted) << " s";
+  OS << "predicted time: " << formatSeconds(R.Predicted) << " s";
   if (R.Instances.size() > 1 || R.RegionInstance != 0)
     OS << " (region instance" << (R.RegionInstance == 0 ? "s: " : ": ")
        << regionInstanceName(R.RegionInstance) << " of " << R.Instances.size() << ")";
   OS << "\n";
   if (R.Instances.size() > 1) {
     for (size_t I = 0; I < R.Instances.size(); ++I)
-      OS << "  instance " << I + 1 << ": " << seconds(R.Instances[I].predicted()) << " s ("
+      OS << "  instance " << I + 1 << ": " << formatSeconds(R.Instances[I].predicted()) << " s ("
          << R.Instances[I].Ranks << " ranks)\n";
-    OS << "  all instances: " << seconds(R.InstancesTotal) << " s\n";
+    OS << "  all instances: " << formatSeconds(R.InstancesTotal) << " s\n";
   }
   OS << "events replayed: " << R.Events << ", messages: " << R.Messages << "\n";
   if (R.NondeterministicReceives)
@@ -67,9 +44,9 @@ void writeText(std::ostream &OS, const EstimateResult &R, const ReportOptions &O
   OS << "\n  rank     compute (s)        comm (s)        wait (s)\n";
   for (const RankResult &K : R.Ranks) {
     char Line[160];
-    std::snprintf(Line, sizeof Line, "%6d %15s %15s %15s%s\n", K.Rank, seconds(K.Compute).c_str(),
-                  seconds(K.Comm).c_str(), seconds(K.Wait).c_str(),
-                  K.Reached ? "" : "  (region not reached)");
+    std::snprintf(Line, sizeof Line, "%6d %15s %15s %15s%s\n", K.Rank,
+                  formatSeconds(K.Compute).c_str(), formatSeconds(K.Comm).c_str(),
+                  formatSeconds(K.Wait).c_str(), K.Reached ? "" : "  (region not reached)");
     OS << Line;
   }
   OS << "\nblocks that contribute most (summed over ranks):\n";
@@ -77,8 +54,8 @@ void writeText(std::ostream &OS, const EstimateResult &R, const ReportOptions &O
   for (const BlockResult &B : R.topBlocks(Opt.TopBlocks)) {
     char Line[200];
     std::snprintf(Line, sizeof Line, "  %-18s %15s %15s %15s %15s  ", formatBlock(B.Block).c_str(),
-                  seconds(B.total()).c_str(), seconds(B.Compute).c_str(), seconds(B.Comm).c_str(),
-                  seconds(B.Wait).c_str());
+                  formatSeconds(B.total()).c_str(), formatSeconds(B.Compute).c_str(),
+                  formatSeconds(B.Comm).c_str(), formatSeconds(B.Wait).c_str());
     OS << Line << describe(Opt, B.Block) << '\n';
   }
   std::vector<SegmentResult> Segments = R.topSegments(Opt.TopSegments);
@@ -88,7 +65,7 @@ void writeText(std::ostream &OS, const EstimateResult &R, const ReportOptions &O
   OS << "      compute (s)  executions  segment\n";
   for (const SegmentResult &G : Segments) {
     char Line[120];
-    std::snprintf(Line, sizeof Line, "  %15s %11llu  ", seconds(G.Compute).c_str(),
+    std::snprintf(Line, sizeof Line, "  %15s %11llu  ", formatSeconds(G.Compute).c_str(),
                   (unsigned long long)G.Executions);
     OS << Line << describeSegment(Opt, G) << '\n';
   }
@@ -99,37 +76,39 @@ void writeYaml(std::ostream &OS, const EstimateResult &R, const ReportOptions &O
   if (!Opt.Provenance.empty()) {
     OS << "provenance:\n";
     for (const auto &[K, V] : Opt.Provenance)
-      OS << "  " << K << ": " << quoted(V) << "\n";
+      OS << "  " << K << ": " << quotedString(V) << "\n";
   }
-  OS << "predicted_seconds: " << seconds(R.Predicted) << "\n";
-  OS << "region_instance: " << quoted(regionInstanceName(R.RegionInstance)) << "\n";
-  OS << "instances_total_seconds: " << seconds(R.InstancesTotal) << "\n";
+  OS << "predicted_seconds: " << formatSeconds(R.Predicted) << "\n";
+  OS << "region_instance: " << quotedString(regionInstanceName(R.RegionInstance)) << "\n";
+  OS << "instances_total_seconds: " << formatSeconds(R.InstancesTotal) << "\n";
   OS << "instances:\n";
   for (size_t I = 0; I < R.Instances.size(); ++I)
     OS << "  - {instance: " << I + 1
-       << ", predicted_seconds: " << seconds(R.Instances[I].predicted())
-       << ", start_seconds: " << seconds(R.Instances[I].Start)
-       << ", end_seconds: " << seconds(R.Instances[I].End) << ", ranks: " << R.Instances[I].Ranks
-       << "}\n";
+       << ", predicted_seconds: " << formatSeconds(R.Instances[I].predicted())
+       << ", start_seconds: " << formatSeconds(R.Instances[I].Start)
+       << ", end_seconds: " << formatSeconds(R.Instances[I].End)
+       << ", ranks: " << R.Instances[I].Ranks << "}\n";
   OS << "events: " << R.Events << "\nmessages: " << R.Messages << "\n";
   OS << "nondeterministic_receives: " << R.NondeterministicReceives << "\n";
   OS << "ranks:\n";
   for (const RankResult &K : R.Ranks)
-    OS << "  - {rank: " << K.Rank << ", compute_seconds: " << seconds(K.Compute)
-       << ", comm_seconds: " << seconds(K.Comm) << ", wait_seconds: " << seconds(K.Wait)
-       << ", start_seconds: " << seconds(K.Start) << ", end_seconds: " << seconds(K.End)
+    OS << "  - {rank: " << K.Rank << ", compute_seconds: " << formatSeconds(K.Compute)
+       << ", comm_seconds: " << formatSeconds(K.Comm) << ", wait_seconds: " << formatSeconds(K.Wait)
+       << ", start_seconds: " << formatSeconds(K.Start) << ", end_seconds: " << formatSeconds(K.End)
        << ", reached: " << (K.Reached ? "true" : "false") << "}\n";
   OS << "top_blocks:\n";
   for (const BlockResult &B : R.topBlocks(Opt.TopBlocks))
-    OS << "  - {block: \"" << formatBlock(B.Block) << "\", total_seconds: " << seconds(B.total())
-       << ", compute_seconds: " << seconds(B.Compute) << ", comm_seconds: " << seconds(B.Comm)
-       << ", wait_seconds: " << seconds(B.Wait) << ", executions: " << B.Executions
-       << ", where: " << quoted(describe(Opt, B.Block)) << "}\n";
+    OS << "  - {block: \"" << formatBlock(B.Block)
+       << "\", total_seconds: " << formatSeconds(B.total())
+       << ", compute_seconds: " << formatSeconds(B.Compute)
+       << ", comm_seconds: " << formatSeconds(B.Comm) << ", wait_seconds: " << formatSeconds(B.Wait)
+       << ", executions: " << B.Executions << ", where: " << quotedString(describe(Opt, B.Block))
+       << "}\n";
   OS << "top_segments:\n";
   for (const SegmentResult &G : R.topSegments(Opt.TopSegments))
     OS << "  - {from: \"" << formatBlock(G.From) << "\", to: \"" << formatBlock(G.To)
-       << "\", compute_seconds: " << seconds(G.Compute) << ", executions: " << G.Executions
-       << ", where: " << quoted(describeSegment(Opt, G)) << "}\n";
+       << "\", compute_seconds: " << formatSeconds(G.Compute) << ", executions: " << G.Executions
+       << ", where: " << quotedString(describeSegment(Opt, G)) << "}\n";
 }
 
 void writeJson(std::ostream &OS, const EstimateResult &R, const ReportOptions &Opt) {
@@ -137,19 +116,19 @@ void writeJson(std::ostream &OS, const EstimateResult &R, const ReportOptions &O
   if (!Opt.Provenance.empty()) {
     OS << "  \"provenance\": {";
     for (size_t I = 0; I < Opt.Provenance.size(); ++I)
-      OS << (I ? ", " : "") << quoted(Opt.Provenance[I].first) << ": "
-         << quoted(Opt.Provenance[I].second);
+      OS << (I ? ", " : "") << quotedString(Opt.Provenance[I].first) << ": "
+         << quotedString(Opt.Provenance[I].second);
     OS << "},\n";
   }
-  OS << "  \"predicted_seconds\": " << seconds(R.Predicted) << ",\n";
-  OS << "  \"region_instance\": " << quoted(regionInstanceName(R.RegionInstance)) << ",\n";
-  OS << "  \"instances_total_seconds\": " << seconds(R.InstancesTotal) << ",\n";
+  OS << "  \"predicted_seconds\": " << formatSeconds(R.Predicted) << ",\n";
+  OS << "  \"region_instance\": " << quotedString(regionInstanceName(R.RegionInstance)) << ",\n";
+  OS << "  \"instances_total_seconds\": " << formatSeconds(R.InstancesTotal) << ",\n";
   OS << "  \"instances\": [";
   for (size_t I = 0; I < R.Instances.size(); ++I)
     OS << (I ? ",\n    " : "\n    ") << "{\"instance\": " << I + 1
-       << ", \"predicted_seconds\": " << seconds(R.Instances[I].predicted())
-       << ", \"start_seconds\": " << seconds(R.Instances[I].Start)
-       << ", \"end_seconds\": " << seconds(R.Instances[I].End)
+       << ", \"predicted_seconds\": " << formatSeconds(R.Instances[I].predicted())
+       << ", \"start_seconds\": " << formatSeconds(R.Instances[I].Start)
+       << ", \"end_seconds\": " << formatSeconds(R.Instances[I].End)
        << ", \"ranks\": " << R.Instances[I].Ranks << "}";
   OS << (R.Instances.empty() ? "],\n" : "\n  ],\n");
   OS << "  \"events\": " << R.Events << ",\n  \"messages\": " << R.Messages << ",\n";
@@ -158,9 +137,11 @@ void writeJson(std::ostream &OS, const EstimateResult &R, const ReportOptions &O
   for (size_t I = 0; I < R.Ranks.size(); ++I) {
     const RankResult &K = R.Ranks[I];
     OS << (I ? ",\n    " : "\n    ") << "{\"rank\": " << K.Rank
-       << ", \"compute_seconds\": " << seconds(K.Compute)
-       << ", \"comm_seconds\": " << seconds(K.Comm) << ", \"wait_seconds\": " << seconds(K.Wait)
-       << ", \"start_seconds\": " << seconds(K.Start) << ", \"end_seconds\": " << seconds(K.End)
+       << ", \"compute_seconds\": " << formatSeconds(K.Compute)
+       << ", \"comm_seconds\": " << formatSeconds(K.Comm)
+       << ", \"wait_seconds\": " << formatSeconds(K.Wait)
+       << ", \"start_seconds\": " << formatSeconds(K.Start)
+       << ", \"end_seconds\": " << formatSeconds(K.End)
        << ", \"reached\": " << (K.Reached ? "true" : "false") << "}";
   }
   OS << "\n  ],\n  \"top_blocks\": [";
@@ -168,11 +149,11 @@ void writeJson(std::ostream &OS, const EstimateResult &R, const ReportOptions &O
   for (size_t I = 0; I < Top.size(); ++I) {
     const BlockResult &B = Top[I];
     OS << (I ? ",\n    " : "\n    ") << "{\"block\": \"" << formatBlock(B.Block)
-       << "\", \"total_seconds\": " << seconds(B.total())
-       << ", \"compute_seconds\": " << seconds(B.Compute)
-       << ", \"comm_seconds\": " << seconds(B.Comm) << ", \"wait_seconds\": " << seconds(B.Wait)
-       << ", \"executions\": " << B.Executions << ", \"where\": " << quoted(describe(Opt, B.Block))
-       << "}";
+       << "\", \"total_seconds\": " << formatSeconds(B.total())
+       << ", \"compute_seconds\": " << formatSeconds(B.Compute)
+       << ", \"comm_seconds\": " << formatSeconds(B.Comm)
+       << ", \"wait_seconds\": " << formatSeconds(B.Wait) << ", \"executions\": " << B.Executions
+       << ", \"where\": " << quotedString(describe(Opt, B.Block)) << "}";
   }
   OS << (Top.empty() ? "],\n" : "\n  ],\n");
   OS << "  \"top_segments\": [";
@@ -180,11 +161,33 @@ void writeJson(std::ostream &OS, const EstimateResult &R, const ReportOptions &O
   for (size_t I = 0; I < Segments.size(); ++I) {
     const SegmentResult &G = Segments[I];
     OS << (I ? ",\n    " : "\n    ") << "{\"from\": \"" << formatBlock(G.From) << "\", \"to\": \""
-       << formatBlock(G.To) << "\", \"compute_seconds\": " << seconds(G.Compute)
-       << ", \"executions\": " << G.Executions << ", \"where\": " << quoted(describeSegment(Opt, G))
-       << "}";
+       << formatBlock(G.To) << "\", \"compute_seconds\": " << formatSeconds(G.Compute)
+       << ", \"executions\": " << G.Executions
+       << ", \"where\": " << quotedString(describeSegment(Opt, G)) << "}";
   }
   OS << (Segments.empty() ? "]\n}\n" : "\n  ]\n}\n");
+}
+
+std::string formatSeconds(TimeNs Ns) {
+  char Buf[48];
+  const char *Sign = Ns < 0 ? "-" : "";
+  unsigned long long A = Ns < 0 ? (unsigned long long)(-Ns) : (unsigned long long)Ns;
+  std::snprintf(Buf, sizeof Buf, "%s%llu.%09llu", Sign, A / 1000000000ULL, A % 1000000000ULL);
+  return Buf;
+}
+
+std::string quotedString(const std::string &S) {
+  std::string Out = "\"";
+  for (char C : S) {
+    if (C == '"' || C == '\\')
+      Out += '\\';
+    if (C == '\n') {
+      Out += "\\n";
+      continue;
+    }
+    Out += C;
+  }
+  return Out + "\"";
 }
 
 } // namespace mpiete::estimator

@@ -3,58 +3,28 @@
 // out by hand.
 #include "mpiete/scaling/BestConfig.h"
 
+#include "RingModel.h"
+
 #include <gtest/gtest.h>
 
 using namespace mpiete::scaling;
 using namespace mpiete::estimator;
+using namespace mpiete::scaling::ringmodel;
 
 namespace {
 
-constexpr BlockId SiteA = (BlockId(0x0aa758c0) << 32) | 3;
-constexpr BlockId SiteB = (BlockId(0x0aa758c0) << 32) | 7;
-
-std::vector<Event> ring(int R, int P) {
-  const int Next = (R + 1) % P, Prev = (R + P - 1) % P;
-  return {Event::segment(mpiete::ProgramStart, SiteA), Event::recv(SiteA, Prev, 1, 64, 1),
-          Event::send(SiteA, Next, 1, 64, 2), Event::segment(SiteA, SiteB),
-          Event::completion(SiteB, {{1, Prev, 1}, {2}})};
-}
-
 struct Fixture {
-  CommStructure S;
-  ScalingModelFile File;
+  CommStructure S = ringStructure(1e4);
+  // Work: 1e-6 W / p seconds, then 1e-4 seconds after the exchange.
+  ScalingModelFile File = ringModel({Term{-1, 0, 1, 0}}, {1e-6});
   ClusterProblem Problem;
   Fixture(double LinkSeconds) {
-    std::vector<MeasuredRun> Runs;
-    for (int P : {2, 4, 8}) {
-      MeasuredRun Run{P, 1e4, {}};
-      for (int R = 0; R < P; ++R)
-        Run.PerRank.push_back(ring(R, P));
-      Runs.push_back(std::move(Run));
-    }
-    Refusal Why;
-    EXPECT_TRUE(learnStructure(Runs, S, Why)) << Why.Message;
-    // Work: 1e-6 W / p seconds, then 1e-4 seconds after the exchange.
-    SegmentModel Work, Post;
-    Work.From = mpiete::ProgramStart;
-    Work.To = SiteA;
-    Work.M.Terms = {Term{-1, 0, 1, 0}};
-    Work.M.Coeffs = {1e-6};
-    Post.From = SiteA;
-    Post.To = SiteB;
-    Post.M.Terms = {Term{}};
-    Post.M.Coeffs = {1e-4};
-    File.Segments = {Work, Post};
-    File.StructureAccepted = true;
     Problem.File = &File;
     Problem.Structure = &S;
     Problem.Size = 1e4;
     // Fast: 2 nodes; slow (twice the time): 3 nodes; one core each.
     Problem.Types = {{"fast", 2, 1, 1.0}, {"slow", 3, 1, 2.0}};
-    auto Link = std::make_shared<TableLinkModel>(
-        std::vector<TableLinkModel::Point>{{1, LinkSeconds}, {1 << 20, LinkSeconds}}, 0, 0,
-        uint64_t(1) << 30);
-    Problem.Intra = Problem.Inter = Link;
+    Problem.Intra = Problem.Inter = fixedLink(LinkSeconds);
   }
 };
 

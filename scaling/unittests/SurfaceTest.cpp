@@ -5,6 +5,8 @@
 #include "mpiete/scaling/Surface.h"
 #include "mpiete/scaling/ModelFile.h"
 
+#include "RingModel.h"
+
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
@@ -12,55 +14,15 @@
 
 using namespace mpiete::scaling;
 using namespace mpiete::estimator;
+using namespace mpiete::scaling::ringmodel;
 
 namespace {
 
-constexpr BlockId SiteA = (BlockId(0x0aa758c0) << 32) | 3;
-constexpr BlockId SiteB = (BlockId(0x0aa758c0) << 32) | 7;
-
-std::vector<Event> ring(int R, int P) {
-  const int Next = (R + 1) % P, Prev = (R + P - 1) % P;
-  return {Event::segment(mpiete::ProgramStart, SiteA), Event::recv(SiteA, Prev, 1, 64, 1),
-          Event::send(SiteA, Next, 1, 64, 2), Event::segment(SiteA, SiteB),
-          Event::completion(SiteB, {{1, Prev, 1}, {2}})};
-}
-
-CommStructure ringStructure() {
-  std::vector<MeasuredRun> Runs;
-  for (int P : {2, 4, 8}) {
-    MeasuredRun Run{P, 1000, {}};
-    for (int R = 0; R < P; ++R)
-      Run.PerRank.push_back(ring(R, P));
-    Runs.push_back(std::move(Run));
-  }
-  CommStructure S;
-  Refusal Why;
-  EXPECT_TRUE(learnStructure(Runs, S, Why)) << Why.Message;
-  return S;
-}
-
-ScalingModelFile handModel() {
-  ScalingModelFile F;
-  SegmentModel Work;
-  Work.From = mpiete::ProgramStart;
-  Work.To = SiteA;
-  Work.M.Terms = {Term{-1, 0, 1, 0}, Term{-1, 0, 1, 1000}};
-  Work.M.Coeffs = {1e-6, 1e-6};
-  SegmentModel Post;
-  Post.From = SiteA;
-  Post.To = SiteB;
-  Post.M.Terms = {Term{}};
-  Post.M.Coeffs = {1e-4};
-  F.Segments = {Work, Post};
-  F.StructureAccepted = true;
-  return F;
-}
-
 struct Fixture {
-  CommStructure S = ringStructure();
-  ScalingModelFile File = handModel();
-  std::shared_ptr<LinkModel> Free = std::make_shared<TableLinkModel>(
-      std::vector<TableLinkModel::Point>{{1, 0.0}, {1 << 20, 0.0}}, 0, 0, uint64_t(1) << 30);
+  CommStructure S = ringStructure(1000);
+  // 1e-6 W/p, twice that past 1000 per rank.
+  ScalingModelFile File = ringModel({Term{-1, 0, 1, 0}, Term{-1, 0, 1, 1000}}, {1e-6, 1e-6});
+  std::shared_ptr<LinkModel> Free = fixedLink(0);
   ClusterNetworkModel Net{Free};
   SurfacePredictor predictor() {
     return [this](int P, double W, std::string &Err) -> std::optional<double> {

@@ -1,7 +1,10 @@
 /* farm-1d: a master/worker farm of N tasks with one parameter; task i costs about
- * base * (1 + 3 sin^2(pi i / N)) steps, marked with MPIETE_TASK(i) (docs/taskfarm.md). */
+ * base * (1 + 3 sin^2(pi i / N)) steps, marked with MPIETE_TASK(i) (docs/taskfarm.md).
+ * Built with -DFARM_SKEWED (test-programs/farm-skewed): most tasks short and a narrow band
+ * (about 3% of them, around i = 0.7 N) up to 20 times longer. */
 /*
  * Usage:  mpirun -np P ./farm-1d [ntasks] [base]      defaults 256 20000
+ *         mpirun -np P ./farm-skewed [ntasks] [base]  defaults 1024 5000
  * Rank 0 is the master (MPI_ANY_SOURCE receives), ranks 1..P-1 the workers; one rank alone
  * does every task itself. Results are stored by task, so the output does not depend on which
  * worker ran which task. TP_TIMING=1 prints rank 0's MPI_Init..MPI_Finalize time on stderr.
@@ -13,14 +16,29 @@
 
 #include "mpiete/task.h"
 
+#ifdef FARM_SKEWED
+#define FARM_NAME "farm-skewed"
+#define DEFAULT_NTASKS 1024
+#define DEFAULT_BASE 5000
+#else
+#define FARM_NAME "farm-1d"
+#define DEFAULT_NTASKS 256
+#define DEFAULT_BASE 20000
+#endif
+
 #define TAG_WORK 1
 #define TAG_RESULT 2
 #define TAG_STOP 3
 
 static long steps_of(int i, int n, long base)
 {
+#ifdef FARM_SKEWED
+    double d = ((double)i - 0.7 * (double)n) / (0.015 * (double)n);
+    return (long)((double)base * (1.0 + 19.0 * exp(-d * d)));
+#else
     double s = sin(3.14159265358979 * (double)i / (double)n);
     return (long)((double)base * (1.0 + 3.0 * s * s));
+#endif
 }
 
 /* The task: a chain of multiply-adds whose length is the task's cost. */
@@ -101,11 +119,11 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     t0 = MPI_Wtime();
-    n = argc > 1 ? atoi(argv[1]) : 256;
-    base = argc > 2 ? atol(argv[2]) : 20000;
+    n = argc > 1 ? atoi(argv[1]) : DEFAULT_NTASKS;
+    base = argc > 2 ? atol(argv[2]) : DEFAULT_BASE;
     if (n < 1 || base < 1) {
         if (rank == 0)
-            fprintf(stderr, "usage: farm-1d [ntasks>=1] [base>=1]\n");
+            fprintf(stderr, "usage: " FARM_NAME " [ntasks>=1] [base>=1]\n");
         MPI_Finalize();
         return 1;
     }
@@ -122,12 +140,12 @@ int main(int argc, char **argv)
     if (rank == 0) {
         for (i = 0; i < n; i++)
             sum += results[i];
-        printf("farm-1d: ranks=%d ntasks=%d base=%ld\n", size, n, base);
+        printf(FARM_NAME ": ranks=%d ntasks=%d base=%ld\n", size, n, base);
         printf("tasks done: %d of %d\n", total, n);
         printf("result sum: %.10e\n", sum);
         free(results);
         if (getenv("TP_TIMING"))
-            fprintf(stderr, "farm-1d: elapsed %.6f s\n", MPI_Wtime() - t0);
+            fprintf(stderr, FARM_NAME ": elapsed %.6f s\n", MPI_Wtime() - t0);
     }
     MPI_Finalize();
     return 0;

@@ -2,6 +2,7 @@
 // each type, give the shortest predicted time (seed 002), from a scaling model and the machine
 // file of each node type in the cluster file.
 #include "CommandUtil.h"
+#include "Model.h"
 
 #include "mpiete/basedata/ClusterFile.h"
 #include "mpiete/basedata/MachineFile.h"
@@ -19,9 +20,6 @@ namespace mpiete {
 
 using namespace estimator;
 using namespace scaling;
-
-/// lib/Model.cpp: the structure re-learnt from the runs a model names.
-bool learnModelStructure(const ScalingModelFile &File, DiagnosticSink &Diags, CommStructure &Out);
 
 namespace {
 
@@ -95,30 +93,16 @@ int runBestConfig(const CommandArgs &Args) {
                    "the most ranks a node runs (default: the cluster's ranks_per_node)");
   C.App.add_option("--top", Top, "list the best N configurations replayed (default 5)");
   C.App.add_flag("--exhaustive", Exhaustive, "replay every configuration");
-  if (std::string Err = C.parse(Args); !Err.empty()) {
-    Diags.error(Tool, Err, "usage");
-    std::cerr << C.help();
-    return 1;
-  }
-  if (C.Help) {
-    std::cout << C.help();
-    return 0;
-  }
+  if (std::optional<int> Status = C.parseOrExit(Args, Diags, Tool))
+    return *Status;
   if (ClusterPath.empty() || ModelPath.empty()) {
     Diags.error(Tool, "needs --cluster and --model", "usage");
     return 1;
   }
   ClusterSpec Spec;
   ScalingModelFile File;
-  if (!loadClusterSpec(ClusterPath, Spec, Diags) || !loadScalingModel(ModelPath, File, Diags))
+  if (!loadClusterSpec(ClusterPath, Spec, Diags) || !loadExtrapolationModel(ModelPath, Diags, File))
     return 1;
-  if (!File.StructureAccepted) {
-    Diags.error({File.RefusedAt, 0, 0},
-                "the model's communication structure was refused for extrapolation: " +
-                    File.RefusalReason,
-                "scale");
-    return 1;
-  }
   if (Spec.Nodes.empty()) {
     Diags.error(Spec.NodesAt, "the cluster lists no node types (nodes: [{count, machine}])",
                 "cluster");

@@ -69,6 +69,40 @@ std::string CommandLine::parse(const std::vector<std::string> &Args) {
   return {};
 }
 
+void CommandLine::addOptions(std::map<std::string, std::string> &Opt,
+                             std::initializer_list<Option> Declared) {
+  Options = &Opt;
+  for (const Option &O : Declared)
+    App.add_option(O.Name, Opt[O.Name], O.Help)->type_name(O.Value);
+}
+
+std::optional<int> CommandLine::parseOrExit(const std::vector<std::string> &Args,
+                                            DiagnosticSink &Diags, const DiagLoc &Tool) {
+  if (std::string Err = parse(Args); !Err.empty()) {
+    Diags.error(Tool, Err, "usage");
+    std::cerr << help();
+    return 1;
+  }
+  if (Help) {
+    std::cout << help();
+    return 0;
+  }
+  if (Options)
+    std::erase_if(*Options, [&](const auto &KV) { return !App.count(KV.first); });
+  return std::nullopt;
+}
+
+bool CommandLine::requireOptions(std::initializer_list<const char *> Names, DiagnosticSink &Diags,
+                                 const DiagLoc &Tool) {
+  for (const char *Name : Names)
+    if (!App.count(Name)) {
+      Diags.error(Tool, std::string("missing ") + Name, "usage");
+      std::cerr << help();
+      return false;
+    }
+  return true;
+}
+
 void CommandLine::addLaunchOptions(const std::string &RanksHelp) {
   App.add_option("-n,--np", UnusedNp, RanksHelp + " (also -np R)")->type_name("R");
   App.add_option("--launcher", UnusedLauncher,
@@ -104,6 +138,18 @@ std::string CommandLine::parseProbe(const std::vector<std::string> &Args, bool W
       Words.push_back(Value);
   }
   return parse(Words);
+}
+
+std::ostream *openOutput(const std::string *Path, std::ofstream &File, const std::string &What,
+                         DiagnosticSink &Diags) {
+  if (!Path)
+    return &std::cout;
+  File.open(*Path);
+  if (!File) {
+    Diags.error({*Path, 0, 0}, "cannot write the " + What, "io");
+    return nullptr;
+  }
+  return &File;
 }
 
 std::filesystem::path selfBinDir() {

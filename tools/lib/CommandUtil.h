@@ -12,6 +12,9 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -42,9 +45,27 @@ public:
   /// Declares -n/--np R and --launcher NAME (parseProbe fills them into the launch).
   void addLaunchOptions(const std::string &RanksHelp);
 
+  /// One string option: its name, its value's name in the help, the help.
+  struct Option {
+    const char *Name, *Value, *Help;
+  };
+  /// Declares each option once; its value lands in Opt[Name]. parseOrExit removes the options
+  /// not given from Opt, so Opt.count(Name) says whether an option was given.
+  void addOptions(std::map<std::string, std::string> &Opt, std::initializer_list<Option> Options);
+  /// The subcommands' prologue: parses Args; on an error reports it as a usage error of Tool
+  /// and prints the help to stderr (status 1), on -h / --help prints the help (status 0).
+  /// nullopt: the command goes on.
+  std::optional<int> parseOrExit(const std::vector<std::string> &Args, DiagnosticSink &Diags,
+                                 const DiagLoc &Tool);
+  /// Reports `missing NAME` (and prints the help to stderr) for the first of Names not given;
+  /// false then.
+  bool requireOptions(std::initializer_list<const char *> Names, DiagnosticSink &Diags,
+                      const DiagLoc &Tool);
+
 private:
   int UnusedNp = 0;
   std::string UnusedLauncher;
+  std::map<std::string, std::string> *Options = nullptr;
 };
 
 /// The three base data as `mpiete estimate` reads them (shared with `mpiete whatif`).
@@ -61,6 +82,11 @@ struct LoadedBaseData {
 bool loadBaseData(const std::string &ProgramDir, const std::string &Machine,
                   const std::string &Network, const std::string &Cluster,
                   estimator::NetworkModelKind Kind, DiagnosticSink &Diags, LoadedBaseData &Out);
+
+/// Where a command writes its result: standard output when Path is null, else File opened on
+/// *Path; null (reported: "cannot write the What") when it cannot be opened.
+std::ostream *openOutput(const std::string *Path, std::ofstream &File, const std::string &What,
+                         DiagnosticSink &Diags);
 
 /// The directory of the running executable (<prefix>/bin), or "." if unknown.
 std::filesystem::path selfBinDir();

@@ -110,44 +110,36 @@ int runEstimate(const CommandArgs &Args) {
       "--timeline run.json\n");
   // Each option once: its name, value and help; the values land in Opt.
   std::map<std::string, std::string> Opt;
-  for (auto [Name, Value, Help] :
-       {std::tuple{"--program", "DIR", "the program base data: rank<N>.trace (required)"},
-        {"--machine", "FILE", "the compute base data (required)"},
-        {"--network", "FILE", "the communication base data (required)"},
-        {"--cluster", "FILE", "nodes, ranks per node, their machines and networks"},
-        {"--model", "table|loggps|FILE",
-         "the network model (default table); with --ranks, the scaling model (mpiete model)"},
-        {"--ranks", "N", "extrapolate to N ranks from the scaling model given by --model"},
-        {"--size", "W", "with --ranks: the problem size (default: the model's first run's)"},
-        {"--format", "text|yaml|json", "the report's format (default text)"},
-        {"-o", "FILE", "write the report there (default: standard output)"},
-        {"--timeline", "FILE",
-         "write the predicted timeline (Chrome trace JSON for Perfetto, messages as arrows)"},
-        {"--otf2", "DIR",
-         "write the predicted timeline as an OTF2 archive DIR/traces.otf2 (Vampir, otf2-print)"},
-        {"--region", "START,END", "predict from START to END"},
-        {"--region-start", "START", "predict from START (a block id or FILE:LINE)"},
-        {"--region-end", "END", "predict to END (a block id or FILE:LINE)"},
-        {"--region-instance", "all|first|last|N",
-         "what predicted_seconds means when the region runs several times: the sum of all its "
-         "instances (the default: the time the run spends in the region, as a profiler's "
-         "inclusive time counts it, so nothing the program repeats is left out), the first, "
-         "the last (e.g. the timed call after a warm-up) or the N-th (from 1); every "
-         "instance is listed in the report either way"},
-        {"--probe-seconds", "TRACE,TIMING",
-         "the wall time of the trace probe and of the timing probe, for the cost of the "
-         "prediction (default: as recorded in DIR/probe.yaml and the machine file)"}})
-    C.App.add_option(Name, Opt[Name], Help)->type_name(Value);
-  if (std::string Err = C.parse(Args); !Err.empty()) {
-    Diags.error(Tool, Err, "usage");
-    std::cerr << C.help();
-    return 1;
-  }
-  if (C.Help) {
-    std::cout << C.help();
-    return 0;
-  }
-  std::erase_if(Opt, [&](const auto &KV) { return !C.App.count(KV.first); });
+  C.addOptions(
+      Opt,
+      {{"--program", "DIR", "the program base data: rank<N>.trace (required)"},
+       {"--machine", "FILE", "the compute base data (required)"},
+       {"--network", "FILE", "the communication base data (required)"},
+       {"--cluster", "FILE", "nodes, ranks per node, their machines and networks"},
+       {"--model", "table|loggps|FILE",
+        "the network model (default table); with --ranks, the scaling model (mpiete model)"},
+       {"--ranks", "N", "extrapolate to N ranks from the scaling model given by --model"},
+       {"--size", "W", "with --ranks: the problem size (default: the model's first run's)"},
+       {"--format", "text|yaml|json", "the report's format (default text)"},
+       {"-o", "FILE", "write the report there (default: standard output)"},
+       {"--timeline", "FILE",
+        "write the predicted timeline (Chrome trace JSON for Perfetto, messages as arrows)"},
+       {"--otf2", "DIR",
+        "write the predicted timeline as an OTF2 archive DIR/traces.otf2 (Vampir, otf2-print)"},
+       {"--region", "START,END", "predict from START to END"},
+       {"--region-start", "START", "predict from START (a block id or FILE:LINE)"},
+       {"--region-end", "END", "predict to END (a block id or FILE:LINE)"},
+       {"--region-instance", "all|first|last|N",
+        "what predicted_seconds means when the region runs several times: the sum of all its "
+        "instances (the default: the time the run spends in the region, as a profiler's "
+        "inclusive time counts it, so nothing the program repeats is left out), the first, "
+        "the last (e.g. the timed call after a warm-up) or the N-th (from 1); every "
+        "instance is listed in the report either way"},
+       {"--probe-seconds", "TRACE,TIMING",
+        "the wall time of the trace probe and of the timing probe, for the cost of the "
+        "prediction (default: as recorded in DIR/probe.yaml and the machine file)"}});
+  if (std::optional<int> Status = C.parseOrExit(Args, Diags, Tool))
+    return *Status;
   if (Opt.count("--ranks")) {
     int Ranks = 0;
     double Size = 0;
@@ -162,12 +154,8 @@ int runEstimate(const CommandArgs &Args) {
     }
     return runScaledEstimate(Opt["--model"], Ranks, Size, Opt["--network"], std::cout);
   }
-  for (const char *Required : {"--program", "--machine", "--network"})
-    if (!Opt.count(Required)) {
-      Diags.error(Tool, std::string("missing ") + Required, "usage");
-      std::cerr << C.help();
-      return 1;
-    }
+  if (!C.requireOptions({"--program", "--machine", "--network"}, Diags, Tool))
+    return 1;
   std::string Format = Opt.count("--format") ? Opt["--format"] : "text";
   std::string ModelName = Opt.count("--model") ? Opt["--model"] : "table";
   if (Format != "text" && Format != "yaml" && Format != "json") {
@@ -407,15 +395,9 @@ int runEstimate(const CommandArgs &Args) {
                   Cost.Trace, Cost.Timing, Total, Predicted > 0 ? Total / Predicted : 0.0);
   }
   std::ofstream OutFile;
-  std::ostream *OS = &std::cout;
-  if (Opt.count("-o")) {
-    OutFile.open(Opt["-o"]);
-    if (!OutFile) {
-      Diags.error({Opt["-o"], 0, 0}, "cannot write the output", "io");
-      return 1;
-    }
-    OS = &OutFile;
-  }
+  std::ostream *OS = openOutput(Opt.count("-o") ? &Opt["-o"] : nullptr, OutFile, "output", Diags);
+  if (!OS)
+    return 1;
   if (Format == "yaml") {
     writeYaml(*OS, R, RO);
     if (Farm)

@@ -1,5 +1,6 @@
 // `mpiete model` (scaling models from base data at several rank counts and sizes) and the
 // extrapolated replay behind `mpiete estimate --model --ranks N [--size W]`.
+#include "Model.h"
 #include "CommandUtil.h"
 
 #include "mpiete/estimator/BaseData.h"
@@ -186,15 +187,8 @@ int runModel(const CommandArgs &Args) {
       ->type_name("RANKS:SIZE:DIR");
   C.App.add_option("-o", Output, "write the model there (default: standard output)")
       ->type_name("FILE");
-  if (std::string Err = C.parse(Args); !Err.empty()) {
-    Diags.error(Tool, Err, "usage");
-    std::cerr << C.help();
-    return 1;
-  }
-  if (C.Help) {
-    std::cout << C.help();
-    return 0;
-  }
+  if (std::optional<int> Status = C.parseOrExit(Args, Diags, Tool))
+    return *Status;
   ScalingModelFile File;
   File.Tool = std::string("mpiete ") + MPIETE_VERSION;
   File.Command = joinArgs("model", Args);
@@ -297,32 +291,32 @@ int runModel(const CommandArgs &Args) {
     File.Segments.push_back(std::move(Seg));
   }
   std::ofstream OutFile;
-  std::ostream *OS = &std::cout;
-  if (!Output.empty()) {
-    OutFile.open(Output);
-    if (!OutFile) {
-      Diags.error({Output, 0, 0}, "cannot write the model", "io");
-      return 1;
-    }
-    OS = &OutFile;
-  }
+  std::ostream *OS = openOutput(!Output.empty() ? &Output : nullptr, OutFile, "model", Diags);
+  if (!OS)
+    return 1;
   writeScalingModel(*OS, File);
   return ChecksOk ? 0 : 1;
+}
+
+bool loadExtrapolationModel(const std::string &Path, DiagnosticSink &Diags, ScalingModelFile &Out) {
+  if (!loadScalingModel(Path, Out, Diags))
+    return false;
+  if (!Out.StructureAccepted) {
+    Diags.error({Out.RefusedAt, 0, 0},
+                "the model's communication structure was refused for extrapolation: " +
+                    Out.RefusalReason,
+                "scale");
+    return false;
+  }
+  return true;
 }
 
 int runScaledEstimate(const std::string &ModelPath, int Ranks, double Size,
                       const std::string &NetworkPath, std::ostream &OS) {
   DiagnosticSink Diags(std::cerr);
   ScalingModelFile File;
-  if (!loadScalingModel(ModelPath, File, Diags))
+  if (!loadExtrapolationModel(ModelPath, Diags, File))
     return 1;
-  if (!File.StructureAccepted) {
-    Diags.error({File.RefusedAt, 0, 0},
-                "the model's communication structure was refused for extrapolation: " +
-                    File.RefusalReason,
-                "scale");
-    return 1;
-  }
   if (Size <= 0)
     Size = File.Runs.front().Size;
   // The structure stored in the model; model files without it are learnt again from the runs.

@@ -47,15 +47,8 @@ int runReport(const CommandArgs &Args) {
   C.App.add_option("--title", Title, "the page's title (default: mpiete prediction)")
       ->type_name("TEXT");
   C.App.add_option("-o", Out, "the HTML file to write (required)")->type_name("FILE");
-  if (std::string Err = C.parse(Args); !Err.empty()) {
-    Diags.error(Tool, Err, "usage");
-    std::cerr << C.help();
-    return 1;
-  }
-  if (C.Help) {
-    std::cout << C.help();
-    return 0;
-  }
+  if (std::optional<int> Status = C.parseOrExit(Args, Diags, Tool))
+    return *Status;
   for (auto [Value, Name] : {std::pair{&Estimate, "--estimate"}, {&Out, "-o"}})
     if (Value->empty()) {
       Diags.error(Tool, std::string("missing ") + Name, "usage");

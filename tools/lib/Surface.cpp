@@ -2,6 +2,7 @@
 // problem sizes from a scaling model (the extrapolated replay at every point), written as
 // surface.yaml and drawn by gnuplot as a contour plot with the ridges marked.
 #include "CommandUtil.h"
+#include "Model.h"
 
 #include "mpiete/estimator/BaseData.h"
 #include "mpiete/scaling/ModelFile.h"
@@ -19,10 +20,6 @@ namespace mpiete {
 
 using namespace estimator;
 using namespace scaling;
-
-/// Re-learns the structure from the runs a model names (lib/Model.cpp, shared with `mpiete
-/// estimate --ranks`).
-bool learnModelStructure(const ScalingModelFile &File, DiagnosticSink &Diags, CommStructure &Out);
 
 namespace {
 
@@ -100,15 +97,8 @@ int runSurface(const CommandArgs &Args) {
       ->type_name("FILE");
   C.App.add_option("--png", Png, "also a PNG of the plot")->type_name("FILE");
   C.App.add_option("--title", Title, "the plot's title")->type_name("TEXT");
-  if (std::string Err = C.parse(Args); !Err.empty()) {
-    Diags.error(Tool, Err, "usage");
-    std::cerr << C.help();
-    return 1;
-  }
-  if (C.Help) {
-    std::cout << C.help();
-    return 0;
-  }
+  if (std::optional<int> Status = C.parseOrExit(Args, Diags, Tool))
+    return *Status;
   std::vector<int> Ranks;
   std::vector<double> Sizes;
   if (ModelPath.empty() || NetworkPath.empty() || !parseList(RanksText, Ranks) ||
@@ -118,15 +108,8 @@ int runSurface(const CommandArgs &Args) {
     return 1;
   }
   ScalingModelFile File;
-  if (!loadScalingModel(ModelPath, File, Diags))
+  if (!loadExtrapolationModel(ModelPath, Diags, File))
     return 1;
-  if (!File.StructureAccepted) {
-    Diags.error({File.RefusedAt, 0, 0},
-                "the model's communication structure was refused for extrapolation: " +
-                    File.RefusalReason,
-                "scale");
-    return 1;
-  }
   if (Sizes.empty())
     Sizes.push_back(File.Runs.empty() ? 1 : File.Runs.front().Size);
   CommStructure S;
@@ -183,15 +166,9 @@ int runSurface(const CommandArgs &Args) {
   for (const std::string &A : Args)
     Command += " " + A;
   std::ofstream OutFile;
-  std::ostream *OS = &std::cout;
-  if (!Output.empty()) {
-    OutFile.open(Output);
-    if (!OutFile) {
-      Diags.error({Output, 0, 0}, "cannot write the surface", "io");
-      return 1;
-    }
-    OS = &OutFile;
-  }
+  std::ostream *OS = openOutput(!Output.empty() ? &Output : nullptr, OutFile, "surface", Diags);
+  if (!OS)
+    return 1;
   writeSurface(*OS, G, std::string("mpiete ") + MPIETE_VERSION, Command, ModelPath, SvgField);
   // The readable table (standard error when the YAML takes standard output).
   std::ostream &Table = Output.empty() ? std::cerr : std::cout;

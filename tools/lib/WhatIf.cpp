@@ -115,57 +115,44 @@ int runWhatIf(const CommandArgs &Args) {
       "  mpiete whatif --program traces/ --machine m.yaml --network n.yaml --step main.c:120 "
       "--zero-wait-messages rank=1,peer=0,tag=31 --balance-volume 3\n");
   std::map<std::string, std::string> Opt;
-  for (auto [Name, Value, Help] :
-       {std::tuple{"--program", "DIR", "the program base data: rank<N>.trace (required)"},
-        {"--machine", "FILE", "the compute base data (required)"},
-        {"--network", "FILE", "the communication base data (required)"},
-        {"--cluster", "FILE", "nodes, ranks per node, their machines and networks"},
-        {"--model", "table|loggps", "the network model (default table)"},
-        {"--format", "text|yaml|json", "the report's format (default text)"},
-        {"-o", "FILE", "write the report there (default: standard output)"},
-        {"--step", "SITE", "each execution of this MPI call closes a parallel step"},
-        {"--zero-wait", "RANK:RECORD", "assume no wait at this completion record of a rank"},
-        {"--zero-wait-site", "SITE", "assume no wait at any completion of this call"},
-        {"--scale", "SITE=F",
-         "compute ending at this call takes F times as long (0.5: twice as "
-         "fast, 0: free)"},
-        {"--balance-step", "N|all",
-         "the compute of step N (from 1), or of every step, "
-         "equal across ranks (the mean; needs --step)"},
-        {"--zero-wait-messages", "rank=R,peer=P,tag=T,site=SITE",
-         "assume no wait for these messages (any subset of the keys; rank: the waiting rank, "
-         "peer: its partner)"},
-        {"--balance-volume", "N|all",
-         "the bytes each rank sends in step N (from 1) or in every step (with --step; "
-         "without: over the run) equal across ranks (the mean)"},
-        {"--balance-segment", "FROM,TO",
-         "the compute between these two calls equal across "
-         "ranks over the whole run"},
-        {"--latency", "F", "network latency scaled by F"},
-        {"--bandwidth", "F", "network bandwidth scaled by F"},
-        {"--overhead", "F", "send and receive start overheads scaled by F"},
-        {"--eager-limit", "BYTES", "the eager/rendezvous threshold moved to BYTES"},
-        {"--timeline-before", "FILE", "the predicted run's timeline, critical path marked"},
-        {"--timeline-after", "FILE",
-         "the timeline under the assumptions (without any: under "
-         "the first suggestion)"}})
-    C.App.add_option(Name, Opt[Name], Help)->type_name(Value);
-  if (std::string Err = C.parse(Args); !Err.empty()) {
-    Diags.error(Tool, Err, "usage");
-    std::cerr << C.help();
+  C.addOptions(
+      Opt, {{"--program", "DIR", "the program base data: rank<N>.trace (required)"},
+            {"--machine", "FILE", "the compute base data (required)"},
+            {"--network", "FILE", "the communication base data (required)"},
+            {"--cluster", "FILE", "nodes, ranks per node, their machines and networks"},
+            {"--model", "table|loggps", "the network model (default table)"},
+            {"--format", "text|yaml|json", "the report's format (default text)"},
+            {"-o", "FILE", "write the report there (default: standard output)"},
+            {"--step", "SITE", "each execution of this MPI call closes a parallel step"},
+            {"--zero-wait", "RANK:RECORD", "assume no wait at this completion record of a rank"},
+            {"--zero-wait-site", "SITE", "assume no wait at any completion of this call"},
+            {"--scale", "SITE=F",
+             "compute ending at this call takes F times as long (0.5: twice as "
+             "fast, 0: free)"},
+            {"--balance-step", "N|all",
+             "the compute of step N (from 1), or of every step, "
+             "equal across ranks (the mean; needs --step)"},
+            {"--zero-wait-messages", "rank=R,peer=P,tag=T,site=SITE",
+             "assume no wait for these messages (any subset of the keys; rank: the waiting rank, "
+             "peer: its partner)"},
+            {"--balance-volume", "N|all",
+             "the bytes each rank sends in step N (from 1) or in every step (with --step; "
+             "without: over the run) equal across ranks (the mean)"},
+            {"--balance-segment", "FROM,TO",
+             "the compute between these two calls equal across "
+             "ranks over the whole run"},
+            {"--latency", "F", "network latency scaled by F"},
+            {"--bandwidth", "F", "network bandwidth scaled by F"},
+            {"--overhead", "F", "send and receive start overheads scaled by F"},
+            {"--eager-limit", "BYTES", "the eager/rendezvous threshold moved to BYTES"},
+            {"--timeline-before", "FILE", "the predicted run's timeline, critical path marked"},
+            {"--timeline-after", "FILE",
+             "the timeline under the assumptions (without any: under "
+             "the first suggestion)"}});
+  if (std::optional<int> Status = C.parseOrExit(Args, Diags, Tool))
+    return *Status;
+  if (!C.requireOptions({"--program", "--machine", "--network"}, Diags, Tool))
     return 1;
-  }
-  if (C.Help) {
-    std::cout << C.help();
-    return 0;
-  }
-  std::erase_if(Opt, [&](const auto &KV) { return !C.App.count(KV.first); });
-  for (const char *Required : {"--program", "--machine", "--network"})
-    if (!Opt.count(Required)) {
-      Diags.error(Tool, std::string("missing ") + Required, "usage");
-      std::cerr << C.help();
-      return 1;
-    }
   auto usage = [&](const std::string &Message) {
     Diags.error(Tool, Message, "usage");
     return 1;
@@ -431,15 +418,9 @@ int runWhatIf(const CommandArgs &Args) {
   }
 
   std::ofstream OutFile;
-  std::ostream *OS = &std::cout;
-  if (Opt.count("-o")) {
-    OutFile.open(Opt["-o"]);
-    if (!OutFile) {
-      Diags.error({Opt["-o"], 0, 0}, "cannot write the output", "io");
-      return 1;
-    }
-    OS = &OutFile;
-  }
+  std::ostream *OS = openOutput(Opt.count("-o") ? &Opt["-o"] : nullptr, OutFile, "output", Diags);
+  if (!OS)
+    return 1;
   if (Format == "yaml")
     writeWhatIfYaml(*OS, Rep);
   else if (Format == "json")

@@ -2,33 +2,16 @@
 // docs/whatif.md: tool, version, command, predicted_seconds, suggestions, critical_path).
 #include "mpiete/whatif/Analysis.h"
 
+#include "mpiete/estimator/Report.h"
+
 #include <cstdio>
 
 namespace mpiete::whatif {
 
 namespace {
 
-std::string seconds(TimeNs Ns) {
-  char Buf[48];
-  const char *Sign = Ns < 0 ? "-" : "";
-  unsigned long long A = Ns < 0 ? (unsigned long long)(-Ns) : (unsigned long long)Ns;
-  std::snprintf(Buf, sizeof Buf, "%s%llu.%09llu", Sign, A / 1000000000ULL, A % 1000000000ULL);
-  return Buf;
-}
-
-std::string quoted(const std::string &S) {
-  std::string Out = "\"";
-  for (char C : S) {
-    if (C == '"' || C == '\\')
-      Out += '\\';
-    if (C == '\n') {
-      Out += "\\n";
-      continue;
-    }
-    Out += C;
-  }
-  return Out + "\"";
-}
+using estimator::formatSeconds;
+using estimator::quotedString;
 
 std::string share(double X) {
   char Buf[32];
@@ -40,33 +23,34 @@ std::string share(double X) {
 
 void writeWhatIfText(std::ostream &OS, const WhatIfReport &R) {
   const Analysis &A = *R.F1;
-  OS << "predicted time: " << seconds(A.Base) << " s\n";
+  OS << "predicted time: " << formatSeconds(A.Base) << " s\n";
   if (R.ScenarioLabel) {
-    OS << "what if " << *R.ScenarioLabel << ": " << seconds(R.ScenarioPredicted)
+    OS << "what if " << *R.ScenarioLabel << ": " << formatSeconds(R.ScenarioPredicted)
        << " s (replayed)\n";
     OS << "  upper bound on the improvement (F3, sum of times, no DAG): "
-       << seconds(R.ScenarioBound) << " s\n";
+       << formatSeconds(R.ScenarioBound) << " s\n";
   }
   OS << "\nsuggestions (predicted time after each, from a replay of the same base data):\n";
   OS << "  rank  predicted (s)    saving (s)  kind             what / where\n";
   for (const Suggestion &S : A.Suggestions) {
     char Line[200];
     std::snprintf(Line, sizeof Line, "  %4u %14s %13s  %-16s ", S.Rank,
-                  seconds(S.Predicted).c_str(), seconds(S.Saving).c_str(), S.Kind.c_str());
+                  formatSeconds(S.Predicted).c_str(), formatSeconds(S.Saving).c_str(),
+                  S.Kind.c_str());
     OS << Line << S.What << (S.Bound ? " [bound]" : "") << "\n"
        << std::string(52, ' ') << "at " << S.Where << "\n";
   }
   if (!A.Domino.Waits.empty())
     OS << "\ndomino path: " << A.Domino.Waits.size() << " waits, predicted "
-       << seconds(A.Domino.Predicted) << " s (" << A.Domino.Replays << " replays)\n";
-  OS << "\ncritical path (" << seconds(A.Path.Length) << " s, " << A.Path.Steps.size()
+       << formatSeconds(A.Domino.Predicted) << " s (" << A.Domino.Replays << " replays)\n";
+  OS << "\ncritical path (" << formatSeconds(A.Path.Length) << " s, " << A.Path.Steps.size()
      << " intervals), by site:\n";
   OS << "  share   seconds        kind     where\n";
   for (size_t I = 0; I < A.Shares.size() && I < 15; ++I) {
     const CriticalShare &C = A.Shares[I];
     char Line[120];
     std::snprintf(Line, sizeof Line, "  %5.1f%% %14s %-8s ", 100 * C.Share,
-                  seconds(C.Seconds).c_str(), kindName(C.Kind).c_str());
+                  formatSeconds(C.Seconds).c_str(), kindName(C.Kind).c_str());
     OS << Line << C.Where << "\n";
   }
 }
@@ -78,19 +62,19 @@ void writeData(std::ostream &OS, const WhatIfReport &R, bool Json) {
   const Analysis &A = *R.F1;
   const char *Sep = Json ? "," : "";
   auto key = [&](const std::string &K, const std::string &V, int Indent, bool Last = false) {
-    OS << std::string(size_t(Indent), ' ') << (Json ? quoted(K) : K) << ": " << V
+    OS << std::string(size_t(Indent), ' ') << (Json ? quotedString(K) : K) << ": " << V
        << (Json && !Last ? "," : "") << "\n";
   };
   if (Json)
     OS << "{\n";
   for (const auto &[K, V] : R.Provenance)
-    key(K, quoted(V), Json ? 2 : 0);
-  key("predicted_seconds", seconds(A.Base), Json ? 2 : 0);
+    key(K, quotedString(V), Json ? 2 : 0);
+  key("predicted_seconds", formatSeconds(A.Base), Json ? 2 : 0);
   if (R.ScenarioLabel) {
     OS << (Json ? "  \"scenario\": {\n" : "scenario:\n");
-    key("what", quoted(*R.ScenarioLabel), 2 + (Json ? 2 : 0));
-    key("predicted_seconds", seconds(R.ScenarioPredicted), 2 + (Json ? 2 : 0));
-    key("bound_seconds", seconds(R.ScenarioBound), 2 + (Json ? 2 : 0), true);
+    key("what", quotedString(*R.ScenarioLabel), 2 + (Json ? 2 : 0));
+    key("predicted_seconds", formatSeconds(R.ScenarioPredicted), 2 + (Json ? 2 : 0));
+    key("bound_seconds", formatSeconds(R.ScenarioBound), 2 + (Json ? 2 : 0), true);
     OS << (Json ? "  },\n" : "");
   }
   OS << (Json ? "  \"suggestions\": [\n" : "suggestions:\n");
@@ -101,11 +85,11 @@ void writeData(std::ostream &OS, const WhatIfReport &R, bool Json) {
     int In = Json ? 6 : 4;
     OS << (Json ? "" : "  - ");
     OS << (Json ? std::string(size_t(In), ' ') + "\"rank\": " : "rank: ") << S.Rank << Sep << "\n";
-    key("kind", quoted(S.Kind), In);
-    key("what", quoted(S.What), In);
-    key("where", quoted(S.Where), In);
-    key("predicted_seconds", seconds(S.Predicted), In);
-    key("saving_seconds", seconds(S.Saving), In);
+    key("kind", quotedString(S.Kind), In);
+    key("what", quotedString(S.What), In);
+    key("where", quotedString(S.Where), In);
+    key("predicted_seconds", formatSeconds(S.Predicted), In);
+    key("saving_seconds", formatSeconds(S.Saving), In);
     key("bound", S.Bound ? "true" : "false", In, true);
     if (Json)
       OS << "    }" << (I + 1 < A.Suggestions.size() ? "," : "") << "\n";
@@ -115,11 +99,12 @@ void writeData(std::ostream &OS, const WhatIfReport &R, bool Json) {
     const CriticalShare &C = A.Shares[I];
     int In = Json ? 6 : 4;
     if (Json)
-      OS << "    {\n" << std::string(size_t(In), ' ') << "\"where\": " << quoted(C.Where) << ",\n";
+      OS << "    {\n"
+         << std::string(size_t(In), ' ') << "\"where\": " << quotedString(C.Where) << ",\n";
     else
-      OS << "  - where: " << quoted(C.Where) << "\n";
-    key("kind", quoted(kindName(C.Kind)), In);
-    key("seconds", seconds(C.Seconds), In);
+      OS << "  - where: " << quotedString(C.Where) << "\n";
+    key("kind", quotedString(kindName(C.Kind)), In);
+    key("seconds", formatSeconds(C.Seconds), In);
     key("share", share(C.Share), In, true);
     if (Json)
       OS << "    }" << (I + 1 < A.Shares.size() ? "," : "") << "\n";

@@ -24,6 +24,12 @@ struct ReportOptions {
   std::function<std::string(BlockId, BlockId)> DescribeSegment;
 };
 
+/// Seconds from integer nanoseconds, exactly ("-1.500000000"; no floating point rounding), as
+/// every report of an estimate (estimate, whatif) prints them.
+std::string formatSeconds(TimeNs Ns);
+/// A string in double quotes with `"`, `\` and newlines escaped: valid in YAML and JSON.
+std::string quotedString(const std::string &S);
+
 /// What predicted_seconds means: "all", "last" or the instance's number.
 std::string regionInstanceName(int RegionInstance);
 
