@@ -1,5 +1,6 @@
 // The replay engine's event loop, MPI matching engine and accounting.
 #include "EngineImpl.h"
+#include "RoundNs.h"
 
 #include <algorithm>
 #include <cmath>
@@ -491,7 +492,7 @@ bool Engine::Impl::doSegment(uint32_t R, const Event &E) {
     return false;
   }
   const double Sec = G.Times->seconds(G.Occurrences++);
-  const int64_t Ps = std::max<int64_t>(0, std::llround(Sec * 1e12));
+  const int64_t Ps = std::max<int64_t>(0, roundNs(Sec * 1e12));
   unsigned __int128 Total = (unsigned __int128)uint64_t(Ps) + S.CarryPs;
   TimeNs Ns = TimeNs(Total / 1000);
   S.CarryPs = uint64_t(Total % 1000);
