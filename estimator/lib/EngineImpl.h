@@ -185,6 +185,7 @@ private:
   void closeRegion(RankState &S);
   void charge(uint32_t R, SpanKind Kind, uint32_t BlockIdx, TimeNs Begin, TimeNs End);
   uint32_t blockIndex(BlockId B);
+  uint32_t blockIndexSlow(BlockId B);
   uint32_t newRequest(uint32_t R, const Event &E);
   void releaseRequest(uint32_t Slot);
   uint32_t newEnvelope();
@@ -200,6 +201,7 @@ private:
     return uint32_t(Pool.size() - 1);
   }
   uint32_t spaceOf(int32_t Rank, uint64_t Comm, uint8_t Context);
+  uint32_t spaceOfSlow(int32_t Rank, uint64_t Comm, uint8_t Context);
   void doRequestFree(uint32_t R, const Event &E);
   static bool matches(int32_t WantSource, int32_t WantTag, int32_t Source, int32_t Tag) {
     return (WantSource == AnySource || WantSource == Source) &&
@@ -225,6 +227,12 @@ private:
   FlatMap<uint32_t> SpaceIndex;   ///< (rank, dense comm, context) -> space
   FlatMap<uint32_t> ChannelIndex; ///< (space, source) -> channel
   std::vector<Channel> Channels;
+  /// A rank's spaces (by context & 1) in the communicator it used last: spaceOf's fast path.
+  struct RecentSpace {
+    uint64_t Comm = 0;
+    uint32_t Idx[2] = {NoIndex, NoIndex};
+  };
+  std::vector<RecentSpace> RecentSpaces;
   // Contention (fluid flows through node links); off unless the network model has nodes.
   bool Contention = false;
   std::vector<int32_t> NodeOf; ///< rank -> node
@@ -238,6 +246,11 @@ private:
   TimeNs DirtyTime = 0;
   FlatMap<uint32_t> BlockIndex; ///< block -> BlockTotals index
   std::vector<BlockResult> BlockTotals;
+  struct RecentBlock {
+    BlockId Block = 0;
+    uint32_t Idx = NoIndex;
+  };
+  RecentBlock RecentBlocks[2];    ///< blockIndex's last two answers, latest first
   FlatMap<uint32_t> SegmentIndex; ///< segmentKey (probed on) -> SegmentTotals index
   std::vector<SegmentResult> SegmentTotals;
   bool SegmentMode = false; ///< the compute model has segments: Segment events are charged

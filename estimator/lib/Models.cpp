@@ -1,6 +1,7 @@
 // Compute and network models built from base data: block time tables, measured receive-time
 // tables, LogGPS parameters and the rank-to-node map.
 #include "mpiete/estimator/Models.h"
+#include "RoundNs.h"
 
 #include <algorithm>
 #include <cassert>
@@ -165,25 +166,25 @@ TableLinkModel::TableLinkModel(std::vector<Point> Points, double SendOverheadSec
 }
 
 TimeNs TableLinkModel::sendOverhead(uint64_t Bytes) const {
-  return std::max<TimeNs>(0, std::llround(SendOverhead + SendPerByte * double(Bytes)));
+  return std::max<TimeNs>(0, roundNs(SendOverhead + SendPerByte * double(Bytes)));
 }
 
 TimeNs TableLinkModel::recvOverhead(uint64_t Bytes) const {
-  return std::max<TimeNs>(0, std::llround(RecvOverhead + RecvPerByte * double(Bytes)));
+  return std::max<TimeNs>(0, roundNs(RecvOverhead + RecvPerByte * double(Bytes)));
 }
 
 TimeNs TableLinkModel::transfer(uint64_t Bytes) const {
   if (Sizes.empty())
     return 0;
   if (Sizes.size() == 1)
-    return std::max<TimeNs>(0, std::llround(Nanos[0]));
+    return std::max<TimeNs>(0, roundNs(Nanos[0]));
   // The segment containing Bytes, or the first / last one to extrapolate along.
   size_t Hi = size_t(std::upper_bound(Sizes.begin(), Sizes.end(), Bytes) - Sizes.begin());
   Hi = std::clamp<size_t>(Hi, 1, Sizes.size() - 1);
   size_t Lo = Hi - 1;
   double X0 = double(Sizes[Lo]), X1 = double(Sizes[Hi]);
   double Y = Nanos[Lo] + (Nanos[Hi] - Nanos[Lo]) * ((double(Bytes) - X0) / (X1 - X0));
-  return std::max<TimeNs>(0, std::llround(Y));
+  return std::max<TimeNs>(0, roundNs(Y));
 }
 
 void TableLinkModel::setStreamGaps(double G, double GEager) {
@@ -195,7 +196,7 @@ TimeNs TableLinkModel::streamTime(uint64_t Bytes) const {
   double PerByte = gapPerByte(Bytes);
   if (PerByte <= 0)
     return 0;
-  return std::clamp<TimeNs>(std::llround(PerByte * double(Bytes)), 0, transfer(Bytes));
+  return std::clamp<TimeNs>(roundNs(PerByte * double(Bytes)), 0, transfer(Bytes));
 }
 
 double TableLinkModel::streamRate(uint64_t Bytes) const {

@@ -1,7 +1,11 @@
 // Model tests: table interpolation and extrapolation, LogGPS times, cluster link selection.
 #include "mpiete/estimator/Models.h"
+#include "RoundNs.h"
 
 #include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
 
 using namespace mpiete::estimator;
 
@@ -91,4 +95,32 @@ TEST(ModelsTest, BlockOtherRanksRanTakesTheirMean) {
   EXPECT_EQ(M.fallbacks()[0], (std::pair<int, BlockId>{2, 1}));
   // A block no rank ran has no time at all.
   EXPECT_FALSE(M.secondsPerExecution(2, 5).has_value());
+}
+
+TEST(ModelsTest, RoundNsIsLlround) {
+  const double Inf = std::numeric_limits<double>::infinity();
+  for (double X : {0.0,
+                   -0.0,
+                   0.5,
+                   -0.5,
+                   1.5,
+                   -1.5,
+                   2.5,
+                   -2.5,
+                   0.49999999999999994,
+                   -0.49999999999999994,
+                   4503599627370495.5,
+                   -4503599627370495.5,
+                   9007199254740993.0,
+                   1e18,
+                   -1e18,
+                   4.6e18,
+                   1e19,
+                   -1e19,
+                   Inf,
+                   123456.4999999,
+                   7.5e-10})
+    EXPECT_EQ(roundNs(X), std::llround(X)) << X;
+  for (int I = -100000; I <= 100000; ++I)
+    EXPECT_EQ(roundNs(I * 0.01 + 1e-9 * I), std::llround(I * 0.01 + 1e-9 * I)) << I;
 }
