@@ -43,6 +43,7 @@ enum class Algo : uint8_t {
   RecursiveHalving,  // reduce-scatter recursive halving
   Butterfly,         // reduce-scatter butterfly (replaced by RecursiveHalving)
   GatherBcast,       // allgather(v) linear: gather(v) to 0 + bcast
+  InOrderBinomial,   // MPICH's binomial tree: the parent clears the lowest set bit
 };
 
 Library library();
