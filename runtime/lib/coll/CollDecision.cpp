@@ -343,8 +343,8 @@ constexpr Rule MpichRules[] = {
   {Barrier, Either, AnyComm, AnyBytes, Bruck},
   {Bcast, Either, 8, AnyBytes, InOrderBinomial},
   {Bcast, Either, AnyComm, 12288, InOrderBinomial},
-  {Bcast, Either, AnyComm, 524288, ScatterAllgather}, // ring allgather for non-powers of two
-  {Bcast, Either, AnyComm, AnyBytes, ScatterAllgather},
+  {Bcast, Either, AnyComm, 524288, ScatterDoubling}, // ring allgather for non-powers of two
+  {Bcast, Either, AnyComm, AnyBytes, ScatterRing},
   {Reduce, NonCommutative, AnyComm, AnyBytes, InOrderBinomial}, // to rank 0, then to the root
   {Reduce, Commutative, AnyComm, 2049, InOrderBinomial},
   {Reduce, Commutative, AnyComm, AnyBytes, Rabenseifner},
@@ -440,7 +440,9 @@ const char *algoName(Algo A) {
                                       "recursive_halving",
                                       "butterfly",
                                       "gather_bcast",
-                                      "in_order_binomial"};
+                                      "in_order_binomial",
+                                      "scatter_doubling",
+                                      "scatter_ring"};
   return Names[static_cast<int>(A)];
 }
 
