@@ -341,12 +341,12 @@ constexpr Rule OpenMpi41Rules[] = {
 // MPICH 3.x/4.x classic defaults (the CVAR thresholds' default values), for comparison.
 constexpr Rule MpichRules[] = {
   {Barrier, Either, AnyComm, AnyBytes, Bruck},
-  {Bcast, Either, 8, AnyBytes, Binomial},
-  {Bcast, Either, AnyComm, 12288, Binomial},
-  {Bcast, Either, AnyComm, 524288, ScatterAllgather}, // ring allgather for non-powers of two
-  {Bcast, Either, AnyComm, AnyBytes, ScatterAllgather},
-  {Reduce, NonCommutative, AnyComm, AnyBytes, Binomial},
-  {Reduce, Commutative, AnyComm, 2049, Binomial},
+  {Bcast, Either, 8, AnyBytes, InOrderBinomial},
+  {Bcast, Either, AnyComm, 12288, InOrderBinomial},
+  {Bcast, Either, AnyComm, 524288, ScatterDoubling}, // ring allgather for non-powers of two
+  {Bcast, Either, AnyComm, AnyBytes, ScatterRing},
+  {Reduce, NonCommutative, AnyComm, AnyBytes, InOrderBinomial}, // to rank 0, then to the root
+  {Reduce, Commutative, AnyComm, 2049, InOrderBinomial},
   {Reduce, Commutative, AnyComm, AnyBytes, Rabenseifner},
   {Allreduce, NonCommutative, AnyComm, AnyBytes, RecursiveDoubling},
   {Allreduce, Commutative, AnyComm, 2049, RecursiveDoubling},
@@ -369,8 +369,8 @@ constexpr Rule MpichRules[] = {
   {ReduceScatterBlock, NonCommutative, AnyComm, AnyBytes, Linear},
   {ReduceScatterBlock, Commutative, AnyComm, 524288, RecursiveHalving},
   {ReduceScatterBlock, Commutative, AnyComm, AnyBytes, Linear},
-  {Scan, Either, AnyComm, AnyBytes, Linear},
-  {Exscan, Either, AnyComm, AnyBytes, Linear},
+  {Scan, Either, AnyComm, AnyBytes, RecursiveDoubling},
+  {Exscan, Either, AnyComm, AnyBytes, RecursiveDoubling},
 };
 // clang-format on
 
@@ -439,7 +439,10 @@ const char *algoName(Algo A) {
                                       "modified_bruck",
                                       "recursive_halving",
                                       "butterfly",
-                                      "gather_bcast"};
+                                      "gather_bcast",
+                                      "in_order_binomial",
+                                      "scatter_doubling",
+                                      "scatter_ring"};
   return Names[static_cast<int>(A)];
 }
 

@@ -43,6 +43,10 @@ enum class Algo : uint8_t {
   RecursiveHalving,  // reduce-scatter recursive halving
   Butterfly,         // reduce-scatter butterfly (replaced by RecursiveHalving)
   GatherBcast,       // allgather(v) linear: gather(v) to 0 + bcast
+  InOrderBinomial,   // MPICH's binomial tree: the parent clears the lowest set bit
+  ScatterDoubling,   // MPICH bcast: binomial scatter of bytes + recursive doubling allgather
+                     // (ring allgather when the size is not a power of two)
+  ScatterRing,       // MPICH bcast: binomial scatter of bytes + ring allgather
 };
 
 Library library();

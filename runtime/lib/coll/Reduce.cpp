@@ -3,6 +3,8 @@
 #include "CollBase.h"
 #include "Collectives.h"
 
+#include <utility>
+
 namespace mpiete::coll {
 namespace {
 
@@ -25,6 +27,36 @@ int reduceTree(const Ctx &K, const Tree &T, const void *In, void *Out, int Count
   if (T.Parent >= 0)
     return K.send(Acc, Count, Type, T.Parent);
   return copy(Acc, Count, Type, Out, Count, Type);
+}
+
+/// MPICH's binomial reduce of a non-commutative operation: the tree is rooted at rank 0 so
+/// that every subtree is a range of ranks; each rank folds its children (higher ranks,
+/// nearest first) behind its own value, and rank 0 sends the result to the root.
+int reduceBinomialInOrder(const Ctx &K, const void *In, void *RecvBuf, int Count, MPI_Datatype Type,
+                          MPI_Op Op, int Root) {
+  const Tree T = inOrderBinomialTree(K.Rank, 0, K.Size);
+  if (T.NumChildren == 0 && T.Parent >= 0)
+    MPIETE_TRY(K.send(In, Count, Type, T.Parent));
+  else {
+    Temp AccMem, TmpMem;
+    char *Acc = AccMem.alloc(Count, Type);
+    char *Tmp = TmpMem.alloc(Count, Type);
+    MPIETE_TRY(copy(In, Count, Type, Acc, Count, Type));
+    for (int I = 0; I < T.NumChildren; ++I) {
+      MPIETE_TRY(K.recv(Tmp, Count, Type, T.Children[I]));
+      MPIETE_TRY(reduceLocal(Acc, Tmp, Count, Type, Op)); // Tmp = Acc op Tmp
+      std::swap(Acc, Tmp);
+    }
+    if (T.Parent >= 0)
+      MPIETE_TRY(K.send(Acc, Count, Type, T.Parent));
+    else if (Root == 0)
+      return copy(Acc, Count, Type, RecvBuf, Count, Type);
+    else
+      return K.send(Acc, Count, Type, Root);
+  }
+  if (K.Rank == Root)
+    return K.recv(RecvBuf, Count, Type, 0);
+  return MPI_SUCCESS;
 }
 
 } // namespace
@@ -82,6 +114,10 @@ int reduceWith(const Ctx &K, Algo A, const void *In, void *RecvBuf, int Count, M
     return MPI_SUCCESS;
   }
   case Algo::Binomial:
+    return reduceTree(K, inOrderBinomialTree(K.Rank, Root, K.Size), In, RecvBuf, Count, T, Op);
+  case Algo::InOrderBinomial:
+    if (!commutative(Op))
+      return reduceBinomialInOrder(K, In, RecvBuf, Count, T, Op, Root);
     return reduceTree(K, inOrderBinomialTree(K.Rank, Root, K.Size), In, RecvBuf, Count, T, Op);
   default: // Chain, Binary
     return reduceTree(K, treeFor(A, K.Rank, Root, K.Size), In, RecvBuf, Count, T, Op);

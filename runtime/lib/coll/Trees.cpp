@@ -150,6 +150,8 @@ Tree treeFor(Algo A, int Rank, int Root, int Size) {
     return naryTree(Rank, Root, Size, 2);
   case Algo::Knomial:
     return knomialTree(Rank, Root, Size, 4);
+  case Algo::InOrderBinomial:
+    return inOrderBinomialTree(Rank, Root, Size);
   default:
     return binomialTree(Rank, Root, Size);
   }

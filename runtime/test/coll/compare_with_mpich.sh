@@ -8,6 +8,7 @@
 # leader), and messages a rank sends itself are left out on both sides (they never reach the
 # network; mpiete copies locally).
 #   compare_with_mpich.sh <coll_messages binary of an MPICH build> <ucx_spy.so> <np>...
+# COLLS="bcast scan" (optional) keeps only the cases of those collectives.
 # Prints one line per case (same / DIFF) and exits non-zero if any case differs.
 set -u
 prog=$1 spy=$2; shift 2
@@ -24,6 +25,13 @@ allgatherv:10 allgatherv:1000 allgatherv:5000 allgatherv:50000
 alltoall:1 alltoall:100 alltoall:10000 alltoall:20000 alltoallv:100
 reduce_scatter_block:4 reduce_scatter_block:100 reduce_scatter_block:5000 reduce_scatter_block:20000
 reduce_scatter:100 reduce_scatter:20000 scan:100 exscan:100 barrier:0"
+if [ -n "${COLLS:-}" ]; then
+  kept=""
+  for c in $cases; do
+    case " $COLLS " in *" ${c%%:*} "*) kept="$kept $c" ;; esac
+  done
+  cases=$kept
+fi
 # The spy must see MPICH's messages at all (a bcast at 2 ranks sends one).
 probe=$(LD_PRELOAD=$spy MPIR_CVAR_NOLOCAL=1 "$mpiexec" -n 2 "$prog" real bcast 100 0 2>&1 | grep -c '^I')
 if [ "$probe" != 1 ]; then
