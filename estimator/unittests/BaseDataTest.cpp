@@ -216,3 +216,59 @@ TEST(BaseDataTest, SegmentEventsBeforeEachCall) {
                       "seg(0aa758c0:30>0aa758c0:2) " + Fin);
   std::filesystem::remove_all(Dir);
 }
+
+// Issue 14: a trace whose call sites contradict the block map (a flipped block id or routine)
+// is an error naming the file and record, never a silently different prediction.
+TEST(BaseDataTest, CallSitesAreCheckedAgainstTheBlockMap) {
+  std::string Dir = tempDir("callsites");
+  {
+    auto W = std::make_unique<TraceWriter>();
+    W->enable(Dir.c_str());
+    W->start(0, 1);
+    W->callBegin();
+    W->init(id(1));
+    W->block(id(3));
+    W->callBegin();
+    W->finalize(id(2));
+    W->finish();
+  }
+  auto replay = [&](const CallSites &Sites, std::string &Errors) {
+    std::ostringstream OS;
+    DiagnosticSink Diags(OS);
+    TraceEventSource T(Diags);
+    EXPECT_TRUE(T.open(Dir + "/rank0.trace")) << OS.str();
+    T.setCallSites(&Sites);
+    Event E;
+    while (T.next(E)) {
+    }
+    Errors = OS.str();
+    return !T.failed();
+  };
+  CallSites Good;
+  Good.Units = {Unit};
+  Good.Sites = {{id(1), CallSites::Kind::Init},
+                {id(2), CallSites::Kind::Finalize},
+                {id(3), CallSites::Kind::Other}};
+  std::string Errors;
+  EXPECT_TRUE(replay(Good, Errors)) << Errors;
+  EXPECT_EQ(Errors, "");
+
+  CallSites Swapped = Good; // the map says MPI_Finalize where the trace has MPI_Init
+  Swapped.Sites[id(1)] = CallSites::Kind::Finalize;
+  EXPECT_FALSE(replay(Swapped, Errors));
+  EXPECT_NE(Errors.find("rank0.trace"), std::string::npos) << Errors;
+  EXPECT_NE(Errors.find("a call of MPI_Init at call site 0aa758c0:1, which the block map "
+                        "(blocks.yaml) says is MPI_Finalize"),
+            std::string::npos)
+      << Errors;
+
+  CallSites Missing = Good; // a call site the map does not have
+  Missing.Sites.erase(id(2));
+  EXPECT_FALSE(replay(Missing, Errors));
+  EXPECT_NE(Errors.find("call site 0aa758c0:2 is not in the block map"), std::string::npos)
+      << Errors;
+
+  CallSites OtherUnit; // a unit the map does not describe is not checked
+  OtherUnit.Units = {Unit + 1};
+  EXPECT_TRUE(replay(OtherUnit, Errors)) << Errors;
+}

@@ -214,6 +214,12 @@ int runEstimate(const CommandArgs &Args) {
   if (!loadBaseData(Opt["--program"], Opt["--machine"], Opt["--network"],
                     Opt.count("--cluster") ? Opt["--cluster"] : "", Kind, Diags, Data))
     return 1;
+  // Each call-start record is checked against the block map (issue 14: a flipped call site
+  // must be an error, not a silently different prediction).
+  const CallSites Sites = Blocks.Present ? CallSites::fromBlockMap(Blocks.Map) : CallSites{};
+  if (Blocks.Present)
+    for (auto &T : Data.Traces)
+      T->setCallSites(&Sites);
   auto &Traces = Data.Traces;
   TableComputeModel &Compute = Data.Compute;
   std::unique_ptr<ClusterNetworkModel> &Net = Data.Net;

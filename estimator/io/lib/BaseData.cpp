@@ -1,6 +1,7 @@
 // Trace files to engine events, machine.yaml to a compute model, network.yaml to a link model.
 #include "mpiete/estimator/BaseData.h"
 
+#include <cctype>
 #include <charconv>
 #include <filesystem>
 #include <set>
@@ -8,9 +9,56 @@
 
 namespace mpiete::estimator {
 
+CallSites CallSites::fromBlockMap(const BlockMap &Map) {
+  CallSites Out;
+  for (const UnitModel &U : Map.Units) {
+    Out.Units.insert(U.UnitId);
+    for (const Block &B : U.Blocks) {
+      std::string R = B.Routine;
+      for (char &C : R)
+        C = char(std::tolower(static_cast<unsigned char>(C)));
+      // MPI_Init and MPI_Init_thread record Init; MPI_Finalize records Finalize (C and Fortran).
+      Kind K = R.rfind("mpi_init", 0) == 0       ? Kind::Init
+               : R.rfind("mpi_finalize", 0) == 0 ? Kind::Finalize
+                                                 : Kind::Other;
+      if (R == "mpi_initialized" || R == "mpi_finalized")
+        K = Kind::Other;
+      Out.Sites.emplace(U.blockId(B.Index), K);
+    }
+  }
+  return Out;
+}
+
+bool TraceEventSource::checkCallSite() {
+  if (isReservedBlock(Rec.Block) || !Check->Units.count(blockUnit(Rec.Block)))
+    return true; // an uninstrumented call, or a unit the map does not describe
+  auto It = Check->Sites.find(Rec.Block);
+  if (It == Check->Sites.end())
+    return Reader.reject("call site " + formatBlockId(Rec.Block) +
+                         " is not in the block map (blocks.yaml) of its unit: the trace and "
+                         "the block map contradict each other");
+  const bool IsInit = Rec.Kind == trace::RecordKind::Init;
+  const bool IsFinalize = Rec.Kind == trace::RecordKind::Finalize;
+  if (IsInit != (It->second == CallSites::Kind::Init) ||
+      IsFinalize != (It->second == CallSites::Kind::Finalize))
+    return Reader.reject(std::string("a call of ") +
+                         (IsInit       ? "MPI_Init"
+                          : IsFinalize ? "MPI_Finalize"
+                                       : "another MPI routine") +
+                         " at call site " + formatBlockId(Rec.Block) +
+                         ", which the block map (blocks.yaml) says is " +
+                         (It->second == CallSites::Kind::Init       ? "MPI_Init"
+                          : It->second == CallSites::Kind::Finalize ? "MPI_Finalize"
+                                                                    : "another MPI routine") +
+                         ": the trace and the block map contradict each other");
+  return true;
+}
+
 bool TraceEventSource::next(Event &E) {
   for (;;) {
     if (!Held && !Reader.next(Rec))
+      return false;
+    if (!Held && Check && Rec.CallStart && !checkCallSite())
       return false;
     Held = false;
     if (EmitSegments && Rec.CallStart) {

@@ -130,6 +130,9 @@ public:
   bool next(Record &R);
 
   bool ok() const { return !Failed; }
+  /// A check of the caller's on the last record failed (a contradiction with another file):
+  /// reported like the reader's own errors, naming the file and the record; the reader stops.
+  bool reject(const std::string &Message) { return fail(Message); }
   /// After next() returned false with ok(): the trace was complete.
   bool atEnd() const { return Ended; }
   const std::string &name() const { return Name; }

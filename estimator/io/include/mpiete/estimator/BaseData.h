@@ -5,6 +5,7 @@
 #define MPIETE_ESTIMATOR_BASEDATA_H
 
 #include "mpiete/BlockId.h"
+#include "mpiete/basedata/BlockMap.h"
 #include "mpiete/basedata/MachineFile.h"
 #include "mpiete/basedata/NetworkFile.h"
 #include "mpiete/estimator/Event.h"
@@ -14,6 +15,8 @@
 
 #include <memory>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace mpiete::estimator {
@@ -23,6 +26,17 @@ namespace mpiete::estimator {
 /// With setEmitSegments(true), every MPI call (a record with the call-start flag) is preceded
 /// by a Segment event: From = the previous call's site (ProgramStart for the first), Block =
 /// this call's site.
+/// What the block map (blocks.yaml) says of the program's call sites, to check each trace
+/// against it: a call-start record at a block the map does not have, an MPI_Init record at a
+/// site that is not MPI_Init (or the other way round), and the same for MPI_Finalize, mean the
+/// trace and the map contradict each other (a corrupt file): an error, never a prediction.
+struct CallSites {
+  enum class Kind : uint8_t { Init, Finalize, Other };
+  std::unordered_map<BlockId, Kind> Sites;
+  std::unordered_set<uint32_t> Units; ///< units the map describes; other units are not checked
+  static CallSites fromBlockMap(const BlockMap &Map);
+};
+
 class TraceEventSource : public EventSource {
 public:
   explicit TraceEventSource(DiagnosticSink &Diags) : Reader(Diags) {
@@ -36,6 +50,9 @@ public:
 
   /// Segment events before each call (off by default: the engine handles them once on).
   void setEmitSegments(bool On) { EmitSegments = On; }
+  /// Check each call-start record against the block map (null: no check). Sites must outlive
+  /// the source.
+  void setCallSites(const CallSites *Sites) { Check = Sites; }
 
   bool next(Event &E) override;
   std::string name() const override { return Reader.name(); }
@@ -45,6 +62,8 @@ private:
   trace::TraceReader Reader;
   trace::Record Rec;
   bool EmitSegments = false;
+  const CallSites *Check = nullptr;
+  bool checkCallSite();
   bool Held = false;                // Rec is read but not yet turned into an event
   uint64_t LastCall = ProgramStart; // the previous call's site
 };
