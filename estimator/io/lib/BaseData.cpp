@@ -30,26 +30,23 @@ CallSites CallSites::fromBlockMap(const BlockMap &Map) {
 }
 
 bool TraceEventSource::checkCallSite() {
-  if (isReservedBlock(Rec.Block) || !Check->Units.count(blockUnit(Rec.Block)))
-    return true; // an uninstrumented call, or a unit the map does not describe
+  // One look-up for a known site (every call of a valid trace); the unit only when it is not.
   auto It = Check->Sites.find(Rec.Block);
-  if (It == Check->Sites.end())
+  if (It == Check->Sites.end()) {
+    if (isReservedBlock(Rec.Block) || !Check->Units.count(blockUnit(Rec.Block)))
+      return true; // an uninstrumented call, or a unit the map does not describe
     return Reader.reject("call site " + formatBlockId(Rec.Block) +
                          " is not in the block map (blocks.yaml) of its unit: the trace and "
                          "the block map contradict each other");
-  const bool IsInit = Rec.Kind == trace::RecordKind::Init;
-  const bool IsFinalize = Rec.Kind == trace::RecordKind::Finalize;
-  if (IsInit != (It->second == CallSites::Kind::Init) ||
-      IsFinalize != (It->second == CallSites::Kind::Finalize))
-    return Reader.reject(std::string("a call of ") +
-                         (IsInit       ? "MPI_Init"
-                          : IsFinalize ? "MPI_Finalize"
-                                       : "another MPI routine") +
-                         " at call site " + formatBlockId(Rec.Block) +
-                         ", which the block map (blocks.yaml) says is " +
-                         (It->second == CallSites::Kind::Init       ? "MPI_Init"
-                          : It->second == CallSites::Kind::Finalize ? "MPI_Finalize"
-                                                                    : "another MPI routine") +
+  }
+  const CallSites::Kind Recorded = Rec.Kind == trace::RecordKind::Init ? CallSites::Kind::Init
+                                   : Rec.Kind == trace::RecordKind::Finalize
+                                       ? CallSites::Kind::Finalize
+                                       : CallSites::Kind::Other;
+  if (Recorded != It->second)
+    return Reader.reject(std::string("a call of ") + CallSites::name(Recorded) + " at call site " +
+                         formatBlockId(Rec.Block) + ", which the block map (blocks.yaml) says is " +
+                         CallSites::name(It->second) +
                          ": the trace and the block map contradict each other");
   return true;
 }

@@ -35,6 +35,11 @@ struct CallSites {
   std::unordered_map<BlockId, Kind> Sites;
   std::unordered_set<uint32_t> Units; ///< units the map describes; other units are not checked
   static CallSites fromBlockMap(const BlockMap &Map);
+  static const char *name(Kind K) {
+    return K == Kind::Init       ? "MPI_Init"
+           : K == Kind::Finalize ? "MPI_Finalize"
+                                 : "another MPI routine";
+  }
 };
 
 class TraceEventSource : public EventSource {
