@@ -105,7 +105,7 @@ namespace {
 /// Reads one field, reporting a missing or malformed one against the record that holds it.
 class Reader {
 public:
-  Reader(const std::string &Path, DiagnosticSink &Diags) : Path(Path), Diags(Diags) {}
+  Reader(const std::string &Path, DiagnosticSink &Diags) : P{Path, Diags, "block-map"} {}
 
   /// N[Key] converted to T; a missing key, a record that is no map, or a value of another
   /// type is reported at its line (never a yaml-cpp exception).
@@ -154,17 +154,11 @@ public:
   }
 
   void fail(const std::string &Message, const YAML::Node &At = YAML::Node()) {
-    DiagLoc Loc{Path, 0, 0};
-    if (At.IsDefined() && At.Mark().line >= 0) {
-      Loc.Line = unsigned(At.Mark().line + 1);
-      Loc.Col = unsigned(At.Mark().column + 1);
-    }
-    Diags.error(Loc, Message, "block-map");
+    P.error(At, Message);
   }
 
 private:
-  const std::string &Path;
-  DiagnosticSink &Diags;
+  YamlParser P;
 };
 
 bool readUnit(const YAML::Node &N, size_t Ordinal, Reader &R, UnitModel &U) {

@@ -761,13 +761,15 @@ void Engine::Impl::match(uint32_t Env, uint32_t Recv, TimeNs Now) {
                                 "with MPI_ERR_TRUNCATE)");
   Q.PredSource = V.Source;
   Q.PredTag = V.Tag;
-  Q.PeerRank = V.Source;
-  Q.PeerTime = V.Inject;
-  Q.PeerBlock = V.Block;
-  if (V.SendReq != NoIndex) {
-    Requests[V.SendReq].PeerRank = Q.Owner;
-    Requests[V.SendReq].PeerTime = Q.Start;
-    Requests[V.SendReq].PeerBlock = Q.Block;
+  if (Opt.Observer) { // only the observer's dependencies read the partner
+    Q.PeerRank = V.Source;
+    Q.PeerTime = V.Inject;
+    Q.PeerBlock = V.Block;
+    if (V.SendReq != NoIndex) {
+      Requests[V.SendReq].PeerRank = Q.Owner;
+      Requests[V.SendReq].PeerTime = Q.Start;
+      Requests[V.SendReq].PeerBlock = Q.Block;
+    }
   }
   TimeNs Done;
   if (!V.Rendezvous) {

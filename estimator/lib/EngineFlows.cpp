@@ -1,6 +1,7 @@
 // The engine's contention model: transfers between nodes stream as fluid flows through their
 // nodes' egress and ingress links, at the max-min fair rates LinkSharing gives them.
 #include "EngineImpl.h"
+#include "RoundNs.h"
 
 #include <algorithm>
 #include <cmath>
@@ -128,7 +129,7 @@ void Engine::Impl::reshare(TimeNs Now) {
     // Exactly 1 at the own rate, so that a flow alone takes exactly its own time.
     K.Fraction = Sharing.atBound(C) ? 1 : std::max(Sharing.rate(C) / Sharing.bound(C), 1e-12);
     double Left = std::max(0.0, K.Members.front().first - K.Work);
-    K.End = Now + (K.Fraction == 1 ? std::llround(Left) : std::llround(Left / K.Fraction));
+    K.End = Now + (K.Fraction == 1 ? roundNs(Left) : roundNs(Left / K.Fraction));
     Next = std::min(Next, K.End);
   }
   if (Sharing.activeGroups().empty()) {

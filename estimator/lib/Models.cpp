@@ -15,7 +15,7 @@ LinkModel::~LinkModel() = default;
 NetworkModel::~NetworkModel() = default;
 
 namespace {
-TimeNs toNs(double Seconds) { return std::llround(Seconds * 1e9); }
+TimeNs toNs(double Seconds) { return roundNs(Seconds * 1e9); }
 } // namespace
 
 unsigned TableComputeModel::addMachine() {

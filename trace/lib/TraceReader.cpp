@@ -282,14 +282,15 @@ bool TraceReader::request(uint64_t &Id, const char *What) {
   uint64_t V;
   if (!u(V, What))
     return false;
-  if (Hdr.FormatVersion < 2 || !ExpandRepeats) {
-    Id = V;
-    return true;
-  }
-  if (V > Starts)
-    return fail("corrupt trace: " + std::string(What) + " " + std::to_string(V) +
+  Id = V;
+  return Hdr.FormatVersion < 2 || !ExpandRepeats || fromDistance(Id, What);
+}
+
+bool TraceReader::fromDistance(uint64_t &Id, const char *What) {
+  if (Id > Starts)
+    return fail("corrupt trace: " + std::string(What) + " " + std::to_string(Id) +
                 " starts back, only " + std::to_string(Starts) + " requests were started");
-  Id = V == 0 ? UnknownRequest : Starts + 1 - V;
+  Id = Id == 0 ? UnknownRequest : Starts + 1 - Id;
   return true;
 }
 
@@ -469,12 +470,8 @@ bool TraceReader::next(Record &R) {
           return false;
         C.Request = Word >> 1;
         C.Recv = (Word & 1) != 0;
-        if (V2 && ExpandRepeats && C.Request != 0) {
-          if (C.Request > Starts)
-            return fail("corrupt trace: completion " + std::to_string(C.Request) +
-                        " starts back, only " + std::to_string(Starts) + " requests were started");
-          C.Request = Starts + 1 - C.Request;
-        }
+        if (V2 && ExpandRepeats && !fromDistance(C.Request, "completion"))
+          return false;
         C.Source = C.Tag = 0;
         C.Bytes = 0;
         if (C.Recv && (!s32(C.Source, "matched source") || !s32(C.Tag, "matched tag") ||

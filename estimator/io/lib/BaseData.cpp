@@ -1,7 +1,6 @@
 // Trace files to engine events, machine.yaml to a compute model, network.yaml to a link model.
 #include "mpiete/estimator/BaseData.h"
 
-#include <cctype>
 #include <charconv>
 #include <filesystem>
 #include <set>
@@ -14,15 +13,10 @@ CallSites CallSites::fromBlockMap(const BlockMap &Map) {
   for (const UnitModel &U : Map.Units) {
     Out.Units.insert(U.UnitId);
     for (const Block &B : U.Blocks) {
-      std::string R = B.Routine;
-      for (char &C : R)
-        C = char(std::tolower(static_cast<unsigned char>(C)));
-      // MPI_Init and MPI_Init_thread record Init; MPI_Finalize records Finalize (C and Fortran).
-      Kind K = R.rfind("mpi_init", 0) == 0       ? Kind::Init
-               : R.rfind("mpi_finalize", 0) == 0 ? Kind::Finalize
-                                                 : Kind::Other;
-      if (R == "mpi_initialized" || R == "mpi_finalized")
-        K = Kind::Other;
+      // The frontend's routine table already sorted MPI_Init(_thread) and MPI_Finalize.
+      const Kind K = B.Kind == BlockKind::Init       ? Kind::Init
+                     : B.Kind == BlockKind::Finalize ? Kind::Finalize
+                                                     : Kind::Other;
       Out.Sites.emplace(U.blockId(B.Index), K);
     }
   }
@@ -53,23 +47,27 @@ bool TraceEventSource::checkCallSite() {
 
 bool TraceEventSource::next(Event &E) {
   for (;;) {
-    if (!Held && !Reader.next(Rec))
-      return false;
-    if (!Held && Check && Rec.CallStart && !checkCallSite())
-      return false;
-    Held = false;
-    if (EmitSegments && Rec.CallStart) {
-      // The computation before this call: emitted first, the record on the next call.
-      Rec.CallStart = false;
-      Held = true;
-      E.Kind = EventKind::Segment;
-      E.From = LastCall;
-      E.Block = Rec.Block;
-      E.Index = Rec.Number;
-      E.Context = 0;
-      E.Mode = SendMode::Standard;
-      LastCall = Rec.Block;
-      return true;
+    if (Held) {
+      Held = false;
+    } else {
+      if (!Reader.next(Rec))
+        return false;
+      if (Rec.CallStart) {
+        if (Check && !checkCallSite())
+          return false;
+        if (EmitSegments) {
+          // The computation before this call: emitted first, the record on the next call.
+          Held = true;
+          E.Kind = EventKind::Segment;
+          E.From = LastCall;
+          E.Block = Rec.Block;
+          E.Index = Rec.Number;
+          E.Context = 0;
+          E.Mode = SendMode::Standard;
+          LastCall = Rec.Block;
+          return true;
+        }
+      }
     }
     E.Block = Rec.Block;
     E.Index = Rec.Number;

@@ -194,13 +194,6 @@ struct YamlParser {
                 bool Required = true) {
     return integer(Map, Key, Out, 1, Max, Required);
   }
-
-  /// Kept for older callers: a finite number of any sign (reported when missing or invalid).
-  double number(const YAML::Node &Map, const char *Key) {
-    double V = 0;
-    finite(Map, Key, V, -std::numeric_limits<double>::max(), std::numeric_limits<double>::max());
-    return V;
-  }
 };
 
 } // namespace mpiete

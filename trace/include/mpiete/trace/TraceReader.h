@@ -154,6 +154,8 @@ private:
   bool readHeader();
   bool fail(const std::string &Message);
   bool request(uint64_t &Id, const char *What);
+  /// A v2 request id (how many starts back; 0 unknown) to the absolute id.
+  bool fromDistance(uint64_t &Id, const char *What);
   bool repeat(Record &R);
   bool consistent(const Record &R);
 
