@@ -7,15 +7,7 @@ namespace mpiete::estimator {
 
 TimelineSink::~TimelineSink() = default;
 
-namespace {
-/// Microseconds with three decimals, from integer nanoseconds, without floating point.
-void writeMicros(std::ostream &OS, TimeNs Ns) {
-  char Buf[40];
-  std::snprintf(Buf, sizeof Buf, "%lld.%03lld", (long long)(Ns / 1000), (long long)(Ns % 1000));
-  OS << Buf;
-}
-
-const char *kindName(SpanKind K) {
+const char *spanKindName(SpanKind K) {
   switch (K) {
   case SpanKind::Compute:
     return "compute";
@@ -25,6 +17,14 @@ const char *kindName(SpanKind K) {
     return "wait";
   }
   return "?";
+}
+
+namespace {
+/// Microseconds with three decimals, from integer nanoseconds, without floating point.
+void writeMicros(std::ostream &OS, TimeNs Ns) {
+  char Buf[40];
+  std::snprintf(Buf, sizeof Buf, "%lld.%03lld", (long long)(Ns / 1000), (long long)(Ns % 1000));
+  OS << Buf;
 }
 
 /// A JSON string's body: labels come from callers and may hold quotes.
@@ -52,7 +52,7 @@ ChromeTraceWriter::~ChromeTraceWriter() { finish(); }
 
 void ChromeTraceWriter::span(int Rank, SpanKind Kind, BlockId Block, TimeNs Begin, TimeNs End) {
   std::string B = formatBlock(Block);
-  OS << ",\n{\"name\":\"" << kindName(Kind) << ' ' << B << "\",\"cat\":\"" << kindName(Kind)
+  OS << ",\n{\"name\":\"" << spanKindName(Kind) << ' ' << B << "\",\"cat\":\"" << spanKindName(Kind)
      << "\",\"ph\":\"X\",\"pid\":0,\"tid\":" << Rank << ",\"ts\":";
   writeMicros(OS, Begin);
   OS << ",\"dur\":";

@@ -2,6 +2,7 @@
 // to the replay's prediction, and the report's lines.
 #include "mpiete/farm/FarmPrediction.h"
 
+#include "mpiete/estimator/Cluster.h"
 #include "mpiete/farm/TaskCostTable.h"
 #include "mpiete/support/Diagnostics.h"
 
@@ -50,20 +51,13 @@ bool loadFarmInputs(const std::string &MachinePath, const ClusterSpec *Spec,
   Out.TimeFactorOfRank.assign(size_t(Ranks), 1.0);
   if (!Spec || Spec->Nodes.empty() || Spec->RanksPerNode < 1)
     return true;
-  // The node of each rank and the machine file of each node, as estimator/io/Cluster.cpp
-  // places them.
-  const int PerNode = Spec->RanksPerNode;
-  const int Nodes = (Ranks + PerNode - 1) / PerNode;
-  std::vector<std::string> MachineOfNode;
-  for (const ClusterNodeType &T : Spec->Nodes)
-    for (int I = 0; I < T.Count; ++I)
-      MachineOfNode.push_back(T.Machine.empty() ? "" : clusterPath(ClusterPath, T.Machine));
+  const std::vector<std::string> MachineOfRank =
+      estimator::placeRanks(*Spec, ClusterPath, Ranks).MachineOfRank;
   std::map<std::string, std::optional<double>> FactorOfMachine;
   for (int R = 0; R < Ranks; ++R) {
-    const int Node = Spec->Placement == ClusterPlacement::Block ? R / PerNode : R % Nodes;
-    if (size_t(Node) >= MachineOfNode.size() || MachineOfNode[size_t(Node)].empty())
+    const std::string &Machine = MachineOfRank[size_t(R)];
+    if (Machine.empty())
       continue;
-    const std::string &Machine = MachineOfNode[size_t(Node)];
     auto [It, New] = FactorOfMachine.try_emplace(Machine);
     if (New) {
       const std::string Path = taskCostsPathOf(Machine);

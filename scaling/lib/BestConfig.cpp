@@ -104,9 +104,12 @@ std::optional<double> predictConfiguration(const ClusterProblem &Problem, const 
   return R.predictedSeconds();
 }
 
-double configurationBound(const ClusterProblem &Problem, const Configuration &C) {
+namespace {
+
+/// configurationBound with the scaled model at C's rank count already built.
+double boundWith(const ClusterProblem &Problem, const Configuration &C,
+                 const ScaledComputeModel &Base) {
   const int P = C.ranks();
-  ScaledComputeModel Base(*Problem.File, P, Problem.Size);
   // Per rank class: its compute seconds inside the default region (after Init, before
   // Finalize; the whole sequence when it has no Init).
   std::map<const RankClass *, double> ClassSeconds;
@@ -139,6 +142,12 @@ double configurationBound(const ClusterProblem &Problem, const Configuration &C)
   return Bound;
 }
 
+} // namespace
+
+double configurationBound(const ClusterProblem &Problem, const Configuration &C) {
+  return boundWith(Problem, C, ScaledComputeModel(*Problem.File, C.ranks(), Problem.Size));
+}
+
 bool searchBestConfig(const ClusterProblem &Problem, int MaxPerNode, bool Exhaustive,
                       BestConfigResult &Out, std::string &Err) {
   Out = {};
@@ -152,6 +161,7 @@ bool searchBestConfig(const ClusterProblem &Problem, int MaxPerNode, bool Exhaus
   for (size_t T = 0; T < NT; ++T)
     Options[T] = 1 + Problem.Types[T].Count * MaxPerNode;
   std::vector<ConfigResult> All;
+  std::map<int, ScaledComputeModel> ModelOfRanks; // the bounds' models depend only on P
   std::vector<int> Digit(NT, 0);
   while (true) {
     size_t T = 0;
@@ -164,7 +174,9 @@ bool searchBestConfig(const ClusterProblem &Problem, int MaxPerNode, bool Exhaus
       R.C.Nodes.push_back(Digit[I] == 0 ? 0 : (Digit[I] - 1) / MaxPerNode + 1);
       R.C.PerNode.push_back(Digit[I] == 0 ? 0 : (Digit[I] - 1) % MaxPerNode + 1);
     }
-    R.Bound = configurationBound(Problem, R.C);
+    const int P = R.C.ranks();
+    const auto It = ModelOfRanks.try_emplace(P, *Problem.File, P, Problem.Size).first;
+    R.Bound = boundWith(Problem, R.C, It->second);
     All.push_back(std::move(R));
     if (All.size() > 5'000'000) {
       Err = "more than 5,000,000 configurations: lower --max-ranks-per-node";

@@ -1,11 +1,12 @@
 // Learning per-rank event sequences as functions of (r, P) from traces at several sizes, the
 // exact check that they reproduce every measured trace, and the synthetic streams.
 #include "mpiete/scaling/CommStructure.h"
+#include "mpiete/trace/TraceReader.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <functional>
-#include <iterator>
 #include <sstream>
 #include <utility>
 
@@ -312,16 +313,13 @@ struct Member {
   std::vector<Item> Items;
 };
 
+/// The MPI routine's name, "MPI_" and the trace's collective name with its first letter
+/// upper-cased (an out-of-range kind names the barrier).
 std::string kindName(trace::CollKind K) {
-  static const char *const Names[] = {"MPI_Barrier",        "MPI_Bcast",
-                                      "MPI_Reduce",         "MPI_Allreduce",
-                                      "MPI_Gather",         "MPI_Gatherv",
-                                      "MPI_Scatter",        "MPI_Scatterv",
-                                      "MPI_Allgather",      "MPI_Allgatherv",
-                                      "MPI_Alltoall",       "MPI_Alltoallv",
-                                      "MPI_Reduce_scatter", "MPI_Reduce_scatter_block",
-                                      "MPI_Scan",           "MPI_Exscan"};
-  return Names[size_t(K) < std::size(Names) ? size_t(K) : 0];
+  std::string Name =
+      trace::collKindName(unsigned(K) <= trace::LastCollKind ? K : trace::CollKind::Barrier);
+  Name[0] = char(std::toupper((unsigned char)Name[0]));
+  return "MPI_" + Name;
 }
 
 /// Rank's events as items; false with Why when a completion names a request no user-level start

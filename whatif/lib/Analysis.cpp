@@ -9,10 +9,6 @@ namespace mpiete::whatif {
 
 using namespace estimator;
 
-std::string kindName(SpanKind K) {
-  return K == SpanKind::Compute ? "compute" : K == SpanKind::Comm ? "comm" : "wait";
-}
-
 namespace {
 
 /// Factors taking each rank's total to the mean of Totals (ranks with none keep none).
@@ -45,9 +41,8 @@ std::string segmentName(const AnalysisOptions &Opt, BlockId From, BlockId To) {
   return Opt.Segment ? Opt.Segment(From, To) : formatBlock(From) + " -> " + formatBlock(To);
 }
 
-} // namespace
-
-Scenario balanceSteps(const RunRecorder &Base, const StepMap &Steps, std::optional<size_t> Step) {
+/// Each step's compute of each rank: [step][rank].
+std::vector<std::vector<TimeNs>> stepTotals(const RunRecorder &Base, const StepMap &Steps) {
   const size_t NR = Base.PerRank.size(), NS = Steps.steps();
   std::vector<std::vector<TimeNs>> T(NS, std::vector<TimeNs>(NR, 0));
   for (size_t R = 0; R < NR; ++R)
@@ -57,18 +52,41 @@ Scenario balanceSteps(const RunRecorder &Base, const StepMap &Steps, std::option
         if (K < NS)
           T[K][R] += I.End - I.Begin;
       }
+  return T;
+}
+
+/// balanceSteps from the step totals of stepTotals.
+Scenario balanceStepTotals(const std::vector<std::vector<TimeNs>> &T, const StepMap &Steps,
+                           std::optional<size_t> Step) {
   Scenario S;
   S.Steps = &Steps;
-  for (size_t K = 0; K < NS; ++K) {
+  for (size_t K = 0; K < T.size(); ++K) {
     if (Step && *Step != K)
       continue;
     std::vector<double> F = toMean(T[K]);
-    for (size_t R = 0; R < NR; ++R)
+    for (size_t R = 0; R < F.size(); ++R)
       if (F[R] != 1)
         S.StepFactors[{int(R), K}] = F[R];
   }
   S.Label = Step ? "balance step " + std::to_string(*Step + 1) : "balance every step";
   return S;
+}
+
+/// balanceSegment from the segment's compute of each rank.
+Scenario balanceSegmentTotals(const std::vector<TimeNs> &T, BlockId From, BlockId To) {
+  std::vector<double> F = toMean(T);
+  Scenario S;
+  for (size_t R = 0; R < T.size(); ++R)
+    if (F[R] != 1)
+      S.SegmentFactors[{int(R), {From, To}}] = F[R];
+  S.Label = "balance segment";
+  return S;
+}
+
+} // namespace
+
+Scenario balanceSteps(const RunRecorder &Base, const StepMap &Steps, std::optional<size_t> Step) {
+  return balanceStepTotals(stepTotals(Base, Steps), Steps, Step);
 }
 
 Scenario balanceSegment(const RunRecorder &Base, BlockId From, BlockId To) {
@@ -77,13 +95,7 @@ Scenario balanceSegment(const RunRecorder &Base, BlockId From, BlockId To) {
     for (const Interval &I : Base.PerRank[R])
       if (I.Kind == SpanKind::Compute && I.From == From && I.Block == To)
         T[R] += I.End - I.Begin;
-  std::vector<double> F = toMean(T);
-  Scenario S;
-  for (size_t R = 0; R < T.size(); ++R)
-    if (F[R] != 1)
-      S.SegmentFactors[{int(R), {From, To}}] = F[R];
-  S.Label = "balance segment";
-  return S;
+  return balanceSegmentTotals(T, From, To);
 }
 
 DominoPath dominoPath(const Replayer &Replay, const RunRecorder &Base, TimeNs BaseTime,
@@ -261,27 +273,21 @@ Analysis analyze(const Replayer &Replay, int Ranks, const AnalysisOptions &Opt) 
   // Balancing: the steps (or segments) with the largest spread are candidates; the one whose
   // balancing shortens T most wins, whatever its spread.
   if (Opt.Steps) {
-    const size_t NS = Opt.Steps->steps();
+    const std::vector<std::vector<TimeNs>> StepT = stepTotals(Base, *Opt.Steps);
     std::vector<std::pair<TimeNs, size_t>> Spread;
-    for (size_t K = 0; K < NS; ++K) {
-      std::vector<TimeNs> T(Base.PerRank.size(), 0);
-      for (size_t R = 0; R < T.size(); ++R)
-        for (const Interval &I : Base.PerRank[R])
-          if (I.Kind == SpanKind::Compute && Opt.Steps->stepOf(int(R), I.Record) == K)
-            T[R] += I.End - I.Begin;
-      if (TimeNs D = spread(T); D > 0)
+    for (size_t K = 0; K < StepT.size(); ++K)
+      if (TimeNs D = spread(StepT[K]); D > 0)
         Spread.push_back({D, K});
-    }
     std::stable_sort(Spread.begin(), Spread.end(),
                      [](auto &X, auto &Y) { return X.first > Y.first; });
     for (size_t I = 0; I < Spread.size() && I < Opt.MaxCandidates; ++I)
-      trySuggestion(balanceSteps(Base, *Opt.Steps, Spread[I].second), "balance-step",
+      trySuggestion(balanceStepTotals(StepT, *Opt.Steps, Spread[I].second), "balance-step",
                     "balance the compute of parallel step " + std::to_string(Spread[I].second + 1) +
                         " across ranks",
                     "step " + std::to_string(Spread[I].second + 1) + " of " +
                         siteName(Opt, Opt.Steps->Site));
     if (!Spread.empty())
-      trySuggestion(balanceSteps(Base, *Opt.Steps, std::nullopt), "balance-step",
+      trySuggestion(balanceStepTotals(StepT, *Opt.Steps, std::nullopt), "balance-step",
                     "balance the compute of every parallel step across ranks",
                     "every step of " + siteName(Opt, Opt.Steps->Site));
   }
@@ -293,7 +299,7 @@ Analysis analyze(const Replayer &Replay, int Ranks, const AnalysisOptions &Opt) 
                    [](auto &X, auto &Y) { return X.first > Y.first; });
   for (size_t I = 0; I < SegSpread.size() && I < Opt.MaxCandidates; ++I) {
     auto [From, To] = SegSpread[I].second;
-    Scenario S = balanceSegment(Base, From, To);
+    Scenario S = balanceSegmentTotals(SegTotals.at({From, To}), From, To);
     S.Label = "balance " + segmentName(Opt, From, To);
     trySuggestion(std::move(S), "balance-segment",
                   "balance this computation across ranks (each rank the mean)",
@@ -350,17 +356,12 @@ Analysis analyze(const Replayer &Replay, int Ranks, const AnalysisOptions &Opt) 
       [](const Suggestion &X, const Suggestion &Y) { return X.Predicted < Y.Predicted; });
   // F3: no wait anywhere, summed without the DAG; a bound, listed after the replays.
   {
-    Scenario S;
-    for (size_t R = 0; R < Base.PerRank.size(); ++R)
-      for (const Interval &I : Base.PerRank[R])
-        if (I.Kind == SpanKind::Wait)
-          S.ZeroWaitEvents.insert({int(R), I.Record});
     Suggestion G;
     G.Kind = "bound";
     G.What = "upper bound on the improvement: no wait anywhere (F3, sum of each rank's "
              "compute and comm, the DAG not rebuilt)";
     G.Where = "every wait";
-    G.Predicted = sumOfTimesBound(Base, S);
+    G.Predicted = sumOfTimesBound(Base, Scenario(), true);
     G.Saving = A.Base - G.Predicted;
     G.Bound = true;
     A.Suggestions.push_back(std::move(G));

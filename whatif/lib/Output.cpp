@@ -3,6 +3,7 @@
 #include "mpiete/whatif/Analysis.h"
 
 #include "mpiete/estimator/Report.h"
+#include "mpiete/estimator/Timeline.h"
 
 #include <cstdio>
 
@@ -12,6 +13,7 @@ namespace {
 
 using estimator::formatSeconds;
 using estimator::quotedString;
+using estimator::spanKindName;
 
 std::string share(double X) {
   char Buf[32];
@@ -50,7 +52,7 @@ void writeWhatIfText(std::ostream &OS, const WhatIfReport &R) {
     const CriticalShare &C = A.Shares[I];
     char Line[120];
     std::snprintf(Line, sizeof Line, "  %5.1f%% %14s %-8s ", 100 * C.Share,
-                  formatSeconds(C.Seconds).c_str(), kindName(C.Kind).c_str());
+                  formatSeconds(C.Seconds).c_str(), spanKindName(C.Kind));
     OS << Line << C.Where << "\n";
   }
 }
@@ -103,7 +105,7 @@ void writeData(std::ostream &OS, const WhatIfReport &R, bool Json) {
          << std::string(size_t(In), ' ') << "\"where\": " << quotedString(C.Where) << ",\n";
     else
       OS << "  - where: " << quotedString(C.Where) << "\n";
-    key("kind", quotedString(kindName(C.Kind)), In);
+    key("kind", quotedString(spanKindName(C.Kind)), In);
     key("seconds", formatSeconds(C.Seconds), In);
     key("share", share(C.Share), In, true);
     if (Json)

@@ -130,7 +130,7 @@ CriticalPath criticalPath(const RunRecorder &Run) {
   return Out;
 }
 
-TimeNs sumOfTimesBound(const RunRecorder &Run, const Scenario &S) {
+TimeNs sumOfTimesBound(const RunRecorder &Run, const Scenario &S, bool NoWaits) {
   ScenarioAssumptions A(S);
   // Balancing (steps, segments) is in the factors: each rank's compute is its balanced share.
   TimeNs Worst = 0;
@@ -140,7 +140,7 @@ TimeNs sumOfTimesBound(const RunRecorder &Run, const Scenario &S) {
       TimeNs D = I.End - I.Begin;
       if (I.Kind == SpanKind::Compute)
         D = A.compute(int(R), I.Record, I.From, I.Block, D);
-      else if (I.Kind == SpanKind::Wait && A.zeroWait(int(R), I.Record, I.Block))
+      else if (I.Kind == SpanKind::Wait && (NoWaits || A.zeroWait(int(R), I.Record, I.Block)))
         D = 0;
       Sum += D;
     }

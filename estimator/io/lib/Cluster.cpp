@@ -22,38 +22,44 @@ void noteRanksPerNode(const std::string &Machine, int Measured, int PerNode,
 
 } // namespace
 
+RankPlacement placeRanks(const ClusterSpec &Spec, const std::string &ClusterPath, int Ranks) {
+  RankPlacement P;
+  const int PerNode = Spec.RanksPerNode;
+  P.Nodes = (Ranks + PerNode - 1) / PerNode;
+  std::vector<std::string> MachineOfNode(size_t(P.Nodes));
+  for (const ClusterNodeType &T : Spec.Nodes) {
+    std::string Machine = T.Machine.empty() ? "" : clusterPath(ClusterPath, T.Machine);
+    for (int I = 0; I < T.Count && P.ListedNodes < P.Nodes; ++I)
+      MachineOfNode[size_t(P.ListedNodes++)] = Machine;
+  }
+  P.NodeOfRank.resize(size_t(Ranks));
+  P.MachineOfRank.resize(size_t(Ranks));
+  for (int R = 0; R < Ranks; ++R) {
+    const int Node = Spec.Placement == ClusterPlacement::Block ? R / PerNode : R % P.Nodes;
+    P.NodeOfRank[size_t(R)] = Node;
+    P.MachineOfRank[size_t(R)] = MachineOfNode[size_t(Node)];
+  }
+  return P;
+}
+
 bool buildCluster(const ClusterSpec &Spec, const std::string &ClusterPath, int Ranks,
                   NetworkModelKind Kind, const ClusterDefaults &Defaults,
                   TableComputeModel &Compute, DiagnosticSink &Diags,
                   std::unique_ptr<ClusterNetworkModel> &Out) {
-  int PerNode = Spec.RanksPerNode;
-  int Nodes = (Ranks + PerNode - 1) / PerNode;
-  std::vector<int> Node(Ranks);
-  for (int R = 0; R < Ranks; ++R)
-    Node[R] = Spec.Placement == ClusterPlacement::Block ? R / PerNode : R % Nodes;
-
-  // Node types: the machine file of every node.
-  std::vector<std::string> MachineOfNode(Nodes);
-  if (!Spec.Nodes.empty()) {
-    int Next = 0;
-    for (const ClusterNodeType &T : Spec.Nodes) {
-      std::string Machine = T.Machine.empty() ? "" : clusterPath(ClusterPath, T.Machine);
-      for (int I = 0; I < T.Count && Next < Nodes; ++I)
-        MachineOfNode[Next++] = Machine;
-    }
-    if (Next < Nodes) {
-      Diags.error(Spec.NodesAt,
-                  "the node types list " + std::to_string(Next) + " nodes, but " +
-                      std::to_string(Ranks) + " ranks at " + std::to_string(PerNode) +
-                      " per node need " + std::to_string(Nodes),
-                  "cluster");
-      return false;
-    }
+  const int PerNode = Spec.RanksPerNode;
+  RankPlacement Place = placeRanks(Spec, ClusterPath, Ranks);
+  if (!Spec.Nodes.empty() && Place.ListedNodes < Place.Nodes) {
+    Diags.error(Spec.NodesAt,
+                "the node types list " + std::to_string(Place.ListedNodes) + " nodes, but " +
+                    std::to_string(Ranks) + " ranks at " + std::to_string(PerNode) +
+                    " per node need " + std::to_string(Place.Nodes),
+                "cluster");
+    return false;
   }
   std::map<std::string, std::vector<int>> RanksOfMachine;
   for (int R = 0; R < Ranks; ++R)
-    if (!MachineOfNode[Node[R]].empty())
-      RanksOfMachine[MachineOfNode[Node[R]]].push_back(R);
+    if (!Place.MachineOfRank[size_t(R)].empty())
+      RanksOfMachine[Place.MachineOfRank[size_t(R)]].push_back(R);
   noteRanksPerNode(Defaults.Machine, Defaults.MachineProv.RanksPerNode, PerNode, Diags);
   for (const auto &[File, Only] : RanksOfMachine) {
     MachineProvenance Prov;
@@ -77,7 +83,8 @@ bool buildCluster(const ClusterSpec &Spec, const std::string &ClusterPath, int R
     if (!IntraLink)
       return false;
   }
-  Out = std::make_unique<ClusterNetworkModel>(std::move(Node), IntraLink, std::move(Inter));
+  Out = std::make_unique<ClusterNetworkModel>(std::move(Place.NodeOfRank), IntraLink,
+                                              std::move(Inter));
 
   // Contention: the capacity of each node's link, from the most direct evidence given.
   if (Spec.Contention == ClusterContention::None)

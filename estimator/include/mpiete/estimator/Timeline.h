@@ -11,6 +11,9 @@ namespace mpiete::estimator {
 
 enum class SpanKind : uint8_t { Compute, Comm, Wait };
 
+/// "compute", "comm" or "wait".
+const char *spanKindName(SpanKind K);
+
 /// One delivered point-to-point message of the predicted run, for viewers that draw arrows. The
 /// engine reports it once the receive's completion is known (under contention, a rendezvous
 /// message streaming as a flow has no arrow: its end is only known when the flow ends).

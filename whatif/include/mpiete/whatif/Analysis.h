@@ -85,8 +85,6 @@ DominoPath dominoPath(const Replayer &Replay, const RunRecorder &Base, TimeNs Ba
 
 Analysis analyze(const Replayer &Replay, int Ranks, const AnalysisOptions &Opt);
 
-std::string kindName(SpanKind K);
-
 struct WhatIfReport {
   std::vector<std::pair<std::string, std::string>> Provenance; ///< tool, version, command, ...
   const Analysis *F1 = nullptr;

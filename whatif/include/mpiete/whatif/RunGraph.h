@@ -68,8 +68,9 @@ CriticalPath criticalPath(const RunRecorder &Run);
 /// F3 (seed 003 section 4.1): the predicted time as the largest per-rank sum of compute, comm
 /// and wait times under Scenario's compute and wait assumptions, without rebuilding the DAG.
 /// Network what-ifs are not applied (comm times are summed as they are). An upper bound on the
-/// improvement only: waits caused by the changed times are not re-derived.
-TimeNs sumOfTimesBound(const RunRecorder &Run, const Scenario &S);
+/// improvement only: waits caused by the changed times are not re-derived. NoWaits: every wait
+/// counts zero, whatever S says.
+TimeNs sumOfTimesBound(const RunRecorder &Run, const Scenario &S, bool NoWaits = false);
 
 } // namespace mpiete::whatif
 

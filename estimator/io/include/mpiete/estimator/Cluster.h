@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace mpiete::estimator {
 
@@ -19,6 +20,18 @@ struct ClusterDefaults {
   std::string Machine;
   MachineProvenance MachineProv;
 };
+
+/// Where Spec puts Ranks ranks (Spec.RanksPerNode >= 1): each rank's node (block placement
+/// fills a node with consecutive ranks, cyclic deals them round the nodes) and that node's
+/// machine file from the node types list, resolved against ClusterPath ("" when its type names
+/// none or the list ends before it).
+struct RankPlacement {
+  int Nodes = 0;       ///< nodes the ranks need
+  int ListedNodes = 0; ///< how many of them the node types list covers
+  std::vector<int> NodeOfRank;
+  std::vector<std::string> MachineOfRank;
+};
+RankPlacement placeRanks(const ClusterSpec &Spec, const std::string &ClusterPath, int Ranks);
 
 /// Builds the network of Spec (read from the file ClusterPath, which its paths are relative
 /// to) for Ranks ranks. Ranks on a node of a listed type take their compute times from that
