@@ -15,6 +15,7 @@
 #include "Comms.h"
 #include "Recorder.h"
 #include "Transport.h"
+#include "Util.h"
 #include "Variant.h"
 #include "coll/Collectives.h"
 
@@ -183,23 +184,6 @@ int commFree(mpiete_site_t Site, MPI_Comm *Comm) {
 // What a collective's record says: its root and the bytes this rank contributes (its send
 // side as MPI describes it: a non-root's share of a rooted one-to-all is nothing).
 
-uint64_t bytesOf(long long Count, MPI_Datatype Type) {
-  int Size = 0;
-  if (Count <= 0 || PMPI_Type_size(Type, &Size) != MPI_SUCCESS || Size < 0)
-    return 0;
-  return static_cast<uint64_t>(Count) * static_cast<uint64_t>(Size);
-}
-int sizeOf(MPI_Comm Comm) {
-  int N = 0;
-  PMPI_Comm_size(Comm, &N);
-  return N;
-}
-int rankIn(MPI_Comm Comm) {
-  int R = 0;
-  PMPI_Comm_rank(Comm, &R);
-  return R;
-}
-bool isRoot(MPI_Comm Comm, int Root) { return rankIn(Comm) == Root; }
 long long sumOf(const int *Counts, int N) {
   long long S = 0;
   for (int I = 0; Counts != nullptr && I < N; ++I)
@@ -207,11 +191,6 @@ long long sumOf(const int *Counts, int N) {
   return S;
 }
 bool inPlace(const void *SendBuf) { return SendBuf == MPI_IN_PLACE; }
-
-void noteCollective(mpiete_site_t Site, MPI_Comm Comm, trace::CollKind K, int Root,
-                    uint64_t Bytes) {
-  transport::collectiveStarted(Site, K, Comm, Root, Bytes);
-}
 
 } // namespace
 } // namespace mpiete
@@ -306,11 +285,12 @@ void noteCollective(mpiete_site_t Site, MPI_Comm Comm, trace::CollKind K, int Ro
 #define MPIETE_COLL_MPI_Reduce_scatter_block ::mpiete::coll::reduceScatterBlock
 #define MPIETE_COLL_MPI_Scan ::mpiete::coll::scan
 #define MPIETE_COLL_MPI_Exscan ::mpiete::coll::exscan
-// Each collective's record: kind, root, bytes (in terms of its parameters).
+// Each collective's record: kind, root, bytes (in terms of its parameters and CommInfo, the
+// communicator's record).
 #define MPIETE_CK(K) ::mpiete::trace::CollKind::K
 #define MPIETE_INFO_MPI_Barrier MPIETE_CK(Barrier), -1, 0
 #define MPIETE_INFO_MPI_Bcast                                                                      \
-  MPIETE_CK(Bcast), root, isRoot(comm, root) ? bytesOf(count, datatype) : 0
+  MPIETE_CK(Bcast), root, CommInfo.MyRank == root ? bytesOf(count, datatype) : 0
 #define MPIETE_INFO_MPI_Reduce MPIETE_CK(Reduce), root, bytesOf(count, datatype)
 #define MPIETE_INFO_MPI_Allreduce MPIETE_CK(Allreduce), -1, bytesOf(count, datatype)
 #define MPIETE_INFO_MPI_Gather                                                                     \
@@ -318,33 +298,36 @@ void noteCollective(mpiete_site_t Site, MPI_Comm Comm, trace::CollKind K, int Ro
       inPlace(sendbuf) ? bytesOf(recvcount, recvtype) : bytesOf(sendcount, sendtype)
 #define MPIETE_INFO_MPI_Gatherv                                                                    \
   MPIETE_CK(Gatherv), root,                                                                        \
-      inPlace(sendbuf) ? bytesOf(recvcounts[rankIn(comm)], recvtype)                               \
+      inPlace(sendbuf) ? bytesOf(recvcounts[CommInfo.MyRank], recvtype)                            \
                        : bytesOf(sendcount, sendtype)
 #define MPIETE_INFO_MPI_Scatter                                                                    \
   MPIETE_CK(Scatter), root,                                                                        \
-      isRoot(comm, root) ? bytesOf(static_cast<long long>(sendcount) * sizeOf(comm), sendtype) : 0
+      CommInfo.MyRank == root                                                                      \
+          ? bytesOf(static_cast<long long>(sendcount) * CommInfo.Size, sendtype)                   \
+          : 0
 #define MPIETE_INFO_MPI_Scatterv                                                                   \
   MPIETE_CK(Scatterv), root,                                                                       \
-      isRoot(comm, root) ? bytesOf(sumOf(sendcounts, sizeOf(comm)), sendtype) : 0
+      CommInfo.MyRank == root ? bytesOf(sumOf(sendcounts, CommInfo.Size), sendtype) : 0
 #define MPIETE_INFO_MPI_Allgather                                                                  \
   MPIETE_CK(Allgather), -1,                                                                        \
       inPlace(sendbuf) ? bytesOf(recvcount, recvtype) : bytesOf(sendcount, sendtype)
 #define MPIETE_INFO_MPI_Allgatherv                                                                 \
   MPIETE_CK(Allgatherv), -1,                                                                       \
-      inPlace(sendbuf) ? bytesOf(recvcounts[rankIn(comm)], recvtype)                               \
+      inPlace(sendbuf) ? bytesOf(recvcounts[CommInfo.MyRank], recvtype)                            \
                        : bytesOf(sendcount, sendtype)
 #define MPIETE_INFO_MPI_Alltoall                                                                   \
   MPIETE_CK(Alltoall), -1,                                                                         \
-      inPlace(sendbuf) ? bytesOf(static_cast<long long>(recvcount) * sizeOf(comm), recvtype)       \
-                       : bytesOf(static_cast<long long>(sendcount) * sizeOf(comm), sendtype)
+      inPlace(sendbuf) ? bytesOf(static_cast<long long>(recvcount) * CommInfo.Size, recvtype)      \
+                       : bytesOf(static_cast<long long>(sendcount) * CommInfo.Size, sendtype)
 #define MPIETE_INFO_MPI_Alltoallv                                                                  \
   MPIETE_CK(Alltoallv), -1,                                                                        \
-      inPlace(sendbuf) ? bytesOf(sumOf(recvcounts, sizeOf(comm)), recvtype)                        \
-                       : bytesOf(sumOf(sendcounts, sizeOf(comm)), sendtype)
+      inPlace(sendbuf) ? bytesOf(sumOf(recvcounts, CommInfo.Size), recvtype)                       \
+                       : bytesOf(sumOf(sendcounts, CommInfo.Size), sendtype)
 #define MPIETE_INFO_MPI_Reduce_scatter                                                             \
-  MPIETE_CK(ReduceScatter), -1, bytesOf(sumOf(recvcounts, sizeOf(comm)), datatype)
+  MPIETE_CK(ReduceScatter), -1, bytesOf(sumOf(recvcounts, CommInfo.Size), datatype)
 #define MPIETE_INFO_MPI_Reduce_scatter_block                                                       \
-  MPIETE_CK(ReduceScatterBlock), -1, bytesOf(static_cast<long long>(count) * sizeOf(comm), datatype)
+  MPIETE_CK(ReduceScatterBlock), -1,                                                               \
+      bytesOf(static_cast<long long>(count) * CommInfo.Size, datatype)
 #define MPIETE_INFO_MPI_Scan MPIETE_CK(Scan), -1, bytesOf(count, datatype)
 #define MPIETE_INFO_MPI_Exscan MPIETE_CK(Exscan), -1, bytesOf(count, datatype)
 #define MPIETE_DEFINE_COLLECTIVE(Mpi, Runtime, Params, Args)                                       \
@@ -353,7 +336,8 @@ void noteCollective(mpiete_site_t Site, MPI_Comm Comm, trace::CollKind K, int Ro
     ::mpiete::Recorder::get().record(site, ::mpiete::Kind::Collective);                            \
     if (::mpiete::transport::recordsCollectives()) {                                               \
       using namespace ::mpiete;                                                                    \
-      noteCollective(site, comm, MPIETE_INFO_##Mpi);                                               \
+      const comms::Info &CommInfo = comms::lookup(comm, site);                                     \
+      transport::collectiveStarted(site, CommInfo, MPIETE_INFO_##Mpi);                             \
     }                                                                                              \
     return MPIETE_COLL_##Mpi(site, MPIETE_EXPAND Args);                                            \
   }

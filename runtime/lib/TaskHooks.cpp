@@ -2,6 +2,7 @@
 // the tasks outside MPIETE_TASK_STRIDE's subset (the trace variant records nothing: the farm is
 // found in the trace, whose messages do not depend on what a task computes).
 #include "Recorder.h"
+#include "Util.h"
 
 #include "mpiete/instrument.h"
 #include "mpiete/task.h"
@@ -10,7 +11,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 
 namespace {
 
@@ -32,7 +32,7 @@ bool Opened = false;
 int NParams = 0;
 long long Params[8];
 bool Running = false;
-timespec Start;
+uint64_t Start = 0;
 
 void closeOut() {
   if (Out != nullptr)
@@ -45,9 +45,8 @@ void open() {
   const char *Dir = std::getenv("MPIETE_OUTDIR");
   if (Dir == nullptr || Dir[0] == '\0')
     return;
-  int Rank = 0, Size = 1;
-  PMPI_Comm_rank(MPI_COMM_WORLD, &Rank);
-  PMPI_Comm_size(MPI_COMM_WORLD, &Size);
+  const int Rank = mpiete::Recorder::get().rank();
+  const int Size = mpiete::Recorder::get().size();
   char Path[4200];
   if (std::snprintf(Path, sizeof Path, "%s/rank%d.tasks", Dir, Rank) >= int(sizeof Path))
     mpiete::Recorder::get().fail("output path too long under '%s'", Dir);
@@ -83,7 +82,7 @@ extern "C" int mpiete_task_begin(int nparams, const long long *params) {
     return 0;
   }
   Running = true;
-  clock_gettime(CLOCK_MONOTONIC, &Start);
+  Start = mpiete::nowNs();
   return 1;
 #else
   return mpiete_task_in_subset(nparams, params, stride());
@@ -93,10 +92,9 @@ extern "C" int mpiete_task_begin(int nparams, const long long *params) {
 extern "C" int mpiete_task_end(void) {
 #if defined(MPIETE_VARIANT_TIMING)
   if (Running) {
-    timespec End;
-    clock_gettime(CLOCK_MONOTONIC, &End);
+    const uint64_t End = mpiete::nowNs();
     Running = false;
-    writeTask((End.tv_sec - Start.tv_sec) * 1000000000LL + (End.tv_nsec - Start.tv_nsec));
+    writeTask(static_cast<long long>(End - Start));
   }
 #endif
   return 0;

@@ -16,6 +16,7 @@
 #include "Recorder.h"
 #include "Segments.h"
 #include "TimingControl.h"
+#include "Util.h"
 #include "Variant.h"
 
 #include <algorithm>
@@ -34,12 +35,6 @@ const bool HasTime = true;
 
 namespace mpiete {
 namespace {
-
-uint64_t nowNs() {
-  timespec Ts;
-  clock_gettime(CLOCK_MONOTONIC, &Ts);
-  return static_cast<uint64_t>(Ts.tv_sec) * 1000000000ULL + static_cast<uint64_t>(Ts.tv_nsec);
-}
 
 struct Frame {
   mpiete_site_t Id;
@@ -117,7 +112,6 @@ uint64_t popBlock(mpiete_site_t Id, uint64_t T, const char *Hook) {
 constinit SegmentTable Segments;
 constinit mpiete_site_t LastSite = ProgramStart;
 constinit uint64_t LastExit = 0; // the process start until the first call returns
-constinit bool Finalized = false;
 /// A seed-mode block hook ran: the program was built with --mpiete-seed-blocks.
 constinit bool SeedBlocks = false;
 
@@ -132,7 +126,8 @@ namespace variant {
 
 void mpiEnter(mpiete_site_t Site, bool Outermost) {
   const uint64_t T = nowNs();
-  if (Outermost && !Finalized) [[likely]]
+  // The prediction ends at MPI_Finalize: nothing after it is charged.
+  if (Outermost && !Recorder::get().finalized()) [[likely]]
     Segments.add(LastSite, Site, T > LastExit ? T - LastExit : 0);
   Stack.pauseTop(T);
   Stack.push(Frame{0, 0, T, 0, true});
@@ -155,9 +150,6 @@ void mpiExit(mpiete_site_t Site, bool Outermost) {
   if (Outermost) {
     LastSite = Site;
     LastExit = T;
-    // The prediction ends at MPI_Finalize: nothing after it is charged.
-    if (Recorder::get().finalized())
-      Finalized = true;
   }
 }
 

@@ -317,7 +317,7 @@ int irecv(mpiete_site_t Block, void *Buf, int Count, MPI_Datatype Type, int Sour
 }
 
 bool recordsCollectives() { return false; }
-void collectiveStarted(mpiete_site_t, trace::CollKind, MPI_Comm, int, uint64_t) {}
+void collectiveStarted(mpiete_site_t, const comms::Info &, trace::CollKind, int, uint64_t) {}
 
 int collectiveCall(mpiete_site_t Block, MPI_Comm Comm, int (*Fn)(void *), void *Arg) {
   checkActive("a communicator call");

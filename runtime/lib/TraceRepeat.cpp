@@ -20,9 +20,10 @@ uint64_t hashBytes(const unsigned char *P, size_t N) {
 
 //===-- Frames: shared by the hooks and the detector ----------------------------------------===//
 
-void TraceWriter::shiftFrames(size_t Pos, size_t N) {
-  // Bytes were inserted at Pos: the held iterations of the hook frames above it move up.
-  for (size_t I = 0; I < Depth; ++I) {
+void TraceWriter::shiftFrames(size_t Pos, size_t N, size_t First) {
+  // Bytes were inserted at Pos: the held iterations of the hook frames from First up above it
+  // move up.
+  for (size_t I = First; I < Depth; ++I) {
     LoopFrame &F = Frames[I];
     if (!F.Claim)
       continue;
@@ -57,19 +58,7 @@ void TraceWriter::insertRepeat(LoopFrame &F) {
     for (size_t I = 0; I < Depth; ++I)
       if (&Frames[I] == &F) {
         // Only the frames above F hold bytes past its previous iteration.
-        for (size_t J = I + 1; J < Depth; ++J) {
-          LoopFrame &G = Frames[J];
-          if (!G.Claim)
-            continue;
-          if (G.HasPrev && G.Prev >= At) {
-            G.Prev += N;
-            ++G.PrevRecords;
-          }
-          if (G.Cur >= At) {
-            G.Cur += N;
-            ++G.CurRecords;
-          }
-        }
+        shiftFrames(At, N, I + 1);
         break;
       }
 }

@@ -152,16 +152,8 @@ void TraceWriter::drain(size_t Need) {
 size_t TraceWriter::keep() const {
   // Frames are nested, so the lowest frame holding bytes holds the earliest; the detector's
   // frame lies below the hooks' frames.
-  size_t Keep = Len;
-  if (AutoOpen && Auto.Claim) {
-    Keep = Auto.Prev;
-  } else {
-    for (size_t I = 0; I < Depth; ++I)
-      if (Frames[I].Claim) {
-        Keep = Frames[I].HasPrev ? Frames[I].Prev : Frames[I].Cur;
-        break;
-      }
-  }
+  uint64_t EndRecords = 0;
+  size_t Keep = AutoOpen && Auto.Claim ? Auto.Prev : finalEnd(EndRecords);
   if (DetectOn) {
     const uint64_t Oldest = oldestKept() - Drained;
     if (Oldest < Keep)

@@ -226,7 +226,7 @@ private:
   void insertRepeat(LoopFrame &F);
   void release(LoopFrame &F);
   size_t keep() const;
-  void shiftFrames(size_t Pos, size_t N);
+  void shiftFrames(size_t Pos, size_t N, size_t First = 0);
 
   //===-- The detector of repeated call sequences (TraceRepeat.cpp) ----------------------===//
   /// Spans of history kept (a power of two); a period is at most MaxPeriod spans.

@@ -16,6 +16,7 @@
 #ifndef MPIETE_RUNTIME_TRANSPORT_H
 #define MPIETE_RUNTIME_TRANSPORT_H
 
+#include "Comms.h"
 #include "mpiete/SendMode.h"
 #include "mpiete/TraceFormat.h"
 #include "mpiete/instrument.h"
@@ -57,9 +58,9 @@ int requestFree(mpiete_site_t Block, MPI_Request *Req);
 /// Whether collectiveStarted records anything (the trace variant while tracing): the entry
 /// point computes the collective's byte count only then.
 bool recordsCollectives();
-/// A collective of kind K on Comm starts at Block (Root -1 if it has none; Bytes this rank
-/// contributes); its lowered messages follow.
-void collectiveStarted(mpiete_site_t Block, trace::CollKind K, MPI_Comm Comm, int Root,
+/// A collective of kind K on the communicator C (comms::lookup's record) starts at Block (Root
+/// -1 if it has none; Bytes this rank contributes); its lowered messages follow.
+void collectiveStarted(mpiete_site_t Block, const comms::Info &C, trace::CollKind K, int Root,
                        uint64_t Bytes);
 
 /// Runs a real MPI operation that is collective over Comm's members (communicator creation and

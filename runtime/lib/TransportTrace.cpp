@@ -43,13 +43,6 @@ int32_t tracePeer(const comms::Info &C, int Rank) {
 }
 int32_t traceTag(int Tag) { return Tag == MPI_ANY_TAG ? trace::AnyTag : Tag; }
 
-uint64_t bytesOf(int Count, MPI_Datatype Type) {
-  int Size = 0;
-  if (Count <= 0 || PMPI_Type_size(Type, &Size) != MPI_SUCCESS || Size < 0)
-    return 0;
-  return static_cast<uint64_t>(Count) * static_cast<uint64_t>(Size);
-}
-
 /// The communicator a message of context Ctx travels on.
 MPI_Comm matchingSpace(const comms::Info &C, MPI_Comm Comm, Context Ctx) {
   return Ctx == Context::Collective && C.Shadow != MPI_COMM_NULL ? C.Shadow : Comm;
@@ -333,9 +326,8 @@ int requestFree(mpiete_site_t Block, MPI_Request *Req) {
 
 bool recordsCollectives() { return out().on(); }
 
-void collectiveStarted(mpiete_site_t Block, trace::CollKind K, MPI_Comm Comm, int Root,
+void collectiveStarted(mpiete_site_t Block, const comms::Info &C, trace::CollKind K, int Root,
                        uint64_t Bytes) {
-  const comms::Info &C = comms::lookup(Comm, Block);
   out().collective(Block, K, C.Id, Root < 0 ? -1 : comms::worldRank(C, Root), Bytes);
 }
 

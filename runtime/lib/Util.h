@@ -1,10 +1,15 @@
-// Small pieces the runtime's files share: a grow-only scratch array and mkdir -p, both usable
-// without exceptions and without allocating on the hot path.
+// Small pieces the runtime's files share: a grow-only scratch array, mkdir -p, the monotonic
+// clock in nanoseconds and a message's byte count, all usable without exceptions and without
+// allocating on the hot path.
 #ifndef MPIETE_RUNTIME_UTIL_H
 #define MPIETE_RUNTIME_UTIL_H
 
+#include "mpiete/instrument.h"
+
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
+#include <ctime>
 
 namespace mpiete {
 
@@ -36,6 +41,21 @@ private:
 
 /// mkdir -p: creates Path and its missing parents. Returns false with errno set on failure.
 bool makeDirs(const char *Path);
+
+/// CLOCK_MONOTONIC in nanoseconds.
+inline uint64_t nowNs() {
+  timespec Ts;
+  clock_gettime(CLOCK_MONOTONIC, &Ts);
+  return static_cast<uint64_t>(Ts.tv_sec) * 1000000000ULL + static_cast<uint64_t>(Ts.tv_nsec);
+}
+
+/// The bytes of Count elements of Type (0 for a non-positive count or an unusable type).
+inline uint64_t bytesOf(long long Count, MPI_Datatype Type) {
+  int Size = 0;
+  if (Count <= 0 || PMPI_Type_size(Type, &Size) != MPI_SUCCESS || Size < 0)
+    return 0;
+  return static_cast<uint64_t>(Count) * static_cast<uint64_t>(Size);
+}
 
 } // namespace mpiete
 
