@@ -109,6 +109,8 @@ void writeYaml(std::ostream &OS, const EstimateResult &R, const ReportOptions &O
     OS << "  - {from: \"" << formatBlock(G.From) << "\", to: \"" << formatBlock(G.To)
        << "\", compute_seconds: " << formatSeconds(G.Compute) << ", executions: " << G.Executions
        << ", where: " << quotedString(describeSegment(Opt, G)) << "}\n";
+  if (Opt.ExtraYaml)
+    Opt.ExtraYaml(OS);
 }
 
 void writeJson(std::ostream &OS, const EstimateResult &R, const ReportOptions &Opt) {
@@ -165,7 +167,14 @@ void writeJson(std::ostream &OS, const EstimateResult &R, const ReportOptions &O
        << ", \"executions\": " << G.Executions
        << ", \"where\": " << quotedString(describeSegment(Opt, G)) << "}";
   }
-  OS << (Segments.empty() ? "]\n}\n" : "\n  ]\n}\n");
+  OS << (Segments.empty() ? "]" : "\n  ]");
+  if (Opt.ExtraJson) {
+    OS << ",\n";
+    Opt.ExtraJson(OS);
+    OS << "}\n";
+  } else {
+    OS << "\n}\n";
+  }
 }
 
 std::string formatSeconds(TimeNs Ns) {

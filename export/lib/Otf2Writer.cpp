@@ -119,7 +119,6 @@ void Otf2Writer::finish() {
       }
     }
     Counts[size_t(R)] = E.size();
-    Written += E.size();
     OTF2_Archive_CloseEvtWriter(A, W);
     E = {};
   }

@@ -21,10 +21,8 @@ std::string located(const std::string &File, const YAML::Node &N, const std::str
 }
 
 /// Loads File; a missing file or a syntax error is returned, located.
-std::string load(const std::string &File, YAML::Node &Out) {
-  std::ifstream In(File);
-  if (!In)
-    return File + ": cannot read the file";
+/// Parses In (File's contents) into Out, a mapping; the error names File and the line.
+std::string parse(const std::string &File, std::istream &In, YAML::Node &Out) {
   try {
     Out = YAML::Load(In);
   } catch (const YAML::ParserException &E) {
@@ -34,6 +32,13 @@ std::string load(const std::string &File, YAML::Node &Out) {
   if (!Out.IsMap())
     return File + ": not a mapping of fields";
   return "";
+}
+
+std::string load(const std::string &File, YAML::Node &Out) {
+  std::ifstream In(File);
+  if (!In)
+    return File + ": cannot read the file";
+  return parse(File, In, Out);
 }
 
 /// Field Key of record N as T; the error names the record's line.
@@ -206,7 +211,8 @@ std::string readMeasured(const std::string &Spec, std::vector<MeasuredRun> &Out)
   const std::string Text = Buf.str();
   if (Text.find("measured_seconds") != std::string::npos) {
     YAML::Node Root;
-    if (std::string Err = load(Spec, Root); !Err.empty())
+    std::istringstream Parsed(Text);
+    if (std::string Err = parse(Spec, Parsed, Root); !Err.empty())
       return Err;
     const YAML::Node M = Root["measured_seconds"];
     std::vector<double> Values;

@@ -2,9 +2,12 @@
 #include "mpiete/support/Process.h"
 
 #include <cerrno>
+#include <chrono>
+#include <csignal>
 #include <cstring>
 #include <spawn.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 extern char **environ;
@@ -34,16 +37,52 @@ int waitFor(pid_t Pid) {
   return 127;
 }
 
+/// Status of a child that ended (as waitFor), or -1 when it was stopped at Deadline: the group
+/// gets SIGTERM (a launcher tells its ranks), then what is left of it SIGKILL.
+int waitUntil(pid_t Pid, std::chrono::steady_clock::time_point Deadline) {
+  int Status = 0;
+  for (;;) {
+    const pid_t W = waitpid(Pid, &Status, WNOHANG);
+    if (W == Pid)
+      return WIFEXITED(Status) ? WEXITSTATUS(Status) : 128 + WTERMSIG(Status);
+    if (W < 0 && errno != EINTR)
+      return 127;
+    if (std::chrono::steady_clock::now() >= Deadline)
+      break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  kill(-Pid, SIGTERM);
+  for (int I = 0; I < 60 && waitpid(Pid, &Status, WNOHANG) == 0; ++I)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  kill(-Pid, SIGKILL);
+  waitpid(Pid, &Status, 0);
+  return -1;
+}
+
 } // namespace
 
-int runProcess(const std::vector<std::string> &Argv) {
+int runProcess(const std::vector<std::string> &Argv, double TimeoutSeconds) {
   if (Argv.empty())
     return 127;
   std::vector<char *> CArgv = toArgv(Argv);
   pid_t Pid = 0;
-  if (posix_spawnp(&Pid, CArgv[0], nullptr, nullptr, CArgv.data(), environ) != 0)
+  if (TimeoutSeconds <= 0) {
+    if (posix_spawnp(&Pid, CArgv[0], nullptr, nullptr, CArgv.data(), environ) != 0)
+      return 127;
+    return waitFor(Pid);
+  }
+  // Its own process group, so the stop reaches every process it started (a launcher's ranks).
+  posix_spawnattr_t Attr;
+  posix_spawnattr_init(&Attr);
+  posix_spawnattr_setflags(&Attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&Attr, 0);
+  const int Rc = posix_spawnp(&Pid, CArgv[0], nullptr, &Attr, CArgv.data(), environ);
+  posix_spawnattr_destroy(&Attr);
+  if (Rc != 0)
     return 127;
-  return waitFor(Pid);
+  return waitUntil(Pid, std::chrono::steady_clock::now() +
+                            std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                std::chrono::duration<double>(TimeoutSeconds)));
 }
 
 std::optional<std::string> captureProcess(const std::vector<std::string> &Argv) {

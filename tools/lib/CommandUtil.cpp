@@ -140,6 +140,13 @@ std::string CommandLine::parseProbe(const std::vector<std::string> &Args, bool W
   return parse(Words);
 }
 
+std::string joinArgs(const char *Name, const std::vector<std::string> &Args) {
+  std::string S = std::string("mpiete ") + Name;
+  for (const std::string &A : Args)
+    S += " " + A;
+  return S;
+}
+
 std::ostream *openOutput(const std::string *Path, std::ofstream &File, const std::string &What,
                          DiagnosticSink &Diags) {
   if (!Path)

@@ -83,6 +83,10 @@ bool loadBaseData(const std::string &ProgramDir, const std::string &Machine,
                   const std::string &Network, const std::string &Cluster,
                   estimator::NetworkModelKind Kind, DiagnosticSink &Diags, LoadedBaseData &Out);
 
+/// A command's line as provenance records it: "mpiete NAME ARG...", the arguments separated by
+/// single spaces.
+std::string joinArgs(const char *Name, const std::vector<std::string> &Args);
+
 /// Where a command writes its result: standard output when Path is null, else File opened on
 /// *Path; null (reported: "cannot write the What") when it cannot be opened.
 std::ostream *openOutput(const std::string *Path, std::ofstream &File, const std::string &What,

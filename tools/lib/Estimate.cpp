@@ -404,22 +404,14 @@ int runEstimate(const CommandArgs &Args) {
   std::ostream *OS = openOutput(Opt.count("-o") ? &Opt["-o"] : nullptr, OutFile, "output", Diags);
   if (!OS)
     return 1;
+  if (Farm) {
+    RO.ExtraYaml = [&](std::ostream &Out) { farm::writeFarmYaml(Out, *Farm); };
+    RO.ExtraJson = [&](std::ostream &Out) { farm::writeFarmJson(Out, *Farm); };
+  }
   if (Format == "yaml") {
     writeYaml(*OS, R, RO);
-    if (Farm)
-      farm::writeFarmYaml(*OS, *Farm);
   } else if (Format == "json") {
-    std::ostringstream Json;
-    writeJson(Json, R, RO);
-    std::string Text = Json.str();
-    const size_t Close = Text.rfind('}');
-    if (Farm && Close != std::string::npos) { // the farm as the object's last member
-      std::ostringstream Member;
-      farm::writeFarmJson(Member, *Farm);
-      const size_t Last = Text.find_last_not_of(" \n", Close - 1);
-      Text = Text.substr(0, Last + 1) + ",\n" + Member.str() + Text.substr(Close);
-    }
-    *OS << Text;
+    writeJson(*OS, R, RO);
   } else {
     writeText(*OS, R, RO);
     if (Farm)

@@ -146,12 +146,12 @@ bool ranksRunHere(const LaunchSpec &Spec) {
   return true;
 }
 
-int runLaunch(const LaunchSpec &Spec) {
+int runLaunch(const LaunchSpec &Spec, double TimeoutSeconds) {
   // Also in our own environment: launchers that forward it (srun) need it, and local ranks of
   // the others see it either way.
   for (const auto &[Name, Value] : Spec.Env)
     setenv(Name.c_str(), Value.c_str(), 1);
-  return runProcess(launchArgv(Spec));
+  return runProcess(launchArgv(Spec), TimeoutSeconds);
 }
 
 std::string parseProbeCommandLine(const std::vector<std::string> &Args,

@@ -141,13 +141,6 @@ bool checkRun(const CommStructure &S, const MeasuredRun &Measured, std::ostream 
   return SameRanks == Measured.Ranks;
 }
 
-std::string joinArgs(const char *Name, const CommandArgs &Args) {
-  std::string S = std::string("mpiete ") + Name;
-  for (const std::string &A : Args)
-    S += " " + A;
-  return S;
-}
-
 } // namespace
 
 bool learnModelStructure(const ScalingModelFile &File, DiagnosticSink &Diags, CommStructure &Out) {

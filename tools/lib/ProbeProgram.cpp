@@ -15,16 +15,11 @@
 #include "mpiete/tools/Launcher.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
-#include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
-#include <sys/wait.h>
-#include <thread>
-#include <unistd.h>
 
 namespace fs = std::filesystem;
 
@@ -40,50 +35,6 @@ fs::path blockMapBeside(const fs::path &Program) {
   if (P.size() > Suffix.size() && P.compare(P.size() - Suffix.size(), Suffix.size(), Suffix) == 0)
     P.resize(P.size() - Suffix.size());
   return P + ".blocks.yaml";
-}
-
-/// Runs the launch like runLaunch, stopping it after Seconds (0: never): the watchdog of a
-/// trace probe, which has no token machine to see a deadlock. The launcher runs in its own
-/// process group so the stop reaches every local rank. Returns its exit status, or -1 when
-/// stopped. (Kept here, not in support/Process: only probe-program needs a deadline.)
-int runLaunchWithin(const LaunchSpec &Spec, double Seconds) {
-  if (Seconds <= 0)
-    return runLaunch(Spec);
-  for (const auto &[Name, Value] : Spec.Env)
-    setenv(Name.c_str(), Value.c_str(), 1);
-  const std::vector<std::string> Argv = launchArgv(Spec);
-  std::vector<char *> Args;
-  for (const std::string &A : Argv)
-    Args.push_back(const_cast<char *>(A.c_str()));
-  Args.push_back(nullptr);
-  const pid_t Pid = ::fork();
-  if (Pid < 0)
-    return 127;
-  if (Pid == 0) {
-    ::setpgid(0, 0);
-    ::execvp(Args[0], Args.data());
-    std::_Exit(127);
-  }
-  ::setpgid(Pid, Pid);
-  const auto Deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(Seconds);
-  int Status = 0;
-  for (;;) {
-    const pid_t W = ::waitpid(Pid, &Status, WNOHANG);
-    if (W == Pid)
-      return WIFEXITED(Status) ? WEXITSTATUS(Status) : 128 + WTERMSIG(Status);
-    if (W < 0 && errno != EINTR)
-      return 127;
-    if (std::chrono::steady_clock::now() >= Deadline)
-      break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  // Stopped: the launcher first (it tells its ranks), then whatever is left of the group.
-  ::kill(-Pid, SIGTERM);
-  for (int I = 0; I < 60 && ::waitpid(Pid, &Status, WNOHANG) == 0; ++I)
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  ::kill(-Pid, SIGKILL);
-  ::waitpid(Pid, &Status, 0);
-  return -1;
 }
 
 /// APP.skeleton for APP.trace: the skeleton trace probe mpiete-cc links beside it.
@@ -124,7 +75,7 @@ int runTraceProbe(LaunchSpec Spec, const fs::path &Dir, const std::string &OutNa
     // Traces do not depend on timing: no load notice, only the elapsed time on a terminal.
     const ProgressTicker Tick("mpiete probe-program: tracing " + std::to_string(Spec.Np) +
                               " ranks");
-    Status = runLaunchWithin(Spec, HangTimeout);
+    Status = runLaunch(Spec, HangTimeout);
   }
   const double Seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();

@@ -99,9 +99,7 @@ int runReport(const CommandArgs &Args) {
       In.SurfaceSvg.erase(0, Start);
     }
   }
-  std::string Command = "mpiete report";
-  for (const std::string &A : Args)
-    Command += " " + A;
+  const std::string Command = joinArgs("report", Args);
   In.Provenance = {{"tool", "mpiete " MPIETE_VERSION}, {"command", Command}};
   if (In.Timeline && In.Timeline->Dropped)
     Diags.note(Tool,

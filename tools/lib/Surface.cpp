@@ -162,9 +162,7 @@ int runSurface(const CommandArgs &Args) {
     if (!Dir.empty() && SvgField.rfind(Dir, 0) == 0)
       SvgField = SvgField.substr(Dir.size());
   }
-  std::string Command = "mpiete surface";
-  for (const std::string &A : Args)
-    Command += " " + A;
+  const std::string Command = joinArgs("surface", Args);
   std::ofstream OutFile;
   std::ostream *OS = openOutput(!Output.empty() ? &Output : nullptr, OutFile, "surface", Diags);
   if (!OS)

@@ -189,6 +189,20 @@ int runWhatIf(const CommandArgs &Args) {
     }
     return true;
   };
+  // The first pass over the traces (the step map or the message index) reads the sources
+  // loadBaseData opened, unread so far; each later pass opens the directory again.
+  bool BaseTracesRead = false;
+  auto sourcesForPass = [&](std::vector<std::unique_ptr<TraceEventSource>> &Own,
+                            std::vector<EventSource *> &Src) {
+    if (BaseTracesRead)
+      return openSources(Own, Src);
+    BaseTracesRead = true;
+    for (auto &T : Data.Traces) {
+      T->setEmitSegments(true);
+      Src.push_back(T.get());
+    }
+    return true;
+  };
   // A scenario changing message volumes rewrites the streams' sends on the way in.
   auto withScenario = [&](const Scenario *S, std::vector<EventSource *> &Src,
                           std::vector<std::unique_ptr<ScenarioSource>> &Wrapped) {
@@ -233,7 +247,7 @@ int runWhatIf(const CommandArgs &Args) {
       return 1;
     std::vector<std::unique_ptr<TraceEventSource>> Own;
     std::vector<EventSource *> Src;
-    if (!openSources(Own, Src))
+    if (!sourcesForPass(Own, Src))
       return 1;
     Steps = buildStepMap(Src, *B);
     if (Steps.steps() == 0)
@@ -245,7 +259,7 @@ int runWhatIf(const CommandArgs &Args) {
   {
     std::vector<std::unique_ptr<TraceEventSource>> Own;
     std::vector<EventSource *> Src;
-    if (!openSources(Own, Src))
+    if (!sourcesForPass(Own, Src))
       return 1;
     Messages = buildMessageIndex(Src);
   }
@@ -368,9 +382,7 @@ int runWhatIf(const CommandArgs &Args) {
     return commandError("the base data does not replay: " + A.Error);
 
   WhatIfReport Rep;
-  std::string Command = "mpiete whatif";
-  for (const std::string &S : Args)
-    Command += " " + S;
+  const std::string Command = joinArgs("whatif", Args);
   Rep.Provenance = {{"tool", "mpiete whatif"},     {"version", MPIETE_VERSION},
                     {"command", Command},          {"program", Opt["--program"]},
                     {"machine", Opt["--machine"]}, {"network", Opt["--network"]}};

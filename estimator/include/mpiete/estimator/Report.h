@@ -22,6 +22,11 @@ struct ReportOptions {
   /// A segment as `main.f:42 (MPI_Sendrecv) -> main.f:57 (MPI_Allreduce) in sweep, loop
   /// main.f:30` (estimator/io's SiteNames); unset: the two ids.
   std::function<std::string(BlockId, BlockId)> DescribeSegment;
+  /// Extra top-level members (a task farm's resimulation): writeYaml calls ExtraYaml at the
+  /// end, writeJson calls ExtraJson before the closing brace after writing ",\n". Each writes
+  /// whole lines ("key: ...\n"; JSON: `  "key": ...\n`, no trailing comma); unset: none.
+  std::function<void(std::ostream &)> ExtraYaml;
+  std::function<void(std::ostream &)> ExtraJson;
 };
 
 /// Seconds from integer nanoseconds, exactly ("-1.500000000"; no floating point rounding), as

@@ -28,8 +28,6 @@ public:
   void finish() override;
   /// Empty if the archive was written; else what failed.
   const std::string &error() const { return Error; }
-  /// Events written per rank (after finish()).
-  uint64_t events() const { return Written; }
 
 private:
   /// Enter/leave a region, or a send to / receive from a peer; Order breaks ties so a receive
@@ -53,7 +51,6 @@ private:
   std::map<std::pair<int, estimator::BlockId>, uint32_t> RegionIndex;
   std::vector<std::pair<std::string, bool>> Regions; ///< name, is MPI
   estimator::TimeNs Last = 0;
-  uint64_t Written = 0;
   bool Finished = false;
   std::string Error;
 };

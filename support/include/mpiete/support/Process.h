@@ -9,8 +9,10 @@
 namespace mpiete {
 
 /// Runs Argv (Argv[0] looked up in PATH) and returns its exit status; 127 if it cannot start,
-/// 128+N if killed by signal N. Stdout and stderr are inherited.
-int runProcess(const std::vector<std::string> &Argv);
+/// 128+N if killed by signal N. Stdout and stderr are inherited. With TimeoutSeconds > 0 the
+/// child runs in its own process group and is stopped after that long (the group gets SIGTERM,
+/// then SIGKILL three seconds later): -1 when stopped.
+int runProcess(const std::vector<std::string> &Argv, double TimeoutSeconds = 0);
 
 /// Runs Argv and returns what it wrote on stdout, or nothing if it failed.
 std::optional<std::string> captureProcess(const std::vector<std::string> &Argv);

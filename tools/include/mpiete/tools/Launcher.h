@@ -30,8 +30,9 @@ std::vector<std::string> launchArgv(const LaunchSpec &Spec);
 /// srun and the like, whose ranks run under the resource manager's daemons, maybe elsewhere.
 bool ranksRunHere(const LaunchSpec &Spec);
 
-/// Runs the job; returns the launcher's exit status.
-int runLaunch(const LaunchSpec &Spec);
+/// Runs the job; returns the launcher's exit status. TimeoutSeconds > 0 stops it after that
+/// long (runProcess: the launcher's process group, so every local rank): -1 when stopped.
+int runLaunch(const LaunchSpec &Spec, double TimeoutSeconds = 0);
 
 /// One of a probe command's own options (`-o DIR`, `--max-size N`, ...).
 struct ProbeOption {
