@@ -59,7 +59,7 @@ void BM_ScaledReplay(benchmark::State &State) {
   const int P = int(State.range(0)), Iterations = int(State.range(1));
   std::vector<MeasuredRun> Runs;
   for (int Small : {2, 4, 8}) {
-    MeasuredRun Run{Small, 1, {}};
+    MeasuredRun Run{Small, 1, {}, {}};
     for (int R = 0; R < Small; ++R)
       Run.PerRank.push_back(halo(R, Small, Iterations));
     Runs.push_back(std::move(Run));
