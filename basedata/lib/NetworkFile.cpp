@@ -13,7 +13,8 @@ NetworkFile makeNetworkFile(const CommProbeOutput &Data, const LogGpsFit &Fit,
   NetworkFile F;
   F.Provenance = {Run.Tool,   Run.Date,     Run.Command, Data.Host0,
                   Data.Host1, Data.Library, Data.Ranks,  Data.Pairs};
-  F.Settings = {Run.MaxSize, Run.Step, Run.LogSizes, Data.Tolerance, Data.MinReps, Data.MaxReps};
+  F.Settings = {Run.MaxSize,  Run.Step,     Run.LogSizes,   Data.Tolerance,
+                Data.MinReps, Data.MaxReps, Run.SendBuffers};
   for (const CommRow &R : Data.Rows)
     F.Rows.push_back({R.Bytes, R.Recv, R.IsendStart.Median, R.IrecvStart.Median, R.Arrived.Median,
                       R.Repetitions});
@@ -68,6 +69,8 @@ void writeNetworkFile(std::ostream &OS, const NetworkFile &File) {
   E << YAML::Key << "tolerance" << YAML::Value << Set.Tolerance;
   E << YAML::Key << "min_repetitions" << YAML::Value << Set.MinRepetitions;
   E << YAML::Key << "max_repetitions" << YAML::Value << Set.MaxRepetitions;
+  if (!Set.SendBuffers.empty())
+    E << YAML::Key << "send_buffers" << YAML::Value << Set.SendBuffers;
   E << YAML::EndMap;
 
   E << YAML::Key << "table" << YAML::Value << YAML::BeginMap;
@@ -76,7 +79,8 @@ void writeNetworkFile(std::ostream &OS, const NetworkFile &File) {
     << "recv_arrived_s" << "repetitions" << YAML::EndSeq;
   E << YAML::Key << "meaning" << YAML::Value << YAML::BeginMap;
   E << YAML::Key << "recv_s" << YAML::Value
-    << "one-way time: half the round trip of a ping-pong of this size (median)";
+    << "one-way time: half the round trip of a ping-pong of this size (median), each send "
+       "buffer rewritten before its send unless settings: send_buffers says unchanged";
   E << YAML::Key << "isend_start_s" << YAML::Value
     << "MPI_Isend call on rank 0, the receive already posted (median)";
   E << YAML::Key << "irecv_start_s" << YAML::Value
@@ -264,8 +268,11 @@ bool readDescription(YamlParser &Y, const YAML::Node &Root, NetworkFile &Out) {
         !Y.boolean(S, "log_sizes", V.LogSizes, false) ||
         !Y.finite(S, "tolerance", V.Tolerance, 0, 1e6, false) ||
         !intOf(Y, S, "min_repetitions", V.MinRepetitions, 0) ||
-        !intOf(Y, S, "max_repetitions", V.MaxRepetitions, 0))
+        !intOf(Y, S, "max_repetitions", V.MaxRepetitions, 0) ||
+        !Y.string(S, "send_buffers", V.SendBuffers, false))
       return false;
+    if (!V.SendBuffers.empty() && V.SendBuffers != "rewritten" && V.SendBuffers != "unchanged")
+      return Y.expected(S["send_buffers"], "send_buffers", "rewritten or unchanged");
   }
   if (St.IsMap() && (!intOf(Y, St, "messages", Out.Stream.Messages, 0) ||
                      !intOf(Y, St, "repetitions", Out.Stream.Repetitions, 0) ||

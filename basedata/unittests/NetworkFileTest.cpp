@@ -24,7 +24,7 @@ NetworkFile sample() {
                   "Open MPI v4.1.6",
                   4,
                   2};
-  F.Settings = {1 << 20, 16384, false, 0.02, 20, 1000};
+  F.Settings = {1 << 20, 16384, false, 0.02, 20, 1000, "unchanged"};
   F.Rows.push_back({0, {1.25e-6, 1.2e-6, 1.5e-6}, 1e-7, 2e-7, 3e-7, 20});
   F.Rows.push_back({4096, {2.5e-6, 2.25e-6, 3.75e-6}, 1.5e-7, 2.5e-7, 3.5e-7, 40});
   F.Stream = {64, 30, {5e-5, 4e-5, 6e-5}};
@@ -82,6 +82,7 @@ TEST(NetworkFileTest, RoundTripsEveryField) {
   EXPECT_DOUBLE_EQ(S.Tolerance, 0.02);
   EXPECT_EQ(S.MinRepetitions, 20);
   EXPECT_EQ(S.MaxRepetitions, 1000);
+  EXPECT_EQ(S.SendBuffers, "unchanged");
   ASSERT_EQ(Out.Rows.size(), In.Rows.size());
   for (size_t I = 0; I < In.Rows.size(); ++I) {
     EXPECT_EQ(Out.Rows[I].Bytes, In.Rows[I].Bytes);
@@ -139,6 +140,22 @@ TEST(NetworkFileTest, ReadsAHandWrittenFile) {
   EXPECT_EQ(F.LogGps.S, 150u);
   EXPECT_EQ(F.LogGps.eagerLimit(), 149u); // the file's S is the first synchronous size
   EXPECT_EQ(F.Provenance.Tool, "mpiete 0.1.0");
+  EXPECT_EQ(F.Settings.SendBuffers, ""); // a file from before the setting
+}
+
+// The probe's buffer discipline is one of two words; anything else is located.
+TEST(NetworkFileTest, SendBuffersIsRewrittenOrUnchanged) {
+  NetworkFile In = sample();
+  In.Settings.SendBuffers = "rewritten";
+  EXPECT_EQ(roundTrip(In).Settings.SendBuffers, "rewritten");
+  In.Settings.SendBuffers = "dirty";
+  std::ostringstream OS, Errors;
+  writeNetworkFile(OS, In);
+  DiagnosticSink Diags(Errors);
+  NetworkFile Out;
+  EXPECT_FALSE(parseNetworkFile("network.yaml", OS.str(), Out, Diags));
+  EXPECT_NE(Errors.str().find("send_buffers"), std::string::npos) << Errors.str();
+  EXPECT_NE(Errors.str().find("rewritten or unchanged"), std::string::npos) << Errors.str();
 }
 
 TEST(NetworkFileTest, ErrorsAreLocated) {

@@ -9,7 +9,13 @@
  *   starts      b: Irecv(k) timed, then a 0-byte "ready"; a: after "ready", Isend(k) timed
  *   arrived     a: Send(k); b: Iprobe until the message is there, then Recv(k) timed
  * until the median one-way time changes by less than the tolerance over the last batch. Then it
- * times streams of back-to-back 0-byte messages for the gap g. */
+ * times streams of back-to-back 0-byte messages for the gap g.
+ *
+ * Before each timed send the sender rewrites its send buffer, off the clock, as a program writes
+ * the data it sends: a buffer sent unchanged again and again stays clean in both processors'
+ * caches, and on shared memory its messages above the eager limit took half the time of the same
+ * messages freshly written (bench/ring-hops, docs/accuracy.md). --unchanged-buffers keeps the
+ * buffers as they are (the measurement before). */
 #include <mpi.h>
 
 #include <math.h>
@@ -40,6 +46,7 @@ struct Options {
   double Budget; /* seconds per size before stopping at MinReps */
   int Pairs;
   int Progress;
+  int Unchanged; /* --unchanged-buffers: never rewrite the send buffer */
 };
 
 static void fail(const char *Message) {
@@ -60,12 +67,16 @@ static long parseLong(const char *S, const char *Name) {
 }
 
 static struct Options parseOptions(int Argc, char **Argv) {
-  struct Options O = {4L << 20, 0, 1, 20, 1000, 0.02, 0.5, 1, 0};
+  struct Options O = {4L << 20, 0, 1, 20, 1000, 0.02, 0.5, 1, 0, 0};
   for (int I = 1; I < Argc; ++I) {
     const char *A = Argv[I];
     const char *V = I + 1 < Argc ? Argv[I + 1] : NULL;
     if (!strcmp(A, "--linear-only")) {
       O.LogSizes = 0;
+      continue;
+    }
+    if (!strcmp(A, "--unchanged-buffers")) {
+      O.Unchanged = 1;
       continue;
     }
     if (!strcmp(A, "--progress")) {
@@ -154,8 +165,22 @@ static void printStats(const double *Samples, int N, double *Scratch) {
          quantile(Samples, N, 0.9, Scratch));
 }
 
+static int Unchanged;
+
+/* The sender's rewrite of its K-byte message: one byte of every cache line, so every line is
+ * modified in this processor's cache as after the computation that produced the data (a loop,
+ * not memset, which may store around the cache for large sizes). */
+static void rewrite(char *Buf, long K) {
+  if (Unchanged)
+    return;
+  for (long I = 0; I < K; I += 64)
+    Buf[I] = (char)(Buf[I] + 1);
+}
+
 /* One repetition of the three exchanges; the sender fills PingPong and Isend, the receiver
- * Irecv and Arrived. */
+ * Irecv and Arrived. Each timed message leaves a send buffer rewritten since the peer last read
+ * it; the rewrites are off the clock (the ping's and the pong's happen at the end of the
+ * previous repetition, before the 0-byte "drained" that ends it). */
 static void exchange(int IsSender, int Peer, long K, char *Send, char *Recv, double *PingPong,
                      double *Isend, double *Irecv, double *Arrived) {
   int Count = (int)K;
@@ -172,7 +197,9 @@ static void exchange(int IsSender, int Peer, long K, char *Send, char *Recv, dou
     *Isend = MPI_Wtime() - T0;
     MPI_Wait(&R, MPI_STATUS_IGNORE);
 
+    rewrite(Send, K);
     MPI_Send(Send, Count, MPI_BYTE, Peer, TagArrived, MPI_COMM_WORLD);
+    rewrite(Send, K);
     /* An eager MPI_Send returns before its bytes are on the wire: wait until the peer has
      * them, so that the next ping-pong starts on an empty link (on a rate-limited link it
      * would otherwise queue behind this message and the data message). */
@@ -193,6 +220,7 @@ static void exchange(int IsSender, int Peer, long K, char *Send, char *Recv, dou
     T0 = MPI_Wtime();
     MPI_Recv(Recv, Count, MPI_BYTE, Peer, TagArrived, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     *Arrived = MPI_Wtime() - T0;
+    rewrite(Send, K);
     MPI_Send(NULL, 0, MPI_BYTE, Peer, TagDrained, MPI_COMM_WORLD);
   }
 }
@@ -236,6 +264,7 @@ int main(int Argc, char **Argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
   MPI_Comm_size(MPI_COMM_WORLD, &Size);
   struct Options O = parseOptions(Argc, Argv);
+  Unchanged = O.Unchanged;
   if (Size < 2 * O.Pairs) {
     if (Rank == 0) {
       char Msg[128];

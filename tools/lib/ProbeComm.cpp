@@ -27,7 +27,7 @@ namespace {
 /// The options, each declared once; --help is generated from them.
 struct Options {
   std::string Out, MaxSize, Step, Pairs, MinReps, MaxReps, Tolerance;
-  bool LinearOnly = false, Verbose = false;
+  bool LinearOnly = false, Unchanged = false, Verbose = false;
 };
 
 void declare(CommandLine &C, Options &O) {
@@ -41,6 +41,9 @@ void declare(CommandLine &C, Options &O) {
       ->type_name("BYTES");
   A.add_flag("--linear-only", O.LinearOnly,
              "only 0, step, 2 step, ... max-size (seed 004's sweep)");
+  A.add_flag("--unchanged-buffers", O.Unchanged,
+             "send the same unchanged buffer every time (the default rewrites each send buffer "
+             "before its send, off the clock, as a program's freshly computed data)");
   A.add_option("--pairs", O.Pairs,
                "K pairs measured at once (rank i with rank i+K), for contention; the table is "
                "pair 0's (default 1)")
@@ -145,6 +148,8 @@ int runProbeComm(const CommandArgs &Args) {
   Spec.Program.insert(Spec.Program.end(), Extra.begin(), Extra.end());
   if (!LogSizes)
     Spec.Program.push_back("--linear-only");
+  if (O.Unchanged)
+    Spec.Program.push_back("--unchanged-buffers");
   if (isatty(STDERR_FILENO))
     Spec.Program.push_back("--progress");
   std::vector<std::string> Argv = launchArgv(Spec);
@@ -168,6 +173,7 @@ int runProbeComm(const CommandArgs &Args) {
   Run.MaxSize = MaxSize;
   Run.Step = Step;
   Run.LogSizes = LogSizes;
+  Run.SendBuffers = O.Unchanged ? "unchanged" : "rewritten";
   std::ofstream OS(*OutPath);
   if (!OS)
     return commandError("probe-comm: cannot write '" + *OutPath + "'");

@@ -7,10 +7,14 @@ rm -rf "$work" && mkdir -p "$work"
 "$mpiete" probe-comm -o "$work/network.yaml" --max-size 16K --step 1K --max-reps 200 \
   --oversubscribe
 "$checker" "$work/network.yaml" 16384 1024
-# Launcher options keep their values and --linear-only gives seed 004's sweep only.
+grep -q "^  send_buffers: rewritten$" "$work/network.yaml"
+# Launcher options keep their values, --linear-only gives seed 004's sweep only and
+# --unchanged-buffers the probe's measurement with clean send buffers.
 "$mpiete" probe-comm -o "$work/linear.yaml" --max-size 2048 --step 512 --linear-only \
-  --mca btl self,vader --verbose 2> "$work/verbose.txt"
+  --unchanged-buffers --mca btl self,vader --verbose 2> "$work/verbose.txt"
 grep -q -- "--mca btl self,vader" "$work/verbose.txt"
+grep -q -- "comm_probe .*--unchanged-buffers" "$work/verbose.txt"
+grep -q "^  send_buffers: unchanged$" "$work/linear.yaml"
 rows=$(grep -c '^    - \[' "$work/linear.yaml")
 [ "$rows" = 5 ] || { echo "expected 5 rows, got $rows"; exit 1; }
 # Errors: no output file; too few ranks for two pairs.

@@ -33,6 +33,10 @@ struct NetworkSettings {
   bool LogSizes = true; ///< powers of two and their midpoints besides the linear sweep
   double Tolerance = 0;
   int MinRepetitions = 0, MaxRepetitions = 0;
+  /// "rewritten": the sender rewrote its send buffer before every timed send (a program's
+  /// freshly computed data); "unchanged": it sent the same clean buffer every time (files
+  /// before this setting: empty).
+  std::string SendBuffers;
 };
 
 /// One message size of the table (medians unless a spread).
@@ -75,6 +79,7 @@ struct NetworkRun {
   std::string Tool, Date, Command;
   uint64_t MaxSize = 0, Step = 0;
   bool LogSizes = true;
+  std::string SendBuffers = "rewritten"; ///< NetworkSettings::SendBuffers
 };
 
 /// The file for what the probe printed and the fit to it.
