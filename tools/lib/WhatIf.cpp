@@ -396,7 +396,7 @@ int runWhatIf(const CommandArgs &Args) {
       Label += (Label.empty() ? "" : " + ") + S;
     Rep.ScenarioLabel = Label;
     Rep.ScenarioPredicted = O.Predicted;
-    if (BaseRun.PerRank.front().empty() && BaseRun.PerRank.back().empty())
+    if (BaseRun.empty())
       Replay(nullptr, &BaseRun);
     Rep.ScenarioBound = sumOfTimesBound(BaseRun, User);
   }

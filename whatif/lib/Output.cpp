@@ -45,7 +45,7 @@ void writeWhatIfText(std::ostream &OS, const WhatIfReport &R) {
   if (!A.Domino.Waits.empty())
     OS << "\ndomino path: " << A.Domino.Waits.size() << " waits, predicted "
        << formatSeconds(A.Domino.Predicted) << " s (" << A.Domino.Replays << " replays)\n";
-  OS << "\ncritical path (" << formatSeconds(A.Path.Length) << " s, " << A.Path.Steps.size()
+  OS << "\ncritical path (" << formatSeconds(A.Path.Length) << " s, " << A.Path.Intervals
      << " intervals), by site:\n";
   OS << "  share   seconds        kind     where\n";
   for (size_t I = 0; I < A.Shares.size() && I < 15; ++I) {

@@ -83,6 +83,38 @@ Fixture sendAfterWork() {
   return F;
 }
 
+/// The compact records give back exactly what the engine reported: 64-bit block ids, the
+/// kind, a wait's partner; a dependency reported again for the same wait replaces the first.
+TEST(WhatIfTest, RecorderKeepsWhatTheEngineReported) {
+  RunRecorder Rec(2);
+  Rec.interval(1, 7, SpanKind::Compute, A, X, 100, 250);
+  Rec.interval(1, 8, SpanKind::Wait, 0, S2, 250, 900);
+  Rec.dependency(1, 8, 250, 900, 0, 400, S1);
+  Rec.dependency(1, 8, 250, 900, 0, 450, S1);
+  Rec.interval(1, 9, SpanKind::Wait, 0, S2, 900, 1000);
+  Rec.interval(1, 10, SpanKind::Comm, 0, S1, 1000, 1000); // no time: not recorded
+  EXPECT_EQ(Rec.size(0), 0u);
+  ASSERT_EQ(Rec.size(1), 3u);
+  const Interval C = Rec.at(1, 0), W = Rec.at(1, 1), Plain = Rec.at(1, 2);
+  EXPECT_EQ(C.Kind, SpanKind::Compute);
+  EXPECT_EQ(C.From, A);
+  EXPECT_EQ(C.Block, X);
+  EXPECT_EQ(C.Record, 7u);
+  EXPECT_EQ(C.Begin, 100);
+  EXPECT_EQ(C.End, 250);
+  EXPECT_EQ(C.Rank, 1);
+  EXPECT_EQ(W.Kind, SpanKind::Wait);
+  EXPECT_EQ(W.Peer, 0);
+  EXPECT_EQ(W.PeerTime, 450);
+  EXPECT_EQ(W.PeerBlock, S1);
+  EXPECT_EQ(Plain.Peer, -1);
+  EXPECT_EQ(Rec.find(1, 900), 2);
+  EXPECT_EQ(Rec.findBefore(1, 899), 0);
+  EXPECT_FALSE(Rec.overflowed());
+  Rec.interval(0, uint64_t(1) << 32, SpanKind::Compute, A, X, 0, 1);
+  EXPECT_TRUE(Rec.overflowed());
+}
+
 TEST(WhatIfTest, CriticalPathAndItsShares) {
   Fixture F = sendAfterWork();
   RunRecorder Rec(2);

@@ -72,7 +72,7 @@ struct Analysis {
   bool Ok = false;
   std::string Error;
   TimeNs Base = 0;
-  CriticalPath Path;
+  CriticalPath Path; ///< its length and size; the steps are summed into Shares, not kept
   std::vector<CriticalShare> Shares; ///< largest first
   DominoPath Domino;
   std::vector<Suggestion> Suggestions; ///< F2 ranked by predicted time, then F3 bounds
