@@ -86,6 +86,18 @@ Scenario balanceSegmentTotals(const std::vector<TimeNs> &T, BlockId From, BlockI
 
 } // namespace
 
+const char *suggestionClassName(SuggestionClass C, bool Plural) {
+  switch (C) {
+  case SuggestionClass::Remedy:
+    return Plural ? "remedies" : "remedy";
+  case SuggestionClass::Sensitivity:
+    return Plural ? "sensitivities" : "sensitivity";
+  case SuggestionClass::Bound:
+    return Plural ? "bounds" : "bound";
+  }
+  return "";
+}
+
 Scenario balanceSteps(const RunRecorder &Base, const StepMap &Steps, std::optional<size_t> Step) {
   return balanceStepTotals(stepTotals(Base, Steps), Steps, Step);
 }
@@ -214,11 +226,13 @@ Analysis analyze(const Replayer &Replay, int Ranks, const AnalysisOptions &Opt) 
       A.Shares.begin(), A.Shares.end(),
       [](const CriticalShare &X, const CriticalShare &Y) { return X.Seconds > Y.Seconds; });
 
-  auto trySuggestion = [&](Scenario S, std::string Kind, std::string What, std::string Where) {
+  auto trySuggestion = [&](Scenario S, std::string Kind, std::string What, std::string Where,
+                           SuggestionClass Class = SuggestionClass::Remedy) {
     ReplayOutcome O = Replay(&S, nullptr);
     if (!O.Ok)
       return;
     Suggestion G;
+    G.Class = Class;
     G.Kind = std::move(Kind);
     G.What = std::move(What);
     G.Where = std::move(Where);
@@ -358,7 +372,7 @@ Analysis analyze(const Replayer &Replay, int Ranks, const AnalysisOptions &Opt) 
                                 "(the mean)",
                     Opt.Steps ? "every step of " + Marker : "every point-to-point send");
   }
-  // Kernels on the critical path made twice as fast.
+  // Sensitivities: the kernels on the critical path, and the network, made twice as fast.
   std::vector<std::pair<TimeNs, std::pair<BlockId, BlockId>>> Hot;
   for (const auto &[K, T] : Kernels)
     Hot.push_back({T, K});
@@ -368,15 +382,29 @@ Analysis analyze(const Replayer &Replay, int Ranks, const AnalysisOptions &Opt) 
     Scenario S;
     S.Scales.push_back({From, To, 0.5});
     S.Label = "x0.5 " + segmentName(Opt, From, To);
-    trySuggestion(std::move(S), "faster-kernel", "make this computation twice as fast",
-                  segmentName(Opt, From, To));
+    trySuggestion(std::move(S), "faster-kernel", "this computation twice as fast",
+                  segmentName(Opt, From, To), SuggestionClass::Sensitivity);
   }
-  std::stable_sort(
-      A.Suggestions.begin(), A.Suggestions.end(),
-      [](const Suggestion &X, const Suggestion &Y) { return X.Predicted < Y.Predicted; });
+  {
+    Scenario S;
+    S.Net.Latency = 0.5;
+    S.Net.Bandwidth = 2;
+    S.Label = "network twice as fast";
+    trySuggestion(std::move(S), "faster-network",
+                  "the network twice as fast (latency x0.5, bandwidth x2; overheads and the "
+                  "eager limit as measured)",
+                  "every message", SuggestionClass::Sensitivity);
+  }
+  // Each list by predicted time; remedies first (what to change), then the sensitivities
+  // (what the run depends on).
+  std::stable_sort(A.Suggestions.begin(), A.Suggestions.end(),
+                   [](const Suggestion &X, const Suggestion &Y) {
+                     return std::pair(X.Class, X.Predicted) < std::pair(Y.Class, Y.Predicted);
+                   });
   // F3: no wait anywhere, summed without the DAG; a bound, listed after the replays.
   {
     Suggestion G;
+    G.Class = SuggestionClass::Bound;
     G.Kind = "bound";
     G.What = "upper bound on the improvement: no wait anywhere (F3, sum of each rank's "
              "compute and comm, the DAG not rebuilt)";
@@ -387,7 +415,9 @@ Analysis analyze(const Replayer &Replay, int Ranks, const AnalysisOptions &Opt) 
     A.Suggestions.push_back(std::move(G));
   }
   for (size_t I = 0; I < A.Suggestions.size(); ++I)
-    A.Suggestions[I].Rank = unsigned(I + 1);
+    A.Suggestions[I].Rank = I && A.Suggestions[I - 1].Class == A.Suggestions[I].Class
+                                ? A.Suggestions[I - 1].Rank + 1
+                                : 1;
   A.Ok = true;
   return A;
 }
