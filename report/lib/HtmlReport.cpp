@@ -4,6 +4,7 @@
 #include "HtmlCharts.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -186,24 +187,36 @@ void sites(std::ostream &OS, const EstimateData &E) {
 void whatIf(std::ostream &OS, const WhatIfData &W) {
   section(OS, "whatif", "What if");
   OS << "<p>Predicted as run: <b>" << humanSeconds(W.Predicted) << "</b></p>\n";
-  std::vector<WhatIfData::Suggestion> S = W.Suggestions;
-  std::stable_sort(S.begin(), S.end(),
-                   [](const auto &A, const auto &B) { return A.Saving > B.Saving; });
+  // One table per list (remedies: what to change; sensitivities: what the run depends on;
+  // bounds), each largest saving first; one bar scale for all.
   double Max = 0;
-  for (const auto &G : S)
+  for (const auto &G : W.Suggestions)
     Max = std::max(Max, G.Saving);
-  OS << "<table id=\"whatif-table\"><tr><th>rank</th><th>kind</th><th>what</th><th>where</th>"
-        "<th>predicted</th><th>saving</th><th>bound</th><th></th></tr>\n";
-  for (const auto &G : S) {
-    OS << "<tr><td>" << (G.Rank < 0 ? std::string("all") : std::to_string(G.Rank)) << "</td><td>"
-       << escapeHtml(G.Kind) << "</td><td>" << escapeHtml(G.What) << "</td><td>"
-       << escapeHtml(G.Where) << "</td><td class=\"n\">" << humanSeconds(G.Predicted)
-       << "</td><td class=\"n\">" << humanSeconds(G.Saving) << "</td><td>" << escapeHtml(G.Bound)
-       << "</td><td>";
-    charts::stackedBar(OS, 0, G.Saving, 0, Max, 160);
-    OS << "</td></tr>\n";
+  for (const char *Class : {"remedies", "sensitivities", "bounds", ""}) {
+    std::vector<WhatIfData::Suggestion> S;
+    for (const auto &G : W.Suggestions)
+      if (G.Class == Class)
+        S.push_back(G);
+    if (S.empty())
+      continue;
+    std::stable_sort(S.begin(), S.end(),
+                     [](const auto &A, const auto &B) { return A.Saving > B.Saving; });
+    if (*Class)
+      OS << "<h3>" << char(std::toupper(Class[0])) << (Class + 1) << "</h3>\n";
+    OS << "<table id=\"whatif-" << (*Class ? Class : "table")
+       << "\"><tr><th>rank</th><th>kind</th><th>what</th><th>where</th>"
+          "<th>predicted</th><th>saving</th><th>bound</th><th></th></tr>\n";
+    for (const auto &G : S) {
+      OS << "<tr><td>" << (G.Rank < 0 ? std::string("all") : std::to_string(G.Rank)) << "</td><td>"
+         << escapeHtml(G.Kind) << "</td><td>" << escapeHtml(G.What) << "</td><td>"
+         << escapeHtml(G.Where) << "</td><td class=\"n\">" << humanSeconds(G.Predicted)
+         << "</td><td class=\"n\">" << humanSeconds(G.Saving) << "</td><td>" << escapeHtml(G.Bound)
+         << "</td><td>";
+      charts::stackedBar(OS, 0, G.Saving, 0, Max, 160);
+      OS << "</td></tr>\n";
+    }
+    OS << "</table>\n";
   }
-  OS << "</table>\n";
   if (W.CriticalPath.empty())
     return;
   OS << "<h3>Critical path</h3>\n<table id=\"critical-path-table\"><tr><th>where</th>"

@@ -251,23 +251,43 @@ std::string readWhatIf(const std::string &File, WhatIfData &Out) {
   std::string Err;
   if (!field(File, Root, "predicted_seconds", Out.Predicted, Err))
     return Err;
-  YAML::Node L;
-  if (std::string E = list(File, Root, "suggestions", L); !E.empty())
-    return E;
-  for (const YAML::Node &N : L) {
-    WhatIfData::Suggestion S;
-    if (const YAML::Node R = N["rank"];
-        R && R.IsScalar() && R.as<std::string>() != "all" && !field(File, N, "rank", S.Rank, Err))
-      return Err;
-    if (!field(File, N, "kind", S.Kind, Err) || !field(File, N, "what", S.What, Err) ||
-        !field(File, N, "where", S.Where, Err, false) ||
-        !field(File, N, "predicted_seconds", S.Predicted, Err) ||
-        !field(File, N, "saving_seconds", S.Saving, Err) ||
-        !field(File, N, "bound", S.Bound, Err, false))
-      return Err;
-    Out.Suggestions.push_back(S);
+  // Remedies, sensitivities and bounds are lists of their own (docs/whatif.md); a file with
+  // none of them has the first rounds' single list.
+  // (A fresh node for each list: assigning to a yaml-cpp node that holds one rewrites it.)
+  std::vector<std::pair<std::string, YAML::Node>> Lists;
+  for (const char *Class : {"remedies", "sensitivities", "bounds"}) {
+    if (!Root[Class])
+      continue; // (list() cannot take a missing key: yaml-cpp throws on assigning it)
+    YAML::Node One;
+    if (std::string E = list(File, Root, Class, One); !E.empty())
+      return E;
+    Lists.push_back({Class, One});
   }
-  if (std::string E = list(File, Root, "critical_path", L, false); !E.empty())
+  if (Lists.empty()) {
+    YAML::Node One;
+    if (std::string E = list(File, Root, "suggestions", One); !E.empty())
+      return E;
+    Lists.push_back({"", One});
+  }
+  for (const auto &[Class, Items] : Lists)
+    for (const YAML::Node &N : Items) {
+      WhatIfData::Suggestion S;
+      S.Class = Class;
+      if (const YAML::Node R = N["rank"];
+          R && R.IsScalar() && R.as<std::string>() != "all" && !field(File, N, "rank", S.Rank, Err))
+        return Err;
+      if (!field(File, N, "kind", S.Kind, Err) || !field(File, N, "what", S.What, Err) ||
+          !field(File, N, "where", S.Where, Err, false) ||
+          !field(File, N, "predicted_seconds", S.Predicted, Err) ||
+          !field(File, N, "saving_seconds", S.Saving, Err) ||
+          !field(File, N, "bound", S.Bound, Err, false))
+        return Err;
+      Out.Suggestions.push_back(S);
+    }
+  YAML::Node L;
+  if (!Root["critical_path"])
+    return "";
+  if (std::string E = list(File, Root, "critical_path", L); !E.empty())
     return E;
   for (const YAML::Node &N : L) {
     WhatIfData::PathStep P;

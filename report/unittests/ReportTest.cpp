@@ -156,6 +156,43 @@ TEST(HtmlReportTest, ThePageHasEverySectionAndNoExternalResource) {
     EXPECT_EQ(H.find(External), std::string::npos) << External;
 }
 
+/// `mpiete whatif` writes remedies, sensitivities and bounds as lists of their own, each
+/// ranked on its own; the page keeps them apart.
+TEST(HtmlReportTest, WhatIfRemediesAndSensitivitiesAreTablesOfTheirOwn) {
+  const std::string File = temp(
+      "whatif-lists.yaml", "predicted_seconds: 1.0\n"
+                           "remedies:\n"
+                           "  - {rank: 1, kind: balance-segment, what: balance it, where: a.c:1,"
+                           " predicted_seconds: 0.8, saving_seconds: 0.2, bound: false}\n"
+                           "sensitivities:\n"
+                           "  - {rank: 1, kind: faster-kernel, what: twice as fast, where: a.c:2,"
+                           " predicted_seconds: 0.6, saving_seconds: 0.4, bound: false}\n"
+                           "bounds:\n"
+                           "  - {rank: 1, kind: bound, what: no wait, where: every wait,"
+                           " predicted_seconds: 0.5, saving_seconds: 0.5, bound: true}\n"
+                           "critical_path: []\n");
+  ReportInput In;
+  In.WhatIf.emplace();
+  ASSERT_EQ(readWhatIf(File, *In.WhatIf), "");
+  ASSERT_EQ(In.WhatIf->Suggestions.size(), 3u);
+  EXPECT_EQ(In.WhatIf->Suggestions[0].Class, "remedies");
+  EXPECT_EQ(In.WhatIf->Suggestions[1].Class, "sensitivities");
+  EXPECT_EQ(In.WhatIf->Suggestions[2].Class, "bounds");
+  std::ostringstream OS;
+  writeHtml(OS, In);
+  const std::string H = OS.str();
+  // The remedy first although the sensitivity saves more.
+  const size_t R = H.find("id=\"whatif-remedies\""), S = H.find("id=\"whatif-sensitivities\""),
+               B = H.find("id=\"whatif-bounds\"");
+  ASSERT_NE(R, std::string::npos);
+  ASSERT_NE(S, std::string::npos);
+  ASSERT_NE(B, std::string::npos);
+  EXPECT_LT(R, H.find("balance it"));
+  EXPECT_LT(H.find("balance it"), S);
+  EXPECT_LT(S, H.find("twice as fast"));
+  EXPECT_LT(H.find("twice as fast"), B);
+}
+
 TEST(HtmlReportTest, MissingInputsAreSaidNotDrawn) {
   ReportInput In;
   In.Estimate.Predicted = 2.5;

@@ -98,7 +98,8 @@ int runWhatIf(const CommandArgs &Args) {
       "usage: mpiete whatif --program DIR --machine machine.yaml --network network.yaml\n"
       "                     [--cluster cluster.yaml] [--model table|loggps] [--step SITE]\n"
       "                     [assumptions...] [--format text|yaml|json] [-o FILE]\n"
-      "                     [--timeline-before F.json] [--timeline-after F.json]",
+      "                     [--timeline-before F.json] [--timeline-after F.json]\n"
+      "                     [--region START,END] [--region-start START] [--region-end END]",
       "What to fix (seed 003, PerWiz): replays the base data of `mpiete estimate` under\n"
       "assumptions and ranks suggestions by the predicted time after each: the domino path\n"
       "(waits whose removal shortens the run most), wait sites, the parallel step or segment\n"
@@ -106,7 +107,8 @@ int runWhatIf(const CommandArgs &Args) {
       "bound (sum of times, no waits; labelled as a bound). Given assumptions, it also predicts\n"
       "that combination (F2) and its F3 bound. A SITE is FILE:LINE of an MPI call or a block\n"
       "id; with --step SITE each execution of that call closes a parallel step\n"
-      "(docs/whatif.md).",
+      "(docs/whatif.md). --region bounds the analysis like `mpiete estimate --region`\n"
+      "(every instance): only the region is recorded, so a long run is analysed on a part.",
       "  mpiete whatif --program traces/ --machine machine.yaml --network network.yaml\n"
       "  mpiete whatif --program traces/ --machine machine.yaml --network network.yaml "
       "--step main.c:120 --balance-step all --format yaml\n"
@@ -145,6 +147,10 @@ int runWhatIf(const CommandArgs &Args) {
             {"--bandwidth", "F", "network bandwidth scaled by F"},
             {"--overhead", "F", "send and receive start overheads scaled by F"},
             {"--eager-limit", "BYTES", "the eager/rendezvous threshold moved to BYTES"},
+            {"--region", "START,END",
+             "analyse from START to END only (call sites; every instance of the region)"},
+            {"--region-start", "START", "analyse from START (a block id or FILE:LINE)"},
+            {"--region-end", "END", "analyse to END (a block id or FILE:LINE)"},
             {"--timeline-before", "FILE", "the predicted run's timeline, critical path marked"},
             {"--timeline-after", "FILE",
              "the timeline under the assumptions (without any: under "
@@ -177,6 +183,25 @@ int runWhatIf(const CommandArgs &Args) {
   // A call's waits are charged to its last block (a blocking MPI_Recv: the start, then the
   // wait), its compute ends at its first.
   auto waitSite = [&](const std::string &Spec) { return regionBlock(Spec, false, Blocks, Diags); };
+  // The region, as `mpiete estimate` bounds it: every replay predicts (and the base run
+  // records) only what runs inside it; the step map and the message index still cover the run.
+  std::optional<BlockId> RegionStart, RegionEnd;
+  if (Opt.count("--region")) {
+    const std::string &V = Opt["--region"];
+    size_t Comma = V.find(',');
+    if (Comma == std::string::npos || Opt.count("--region-start") || Opt.count("--region-end"))
+      return usage("--region takes START,END (and replaces --region-start/--region-end)");
+    Opt["--region-start"] = V.substr(0, Comma);
+    Opt["--region-end"] = V.substr(Comma + 1);
+  }
+  for (auto [Key, Field, IsStart] : {std::tuple{"--region-start", &RegionStart, true},
+                                     std::tuple{"--region-end", &RegionEnd, false}}) {
+    if (!Opt.count(Key))
+      continue;
+    *Field = regionBlock(Opt[Key], IsStart, Blocks, Diags);
+    if (!*Field)
+      return 1;
+  }
 
   // Each replay reads the traces afresh.
   auto openSources = [&](std::vector<std::unique_ptr<TraceEventSource>> &Own,
@@ -223,6 +248,8 @@ int runWhatIf(const CommandArgs &Args) {
     std::unique_ptr<ScenarioAssumptions> As;
     std::unique_ptr<ScaledNetworkModel> Scaled;
     EngineOptions EO;
+    EO.RegionStart = RegionStart;
+    EO.RegionEnd = RegionEnd;
     EO.Observer = Rec;
     EO.Timeline = TL;
     if (S) {
@@ -396,7 +423,7 @@ int runWhatIf(const CommandArgs &Args) {
       Label += (Label.empty() ? "" : " + ") + S;
     Rep.ScenarioLabel = Label;
     Rep.ScenarioPredicted = O.Predicted;
-    if (BaseRun.PerRank.front().empty() && BaseRun.PerRank.back().empty())
+    if (BaseRun.empty())
       Replay(nullptr, &BaseRun);
     Rep.ScenarioBound = sumOfTimesBound(BaseRun, User);
   }

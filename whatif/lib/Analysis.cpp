@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace mpiete::whatif {
 
@@ -43,11 +44,11 @@ std::string segmentName(const AnalysisOptions &Opt, BlockId From, BlockId To) {
 
 /// Each step's compute of each rank: [step][rank].
 std::vector<std::vector<TimeNs>> stepTotals(const RunRecorder &Base, const StepMap &Steps) {
-  const size_t NR = Base.PerRank.size(), NS = Steps.steps();
+  const size_t NR = size_t(Base.ranks()), NS = Steps.steps();
   std::vector<std::vector<TimeNs>> T(NS, std::vector<TimeNs>(NR, 0));
   for (size_t R = 0; R < NR; ++R)
-    for (const Interval &I : Base.PerRank[R])
-      if (I.Kind == SpanKind::Compute) {
+    for (size_t J = 0; J < Base.size(int(R)); ++J)
+      if (const Interval I = Base.at(int(R), J); I.Kind == SpanKind::Compute) {
         size_t K = Steps.stepOf(int(R), I.Record);
         if (K < NS)
           T[K][R] += I.End - I.Begin;
@@ -85,15 +86,28 @@ Scenario balanceSegmentTotals(const std::vector<TimeNs> &T, BlockId From, BlockI
 
 } // namespace
 
+const char *suggestionClassName(SuggestionClass C, bool Plural) {
+  switch (C) {
+  case SuggestionClass::Remedy:
+    return Plural ? "remedies" : "remedy";
+  case SuggestionClass::Sensitivity:
+    return Plural ? "sensitivities" : "sensitivity";
+  case SuggestionClass::Bound:
+    return Plural ? "bounds" : "bound";
+  }
+  return "";
+}
+
 Scenario balanceSteps(const RunRecorder &Base, const StepMap &Steps, std::optional<size_t> Step) {
   return balanceStepTotals(stepTotals(Base, Steps), Steps, Step);
 }
 
 Scenario balanceSegment(const RunRecorder &Base, BlockId From, BlockId To) {
-  std::vector<TimeNs> T(Base.PerRank.size(), 0);
+  std::vector<TimeNs> T(size_t(Base.ranks()), 0);
   for (size_t R = 0; R < T.size(); ++R)
-    for (const Interval &I : Base.PerRank[R])
-      if (I.Kind == SpanKind::Compute && I.From == From && I.Block == To)
+    for (size_t J = 0; J < Base.size(int(R)); ++J)
+      if (const Interval I = Base.at(int(R), J);
+          I.Kind == SpanKind::Compute && I.From == From && I.Block == To)
         T[R] += I.End - I.Begin;
   return balanceSegmentTotals(T, From, To);
 }
@@ -105,36 +119,44 @@ DominoPath dominoPath(const Replayer &Replay, const RunRecorder &Base, TimeNs Ba
   unsigned Replays = 0;
   // Ranks ending last first: among paths that shorten T equally, the one from the critical
   // rank is kept (seed 003 returns every such path).
-  std::vector<size_t> Order;
-  for (size_t R = 0; R < Base.PerRank.size(); ++R)
-    if (!Base.PerRank[R].empty())
+  auto last = [&](int R) { return Base.at(R, Base.size(R) - 1); };
+  std::vector<int> Order;
+  for (int R = 0; R < Base.ranks(); ++R)
+    if (Base.size(R))
       Order.push_back(R);
-  std::stable_sort(Order.begin(), Order.end(), [&](size_t X, size_t Y) {
-    return Base.PerRank[X].back().End > Base.PerRank[Y].back().End;
-  });
-  for (size_t P0 : Order) {
+  std::stable_sort(Order.begin(), Order.end(),
+                   [&](int X, int Y) { return last(X).End > last(Y).End; });
+  for (int P0 : Order) {
     // Figure 3, lines 5-7: from the last event of p, backwards.
-    int P = int(P0);
-    uint64_t Upto = Base.PerRank[P0].back().Record;
+    int P = P0;
+    uint64_t Upto = last(P0).Record;
     Scenario Chain;
     DominoPath Path;
     TimeNs Tp = BaseTime;
     while (Path.Waits.size() < Opt.MaxChain) {
       // Lines 14-17: T with each wait of p up to the current event zeroed; the largest waits
       // first (a wait of no time changes nothing).
-      std::vector<const Interval *> Cand;
-      for (const Interval &I : Base.PerRank[size_t(P)])
-        if (I.Kind == SpanKind::Wait && I.Record <= Upto &&
-            !Chain.ZeroWaitEvents.count({P, I.Record}))
-          Cand.push_back(&I);
-      std::stable_sort(Cand.begin(), Cand.end(), [](const Interval *A, const Interval *B) {
-        return A->End - A->Begin > B->End - B->Begin;
-      });
-      if (Cand.size() > Opt.MaxCandidates)
-        Cand.resize(Opt.MaxCandidates);
+      // The MaxCandidates largest, kept while scanning (a rank may wait millions of times);
+      // equal waits in time order.
+      std::vector<Interval> Cand;
+      auto larger = [](const Interval &A, const Interval &B) {
+        return A.End - A.Begin > B.End - B.Begin;
+      };
+      for (size_t J = 0; J < Base.size(P); ++J) {
+        const Interval I = Base.at(P, J);
+        if (I.Kind != SpanKind::Wait || I.Record > Upto ||
+            Chain.ZeroWaitEvents.count({P, I.Record}))
+          continue;
+        if (Cand.size() == Opt.MaxCandidates && (Cand.empty() || !larger(I, Cand.back())))
+          continue;
+        Cand.insert(std::upper_bound(Cand.begin(), Cand.end(), I, larger), I);
+        if (Cand.size() > Opt.MaxCandidates)
+          Cand.pop_back();
+      }
       const Interval *M = nullptr;
       TimeNs TM = 0;
-      for (const Interval *C : Cand) {
+      for (const Interval &Ci : Cand) {
+        const Interval *C = &Ci;
         Scenario Try = Chain;
         Try.ZeroWaitEvents.insert({P, C->Record});
         ReplayOutcome O = Replay(&Try, nullptr);
@@ -158,7 +180,7 @@ DominoPath dominoPath(const Replayer &Replay, const RunRecorder &Base, TimeNs Ba
       if (U < 0)
         break;
       P = M->Peer;
-      Upto = Base.PerRank[size_t(P)][size_t(U)].Record;
+      Upto = Base.at(P, size_t(U)).Record;
     }
     Path.Predicted = Tp;
     if (!Path.Waits.empty() && (Best.Waits.empty() || Tp < Best.Predicted))
@@ -177,16 +199,25 @@ Analysis analyze(const Replayer &Replay, int Ranks, const AnalysisOptions &Opt) 
     return A;
   }
   A.Base = B.Predicted;
-  A.Path = criticalPath(Base);
-  // Shares of the critical path by site and kind.
+  if (Base.overflowed() || (Opt.Messages && Opt.Messages->Overflow)) {
+    A.Error = "a rank has more than 2^32 records or the run 2^30 segments: analyse a region";
+    return A;
+  }
+  // Shares of the critical path by site and kind (its steps summed as they are found, never
+  // stored: the path can be as long as the run).
+  std::map<std::tuple<BlockId, BlockId, SpanKind>, TimeNs> ByBlock;
+  A.Path = walkCriticalPath(Base, [&](const PathStep &S) {
+    ByBlock[{S.Kind == SpanKind::Compute ? S.At.From : 0, S.At.Block, S.Kind}] += S.Seconds;
+  });
   std::map<std::pair<std::string, SpanKind>, TimeNs> Sum;
   std::map<std::pair<BlockId, BlockId>, TimeNs> Kernels;
-  for (const PathStep &S : A.Path.Steps) {
-    std::string Where = S.Kind == SpanKind::Compute ? segmentName(Opt, S.At.From, S.At.Block)
-                                                    : siteName(Opt, S.At.Block);
-    Sum[{Where, S.Kind}] += S.Seconds;
-    if (S.Kind == SpanKind::Compute)
-      Kernels[{S.At.From, S.At.Block}] += S.Seconds;
+  for (const auto &[K, T] : ByBlock) {
+    const auto [From, Block, Kind] = K;
+    std::string Where =
+        Kind == SpanKind::Compute ? segmentName(Opt, From, Block) : siteName(Opt, Block);
+    Sum[{Where, Kind}] += T;
+    if (Kind == SpanKind::Compute)
+      Kernels[{From, Block}] += T;
   }
   for (const auto &[K, T] : Sum)
     A.Shares.push_back(
@@ -195,11 +226,13 @@ Analysis analyze(const Replayer &Replay, int Ranks, const AnalysisOptions &Opt) 
       A.Shares.begin(), A.Shares.end(),
       [](const CriticalShare &X, const CriticalShare &Y) { return X.Seconds > Y.Seconds; });
 
-  auto trySuggestion = [&](Scenario S, std::string Kind, std::string What, std::string Where) {
+  auto trySuggestion = [&](Scenario S, std::string Kind, std::string What, std::string Where,
+                           SuggestionClass Class = SuggestionClass::Remedy) {
     ReplayOutcome O = Replay(&S, nullptr);
     if (!O.Ok)
       return;
     Suggestion G;
+    G.Class = Class;
     G.Kind = std::move(Kind);
     G.What = std::move(What);
     G.Where = std::move(Where);
@@ -247,13 +280,14 @@ Analysis analyze(const Replayer &Replay, int Ranks, const AnalysisOptions &Opt) 
   // non-blocking).
   std::map<BlockId, TimeNs> WaitSites;
   std::map<std::pair<BlockId, BlockId>, std::vector<TimeNs>> SegTotals;
-  for (size_t R = 0; R < Base.PerRank.size(); ++R)
-    for (const Interval &I : Base.PerRank[R]) {
+  for (size_t R = 0; R < size_t(Base.ranks()); ++R)
+    for (size_t J = 0; J < Base.size(int(R)); ++J) {
+      const Interval I = Base.at(int(R), J);
       if (I.Kind == SpanKind::Wait)
         WaitSites[I.Block] += I.End - I.Begin;
       if (I.Kind == SpanKind::Compute) {
         auto &V = SegTotals[{I.From, I.Block}];
-        V.resize(Base.PerRank.size(), 0);
+        V.resize(size_t(Base.ranks()), 0);
         V[R] += I.End - I.Begin;
       }
     }
@@ -338,7 +372,7 @@ Analysis analyze(const Replayer &Replay, int Ranks, const AnalysisOptions &Opt) 
                                 "(the mean)",
                     Opt.Steps ? "every step of " + Marker : "every point-to-point send");
   }
-  // Kernels on the critical path made twice as fast.
+  // Sensitivities: the kernels on the critical path, and the network, made twice as fast.
   std::vector<std::pair<TimeNs, std::pair<BlockId, BlockId>>> Hot;
   for (const auto &[K, T] : Kernels)
     Hot.push_back({T, K});
@@ -348,15 +382,29 @@ Analysis analyze(const Replayer &Replay, int Ranks, const AnalysisOptions &Opt) 
     Scenario S;
     S.Scales.push_back({From, To, 0.5});
     S.Label = "x0.5 " + segmentName(Opt, From, To);
-    trySuggestion(std::move(S), "faster-kernel", "make this computation twice as fast",
-                  segmentName(Opt, From, To));
+    trySuggestion(std::move(S), "faster-kernel", "this computation twice as fast",
+                  segmentName(Opt, From, To), SuggestionClass::Sensitivity);
   }
-  std::stable_sort(
-      A.Suggestions.begin(), A.Suggestions.end(),
-      [](const Suggestion &X, const Suggestion &Y) { return X.Predicted < Y.Predicted; });
+  {
+    Scenario S;
+    S.Net.Latency = 0.5;
+    S.Net.Bandwidth = 2;
+    S.Label = "network twice as fast";
+    trySuggestion(std::move(S), "faster-network",
+                  "the network twice as fast (latency x0.5, bandwidth x2; overheads and the "
+                  "eager limit as measured)",
+                  "every message", SuggestionClass::Sensitivity);
+  }
+  // Each list by predicted time; remedies first (what to change), then the sensitivities
+  // (what the run depends on).
+  std::stable_sort(A.Suggestions.begin(), A.Suggestions.end(),
+                   [](const Suggestion &X, const Suggestion &Y) {
+                     return std::pair(X.Class, X.Predicted) < std::pair(Y.Class, Y.Predicted);
+                   });
   // F3: no wait anywhere, summed without the DAG; a bound, listed after the replays.
   {
     Suggestion G;
+    G.Class = SuggestionClass::Bound;
     G.Kind = "bound";
     G.What = "upper bound on the improvement: no wait anywhere (F3, sum of each rank's "
              "compute and comm, the DAG not rebuilt)";
@@ -367,7 +415,9 @@ Analysis analyze(const Replayer &Replay, int Ranks, const AnalysisOptions &Opt) 
     A.Suggestions.push_back(std::move(G));
   }
   for (size_t I = 0; I < A.Suggestions.size(); ++I)
-    A.Suggestions[I].Rank = unsigned(I + 1);
+    A.Suggestions[I].Rank = I && A.Suggestions[I - 1].Class == A.Suggestions[I].Class
+                                ? A.Suggestions[I - 1].Rank + 1
+                                : 1;
   A.Ok = true;
   return A;
 }

@@ -20,8 +20,11 @@ MessageIndex buildMessageIndex(std::span<EventSource *const> Sources) {
       if (E.Kind == EventKind::SendStart || E.Kind == EventKind::RecvStart) {
         if (E.Context != 0 || E.Peer == ProcNull)
           continue; // lowered collectives and null peers are not the user's messages
+        if (E.Index > UINT32_MAX || X.Started[R].size() >= UINT32_MAX)
+          X.Overflow = true;
         Live[E.Request] = uint32_t(X.Started[R].size());
-        X.Started[R].push_back({E.Index, E.Peer, E.Tag, E.Count, E.Kind == EventKind::RecvStart});
+        X.Started[R].push_back(
+            {E.Count, uint32_t(E.Index), E.Peer, E.Tag, E.Kind == EventKind::RecvStart});
       } else if (E.Kind == EventKind::Completion) {
         for (const CompletedRequest &C : E.Completed) {
           auto It = Live.find(C.Request);
@@ -32,7 +35,9 @@ MessageIndex buildMessageIndex(std::span<EventSource *const> Sources) {
             M.Peer = C.Source;
           if (M.Recv && C.Tag != NoStatus)
             M.Tag = C.Tag;
-          X.Completions[R].push_back({E.Index, It->second});
+          if (E.Index > UINT32_MAX)
+            X.Overflow = true;
+          X.Completions[R].push_back({uint32_t(E.Index), It->second});
           Live.erase(It);
         }
       }
@@ -45,7 +50,9 @@ bool MessageIndex::completes(int Rank, uint64_t Record, const MessageSet &Set) c
   if (Rank < 0 || size_t(Rank) >= Completions.size())
     return false;
   const auto &C = Completions[size_t(Rank)];
-  for (auto It = std::lower_bound(C.begin(), C.end(), std::pair<uint64_t, uint32_t>{Record, 0});
+  if (Record > UINT32_MAX)
+    return false;
+  for (auto It = std::lower_bound(C.begin(), C.end(), std::pair<uint32_t, uint32_t>{Record, 0});
        It != C.end() && It->first == Record; ++It) {
     const Message &M = Started[size_t(Rank)][It->second];
     if ((Set.Peer < 0 || M.Peer == Set.Peer) && (!Set.Tag || M.Tag == *Set.Tag))

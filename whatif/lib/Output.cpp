@@ -32,9 +32,17 @@ void writeWhatIfText(std::ostream &OS, const WhatIfReport &R) {
     OS << "  upper bound on the improvement (F3, sum of times, no DAG): "
        << formatSeconds(R.ScenarioBound) << " s\n";
   }
-  OS << "\nsuggestions (predicted time after each, from a replay of the same base data):\n";
-  OS << "  rank  predicted (s)    saving (s)  kind             what / where\n";
+  static const char *const Heading[] = {
+      "remedies: changes of the program's structure, ranked by the predicted time after each "
+      "(a replay of the same base data)",
+      "sensitivities: what if a part of the run were faster (where the time goes, not a change "
+      "to make), ranked the same way",
+      "bound (F3, no replay)"};
   for (const Suggestion &S : A.Suggestions) {
+    if (S.Rank == 1)
+      OS << "\n"
+         << Heading[size_t(S.Class)]
+         << ":\n  rank  predicted (s)    saving (s)  kind             what / where\n";
     char Line[200];
     std::snprintf(Line, sizeof Line, "  %4u %14s %13s  %-16s ", S.Rank,
                   formatSeconds(S.Predicted).c_str(), formatSeconds(S.Saving).c_str(),
@@ -45,7 +53,7 @@ void writeWhatIfText(std::ostream &OS, const WhatIfReport &R) {
   if (!A.Domino.Waits.empty())
     OS << "\ndomino path: " << A.Domino.Waits.size() << " waits, predicted "
        << formatSeconds(A.Domino.Predicted) << " s (" << A.Domino.Replays << " replays)\n";
-  OS << "\ncritical path (" << formatSeconds(A.Path.Length) << " s, " << A.Path.Steps.size()
+  OS << "\ncritical path (" << formatSeconds(A.Path.Length) << " s, " << A.Path.Intervals
      << " intervals), by site:\n";
   OS << "  share   seconds        kind     where\n";
   for (size_t I = 0; I < A.Shares.size() && I < 15; ++I) {
@@ -59,13 +67,39 @@ void writeWhatIfText(std::ostream &OS, const WhatIfReport &R) {
 
 namespace {
 
+void writeKey(std::ostream &OS, bool Json, const std::string &K, const std::string &V, int Indent,
+              bool Last = false) {
+  OS << std::string(size_t(Indent), ' ') << (Json ? quotedString(K) : K) << ": " << V
+     << (Json && !Last ? "," : "") << "\n";
+}
+
+/// The entries of one list (the caller writes its key and, in JSON, what closes it).
+void writeSuggestions(std::ostream &OS, const std::vector<const Suggestion *> &List, bool Json) {
+  const int In = Json ? 6 : 4;
+  for (size_t I = 0; I < List.size(); ++I) {
+    const Suggestion &S = *List[I];
+    if (Json)
+      OS << "    {\n" << std::string(size_t(In), ' ') << "\"rank\": " << S.Rank << ",\n";
+    else
+      OS << "  - rank: " << S.Rank << "\n";
+    writeKey(OS, Json, "kind", quotedString(S.Kind), In);
+    writeKey(OS, Json, "what", quotedString(S.What), In);
+    writeKey(OS, Json, "where", quotedString(S.Where), In);
+    writeKey(OS, Json, "predicted_seconds", formatSeconds(S.Predicted), In);
+    writeKey(OS, Json, "saving_seconds", formatSeconds(S.Saving), In);
+    writeKey(OS, Json, "bound", S.Bound ? "true" : "false", In, true);
+    if (Json)
+      OS << "    }" << (I + 1 < List.size() ? "," : "") << "\n";
+  }
+  if (Json && !List.empty())
+    OS << "  ],\n";
+}
+
 /// One writer for both YAML and JSON (JSON is YAML's flow subset written out in full).
 void writeData(std::ostream &OS, const WhatIfReport &R, bool Json) {
   const Analysis &A = *R.F1;
-  const char *Sep = Json ? "," : "";
   auto key = [&](const std::string &K, const std::string &V, int Indent, bool Last = false) {
-    OS << std::string(size_t(Indent), ' ') << (Json ? quotedString(K) : K) << ": " << V
-       << (Json && !Last ? "," : "") << "\n";
+    writeKey(OS, Json, K, V, Indent, Last);
   };
   if (Json)
     OS << "{\n";
@@ -79,24 +113,24 @@ void writeData(std::ostream &OS, const WhatIfReport &R, bool Json) {
     key("bound_seconds", formatSeconds(R.ScenarioBound), 2 + (Json ? 2 : 0), true);
     OS << (Json ? "  },\n" : "");
   }
-  OS << (Json ? "  \"suggestions\": [\n" : "suggestions:\n");
-  for (size_t I = 0; I < A.Suggestions.size(); ++I) {
-    const Suggestion &S = A.Suggestions[I];
+  // One list per class (remedies, sensitivities, bounds), each ranked on its own; a list with
+  // no entry is written empty.
+  for (SuggestionClass C :
+       {SuggestionClass::Remedy, SuggestionClass::Sensitivity, SuggestionClass::Bound}) {
+    std::vector<const Suggestion *> List;
+    for (const Suggestion &S : A.Suggestions)
+      if (S.Class == C)
+        List.push_back(&S);
+    const std::string Name = suggestionClassName(C, true);
     if (Json)
-      OS << "    {\n";
-    int In = Json ? 6 : 4;
-    OS << (Json ? "" : "  - ");
-    OS << (Json ? std::string(size_t(In), ' ') + "\"rank\": " : "rank: ") << S.Rank << Sep << "\n";
-    key("kind", quotedString(S.Kind), In);
-    key("what", quotedString(S.What), In);
-    key("where", quotedString(S.Where), In);
-    key("predicted_seconds", formatSeconds(S.Predicted), In);
-    key("saving_seconds", formatSeconds(S.Saving), In);
-    key("bound", S.Bound ? "true" : "false", In, true);
-    if (Json)
-      OS << "    }" << (I + 1 < A.Suggestions.size() ? "," : "") << "\n";
+      OS << "  \"" << Name << "\": [" << (List.empty() ? "],\n" : "\n");
+    else
+      OS << Name << ":" << (List.empty() ? " []\n" : "\n");
+    writeSuggestions(OS, List, Json);
   }
-  OS << (Json ? "  ],\n  \"critical_path\": [\n" : "critical_path:\n");
+  OS << (Json               ? "  \"critical_path\": [\n"
+         : A.Shares.empty() ? "critical_path: []\n"
+                            : "critical_path:\n");
   for (size_t I = 0; I < A.Shares.size(); ++I) {
     const CriticalShare &C = A.Shares[I];
     int In = Json ? 6 : 4;

@@ -83,6 +83,38 @@ Fixture sendAfterWork() {
   return F;
 }
 
+/// The compact records give back exactly what the engine reported: 64-bit block ids, the
+/// kind, a wait's partner; a dependency reported again for the same wait replaces the first.
+TEST(WhatIfTest, RecorderKeepsWhatTheEngineReported) {
+  RunRecorder Rec(2);
+  Rec.interval(1, 7, SpanKind::Compute, A, X, 100, 250);
+  Rec.interval(1, 8, SpanKind::Wait, 0, S2, 250, 900);
+  Rec.dependency(1, 8, 250, 900, 0, 400, S1);
+  Rec.dependency(1, 8, 250, 900, 0, 450, S1);
+  Rec.interval(1, 9, SpanKind::Wait, 0, S2, 900, 1000);
+  Rec.interval(1, 10, SpanKind::Comm, 0, S1, 1000, 1000); // no time: not recorded
+  EXPECT_EQ(Rec.size(0), 0u);
+  ASSERT_EQ(Rec.size(1), 3u);
+  const Interval C = Rec.at(1, 0), W = Rec.at(1, 1), Plain = Rec.at(1, 2);
+  EXPECT_EQ(C.Kind, SpanKind::Compute);
+  EXPECT_EQ(C.From, A);
+  EXPECT_EQ(C.Block, X);
+  EXPECT_EQ(C.Record, 7u);
+  EXPECT_EQ(C.Begin, 100);
+  EXPECT_EQ(C.End, 250);
+  EXPECT_EQ(C.Rank, 1);
+  EXPECT_EQ(W.Kind, SpanKind::Wait);
+  EXPECT_EQ(W.Peer, 0);
+  EXPECT_EQ(W.PeerTime, 450);
+  EXPECT_EQ(W.PeerBlock, S1);
+  EXPECT_EQ(Plain.Peer, -1);
+  EXPECT_EQ(Rec.find(1, 900), 2);
+  EXPECT_EQ(Rec.findBefore(1, 899), 0);
+  EXPECT_FALSE(Rec.overflowed());
+  Rec.interval(0, uint64_t(1) << 32, SpanKind::Compute, A, X, 0, 1);
+  EXPECT_TRUE(Rec.overflowed());
+}
+
 TEST(WhatIfTest, CriticalPathAndItsShares) {
   Fixture F = sendAfterWork();
   RunRecorder Rec(2);
@@ -179,7 +211,9 @@ TEST(WhatIfTest, SumOfTimesBound) {
   EXPECT_EQ(sumOfTimesBound(Base, S), 5000);
 }
 
-TEST(WhatIfTest, AnalysisRanksTheBestBalancingFirstAndEndsWithTheBound) {
+/// Remedies (changes of the program's structure) and sensitivities (a part made faster) are
+/// ranked in lists of their own, each by predicted time, and the F3 bound ends the report.
+TEST(WhatIfTest, AnalysisRanksRemediesAndSensitivitiesApartAndEndsWithTheBound) {
   Fixture F = twoSteps();
   StepMap M = F.steps(X);
   AnalysisOptions O;
@@ -190,13 +224,36 @@ TEST(WhatIfTest, AnalysisRanksTheBestBalancingFirstAndEndsWithTheBound) {
   ASSERT_FALSE(A.Suggestions.empty());
   EXPECT_TRUE(A.Suggestions.back().Bound);
   EXPECT_EQ(A.Suggestions.back().Kind, "bound");
+  EXPECT_EQ(A.Suggestions.back().Class, SuggestionClass::Bound);
+  EXPECT_EQ(A.Suggestions.back().Rank, 1u);
+  // No wait at the exchange: rank 1's own 6 us of compute remain.
+  EXPECT_EQ(A.Suggestions.front().Class, SuggestionClass::Remedy);
+  EXPECT_EQ(A.Suggestions.front().Kind, "domino-sites");
+  EXPECT_EQ(A.Suggestions.front().Predicted, 6000);
+  const Suggestion *Network = nullptr, *Balance = nullptr;
   for (size_t I = 0; I + 1 < A.Suggestions.size(); ++I) {
-    EXPECT_FALSE(A.Suggestions[I].Bound);
-    EXPECT_EQ(A.Suggestions[I].Rank, I + 1);
-    if (I) {
-      EXPECT_LE(A.Suggestions[I - 1].Predicted, A.Suggestions[I].Predicted);
+    const Suggestion &S = A.Suggestions[I];
+    EXPECT_FALSE(S.Bound);
+    const bool Faster = S.Kind.rfind("faster-", 0) == 0;
+    EXPECT_EQ(S.Class, Faster ? SuggestionClass::Sensitivity : SuggestionClass::Remedy) << S.Kind;
+    if (S.Kind == "faster-network")
+      Network = &S;
+    if (S.Kind == "balance-step" && !Balance)
+      Balance = &S;
+    if (I && A.Suggestions[I - 1].Class == S.Class) {
+      EXPECT_EQ(S.Rank, A.Suggestions[I - 1].Rank + 1);
+      EXPECT_LE(A.Suggestions[I - 1].Predicted, S.Predicted);
+    } else {
+      EXPECT_EQ(S.Rank, 1u);
+      EXPECT_TRUE(!I || A.Suggestions[I - 1].Class < S.Class);
     }
   }
+  // Balancing every step: step 1 takes the mean 3 us, step 2 2 us, each exchange 1 us.
+  ASSERT_NE(Balance, nullptr);
+  EXPECT_EQ(Balance->Predicted, 7000);
+  // Latency halved: each of the two exchanges takes 0.5 us.
+  ASSERT_NE(Network, nullptr);
+  EXPECT_EQ(Network->Predicted, 9000);
 }
 
 /// Seed 003 figure 4: p's late send delays q, whose send delays r; the domino path walks back

@@ -72,6 +72,9 @@ struct MeasuredRun {
 struct WhatIfData {
   struct Suggestion {
     int Rank = -1; ///< -1: every rank
+    /// The list it came from: "remedies", "sensitivities", "bounds" (each ranked on its own),
+    /// or "" for the single `suggestions:` list of the first rounds.
+    std::string Class;
     std::string Kind, What, Where;
     double Predicted = 0, Saving = 0;
     std::string Bound;

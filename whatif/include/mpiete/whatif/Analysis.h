@@ -32,10 +32,21 @@ using Replayer = std::function<ReplayOutcome(const Scenario *S, RunRecorder *Rec
 Scenario balanceSteps(const RunRecorder &Base, const StepMap &Steps, std::optional<size_t> Step);
 Scenario balanceSegment(const RunRecorder &Base, BlockId From, BlockId To);
 
+/// Which list a suggestion is ranked in (docs/whatif.md, "Remedies and sensitivities").
+enum class SuggestionClass : uint8_t {
+  Remedy,      ///< a change of the program's structure (balance, overlap, a domino chain)
+  Sensitivity, ///< what if a part of the run were faster: where the time goes, not a change
+  Bound,       ///< F3, summed without rebuilding the DAG
+};
+/// "remedy", "sensitivity", "bound"; the plural names the list in the report.
+const char *suggestionClassName(SuggestionClass C, bool Plural = false);
+
 struct Suggestion {
-  unsigned Rank = 0;
-  std::string Kind; ///< domino, domino-sites, balance-step, balance-volume, balance-segment,
-                    ///< zero-wait-site, faster-kernel, bound
+  SuggestionClass Class = SuggestionClass::Remedy;
+  unsigned Rank = 0; ///< within its class, by predicted time
+  std::string Kind;  ///< remedies: domino, domino-sites, zero-wait-site, balance-step,
+                     ///< balance-segment, balance-volume; sensitivities: faster-kernel,
+                     ///< faster-network; bound
   std::string What, Where;
   TimeNs Predicted = 0, Saving = 0;
   bool Bound = false;
@@ -72,10 +83,11 @@ struct Analysis {
   bool Ok = false;
   std::string Error;
   TimeNs Base = 0;
-  CriticalPath Path;
+  CriticalPath Path; ///< its length and size; the steps are summed into Shares, not kept
   std::vector<CriticalShare> Shares; ///< largest first
   DominoPath Domino;
-  std::vector<Suggestion> Suggestions; ///< F2 ranked by predicted time, then F3 bounds
+  /// Remedies, then sensitivities (each F2, ranked by predicted time), then the F3 bound.
+  std::vector<Suggestion> Suggestions;
 };
 
 /// The domino path (seed 003 figure 3) from a recorded base run: walks back from each rank's

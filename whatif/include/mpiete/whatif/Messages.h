@@ -5,23 +5,29 @@
 
 #include "mpiete/whatif/Scenario.h"
 
+#include <deque>
 #include <span>
 #include <vector>
 
 namespace mpiete::whatif {
 
 /// Per rank, the sends and receives started and the completion records that completed them.
+/// Records are kept as 32-bit numbers (24 bytes a message, 8 a completed request, in chunked
+/// storage that never copies on growth: docs/whatif.md's memory figures).
 struct MessageIndex {
   struct Message {
-    uint64_t Record = 0; ///< the start record (a blocking call's start and completion share it)
+    uint64_t Bytes = 0;
+    uint32_t Record = 0; ///< the start record (a blocking call's start and completion share it)
     int32_t Peer = 0;    ///< destination of a send; source of a receive (the matched one)
     int32_t Tag = 0;     ///< the matched tag for a receive
-    uint64_t Bytes = 0;
     bool Recv = false;
   };
-  std::vector<std::vector<Message>> Started;
-  /// Per rank: (completion record, index into Started), by record (16 bytes a message).
-  std::vector<std::vector<std::pair<uint64_t, uint32_t>>> Completions;
+  static_assert(sizeof(Message) == 24);
+  std::vector<std::deque<Message>> Started;
+  /// Per rank: (completion record, index into Started), by record.
+  std::vector<std::deque<std::pair<uint32_t, uint32_t>>> Completions;
+  /// A record number did not fit 32 bits: the index is unusable (analyse a region instead).
+  bool Overflow = false;
 
   /// True when the completion Record of Rank completes a message of Set (peer and tag).
   bool completes(int Rank, uint64_t Record, const MessageSet &Set) const;
