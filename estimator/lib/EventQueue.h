@@ -107,8 +107,8 @@ private:
 
   static constexpr unsigned NumBuckets = 65;
   std::vector<Entry> Buckets[NumBuckets];
-  size_t Head = 0;   ///< bucket 0's entries before Head are taken
-  uint64_t Last = 0; ///< the last minimum: every entry of the buckets is at or after it
+  size_t Head = 0;          ///< bucket 0's entries before Head are taken
+  uint64_t Last = 0;        ///< the last minimum: every entry of the buckets is at or after it
   std::vector<Entry> Early; ///< a binary heap of entries pushed before Last
   size_t Size = 0;
 };
