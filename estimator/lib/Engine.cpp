@@ -58,8 +58,7 @@ Engine::Impl::Impl(const ComputeModel &Compute, const NetworkModel &Network, Eng
     : ComputeM(Compute), Net(Network), Opt(std::move(Options)) {}
 
 void Engine::Impl::push(TimeNs Time, QueueKind Kind, uint32_t Index) {
-  Queue.push_back({Time, Seq++, Kind, Index});
-  std::push_heap(Queue.begin(), Queue.end(), QueueLater());
+  Queue.push({Time, Seq++, uint32_t(Kind), Index});
 }
 
 EstimateResult Engine::Impl::run(std::span<EventSource *const> Sources) {
@@ -98,10 +97,8 @@ EstimateResult Engine::Impl::run(std::span<EventSource *const> Sources) {
     }
     if (Queue.empty())
       break;
-    std::pop_heap(Queue.begin(), Queue.end(), QueueLater());
-    QueueEntry Top = Queue.back();
-    Queue.pop_back();
-    switch (Top.Kind) {
+    const EventQueue::Entry Top = Queue.pop();
+    switch (QueueKind(Top.Kind)) {
     case QueueKind::Resume:
       runRank(Top.Index);
       break;
@@ -484,8 +481,19 @@ bool Engine::Impl::doSegment(uint32_t R, const Event &E) {
     --S.Record;
     return true;
   }
-  // One lookup per (rank, segment) ever; after that a flat-map probe and a counter.
-  RankSegment &G = rankSegment(R, E.From, E.Block);
+  // One lookup per (rank, segment) ever; after that the segment that followed the last one
+  // (a loop's segments recur in order), else a flat-map probe.
+  RankSegment *Hint = nullptr;
+  if (S.LastSegment != NoIndex) {
+    uint32_t H = S.Segments[S.LastSegment].NextHint;
+    if (H != NoIndex && S.Segments[H].From == E.From && S.Segments[H].To == E.Block)
+      Hint = &S.Segments[H];
+  }
+  RankSegment &G = Hint ? *Hint : rankSegment(R, E.From, E.Block);
+  const uint32_t GIdx = uint32_t(&G - S.Segments.data());
+  if (!Hint && S.LastSegment != NoIndex)
+    S.Segments[S.LastSegment].NextHint = GIdx;
+  S.LastSegment = GIdx;
   if (!G.Times) {
     fail(R, "no compute time for segment '" + formatBlock(E.From) + " -> " + formatBlock(E.Block) +
                 "' on rank " + std::to_string(R) + " in the compute base data");
@@ -613,7 +621,7 @@ void Engine::Impl::doSend(uint32_t R, const Event &E) {
   // A rendezvous message announces itself with an empty control message; the data follows
   // once the receive is matched.
   V.Arrival = Inject + std::max<TimeNs>(0, L.transfer(Rendezvous ? 0 : E.Count));
-  V.Channel = channelOf(V.Space, int32_t(R));
+  V.Channel = sendChannel(S, V.Space, int32_t(R));
   V.InTransit = false;
   if (!Rendezvous) {
     // Under contention the data of an eager message streams as a flow: it arrives when the
@@ -640,6 +648,17 @@ uint32_t Engine::Impl::channelOf(uint32_t Space, int32_t Source) {
     Ch = uint32_t(Channels.size());
     Channels.emplace_back();
   }
+  return Ch;
+}
+
+uint32_t Engine::Impl::sendChannel(RankState &S, uint32_t Space, int32_t Source) {
+  if (S.RecentChanSpace[0] == Space)
+    return S.RecentChan[0];
+  uint32_t Ch = S.RecentChanSpace[1] == Space ? S.RecentChan[1] : channelOf(Space, Source);
+  S.RecentChanSpace[1] = S.RecentChanSpace[0];
+  S.RecentChan[1] = S.RecentChan[0];
+  S.RecentChanSpace[0] = Space;
+  S.RecentChan[0] = Ch;
   return Ch;
 }
 

@@ -3,6 +3,7 @@
 #ifndef MPIETE_ESTIMATOR_LIB_ENGINEIMPL_H
 #define MPIETE_ESTIMATOR_LIB_ENGINEIMPL_H
 
+#include "EventQueue.h"
 #include "LinkSharing.h"
 #include "mpiete/estimator/Engine.h"
 #include "mpiete/estimator/FlatMap.h"
@@ -21,13 +22,6 @@ private:
   enum class Status : uint8_t { Ready, Blocked, Probing, Done };
   enum class QueueKind : uint32_t { Resume, Arrival, FlowStart, FlowEnd };
   static constexpr uint32_t NoIndex = ~0U;
-
-  struct QueueEntry {
-    TimeNs Time;
-    uint64_t Seq;
-    QueueKind Kind;
-    uint32_t Index; ///< rank (Resume), envelope (Arrival) or flow (FlowStart)
-  };
 
   /// A started send or receive, alive until it has been waited for and is complete.
   struct Request {
@@ -111,6 +105,50 @@ private:
     const SegmentTimes *Times = nullptr; ///< null: no data (reported when it runs)
     uint64_t Occurrences = 0;            ///< executions replayed so far (the next one's k)
     uint32_t Total = 0;                  ///< SegmentTotals index
+    uint32_t NextHint = NoIndex;         ///< the rank's segment that followed this one last time
+  };
+
+  /// A rank's live requests by id: the few of a typical rank inline (in the rank's own cache
+  /// lines), the rest in a hash map.
+  class RequestMap {
+  public:
+    uint32_t *find(uint64_t Id) {
+      for (uint32_t I = 0; I < NumInline; ++I)
+        if (Ids[I] == Id)
+          return &Slots[I];
+      return More.find(Id);
+    }
+    /// As FlatMap::getOrInsert.
+    uint32_t &getOrInsert(uint64_t Id, uint32_t Slot, bool *Inserted) {
+      if (uint32_t *Found = find(Id)) {
+        *Inserted = false;
+        return *Found;
+      }
+      *Inserted = true;
+      if (NumInline < Inline) {
+        Ids[NumInline] = Id;
+        Slots[NumInline] = Slot;
+        return Slots[NumInline++];
+      }
+      return More.getOrInsert(Id, Slot);
+    }
+    void erase(uint64_t Id) {
+      for (uint32_t I = 0; I < NumInline; ++I)
+        if (Ids[I] == Id) {
+          --NumInline;
+          Ids[I] = Ids[NumInline];
+          Slots[I] = Slots[NumInline];
+          return;
+        }
+      More.erase(Id);
+    }
+
+  private:
+    static constexpr uint32_t Inline = 6;
+    uint32_t NumInline = 0;
+    uint32_t Slots[Inline];
+    uint64_t Ids[Inline];
+    FlatMap<uint32_t> More;
   };
 
   struct RankState {
@@ -135,22 +173,21 @@ private:
     uint64_t WaitRecord = 0;
     uint32_t ProbeSpace = 0;
     int32_t ProbeSource = 0, ProbeTag = 0;
-    FlatMap<uint32_t> Requests;     ///< request id -> slot
+    RequestMap Requests;            ///< request id -> slot
     FlatMap<int64_t> ComputeCache;  ///< block -> picoseconds per execution, -1 if unknown
     FlatMap<uint32_t> SegmentSlots; ///< segmentKey (probed on) -> Segments index
     std::vector<RankSegment> Segments;
+    uint32_t LastSegment = NoIndex; ///< Segments index of the last segment replayed
     bool SawSegment = false, SawBlock = false;
     uint32_t CurBlock = 0; ///< BlockTotals index of the event being replayed
     uint32_t WaitBlockIdx = 0;
     bool InitSeen = false;
     bool HasHeld = false;
+    /// The channels this rank sent on last (receiver space, channel), latest first: a halo
+    /// exchange alternates between two, and channelOf's hash table is out of the caches at
+    /// 10^5 ranks.
+    uint32_t RecentChanSpace[2] = {NoIndex, NoIndex}, RecentChan[2] = {NoIndex, NoIndex};
     Event Held; ///< a receive or probe read ahead of global time, replayed on resume
-  };
-
-  struct QueueLater {
-    bool operator()(const QueueEntry &A, const QueueEntry &B) const {
-      return A.Time != B.Time ? A.Time > B.Time : A.Seq > B.Seq;
-    }
   };
 
   void push(TimeNs Time, QueueKind Kind, uint32_t Index);
@@ -167,6 +204,7 @@ private:
   bool doProbe(uint32_t R, const Event &E);
   void arrive(uint32_t Env, TimeNs Now);
   uint32_t channelOf(uint32_t Space, int32_t Source);
+  uint32_t sendChannel(RankState &S, uint32_t Space, int32_t Source);
   void dispatchEnvelope(uint32_t Env);
   void drainChannel(uint32_t Ch);
   // Contention (EngineFlows.cpp).
@@ -216,7 +254,7 @@ private:
   EngineOptions Opt;
   bool Failed = false;
   uint64_t Seq = 0;
-  std::vector<QueueEntry> Queue; ///< a binary heap under QueueLater
+  EventQueue Queue; ///< Index: rank (Resume), envelope (Arrival) or flow (FlowStart)
   std::vector<RankState> Ranks;
   std::vector<Request> Requests;
   std::vector<uint32_t> FreeRequests;

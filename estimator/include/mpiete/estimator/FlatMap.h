@@ -11,59 +11,65 @@ namespace mpiete::estimator {
 
 template <typename V> class FlatMap {
 public:
-  FlatMap() { rehash(16); }
+  /// Allocates nothing until the first insertion: an engine at 10^6 ranks has several maps per
+  /// rank, most never used.
+  FlatMap() = default;
 
   V *find(uint64_t Key) {
+    if (Slots.empty())
+      return nullptr;
     for (size_t I = home(Key);; I = (I + 1) & Mask) {
-      if (!Used[I])
+      Slot &E = Slots[I];
+      if (!E.Used)
         return nullptr;
-      if (Keys[I] == Key)
-        return &Vals[I];
+      if (E.Key == Key)
+        return &E.Val;
     }
   }
   const V *find(uint64_t Key) const { return const_cast<FlatMap *>(this)->find(Key); }
 
   /// The value under Key, inserted as Init if absent.
   V &getOrInsert(uint64_t Key, const V &Init, bool *Inserted = nullptr) {
-    if ((Count + 1) * 4 > Keys.size() * 3)
-      rehash(Keys.size() * 2);
+    if ((Count + 1) * 4 > Slots.size() * 3)
+      rehash(Slots.empty() ? 16 : Slots.size() * 2);
     size_t I = home(Key);
-    for (; Used[I]; I = (I + 1) & Mask)
-      if (Keys[I] == Key) {
+    for (; Slots[I].Used; I = (I + 1) & Mask)
+      if (Slots[I].Key == Key) {
         if (Inserted)
           *Inserted = false;
-        return Vals[I];
+        return Slots[I].Val;
       }
-    Used[I] = 1;
-    Keys[I] = Key;
-    Vals[I] = Init;
+    Slot &E = Slots[I];
+    E.Used = 1;
+    E.Key = Key;
+    E.Val = Init;
     ++Count;
     if (Inserted)
       *Inserted = true;
-    return Vals[I];
+    return E.Val;
   }
 
   /// Backward-shift deletion keeps probe sequences intact without tombstones.
   bool erase(uint64_t Key) {
+    if (Slots.empty())
+      return false;
     size_t I = home(Key);
     for (;; I = (I + 1) & Mask) {
-      if (!Used[I])
+      if (!Slots[I].Used)
         return false;
-      if (Keys[I] == Key)
+      if (Slots[I].Key == Key)
         break;
     }
-    Used[I] = 0;
+    Slots[I].Used = 0;
     --Count;
-    for (size_t J = (I + 1) & Mask; Used[J]; J = (J + 1) & Mask) {
-      size_t H = home(Keys[J]);
+    for (size_t J = (I + 1) & Mask; Slots[J].Used; J = (J + 1) & Mask) {
+      size_t H = home(Slots[J].Key);
       // Entry J may move into the hole at I unless its home lies cyclically in (I, J].
       bool Stays = I <= J ? (I < H && H <= J) : (I < H || H <= J);
       if (Stays)
         continue;
-      Keys[I] = Keys[J];
-      Vals[I] = Vals[J];
-      Used[I] = 1;
-      Used[J] = 0;
+      Slots[I] = Slots[J];
+      Slots[J].Used = 0;
       I = J;
     }
     return true;
@@ -72,9 +78,9 @@ public:
   size_t size() const { return Count; }
 
   template <typename F> void forEach(F &&Fn) const {
-    for (size_t I = 0; I < Keys.size(); ++I)
-      if (Used[I])
-        Fn(Keys[I], Vals[I]);
+    for (const Slot &E : Slots)
+      if (E.Used)
+        Fn(E.Key, E.Val);
   }
 
 private:
@@ -88,22 +94,23 @@ private:
   size_t home(uint64_t Key) const { return mix(Key) & Mask; }
 
   void rehash(size_t NewSize) {
-    std::vector<uint64_t> OldKeys = std::move(Keys);
-    std::vector<V> OldVals = std::move(Vals);
-    std::vector<uint8_t> OldUsed = std::move(Used);
-    Keys.assign(NewSize, 0);
-    Vals.assign(NewSize, V());
-    Used.assign(NewSize, 0);
+    std::vector<Slot> Old = std::move(Slots);
+    Slots.assign(NewSize, Slot());
     Mask = NewSize - 1;
     Count = 0;
-    for (size_t I = 0; I < OldKeys.size(); ++I)
-      if (OldUsed[I])
-        getOrInsert(OldKeys[I], OldVals[I]);
+    for (const Slot &E : Old)
+      if (E.Used)
+        getOrInsert(E.Key, E.Val);
   }
 
-  std::vector<uint64_t> Keys;
-  std::vector<V> Vals;
-  std::vector<uint8_t> Used;
+  /// Key, value and flag side by side: a look-up touches one cache line, not three (at 10^5
+  /// ranks the per-rank maps are out of the caches).
+  struct Slot {
+    uint64_t Key = 0;
+    V Val = V();
+    uint8_t Used = 0;
+  };
+  std::vector<Slot> Slots;
   size_t Count = 0;
   size_t Mask = 0;
 };
