@@ -192,11 +192,10 @@ bool decide(uint32_t Iter) {
     const bool Everyone = __atomic_load_n(&B.Entered, __ATOMIC_ACQUIRE) >=
                           static_cast<uint64_t>(Recorder::get().size());
     const bool Stop = Everyone && enough(S.Cap, S.Tolerance, S.MaxSamples, S.N, S.Sum, S.SumSq,
-                             periodOf(S.History, S.N));
+                                         periodOf(S.History, S.N));
     const uint64_t New =
         Stop ? (uint64_t{Iter} << 32 | GoUpTo) : (uint64_t{StopAt} << 32 | uint64_t{Iter});
-    if (__atomic_compare_exchange_n(&B.State, &Old, New, false, __ATOMIC_ACQ_REL,
-                                    __ATOMIC_ACQUIRE))
+    if (__atomic_compare_exchange_n(&B.State, &Old, New, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
       return Stop;
   }
 }

@@ -1,9 +1,9 @@
 // The timing probe's capped loops (probe-compute --cap N, seed 004 section 3.1.1): the outermost
 // loop that contains MPI calls runs a warm-up iteration and then at least max(N per variant of
 // its period, MinMeasured) measured ones; once its iterations repeat the same MPI calls with a
-// period and their mean compute time is known to MPIETE_CAP_TOLERANCE, the rest is skipped (mpiete_iter_capped returns 1 and the
-// instrumented code breaks out). docs/probes.md, "Capped loops", says why it is sound and where
-// it is not.
+// period and their mean compute time is known to MPIETE_CAP_TOLERANCE, the rest is skipped
+// (mpiete_iter_capped returns 1 and the instrumented code breaks out). docs/probes.md, "Capped
+// loops", says why it is sound and where it is not.
 //
 // Every rank must leave a loop at the same iteration, or their communication no longer
 // matches. The decision is therefore taken once per (loop, entry) by the first rank to reach
