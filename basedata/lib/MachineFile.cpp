@@ -92,6 +92,11 @@ void writeMachineFile(std::ostream &OS, const MachineFile &File) {
     E << YAML::Key << "command" << YAML::Value << P.Command;
   if (P.ProbeSeconds > 0)
     E << YAML::Key << "probe_seconds" << YAML::Value << P.ProbeSeconds;
+  if (P.SampleCap > 0) {
+    // Sampled, not timed whole: the loops' later iterations were skipped (docs/probes.md).
+    E << YAML::Key << "sample_cap" << YAML::Value << P.SampleCap;
+    E << YAML::Key << "capped_loops" << YAML::Value << YAML::Flow << P.CappedLoops;
+  }
   E << YAML::EndMap;
   E << YAML::Key << "timer_overhead_seconds" << YAML::Value << File.TimerOverheadSeconds;
   E << YAML::Key << "ranks" << YAML::Value << YAML::BeginSeq;
@@ -188,9 +193,17 @@ bool readProvenance(YamlParser &P, const YAML::Node &Root, MachineProvenance &Ou
       P.string(Prov, "fingerprint", Out.Fingerprint, false) &&
       P.string(Prov, "date", Out.Date, false) && P.string(Prov, "tool", Out.Tool, false) &&
       P.string(Prov, "command", Out.Command, false) &&
-      P.finite(Prov, "probe_seconds", Out.ProbeSeconds, 0, MaxSeconds, false);
-  if (!Ok)
+      P.finite(Prov, "probe_seconds", Out.ProbeSeconds, 0, MaxSeconds, false) &&
+      readInt(P, Prov, "sample_cap", Out.SampleCap, 0, MaxRanks);
+  YAML::Node Capped;
+  if (!Ok || !P.list(Prov, "capped_loops", Capped, false))
     return false;
+  if (Capped.IsSequence())
+    for (const YAML::Node &C : Capped) {
+      if (!C.IsScalar())
+        return P.expected(C, "capped_loops", "a list of strings");
+      Out.CappedLoops.push_back(C.Scalar());
+    }
   if (Args.IsSequence())
     for (const YAML::Node &A : Args) {
       if (!A.IsScalar())

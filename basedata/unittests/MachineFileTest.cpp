@@ -37,6 +37,8 @@ MachineFile sample() {
   P.Tool = "mpiete 0.1.0";
   P.Command = "mpirun -np 2 -x MPIETE_OUTDIR=/tmp/x ./app.timing 10";
   P.ProbeSeconds = 12.5;
+  P.SampleCap = 3;
+  P.CappedLoops = {"0aa758c0:5 after 4 iterations"};
   F.TimerOverheadSeconds = 2.5e-8;
   MachineRank R0{0, 2.5e-8, {}, {}};
   R0.Blocks.push_back({0x0aa758c000000003ULL, false, 10, 0, 1.25e-7, 1e-9, 1e-7, 1.5e-7});
@@ -74,6 +76,8 @@ TEST(MachineFileTest, RoundTripsEveryField) {
   EXPECT_EQ(P.Tool, PI.Tool);
   EXPECT_EQ(P.Command, PI.Command);
   EXPECT_DOUBLE_EQ(P.ProbeSeconds, PI.ProbeSeconds);
+  EXPECT_EQ(P.SampleCap, 3);
+  EXPECT_EQ(P.CappedLoops, PI.CappedLoops);
   EXPECT_DOUBLE_EQ(Out.TimerOverheadSeconds, In.TimerOverheadSeconds);
   ASSERT_EQ(Out.Ranks.size(), In.Ranks.size());
   for (size_t R = 0; R < In.Ranks.size(); ++R) {

@@ -12,9 +12,10 @@
 // Segment mode: the time between the exit of one outermost MPI call and the entry of the next
 // is one occurrence of the compute segment (site of the first -> site of the second),
 // charged at the entry (Segments.h). It costs two clock reads per MPI call and nothing in
-// between; mpiete_iter and mpiete_loop_exit are no-ops here.
+// between; mpiete_iter and mpiete_loop_exit only serve probe-compute's cap (TimingCap.h).
 #include "Recorder.h"
 #include "Segments.h"
+#include "TimingCap.h"
 #include "TimingControl.h"
 #include "Util.h"
 #include "Variant.h"
@@ -127,8 +128,11 @@ namespace variant {
 void mpiEnter(mpiete_site_t Site, bool Outermost) {
   const uint64_t T = nowNs();
   // The prediction ends at MPI_Finalize: nothing after it is charged.
-  if (Outermost && !Recorder::get().finalized()) [[likely]]
-    Segments.add(LastSite, Site, T > LastExit ? T - LastExit : 0);
+  if (Outermost && !Recorder::get().finalized()) [[likely]] {
+    const uint64_t Nanos = T > LastExit ? T - LastExit : 0;
+    Segments.add(LastSite, Site, Nanos);
+    cap::noteSegment(Site, Nanos);
+  }
   Stack.pauseTop(T);
   Stack.push(Frame{0, 0, T, 0, true});
 }
@@ -235,6 +239,7 @@ void variant::writeHeaderExtra(std::FILE *F) {
   std::fprintf(F, "# cpu %d\n", PinnedCpu);
   std::fprintf(F, "# ranks-per-node %d\n", RanksPerNode);
   std::fprintf(F, "# partition %s\n", SeedBlocks ? "blocks" : "segments");
+  cap::writeHeader(F);
 }
 
 void variant::writeTrailer(std::FILE *F) {
@@ -250,10 +255,6 @@ extern "C" void mpiete_tm_begin(mpiete_site_t id) {
   mpiete::SeedBlocks = true;
   mpiete::beginBlock(id);
 }
-
-// Segment mode's loop hooks: nothing to do in the timing variant yet.
-extern "C" void mpiete_iter(mpiete_site_t) {}
-extern "C" void mpiete_loop_exit(mpiete_site_t) {}
 
 extern "C" void mpiete_tm_end(mpiete_site_t id) {
   const uint64_t Nanos = mpiete::endBlock(id, "mpiete_tm_end");

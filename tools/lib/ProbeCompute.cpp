@@ -39,6 +39,8 @@ namespace {
 struct Options {
   std::string Output, Cpu, PerNode;
   long long TaskStride = 1;
+  int Cap = 2; // seed 004 section 3.1.1 caps loops at two iterations
+  bool Full = false;
   bool Keep = false;
 };
 
@@ -59,7 +61,38 @@ void declare(CommandLine &C, Options &O) {
                "estimator (default 1: every task)")
       ->type_name("C")
       ->check(CLI::Range(1LL, 1LL << 40));
+  A.add_option("--cap", O.Cap,
+               "time the outermost loop that makes MPI calls for a warm-up and at least N "
+               "iterations per variant of its period (8 at least), then, once they repeat the "
+               "same calls and their mean is known to 2 %, skip the rest (their times are the "
+               "mean; docs/probes.md); default 2, seed 004's")
+      ->type_name("N")
+      ->check(CLI::Range(1, 1 << 20));
+  A.add_flag("--full", O.Full, "time every iteration of every loop (no --cap)");
   A.add_flag("--keep", O.Keep, "keep the per-rank timing files (their directory is printed)");
+}
+
+/// The loops the ranks left early (`# capped-loop LOOP N` in rank<N>.timing), each once with
+/// the most iterations any rank ran: "LOOP after N iterations".
+std::vector<std::string> cappedLoopsOf(const fs::path &Dir, int Np) {
+  std::map<std::string, unsigned long> Most;
+  for (int R = 0; R < Np; ++R) {
+    std::ifstream In(Dir / ("rank" + std::to_string(R) + ".timing"));
+    std::string Line;
+    while (std::getline(In, Line)) {
+      if (Line.rfind("# capped-loop ", 0) != 0)
+        continue;
+      std::istringstream W(Line.substr(14));
+      std::string Loop;
+      unsigned long N = 0;
+      if (W >> Loop >> N)
+        Most[Loop] = std::max(Most[Loop], N);
+    }
+  }
+  std::vector<std::string> Out;
+  for (const auto &[Loop, N] : Most)
+    Out.push_back(Loop + " after " + std::to_string(N) + " iterations");
+  return Out;
 }
 
 /// A field of /proc/cpuinfo's first processor ("model name", "cpu MHz"), or "".
@@ -160,7 +193,8 @@ int runProbeCompute(const CommandArgs &Args) {
   const DiagLoc Tool{"mpiete probe-compute"};
   CommandLine C("probe-compute",
                 "usage: mpiete probe-compute -o MACHINE.yaml -np R [--cpu N] [--ranks-per-node K] "
-                "[--keep]\n                            [--launcher NAME] [launcher options] "
+                "[--cap N | --full] [--keep]\n                            [--launcher NAME] "
+                "[launcher options] "
                 "PROGRAM.timing [program arguments]",
                 "Runs the timing probe of a program built by mpiete-cc with all R ranks on one "
                 "processor,\none rank at a time (token passing), and writes every rank's compute "
@@ -217,6 +251,11 @@ int runProbeCompute(const CommandArgs &Args) {
   // Always set: a value left in the caller's environment must not leak into the ranks.
   Launch.Env.emplace_back("MPIETE_RANKS_PER_NODE", std::to_string(RanksPerNode));
   Launch.Env.emplace_back("MPIETE_TASK_STRIDE", std::to_string(O.TaskStride));
+  const fs::path Board = OutDir / "cap.board";
+  // The ranks create the board (runtime/lib/TimingCap.cpp) in this fresh directory.
+  bool Capped = !O.Full;
+  Launch.Env.emplace_back("MPIETE_CAP", std::to_string(Capped ? O.Cap : 0));
+  Launch.Env.emplace_back("MPIETE_CAP_BOARD", Board.string());
   // All ranks share one processor by design: Open MPI must be told that is
   // fine.
   if (isOpenMpiLauncher(Launch.Launcher) &&
@@ -235,6 +274,21 @@ int runProbeCompute(const CommandArgs &Args) {
     const ProgressTicker Tick("mpiete probe-compute: timing " + std::to_string(Launch.Np) +
                               " ranks");
     Rc = runLaunch(Launch);
+    if (Rc != 0 && Capped) {
+      // Leaving a loop early changed what the program does next (a deadlock the token machine
+      // reported, a failed check): time it whole.
+      Diags.warning(DiagLoc{Program},
+                    "the capped timing probe failed (exit status " + std::to_string(Rc) +
+                        "); running it again with every iteration timed (as --full)",
+                    "probe");
+      for (const auto &E : fs::directory_iterator(OutDir))
+        fs::remove(E.path());
+      Capped = false;
+      for (auto &[Name, Value] : Launch.Env)
+        if (Name == "MPIETE_CAP")
+          Value = "0";
+      Rc = runLaunch(Launch);
+    }
   }
   // A cost of the prediction: mpiete estimate reports it against the predicted run time.
   const double ProbeSeconds =
@@ -293,6 +347,13 @@ int runProbeCompute(const CommandArgs &Args) {
   MachineFile Machine;
   Machine.Provenance = provenanceOf(Launch, Ranks, blockMapOf(Program));
   Machine.Provenance.ProbeSeconds = ProbeSeconds;
+  if (Capped) {
+    Machine.Provenance.SampleCap = O.Cap;
+    Machine.Provenance.CappedLoops = cappedLoopsOf(OutDir, Launch.Np);
+    if (Tty)
+      for (const std::string &L : Machine.Provenance.CappedLoops)
+        std::cerr << "mpiete probe-compute: loop " << L << " (--cap " << O.Cap << ")\n";
+  }
   // A program built for segment mode times the computation between consecutive MPI calls with
   // the clock reads its MPI entry points do anyway: segments are merged as measured, net of
   // nothing (no hook runs inside them). Blocks (--mpiete-seed-blocks builds, and runtimes

@@ -30,6 +30,18 @@ void mpiete_tm_loop_end(mpiete_site_t id, unsigned long long trips); /* whole lo
  * iterations whose records repeat the previous iteration's (docs/trace-format.md). */
 void mpiete_iter(mpiete_site_t loop);
 void mpiete_loop_exit(mpiete_site_t loop);
+/* mpiete_iter, and nonzero when the rest of the loop is to be skipped: the timing variant under
+ * probe-compute's cap (docs/probes.md, "Capped loops"); the trace variant always returns 0.
+ * Instrumented C calls it through this macro, which stands where mpiete_iter is emitted (the
+ * top of the loop's own body, so `break` leaves that loop). */
+int mpiete_iter_capped(mpiete_site_t loop);
+#if !defined(__cplusplus)
+#define mpiete_iter(loop)                                                                          \
+  if (mpiete_iter_capped(loop))                                                                    \
+    break;                                                                                         \
+  else                                                                                             \
+    ((void)0)
+#endif
 
 /* Both variants: one task of a task farm, marked by mpiete/task.h's MPIETE_TASK(params...)
  * (docs/taskfarm.md). begin returns nonzero when the body is to run (the timing probe skips

@@ -68,6 +68,10 @@ struct MachineProvenance {
   std::string Command; ///< the launch command line; empty in files written before it was kept
   /// The timing probe's wall time (launch included), a cost of the prediction; 0 if unknown.
   double ProbeSeconds = 0;
+  /// probe-compute --cap: measured iterations per capped loop (0: every iteration ran), and
+  /// the loops left early, each "LOOP after N iterations" (the later ones' times are the mean).
+  int SampleCap = 0;
+  std::vector<std::string> CappedLoops;
 };
 
 struct MachineFile {

@@ -1,0 +1,270 @@
+// The timing probe's capped loops: the loop hooks' frames, the per-iteration statistics and the
+// board the ranks share (TimingCap.h).
+#include "TimingCap.h"
+#include "Recorder.h"
+#include "Util.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+namespace mpiete::cap {
+
+uint32_t periodOf(const uint64_t *History, uint32_t N) {
+  // History[K % HistorySize] is measured iteration K's signature; the period must hold over
+  // every iteration still in the history, so that a test every few iterations is not taken
+  // for a period of one.
+  const uint32_t Window = std::min(N, HistorySize);
+  for (uint32_t P = 1; P <= MaxPeriod; ++P) {
+    if (Window < 2 * P)
+      return 0;
+    bool Same = true;
+    for (uint32_t K = N - Window + P; K < N && Same; ++K)
+      Same = History[K % HistorySize] == History[(K - P) % HistorySize];
+    if (Same)
+      return P;
+  }
+  return 0;
+}
+
+bool enough(uint32_t Cap, double Tolerance, uint32_t MaxSamples, uint32_t N, double Sum,
+            double SumSq, uint32_t Period) {
+  // Only a loop whose iterations repeat the same calls, every one of a period's variants timed
+  // Cap times: one that changes its communication from one iteration to the next without a
+  // period (a growing pipeline) is not predicted by its first iterations.
+  if (Period == 0 || N < std::max(Cap * Period, MinMeasured))
+    return false;
+  if (N >= MaxSamples || N < 2)
+    return true;
+  const double Mean = Sum / N;
+  if (Mean <= 0 || Period > 1)
+    return true; // a periodic loop's spread is its period's: Cap periods were timed
+  const double Var = std::max(0.0, (SumSq - Sum * Mean) / (N - 1));
+  // The standard error of the mean iteration: a segment whose time varies keeps more samples.
+  return std::sqrt(Var / N) <= Tolerance * Mean;
+}
+
+namespace {
+
+constexpr size_t MaxFrames = 64;
+constexpr size_t BoardSlots = 4096; // (loop, entry) pairs; the board is 64 KiB
+constexpr size_t MaxEntries = 256;  // distinct outermost loops counted per rank
+constexpr size_t MaxCapped = 64;    // header lines kept
+
+struct Slot {
+  uint64_t Key;     // 0: free
+  uint64_t State;   // StopAt << 32 | GoUpTo
+  uint64_t Entered; // ranks that entered this loop entry
+};
+
+struct LoopCount {
+  mpiete_site_t Loop;
+  uint32_t Entries;
+};
+
+struct Capped {
+  mpiete_site_t Loop;
+  uint32_t Iterations;
+};
+
+struct State {
+  bool Read = false, On = false;
+  uint32_t Cap = 0, MaxSamples = 0;
+  double Tolerance = 0.02;
+  Slot *Board = nullptr;
+
+  mpiete_site_t Frames[MaxFrames] = {};
+  uint32_t Iter[MaxFrames] = {};
+  size_t Depth = 0;
+
+  // The outermost frame's entry and its iterations' statistics.
+  uint64_t Key = 0;
+  uint64_t Sig = 0, IterNanos = 0;
+  uint64_t History[HistorySize] = {};
+  uint32_t N = 0;
+  double Sum = 0, SumSq = 0;
+  bool Left = false;
+
+  LoopCount Counts[MaxEntries] = {};
+  size_t NCounts = 0;
+  Capped Done[MaxCapped] = {};
+  size_t NDone = 0;
+};
+
+constinit State S;
+
+uint64_t mix(uint64_t X) {
+  X = (X ^ (X >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  X = (X ^ (X >> 27)) * 0x94d049bb133111ebULL;
+  return X ^ (X >> 31);
+}
+
+void readSettings() {
+  S.Read = true;
+  const char *Cap = std::getenv("MPIETE_CAP");
+  if (Cap == nullptr || std::atol(Cap) <= 0)
+    return;
+  S.Cap = static_cast<uint32_t>(std::atol(Cap));
+  S.MaxSamples = S.Cap * 16;
+  if (const char *Max = std::getenv("MPIETE_CAP_MAX"); Max != nullptr && std::atol(Max) > 0)
+    S.MaxSamples = std::max<uint32_t>(S.Cap, static_cast<uint32_t>(std::atol(Max)));
+  if (const char *Tol = std::getenv("MPIETE_CAP_TOLERANCE"); Tol != nullptr && std::atof(Tol) > 0)
+    S.Tolerance = std::atof(Tol);
+  const char *Path = std::getenv("MPIETE_CAP_BOARD");
+  if (Path == nullptr || Path[0] == '\0')
+    Recorder::get().fail("MPIETE_CAP is set but MPIETE_CAP_BOARD is not: the ranks need a "
+                         "board to agree where loops stop (run through mpiete probe-compute)");
+  // Any rank may be first: creating it and setting its size (zeros) are harmless repeated.
+  const int Fd = open(Path, O_RDWR | O_CREAT, 0600);
+  if (Fd < 0 || ftruncate(Fd, BoardSlots * sizeof(Slot)) != 0)
+    Recorder::get().fail("cannot open the cap board '%s': %s", Path, std::strerror(errno));
+  void *P = mmap(nullptr, BoardSlots * sizeof(Slot), PROT_READ | PROT_WRITE, MAP_SHARED, Fd, 0);
+  close(Fd);
+  if (P == MAP_FAILED)
+    Recorder::get().fail("cannot map the cap board '%s': %s", Path, std::strerror(errno));
+  S.Board = static_cast<Slot *>(P);
+  S.On = true;
+}
+
+/// The board's slot for Key (claimed if new).
+Slot &slotOf(uint64_t Key) {
+  for (size_t I = Key % BoardSlots, Probes = 0; Probes < BoardSlots;
+       I = (I + 1) % BoardSlots, ++Probes) {
+    uint64_t Expected = 0;
+    if (__atomic_compare_exchange_n(&S.Board[I].Key, &Expected, Key, false, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE) ||
+        Expected == Key)
+      return S.Board[I];
+  }
+  Recorder::get().fail("the cap board is full (%zu loop entries)", BoardSlots);
+}
+
+/// The outermost loop Loop is entered: its entry number on this rank names it on the board.
+void enterOutermost(mpiete_site_t Loop) {
+  uint32_t Entry = 0;
+  size_t I = 0;
+  while (I < S.NCounts && S.Counts[I].Loop != Loop)
+    ++I;
+  if (I < S.NCounts)
+    Entry = ++S.Counts[I].Entries;
+  else if (S.NCounts < MaxEntries)
+    S.Counts[S.NCounts++] = LoopCount{Loop, 0};
+  S.Key = mix(Loop * 0x9e3779b97f4a7c15ULL + Entry) | 1;
+  __atomic_add_fetch(&slotOf(S.Key).Entered, 1, __ATOMIC_ACQ_REL);
+  S.Sig = S.IterNanos = 0;
+  S.N = 0;
+  S.Sum = S.SumSq = 0;
+  S.Left = false;
+}
+
+/// Iteration Iter (>= 1) of the outermost loop starts: the previous one's statistics.
+void endIteration(uint32_t Iter) {
+  if (Iter >= 2) { // the first iteration is the warm-up
+    const auto X = static_cast<double>(S.IterNanos);
+    S.Sum += X;
+    S.SumSq += X * X;
+    S.History[S.N % HistorySize] = S.Sig;
+    ++S.N;
+  }
+  S.Sig = 0;
+  S.IterNanos = 0;
+}
+
+/// Whether iteration Iter of the outermost loop is skipped (and with it the rest of the loop).
+bool decide(uint32_t Iter) {
+  Slot &B = slotOf(S.Key);
+  uint64_t Old = __atomic_load_n(&B.State, __ATOMIC_ACQUIRE);
+  for (;;) {
+    const auto StopAt = static_cast<uint32_t>(Old >> 32);
+    const auto GoUpTo = static_cast<uint32_t>(Old);
+    if (StopAt != 0 && Iter >= StopAt)
+      return true;
+    if (Iter <= GoUpTo)
+      return false;
+    // This rank is the first here: it decides for every rank. Only a loop every rank runs is
+    // left early: a master's loop and its workers' differ (taskfarm), and leaving one of them
+    // changes which messages the other receives.
+    const bool Everyone = __atomic_load_n(&B.Entered, __ATOMIC_ACQUIRE) >=
+                          static_cast<uint64_t>(Recorder::get().size());
+    const bool Stop = Everyone && enough(S.Cap, S.Tolerance, S.MaxSamples, S.N, S.Sum, S.SumSq,
+                                         periodOf(S.History, S.N));
+    const uint64_t New =
+        Stop ? (uint64_t{Iter} << 32 | GoUpTo) : (uint64_t{StopAt} << 32 | uint64_t{Iter});
+    if (__atomic_compare_exchange_n(&B.State, &Old, New, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+      return Stop;
+  }
+}
+
+int iterate(mpiete_site_t Loop, bool CanLeave) {
+  if (!S.Read) [[unlikely]]
+    readSettings();
+  if (!S.On)
+    return 0;
+  size_t I = S.Depth;
+  while (I > 0 && S.Frames[I - 1] != Loop)
+    --I;
+  if (I == 0) {
+    // Not open: its first iteration starts.
+    if (S.Depth == MaxFrames)
+      return 0;
+    S.Frames[S.Depth] = Loop;
+    S.Iter[S.Depth] = 0;
+    if (S.Depth++ == 0)
+      enterOutermost(Loop);
+    return 0;
+  }
+  // Frames above it belong to loops left without an exit hook (break, return, goto).
+  S.Depth = I;
+  const uint32_t Iter = ++S.Iter[I - 1];
+  if (I != 1)
+    return 0; // only the outermost loop is capped: inner loops run whole in its iterations
+  endIteration(Iter);
+  if (!CanLeave || S.Left)
+    return S.Left ? 1 : 0;
+  if (!decide(Iter))
+    return 0;
+  S.Left = true;
+  if (S.NDone < MaxCapped)
+    S.Done[S.NDone++] = Capped{Loop, Iter};
+  return 1;
+}
+
+} // namespace
+
+void noteSegment(mpiete_site_t Site, uint64_t Nanos) {
+  if (!S.On || S.Depth == 0)
+    return;
+  S.Sig = mix(S.Sig ^ Site);
+  S.IterNanos += Nanos;
+}
+
+void writeHeader(std::FILE *F) {
+  for (size_t I = 0; I < S.NDone; ++I) {
+    char Loop[BlockIdBufferSize];
+    formatBlockId(S.Done[I].Loop, Loop, sizeof Loop);
+    std::fprintf(F, "# capped-loop %s %u\n", Loop, S.Done[I].Iterations);
+  }
+}
+
+} // namespace mpiete::cap
+
+// Fortran's loop hooks cannot leave the loop: its loops are followed, never capped.
+extern "C" void mpiete_iter(mpiete_site_t loop) { (void)mpiete::cap::iterate(loop, false); }
+
+extern "C" int mpiete_iter_capped(mpiete_site_t loop) { return mpiete::cap::iterate(loop, true); }
+
+extern "C" void mpiete_loop_exit(mpiete_site_t loop) {
+  using mpiete::cap::S;
+  if (!S.On)
+    return;
+  size_t I = S.Depth;
+  while (I > 0 && S.Frames[I - 1] != loop)
+    --I;
+  if (I != 0)
+    S.Depth = I - 1;
+}

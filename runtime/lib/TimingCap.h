@@ -1,0 +1,42 @@
+// The timing probe's capped loops (probe-compute --cap N, seed 004 section 3.1.1): the outermost
+// loop that contains MPI calls runs a warm-up iteration and then at least max(N per variant of
+// its period, MinMeasured) measured ones; once its iterations repeat the same MPI calls with a
+// period and their mean compute time is known to MPIETE_CAP_TOLERANCE, the rest is skipped
+// (mpiete_iter_capped returns 1 and the instrumented code breaks out). docs/probes.md, "Capped
+// loops", says why it is sound and where it is not.
+//
+// Every rank must leave a loop at the same iteration, or their communication no longer
+// matches. The decision is therefore taken once per (loop, entry) by the first rank to reach
+// the iteration, and kept on a board every rank of the node maps (MPIETE_CAP_BOARD, a file
+// probe-compute creates): the others follow it.
+#ifndef MPIETE_RUNTIME_TIMINGCAP_H
+#define MPIETE_RUNTIME_TIMINGCAP_H
+
+#include "mpiete/instrument.h"
+
+#include <cstdint>
+#include <cstdio>
+
+namespace mpiete::cap {
+
+/// A compute segment ending at the MPI call at Site took Nanos (Timing.cpp's segment hook).
+void noteSegment(mpiete_site_t Site, uint64_t Nanos);
+/// The `# capped-loop <loop> <iterations run>` header lines of the loops this rank left early.
+void writeHeader(std::FILE *F);
+
+/// Iterations whose MPI calls are compared to find a loop's period.
+constexpr uint32_t HistorySize = 32, MaxPeriod = 8;
+/// Iterations timed at least (after the warm-up) before any loop stops: a test every up to
+/// four iterations shows as a period within them.
+constexpr uint32_t MinMeasured = 8;
+/// The smallest period P <= MaxPeriod of the last 2P signatures of N measured iterations
+/// (History[K % HistorySize] is iteration K's), 0 if none.
+uint32_t periodOf(const uint64_t *History, uint32_t N);
+/// Whether a rank that has timed N iterations after the warm-up (Sum, SumSq of their compute
+/// nanoseconds), whose calls repeat with Period (0: none), stops the loop here.
+bool enough(uint32_t Cap, double Tolerance, uint32_t MaxSamples, uint32_t N, double Sum,
+            double SumSq, uint32_t Period);
+
+} // namespace mpiete::cap
+
+#endif // MPIETE_RUNTIME_TIMINGCAP_H
