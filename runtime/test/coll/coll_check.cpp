@@ -397,7 +397,8 @@ void runAllgather() {
         const std::string What = name("allgather", TP.Name, N, InPlace ? "in_place" : "");
         checkTransport(What);
         expectEqual(Want, Got, What);
-        exercised(coll::Coll::Allgather, uint64_t(sizeOf(TP.Recv)) * RN);
+        exercised(coll::Coll::Allgather,
+                  coll::allgatherBytes(Size, uint64_t(sizeOf(TP.Recv)) * RN * Size));
       }
 }
 
@@ -511,7 +512,8 @@ void runVector() {
             long Total = 0;
             for (int X : C)
               Total += X;
-            exercised(coll::Coll::Allgatherv, uint64_t(sizeOf(M.T)) * Total / Size);
+            exercised(coll::Coll::Allgatherv,
+                      coll::allgatherBytes(Size, uint64_t(sizeOf(M.T)) * Total));
           }
           { // Alltoallv: rank r sends SC[j] = f(r, j) to j, which receives RC[r] = f(r, j)
             std::vector<int> SC(Size), RC(Size);
