@@ -41,8 +41,8 @@ int reduceScatterHalving(const Ctx &K, const Split &S, int Pof2, int NewRank,
     }
     MPIETE_TRY(K.sendrecv(at(Buf, S.displ(H.SendIdx), E), SendCnt, T, Dst,
                           at(Tmp, S.displ(H.RecvIdx), E), RecvCnt, T, Dst));
-    MPIETE_TRY(reduceLocal(at(Tmp, S.displ(H.RecvIdx), E), at(Buf, S.displ(H.RecvIdx), E),
-                           RecvCnt, T, Op));
+    MPIETE_TRY(reduceLocal(at(Tmp, S.displ(H.RecvIdx), E), at(Buf, S.displ(H.RecvIdx), E), RecvCnt,
+                           T, Op));
     H.SendIdx = H.RecvIdx;
     Mask <<= 1;
     if (Mask < Pof2)
@@ -61,8 +61,8 @@ int reduceRealRank(int NewRank, int Rem) { return NewRank < Rem ? NewRank * 2 : 
 } // namespace
 
 bool builtinOp(MPI_Op Op) {
-  static const MPI_Op Builtin[] = {MPI_MAX,  MPI_MIN,  MPI_SUM,    MPI_PROD,   MPI_LAND,
-                                   MPI_BAND, MPI_LOR,  MPI_BOR,    MPI_LXOR,   MPI_BXOR,
+  static const MPI_Op Builtin[] = {MPI_MAX,    MPI_MIN,    MPI_SUM,     MPI_PROD, MPI_LAND,
+                                   MPI_BAND,   MPI_LOR,    MPI_BOR,     MPI_LXOR, MPI_BXOR,
                                    MPI_MINLOC, MPI_MAXLOC, MPI_REPLACE, MPI_NO_OP};
   for (MPI_Op B : Builtin)
     if (Op == B)
@@ -70,8 +70,7 @@ bool builtinOp(MPI_Op Op) {
   return false;
 }
 
-int allreduceRedscatAllgather(const Ctx &K, void *BufV, int Count, MPI_Datatype T,
-                                    MPI_Op Op) {
+int allreduceRedscatAllgather(const Ctx &K, void *BufV, int Count, MPI_Datatype T, MPI_Op Op) {
   char *Buf = static_cast<char *>(BufV);
   const MPI_Aint E = extentOf(T);
   const int Pof2 = pow2Floor(K.Size), Rem = K.Size - Pof2;
@@ -122,8 +121,8 @@ int allreduceRedscatAllgather(const Ctx &K, void *BufV, int Count, MPI_Datatype 
   return MPI_SUCCESS;
 }
 
-int reduceRedscatGather(const Ctx &K, const void *In, void *RecvBuf, int Count,
-                              MPI_Datatype T, MPI_Op Op, int Root) {
+int reduceRedscatGather(const Ctx &K, const void *In, void *RecvBuf, int Count, MPI_Datatype T,
+                        MPI_Op Op, int Root) {
   const MPI_Aint E = extentOf(T);
   const int Pof2 = pow2Floor(K.Size), Rem = K.Size - Pof2;
   Temp TmpMem, BufMem;
