@@ -141,8 +141,56 @@ int allgatherTwoProc(const Ctx &K, const BlockLayout &L) {
   return exchangeBlocks(K, L, K.Rank, 1, Other, Other, 1, Other);
 }
 
+/// MPICH's allgatherv ring: the blocks travel as in the ring, in pieces of at most the
+/// smallest block, and at least 32 KiB (MPIR_CVAR_ALLGATHERV_PIPELINE_MSG_SIZE); a step with
+/// nothing to send (or receive) only receives (or sends), empty pieces are not sent.
+int allgatherPipelinedRing(const Ctx &K, const BlockLayout &L) {
+  long ToRecv = 0, ToSend = 0;
+  int Min = L.count(0);
+  for (int R = 0; R < K.Size; ++R) {
+    ToRecv += L.count(R);
+    Min = L.count(R) < Min ? L.count(R) : Min;
+  }
+  const int Left = (K.Rank - 1 + K.Size) % K.Size, Right = (K.Rank + 1) % K.Size;
+  ToSend = ToRecv - L.count(Right);
+  ToRecv -= L.count(K.Rank);
+  if (Min * L.E < 32768)
+    Min = static_cast<int>(32768 / L.E);
+  if (Min == 0)
+    Min = 1;
+  int SIdx = K.Rank, RIdx = Left, SOff = 0, ROff = 0;
+  while (ToSend > 0 || ToRecv > 0) {
+    int SendNow = L.count(SIdx) - SOff < Min ? L.count(SIdx) - SOff : Min;
+    int RecvNow = L.count(RIdx) - ROff < Min ? L.count(RIdx) - ROff : Min;
+    SendNow = ToSend > 0 ? SendNow : 0;
+    RecvNow = ToRecv > 0 ? RecvNow : 0;
+    char *SB = at(L.Buf, L.displ(SIdx) + SOff, L.E), *RB = at(L.Buf, L.displ(RIdx) + ROff, L.E);
+    if (SendNow > 0 && RecvNow > 0)
+      MPIETE_TRY(K.sendrecv(SB, SendNow, L.T, Right, RB, RecvNow, L.T, Left));
+    else if (SendNow > 0)
+      MPIETE_TRY(K.send(SB, SendNow, L.T, Right));
+    else if (RecvNow > 0)
+      MPIETE_TRY(K.recv(RB, RecvNow, L.T, Left));
+    ToSend -= SendNow;
+    ToRecv -= RecvNow;
+    SOff += SendNow;
+    ROff += RecvNow;
+    if (SOff == L.count(SIdx)) {
+      SOff = 0;
+      SIdx = (SIdx - 1 + K.Size) % K.Size;
+    }
+    if (ROff == L.count(RIdx)) {
+      ROff = 0;
+      RIdx = (RIdx - 1 + K.Size) % K.Size;
+    }
+  }
+  return MPI_SUCCESS;
+}
+
 int allgatherBlocks(const Ctx &K, Algo A, const BlockLayout &L) {
   switch (A) {
+  case Algo::PipelinedRing:
+    return allgatherPipelinedRing(K, L);
   case Algo::TwoProc:
     return K.Size == 2 ? allgatherTwoProc(K, L) : allgatherRing(K, L);
   case Algo::RecursiveDoubling:
@@ -166,8 +214,8 @@ int allgatherImpl(const Ctx &K, const void *SendBuf, int SCount, MPI_Datatype ST
                     RCount, RT));
   if (K.Size == 1)
     return MPI_SUCCESS;
-  const uint64_t Bytes = static_cast<uint64_t>(sizeOf(RT)) * RCount;
-  const Algo A = decide(Coll::Allgather, K.Size, Bytes, true);
+  const uint64_t Total = static_cast<uint64_t>(sizeOf(RT)) * RCount * K.Size;
+  const Algo A = decide(Coll::Allgather, K.Size, allgatherBytes(K.Size, Total), true);
   if (A == Algo::GatherBcast || A == Algo::Linear) {
     // Gather to rank 0 (its own decision), then bcast of the whole vector.
     const void *Mine =
@@ -191,7 +239,7 @@ int allgathervImpl(const Ctx &K, const void *SendBuf, int SCount, MPI_Datatype S
   for (int I = 0; I < K.Size; ++I)
     Total += static_cast<uint64_t>(RCounts[I]);
   Total *= static_cast<uint64_t>(sizeOf(RT));
-  const Algo A = decide(Coll::Allgatherv, K.Size, Total / K.Size, true);
+  const Algo A = decide(Coll::Allgatherv, K.Size, allgatherBytes(K.Size, Total), true);
   if (A == Algo::GatherBcast) {
     // Gatherv to rank 0, then a bcast of the whole layout as one indexed datatype.
     MPIETE_TRY(gathervImpl(K, K.Rank == 0 ? MPI_IN_PLACE : Mine, RCounts[K.Rank], RT, RecvBuf,

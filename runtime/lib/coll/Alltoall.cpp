@@ -1,4 +1,4 @@
-// MPI_Alltoall(v) lowered: linear (all at once) or pairwise exchange.
+// MPI_Alltoall(v) lowered: linear (all at once), pairwise exchange, or MPICH's Bruck.
 #include "CollBase.h"
 #include "Collectives.h"
 
@@ -53,8 +53,50 @@ int alltoallPairwise(const Ctx &K, const AlltoallArgs &A) {
   return MPI_SUCCESS;
 }
 
+/// MPICH's Bruck (small blocks, more than 8 ranks): rotate the blocks so that the one for
+/// rank + i comes i-th; at step 2^k send every block whose index has bit k set to rank + 2^k
+/// in one message, and receive the same positions from rank - 2^k; block i then came from
+/// rank - i. Uniform counts only (MPI_Alltoall).
+int alltoallBruck(const Ctx &K, const AlltoallArgs &A) {
+  const MPI_Aint N = A.RCount;
+  Temp TmpMem, InMem;
+  char *Tmp = TmpMem.alloc(N * K.Size, A.RT);
+  char *In = InMem.alloc(N * K.Size, A.RT);
+  for (int I = 0; I < K.Size; ++I) {
+    const int To = (K.Rank + I) % K.Size;
+    MPIETE_TRY(copy(A.sptr(To), A.scount(To), A.ST, at(Tmp, I * N, A.RE), A.RCount, A.RT));
+  }
+  int *Displs = static_cast<int *>(std::malloc(sizeof(int) * K.Size));
+  int Rc = MPI_SUCCESS;
+  for (int Pof2 = 1; Pof2 < K.Size && Rc == MPI_SUCCESS; Pof2 <<= 1) {
+    int Blocks = 0;
+    for (int B = 1; B < K.Size; ++B)
+      if (B & Pof2)
+        Displs[Blocks++] = B * A.RCount;
+    OwnedType Picked;
+    Rc = PMPI_Type_create_indexed_block(Blocks, A.RCount, Displs, A.RT, &Picked.T);
+    if (Rc == MPI_SUCCESS)
+      Rc = PMPI_Type_commit(&Picked.T);
+    if (Rc == MPI_SUCCESS)
+      Rc = K.sendrecv(Tmp, 1, Picked.T, (K.Rank + Pof2) % K.Size, In, 1, Picked.T,
+                      (K.Rank - Pof2 + K.Size) % K.Size);
+    if (Rc == MPI_SUCCESS)
+      Rc = copy(In, 1, Picked.T, Tmp, 1, Picked.T);
+  }
+  std::free(Displs);
+  for (int I = 0; I < K.Size && Rc == MPI_SUCCESS; ++I) {
+    const int From = (K.Rank - I + K.Size) % K.Size;
+    Rc = copy(at(Tmp, I * N, A.RE), A.RCount, A.RT, A.rptr(From), A.rcount(From), A.RT);
+  }
+  return Rc;
+}
+
 /// MPI_IN_PLACE: the send data is the receive buffer's; work from a copy of it.
 int alltoallRun(const Ctx &K, AlltoallArgs A, Coll C, Algo Alg) {
+  // MPICH runs an in-place alltoall as pairwise sendrecv_replace whatever the size: one
+  // exchange per pair, the messages of the linear algorithm.
+  if (Alg == Algo::Bruck && (A.SBuf == MPI_IN_PLACE || C != Coll::Alltoall))
+    Alg = Algo::Linear;
   Temp Copy;
   if (A.SBuf == MPI_IN_PLACE) {
     MPI_Aint Elems = 0;
@@ -77,6 +119,8 @@ int alltoallRun(const Ctx &K, AlltoallArgs A, Coll C, Algo Alg) {
     return MPI_SUCCESS;
   if (Alg == Algo::Pairwise)
     return alltoallPairwise(K, A);
+  if (Alg == Algo::Bruck)
+    return alltoallBruck(K, A);
   return alltoallLinear(K, A, C == Coll::Alltoallv);
 }
 

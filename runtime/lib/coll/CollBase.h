@@ -202,6 +202,13 @@ int reduceLinear(const Ctx &K, const void *In, void *RecvBuf, int Count, MPI_Dat
 int reduceWith(const Ctx &K, Algo A, const void *In, void *RecvBuf, int Count, MPI_Datatype T,
                MPI_Op Op, int Root);
 
+// ReduceMpich.cpp: MPICH's Rabenseifner variants (built-in operations, Count >= the power of
+// two below the size: the callers fall back as MPICH's selection does).
+bool builtinOp(MPI_Op Op);
+int reduceRedscatGather(const Ctx &K, const void *In, void *RecvBuf, int Count, MPI_Datatype T,
+                        MPI_Op Op, int Root);
+int allreduceRedscatAllgather(const Ctx &K, void *Buf, int Count, MPI_Datatype T, MPI_Op Op);
+
 // GatherScatter.cpp: each as its own decision picks.
 int gatherImpl(const Ctx &K, const void *SendBuf, int SCount, MPI_Datatype ST, void *RecvBuf,
                int RCount, MPI_Datatype RT, int Root);

@@ -20,12 +20,15 @@ namespace {
 
 enum Commute : uint8_t { NonCommutative = 0, Commutative = 1, Either = 2 };
 
+enum SizeShape : uint8_t { AnySize = 0, Pow2Size = 1 };
+
 struct Rule {
   Coll C;
   Commute K;
   int CommBelow;       // applies when the communicator size < CommBelow
   uint64_t BytesBelow; // ... and the message bytes < BytesBelow
   Algo A;
+  SizeShape S = AnySize; // ... and, if Pow2Size, the size is a power of two
 };
 
 constexpr int AnyComm = INT_MAX;
@@ -338,29 +341,48 @@ constexpr Rule OpenMpi41Rules[] = {
   {Exscan, Either, AnyComm, AnyBytes, Linear},
 };
 
-// MPICH 3.x/4.x classic defaults (the CVAR thresholds' default values), for comparison.
+// MPICH 4.0.2's defaults: the generic JSON compiled into libmpich (src/mpi/coll/ coll_selection
+// / csel, the mpir tree; `strings -n 200 libmpich.so.12 | grep collective=` prints it), as
+// MPICH evaluates it for an intra-communicator whose ranks are on separate nodes. MPICH's
+// bounds are inclusive ("avg_msg_size<=12288"): BytesBelow is the bound + 1. Two facts of
+// that version matter beyond the JSON:
+// - its csel search (MPIR_Csel_search) tests "comm_size<N" as size <= N; the per-communicator
+//   prune evaluates it right, so only a size test below a per-call test is affected:
+//   alltoall's "comm_size<8" (under is_sendbuf_inplace) holds at 8 ranks;
+// - rules on the operation (is_op_built_in) and on count < pof2 are applied inside the
+//   algorithms RedscatGather / RedscatAllgather, which fall back as MPICH's tree
+//   does.
 constexpr Rule MpichRules[] = {
-  {Barrier, Either, AnyComm, AnyBytes, Bruck},
+  {Barrier, Either, AnyComm, AnyBytes, Bruck}, // dissemination
   {Bcast, Either, 8, AnyBytes, InOrderBinomial},
-  {Bcast, Either, AnyComm, 12288, InOrderBinomial},
-  {Bcast, Either, AnyComm, 524288, ScatterDoubling}, // ring allgather for non-powers of two
+  {Bcast, Either, AnyComm, 12289, InOrderBinomial},
+  {Bcast, Either, AnyComm, 524289, ScatterDoubling, Pow2Size},
   {Bcast, Either, AnyComm, AnyBytes, ScatterRing},
   {Reduce, NonCommutative, AnyComm, AnyBytes, InOrderBinomial}, // to rank 0, then to the root
   {Reduce, Commutative, AnyComm, 2049, InOrderBinomial},
-  {Reduce, Commutative, AnyComm, AnyBytes, Rabenseifner},
+  {Reduce, Commutative, AnyComm, AnyBytes, RedscatGather},
   {Allreduce, NonCommutative, AnyComm, AnyBytes, RecursiveDoubling},
-  {Allreduce, Commutative, AnyComm, 2049, RecursiveDoubling},
-  {Allreduce, Commutative, AnyComm, AnyBytes, Rabenseifner},
+  {Allreduce, Commutative, AnyComm, 9, RecursiveDoubling},
+  {Allreduce, Commutative, AnyComm, AnyBytes, RedscatAllgather},
   {Gather, Either, AnyComm, AnyBytes, Binomial},
   {Gatherv, Either, AnyComm, AnyBytes, Linear},
   {Scatter, Either, AnyComm, AnyBytes, Binomial},
   {Scatterv, Either, AnyComm, AnyBytes, Linear},
-  {Allgather, Either, AnyComm, 81920, RecursiveDoubling}, // Bruck where not a power of two
+  // Allgather(v): bytes are the whole receive buffer (total_msg_size).
+  {Allgather, Either, AnyComm, 524288, RecursiveDoubling, Pow2Size},
+  {Allgather, Either, AnyComm, AnyBytes, Ring, Pow2Size},
+  {Allgather, Either, AnyComm, 81920, Bruck},
   {Allgather, Either, AnyComm, AnyBytes, Ring},
+  {Allgatherv, Either, AnyComm, 524288, RecursiveDoubling, Pow2Size},
+  {Allgatherv, Either, AnyComm, AnyBytes, PipelinedRing, Pow2Size},
   {Allgatherv, Either, AnyComm, 81920, Bruck},
-  {Allgatherv, Either, AnyComm, AnyBytes, Ring},
-  {Alltoall, Either, AnyComm, 257, Linear},
-  {Alltoall, Either, AnyComm, 32768, Linear},
+  {Allgatherv, Either, AnyComm, AnyBytes, PipelinedRing},
+  // Alltoall: "scattered" posts every message at once, as Linear; in place (MPICH's pairwise
+  // sendrecv_replace, one exchange per pair) is handled by the algorithm.
+  {Alltoall, Either, 9, 32769, Linear},
+  {Alltoall, Either, 9, AnyBytes, Pairwise},
+  {Alltoall, Either, AnyComm, 257, Bruck},
+  {Alltoall, Either, AnyComm, 32769, Linear},
   {Alltoall, Either, AnyComm, AnyBytes, Pairwise},
   {Alltoallv, Either, AnyComm, AnyBytes, Linear},
   {ReduceScatter, NonCommutative, AnyComm, AnyBytes, Nonoverlapping},
@@ -378,7 +400,8 @@ template <size_t N>
 Algo lookup(const Rule (&Rules)[N], Coll C, int CommSize, uint64_t Bytes, bool IsCommutative) {
   const Commute K = IsCommutative ? Commutative : NonCommutative;
   for (const Rule &R : Rules)
-    if (R.C == C && (R.K == Either || R.K == K) && CommSize < R.CommBelow && Bytes < R.BytesBelow)
+    if (R.C == C && (R.K == Either || R.K == K) && CommSize < R.CommBelow && Bytes < R.BytesBelow &&
+        (R.S == AnySize || (CommSize & (CommSize - 1)) == 0))
       return R.A;
   return Linear; // every collective's last rule is unbounded: not reached
 }
@@ -442,7 +465,10 @@ const char *algoName(Algo A) {
                                       "gather_bcast",
                                       "in_order_binomial",
                                       "scatter_doubling",
-                                      "scatter_ring"};
+                                      "scatter_ring",
+                                      "redscat_gather",
+                                      "redscat_allgather",
+                                      "pipelined_ring"};
   return Names[static_cast<int>(A)];
 }
 
@@ -454,6 +480,14 @@ Algo decide(Library L, Coll C, int CommSize, uint64_t Bytes, bool IsCommutative)
 
 Algo decide(Coll C, int CommSize, uint64_t Bytes, bool IsCommutative) {
   return decide(library(), C, CommSize, Bytes, IsCommutative);
+}
+
+uint64_t allgatherBytes(Library L, int CommSize, uint64_t Total) {
+  return L == Library::Mpich ? Total : Total / static_cast<uint64_t>(CommSize);
+}
+
+uint64_t allgatherBytes(int CommSize, uint64_t Total) {
+  return allgatherBytes(library(), CommSize, Total);
 }
 
 } // namespace mpiete::coll

@@ -47,6 +47,11 @@ enum class Algo : uint8_t {
   ScatterDoubling,   // MPICH bcast: binomial scatter of bytes + recursive doubling allgather
                      // (ring allgather when the size is not a power of two)
   ScatterRing,       // MPICH bcast: binomial scatter of bytes + ring allgather
+  RedscatGather,     // MPICH reduce: recursive halving + binomial gather (built-in operations,
+                     // count >= pof2; else MPICH's binomial tree)
+  RedscatAllgather,  // MPICH allreduce: recursive halving + recursive doubling (built-in
+                     // operations, count >= pof2; else recursive doubling)
+  PipelinedRing,     // MPICH allgatherv ring: blocks sent in pieces of 32 KiB or more
 };
 
 Library library();
@@ -56,9 +61,15 @@ const char *algoName(Algo A);
 
 /// The algorithm the library's default decision picks. Bytes is what the library measures:
 /// see docs/collectives.md (per-rank block for the all-to-all family, the whole vector for
-/// reductions, the sum over ranks for Reduce_scatter, the per-rank average for Allgatherv).
+/// reductions, the sum over ranks for Reduce_scatter, the per-rank average for Allgatherv;
+/// MPICH: the whole receive buffer for Allgather and Allgatherv, see allgatherBytes).
 Algo decide(Coll C, int CommSize, uint64_t Bytes, bool Commutative);
 Algo decide(Library L, Coll C, int CommSize, uint64_t Bytes, bool Commutative);
+
+/// What the library measures for an allgather(v) whose receive buffer holds Total bytes:
+/// Open MPI the average block, MPICH's selection the whole buffer (total_msg_size).
+uint64_t allgatherBytes(Library L, int CommSize, uint64_t Total);
+uint64_t allgatherBytes(int CommSize, uint64_t Total);
 
 } // namespace mpiete::coll
 

@@ -115,6 +115,11 @@ int reduceWith(const Ctx &K, Algo A, const void *In, void *RecvBuf, int Count, M
   }
   case Algo::Binomial:
     return reduceTree(K, inOrderBinomialTree(K.Rank, Root, K.Size), In, RecvBuf, Count, T, Op);
+  case Algo::RedscatGather:
+    // MPICH: user-defined operations and counts below the power of two run its binomial tree.
+    if (builtinOp(Op) && Count >= pow2Floor(K.Size))
+      return reduceRedscatGather(K, In, RecvBuf, Count, T, Op, Root);
+    [[fallthrough]];
   case Algo::InOrderBinomial:
     if (!commutative(Op))
       return reduceBinomialInOrder(K, In, RecvBuf, Count, T, Op, Root);
@@ -298,6 +303,10 @@ int allreduceImpl(const Ctx &K, const void *SendBuf, void *RecvBuf, int Count, M
     if (Count < pow2Floor(K.Size) || !Commute)
       return allreduceRecursiveDoubling(K, RecvBuf, Count, T, Op);
     return allreduceRabenseifner(K, RecvBuf, Count, T, Op);
+  case Algo::RedscatAllgather: // MPICH: as its selection, recursive doubling otherwise
+    if (builtinOp(Op) && Count >= pow2Floor(K.Size))
+      return allreduceRedscatAllgather(K, RecvBuf, Count, T, Op);
+    return allreduceRecursiveDoubling(K, RecvBuf, Count, T, Op);
   case Algo::Linear:
     MPIETE_TRY(reduceLinear(K, RecvBuf, RecvBuf, Count, T, Op, 0));
     return bcastLinear(K, RecvBuf, Count, T, 0);

@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -168,10 +169,116 @@ void expectAlgo(coll::Coll C, long Bytes, bool Commute, coll::Algo Want, const c
   }
 }
 
+void sumOp(void *In, void *InOut, int *Len, MPI_Datatype *) { // a user-defined commutative op
+  for (int I = 0; I < *Len; ++I)
+    static_cast<int *>(InOut)[I] += static_cast<int *>(In)[I];
+}
+
+struct PeerCount {
+  int Peer;
+  uint64_t Msgs, Bytes;
+};
+
+/// This rank sent exactly Want (peer, messages, bytes) in the last collective, nothing else.
+void expectPeers(const char *What, std::initializer_list<PeerCount> Want) {
+  const testing::Counts &C = testing::counts();
+  bool Ok = C.OtherBlocks == 0 && C.UserContext == 0;
+  uint64_t Listed = 0;
+  for (const PeerCount &W : Want) {
+    Ok = Ok && C.SentMsgs[W.Peer] == W.Msgs && C.SentBytes[W.Peer] == W.Bytes;
+    Listed += W.Msgs;
+  }
+  if (!Ok || sent() != Listed) {
+    ++Failures;
+    std::fprintf(stderr, "rank %d np %d: %s: sent", Rank, Size, What);
+    for (int P = 0; P < Size; ++P)
+      if (C.SentMsgs[P] != 0)
+        std::fprintf(stderr, " %d:%llu/%llu", P, static_cast<unsigned long long>(C.SentMsgs[P]),
+                     static_cast<unsigned long long>(C.SentBytes[P]));
+    std::fprintf(stderr, " (peer:messages/bytes), want");
+    for (const PeerCount &W : Want)
+      std::fprintf(stderr, " %d:%llu/%llu", W.Peer, static_cast<unsigned long long>(W.Msgs),
+                   static_cast<unsigned long long>(W.Bytes));
+    std::fprintf(stderr, "\n");
+  }
+}
+
+/// MPIETE_COLL_TABLE=mpich: the rules of MPICH 4.0.2's selection, each on a case it decides,
+/// with the messages MPICH itself sent for that case (compare_with_mpich.sh, 2026-11-25).
+void mpichChecks(MPI_Op NonCommute) {
+  using coll::Algo;
+  using coll::Coll;
+  const int P = Size;
+  MPI_Op Commute;
+  MPI_Op_create(sumOp, 1, &Commute);
+  // Allreduce: recursive doubling up to 8 bytes, for user-defined operations and for fewer
+  // elements than the power of two; Rabenseifner (reduce_scatter_allgather) otherwise.
+  expectAlgo(Coll::Allreduce, 8, true, Algo::RecursiveDoubling, "allreduce 8");
+  expectAlgo(Coll::Allreduce, 9, true, Algo::RedscatAllgather, "allreduce 9");
+  if (P == 8) {
+    // 25 ints in blocks of 4,3,3,3,3,3,3,3 (MPICH's split: the first count % 8 one longer).
+    runOne("allreduce", 100, 0, false, NonCommute);
+    if (Rank == 0)
+      expectPeers("allreduce 100 (Rabenseifner)", {{1, 2, 100}, {2, 2, 52}, {4, 2, 28}});
+    runOne("allreduce", 12, 0, false, NonCommute); // 3 ints < 8: recursive doubling
+    if (Rank == 0)
+      expectPeers("allreduce 12 (count < pof2)", {{1, 1, 12}, {2, 1, 12}, {4, 1, 12}});
+    testing::resetCounts(Site);
+    coll::allreduce(Site, std::vector<int>(25, 1).data(), std::vector<int>(25).data(), 25, MPI_INT,
+                    Commute, MPI_COMM_WORLD); // user-defined: recursive doubling
+    if (Rank == 0)
+      expectPeers("allreduce 100, user op", {{1, 1, 100}, {2, 1, 100}, {4, 1, 100}});
+  }
+  if (P == 5) { // MPICH's fold: rank 0 sends everything to rank 1 and gets the result back
+    runOne("allreduce", 100, 0, false, NonCommute);
+    if (Rank == 0)
+      expectPeers("allreduce 100 (fold)", {{1, 1, 100}});
+    if (Rank == 1)
+      expectPeers("allreduce 100 (fold)", {{0, 1, 100}, {2, 2, 100}, {3, 2, 52}});
+  }
+  // Reduce above 2 KiB, built-in operation: reduce-scatter + gather; the fold sends the odd
+  // ranks below 2 * rem to their even neighbours.
+  expectAlgo(Coll::Reduce, 2048, true, Algo::InOrderBinomial, "reduce 2048");
+  expectAlgo(Coll::Reduce, 2049, true, Algo::RedscatGather, "reduce 2049");
+  if (P == 8) { // 1250 ints in blocks of 157,157,156,...
+    runOne("reduce", 5000, 0, false, NonCommute);
+    if (Rank == 0)
+      expectPeers("reduce 5000 root 0", {{1, 1, 2496}, {2, 1, 1248}, {4, 1, 628}});
+    if (Rank == 4)
+      expectPeers("reduce 5000 root 0", {{5, 1, 2496}, {6, 1, 1248}, {0, 2, 1256}});
+  }
+  if (P == 3) { // root 1 was folded into rank 0, which hands it block 0 (625 ints)
+    runOne("reduce", 5000, 1, false, NonCommute);
+    if (Rank == 0)
+      expectPeers("reduce 5000 root 1", {{1, 1, 2500}, {2, 1, 2500}});
+  }
+  // Allgather(v): the whole receive buffer decides: recursive doubling below 512 KiB at
+  // powers of two, Bruck below 80 KiB otherwise, else the ring (allgatherv: in 32 KiB pieces).
+  if (P == 4) {
+    runOne("allgather", 100000, 0, false, NonCommute);
+    expectPeers("allgather 4 x 100000", {{Rank ^ 1, 1, 100000}, {Rank ^ 2, 1, 200000}});
+  }
+  if (P == 3) { // blocks of 50000, 0, 50000 bytes
+    runOne("allgatherv", 50000, 0, false, NonCommute);
+    if (Rank == 0)
+      expectPeers("allgatherv ring", {{1, 4, 100000}});
+  }
+  // Alltoall: linear up to 8 ranks (MPICH tests its "comm_size<8" as <= 8 there), Bruck
+  // for blocks up to 256 bytes above.
+  runOne("alltoall", 100, 0, false, NonCommute);
+  if (P == 8)
+    expectSent("alltoall 100 at 8 ranks (linear)", 7);
+  if (P == 9 && Rank == 0)
+    expectPeers("alltoall 100 (Bruck)", {{1, 1, 400}, {2, 1, 400}, {4, 1, 400}, {8, 1, 100}});
+  MPI_Op_free(&Commute);
+}
+
 /// Counts fixed by each algorithm's definition, at this run's size.
 void formulaChecks(MPI_Op NonCommute) {
   using coll::Algo;
   using coll::Coll;
+  if (coll::library() == coll::Library::Mpich)
+    return mpichChecks(NonCommute);
   const int P = Size, Pof2 = 1 << floorLog2(P), Extra = P - Pof2;
   // Every bcast, whatever the tree, sends size-1 messages in total.
   for (long Bytes : {1L, 100L, 1000L, 5000L, 20000L, 100000L}) {
