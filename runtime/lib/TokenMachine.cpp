@@ -95,7 +95,8 @@ void init(mpiete_site_t Block) {
 
   // The segment's name and the number of tokens (ranks per node): rank 0 decides; with the
   // processors (below), the last MPI traffic of the run.
-  long long Agreed[2] = {0, 0};
+  // Also (one token) whether each rank gets a processor of its own, and token 0's processor.
+  long long Agreed[4] = {0, 0, 0, -1};
   if (Me == 0) {
     timespec Ts;
     clock_gettime(CLOCK_REALTIME, &Ts);
@@ -105,19 +106,23 @@ void init(mpiete_site_t Block) {
     Agreed[1] = static_cast<long long>(envNumber("MPIETE_RANKS_PER_NODE", 1));
     if (Agreed[1] < 1 || Agreed[1] > MaxTokens)
       fatal("MPIETE_RANKS_PER_NODE=%lld: the ranks per node must be 1 to %d", Agreed[1], MaxTokens);
+    Agreed[2] = Agreed[1] == 1 && pinPerRank() ? 1 : 0;
+    Agreed[3] = firstCpu();
   }
-  PMPI_Bcast(Agreed, 2, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+  PMPI_Bcast(Agreed, 4, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
   const int K = static_cast<int>(Agreed[1]);
-  // The processors any rank may use (k > 1 only, so that one token is exactly as before).
+  M.OwnCpu = Agreed[2] != 0 && Agreed[3] >= 0;
+  // The processors any rank may use: rank 0 needs them for k > 1 tokens, every rank for a
+  // processor of its own.
   cpu_set_t JobSet;
   CPU_ZERO(&JobSet);
-  if (K > 1) {
+  if (K > 1 || M.OwnCpu) {
     cpu_set_t Mine;
     CPU_ZERO(&Mine);
     if (sched_getaffinity(0, sizeof Mine, &Mine) != 0)
       CPU_ZERO(&Mine);
-    PMPI_Reduce(&Mine, &JobSet, static_cast<int>(sizeof Mine), MPI_BYTE, MPI_BOR, 0,
-                MPI_COMM_WORLD);
+    PMPI_Allreduce(&Mine, &JobSet, static_cast<int>(sizeof Mine), MPI_BYTE, MPI_BOR,
+                   MPI_COMM_WORLD);
   }
   char Name[96];
   std::snprintf(Name, sizeof Name, "/mpiete-tok-%u-%llx", static_cast<unsigned>(getuid()),
@@ -125,9 +130,10 @@ void init(mpiete_site_t Block) {
   setUpSegment(Name, K, JobSet);
   M.Active = true;
 
-  // Every rank starts on token 0's processor (all of them, with one token).
-  pinToCpu(M.H->Cpus[0]);
-  timing::setCpu(M.H->Cpus[0]);
+  // Every rank starts on token 0's processor (all of them, with one token), or on its own.
+  const int Start = M.OwnCpu ? rankCpu(JobSet, static_cast<int>(Agreed[3]), M.Me) : M.H->Cpus[0];
+  pinToCpu(Start);
+  timing::setCpu(Start);
   timing::setRanksPerNode(M.H->NTokens);
   {
     SegmentLock L;
@@ -135,7 +141,7 @@ void init(mpiete_site_t Block) {
     // one (and posted) by a rank that ran ahead.
     if (M.Me >= M.H->NTokens)
       sleepForToken();
-    else if (M.H->Cpus[self().Token] != M.PinnedCpu)
+    else if (!M.OwnCpu && M.H->Cpus[self().Token] != M.PinnedCpu)
       pinToCpu(M.H->Cpus[self().Token]);
   }
   // Measured while this rank runs alone on its processor (holding a token).

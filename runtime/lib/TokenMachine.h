@@ -216,6 +216,9 @@ struct Machine {
   size_t MapBytes = 0;
   uint64_t PollLimit = 1000000;
   int PinnedCpu = -1;
+  // One token, one processor per rank (MPIETE_PIN=rank): the rank stays on its own processor
+  // and never follows the token (docs/token-passing.md, "Processors").
+  bool OwnCpu = false;
 
   Request *Pending = nullptr; // posted receives in post order
   Request *PendingTail = nullptr;
@@ -285,6 +288,14 @@ void freeMsg(uint32_t I);
 void pinToCpu(int Cpu);
 /// Rank 0: the processor of each of the K tokens (TokenScheduler.cpp says how they are chosen).
 void chooseCpus(int K, const cpu_set_t &JobSet, int *Cpus);
+/// Token 0's processor: MPIETE_CPU, else the first one this process may use; -1 with
+/// MPIETE_CPU=none.
+int firstCpu();
+/// Whether each rank gets a processor of its own with one token (MPIETE_PIN; rank 0 decides).
+bool pinPerRank();
+/// With one token and pinPerRank(): rank Me's processor, the (Me mod n)-th of the n processors
+/// of JobSet from First on (cyclically).
+int rankCpu(const cpu_set_t &JobSet, int First, int Me);
 /// Holding a token, the rank runs on that token's processor.
 void moveToTokenCpu();
 /// Sleeps (without the mutex) until another rank posts this rank's semaphore.

@@ -76,28 +76,64 @@ void pinToCpu(int Cpu) {
   M.PinnedCpu = Cpu;
 }
 
-/// Rank 0: the processor of each of the K tokens. Token 0's is MPIETE_CPU, or the first
-/// processor this process may use; token i's the i-th one from there on that some rank of the
-/// job may use (JobSet: the union of their affinity masks, as a launcher may bind each rank to
-/// one core), so the K running ranks never share a processor. All -1 with MPIETE_CPU=none (no
-/// pinning).
+int firstCpu() {
+  const char *Env = std::getenv("MPIETE_CPU");
+  if (Env != nullptr && std::strcmp(Env, "none") == 0)
+    return -1;
+  if (Env != nullptr && Env[0] != '\0')
+    return static_cast<int>(envNumber("MPIETE_CPU", 0));
+  cpu_set_t Set;
+  CPU_ZERO(&Set);
+  if (sched_getaffinity(0, sizeof Set, &Set) == 0)
+    for (int C = 0; C < CPU_SETSIZE; ++C)
+      if (CPU_ISSET(C, &Set))
+        return C;
+  return -1;
+}
+
+/// The placement without MPIETE_PIN: seed 004's (every rank on the token's processor), chosen
+/// from bench/overhead's figures (docs/token-passing.md, "Processors with one token").
+constexpr bool DefaultPinPerRank = false;
+
+bool pinPerRank() {
+  const char *Env = std::getenv("MPIETE_PIN");
+  if (Env == nullptr || Env[0] == '\0')
+    return DefaultPinPerRank;
+  if (std::strcmp(Env, "rank") == 0)
+    return true;
+  if (std::strcmp(Env, "token") == 0)
+    return false;
+  fatal("MPIETE_PIN=%s: must be 'rank' (a processor per rank) or 'token' (every rank on the "
+        "token's processor)",
+        Env);
+}
+
+int rankCpu(const cpu_set_t &JobSet, int First, int Me) {
+  if (First < 0)
+    return -1;
+  int Count = 0;
+  for (int C = 0; C < CPU_SETSIZE; ++C)
+    Count += CPU_ISSET(C, &JobSet) ? 1 : 0;
+  if (Count == 0)
+    return First;
+  // The n processors from First on, wrapping round: rank Me takes the (Me mod n)-th.
+  int Want = Me % Count;
+  for (int I = 0; I < CPU_SETSIZE; ++I) {
+    const int C = (First + I) % CPU_SETSIZE;
+    if (CPU_ISSET(C, &JobSet) && Want-- == 0)
+      return C;
+  }
+  return First;
+}
+
+/// Rank 0: the processor of each of the K tokens. Token 0's is firstCpu(); token i's the i-th
+/// one from there on that some rank of the job may use (JobSet: the union of their affinity
+/// masks, as a launcher may bind each rank to one core), so the K running ranks never share a
+/// processor. All -1 with MPIETE_CPU=none (no pinning).
 void chooseCpus(int K, const cpu_set_t &JobSet, int *Cpus) {
   for (int T = 0; T < K; ++T)
     Cpus[T] = -1;
-  const char *Env = std::getenv("MPIETE_CPU");
-  if (Env != nullptr && std::strcmp(Env, "none") == 0)
-    return;
-  cpu_set_t Set;
-  CPU_ZERO(&Set);
-  const bool HaveMask = sched_getaffinity(0, sizeof Set, &Set) == 0;
-  int First = -1;
-  if (Env != nullptr && Env[0] != '\0') {
-    First = static_cast<int>(envNumber("MPIETE_CPU", 0));
-  } else if (HaveMask) {
-    for (int C = 0; C < CPU_SETSIZE && First < 0; ++C)
-      if (CPU_ISSET(C, &Set))
-        First = C;
-  }
+  const int First = firstCpu();
   if (First < 0)
     return;
   Cpus[0] = First;
@@ -114,7 +150,7 @@ void chooseCpus(int K, const cpu_set_t &JobSet, int *Cpus) {
 /// Holding a token, the rank runs on that token's processor.
 void moveToTokenCpu() {
   const int T = self().Token;
-  if (T >= 0 && M.H->Cpus[T] != M.PinnedCpu)
+  if (!M.OwnCpu && T >= 0 && M.H->Cpus[T] != M.PinnedCpu)
     pinToCpu(M.H->Cpus[T]);
 }
 

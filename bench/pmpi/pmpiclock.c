@@ -1,0 +1,228 @@
+/* PMPI interposer for bench/overhead: per rank, the original program's compute (time outside MPI).
+ */
+/*
+ * Built by bench/overhead with `mpicc -O2 -shared -fPIC` and loaded into the ranks of the
+ * ORIGINAL program (`mpirun -x LD_PRELOAD=...`): it needs no rebuild of the program and none of
+ * mpiete's instrumentation. Every MPI call the test programs make is wrapped: a monotonic clock
+ * read at its entry and exit. At MPI_Finalize each rank prints one line to stderr,
+ *   pmpiclock: rank R of N: elapsed E mpi M compute C cpu U calls K
+ * E = from the return of MPI_Init to the entry of MPI_Finalize (seconds), M = the time inside
+ * the wrapped calls during E, C = E - M (the rank's computation, CLOCK_MONOTONIC as the timing
+ * probe's segments), U = the thread's CPU time outside the wrapped calls during E (the same
+ * computation without the time other processes took its processor: the reference when ranks
+ * share processors), K = wrapped calls. The CPU clock is read outside the monotonic reads, so
+ * its cost (a system call) falls inside the MPI interval of C.
+ *
+ * Open MPI's Fortran bindings (libmpi_mpifh: mpi_send_ ...) call PMPI_Send etc. directly, not
+ * MPI_Send (nm -D libmpi_mpifh.so: "U PMPI_Send"), so the C wrappers never see a Fortran call:
+ * the Fortran symbols are wrapped too, forwarding to pmpi_xxx_ (every Fortran MPI argument is
+ * passed by reference, so the wrappers only pass pointers on). A call nested in another (a
+ * binding calling a wrapped C entry) is counted once.
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+static double Start = -1, Inside = 0, Entered = 0;
+static double CpuStart = 0, CpuInside = 0, CpuEntered = 0;
+static int Depth = 0;
+static long Calls = 0;
+static int Done = 0;
+
+static double clockSeconds(clockid_t Id) {
+  struct timespec Ts;
+  clock_gettime(Id, &Ts);
+  return (double)Ts.tv_sec + 1e-9 * (double)Ts.tv_nsec;
+}
+
+static double now(void) { return clockSeconds(CLOCK_MONOTONIC); }
+static double cpuNow(void) { return clockSeconds(CLOCK_THREAD_CPUTIME_ID); }
+
+static void enter(void) {
+  if (Depth++ == 0) {
+    CpuEntered = cpuNow();
+    Entered = now();
+  }
+}
+
+static void leave(void) {
+  if (--Depth == 0 && Start >= 0) {
+    Inside += now() - Entered;
+    CpuInside += cpuNow() - CpuEntered;
+    ++Calls;
+  }
+}
+
+static void initDone(void) {
+  Start = now();
+  CpuStart = cpuNow();
+}
+
+static void report(void) {
+  const double End = now(), CpuEnd = cpuNow();
+  if (Done || Start < 0)
+    return;
+  Done = 1;
+  int Rank = -1, Size = 0;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &Rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &Size);
+  fprintf(stderr,
+          "pmpiclock: rank %d of %d: elapsed %.9f mpi %.9f compute %.9f cpu %.9f calls %ld\n", Rank,
+          Size, End - Start, Inside, End - Start - Inside, CpuEnd - CpuStart - CpuInside, Calls);
+}
+
+int MPI_Init(int *Argc, char ***Argv) {
+  const int Rc = PMPI_Init(Argc, Argv);
+  initDone();
+  return Rc;
+}
+
+int MPI_Init_thread(int *Argc, char ***Argv, int Required, int *Provided) {
+  const int Rc = PMPI_Init_thread(Argc, Argv, Required, Provided);
+  initDone();
+  return Rc;
+}
+
+int MPI_Finalize(void) {
+  report();
+  return PMPI_Finalize();
+}
+
+#define W(Name, Params, Args)                                                                      \
+  int MPI_##Name Params {                                                                          \
+    enter();                                                                                       \
+    const int Rc = PMPI_##Name Args;                                                               \
+    leave();                                                                                       \
+    return Rc;                                                                                     \
+  }
+
+typedef MPI_Datatype T;
+typedef MPI_Comm C;
+typedef MPI_Op O;
+typedef MPI_Status S;
+typedef MPI_Request R;
+typedef const void CV;
+typedef const int CI;
+
+W(Send, (CV * B, int N, T D, int P, int G, C M), (B, N, D, P, G, M))
+W(Ssend, (CV * B, int N, T D, int P, int G, C M), (B, N, D, P, G, M))
+W(Bsend, (CV * B, int N, T D, int P, int G, C M), (B, N, D, P, G, M))
+W(Rsend, (CV * B, int N, T D, int P, int G, C M), (B, N, D, P, G, M))
+W(Recv, (void *B, int N, T D, int P, int G, C M, S *St), (B, N, D, P, G, M, St))
+W(Isend, (CV * B, int N, T D, int P, int G, C M, R *Q), (B, N, D, P, G, M, Q))
+W(Issend, (CV * B, int N, T D, int P, int G, C M, R *Q), (B, N, D, P, G, M, Q))
+W(Irecv, (void *B, int N, T D, int P, int G, C M, R *Q), (B, N, D, P, G, M, Q))
+W(Wait, (R * Q, S *St), (Q, St))
+W(Waitall, (int N, R Q[], S *St), (N, Q, St))
+W(Waitany, (int N, R Q[], int *I, S *St), (N, Q, I, St))
+W(Test, (R * Q, int *F, S *St), (Q, F, St))
+W(Testall, (int N, R Q[], int *F, S *St), (N, Q, F, St))
+W(Probe, (int P, int G, C M, S *St), (P, G, M, St))
+W(Iprobe, (int P, int G, C M, int *F, S *St), (P, G, M, F, St))
+W(Sendrecv, (CV * B, int N, T D, int P, int G, void *B2, int N2, T D2, int P2, int G2, C M, S *St),
+  (B, N, D, P, G, B2, N2, D2, P2, G2, M, St))
+W(Sendrecv_replace, (void *B, int N, T D, int P, int G, int P2, int G2, C M, S *St),
+  (B, N, D, P, G, P2, G2, M, St))
+W(Barrier, (C M), (M))
+W(Bcast, (void *B, int N, T D, int Root, C M), (B, N, D, Root, M))
+W(Reduce, (CV * B, void *B2, int N, T D, O Op, int Root, C M), (B, B2, N, D, Op, Root, M))
+W(Allreduce, (CV * B, void *B2, int N, T D, O Op, C M), (B, B2, N, D, Op, M))
+W(Scan, (CV * B, void *B2, int N, T D, O Op, C M), (B, B2, N, D, Op, M))
+W(Exscan, (CV * B, void *B2, int N, T D, O Op, C M), (B, B2, N, D, Op, M))
+W(Reduce_scatter, (CV * B, void *B2, CI N[], T D, O Op, C M), (B, B2, N, D, Op, M))
+W(Reduce_scatter_block, (CV * B, void *B2, int N, T D, O Op, C M), (B, B2, N, D, Op, M))
+W(Gather, (CV * B, int N, T D, void *B2, int N2, T D2, int Root, C M),
+  (B, N, D, B2, N2, D2, Root, M))
+W(Gatherv, (CV * B, int N, T D, void *B2, CI N2[], CI X2[], T D2, int Root, C M),
+  (B, N, D, B2, N2, X2, D2, Root, M))
+W(Scatter, (CV * B, int N, T D, void *B2, int N2, T D2, int Root, C M),
+  (B, N, D, B2, N2, D2, Root, M))
+W(Scatterv, (CV * B, CI N[], CI X[], T D, void *B2, int N2, T D2, int Root, C M),
+  (B, N, X, D, B2, N2, D2, Root, M))
+W(Allgather, (CV * B, int N, T D, void *B2, int N2, T D2, C M), (B, N, D, B2, N2, D2, M))
+W(Allgatherv, (CV * B, int N, T D, void *B2, CI N2[], CI X2[], T D2, C M),
+  (B, N, D, B2, N2, X2, D2, M))
+W(Alltoall, (CV * B, int N, T D, void *B2, int N2, T D2, C M), (B, N, D, B2, N2, D2, M))
+W(Alltoallv, (CV * B, CI N[], CI X[], T D, void *B2, CI N2[], CI X2[], T D2, C M),
+  (B, N, X, D, B2, N2, X2, D2, M))
+W(Comm_split, (C M, int Color, int Key, C *New), (M, Color, Key, New))
+W(Comm_dup, (C M, C *New), (M, New))
+W(Comm_free, (C * M), (M))
+W(Cart_create, (C M, int N, CI Dims[], CI Per[], int Re, C *New), (M, N, Dims, Per, Re, New))
+
+/* Fortran: void mpi_xxx_(ptr ...) forwarding to pmpi_xxx_ with the same pointers. */
+typedef void *P;
+#define A1 P a
+#define A2 A1, P b
+#define A3 A2, P c
+#define A4 A3, P d
+#define A5 A4, P e
+#define A6 A5, P f
+#define A7 A6, P g
+#define A8 A7, P h
+#define A9 A8, P i
+#define A10 A9, P j
+#define A13 A10, P k, P l, P m
+#define V1 a
+#define V2 V1, b
+#define V3 V2, c
+#define V4 V3, d
+#define V5 V4, e
+#define V6 V5, f
+#define V7 V6, g
+#define V8 V7, h
+#define V9 V8, i
+#define V10 V9, j
+#define V13 V10, k, l, m
+#define F(Name, N)                                                                                 \
+  void p##Name##_(A##N);                                                                           \
+  void Name##_(A##N) {                                                                             \
+    enter();                                                                                       \
+    p##Name##_(V##N);                                                                              \
+    leave();                                                                                       \
+  }
+
+void pmpi_init_(A1);
+void mpi_init_(A1) {
+  pmpi_init_(V1);
+  initDone();
+}
+void pmpi_finalize_(A1);
+void mpi_finalize_(A1) {
+  report();
+  pmpi_finalize_(V1);
+}
+
+F(mpi_send, 7)
+F(mpi_ssend, 7)
+F(mpi_recv, 8)
+F(mpi_isend, 8)
+F(mpi_irecv, 8)
+F(mpi_wait, 3)
+F(mpi_waitall, 4)
+F(mpi_waitany, 5)
+F(mpi_test, 4)
+F(mpi_probe, 5)
+F(mpi_iprobe, 6)
+F(mpi_sendrecv, 13)
+F(mpi_sendrecv_replace, 10)
+F(mpi_barrier, 2)
+F(mpi_bcast, 6)
+F(mpi_reduce, 8)
+F(mpi_allreduce, 7)
+F(mpi_scan, 7)
+F(mpi_exscan, 7)
+F(mpi_reduce_scatter, 7)
+F(mpi_gather, 9)
+F(mpi_gatherv, 10)
+F(mpi_scatter, 9)
+F(mpi_scatterv, 10)
+F(mpi_allgather, 8)
+F(mpi_allgatherv, 9)
+F(mpi_alltoall, 8)
+F(mpi_alltoallv, 10)
+F(mpi_comm_split, 5)
+F(mpi_comm_dup, 3)
+F(mpi_comm_free, 2)
+F(mpi_cart_create, 7)
