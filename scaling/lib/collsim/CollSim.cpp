@@ -126,6 +126,11 @@ int mpiete_sim_Type_indexed(int N, const int Lens[], const int Displs[], MPI_Dat
   *New = mpiete::scaling::handleOf(Cur->Types.back());
   return MPI_SUCCESS;
 }
+int mpiete_sim_Type_create_indexed_block(int N, int Len, const int Displs[], MPI_Datatype Old,
+                                         MPI_Datatype *New) {
+  const std::vector<int> Lens(static_cast<size_t>(N > 0 ? N : 0), Len);
+  return mpiete_sim_Type_indexed(N, Lens.data(), Displs, Old, New);
+}
 int mpiete_sim_Type_commit(MPI_Datatype *) { return MPI_SUCCESS; }
 int mpiete_sim_Type_free(MPI_Datatype *T) {
   *T = MPI_DATATYPE_NULL;

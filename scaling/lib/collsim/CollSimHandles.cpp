@@ -8,4 +8,8 @@ alignas(64) char mpiete_sim_datatype_null[64];
 alignas(64) char mpiete_sim_comm_world[64];
 alignas(64) char mpiete_sim_comm_self[64];
 alignas(64) char mpiete_sim_request_null[64];
+alignas(64) char mpiete_sim_op_max[64], mpiete_sim_op_min[64], mpiete_sim_op_sum[64],
+    mpiete_sim_op_prod[64], mpiete_sim_op_land[64], mpiete_sim_op_band[64], mpiete_sim_op_lor[64],
+    mpiete_sim_op_bor[64], mpiete_sim_op_lxor[64], mpiete_sim_op_bxor[64], mpiete_sim_op_minloc[64],
+    mpiete_sim_op_maxloc[64], mpiete_sim_op_replace[64], mpiete_sim_op_no_op[64];
 }
