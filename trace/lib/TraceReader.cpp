@@ -601,6 +601,11 @@ bool TraceReader::consistent(const Record &R) {
     return true;
   }
   case RecordKind::Wait:
+    // MPI_Wait, MPI_Waitany, MPI_Test and MPI_Testany complete one request at most.
+    if (R.Completions.size() > 1 && (R.Op == WaitOp::Wait || R.Op == WaitOp::Waitany ||
+                                     R.Op == WaitOp::Test || R.Op == WaitOp::Testany))
+      return fail("corrupt trace: a " + std::string(waitOpName(R.Op)) + " completing " +
+                  std::to_string(R.Completions.size()) + " requests (at most one)");
     for (const Completion &C : R.Completions) {
       if (C.Recv && !Rank(C.Source) && C.Source != ProcNull)
         return Out("matched source", C.Source);
@@ -616,8 +621,23 @@ bool TraceReader::consistent(const Record &R) {
         return fail("corrupt trace: request " + std::to_string(C.Request) + " started as a " +
                     (P.Recv ? "receive" : "send") + " completes as a " +
                     (C.Recv ? "receive" : "send"));
-      if (!C.Recv || P.Peer == ProcNull || C.Source == ProcNull)
+      if (!C.Recv)
         continue;
+      // Only a receive from MPI_PROC_NULL completes with that source (and no data).
+      if ((P.Peer == ProcNull) != (C.Source == ProcNull))
+        return fail("corrupt trace: request " + std::to_string(C.Request) + " posted for " +
+                    (P.Peer == ProcNull    ? std::string("MPI_PROC_NULL")
+                     : P.Peer == AnySource ? std::string("any rank")
+                                           : "rank " + std::to_string(P.Peer)) +
+                    " matched " +
+                    (C.Source == ProcNull ? std::string("MPI_PROC_NULL")
+                                          : "rank " + std::to_string(C.Source)));
+      if (P.Peer == ProcNull) {
+        if (C.Bytes != 0)
+          return fail("corrupt trace: request " + std::to_string(C.Request) + " received " +
+                      std::to_string(C.Bytes) + " bytes from MPI_PROC_NULL");
+        continue;
+      }
       if (C.Bytes > P.Bytes)
         return fail("corrupt trace: request " + std::to_string(C.Request) + " received " +
                     std::to_string(C.Bytes) + " bytes into a receive of " +

@@ -54,6 +54,11 @@ struct Builder {
     tag(Tag::Wait), block(3), Data += '\0', u(1), u(Distance << 1 | 1), z(Source), z(Tg), u(Bytes);
     return *this;
   }
+  /// A wait of operation Op completing the two latest starts, both sends.
+  Builder &waitTwoSends(WaitOp Op) {
+    tag(Tag::Wait), block(3), Data += static_cast<char>(Op), u(2), u(2 << 1), u(1 << 1);
+    return *this;
+  }
   Builder &finalize() {
     tag(Tag::Finalize), block(5);
     return *this;
@@ -158,4 +163,30 @@ TEST(TraceChecksTest, NoRequestPendingAtFinalize) {
             "more) [mpiete-trace]\n");
   // A trace cut before MPI_Finalize (a rank stopped) is not held to the rule.
   EXPECT_EQ(checkError(Builder().recv(1, 5, 8).done()), "");
+}
+
+// Flips the hostile matrix left silent: a waitall turned into a wait of two requests, a
+// receive's matched source turned into MPI_PROC_NULL (and the reverse).
+TEST(TraceChecksTest, WhatEachWaitAndSourceCanBe) {
+  EXPECT_EQ(checkError(Builder().send(1, 5, 8).send(1, 6, 8).waitTwoSends(WaitOp::Waitall).done()),
+            "");
+  EXPECT_EQ(checkError(Builder().send(1, 5, 8).send(1, 6, 8).waitTwoSends(WaitOp::Wait).done()),
+            "r.trace: error: record 3 at offset 39: corrupt trace: a wait completing 2 requests "
+            "(at most one) [mpiete-trace]\n");
+  EXPECT_EQ(checkError(Builder().send(1, 5, 8).send(1, 6, 8).waitTwoSends(WaitOp::Testany).done()),
+            "r.trace: error: record 3 at offset 39: corrupt trace: a testany completing 2 requests "
+            "(at most one) [mpiete-trace]\n");
+  EXPECT_EQ(checkError(Builder().recv(ProcNull, 5, 8).waitRecv(1, ProcNull, 5, 0).done()), "");
+  EXPECT_EQ(checkError(Builder().recv(1, 5, 8).waitRecv(1, ProcNull, 5, 8).done()),
+            "r.trace: error: record 2 at offset 29: corrupt trace: request 1 posted for rank 1 "
+            "matched MPI_PROC_NULL [mpiete-trace]\n");
+  EXPECT_EQ(checkError(Builder().recv(AnySource, 5, 8).waitRecv(1, ProcNull, 5, 0).done()),
+            "r.trace: error: record 2 at offset 29: corrupt trace: request 1 posted for any rank "
+            "matched MPI_PROC_NULL [mpiete-trace]\n");
+  EXPECT_EQ(checkError(Builder().recv(ProcNull, 5, 8).waitRecv(1, 1, 5, 8).done()),
+            "r.trace: error: record 2 at offset 29: corrupt trace: request 1 posted for "
+            "MPI_PROC_NULL matched rank 1 [mpiete-trace]\n");
+  EXPECT_EQ(checkError(Builder().recv(ProcNull, 5, 8).waitRecv(1, ProcNull, 5, 4).done()),
+            "r.trace: error: record 2 at offset 29: corrupt trace: request 1 received 4 bytes "
+            "from MPI_PROC_NULL [mpiete-trace]\n");
 }
