@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """The hostile-input matrix of issue 14 (docs/robustness.md), on demand: base data of a 2-rank
 ring program (built with mpiete-cc, traced with probe-program, timed with probe-compute, a
-hand-written network.yaml) made wrong in every way, each run through `mpiete estimate`.
+hand-written network.yaml) made wrong in every way, each run through `mpiete estimate` (and
+each trace case through `mpiete whatif` too).
 Every YAML scalar of machine.yaml and network.yaml is swapped for a string, list, map, null,
 NaN, infinity, -1 and 1e300; rank traces are truncated, bit-flipped, swapped and removed.
 Each run is classified: clean error (exit 1 or 2 with an 'error:' line), crash (a signal or an
 uncaught exception), hang (over 20 s) or silent (exit 0). A silent run on input that is
 invalid is a finding; a flip the reader cannot see (a host name byte) may rightly give the same
 prediction, so silent trace runs are split by whether the prediction changed.
-  bench/hostile/hostile.py --build build [--flips N]
+  bench/hostile/hostile.py --build build [--flips N] [--check-build build-asan]
+A silent trace flip inside the header's free text (host, date, tool) is "silent, valid".
 """
 import argparse, os, random, re, shutil, subprocess, sys, tempfile
 
@@ -63,11 +65,40 @@ def run(argv, cwd, timeout=20):
     except subprocess.TimeoutExpired:
         return "hang", ""
     if p.returncode < 0 or p.returncode >= 128 or "terminate called" in p.stderr or \
-            "internal error" in p.stderr:
+            "internal error" in p.stderr or "Sanitizer" in p.stderr or \
+            "runtime error:" in p.stderr:
         return "crash", p.stderr
     if p.returncode == 0:
         return "silent", p.stdout
     return ("clean" if "error:" in p.stderr else "unclear"), p.stderr
+
+
+def varint(data, i):
+    v = shift = 0
+    while i < len(data):
+        b = data[i]
+        i += 1
+        v |= (b & 0x7F) << shift
+        shift += 7
+        if not b & 0x80:
+            break
+    return v, i
+
+
+def header_text(data):
+    """Byte ranges of the trace header's free-text strings (host, date, tool; after the magic,
+    version, rank, size and fingerprint, docs/trace-format.md): a flip there changes nothing
+    the estimator reads, so the same prediction is right."""
+    i = 8
+    for _ in range(3):
+        _, i = varint(data, i)
+    spans = []
+    for k in range(4):
+        n, i = varint(data, i)
+        if k > 0:
+            spans.append((i, i + n))
+        i += n
+    return spans
 
 
 def predicted(out):
@@ -80,9 +111,15 @@ def main():
     ap.add_argument("--build", default="build")
     ap.add_argument("--flips", type=int, default=250)
     ap.add_argument("--mpirun", default="mpirun")
+    ap.add_argument("--check-build", help="run estimate and whatif from this build tree (e.g. "
+                    "build-asan, with ASan/UBSan); the base data is made with --build")
     a = ap.parse_args()
     bindir = os.path.join(os.path.abspath(a.build), "bin")
     mpiete = os.path.join(bindir, "mpiete")
+    checked = os.path.join(os.path.abspath(a.check_build), "bin", "mpiete") if a.check_build \
+        else mpiete
+    os.environ.setdefault("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=1")
+    os.environ.setdefault("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
     work = tempfile.mkdtemp(prefix="mpiete-hostile-")
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                OMPI_MCA_rmaps_base_oversubscribe="1")
@@ -101,7 +138,7 @@ def main():
         f.write(NETWORK)
 
     def estimate(prog="prog", machine="machine.yaml", network="network.yaml"):
-        return run([mpiete, "estimate", "--program", prog, "--machine", machine, "--network",
+        return run([checked, "estimate", "--program", prog, "--machine", machine, "--network",
                     network, "--format", "yaml"], work)
 
     kind, out = estimate()
@@ -142,6 +179,7 @@ def main():
     # 2. Traces: truncations, bit flips, swapped, missing, empty, foreign files.
     rnd = random.Random(14)
     counts, changed = {}, 0
+    wcounts, wdiffer = {}, 0
     cases = []
     for r in (0, 1):
         data = open(os.path.join(work, "prog", f"rank{r}.trace"), "rb").read()
@@ -151,7 +189,8 @@ def main():
             b = bytearray(data)
             i = rnd.randrange(len(b))
             b[i] ^= 1 << rnd.randrange(8)
-            cases.append((f"rank{r} flip {i}", r, bytes(b)))
+            text = any(lo <= i < hi for lo, hi in header_text(data))
+            cases.append((f"rank{r} flip {i}" + (" (header text)" if text else ""), r, bytes(b)))
         cases.append((f"rank{r} empty", r, b""))
         cases.append((f"rank{r} foreign", r, b"hello\n"))
     r0 = open(os.path.join(work, "prog", "rank0.trace"), "rb").read()
@@ -170,6 +209,15 @@ def main():
         else:
             open(os.path.join(d, f"rank{r}.trace"), "wb").write(payload)
         kind, out = estimate(prog=d)
+        # whatif reads the same traces and must reject what estimate rejects.
+        wkind, _ = run([checked, "whatif", "--program", d, "--machine", "machine.yaml",
+                        "--network", "network.yaml", "--format", "yaml"], work)
+        if wkind != kind and not (wkind == "clean" and kind == "unclear"):
+            wdiffer += 1
+            print(f"  trace {label}: estimate {kind}, whatif {wkind}", file=sys.stderr)
+        if wkind == "silent" and label.endswith("(header text)"):
+            wkind = "silent-ok"
+        wcounts[wkind] = wcounts.get(wkind, 0) + 1
         if kind == "silent" and predicted(out) != good:
             changed += 1
             shutil.copytree(d, os.path.join(work, "changed-%d" % changed))
@@ -177,8 +225,13 @@ def main():
                   file=sys.stderr)
         elif kind in ("crash", "hang", "unclear"):
             print(f"  trace {label}: {kind}", file=sys.stderr)
+        elif kind == "silent" and label.endswith("(header text)"):
+            kind = "silent-ok"
+        elif kind == "silent" and os.environ.get("HOSTILE_VERBOSE"):
+            print(f"  trace {label}: silent, same prediction", file=sys.stderr)
         counts[kind] = counts.get(kind, 0) + 1
     rows.append((f"traces: {len(cases)} cases", counts))
+    rows.append((f"the same traces through whatif", wcounts))
 
     load = open("/proc/loadavg").read().split()[:3]
     print(f"hostile matrix (load average {' '.join(load)}); good prediction {good} s")
@@ -188,9 +241,12 @@ def main():
         print(f"| {label} | {c.get('clean', 0)} | {c.get('crash', 0)} | {c.get('hang', 0)} | "
               f"{c.get('silent', 0)} | {c.get('silent-ok', 0)} | {c.get('unclear', 0)} |")
     print(f"silent trace runs whose prediction changed: {changed}")
+    print(f"trace cases where whatif and estimate disagree (error or not): {wdiffer}")
+    if os.environ.get("HOSTILE_KEEP"):
+        print(f"kept in {work}")
     if changed:
         print(f"kept in {work}: changed-<N>/ (the traces that changed the prediction), prog/")
-    else:
+    elif not os.environ.get("HOSTILE_KEEP"):
         shutil.rmtree(work, ignore_errors=True)
 
 

@@ -272,3 +272,52 @@ TEST(BaseDataTest, CallSitesAreCheckedAgainstTheBlockMap) {
   OtherUnit.Units = {Unit + 1};
   EXPECT_TRUE(replay(OtherUnit, Errors)) << Errors;
 }
+
+// The records of one call carry the ids its site owns (a blocking send's wait at site + 1): a
+// record of another id inside the call is a corrupt block index (the hostile matrix's flips
+// that moved a wait to another call site of the report).
+TEST(BaseDataTest, RecordsOfACallKeepItsIds) {
+  auto write = [](const std::string &Dir, uint32_t WaitIndex) {
+    auto W = std::make_unique<TraceWriter>();
+    W->enable(Dir.c_str());
+    W->start(0, 2);
+    W->callBegin();
+    W->init(id(1));
+    W->callBegin();
+    const uint64_t Req =
+        W->send(id(4), 1, 0, 0, 8, trace::SendMode::Standard, trace::Context::User);
+    W->wait(id(WaitIndex), trace::WaitOp::Wait, 1);
+    W->sendCompleted(Req);
+    W->callBegin();
+    W->finalize(id(2));
+    W->finish();
+  };
+  CallSites Sites;
+  Sites.Units = {Unit};
+  Sites.Sites = {{id(1), CallSites::Kind::Init},
+                 {id(2), CallSites::Kind::Finalize},
+                 {id(4), CallSites::Kind::Other}};
+  auto replay = [&](const std::string &Dir, std::string &Errors) {
+    std::ostringstream OS;
+    DiagnosticSink Diags(OS);
+    TraceEventSource T(Diags);
+    EXPECT_TRUE(T.open(Dir + "/rank0.trace")) << OS.str();
+    T.setCallSites(&Sites);
+    Event E;
+    while (T.next(E)) {
+    }
+    Errors = OS.str();
+    return !T.failed();
+  };
+  std::string Good = tempDir("incall-good"), Bad = tempDir("incall-bad"), Errors;
+  write(Good, 5);
+  EXPECT_TRUE(replay(Good, Errors)) << Errors;
+  write(Bad, 9);
+  EXPECT_FALSE(replay(Bad, Errors));
+  EXPECT_NE(Errors.find("rank0.trace: error: record 4 at offset 60: "), std::string::npos)
+      << Errors;
+  EXPECT_NE(Errors.find("a record of block 0aa758c0:9 inside the call at site 0aa758c0:4, whose "
+                        "records have the ids 0aa758c0:4 to 0aa758c0:7: a corrupt block id"),
+            std::string::npos)
+      << Errors;
+}

@@ -1,5 +1,6 @@
 // The trace variant (libmpiete_trace.a): the block hooks append to the per-rank binary trace
 // (TraceWriter); messages are recorded by the transport (TransportTrace.cpp).
+#include "RankStatus.h"
 #include "Recorder.h"
 #include "TraceWriter.h"
 #include "Variant.h"
@@ -12,13 +13,19 @@ const char Suffix[] = "trace";
 const bool HasTime = false;
 
 // Call boundaries: the first record an outermost call writes is flagged; a call that wrote
-// nothing writes a Call record.
-void mpiEnter(mpiete_site_t, bool Outermost) {
-  if (Outermost && TraceWriter::get().on())
+// nothing writes a Call record. The status file (probe-program's watchdog) follows each one.
+void mpiEnter(mpiete_site_t Site, bool Outermost) {
+  if (!Outermost)
+    return;
+  status::enter(Site);
+  if (TraceWriter::get().on())
     TraceWriter::get().callBegin();
 }
 void mpiExit(mpiete_site_t Site, bool Outermost) {
-  if (Outermost && TraceWriter::get().on())
+  if (!Outermost)
+    return;
+  status::leave(Recorder::get().rank());
+  if (TraceWriter::get().on())
     TraceWriter::get().callEnd(Site);
 }
 

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -19,6 +20,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <string_view>
 #include <unistd.h>
 
@@ -230,6 +232,44 @@ private:
     return Rc;
   }
 
+  /// exec, keeping a copy of what the command wrote on stderr (replayed on ours afterwards).
+  int execKeepingStderr(const std::vector<std::string> &Argv, std::string &Err) {
+    std::FILE *Tmp = std::tmpfile();
+    const int Saved = Tmp ? ::dup(STDERR_FILENO) : -1;
+    if (Saved < 0) {
+      if (Tmp)
+        std::fclose(Tmp);
+      return exec(Argv);
+    }
+    std::cerr.flush();
+    ::dup2(::fileno(Tmp), STDERR_FILENO);
+    const int Rc = exec(Argv);
+    std::cerr.flush();
+    ::dup2(Saved, STDERR_FILENO);
+    ::close(Saved);
+    std::rewind(Tmp);
+    char Buf[4096];
+    for (size_t N; (N = std::fread(Buf, 1, sizeof Buf, Tmp)) > 0;)
+      Err.append(Buf, N);
+    std::fclose(Tmp);
+    std::cerr << Err;
+    return Rc;
+  }
+
+  /// Whether the instrumenter's messages hold errors and every one is of a macro-hidden MPI
+  /// call ([mpiete-macro]): mpiete's limitation with no option to pass it through, so the
+  /// native output is kept as mpicc built it (docs/robustness.md).
+  static bool onlyMacroErrors(const std::string &Err) {
+    size_t Errors = 0, Macro = 0;
+    std::istringstream In(Err);
+    for (std::string Line; std::getline(In, Line);)
+      if (Line.find(": error: ") != std::string::npos) {
+        ++Errors;
+        Macro += Line.ends_with("[mpiete-macro]");
+      }
+    return Errors > 0 && Errors == Macro;
+  }
+
   /// The MPI include flags of the native compiler, for the instrumenter's parse.
   std::vector<std::string> mpiFlags() {
     // `-show` first: Open MPI's, MPICH's and Intel MPI's wrappers all print the command they
@@ -416,7 +456,16 @@ private:
     if (MpiFlags.empty())
       MpiFlags = mpiFlags();
     Instr.insert(Instr.end(), MpiFlags.begin(), MpiFlags.end());
-    if (int Rc = exec(Instr); Rc != 0) {
+    std::string InstrErr;
+    if (int Rc = execKeepingStderr(Instr, InstrErr); Rc != 0) {
+      if (Rc == 1 && onlyMacroErrors(InstrErr)) {
+        KeepNative = true;
+        Diags.note({Source, 0, 0},
+                   "the native output is kept as mpicc built it; this file has no probes "
+                   "until its MPI calls are written outside macro bodies (a link with it "
+                   "warns that it is uninstrumented)",
+                   "macro");
+      }
       if (!Fortran || Rc == 1 || Rc == 127)
         return Probes::Failed;
       // Flang itself failed (crashed): as when it cannot analyse the file.

@@ -2,6 +2,7 @@
 // launcher, checks that every rank wrote its trace and puts the block map and the probe's cost
 // beside them (the program base data); --verify-skeleton compares the two probes' traces.
 #include "CommandUtil.h"
+#include "HangWatch.h"
 #include "MachineLoad.h"
 #include "TraceCompare.h"
 
@@ -19,6 +20,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -51,8 +53,8 @@ fs::path skeletonBeside(const fs::path &Program) {
 /// block map and records the wall time in Dir/probe.yaml. 0, or the command's exit status
 /// (reported).
 int runTraceProbe(LaunchSpec Spec, const fs::path &Dir, const std::string &OutName,
-                  const std::string &Variant, const fs::path &MapPath, bool HaveMap, bool Verbose,
-                  double HangTimeout) {
+                  const std::string &Variant, const fs::path &MapPath, bool HaveMap,
+                  const BlockMap &Map, bool Verbose, double HangTimeout) {
   std::error_code EC;
   fs::create_directories(Dir, EC);
   if (EC || !fs::is_directory(Dir))
@@ -67,6 +69,14 @@ int runTraceProbe(LaunchSpec Spec, const fs::path &Dir, const std::string &OutNa
   Spec.Env.emplace(Spec.Env.begin(), "MPIETE_OUTDIR", Dir.string());
   const fs::path Program = Spec.Program.front();
 
+  // The watchdog (--hang-timeout): the ranks keep status files the driver polls; the launcher
+  // runs in its own process group so the watchdog can stop all of it.
+  const fs::path StatusDir = Dir / ".mpiete-status";
+  std::optional<HangWatch> Watch;
+  if (HangTimeout > 0) {
+    Spec.Env.emplace(Spec.Env.begin(), "MPIETE_STATUS_DIR", StatusDir.string());
+    Watch.emplace(StatusDir, Dir, Spec.Np, HangTimeout, Map);
+  }
   if (Verbose)
     std::cerr << "mpiete: running " << shellJoin(launchArgv(Spec)) << '\n';
   const auto Start = std::chrono::steady_clock::now();
@@ -75,28 +85,18 @@ int runTraceProbe(LaunchSpec Spec, const fs::path &Dir, const std::string &OutNa
     // Traces do not depend on timing: no load notice, only the elapsed time on a terminal.
     const ProgressTicker Tick("mpiete probe-program: tracing " + std::to_string(Spec.Np) +
                               " ranks");
-    Status = runLaunch(Spec, HangTimeout);
+    Status = runLaunch(Spec, Watch ? 1e8 : 0);
   }
   const double Seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
-  if (Status < 0) {
-    // The ranks that finished renamed their traces; the others hang (or wait for one that does).
-    std::string Hung, Done;
-    int NHung = 0;
-    for (int R = 0; R < Spec.Np; ++R) {
-      std::string &List = fs::exists(Dir / traceName(R), EC) ? Done : Hung;
-      NHung += &List == &Hung;
-      if (std::count(List.begin(), List.end(), ',') < 8)
-        List += (List.empty() ? "" : ", ") + std::to_string(R);
+  if (Watch) {
+    Watch->finish();
+    fs::remove_all(StatusDir, EC);
+    if (Watch->stopped()) {
+      DiagnosticSink Diags(std::cerr);
+      Watch->report(Diags);
+      return 1;
     }
-    return commandError(
-        "probe-program: the job did not finish within " +
-        std::to_string(HangTimeout).substr(0, std::to_string(HangTimeout).find('.') + 2) +
-        " s (--hang-timeout) and was stopped: " + std::to_string(NHung) + " of " +
-        std::to_string(Spec.Np) + " ranks never finished (rank " + Hung +
-        (Done.empty() ? "" : "; finished: rank " + Done) +
-        "): a deadlock, or a rank waiting for one that hangs; no trace is valid. "
-        "Run it under 'mpiete probe-compute' to see where each rank waits");
   }
   if (Status != 0)
     return commandError("probe-program: the job failed (exit status " + std::to_string(Status) +
@@ -220,8 +220,9 @@ int runProbeProgram(const CommandArgs &Args) {
   C.App.add_flag("--verbose", Verbose, "print the launcher command");
   C.App
       .add_option("--hang-timeout", HangTimeout,
-                  "stop the job after S seconds and report the ranks that did not finish (a "
-                  "deadlock or a hung rank); default MPIETE_HANG_TIMEOUT, else no limit")
+                  "stop the job when no rank began or finished an MPI call for S seconds and "
+                  "say where each rank waits (a deadlock or a hung rank); default "
+                  "MPIETE_HANG_TIMEOUT, else no watchdog")
       ->type_name("S")
       ->check(CLI::NonNegativeNumber);
   C.App.add_flag("--full", Full,
@@ -280,13 +281,13 @@ int runProbeProgram(const CommandArgs &Args) {
   if (UseSkeleton)
     Spec.Program.front() = Skeleton.string();
   if (int Rc = runTraceProbe(Spec, Dir, OutDir, UseSkeleton ? "skeleton" : "full", MapPath, HaveMap,
-                             Verbose, HangTimeout))
+                             Map, Verbose, HangTimeout))
     return Rc;
   if (Verify) {
     LaunchSpec SkelSpec = Spec;
     SkelSpec.Program.front() = Skeleton.string();
     if (int Rc = runTraceProbe(SkelSpec, Dir / "skeleton", OutDir + "/skeleton", "skeleton",
-                               MapPath, HaveMap, Verbose, HangTimeout))
+                               MapPath, HaveMap, Map, Verbose, HangTimeout))
       return Rc;
     bool Ok = true;
     uint64_t Records = 0, Timing = 0;

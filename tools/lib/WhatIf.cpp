@@ -179,6 +179,9 @@ int runWhatIf(const CommandArgs &Args) {
                     Opt.count("--cluster") ? Opt["--cluster"] : "", Kind, Diags, Data))
     return 1;
   const int Ranks = int(Data.Traces.size());
+  // Every call-start record is checked against the block map, as estimate does (issue 14).
+  const CallSites Sites = Blocks.Present ? CallSites::fromBlockMap(Blocks.Map) : CallSites{};
+  const CallSites *Check = Blocks.Present ? &Sites : nullptr;
   auto site = [&](const std::string &Spec) { return regionBlock(Spec, true, Blocks, Diags); };
   // A call's waits are charged to its last block (a blocking MPI_Recv: the start, then the
   // wait), its compute ends at its first.
@@ -210,6 +213,7 @@ int runWhatIf(const CommandArgs &Args) {
       return false;
     for (auto &T : Own) {
       T->setEmitSegments(true);
+      T->setCallSites(Check);
       Src.push_back(T.get());
     }
     return true;
@@ -224,6 +228,7 @@ int runWhatIf(const CommandArgs &Args) {
     BaseTracesRead = true;
     for (auto &T : Data.Traces) {
       T->setEmitSegments(true);
+      T->setCallSites(Check);
       Src.push_back(T.get());
     }
     return true;

@@ -54,6 +54,15 @@ struct Builder {
     tag(Tag::Wait), block(3), Data += '\0', u(1), u(Distance << 1 | 1), z(Source), z(Tg), u(Bytes);
     return *this;
   }
+  /// A wait of operation Op completing the two latest starts, both sends.
+  Builder &waitTwoSends(WaitOp Op) {
+    tag(Tag::Wait), block(3), Data += static_cast<char>(Op), u(2), u(2 << 1), u(1 << 1);
+    return *this;
+  }
+  Builder &finalize() {
+    tag(Tag::Finalize), block(5);
+    return *this;
+  }
   Builder &loop(uint64_t Trips) {
     tag(Tag::Loop), block(4), u(Trips);
     return *this;
@@ -131,4 +140,53 @@ TEST(TraceChecksTest, PeersInsideTheWorldAndPlausibleCounts) {
   EXPECT_EQ(checkError(Builder().send(1, 5, uint64_t(1) << 50).done()),
             "r.trace: error: record 1 at offset 21: corrupt trace: message bytes "
             "1125899906842624 (more than 2^48) [mpiete-trace]\n");
+}
+
+// The hostile matrix's last silent change: a waitall's receive completion flipped to request 0
+// (the unknown request the runtime writes for a handle it did not start), so the receive is
+// never waited for. MPI requires every request complete before MPI_Finalize: one still
+// pending there is an error naming it and where it started.
+TEST(TraceChecksTest, NoRequestPendingAtFinalize) {
+  EXPECT_EQ(
+      checkError(
+          Builder().send(1, 5, 8).recv(1, 5, 8).waitSend(2).waitRecv(1, 1, 5, 8).finalize().done()),
+      "");
+  EXPECT_EQ(
+      checkError(
+          Builder().send(1, 5, 8).recv(1, 5, 8).waitSend(2).waitRecv(0, 1, 5, 8).finalize().done()),
+      "r.trace: error: record 5 at offset 53: corrupt trace: request 2 (a receive from rank "
+      "1, tag 5, record 2) is still pending at MPI_Finalize, never completed or freed "
+      "[mpiete-trace]\n");
+  EXPECT_EQ(checkError(Builder().send(0, 3, 8).recv(AnySource, AnyTag, 8).finalize().done()),
+            "r.trace: error: record 3 at offset 38: corrupt trace: request 1 (a send to rank 0, "
+            "tag 3, record 1) is still pending at MPI_Finalize, never completed or freed (1 "
+            "more) [mpiete-trace]\n");
+  // A trace cut before MPI_Finalize (a rank stopped) is not held to the rule.
+  EXPECT_EQ(checkError(Builder().recv(1, 5, 8).done()), "");
+}
+
+// Flips the hostile matrix left silent: a waitall turned into a wait of two requests, a
+// receive's matched source turned into MPI_PROC_NULL (and the reverse).
+TEST(TraceChecksTest, WhatEachWaitAndSourceCanBe) {
+  EXPECT_EQ(checkError(Builder().send(1, 5, 8).send(1, 6, 8).waitTwoSends(WaitOp::Waitall).done()),
+            "");
+  EXPECT_EQ(checkError(Builder().send(1, 5, 8).send(1, 6, 8).waitTwoSends(WaitOp::Wait).done()),
+            "r.trace: error: record 3 at offset 39: corrupt trace: a wait completing 2 requests "
+            "(at most one) [mpiete-trace]\n");
+  EXPECT_EQ(checkError(Builder().send(1, 5, 8).send(1, 6, 8).waitTwoSends(WaitOp::Testany).done()),
+            "r.trace: error: record 3 at offset 39: corrupt trace: a testany completing 2 requests "
+            "(at most one) [mpiete-trace]\n");
+  EXPECT_EQ(checkError(Builder().recv(ProcNull, 5, 8).waitRecv(1, ProcNull, 5, 0).done()), "");
+  EXPECT_EQ(checkError(Builder().recv(1, 5, 8).waitRecv(1, ProcNull, 5, 8).done()),
+            "r.trace: error: record 2 at offset 29: corrupt trace: request 1 posted for rank 1 "
+            "matched MPI_PROC_NULL [mpiete-trace]\n");
+  EXPECT_EQ(checkError(Builder().recv(AnySource, 5, 8).waitRecv(1, ProcNull, 5, 0).done()),
+            "r.trace: error: record 2 at offset 29: corrupt trace: request 1 posted for any rank "
+            "matched MPI_PROC_NULL [mpiete-trace]\n");
+  EXPECT_EQ(checkError(Builder().recv(ProcNull, 5, 8).waitRecv(1, 1, 5, 8).done()),
+            "r.trace: error: record 2 at offset 29: corrupt trace: request 1 posted for "
+            "MPI_PROC_NULL matched rank 1 [mpiete-trace]\n");
+  EXPECT_EQ(checkError(Builder().recv(ProcNull, 5, 8).waitRecv(1, ProcNull, 5, 4).done()),
+            "r.trace: error: record 2 at offset 29: corrupt trace: request 1 received 4 bytes "
+            "from MPI_PROC_NULL [mpiete-trace]\n");
 }

@@ -45,6 +45,30 @@ bool TraceEventSource::checkCallSite() {
   return true;
 }
 
+// The other records of a call are written under the ids its site owns (a blocking send's wait
+// at site + 1, a sendrecv's receive and wait at site + 1 and + 2; four ids a site, BlockId.h):
+// a record of an instrumented unit elsewhere contradicts the call it belongs to (a flipped
+// block index would move that record's wait to another call site of the report).
+bool TraceEventSource::checkInCall() {
+  switch (Rec.Kind) {
+  case trace::RecordKind::Block:
+  case trace::RecordKind::Loop:
+    return true;
+  default:
+    break;
+  }
+  if (CallSite == 0 || isReservedBlock(Rec.Block) || isReservedBlock(CallSite) ||
+      !Check->Units.count(blockUnit(Rec.Block)))
+    return true;
+  if (blockUnit(Rec.Block) == blockUnit(CallSite) && Rec.Block >= CallSite &&
+      Rec.Block - CallSite < 4)
+    return true;
+  return Reader.reject("a record of block " + formatBlockId(Rec.Block) +
+                       " inside the call at site " + formatBlockId(CallSite) +
+                       ", whose records have the ids " + formatBlockId(CallSite) + " to " +
+                       formatBlockId(CallSite + 3) + ": a corrupt block id");
+}
+
 bool TraceEventSource::next(Event &E) {
   for (;;) {
     if (Held) {
@@ -55,6 +79,11 @@ bool TraceEventSource::next(Event &E) {
       if (Rec.CallStart) {
         if (Check && !checkCallSite())
           return false;
+        CallSite = Rec.Block;
+      } else if (Check && !checkInCall()) {
+        return false;
+      }
+      if (Rec.CallStart) {
         if (EmitSegments) {
           // The computation before this call: emitted first, the record on the next call.
           Held = true;

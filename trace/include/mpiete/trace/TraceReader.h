@@ -158,6 +158,7 @@ private:
   bool fromDistance(uint64_t &Id, const char *What);
   bool repeat(Record &R);
   bool consistent(const Record &R);
+  bool nonePending();
 
   DiagnosticSink &Diags;
   std::string Name;
@@ -187,6 +188,7 @@ private:
     bool Recv;
     int32_t Peer, Tag;
     uint64_t Bytes;
+    uint64_t Record; // the stored record that started it (for the error at MPI_Finalize)
   };
   std::unordered_map<uint64_t, PendingRequest> Pending;
 

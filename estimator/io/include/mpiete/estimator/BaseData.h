@@ -69,6 +69,8 @@ private:
   bool EmitSegments = false;
   const CallSites *Check = nullptr;
   bool checkCallSite();
+  bool checkInCall();
+  uint64_t CallSite = 0;            // the current call's site (its call-start record), 0 before
   bool Held = false;                // Rec is read but not yet turned into an event
   uint64_t LastCall = ProgramStart; // the previous call's site
 };
