@@ -692,11 +692,13 @@ bool TraceReader::nonePending() {
                      : P.Peer == ProcNull ? std::string("MPI_PROC_NULL")
                                           : "rank " + std::to_string(P.Peer);
   std::string Tag = P.Tag == AnyTag ? std::string("any tag") : "tag " + std::to_string(P.Tag);
-  return fail("corrupt trace: request " + std::to_string(First->first) + " (a " +
+  return fail("invalid trace: request " + std::to_string(First->first) + " (a " +
               (P.Recv ? "receive from " : "send to ") + Peer + ", " + Tag + ", record " +
               std::to_string(P.Record) + ") is still pending at MPI_Finalize, never completed " +
               "or freed" +
-              (Pending.size() > 1 ? " (" + std::to_string(Pending.size() - 1) + " more)" : ""));
+              (Pending.size() > 1 ? " (" + std::to_string(Pending.size() - 1) + " more)" : "") +
+              "; MPI requires it: a program that does leave it pending must wait for it or "
+              "free it before MPI_Finalize");
 }
 
 } // namespace mpiete::trace

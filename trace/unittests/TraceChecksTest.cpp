@@ -154,13 +154,15 @@ TEST(TraceChecksTest, NoRequestPendingAtFinalize) {
   EXPECT_EQ(
       checkError(
           Builder().send(1, 5, 8).recv(1, 5, 8).waitSend(2).waitRecv(0, 1, 5, 8).finalize().done()),
-      "r.trace: error: record 5 at offset 53: corrupt trace: request 2 (a receive from rank "
-      "1, tag 5, record 2) is still pending at MPI_Finalize, never completed or freed "
-      "[mpiete-trace]\n");
+      "r.trace: error: record 5 at offset 53: invalid trace: request 2 (a receive from rank "
+      "1, tag 5, record 2) is still pending at MPI_Finalize, never completed or freed; MPI "
+      "requires it: a program that does leave it pending must wait for it or free it before "
+      "MPI_Finalize [mpiete-trace]\n");
   EXPECT_EQ(checkError(Builder().send(0, 3, 8).recv(AnySource, AnyTag, 8).finalize().done()),
-            "r.trace: error: record 3 at offset 38: corrupt trace: request 1 (a send to rank 0, "
+            "r.trace: error: record 3 at offset 38: invalid trace: request 1 (a send to rank 0, "
             "tag 3, record 1) is still pending at MPI_Finalize, never completed or freed (1 "
-            "more) [mpiete-trace]\n");
+            "more); MPI requires it: a program that does leave it pending must wait for it or "
+            "free it before MPI_Finalize [mpiete-trace]\n");
   // A trace cut before MPI_Finalize (a rank stopped) is not held to the rule.
   EXPECT_EQ(checkError(Builder().recv(1, 5, 8).done()), "");
 }
