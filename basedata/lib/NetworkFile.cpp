@@ -20,6 +20,8 @@ NetworkFile makeNetworkFile(const CommProbeOutput &Data, const LogGpsFit &Fit,
                       R.Repetitions});
   F.Stream = {Data.StreamLength, Data.StreamReps, Data.Stream};
   F.LogGps = Fit.Params;
+  for (const CopyRow &R : Data.Copies)
+    F.Copies.push_back({R.Bytes, R.Time, R.Repetitions});
   F.Fit = {Fit.Fit.HasBreak, Fit.Threshold.Below, Fit.Threshold.Above, Fit.Fit.Left,
            Fit.Fit.Right,    Fit.Fit.RelativeRms, Fit.LClamped};
   return F;
@@ -133,6 +135,19 @@ void writeNetworkFile(std::ostream &OS, const NetworkFile &File) {
   E << YAML::Key << "L_clamped" << YAML::Value << File.Fit.LClamped;
   E << YAML::EndMap;
   E << YAML::EndMap;
+  if (!File.Copies.empty()) {
+    E << YAML::Key << "memory_copy" << YAML::Value << YAML::BeginMap;
+    E << YAML::Key << "columns" << YAML::Value << YAML::Flow << YAML::BeginSeq << "bytes"
+      << "copy_s" << "copy_p10_s" << "copy_p90_s" << "repetitions" << YAML::EndSeq;
+    E << YAML::Key << "meaning" << YAML::Value
+      << "memcpy of this many bytes on one rank, the source rewritten before each copy "
+         "(median): what a collective's copy of the rank's own block costs";
+    E << YAML::Key << "rows" << YAML::Value << YAML::BeginSeq;
+    for (const NetworkCopyRow &R : File.Copies)
+      E << YAML::Flow << YAML::BeginSeq << R.Bytes << R.Time.Median << R.Time.P10 << R.Time.P90
+        << R.Repetitions << YAML::EndSeq;
+    E << YAML::EndSeq << YAML::EndMap;
+  }
   E << YAML::EndMap;
   OS << "# mpiete communication base data (docs/probes.md)\n" << E.c_str() << '\n';
 }
@@ -187,6 +202,62 @@ bool readTableRows(YamlParser &P, const YAML::Node &Root, std::vector<NetworkRow
     if (!Seconds(Recv, R.Recv.Median) || !Seconds(P10, R.Recv.P10) || !Seconds(P90, R.Recv.P90) ||
         !Seconds(Isend, R.IsendStart) || !Seconds(Irecv, R.IrecvStart) ||
         !Seconds(Arrived, R.Arrived))
+      return false;
+    if (At[Reps] >= 0 && size_t(At[Reps]) < Row.size()) {
+      if (!P.integerValue(Row[At[Reps]], "repetitions", Count, 0, MaxCount))
+        return false;
+      R.Repetitions = int(Count);
+    }
+    Out.push_back(R);
+  }
+  return true;
+}
+
+/// The optional memory_copy table: columns bytes and copy_s (others read when there), at
+/// least one row, sizes strictly ascending, finite non-negative values.
+bool readCopyRows(YamlParser &P, const YAML::Node &Root, std::vector<NetworkCopyRow> &Out) {
+  YAML::Node Copy, Columns, Rows;
+  if (!P.map(Root, "memory_copy", Copy, false))
+    return false;
+  if (!Copy.IsMap())
+    return true; // files of probes before the table
+  if (!P.list(Copy, "columns", Columns) || !P.list(Copy, "rows", Rows))
+    return false;
+  enum Column { Bytes, Time, P10, P90, Reps, NumColumns };
+  static const char *const Names[NumColumns] = {"bytes", "copy_s", "copy_p10_s", "copy_p90_s",
+                                                "repetitions"};
+  int At[NumColumns];
+  std::fill(std::begin(At), std::end(At), -1);
+  for (size_t I = 0; I < Columns.size(); ++I) {
+    const YAML::Node C = Columns[I];
+    if (!C.IsScalar())
+      return P.expected(C, "columns", "a list of column names");
+    for (int K = 0; K < NumColumns; ++K)
+      if (C.Scalar() == Names[K])
+        At[K] = int(I);
+  }
+  if (At[Bytes] < 0 || At[Time] < 0)
+    return P.error(Columns, "the memory_copy table needs columns 'bytes' and 'copy_s'");
+  if (Rows.size() == 0)
+    return P.error(Rows, "the memory_copy table has no rows");
+  size_t Needed = size_t(std::max(At[Bytes], At[Time])) + 1;
+  for (const YAML::Node &Row : Rows) {
+    if (!Row.IsSequence() || Row.size() < Needed)
+      return P.error(Row, "memory_copy row too short: " + std::to_string(Needed) +
+                              " numbers (bytes and copy_s) expected");
+    NetworkCopyRow R;
+    int64_t Count = 0;
+    if (!P.integerValue(Row[At[Bytes]], "bytes", Count, 0, MaxBytes))
+      return false;
+    R.Bytes = uint64_t(Count);
+    if (!Out.empty() && R.Bytes <= Out.back().Bytes)
+      return P.error(Row, "memory_copy sizes must ascend: " + std::to_string(R.Bytes) + " after " +
+                              std::to_string(Out.back().Bytes));
+    auto Seconds = [&](Column K, double &V) {
+      return At[K] < 0 || size_t(At[K]) >= Row.size() ||
+             P.finiteValue(Row[At[K]], Names[K], V, 0, MaxTableSeconds);
+    };
+    if (!Seconds(Time, R.Time.Median) || !Seconds(P10, R.Time.P10) || !Seconds(P90, R.Time.P90))
       return false;
     if (At[Reps] >= 0 && size_t(At[Reps]) < Row.size()) {
       if (!P.integerValue(Row[At[Reps]], "repetitions", Count, 0, MaxCount))
@@ -312,7 +383,7 @@ bool parseNetworkFile(const std::string &Name, const std::string &Text, NetworkF
     YamlParser::find(Root, "version", V);
     return P.error(V, "unsupported network file version (1 expected)");
   }
-  if (!readDescription(P, Root, Out))
+  if (!readDescription(P, Root, Out) || !readCopyRows(P, Root, Out.Copies))
     return false;
   if (Parts & NetworkLogGps) {
     YAML::Node G;

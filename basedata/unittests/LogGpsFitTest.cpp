@@ -152,6 +152,8 @@ TEST(CommProbeOutput, ParsesBetweenMarkers) {
                      "row 0 20 1e-6 9e-7 2e-6 1e-7 1e-7 1e-7 2e-7 2e-7 2e-7 3e-7 3e-7 3e-7\n"
                      "row 8 30 2e-6 9e-7 2e-6 1e-7 1e-7 1e-7 2e-7 2e-7 2e-7 3e-7 3e-7 3e-7\n"
                      "stream 64 30 5e-5 4e-5 6e-5\n"
+                     "copy 0 20 2e-8 1e-8 3e-8\n"
+                     "copy 1024 40 1e-7 9e-8 2e-7\n"
                      "mpiete-comm-probe-end\nmore noise\n";
   CommProbeOutput D;
   ASSERT_EQ(parseCommProbeOutput(Text, D), "");
@@ -165,9 +167,16 @@ TEST(CommProbeOutput, ParsesBetweenMarkers) {
   EXPECT_DOUBLE_EQ(D.Rows[1].Arrived.P90, 3e-7);
   EXPECT_EQ(D.StreamLength, 64);
   EXPECT_DOUBLE_EQ(D.Stream.P10, 4e-5);
+  ASSERT_EQ(D.Copies.size(), 2u); // the memory-copy table (issue 13)
+  EXPECT_EQ(D.Copies[1].Bytes, 1024u);
+  EXPECT_EQ(D.Copies[1].Repetitions, 40);
+  EXPECT_DOUBLE_EQ(D.Copies[1].Time.Median, 1e-7);
+  EXPECT_DOUBLE_EQ(D.Copies[0].Time.P90, 3e-8);
 
   CommProbeOutput Bad;
   EXPECT_NE(parseCommProbeOutput("mpiete-comm-probe-begin 1\nrow 0 20 1e-6\n", Bad), "");
+  CommProbeOutput BadCopy;
+  EXPECT_NE(parseCommProbeOutput("mpiete-comm-probe-begin 1\ncopy 64 20 -1e-8 0 0\n", BadCopy), "");
   CommProbeOutput Cut;
   EXPECT_NE(parseCommProbeOutput("mpiete-comm-probe-begin 1\nranks 2\n", Cut), "");
 }

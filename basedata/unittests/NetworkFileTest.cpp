@@ -219,3 +219,33 @@ TEST(NetworkFileTest, PairsDataGivesTheAggregateBandwidth) {
             std::string::npos)
       << Errors.str();
 }
+
+// Issue 13: the optional memory_copy table round-trips; files without it read with none; a
+// bad one (sizes not ascending, a negative time, no rows) is located.
+TEST(NetworkFileTest, MemoryCopyTableIsOptionalAndChecked) {
+  NetworkFile In = sample();
+  EXPECT_TRUE(roundTrip(In).Copies.empty()); // the writer leaves the section out
+  In.Copies.push_back({0, {2.5e-8, 2e-8, 3e-8}, 100});
+  In.Copies.push_back({1 << 20, {4.75e-5, 4.5e-5, 5.5e-5}, 200});
+  NetworkFile Out = roundTrip(In);
+  ASSERT_EQ(Out.Copies.size(), 2u);
+  EXPECT_EQ(Out.Copies[1].Bytes, 1u << 20);
+  expectSpread(Out.Copies[0].Time, In.Copies[0].Time);
+  expectSpread(Out.Copies[1].Time, In.Copies[1].Time);
+  EXPECT_EQ(Out.Copies[1].Repetitions, 200);
+
+  auto Fails = [](const std::string &Section, const std::string &Expected) {
+    std::ostringstream OS, Errors;
+    writeNetworkFile(OS, sample());
+    DiagnosticSink Diags(Errors);
+    NetworkFile F;
+    EXPECT_FALSE(parseNetworkFile("network.yaml", OS.str() + Section, F, Diags)) << Section;
+    EXPECT_NE(Errors.str().find(Expected), std::string::npos) << Errors.str();
+    EXPECT_NE(Errors.str().find("network.yaml:"), std::string::npos) << Errors.str();
+  };
+  Fails("memory_copy:\n  columns: [bytes, copy_s]\n  rows: [[64, 1.0e-8], [8, 2.0e-8]]\n",
+        "memory_copy sizes must ascend: 8 after 64");
+  Fails("memory_copy:\n  columns: [bytes, copy_s]\n  rows: [[64, -1.0e-8]]\n", "copy_s");
+  Fails("memory_copy:\n  columns: [bytes, copy_s]\n  rows: []\n", "no rows");
+  Fails("memory_copy:\n  columns: [bytes]\n  rows: [[64]]\n", "'bytes' and 'copy_s'");
+}

@@ -296,7 +296,7 @@ void Engine::Impl::beginEvent(uint32_t R, const Event &E) {
     closeRegion(S);
   }
   S.CurBlock = blockIndex(E.Block);
-  if (S.InRegion)
+  if (S.InRegion && E.Kind != EventKind::LocalCopy) // part of its collective's execution
     ++BlockTotals[S.CurBlock].Executions;
 }
 
@@ -399,6 +399,16 @@ bool Engine::Impl::dispatch(uint32_t R, const Event &E) {
   case EventKind::RequestFree:
     doRequestFree(R, E);
     break;
+  case EventKind::LocalCopy: {
+    // The rank's CPU copies its own block: its time, like a send's overhead.
+    const TimeNs Copy = Net.link(int(R), int(R)).localCopy(E.Count);
+    if (Copy > 0) {
+      const TimeNs Start = Ranks[R].Now;
+      Ranks[R].Now += Copy;
+      charge(R, SpanKind::Comm, Ranks[R].CurBlock, Start, Ranks[R].Now);
+    }
+    break;
+  }
   case EventKind::Init:
   case EventKind::Finalize:
     break;

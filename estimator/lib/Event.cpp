@@ -84,6 +84,15 @@ Event Event::requestFree(BlockId B, uint64_t Request) {
   return E;
 }
 
+Event Event::localCopy(BlockId B, uint64_t Bytes) {
+  Event E;
+  E.Kind = EventKind::LocalCopy;
+  E.Block = B;
+  E.Context = 1;
+  E.Count = Bytes;
+  return E;
+}
+
 Event Event::init(BlockId B) {
   Event E;
   E.Kind = EventKind::Init;

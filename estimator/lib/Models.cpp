@@ -187,6 +187,29 @@ TimeNs TableLinkModel::transfer(uint64_t Bytes) const {
   return std::max<TimeNs>(0, roundNs(Y));
 }
 
+void LinkModel::setCopyTable(std::vector<std::pair<uint64_t, double>> Points) {
+  CopySizes.clear();
+  CopyNanos.clear();
+  for (const auto &[Bytes, Seconds] : Points) {
+    CopySizes.push_back(Bytes);
+    CopyNanos.push_back(Seconds * 1e9);
+  }
+}
+
+TimeNs LinkModel::localCopy(uint64_t Bytes) const {
+  if (CopySizes.empty())
+    return 0;
+  if (CopySizes.size() == 1)
+    return std::max<TimeNs>(0, roundNs(CopyNanos[0]));
+  size_t Hi =
+      size_t(std::upper_bound(CopySizes.begin(), CopySizes.end(), Bytes) - CopySizes.begin());
+  Hi = std::clamp<size_t>(Hi, 1, CopySizes.size() - 1);
+  size_t Lo = Hi - 1;
+  double X0 = double(CopySizes[Lo]), X1 = double(CopySizes[Hi]);
+  double Y = CopyNanos[Lo] + (CopyNanos[Hi] - CopyNanos[Lo]) * ((double(Bytes) - X0) / (X1 - X0));
+  return std::max<TimeNs>(0, roundNs(Y));
+}
+
 void TableLinkModel::setStreamGaps(double G, double GEager) {
   GNs = std::max(0.0, G * 1e9);
   GEagerNs = GEager < 0 ? GNs : GEager * 1e9;

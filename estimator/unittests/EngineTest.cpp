@@ -511,3 +511,35 @@ TEST(EngineTest, TimelineAndReports) {
 }
 
 } // namespace
+
+// Issue 13: a collective's copy of the rank's own block (LocalCopy) costs the rank's CPU the
+// link's memory-copy time, as comm; without a copy table it costs nothing.
+TEST(EngineTest, LocalCopyCostsTheCopyTable) {
+  auto Traces = [] {
+    return std::vector<std::vector<Event>>{
+        {Event::localCopy(10, 500), Event::send(11, 1, 0, 100, 1, 0, 1),
+         Event::completion(12, {req(1)})},
+        {Event::localCopy(20, 2000), Event::recv(21, 0, 0, 100, 1, 0, 1),
+         Event::completion(22, {req(1, 0, 0)})}};
+  };
+  Replayer S;
+  // Copy table (0, 10 ns), (1000, 110 ns): 500 bytes 60 ns, 2000 bytes 210 ns (extrapolated).
+  // rank 0: copy 0-60, send at 60 (o_s -> 70), arrives 60 + 1100 = 1160.
+  // rank 1: copy 0-210, receive posted at 210 (o_r -> 230), waits until 1160.
+  S.Link->setCopyTable({{0, 10e-9}, {1000, 110e-9}});
+  EstimateResult R = S.run(Traces());
+  ASSERT_TRUE(R.Ok) << allErrors(R);
+  EXPECT_EQ(R.Predicted, 1160);
+  EXPECT_EQ(R.Ranks[0].End, 70);
+  EXPECT_EQ(R.Ranks[0].Comm, 70);
+  EXPECT_EQ(R.Ranks[1].Comm, 230);
+  EXPECT_EQ(R.Ranks[1].Wait, 930);
+  EXPECT_EQ(R.Ranks[1].End, 1160);
+  // Without the table (network.yaml before it): the copies are free, the message alone.
+  Replayer Old;
+  EstimateResult R0 = Old.run(Traces());
+  ASSERT_TRUE(R0.Ok) << allErrors(R0);
+  EXPECT_EQ(R0.Predicted, 1100);
+  EXPECT_EQ(R0.Ranks[0].Comm, 10);
+  EXPECT_EQ(R0.Ranks[1].Comm, 20);
+}

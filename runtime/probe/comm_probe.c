@@ -9,7 +9,8 @@
  *   starts      b: Irecv(k) timed, then a 0-byte "ready"; a: after "ready", Isend(k) timed
  *   arrived     a: Send(k); b: Iprobe until the message is there, then Recv(k) timed
  * until the median one-way time changes by less than the tolerance over the last batch. Then it
- * times streams of back-to-back 0-byte messages for the gap g.
+ * times streams of back-to-back 0-byte messages for the gap g, and on rank 0 alone a memcpy of
+ * every size (the memory-copy table: collectives copy a rank's own block locally).
  *
  * Before each timed send the sender rewrites its send buffer, off the clock, as a program writes
  * the data it sends: a buffer sent unchanged again and again stays clean in both processors'
@@ -225,6 +226,20 @@ static void exchange(int IsSender, int Peer, long K, char *Send, char *Recv, dou
   }
 }
 
+/* One timed memcpy of K bytes, the source rewritten first (off the clock, always: a
+ * collective's own block is the program's freshly computed data). */
+static double copyOnce(char *Src, char *Dst, long K) {
+  for (long I = 0; I < K; I += 64)
+    Src[I] = (char)(Src[I] + 1);
+  double T0 = MPI_Wtime();
+  memcpy(Dst, Src, (size_t)K);
+  double T = MPI_Wtime() - T0;
+  /* Keep the copy: a result nobody reads could be dropped. */
+  if (K > 0 && Dst[K - 1] != Src[K - 1])
+    fail("memcpy disagrees with itself");
+  return T;
+}
+
 /* StreamLength back-to-back 0-byte messages and a 0-byte acknowledgement; the sender's total. */
 static double stream(int IsSender, int Peer) {
   MPI_Request R[StreamLength];
@@ -370,7 +385,26 @@ int main(int Argc, char **Argv) {
   if (Rank == 0) {
     printf("stream %d %d", StreamLength, N);
     printStats(PingPong, N, Scratch);
-    printf("\nmpiete-comm-probe-end\n");
+    printf("\n");
+    /* The memory-copy table: a collective copies the rank's own block locally (sendbuf to
+     * recvbuf), which no message shows. Rank 0 alone, its partner idle in the barrier below. */
+    for (int SI = 0; SI < NumSizes; ++SI) {
+      long K = Sizes[SI];
+      for (int W = 0; W < Warmup; ++W)
+        copyOnce(Send, Recv, K);
+      int M = 0, Settled = 0;
+      double PrevCopy = 0, CopyStart = MPI_Wtime();
+      while (!Settled) {
+        for (int B = 0; B < Batch; ++B)
+          PingPong[M + B] = copyOnce(Send, Recv, K);
+        M += Batch;
+        Settled = settled(PingPong, M, &PrevCopy, MPI_Wtime() - CopyStart, &O, Scratch);
+      }
+      printf("copy %ld %d", K, M);
+      printStats(PingPong, M, Scratch);
+      printf("\n");
+    }
+    printf("mpiete-comm-probe-end\n");
     fflush(stdout);
     if (O.Progress)
       fprintf(stderr, "\rmpiete: probe-comm: done%40s\n", "");

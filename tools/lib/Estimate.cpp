@@ -270,6 +270,7 @@ int runEstimate(const CommandArgs &Args) {
     // record of every call. Always on: the engine charges them when the compute base data has
     // segments, and otherwise reports a segment-mode trace replayed against seed-mode blocks.
     T->setEmitSegments(true);
+    T->setEmitLocalCopies(true); // collectives' own-block copies (docs/collectives.md)
     Sources.push_back(T.get());
     if (Scan) {
       Watched.push_back(Scan->watch(int(Sources.size() - 1), *T));
@@ -309,6 +310,14 @@ int runEstimate(const CommandArgs &Args) {
     for (const std::string &N : FarmIn.Notes)
       Diags.note({FarmIn.ReferencePath, 0, 0}, N, "estimate");
   }
+  uint64_t Copies = 0;
+  for (auto &T : Traces)
+    Copies += T->localCopies();
+  if (Copies && !Net->link(0, 0).hasCopyTable())
+    Diags.note({Opt["--network"], 0, 0},
+               "no memory_copy table (a probe-comm before it): the " + std::to_string(Copies) +
+                   " local copies of collectives' own blocks cost nothing; run probe-comm again",
+               "estimate");
   if (!Compute.fallbacks().empty()) {
     const auto &[Rank, Block] = Compute.fallbacks().front();
     Diags.warning({Opt["--machine"], 0, 0},

@@ -1,6 +1,7 @@
 // Trace files to engine events, machine.yaml to a compute model, network.yaml to a link model.
 #include "mpiete/estimator/BaseData.h"
 
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 #include <set>
@@ -149,13 +150,61 @@ bool TraceEventSource::next(Event &E) {
       E.Request = Rec.Request;
       return true;
     case trace::RecordKind::CommCreate:
-    case trace::RecordKind::CommFree:
+      if (EmitLocalCopies && Rec.HasNew)
+        CommSizes[Rec.NewComm] = Rec.Members.size();
       continue; // ids are already in every message record
+    case trace::RecordKind::CommFree:
+      continue;
     case trace::RecordKind::Collective:
+      if (EmitLocalCopies) {
+        if (uint64_t Bytes = ownBlockCopy()) {
+          E.Kind = EventKind::LocalCopy;
+          E.Context = 1;
+          E.Count = Bytes;
+          ++LocalCopies;
+          return true;
+        }
+      }
+      continue; // the call's site is in its Segment event; its messages follow as records
     case trace::RecordKind::Call:
     case trace::RecordKind::Repeat:
       continue; // the call's site is in its Segment event; its messages follow as records
     }
+  }
+}
+
+uint64_t TraceEventSource::ownBlockCopy() const {
+  // The record's bytes are what this rank contributes (docs/trace-format.md); Open MPI 4.1's
+  // algorithms copy the rank's own block from the send to the receive buffer locally.
+  using trace::CollKind;
+  auto Size = [&]() -> uint64_t {
+    if (Rec.Comm == 0)
+      return uint64_t(std::max(1, Reader.header().WorldSize));
+    if (Rec.Comm == 1)
+      return 1;
+    auto It = CommSizes.find(Rec.Comm);
+    return It == CommSizes.end() ? 0 : It->second;
+  };
+  const bool Root = Rec.Root == Reader.header().Rank;
+  switch (Rec.Coll) {
+  case CollKind::Alltoall: {
+    const uint64_t N = Size();
+    return N ? Rec.Bytes / N : 0;
+  }
+  case CollKind::Allgather:
+  case CollKind::Allgatherv:
+    return Rec.Bytes;
+  case CollKind::Gather:
+  case CollKind::Gatherv:
+    return Root ? Rec.Bytes : 0;
+  case CollKind::Scatter: {
+    const uint64_t N = Size();
+    return Root && N ? Rec.Bytes / N : 0;
+  }
+  default:
+    // Alltoallv, Scatterv: the record does not say the own block's size. Reductions combine
+    // rather than copy; bcast and barrier copy nothing.
+    return 0;
   }
 }
 
@@ -276,10 +325,21 @@ unsigned networkParts(NetworkModelKind Kind) {
   return Kind == NetworkModelKind::LogGPS ? NetworkLogGps : NetworkAll;
 }
 
+/// The memory-copy table, when the file has one, for either model.
+static void setCopies(const NetworkFile &File, LinkModel &Model) {
+  std::vector<std::pair<uint64_t, double>> Copies;
+  for (const NetworkCopyRow &R : File.Copies)
+    Copies.emplace_back(R.Bytes, R.Time.Median);
+  Model.setCopyTable(std::move(Copies));
+}
+
 std::shared_ptr<LinkModel> linkModelOf(const NetworkFile &File, NetworkModelKind Kind) {
   const LogGpsParams &L = File.LogGps;
-  if (Kind == NetworkModelKind::LogGPS)
-    return std::make_shared<LogGPSLinkModel>(L);
+  if (Kind == NetworkModelKind::LogGPS) {
+    auto Model = std::make_shared<LogGPSLinkModel>(L);
+    setCopies(File, *Model);
+    return Model;
+  }
   std::vector<TableLinkModel::Point> Points;
   for (const NetworkRow &R : File.Rows)
     Points.push_back({R.Bytes, R.Recv.Median});
@@ -287,6 +347,7 @@ std::shared_ptr<LinkModel> linkModelOf(const NetworkFile &File, NetworkModelKind
                                                 L.Gap, L.OsPerByte, L.OrPerByte);
   // The table says how long a message takes; the fit says which part streams (contention).
   Model->setStreamGaps(L.G, L.GEager);
+  setCopies(File, *Model);
   return Model;
 }
 

@@ -28,6 +28,14 @@ struct CommRow {
   Spread Arrived;    ///< MPI_Recv of a message already there (Iprobe said so): o_r when eager
 };
 
+/// One size of the memory-copy table: memcpy of Bytes on one rank, the source rewritten before
+/// each copy (a collective's copy of the rank's own block, freshly computed data).
+struct CopyRow {
+  uint64_t Bytes = 0;
+  int Repetitions = 0;
+  Spread Time;
+};
+
 /// Everything comm_probe printed.
 struct CommProbeOutput {
   int Ranks = 0, Pairs = 1;
@@ -37,7 +45,8 @@ struct CommProbeOutput {
   std::vector<CommRow> Rows;
   int StreamLength = 0; ///< back-to-back 0-byte messages in one stream
   int StreamReps = 0;
-  Spread Stream; ///< the whole stream plus its acknowledgement
+  Spread Stream;               ///< the whole stream plus its acknowledgement
+  std::vector<CopyRow> Copies; ///< empty from probes before the copy table
 };
 
 /// Reads comm_probe's text between its begin and end markers (anything around them, e.g. the

@@ -64,6 +64,13 @@ struct NetworkFitReport {
   bool LClamped = false;
 };
 
+/// One size of the optional memory-copy table (memory_copy): a rank's local copy of Bytes.
+struct NetworkCopyRow {
+  uint64_t Bytes = 0;
+  Spread Time;
+  int Repetitions = 0;
+};
+
 struct NetworkFile {
   static constexpr int FormatVersion = 1;
   NetworkProvenance Provenance;
@@ -72,6 +79,9 @@ struct NetworkFile {
   NetworkStream Stream;
   LogGpsParams LogGps;
   NetworkFitReport Fit;
+  /// memory_copy: copy time per size on one rank (collectives' own-block copies); empty in
+  /// files of probes before it (the estimator then costs those copies nothing). Sizes ascend.
+  std::vector<NetworkCopyRow> Copies;
 };
 
 /// What `mpiete probe-comm` knows besides the probe's output.

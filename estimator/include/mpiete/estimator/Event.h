@@ -35,6 +35,7 @@ enum class EventKind : uint8_t {
   Init,        ///< MPI_Init: the default prediction region starts after it
   Finalize,    ///< MPI_Finalize: the default prediction region ends before it
   RequestFree, ///< MPI_Request_free: Request will never be waited for
+  LocalCopy,   ///< a collective's copy of Count bytes of the rank's own block (no message)
 };
 
 /// The ground floor's send mode, as the runtime records it (mpiete/SendMode.h).
@@ -60,7 +61,7 @@ struct Event {
   int32_t Peer = 0; ///< destination (send) or source (receive, probe) world rank, or ANY/PROC_NULL
   int32_t Tag = 0;
   uint64_t Comm = 0;  ///< communicator id (matching happens per receiver, Comm and Context)
-  uint64_t Count = 0; ///< bytes (send, receive) or trips (Loop)
+  uint64_t Count = 0; ///< bytes (send, receive, LocalCopy) or trips (Loop)
   uint64_t Request = 0;
   uint64_t Index = 0; ///< the record's number in its stream, for diagnostics
   std::vector<CompletedRequest> Completed;
@@ -75,6 +76,7 @@ struct Event {
   static Event completion(BlockId B, std::vector<CompletedRequest> Done);
   static Event probe(BlockId B, int32_t Source, int32_t Tag, uint64_t Comm = 0, bool Found = true);
   static Event requestFree(BlockId B, uint64_t Request);
+  static Event localCopy(BlockId B, uint64_t Bytes);
   static Event init(BlockId B);
   static Event finalize(BlockId B);
 };

@@ -162,6 +162,18 @@ public:
   /// message whose own rate is faster (1/G_eager > 1/G: small messages ride the network's
   /// buffers) takes the link for its own time, as a large one does.
   virtual double sustainedStreamRate() const { return streamRate(~uint64_t(0)); }
+
+  /// A rank's local copy of Bytes (a collective's own block, docs/collectives.md), from the
+  /// memory-copy table of network.yaml: piecewise linear in the measured sizes, extrapolated
+  /// along the last (or first) segment. 0 without a table (files before it).
+  TimeNs localCopy(uint64_t Bytes) const;
+  /// Sizes ascending; seconds per copy.
+  void setCopyTable(std::vector<std::pair<uint64_t, double>> Points);
+  bool hasCopyTable() const { return !CopySizes.empty(); }
+
+private:
+  std::vector<uint64_t> CopySizes;
+  std::vector<double> CopyNanos;
 };
 
 /// Measured receive times, piecewise linear in the message size and extrapolated along the

@@ -59,6 +59,13 @@ public:
   /// the source.
   void setCallSites(const CallSites *Sites) { Check = Sites; }
 
+  /// LocalCopy events for the collectives whose Open MPI algorithms copy the rank's own block
+  /// (docs/collectives.md), before their messages (off by default: other readers of the
+  /// events do not know them).
+  void setEmitLocalCopies(bool On) { EmitLocalCopies = On; }
+  /// LocalCopy events emitted so far.
+  uint64_t localCopies() const { return LocalCopies; }
+
   bool next(Event &E) override;
   std::string name() const override { return Reader.name(); }
   bool failed() const override { return !Reader.ok(); }
@@ -67,6 +74,11 @@ private:
   trace::TraceReader Reader;
   trace::Record Rec;
   bool EmitSegments = false;
+  bool EmitLocalCopies = false;
+  uint64_t LocalCopies = 0;
+  /// Communicator id -> size, from the comm-create records (world and self known).
+  std::unordered_map<uint64_t, uint64_t> CommSizes;
+  uint64_t ownBlockCopy() const;
   const CallSites *Check = nullptr;
   bool checkCallSite();
   bool checkInCall();
