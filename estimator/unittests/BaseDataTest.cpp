@@ -320,6 +320,8 @@ TEST(BaseDataTest, RecordsOfACallKeepItsIds) {
                         "records have the ids 0aa758c0:4 to 0aa758c0:7: a corrupt block id"),
             std::string::npos)
       << Errors;
+}
+
 // Issue 13: with setEmitLocalCopies(true), a collective whose Open MPI algorithm copies the
 // rank's own block locally gives a LocalCopy event of that block's bytes before its messages
 // (docs/collectives.md); reductions, bcast and the v-variants without a known own block none.
