@@ -161,6 +161,21 @@ constexpr double MaxTableSeconds = 1e3;    ///< a table entry
 constexpr int64_t MaxBytes = int64_t(1) << 50;
 constexpr int64_t MaxCount = int64_t(1) << 31;
 
+/// Where each of the N named columns stands in a table's `columns` list (-1 where absent).
+bool columnPositions(YamlParser &P, const YAML::Node &Columns, const char *const *Names, int N,
+                     int *At) {
+  std::fill(At, At + N, -1);
+  for (size_t I = 0; I < Columns.size(); ++I) {
+    const YAML::Node C = Columns[I];
+    if (!C.IsScalar())
+      return P.expected(C, "columns", "a list of column names");
+    for (int K = 0; K < N; ++K)
+      if (C.Scalar() == Names[K])
+        At[K] = int(I);
+  }
+  return true;
+}
+
 /// The table's rows in file order. Columns are found by name: bytes and recv_s are needed,
 /// the others are read when there (a hand-written file may give just the two). Every value
 /// must be a finite non-negative number (bytes and repetitions whole numbers).
@@ -174,15 +189,8 @@ bool readTableRows(YamlParser &P, const YAML::Node &Root, std::vector<NetworkRow
                                                 "recv_p90_s",     "isend_start_s", "irecv_start_s",
                                                 "recv_arrived_s", "repetitions"};
   int At[NumColumns];
-  std::fill(std::begin(At), std::end(At), -1);
-  for (size_t I = 0; I < Columns.size(); ++I) {
-    const YAML::Node C = Columns[I];
-    if (!C.IsScalar())
-      return P.expected(C, "columns", "a list of column names");
-    for (int K = 0; K < NumColumns; ++K)
-      if (C.Scalar() == Names[K])
-        At[K] = int(I);
-  }
+  if (!columnPositions(P, Columns, Names, NumColumns, At))
+    return false;
   if (At[Bytes] < 0 || At[Recv] < 0)
     return P.error(Columns, "the table needs columns 'bytes' and 'recv_s'");
   size_t Needed = size_t(std::max(At[Bytes], At[Recv])) + 1;
@@ -227,15 +235,8 @@ bool readCopyRows(YamlParser &P, const YAML::Node &Root, std::vector<NetworkCopy
   static const char *const Names[NumColumns] = {"bytes", "copy_s", "copy_p10_s", "copy_p90_s",
                                                 "repetitions"};
   int At[NumColumns];
-  std::fill(std::begin(At), std::end(At), -1);
-  for (size_t I = 0; I < Columns.size(); ++I) {
-    const YAML::Node C = Columns[I];
-    if (!C.IsScalar())
-      return P.expected(C, "columns", "a list of column names");
-    for (int K = 0; K < NumColumns; ++K)
-      if (C.Scalar() == Names[K])
-        At[K] = int(I);
-  }
+  if (!columnPositions(P, Columns, Names, NumColumns, At))
+    return false;
   if (At[Bytes] < 0 || At[Time] < 0)
     return P.error(Columns, "the memory_copy table needs columns 'bytes' and 'copy_s'");
   if (Rows.size() == 0)
