@@ -10,8 +10,11 @@
  * the wrapped calls during E, C = E - M (the rank's computation, CLOCK_MONOTONIC as the timing
  * probe's segments), U = the thread's CPU time outside the wrapped calls during E (the same
  * computation without the time other processes took its processor: the reference when ranks
- * share processors), K = wrapped calls. The CPU clock is read outside the monotonic reads, so
- * its cost (a system call) falls inside the MPI interval of C.
+ * share processors), K = wrapped calls. Then one line per MPI routine called,
+ *   pmpiclock: rank R call NAME calls K mpi M before B cpu-before U
+ * with B (U: in CPU time) the compute that ended at a call of NAME, and a last one for the
+ * compute before MPI_Finalize (NAME Finalize). The CPU clock is read outside the monotonic reads,
+ * so its cost (a system call) falls inside the MPI interval of C.
  *
  * Open MPI's Fortran bindings (libmpi_mpifh: mpi_send_ ...) call PMPI_Send etc. directly, not
  * MPI_Send (nm -D libmpi_mpifh.so: "U PMPI_Send"), so the C wrappers never see a Fortran call:
@@ -22,6 +25,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static double Start = -1, Inside = 0, Entered = 0;
@@ -29,6 +33,29 @@ static double CpuStart = 0, CpuInside = 0, CpuEntered = 0;
 static int Depth = 0;
 static long Calls = 0;
 static int Done = 0;
+
+/* Per MPI routine (C and Fortran entry points share one slot, named as in C without MPI_):
+ * calls, time inside, and the compute that ended at it (since the previous call's exit), in
+ * wall-clock and thread CPU time. The last is what the timing probe's segments ending at a call
+ * of that routine measure (bench/overhead --calls compares them). */
+enum { MaxSlots = 64 };
+static struct {
+  const char *Name;
+  long Calls;
+  double Mpi, Before, CpuBefore;
+} Slots[MaxSlots];
+static int NumSlots = 0, Current = -1;
+static double LastExit = 0, CpuLastExit = 0;
+
+static int slotOf(const char *Name) {
+  for (int I = 0; I < NumSlots; ++I)
+    if (strcmp(Slots[I].Name, Name) == 0)
+      return I;
+  if (NumSlots == MaxSlots)
+    return MaxSlots - 1;
+  Slots[NumSlots].Name = Name;
+  return NumSlots++;
+}
 
 static double clockSeconds(clockid_t Id) {
   struct timespec Ts;
@@ -39,24 +66,49 @@ static double clockSeconds(clockid_t Id) {
 static double now(void) { return clockSeconds(CLOCK_MONOTONIC); }
 static double cpuNow(void) { return clockSeconds(CLOCK_THREAD_CPUTIME_ID); }
 
-static void enter(void) {
+/* The C name of a Fortran binding (mpi_allreduce -> Allreduce), so that both share a slot. */
+static const char *cName(const char *Name) {
+  if (strncmp(Name, "mpi_", 4) != 0)
+    return Name;
+  char *C = strdup(Name + 4);
+  if (!C)
+    return Name;
+  if (C[0] >= 'a' && C[0] <= 'z')
+    C[0] = (char)(C[0] - 'a' + 'A');
+  return C;
+}
+
+static void enter(int *Slot, const char *Name) {
   if (Depth++ == 0) {
     CpuEntered = cpuNow();
     Entered = now();
+    if (*Slot < 0)
+      *Slot = slotOf(cName(Name));
+    Current = *Slot;
   }
 }
 
 static void leave(void) {
   if (--Depth == 0 && Start >= 0) {
-    Inside += now() - Entered;
-    CpuInside += cpuNow() - CpuEntered;
+    const double Exit = now();
+    const double CpuExit = cpuNow();
+    Inside += Exit - Entered;
+    CpuInside += CpuExit - CpuEntered;
     ++Calls;
+    Slots[Current].Calls++;
+    Slots[Current].Mpi += Exit - Entered;
+    Slots[Current].Before += Entered - LastExit;
+    Slots[Current].CpuBefore += CpuEntered - CpuLastExit;
+    LastExit = Exit;
+    CpuLastExit = CpuExit;
   }
 }
 
 static void initDone(void) {
   Start = now();
   CpuStart = cpuNow();
+  LastExit = Start;
+  CpuLastExit = CpuStart;
 }
 
 static void report(void) {
@@ -70,6 +122,11 @@ static void report(void) {
   fprintf(stderr,
           "pmpiclock: rank %d of %d: elapsed %.9f mpi %.9f compute %.9f cpu %.9f calls %ld\n", Rank,
           Size, End - Start, Inside, End - Start - Inside, CpuEnd - CpuStart - CpuInside, Calls);
+  for (int I = 0; I < NumSlots; ++I)
+    fprintf(stderr, "pmpiclock: rank %d call %s calls %ld mpi %.9f before %.9f cpu-before %.9f\n",
+            Rank, Slots[I].Name, Slots[I].Calls, Slots[I].Mpi, Slots[I].Before, Slots[I].CpuBefore);
+  fprintf(stderr, "pmpiclock: rank %d call Finalize calls 1 mpi 0 before %.9f cpu-before %.9f\n",
+          Rank, End - LastExit, CpuEnd - CpuLastExit);
 }
 
 int MPI_Init(int *Argc, char ***Argv) {
@@ -91,7 +148,8 @@ int MPI_Finalize(void) {
 
 #define W(Name, Params, Args)                                                                      \
   int MPI_##Name Params {                                                                          \
-    enter();                                                                                       \
+    static int Slot = -1;                                                                          \
+    enter(&Slot, #Name);                                                                           \
     const int Rc = PMPI_##Name Args;                                                               \
     leave();                                                                                       \
     return Rc;                                                                                     \
@@ -178,7 +236,8 @@ typedef void *P;
 #define F(Name, N)                                                                                 \
   void p##Name##_(A##N);                                                                           \
   void Name##_(A##N) {                                                                             \
-    enter();                                                                                       \
+    static int Slot = -1;                                                                          \
+    enter(&Slot, #Name);                                                                           \
     p##Name##_(V##N);                                                                              \
     leave();                                                                                       \
   }
