@@ -91,9 +91,10 @@ int firstCpu() {
   return -1;
 }
 
-/// The placement without MPIETE_PIN: seed 004's (every rank on the token's processor), chosen
-/// from bench/overhead's figures (docs/token-passing.md, "Processors with one token").
-constexpr bool DefaultPinPerRank = false;
+/// The placement without MPIETE_PIN: a processor per rank, as in the real run, where no other
+/// rank's computation passes through a rank's private caches between two of its segments; chosen
+/// from bench/overhead's whole table (docs/token-passing.md, "Processors with one token").
+constexpr bool DefaultPinPerRank = true;
 
 bool pinPerRank() {
   const char *Env = std::getenv("MPIETE_PIN");

@@ -442,10 +442,10 @@ static void overlap(void) {
   CHECK(most == want, "only %d blocks ran at once with %d ranks per node", most, k);
   CHECK(k == 1 || (all[0][0] < all[1][1] && all[1][0] < all[0][1]),
         "ranks 0 and 1 did not overlap with %d ranks per node", k);
-  /* One token: every rank on the token's processor (MPIETE_PIN=token, the default, seed 004),
-   * or each on a processor of its own (MPIETE_PIN=rank). */
+  /* One token: each rank on a processor of its own (MPIETE_PIN=rank, the default), or every
+   * rank on the token's processor (MPIETE_PIN=token, seed 004). */
   const char *pin = getenv("MPIETE_PIN");
-  if (k == 1 && pin != NULL && strcmp(pin, "rank") == 0) {
+  if (k == 1 && (pin == NULL || pin[0] == '\0' || strcmp(pin, "rank") == 0)) {
     if (sysconf(_SC_NPROCESSORS_ONLN) > 1)
       CHECK(all[0][2] != all[1][2], "MPIETE_PIN=rank: ranks 0 and 1 share cpu %g", all[0][2]);
   } else if (k == 1) {
