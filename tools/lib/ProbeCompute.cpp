@@ -1,6 +1,6 @@
 // `mpiete probe-compute`: runs a program's timing probe under token passing on
-// one processor (or k, --ranks-per-node) and merges the per-rank timing files into the compute
-// base data (machine.yaml).
+// one node, one rank at a time (or k, --ranks-per-node) and merges the per-rank timing files into
+// the compute base data (machine.yaml).
 #include "CommandUtil.h"
 #include "MachineLoad.h"
 
@@ -258,8 +258,8 @@ int runProbeCompute(const CommandArgs &Args) {
   bool Capped = !O.Full && O.Cap > 0;
   Launch.Env.emplace_back("MPIETE_CAP", std::to_string(Capped ? O.Cap : 0));
   Launch.Env.emplace_back("MPIETE_CAP_BOARD", Board.string());
-  // All ranks share one processor by design: Open MPI must be told that is
-  // fine.
+  // More ranks than processors is fine by design (one rank runs at a time): Open MPI must be
+  // told so.
   if (isOpenMpiLauncher(Launch.Launcher) &&
       std::find(Launch.LauncherArgs.begin(), Launch.LauncherArgs.end(), "--oversubscribe") ==
           Launch.LauncherArgs.end())
