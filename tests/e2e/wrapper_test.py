@@ -462,8 +462,9 @@ def case_failed_variant(ctx):
 def case_probe_faults(ctx):
     """Issue 14, findings 8 and "partial output": a deadlocking trace probe (deadlock.c: ranks
     0 and 1 receive head to head, rank 2 waits at the barrier) is stopped by probe-program's
-    --hang-timeout once no rank made progress, with a located note per rank naming the MPI
-    call it waits in; a rank that is killed, or exits without MPI_Finalize, leaves only
+    --hang-timeout once every rank waits in MPI and none made progress, with a located note per
+    rank naming the MPI call it waits in, while a rank computing for twice the timeout between
+    two calls (compute.c) is no hang and the job finishes normally; a rank that is killed, or exits without MPI_Finalize, leaves only
     rank<N>.trace.part (never a file that looks complete), and probe-program says so."""
     c = ctx.dir("c")
     src = os.path.join(ctx.src, "deadlock.c")
@@ -480,13 +481,22 @@ def case_probe_faults(ctx):
                    for m in re.finditer(r"^([^:\n]+):(\d+):\d+: note: (.*) \[mpiete-hang\]$", err,
                                         re.M))
     dead = "../src/deadlock.c"
-    expect(rc != 0 and "no rank began or finished an MPI call for 5.0 s (--hang-timeout)" in err
+    expect(rc != 0 and "every unfinished rank waits in an MPI call and none began or finished one "
+           "for 5.0 s (--hang-timeout)" in err
            and "3 of 3 ranks never finished" in err and
            notes == [(dead, recv, "rank 0 (pid N) waits in MPI_Recv here"),
                      (dead, recv, "rank 1 (pid N) waits in MPI_Recv here"),
                      (dead, barrier, "rank 2 (pid N) waits in MPI_Barrier here")],
            f"deadlock under --hang-timeout 5: exit {rc}, notes {notes}:\n{err}")
     absent(*(os.path.join(c, "dead-out", f"rank{r}.trace") for r in range(3)))
+    # Rank 0 computes 6 s between MPI_Init and MPI_Send while rank 1 waits in MPI_Recv.
+    ctx.mpiete(["-o", "comp", "../src/compute.c"], c)
+    rc, _, err = ctx.run([mpiete, "probe-program", "--hang-timeout", "3", "-o", "comp-out",
+                          "-np", "2", "--launcher", ctx.mpiexec, "./comp.trace", "6"], c,
+                         timeout=120)
+    expect(rc == 0 and "mpiete-hang" not in err,
+           f"6 s of compute under --hang-timeout 3: exit {rc}:\n{err}")
+    exists(*(os.path.join(c, "comp-out", f"rank{r}.trace") for r in range(2)))
     rc, _, err = ctx.run([mpiete, "probe-program", "-o", "nofin-out", "-np", "2", "--launcher",
                           ctx.mpiexec, "./nofin.trace"], c, timeout=60)
     expect(rc != 0 and "exited without MPI_Finalize" in err, f"no MPI_Finalize: exit {rc}:\n{err}")

@@ -1,7 +1,8 @@
-// probe-program's progress watchdog: a thread polls the ranks' status files; when no MPI call
-// began or returned on any rank (and no rank finished) for the timeout, counted from the first
-// rank's MPI_Init, it notes where each rank is and stops the launcher's process group (TERM,
-// then KILL three seconds later).
+// probe-program's progress watchdog: a thread polls the ranks' status files; when every
+// unfinished rank waits inside an MPI call and no MPI call began or returned on any rank (and no
+// rank finished) for the timeout, counted from the first rank's MPI_Init, it notes where each
+// rank is and stops the launcher's process group (TERM, then KILL three seconds later). A rank
+// running its own code, however long, is progress still to come, never a hang.
 #include "HangWatch.h"
 
 #include "mpiete/BlockId.h"
@@ -63,6 +64,23 @@ std::vector<pid_t> children() {
   return Out;
 }
 
+/// Whether process Pid (of this host) is gone: no /proc entry, or a zombie not reaped yet.
+bool gone(int64_t Pid) {
+  std::ifstream In("/proc/" + std::to_string(Pid) + "/stat");
+  std::string Stat;
+  if (!std::getline(In, Stat))
+    return true;
+  const size_t Close = Stat.rfind(')');
+  char State = 0;
+  return Close != std::string::npos && std::sscanf(Stat.c_str() + Close + 1, " %c", &State) == 1 &&
+         (State == 'Z' || State == 'X');
+}
+
+bool finished(const fs::path &TraceDir, int Rank) {
+  std::error_code EC;
+  return fs::exists(TraceDir / ("rank" + std::to_string(Rank) + ".trace"), EC);
+}
+
 void signalJob(const std::vector<pid_t> &Kids, int Signal) {
   for (pid_t P : Kids)
     kill(getpgid(P) == P ? -P : P, Signal);
@@ -95,14 +113,21 @@ void HangWatch::run() {
   while (!Done) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     std::vector<std::pair<int64_t, uint64_t>> Now;
-    for (const status::RankStatus &S : readStatuses(StatusDir))
+    // A live, unfinished rank outside MPI computes: its next call is progress still to come.
+    // (A rank with no status file yet has not reached MPI_Init: it starts, or computes first.)
+    bool Computing = false;
+    const std::vector<status::RankStatus> All = readStatuses(StatusDir);
+    for (const status::RankStatus &S : All) {
       Now.emplace_back(S.Pid, S.Calls);
+      if (S.State != status::InCall && !(S.Rank >= 0 && finished(TraceDir, S.Rank)) && !gone(S.Pid))
+        Computing = true;
+    }
+    Computing |= All.size() < static_cast<size_t>(Np);
     int Fin = 0;
-    std::error_code EC;
     for (int R = 0; R < Np; ++R)
-      Fin += fs::exists(TraceDir / ("rank" + std::to_string(R) + ".trace"), EC);
+      Fin += finished(TraceDir, R);
     // The clock starts with the first status file: launchers take their time to start ranks.
-    if (Now.empty() || Now != Last || Fin != LastFinished) {
+    if (Now.empty() || Computing || Now != Last || Fin != LastFinished) {
       Last = std::move(Now);
       LastFinished = Fin;
       Changed = Clock::now();
@@ -138,10 +163,9 @@ void HangWatch::snapshot() {
     return DiagLoc{It->second->File, It->second->BeginLine, It->second->BeginCol};
   };
   const std::vector<status::RankStatus> All = readStatuses(StatusDir);
-  std::error_code EC;
   Finished = 0;
   for (int R = 0; R < Np; ++R) {
-    if (fs::exists(TraceDir / ("rank" + std::to_string(R) + ".trace"), EC)) {
+    if (finished(TraceDir, R)) {
       ++Finished;
       continue;
     }
@@ -156,10 +180,11 @@ void HangWatch::snapshot() {
     std::string Routine;
     DiagLoc Loc = Where(It->Site, Routine);
     const std::string Rank = "rank " + std::to_string(R) + " (pid " + std::to_string(It->Pid) + ")";
+    // Outside MPI here is a rank that ended without its trace (the others wait for it).
     Notes.push_back({Loc, It->State == status::InCall
                               ? Rank + " waits in " + Routine + " here"
-                              : Rank + " runs its own code since " + Routine +
-                                    " here returned, without another MPI call"});
+                              : Rank + " ended after " + Routine +
+                                    " here returned, without finishing its trace"});
   }
 }
 
@@ -167,9 +192,10 @@ void HangWatch::report(DiagnosticSink &Diags) const {
   char Secs[32];
   std::snprintf(Secs, sizeof Secs, "%.1f", Timeout);
   Diags.error({"mpiete"},
-              std::string("probe-program: no rank began or finished an MPI call for ") + Secs +
-                  " s (--hang-timeout), so the job was stopped: " + std::to_string(Np - Finished) +
-                  " of " + std::to_string(Np) +
+              std::string("probe-program: every unfinished rank waits in an MPI call and none "
+                          "began or finished one for ") +
+                  Secs + " s (--hang-timeout), so the job was stopped: " +
+                  std::to_string(Np - Finished) + " of " + std::to_string(Np) +
                   " ranks never finished (a deadlock, or ranks waiting for one that hangs); no "
                   "trace is valid",
               "hang");

@@ -1,6 +1,6 @@
 // probe-program's progress watchdog (issue 14, finding 8): reads the status files the trace
-// runtime keeps (mpiete/RankStatus.h) and stops a job in which no rank began or finished an
-// MPI call for the timeout, saying where each rank waits.
+// runtime keeps (mpiete/RankStatus.h) and stops a job in which every unfinished rank waits in
+// an MPI call and none began or finished one for the timeout, saying where each rank waits.
 #ifndef MPIETE_TOOLS_HANGWATCH_H
 #define MPIETE_TOOLS_HANGWATCH_H
 

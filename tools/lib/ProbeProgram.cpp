@@ -220,8 +220,9 @@ int runProbeProgram(const CommandArgs &Args) {
   C.App.add_flag("--verbose", Verbose, "print the launcher command");
   C.App
       .add_option("--hang-timeout", HangTimeout,
-                  "stop the job when no rank began or finished an MPI call for S seconds and "
-                  "say where each rank waits (a deadlock or a hung rank); default "
+                  "stop the job when every unfinished rank waits in an MPI call and none began "
+                  "or finished one for S seconds (a rank computing longer is no hang), and say "
+                  "where each rank waits (a deadlock or a hung rank); default "
                   "MPIETE_HANG_TIMEOUT, else no watchdog")
       ->type_name("S")
       ->check(CLI::NonNegativeNumber);
