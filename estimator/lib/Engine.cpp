@@ -98,6 +98,7 @@ EstimateResult Engine::Impl::run(std::span<EventSource *const> Sources) {
     if (Queue.empty())
       break;
     const EventQueue::Entry Top = Queue.pop();
+    prefetchAhead();
     switch (QueueKind(Top.Kind)) {
     case QueueKind::Resume:
       runRank(Top.Index);
@@ -145,6 +146,70 @@ EstimateResult Engine::Impl::run(std::span<EventSource *const> Sources) {
             });
   Result.Ok = Result.Errors.empty();
   return std::move(Result);
+}
+
+namespace {
+
+/// Asks for the cache lines of [P, P + Bytes) (a hint: no effect on any result).
+void prefetchBytes(const void *P, size_t Bytes) {
+  const char *C = static_cast<const char *>(P);
+  for (size_t I = 0; I < Bytes; I += 64)
+    __builtin_prefetch(C + I, 1);
+}
+
+} // namespace
+
+void Engine::Impl::prefetchHot(const RankState &S) {
+  prefetchBytes(
+      &S, size_t(reinterpret_cast<const char *>(&S.Name) - reinterpret_cast<const char *>(&S)));
+}
+
+void Engine::Impl::prefetchAhead() {
+  // At 10^5 ranks and more a replay touches each rank's state, its matching spaces, requests
+  // and envelopes once per round, long after they left the caches; the queue's next entries
+  // say whose they are. Each hop of a chain (envelope -> space -> posted request and receiver)
+  // is prefetched one stage after the hop it reads, so the reads here hit lines the stage
+  // before asked for. Hints only: nothing here changes what the replay computes.
+  constexpr size_t Far = 12, Mid = 8, Near = 4;
+  if (const EventQueue::Entry *E = Queue.ahead(Far)) {
+    if (QueueKind(E->Kind) == QueueKind::Resume) {
+      prefetchHot(Ranks[E->Index]);
+      __builtin_prefetch(&RecentSpaces[E->Index], 1);
+    } else if (QueueKind(E->Kind) == QueueKind::Arrival) {
+      prefetchBytes(&Envelopes[E->Index], sizeof(Envelope));
+    }
+  }
+  if (const EventQueue::Entry *E = Queue.ahead(Mid)) {
+    if (QueueKind(E->Kind) == QueueKind::Resume) {
+      const RankState &S = Ranks[E->Index];
+      prefetchBytes(S.Src, 128);
+      if (!S.Segments.empty())
+        prefetchBytes(S.Segments.data(), S.Segments.size() * sizeof(RankSegment));
+      for (uint32_t I = 0; I < S.SpareRequests.Size; ++I)
+        prefetchBytes(&Requests[S.SpareRequests.Slots[I]], sizeof(Request));
+      for (uint32_t I = 0; I < S.SpareEnvelopes.Size; ++I)
+        prefetchBytes(&Envelopes[S.SpareEnvelopes.Slots[I]], sizeof(Envelope));
+      for (const RecentSend &T : S.Sends)
+        if (T.Chan != NoIndex)
+          __builtin_prefetch(&Channels[T.Chan], 1);
+      if (uint32_t Own = RecentSpaces[E->Index].Idx[0]; Own != NoIndex)
+        __builtin_prefetch(&Spaces[Own], 1);
+    } else if (QueueKind(E->Kind) == QueueKind::Arrival) {
+      __builtin_prefetch(&Spaces[Envelopes[E->Index].Space], 1);
+    }
+  }
+  if (const EventQueue::Entry *E = Queue.ahead(Near)) {
+    if (QueueKind(E->Kind) == QueueKind::Arrival) {
+      const Space &P = Spaces[Envelopes[E->Index].Space];
+      if (P.PostedHead != NoIndex)
+        prefetchBytes(&Requests[P.PostedHead], sizeof(Request));
+      prefetchHot(Ranks[uint32_t(P.Rank)]);
+    } else if (QueueKind(E->Kind) == QueueKind::Resume) {
+      if (uint32_t Own = RecentSpaces[E->Index].Idx[0]; Own != NoIndex)
+        if (uint32_t V = Spaces[Own].UnexpHead; V != NoIndex)
+          prefetchBytes(&Envelopes[V], sizeof(Envelope));
+    }
+  }
 }
 
 void Engine::Impl::runRank(uint32_t R) {
@@ -274,7 +339,7 @@ void Engine::Impl::finishRegions() {
 
 void Engine::Impl::openRegion(RankState &S) {
   S.InRegion = S.RegionSeen = true;
-  S.Instances.push_back(Instance{S.Now, S.Now, 0, 0, 0});
+  S.Cur = Instance{S.Now, S.Now, 0, 0, 0};
 }
 
 void Engine::Impl::beginEvent(uint32_t R, const Event &E) {
@@ -305,8 +370,7 @@ void Engine::Impl::endEvent(uint32_t R, BlockId B, EventKind K) {
   if (K == EventKind::Init && !Opt.RegionStart && !S.InitSeen && S.InRegion) {
     // The default region starts after Init: whatever ran before it is not part of the run.
     S.InitSeen = true;
-    S.Instances.back() = Instance{S.Now, S.Now, 0, 0, 0};
-    S.Compute = S.Comm = S.Wait = 0;
+    S.Cur = Instance{S.Now, S.Now, 0, 0, 0};
   }
   if (Opt.RegionEnd && B == *Opt.RegionEnd && K != EventKind::Segment && S.InRegion) {
     // A call writes several records (a collective its lowered messages, a send its wait):
@@ -325,7 +389,8 @@ void Engine::Impl::closeRegion(RankState &S) {
   S.InRegion = false;
   S.RegionClosed = true;
   S.EndPending = false;
-  S.Instances.back().End = S.Now;
+  S.Cur.End = S.Now;
+  S.Instances.push_back(S.Cur);
 }
 
 void Engine::Impl::charge(uint32_t R, SpanKind Kind, uint32_t BlockIdx, TimeNs Begin, TimeNs End) {
@@ -334,20 +399,17 @@ void Engine::Impl::charge(uint32_t R, SpanKind Kind, uint32_t BlockIdx, TimeNs B
     return;
   TimeNs D = End - Begin;
   BlockResult &B = BlockTotals[BlockIdx];
-  Instance &In = S.Instances.back();
+  Instance &In = S.Cur;
   switch (Kind) {
   case SpanKind::Compute:
-    S.Compute += D;
     In.Compute += D;
     B.Compute += D;
     break;
   case SpanKind::Comm:
-    S.Comm += D;
     In.Comm += D;
     B.Comm += D;
     break;
   case SpanKind::Wait:
-    S.Wait += D;
     In.Wait += D;
     B.Wait += D;
     break;
@@ -523,8 +585,7 @@ bool Engine::Impl::doSegment(uint32_t R, const Event &E) {
   SegmentResult &T = SegmentTotals[G.Total];
   ++T.Executions;
   T.Compute += Ns;
-  S.Compute += Ns;
-  S.Instances.back().Compute += Ns;
+  S.Cur.Compute += Ns;
   if (Opt.Timeline && Ns > 0)
     Opt.Timeline->span(int(R), SpanKind::Compute, E.Block, Begin, S.Now);
   if (Opt.Observer && Ns > 0)
@@ -533,7 +594,9 @@ bool Engine::Impl::doSegment(uint32_t R, const Event &E) {
 }
 
 uint32_t Engine::Impl::newRequest(uint32_t R, const Event &E) {
-  uint32_t Slot = takeSlot(Requests, FreeRequests);
+  RankState &S = Ranks[R];
+  uint32_t Slot = S.SpareRequests.Size > 0 ? S.SpareRequests.Slots[--S.SpareRequests.Size]
+                                           : takeSlot(Requests, FreeRequests);
   Request &Q = Requests[Slot];
   Q = Request();
   Q.Owner = int32_t(R);
@@ -544,9 +607,9 @@ uint32_t Engine::Impl::newRequest(uint32_t R, const Event &E) {
   Q.Bytes = E.Count;
   Q.Block = E.Block;
   Q.Id = E.Request;
-  Q.Start = Ranks[R].Now;
+  Q.Start = S.Now;
   bool Inserted = false;
-  uint32_t &Mapped = Ranks[R].Requests.getOrInsert(E.Request, Slot, &Inserted);
+  uint32_t &Mapped = S.Requests.getOrInsert(E.Request, Slot, &Inserted);
   if (!Inserted) {
     // The id is reused while the old request was never waited for (MPI_Request_free): the
     // old one lives on unnamed until its message is matched.
@@ -554,17 +617,23 @@ uint32_t Engine::Impl::newRequest(uint32_t R, const Event &E) {
     Mapped = Slot;
     Requests[Old].Detached = true;
     if (Requests[Old].Known)
-      releaseRequest(Old);
+      releaseRequest(Old, R);
   }
   return Slot;
 }
 
-void Engine::Impl::releaseRequest(uint32_t Slot) {
-  Requests[Slot].Owner = -1;
-  FreeRequests.push_back(Slot);
+void Engine::Impl::releaseRequest(uint32_t Slot, uint32_t Owner) {
+  // Back to its owner first, whose next start reuses it (prefetched with the owner's state);
+  // the slot itself is not touched (it is cold by the time a wait ends).
+  if (!Ranks[Owner].SpareRequests.push(Slot))
+    FreeRequests.push_back(Slot);
 }
 
-uint32_t Engine::Impl::newEnvelope() { return takeSlot(Envelopes, FreeEnvelopes); }
+uint32_t Engine::Impl::newEnvelope(RankState &S) {
+  if (S.SpareEnvelopes.Size > 0)
+    return S.SpareEnvelopes.Slots[--S.SpareEnvelopes.Size];
+  return takeSlot(Envelopes, FreeEnvelopes);
+}
 
 uint32_t Engine::Impl::spaceOf(int32_t Rank, uint64_t Comm, uint8_t Context) {
   // Nearly every message of a rank uses one communicator: its spaces are kept by rank, which
@@ -617,9 +686,10 @@ void Engine::Impl::doSend(uint32_t R, const Event &E) {
 
   bool Rendezvous = E.Count > L.eagerLimit() || E.Mode == SendMode::Synchronous;
   bool SendWaits = Rendezvous && E.Mode != SendMode::Buffered;
-  uint32_t Env = newEnvelope();
+  uint32_t Env = newEnvelope(S);
+  const RecentSend &T = sendTarget(S, int32_t(R), E);
   Envelope &V = Envelopes[Env];
-  V.Space = spaceOf(E.Peer, E.Comm, E.Context);
+  V.Space = T.Space;
   V.Source = int32_t(R);
   V.Tag = E.Tag;
   V.Bytes = E.Count;
@@ -631,7 +701,7 @@ void Engine::Impl::doSend(uint32_t R, const Event &E) {
   // A rendezvous message announces itself with an empty control message; the data follows
   // once the receive is matched.
   V.Arrival = Inject + std::max<TimeNs>(0, L.transfer(Rendezvous ? 0 : E.Count));
-  V.Channel = sendChannel(S, V.Space, int32_t(R));
+  V.Channel = T.Chan;
   V.InTransit = false;
   if (!Rendezvous) {
     // Under contention the data of an eager message streams as a flow: it arrives when the
@@ -661,15 +731,26 @@ uint32_t Engine::Impl::channelOf(uint32_t Space, int32_t Source) {
   return Ch;
 }
 
-uint32_t Engine::Impl::sendChannel(RankState &S, uint32_t Space, int32_t Source) {
-  if (S.RecentChanSpace[0] == Space)
-    return S.RecentChan[0];
-  uint32_t Ch = S.RecentChanSpace[1] == Space ? S.RecentChan[1] : channelOf(Space, Source);
-  S.RecentChanSpace[1] = S.RecentChanSpace[0];
-  S.RecentChan[1] = S.RecentChan[0];
-  S.RecentChanSpace[0] = Space;
-  S.RecentChan[0] = Ch;
-  return Ch;
+const Engine::Impl::RecentSend &Engine::Impl::sendTarget(RankState &S, int32_t Source,
+                                                         const Event &E) {
+  auto Same = [&](const RecentSend &T) {
+    return T.Space != NoIndex && T.Peer == E.Peer && T.Comm == E.Comm && T.Context == E.Context;
+  };
+  if (Same(S.Sends[0]))
+    return S.Sends[0];
+  if (Same(S.Sends[1])) {
+    std::swap(S.Sends[0], S.Sends[1]);
+    return S.Sends[0];
+  }
+  RecentSend T;
+  T.Peer = E.Peer;
+  T.Comm = E.Comm;
+  T.Context = E.Context;
+  T.Space = spaceOf(E.Peer, E.Comm, E.Context);
+  T.Chan = channelOf(T.Space, Source);
+  S.Sends[1] = S.Sends[0];
+  S.Sends[0] = T;
+  return S.Sends[0];
 }
 
 void Engine::Impl::dispatchEnvelope(uint32_t Env) {
@@ -777,8 +858,10 @@ void Engine::Impl::arrive(uint32_t Env, TimeNs Now) {
 
 void Engine::Impl::match(uint32_t Env, uint32_t Recv, TimeNs Now) {
   const Envelope V = Envelopes[Env];
-  FreeEnvelopes.push_back(Env);
   Request &Q = Requests[Recv];
+  // The receiver's next send reuses the slot (prefetched with the receiver's state).
+  if (!Ranks[uint32_t(Q.Owner)].SpareEnvelopes.push(Env))
+    FreeEnvelopes.push_back(Env);
   if (V.Bytes > Q.Bytes && !Opt.AllowLargerMessages) [[unlikely]]
     // MPI would end the real run with MPI_ERR_TRUNCATE: the traces contradict each other.
     fail(uint32_t(Q.Owner), "a message of " + std::to_string(V.Bytes) + " bytes from rank " +
@@ -839,7 +922,7 @@ void Engine::Impl::complete(uint32_t Slot, TimeNs Done) {
       push(S.Now, QueueKind::Resume, R);
     }
   } else if (Q.Detached) {
-    releaseRequest(Slot);
+    releaseRequest(Slot, uint32_t(Q.Owner));
   }
 }
 
@@ -852,6 +935,7 @@ bool Engine::Impl::doCompletion(uint32_t R, const Event &E) {
   }
   S.WaitList.clear();
   S.Pending = 0;
+  S.WaitWildcard = false;
   S.WaitStart = S.WaitMax = S.Now;
   S.WaitBlock = E.Block;
   S.WaitBlockIdx = S.CurBlock;
@@ -870,6 +954,7 @@ bool Engine::Impl::doCompletion(uint32_t R, const Event &E) {
     Q.RecSource = C.Source;
     Q.RecTag = C.Tag;
     S.WaitList.push_back(Slot);
+    S.WaitWildcard |= Q.IsRecv && (Q.Peer == AnySource || Q.Tag == AnyTag);
     if (Q.Known)
       S.WaitMax = std::max(S.WaitMax, Q.Done);
     else
@@ -879,7 +964,7 @@ bool Engine::Impl::doCompletion(uint32_t R, const Event &E) {
       Opt.Assume->zeroWait(int(R), S.Index, E.Block)) {
     // What-if: the partners started early enough. Requests still incomplete go on unwaited
     // (as after MPI_Request_free) and are released when their messages complete them.
-    std::erase_if(S.WaitList, [&](uint32_t Slot) {
+    S.WaitList.eraseIf([&](uint32_t Slot) {
       Request &Q = Requests[Slot];
       if (Q.Known)
         return false;
@@ -908,7 +993,7 @@ void Engine::Impl::doRequestFree(uint32_t R, const Event &E) {
   // The message still has to be matched; the request just goes once it is complete.
   Requests[Slot].Detached = true;
   if (Requests[Slot].Known)
-    releaseRequest(Slot);
+    releaseRequest(Slot, R);
 }
 
 bool Engine::Impl::doProbe(uint32_t R, const Event &E) {
@@ -951,6 +1036,10 @@ void Engine::Impl::endWait(uint32_t R, TimeNs End) {
     }
   S.Now = End;
   for (uint32_t Slot : S.WaitList) {
+    if (!S.WaitWildcard) {
+      releaseRequest(Slot, R);
+      continue;
+    }
     const Request &Q = Requests[Slot];
     bool Wildcard = Q.Peer == AnySource || Q.Tag == AnyTag;
     if (Q.IsRecv && Wildcard && Q.RecSource != NoStatus) {
@@ -967,7 +1056,7 @@ void Engine::Impl::endWait(uint32_t R, TimeNs End) {
               std::to_string(Q.PredSource) + " tag " + std::to_string(Q.PredTag));
       }
     }
-    releaseRequest(Slot);
+    releaseRequest(Slot, R);
   }
   S.WaitList.clear();
   S.State = Status::Ready;

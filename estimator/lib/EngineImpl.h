@@ -24,9 +24,9 @@ private:
   static constexpr uint32_t NoIndex = ~0U;
 
   /// A started send or receive, alive until it has been waited for and is complete.
-  struct Request {
-    TimeNs Start = 0; ///< send start or receive post
-    TimeNs Done = 0;  ///< completion time, once Known
+  struct alignas(64) Request { // two cache lines, not three
+    TimeNs Start = 0;          ///< send start or receive post
+    TimeNs Done = 0;           ///< completion time, once Known
     BlockId Block = 0;
     uint64_t Id = 0, Bytes = 0;
     int32_t Owner = 0, Peer = 0, Tag = 0;
@@ -148,49 +148,121 @@ private:
     uint32_t NumInline = 0;
     uint32_t Slots[Inline];
     uint64_t Ids[Inline];
-    FlatMap<uint32_t> More;
+    FlatMap<uint32_t> More; // (cold: a find reads it only after missing inline)
   };
 
-  struct RankState {
+  /// A few slot indices kept in place (a rank's spare requests and envelopes).
+  struct SlotStack {
+    static constexpr uint32_t Capacity = 6;
+    uint32_t Size = 0;
+    uint32_t Slots[Capacity];
+    bool push(uint32_t Slot) {
+      if (Size == Capacity)
+        return false;
+      Slots[Size++] = Slot;
+      return true;
+    }
+  };
+
+  /// The requests a wait or test is waiting for: the few of a typical wait in place.
+  class WaitSlots {
+  public:
+    const uint32_t *begin() const { return Heap.empty() ? Inline : Heap.data(); }
+    const uint32_t *end() const { return begin() + Size; }
+    uint32_t *begin() { return Heap.empty() ? Inline : Heap.data(); }
+    uint32_t *end() { return begin() + Size; }
+    void clear() {
+      Size = 0;
+      Heap.clear();
+    }
+    void push_back(uint32_t Slot) {
+      if (Heap.empty() && Size < Capacity) {
+        Inline[Size++] = Slot;
+        return;
+      }
+      if (Heap.empty())
+        Heap.assign(Inline, Inline + Size);
+      Heap.push_back(Slot);
+      ++Size;
+    }
+    /// Drops the slots Pred holds for, keeping the others' order.
+    template <typename F> void eraseIf(F Pred) {
+      uint32_t *Out = begin();
+      for (uint32_t *I = begin(); I != end(); ++I)
+        if (!Pred(*I))
+          *Out++ = *I;
+      Size = uint32_t(Out - begin());
+      if (!Heap.empty())
+        Heap.resize(Size);
+    }
+
+  private:
+    static constexpr uint32_t Capacity = 6;
+    uint32_t Size = 0;
+    uint32_t Inline[Capacity];
+    std::vector<uint32_t> Heap; ///< all of them, once more than Capacity
+  };
+
+  /// A destination sent to recently: its matching space and channel without the look-ups.
+  struct RecentSend {
+    uint64_t Comm = 0;
+    int32_t Peer = -1;
+    uint8_t Context = 0;
+    uint32_t Space = NoIndex, Chan = NoIndex;
+  };
+
+  /// Hot fields first: at 10^5 ranks each rank's state has left the caches by the time it runs
+  /// again, so an event should touch few of its lines, and the engine prefetches those
+  /// (HotBytes) a few queue entries ahead. The rest is read at region boundaries, in
+  /// diagnostics, or in seed-mode replays.
+  struct alignas(64) RankState {
     EventSource *Src = nullptr;
-    std::string Name;
     TimeNs Now = 0;
     uint64_t Record = 0;  ///< events read
     uint64_t Index = 0;   ///< stream index of the event being replayed
     uint64_t CarryPs = 0; ///< sub-nanosecond compute time carried to the next block
-    Status State = Status::Ready;
-    bool InRegion = false, RegionSeen = false, RegionClosed = false;
-    bool EndPending = false; ///< segment mode: the end call ran; the region ends with it
-    std::vector<Instance> Instances;
-    TimeNs Compute = 0, Comm = 0, Wait = 0;
     TimeNs LastInject = 0;
-    bool Injected = false;
     // The wait or probe the rank is blocked in.
-    std::vector<uint32_t> WaitList;
-    uint32_t Pending = 0;
     TimeNs WaitStart = 0, WaitMax = 0;
     BlockId WaitBlock = 0;
     uint64_t WaitRecord = 0;
-    uint32_t ProbeSpace = 0;
-    int32_t ProbeSource = 0, ProbeTag = 0;
-    RequestMap Requests;            ///< request id -> slot
-    FlatMap<int64_t> ComputeCache;  ///< block -> picoseconds per execution, -1 if unknown
-    FlatMap<uint32_t> SegmentSlots; ///< segmentKey (probed on) -> Segments index
-    std::vector<RankSegment> Segments;
-    uint32_t LastSegment = NoIndex; ///< Segments index of the last segment replayed
-    bool SawSegment = false, SawBlock = false;
+    uint32_t Pending = 0;
     uint32_t CurBlock = 0; ///< BlockTotals index of the event being replayed
     uint32_t WaitBlockIdx = 0;
+    uint32_t LastSegment = NoIndex; ///< Segments index of the last segment replayed
+    Status State = Status::Ready;
+    bool InRegion = false, RegionSeen = false, RegionClosed = false;
+    bool EndPending = false; ///< segment mode: the end call ran; the region ends with it
+    bool Injected = false;
+    bool SawSegment = false, SawBlock = false;
     bool InitSeen = false;
     bool HasHeld = false;
-    /// The channels this rank sent on last (receiver space, channel), latest first: a halo
-    /// exchange alternates between two, and channelOf's hash table is out of the caches at
-    /// 10^5 ranks.
-    uint32_t RecentChanSpace[2] = {NoIndex, NoIndex}, RecentChan[2] = {NoIndex, NoIndex};
+    bool WaitWildcard = false; ///< the wait includes a wildcard receive (endWait checks it)
+    Instance Cur;              ///< the open region instance (InRegion)
+    WaitSlots WaitList;
+    RequestMap Requests; ///< request id -> slot
+    /// Slots this rank freed (requests) or received (envelopes), reused by its next starts and
+    /// sends: their lines are known before the rank runs, so they are prefetched with it.
+    SlotStack SpareRequests, SpareEnvelopes;
+    /// The destinations this rank sent to last, latest first: a halo exchange alternates
+    /// between two, and the tables behind spaceOf and channelOf are out of the caches at 10^5
+    /// ranks.
+    RecentSend Sends[2];
+    std::vector<RankSegment> Segments;
+    // Cold.
+    std::string Name;
+    std::vector<Instance> Instances; ///< closed instances
+    uint32_t ProbeSpace = 0;
+    int32_t ProbeSource = 0, ProbeTag = 0;
+    FlatMap<int64_t> ComputeCache;  ///< block -> picoseconds per execution, -1 if unknown
+    FlatMap<uint32_t> SegmentSlots; ///< segmentKey (probed on) -> Segments index
     Event Held; ///< a receive or probe read ahead of global time, replayed on resume
   };
+  /// Asks for the cache lines of a rank's state an event touches (the fields before Name).
+  static void prefetchHot(const RankState &S);
 
   void push(TimeNs Time, QueueKind Kind, uint32_t Index);
+  void prefetchAhead();
   void runRank(uint32_t R);
   bool dispatch(uint32_t R, const Event &E);
   bool doCompute(uint32_t R, const Event &E, uint64_t Trips);
@@ -204,7 +276,7 @@ private:
   bool doProbe(uint32_t R, const Event &E);
   void arrive(uint32_t Env, TimeNs Now);
   uint32_t channelOf(uint32_t Space, int32_t Source);
-  uint32_t sendChannel(RankState &S, uint32_t Space, int32_t Source);
+  const RecentSend &sendTarget(RankState &S, int32_t Source, const Event &E);
   void dispatchEnvelope(uint32_t Env);
   void drainChannel(uint32_t Ch);
   // Contention (EngineFlows.cpp).
@@ -225,8 +297,8 @@ private:
   uint32_t blockIndex(BlockId B);
   uint32_t blockIndexSlow(BlockId B);
   uint32_t newRequest(uint32_t R, const Event &E);
-  void releaseRequest(uint32_t Slot);
-  uint32_t newEnvelope();
+  void releaseRequest(uint32_t Slot, uint32_t Owner);
+  uint32_t newEnvelope(RankState &S);
   /// A slot of Pool: a freed one if there is one, else a new one at its end.
   template <typename T>
   static uint32_t takeSlot(std::vector<T> &Pool, std::vector<uint32_t> &Free) {

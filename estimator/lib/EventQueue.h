@@ -34,6 +34,13 @@ public:
 
   bool empty() const { return Size == 0; }
 
+  /// An entry that leaves K pops from now if nothing is pushed before it, or null (only bucket
+  /// 0 is looked at): the engine prefetches what those entries will touch.
+  const Entry *ahead(size_t K) const {
+    size_t I = Head + K;
+    return I < Buckets[0].size() ? &Buckets[0][I] : nullptr;
+  }
+
   void push(const Entry &E) {
     ++Size;
     if (uint64_t(E.Time) < Last) {

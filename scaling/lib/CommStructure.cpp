@@ -117,13 +117,16 @@ std::string PeerExpr::text() const {
 uint64_t BytesExpr::eval(double P, double W) const {
   if (WExp == 0 && PExp == 0)
     return uint64_t(Coeff);
-  return uint64_t(std::llround(Coeff * std::pow(W, WExp) / std::pow(P, PExp)));
+  return uint64_t(std::llround(Const + Coeff * std::pow(W, WExp) / std::pow(P, PExp)));
 }
 
 std::string BytesExpr::text() const {
   std::ostringstream S;
   S.precision(10);
-  S << Coeff;
+  if (Const != 0)
+    S << Const << (Coeff < 0 ? " - " : " + ") << std::abs(Coeff);
+  else
+    S << Coeff;
   if (WExp != 0)
     S << " * W^" << WExp;
   if (PExp != 0)
@@ -314,17 +317,59 @@ bool findPeer(const std::vector<PeerObs> &Obs, PeerExpr &Out) {
   return false;
 }
 
+bool exact(const BytesExpr &E, const std::vector<BytesObs> &Obs) {
+  for (const BytesObs &O : Obs)
+    if (E.eval(O.P, O.W) != O.V)
+      return false;
+  return true;
+}
+
+/// X rounded to an integer when it is one up to the arithmetic's noise (byte counts are
+/// integer combinations: a solved 7.9999999999 means 8).
+double snap(double X) {
+  double N = std::nearbyint(X);
+  return std::abs(X - N) <= 1e-7 * std::max(1.0, std::abs(X)) ? N : X;
+}
+
 bool findBytes(const std::vector<BytesObs> &Obs, BytesExpr &Out) {
   const BytesObs &F = Obs.front();
-  for (double WExp : {0.0, 1.0, 2.0, 3.0})
-    for (double PExp : {0.0, 1.0, 0.5, 2.0, 1.0 / 3}) {
+  static constexpr double WExps[] = {0.0, 1.0, 2.0, 3.0};
+  static constexpr double PExps[] = {0.0, 1.0, 0.5, 2.0, 1.0 / 3};
+  for (double WExp : WExps)
+    for (double PExp : PExps) {
       BytesExpr E{WExp == 0 && PExp == 0 ? double(F.V)
                                          : double(F.V) * std::pow(F.P, PExp) / std::pow(F.W, WExp),
                   WExp, PExp};
-      bool Ok = true;
-      for (const BytesObs &O : Obs)
-        Ok &= E.eval(O.P, O.W) == O.V;
-      if (Ok) {
+      if (exact(E, Obs)) {
+        Out = E;
+        return true;
+      }
+    }
+  // With a constant term: Const and Coeff from two observations whose W^a / P^b differ, and
+  // only trusted when a third distinct value confirms them (two points fit any exponents).
+  for (double WExp : WExps)
+    for (double PExp : PExps) {
+      if (WExp == 0 && PExp == 0)
+        continue;
+      auto X = [&](const BytesObs &O) { return std::pow(O.W, WExp) / std::pow(O.P, PExp); };
+      std::vector<double> Xs;
+      const BytesObs *Second = nullptr;
+      for (const BytesObs &O : Obs) {
+        double V = X(O);
+        bool Seen = false;
+        for (double S : Xs)
+          Seen |= std::abs(S - V) <= 1e-9 * std::max(std::abs(S), std::abs(V));
+        if (Seen)
+          continue;
+        Xs.push_back(V);
+        if (Xs.size() == 2)
+          Second = &O;
+      }
+      if (Xs.size() < 3)
+        continue;
+      double Coeff = snap((double(Second->V) - double(F.V)) / (Xs[1] - Xs[0]));
+      BytesExpr E{Coeff, WExp, PExp, snap(double(F.V) - Coeff * Xs[0])};
+      if (Coeff != 0 && exact(E, Obs)) {
         Out = E;
         return true;
       }
@@ -493,7 +538,8 @@ bool learnColl(const std::vector<Member> &Members, size_t K, OpTemplate &Op, Ref
     return false;
   }
   if (!findBytes(Bytes, Op.Bytes)) {
-    Why = {Ref.Site, Name + ": the byte count is no exact c * W^a / P^b over the measured runs"};
+    Why = {Ref.Site,
+           Name + ": the byte count is no exact c0 + c * W^a / P^b over the measured runs"};
     return false;
   }
   std::vector<Event> Got;
@@ -592,7 +638,7 @@ bool learnClass(const std::vector<Member> &Members, RankClass &C, uint32_t &MaxD
     if (HasCount && !findBytes(Bytes, Op.Bytes))
       return Fail(K, RE.Block,
                   describeEvent(RE) +
-                      ": the byte count is no exact c * W^a / P^b over the measured runs");
+                      ": the byte count is no exact c0 + c * W^a / P^b over the measured runs");
     if (RE.Kind == EventKind::Completion)
       for (size_t J = 0; J < RE.Completed.size(); ++J) {
         Peers.clear();

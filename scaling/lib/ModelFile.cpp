@@ -39,12 +39,18 @@ bool parsePeer(const std::string &T, PeerExpr &E) {
   return true;
 }
 std::string bytesText(const BytesExpr &E) {
-  char Buf[96];
-  std::snprintf(Buf, sizeof Buf, "%.17g:%.17g:%.17g", E.Coeff, E.WExp, E.PExp);
+  // COEFF:WEXP:PEXP, then :CONST when there is one (files without it stay as they were).
+  char Buf[128];
+  if (E.Const != 0)
+    std::snprintf(Buf, sizeof Buf, "%.17g:%.17g:%.17g:%.17g", E.Coeff, E.WExp, E.PExp, E.Const);
+  else
+    std::snprintf(Buf, sizeof Buf, "%.17g:%.17g:%.17g", E.Coeff, E.WExp, E.PExp);
   return Buf;
 }
 bool parseBytes(const std::string &T, BytesExpr &E) {
-  return std::sscanf(T.c_str(), "%lg:%lg:%lg", &E.Coeff, &E.WExp, &E.PExp) == 3;
+  E.Const = 0;
+  int N = std::sscanf(T.c_str(), "%lg:%lg:%lg:%lg", &E.Coeff, &E.WExp, &E.PExp, &E.Const);
+  return N == 3 || N == 4;
 }
 
 } // namespace

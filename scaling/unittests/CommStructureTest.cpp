@@ -140,7 +140,8 @@ TEST(CommStructureTest, BinomialTreeIsRefusedAtItsSite) {
 }
 
 TEST(CommStructureTest, ByteCountsNoFunctionRefused) {
-  // Bytes 3, 5, 11 at 2, 4, 8 ranks: no c * W^a / P^b.
+  // Bytes 3, 5, 11 at 2, 4, 8 ranks: no c0 + c * W^a / P^b (three values: 3 + c P^b fits
+  // none of the exponents).
   Pattern F = [](int R, int P, double) {
     const uint64_t B = P == 2 ? 3 : P == 4 ? 5 : 11;
     return exchange({(R + 1) % P}, B, 1);
@@ -149,6 +150,95 @@ TEST(CommStructureTest, ByteCountsNoFunctionRefused) {
   Refusal Why;
   EXPECT_FALSE(learnStructure(measure(F, {2, 4, 8}), S, Why));
   EXPECT_EQ(Why.Site, SiteA);
+}
+
+/// Runs at every (P, W) of the two lists.
+std::vector<MeasuredRun> measureSizes(const Pattern &F, std::vector<int> Ranks,
+                                      std::vector<double> Sizes) {
+  std::vector<MeasuredRun> Runs;
+  for (double W : Sizes)
+    for (MeasuredRun &Run : measure(F, Ranks, W))
+      Runs.push_back(std::move(Run));
+  return Runs;
+}
+
+/// The bytes of the first send a learnt structure's first class holds.
+BytesExpr sendBytes(const CommStructure &S) {
+  for (const OpTemplate &Op : S.Classes.front().Ops)
+    if (!Op.IsColl && Op.Proto.Kind == mpiete::estimator::EventKind::SendStart)
+      return Op.Bytes;
+  ADD_FAILURE() << "no send";
+  return {};
+}
+
+TEST(CommStructureTest, ByteCountsWithAConstantTerm) {
+  // A row of n cells plus its two ghost cells, 8 bytes each: (n + 2) * 8 = 16 + 8 W, the same
+  // at every rank count. Measured at 3 sizes; generated at a size and rank count never seen.
+  Pattern F = [](int R, int P, double W) {
+    return exchange({(R + P - 1) % P, (R + 1) % P}, uint64_t(W + 2) * 8, 2);
+  };
+  CommStructure S;
+  Refusal Why;
+  ASSERT_TRUE(learnStructure(measureSizes(F, {2, 4, 8}, {100, 200, 400}), S, Why)) << Why.Message;
+  const BytesExpr B = sendBytes(S);
+  EXPECT_EQ(B.Const, 16);
+  EXPECT_EQ(B.Coeff, 8);
+  EXPECT_EQ(B.WExp, 1);
+  EXPECT_EQ(B.PExp, 0);
+  EXPECT_EQ(B.text(), "16 + 8 * W^1");
+  EXPECT_EQ(B.eval(1000, 1e5), 800016u);
+  roundTrip(F, 64, {2, 4, 8}, 1000);
+  // roundTrip learns at one size only (a literal there): check the multi-size structure too.
+  Event E;
+  SyntheticEventSource Gen(S, 5, 64, 1000);
+  uint64_t Sends = 0;
+  while (Gen.next(E))
+    if (E.Kind == mpiete::estimator::EventKind::SendStart) {
+      EXPECT_EQ(E.Count, 8016u);
+      ++Sends;
+    }
+  EXPECT_EQ(Sends, 4u);
+}
+
+TEST(CommStructureTest, ByteCountsWithAConstantTermPerRank) {
+  // A 1-D decomposition's halo row: W / P cells plus two ghost cells, 16 + 8 W / P bytes.
+  Pattern F = [](int R, int P, double W) {
+    return exchange({(R + P - 1) % P, (R + 1) % P}, uint64_t(W / P + 2) * 8, 1);
+  };
+  CommStructure S;
+  Refusal Why;
+  ASSERT_TRUE(learnStructure(measureSizes(F, {2, 4, 8}, {256, 1024}), S, Why)) << Why.Message;
+  const BytesExpr B = sendBytes(S);
+  EXPECT_EQ(B.Const, 16);
+  EXPECT_EQ(B.Coeff, 8);
+  EXPECT_EQ(B.WExp, 1);
+  EXPECT_EQ(B.PExp, 1);
+  EXPECT_EQ(B.eval(64, 65536), 8208u); // (1024 + 2) * 8
+}
+
+TEST(CommStructureTest, ByteCountsPureFormsKeepNoConstant) {
+  // W / P exactly: the constant-free form is tried first and wins.
+  Pattern F = [](int R, int P, double W) { return exchange({(R + 1) % P}, uint64_t(W / P), 1); };
+  CommStructure S;
+  Refusal Why;
+  ASSERT_TRUE(learnStructure(measureSizes(F, {2, 4, 8}, {1024, 4096}), S, Why)) << Why.Message;
+  const BytesExpr B = sendBytes(S);
+  EXPECT_EQ(B.Const, 0);
+  EXPECT_EQ(B.Coeff, 1);
+  EXPECT_EQ(B.text(), "1 * W^1 / P^1");
+}
+
+TEST(CommStructureTest, ByteCountsConstantTermNeedsAThirdValue) {
+  // 16 + 8 W at two sizes only: any exponents fit two values, so the constant term is not
+  // trusted and the call is refused at its site.
+  Pattern F = [](int R, int P, double W) {
+    return exchange({(R + 1) % P}, uint64_t(W + 2) * 8, 1);
+  };
+  CommStructure S;
+  Refusal Why;
+  EXPECT_FALSE(learnStructure(measureSizes(F, {2, 4, 8}, {100, 200}), S, Why));
+  EXPECT_EQ(Why.Site, SiteA);
+  EXPECT_NE(Why.Message.find("c0 + c * W^a / P^b"), std::string::npos) << Why.Message;
 }
 
 } // namespace

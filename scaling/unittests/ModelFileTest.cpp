@@ -106,6 +106,54 @@ TEST(ModelFileTest, RoundTrip) {
   }
 }
 
+TEST(ModelFileTest, ByteCountConstantTermRoundTrips) {
+  // 16 + 8 W / P bytes (a halo row with its ghost cells), learnt from three sizes.
+  std::vector<MeasuredRun> Runs;
+  for (double W : {256.0, 1024.0, 4096.0})
+    for (int P : {2, 4}) {
+      MeasuredRun Run{P, W, {}, {}};
+      for (int R = 0; R < P; ++R) {
+        const uint64_t Bytes = (uint64_t(W) / P + 2) * 8;
+        Run.PerRank.push_back({Event::segment(mpiete::ProgramStart, SiteA),
+                               Event::recv(SiteA, (R + P - 1) % P, 5, Bytes, 1),
+                               Event::send(SiteA, (R + 1) % P, 5, Bytes, 2),
+                               Event::completion(SiteA, {{1, (R + P - 1) % P, 5}, {2}})});
+      }
+      Runs.push_back(std::move(Run));
+    }
+  ScalingModelFile F;
+  F.Tool = "mpiete test";
+  F.Command = "mpiete model --run ...";
+  F.Runs = {{2, 256, "t2", "m2.yaml"}};
+  Refusal Why;
+  ASSERT_TRUE(learnStructure(Runs, F.Learnt, Why)) << Why.Message;
+  F.StructureAccepted = true;
+  F.Structure = F.Learnt.describe();
+  std::ostringstream First;
+  writeScalingModel(First, F);
+  EXPECT_NE(First.str().find(":16"), std::string::npos) << First.str();
+  const std::string Path =
+      (std::filesystem::temp_directory_path() / "mpiete-modelfile-const-test.yaml").string();
+  std::ofstream(Path) << First.str();
+  std::ostringstream Errors;
+  mpiete::DiagnosticSink Diags(Errors);
+  ScalingModelFile G;
+  ASSERT_TRUE(loadScalingModel(Path, G, Diags)) << Errors.str();
+  std::filesystem::remove(Path);
+  std::ostringstream Second;
+  writeScalingModel(Second, G);
+  EXPECT_EQ(First.str(), Second.str());
+  SyntheticEventSource Gen(G.Learnt, 3, 64, 65536);
+  Event E;
+  int Sends = 0;
+  while (Gen.next(E))
+    if (E.Kind == mpiete::estimator::EventKind::SendStart) {
+      EXPECT_EQ(E.Count, 8208u); // (65536 / 64 + 2) * 8
+      ++Sends;
+    }
+  EXPECT_EQ(Sends, 1);
+}
+
 TEST(ModelFileTest, MalformedOpRefused) {
   OpTemplate Op;
   EXPECT_FALSE(parseOp("send 0aa758c0:3 nonsense", Op));

@@ -39,10 +39,12 @@ struct PeerExpr {
   std::string text() const;
 };
 
-/// Message bytes as a function of (P, W): Coeff * W^WExp / P^PExp, rounded; a literal when
-/// WExp and PExp are 0.
+/// Message bytes as a function of (P, W): Const + Coeff * W^WExp / P^PExp, rounded; a literal
+/// when WExp and PExp are 0. Const is a halo row's ghost cells, a header: (n + 2) * 8 bytes is
+/// 16 + 8 * W^1.
 struct BytesExpr {
   double Coeff = 0, WExp = 0, PExp = 0;
+  double Const = 0;
   uint64_t eval(double P, double W) const;
   std::string text() const;
 };
