@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end test of the task farms (docs/taskfarm.md) on test-programs/farm-1d or farm-2d.
 
-usage: farm_e2e.py --build BUILD --source SRC --work WORK --program farm-1d|farm-2d
+usage: farm_e2e.py --build BUILD --source SRC --work WORK --program farm-1d|farm-2d|...
 
 1. `make CC=BUILD/bin/mpiete-cc` and `make` (mpicc): the native, instrumented and trace-probe
    builds print the same at 4 ranks (MPIETE_TASK vanishes outside the probes, and the probes
@@ -29,6 +29,9 @@ CASES = {
     "farm-1d": (["48", "20000"], 8, [[0, 47, 1]], [[0], [9], [19], [28], [38], [47]]),
     "farm-2d": (["6", "4", "4", "200"], 2, [[0, 5, 1], [0, 3, 1]],
                 [[i, j] for i in (0, 3, 5) for j in (0, 3)]),
+    # farm-2d whose parameters are elements 1 and 2 of the work message (task number, i, j).
+    "farm-2d-message": (["6", "4", "4", "200"], 2, [[0, 5, 1], [0, 3, 1]],
+                        [[i, j] for i in (0, 3, 5) for j in (0, 3)]),
 }
 
 

@@ -8,6 +8,7 @@
 #include "mpiete/task.h"
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -104,6 +105,7 @@ void writeTask(long long Nanos) {
   for (int K = 0; K < NParams; ++K)
     std::fprintf(Out, " %lld", Params[K]);
   std::fprintf(Out, " %lld\n", Nanos);
+  std::fflush(Out); // complete after every task (after the end stamp): an aborted job keeps them
 }
 
 /// Opens the rank's file and keeps the task's parameters for its line.
@@ -114,6 +116,42 @@ void enter(int NewParams, const long long *NewValues) {
     mpiete::Recorder::get().fail("a task has %d parameters: MPIETE_TASK takes 1 to 8", NewParams);
   NParams = NewParams;
   std::memcpy(Params, NewValues, sizeof(long long) * size_t(NewParams));
+}
+
+/// MPIETE_TASK_MESSAGE's declaration: where the work message lies and which of its elements
+/// are the task's parameters (read when each task begins, after the receive filled the buffer).
+struct Message {
+  const unsigned char *Buffer = nullptr;
+  int Size = 0;
+  bool Signed = true;
+  int N = 0;
+  int Elements[8] = {};
+} Declared;
+
+/// One element of type S (its unsigned twin U) as a parameter.
+template <typename S, typename U> long long read(const unsigned char *At, bool Signed) {
+  S V;
+  std::memcpy(&V, At, sizeof V);
+  return Signed ? static_cast<long long>(V) : static_cast<long long>(static_cast<U>(V));
+}
+
+long long element(int Index) {
+  const unsigned char *At = Declared.Buffer + size_t(Index) * size_t(Declared.Size);
+  switch (Declared.Size) {
+  case 1:
+    return read<int8_t, uint8_t>(At, Declared.Signed);
+  case 2:
+    return read<int16_t, uint16_t>(At, Declared.Signed);
+  case 4:
+    return read<int32_t, uint32_t>(At, Declared.Signed);
+  default:
+    const long long V = read<int64_t, int64_t>(At, true);
+    if (!Declared.Signed && V < 0)
+      mpiete::Recorder::get().fail("the work message's element %d is %llu, beyond the task "
+                                   "parameters' range",
+                                   Index, static_cast<unsigned long long>(V));
+    return V;
+  }
 }
 
 #if defined(MPIETE_VARIANT_TIMING)
@@ -132,6 +170,36 @@ void settleCpuTime() {
 #endif
 
 } // namespace
+
+extern "C" void mpiete_task_message(void *buffer, int elemsize, int kind, int nparams,
+                                    const int *elements) {
+  mpiete::Recorder &R = mpiete::Recorder::get();
+  if (nparams < 1 || nparams > 8)
+    R.fail("MPIETE_TASK_MESSAGE names %d elements: a task has 1 to 8 parameters", nparams);
+  if (kind == 2)
+    R.fail("MPIETE_TASK_MESSAGE: the work message holds floating-point numbers; a task's "
+           "parameters are integers");
+  if (buffer == nullptr || (elemsize != 1 && elemsize != 2 && elemsize != 4 && elemsize != 8))
+    R.fail("MPIETE_TASK_MESSAGE: a buffer of integers of 1, 2, 4 or 8 bytes");
+  for (int K = 0; K < nparams; ++K)
+    if (elements[K] < 0)
+      R.fail("MPIETE_TASK_MESSAGE: element %d is negative", elements[K]);
+  Declared.Buffer = static_cast<const unsigned char *>(buffer);
+  Declared.Size = elemsize;
+  Declared.Signed = kind == 1;
+  Declared.N = nparams;
+  std::memcpy(Declared.Elements, elements, sizeof(int) * size_t(nparams));
+}
+
+extern "C" int mpiete_task_begin_message(void) {
+  if (Declared.Buffer == nullptr)
+    mpiete::Recorder::get().fail(
+        "MPIETE_TASK_FROM_MESSAGE before any MPIETE_TASK_MESSAGE: no work message declared");
+  long long P[8];
+  for (int K = 0; K < Declared.N; ++K)
+    P[K] = element(Declared.Elements[K]);
+  return mpiete_task_begin(Declared.N, P);
+}
 
 extern "C" int mpiete_task_begin(int nparams, const long long *params) {
   enter(nparams, params);

@@ -73,8 +73,26 @@ static inline int mpiete_task_in_grid_subset(int NParams, const long long *Param
            mpiete_task_begin((int)(sizeof((long long[]){__VA_ARGS__}) / sizeof(long long)),        \
                              (const long long[]){__VA_ARGS__});                                    \
        mpiete_task_run_; mpiete_task_run_ = mpiete_task_end())
+/* Parameters read from the work message, as the user declares them (docs/taskfarm.md):
+ * MPIETE_TASK_MESSAGE(msg, 1, 2) says that elements 1 and 2 of the integer array msg (the
+ * buffer the worker receives its work into) are the task's parameters; a later
+ * MPIETE_TASK_FROM_MESSAGE { body } is MPIETE_TASK(msg[1], msg[2]) with the values msg holds
+ * when the task begins. The declaration is made once (before the worker's loop) and stays until
+ * the next; the element type comes from the buffer (any integer type, GNU C's __typeof__). */
+#define MPIETE_TASK_MESSAGE(Buffer, ...)                                                           \
+  mpiete_task_message((void *)(Buffer), (int)sizeof(*(Buffer)),                                    \
+                      (__typeof__(*(Buffer)))0.5 != (__typeof__(*(Buffer)))0 ? 2                   \
+                      : (__typeof__(*(Buffer)))-1 > (__typeof__(*(Buffer)))0 ? 0                   \
+                                                                             : 1,                  \
+                      (int)(sizeof((int[]){__VA_ARGS__}) / sizeof(int)),                           \
+                      (const int[]){__VA_ARGS__})
+#define MPIETE_TASK_FROM_MESSAGE                                                                   \
+  for (int mpiete_task_run_ = mpiete_task_begin_message(); mpiete_task_run_;                       \
+       mpiete_task_run_ = mpiete_task_end())
 #else
 #define MPIETE_TASK(...)
+#define MPIETE_TASK_MESSAGE(Buffer, ...) ((void)0)
+#define MPIETE_TASK_FROM_MESSAGE
 #endif
 
 #endif /* MPIETE_TASK_H */
