@@ -9,12 +9,16 @@
 
 namespace mpiete::farm {
 
-std::vector<size_t> subsetOf(const std::vector<int64_t> &Tasks, int Dims, int64_t Stride) {
+std::vector<size_t> subsetOf(const std::vector<int64_t> &Tasks, int Dims, int64_t Stride,
+                             const std::vector<TaskAxis> &Grid, int64_t Every) {
   std::vector<size_t> Out;
-  std::vector<long long> P(static_cast<size_t>(Dims), 0);
+  std::vector<long long> P(static_cast<size_t>(Dims), 0), Axes;
+  for (const TaskAxis &A : Grid)
+    Axes.insert(Axes.end(), {A.First, A.Last, A.Step});
   for (size_t I = 0; Dims > 0 && (I + 1) * size_t(Dims) <= Tasks.size(); ++I) {
     std::copy_n(Tasks.begin() + std::ptrdiff_t(I * size_t(Dims)), Dims, P.begin());
-    if (mpiete_task_in_subset(Dims, P.data(), Stride))
+    if (Grid.empty() ? mpiete_task_in_subset(Dims, P.data(), Stride)
+                     : mpiete_task_in_grid_subset(Dims, P.data(), Axes.data(), Stride, Every))
       Out.push_back(I);
   }
   return Out;

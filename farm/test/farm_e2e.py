@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """End-to-end test of the task farms (docs/taskfarm.md) on test-programs/farm-1d or farm-2d.
 
-usage: farm_e2e.py --build BUILD --source SRC --work WORK --program farm-1d|farm-2d
+usage: farm_e2e.py --build BUILD --source SRC --work WORK --program farm-1d|farm-2d|...
 
 1. `make CC=BUILD/bin/mpiete-cc` and `make` (mpicc): the native, instrumented and trace-probe
    builds print the same at 4 ranks (MPIETE_TASK vanishes outside the probes, and the probes
    compute what the program computes).
-2. probe-program, then probe-compute --tasks-subset C: machine.tasks.yaml lists every task as
-   a grid and exactly the subset's tasks as measured; the timing probe's run ends (the master
-   got a result for every task) and its own output says every task was done.
+2. probe-program --task-set writes the task set (traces/tasks.yaml: the grid, nothing measured), then
+   probe-compute --tasks-subset C --tasks-grid traces/tasks.yaml: machine.tasks.yaml lists
+   every task as a grid and exactly the subset's tasks as measured (both ends of every
+   parameter's range); the timing probe's run ends (the master got a result for every task).
 3. estimate (text, yaml, json) says the farm was re-simulated, with the counts of measured and
    interpolated tasks and a worker table whose predicted counts add up to the task count.
 Exits 1 with the failing step's message.
@@ -23,10 +24,14 @@ import sys
 import yaml
 
 CASES = {
-    # program: (arguments, --tasks-subset, grid, measured parameters)
-    "farm-1d": (["48", "20000"], 8, [[0, 47, 1]], [[i] for i in range(0, 48, 8)]),
+    # program: (arguments, --tasks-subset, grid, measured parameters). farm-1d: ceil(48 / 8) = 6
+    # of 0..47, k * 47 / 5 rounded; farm-2d: 3 of 0..5 (0, 2.5 rounded up, 5), 2 of 0..3.
+    "farm-1d": (["48", "20000"], 8, [[0, 47, 1]], [[0], [9], [19], [28], [38], [47]]),
     "farm-2d": (["6", "4", "4", "200"], 2, [[0, 5, 1], [0, 3, 1]],
-                [[i, j] for i in range(0, 6, 2) for j in range(0, 4, 2)]),
+                [[i, j] for i in (0, 3, 5) for j in (0, 3)]),
+    # farm-2d whose parameters are elements 1 and 2 of the work message (task number, i, j).
+    "farm-2d-message": (["6", "4", "4", "200"], 2, [[0, 5, 1], [0, 3, 1]],
+                        [[i, j] for i in (0, 3, 5) for j in (0, 3)]),
 }
 
 
@@ -74,9 +79,16 @@ def main():
         fail("the outputs differ:\n" + "\n".join(f"--- {k}\n{v}" for k, v in outs.items()))
 
     mpiete = os.path.join(a.build, "bin", "mpiete")
-    run([mpiete, "probe-program", "-o", "traces", "-np", "4", os.path.join(cc, app + ".trace")] + args,
+    run([mpiete, "probe-program", "-o", "traces", "--task-set", "-np", "4",
+         os.path.join(cc, app + ".trace")] + args,
         work, env, "probe-program")
-    p = run([mpiete, "probe-compute", "-o", "machine.yaml", "--tasks-subset", str(stride), "-np", "4",
+    task_set = yaml.safe_load(open(os.path.join(work, "traces", "tasks.yaml")))
+    if task_set.get("grid") != grid or task_set.get("measured"):
+        fail(f"traces/tasks.yaml: {task_set}")
+    if any(f.endswith(".tasks") for f in os.listdir(os.path.join(work, "traces"))):
+        fail("probe-program left the ranks' task files in traces/")
+    p = run([mpiete, "probe-compute", "-o", "machine.yaml", "--tasks-subset", str(stride),
+             "--tasks-grid", os.path.join("traces", "tasks.yaml"), "-np", "4",
              os.path.join(cc, app + ".timing")] + args, work, env, "probe-compute")
     tasks = yaml.safe_load(open(os.path.join(work, "machine.tasks.yaml")))
     ntasks = 1
@@ -86,7 +98,7 @@ def main():
         fail(f"machine.tasks.yaml: {tasks}")
     if tasks["grid"] != grid or [row[:-1] for row in tasks["measured"]] != measured:
         fail(f"machine.tasks.yaml: grid {tasks['grid']}, measured {tasks['measured']}")
-    if any(row[-1] <= 0 for row in tasks["measured"]):
+    if any(float(row[-1]) <= 0 for row in tasks["measured"]):  # yaml reads 3e-06 as text
         fail("a measured task took no time")
 
     run([mpiete, "probe-comm", "-o", "network.yaml", "--max-size", "4KiB"], work, env, "probe-comm")

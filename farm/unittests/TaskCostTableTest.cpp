@@ -30,6 +30,31 @@ TEST(TaskSubsetTest, EveryStrideThValueAlongEachParameter) {
   EXPECT_EQ(subsetOf({-3, 0, 3, 5, 6}, 1, 3), (std::vector<size_t>{0, 1, 2, 4}));
 }
 
+TEST(TaskSubsetTest, WithTheGridBothEndsOfEveryAxisAsInSeedFigureOne) {
+  // Seed 000's figure 1: c_1 = 10 values 1..10, every third: I_s = {1, 4, 7, 10}.
+  TaskCosts C;
+  C.Dims = 1;
+  C.Grid = true;
+  C.Axes = {{1, 10, 1}};
+  const std::vector<int64_t> All = C.allTasks(); // index = value - 1
+  EXPECT_EQ(subsetOf(All, 1, 3, C.Axes), (std::vector<size_t>{0, 3, 6, 9}));
+  // 32 values, stride 8: ceil(32 / 8) = 4 values from 0 to 31, k * 31 / 3 rounded: 0 10 21 31.
+  C.Axes = {{0, 31, 1}};
+  EXPECT_EQ(subsetOf(C.allTasks(), 1, 8, C.Axes), (std::vector<size_t>{0, 10, 21, 31}));
+  // Every second of those (a machine probed for r_s only): k = 0 and 2.
+  EXPECT_EQ(subsetOf(C.allTasks(), 1, 8, C.Axes, 2), (std::vector<size_t>{0, 21}));
+  // A stride larger than the axis still measures both ends; stride 1 measures all.
+  EXPECT_EQ(subsetOf(C.allTasks(), 1, 100, C.Axes), (std::vector<size_t>{0, 31}));
+  EXPECT_EQ(subsetOf(C.allTasks(), 1, 1, C.Axes).size(), 32u);
+  // Two axes with steps: i in 10, 20, .., 50 (5 values), j in 0, 3, 6 (3 values), stride 2:
+  // i takes 3 values (10 30 50), j 2 (0 6); index = 3 (i / 10 - 1) + j / 3.
+  C.Dims = 2;
+  C.Axes = {{10, 50, 10}, {0, 6, 3}};
+  EXPECT_EQ(subsetOf(C.allTasks(), 2, 2, C.Axes), (std::vector<size_t>{0, 2, 6, 8, 12, 14}));
+  // Without the grid: the multiples of the stride (here every i, and j = 0 and 6).
+  EXPECT_EQ(subsetOf(C.allTasks(), 2, 2), (std::vector<size_t>{0, 2, 3, 5, 6, 8, 9, 11, 12, 14}));
+}
+
 TEST(TaskCostTableTest, OneParameterAsInSeedFigureOne) {
   // c_1 = 10, I_s = {1, 4, 7, 10}.
   const TaskCostTable T(costs(1, {1, 4, 7, 10}, {10, 40, 10, 100}));

@@ -1,6 +1,6 @@
 // The task-farm hooks (mpiete/task.h): the timing variant times each task, both variants skip
-// the tasks outside MPIETE_TASK_STRIDE's subset (the trace variant records nothing: the farm is
-// found in the trace, whose messages do not depend on what a task computes).
+// the tasks outside the subset and list every task's parameters (the trace variant times
+// nothing: the farm is found in the trace, whose messages do not depend on what a task computes).
 #include "Recorder.h"
 #include "Util.h"
 
@@ -8,6 +8,7 @@
 #include "mpiete/task.h"
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -15,25 +16,64 @@
 
 namespace {
 
-/// MPIETE_TASK_STRIDE (probe-compute --tasks-subset; by hand for probe-program), read once.
-long long stride() {
-  static const long long S = [] {
+/// The subset the probe runs, read once from the environment: MPIETE_TASK_STRIDE
+/// (probe-compute --tasks-subset; by hand for probe-program), MPIETE_TASK_GRID (`first:last:step`
+/// per parameter, comma-separated: probe-compute --tasks-grid) and MPIETE_TASK_EVERY
+/// (--tasks-every). Without a grid the subset is the multiples of the stride. The trace probe
+/// skips every task's body with MPIETE_TASK_SKIP_ALL=1 (probe-program --task-set).
+struct Subset {
+  bool None = false;
+  long long Stride = 1, Every = 1;
+  int GridDims = 0; // 0: no grid known
+  long long Axes[3 * 8] = {};
+};
+
+const Subset &subset() {
+  static const Subset S = [] {
+    Subset S;
     const char *V = std::getenv("MPIETE_TASK_STRIDE");
-    return V != nullptr && std::atoll(V) > 1 ? std::atoll(V) : 1LL;
+    S.Stride = V != nullptr && std::atoll(V) > 1 ? std::atoll(V) : 1LL;
+    V = std::getenv("MPIETE_TASK_SKIP_ALL");
+    S.None = V != nullptr && std::atoi(V) == 1;
+    V = std::getenv("MPIETE_TASK_EVERY");
+    S.Every = V != nullptr && std::atoll(V) > 1 ? std::atoll(V) : 1LL;
+    V = std::getenv("MPIETE_TASK_GRID");
+    for (int K = 0; V != nullptr && *V != '\0' && K < 8; ++K) {
+      long long *A = S.Axes + 3 * K;
+      int Used = 0;
+      if (std::sscanf(V, "%lld:%lld:%lld%n", &A[0], &A[1], &A[2], &Used) != 3 || A[2] < 1 ||
+          A[1] < A[0])
+        mpiete::Recorder::get().fail("MPIETE_TASK_GRID '%s': first:last:step per parameter, "
+                                     "comma-separated",
+                                     std::getenv("MPIETE_TASK_GRID"));
+      S.GridDims = K + 1;
+      V += Used;
+      if (*V == ',')
+        ++V;
+    }
+    return S;
   }();
   return S;
 }
 
-#if defined(MPIETE_VARIANT_TIMING)
-// One line per task, written as it ends: `N P1 .. PN NS` (NS -1: skipped, --tasks-subset).
-// The parameters are the task's identity; probe-compute merges the ranks' files into
-// tasks.yaml (basedata/TaskCosts.h).
+bool inSubset(int NParams, const long long *Params) {
+  const Subset &S = subset();
+  if (S.GridDims == 0)
+    return mpiete_task_in_subset(NParams, Params, S.Stride) != 0;
+  if (S.GridDims != NParams)
+    mpiete::Recorder::get().fail("MPIETE_TASK_GRID has %d axes, a task has %d parameters",
+                                 S.GridDims, NParams);
+  return mpiete_task_in_grid_subset(NParams, Params, S.Axes, S.Stride, S.Every) != 0;
+}
+
+// One line per task, written as it ends: `N P1 .. PN NS` (NS -1: skipped or not timed). The
+// parameters are the task's identity: the timing probe's lines give the per-task costs, the
+// trace probe's (all -1) the task set whose grid probe-compute --tasks-grid takes. The tools
+// merge the ranks' files into tasks.yaml (basedata/TaskCosts.h).
 std::FILE *Out = nullptr;
 bool Opened = false;
 int NParams = 0;
 long long Params[8];
-bool Running = false;
-uint64_t Start = 0;
 
 void closeOut() {
   if (Out != nullptr)
@@ -54,9 +94,69 @@ void open() {
   Out = std::fopen(Path, "w");
   if (Out == nullptr)
     mpiete::Recorder::get().fail("cannot open '%s' for writing: %s", Path, std::strerror(errno));
-  std::fprintf(Out, "# mpiete tasks rank %d of %d stride %lld\n", Rank, Size, stride());
+  std::fprintf(Out, "# mpiete tasks rank %d of %d stride %lld\n", Rank, Size, subset().Stride);
   std::atexit(closeOut);
 }
+
+void writeTask(long long Nanos) {
+  if (Out == nullptr)
+    return;
+  std::fprintf(Out, "%d", NParams);
+  for (int K = 0; K < NParams; ++K)
+    std::fprintf(Out, " %lld", Params[K]);
+  std::fprintf(Out, " %lld\n", Nanos);
+  std::fflush(Out); // complete after every task (after the end stamp): an aborted job keeps them
+}
+
+/// Opens the rank's file and keeps the task's parameters for its line.
+void enter(int NewParams, const long long *NewValues) {
+  if (!Opened)
+    open();
+  if (NewParams < 1 || NewParams > 8)
+    mpiete::Recorder::get().fail("a task has %d parameters: MPIETE_TASK takes 1 to 8", NewParams);
+  NParams = NewParams;
+  std::memcpy(Params, NewValues, sizeof(long long) * size_t(NewParams));
+}
+
+/// MPIETE_TASK_MESSAGE's declaration: where the work message lies and which of its elements
+/// are the task's parameters (read when each task begins, after the receive filled the buffer).
+struct Message {
+  const unsigned char *Buffer = nullptr;
+  int Size = 0;
+  bool Signed = true;
+  int N = 0;
+  int Elements[8] = {};
+} Declared;
+
+/// One element of type S (its unsigned twin U) as a parameter.
+template <typename S, typename U> long long read(const unsigned char *At, bool Signed) {
+  S V;
+  std::memcpy(&V, At, sizeof V);
+  return Signed ? static_cast<long long>(V) : static_cast<long long>(static_cast<U>(V));
+}
+
+long long element(int Index) {
+  const unsigned char *At = Declared.Buffer + size_t(Index) * size_t(Declared.Size);
+  switch (Declared.Size) {
+  case 1:
+    return read<int8_t, uint8_t>(At, Declared.Signed);
+  case 2:
+    return read<int16_t, uint16_t>(At, Declared.Signed);
+  case 4:
+    return read<int32_t, uint32_t>(At, Declared.Signed);
+  default:
+    const long long V = read<int64_t, int64_t>(At, true);
+    if (!Declared.Signed && V < 0)
+      mpiete::Recorder::get().fail("the work message's element %d is %llu, beyond the task "
+                                   "parameters' range",
+                                   Index, static_cast<unsigned long long>(V));
+    return V;
+  }
+}
+
+#if defined(MPIETE_VARIANT_TIMING)
+bool Running = false;
+uint64_t Start = 0;
 
 /// Enters the kernel, which brings the thread's CPU time up to date: on a host with a CPU
 /// bandwidth limit (a CFS quota, cgroup cpu.max) a stop whose quota ran out during the body is
@@ -67,28 +167,44 @@ void settleCpuTime() {
   timespec Ts;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &Ts);
 }
-
-void writeTask(long long Nanos) {
-  if (Out == nullptr)
-    return;
-  std::fprintf(Out, "%d", NParams);
-  for (int K = 0; K < NParams; ++K)
-    std::fprintf(Out, " %lld", Params[K]);
-  std::fprintf(Out, " %lld\n", Nanos);
-}
 #endif
 
 } // namespace
 
-extern "C" int mpiete_task_begin(int nparams, const long long *params) {
-#if defined(MPIETE_VARIANT_TIMING)
-  if (!Opened)
-    open();
+extern "C" void mpiete_task_message(void *buffer, int elemsize, int kind, int nparams,
+                                    const int *elements) {
+  mpiete::Recorder &R = mpiete::Recorder::get();
   if (nparams < 1 || nparams > 8)
-    mpiete::Recorder::get().fail("a task has %d parameters: MPIETE_TASK takes 1 to 8", nparams);
-  NParams = nparams;
-  std::memcpy(Params, params, sizeof(long long) * size_t(nparams));
-  if (!mpiete_task_in_subset(nparams, params, stride())) {
+    R.fail("MPIETE_TASK_MESSAGE names %d elements: a task has 1 to 8 parameters", nparams);
+  if (kind == 2)
+    R.fail("MPIETE_TASK_MESSAGE: the work message holds floating-point numbers; a task's "
+           "parameters are integers");
+  if (buffer == nullptr || (elemsize != 1 && elemsize != 2 && elemsize != 4 && elemsize != 8))
+    R.fail("MPIETE_TASK_MESSAGE: a buffer of integers of 1, 2, 4 or 8 bytes");
+  for (int K = 0; K < nparams; ++K)
+    if (elements[K] < 0)
+      R.fail("MPIETE_TASK_MESSAGE: element %d is negative", elements[K]);
+  Declared.Buffer = static_cast<const unsigned char *>(buffer);
+  Declared.Size = elemsize;
+  Declared.Signed = kind == 1;
+  Declared.N = nparams;
+  std::memcpy(Declared.Elements, elements, sizeof(int) * size_t(nparams));
+}
+
+extern "C" int mpiete_task_begin_message(void) {
+  if (Declared.Buffer == nullptr)
+    mpiete::Recorder::get().fail(
+        "MPIETE_TASK_FROM_MESSAGE before any MPIETE_TASK_MESSAGE: no work message declared");
+  long long P[8];
+  for (int K = 0; K < Declared.N; ++K)
+    P[K] = element(Declared.Elements[K]);
+  return mpiete_task_begin(Declared.N, P);
+}
+
+extern "C" int mpiete_task_begin(int nparams, const long long *params) {
+  enter(nparams, params);
+#if defined(MPIETE_VARIANT_TIMING)
+  if (!inSubset(nparams, params)) {
     writeTask(-1);
     return 0;
   }
@@ -97,7 +213,8 @@ extern "C" int mpiete_task_begin(int nparams, const long long *params) {
   Start = mpiete::nowNs();
   return 1;
 #else
-  return mpiete_task_in_subset(nparams, params, stride());
+  writeTask(-1); // the task set: the trace probe times nothing
+  return !subset().None && inSubset(nparams, params);
 #endif
 }
 

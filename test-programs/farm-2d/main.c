@@ -1,5 +1,7 @@
 /* farm-2d: a master/worker farm over a grid of Mandelbrot tiles (seed 000's example): task
- * (i, j) counts the iterations of one tile, so its cost follows the set; MPIETE_TASK(i, j). */
+ * (i, j) counts the iterations of one tile, so its cost follows the set; MPIETE_TASK(i, j).
+ * Built with -DFARM_MESSAGE (test-programs/farm-2d-message): the work message is (task number,
+ * i, j) and the task's parameters are declared as its elements 1 and 2 (MPIETE_TASK_MESSAGE). */
 /*
  * Usage:  mpirun -np P ./farm-2d [ni] [nj] [tile] [maxiter]     defaults 32 32 16 2000
  * The plane [-2, 0.5] x [-1.25, 1.25] is cut into ni x nj tiles of tile x tile points. Rank 0
@@ -16,13 +18,33 @@
 #define TAG_RESULT 2
 #define TAG_STOP 3
 
+#ifdef FARM_MESSAGE
+#define MSG_LEN 3 /* task number, i, j */
+#else
+#define MSG_LEN 2 /* i, j */
+#endif
+
 static int NI, NJ, TILE, MAXITER;
+
+/* The work message of task number Next, and its tile indices. */
+static void fill(int *msg, int next)
+{
+#ifdef FARM_MESSAGE
+    msg[0] = next;
+#endif
+    msg[MSG_LEN - 2] = next / NJ;
+    msg[MSG_LEN - 1] = next % NJ;
+}
 
 static double run_task(int i, int j)
 {
     long total = 0;
     int a, b, k;
+#ifdef FARM_MESSAGE
+    MPIETE_TASK_FROM_MESSAGE {
+#else
     MPIETE_TASK(i, j) {
+#endif
         for (a = 0; a < TILE; a++)
             for (b = 0; b < TILE; b++) {
                 double cr = -2.0 + 2.5 * ((double)i * TILE + a) / ((double)NI * TILE);
@@ -41,21 +63,24 @@ static double run_task(int i, int j)
 
 static void master(int size, double *results)
 {
-    int next = 0, n = NI * NJ, outstanding = 0, w, msg[2];
+    int next = 0, n = NI * NJ, outstanding = 0, w, msg[MSG_LEN];
     double res[2];
     MPI_Status st;
 
     if (size == 1) {
-        for (next = 0; next < n; next++)
-            results[next] = run_task(next / NJ, next % NJ);
+#ifdef FARM_MESSAGE
+        MPIETE_TASK_MESSAGE(msg, 1, 2);
+#endif
+        for (next = 0; next < n; next++) {
+            fill(msg, next);
+            results[next] = run_task(msg[MSG_LEN - 2], msg[MSG_LEN - 1]);
+        }
         return;
     }
     for (w = 1; w < size; w++) {
         if (next < n) {
-            msg[0] = next / NJ;
-            msg[1] = next % NJ;
-            next++;
-            MPI_Send(msg, 2, MPI_INT, w, TAG_WORK, MPI_COMM_WORLD);
+            fill(msg, next++);
+            MPI_Send(msg, MSG_LEN, MPI_INT, w, TAG_WORK, MPI_COMM_WORLD);
             outstanding++;
         } else {
             MPI_Send(msg, 0, MPI_INT, w, TAG_STOP, MPI_COMM_WORLD);
@@ -66,10 +91,8 @@ static void master(int size, double *results)
         outstanding--;
         results[(int)res[0]] = res[1];
         if (next < n) {
-            msg[0] = next / NJ;
-            msg[1] = next % NJ;
-            next++;
-            MPI_Send(msg, 2, MPI_INT, st.MPI_SOURCE, TAG_WORK, MPI_COMM_WORLD);
+            fill(msg, next++);
+            MPI_Send(msg, MSG_LEN, MPI_INT, st.MPI_SOURCE, TAG_WORK, MPI_COMM_WORLD);
             outstanding++;
         } else {
             MPI_Send(msg, 0, MPI_INT, st.MPI_SOURCE, TAG_STOP, MPI_COMM_WORLD);
@@ -79,16 +102,21 @@ static void master(int size, double *results)
 
 static int worker(void)
 {
-    int msg[2], done = 0;
+    int msg[MSG_LEN], done = 0, i, j;
     double res[2];
     MPI_Status st;
 
+#ifdef FARM_MESSAGE
+    MPIETE_TASK_MESSAGE(msg, 1, 2); /* the task's parameters: elements 1 and 2 of msg */
+#endif
     for (;;) {
-        MPI_Recv(msg, 2, MPI_INT, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+        MPI_Recv(msg, MSG_LEN, MPI_INT, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
         if (st.MPI_TAG == TAG_STOP)
             return done;
-        res[0] = msg[0] * NJ + msg[1];
-        res[1] = run_task(msg[0], msg[1]);
+        i = msg[MSG_LEN - 2];
+        j = msg[MSG_LEN - 1];
+        res[0] = i * NJ + j;
+        res[1] = run_task(i, j);
         MPI_Send(res, 2, MPI_DOUBLE, 0, TAG_RESULT, MPI_COMM_WORLD);
         done++;
     }

@@ -37,8 +37,8 @@ namespace {
 
 /// The options, each declared once; --help is generated from them.
 struct Options {
-  std::string Output, Cpu, PerNode;
-  long long TaskStride = 1;
+  std::string Output, Cpu, PerNode, TaskGrid;
+  long long TaskStride = 1, TaskEvery = 1;
   int Cap = 0; // 0: every iteration timed; seed 004 section 3.1.1 caps loops at two
   bool Full = false;
   bool Keep = false;
@@ -60,6 +60,17 @@ void declare(CommandLine &C, Options &O) {
                "parameter is a multiple of C; the others are skipped and interpolated by the "
                "estimator (default 1: every task)")
       ->type_name("C")
+      ->check(CLI::Range(1LL, 1LL << 40));
+  A.add_option("--tasks-grid", O.TaskGrid,
+               "the farm's task set (the tasks.yaml probe-program writes, or any tasks file with "
+               "a grid): --tasks-subset C then runs max(2, ceil(n/C)) values of each parameter's "
+               "n, spread evenly from the first to the last, as seed 000 chooses them")
+      ->type_name("FILE");
+  A.add_option("--tasks-every", O.TaskEvery,
+               "with --tasks-grid: only every R-th of those values along each parameter, for a "
+               "machine probed only for its tasks' speed ratio r_s (a subset of the reference "
+               "machine's subset; default 1)")
+      ->type_name("R")
       ->check(CLI::Range(1LL, 1LL << 40));
   A.add_option("--cap", O.Cap,
                "time the outermost loop that makes MPI calls for a warm-up and at least N "
@@ -232,6 +243,27 @@ int runProbeCompute(const CommandArgs &Args) {
     }
     RanksPerNode = static_cast<int>(K);
   }
+  // The task set's grid (MPIETE_TASK_GRID, `first:last:step` per parameter): the subset then
+  // spans each parameter's whole range; without it the ranks take the multiples of C.
+  std::string TaskGrid;
+  if (!O.TaskGrid.empty()) {
+    TaskCosts Set;
+    if (!loadTaskCosts(O.TaskGrid, Set, Diags))
+      return 1;
+    if (!Set.Grid) {
+      Diags.error(DiagLoc{O.TaskGrid},
+                  "the tasks form no grid: --tasks-grid needs every combination of the "
+                  "parameters' values",
+                  "probe");
+      return 1;
+    }
+    for (const TaskAxis &A : Set.Axes)
+      TaskGrid += (TaskGrid.empty() ? "" : ",") + std::to_string(A.First) + ":" +
+                  std::to_string(A.Last) + ":" + std::to_string(A.Step);
+  } else if (O.TaskEvery > 1) {
+    Diags.error(Tool, "--tasks-every needs --tasks-grid", "usage");
+    return 2;
+  }
   const std::string Program = Cmd.Launch.Program.front();
   if (!fs::exists(Program)) {
     Diags.error(DiagLoc{Program}, "no such program", "probe");
@@ -253,6 +285,8 @@ int runProbeCompute(const CommandArgs &Args) {
   // Always set: a value left in the caller's environment must not leak into the ranks.
   Launch.Env.emplace_back("MPIETE_RANKS_PER_NODE", std::to_string(RanksPerNode));
   Launch.Env.emplace_back("MPIETE_TASK_STRIDE", std::to_string(O.TaskStride));
+  Launch.Env.emplace_back("MPIETE_TASK_EVERY", std::to_string(O.TaskEvery));
+  Launch.Env.emplace_back("MPIETE_TASK_GRID", TaskGrid);
   const fs::path Board = OutDir / "cap.board";
   // The ranks create the board (runtime/lib/TimingCap.cpp) in this fresh directory.
   bool Capped = !O.Full && O.Cap > 0;

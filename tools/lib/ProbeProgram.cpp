@@ -8,6 +8,7 @@
 
 #include "mpiete/basedata/BlockMap.h"
 #include "mpiete/basedata/ProbeRun.h"
+#include "mpiete/basedata/TaskCosts.h"
 #include "mpiete/support/Diagnostics.h"
 #include "mpiete/support/Hash.h"
 #include "mpiete/support/Process.h"
@@ -22,6 +23,7 @@
 #include <iostream>
 #include <optional>
 #include <sstream>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 
@@ -52,6 +54,35 @@ fs::path skeletonBeside(const fs::path &Program) {
 /// Runs one trace probe with its traces going to Dir; checks every rank wrote one, copies the
 /// block map and records the wall time in Dir/probe.yaml. 0, or the command's exit status
 /// (reported).
+/// A task farm's task set (docs/taskfarm.md): the ranks' rank<N>.tasks (every task's parameters,
+/// nothing timed) merged into Dir/tasks.yaml, whose grid `probe-compute --tasks-grid` takes to
+/// choose a subset with both ends of every parameter's range; the ranks' files are removed.
+bool writeTaskSet(const fs::path &Dir, int Ranks, const LaunchSpec &Spec) {
+  DiagnosticSink Diags(std::cerr);
+  TaskCosts Tasks;
+  bool Found = false;
+  if (!readTaskDirectory(Dir.string(), Ranks, Tasks, Found, Diags))
+    return false;
+  std::error_code EC;
+  for (int R = 0; R < Ranks; ++R)
+    fs::remove(Dir / ("rank" + std::to_string(R) + ".tasks"), EC);
+  if (!Found)
+    return true;
+  Tasks.Tool = std::string("mpiete ") + MPIETE_VERSION;
+  char Host[256] = {};
+  gethostname(Host, sizeof Host - 1);
+  Tasks.Host = Host;
+  Tasks.Command = shellJoin(launchArgv(Spec));
+  const fs::path Path = Dir / "tasks.yaml";
+  std::ofstream OS(Path);
+  writeTaskCosts(OS, Tasks);
+  if (!OS) {
+    Diags.error(DiagLoc{Path.string()}, "cannot write", "io");
+    return false;
+  }
+  return true;
+}
+
 int runTraceProbe(LaunchSpec Spec, const fs::path &Dir, const std::string &OutName,
                   const std::string &Variant, const fs::path &MapPath, bool HaveMap,
                   const BlockMap &Map, bool Verbose, double HangTimeout) {
@@ -62,8 +93,10 @@ int runTraceProbe(LaunchSpec Spec, const fs::path &Dir, const std::string &OutNa
   // Old traces would hide a rank that failed to write.
   for (const fs::directory_entry &E : fs::directory_iterator(Dir, EC)) {
     std::string Name = E.path().filename().string();
-    if (Name.rfind("rank", 0) == 0 &&
-        (E.path().extension() == ".trace" || Name.ends_with(".trace.part")))
+    if ((Name.rfind("rank", 0) == 0 &&
+         (E.path().extension() == ".trace" || E.path().extension() == ".tasks" ||
+          Name.ends_with(".trace.part"))) ||
+        Name == "tasks.yaml")
       fs::remove(E.path(), EC);
   }
   Spec.Env.emplace(Spec.Env.begin(), "MPIETE_OUTDIR", Dir.string());
@@ -118,6 +151,8 @@ int runTraceProbe(LaunchSpec Spec, const fs::path &Dir, const std::string &OutNa
                         std::to_string(Spec.Np) + " traces missing in '" + Dir.string() +
                         "': " + List + " (is '" + Program.string() + "' a trace probe?)");
   }
+  if (!writeTaskSet(Dir, Spec.Np, Spec))
+    return 1;
   if (HaveMap) {
     fs::copy_file(MapPath, Dir / "blocks.yaml", fs::copy_options::overwrite_existing, EC);
     if (EC)
@@ -207,7 +242,7 @@ int runProbeProgram(const CommandArgs &Args) {
       "the\nlauncher; write an unknown launcher option taking a value as --opt=value, or end "
       "mpiete's\noptions with '--'.\n");
   std::string OutDir;
-  bool Verbose = false, Full = false, Verify = false;
+  bool Verbose = false, Full = false, Verify = false, TaskSet = false;
   double HangTimeout = 0;
   if (const char *Env = std::getenv("MPIETE_HANG_TIMEOUT"))
     HangTimeout = std::atof(Env);
@@ -229,6 +264,10 @@ int runProbeProgram(const CommandArgs &Args) {
   C.App.add_flag("--full", Full,
                  "run the unsimplified trace probe APP.trace even when "
                  "APP.skeleton is there");
+  C.App.add_flag("--task-set", TaskSet,
+                 "the program is a task farm (MPIETE_TASK, docs/taskfarm.md): run the full trace "
+                 "probe (the skeleton drops the tasks) with every task's body skipped, and write "
+                 "the task set to DIR/tasks.yaml for probe-compute --tasks-grid");
   C.App.add_flag("--verify-skeleton", Verify,
                  "run the full and the skeleton trace probe and compare their traces record by "
                  "record (the full traces go to DIR, the skeleton's to DIR/skeleton); a "
@@ -278,7 +317,9 @@ int runProbeProgram(const CommandArgs &Args) {
   }
 
   const fs::path Dir = fs::absolute(OutDir, EC);
-  const bool UseSkeleton = HaveSkeleton && !Full && !Verify;
+  const bool UseSkeleton = HaveSkeleton && !Full && !Verify && !TaskSet;
+  if (TaskSet) // the farm's messages do not depend on what a task computes
+    Spec.Env.emplace_back("MPIETE_TASK_SKIP_ALL", "1");
   if (UseSkeleton)
     Spec.Program.front() = Skeleton.string();
   if (int Rc = runTraceProbe(Spec, Dir, OutDir, UseSkeleton ? "skeleton" : "full", MapPath, HaveMap,

@@ -49,6 +49,11 @@ int mpiete_iter_capped(mpiete_site_t loop);
 #define MPIETE_PROBE 1
 int mpiete_task_begin(int nparams, const long long *params);
 int mpiete_task_end(void);
+/* MPIETE_TASK_MESSAGE / MPIETE_TASK_FROM_MESSAGE: the parameters are elements of a declared
+ * work-message buffer of integers (elemsize bytes, kind 0 unsigned, 1 signed, 2 floating); the
+ * buffer is not const: the receive fills it after the declaration (gcc would warn otherwise). */
+void mpiete_task_message(void *buffer, int elemsize, int kind, int nparams, const int *elements);
+int mpiete_task_begin_message(void);
 
 /* MPI entry points: `MPI_X(args)` becomes `mpiete_x(site, args)` in both variants. */
 #define MPIETE_ROUTINE(MpiName, RuntimeName, Role, Params, Args) int RuntimeName Params;

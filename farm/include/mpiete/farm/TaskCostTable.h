@@ -13,9 +13,12 @@
 namespace mpiete::farm {
 
 /// The indices (into Tasks, Dims parameters each) of the tasks the timing probe runs with
-/// --tasks-subset Stride: those whose every parameter is a multiple of Stride (seed 000's
-/// I_s = I_s,1 x ... x I_s,N; mpiete/task.h's mpiete_task_in_subset).
-std::vector<size_t> subsetOf(const std::vector<int64_t> &Tasks, int Dims, int64_t Stride);
+/// --tasks-subset Stride (seed 000's I_s = I_s,1 x ... x I_s,N). With the task set's Grid
+/// (--tasks-grid): max(2, ceil(n / Stride)) of each axis's n values, spread evenly from its
+/// first to its last, and of those every Every-th (mpiete/task.h's mpiete_task_in_grid_subset);
+/// without it the tasks whose every parameter is a multiple of Stride (mpiete_task_in_subset).
+std::vector<size_t> subsetOf(const std::vector<int64_t> &Tasks, int Dims, int64_t Stride,
+                             const std::vector<TaskAxis> &Grid = {}, int64_t Every = 1);
 
 class TaskCostTable {
 public:
