@@ -84,14 +84,14 @@ std::string parseCommProbeOutput(const std::string &Text, CommProbeOutput &Out) 
       R.Bytes = uint64_t(Bytes);
       if (Ok)
         Out.Rows.push_back(R);
-    } else if (Key == "copy") {
+    } else if (Key == "copy" || Key == "same") {
       CopyRow R;
       long long Bytes = -1;
       Ok = static_cast<bool>(Fields >> Bytes) && Bytes >= 0 && Bytes < (1LL << 50) &&
            readCount(Fields, R.Repetitions, 1) && readSpread(Fields, R.Time);
       R.Bytes = uint64_t(Bytes);
       if (Ok)
-        Out.Copies.push_back(R);
+        (Key == "copy" ? Out.Copies : Out.SameBuffer).push_back(R);
     } else if (Key == "stream") {
       Ok = readCount(Fields, Out.StreamLength, 1) && readCount(Fields, Out.StreamReps, 1) &&
            readSpread(Fields, Out.Stream);

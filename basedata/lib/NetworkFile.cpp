@@ -22,6 +22,8 @@ NetworkFile makeNetworkFile(const CommProbeOutput &Data, const LogGpsFit &Fit,
   F.LogGps = Fit.Params;
   for (const CopyRow &R : Data.Copies)
     F.Copies.push_back({R.Bytes, R.Time, R.Repetitions});
+  for (const CopyRow &R : Data.SameBuffer)
+    F.SameBuffer.push_back({R.Bytes, R.Time, R.Repetitions});
   F.Fit = {Fit.Fit.HasBreak, Fit.Threshold.Below, Fit.Threshold.Above, Fit.Fit.Left,
            Fit.Fit.Right,    Fit.Fit.RelativeRms, Fit.LClamped};
   return F;
@@ -37,6 +39,22 @@ void emitSpreadMap(YAML::Emitter &E, const Spread &S) {
 void emitLine(YAML::Emitter &E, const LineFit &L) {
   E << YAML::Flow << YAML::BeginMap << YAML::Key << "intercept" << YAML::Value << L.Intercept
     << YAML::Key << "slope" << YAML::Value << L.Slope << YAML::EndMap;
+}
+
+/// An optional table of one time per size (memory_copy, same_buffer): left out when empty.
+void emitSizeTable(YAML::Emitter &E, const char *Section, const std::vector<NetworkCopyRow> &Rows,
+                   const std::string &Column, const char *Meaning) {
+  if (Rows.empty())
+    return;
+  E << YAML::Key << Section << YAML::Value << YAML::BeginMap;
+  E << YAML::Key << "columns" << YAML::Value << YAML::Flow << YAML::BeginSeq << "bytes"
+    << Column + "_s" << Column + "_p10_s" << Column + "_p90_s" << "repetitions" << YAML::EndSeq;
+  E << YAML::Key << "meaning" << YAML::Value << Meaning;
+  E << YAML::Key << "rows" << YAML::Value << YAML::BeginSeq;
+  for (const NetworkCopyRow &R : Rows)
+    E << YAML::Flow << YAML::BeginSeq << R.Bytes << R.Time.Median << R.Time.P10 << R.Time.P90
+      << R.Repetitions << YAML::EndSeq;
+  E << YAML::EndSeq << YAML::EndMap;
 }
 
 } // namespace
@@ -135,19 +153,13 @@ void writeNetworkFile(std::ostream &OS, const NetworkFile &File) {
   E << YAML::Key << "L_clamped" << YAML::Value << File.Fit.LClamped;
   E << YAML::EndMap;
   E << YAML::EndMap;
-  if (!File.Copies.empty()) {
-    E << YAML::Key << "memory_copy" << YAML::Value << YAML::BeginMap;
-    E << YAML::Key << "columns" << YAML::Value << YAML::Flow << YAML::BeginSeq << "bytes"
-      << "copy_s" << "copy_p10_s" << "copy_p90_s" << "repetitions" << YAML::EndSeq;
-    E << YAML::Key << "meaning" << YAML::Value
-      << "memcpy of this many bytes on one rank, the source rewritten before each copy "
-         "(median): what a collective's copy of the rank's own block costs";
-    E << YAML::Key << "rows" << YAML::Value << YAML::BeginSeq;
-    for (const NetworkCopyRow &R : File.Copies)
-      E << YAML::Flow << YAML::BeginSeq << R.Bytes << R.Time.Median << R.Time.P10 << R.Time.P90
-        << R.Repetitions << YAML::EndSeq;
-    E << YAML::EndSeq << YAML::EndMap;
-  }
+  emitSizeTable(E, "memory_copy", File.Copies, "copy",
+                "memcpy of this many bytes on one rank, the source rewritten before each copy "
+                "(median): what a collective's copy of the rank's own block costs");
+  emitSizeTable(E, "same_buffer", File.SameBuffer, "recv",
+                "one way (half the round trip) of a ping-pong in which each rank receives into "
+                "the buffer it has just sent from (median): a message received into a buffer "
+                "the peer has just read");
   E << YAML::EndMap;
   OS << "# mpiete communication base data (docs/probes.md)\n" << E.c_str() << '\n';
 }
@@ -221,40 +233,45 @@ bool readTableRows(YamlParser &P, const YAML::Node &Root, std::vector<NetworkRow
   return true;
 }
 
-/// The optional memory_copy table: columns bytes and copy_s (others read when there), at
-/// least one row, sizes strictly ascending, finite non-negative values.
-bool readCopyRows(YamlParser &P, const YAML::Node &Root, std::vector<NetworkCopyRow> &Out) {
+/// An optional table of one time per size (memory_copy: column copy_s; same_buffer: recv_s):
+/// columns bytes and <Column>_s (the spread and repetitions read when there), at least one
+/// row, sizes strictly ascending, finite non-negative values.
+bool readSizeTable(YamlParser &P, const YAML::Node &Root, const std::string &Section,
+                   const std::string &Column, std::vector<NetworkCopyRow> &Out) {
   YAML::Node Copy, Columns, Rows;
-  if (!P.map(Root, "memory_copy", Copy, false))
+  if (!P.map(Root, Section.c_str(), Copy, false))
     return false;
   if (!Copy.IsMap())
     return true; // files of probes before the table
   if (!P.list(Copy, "columns", Columns) || !P.list(Copy, "rows", Rows))
     return false;
-  enum Column { Bytes, Time, P10, P90, Reps, NumColumns };
-  static const char *const Names[NumColumns] = {"bytes", "copy_s", "copy_p10_s", "copy_p90_s",
-                                                "repetitions"};
+  enum ColumnIndex { Bytes, Time, P10, P90, Reps, NumColumns };
+  const std::string Owned[NumColumns] = {"bytes", Column + "_s", Column + "_p10_s",
+                                         Column + "_p90_s", "repetitions"};
+  const char *const Names[NumColumns] = {Owned[0].c_str(), Owned[1].c_str(), Owned[2].c_str(),
+                                         Owned[3].c_str(), Owned[4].c_str()};
   int At[NumColumns];
   if (!columnPositions(P, Columns, Names, NumColumns, At))
     return false;
   if (At[Bytes] < 0 || At[Time] < 0)
-    return P.error(Columns, "the memory_copy table needs columns 'bytes' and 'copy_s'");
+    return P.error(Columns,
+                   "the " + Section + " table needs columns 'bytes' and '" + Owned[Time] + "'");
   if (Rows.size() == 0)
-    return P.error(Rows, "the memory_copy table has no rows");
+    return P.error(Rows, "the " + Section + " table has no rows");
   size_t Needed = size_t(std::max(At[Bytes], At[Time])) + 1;
   for (const YAML::Node &Row : Rows) {
     if (!Row.IsSequence() || Row.size() < Needed)
-      return P.error(Row, "memory_copy row too short: " + std::to_string(Needed) +
-                              " numbers (bytes and copy_s) expected");
+      return P.error(Row, Section + " row too short: " + std::to_string(Needed) +
+                              " numbers (bytes and " + Owned[Time] + ") expected");
     NetworkCopyRow R;
     int64_t Count = 0;
     if (!P.integerValue(Row[At[Bytes]], "bytes", Count, 0, MaxBytes))
       return false;
     R.Bytes = uint64_t(Count);
     if (!Out.empty() && R.Bytes <= Out.back().Bytes)
-      return P.error(Row, "memory_copy sizes must ascend: " + std::to_string(R.Bytes) + " after " +
+      return P.error(Row, Section + " sizes must ascend: " + std::to_string(R.Bytes) + " after " +
                               std::to_string(Out.back().Bytes));
-    auto Seconds = [&](Column K, double &V) {
+    auto Seconds = [&](ColumnIndex K, double &V) {
       return At[K] < 0 || size_t(At[K]) >= Row.size() ||
              P.finiteValue(Row[At[K]], Names[K], V, 0, MaxTableSeconds);
     };
@@ -384,7 +401,9 @@ bool parseNetworkFile(const std::string &Name, const std::string &Text, NetworkF
     YamlParser::find(Root, "version", V);
     return P.error(V, "unsupported network file version (1 expected)");
   }
-  if (!readDescription(P, Root, Out) || !readCopyRows(P, Root, Out.Copies))
+  if (!readDescription(P, Root, Out) ||
+      !readSizeTable(P, Root, "memory_copy", "copy", Out.Copies) ||
+      !readSizeTable(P, Root, "same_buffer", "recv", Out.SameBuffer))
     return false;
   if (Parts & NetworkLogGps) {
     YAML::Node G;

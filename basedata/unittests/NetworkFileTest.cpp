@@ -249,3 +249,38 @@ TEST(NetworkFileTest, MemoryCopyTableIsOptionalAndChecked) {
   Fails("memory_copy:\n  columns: [bytes, copy_s]\n  rows: []\n", "no rows");
   Fails("memory_copy:\n  columns: [bytes]\n  rows: [[64]]\n", "'bytes' and 'copy_s'");
 }
+
+// Issue 13 (ring): the optional same_buffer table round-trips beside memory_copy; files
+// without it read with none; a bad one is located with the table's own column name.
+TEST(NetworkFileTest, SameBufferTableIsOptionalAndChecked) {
+  NetworkFile In = sample();
+  EXPECT_TRUE(roundTrip(In).SameBuffer.empty());
+  In.SameBuffer.push_back({1024, {7.5e-7, 7e-7, 8e-7}, 300});
+  In.SameBuffer.push_back({16384, {4.0e-6, 3.5e-6, 4.5e-6}, 120});
+  In.Copies.push_back({16384, {1e-7, 9e-8, 2e-7}, 50});
+  NetworkFile Out = roundTrip(In);
+  ASSERT_EQ(Out.SameBuffer.size(), 2u);
+  EXPECT_EQ(Out.SameBuffer[0].Bytes, 1024u);
+  EXPECT_EQ(Out.SameBuffer[1].Bytes, 16384u);
+  expectSpread(Out.SameBuffer[0].Time, In.SameBuffer[0].Time);
+  expectSpread(Out.SameBuffer[1].Time, In.SameBuffer[1].Time);
+  EXPECT_EQ(Out.SameBuffer[1].Repetitions, 120);
+  ASSERT_EQ(Out.Copies.size(), 1u); // the tables do not mix
+  expectSpread(Out.Copies[0].Time, In.Copies[0].Time);
+
+  auto Fails = [](const std::string &Section, const std::string &Expected) {
+    std::ostringstream OS, Errors;
+    writeNetworkFile(OS, sample());
+    DiagnosticSink Diags(Errors);
+    NetworkFile F;
+    EXPECT_FALSE(parseNetworkFile("network.yaml", OS.str() + Section, F, Diags)) << Section;
+    EXPECT_NE(Errors.str().find(Expected), std::string::npos) << Errors.str();
+    EXPECT_NE(Errors.str().find("network.yaml:"), std::string::npos) << Errors.str();
+  };
+  Fails("same_buffer:\n  columns: [bytes, recv_s]\n  rows: [[64, 1.0e-8], [8, 2.0e-8]]\n",
+        "same_buffer sizes must ascend: 8 after 64");
+  Fails("same_buffer:\n  columns: [bytes, recv_s]\n  rows: [[64, .nan]]\n", "recv_s");
+  Fails("same_buffer:\n  columns: [bytes, recv_s]\n  rows: []\n", "no rows");
+  Fails("same_buffer:\n  columns: [bytes, copy_s]\n  rows: [[64, 1.0e-8]]\n",
+        "'bytes' and 'recv_s'");
+}

@@ -12,6 +12,10 @@
  *   apart  nothing, sending from one buffer and receiving into another: probe-comm's ping-pong
  *   wapart a write pass over the send buffer, receiving into another buffer (a real program's
  *          message: freshly computed data, a receive buffer of its own)
+ * write and wapart differ only in the receive buffer (the one just sent from, or one of its own):
+ * their hops say what a receive into a buffer the peer has just read costs (probe-comm's
+ * same_buffer table against its main table; docs/trace-format.md, "Same buffer"). In wapart the
+ * cost moves to the write pass, which takes the lines back from the peer (work0/work1).
  * Build: mpicc -O2 hops.c -o hops; run: mpirun -np 2 --bind-to core ./hops [bytes] [laps]
  */
 #include <mpi.h>

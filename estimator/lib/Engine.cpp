@@ -604,6 +604,7 @@ uint32_t Engine::Impl::newRequest(uint32_t R, const Event &E) {
   Q.Tag = E.Tag;
   Q.Comm = E.Comm;
   Q.Context = E.Context;
+  Q.SameBuffer = E.SameBuffer;
   Q.Bytes = E.Count;
   Q.Block = E.Block;
   Q.Id = E.Request;
@@ -893,6 +894,10 @@ void Engine::Impl::match(uint32_t Env, uint32_t Recv, TimeNs Now) {
     const LinkModel &L = Net.link(V.Source, Q.Owner);
     TimeNs Begin = std::max(V.Inject, Q.Start);
     TimeNs End = Begin + std::max<TimeNs>(0, L.transfer(V.Bytes));
+    // Received into the buffer the rank has just sent from: the receiver's copy first takes
+    // the buffer's lines back from the peer that read them (docs/estimator.md).
+    if (Q.SameBuffer) [[unlikely]]
+      End += L.sameBufferExtra(V.Bytes);
     uint32_t F = newFlow(V.Source, Q.Owner, L, V.Bytes, End, Now);
     if (F != NoIndex) {
       // Under contention the data streams as a flow; both requests complete at its end.

@@ -39,6 +39,7 @@ private:
     uint32_t NextPosted = NoIndex;
     uint8_t Context = 0;
     bool IsRecv = false, Known = false, Waited = false, Detached = false;
+    bool SameBuffer = false; ///< receives: Event::SameBuffer
   };
 
   /// A message on its way to, or waiting in, the receiver's unexpected queue.

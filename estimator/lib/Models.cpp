@@ -187,6 +187,23 @@ TimeNs TableLinkModel::transfer(uint64_t Bytes) const {
   return std::max<TimeNs>(0, roundNs(Y));
 }
 
+namespace {
+/// Piecewise linear in the sizes, extrapolated along the last (or first) segment, never < 0.
+TimeNs interpolateNs(const std::vector<uint64_t> &Sizes, const std::vector<double> &Nanos,
+                     uint64_t Bytes) {
+  if (Sizes.empty())
+    return 0;
+  if (Sizes.size() == 1)
+    return std::max<TimeNs>(0, roundNs(Nanos[0]));
+  size_t Hi = size_t(std::upper_bound(Sizes.begin(), Sizes.end(), Bytes) - Sizes.begin());
+  Hi = std::clamp<size_t>(Hi, 1, Sizes.size() - 1);
+  size_t Lo = Hi - 1;
+  double X0 = double(Sizes[Lo]), X1 = double(Sizes[Hi]);
+  double Y = Nanos[Lo] + (Nanos[Hi] - Nanos[Lo]) * ((double(Bytes) - X0) / (X1 - X0));
+  return std::max<TimeNs>(0, roundNs(Y));
+}
+} // namespace
+
 void LinkModel::setCopyTable(std::vector<std::pair<uint64_t, double>> Points) {
   CopySizes.clear();
   CopyNanos.clear();
@@ -197,17 +214,20 @@ void LinkModel::setCopyTable(std::vector<std::pair<uint64_t, double>> Points) {
 }
 
 TimeNs LinkModel::localCopy(uint64_t Bytes) const {
-  if (CopySizes.empty())
-    return 0;
-  if (CopySizes.size() == 1)
-    return std::max<TimeNs>(0, roundNs(CopyNanos[0]));
-  size_t Hi =
-      size_t(std::upper_bound(CopySizes.begin(), CopySizes.end(), Bytes) - CopySizes.begin());
-  Hi = std::clamp<size_t>(Hi, 1, CopySizes.size() - 1);
-  size_t Lo = Hi - 1;
-  double X0 = double(CopySizes[Lo]), X1 = double(CopySizes[Hi]);
-  double Y = CopyNanos[Lo] + (CopyNanos[Hi] - CopyNanos[Lo]) * ((double(Bytes) - X0) / (X1 - X0));
-  return std::max<TimeNs>(0, roundNs(Y));
+  return interpolateNs(CopySizes, CopyNanos, Bytes);
+}
+
+void LinkModel::setSameBufferTable(std::vector<std::pair<uint64_t, double>> Points) {
+  SameSizes.clear();
+  SameNanos.clear();
+  for (const auto &[Bytes, Seconds] : Points) {
+    SameSizes.push_back(Bytes);
+    SameNanos.push_back(std::max(0.0, Seconds) * 1e9);
+  }
+}
+
+TimeNs LinkModel::sameBufferExtra(uint64_t Bytes) const {
+  return interpolateNs(SameSizes, SameNanos, Bytes);
 }
 
 void TableLinkModel::setStreamGaps(double G, double GEager) {

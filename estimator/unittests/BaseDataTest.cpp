@@ -136,6 +136,35 @@ TEST(BaseDataTest, NetworkYamlTable) {
   EXPECT_EQ(L->eagerLimit(), 149u); // the file's S is the first synchronous size
 }
 
+// Issue 13 (ring): the same_buffer table becomes, per size, its time minus the main table's
+// at that size (negative: 0), for either model; without it there is no extra.
+TEST(BaseDataTest, NetworkYamlSameBufferExtra) {
+  const std::string Text = std::string(NetworkText) +
+                           "same_buffer:\n  columns: [bytes, recv_s]\n"
+                           "  rows: [[0, 0.9e-6], [100, 1.3e-6], [200, 1.9e-6]]\n";
+  auto Extra = [&](NetworkModelKind Kind) {
+    std::ostringstream Errors;
+    DiagnosticSink Diags(Errors);
+    auto L = parseNetworkYaml("network.yaml", Text, Kind, Diags);
+    EXPECT_TRUE(L && L->hasSameBufferTable()) << Errors.str();
+    std::vector<TimeNs> Out;
+    for (uint64_t Bytes : {0, 50, 100, 150, 200, 300})
+      Out.push_back(L ? L->sameBufferExtra(Bytes) : -1);
+    return Out;
+  };
+  // Table: transfer 1000, 1100, 1300 ns, extras 0 (900 - 1000 < 0), 200, 600 ns; 300 bytes
+  // along the last segment.
+  EXPECT_EQ(Extra(NetworkModelKind::Table), (std::vector<TimeNs>{0, 100, 200, 400, 600, 1000}));
+  // LogGPS: transfer 1030, 1080 (eager), 3290 ns (rendezvous above S = 150): extras 0, 220, 0.
+  EXPECT_EQ(Extra(NetworkModelKind::LogGPS), (std::vector<TimeNs>{0, 110, 220, 110, 0, 0}));
+  std::ostringstream Errors;
+  DiagnosticSink Diags(Errors);
+  auto Old = parseNetworkYaml("network.yaml", NetworkText, NetworkModelKind::Table, Diags);
+  ASSERT_TRUE(Old) << Errors.str();
+  EXPECT_FALSE(Old->hasSameBufferTable());
+  EXPECT_EQ(Old->sameBufferExtra(16384), 0);
+}
+
 TEST(BaseDataTest, NetworkYamlLogGPS) {
   std::ostringstream Errors;
   DiagnosticSink Diags(Errors);

@@ -543,3 +543,35 @@ TEST(EngineTest, LocalCopyCostsTheCopyTable) {
   EXPECT_EQ(R0.Ranks[0].Comm, 10);
   EXPECT_EQ(R0.Ranks[1].Comm, 20);
 }
+
+// Issue 13 (ring): a rendezvous message received into the buffer the receiver has just sent
+// from (Event::SameBuffer) costs the link's sameBufferExtra on top of its transfer; an eager
+// one, an unflagged one, or a link without the table (network.yaml before it) costs nothing
+// more.
+TEST(EngineTest, SameBufferReceiveCostsTheExtraTable) {
+  auto Traces = [](uint64_t Bytes, bool Same) {
+    Event Recv = Event::recv(20, 0, 0, Bytes, 1);
+    Recv.SameBuffer = Same;
+    return std::vector<std::vector<Event>>{
+        {Event::send(10, 1, 0, Bytes, 1), Event::completion(11, {req(1)})},
+        {Event::compute(C5), Recv, Event::completion(21, {req(1)})}};
+  };
+  Replayer S;
+  // Extra (0, 0 ns), (4000, 400 ns): 2000 bytes 200 ns. As RendezvousSendWaitsForLateReceiver,
+  // the transfer starts at 5000 and ends 5000 + T(2000) + 200 = 8200.
+  S.Link->setSameBufferTable({{0, 0}, {4000, 400e-9}});
+  EstimateResult R = S.run(Traces(2000, true));
+  ASSERT_TRUE(R.Ok) << allErrors(R);
+  EXPECT_EQ(R.Predicted, 8200);
+  EXPECT_EQ(R.Ranks[0].Wait, 8190);
+  EXPECT_EQ(R.Ranks[1].Wait, 3180); // 5020 .. 8200
+  EXPECT_EQ(S.run(Traces(2000, false)).Predicted, 8000);
+  // Eager (1000 bytes): the receive completes when posted, as without the flag.
+  EXPECT_EQ(S.run(Traces(1000, true)).Predicted, 5020);
+  Replayer Old;
+  EXPECT_EQ(Old.run(Traces(2000, true)).Predicted, 8000);
+  // Negative table entries (noise: the same-buffer ping-pong faster) count as 0.
+  Replayer Noisy;
+  Noisy.Link->setSameBufferTable({{0, -50e-9}, {4000, -50e-9}});
+  EXPECT_EQ(Noisy.run(Traces(2000, true)).Predicted, 8000);
+}

@@ -84,15 +84,17 @@ public:
     byte(static_cast<uint8_t>(Ctx));
     return ++Starts;
   }
-  /// A receive start; returns its request id.
+  /// A receive start; returns its request id. SameBuffer: its buffer overlaps one the rank
+  /// sent from since its previous receive (trace::SameBufferFlag).
   uint64_t recv(mpiete_site_t Block, int32_t Source, int32_t Tag, uint64_t Comm, uint64_t Bytes,
-                trace::Context Ctx) {
+                trace::Context Ctx, bool SameBuffer = false) {
     begin(trace::Tag::Recv, Block, 4 * trace::MaxVarint + 1);
     s(Source);
     s(Tag);
     u(Comm);
     u(Bytes);
-    byte(static_cast<uint8_t>(Ctx));
+    byte(
+        static_cast<uint8_t>(static_cast<uint8_t>(Ctx) | (SameBuffer ? trace::SameBufferFlag : 0)));
     return ++Starts;
   }
   /// A collective call's own record, before its lowered messages.

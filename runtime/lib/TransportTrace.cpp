@@ -13,6 +13,7 @@
 #include "Transport.h"
 #include "Util.h"
 
+#include <cstdint>
 #include <cstdlib>
 
 namespace mpiete::transport {
@@ -28,6 +29,43 @@ struct Pending {
 };
 
 constinit HandleMap<Pending> Requests;
+
+/// The buffers this rank sent from since its previous receive (the last Slots of them), for
+/// the Recv record's same-buffer flag (docs/trace-format.md): a receive into a buffer the peer
+/// has just read costs more on shared memory (bench/ring-hops). Only pointer compares, per MPI
+/// call. A buffer is [Buf, Buf + bytes): exact for contiguous data, the packed size of a
+/// derived type's data from its start otherwise.
+class SentSinceReceive {
+public:
+  void sent(const void *Buf, uint64_t Bytes) {
+    if (Buf == nullptr || Bytes == 0)
+      return;
+    const uintptr_t Lo = reinterpret_cast<uintptr_t>(Buf);
+    Ranges[Next] = {Lo, Lo + Bytes};
+    Next = (Next + 1) % Slots;
+    Count = Count < Slots ? Count + 1 : Slots;
+  }
+  /// Whether [Buf, Buf + Bytes) overlaps one of them; forgets them (a receive was posted).
+  bool receive(const void *Buf, uint64_t Bytes) {
+    const uintptr_t Lo = reinterpret_cast<uintptr_t>(Buf), Hi = Lo + Bytes;
+    bool Overlap = false;
+    if (Buf != nullptr && Bytes != 0)
+      for (unsigned I = 0; I < Count; ++I)
+        Overlap |= Lo < Ranges[I].Hi && Ranges[I].Lo < Hi;
+    Count = 0;
+    Next = 0;
+    return Overlap;
+  }
+
+private:
+  static constexpr unsigned Slots = 8;
+  struct Range {
+    uintptr_t Lo = 0, Hi = 0;
+  };
+  Range Ranges[Slots] = {};
+  unsigned Next = 0, Count = 0;
+};
+constinit SentSinceReceive SentBuffers;
 
 // Distinct from the Recorder's scratch, which MPI_Sendrecv_replace holds across its waitall.
 constinit Scratch<MPI_Request> Before;
@@ -163,8 +201,9 @@ int isend(mpiete_site_t Block, const void *Buf, int Count, MPI_Datatype Type, in
   }
   if (Rc != MPI_SUCCESS || !out().on())
     return Rc;
-  const uint64_t Id =
-      out().send(Block, tracePeer(C, Dest), Tag, C.Id, bytesOf(Count, Type), Mode, Ctx);
+  const uint64_t Bytes = bytesOf(Count, Type);
+  SentBuffers.sent(Buf, Bytes);
+  const uint64_t Id = out().send(Block, tracePeer(C, Dest), Tag, C.Id, Bytes, Mode, Ctx);
   started(*Req, C, false, Id);
   return Rc;
 }
@@ -175,8 +214,10 @@ int irecv(mpiete_site_t Block, void *Buf, int Count, MPI_Datatype Type, int Sour
   const int Rc = PMPI_Irecv(Buf, Count, Type, Source, Tag, matchingSpace(C, Comm, Ctx), Req);
   if (Rc != MPI_SUCCESS || !out().on())
     return Rc;
+  const uint64_t Bytes = bytesOf(Count, Type);
+  const bool Same = SentBuffers.receive(Buf, Bytes);
   const uint64_t Id =
-      out().recv(Block, tracePeer(C, Source), traceTag(Tag), C.Id, bytesOf(Count, Type), Ctx);
+      out().recv(Block, tracePeer(C, Source), traceTag(Tag), C.Id, Bytes, Ctx, Same);
   started(*Req, C, true, Id);
   return Rc;
 }

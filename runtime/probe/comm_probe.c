@@ -12,6 +12,11 @@
  * times streams of back-to-back 0-byte messages for the gap g, and on rank 0 alone a memcpy of
  * every size (the memory-copy table: collectives copy a rank's own block locally).
  *
+ * A second ping-pong per size ("same", network.yaml same_buffer) has each rank receive into the
+ * buffer it has just sent from, as a token ring does: on shared memory the peer's read of a
+ * rendezvous message leaves the buffer's lines in the peer's cache, and the receive into that
+ * buffer has to take them back (bench/ring-hops: 16 KiB 4.0 against 3.3 us a hop).
+ *
  * Before each timed send the sender rewrites its send buffer, off the clock, as a program writes
  * the data it sends: a buffer sent unchanged again and again stays clean in both processors'
  * caches, and on shared memory its messages above the eager limit took half the time of the same
@@ -226,6 +231,21 @@ static void exchange(int IsSender, int Peer, long K, char *Send, char *Recv, dou
   }
 }
 
+/* One round trip of the same-buffer ping-pong: each side receives into the buffer it sent from
+ * (the receive rewrites it, as the computation on a token would); the sender's half. */
+static double sameBuffer(int IsSender, int Peer, long K, char *Buf) {
+  int Count = (int)K;
+  if (IsSender) {
+    double T0 = MPI_Wtime();
+    MPI_Send(Buf, Count, MPI_BYTE, Peer, TagPing, MPI_COMM_WORLD);
+    MPI_Recv(Buf, Count, MPI_BYTE, Peer, TagPong, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    return (MPI_Wtime() - T0) / 2;
+  }
+  MPI_Recv(Buf, Count, MPI_BYTE, Peer, TagPing, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Send(Buf, Count, MPI_BYTE, Peer, TagPong, MPI_COMM_WORLD);
+  return 0;
+}
+
 /* One timed memcpy of K bytes, the source rewritten first (off the clock, always: a
  * collective's own block is the program's freshly computed data). */
 static double copyOnce(char *Src, char *Dst, long K) {
@@ -367,6 +387,30 @@ int main(int Argc, char **Argv) {
       printStats(Isend, N, Scratch);
       printStats(Irecv, N, Scratch);
       printStats(Arrived, N, Scratch);
+      printf("\n");
+      fflush(stdout);
+    }
+  }
+
+  /* The same-buffer ping-pong, every size (rank 0 decides when each has settled). */
+  for (int SI = 0; SI < NumSizes; ++SI) {
+    long K = Sizes[SI];
+    if (Active)
+      for (int W = 0; W < Warmup; ++W)
+        sameBuffer(IsSender, Peer, K, Send);
+    int N = 0, Done = 0;
+    double Prev = 0, Start = MPI_Wtime();
+    while (!Done) {
+      for (int B = 0; B < Batch && Active; ++B)
+        PingPong[N + B] = sameBuffer(IsSender, Peer, K, Send);
+      N += Batch;
+      if (Rank == 0)
+        Done = settled(PingPong, N, &Prev, MPI_Wtime() - Start, &O, Scratch);
+      MPI_Bcast(&Done, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    }
+    if (Rank == 0) {
+      printf("same %ld %d", K, N);
+      printStats(PingPong, N, Scratch);
       printf("\n");
       fflush(stdout);
     }

@@ -303,6 +303,26 @@ int checkContent(const std::string &Dir, int Np) {
                  P[0]->MatchedBytes == 4,
              Who << "probe");
     }
+
+    // 6. Same-buffer flags: rank 0's receive into the token it just sent (72) only; rank 1's
+    // second receive into its token (80), not its first (no send since the previous receive).
+    auto Recvs = [&](uint64_t Block) {
+      std::vector<const Record *> Out;
+      for (const Record *R : at(Rs, id(Block)))
+        if (R->Kind == RecordKind::Recv)
+          Out.push_back(R);
+      return Out;
+    };
+    if (Rank == 0 && Np > 1) {
+      auto A = Recvs(72), B = Recvs(74), C = Recvs(76);
+      EXPECT(A.size() == 1 && A[0]->SameBuffer && B.size() == 1 && !B[0]->SameBuffer &&
+                 C.size() == 1 && !C[0]->SameBuffer,
+             Who << "same-buffer flags of 72, 74, 76");
+    } else if (Rank == 1) {
+      auto A = Recvs(80);
+      EXPECT(A.size() == 2 && !A[0]->SameBuffer && A[1]->SameBuffer,
+             Who << "same-buffer flags of 80");
+    }
   }
   // One id per colour, agreed by all of its members; two colours when Np > 1.
   EXPECT(SplitMembers.size() == static_cast<size_t>(Np > 1 ? 2 : 1), SplitMembers.size()

@@ -84,6 +84,27 @@ int main(int argc, char **argv) {
     CHECK_OK(mpiete_recv(T_ID(65), &v, 1, MPI_INT, 0, 62, MPI_COMM_SELF, MPI_STATUS_IGNORE));
   }
 
+  /* 6. Same-buffer receives (trace format 3): a token received into the buffer just sent from
+   * is flagged; one received into a buffer of its own, or with no send since the previous
+   * receive, is not. */
+  if (rank < 2 && size > 1) {
+    int tok[64] = {0}, other[64];
+    const int peer = 1 - rank;
+    if (rank == 0) {
+      CHECK_OK(mpiete_send(T_ID(70), tok, 64, MPI_INT, peer, 70, MPI_COMM_WORLD));
+      CHECK_OK(mpiete_recv(T_ID(72), tok, 64, MPI_INT, peer, 71, MPI_COMM_WORLD, &st));
+      CHECK_OK(mpiete_send(T_ID(70), tok, 64, MPI_INT, peer, 70, MPI_COMM_WORLD));
+      CHECK_OK(mpiete_recv(T_ID(74), other, 64, MPI_INT, peer, 71, MPI_COMM_WORLD, &st));
+      CHECK_OK(mpiete_recv(T_ID(76), tok, 64, MPI_INT, peer, 71, MPI_COMM_WORLD, &st));
+    } else {
+      CHECK_OK(mpiete_recv(T_ID(80), tok, 64, MPI_INT, peer, 70, MPI_COMM_WORLD, &st));
+      CHECK_OK(mpiete_send(T_ID(82), tok, 64, MPI_INT, peer, 71, MPI_COMM_WORLD));
+      CHECK_OK(mpiete_recv(T_ID(80), tok, 64, MPI_INT, peer, 70, MPI_COMM_WORLD, &st));
+      CHECK_OK(mpiete_send(T_ID(82), tok, 64, MPI_INT, peer, 71, MPI_COMM_WORLD));
+      CHECK_OK(mpiete_send(T_ID(82), tok + 32, 32, MPI_INT, peer, 71, MPI_COMM_WORLD));
+    }
+  }
+
   CHECK_OK(mpiete_finalize(T_ID(2)));
   T_BLOCK_BEGIN(T_ID(3)); /* after MPI_Finalize: still recorded */
   return 0;

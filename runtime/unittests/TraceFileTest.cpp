@@ -349,7 +349,7 @@ std::string describe(const Record &R) {
   case RecordKind::Send:
   case RecordKind::Recv:
     S << " peer=" << R.Peer << " tag=" << R.Tag << " comm=" << R.Comm << " bytes=" << R.Bytes
-      << " req=" << R.Request;
+      << " req=" << R.Request << (R.SameBuffer ? " same-buffer" : "");
     break;
   case RecordKind::Wait:
     S << ' ' << waitOpName(R.Op);
@@ -824,4 +824,47 @@ TEST(TraceFile, BadRepeatsAreReported) {
   const std::string Good =
       Call + Call + std::string("\x10\x01\x03", 3) + std::string("\x10\x01\x09", 3);
   EXPECT_EQ(records(handTrace(2, Good, 5)).size(), 6u);
+}
+
+// Issue 13 (ring): version 3's same-buffer flag on a Recv record's context byte round-trips
+// through the writer; in a version 2 file the same byte is a corrupt context (old files
+// never carry it), and a version 2 receive reads without the flag.
+TEST(TraceFile, SameBufferFlagRoundTripsAndOldFilesReadWithout) {
+  const std::string Dir = tempDir("same");
+  {
+    auto W = std::make_unique<TraceWriter>();
+    W->enable(Dir.c_str());
+    W->start(0, 2);
+    W->recv(idA(30), 1, 7, 0, 16384, Context::User, true);
+    W->recv(idA(31), 1, 7, 0, 16384, Context::Collective, true);
+    W->recv(idA(32), 1, 7, 0, 16384, Context::User);
+    W->finish();
+  }
+  Reading Rd;
+  ASSERT_TRUE(Rd.Reader.openBuffer("rank0.trace", slurp(Dir + "/rank0.trace")));
+  EXPECT_EQ(Rd.Reader.header().FormatVersion, 3u);
+  std::vector<Record> Rs;
+  Record R;
+  while (Rd.Reader.next(R))
+    Rs.push_back(R);
+  ASSERT_TRUE(Rd.Reader.ok()) << Rd.Errors.str();
+  ASSERT_EQ(Rs.size(), 3u);
+  EXPECT_TRUE(Rs[0].SameBuffer);
+  EXPECT_EQ(Rs[0].Ctx, Context::User);
+  EXPECT_TRUE(Rs[1].SameBuffer);
+  EXPECT_EQ(Rs[1].Ctx, Context::Collective);
+  EXPECT_FALSE(Rs[2].SameBuffer);
+  std::filesystem::remove_all(Dir);
+
+  // Recv 00abc123:16 from 1, tag 7, comm 0, 8 bytes, context byte 0x80 / 0x00.
+  const std::string Flagged = std::string("\x05\x00\x10\x02\x0e\x00\x08\x80", 8);
+  const std::string Plain = std::string("\x05\x00\x10\x02\x0e\x00\x08\x00", 8);
+  EXPECT_EQ(
+      records(handTrace(3, Flagged, 2)),
+      std::vector<std::string>{"recv 00abc123:16 peer=1 tag=7 comm=0 bytes=8 req=1 same-buffer"});
+  EXPECT_EQ(records(handTrace(2, Plain, 2)),
+            std::vector<std::string>{"recv 00abc123:16 peer=1 tag=7 comm=0 bytes=8 req=1"});
+  std::string Errors;
+  records(handTrace(2, Flagged, 2), &Errors);
+  EXPECT_NE(Errors.find("corrupt trace: context 128"), std::string::npos) << Errors;
 }

@@ -318,6 +318,15 @@ int runEstimate(const CommandArgs &Args) {
                "no memory_copy table (a probe-comm before it): the " + std::to_string(Copies) +
                    " local copies of collectives' own blocks cost nothing; run probe-comm again",
                "estimate");
+  uint64_t Same = 0;
+  for (auto &T : Traces)
+    Same += T->sameBufferReceives();
+  if (Same && !Net->link(0, 0).hasSameBufferTable())
+    Diags.note({Opt["--network"], 0, 0},
+               "no same_buffer table (a probe-comm before it): the " + std::to_string(Same) +
+                   " receives into a buffer just sent from cost no more than other messages; "
+                   "run probe-comm again",
+               "estimate");
   if (!Compute.fallbacks().empty()) {
     const auto &[Rank, Block] = Compute.fallbacks().front();
     Diags.warning({Opt["--machine"], 0, 0},

@@ -66,7 +66,8 @@ void printRecord(std::ostream &OS, const Record &R) {
     break;
   case RecordKind::Recv:
     OS << " req=" << R.Request << " from=" << peer(R.Peer) << " tag=" << tagText(R.Tag)
-       << " comm=" << comm(R.Comm) << " bytes=" << R.Bytes << " ctx=" << contextName(R.Ctx);
+       << " comm=" << comm(R.Comm) << " bytes=" << R.Bytes << " ctx=" << contextName(R.Ctx)
+       << (R.SameBuffer ? " same-buffer" : "");
     break;
   case RecordKind::Wait:
     OS << " op=" << waitOpName(R.Op) << " done=" << R.Completions.size();

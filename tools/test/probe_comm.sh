@@ -18,8 +18,11 @@ grep -q "^  send_buffers: unchanged$" "$work/linear.yaml"
 rows=$(sed '/^memory_copy:/,$d' "$work/linear.yaml" | grep -c '^    - \[')
 [ "$rows" = 5 ] || { echo "expected 5 rows, got $rows"; exit 1; }
 # The memory-copy table (issue 13): one row per size too.
-copies=$(sed -n '/^memory_copy:/,$p' "$work/linear.yaml" | grep -c '^    - \[')
+copies=$(sed -n '/^memory_copy:/,/^same_buffer:/p' "$work/linear.yaml" | grep -c '^    - \[')
 [ "$copies" = 5 ] || { echo "expected 5 memory_copy rows, got $copies"; exit 1; }
+# The same-buffer ping-pong (issue 13, ring): one row per size as well.
+same=$(sed -n '/^same_buffer:/,$p' "$work/linear.yaml" | grep -c '^    - \[')
+[ "$same" = 5 ] || { echo "expected 5 same_buffer rows, got $same"; exit 1; }
 # Errors: no output file; too few ranks for two pairs.
 if "$mpiete" probe-comm --max-size 1K 2> "$work/err.txt"; then exit 1; fi
 grep -q "give -o FILE" "$work/err.txt"

@@ -444,6 +444,9 @@ bool TraceReader::next(Record &R) {
         return false;
       if (V2)
         R.Request = ExpandRepeats ? ++Starts : 0;
+      R.SameBuffer = Hdr.FormatVersion >= 3 && (Ctx & SameBufferFlag) != 0;
+      if (Hdr.FormatVersion >= 3)
+        Ctx &= ContextMask;
       if (Ctx > static_cast<uint8_t>(Context::Collective))
         return fail("corrupt trace: context " + std::to_string(Ctx));
       R.Ctx = static_cast<Context>(Ctx);

@@ -10,7 +10,8 @@
 // Version 2 (this writer's) adds: the call-start flag on the tag byte, the Collective, Call and
 // Repeat records, and position-independent request ids (implicit on starts, a backward distance
 // on completions), so that the iterations of a loop encode to identical bytes and a Repeat
-// record can stand for them. Readers still read version 1.
+// record can stand for them. Version 3 adds the same-buffer flag on a Recv record's context
+// byte. Readers still read versions 1 and 2.
 #ifndef MPIETE_TRACEFORMAT_H
 #define MPIETE_TRACEFORMAT_H
 
@@ -22,7 +23,7 @@
 namespace mpiete::trace {
 
 inline constexpr unsigned char Magic[8] = {'M', 'P', 'I', 'E', 'T', 'R', 'C', '\n'};
-inline constexpr uint64_t FormatVersion = 2;
+inline constexpr uint64_t FormatVersion = 3;
 /// The oldest version the reader still reads.
 inline constexpr uint64_t MinFormatVersion = 1;
 
@@ -30,6 +31,13 @@ inline constexpr uint64_t MinFormatVersion = 1;
 /// MPI call (Unit and Repeat records never carry it). The record's tag is the low 7 bits.
 inline constexpr uint8_t CallStartFlag = 0x80;
 inline constexpr uint8_t TagMask = 0x7f;
+
+/// Version 3: bit 7 of a Recv record's context byte says the receive buffer overlaps a buffer
+/// the rank sent from since its previous receive (a token received into the buffer just sent:
+/// on shared memory the peer's read left its lines in the peer's cache, and the receive costs
+/// more; docs/trace-format.md). The context is the low 7 bits.
+inline constexpr uint8_t SameBufferFlag = 0x80;
+inline constexpr uint8_t ContextMask = 0x7f;
 
 /// The longest repeated region (bytes) a writer produces: its buffer. A reader keeps at least
 /// this many bytes of history to expand Repeat records.
@@ -58,6 +66,7 @@ enum class Tag : uint8_t {
   Loop = 0x03,        ///< b, v trips: a loop timed whole ended
   Send = 0x04,        ///< b, z peer, z tag, v comm, v bytes, [v1: v request,] 1 mode, 1 context
   Recv = 0x05,        ///< b, z source, z tag, v comm, v bytes posted, [v1: v request,] 1 context
+                      ///< (v3: | SameBufferFlag)
   Wait = 0x06,        ///< b, 1 op, v n, n x completion (see WaitOp / completion below)
   Probe = 0x07,       ///< b, 1 flags, z source, z tag, v comm [, z source, z tag, v bytes]
   Init = 0x08,        ///< b

@@ -121,6 +121,8 @@ bool TraceEventSource::next(Event &E) {
       E.Request = Rec.Request;
       E.Mode = static_cast<SendMode>(Rec.Mode);
       E.Context = static_cast<uint8_t>(Rec.Ctx);
+      E.SameBuffer = Rec.Kind == trace::RecordKind::Recv && Rec.SameBuffer;
+      SameBufferReceives += E.SameBuffer;
       return true;
     case trace::RecordKind::Wait:
       E.Kind = EventKind::Completion;
@@ -333,11 +335,23 @@ static void setCopies(const NetworkFile &File, LinkModel &Model) {
   Model.setCopyTable(std::move(Copies));
 }
 
+/// The same-buffer table, when the file has one: per size, its one-way time minus what the
+/// model charges a message of that size (the table's own time, or the fit's), so that such a
+/// receive costs what the same-buffer ping-pong measured.
+static void setSameBuffer(const NetworkFile &File, LinkModel &Model) {
+  std::vector<std::pair<uint64_t, double>> Extra;
+  for (const NetworkCopyRow &R : File.SameBuffer)
+    Extra.emplace_back(R.Bytes,
+                       std::max(0.0, R.Time.Median - double(Model.transfer(R.Bytes)) * 1e-9));
+  Model.setSameBufferTable(std::move(Extra));
+}
+
 std::shared_ptr<LinkModel> linkModelOf(const NetworkFile &File, NetworkModelKind Kind) {
   const LogGpsParams &L = File.LogGps;
   if (Kind == NetworkModelKind::LogGPS) {
     auto Model = std::make_shared<LogGPSLinkModel>(L);
     setCopies(File, *Model);
+    setSameBuffer(File, *Model);
     return Model;
   }
   std::vector<TableLinkModel::Point> Points;
@@ -348,6 +362,7 @@ std::shared_ptr<LinkModel> linkModelOf(const NetworkFile &File, NetworkModelKind
   // The table says how long a message takes; the fit says which part streams (contention).
   Model->setStreamGaps(L.G, L.GEager);
   setCopies(File, *Model);
+  setSameBuffer(File, *Model);
   return Model;
 }
 

@@ -47,6 +47,9 @@ struct CommProbeOutput {
   int StreamReps = 0;
   Spread Stream;               ///< the whole stream plus its acknowledgement
   std::vector<CopyRow> Copies; ///< empty from probes before the copy table
+  /// "same" lines: the ping-pong receiving into the buffer just sent from (one way); empty
+  /// from probes before it.
+  std::vector<CopyRow> SameBuffer;
 };
 
 /// Reads comm_probe's text between its begin and end markers (anything around them, e.g. the

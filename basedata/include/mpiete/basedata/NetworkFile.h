@@ -64,7 +64,8 @@ struct NetworkFitReport {
   bool LClamped = false;
 };
 
-/// One size of the optional memory-copy table (memory_copy): a rank's local copy of Bytes.
+/// One size of an optional table of one time per size: memory_copy (a rank's local copy of
+/// Bytes) or same_buffer (a message received into the buffer the rank has just sent from).
 struct NetworkCopyRow {
   uint64_t Bytes = 0;
   Spread Time;
@@ -82,6 +83,10 @@ struct NetworkFile {
   /// memory_copy: copy time per size on one rank (collectives' own-block copies); empty in
   /// files of probes before it (the estimator then costs those copies nothing). Sizes ascend.
   std::vector<NetworkCopyRow> Copies;
+  /// same_buffer: one way of a ping-pong in which each rank receives into the buffer it has
+  /// just sent from (its lines left in the peer's cache by the peer's read); empty in files of
+  /// probes before it (the estimator then charges such receives nothing extra). Sizes ascend.
+  std::vector<NetworkCopyRow> SameBuffer;
 };
 
 /// What `mpiete probe-comm` knows besides the probe's output.

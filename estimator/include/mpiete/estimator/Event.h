@@ -56,6 +56,10 @@ struct Event {
   SendMode Mode = SendMode::Standard;
   uint8_t Context = 0; ///< 0 user, 1 the private space of lowered collectives
   bool Found = true;   ///< Probe: the probe found a message (blocking probes always do)
+  /// RecvStart: the receive buffer overlaps one the rank sent from since its previous receive
+  /// (the trace's same-buffer flag): a rendezvous message into it costs the link's
+  /// sameBufferExtra on top of its transfer.
+  bool SameBuffer = false;
   BlockId Block = 0;
   BlockId From = 0; ///< Segment: the call site the computation started after
   int32_t Peer = 0; ///< destination (send) or source (receive, probe) world rank, or ANY/PROC_NULL

@@ -171,9 +171,19 @@ public:
   void setCopyTable(std::vector<std::pair<uint64_t, double>> Points);
   bool hasCopyTable() const { return !CopySizes.empty(); }
 
+  /// What a rendezvous message received into the buffer the rank has just sent from costs on
+  /// top of transfer(Bytes) (network.yaml same_buffer against its table), interpolated like
+  /// localCopy; 0 without a table (files before it).
+  TimeNs sameBufferExtra(uint64_t Bytes) const;
+  /// Sizes ascending; extra seconds per message (negative values count as 0).
+  void setSameBufferTable(std::vector<std::pair<uint64_t, double>> Points);
+  bool hasSameBufferTable() const { return !SameSizes.empty(); }
+
 private:
   std::vector<uint64_t> CopySizes;
   std::vector<double> CopyNanos;
+  std::vector<uint64_t> SameSizes;
+  std::vector<double> SameNanos;
 };
 
 /// Measured receive times, piecewise linear in the message size and extrapolated along the

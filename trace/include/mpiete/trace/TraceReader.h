@@ -79,6 +79,9 @@ struct Record {
   uint64_t Request = 0; ///< Send, Recv, RequestFree (unexpanded version 2: as stored)
   SendMode Mode = SendMode::Standard;
   Context Ctx = Context::User;
+  /// Recv (version 3): the receive buffer overlaps a buffer the rank sent from since its
+  /// previous receive (trace::SameBufferFlag); false in older files.
+  bool SameBuffer = false;
 
   WaitOp Op = WaitOp::Wait;            ///< Wait
   std::vector<Completion> Completions; ///< Wait

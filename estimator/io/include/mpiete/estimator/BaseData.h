@@ -65,6 +65,8 @@ public:
   void setEmitLocalCopies(bool On) { EmitLocalCopies = On; }
   /// LocalCopy events emitted so far.
   uint64_t localCopies() const { return LocalCopies; }
+  /// Receives flagged same-buffer (Event::SameBuffer) read so far.
+  uint64_t sameBufferReceives() const { return SameBufferReceives; }
 
   bool next(Event &E) override;
   std::string name() const override { return Reader.name(); }
@@ -76,6 +78,7 @@ private:
   bool EmitSegments = false;
   bool EmitLocalCopies = false;
   uint64_t LocalCopies = 0;
+  uint64_t SameBufferReceives = 0;
   /// Communicator id -> size, from the comm-create records (world and self known).
   std::unordered_map<uint64_t, uint64_t> CommSizes;
   uint64_t ownBlockCopy() const;
