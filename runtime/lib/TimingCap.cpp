@@ -55,6 +55,7 @@ constexpr size_t MaxFrames = 64;
 constexpr size_t BoardSlots = 4096; // (loop, entry) pairs; the board is 64 KiB
 constexpr size_t MaxEntries = 256;  // distinct outermost loops counted per rank
 constexpr size_t MaxCapped = 64;    // header lines kept
+constexpr size_t MeanSlots = 1024;  // segments whose capped mean is kept (a power of two)
 
 struct Slot {
   uint64_t Key;     // 0: free
@@ -70,6 +71,15 @@ struct LoopCount {
 struct Capped {
   mpiete_site_t Loop;
   uint32_t Iterations;
+};
+
+/// A segment's occurrences in the measured iterations (the warm-up left out) of outermost
+/// loop entries: those of the entry running now, and those of the entries that were left early.
+struct SegmentMean {
+  mpiete_site_t From, To;
+  uint64_t EntryN, EntryNanos;
+  uint64_t N, Nanos;
+  bool Used;
 };
 
 struct State {
@@ -94,6 +104,10 @@ struct State {
   size_t NCounts = 0;
   Capped Done[MaxCapped] = {};
   size_t NDone = 0;
+
+  SegmentMean Means[MeanSlots] = {};
+  uint16_t Touched[MeanSlots] = {}; // the slots the running entry added to
+  size_t NTouched = 0;
 };
 
 constinit State S;
@@ -144,6 +158,36 @@ Slot &slotOf(uint64_t Key) {
   Recorder::get().fail("the cap board is full (%zu loop entries)", BoardSlots);
 }
 
+/// The running entry's occurrence of From -> To, in a measured iteration.
+void addMeasured(mpiete_site_t From, mpiete_site_t To, uint64_t Nanos) {
+  for (size_t I = mix(From * 0x9e3779b97f4a7c15ULL ^ To) % MeanSlots, Probes = 0;
+       Probes < MeanSlots; I = (I + 1) % MeanSlots, ++Probes) {
+    SegmentMean &M = S.Means[I];
+    if (M.Used && (M.From != From || M.To != To))
+      continue;
+    if (!M.Used)
+      M = SegmentMean{From, To, 0, 0, 0, 0, true};
+    if (M.EntryN++ == 0)
+      S.Touched[S.NTouched++] = static_cast<uint16_t>(I);
+    M.EntryNanos += Nanos;
+    return;
+  }
+  // Full: this segment's skipped occurrences take its mean with the warm-up (as before).
+}
+
+/// The running entry's measured occurrences: kept (it was left early) or dropped.
+void closeEntry(bool Keep) {
+  for (size_t K = 0; K < S.NTouched; ++K) {
+    SegmentMean &M = S.Means[S.Touched[K]];
+    if (Keep) {
+      M.N += M.EntryN;
+      M.Nanos += M.EntryNanos;
+    }
+    M.EntryN = M.EntryNanos = 0;
+  }
+  S.NTouched = 0;
+}
+
 /// The outermost loop Loop is entered: its entry number on this rank names it on the board.
 void enterOutermost(mpiete_site_t Loop) {
   uint32_t Entry = 0;
@@ -156,6 +200,7 @@ void enterOutermost(mpiete_site_t Loop) {
     S.Counts[S.NCounts++] = LoopCount{Loop, 0};
   S.Key = mix(Loop * 0x9e3779b97f4a7c15ULL + Entry) | 1;
   __atomic_add_fetch(&slotOf(S.Key).Entered, 1, __ATOMIC_ACQ_REL);
+  closeEntry(false);
   S.Sig = S.IterNanos = 0;
   S.N = 0;
   S.Sum = S.SumSq = 0;
@@ -229,6 +274,7 @@ int iterate(mpiete_site_t Loop, bool CanLeave) {
   if (!decide(Iter))
     return 0;
   S.Left = true;
+  closeEntry(true);
   if (S.NDone < MaxCapped)
     S.Done[S.NDone++] = Capped{Loop, Iter};
   return 1;
@@ -236,11 +282,13 @@ int iterate(mpiete_site_t Loop, bool CanLeave) {
 
 } // namespace
 
-void noteSegment(mpiete_site_t Site, uint64_t Nanos) {
+void noteSegment(mpiete_site_t From, mpiete_site_t To, uint64_t Nanos) {
   if (!S.On || S.Depth == 0)
     return;
-  S.Sig = mix(S.Sig ^ Site);
+  S.Sig = mix(S.Sig ^ To);
   S.IterNanos += Nanos;
+  if (S.Iter[0] >= 1 && !S.Left)
+    addMeasured(From, To, Nanos);
 }
 
 void writeHeader(std::FILE *F) {
@@ -248,6 +296,15 @@ void writeHeader(std::FILE *F) {
     char Loop[BlockIdBufferSize];
     formatBlockId(S.Done[I].Loop, Loop, sizeof Loop);
     std::fprintf(F, "# capped-loop %s %u\n", Loop, S.Done[I].Iterations);
+  }
+  for (const SegmentMean &M : S.Means) {
+    if (M.N == 0)
+      continue;
+    char From[BlockIdBufferSize], To[BlockIdBufferSize];
+    formatBlockId(M.From, From, sizeof From);
+    formatBlockId(M.To, To, sizeof To);
+    std::fprintf(F, "# capped-mean %s %s %llu %llu\n", From, To,
+                 static_cast<unsigned long long>(M.N), static_cast<unsigned long long>(M.Nanos));
   }
 }
 
