@@ -64,6 +64,10 @@ struct ComputeEdits {
   unsigned LoopBegin = 0, LoopEnd = 0;
   unsigned BodyBegin = 0, BodyEnd = 0;
   bool BodyIsCompound = false; ///< BodyBegin is just after the body's '{'
+  /// Segments: a loop with no MPI call the unit can see, but calls into procedures it cannot
+  /// (another unit's, through a pointer): its hooks are the opaque ones, which only the timing
+  /// probe's cap uses, and only once its iterations make MPI calls at run time.
+  bool OpaqueLoop = false;
 };
 
 /// Text positions of an MPI call: `MPI_Send (` ... becomes `mpiete_send (SITE, ` ...
