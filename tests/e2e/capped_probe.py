@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The capped timing probe on loops whose MPI calls are in another file (capped-twofile/).
 
-usage: capped_probe.py --build BUILD --work WORK --mpiexec MPIRUN
+usage: capped_probe.py --build BUILD --work WORK --mpiexec MPIRUN [--fortran]
 
 Builds capped-twofile with `make CC=BUILD/bin/mpiete-cc O=WORK/cc`: main.c's loops call
 steps.c, so the frontend gives them the opaque loop hooks and the runtime decides whether they
@@ -13,6 +13,9 @@ make MPI calls. Then `mpiete probe-compute --cap 2` at 2 ranks, per mode of the 
   compute  a loop whose calls make no MPI call: not capped
   check    the program fails when capped (it checks its step count): probe-compute warns and
            runs it again uncapped, and the machine file lists no capped loop
+With --fortran, capped-fortran too (`make FC=mpiete-fc`: fixed form, IMPLICIT NONE, a labelled
+DO loop whose hook is `IF (MPIETE_ITER_CAPPED(...) .NE. 0) EXIT`): capped after exactly 9
+iterations, on every rank, like the C loop.
 Exits 1 on any failure.
 """
 
@@ -39,6 +42,7 @@ def main():
     ap.add_argument("--build", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--mpiexec", required=True)
+    ap.add_argument("--fortran", action="store_true")
     a = ap.parse_args()
 
     shutil.rmtree(a.work, ignore_errors=True)
@@ -94,11 +98,34 @@ def main():
             fails.append(f"{mode}: expected no capped loop and 100 steps: '{loops}', ran {ran}")
         if kept:
             shutil.rmtree(kept.group(1), ignore_errors=True)
+    if a.fortran:
+        fails += fortran(a, env, mpiete)
     for f in fails:
         print("FAIL: " + f)
     if not fails:
         print("capped probe: every mode as expected")
     return 1 if fails else 0
+
+
+def fortran(a, env, mpiete):
+    """The Fortran loop: capped like C's."""
+    fc = os.path.join(a.work, "fc")
+    rc, out, err = run_group(["make", "-C", os.path.join(HERE, "capped-fortran"),
+                              "FC=mpiete-fc", f"O={fc}"], a.work, env, 600)
+    if rc != 0:
+        return [f"fortran: make FC=mpiete-fc failed ({rc}):\n{out}\n{err}"]
+    machine = os.path.join(a.work, "machine-fortran.yaml")
+    rc, out, err = run_group([mpiete, "probe-compute", "--cap", "2", "-o", machine, "-np", "2",
+                              "--launcher", a.mpiexec, os.path.join(fc, "capf.timing"), "100"],
+                             a.work, env, 300)
+    print(f"[fortran] rc {rc}; {out.strip()}")
+    if rc != 0:
+        return [f"fortran: probe-compute failed ({rc}):\n{out}\n{err}"]
+    loops = capped_loops(machine)
+    if not re.fullmatch(r"[0-9a-f]{8}:1 after 9 iterations", loops) or \
+            re.findall(r"^ran (\d+) of 100$", out, re.M) != ["9"]:
+        return [f"fortran: expected loop 1 capped after 9 iterations: '{loops}'\n{out}"]
+    return []
 
 
 if __name__ == "__main__":

@@ -14,45 +14,44 @@
 #include <stdlib.h>
 #include <string.h>
 
-int main(int argc, char **argv)
-{
-    int rank, size, t, ran = 0, status = 0;
-    double x = 1.0, sum = 0;
-    const char *mode;
-    int steps;
+int main(int argc, char **argv) {
+  int rank, size, t, ran = 0, status = 0;
+  double x = 1.0, sum = 0;
+  const char *mode;
+  int steps;
 
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    mode = argc > 1 ? argv[1] : "loop";
-    steps = argc > 2 ? atoi(argv[2]) : 100;
-    if (strcmp(mode, "loop") == 0 || strcmp(mode, "check") == 0) {
-        for (t = 0; t < steps; t++) {
-            x = step(x, t);
-            ran++;
-        }
-        if (strcmp(mode, "check") == 0 && ran != steps)
-            status = 1;
-    } else if (strcmp(mode, "some") == 0) {
-        if (rank == 0)
-            for (t = 0; t < steps; t++) {
-                send_to(1, t);
-                ran++;
-            }
-        else if (rank == 1)
-            for (t = 0; t < steps; t++) {
-                recv_from(0, t);
-                ran++;
-            }
-    } else {
-        for (t = 0; t < steps; t++) {
-            x = work(x, t);
-            ran++;
-        }
-        MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  mode = argc > 1 ? argv[1] : "loop";
+  steps = argc > 2 ? atoi(argv[2]) : 100;
+  if (strcmp(mode, "loop") == 0 || strcmp(mode, "check") == 0) {
+    for (t = 0; t < steps; t++) {
+      x = step(x, t);
+      ran++;
     }
+    if (strcmp(mode, "check") == 0 && ran != steps)
+      status = 1;
+  } else if (strcmp(mode, "some") == 0) {
     if (rank == 0)
-        printf("ran %d of %d\n", ran, steps);
-    MPI_Finalize();
-    return status;
+      for (t = 0; t < steps; t++) {
+        send_to(1, t);
+        ran++;
+      }
+    else if (rank == 1)
+      for (t = 0; t < steps; t++) {
+        recv_from(0, t);
+        ran++;
+      }
+  } else {
+    for (t = 0; t < steps; t++) {
+      x = work(x, t);
+      ran++;
+    }
+    MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  }
+  if (rank == 0)
+    printf("ran %d of %d\n", ran, steps);
+  MPI_Finalize();
+  return status;
 }
