@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 namespace mpiete {
@@ -73,6 +74,9 @@ std::string readRankTiming(const std::string &Path, int Rank, RankTiming &Out) {
   Out.Rank = Rank;
   const char *Count = "a whole number >= 0";
   const char *Nanos = "a finite number of nanoseconds >= 0";
+  // `# capped-mean FROM TO N NANOS` lines (headers: before the segments they name), and their
+  // line numbers for the error of one that names no segment.
+  std::map<std::pair<uint64_t, uint64_t>, std::pair<SegmentTiming, unsigned>> CappedMeans;
   while (std::getline(In, Line)) {
     ++LineNo;
     const std::vector<std::string> W = wordsOf(Line);
@@ -98,6 +102,15 @@ std::string readRankTiming(const std::string &Path, int Rank, RankTiming &Out) {
       } else if (Key == "ranks-per-node") {
         if (!intOf(Value, Out.RanksPerNode, 1, 1 << 24))
           return BadField("header", "ranks-per-node", "a whole number >= 1", Value);
+      } else if (Key == "capped-mean") {
+        SegmentTiming C;
+        if (W.size() != 6 || !parseBlockId(W[2], C.From) || !parseBlockId(W[3], C.To))
+          return Bad("malformed capped-mean record '" + Line + "' (# capped-mean FROM TO N NANOS)");
+        if (!countOf(W[4], C.CappedExecutions) || C.CappedExecutions == 0)
+          return BadField("capped-mean", "occurrences", "a whole number >= 1", W[4]);
+        if (!countOf(W[5], C.CappedNanos))
+          return BadField("capped-mean", "nanoseconds", Count, W[5]);
+        CappedMeans[{C.From, C.To}] = {C, LineNo};
       } else if (Key == "partition") {
         if (Value != "segments" && Value != "blocks")
           return Bad("unknown partition '" + Value + "' (segments or blocks)");
@@ -182,6 +195,24 @@ std::string readRankTiming(const std::string &Path, int Rank, RankTiming &Out) {
                  ", min <= max");
     Out.Blocks.push_back(B);
   }
+  for (SegmentTiming &G : Out.Segments) {
+    auto It = CappedMeans.find({G.From, G.To});
+    if (It == CappedMeans.end())
+      continue;
+    const SegmentTiming &C = It->second.first;
+    if (C.CappedExecutions > G.Executions) {
+      LineNo = It->second.second;
+      return Bad("capped-mean record of " + std::to_string(C.CappedExecutions) +
+                 " occurrences for a segment of " + std::to_string(G.Executions));
+    }
+    G.CappedExecutions = C.CappedExecutions;
+    G.CappedNanos = C.CappedNanos;
+    CappedMeans.erase(It);
+  }
+  if (!CappedMeans.empty()) {
+    LineNo = CappedMeans.begin()->second.second;
+    return Bad("capped-mean record for a segment the file has no segment line for");
+  }
   if (!Out.TokenPassing)
     return Path + ": the program did not run under token passing (was it linked with "
                   "the timing runtime?)";
@@ -214,7 +245,10 @@ MachineRank machineRankOf(const RankTiming &R) {
     MS.From = G.From;
     MS.To = G.To;
     MS.Executions = G.Executions;
-    MS.MeanSeconds = static_cast<double>(G.Nanos) / static_cast<double>(G.Executions) * 1e-9;
+    MS.MeanSeconds =
+        G.CappedExecutions != 0
+            ? static_cast<double>(G.CappedNanos) / static_cast<double>(G.CappedExecutions) * 1e-9
+            : static_cast<double>(G.Nanos) / static_cast<double>(G.Executions) * 1e-9;
     MS.StddevSeconds = G.StddevNs * 1e-9;
     MS.MinSeconds = G.MinNs * 1e-9;
     MS.MaxSeconds = G.MaxNs * 1e-9;

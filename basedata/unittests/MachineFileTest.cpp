@@ -269,6 +269,30 @@ TEST(MachineFileTest, TimingFileSegmentsAndSeries) {
   EXPECT_EQ(M.Segments[0].SeriesWidth, 0u);
 }
 
+TEST(MachineFileTest, TimingFileCappedMean) {
+  // A loop left early: the segment's 5 occurrences are the warm-up's (2, 1000 ns each) and 3
+  // measured ones (300 ns each); the skipped occurrences take the measured ones' mean.
+  std::string Path =
+      writeTemp("capped", std::string(TimingHead) +
+                              "# partition segments\n# capped-loop 0aa758c0:5 4\n"
+                              "# capped-mean 0aa758c0:11 0aa758c0:17 3 900\n"
+                              "segment ffffffff:256 0aa758c0:11 1 5000 5000.0 5000.0 0.0\n"
+                              "segment 0aa758c0:11 0aa758c0:17 5 2900 300.0 1000.0 383.4\n"
+                              "series 0aa758c0:11 0aa758c0:17 1 5 1000 1000 300 300 300\n");
+  RankTiming R;
+  ASSERT_EQ(readRankTiming(Path, 1, R), "");
+  std::filesystem::remove(Path);
+  ASSERT_EQ(R.Segments.size(), 2u);
+  EXPECT_EQ(R.Segments[0].CappedExecutions, 0u);
+  EXPECT_EQ(R.Segments[1].CappedExecutions, 3u);
+  EXPECT_EQ(R.Segments[1].CappedNanos, 900u);
+  MachineRank M = machineRankOf(R);
+  EXPECT_DOUBLE_EQ(M.Segments[0].MeanSeconds, 5000e-9);
+  EXPECT_DOUBLE_EQ(M.Segments[1].MeanSeconds, 300e-9); // not 2900 / 5 = 580
+  ASSERT_EQ(M.Segments[1].SeriesSeconds.size(), 5u);   // the warm-up stays where it ran
+  EXPECT_DOUBLE_EQ(M.Segments[1].SeriesSeconds[0], 1000e-9);
+}
+
 TEST(MachineFileTest, TimingFileSegmentErrors) {
   struct Case {
     const char *Lines, *Error;
@@ -282,6 +306,17 @@ TEST(MachineFileTest, TimingFileSegmentErrors) {
        ":7: series of 2 buckets has only 1"},
       {"segment 0aa758c0:11 x 2 10 5.0 5.0 0.0\n", ":6: malformed segment record"},
       {"# partition loops\n", ":6: unknown partition 'loops'"},
+      {"# capped-mean 0aa758c0:11 0aa758c0:17 3\n", ":6: malformed capped-mean record"},
+      {"# capped-mean 0aa758c0:11 0aa758c0:17 0 10\n",
+       ":6: field 'occurrences' of the capped-mean record must be a whole number >= 1"},
+      {"# capped-mean 0aa758c0:11 0aa758c0:17 3 -5\n",
+       ":6: field 'nanoseconds' of the capped-mean record"},
+      {"# capped-mean 0aa758c0:11 0aa758c0:17 3 10\n"
+       "segment 0aa758c0:11 0aa758c0:17 2 10 5.0 5.0 0.0\n",
+       ":6: capped-mean record of 3 occurrences for a segment of 2"},
+      {"# capped-mean 0aa758c0:11 0aa758c0:18 1 10\n"
+       "segment 0aa758c0:11 0aa758c0:17 2 10 5.0 5.0 0.0\n",
+       ":6: capped-mean record for a segment the file has no segment line for"},
   };
   for (const Case &C : Cases) {
     std::string Path = writeTemp("bad", std::string(TimingHead) + C.Lines);

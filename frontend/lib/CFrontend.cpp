@@ -100,6 +100,8 @@ public:
         }
         if (const FunctionDecl *FD = CE->getDirectCallee())
           A.Calls[Current].insert(FD->getCanonicalDecl());
+        else
+          A.Hidden.insert(Current); // a call through a pointer
         return true;
       }
     } C(*this);
@@ -118,6 +120,36 @@ public:
           }
       }
     }
+    // Procedures that may communicate through code the unit cannot see: a call through a
+    // pointer, or into a procedure with no body here (another unit's) that is no library's.
+    const SourceManager &SM = Ctx.getSourceManager();
+    for (auto &[Caller, Callees] : Calls)
+      for (const FunctionDecl *Callee : Callees)
+        if (hidden(Callee, SM))
+          Hidden.insert(Caller);
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (auto &[Caller, Callees] : Calls) {
+        if (Hidden.count(Caller))
+          continue;
+        for (const FunctionDecl *Callee : Callees)
+          if (Hidden.count(Callee)) {
+            Hidden.insert(Caller);
+            Changed = true;
+            break;
+          }
+      }
+    }
+  }
+
+  /// A callee the unit cannot see into: no body here, not a builtin, not from a system header.
+  bool hidden(const FunctionDecl *FD, const SourceManager &SM) const {
+    return !defined(FD) && !FD->getBuiltinID() &&
+           !SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation()));
+  }
+  /// FD's body (or a procedure it calls, transitively) calls code the unit cannot see.
+  bool reachesHidden(const FunctionDecl *FD) const {
+    return FD && Hidden.count(FD->getCanonicalDecl());
   }
 
   bool communicates(const FunctionDecl *FD) const {
@@ -126,17 +158,19 @@ public:
   bool defined(const FunctionDecl *FD) const { return FD && Defined.count(FD->getCanonicalDecl()); }
 
 private:
-  llvm::DenseSet<const FunctionDecl *> Defined, Direct, Communicating;
+  llvm::DenseSet<const FunctionDecl *> Defined, Direct, Communicating, Hidden;
   std::map<const FunctionDecl *, std::set<const FunctionDecl *>> Calls;
 };
 
 /// What a statement's subtree contains, as far as the block partition cares.
 struct StmtFacts {
-  bool MpiCall = false;            ///< a rewritten MPI routine
-  bool CommunicatingCall = false;  ///< a procedure of this unit that communicates
-  bool NoReturnCall = false;       ///< exit(), abort(), ...
-  bool EscapingJump = false;       ///< return/goto, or break/continue leaving the statement
-  bool JumpTarget = false;         ///< a label, or a case label outside its switch: a way in
+  bool MpiCall = false;           ///< a rewritten MPI routine
+  bool CommunicatingCall = false; ///< a procedure of this unit that communicates
+  bool HiddenCall = false;   ///< a call into code the unit cannot see (directly or through its own)
+  bool Loop = false;         ///< a loop
+  bool NoReturnCall = false; ///< exit(), abort(), ...
+  bool EscapingJump = false; ///< return/goto, or break/continue leaving the statement
+  bool JumpTarget = false;   ///< a label, or a case label outside its switch: a way in
   std::vector<std::string> Opaque; ///< callees whose bodies the unit cannot see
 };
 
@@ -153,6 +187,7 @@ public:
     }
     const FunctionDecl *FD = CE->getDirectCallee();
     if (!FD) {
+      F.HiddenCall = true;
       addOpaque("(indirect call)");
       return true;
     }
@@ -160,9 +195,11 @@ public:
       F.NoReturnCall = true;
     if (CA.communicates(FD)) {
       F.CommunicatingCall = true;
-    } else if (!CA.defined(FD) && !FD->getBuiltinID() &&
-               !SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation()))) {
+    } else if (CA.hidden(FD, SM)) {
+      F.HiddenCall = true;
       addOpaque(FD->getNameAsString());
+    } else if (CA.reachesHidden(FD)) {
+      F.HiddenCall = true;
     }
     return true;
   }
@@ -190,6 +227,7 @@ public:
   }
 #define MPIETE_LOOP_TRAVERSE(Type)                                                                 \
   bool Traverse##Type(Type *S) {                                                                   \
+    F.Loop = true;                                                                                 \
     ++LoopDepth;                                                                                   \
     ++BreakDepth;                                                                                  \
     bool R = RecursiveASTVisitor::Traverse##Type(S);                                               \
@@ -359,7 +397,7 @@ private:
   void statement(Stmt *S, Run &R, bool SingleSlot) {
     if (!S)
       return;
-    if (StmtTraits T = traits(S); Policy.isComputation(T)) {
+    if (StmtTraits T = traits(S); Policy.isComputation(T) && !holdsOpaqueLoop(S)) {
       // A #line directive that changes the file ends the block: a block's lines are in one file.
       if (!R.empty() && !Policy.continuesRun(R.Traits.back(), T))
         flush(R, SingleSlot);
@@ -411,6 +449,15 @@ private:
     collectCalls(S);
   }
 
+  /// Segments: S is or holds a loop that calls code the unit cannot see, so the walk goes in
+  /// to give that loop its opaque hooks.
+  bool holdsOpaqueLoop(Stmt *S) const {
+    if (!Segments || fromMacro(S))
+      return false;
+    const StmtFacts F = facts(S);
+    return F.HiddenCall && F.Loop;
+  }
+
   void slot(Stmt *S) {
     if (!S)
       return;
@@ -446,9 +493,13 @@ private:
       HeaderTraits += traits(H);
     StmtTraits BodyTraits = traits(Body);
     // Segments: a loop without MPI calls (here because it jumps) has nothing to rewrite and
-    // gets no hooks.
-    if (Segments && !HeaderTraits.Communicates && !BodyTraits.Communicates)
+    // gets no hooks, unless it calls code the unit cannot see, which may communicate: then it
+    // gets the opaque hooks (the timing probe's cap follows it; nothing else does).
+    if (Segments && !HeaderTraits.Communicates && !BodyTraits.Communicates) {
+      if (facts(S).HiddenCall)
+        loopSite(S, Body, /*Opaque=*/true);
       return;
+    }
 
     LoopInfo Info;
     Info.Kind = Kind;
@@ -479,7 +530,7 @@ private:
   /// Segments: a loop that contains MPI calls is a site of kind loop, whose id its iteration
   /// hook (top of the body) and exit hook (after the loop) carry. A loop whose text is not all
   /// in the main file gets no hooks: the runtime copes with missing ones.
-  void loopSite(Stmt *S, Stmt *Body) {
+  void loopSite(Stmt *S, Stmt *Body, bool Opaque = false) {
     int LB = beginOffset(S), LE = endOffset(S);
     auto *CS = dyn_cast<CompoundStmt>(Body);
     if (CS && fromMacro(CS))
@@ -494,6 +545,7 @@ private:
     E.BodyBegin = BB;
     E.BodyEnd = BE;
     E.BodyIsCompound = CS != nullptr;
+    E.OpaqueLoop = Opaque;
     Block B = newBlock(BlockKind::Loop, S->getBeginLoc(), S->getEndLoc());
     B.Compute = Model.Computes.size();
     Model.Computes.push_back(E);
@@ -829,7 +881,10 @@ public:
     UnitBuilder Builder(Ctx, CA, Model, Diags, Opts.Mode);
     for (Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
       auto *FD = dyn_cast<FunctionDecl>(D);
-      if (!FD || !FD->doesThisDeclarationHaveABody() || !CA.communicates(FD))
+      // Segments: a procedure that may communicate through code the unit cannot see is
+      // walked too, for the opaque hooks of its loops (cg's solver calls csr.c's dot and spmv).
+      if (!FD || !FD->doesThisDeclarationHaveABody() ||
+          !(CA.communicates(FD) || (Opts.Mode == Partition::Segments && CA.reachesHidden(FD))))
         continue;
       if (!SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())))
         continue; // reported by the checker at its MPI calls

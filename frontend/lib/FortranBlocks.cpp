@@ -26,11 +26,12 @@ public:
     LoopStack.clear();
     TerminalStack.clear();
     Counters.clear();
+    CapHook = false;
     TargetCollector TC;
     p::Walk(*P.Exec, TC);
     Targets = std::move(TC.Targets);
     sequence(P.Exec->v, std::nullopt);
-    if (!Counters.empty())
+    if (!Counters.empty() || CapHook)
       counterDecl(P);
   }
 
@@ -300,6 +301,10 @@ private:
     E.LoopBegin = E.Begin = *LB;
     E.BodyBegin = *BB;
     E.LoopEnd = E.End = E.BodyEnd = Shared ? 0 : *LE;
+    // EXIT leaves the innermost loop, this one (its hook is in its own body), unless the
+    // terminal statement is shared: then the loop is followed, not capped.
+    E.Leaves = !Shared;
+    CapHook = CapHook || E.Leaves;
     Block B = newBlock(BlockKind::Loop, DoS.source, Span);
     B.Compute = Model.Computes.size();
     Model.Computes.push_back(E);
@@ -366,6 +371,7 @@ private:
   void counterDecl(const ProcInfo &P) {
     CounterDecl D;
     D.Blocks = Counters;
+    D.CapHook = CapHook;
     std::optional<unsigned> After;
     LastStatementWalker W{SM, After};
     const p::SpecificationPart &Spec = *P.Spec;
@@ -546,6 +552,7 @@ private:
   std::vector<std::optional<p::Label>> TerminalStack;
   std::set<p::Label> Targets;
   std::vector<uint32_t> Counters;
+  bool CapHook = false; ///< a loop of this procedure has the leaving iteration hook
   /// Fortran's partition is seed 004's: every DO, IF and SELECT CASE ends a compute block.
   PartitionPolicy Policy{/*SeedBlocks=*/true};
   bool Segments; ///< no compute blocks: only DO loops with MPI calls get (iteration) hooks

@@ -29,6 +29,14 @@ MPIETE_FORTRAN_HOOK(mpiete_iter) { mpiete_iter(site(unit, idx)); }
 
 MPIETE_FORTRAN_HOOK(mpiete_loop_exit) { mpiete_loop_exit(site(unit, idx)); }
 
+// `IF (MPIETE_ITER_CAPPED(UNIT, IDX) .NE. 0) EXIT`: the iteration hook of a loop the timing
+// probe's cap may leave (a default INTEGER function; the trace variant's always returns 0).
+extern "C" MPI_Fint mpiete_iter_capped_(const MPI_Fint *unit, const MPI_Fint *idx) {
+  return mpiete_iter_capped(site(unit, idx));
+}
+extern "C" decltype(mpiete_iter_capped_) mpiete_iter_capped__
+    __attribute__((alias("mpiete_iter_capped_")));
+
 #if defined(MPIETE_VARIANT_TRACE)
 
 MPIETE_FORTRAN_HOOK(mpiete_tr_block) { mpiete_tr_block(site(unit, idx)); }

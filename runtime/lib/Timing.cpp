@@ -131,7 +131,7 @@ void mpiEnter(mpiete_site_t Site, bool Outermost) {
   if (Outermost && !Recorder::get().finalized()) [[likely]] {
     const uint64_t Nanos = T > LastExit ? T - LastExit : 0;
     Segments.add(LastSite, Site, Nanos);
-    cap::noteSegment(Site, Nanos);
+    cap::noteSegment(LastSite, Site, Nanos);
   }
   Stack.pauseTop(T);
   Stack.push(Frame{0, 0, T, 0, true});

@@ -55,6 +55,7 @@ constexpr size_t MaxFrames = 64;
 constexpr size_t BoardSlots = 4096; // (loop, entry) pairs; the board is 64 KiB
 constexpr size_t MaxEntries = 256;  // distinct outermost loops counted per rank
 constexpr size_t MaxCapped = 64;    // header lines kept
+constexpr size_t MeanSlots = 1024;  // segments whose capped mean is kept (a power of two)
 
 struct Slot {
   uint64_t Key;     // 0: free
@@ -72,6 +73,15 @@ struct Capped {
   uint32_t Iterations;
 };
 
+/// A segment's occurrences in the measured iterations (the warm-up left out) of outermost
+/// loop entries: those of the entry running now, and those of the entries that were left early.
+struct SegmentMean {
+  mpiete_site_t From, To;
+  uint64_t EntryN, EntryNanos;
+  uint64_t N, Nanos;
+  bool Used;
+};
+
 struct State {
   bool Read = false, On = false;
   uint32_t Cap = 0, MaxSamples = 0;
@@ -80,10 +90,13 @@ struct State {
 
   mpiete_site_t Frames[MaxFrames] = {};
   uint32_t Iter[MaxFrames] = {};
+  bool Opaque[MaxFrames] = {}; // opaque hooks: the frontend saw no MPI call in the loop
   size_t Depth = 0;
 
   // The outermost frame's entry and its iterations' statistics.
   uint64_t Key = 0;
+  bool Counted = false; // on the board's Entered of this entry
+  bool Calls = false;   // this entry's measured iterations made MPI calls
   uint64_t Sig = 0, IterNanos = 0;
   uint64_t History[HistorySize] = {};
   uint32_t N = 0;
@@ -94,6 +107,10 @@ struct State {
   size_t NCounts = 0;
   Capped Done[MaxCapped] = {};
   size_t NDone = 0;
+
+  SegmentMean Means[MeanSlots] = {};
+  uint16_t Touched[MeanSlots] = {}; // the slots the running entry added to
+  size_t NTouched = 0;
 };
 
 constinit State S;
@@ -131,17 +148,49 @@ void readSettings() {
   S.On = true;
 }
 
-/// The board's slot for Key (claimed if new).
-Slot &slotOf(uint64_t Key) {
+/// The board's slot for Key (claimed if new); null when the board is full. A rank that finds
+/// no slot for Key knows no rank has one (every rank probes the same table), so no rank can
+/// stop that entry: the loop runs whole everywhere.
+Slot *slotOf(uint64_t Key) {
   for (size_t I = Key % BoardSlots, Probes = 0; Probes < BoardSlots;
        I = (I + 1) % BoardSlots, ++Probes) {
     uint64_t Expected = 0;
     if (__atomic_compare_exchange_n(&S.Board[I].Key, &Expected, Key, false, __ATOMIC_ACQ_REL,
                                     __ATOMIC_ACQUIRE) ||
         Expected == Key)
-      return S.Board[I];
+      return &S.Board[I];
   }
-  Recorder::get().fail("the cap board is full (%zu loop entries)", BoardSlots);
+  return nullptr;
+}
+
+/// The running entry's occurrence of From -> To, in a measured iteration.
+void addMeasured(mpiete_site_t From, mpiete_site_t To, uint64_t Nanos) {
+  for (size_t I = mix(From * 0x9e3779b97f4a7c15ULL ^ To) % MeanSlots, Probes = 0;
+       Probes < MeanSlots; I = (I + 1) % MeanSlots, ++Probes) {
+    SegmentMean &M = S.Means[I];
+    if (M.Used && (M.From != From || M.To != To))
+      continue;
+    if (!M.Used)
+      M = SegmentMean{From, To, 0, 0, 0, 0, true};
+    if (M.EntryN++ == 0)
+      S.Touched[S.NTouched++] = static_cast<uint16_t>(I);
+    M.EntryNanos += Nanos;
+    return;
+  }
+  // Full: this segment's skipped occurrences take its mean with the warm-up (as before).
+}
+
+/// The running entry's measured occurrences: kept (it was left early) or dropped.
+void closeEntry(bool Keep) {
+  for (size_t K = 0; K < S.NTouched; ++K) {
+    SegmentMean &M = S.Means[S.Touched[K]];
+    if (Keep) {
+      M.N += M.EntryN;
+      M.Nanos += M.EntryNanos;
+    }
+    M.EntryN = M.EntryNanos = 0;
+  }
+  S.NTouched = 0;
 }
 
 /// The outermost loop Loop is entered: its entry number on this rank names it on the board.
@@ -155,7 +204,9 @@ void enterOutermost(mpiete_site_t Loop) {
   else if (S.NCounts < MaxEntries)
     S.Counts[S.NCounts++] = LoopCount{Loop, 0};
   S.Key = mix(Loop * 0x9e3779b97f4a7c15ULL + Entry) | 1;
-  __atomic_add_fetch(&slotOf(S.Key).Entered, 1, __ATOMIC_ACQ_REL);
+  S.Counted = false;
+  S.Calls = false;
+  closeEntry(false);
   S.Sig = S.IterNanos = 0;
   S.N = 0;
   S.Sum = S.SumSq = 0;
@@ -165,6 +216,7 @@ void enterOutermost(mpiete_site_t Loop) {
 /// Iteration Iter (>= 1) of the outermost loop starts: the previous one's statistics.
 void endIteration(uint32_t Iter) {
   if (Iter >= 2) { // the first iteration is the warm-up
+    S.Calls = S.Calls || S.Sig != 0;
     const auto X = static_cast<double>(S.IterNanos);
     S.Sum += X;
     S.SumSq += X * X;
@@ -177,7 +229,22 @@ void endIteration(uint32_t Iter) {
 
 /// Whether iteration Iter of the outermost loop is skipped (and with it the rest of the loop).
 bool decide(uint32_t Iter) {
-  Slot &B = slotOf(S.Key);
+  // An opaque loop (its calls go into code its unit cannot see) is a candidate only once its
+  // iterations made MPI calls on this rank; until then the rank stays off the board, so a
+  // loop of pure computation entered a million times costs no slot. A rank counted on an
+  // entry's slot asks it at every later iteration, so it follows any stop.
+  if (!S.Counted && S.Opaque[0] && !S.Calls)
+    return false;
+  Slot *Found = slotOf(S.Key);
+  if (Found == nullptr)
+    return false;
+  Slot &B = *Found;
+  if (!S.Counted) {
+    // Counted at its first question rather than at entry: a rank that leaves the loop before
+    // is never counted, and a loop not every rank is counted on is never left early.
+    S.Counted = true;
+    __atomic_add_fetch(&B.Entered, 1, __ATOMIC_ACQ_REL);
+  }
   uint64_t Old = __atomic_load_n(&B.State, __ATOMIC_ACQUIRE);
   for (;;) {
     const auto StopAt = static_cast<uint32_t>(Old >> 32);
@@ -191,8 +258,9 @@ bool decide(uint32_t Iter) {
     // changes which messages the other receives.
     const bool Everyone = __atomic_load_n(&B.Entered, __ATOMIC_ACQUIRE) >=
                           static_cast<uint64_t>(Recorder::get().size());
-    const bool Stop = Everyone && enough(S.Cap, S.Tolerance, S.MaxSamples, S.N, S.Sum, S.SumSq,
-                                         periodOf(S.History, S.N));
+    const bool Stop =
+        Everyone && (!S.Opaque[0] || S.Calls) &&
+        enough(S.Cap, S.Tolerance, S.MaxSamples, S.N, S.Sum, S.SumSq, periodOf(S.History, S.N));
     const uint64_t New =
         Stop ? (uint64_t{Iter} << 32 | GoUpTo) : (uint64_t{StopAt} << 32 | uint64_t{Iter});
     if (__atomic_compare_exchange_n(&B.State, &Old, New, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
@@ -200,7 +268,7 @@ bool decide(uint32_t Iter) {
   }
 }
 
-int iterate(mpiete_site_t Loop, bool CanLeave) {
+int iterate(mpiete_site_t Loop, bool CanLeave, bool Opaque) {
   if (!S.Read) [[unlikely]]
     readSettings();
   if (!S.On)
@@ -214,6 +282,7 @@ int iterate(mpiete_site_t Loop, bool CanLeave) {
       return 0;
     S.Frames[S.Depth] = Loop;
     S.Iter[S.Depth] = 0;
+    S.Opaque[S.Depth] = Opaque;
     if (S.Depth++ == 0)
       enterOutermost(Loop);
     return 0;
@@ -229,6 +298,7 @@ int iterate(mpiete_site_t Loop, bool CanLeave) {
   if (!decide(Iter))
     return 0;
   S.Left = true;
+  closeEntry(true);
   if (S.NDone < MaxCapped)
     S.Done[S.NDone++] = Capped{Loop, Iter};
   return 1;
@@ -236,11 +306,13 @@ int iterate(mpiete_site_t Loop, bool CanLeave) {
 
 } // namespace
 
-void noteSegment(mpiete_site_t Site, uint64_t Nanos) {
+void noteSegment(mpiete_site_t From, mpiete_site_t To, uint64_t Nanos) {
   if (!S.On || S.Depth == 0)
     return;
-  S.Sig = mix(S.Sig ^ Site);
+  S.Sig = mix(S.Sig ^ To);
   S.IterNanos += Nanos;
+  if (S.Iter[0] >= 1 && !S.Left)
+    addMeasured(From, To, Nanos);
 }
 
 void writeHeader(std::FILE *F) {
@@ -249,14 +321,32 @@ void writeHeader(std::FILE *F) {
     formatBlockId(S.Done[I].Loop, Loop, sizeof Loop);
     std::fprintf(F, "# capped-loop %s %u\n", Loop, S.Done[I].Iterations);
   }
+  for (const SegmentMean &M : S.Means) {
+    if (M.N == 0)
+      continue;
+    char From[BlockIdBufferSize], To[BlockIdBufferSize];
+    formatBlockId(M.From, From, sizeof From);
+    formatBlockId(M.To, To, sizeof To);
+    std::fprintf(F, "# capped-mean %s %s %llu %llu\n", From, To,
+                 static_cast<unsigned long long>(M.N), static_cast<unsigned long long>(M.Nanos));
+  }
 }
 
 } // namespace mpiete::cap
 
-// Fortran's loop hooks cannot leave the loop: its loops are followed, never capped.
-extern "C" void mpiete_iter(mpiete_site_t loop) { (void)mpiete::cap::iterate(loop, false); }
+// A hook that cannot leave its loop (a call of mpiete_iter not through the C macro): the loop
+// is followed, never capped.
+extern "C" void mpiete_iter(mpiete_site_t loop) { (void)mpiete::cap::iterate(loop, false, false); }
 
-extern "C" int mpiete_iter_capped(mpiete_site_t loop) { return mpiete::cap::iterate(loop, true); }
+extern "C" int mpiete_iter_capped(mpiete_site_t loop) {
+  return mpiete::cap::iterate(loop, true, false);
+}
+
+extern "C" int mpiete_iter_opaque_capped(mpiete_site_t loop) {
+  return mpiete::cap::iterate(loop, true, true);
+}
+
+extern "C" void mpiete_loop_exit_opaque(mpiete_site_t loop) { mpiete_loop_exit(loop); }
 
 extern "C" void mpiete_loop_exit(mpiete_site_t loop) {
   using mpiete::cap::S;

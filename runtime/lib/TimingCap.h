@@ -19,9 +19,14 @@
 
 namespace mpiete::cap {
 
-/// A compute segment ending at the MPI call at Site took Nanos (Timing.cpp's segment hook).
-void noteSegment(mpiete_site_t Site, uint64_t Nanos);
-/// The `# capped-loop <loop> <iterations run>` header lines of the loops this rank left early.
+/// A compute segment From -> To (ending at the MPI call at To) took Nanos (Timing.cpp's
+/// segment hook).
+void noteSegment(mpiete_site_t From, mpiete_site_t To, uint64_t Nanos);
+/// The header lines: `# capped-loop <loop> <iterations run>` of the loops this rank left early,
+/// and `# capped-mean <from> <to> <occurrences> <nanoseconds>` of every segment that occurred
+/// in their measured iterations: the warm-up iteration (first touches of memory, cold caches:
+/// 1.4 times a later one in wavefront) is left out, since the skipped iterations the estimator
+/// fills with this mean are not warm-ups.
 void writeHeader(std::FILE *F);
 
 /// Iterations whose MPI calls are compared to find a loop's period.

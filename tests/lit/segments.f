@@ -1,7 +1,7 @@
-! The default partition (segments) in fixed form: DO loops that contain MPI calls get
-! CALL MPIETE_ITER at the top of their body and CALL MPIETE_LOOP_EXIT after them; a loop of pure
-! computation gets nothing. Nested DO loops sharing one labelled CONTINUE: each body gets its
-! iteration hook; the inner loop has no place after it alone, so it gets no exit hook.
+! Segments in fixed form: DO loops with MPI calls get IF (MPIETE_ITER_CAPPED(...) .NE. 0) EXIT at
+! the top of their body (the cap may leave them; the function's type is declared) and CALL
+! MPIETE_LOOP_EXIT after them; pure computation gets nothing. An inner DO sharing a labelled end:
+! no exit hook, and CALL MPIETE_ITER (EXIT would leave the outer loop too).
 ! REQUIRES: fortran
 ! RUN: %mpiete-instrument --variant=timing %s -- %mpi-fflags | tee %t.f | FileCheck --match-full-lines %s
 ! RUN: %mpif90-syntax %t.f
@@ -25,12 +25,15 @@
       END DO
       END
 
+! CHECK:            SUBROUTINE JACOBI(A, N, PEER, NITER)
+! CHECK-NEXT:       INTEGER MPIETE_ITER_CAPPED
+! CHECK-NEXT:       INCLUDE 'mpif.h'
 ! CHECK:            DO 20 J = 1, N
 ! CHECK-NEXT:       DO 20 I = 1, N
 ! CHECK-NEXT:         A(I, J) = A(I, J) * 0.5D0
 ! CHECK-NEXT:    20 CONTINUE
 ! CHECK-NEXT:       DO 10 J = 1, N
-! CHECK-NEXT:       CALL MPIETE_ITER([[U:-?[0-9]+]], 0)
+! CHECK-NEXT:       IF (MPIETE_ITER_CAPPED([[U:-?[0-9]+]], 0) .NE. 0) EXIT
 ! CHECK-NEXT:       DO 10 I = 1, N
 ! CHECK-NEXT:         CALL MPIETE_ITER([[U]], 1)
 ! CHECK-NEXT:         CALL MPIETE_SEND([[U]], 2,
@@ -39,7 +42,7 @@
 ! CHECK-NEXT:    10 CONTINUE
 ! CHECK-NEXT:       CALL MPIETE_LOOP_EXIT([[U]], 0)
 ! CHECK-NEXT:       DO IT = 1, NITER
-! CHECK-NEXT:         CALL MPIETE_ITER([[U]], 4)
+! CHECK-NEXT:         IF (MPIETE_ITER_CAPPED([[U]], 4) .NE. 0) EXIT
 ! CHECK-NEXT:         CALL MPIETE_ALLREDUCE([[U]], 5,
 ! CHECK-NEXT:      &                      MPI_IN_PLACE, A, 1, MPI_DOUBLE_PRECISION,
 ! CHECK-NEXT:      &                     MPI_SUM, MPI_COMM_WORLD, IERR)

@@ -50,7 +50,8 @@ void addSite(UnitModel &M, const std::string &Text, const std::string &Name,
 
 /// A loop site (segments) with its iteration hook after the DO statement ending at BodyBegin and
 /// its exit hook after LoopEnd (none when 0).
-void addLoop(UnitModel &M, unsigned BodyBegin, unsigned LoopEnd) {
+void addLoop(UnitModel &M, unsigned BodyBegin, unsigned LoopEnd, bool Leaves = false,
+             unsigned LoopBegin = 0) {
   Block B;
   B.Index = M.Blocks.size();
   B.Kind = BlockKind::Loop;
@@ -58,6 +59,8 @@ void addLoop(UnitModel &M, unsigned BodyBegin, unsigned LoopEnd) {
   ComputeEdits E;
   E.BodyBegin = BodyBegin;
   E.LoopEnd = E.End = E.BodyEnd = LoopEnd;
+  E.LoopBegin = E.Begin = LoopBegin;
+  E.Leaves = Leaves;
   M.Computes.push_back(E);
   M.Blocks.push_back(B);
 }
@@ -81,6 +84,49 @@ TEST(FortranEditsTest, LoopHooksInBothVariantsAndNoExitWithoutAPlace) {
                      "        X = X + 1\n"
                      "   10 CONTINUE\n"
                      "      CALL MPIETE_LOOP_EXIT(7, 0)\n";
+  EXPECT_EQ(edit(M, Text, Variant::Trace), Want);
+  EXPECT_EQ(edit(M, Text, Variant::Timing), Want);
+}
+
+TEST(FortranEditsTest, LeavingLoopHooksAndTheirDeclaration) {
+  // The cap's hook leaves the loop; its function's type is declared with the counters; a loop
+  // an OpenMP directive governs keeps the plain hook.
+  UnitModel M;
+  M.UnitId = 7;
+  std::string Text = "subroutine s(n)\n"
+                     "  implicit none\n"
+                     "  integer :: n, i, j\n"
+                     "  do i = 1, n\n"
+                     "    call mpi_barrier(0, j)\n"
+                     "  end do\n"
+                     "  !$omp parallel do\n"
+                     "  do j = 1, n\n"
+                     "    call mpi_barrier(0, i)\n"
+                     "  end do\n"
+                     "end\n";
+  unsigned Do1 = Text.find("  do i"), Do2 = Text.find("  do j");
+  addLoop(M, Text.find('\n', Do1), Text.find("end do", Do1) + 6, true, Do1 + 2);
+  addLoop(M, Text.find('\n', Do2), Text.find("end do", Do2) + 6, true, Do2 + 2);
+  CounterDecl D;
+  D.Offset = Text.find("implicit none") + 13;
+  D.CapHook = true;
+  M.CounterDecls.push_back(D);
+  std::string Want = "subroutine s(n)\n"
+                     "  implicit none\n"
+                     "  integer :: mpiete_iter_capped\n"
+                     "  integer :: n, i, j\n"
+                     "  do i = 1, n\n"
+                     "    if (mpiete_iter_capped(7, 0) .ne. 0) exit\n"
+                     "    call mpi_barrier(0, j)\n"
+                     "  end do\n"
+                     "  call mpiete_loop_exit(7, 0)\n"
+                     "  !$omp parallel do\n"
+                     "  do j = 1, n\n"
+                     "    call mpiete_iter(7, 1)\n"
+                     "    call mpi_barrier(0, i)\n"
+                     "  end do\n"
+                     "  call mpiete_loop_exit(7, 1)\n"
+                     "end\n";
   EXPECT_EQ(edit(M, Text, Variant::Trace), Want);
   EXPECT_EQ(edit(M, Text, Variant::Timing), Want);
 }

@@ -70,14 +70,19 @@ public:
         Width(Model.FixedColumns ? Model.FixedColumns : 72) {}
 
   std::optional<std::string> run(std::string &Error) {
-    for (const CounterDecl &D : Model.CounterDecls)
-      for (uint32_t B : D.Blocks) {
-        std::string Decl = Fixed ? "INTEGER*8 " + counter(B) : "integer(kind=8) :: " + counter(B);
+    for (const CounterDecl &D : Model.CounterDecls) {
+      std::vector<std::string> Decls;
+      for (uint32_t B : D.Blocks)
+        Decls.push_back(Fixed ? "INTEGER*8 " + counter(B) : "integer(kind=8) :: " + counter(B));
+      if (D.CapHook)
+        Decls.push_back(Fixed ? "INTEGER MPIETE_ITER_CAPPED" : "integer :: mpiete_iter_capped");
+      for (const std::string &Decl : Decls) {
         if (D.After)
           after(D.Offset, Decl, /*LikeNext=*/true);
         else
           before(D.Offset, Decl);
       }
+    }
     for (const Block &B : Model.Blocks)
       if (B.Compute >= 0)
         compute(B, Model.Computes[B.Compute]);
@@ -144,6 +149,12 @@ private:
     while (I < Like.size() && (Like[I] == ' ' || Like[I] == '\t'))
       ++I;
     return Like.substr(0, std::min<size_t>(I, Col)) + Stmt;
+  }
+
+  /// True when the line before the one holding Offset is a directive (!$omp do, !$acc loop).
+  bool directiveBefore(unsigned Offset) const {
+    unsigned Line = L.lineOf(Offset);
+    return Line > 0 && isDirectiveLine(L.text(Line - 1), /*EndOnly=*/false);
   }
 
   /// True when only blanks (and a label) precede Offset on its line: a new line can go
@@ -253,7 +264,13 @@ private:
   void compute(const Block &B, const ComputeEdits &E) {
     if (B.Kind == BlockKind::Loop) {
       // Segments: a DO loop with MPI calls; no exit hook where the frontend found no place.
-      after(E.BodyBegin, hook("mpiete_iter", B.Index), /*LikeNext=*/true);
+      // Its iteration hook leaves it when the timing probe's cap says so, except in a loop an
+      // OpenMP or OpenACC directive governs (EXIT may not leave it).
+      if (E.Leaves && !directiveBefore(E.LoopBegin))
+        after(E.BodyBegin, kw("if (mpiete_iter_capped(") + ids(B.Index) + kw(") .ne. 0) exit"),
+              /*LikeNext=*/true);
+      else
+        after(E.BodyBegin, hook("mpiete_iter", B.Index), /*LikeNext=*/true);
       if (E.LoopEnd != 0)
         after(E.LoopEnd, hook("mpiete_loop_exit", B.Index));
       return;

@@ -58,18 +58,21 @@ void computeEdits(const Block &B, const ComputeEdits &E, Variant V, EditSet &Set
 /// statement slot. The body keeps its own braces inside new ones, so its declarations still
 /// come first in their block (C89). Openings only: the closings go in reverse (loopClose).
 void loopOpen(const Block &B, const ComputeEdits &E, EditSet &Set) {
-  std::string Id = blockRef(B.Index);
+  std::string Hook = (E.OpaqueLoop ? "mpiete_iter_opaque(" : "mpiete_iter(") + blockRef(B.Index);
   Set.insert(E.LoopBegin, "{ ", EditOrder::Open);
   if (E.BodyIsCompound)
-    Set.insert(E.BodyBegin, " mpiete_iter(" + Id + "); {", EditOrder::Open);
+    Set.insert(E.BodyBegin, " " + Hook + "); {", EditOrder::Open);
   else
-    Set.insert(E.BodyBegin, "{ mpiete_iter(" + Id + "); ", EditOrder::Open);
+    Set.insert(E.BodyBegin, "{ " + Hook + "); ", EditOrder::Open);
 }
 
 /// The closings of a loop's hooks; an inner loop's close first where they meet.
 void loopClose(const Block &B, const ComputeEdits &E, EditSet &Set) {
   Set.insert(E.BodyEnd, E.BodyIsCompound ? "}" : " }", EditOrder::Close);
-  Set.insert(E.LoopEnd, " mpiete_loop_exit(" + blockRef(B.Index) + "); }", EditOrder::Close);
+  Set.insert(E.LoopEnd,
+             std::string(E.OpaqueLoop ? " mpiete_loop_exit_opaque(" : " mpiete_loop_exit(") +
+                 blockRef(B.Index) + "); }",
+             EditOrder::Close);
 }
 
 } // namespace

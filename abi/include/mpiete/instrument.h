@@ -35,9 +35,19 @@ void mpiete_loop_exit(mpiete_site_t loop);
  * Instrumented C calls it through this macro, which stands where mpiete_iter is emitted (the
  * top of the loop's own body, so `break` leaves that loop). */
 int mpiete_iter_capped(mpiete_site_t loop);
+/* The same hooks on a loop with no MPI call its unit can see but calls into code it cannot
+ * (another unit's procedures, calls through pointers): only the timing probe's cap uses them,
+ * once the loop's iterations make MPI calls at run time; the trace variants ignore them. */
+int mpiete_iter_opaque_capped(mpiete_site_t loop);
+void mpiete_loop_exit_opaque(mpiete_site_t loop);
 #if !defined(__cplusplus)
 #define mpiete_iter(loop)                                                                          \
   if (mpiete_iter_capped(loop))                                                                    \
+    break;                                                                                         \
+  else                                                                                             \
+    ((void)0)
+#define mpiete_iter_opaque(loop)                                                                   \
+  if (mpiete_iter_opaque_capped(loop))                                                             \
     break;                                                                                         \
   else                                                                                             \
     ((void)0)

@@ -64,6 +64,14 @@ struct ComputeEdits {
   unsigned LoopBegin = 0, LoopEnd = 0;
   unsigned BodyBegin = 0, BodyEnd = 0;
   bool BodyIsCompound = false; ///< BodyBegin is just after the body's '{'
+  /// Segments: a loop with no MPI call the unit can see, but calls into procedures it cannot
+  /// (another unit's, through a pointer): its hooks are the opaque ones, which only the timing
+  /// probe's cap uses, and only once its iterations make MPI calls at run time.
+  bool OpaqueLoop = false;
+  /// Fortran, segments: the loop's iteration hook can leave it (`IF (MPIETE_ITER_CAPPED(...)
+  /// .NE. 0) EXIT`, the function typed by its procedure's CounterDecl), so the timing probe's
+  /// cap can stop it; false where EXIT would leave another loop too (a shared terminal).
+  bool Leaves = false;
 };
 
 /// Text positions of an MPI call: `MPI_Send (` ... becomes `mpiete_send (SITE, ` ...
@@ -88,6 +96,7 @@ struct CounterDecl {
                        ///< the statement it precedes
   bool After = true;   ///< a new line after the statement ending at Offset; else before
   std::vector<uint32_t> Blocks; ///< the whole-loop blocks whose counters it declares
+  bool CapHook = false;         ///< also the type of the cap hook (some loop of it Leaves)
 };
 
 /// A statement the skeleton trace probe leaves out (docs/skeleton.md): the text [Begin, End) of

@@ -33,6 +33,10 @@ struct SegmentTiming {
   /// consecutive occurrences (the last bucket the remainder); empty if none.
   uint64_t SeriesWidth = 0;
   std::vector<uint64_t> Series;
+  /// Its `# capped-mean` header line, if probe-compute --cap left a loop it occurs in early:
+  /// its occurrences and their total in the measured iterations of those loops (the warm-up
+  /// left out). Its mean is the one the skipped occurrences take. 0: none.
+  uint64_t CappedExecutions = 0, CappedNanos = 0;
 };
 
 struct RankTiming {
@@ -53,6 +57,8 @@ std::string readRankTiming(const std::string &Path, int Rank, RankTiming &Out);
 /// The machine file's rank: seconds per execution (per iteration for loops) net of the timer's
 /// overhead, which is in every execution's interval once. Segments are taken as measured: they
 /// are timed by the MPI entry points' own clock reads, with no hook of their own to subtract.
+/// A segment with a capped mean gets it as its mean_seconds: the estimator fills the
+/// occurrences past the measured ones (those of the skipped iterations) with the mean.
 MachineRank machineRankOf(const RankTiming &R);
 
 } // namespace mpiete

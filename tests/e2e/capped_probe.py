@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""The capped timing probe on loops whose MPI calls are in another file (capped-twofile/).
+
+usage: capped_probe.py --build BUILD --work WORK --mpiexec MPIRUN [--fortran]
+
+Builds capped-twofile with `make CC=BUILD/bin/mpiete-cc O=WORK/cc`: main.c's loops call
+steps.c, so the frontend gives them the opaque loop hooks and the runtime decides whether they
+make MPI calls. Then `mpiete probe-compute --cap 2` at 2 ranks, per mode of the program:
+  loop     capped after exactly 9 iterations (the warm-up and 8 measured: steps.c's period of
+           two), on every rank; its capped-mean lines name steps.c's three segments, 4 each
+  some     rank 0's sending loop and rank 1's receiving loop are different loops, each only
+           one rank enters: neither is capped, all 100 steps run
+  compute  a loop whose calls make no MPI call: not capped
+  check    the program fails when capped (it checks its step count): probe-compute warns and
+           runs it again uncapped, and the machine file lists no capped loop
+With --fortran, capped-fortran too (`make FC=mpiete-fc`: fixed form, IMPLICIT NONE, a labelled
+DO loop whose hook is `IF (MPIETE_ITER_CAPPED(...) .NE. 0) EXIT`): capped after exactly 9
+iterations, on every rank, like the C loop.
+Exits 1 on any failure.
+"""
+
+import argparse
+import glob
+import os
+import re
+import shutil
+import sys
+
+from e2e_util import run_group
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def capped_loops(machine):
+    with open(machine) as f:
+        m = re.search(r"^  capped_loops: \[(.*)\]$", f.read(), re.M)
+    return m.group(1) if m else ""
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--mpiexec", required=True)
+    ap.add_argument("--fortran", action="store_true")
+    a = ap.parse_args()
+
+    shutil.rmtree(a.work, ignore_errors=True)
+    os.makedirs(a.work)
+    env = dict(os.environ)
+    env["PATH"] = os.path.join(a.build, "bin") + os.pathsep + env.get("PATH", "")
+    env.pop("MPIETE_CC", None)
+    cc = os.path.join(a.work, "cc")
+    rc, out, err = run_group(["make", "-C", os.path.join(HERE, "capped-twofile"), "CC=mpiete-cc",
+                              f"O={cc}"], a.work, env, 600)
+    if rc != 0:
+        print(f"FAIL: make CC=mpiete-cc failed ({rc}):\n{out}\n{err}")
+        return 1
+    mpiete = os.path.join(a.build, "bin", "mpiete")
+    fails = []
+    for mode in ("loop", "some", "compute", "check"):
+        machine = os.path.join(a.work, f"machine-{mode}.yaml")
+        cmd = [mpiete, "probe-compute", "--cap", "2", "--keep", "-o", machine, "-np", "2",
+               "--launcher", a.mpiexec, os.path.join(cc, "twofile.timing"), mode, "100"]
+        rc, out, err = run_group(cmd, a.work, env, 300)
+        print(f"[{mode}] rc {rc}; {out.strip().splitlines()[-1] if out.strip() else ''}")
+        if rc != 0:
+            fails.append(f"{mode}: probe-compute failed ({rc}):\n{out}\n{err}")
+            continue
+        loops = capped_loops(machine)
+        ran = re.findall(r"^ran (\d+) of 100$", out, re.M)
+        kept = re.search(r"rank files kept in (\S+)", out + err)
+        if mode == "loop":
+            if not re.fullmatch(r"[0-9a-f]{8}:1 after 9 iterations", loops) or ran != ["9"]:
+                fails.append(f"loop: expected loop 1 capped after 9 iterations, got "
+                             f"'{loops}', ran {ran}")
+            rank_files = sorted(glob.glob(os.path.join(kept.group(1), "rank*.timing"))) if kept else []
+            if len(rank_files) != 2:
+                fails.append(f"loop: expected 2 kept rank files, got {rank_files}")
+            for rank_file in rank_files:
+                with open(rank_file) as f:
+                    text = f.read()
+                means = re.findall(r"^# capped-mean (\S+) (\S+) (\d+) (\d+)$", text, re.M)
+                if re.findall(r"^# capped-loop \S+ (\d+)$", text, re.M) != ["9"] or \
+                        sorted(int(n) for _, _, n, _ in means) != [4, 4, 4]:
+                    fails.append(f"loop: {rank_file}: capped-loop / capped-mean lines:\n{text}")
+                # The warm-up made none of these segments: the means are the segments' own.
+                for fr, to, n, ns in means:
+                    if not re.search(rf"^segment {fr} {to} {n} {ns} ", text, re.M):
+                        fails.append(f"loop: {rank_file}: capped-mean {fr} {to} {n} {ns} is not "
+                                     "its segment's executions and total")
+        elif mode == "check":
+            if "the capped timing probe failed (exit status 1); running it again" not in err \
+                    or ran != ["9", "100"] or "after" in loops:
+                fails.append(f"check: expected a failed capped run re-run whole: ran {ran}, "
+                             f"capped '{loops}'\n{err}")
+        elif loops != "" or ran != ["100"]:
+            fails.append(f"{mode}: expected no capped loop and 100 steps: '{loops}', ran {ran}")
+        if kept:
+            shutil.rmtree(kept.group(1), ignore_errors=True)
+    if a.fortran:
+        fails += fortran(a, env, mpiete)
+    for f in fails:
+        print("FAIL: " + f)
+    if not fails:
+        print("capped probe: every mode as expected")
+    return 1 if fails else 0
+
+
+def fortran(a, env, mpiete):
+    """The Fortran loop: capped like C's."""
+    fc = os.path.join(a.work, "fc")
+    rc, out, err = run_group(["make", "-C", os.path.join(HERE, "capped-fortran"),
+                              "FC=mpiete-fc", f"O={fc}"], a.work, env, 600)
+    if rc != 0:
+        return [f"fortran: make FC=mpiete-fc failed ({rc}):\n{out}\n{err}"]
+    machine = os.path.join(a.work, "machine-fortran.yaml")
+    rc, out, err = run_group([mpiete, "probe-compute", "--cap", "2", "-o", machine, "-np", "2",
+                              "--launcher", a.mpiexec, os.path.join(fc, "capf.timing"), "100"],
+                             a.work, env, 300)
+    print(f"[fortran] rc {rc}; {out.strip()}")
+    if rc != 0:
+        return [f"fortran: probe-compute failed ({rc}):\n{out}\n{err}"]
+    loops = capped_loops(machine)
+    if not re.fullmatch(r"[0-9a-f]{8}:1 after 9 iterations", loops) or \
+            re.findall(r"^ran (\d+) of 100$", out, re.M) != ["9"]:
+        return [f"fortran: expected loop 1 capped after 9 iterations: '{loops}'\n{out}"]
+    return []
+
+
+if __name__ == "__main__":
+    sys.exit(main())
