@@ -29,8 +29,8 @@ int reduceScatterButterfly(const Ctx &K, const void *In, void *Out, int Block, M
   Temp Mem0, Mem1;
   char *Buf[2] = {Mem0.alloc(Total, T), Mem1.alloc(Total, T)};
   for (int I = 0; I < K.Size; ++I)
-    MPIETE_TRY(copy(at(In, I * Block, E), Block, T, at(Buf[0], mirror(I, Bits) * Block, E), Block,
-                    T));
+    MPIETE_TRY(
+        copy(at(In, I * Block, E), Block, T, at(Buf[0], mirror(I, Bits) * Block, E), Block, T));
   int InOut = 0, SendOffset = 0, RecvOffset = 0, Size = Total;
   for (int Step = 0; Step < Bits; ++Step) {
     char *Incoming = Buf[1 - InOut], *Outgoing = Buf[InOut];
@@ -44,9 +44,11 @@ int reduceScatterButterfly(const Ctx &K, const void *In, void *Out, int Block, M
                           Size, T, Peer));
     // Operands in rank order: the lower rank's data first.
     if (K.Rank > Peer) {
-      MPIETE_TRY(reduceLocal(at(Incoming, RecvOffset, E), at(Outgoing, RecvOffset, E), Size, T, Op));
+      MPIETE_TRY(
+          reduceLocal(at(Incoming, RecvOffset, E), at(Outgoing, RecvOffset, E), Size, T, Op));
     } else {
-      MPIETE_TRY(reduceLocal(at(Outgoing, RecvOffset, E), at(Incoming, RecvOffset, E), Size, T, Op));
+      MPIETE_TRY(
+          reduceLocal(at(Outgoing, RecvOffset, E), at(Incoming, RecvOffset, E), Size, T, Op));
       InOut = 1 - InOut;
     }
     SendOffset = RecvOffset;
@@ -104,8 +106,7 @@ int reduceScatterDoubling(const Ctx &K, const void *In, void *Out, const int *Co
         const int TreeRoot = (K.Rank >> Bits) << Bits;
         if (Dst > K.Rank && K.Rank < TreeRoot + Completed && Dst >= TreeRoot + Completed) {
           MPIETE_TRY(K.send(Tmp, 1, RecvType.T, Dst));
-        } else if (Dst < K.Rank && Dst < TreeRoot + Completed &&
-                   K.Rank >= TreeRoot + Completed) {
+        } else if (Dst < K.Rank && Dst < TreeRoot + Completed && K.Rank >= TreeRoot + Completed) {
           MPIETE_TRY(K.recv(Tmp, 1, RecvType.T, Dst));
           Received = true;
         }
