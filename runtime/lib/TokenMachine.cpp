@@ -26,6 +26,37 @@ void fatal(const char *Fmt, ...) {
   Recorder::get().fail("%s", Msg);
 }
 
+namespace {
+/// The MPI name of a standard error class (the numbers differ between libraries), or null.
+const char *errorClassName(int Class) {
+  switch (Class) {
+#define MPIETE_CLASS(C)                                                                            \
+  case C:                                                                                          \
+    return #C;
+    MPIETE_CLASS(MPI_ERR_BUFFER)
+    MPIETE_CLASS(MPI_ERR_COUNT)
+    MPIETE_CLASS(MPI_ERR_TYPE)
+    MPIETE_CLASS(MPI_ERR_TAG)
+    MPIETE_CLASS(MPI_ERR_COMM)
+    MPIETE_CLASS(MPI_ERR_RANK)
+    MPIETE_CLASS(MPI_ERR_REQUEST)
+    MPIETE_CLASS(MPI_ERR_ROOT)
+    MPIETE_CLASS(MPI_ERR_GROUP)
+    MPIETE_CLASS(MPI_ERR_OP)
+    MPIETE_CLASS(MPI_ERR_ARG)
+    MPIETE_CLASS(MPI_ERR_UNKNOWN)
+    MPIETE_CLASS(MPI_ERR_TRUNCATE)
+    MPIETE_CLASS(MPI_ERR_OTHER)
+    MPIETE_CLASS(MPI_ERR_INTERN)
+    MPIETE_CLASS(MPI_ERR_IN_STATUS)
+    MPIETE_CLASS(MPI_ERR_PENDING)
+#undef MPIETE_CLASS
+  default:
+    return nullptr;
+  }
+}
+} // namespace
+
 int mpiError(int Rc, mpiete_site_t Block, const char *Call) {
   if (Rc == MPI_SUCCESS)
     return Rc;
@@ -43,9 +74,12 @@ int mpiError(int Rc, mpiete_site_t Block, const char *Call) {
   int Class = Rc;
   PMPI_Error_class(Rc, &Class);
   PMPI_Error_string(Class, Text, &Len);
-  fatal("%s at site %s failed: %s (error class %d; MPI_COMM_WORLD's handler is "
+  // Open MPI's text starts with the class's name, MPICH's does not: name it for both.
+  const char *Name = errorClassName(Class);
+  const bool Named = Name == nullptr || std::strncmp(Text, Name, std::strlen(Name)) == 0;
+  fatal("%s at site %s failed: %s%s%s (error class %d; MPI_COMM_WORLD's handler is "
         "MPI_ERRORS_ARE_FATAL, so a real run stops here too)",
-        Call, Id, Text, Class);
+        Call, Id, Named ? "" : Name, Named ? "" : ": ", Text, Class);
 }
 
 uint64_t envNumber(const char *Name, uint64_t Default) {

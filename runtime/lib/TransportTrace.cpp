@@ -26,6 +26,7 @@ struct Pending {
   uint64_t Id;
   const comms::Info *Comm; // retained while pending
   bool Recv;
+  bool ProcNull; // a receive posted for MPI_PROC_NULL
 };
 
 constinit HandleMap<Pending> Requests;
@@ -94,11 +95,12 @@ void makeShadow(MPI_Comm Comm) {
 }
 
 /// Registers a started request under its id (the writer's start counter).
-void started(MPI_Request Req, const comms::Info &C, bool Recv, uint64_t Id) {
+void started(MPI_Request Req, const comms::Info &C, bool Recv, uint64_t Id, bool ProcNull) {
   Pending &P = Requests.insert(handleKey(Req));
   P.Id = Id;
   P.Comm = &C;
   P.Recv = Recv;
+  P.ProcNull = ProcNull;
   comms::retain(C);
 }
 
@@ -114,9 +116,16 @@ uint64_t countOf(const MPI_Status &S) {
 }
 
 /// One request (its handle before the call) completed with status S.
-void complete(MPI_Request Handle, const MPI_Status &S) {
-  Pending P{trace::UnknownRequest, nullptr, false};
+void complete(MPI_Request Handle, MPI_Status &S) {
+  Pending P{trace::UnknownRequest, nullptr, false, false};
   Requests.erase(handleKey(Handle), &P);
+  if (P.ProcNull) {
+    // MPICH 4.0.2 completes an MPI_Irecv from MPI_PROC_NULL with source 0 and tag 0; MPI says
+    // MPI_PROC_NULL, MPI_ANY_TAG and no data, which the program and the trace get here.
+    S.MPI_SOURCE = MPI_PROC_NULL;
+    S.MPI_TAG = MPI_ANY_TAG;
+    PMPI_Status_set_elements(&S, MPI_BYTE, 0);
+  }
   if (P.Recv)
     out().recvCompleted(P.Id, tracePeer(*P.Comm, S.MPI_SOURCE), traceTag(S.MPI_TAG), countOf(S));
   else
@@ -138,8 +147,8 @@ MPI_Status *statusesFor(int N, MPI_Status Statuses[]) {
 }
 
 /// Records a Waitall/Testall that completed every non-null request.
-void allCompleted(mpiete_site_t Block, trace::WaitOp Op, int N, const MPI_Request *B,
-                  const MPI_Status *S, bool Done) {
+void allCompleted(mpiete_site_t Block, trace::WaitOp Op, int N, const MPI_Request *B, MPI_Status *S,
+                  bool Done) {
   int Count = 0;
   if (Done)
     for (int I = 0; I < N; ++I)
@@ -153,7 +162,7 @@ void allCompleted(mpiete_site_t Block, trace::WaitOp Op, int N, const MPI_Reques
 
 /// Records a Waitsome/Testsome.
 void someCompleted(mpiete_site_t Block, trace::WaitOp Op, const MPI_Request *B, int OutCount,
-                   const int *Indices, const MPI_Status *S) {
+                   const int *Indices, MPI_Status *S) {
   const int Count = OutCount == MPI_UNDEFINED || OutCount < 0 ? 0 : OutCount;
   beginWait(Block, Op, Count);
   for (int K = 0; K < Count; ++K)
@@ -204,7 +213,7 @@ int isend(mpiete_site_t Block, const void *Buf, int Count, MPI_Datatype Type, in
   const uint64_t Bytes = bytesOf(Count, Type);
   SentBuffers.sent(Buf, Bytes);
   const uint64_t Id = out().send(Block, tracePeer(C, Dest), Tag, C.Id, Bytes, Mode, Ctx);
-  started(*Req, C, false, Id);
+  started(*Req, C, false, Id, false);
   return Rc;
 }
 
@@ -218,7 +227,7 @@ int irecv(mpiete_site_t Block, void *Buf, int Count, MPI_Datatype Type, int Sour
   const bool Same = SentBuffers.receive(Buf, Bytes);
   const uint64_t Id =
       out().recv(Block, tracePeer(C, Source), traceTag(Tag), C.Id, Bytes, Ctx, Same);
-  started(*Req, C, true, Id);
+  started(*Req, C, true, Id, Source == MPI_PROC_NULL);
   return Rc;
 }
 
@@ -357,7 +366,7 @@ int requestFree(mpiete_site_t Block, MPI_Request *Req) {
   const int Rc = PMPI_Request_free(Req);
   if (!out().on())
     return Rc;
-  Pending P{trace::UnknownRequest, nullptr, false};
+  Pending P{trace::UnknownRequest, nullptr, false, false};
   Requests.erase(handleKey(B), &P);
   if (P.Comm != nullptr)
     comms::release(*P.Comm);

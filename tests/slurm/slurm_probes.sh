@@ -2,7 +2,8 @@
 # The probes through a real Slurm: starts a private single-machine Slurm (slurm_cluster.sh),
 # builds test-programs/ring with mpiete-cc, then runs with `--launcher srun`:
 #   probe-program (srun -n 3), probe-compute (srun -N1 -n 2), probe-comm (srun -N2 when the
-#   cluster has two nodes, else -N1 with a note), and estimate on the three files.
+#   cluster has two nodes, else -N1 with a note), and estimate on the three files; then the
+#   README's batch script (the same four steps) through sbatch --wait.
 # Exits 77 (ctest: skipped) with the reason when Slurm cannot start here.
 #   slurm_probes.sh <build dir> <work dir> <openmpi|mpich>
 set -uo pipefail
@@ -56,3 +57,21 @@ mpiete estimate --program "$work/program" --machine "$work/machine.yaml" \
   --network "$work/network.yaml" >"$work/estimate.txt" || fail "estimate"
 grep -qi 'predicted' "$work/estimate.txt" || fail "estimate printed: $(cat "$work/estimate.txt")"
 echo "ok: estimate from the three base data collected through Slurm"
+
+# The README's batch script, at this cluster's size: sbatch runs the same workflow as a job
+# (several options on one #SBATCH line, the probes' srun steps inside the allocation).
+cat >"$work/job.sh" <<JOB
+#!/bin/bash
+#SBATCH --nodes=1 --ntasks-per-node=2 --exclusive --time=00:10:00
+#SBATCH --output=$work/job.out
+set -e
+cd "$work"
+mpiete probe-program -o job-prog/ --launcher srun -n 2 $mpi "$app.trace" ${args[*]}
+mpiete probe-compute -o job-machine.yaml --launcher srun -N1 -n 2 $mpi "$app.timing" ${args[*]}
+mpiete probe-comm -o job-network.yaml --launcher srun -N1 -n 2 --ntasks-per-node=2 --max-size 65536 $mpi
+mpiete estimate --program job-prog/ --machine job-machine.yaml --network job-network.yaml
+JOB
+timeout 300 sbatch --wait "$work/job.sh" >"$work/sbatch.out" 2>&1 ||
+  fail "sbatch --wait job.sh: $(cat "$work/sbatch.out"; tail -5 "$work/job.out" 2>/dev/null)"
+grep -qi 'predicted' "$work/job.out" || fail "the batch job printed: $(tail -5 "$work/job.out")"
+echo "ok: the README's batch script through sbatch: $(grep -i -m1 'predicted' "$work/job.out")"

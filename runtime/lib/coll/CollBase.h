@@ -209,6 +209,13 @@ int reduceRedscatGather(const Ctx &K, const void *In, void *RecvBuf, int Count, 
                         MPI_Op Op, int Root);
 int allreduceRedscatAllgather(const Ctx &K, void *Buf, int Count, MPI_Datatype T, MPI_Op Op);
 
+// ReduceScatterMpich.cpp: MPICH's pairwise exchange (commutative operations) and its
+// non-commutative reduce-scatter (butterfly, else recursive doubling); In is out of place.
+int reduceScatterPairwise(const Ctx &K, const void *In, void *Out, const int *Counts,
+                          const int *Displs, MPI_Datatype T, MPI_Op Op);
+int reduceScatterNoncommutative(const Ctx &K, const void *In, void *Out, const int *Counts,
+                                const int *Displs, int Total, MPI_Datatype T, MPI_Op Op);
+
 // GatherScatter.cpp: each as its own decision picks.
 int gatherImpl(const Ctx &K, const void *SendBuf, int SCount, MPI_Datatype ST, void *RecvBuf,
                int RCount, MPI_Datatype RT, int Root);

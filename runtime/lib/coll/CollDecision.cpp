@@ -385,12 +385,13 @@ constexpr Rule MpichRules[] = {
   {Alltoall, Either, AnyComm, 32769, Linear},
   {Alltoall, Either, AnyComm, AnyBytes, Pairwise},
   {Alltoallv, Either, AnyComm, AnyBytes, Linear},
-  {ReduceScatter, NonCommutative, AnyComm, AnyBytes, Nonoverlapping},
+  // Reduce_scatter(_block): bytes are the whole vector (total_msg_size), "<524288" strict.
+  {ReduceScatter, NonCommutative, AnyComm, AnyBytes, Noncommutative},
   {ReduceScatter, Commutative, AnyComm, 524288, RecursiveHalving},
-  {ReduceScatter, Commutative, AnyComm, AnyBytes, Ring},
-  {ReduceScatterBlock, NonCommutative, AnyComm, AnyBytes, Linear},
+  {ReduceScatter, Commutative, AnyComm, AnyBytes, Pairwise},
+  {ReduceScatterBlock, NonCommutative, AnyComm, AnyBytes, Noncommutative},
   {ReduceScatterBlock, Commutative, AnyComm, 524288, RecursiveHalving},
-  {ReduceScatterBlock, Commutative, AnyComm, AnyBytes, Linear},
+  {ReduceScatterBlock, Commutative, AnyComm, AnyBytes, Pairwise},
   {Scan, Either, AnyComm, AnyBytes, RecursiveDoubling},
   {Exscan, Either, AnyComm, AnyBytes, RecursiveDoubling},
 };
@@ -468,7 +469,8 @@ const char *algoName(Algo A) {
                                       "scatter_ring",
                                       "redscat_gather",
                                       "redscat_allgather",
-                                      "pipelined_ring"};
+                                      "pipelined_ring",
+                                      "noncommutative"};
   return Names[static_cast<int>(A)];
 }
 
@@ -488,6 +490,14 @@ uint64_t allgatherBytes(Library L, int CommSize, uint64_t Total) {
 
 uint64_t allgatherBytes(int CommSize, uint64_t Total) {
   return allgatherBytes(library(), CommSize, Total);
+}
+
+uint64_t reduceScatterBlockBytes(Library L, int CommSize, uint64_t Block) {
+  return L == Library::Mpich ? Block * static_cast<uint64_t>(CommSize) : Block;
+}
+
+uint64_t reduceScatterBlockBytes(int CommSize, uint64_t Block) {
+  return reduceScatterBlockBytes(library(), CommSize, Block);
 }
 
 } // namespace mpiete::coll

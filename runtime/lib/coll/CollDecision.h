@@ -52,6 +52,8 @@ enum class Algo : uint8_t {
   RedscatAllgather,  // MPICH allreduce: recursive halving + recursive doubling (built-in
                      // operations, count >= pof2; else recursive doubling)
   PipelinedRing,     // MPICH allgatherv ring: blocks sent in pieces of 32 KiB or more
+  Noncommutative,    // MPICH reduce-scatter, non-commutative: butterfly on mirror-permuted
+                     // blocks (powers of two, equal blocks), else its recursive doubling
 };
 
 Library library();
@@ -70,6 +72,10 @@ Algo decide(Library L, Coll C, int CommSize, uint64_t Bytes, bool Commutative);
 /// Open MPI the average block, MPICH's selection the whole buffer (total_msg_size).
 uint64_t allgatherBytes(Library L, int CommSize, uint64_t Total);
 uint64_t allgatherBytes(int CommSize, uint64_t Total);
+/// What the library measures for a reduce_scatter_block of Block bytes per rank: Open MPI the
+/// block, MPICH's selection the whole vector (total_msg_size).
+uint64_t reduceScatterBlockBytes(Library L, int CommSize, uint64_t Block);
+uint64_t reduceScatterBlockBytes(int CommSize, uint64_t Block);
 
 } // namespace mpiete::coll
 

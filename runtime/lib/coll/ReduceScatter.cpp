@@ -1,5 +1,5 @@
 // MPI_Reduce_scatter and MPI_Reduce_scatter_block lowered: recursive halving, ring, or reduce +
-// scatter(v).
+// scatter(v); MPICH's pairwise and non-commutative algorithms are in ReduceScatterMpich.cpp.
 #include "CollBase.h"
 #include "Collectives.h"
 
@@ -153,6 +153,12 @@ int reduceScatterImpl(const Ctx &K, Coll C, const void *SendBuf, void *RecvBuf, 
       case Algo::Ring:
         Rc = reduceScatterRing(K, In, RecvBuf, Counts, Displs, Total, T, Op);
         break;
+      case Algo::Pairwise: // MPICH's
+        Rc = reduceScatterPairwise(K, In, RecvBuf, Counts, Displs, T, Op);
+        break;
+      case Algo::Noncommutative: // MPICH's
+        Rc = reduceScatterNoncommutative(K, In, RecvBuf, Counts, Displs, Total, T, Op);
+        break;
       case Algo::Nonoverlapping:
         Rc = reduceScatterNonoverlapping(K, In, RecvBuf, Counts, Displs, Total, T, Op);
         break;
@@ -198,7 +204,8 @@ int reduceScatterBlock(mpiete_site_t Site, const void *SendBuf, void *RecvBuf, i
     Counts[I] = RecvCount;
   const int Rc =
       reduceScatterImpl(K, Coll::ReduceScatterBlock, SendBuf, RecvBuf, Counts, Type, Op,
-                        static_cast<uint64_t>(sizeOf(Type)) * static_cast<uint64_t>(RecvCount));
+                        reduceScatterBlockBytes(K.Size, static_cast<uint64_t>(sizeOf(Type)) *
+                                                            static_cast<uint64_t>(RecvCount)));
   std::free(Counts);
   return Rc;
 }

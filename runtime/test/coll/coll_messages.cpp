@@ -96,15 +96,18 @@ void runOne(const std::string &C, long Bytes, int Root, bool Real, MPI_Op NonCom
                          MPI_CHAR, W)
          : coll::alltoallv(Site, A.data(), Same.data(), D.data(), MPI_CHAR, B.data(), Same.data(),
                            D.data(), MPI_CHAR, W);
-  } else if (C == "reduce_scatter_block")
-    Real ? MPI_Reduce_scatter_block(A.data(), B.data(), NInt, MPI_INT, MPI_SUM, W)
-         : coll::reduceScatterBlock(Site, A.data(), B.data(), NInt, MPI_INT, MPI_SUM, W);
-  else if (C == "reduce_scatter") {
+  } else if (C == "reduce_scatter_block" || C == "reduce_scatter_block_nc") {
+    const MPI_Op Op = C == "reduce_scatter_block" ? MPI_SUM : NonCommute;
+    Real ? MPI_Reduce_scatter_block(A.data(), B.data(), NInt, MPI_INT, Op, W)
+         : coll::reduceScatterBlock(Site, A.data(), B.data(), NInt, MPI_INT, Op, W);
+  } else if (C == "reduce_scatter" || C == "reduce_scatter_nc" || C == "reduce_scatter_even_nc") {
+    // Uneven blocks with zeros, or (even) Bytes / 4 ints each.
+    const MPI_Op Op = C == "reduce_scatter" ? MPI_SUM : NonCommute;
     std::vector<int> IC(Size);
     for (int R = 0; R < Size; ++R)
-      IC[R] = Counts[R] / 4;
-    Real ? MPI_Reduce_scatter(A.data(), B.data(), IC.data(), MPI_INT, MPI_SUM, W)
-         : coll::reduceScatter(Site, A.data(), B.data(), IC.data(), MPI_INT, MPI_SUM, W);
+      IC[R] = C == "reduce_scatter_even_nc" ? NInt : Counts[R] / 4;
+    Real ? MPI_Reduce_scatter(A.data(), B.data(), IC.data(), MPI_INT, Op, W)
+         : coll::reduceScatter(Site, A.data(), B.data(), IC.data(), MPI_INT, Op, W);
   } else if (C == "scan")
     Real ? MPI_Scan(A.data(), B.data(), NInt, MPI_INT, MPI_SUM, W)
          : coll::scan(Site, A.data(), B.data(), NInt, MPI_INT, MPI_SUM, W);
@@ -270,6 +273,30 @@ void mpichChecks(MPI_Op NonCommute) {
     expectSent("alltoall 100 at 8 ranks (linear)", 7);
   if (P == 9 && Rank == 0)
     expectPeers("alltoall 100 (Bruck)", {{1, 1, 400}, {2, 1, 400}, {4, 1, 400}, {8, 1, 100}});
+  // Reduce_scatter(_block): the whole vector decides (below 512 KiB recursive halving, else
+  // the pairwise exchange); non-commutative operations: the butterfly at powers of two with
+  // equal blocks, else MPICH's recursive doubling.
+  expectAlgo(Coll::ReduceScatter, 524287, true, Algo::RecursiveHalving, "reduce_scatter 524287");
+  expectAlgo(Coll::ReduceScatter, 524288, true, Algo::Pairwise, "reduce_scatter 524288");
+  expectAlgo(Coll::ReduceScatterBlock, 100, false, Algo::Noncommutative, "reduce_scatter_block nc");
+  if (P == 4) { // 4 blocks of 128 KiB: 512 KiB in all, pairwise
+    runOne("reduce_scatter_block", 131072, 0, false, NonCommute);
+    expectPeers(
+        "reduce_scatter_block 4 x 131072 (pairwise)",
+        {{(Rank + 1) % 4, 1, 131072}, {(Rank + 2) % 4, 1, 131072}, {(Rank + 3) % 4, 1, 131072}});
+  }
+  if (P == 8) { // butterfly: half the vector to rank ^ 1, a quarter to rank ^ 2, ...
+    runOne("reduce_scatter_block_nc", 100, 0, false, NonCommute);
+    expectPeers("reduce_scatter_block_nc 100 (butterfly)",
+                {{Rank ^ 1, 1, 400}, {Rank ^ 2, 1, 200}, {Rank ^ 4, 1, 100}});
+  }
+  if (P == 5) { // blocks of 100, 0, 100, 200, 0 bytes: recursive doubling on derived types
+    runOne("reduce_scatter_nc", 100, 0, false, NonCommute);
+    if (Rank == 0)
+      expectPeers("reduce_scatter_nc (recursive doubling)", {{1, 2, 700}, {2, 2, 700}, {4, 1, 0}});
+    if (Rank == 3)
+      expectPeers("reduce_scatter_nc (recursive doubling)", {{1, 1, 100}, {2, 1, 200}});
+  }
   MPI_Op_free(&Commute);
 }
 

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Compares, per rank and peer, the messages (count and bytes) mpiete's lowered collectives send
 # under MPIETE_COLL_TABLE=mpich with those MPICH itself sends for the same call, counted by
-# ucx_spy.so (its UCX tag sends; Debian's MPICH is ch4:ucx). The same cases as
-# compare_with_ompi.sh; one mpiexec per case and side, so it takes minutes: run by hand.
+# ucx_spy.so (its UCX tag sends; Debian's MPICH is ch4:ucx). compare_with_ompi.sh's
+# cases plus large and non-commutative reduce-scatters (109 per size); one mpiexec per case and
+# side, so it takes minutes: run by hand.
 # MPICH runs with MPIR_CVAR_NOLOCAL=1 (every rank as if on a node of its own, the case the
 # decision table is about: otherwise ch4's node-aware compositions re-route through a node
 # leader), and messages a rank sends itself are left out on both sides (they never reach the
@@ -24,7 +25,11 @@ gatherv:100 scatterv:100 allgather:1 allgather:100 allgather:5000 allgather:1000
 allgatherv:10 allgatherv:1000 allgatherv:5000 allgatherv:50000
 alltoall:1 alltoall:100 alltoall:10000 alltoall:20000 alltoallv:100
 reduce_scatter_block:4 reduce_scatter_block:100 reduce_scatter_block:5000 reduce_scatter_block:20000
-reduce_scatter:100 reduce_scatter:20000 scan:100 exscan:100 barrier:0"
+reduce_scatter_block:131072 reduce_scatter_block:150000 reduce_scatter_block:600000
+reduce_scatter:100 reduce_scatter:20000 reduce_scatter:300000 reduce_scatter:600000
+reduce_scatter_block_nc:100 reduce_scatter_block_nc:20000 reduce_scatter_nc:100
+reduce_scatter_nc:20000 reduce_scatter_even_nc:100 reduce_scatter_even_nc:20000
+scan:100 exscan:100 barrier:0"
 if [ -n "${COLLS:-}" ]; then
   kept=""
   for c in $cases; do

@@ -11,6 +11,7 @@
 
 #include <cstdlib>
 #include <deque>
+#include <type_traits>
 #include <vector>
 
 namespace mpiete::scaling {
@@ -20,9 +21,6 @@ using estimator::Event;
 
 struct SimType {
   MPI_Aint Size = 1, Lb = 0, Extent = 1;
-};
-struct SimOp {
-  bool Commutative = true;
 };
 struct Pending {
   uint64_t Id;
@@ -44,23 +42,39 @@ Sim *Cur = nullptr;
 
 const SimType ByteType{1, 0, 1};
 
+// Open MPI's handles are pointers, MPICH's ints: the simulation's own handles are small numbers
+// (index + 1) * 16, never a predefined handle of either library, in whichever type MPI uses.
+template <class Handle> Handle handleFromIndex(size_t Index) {
+  const uintptr_t V = uintptr_t(Index + 1) << 4;
+  if constexpr (std::is_pointer_v<Handle>)
+    return reinterpret_cast<Handle>(V);
+  else
+    return static_cast<Handle>(V);
+}
+template <class Handle> size_t indexOfHandle(Handle H) {
+  uintptr_t V;
+  if constexpr (std::is_pointer_v<Handle>)
+    V = reinterpret_cast<uintptr_t>(H);
+  else
+    V = static_cast<uintptr_t>(H);
+  return (V >> 4) - 1;
+}
+
 const SimType &typeOf(MPI_Datatype T) {
   if (T == MPI_BYTE || T == MPI_DATATYPE_NULL)
     return ByteType;
-  return *reinterpret_cast<const SimType *>(T);
+  return Cur->Types[indexOfHandle(T)];
 }
-MPI_Datatype handleOf(const SimType &T) {
-  return reinterpret_cast<MPI_Datatype>(const_cast<SimType *>(&T));
+MPI_Datatype newType(const SimType &T) {
+  Cur->Types.push_back(T);
+  return handleFromIndex<MPI_Datatype>(Cur->Types.size() - 1);
 }
 
-MPI_Request requestHandle(size_t Index) {
-  // Small integers: never the address of the null request.
-  return reinterpret_cast<MPI_Request>(uintptr_t(Index + 1) << 4);
-}
+MPI_Request requestHandle(size_t Index) { return handleFromIndex<MPI_Request>(Index); }
 Pending *pendingOf(MPI_Request R) {
   if (R == MPI_REQUEST_NULL)
     return nullptr;
-  const size_t Index = (reinterpret_cast<uintptr_t>(R) >> 4) - 1;
+  const size_t Index = indexOfHandle(R);
   return Index < Cur->Requests.size() ? &Cur->Requests[Index] : nullptr;
 }
 
@@ -122,8 +136,7 @@ int mpiete_sim_Type_indexed(int N, const int Lens[], const int Displs[], MPI_Dat
     if (I == 0 || Displs[I] + Lens[I] > Hi)
       Hi = Displs[I] + Lens[I];
   }
-  Cur->Types.push_back({Size, Lo * O.Extent, (Hi - Lo) * O.Extent});
-  *New = mpiete::scaling::handleOf(Cur->Types.back());
+  *New = mpiete::scaling::newType({Size, Lo * O.Extent, (Hi - Lo) * O.Extent});
   return MPI_SUCCESS;
 }
 int mpiete_sim_Type_create_indexed_block(int N, int Len, const int Displs[], MPI_Datatype Old,
@@ -246,10 +259,9 @@ bool lowerCollective(const CollCall &C, int R, int P, uint64_t &LastRequest,
   S.LastRequest = &LastRequest;
   S.Out = &Out;
   Cur = &S;
-  const SimType Elem{C.Elem, 0, C.Elem};
-  const MPI_Datatype T = handleOf(Elem);
-  SimOp OpObj{C.Commutative};
-  const MPI_Op Op = reinterpret_cast<MPI_Op>(&OpObj);
+  const MPI_Datatype T = newType({C.Elem, 0, C.Elem});
+  // Never read: Op_commutative answers from the call (and no builtin op is ever simulated).
+  const MPI_Op Op = handleFromIndex<MPI_Op>(0);
   const MPI_Comm W = MPI_COMM_WORLD;
   // Buffers are never read or written (copies and reductions are no-ops here).
   static char Dummy[64];
