@@ -346,15 +346,29 @@ Analysis analyze(const Replayer &Replay, int Ranks, const AnalysisOptions &Opt) 
       SegSpread.push_back({D, K});
   std::stable_sort(SegSpread.begin(), SegSpread.end(),
                    [](auto &X, auto &Y) { return X.first > Y.first; });
+  std::vector<std::tuple<BlockId, BlockId, size_t>> Tried; // (From, To, suggestion)
   for (size_t I = 0; I < SegSpread.size() && I < Opt.MaxCandidates; ++I) {
     auto [From, To] = SegSpread[I].second;
     Scenario S = balanceSegmentTotals(SegTotals.at({From, To}), From, To);
     const std::string Where =
         From ? segmentName(Opt, From, To) : "every computation ending at " + siteName(Opt, To);
     S.Label = "balance " + Where;
+    const size_t Before = A.Suggestions.size();
     trySuggestion(std::move(S), "balance-segment",
                   "balance this computation across ranks (each rank the mean)", Where);
+    if (A.Suggestions.size() > Before)
+      Tried.push_back({From, To, Before});
   }
+  // A computation ending at a call that one segment predicts as well is that segment: the
+  // narrower change stays, the duplicate would only push other remedies down the list.
+  std::set<size_t> Same;
+  for (const auto &[From, To, I] : Tried)
+    for (const auto &[From2, To2, J] : Tried)
+      if (From == 0 && From2 != 0 && To == To2 &&
+          A.Suggestions[I].Predicted == A.Suggestions[J].Predicted)
+        Same.insert(I);
+  for (auto It = Same.rbegin(); It != Same.rend(); ++It)
+    A.Suggestions.erase(A.Suggestions.begin() + std::ptrdiff_t(*It));
   // The message volume (seed 003's "communication volume equal"): the steps whose send volume
   // differs most across ranks, each balanced alone and all together; without steps, the run.
   if (Opt.Messages) {
