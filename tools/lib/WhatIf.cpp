@@ -142,7 +142,7 @@ int runWhatIf(const CommandArgs &Args) {
              "without: over the run) equal across ranks (the mean)"},
             {"--balance-segment", "FROM,TO",
              "the compute between these two calls equal across "
-             "ranks over the whole run"},
+             "ranks over the whole run (FROM '*': every computation ending at TO)"},
             {"--latency", "F", "network latency scaled by F"},
             {"--bandwidth", "F", "network bandwidth scaled by F"},
             {"--overhead", "F", "send and receive start overheads scaled by F"},
@@ -395,7 +395,9 @@ int runWhatIf(const CommandArgs &Args) {
     size_t Comma = V.find(',');
     if (Comma == std::string::npos)
       return usage("--balance-segment takes FROM,TO (two call sites)");
-    std::optional<BlockId> F = site(V.substr(0, Comma)), T = site(V.substr(Comma + 1));
+    // FROM '*': every computation ending at TO, whatever call it starts after.
+    std::optional<BlockId> F = V.substr(0, Comma) == "*" ? BlockId(0) : site(V.substr(0, Comma)),
+                           T = site(V.substr(Comma + 1));
     if (!F || !T)
       return 1;
     User.merge(balanceSegment(BaseRun, *F, *T));

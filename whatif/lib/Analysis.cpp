@@ -107,7 +107,7 @@ Scenario balanceSegment(const RunRecorder &Base, BlockId From, BlockId To) {
   for (size_t R = 0; R < T.size(); ++R)
     for (size_t J = 0; J < Base.size(int(R)); ++J)
       if (const Interval I = Base.at(int(R), J);
-          I.Kind == SpanKind::Compute && I.From == From && I.Block == To)
+          I.Kind == SpanKind::Compute && (From == 0 || I.From == From) && I.Block == To)
         T[R] += I.End - I.Begin;
   return balanceSegmentTotals(T, From, To);
 }
@@ -325,20 +325,50 @@ Analysis analyze(const Replayer &Replay, int Ranks, const AnalysisOptions &Opt) 
                     "balance the compute of every parallel step across ranks",
                     "every step of " + siteName(Opt, Opt.Steps->Site));
   }
+  // The computation ending at a call, whatever call it started after (From 0): one loop body
+  // splits into several segments when its step sometimes ends at another call (imbalance's
+  // every fifth step); balancing one of them leaves the others' imbalance, while the real fix
+  // (the loop's work split evenly) balances them all.
+  std::map<BlockId, std::pair<int, std::vector<TimeNs>>> ToTotals;
+  for (const auto &[K, V] : SegTotals) {
+    auto &[Starts, T] = ToTotals[K.second];
+    ++Starts;
+    T.resize(V.size(), 0);
+    for (size_t R = 0; R < V.size(); ++R)
+      T[R] += V[R];
+  }
+  for (const auto &[To, ST] : ToTotals)
+    if (ST.first > 1)
+      SegTotals[{0, To}] = ST.second;
   std::vector<std::pair<TimeNs, std::pair<BlockId, BlockId>>> SegSpread;
   for (const auto &[K, V] : SegTotals)
     if (TimeNs D = spread(V); D > 0)
       SegSpread.push_back({D, K});
   std::stable_sort(SegSpread.begin(), SegSpread.end(),
                    [](auto &X, auto &Y) { return X.first > Y.first; });
+  std::vector<std::tuple<BlockId, BlockId, size_t>> Tried; // (From, To, suggestion)
   for (size_t I = 0; I < SegSpread.size() && I < Opt.MaxCandidates; ++I) {
     auto [From, To] = SegSpread[I].second;
     Scenario S = balanceSegmentTotals(SegTotals.at({From, To}), From, To);
-    S.Label = "balance " + segmentName(Opt, From, To);
+    const std::string Where =
+        From ? segmentName(Opt, From, To) : "every computation ending at " + siteName(Opt, To);
+    S.Label = "balance " + Where;
+    const size_t Before = A.Suggestions.size();
     trySuggestion(std::move(S), "balance-segment",
-                  "balance this computation across ranks (each rank the mean)",
-                  segmentName(Opt, From, To));
+                  "balance this computation across ranks (each rank the mean)", Where);
+    if (A.Suggestions.size() > Before)
+      Tried.push_back({From, To, Before});
   }
+  // A computation ending at a call that one segment predicts as well is that segment: the
+  // narrower change stays, the duplicate would only push other remedies down the list.
+  std::set<size_t> Same;
+  for (const auto &[From, To, I] : Tried)
+    for (const auto &[From2, To2, J] : Tried)
+      if (From == 0 && From2 != 0 && To == To2 &&
+          A.Suggestions[I].Predicted == A.Suggestions[J].Predicted)
+        Same.insert(I);
+  for (auto It = Same.rbegin(); It != Same.rend(); ++It)
+    A.Suggestions.erase(A.Suggestions.begin() + std::ptrdiff_t(*It));
   // The message volume (seed 003's "communication volume equal"): the steps whose send volume
   // differs most across ranks, each balanced alone and all together; without steps, the run.
   if (Opt.Messages) {

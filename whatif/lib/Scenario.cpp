@@ -80,6 +80,8 @@ TimeNs ScenarioAssumptions::compute(int Rank, uint64_t Record, BlockId From, Blo
     auto It = S.SegmentFactors.find({Rank, {From, To}});
     if (It != S.SegmentFactors.end())
       F *= It->second;
+    if (From != 0 && (It = S.SegmentFactors.find({Rank, {0, To}})) != S.SegmentFactors.end())
+      F *= It->second; // every computation ending at To
   }
   if (S.Steps && !S.StepFactors.empty()) {
     auto It = S.StepFactors.find({Rank, S.Steps->stepOf(Rank, Record)});

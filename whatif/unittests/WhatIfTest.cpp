@@ -198,6 +198,48 @@ TEST(WhatIfTest, BalancedSteps) {
   EXPECT_EQ(F.replay(&Seg, nullptr).Predicted, 8000);
 }
 
+/// One loop body split into two segments by the call it starts after (S1 most steps, S2 every
+/// other): steps of 1 us on rank 0 and 3 us on rank 1, closed by the exchange X. Balancing one
+/// segment leaves the other's imbalance; the computation ending at X (From 0) balances both.
+TEST(WhatIfTest, BalancedComputationEndingAtACall) {
+  Fixture F;
+  unsigned M0 = F.Compute.addMachine(), M1 = F.Compute.addMachine();
+  for (BlockId From : {S1, S2}) {
+    F.Compute.setSegment(M0, {From, X, 1e-6});
+    F.Compute.setSegment(M1, {From, X, 3e-6});
+  }
+  F.Compute.assignRank(1, M1);
+  for (int R = 0; R < 2; ++R) {
+    std::vector<Event> T;
+    for (BlockId From : {S1, S2, S1}) {
+      T.push_back(Event::segment(From, X));
+      T.push_back(Event::send(X, 1 - R, 0, 8, 1));
+      T.push_back(Event::recv(X, 1 - R, 0, 8, 2));
+      T.push_back(Event::completion(X, {{1}, {2, 1 - R, 0}}));
+    }
+    F.Traces.push_back(T);
+  }
+  RunRecorder Base(2);
+  // Rank 1 (3 us a step) never waits: its last message reaches rank 0 at 3 x 3 + 1 us.
+  EXPECT_EQ(F.replay(nullptr, &Base).Predicted, 10000);
+  // S1 balanced (2 us each): the S2 step between keeps rank 1 behind, and its last message
+  // still arrives at 10 us; the whole loop body balanced: three steps of 2 + 1 us.
+  Scenario One = balanceSegment(Base, S1, X);
+  EXPECT_EQ(F.replay(&One, nullptr).Predicted, 10000);
+  Scenario All = balanceSegment(Base, 0, X);
+  EXPECT_EQ(F.replay(&All, nullptr).Predicted, 9000);
+  AnalysisOptions O;
+  Analysis A = analyze(F.replayer(), 2, O);
+  ASSERT_TRUE(A.Ok) << A.Error;
+  const Suggestion *First = nullptr;
+  for (const Suggestion &G : A.Suggestions)
+    if (G.Kind == "balance-segment" && !First)
+      First = &G;
+  ASSERT_NE(First, nullptr);
+  EXPECT_EQ(First->Predicted, 9000);
+  EXPECT_EQ(First->Where.rfind("every computation ending at ", 0), 0u) << First->Where;
+}
+
 TEST(WhatIfTest, SumOfTimesBound) {
   Fixture F = twoSteps();
   StepMap M = F.steps(X);

@@ -28,7 +28,8 @@ using Replayer = std::function<ReplayOutcome(const Scenario *S, RunRecorder *Rec
 
 /// Compute of each rank balanced to the mean over ranks (seed 003 section 3.2): in one step
 /// (Step), in every step (nullopt), or in one segment From -> To over the whole run (Steps
-/// null). Ranks without compute there keep none.
+/// null; From 0: every computation ending at To, whatever call it starts after). Ranks
+/// without compute there keep none.
 Scenario balanceSteps(const RunRecorder &Base, const StepMap &Steps, std::optional<size_t> Step);
 Scenario balanceSegment(const RunRecorder &Base, BlockId From, BlockId To);
 
