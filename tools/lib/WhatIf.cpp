@@ -5,6 +5,7 @@
 #include "mpiete/estimator/Engine.h"
 #include "mpiete/estimator/ProgramBlocks.h"
 #include "mpiete/estimator/Timeline.h"
+#include "mpiete/export/Otf2Writer.h"
 #include "mpiete/support/Version.h"
 #include "mpiete/tools/Commands.h"
 #include "mpiete/whatif/Analysis.h"
@@ -99,6 +100,7 @@ int runWhatIf(const CommandArgs &Args) {
       "                     [--cluster cluster.yaml] [--model table|loggps] [--step SITE]\n"
       "                     [assumptions...] [--format text|yaml|json] [-o FILE]\n"
       "                     [--timeline-before F.json] [--timeline-after F.json]\n"
+      "                     [--otf2-before DIR] [--otf2-after DIR]\n"
       "                     [--region START,END] [--region-start START] [--region-end END]",
       "What to fix (seed 003, PerWiz): replays the base data of `mpiete estimate` under\n"
       "assumptions and ranks suggestions by the predicted time after each: the domino path\n"
@@ -118,43 +120,47 @@ int runWhatIf(const CommandArgs &Args) {
       "--zero-wait-messages rank=1,peer=0,tag=31 --balance-volume 3\n");
   std::map<std::string, std::string> Opt;
   C.addOptions(
-      Opt, {{"--program", "DIR", "the program base data: rank<N>.trace (required)"},
-            {"--machine", "FILE", "the compute base data (required)"},
-            {"--network", "FILE", "the communication base data (required)"},
-            {"--cluster", "FILE", "nodes, ranks per node, their machines and networks"},
-            {"--model", "table|loggps", "the network model (default table)"},
-            {"--format", "text|yaml|json", "the report's format (default text)"},
-            {"-o", "FILE", "write the report there (default: standard output)"},
-            {"--step", "SITE", "each execution of this MPI call closes a parallel step"},
-            {"--zero-wait", "RANK:RECORD", "assume no wait at this completion record of a rank"},
-            {"--zero-wait-site", "SITE", "assume no wait at any completion of this call"},
-            {"--scale", "SITE=F",
-             "compute ending at this call takes F times as long (0.5: twice as "
-             "fast, 0: free)"},
-            {"--balance-step", "N|all",
-             "the compute of step N (from 1), or of every step, "
-             "equal across ranks (the mean; needs --step)"},
-            {"--zero-wait-messages", "rank=R,peer=P,tag=T,site=SITE",
-             "assume no wait for these messages (any subset of the keys; rank: the waiting rank, "
-             "peer: its partner)"},
-            {"--balance-volume", "N|all",
-             "the bytes each rank sends in step N (from 1) or in every step (with --step; "
-             "without: over the run) equal across ranks (the mean)"},
-            {"--balance-segment", "FROM,TO",
-             "the compute between these two calls equal across "
-             "ranks over the whole run (FROM '*': every computation ending at TO)"},
-            {"--latency", "F", "network latency scaled by F"},
-            {"--bandwidth", "F", "network bandwidth scaled by F"},
-            {"--overhead", "F", "send and receive start overheads scaled by F"},
-            {"--eager-limit", "BYTES", "the eager/rendezvous threshold moved to BYTES"},
-            {"--region", "START,END",
-             "analyse from START to END only (call sites; every instance of the region)"},
-            {"--region-start", "START", "analyse from START (a block id or FILE:LINE)"},
-            {"--region-end", "END", "analyse to END (a block id or FILE:LINE)"},
-            {"--timeline-before", "FILE", "the predicted run's timeline, critical path marked"},
-            {"--timeline-after", "FILE",
-             "the timeline under the assumptions (without any: under "
-             "the first suggestion)"}});
+      Opt,
+      {{"--program", "DIR", "the program base data: rank<N>.trace (required)"},
+       {"--machine", "FILE", "the compute base data (required)"},
+       {"--network", "FILE", "the communication base data (required)"},
+       {"--cluster", "FILE", "nodes, ranks per node, their machines and networks"},
+       {"--model", "table|loggps", "the network model (default table)"},
+       {"--format", "text|yaml|json", "the report's format (default text)"},
+       {"-o", "FILE", "write the report there (default: standard output)"},
+       {"--step", "SITE", "each execution of this MPI call closes a parallel step"},
+       {"--zero-wait", "RANK:RECORD", "assume no wait at this completion record of a rank"},
+       {"--zero-wait-site", "SITE", "assume no wait at any completion of this call"},
+       {"--scale", "SITE=F",
+        "compute ending at this call takes F times as long (0.5: twice as "
+        "fast, 0: free)"},
+       {"--balance-step", "N|all",
+        "the compute of step N (from 1), or of every step, "
+        "equal across ranks (the mean; needs --step)"},
+       {"--zero-wait-messages", "rank=R,peer=P,tag=T,site=SITE",
+        "assume no wait for these messages (any subset of the keys; rank: the waiting rank, "
+        "peer: its partner)"},
+       {"--balance-volume", "N|all",
+        "the bytes each rank sends in step N (from 1) or in every step (with --step; "
+        "without: over the run) equal across ranks (the mean)"},
+       {"--balance-segment", "FROM,TO",
+        "the compute between these two calls equal across "
+        "ranks over the whole run (FROM '*': every computation ending at TO)"},
+       {"--latency", "F", "network latency scaled by F"},
+       {"--bandwidth", "F", "network bandwidth scaled by F"},
+       {"--overhead", "F", "send and receive start overheads scaled by F"},
+       {"--eager-limit", "BYTES", "the eager/rendezvous threshold moved to BYTES"},
+       {"--region", "START,END",
+        "analyse from START to END only (call sites; every instance of the region)"},
+       {"--region-start", "START", "analyse from START (a block id or FILE:LINE)"},
+       {"--region-end", "END", "analyse to END (a block id or FILE:LINE)"},
+       {"--timeline-before", "FILE", "the predicted run's timeline, critical path marked"},
+       {"--timeline-after", "FILE",
+        "the timeline under the assumptions (without any: under "
+        "the first suggestion)"},
+       {"--otf2-before", "DIR",
+        "the predicted run as an OTF2 archive DIR/traces.otf2 (Vampir, otf2-print)"},
+       {"--otf2-after", "DIR", "the run under the assumptions (as --timeline-after) as OTF2"}});
   if (std::optional<int> Status = C.parseOrExit(Args, Diags, Tool))
     return *Status;
   if (!C.requireOptions({"--program", "--machine", "--network"}, Diags, Tool))
@@ -435,33 +441,46 @@ int runWhatIf(const CommandArgs &Args) {
     Rep.ScenarioBound = sumOfTimesBound(BaseRun, User);
   }
 
-  // Timelines: before (critical path marked) and after.
-  auto writeTimeline = [&](const std::string &Path, const Scenario *S, bool Mark) {
+  // Timelines: before (critical path marked) and after, as Chrome/Perfetto JSON or OTF2.
+  auto replayInto = [&](TimelineSink &W, const Scenario *S) {
+    HeldTimeline H(W);
+    RunRecorder Rec(Ranks);
+    ReplayOutcome O = replayWith(S, &Rec, &H);
+    for (const PathStep &P : criticalPath(Rec).Steps)
+      W.highlight(P.At.Rank, P.At.End - P.Seconds, P.At.End, "critical path");
+    W.finish();
+    return O.Ok;
+  };
+  auto writeTimeline = [&](const std::string &Path, const Scenario *S) {
     std::ofstream F(Path);
     if (!F) {
       Diags.error({Path, 0, 0}, "cannot write the timeline", "io");
       return false;
     }
     ChromeTraceWriter W(F, Ranks);
-    HeldTimeline H(W);
-    RunRecorder Rec(Ranks);
-    ReplayOutcome O = replayWith(S, &Rec, &H);
-    if (Mark)
-      for (const PathStep &P : criticalPath(Rec).Steps)
-        W.highlight(P.At.Rank, P.At.End - P.Seconds, P.At.End, "critical path");
-    W.finish();
-    return O.Ok;
+    return replayInto(W, S);
   };
-  if (Opt.count("--timeline-before") && !writeTimeline(Opt["--timeline-before"], nullptr, true))
+  auto writeOtf2 = [&](const std::string &Dir, const Scenario *S) {
+    exporter::Otf2Writer W(Dir, Ranks, [&Names](BlockId B) { return Names.site(B); });
+    const bool Ok = replayInto(W, S);
+    if (!W.error().empty()) {
+      Diags.error({Dir, 0, 0}, W.error(), "io");
+      return false;
+    }
+    return Ok;
+  };
+  if (Opt.count("--timeline-before") && !writeTimeline(Opt["--timeline-before"], nullptr))
     return 1;
-  if (Opt.count("--timeline-after")) {
-    const Scenario *S = !User.empty() ? &User
-                        : !A.Suggestions.empty() && !A.Suggestions.front().Bound
-                            ? &A.Suggestions.front().Assume
-                            : nullptr;
-    if (!writeTimeline(Opt["--timeline-after"], S, true))
-      return 1;
-  }
+  if (Opt.count("--otf2-before") && !writeOtf2(Opt["--otf2-before"], nullptr))
+    return 1;
+  const Scenario *After = !User.empty() ? &User
+                          : !A.Suggestions.empty() && !A.Suggestions.front().Bound
+                              ? &A.Suggestions.front().Assume
+                              : nullptr;
+  if (Opt.count("--timeline-after") && !writeTimeline(Opt["--timeline-after"], After))
+    return 1;
+  if (Opt.count("--otf2-after") && !writeOtf2(Opt["--otf2-after"], After))
+    return 1;
 
   std::ofstream OutFile;
   std::ostream *OS = openOutput(Opt.count("-o") ? &Opt["-o"] : nullptr, OutFile, "output", Diags);

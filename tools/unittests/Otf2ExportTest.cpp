@@ -1,5 +1,6 @@
-// `mpiete estimate --otf2`: the ping-pong's predicted run as an OTF2 archive, read back by
-// otf2-print (otf2-tools), the reader other OTF2 tools share.
+// `mpiete estimate --otf2` and `mpiete whatif --otf2-before/--otf2-after`: the ping-pong's
+// predicted run as an OTF2 archive, read back by otf2-print (otf2-tools), the reader other OTF2
+// tools share.
 #include "PingPong.h"
 #include "mpiete/tools/Commands.h"
 
@@ -25,10 +26,9 @@ std::string run(const std::string &Command) {
   return Out;
 }
 
-TEST(Otf2ExportTest, OtfPrintReadsThePredictedPingPong) {
-  if (run("command -v " OTF2_PRINT).empty())
-    GTEST_SKIP() << OTF2_PRINT " is not installed (Debian: otf2-tools)";
-  std::string Dir = tempDir("otf2");
+/// A directory with the ping-pong's base data: 100 ns blocks, the table network of EstimateTest.
+std::string pingPongBaseData(const char *Name) {
+  std::string Dir = tempDir(Name);
   writePingPong(Dir);
   {
     std::ofstream M(Dir + "/machine.yaml");
@@ -41,15 +41,27 @@ TEST(Otf2ExportTest, OtfPrintReadsThePredictedPingPong) {
          "loggps: {L: 9.7e-7, o_s: 1.0e-8, o_s_per_byte: 0, o_r: 2.0e-8, o_r_per_byte: 0, "
          "g: 0, G: 1.0e-9, G_eager: 1.0e-9, S: 1025}\n";
   }
+  return Dir;
+}
+
+/// otf2-print's event lines, one space between columns so the lines below read as its own.
+std::string events(const std::string &Archive) {
+  std::string Events = run(OTF2_PRINT " " + Archive + "/traces.otf2 2>&1");
+  for (size_t P; (P = Events.find("  ")) != std::string::npos;)
+    Events.erase(P, 1);
+  return Events;
+}
+
+TEST(Otf2ExportTest, OtfPrintReadsThePredictedPingPong) {
+  if (run("command -v " OTF2_PRINT).empty())
+    GTEST_SKIP() << OTF2_PRINT " is not installed (Debian: otf2-tools)";
+  const std::string Dir = pingPongBaseData("otf2");
   const std::string Archive = Dir + "/otf2";
   ASSERT_EQ(runEstimate({"--program", Dir, "--machine", Dir + "/machine.yaml", "--network",
                          Dir + "/network.yaml", "-o", Dir + "/estimate.txt", "--otf2", Archive,
                          "--timeline", Dir + "/timeline.json"}),
             0);
-  std::string Events = run(OTF2_PRINT " " + Archive + "/traces.otf2 2>&1");
-  // One space between columns, so the lines below read as otf2-print's.
-  for (size_t P; (P = Events.find("  ")) != std::string::npos;)
-    Events.erase(P, 1);
+  const std::string Events = events(Archive);
   EXPECT_EQ(Events.find("status not 0"), std::string::npos) << Events;
   // EstimateTest's ping-pong: rank 0 computes 0..100, sends (100..110, arrives 1200), posts the
   // receive (110..130) and waits for the reply arriving at 2300; rank 1 posts at 0 (0..20),
@@ -87,6 +99,27 @@ TEST(Otf2ExportTest, OtfPrintReadsThePredictedPingPong) {
   ASSERT_EQ(runEstimate({"--program", Dir, "--machine", Dir + "/machine.yaml", "--network",
                          Dir + "/network.yaml", "-o", Dir + "/estimate.txt", "--otf2", Archive}),
             0);
+}
+
+TEST(Otf2ExportTest, WhatIfWritesTheRunBeforeAndAfter) {
+  if (run("command -v " OTF2_PRINT).empty())
+    GTEST_SKIP() << OTF2_PRINT " is not installed (Debian: otf2-tools)";
+  const std::string Dir = pingPongBaseData("otf2-whatif");
+  // The network's latency doubled (the table's zero-byte time, 1 us, counts twice): rank 0's
+  // 100-byte message arrives 1 us later than in the predicted run, at 2200, and the reply too.
+  ASSERT_EQ(runWhatIf({"--program", Dir, "--machine", Dir + "/machine.yaml", "--network",
+                       Dir + "/network.yaml", "-o", Dir + "/whatif.txt", "--latency", "2",
+                       "--otf2-before", Dir + "/before", "--otf2-after", Dir + "/after"}),
+            0);
+  const std::string Before = events(Dir + "/before");
+  EXPECT_EQ(Before.find("status not 0"), std::string::npos) << Before;
+  for (const char *Line : {"MPI_RECV 1 1200 Sender: 0", "MPI_RECV 0 2300 Sender: 1"})
+    EXPECT_NE(Before.find(Line), std::string::npos) << Line << "\n" << Before;
+  const std::string After = events(Dir + "/after");
+  EXPECT_EQ(After.find("status not 0"), std::string::npos) << After;
+  for (const char *Line :
+       {"MPI_RECV 1 2200 Sender: 0", "MPI_SEND 1 2200 Receiver: 0", "MPI_RECV 0 4300 Sender: 1"})
+    EXPECT_NE(After.find(Line), std::string::npos) << Line << "\n" << After;
 }
 
 } // namespace
