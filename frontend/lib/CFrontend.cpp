@@ -539,6 +539,14 @@ private:
     int BE = CS ? offsetOf(CS->getRBracLoc()) : endOffset(Body);
     if (LB < 0 || LE < 0 || BB <= 0 || BE < 0 || LB >= BB || BB > BE || BE > LE || fromMacro(Body))
       return;
+    // The cap leaves a loop with `break` and goes on after it; a loop the program leaves by
+    // return, goto or a call that never returns (exit, abort) would then run what follows it,
+    // which the original never does there (in a function that returns a value, fall off its
+    // end). Such a loop is followed, never capped; an opaque one gets no hooks at all.
+    const StmtFacts F = facts(S);
+    const bool Leaves = !F.EscapingJump && !F.NoReturnCall;
+    if (Opaque && !Leaves)
+      return;
     ComputeEdits E;
     E.LoopBegin = E.Begin = LB;
     E.LoopEnd = E.End = LE;
@@ -546,6 +554,7 @@ private:
     E.BodyEnd = BE;
     E.BodyIsCompound = CS != nullptr;
     E.OpaqueLoop = Opaque;
+    E.Leaves = Leaves;
     Block B = newBlock(BlockKind::Loop, S->getBeginLoc(), S->getEndLoc());
     B.Compute = Model.Computes.size();
     Model.Computes.push_back(E);

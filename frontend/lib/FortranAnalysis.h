@@ -236,6 +236,7 @@ struct StmtFacts {
   bool MpiCall = false;            ///< a rewritten MPI routine
   bool CommunicatingCall = false;  ///< a procedure that communicates
   bool Jump = false;               ///< GOTO, RETURN, STOP, EXIT, CYCLE, ERR=, alternate return...
+  bool LeavesUnit = false;         ///< RETURN, STOP, ERROR STOP, FAIL IMAGE, alternate return
   std::vector<std::string> Opaque; ///< callees whose bodies the unit cannot see
 };
 
@@ -284,16 +285,22 @@ struct FactsWalker {
   MPIETE_JUMP(ComputedGotoStmt)
   MPIETE_JUMP(AssignedGotoStmt)
   MPIETE_JUMP(ArithmeticIfStmt)
-  MPIETE_JUMP(ReturnStmt)
-  MPIETE_JUMP(StopStmt)
-  MPIETE_JUMP(FailImageStmt)
+#define MPIETE_LEAVE(Type)                                                                         \
+  bool Pre(const p::Type &) {                                                                      \
+    F.Jump = F.LeavesUnit = true;                                                                  \
+    return true;                                                                                   \
+  }
+  MPIETE_LEAVE(ReturnStmt)
+  MPIETE_LEAVE(StopStmt)
+  MPIETE_LEAVE(FailImageStmt)
   MPIETE_JUMP(ExitStmt)
   MPIETE_JUMP(CycleStmt)
   MPIETE_JUMP(ErrLabel)
   MPIETE_JUMP(EndLabel)
   MPIETE_JUMP(EorLabel)
-  MPIETE_JUMP(AltReturnSpec)
+  MPIETE_LEAVE(AltReturnSpec)
 #undef MPIETE_JUMP
+#undef MPIETE_LEAVE
 
   void addOpaque(std::string Name) {
     if (std::find(F.Opaque.begin(), F.Opaque.end(), Name) == F.Opaque.end())

@@ -302,8 +302,10 @@ private:
     E.BodyBegin = *BB;
     E.LoopEnd = E.End = E.BodyEnd = Shared ? 0 : *LE;
     // EXIT leaves the innermost loop, this one (its hook is in its own body), unless the
-    // terminal statement is shared: then the loop is followed, not capped.
-    E.Leaves = !Shared;
+    // terminal statement is shared, or the program leaves the loop by RETURN or STOP (capped,
+    // it would run what follows the loop, which the original never does there): then the loop
+    // is followed, not capped.
+    E.Leaves = !Shared && !facts(D).LeavesUnit;
     CapHook = CapHook || E.Leaves;
     Block B = newBlock(BlockKind::Loop, DoS.source, Span);
     B.Compute = Model.Computes.size();

@@ -58,7 +58,12 @@ void computeEdits(const Block &B, const ComputeEdits &E, Variant V, EditSet &Set
 /// statement slot. The body keeps its own braces inside new ones, so its declarations still
 /// come first in their block (C89). Openings only: the closings go in reverse (loopClose).
 void loopOpen(const Block &B, const ComputeEdits &E, EditSet &Set) {
-  std::string Hook = (E.OpaqueLoop ? "mpiete_iter_opaque(" : "mpiete_iter(") + blockRef(B.Index);
+  // `(mpiete_iter)(...)` calls the function, not the macro that can leave the loop: a loop the
+  // cap must not stop (it is left by return, goto or exit) is followed only.
+  std::string Hook = (E.OpaqueLoop ? "mpiete_iter_opaque("
+                      : E.Leaves   ? "mpiete_iter("
+                                   : "(mpiete_iter)(") +
+                     blockRef(B.Index);
   Set.insert(E.LoopBegin, "{ ", EditOrder::Open);
   if (E.BodyIsCompound)
     Set.insert(E.BodyBegin, " " + Hook + "); {", EditOrder::Open);

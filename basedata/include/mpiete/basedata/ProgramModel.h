@@ -68,9 +68,11 @@ struct ComputeEdits {
   /// (another unit's, through a pointer): its hooks are the opaque ones, which only the timing
   /// probe's cap uses, and only once its iterations make MPI calls at run time.
   bool OpaqueLoop = false;
-  /// Fortran, segments: the loop's iteration hook can leave it (`IF (MPIETE_ITER_CAPPED(...)
-  /// .NE. 0) EXIT`, the function typed by its procedure's CounterDecl), so the timing probe's
-  /// cap can stop it; false where EXIT would leave another loop too (a shared terminal).
+  /// Segments: the loop's iteration hook can leave it, so the timing probe's cap can stop it
+  /// (C: the `mpiete_iter` macro's `break`; Fortran: `IF (MPIETE_ITER_CAPPED(...) .NE. 0) EXIT`,
+  /// the function typed by its procedure's CounterDecl). False where leaving would run code
+  /// the original does not run there: a loop left by return, goto, STOP or exit(), or (Fortran)
+  /// whose EXIT would leave another loop too (a shared terminal).
   bool Leaves = false;
 };
 
