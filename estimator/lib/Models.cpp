@@ -173,20 +173,6 @@ TimeNs TableLinkModel::recvOverhead(uint64_t Bytes) const {
   return std::max<TimeNs>(0, roundNs(RecvOverhead + RecvPerByte * double(Bytes)));
 }
 
-TimeNs TableLinkModel::transfer(uint64_t Bytes) const {
-  if (Sizes.empty())
-    return 0;
-  if (Sizes.size() == 1)
-    return std::max<TimeNs>(0, roundNs(Nanos[0]));
-  // The segment containing Bytes, or the first / last one to extrapolate along.
-  size_t Hi = size_t(std::upper_bound(Sizes.begin(), Sizes.end(), Bytes) - Sizes.begin());
-  Hi = std::clamp<size_t>(Hi, 1, Sizes.size() - 1);
-  size_t Lo = Hi - 1;
-  double X0 = double(Sizes[Lo]), X1 = double(Sizes[Hi]);
-  double Y = Nanos[Lo] + (Nanos[Hi] - Nanos[Lo]) * ((double(Bytes) - X0) / (X1 - X0));
-  return std::max<TimeNs>(0, roundNs(Y));
-}
-
 namespace {
 /// Piecewise linear in the sizes, extrapolated along the last (or first) segment, never < 0.
 TimeNs interpolateNs(const std::vector<uint64_t> &Sizes, const std::vector<double> &Nanos,
@@ -203,6 +189,8 @@ TimeNs interpolateNs(const std::vector<uint64_t> &Sizes, const std::vector<doubl
   return std::max<TimeNs>(0, roundNs(Y));
 }
 } // namespace
+
+TimeNs TableLinkModel::transfer(uint64_t Bytes) const { return interpolateNs(Sizes, Nanos, Bytes); }
 
 void LinkModel::setCopyTable(std::vector<std::pair<uint64_t, double>> Points) {
   CopySizes.clear();
