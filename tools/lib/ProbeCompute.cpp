@@ -210,8 +210,8 @@ int runProbeCompute(const CommandArgs &Args) {
                 "[launcher options] "
                 "PROGRAM.timing [program arguments]",
                 "Runs the timing probe of a program built by mpiete-cc with all R ranks on one "
-                "processor,\none rank at a time (token passing), and writes every rank's compute "
-                "block times.",
+                "node,\none rank at a time (token passing; each on a processor of its own, "
+                "MPIETE_PIN=token: all on one),\nand writes every rank's compute block times.",
                 "  mpiete probe-compute -o machineB.yaml -np 16 ./jacobi.timing 2048\n");
   Options O;
   declare(C, O);
