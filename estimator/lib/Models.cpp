@@ -156,12 +156,12 @@ TableLinkModel::TableLinkModel(std::vector<Point> Points, double SendOverheadSec
   std::sort(Points.begin(), Points.end(),
             [](const Point &A, const Point &B) { return A.Bytes < B.Bytes; });
   for (const Point &P : Points) {
-    if (!Sizes.empty() && Sizes.back() == P.Bytes) {
-      Nanos.back() = P.Seconds * 1e9; // the later measurement of a size wins
+    if (!Table.empty() && Table.Sizes.back() == P.Bytes) {
+      Table.Nanos.back() = P.Seconds * 1e9; // the later measurement of a size wins
       continue;
     }
-    Sizes.push_back(P.Bytes);
-    Nanos.push_back(P.Seconds * 1e9);
+    Table.Sizes.push_back(P.Bytes);
+    Table.Nanos.push_back(P.Seconds * 1e9);
   }
 }
 
@@ -173,14 +173,21 @@ TimeNs TableLinkModel::recvOverhead(uint64_t Bytes) const {
   return std::max<TimeNs>(0, roundNs(RecvOverhead + RecvPerByte * double(Bytes)));
 }
 
-namespace {
-/// Piecewise linear in the sizes, extrapolated along the last (or first) segment, never < 0.
-TimeNs interpolateNs(const std::vector<uint64_t> &Sizes, const std::vector<double> &Nanos,
-                     uint64_t Bytes) {
+void SizeTable::assign(const std::vector<std::pair<uint64_t, double>> &Points, bool FloorAtZero) {
+  Sizes.clear();
+  Nanos.clear();
+  for (const auto &[Bytes, Seconds] : Points) {
+    Sizes.push_back(Bytes);
+    Nanos.push_back((FloorAtZero ? std::max(0.0, Seconds) : Seconds) * 1e9);
+  }
+}
+
+TimeNs SizeTable::at(uint64_t Bytes) const {
   if (Sizes.empty())
     return 0;
   if (Sizes.size() == 1)
     return std::max<TimeNs>(0, roundNs(Nanos[0]));
+  // The segment containing Bytes, or the first / last one to extrapolate along.
   size_t Hi = size_t(std::upper_bound(Sizes.begin(), Sizes.end(), Bytes) - Sizes.begin());
   Hi = std::clamp<size_t>(Hi, 1, Sizes.size() - 1);
   size_t Lo = Hi - 1;
@@ -188,35 +195,20 @@ TimeNs interpolateNs(const std::vector<uint64_t> &Sizes, const std::vector<doubl
   double Y = Nanos[Lo] + (Nanos[Hi] - Nanos[Lo]) * ((double(Bytes) - X0) / (X1 - X0));
   return std::max<TimeNs>(0, roundNs(Y));
 }
-} // namespace
 
-TimeNs TableLinkModel::transfer(uint64_t Bytes) const { return interpolateNs(Sizes, Nanos, Bytes); }
+TimeNs TableLinkModel::transfer(uint64_t Bytes) const { return Table.at(Bytes); }
 
 void LinkModel::setCopyTable(std::vector<std::pair<uint64_t, double>> Points) {
-  CopySizes.clear();
-  CopyNanos.clear();
-  for (const auto &[Bytes, Seconds] : Points) {
-    CopySizes.push_back(Bytes);
-    CopyNanos.push_back(Seconds * 1e9);
-  }
+  Copies.assign(Points, false);
 }
 
-TimeNs LinkModel::localCopy(uint64_t Bytes) const {
-  return interpolateNs(CopySizes, CopyNanos, Bytes);
-}
+TimeNs LinkModel::localCopy(uint64_t Bytes) const { return Copies.at(Bytes); }
 
 void LinkModel::setSameBufferTable(std::vector<std::pair<uint64_t, double>> Points) {
-  SameSizes.clear();
-  SameNanos.clear();
-  for (const auto &[Bytes, Seconds] : Points) {
-    SameSizes.push_back(Bytes);
-    SameNanos.push_back(std::max(0.0, Seconds) * 1e9);
-  }
+  SameBuffer.assign(Points, true);
 }
 
-TimeNs LinkModel::sameBufferExtra(uint64_t Bytes) const {
-  return interpolateNs(SameSizes, SameNanos, Bytes);
-}
+TimeNs LinkModel::sameBufferExtra(uint64_t Bytes) const { return SameBuffer.at(Bytes); }
 
 void TableLinkModel::setStreamGaps(double G, double GEager) {
   GNs = std::max(0.0, G * 1e9);

@@ -496,8 +496,8 @@ private:
     // gets no hooks, unless it calls code the unit cannot see, which may communicate: then it
     // gets the opaque hooks (the timing probe's cap follows it; nothing else does).
     if (Segments && !HeaderTraits.Communicates && !BodyTraits.Communicates) {
-      if (facts(S).HiddenCall)
-        loopSite(S, Body, /*Opaque=*/true);
+      if (const StmtFacts F = facts(S); F.HiddenCall)
+        loopSite(S, Body, F, /*Opaque=*/true);
       return;
     }
 
@@ -511,7 +511,7 @@ private:
     Model.Loops.push_back(Info);
 
     if (Segments)
-      loopSite(S, Body);
+      loopSite(S, Body, facts(S));
     else if (Policy.timedWhole(HeaderTraits, {&BodyTraits, 1}) && wholeLoop(S, Body, LoopIndex))
       return;
 
@@ -529,8 +529,8 @@ private:
 
   /// Segments: a loop that contains MPI calls is a site of kind loop, whose id its iteration
   /// hook (top of the body) and exit hook (after the loop) carry. A loop whose text is not all
-  /// in the main file gets no hooks: the runtime copes with missing ones.
-  void loopSite(Stmt *S, Stmt *Body, bool Opaque = false) {
+  /// in the main file gets no hooks: the runtime copes with missing ones. F: the loop's facts.
+  void loopSite(Stmt *S, Stmt *Body, const StmtFacts &F, bool Opaque = false) {
     int LB = beginOffset(S), LE = endOffset(S);
     auto *CS = dyn_cast<CompoundStmt>(Body);
     if (CS && fromMacro(CS))
@@ -543,7 +543,6 @@ private:
     // return, goto or a call that never returns (exit, abort) would then run what follows it,
     // which the original never does there (in a function that returns a value, fall off its
     // end). Such a loop is followed, never capped; an opaque one gets no hooks at all.
-    const StmtFacts F = facts(S);
     const bool Leaves = !F.EscapingJump && !F.NoReturnCall;
     if (Opaque && !Leaves)
       return;

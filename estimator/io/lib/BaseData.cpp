@@ -337,12 +337,11 @@ static void setCopies(const NetworkFile &File, LinkModel &Model) {
 
 /// The same-buffer table, when the file has one: per size, its one-way time minus what the
 /// model charges a message of that size (the table's own time, or the fit's), so that such a
-/// receive costs what the same-buffer ping-pong measured.
+/// receive costs what the same-buffer ping-pong measured (a negative difference counts as 0).
 static void setSameBuffer(const NetworkFile &File, LinkModel &Model) {
   std::vector<std::pair<uint64_t, double>> Extra;
   for (const NetworkCopyRow &R : File.SameBuffer)
-    Extra.emplace_back(R.Bytes,
-                       std::max(0.0, R.Time.Median - double(Model.transfer(R.Bytes)) * 1e-9));
+    Extra.emplace_back(R.Bytes, R.Time.Median - double(Model.transfer(R.Bytes)) * 1e-9);
   Model.setSameBufferTable(std::move(Extra));
 }
 

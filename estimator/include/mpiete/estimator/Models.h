@@ -129,6 +129,18 @@ private:
 };
 
 /// The network between one pair of ranks.
+/// Nanoseconds by message size: piecewise linear in the sizes (ascending), extrapolated along
+/// the last (or first) segment, never < 0; 0 when empty. The receive table of TableLinkModel
+/// and a link's memory-copy and same-buffer tables.
+struct SizeTable {
+  std::vector<uint64_t> Sizes;
+  std::vector<double> Nanos;
+  /// From (bytes, seconds) points, sizes ascending; with FloorAtZero negative seconds count as 0.
+  void assign(const std::vector<std::pair<uint64_t, double>> &Points, bool FloorAtZero);
+  TimeNs at(uint64_t Bytes) const;
+  bool empty() const { return Sizes.empty(); }
+};
+
 class LinkModel {
 public:
   virtual ~LinkModel();
@@ -169,7 +181,7 @@ public:
   TimeNs localCopy(uint64_t Bytes) const;
   /// Sizes ascending; seconds per copy.
   void setCopyTable(std::vector<std::pair<uint64_t, double>> Points);
-  bool hasCopyTable() const { return !CopySizes.empty(); }
+  bool hasCopyTable() const { return !Copies.empty(); }
 
   /// What a rendezvous message received into the buffer the rank has just sent from costs on
   /// top of transfer(Bytes) (network.yaml same_buffer against its table), interpolated like
@@ -177,13 +189,10 @@ public:
   TimeNs sameBufferExtra(uint64_t Bytes) const;
   /// Sizes ascending; extra seconds per message (negative values count as 0).
   void setSameBufferTable(std::vector<std::pair<uint64_t, double>> Points);
-  bool hasSameBufferTable() const { return !SameSizes.empty(); }
+  bool hasSameBufferTable() const { return !SameBuffer.empty(); }
 
 private:
-  std::vector<uint64_t> CopySizes;
-  std::vector<double> CopyNanos;
-  std::vector<uint64_t> SameSizes;
-  std::vector<double> SameNanos;
+  SizeTable Copies, SameBuffer;
 };
 
 /// Measured receive times, piecewise linear in the message size and extrapolated along the
@@ -212,8 +221,7 @@ public:
 private:
   double gapPerByte(uint64_t Bytes) const { return Bytes <= Eager ? GEagerNs : GNs; }
 
-  std::vector<uint64_t> Sizes;
-  std::vector<double> Nanos;
+  SizeTable Table;                                             ///< the measured receive times
   double SendOverhead, RecvOverhead, SendPerByte, RecvPerByte; ///< ns, ns per byte
   TimeNs Gap;
   uint64_t Eager;
