@@ -12,12 +12,18 @@ using namespace estimator;
 
 namespace {
 
-/// Factors taking each rank's total to the mean of Totals (ranks with none keep none).
+/// Factors taking each rank's total to the mean over the ranks with compute there. A rank with
+/// none has no record the replay could give work to: counting it in the mean would make work
+/// vanish (a segment only one rank runs "balanced" to half its time: a gain no change delivers).
 std::vector<double> toMean(const std::vector<TimeNs> &Totals) {
   double Sum = 0;
+  size_t With = 0;
   for (TimeNs T : Totals)
-    Sum += double(T);
-  const double Mean = Totals.empty() ? 0 : Sum / double(Totals.size());
+    if (T > 0) {
+      Sum += double(T);
+      ++With;
+    }
+  const double Mean = With ? Sum / double(With) : 0;
   std::vector<double> F(Totals.size(), 1);
   for (size_t R = 0; R < Totals.size(); ++R)
     if (Totals[R] > 0)
@@ -25,11 +31,17 @@ std::vector<double> toMean(const std::vector<TimeNs> &Totals) {
   return F;
 }
 
+/// The spread over the ranks with compute there (what toMean can even out).
 TimeNs spread(const std::vector<TimeNs> &T) {
-  if (T.empty())
-    return 0;
-  auto [Lo, Hi] = std::minmax_element(T.begin(), T.end());
-  return *Hi - *Lo;
+  TimeNs Lo = 0, Hi = 0;
+  bool Any = false;
+  for (TimeNs X : T)
+    if (X > 0) {
+      Lo = Any ? std::min(Lo, X) : X;
+      Hi = Any ? std::max(Hi, X) : X;
+      Any = true;
+    }
+  return Hi - Lo;
 }
 
 std::string siteName(const AnalysisOptions &Opt, BlockId B) {
@@ -177,6 +189,7 @@ DominoPath dominoPath(const Replayer &Replay, const RunRecorder &Base, TimeNs Ba
       long U = M->Peer < 0 ? -1 : Base.find(M->Peer, M->PeerTime);
       Path.Partners.push_back(M->Peer < 0 ? std::pair<int, BlockId>{-1, 0}
                                           : std::pair<int, BlockId>{M->Peer, M->PeerBlock});
+      Path.ForData.push_back(Opt.Messages && Opt.Messages->waitsForData(P, M->Record));
       if (U < 0)
         break;
       P = M->Peer;
@@ -243,47 +256,68 @@ Analysis analyze(const Replayer &Replay, int Ranks, const AnalysisOptions &Opt) 
   };
 
   // The domino path, in the words a user acts on: which call waits for which partner call.
+  // Its remedies zero only the chain's waits a non-blocking or reordered call removes; a wait
+  // for data stays and shrinks in the replay as far as its sender's data comes earlier (seed 003
+  // figure 4: e_p,1 earlier shortens the waits of e_q,1 and e_r,1).
   A.Domino = dominoPath(Replay, Base, A.Base, Opt);
+  std::set<BlockId> DominoSites; // the call sites of the chain's removable waits
+  std::optional<size_t> DominoSitesAt;
   if (!A.Domino.Waits.empty()) {
     Scenario S, Sites;
+    S.KeepDataWaits = Sites.KeepDataWaits = true;
+    S.Messages = Sites.Messages = Opt.Messages;
     std::string Where;
     std::set<std::pair<int, BlockId>> RankSites;
     for (size_t I = 0; I < A.Domino.Waits.size(); ++I) {
       const auto [Rank, Record] = A.Domino.Waits[I];
-      S.ZeroWaitEvents.insert(A.Domino.Waits[I]);
-      if (RankSites.insert({Rank, A.Domino.Sites[I]}).second)
-        Sites.ZeroWaitMessages.push_back({Rank, A.Domino.Sites[I], -1, std::nullopt});
+      const bool Data = A.Domino.ForData[I];
+      if (!Data) {
+        S.ZeroWaitEvents.insert(A.Domino.Waits[I]);
+        DominoSites.insert(A.Domino.Sites[I]);
+        if (RankSites.insert({Rank, A.Domino.Sites[I]}).second)
+          Sites.ZeroWaitMessages.push_back({Rank, A.Domino.Sites[I], -1, std::nullopt});
+      }
       Where += (I ? "; " : "") + std::string("rank ") + std::to_string(Rank) + " " +
                siteName(Opt, A.Domino.Sites[I]) + " (record " + std::to_string(Record) + ")";
       if (const auto [Peer, Site] = A.Domino.Partners[I]; Peer >= 0)
-        Where += " waits for rank " + std::to_string(Peer) + " " + siteName(Opt, Site);
+        Where += std::string(Data ? " waits for data from rank " : " waits for rank ") +
+                 std::to_string(Peer) + " " + siteName(Opt, Site);
     }
-    S.Label = "domino path";
-    trySuggestion(S, "domino",
-                  "the domino path (" + std::to_string(S.ZeroWaitEvents.size()) +
-                      " waits, seed 003): start each partner call earlier or make the waiting "
-                      "call non-blocking so these waits vanish",
-                  Where);
-    // The same chain as a change of the source: every wait at its call sites on its ranks
-    // (a call site is what one edits, and each of its executions then waits no more).
-    std::string SiteList;
-    for (const auto &[Rank, Site] : RankSites)
-      SiteList += (SiteList.empty() ? "" : "; ") + std::string("rank ") + std::to_string(Rank) +
-                  " " + siteName(Opt, Site);
-    Sites.Label = "no wait at the domino path's call sites";
-    trySuggestion(Sites, "domino-sites",
-                  "fix the domino path's call sites (every execution): make these exchanges "
-                  "non-blocking or reorder them so their partners arrive in time",
-                  SiteList);
+    // A chain of waits for data only names no call to change: the path is still reported.
+    if (!S.ZeroWaitEvents.empty()) {
+      S.Label = "domino path";
+      trySuggestion(S, "domino",
+                    "the domino path (" + std::to_string(S.ZeroWaitEvents.size()) +
+                        " waits, seed 003): make these calls non-blocking or reorder them so "
+                        "these waits vanish (its waits for data are left to the replay)",
+                    Where);
+      // The same chain as a change of the source: every wait at its call sites on its ranks
+      // (a call site is what one edits, and each of its executions then waits no more).
+      std::string SiteList;
+      for (const auto &[Rank, Site] : RankSites)
+        SiteList += (SiteList.empty() ? "" : "; ") + std::string("rank ") + std::to_string(Rank) +
+                    " " + siteName(Opt, Site);
+      Sites.Label = "no wait at the domino path's call sites";
+      const size_t Before = A.Suggestions.size();
+      trySuggestion(Sites, "domino-sites",
+                    "fix the domino path's call sites (every execution): make these calls "
+                    "non-blocking or reorder them so their partners arrive in time",
+                    SiteList);
+      if (A.Suggestions.size() > Before)
+        DominoSitesAt = Before;
+    }
   }
-  // Wait sites by total wait: every wait at the site zeroed (e.g. a blocking exchange made
-  // non-blocking).
+  // Wait sites by their total wait a non-blocking or reordered call removes (waits for data
+  // are not counted: only their senders can shorten them), every such wait at the site zeroed.
+  auto removable = [&](int R, uint64_t Record) {
+    return !Opt.Messages || !Opt.Messages->waitsForData(R, Record);
+  };
   std::map<BlockId, TimeNs> WaitSites;
   std::map<std::pair<BlockId, BlockId>, std::vector<TimeNs>> SegTotals;
   for (size_t R = 0; R < size_t(Base.ranks()); ++R)
     for (size_t J = 0; J < Base.size(int(R)); ++J) {
       const Interval I = Base.at(int(R), J);
-      if (I.Kind == SpanKind::Wait)
+      if (I.Kind == SpanKind::Wait && removable(int(R), I.Record))
         WaitSites[I.Block] += I.End - I.Begin;
       if (I.Kind == SpanKind::Compute) {
         auto &V = SegTotals[{I.From, I.Block}];
@@ -295,14 +329,28 @@ Analysis analyze(const Replayer &Replay, int Ranks, const AnalysisOptions &Opt) 
   for (const auto &[B, T] : WaitSites)
     Sites.push_back({T, B});
   std::sort(Sites.rbegin(), Sites.rend());
+  std::map<BlockId, size_t> SiteAt; // zero-wait-site suggestions by site
   for (size_t I = 0; I < Sites.size() && I < 3; ++I) {
     Scenario S;
     S.ZeroWaitSites.insert(Sites[I].second);
+    S.KeepDataWaits = true;
+    S.Messages = Opt.Messages;
     S.Label = "no wait at " + siteName(Opt, Sites[I].second);
+    const size_t Before = A.Suggestions.size();
     trySuggestion(S, "zero-wait-site",
-                  "make the partners of this call arrive in time (non-blocking or reordered "
-                  "exchange): no wait there",
+                  "make this call non-blocking or reorder the exchange so its partners arrive "
+                  "in time: no wait there (waits for data excepted)",
                   siteName(Opt, Sites[I].second));
+    if (A.Suggestions.size() > Before)
+      SiteAt[Sites[I].second] = Before;
+  }
+  // The domino path's sites, when they are one call site that the site's own suggestion
+  // predicts the same, are that suggestion (a second entry would only push others down).
+  if (DominoSitesAt && DominoSites.size() == 1) {
+    auto It = SiteAt.find(*DominoSites.begin());
+    if (It != SiteAt.end() &&
+        A.Suggestions[It->second].Predicted == A.Suggestions[*DominoSitesAt].Predicted)
+      A.Suggestions.erase(A.Suggestions.begin() + std::ptrdiff_t(*DominoSitesAt));
   }
   // Balancing: the steps (or segments) with the largest spread are candidates; the one whose
   // balancing shortens T most wins, whatever its spread.
@@ -444,10 +492,15 @@ Analysis analyze(const Replayer &Replay, int Ranks, const AnalysisOptions &Opt) 
     G.Bound = true;
     A.Suggestions.push_back(std::move(G));
   }
-  for (size_t I = 0; I < A.Suggestions.size(); ++I)
-    A.Suggestions[I].Rank = I && A.Suggestions[I - 1].Class == A.Suggestions[I].Class
-                                ? A.Suggestions[I - 1].Rank + 1
-                                : 1;
+  // Ranks within each list; suggestions predicting the same time share a rank (1, 1, 3): the
+  // order among them says nothing.
+  for (size_t I = 0, InClass = 0; I < A.Suggestions.size(); ++I) {
+    Suggestion &G = A.Suggestions[I];
+    const bool Same = I && A.Suggestions[I - 1].Class == G.Class;
+    InClass = Same ? InClass + 1 : 0;
+    G.Rank = Same && A.Suggestions[I - 1].Predicted == G.Predicted ? A.Suggestions[I - 1].Rank
+                                                                   : unsigned(InClass + 1);
+  }
   A.Ok = true;
   return A;
 }

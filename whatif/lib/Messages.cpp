@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace mpiete::whatif {
 
@@ -13,11 +14,15 @@ MessageIndex buildMessageIndex(std::span<EventSource *const> Sources) {
   MessageIndex X;
   X.Started.resize(Sources.size());
   X.Completions.resize(Sources.size());
+  X.ReceiveCompletions.resize(Sources.size());
   Event E;
   for (size_t R = 0; R < Sources.size(); ++R) {
     std::unordered_map<uint64_t, uint32_t> Live; // request id -> message
+    std::unordered_set<uint64_t> LiveRecvs;      // every receive from a rank, collectives' too
     while (Sources[R]->next(E)) {
       if (E.Kind == EventKind::SendStart || E.Kind == EventKind::RecvStart) {
+        if (E.Kind == EventKind::RecvStart && E.Peer != ProcNull)
+          LiveRecvs.insert(E.Request);
         if (E.Context != 0 || E.Peer == ProcNull)
           continue; // lowered collectives and null peers are not the user's messages
         if (E.Index > UINT32_MAX || X.Started[R].size() >= UINT32_MAX)
@@ -26,6 +31,14 @@ MessageIndex buildMessageIndex(std::span<EventSource *const> Sources) {
         X.Started[R].push_back(
             {E.Count, uint32_t(E.Index), E.Peer, E.Tag, E.Kind == EventKind::RecvStart});
       } else if (E.Kind == EventKind::Completion) {
+        bool Data = false;
+        for (const CompletedRequest &C : E.Completed)
+          Data |= LiveRecvs.erase(C.Request) > 0;
+        if (Data) {
+          if (E.Index > UINT32_MAX)
+            X.Overflow = true;
+          X.ReceiveCompletions[R].push_back(uint32_t(E.Index));
+        }
         for (const CompletedRequest &C : E.Completed) {
           auto It = Live.find(C.Request);
           if (It == Live.end())
@@ -59,6 +72,13 @@ bool MessageIndex::completes(int Rank, uint64_t Record, const MessageSet &Set) c
       return true;
   }
   return false;
+}
+
+bool MessageIndex::waitsForData(int Rank, uint64_t Record) const {
+  if (Rank < 0 || size_t(Rank) >= ReceiveCompletions.size() || Record > UINT32_MAX)
+    return false;
+  const auto &C = ReceiveCompletions[size_t(Rank)];
+  return std::binary_search(C.begin(), C.end(), uint32_t(Record));
 }
 
 std::vector<uint64_t> MessageIndex::volumes(int Rank, const StepMap *Steps) const {

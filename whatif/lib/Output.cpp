@@ -5,6 +5,7 @@
 #include "mpiete/estimator/Report.h"
 #include "mpiete/estimator/Timeline.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace mpiete::whatif {
@@ -50,9 +51,13 @@ void writeWhatIfText(std::ostream &OS, const WhatIfReport &R) {
     OS << Line << S.What << (S.Bound ? " [bound]" : "") << "\n"
        << std::string(52, ' ') << "at " << S.Where << "\n";
   }
-  if (!A.Domino.Waits.empty())
-    OS << "\ndomino path: " << A.Domino.Waits.size() << " waits, predicted "
-       << formatSeconds(A.Domino.Predicted) << " s (" << A.Domino.Replays << " replays)\n";
+  if (!A.Domino.Waits.empty()) {
+    const auto Data = std::count(A.Domino.ForData.begin(), A.Domino.ForData.end(), true);
+    OS << "\ndomino path: " << A.Domino.Waits.size() << " waits (" << Data
+       << " for data), predicted " << formatSeconds(A.Domino.Predicted)
+       << " s if each partner started early enough (seed 003; " << A.Domino.Replays
+       << " replays; its remedies zero only the waits a call change removes)\n";
+  }
   OS << "\ncritical path (" << formatSeconds(A.Path.Length) << " s, " << A.Path.Intervals
      << " intervals), by site:\n";
   OS << "  share   seconds        kind     where\n";

@@ -53,6 +53,7 @@ void Scenario::merge(const Scenario &O) {
                           O.ZeroWaitMessages.end());
   if (O.Messages)
     Messages = O.Messages;
+  KeepDataWaits = KeepDataWaits || O.KeepDataWaits;
   for (const auto &[K, F] : O.VolumeFactors)
     VolumeFactors[K] = F;
   Scales.insert(Scales.end(), O.Scales.begin(), O.Scales.end());
@@ -92,6 +93,8 @@ TimeNs ScenarioAssumptions::compute(int Rank, uint64_t Record, BlockId From, Blo
 }
 
 bool ScenarioAssumptions::zeroWait(int Rank, uint64_t Record, BlockId Block) const {
+  if (S.KeepDataWaits && S.Messages && S.Messages->waitsForData(Rank, Record))
+    return false;
   if (S.ZeroWaitSites.count(Block) || S.ZeroWaitEvents.count({Rank, Record}))
     return true;
   for (const MessageSet &M : S.ZeroWaitMessages) {

@@ -198,6 +198,23 @@ TEST(WhatIfTest, BalancedSteps) {
   EXPECT_EQ(F.replay(&Seg, nullptr).Predicted, 8000);
 }
 
+/// A computation only one rank runs cannot be balanced across ranks: the mean is over the
+/// ranks that compute there, so the work is conserved (counting rank 1's none would halve rank
+/// 0's 10 us and predict 8 us, a gain no change delivers), and it is not a candidate.
+TEST(WhatIfTest, ComputationOfOneRankIsNotBalanced) {
+  Fixture F = sendAfterWork();
+  RunRecorder Base(2);
+  EXPECT_EQ(F.replay(nullptr, &Base).Predicted, 13000);
+  Scenario S = balanceSegment(Base, 0, A);
+  EXPECT_TRUE(S.SegmentFactors.empty());
+  EXPECT_EQ(F.replay(&S, nullptr).Predicted, 13000);
+  AnalysisOptions O;
+  Analysis An = analyze(F.replayer(), 2, O);
+  ASSERT_TRUE(An.Ok) << An.Error;
+  for (const Suggestion &G : An.Suggestions)
+    EXPECT_NE(G.Kind, "balance-segment") << G.Where;
+}
+
 /// One loop body split into two segments by the call it starts after (S1 most steps, S2 every
 /// other): steps of 1 us on rank 0 and 3 us on rank 1, closed by the exchange X. Balancing one
 /// segment leaves the other's imbalance; the computation ending at X (From 0) balances both.
@@ -268,10 +285,13 @@ TEST(WhatIfTest, AnalysisRanksRemediesAndSensitivitiesApartAndEndsWithTheBound) 
   EXPECT_EQ(A.Suggestions.back().Kind, "bound");
   EXPECT_EQ(A.Suggestions.back().Class, SuggestionClass::Bound);
   EXPECT_EQ(A.Suggestions.back().Rank, 1u);
-  // No wait at the exchange: rank 1's own 6 us of compute remain.
+  // No wait at the exchange: rank 1's own 6 us of compute remain. The domino path's sites are
+  // that one site on both ranks, predicted the same: listed once, as the site's suggestion.
   EXPECT_EQ(A.Suggestions.front().Class, SuggestionClass::Remedy);
-  EXPECT_EQ(A.Suggestions.front().Kind, "domino-sites");
+  EXPECT_EQ(A.Suggestions.front().Kind, "zero-wait-site");
   EXPECT_EQ(A.Suggestions.front().Predicted, 6000);
+  for (const Suggestion &S : A.Suggestions)
+    EXPECT_NE(S.Kind, "domino-sites");
   const Suggestion *Network = nullptr, *Balance = nullptr;
   for (size_t I = 0; I + 1 < A.Suggestions.size(); ++I) {
     const Suggestion &S = A.Suggestions[I];
@@ -283,8 +303,11 @@ TEST(WhatIfTest, AnalysisRanksRemediesAndSensitivitiesApartAndEndsWithTheBound) 
     if (S.Kind == "balance-step" && !Balance)
       Balance = &S;
     if (I && A.Suggestions[I - 1].Class == S.Class) {
-      EXPECT_EQ(S.Rank, A.Suggestions[I - 1].Rank + 1);
       EXPECT_LE(A.Suggestions[I - 1].Predicted, S.Predicted);
+      if (A.Suggestions[I - 1].Predicted == S.Predicted)
+        EXPECT_EQ(S.Rank, A.Suggestions[I - 1].Rank);
+      else
+        EXPECT_GT(S.Rank, A.Suggestions[I - 1].Rank);
     } else {
       EXPECT_EQ(S.Rank, 1u);
       EXPECT_TRUE(!I || A.Suggestions[I - 1].Class < S.Class);
@@ -329,7 +352,8 @@ TEST(WhatIfTest, DominoPathOfFigure4) {
 }
 
 /// The domino suggestions are replays of exactly what they name: the chain's events, and the
-/// chain's call sites on its ranks (every execution).
+/// chain's call sites on its ranks (every execution), listed once when that is a site's own
+/// suggestion. Without a message index every wait counts as removable (seed 003's meaning).
 TEST(WhatIfTest, DominoSuggestionsAreReplaysOfTheirWaits) {
   Fixture F;
   unsigned M = F.Compute.addMachine();
@@ -355,14 +379,16 @@ TEST(WhatIfTest, DominoSuggestionsAreReplaysOfTheirWaits) {
   Analysis An = analyze(F.replayer(), 3, O);
   ASSERT_TRUE(An.Ok) << An.Error;
   EXPECT_EQ(An.Base, 24000); // p: 20 us of work; r ends 4 us after p's last send
-  const Suggestion *Chain = nullptr, *Sites = nullptr;
+  const Suggestion *Chain = nullptr, *Sites = nullptr, *Site = nullptr;
   for (const Suggestion &G : An.Suggestions) {
     if (G.Kind == "domino")
       Chain = &G;
     if (G.Kind == "domino-sites")
       Sites = &G;
+    if (G.Kind == "zero-wait-site")
+      Site = &G;
   }
-  ASSERT_TRUE(Chain && Sites);
+  ASSERT_TRUE(Chain && Site);
   Scenario Events;
   for (const auto &W : An.Domino.Waits)
     Events.ZeroWaitEvents.insert(W);
@@ -370,10 +396,137 @@ TEST(WhatIfTest, DominoSuggestionsAreReplaysOfTheirWaits) {
   EXPECT_NE(Chain->Where.find("rank 2 recv.c:2 (record 4) waits for rank 1 send.c:1"),
             std::string::npos)
       << Chain->Where;
-  // Every wait at recv.c:2 on ranks 1 and 2 gone: only p's 20 us are left.
-  EXPECT_EQ(Sites->Where, "rank 1 recv.c:2; rank 2 recv.c:2");
-  EXPECT_EQ(Sites->Predicted, 20000);
-  EXPECT_LE(Sites->Predicted, Chain->Predicted);
+  // The chain's sites, recv.c:2 on ranks 1 and 2, are every wait at recv.c:2: the same change
+  // as the site's own suggestion, which it predicts the same (only p's 20 us are left), so it is
+  // listed once.
+  EXPECT_EQ(Sites, nullptr);
+  Scenario ChainSites;
+  ChainSites.ZeroWaitMessages = {{1, S2, -1, std::nullopt}, {2, S2, -1, std::nullopt}};
+  EXPECT_EQ(F.replay(&ChainSites, nullptr).Predicted, 20000);
+  EXPECT_EQ(Site->Where, "recv.c:2");
+  EXPECT_EQ(Site->Predicted, 20000);
+  EXPECT_LE(Site->Predicted, Chain->Predicted);
+}
+
+/// A two-stage pipeline of blocks alternating heavy (A, 10 us) and light (B, 2 us): rank 0
+/// computes each block and passes it on with a synchronous send (S1), rank 1 receives it (S2)
+/// and computes it. Messages take 1 us.
+Fixture ssendPipeline() {
+  Fixture F;
+  unsigned M = F.Compute.addMachine();
+  F.Compute.setTime(M, A, 10e-6);
+  F.Compute.setTime(M, B, 2e-6);
+  std::vector<Event> P, Q;
+  uint64_t Req = 1;
+  for (BlockId W : {A, B, A, B}) {
+    for (const Event &E :
+         {Event::compute(W), Event::send(S1, 1, 0, 8, Req, 0, 0, SendMode::Synchronous),
+          Event::completion(S1, {{Req}})})
+      P.push_back(E);
+    for (const Event &E :
+         {Event::recv(S2, 0, 0, 8, Req), Event::completion(S2, {{Req, 0, 0}}), Event::compute(W)})
+      Q.push_back(E);
+    ++Req;
+  }
+  F.Traces = {P, Q};
+  return F;
+}
+
+/// A wait for data (rank 1's receive: rank 0 has not computed the block yet) is not one a
+/// non-blocking or reordered call removes, a synchronous send's wait for its receiver is. Rank
+/// 0's sends complete at 11, 22, 33 and 44 us (each light block's send waits for rank 1 to
+/// finish the heavy one before it); rank 1 ends at 46. The send made non-blocking: rank 1 takes
+/// blocks 2-4 as they come, 22-24, 25-35 and 36-38. Seed 003's zeroed receive wait lets rank 1
+/// run without its data (24 us) and prices rank 0 at 28: more than any change delivers.
+TEST(WhatIfTest, WaitsForDataAreLeftToTheReplay) {
+  Fixture F = ssendPipeline();
+  MessageIndex Index = F.messages();
+  EXPECT_TRUE(Index.waitsForData(1, 1));  // rank 1's first receive
+  EXPECT_FALSE(Index.waitsForData(0, 2)); // rank 0's first send
+  EXPECT_FALSE(Index.waitsForData(1, 2)); // not a completion
+  EXPECT_EQ(F.replay(nullptr, nullptr).Predicted, 46000);
+  auto predicted = [&](BlockId Site, bool Keep) {
+    Scenario S;
+    S.ZeroWaitSites.insert(Site);
+    S.KeepDataWaits = Keep;
+    S.Messages = &Index;
+    return F.replay(&S, nullptr).Predicted;
+  };
+  EXPECT_EQ(predicted(S1, true), 38000);
+  EXPECT_EQ(predicted(S1, false), 38000);
+  EXPECT_EQ(predicted(S2, false), 28000); // seed 003's meaning: the data taken as there
+  EXPECT_EQ(predicted(S2, true), 46000);  // the remedies' meaning: nothing removable
+
+  AnalysisOptions O;
+  O.Messages = &Index;
+  O.Site = [](BlockId B) {
+    return B == S1 ? std::string("pipe.c:78 (MPI_Ssend)") : std::string("pipe.c:65 (MPI_Recv)");
+  };
+  Analysis An = analyze(F.replayer(), 2, O);
+  ASSERT_TRUE(An.Ok) << An.Error;
+  EXPECT_EQ(An.Base, 46000);
+  // The search walks seed 003's way, from rank 0's last event: its second send's wait zeroed
+  // (38 us), then rank 1's first receive, which that send waited for (37 us), then the send
+  // that receive waited for (36 us). Only the two sends are waits a call change removes.
+  ASSERT_EQ(An.Domino.Waits.size(), 3u);
+  EXPECT_EQ(An.Domino.Waits[0], std::make_pair(0, uint64_t(5)));
+  EXPECT_EQ(An.Domino.Waits[1], std::make_pair(1, uint64_t(1)));
+  EXPECT_EQ(An.Domino.Waits[2], std::make_pair(0, uint64_t(2)));
+  EXPECT_EQ(An.Domino.ForData, (std::vector<bool>{false, true, false}));
+  EXPECT_EQ(An.Domino.Predicted, 36000);
+  // The send's site first (38 us), level with the domino chain's two sends (the same time, the
+  // same rank); no remedy promises more.
+  const Suggestion *Send = nullptr;
+  for (const Suggestion &G : An.Suggestions)
+    if (G.Kind == "zero-wait-site")
+      Send = &G;
+  ASSERT_NE(Send, nullptr);
+  EXPECT_EQ(Send->Where, "pipe.c:78 (MPI_Ssend)");
+  EXPECT_EQ(Send->Predicted, 38000);
+  EXPECT_EQ(Send->Rank, 1u);
+  for (const Suggestion &G : An.Suggestions) {
+    if (G.Class == SuggestionClass::Remedy)
+      EXPECT_GE(G.Predicted, 38000) << G.Kind << " " << G.Where;
+    EXPECT_EQ(G.Where.find("pipe.c:65 (MPI_Recv)") != std::string::npos &&
+                  G.Kind == "zero-wait-site",
+              false);
+    // The chain's sites are the send's site alone, predicted the same: listed once.
+    EXPECT_NE(G.Kind, "domino-sites");
+    if (G.Kind == "domino") {
+      // Both of rank 0's light blocks' sends: the whole gain here.
+      EXPECT_EQ(G.Predicted, 38000);
+      EXPECT_EQ(G.Rank, 1u);
+      EXPECT_NE(G.Where.find("rank 1 pipe.c:65 (MPI_Recv) (record 1) waits for data from rank 0 "
+                             "pipe.c:78 (MPI_Ssend)"),
+                std::string::npos)
+          << G.Where;
+    }
+  }
+}
+
+/// Figure 4 with the message index: every wait on the chain is for data (each sender computes
+/// before it sends), so the path is reported but no call change is offered for it.
+TEST(WhatIfTest, DominoPathOfWaitsForDataOffersNoCallChange) {
+  Fixture F;
+  unsigned M = F.Compute.addMachine();
+  F.Compute.setTime(M, A, 10e-6);
+  F.Compute.setTime(M, B, 1e-6);
+  F.Traces = {{Event::compute(A), Event::send(S1, 1, 0, 8, 1), Event::completion(S1, {{1}})},
+              {Event::recv(S2, 0, 0, 8, 1), Event::completion(S2, {{1, 0, 0}}), Event::compute(B),
+               Event::send(S1, 2, 0, 8, 2), Event::completion(S1, {{2}})},
+              {Event::recv(S2, 1, 0, 8, 1), Event::completion(S2, {{1, 1, 0}}), Event::compute(B)}};
+  MessageIndex Index = F.messages();
+  AnalysisOptions O;
+  O.Messages = &Index;
+  Analysis An = analyze(F.replayer(), 3, O);
+  ASSERT_TRUE(An.Ok) << An.Error;
+  EXPECT_EQ(An.Base, 14000);
+  ASSERT_EQ(An.Domino.Waits.size(), 2u);
+  EXPECT_EQ(An.Domino.ForData, (std::vector<bool>{true, true}));
+  EXPECT_EQ(An.Domino.Predicted, 10000);
+  for (const Suggestion &G : An.Suggestions)
+    EXPECT_TRUE(G.Kind != "domino" && G.Kind != "domino-sites" && G.Kind != "zero-wait-site")
+        << G.Kind << " " << G.Where;
 }
 
 TEST(WhatIfTest, ZeroedWaitsOfAMessageSet) {

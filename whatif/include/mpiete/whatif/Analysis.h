@@ -28,8 +28,8 @@ using Replayer = std::function<ReplayOutcome(const Scenario *S, RunRecorder *Rec
 
 /// Compute of each rank balanced to the mean over ranks (seed 003 section 3.2): in one step
 /// (Step), in every step (nullopt), or in one segment From -> To over the whole run (Steps
-/// null; From 0: every computation ending at To, whatever call it starts after). Ranks
-/// without compute there keep none.
+/// null; From 0: every computation ending at To, whatever call it starts after): the mean over
+/// the ranks with compute there; ranks without keep none (the work is conserved).
 Scenario balanceSteps(const RunRecorder &Base, const StepMap &Steps, std::optional<size_t> Step);
 Scenario balanceSegment(const RunRecorder &Base, BlockId From, BlockId To);
 
@@ -44,7 +44,7 @@ const char *suggestionClassName(SuggestionClass C, bool Plural = false);
 
 struct Suggestion {
   SuggestionClass Class = SuggestionClass::Remedy;
-  unsigned Rank = 0; ///< within its class, by predicted time
+  unsigned Rank = 0; ///< within its class, by predicted time (equal times, equal ranks)
   std::string Kind;  ///< remedies: domino, domino-sites, zero-wait-site, balance-step,
                      ///< balance-segment, balance-volume; sensitivities: faster-kernel,
                      ///< faster-network; bound
@@ -66,13 +66,19 @@ struct DominoPath {
   std::vector<BlockId> Sites;
   /// For each wait, the partner event it waited for: (rank, call site); (-1, 0) if none.
   std::vector<std::pair<int, BlockId>> Partners;
+  /// For each wait, whether it is for data (it completes a receive: AnalysisOptions::Messages
+  /// says so; false without it). The search zeroes it as seed 003 does (its partner started
+  /// early enough) to walk on to that partner; the remedies leave it to the replay.
+  std::vector<bool> ForData;
   TimeNs Predicted = 0;
   unsigned Replays = 0;
 };
 
 struct AnalysisOptions {
   const StepMap *Steps = nullptr; ///< parallel steps (--step); null: each segment is a region
-  /// The run's messages: message-volume balancing candidates (null: none tried).
+  /// The run's messages: message-volume balancing candidates, and which waits are for data
+  /// (remedies then zero only waits a non-blocking or reordered call removes; null: none tried,
+  /// every wait counts as removable, seed 003's meaning).
   const MessageIndex *Messages = nullptr;
   unsigned MaxCandidates = 6; ///< replays per search level (largest candidates first)
   unsigned MaxChain = 6;      ///< domino path length limit (events zeroed)

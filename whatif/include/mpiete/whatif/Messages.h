@@ -26,11 +26,17 @@ struct MessageIndex {
   std::vector<std::deque<Message>> Started;
   /// Per rank: (completion record, index into Started), by record.
   std::vector<std::deque<std::pair<uint32_t, uint32_t>>> Completions;
+  /// Per rank, ascending: the completion records that complete a receive from another rank, in
+  /// any context (a lowered collective's too). Such a wait is for data its sender has not sent
+  /// yet, which no change of the waiting call removes (docs/whatif.md, "Waits for data").
+  std::vector<std::deque<uint32_t>> ReceiveCompletions;
   /// A record number did not fit 32 bits: the index is unusable (analyse a region instead).
   bool Overflow = false;
 
   /// True when the completion Record of Rank completes a message of Set (peer and tag).
   bool completes(int Rank, uint64_t Record, const MessageSet &Set) const;
+  /// True when Rank's completion Record completes a receive from another rank.
+  bool waitsForData(int Rank, uint64_t Record) const;
   /// Bytes Rank sends point-to-point in each step of Steps (null: one step, the whole run).
   std::vector<uint64_t> volumes(int Rank, const StepMap *Steps) const;
 };

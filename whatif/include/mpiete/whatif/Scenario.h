@@ -66,6 +66,11 @@ struct Scenario {
   std::set<BlockId> ZeroWaitSites;                   ///< every wait at these call sites
   std::vector<MessageSet> ZeroWaitMessages;          ///< every wait for these messages
   const MessageIndex *Messages = nullptr;            ///< for sets by peer or tag
+  /// The remedies' meaning of a zeroed wait: only waits a non-blocking or reordered call
+  /// removes (a send held until its receiver posts). A wait completing a receive is for data
+  /// its sender has not sent yet and stays; the replay re-derives it (needs Messages). Off:
+  /// seed 003's meaning, every named wait zeroed (its partner started early enough).
+  bool KeepDataWaits = false;
   std::vector<ComputeScale> Scales;
   /// Per (rank, record range): a factor, set by balance() from a base run's compute.
   std::map<std::pair<int, size_t>, double> StepFactors; ///< (rank, step) -> factor
