@@ -11,9 +11,9 @@
 
 namespace mpiete::farm {
 
-/// The shape's errors below this share of its mean task time are taken for noise: the trace
-/// probe times its tasks with the job's other ranks on the same processors (probe-compute
-/// --tasks-grid uses it).
+/// The shape's errors below this share of its mean task time are taken for noise: one body's
+/// CPU time in the trace probe still varies by a few percent with what its caches hold
+/// (probe-compute --tasks-grid uses it).
 inline constexpr double ShapeTolerance = 0.05;
 
 /// The values of every parameter the timing probe measures with --tasks-subset Stride: as many
