@@ -12,9 +12,13 @@ usage: farm_e2e.py --build BUILD --source SRC --work WORK --program farm-1d|farm
    parameter's range); the timing probe's run ends (the master got a result for every task).
 3. estimate (text, yaml, json) says the farm was re-simulated, with the counts of measured and
    interpolated tasks and a worker table whose predicted counts add up to the task count.
+4. probe-program --task-set --task-shape C times exactly the tasks whose parameters are
+   multiples of C (the shape), and probe-compute placed by it measures as many values per
+   parameter as step 2, on a grid with both ends.
 Exits 1 with the failing step's message.
 """
 import argparse
+import itertools
 import json
 import os
 import shutil
@@ -120,6 +124,31 @@ def main():
             fail(f"the {name} report's workers do not add up to {ntasks} tasks: {farm}")
         if abs(doc["predicted_seconds"] - y["predicted_seconds"]) > 1e-9:
             fail("the yaml and json predictions differ")
+
+    # 4. The shape (--task-shape C): the trace probe times exactly the tasks whose parameters
+    # are multiples of C; probe-compute then measures as many values per axis as before, both
+    # ends among them, the others among the shape's values or in the gaps between them.
+    run([mpiete, "probe-program", "-o", "shaped", "--task-set", "--task-shape", str(stride), "-np",
+         "4", os.path.join(cc, app + ".trace")] + args, work, env, "probe-program --task-shape")
+    shaped = yaml.safe_load(open(os.path.join(work, "shaped", "tasks.yaml")))
+    want = [[v for v in range(g[0], g[1] + 1, g[2]) if v % stride == 0] for g in grid]
+    rows = [tuple(row[:-1]) for row in shaped.get("measured") or []]
+    if shaped.get("grid") != grid or sorted(rows) != sorted(itertools.product(*want)):
+        fail(f"shaped/tasks.yaml: grid {shaped.get('grid')}, measured {shaped.get('measured')}")
+    if any(float(row[-1]) <= 0 for row in shaped["measured"]):
+        fail("a task of the shape took no time")
+    run([mpiete, "probe-compute", "-o", "shaped.yaml", "--tasks-subset", str(stride),
+         "--tasks-grid", os.path.join("shaped", "tasks.yaml"), "-np", "4",
+         os.path.join(cc, app + ".timing")] + args, work, env, "probe-compute (shaped)")
+    placed = yaml.safe_load(open(os.path.join(work, "shaped.tasks.yaml")))
+    rows = [tuple(row[:-1]) for row in placed["measured"]]
+    axes = [sorted({r[k] for r in rows}) for k in range(len(grid))]
+    even = [sorted({m[k] for m in measured}) for k in range(len(grid))]
+    if len(rows) != len(measured) or sorted(rows) != sorted(itertools.product(*axes)) or \
+            any(len(a) != len(e) or a[0] != g[0] or a[-1] != g[1]
+                for a, e, g in zip(axes, even, grid)):
+        fail(f"shaped.tasks.yaml: measured {placed['measured']}, expected {len(measured)} "
+             f"tasks on a grid with both ends, as many values per axis as {even}")
     print("PASS")
 
 

@@ -1,32 +1,60 @@
-// The task-farm hooks (mpiete/task.h): the timing variant times each task, both variants skip
-// the tasks outside the subset and list every task's parameters (the trace variant times
-// nothing: the farm is found in the trace, whose messages do not depend on what a task computes).
+// The task-farm hooks (mpiete/task.h): both variants skip the tasks outside the subset, time
+// the ones they run and list every task's parameters (the timing variant's times are the task
+// costs; the trace variant's, on any machine, only the cost surface's shape).
 #include "Recorder.h"
 #include "Util.h"
 
 #include "mpiete/instrument.h"
 #include "mpiete/task.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <vector>
 
 namespace {
 
 /// The subset the probe runs, read once from the environment: MPIETE_TASK_STRIDE
 /// (probe-compute --tasks-subset; by hand for probe-program), MPIETE_TASK_GRID (`first:last:step`
 /// per parameter, comma-separated: probe-compute --tasks-grid) and MPIETE_TASK_EVERY
-/// (--tasks-every). Without a grid the subset is the multiples of the stride. The trace probe
-/// skips every task's body with MPIETE_TASK_SKIP_ALL=1 (probe-program --task-set).
+/// (--tasks-every). Without a grid the subset is the multiples of the stride. MPIETE_TASK_VALUES
+/// (`v,v,../v,..`: each parameter's values, probe-compute's choice from the trace probe's shape)
+/// overrides both. The trace probe skips every task's body with MPIETE_TASK_SKIP_ALL=1
+/// (probe-program --task-set).
 struct Subset {
   bool None = false;
   long long Stride = 1, Every = 1;
   int GridDims = 0; // 0: no grid known
   long long Axes[3 * 8] = {};
+  int ValueDims = 0; // 0: no values given
+  std::vector<long long> Values[8];
 };
+
+/// MPIETE_TASK_VALUES into S.Values, each axis sorted.
+void parseValues(const char *V, Subset &S) {
+  const char *Text = V;
+  S.ValueDims = 1;
+  while (*V != '\0') {
+    char *End = nullptr;
+    const long long X = std::strtoll(V, &End, 10);
+    if (End == V || S.ValueDims > 8)
+      mpiete::Recorder::get().fail("MPIETE_TASK_VALUES '%s': values separated by ',', up to 8 "
+                                   "parameters by '/'",
+                                   Text);
+    S.Values[S.ValueDims - 1].push_back(X);
+    V = End;
+    if (*V == '/')
+      ++S.ValueDims;
+    if (*V == ',' || *V == '/')
+      ++V;
+  }
+  for (int K = 0; K < S.ValueDims; ++K)
+    std::sort(S.Values[K].begin(), S.Values[K].end());
+}
 
 const Subset &subset() {
   static const Subset S = [] {
@@ -51,6 +79,9 @@ const Subset &subset() {
       if (*V == ',')
         ++V;
     }
+    V = std::getenv("MPIETE_TASK_VALUES");
+    if (V != nullptr && *V != '\0')
+      parseValues(V, S);
     return S;
   }();
   return S;
@@ -58,6 +89,18 @@ const Subset &subset() {
 
 bool inSubset(int NParams, const long long *Params) {
   const Subset &S = subset();
+  if (S.ValueDims != 0) { // every parameter one of its axis's values (every Every-th of them)
+    if (S.ValueDims != NParams)
+      mpiete::Recorder::get().fail("MPIETE_TASK_VALUES has %d axes, a task has %d parameters",
+                                   S.ValueDims, NParams);
+    for (int K = 0; K < NParams; ++K) {
+      const std::vector<long long> &A = S.Values[K];
+      const auto It = std::lower_bound(A.begin(), A.end(), Params[K]);
+      if (It == A.end() || *It != Params[K] || (It - A.begin()) % S.Every != 0)
+        return false;
+    }
+    return true;
+  }
   if (S.GridDims == 0)
     return mpiete_task_in_subset(NParams, Params, S.Stride) != 0;
   if (S.GridDims != NParams)
@@ -154,7 +197,6 @@ long long element(int Index) {
   }
 }
 
-#if defined(MPIETE_VARIANT_TIMING)
 bool Running = false;
 uint64_t Start = 0;
 
@@ -167,7 +209,21 @@ void settleCpuTime() {
   timespec Ts;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &Ts);
 }
+
+/// The task's clock. The timing variant's is the monotonic clock: the task's cost on this
+/// machine, quota stops included. The trace variant's is the thread's CPU time: its ranks are
+/// not token-passed and share the processors (3 ranks on 2 in bench/taskfarm, a master that
+/// polls among them), so the wall time of a body holds whatever ran beside it, while only the
+/// ratios between tasks are wanted (the shape, docs/taskfarm.md).
+uint64_t taskClockNs() {
+#if defined(MPIETE_VARIANT_TIMING)
+  return mpiete::nowNs();
+#else
+  timespec Ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &Ts);
+  return uint64_t(Ts.tv_sec) * 1000000000ULL + uint64_t(Ts.tv_nsec);
 #endif
+}
 
 } // namespace
 
@@ -203,29 +259,28 @@ extern "C" int mpiete_task_begin_message(void) {
 
 extern "C" int mpiete_task_begin(int nparams, const long long *params) {
   enter(nparams, params);
-#if defined(MPIETE_VARIANT_TIMING)
+#if !defined(MPIETE_VARIANT_TIMING)
+  if (subset().None) { // the task set only (probe-program --task-set)
+    writeTask(-1);
+    return 0;
+  }
+#endif
   if (!inSubset(nparams, params)) {
     writeTask(-1);
     return 0;
   }
   Running = true;
   settleCpuTime(); // a stop owed to the code before the task is taken before its clock starts
-  Start = mpiete::nowNs();
+  Start = taskClockNs();
   return 1;
-#else
-  writeTask(-1); // the task set: the trace probe times nothing
-  return !subset().None && inSubset(nparams, params);
-#endif
 }
 
 extern "C" int mpiete_task_end(void) {
-#if defined(MPIETE_VARIANT_TIMING)
   if (Running) {
     settleCpuTime();
-    const uint64_t End = mpiete::nowNs();
+    const uint64_t End = taskClockNs();
     Running = false;
     writeTask(static_cast<long long>(End - Start));
   }
-#endif
   return 0;
 }

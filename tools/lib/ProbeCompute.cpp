@@ -7,6 +7,7 @@
 #include "mpiete/basedata/BlockMap.h"
 #include "mpiete/basedata/TaskCosts.h"
 #include "mpiete/basedata/TimingFile.h"
+#include "mpiete/farm/TaskShape.h"
 #include "mpiete/support/Diagnostics.h"
 #include "mpiete/support/Hash.h"
 #include "mpiete/support/Process.h"
@@ -42,6 +43,7 @@ struct Options {
   int Cap = 0; // 0: every iteration timed; seed 004 section 3.1.1 caps loops at two
   bool Full = false;
   bool Keep = false;
+  bool TasksEven = false;
 };
 
 void declare(CommandLine &C, Options &O) {
@@ -64,8 +66,12 @@ void declare(CommandLine &C, Options &O) {
   A.add_option("--tasks-grid", O.TaskGrid,
                "the farm's task set (the tasks.yaml probe-program writes, or any tasks file with "
                "a grid): --tasks-subset C then runs max(2, ceil(n/C)) values of each parameter's "
-               "n, spread evenly from the first to the last, as seed 000 chooses them")
+               "n, both ends and the rest spread evenly, as seed 000 chooses them; when the file "
+               "holds the trace probe's task times (probe-program --task-shape), the rest go "
+               "where that shape says linear interpolation errs most (docs/taskfarm.md)")
       ->type_name("FILE");
+  A.add_flag("--tasks-even", O.TasksEven,
+             "with --tasks-grid: spread the values evenly even when the file holds a shape");
   A.add_option("--tasks-every", O.TaskEvery,
                "with --tasks-grid: only every R-th of those values along each parameter, for a "
                "machine probed only for its tasks' speed ratio r_s (a subset of the reference "
@@ -245,7 +251,7 @@ int runProbeCompute(const CommandArgs &Args) {
   }
   // The task set's grid (MPIETE_TASK_GRID, `first:last:step` per parameter): the subset then
   // spans each parameter's whole range; without it the ranks take the multiples of C.
-  std::string TaskGrid;
+  std::string TaskGrid, TaskValues;
   if (!O.TaskGrid.empty()) {
     TaskCosts Set;
     if (!loadTaskCosts(O.TaskGrid, Set, Diags))
@@ -260,6 +266,10 @@ int runProbeCompute(const CommandArgs &Args) {
     for (const TaskAxis &A : Set.Axes)
       TaskGrid += (TaskGrid.empty() ? "" : ",") + std::to_string(A.First) + ":" +
                   std::to_string(A.Last) + ":" + std::to_string(A.Step);
+    // The trace probe's task times (any machine: their ratios) place the values.
+    if (!O.TasksEven && Set.measuredCount() > 0 && O.TaskStride > 1)
+      TaskValues =
+          farm::taskValuesText(farm::chooseTaskValues(Set, O.TaskStride, farm::ShapeTolerance));
   } else if (O.TaskEvery > 1) {
     Diags.error(Tool, "--tasks-every needs --tasks-grid", "usage");
     return 2;
@@ -287,6 +297,7 @@ int runProbeCompute(const CommandArgs &Args) {
   Launch.Env.emplace_back("MPIETE_TASK_STRIDE", std::to_string(O.TaskStride));
   Launch.Env.emplace_back("MPIETE_TASK_EVERY", std::to_string(O.TaskEvery));
   Launch.Env.emplace_back("MPIETE_TASK_GRID", TaskGrid);
+  Launch.Env.emplace_back("MPIETE_TASK_VALUES", TaskValues);
   const fs::path Board = OutDir / "cap.board";
   // The ranks create the board (runtime/lib/TimingCap.cpp) in this fresh directory.
   bool Capped = !O.Full && O.Cap > 0;

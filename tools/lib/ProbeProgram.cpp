@@ -55,8 +55,9 @@ fs::path skeletonBeside(const fs::path &Program) {
 /// block map and records the wall time in Dir/probe.yaml. 0, or the command's exit status
 /// (reported).
 /// A task farm's task set (docs/taskfarm.md): the ranks' rank<N>.tasks (every task's parameters,
-/// nothing timed) merged into Dir/tasks.yaml, whose grid `probe-compute --tasks-grid` takes to
-/// choose a subset with both ends of every parameter's range; the ranks' files are removed.
+/// and the times of the tasks the trace probe ran: the shape) merged into Dir/tasks.yaml, whose
+/// grid `probe-compute --tasks-grid` takes to choose a subset with both ends of every parameter's
+/// range; the ranks' files are removed.
 bool writeTaskSet(const fs::path &Dir, int Ranks, const LaunchSpec &Spec) {
   DiagnosticSink Diags(std::cerr);
   TaskCosts Tasks;
@@ -243,6 +244,7 @@ int runProbeProgram(const CommandArgs &Args) {
       "mpiete's\noptions with '--'.\n");
   std::string OutDir;
   bool Verbose = false, Full = false, Verify = false, TaskSet = false;
+  long long TaskShape = 0;
   double HangTimeout = 0;
   if (const char *Env = std::getenv("MPIETE_HANG_TIMEOUT"))
     HangTimeout = std::atof(Env);
@@ -268,6 +270,14 @@ int runProbeProgram(const CommandArgs &Args) {
                  "the program is a task farm (MPIETE_TASK, docs/taskfarm.md): run the full trace "
                  "probe (the skeleton drops the tasks) with every task's body skipped, and write "
                  "the task set to DIR/tasks.yaml for probe-compute --tasks-grid");
+  C.App
+      .add_option("--task-shape", TaskShape,
+                  "with --task-set: run and time the tasks whose every parameter is a multiple of "
+                  "C (1/C^N of them) and keep their times in DIR/tasks.yaml: the shape of the "
+                  "task costs, by which probe-compute --tasks-grid places its subset "
+                  "(docs/taskfarm.md)")
+      ->type_name("C")
+      ->check(CLI::Range(1LL, 1LL << 40));
   C.App.add_flag("--verify-skeleton", Verify,
                  "run the full and the skeleton trace probe and compare their traces record by "
                  "record (the full traces go to DIR, the skeleton's to DIR/skeleton); a "
@@ -318,7 +328,13 @@ int runProbeProgram(const CommandArgs &Args) {
 
   const fs::path Dir = fs::absolute(OutDir, EC);
   const bool UseSkeleton = HaveSkeleton && !Full && !Verify && !TaskSet;
-  if (TaskSet) // the farm's messages do not depend on what a task computes
+  if (TaskShape > 0 && !TaskSet)
+    return commandError("probe-program: --task-shape needs --task-set", 2);
+  // The farm's messages do not depend on what a task computes: the bodies are skipped, or only
+  // the shape's run.
+  if (TaskSet && TaskShape > 0)
+    Spec.Env.emplace_back("MPIETE_TASK_STRIDE", std::to_string(TaskShape));
+  else if (TaskSet)
     Spec.Env.emplace_back("MPIETE_TASK_SKIP_ALL", "1");
   if (UseSkeleton)
     Spec.Program.front() = Skeleton.string();

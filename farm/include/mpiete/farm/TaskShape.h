@@ -1,0 +1,37 @@
+// Where to measure a farm's tasks: each parameter's measured values placed by the shape of the
+// task-cost surface the trace probe saw (docs/taskfarm.md, "Placing the subset by the shape").
+#ifndef MPIETE_FARM_TASKSHAPE_H
+#define MPIETE_FARM_TASKSHAPE_H
+
+#include "mpiete/basedata/TaskCosts.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mpiete::farm {
+
+/// The shape's errors below this share of its mean task time are taken for noise: one body's
+/// CPU time in the trace probe still varies by a few percent with what its caches hold
+/// (probe-compute --tasks-grid uses it).
+inline constexpr double ShapeTolerance = 0.05;
+
+/// The values of every parameter the timing probe measures with --tasks-subset Stride: as many
+/// as seed 000's rule takes (max(2, ceil(n / Stride)) of the axis's n values, at most n), both
+/// ends among them, the rest chosen one at a time along each axis. Shape holds the task set (a
+/// grid) and the times the trace probe measured for some of its tasks (any machine: only their
+/// ratios count). The next value is the shape's measured value where linear interpolation
+/// through the values chosen so far errs most, over every line of the shape along that axis
+/// (the other parameters fixed; a chosen value the line did not measure takes its nearest
+/// measured value), as long as that error exceeds Tolerance times the shape's mean task time;
+/// otherwise the middle of the widest gap between chosen values. With no shape times the result
+/// is seed 000's even spread (mpiete_task_axis_pick). Each list is sorted.
+std::vector<std::vector<int64_t>> chooseTaskValues(const TaskCosts &Shape, int64_t Stride,
+                                                   double Tolerance);
+
+/// The lists as MPIETE_TASK_VALUES takes them: values comma-separated, axes by '/'.
+std::string taskValuesText(const std::vector<std::vector<int64_t>> &Values);
+
+} // namespace mpiete::farm
+
+#endif

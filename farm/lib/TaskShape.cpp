@@ -1,0 +1,128 @@
+// The subset's values placed by the trace probe's shape of the task costs: greedy knot
+// insertion for the piecewise-linear interpolation the estimator does (seed 000 equation 1).
+#include "mpiete/farm/TaskShape.h"
+
+#include "mpiete/task.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <map>
+#include <set>
+
+namespace mpiete::farm {
+
+namespace {
+
+using Line = std::map<int64_t, double>; // measured value along the axis -> seconds
+
+/// The line's time at X: its measured value nearest X (the lower one on a tie).
+double nearestOnLine(const Line &L, int64_t X) {
+  auto Hi = L.lower_bound(X);
+  if (Hi == L.end())
+    return std::prev(Hi)->second;
+  if (Hi->first == X || Hi == L.begin())
+    return Hi->second;
+  auto Lo = std::prev(Hi);
+  return X - Lo->first <= Hi->first - X ? Lo->second : Hi->second;
+}
+
+std::vector<int64_t> evenValues(const TaskAxis &A, int64_t N, int64_t M) {
+  std::vector<int64_t> Out;
+  for (int64_t K = 0; K < M; ++K)
+    Out.push_back(A.First + A.Step * int64_t(mpiete_task_axis_pick(K, M, N)));
+  return Out;
+}
+
+} // namespace
+
+std::vector<std::vector<int64_t>> chooseTaskValues(const TaskCosts &Shape, int64_t Stride,
+                                                   double Tolerance) {
+  const size_t D = size_t(Shape.Dims);
+  std::vector<std::vector<int64_t>> Out(Shape.Axes.size());
+  // The shape's times on the grid, and their mean (the error's unit: only ratios count).
+  std::vector<size_t> Rows;
+  double Sum = 0;
+  for (size_t T = 0; T < Shape.MeasuredSeconds.size(); ++T) {
+    bool OnGrid = Shape.MeasuredSeconds[T] >= 0 && D == Shape.Axes.size();
+    for (size_t K = 0; OnGrid && K < D; ++K) {
+      const TaskAxis &A = Shape.Axes[K];
+      const int64_t P = Shape.MeasuredParams[T * D + K];
+      OnGrid = P >= A.First && P <= A.Last && (P - A.First) % A.Step == 0;
+    }
+    if (OnGrid) {
+      Rows.push_back(T);
+      Sum += Shape.MeasuredSeconds[T];
+    }
+  }
+  const double Mean = Rows.empty() ? 0 : Sum / double(Rows.size());
+  for (size_t K = 0; K < Shape.Axes.size(); ++K) {
+    const TaskAxis &A = Shape.Axes[K];
+    const int64_t N = A.Step < 1 || A.Last < A.First ? 1 : (A.Last - A.First) / A.Step + 1;
+    int64_t M = Stride <= 1 ? N : std::max<int64_t>(2, (N + Stride - 1) / Stride);
+    M = std::min(M, N);
+    if (Mean <= 0 || M <= 2) {
+      Out[K] = evenValues(A, N, M);
+      continue;
+    }
+    // The shape's lines along axis K: the other parameters fixed.
+    std::map<std::vector<int64_t>, Line> Lines;
+    for (size_t T : Rows) {
+      std::vector<int64_t> Key(Shape.MeasuredParams.begin() + std::ptrdiff_t(T * D),
+                               Shape.MeasuredParams.begin() + std::ptrdiff_t((T + 1) * D));
+      const int64_t V = Key[K];
+      Key[K] = 0;
+      Lines[Key][V] = Shape.MeasuredSeconds[T];
+    }
+    std::set<int64_t> Chosen{A.First, A.Last};
+    while (int64_t(Chosen.size()) < M) {
+      double Worst = -1;
+      int64_t WorstAt = 0;
+      for (const auto &[Key, L] : Lines)
+        for (const auto &[V, S] : L) {
+          auto Hi = Chosen.upper_bound(V);
+          if (Chosen.count(V) || Hi == Chosen.begin() || Hi == Chosen.end())
+            continue;
+          const int64_t Lo = *std::prev(Hi);
+          const double AtLo = nearestOnLine(L, Lo), AtHi = nearestOnLine(L, *Hi);
+          const double Err =
+              std::fabs(S - (AtLo + (AtHi - AtLo) * double(V - Lo) / double(*Hi - Lo))) / Mean;
+          if (Err > Worst || (Err == Worst && V < WorstAt)) {
+            Worst = Err;
+            WorstAt = V;
+          }
+        }
+      if (Worst > Tolerance) {
+        Chosen.insert(WorstAt);
+        continue;
+      }
+      // Nothing the shape shows is left: the middle of the widest gap (the first of equals).
+      int64_t Gap = 0, GapAt = 0;
+      for (auto It = Chosen.begin(); std::next(It) != Chosen.end(); ++It) {
+        const int64_t Inner = (*std::next(It) - *It) / A.Step - 1;
+        if (Inner > Gap) {
+          Gap = Inner;
+          GapAt = *It + A.Step * ((Inner + 1) / 2);
+        }
+      }
+      if (Gap == 0)
+        break;
+      Chosen.insert(GapAt);
+    }
+    Out[K].assign(Chosen.begin(), Chosen.end());
+  }
+  return Out;
+}
+
+std::string taskValuesText(const std::vector<std::vector<int64_t>> &Values) {
+  std::string S;
+  for (size_t K = 0; K < Values.size(); ++K) {
+    if (K)
+      S += '/';
+    for (size_t I = 0; I < Values[K].size(); ++I)
+      S += (I ? "," : "") + std::to_string(Values[K][I]);
+  }
+  return S;
+}
+
+} // namespace mpiete::farm

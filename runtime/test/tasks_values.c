@@ -1,0 +1,56 @@
+/* MPIETE_TASK_VALUES by hand, in both variants: with `0,5,9/1,3` and MPIETE_TASK_EVERY=2 only
+ * the tasks (0, 1) and (9, 1) of the 10 x 4 run, and both are timed (the trace variant's times
+ * are the cost surface's shape, docs/taskfarm.md). After finalize, rank0.tasks is checked. */
+#include "mpiete/instrument.h"
+#include "mpiete/task.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define U 0x00abc125u
+#define SITE(i) MPIETE_ID(U, i)
+
+static int failures = 0;
+#define CHECK(c, ...)                                                                              \
+  do {                                                                                             \
+    if (!(c)) {                                                                                    \
+      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                         \
+      fprintf(stderr, __VA_ARGS__);                                                                \
+      fputc('\n', stderr);                                                                         \
+      ++failures;                                                                                  \
+    }                                                                                              \
+  } while (0)
+
+int main(int argc, char **argv) {
+  int ran = 0;
+  mpiete_init(SITE(1), &argc, &argv);
+  for (int i = 0; i < 10; ++i)
+    for (int j = 0; j < 4; ++j)
+      MPIETE_TASK(i, j) { ++ran; }
+  CHECK(ran == 2, "%d of 40 tasks ran, expected (0, 1) and (9, 1)", ran);
+  mpiete_finalize(SITE(2));
+
+  /* `2 I J NS`: NS >= 0 exactly for the two that ran. */
+  char path[4096];
+  snprintf(path, sizeof path, "%s/rank0.tasks", getenv("MPIETE_OUTDIR"));
+  FILE *f = fopen(path, "r");
+  CHECK(f != NULL, "no %s", path);
+  char line[256];
+  int n = 0;
+  while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+    int dims = 0;
+    long long i = 0, j = 0, ns = 0;
+    if (line[0] == '#')
+      continue;
+    CHECK(sscanf(line, "%d %lld %lld %lld", &dims, &i, &j, &ns) == 4 && dims == 2, "line '%s'",
+          line);
+    CHECK(i == n / 4 && j == n % 4, "task %d: (%lld, %lld)", n, i, j);
+    const int Ran = (i == 0 || i == 9) && j == 1;
+    CHECK((ns >= 0) == Ran, "task (%lld, %lld): %s", i, j, Ran ? "not timed" : "timed");
+    ++n;
+  }
+  CHECK(n == 40, "%d task lines, expected 40", n);
+  if (f != NULL)
+    fclose(f);
+  return failures != 0;
+}
