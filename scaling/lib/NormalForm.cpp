@@ -223,18 +223,22 @@ Model selectModel(const std::vector<Point> &Data, const SelectOptions &Options) 
     return M;
   }
   const std::vector<Term> Pool = termPool(Data, Options);
-  // Extrapolation-aware validation: leave-one-out tests interpolation only, and with as many
-  // coefficients as a fold has points every fold fits its points exactly, so a term that
-  // explodes just outside the measured range passes it. A hypothesis is therefore also fitted
-  // without the largest rank count and scored on it (Extra-P's models are used to predict
-  // larger scales), the worse of the two errors counting; and it needs more points below the
-  // largest rank count than it has coefficients (a residual degree of freedom in that fold,
-  // and so in every leave-one-out fold): noise cannot buy a term with no point to spare.
+  // Extrapolation-aware validation: leave-one-out mostly tests interpolation (all but one fold
+  // predict a point inside the others' range), and among hundreds of hypotheses whose folds fit
+  // their points exactly, the one whose curvature matches the noise wins it; its extra term
+  // then explodes just outside the measured range. A hypothesis is therefore also fitted
+  // without the largest rank count and scored on it (the models are used to predict larger
+  // scales), the worse of the two errors counting. That fold must determine the hypothesis
+  // (no more coefficients than points), and beyond the constant and one term (the least a
+  // scaling model needs, e.g. the divided work) it must leave a point to spare: a second term
+  // is paid for by evidence, not by a fold that any curve through its points passes.
   std::vector<Point> Below, Largest;
   splitLargest(Data, Below, Largest);
   const bool Extrapolate = !Below.empty();
   auto Admissible = [&](size_t Coeffs) {
-    return Extrapolate ? Below.size() > Coeffs : Data.size() >= Coeffs + 2;
+    if (!Extrapolate)
+      return Data.size() >= Coeffs + 2;
+    return Below.size() > Coeffs || (Coeffs <= 2 && Below.size() == Coeffs);
   };
   auto Score = [&](const std::vector<Term> &Terms, double &Cv, double &Ex) {
     Cv = crossValidate(Data, Terms);

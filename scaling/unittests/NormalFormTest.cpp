@@ -110,9 +110,9 @@ TEST(NormalFormTest, NoiseCannotBuyAnExplodingTerm) {
 }
 
 TEST(NormalFormTest, TwoTermsNeedAPointToSpare) {
-  // 1e-2 / p + 1e-3 log2(p): with four rank counts a two-term hypothesis has no residual
-  // degree of freedom once the largest is held out, so the model keeps one term; with five it
-  // is found exactly.
+  // 1e-2 / p + 1e-3 log2(p), growing at the largest rank count. From four rank counts the fold
+  // without 16 ranks has three points, which any three-coefficient curve passes: the model
+  // keeps one term. From five the two terms are found exactly.
   auto F = [](double P, double) { return 1e-2 / P + 1e-3 * std::log2(P); };
   Model Four = selectModel(sample(F, {2, 4, 8, 16}, {1}));
   EXPECT_LE(Four.Terms.size(), 2u) << Four.text();
@@ -125,6 +125,16 @@ TEST(NormalFormTest, TwoTermsNeedAPointToSpare) {
   EXPECT_EQ(Got[0], (Term{-1, 0, 0, 0})) << Five.text();
   EXPECT_EQ(Got[1], (Term{0, 1, 0, 0})) << Five.text();
   EXPECT_NEAR(Five.eval(64, 1), F(64, 1), 1e-9 * F(64, 1));
+  EXPECT_LT(Five.ExtrapolationError, 1e-9);
+}
+
+TEST(NormalFormTest, ThreeRankCountsStillDivideTheWork) {
+  // 2, 4, 8 ranks of a fixed problem (1e-2 / p + 1e-5, 2% noise): the fold without 8 ranks has
+  // two points, enough for the constant and one term, so the model still divides the work.
+  auto F = [](double P) { return 1e-2 / P + 1e-5; };
+  std::vector<Point> D = {{2, 1, F(2) * 1.02}, {4, 1, F(4) * 0.98}, {8, 1, F(8) * 1.02}};
+  Model M = selectModel(D);
+  EXPECT_LT(std::fabs(M.eval(64, 1) - F(64)) / F(64), 0.5) << M.text();
 }
 
 TEST(NormalFormTest, GrowthOnlyWhereTheDataGrow) {

@@ -64,9 +64,9 @@ std::vector<Term> termPool(const std::vector<Point> &Data, const SelectOptions &
 Model fitModel(const std::vector<Point> &Data, const std::vector<Term> &Terms);
 
 /// The hypothesis (constant + up to MaxTerms pool terms) with the least of max(leave-one-out
-/// error, error at the largest rank count when fitted without it), among those with more
-/// points below the largest rank count than coefficients. Fewer than three points: the
-/// constant alone (the mean).
+/// error, error at the largest rank count when fitted without it), among those that the points
+/// below the largest rank count determine, with one to spare beyond the constant and one
+/// term. Fewer than three points: the constant alone (the mean).
 Model selectModel(const std::vector<Point> &Data, const SelectOptions &Options = {});
 
 /// Mean and largest relative error of M on Data.
