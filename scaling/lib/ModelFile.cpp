@@ -193,7 +193,15 @@ void writeScalingModel(std::ostream &OS, const ScalingModelFile &F) {
     E << YAML::Key << "fit_error" << YAML::Value << S.M.FitError;
     E << YAML::Key << "fit_worst" << YAML::Value << S.M.FitWorst;
     E << YAML::Key << "cv_error" << YAML::Value << S.M.CvError;
+    E << YAML::Key << "extrapolation_error" << YAML::Value << S.M.ExtrapolationError;
     E << YAML::Key << "held_out_error" << YAML::Value << S.HeldOutError;
+    if (!S.Data.empty()) {
+      // The points the model was fitted to, [p, W, seconds], for a reader checking the fit.
+      E << YAML::Key << "measured" << YAML::Value << YAML::BeginSeq;
+      for (const Point &X : S.Data)
+        E << YAML::Flow << YAML::BeginSeq << X.P << X.W << X.Y << YAML::EndSeq;
+      E << YAML::EndSeq;
+    }
     E << YAML::EndMap;
   }
   E << YAML::EndSeq << YAML::EndMap;
@@ -269,6 +277,15 @@ bool loadScalingModel(const std::string &Path, ScalingModelFile &Out, Diagnostic
       Seg.M.FitError = N["fit_error"].as<double>(0);
       Seg.M.FitWorst = N["fit_worst"].as<double>(0);
       Seg.M.CvError = N["cv_error"].as<double>(0);
+      Seg.M.ExtrapolationError = N["extrapolation_error"].as<double>(-1);
+      for (const YAML::Node &X : N["measured"]) {
+        if (!X.IsSequence() || X.size() != 3) {
+          Diags.error({Path, unsigned(X.Mark().line + 1), unsigned(X.Mark().column + 1)},
+                      "a measured point is [p, W, seconds]", "scaling-model");
+          return false;
+        }
+        Seg.Data.push_back({X[0].as<double>(), X[1].as<double>(), X[2].as<double>()});
+      }
       Seg.HeldOutError = N["held_out_error"].as<double>(-1);
       Out.Segments.push_back(std::move(Seg));
     }

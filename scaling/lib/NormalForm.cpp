@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <set>
 #include <sstream>
@@ -32,6 +33,28 @@ std::string number(double V) {
   S.precision(6);
   S << V;
   return S.str();
+}
+
+/// The mean of the values measured at the largest rank count exceeds that at the one below it.
+bool growsWithRanks(const std::vector<Point> &Data) {
+  std::set<double> Ps;
+  for (const Point &X : Data)
+    Ps.insert(X.P);
+  if (Ps.size() < 2)
+    return false;
+  const double Hi = *Ps.rbegin(), Next = *std::next(Ps.rbegin());
+  double SumHi = 0, SumNext = 0;
+  int NHi = 0, NNext = 0;
+  for (const Point &X : Data) {
+    if (X.P == Hi) {
+      SumHi += X.Y;
+      ++NHi;
+    } else if (X.P == Next) {
+      SumNext += X.Y;
+      ++NNext;
+    }
+  }
+  return SumHi / NHi > SumNext / NNext;
 }
 
 } // namespace
@@ -84,6 +107,12 @@ std::vector<Term> termPool(const std::vector<Point> &Data, const SelectOptions &
   std::vector<double> WExps = {0};
   if (Sizes.size() > 1)
     WExps = {0, 1, 2, 3};
+  // One problem size: the runs divide a fixed problem among more ranks, so a rank's share of it
+  // shrinks with p. A cost that grows with p (a loop over the ranks, a tree's depth) is
+  // extrapolated only when the data show it: the values measured at the largest rank count
+  // above those at the one below. Where they still fall, a growing term could only be fitted
+  // to the curvature of the points (noise, mostly) and explodes outside the measured range.
+  const bool Growth = Sizes.size() > 1 || growsWithRanks(Data);
   std::vector<Term> Pool;
   for (double W : WExps)
     for (double I : {-1.0, -0.5, 0.0, 0.5, 1.0, 1.5, 2.0, 3.0})
@@ -92,6 +121,8 @@ std::vector<Term> termPool(const std::vector<Point> &Data, const SelectOptions &
         // except as the strong-scaling share of a fixed problem.
         Term T{I, J, W, 0};
         if (T.constant() || (I < 0 && J > 0))
+          continue;
+        if (!Growth && W == 0 && (I > 0 || (I == 0 && J > 0)))
           continue;
         Pool.push_back(T);
       }
@@ -142,6 +173,10 @@ void relativeErrors(const Model &M, const std::vector<Point> &Data, double &Mean
 
 namespace {
 
+double relativeError(double Pred, double Y) {
+  return Y != 0 ? std::fabs(Pred - Y) / std::fabs(Y) : std::fabs(Pred);
+}
+
 double crossValidate(const std::vector<Point> &Data, const std::vector<Term> &Terms) {
   double Sum = 0;
   std::vector<Point> Rest;
@@ -152,10 +187,31 @@ double crossValidate(const std::vector<Point> &Data, const std::vector<Term> &Te
         Rest.push_back(Data[I]);
     const Model M = fitModel(Rest, Terms);
     const Point &P = Data[Out];
-    const double Pred = M.eval(P.P, P.W);
-    Sum += P.Y != 0 ? std::fabs(Pred - P.Y) / std::fabs(P.Y) : std::fabs(Pred);
+    Sum += relativeError(M.eval(P.P, P.W), P.Y);
   }
   return Sum / double(Data.size());
+}
+
+/// The points below the largest rank count (the fold an extrapolation must pass) and those at it.
+void splitLargest(const std::vector<Point> &Data, std::vector<Point> &Below,
+                  std::vector<Point> &Largest) {
+  double Hi = 0;
+  for (const Point &X : Data)
+    Hi = std::max(Hi, X.P);
+  Below.clear();
+  Largest.clear();
+  for (const Point &X : Data)
+    (X.P == Hi ? Largest : Below).push_back(X);
+}
+
+/// Fitted on Below, the mean relative error on Largest: how the hypothesis extrapolates.
+double extrapolationError(const std::vector<Point> &Below, const std::vector<Point> &Largest,
+                          const std::vector<Term> &Terms) {
+  const Model M = fitModel(Below, Terms);
+  double Sum = 0;
+  for (const Point &X : Largest)
+    Sum += relativeError(M.eval(X.P, X.W), X.Y);
+  return Sum / double(Largest.size());
 }
 
 } // namespace
@@ -167,11 +223,33 @@ Model selectModel(const std::vector<Point> &Data, const SelectOptions &Options) 
     return M;
   }
   const std::vector<Term> Pool = termPool(Data, Options);
+  // Extrapolation-aware validation: leave-one-out mostly tests interpolation (all but one fold
+  // predict a point inside the others' range), and among hundreds of hypotheses whose folds fit
+  // their points exactly, the one whose curvature matches the noise wins it; its extra term
+  // then explodes just outside the measured range. A hypothesis is therefore also fitted
+  // without the largest rank count and scored on it (the models are used to predict larger
+  // scales), the worse of the two errors counting. That fold must determine the hypothesis
+  // (no more coefficients than points), and beyond the constant and one term (the least a
+  // scaling model needs, e.g. the divided work) it must leave a point to spare: a second term
+  // is paid for by evidence, not by a fold that any curve through its points passes.
+  std::vector<Point> Below, Largest;
+  splitLargest(Data, Below, Largest);
+  const bool Extrapolate = !Below.empty();
+  auto Admissible = [&](size_t Coeffs) {
+    if (!Extrapolate)
+      return Data.size() >= Coeffs + 2;
+    return Below.size() > Coeffs || (Coeffs <= 2 && Below.size() == Coeffs);
+  };
+  auto Score = [&](const std::vector<Term> &Terms, double &Cv, double &Ex) {
+    Cv = crossValidate(Data, Terms);
+    Ex = Extrapolate ? extrapolationError(Below, Largest, Terms) : 0;
+    return std::max(Cv, Ex);
+  };
   std::vector<Term> Best;
-  double BestCv = crossValidate(Data, {});
+  double BestCv = 0, BestEx = 0;
+  double BestScore = Score({}, BestCv, BestEx);
   // Breadth first by size: a larger hypothesis must beat the best smaller one by the margin.
-  std::vector<std::vector<Term>> Level = {{}};
-  for (unsigned Size = 1; Size <= Options.MaxTerms; ++Size) {
+  for (unsigned Size = 1; Size <= Options.MaxTerms && Admissible(Size + 1); ++Size) {
     std::vector<std::vector<size_t>> Combos;
     std::vector<size_t> Idx(Size);
     // Every Size-subset of the pool, in order.
@@ -187,27 +265,30 @@ Model selectModel(const std::vector<Point> &Data, const SelectOptions &Options) 
     };
     Rec(0, 0);
     std::vector<Term> LevelBest;
-    double LevelCv = std::numeric_limits<double>::infinity();
+    double LevelScore = std::numeric_limits<double>::infinity(), LevelCv = 0, LevelEx = 0;
     for (const std::vector<size_t> &C : Combos) {
-      // More coefficients than points less one cannot be cross-validated.
-      if (C.size() + 2 > Data.size())
-        break;
       std::vector<Term> Terms;
       for (size_t K : C)
         Terms.push_back(Pool[K]);
-      const double Cv = crossValidate(Data, Terms);
-      if (Cv < LevelCv) {
+      double Cv = 0, Ex = 0;
+      const double S = Score(Terms, Cv, Ex);
+      if (S < LevelScore) {
+        LevelScore = S;
         LevelCv = Cv;
+        LevelEx = Ex;
         LevelBest = Terms;
       }
     }
-    if (LevelCv < BestCv - Options.Margin) {
+    if (LevelScore < BestScore - Options.Margin) {
+      BestScore = LevelScore;
       BestCv = LevelCv;
+      BestEx = LevelEx;
       Best = LevelBest;
     }
   }
   Model M = fitModel(Data, Best);
   M.CvError = BestCv;
+  M.ExtrapolationError = Extrapolate ? BestEx : -1;
   return M;
 }
 

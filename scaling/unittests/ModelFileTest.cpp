@@ -63,6 +63,8 @@ TEST(ModelFileTest, RoundTrip) {
   Seg.M.FitError = 0.01;
   Seg.M.CvError = 0.02;
   Seg.HeldOutError = 0.03;
+  Seg.M.ExtrapolationError = 0.04;
+  Seg.Data = {{2, 1, 1e-3}, {4, 1, 5.5e-4}, {8, 1, 3.125e-4}};
   F.Segments.push_back(Seg);
 
   std::ostringstream First;
@@ -87,6 +89,10 @@ TEST(ModelFileTest, RoundTrip) {
   EXPECT_EQ(G.Segments[0].M.Terms, Seg.M.Terms);
   EXPECT_EQ(G.Segments[0].M.Coeffs, Seg.M.Coeffs);
   EXPECT_DOUBLE_EQ(G.Segments[0].M.eval(64, 1e6), Seg.M.eval(64, 1e6));
+  EXPECT_EQ(G.Segments[0].M.ExtrapolationError, 0.04);
+  ASSERT_EQ(G.Segments[0].Data.size(), 3u);
+  EXPECT_EQ(G.Segments[0].Data[1].P, 4);
+  EXPECT_EQ(G.Segments[0].Data[1].Y, 5.5e-4);
   EXPECT_EQ(G.Learnt.MaxDist, F.Learnt.MaxDist);
   ASSERT_EQ(G.Learnt.Classes.size(), F.Learnt.Classes.size());
 

@@ -272,6 +272,7 @@ int runModel(const CommandArgs &Args) {
     Seg.To = Key.second;
     Seg.Where = Name(Key.first) + " -> " + Name(Key.second);
     Seg.M = selectModel(Points);
+    Seg.Data = Points;
     // Held out: the largest rank count, fitted without it.
     std::vector<Point> Used, Held;
     for (const Point &P : Points)

@@ -32,6 +32,8 @@ struct SegmentModel {
   Model M;
   /// Fitted without the largest rank count: its mean relative error there (-1: not held out).
   double HeldOutError = -1;
+  /// The points it was fitted to (per run: the executions-weighted mean over ranks).
+  std::vector<Point> Data;
 };
 
 struct ScalingModelFile {

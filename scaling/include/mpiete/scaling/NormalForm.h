@@ -35,6 +35,9 @@ struct Model {
   double FitError = 0;        ///< mean relative error on the points it was fitted to
   double FitWorst = 0;        ///< largest relative error on those points
   double CvError = 0;         ///< leave-one-out mean relative error (what chose the terms)
+  /// Fitted without the largest rank count, the mean relative error there (the selection's
+  /// other criterion; -1: one rank count only).
+  double ExtrapolationError = -1;
   unsigned Points = 0;
 
   double eval(double P, double W) const;
@@ -52,15 +55,18 @@ struct SelectOptions {
 };
 
 /// The term pool: p factors p^i log2(p)^j, W factors W^k (only W^0 when the data hold one
-/// size), their products, and the step terms the data allow.
+/// size), their products, and the step terms the data allow. With one size, terms growing with
+/// p only when the values measured at the largest rank count exceed those at the smallest.
 std::vector<Term> termPool(const std::vector<Point> &Data, const SelectOptions &Options);
 
 /// Fits the constant plus Terms by NNLS on relative errors (rows weighted by 1 / y, so that
 /// every point counts by its relative error whatever its magnitude).
 Model fitModel(const std::vector<Point> &Data, const std::vector<Term> &Terms);
 
-/// The hypothesis (constant + up to MaxTerms pool terms) with the least leave-one-out error.
-/// Fewer than three points: the constant alone (the mean).
+/// The hypothesis (constant + up to MaxTerms pool terms) with the least of max(leave-one-out
+/// error, error at the largest rank count when fitted without it), among those that the points
+/// below the largest rank count determine, with one to spare beyond the constant and one
+/// term. Fewer than three points: the constant alone (the mean).
 Model selectModel(const std::vector<Point> &Data, const SelectOptions &Options = {});
 
 /// Mean and largest relative error of M on Data.
