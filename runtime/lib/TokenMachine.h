@@ -219,7 +219,8 @@ struct Machine {
   // One token, one processor per rank (MPIETE_PIN=rank): the rank stays on its own processor
   // and never follows the token (docs/token-passing.md, "Processors").
   bool OwnCpu = false;
-  // A rank without the token spins on its own processor instead of sleeping (chooseWaiting).
+  // While the rank waits for the token, an idle-priority thread keeps its processor busy
+  // (chooseWaiting, TokenScheduler.cpp).
   bool SpinWait = false;
 
   Request *Pending = nullptr; // posted receives in post order
@@ -300,7 +301,8 @@ bool pinPerRank();
 int rankCpu(const cpu_set_t &JobSet, int First, int Me);
 /// Holding a token, the rank runs on that token's processor.
 void moveToTokenCpu();
-/// How a rank without the token waits: spinning where every rank has a processor of its own
+/// How a rank without the token waits: its processor kept busy by an idle-priority spinner
+/// thread where every rank has a processor of its own
 /// (one token, MPIETE_PIN=rank, no more ranks than JobSet's processors), else sleeping;
 /// MPIETE_WAIT=spin|sleep overrides (spin only where each rank has its own processor).
 void chooseWaiting(const cpu_set_t &JobSet);
