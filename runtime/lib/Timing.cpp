@@ -179,6 +179,7 @@ constinit double OverheadNs = 0;
 constinit int PinnedCpu = -1;
 constinit bool TokenPassing = false;
 constinit int RanksPerNode = 1;
+constinit bool SpinWait = false;
 
 } // namespace
 
@@ -225,6 +226,8 @@ double overheadNanos() { return OverheadNs; }
 
 void setRanksPerNode(int K) { RanksPerNode = K; }
 
+void setSpinWait(bool Spin) { SpinWait = Spin; }
+
 void setCpu(int Cpu) {
   PinnedCpu = Cpu;
   TokenPassing = true;
@@ -238,6 +241,7 @@ void variant::writeHeaderExtra(std::FILE *F) {
   std::fprintf(F, "# token-passing %s\n", TokenPassing ? "on" : "off");
   std::fprintf(F, "# cpu %d\n", PinnedCpu);
   std::fprintf(F, "# ranks-per-node %d\n", RanksPerNode);
+  std::fprintf(F, "# waiting %s\n", SpinWait ? "spin" : "sleep");
   std::fprintf(F, "# partition %s\n", SeedBlocks ? "blocks" : "segments");
   cap::writeHeader(F);
 }

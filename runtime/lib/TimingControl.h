@@ -21,6 +21,9 @@ void setCpu(int Cpu);
 /// How many ranks computed at once, each on its own processor (token 0's is setCpu's); written
 /// into the output.
 void setRanksPerNode(int K);
+/// How a rank without the token waits (true: it spins on its processor, MPIETE_WAIT=spin);
+/// written into the output.
+void setSpinWait(bool Spin);
 
 } // namespace mpiete::timing
 

@@ -162,6 +162,7 @@ void init(mpiete_site_t Block) {
   std::snprintf(Name, sizeof Name, "/mpiete-tok-%u-%llx", static_cast<unsigned>(getuid()),
                 static_cast<unsigned long long>(Agreed[0]));
   setUpSegment(Name, K, JobSet);
+  chooseWaiting(JobSet);
   M.Active = true;
 
   // Every rank starts on token 0's processor (all of them, with one token), or on its own.

@@ -219,6 +219,9 @@ struct Machine {
   // One token, one processor per rank (MPIETE_PIN=rank): the rank stays on its own processor
   // and never follows the token (docs/token-passing.md, "Processors").
   bool OwnCpu = false;
+  // While the rank waits for the token, an idle-priority thread keeps its processor busy
+  // (chooseWaiting, TokenScheduler.cpp).
+  bool SpinWait = false;
 
   Request *Pending = nullptr; // posted receives in post order
   Request *PendingTail = nullptr;
@@ -298,6 +301,11 @@ bool pinPerRank();
 int rankCpu(const cpu_set_t &JobSet, int First, int Me);
 /// Holding a token, the rank runs on that token's processor.
 void moveToTokenCpu();
+/// How a rank without the token waits: its processor kept busy by an idle-priority spinner
+/// thread where every rank has a processor of its own
+/// (one token, MPIETE_PIN=rank, no more ranks than JobSet's processors), else sleeping;
+/// MPIETE_WAIT=spin|sleep overrides (spin only where each rank has its own processor).
+void chooseWaiting(const cpu_set_t &JobSet);
 /// Sleeps (without the mutex) until another rank posts this rank's semaphore.
 void sleepForToken();
 void wake(int R);
