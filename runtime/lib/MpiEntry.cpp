@@ -13,6 +13,7 @@
 //   COLLECTIVE          record one event of `site`, then the lowered collective (Collectives.h),
 //                       whose messages are all recorded under `site`
 #include "Comms.h"
+#include "Pack.h"
 #include "Recorder.h"
 #include "Transport.h"
 #include "Util.h"
@@ -146,7 +147,7 @@ int splitSendrecvReplace(mpiete_site_t Site, void *Buf, int Count, MPI_Datatype 
   const int Whole = TypeBytes > 0 ? Bytes / TypeBytes : 0;
   if (Whole > 0) {
     int Position = 0;
-    Rc = PMPI_Unpack(Packed, Bytes, &Position, Buf, Whole, Type, Comm);
+    Rc = unpackMessage(Packed, Bytes, &Position, Buf, Whole, Type, Comm);
     if (Rc != MPI_SUCCESS)
       return Rc;
   }

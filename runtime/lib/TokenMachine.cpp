@@ -2,6 +2,7 @@
 // machine, message starts and communicator calls. How it works: TokenMachine.h; the
 // completions are in TokenWait.cpp.
 #include "TokenMachine.h"
+#include "Pack.h"
 #include "TimingControl.h"
 
 #include <cerrno>
@@ -275,7 +276,7 @@ int isend(mpiete_site_t Block, const void *Buf, int Count, MPI_Datatype Type, in
   }
   int Position = 0;
   if (PackBytes > 0)
-    Rc = PMPI_Pack(Buf, Count, Type, Dst, PackBytes, &Position, MPI_COMM_WORLD);
+    Rc = packMessage(Buf, Count, Type, Dst, PackBytes, &Position, MPI_COMM_WORLD);
   if (Map != MAP_FAILED)
     ::munmap(Map, static_cast<size_t>(PackBytes));
   if (Rc != MPI_SUCCESS) {

@@ -1,6 +1,7 @@
 // The token machine's requests and messages: posted receives matched against each rank's
 // incoming queue in send order, messages copied out of shared memory, sent messages released
 // once read.
+#include "Pack.h"
 #include "TokenMachine.h"
 
 #include <cerrno>
@@ -68,8 +69,8 @@ void deliver(uint32_t I, Request &R) {
     // Packing and unpacking name MPI_COMM_WORLD: the data representation is the
     // same for every communicator, and the user's may be freed before its
     // receive completes.
-    const int Rc = PMPI_Unpack(Data, static_cast<int>(D.Bytes), &Position, R.Buf, Whole, R.Type,
-                               MPI_COMM_WORLD);
+    const int Rc = unpackMessage(Data, static_cast<int>(D.Bytes), &Position, R.Buf, Whole, R.Type,
+                                 MPI_COMM_WORLD);
     if (Rc != MPI_SUCCESS && Err == MPI_SUCCESS)
       Err = Rc;
     if (Map != MAP_FAILED)
