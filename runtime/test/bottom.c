@@ -2,7 +2,8 @@
  * the token machine packs and unpacks itself (runtime/lib/Pack.h; MPICH 4.0.2's MPI_Pack
  * rejects MPI_BOTTOM): a struct of scattered variables, several elements repeating at a resized
  * extent whose lowest byte is not the first entry's, a partial receive, a large strided
- * message, Sendrecv_replace, and a small Bcast (its messages go through the transport). Every
+ * message, Sendrecv_replace, a small Bcast (its messages go through the transport) and an
+ * Allgather whose send side is MPI_BOTTOM. Every
  * received value is checked exactly. */
 #include "test_util.h"
 
@@ -182,6 +183,27 @@ int main(int argc, char **argv) {
     CHECK_OK(mpiete_bcast(T_ID(50), MPI_BOTTOM, 1, t, 0, MPI_COMM_WORLD));
     T_EXPECT(T_ID(50), "collective");
     CHECK(steps == 500 && dt == 0.125, "bcast %d %g", steps, dt);
+    CHECK_OK(MPI_Type_free(&t));
+  }
+
+  /* 6. A collective whose send side is MPI_BOTTOM: each rank's two scattered ints as one
+   * absolute-address struct, gathered into an ordinary array (the own block is a local copy
+   * between datatypes, lib/coll/CollBase.cpp). */
+  {
+    int first = 100 * rank + 1, second = 100 * rank + 2;
+    int lens[2] = {1, 1}, all[2 * 16];
+    MPI_Aint disps[2];
+    MPI_Datatype types[2] = {MPI_INT, MPI_INT}, t;
+    CHECK(size <= 16, "at most 16 ranks, not %d", size);
+    CHECK_OK(MPI_Get_address(&second, &disps[0]));
+    CHECK_OK(MPI_Get_address(&first, &disps[1]));
+    CHECK_OK(MPI_Type_create_struct(2, lens, disps, types, &t));
+    CHECK_OK(MPI_Type_commit(&t));
+    CHECK_OK(mpiete_allgather(T_ID(60), MPI_BOTTOM, 1, t, all, 2, MPI_INT, MPI_COMM_WORLD));
+    T_EXPECT(T_ID(60), "collective");
+    for (int r = 0; r < size; ++r)
+      CHECK(all[2 * r] == 100 * r + 2 && all[2 * r + 1] == 100 * r + 1, "allgather from %d: %d %d",
+            r, all[2 * r], all[2 * r + 1]);
     CHECK_OK(MPI_Type_free(&t));
   }
 

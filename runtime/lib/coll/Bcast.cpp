@@ -2,6 +2,7 @@
 // MPICH's scatter + allgather.
 #include "CollBase.h"
 #include "Collectives.h"
+#include "Pack.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -36,7 +37,7 @@ int bcastScatterAllgather(const Ctx &K, void *Buf, int Count, MPI_Datatype T, in
   char *Tmp = TmpMem.alloc(Bytes, MPI_BYTE);
   int Pos = 0;
   if (Rel == 0)
-    MPIETE_TRY(PMPI_Pack(Buf, Count, T, Tmp, static_cast<int>(Bytes), &Pos, K.Comm));
+    MPIETE_TRY(packMessage(Buf, Count, T, Tmp, static_cast<int>(Bytes), &Pos, K.Comm));
   // The bytes from chunk C on, up to Bytes, clamped at 0.
   auto From = [&](long C) { return std::max(0L, Bytes - C * Chunk); };
   auto Within = [&](long C) { return std::min(Chunk, From(C)); };
@@ -87,7 +88,7 @@ int bcastScatterAllgather(const Ctx &K, void *Buf, int Count, MPI_Datatype T, in
   }
   Pos = 0;
   if (Rel != 0)
-    MPIETE_TRY(PMPI_Unpack(Tmp, static_cast<int>(Bytes), &Pos, Buf, Count, T, K.Comm));
+    MPIETE_TRY(unpackMessage(Tmp, static_cast<int>(Bytes), &Pos, Buf, Count, T, K.Comm));
   return MPI_SUCCESS;
 }
 

@@ -1,5 +1,6 @@
-// The local work the collective families share: copying between datatypes.
+// The local work the collective families share: copying between datatypes (MPI_BOTTOM included).
 #include "CollBase.h"
+#include "Pack.h"
 
 namespace mpiete::coll {
 
@@ -18,14 +19,14 @@ int copy(const void *Src, int SCount, MPI_Datatype ST, void *Dst, int RCount, MP
   MPIETE_TRY(PMPI_Pack_size(SCount, ST, MPI_COMM_SELF, &PackBytes));
   char *Packed = static_cast<char *>(std::malloc(static_cast<size_t>(PackBytes) + 1));
   int Position = 0;
-  int Rc = PMPI_Pack(Src, SCount, ST, Packed, PackBytes, &Position, MPI_COMM_SELF);
+  int Rc = packMessage(Src, SCount, ST, Packed, PackBytes, &Position, MPI_COMM_SELF);
   if (Rc == MPI_SUCCESS) {
     const int RSize = sizeOf(RT);
     const int Whole = RSize > 0 ? Position / RSize : 0;
     const int N = Whole < RCount ? Whole : RCount;
     int Out = 0;
     if (N > 0)
-      Rc = PMPI_Unpack(Packed, Position, &Out, Dst, N, RT, MPI_COMM_SELF);
+      Rc = unpackMessage(Packed, Position, &Out, Dst, N, RT, MPI_COMM_SELF);
   }
   std::free(Packed);
   return Rc;

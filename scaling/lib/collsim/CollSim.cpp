@@ -7,6 +7,7 @@
 #include "mpiete/scaling/CollSim.h"
 
 #include "Collectives.h"
+#include "Pack.h"
 #include "Transport.h"
 
 #include <cstdlib>
@@ -169,6 +170,19 @@ int mpiete_sim_Op_commutative(MPI_Op, int *C) {
 }
 int mpiete_sim_Abort(MPI_Comm, int) { std::abort(); }
 }
+
+// runtime/lib/Pack.h's MPI_BOTTOM path: a simulated buffer holds no bytes (it may be null), so
+// packing from or into it only counts them, as for any other buffer.
+namespace mpiete {
+int packFromBottom(const void *Buf, int Count, MPI_Datatype Type, void *Out, int OutSize,
+                   int *Position, MPI_Comm Comm) {
+  return mpiete_sim_Pack(Buf, Count, Type, Out, OutSize, Position, Comm);
+}
+int unpackToBottom(const void *In, int InSize, int *Position, void *Buf, int Count,
+                   MPI_Datatype Type, MPI_Comm Comm) {
+  return mpiete_sim_Unpack(In, InSize, Position, Buf, Count, Type, Comm);
+}
+} // namespace mpiete
 
 // The transport the lowering code sends through.
 namespace mpiete::transport {
