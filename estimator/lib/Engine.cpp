@@ -393,32 +393,13 @@ void Engine::Impl::closeRegion(RankState &S) {
   S.Instances.push_back(S.Cur);
 }
 
-void Engine::Impl::charge(uint32_t R, SpanKind Kind, uint32_t BlockIdx, TimeNs Begin, TimeNs End) {
-  RankState &S = Ranks[R];
-  if (!S.InRegion || End <= Begin)
-    return;
-  TimeNs D = End - Begin;
-  BlockResult &B = BlockTotals[BlockIdx];
-  Instance &In = S.Cur;
-  switch (Kind) {
-  case SpanKind::Compute:
-    In.Compute += D;
-    B.Compute += D;
-    break;
-  case SpanKind::Comm:
-    In.Comm += D;
-    B.Comm += D;
-    break;
-  case SpanKind::Wait:
-    In.Wait += D;
-    B.Wait += D;
-    break;
-  }
+void Engine::Impl::chargeHooks(uint32_t R, SpanKind Kind, BlockId Block, TimeNs Begin, TimeNs End) {
+  const RankState &S = Ranks[R];
   if (Opt.Timeline)
-    Opt.Timeline->span(int(R), Kind, B.Block, Begin, End);
+    Opt.Timeline->span(int(R), Kind, Block, Begin, End);
   if (Opt.Observer)
-    Opt.Observer->interval(int(R), Kind == SpanKind::Wait ? S.WaitRecord : S.Index, Kind, 0,
-                           B.Block, Begin, End);
+    Opt.Observer->interval(int(R), Kind == SpanKind::Wait ? S.WaitRecord : S.Index, Kind, 0, Block,
+                           Begin, End);
 }
 
 bool Engine::Impl::dispatch(uint32_t R, const Event &E) {
@@ -500,9 +481,7 @@ bool Engine::Impl::doCompute(uint32_t R, const Event &E, uint64_t Trips) {
     return false;
   }
   // Picoseconds with a carried remainder, so many sub-nanosecond blocks still add up.
-  unsigned __int128 Total = (unsigned __int128)uint64_t(*Ps) * Trips + S.CarryPs;
-  TimeNs Ns = TimeNs(Total / 1000);
-  S.CarryPs = uint64_t(Total % 1000);
+  TimeNs Ns = takeWholeNs((unsigned __int128)uint64_t(*Ps) * Trips + S.CarryPs, S.CarryPs);
   if (Opt.Assume)
     Ns = Opt.Assume->compute(int(R), S.Index, 0, E.Block, Ns);
   charge(R, SpanKind::Compute, S.CurBlock, S.Now, S.Now + Ns);
@@ -573,9 +552,7 @@ bool Engine::Impl::doSegment(uint32_t R, const Event &E) {
   }
   const double Sec = G.Times->seconds(G.Occurrences++);
   const int64_t Ps = std::max<int64_t>(0, roundNs(Sec * 1e12));
-  unsigned __int128 Total = (unsigned __int128)uint64_t(Ps) + S.CarryPs;
-  TimeNs Ns = TimeNs(Total / 1000);
-  S.CarryPs = uint64_t(Total % 1000);
+  TimeNs Ns = takeWholeNs((unsigned __int128)uint64_t(Ps) + S.CarryPs, S.CarryPs);
   if (Opt.Assume)
     Ns = Opt.Assume->compute(int(R), S.Index, E.From, E.Block, Ns);
   const TimeNs Begin = S.Now;
@@ -597,18 +574,27 @@ uint32_t Engine::Impl::newRequest(uint32_t R, const Event &E) {
   RankState &S = Ranks[R];
   uint32_t Slot = S.SpareRequests.Size > 0 ? S.SpareRequests.Slots[--S.SpareRequests.Size]
                                            : takeSlot(Requests, FreeRequests);
+  // Every field written once (assigning Request() first cost as much again: a zeroed
+  // temporary copied over both lines).
+  static_assert(sizeof(Request) == 128, "newRequest writes every field: add the new one here");
   Request &Q = Requests[Slot];
-  Q = Request();
+  Q.Start = S.Now;
+  Q.Done = 0;
+  Q.Block = E.Block;
+  Q.Id = E.Request;
+  Q.Bytes = E.Count;
   Q.Owner = int32_t(R);
   Q.Peer = E.Peer;
   Q.Tag = E.Tag;
   Q.Comm = E.Comm;
+  Q.PredSource = Q.PredTag = Q.RecSource = Q.RecTag = NoStatus;
+  Q.PeerRank = -1;
+  Q.PeerTime = 0;
+  Q.PeerBlock = 0;
+  Q.NextPosted = NoIndex;
   Q.Context = E.Context;
+  Q.IsRecv = Q.Known = Q.Waited = Q.Detached = false;
   Q.SameBuffer = E.SameBuffer;
-  Q.Bytes = E.Count;
-  Q.Block = E.Block;
-  Q.Id = E.Request;
-  Q.Start = S.Now;
   bool Inserted = false;
   uint32_t &Mapped = S.Requests.getOrInsert(E.Request, Slot, &Inserted);
   if (!Inserted) {
@@ -679,16 +665,21 @@ void Engine::Impl::doSend(uint32_t R, const Event &E) {
     complete(Slot, S.Now);
     return;
   }
-  const LinkModel &L = Net.link(int(R), E.Peer);
+  const RecentSend &T = sendTarget(S, int32_t(R), E);
+  const LinkModel &L = *T.Link;
+  const LinkCosts &C = linkCosts(L, E.Count);
+  const TimeNs Overhead = C.SendOverhead;
   TimeNs Start = S.Now;
-  TimeNs Inject = S.Injected ? std::max(Start, S.LastInject + L.gap()) : Start;
+  TimeNs Inject = S.Injected ? std::max(Start, S.LastInject + C.Gap) : Start;
   S.LastInject = Inject;
   S.Injected = true;
 
-  bool Rendezvous = E.Count > L.eagerLimit() || E.Mode == SendMode::Synchronous;
+  bool Rendezvous = E.Count > C.EagerLimit || E.Mode == SendMode::Synchronous;
   bool SendWaits = Rendezvous && E.Mode != SendMode::Buffered;
+  // A rendezvous message announces itself with an empty control message; the data follows
+  // once the receive is matched.
+  const TimeNs Transfer = Rendezvous ? linkCosts(L, 0).Transfer : C.Transfer;
   uint32_t Env = newEnvelope(S);
-  const RecentSend &T = sendTarget(S, int32_t(R), E);
   Envelope &V = Envelopes[Env];
   V.Space = T.Space;
   V.Source = int32_t(R);
@@ -699,9 +690,7 @@ void Engine::Impl::doSend(uint32_t R, const Event &E) {
   V.Rendezvous = Rendezvous;
   V.Next = NoIndex;
   V.SendReq = SendWaits ? Slot : NoIndex;
-  // A rendezvous message announces itself with an empty control message; the data follows
-  // once the receive is matched.
-  V.Arrival = Inject + std::max<TimeNs>(0, L.transfer(Rendezvous ? 0 : E.Count));
+  V.Arrival = Inject + std::max<TimeNs>(0, Transfer);
   V.Channel = T.Chan;
   V.InTransit = false;
   if (!Rendezvous) {
@@ -715,7 +704,7 @@ void Engine::Impl::doSend(uint32_t R, const Event &E) {
   }
   ++Result.Messages;
 
-  S.Now += L.sendOverhead(E.Count);
+  S.Now += Overhead;
   charge(R, SpanKind::Comm, S.CurBlock, Start, S.Now);
   if (!SendWaits)
     complete(Slot, Start);
@@ -749,6 +738,7 @@ const Engine::Impl::RecentSend &Engine::Impl::sendTarget(RankState &S, int32_t S
   T.Context = E.Context;
   T.Space = spaceOf(E.Peer, E.Comm, E.Context);
   T.Chan = channelOf(T.Space, Source);
+  T.Link = &Net.link(Source, E.Peer);
   S.Sends[1] = S.Sends[0];
   S.Sends[0] = T;
   return S.Sends[0];
@@ -757,6 +747,14 @@ const Engine::Impl::RecentSend &Engine::Impl::sendTarget(RankState &S, int32_t S
 void Engine::Impl::dispatchEnvelope(uint32_t Env) {
   Envelope &V = Envelopes[Env];
   Channel &C = Channels[V.Channel];
+  if (C.Head == NoIndex && !V.InTransit) {
+    // Nothing ahead of it on its channel (no contention, or every earlier one delivered):
+    // what drainChannel would do, without queueing it first.
+    V.Arrival = std::max(V.Arrival, C.Last);
+    C.Last = V.Arrival;
+    push(V.Arrival, QueueKind::Arrival, Env);
+    return;
+  }
   V.ChannelNext = NoIndex;
   if (C.Tail == NoIndex)
     C.Head = Env;
@@ -821,7 +819,7 @@ void Engine::Impl::doRecv(uint32_t R, const Event &E) {
   // A wildcard receive does not know its sender yet: it pays the overhead of the rank's own
   // node.
   const LinkModel &L = Net.link(E.Peer == AnySource ? int(R) : E.Peer, int(R));
-  S.Now += L.recvOverhead(E.Count);
+  S.Now += linkCosts(L, E.Count).RecvOverhead;
   charge(R, SpanKind::Comm, S.CurBlock, Post, S.Now);
 }
 
@@ -893,7 +891,7 @@ void Engine::Impl::match(uint32_t Env, uint32_t Recv, TimeNs Now) {
     // The transfer starts once the send has started and the receive is posted.
     const LinkModel &L = Net.link(V.Source, Q.Owner);
     TimeNs Begin = std::max(V.Inject, Q.Start);
-    TimeNs End = Begin + std::max<TimeNs>(0, L.transfer(V.Bytes));
+    TimeNs End = Begin + std::max<TimeNs>(0, linkCosts(L, V.Bytes).Transfer);
     // Received into the buffer the rank has just sent from: the receiver's copy first takes
     // the buffer's lines back from the peer that read them (docs/estimator.md).
     if (Q.SameBuffer) [[unlikely]]

@@ -204,13 +204,35 @@ private:
     std::vector<uint32_t> Heap; ///< all of them, once more than Capacity
   };
 
-  /// A destination sent to recently: its matching space and channel without the look-ups.
+  /// A destination sent to recently: its matching space, channel and link without the
+  /// look-ups.
   struct RecentSend {
     uint64_t Comm = 0;
     int32_t Peer = -1;
     uint8_t Context = 0;
     uint32_t Space = NoIndex, Chan = NoIndex;
+    const LinkModel *Link = nullptr;
   };
+
+  /// The network model's answers for one (link, message size). A replay sends few sizes over
+  /// few links, and the virtual calls and the table interpolation behind them were a tenth of
+  /// a message's instructions; the models' answers depend only on their arguments
+  /// (LinkModel), so a direct-mapped table of them changes no result.
+  struct LinkCosts {
+    const LinkModel *Link = nullptr;
+    uint64_t Bytes = 0;
+    TimeNs Transfer = 0, SendOverhead = 0, RecvOverhead = 0, Gap = 0;
+    uint64_t EagerLimit = 0;
+  };
+  const LinkCosts &linkCosts(const LinkModel &L, uint64_t Bytes) {
+    const uint64_t H = (reinterpret_cast<uintptr_t>(&L) >> 4) * 0x9e3779b97f4a7c15ULL ^
+                       Bytes * 0xbf58476d1ce4e5b9ULL;
+    LinkCosts &C = CostTable[(H >> 32) & (NumCosts - 1)];
+    if (C.Link != &L || C.Bytes != Bytes) [[unlikely]]
+      C = {&L,      Bytes,         L.transfer(Bytes), L.sendOverhead(Bytes), L.recvOverhead(Bytes),
+           L.gap(), L.eagerLimit()};
+    return C;
+  }
 
   /// Hot fields first: at 10^5 ranks each rank's state has left the caches by the time it runs
   /// again, so an event should touch few of its lines, and the engine prefetches those
@@ -294,7 +316,33 @@ private:
   void beginEvent(uint32_t R, const Event &E);
   void endEvent(uint32_t R, BlockId B, EventKind K);
   void closeRegion(RankState &S);
-  void charge(uint32_t R, SpanKind Kind, uint32_t BlockIdx, TimeNs Begin, TimeNs End);
+  /// Adds [Begin, End) to the rank's open instance and the block's totals (inline: three or
+  /// four charges per message).
+  void charge(uint32_t R, SpanKind Kind, uint32_t BlockIdx, TimeNs Begin, TimeNs End) {
+    RankState &S = Ranks[R];
+    if (!S.InRegion || End <= Begin)
+      return;
+    const TimeNs D = End - Begin;
+    BlockResult &B = BlockTotals[BlockIdx];
+    Instance &In = S.Cur;
+    switch (Kind) {
+    case SpanKind::Compute:
+      In.Compute += D;
+      B.Compute += D;
+      break;
+    case SpanKind::Comm:
+      In.Comm += D;
+      B.Comm += D;
+      break;
+    case SpanKind::Wait:
+      In.Wait += D;
+      B.Wait += D;
+      break;
+    }
+    if (Opt.Timeline || Opt.Observer) [[unlikely]]
+      chargeHooks(R, Kind, B.Block, Begin, End);
+  }
+  void chargeHooks(uint32_t R, SpanKind Kind, BlockId Block, TimeNs Begin, TimeNs End);
   uint32_t blockIndex(BlockId B);
   uint32_t blockIndexSlow(BlockId B);
   uint32_t newRequest(uint32_t R, const Event &E);
@@ -365,6 +413,8 @@ private:
   FlatMap<uint32_t> SegmentIndex; ///< segmentKey (probed on) -> SegmentTotals index
   std::vector<SegmentResult> SegmentTotals;
   bool SegmentMode = false; ///< the compute model has segments: Segment events are charged
+  static constexpr size_t NumCosts = 128;
+  LinkCosts CostTable[NumCosts];
   Event Ev;
   EstimateResult Result;
 };

@@ -38,7 +38,7 @@ std::vector<int> dimsCreate(int P, int D) {
   return Dims;
 }
 
-int32_t PeerExpr::eval(int32_t R, int32_t P) const {
+int32_t PeerExpr::evalOther(int32_t R, int32_t P) const {
   auto InRange = [&](int64_t V) { return V >= 0 && V < P ? int32_t(V) : estimator::ProcNull; };
   switch (K) {
   case Literal:
@@ -61,7 +61,15 @@ int32_t PeerExpr::eval(int32_t R, int32_t P) const {
   case Xor:
     return InRange(int64_t(R) ^ A);
   case Grid: {
-    const std::vector<int> D = dimsCreate(P, Dims);
+    // The grid of the last (P, Dims) asked for: dimsCreate allocates, and a replay asks for
+    // one grid at every event.
+    thread_local int LastP = 0, LastDims = -1;
+    thread_local std::vector<int> D;
+    if (LastP != P || LastDims != Dims) {
+      D = dimsCreate(P, Dims);
+      LastP = P;
+      LastDims = Dims;
+    }
     // Row-major coordinates, the last dimension fastest (MPI_Cart_create's order).
     int64_t Stride = 1;
     for (size_t J = Axis + 1; J < D.size(); ++J)
@@ -114,10 +122,22 @@ std::string PeerExpr::text() const {
   return S.str();
 }
 
-uint64_t BytesExpr::eval(double P, double W) const {
-  if (WExp == 0 && PExp == 0)
-    return uint64_t(Coeff);
-  return uint64_t(std::llround(Const + Coeff * std::pow(W, WExp) / std::pow(P, PExp)));
+uint64_t BytesExpr::evalPower(double P, double W) const {
+  // A replay evaluates each expression once per rank at one (P, W): the last answers, keyed
+  // by every value they depend on, spare two pow calls per message.
+  struct Memo {
+    double Coeff, WExp, PExp, Const, P, W;
+    uint64_t V;
+  };
+  thread_local Memo Last[8] = {};
+  thread_local unsigned Next = 0;
+  for (const Memo &M : Last)
+    if (M.Coeff == Coeff && M.WExp == WExp && M.PExp == PExp && M.Const == Const && M.P == P &&
+        M.W == W)
+      return M.V;
+  const uint64_t V = uint64_t(std::llround(Const + Coeff * std::pow(W, WExp) / std::pow(P, PExp)));
+  Last[Next++ % 8] = {Coeff, WExp, PExp, Const, P, W, V};
+  return V;
 }
 
 std::string BytesExpr::text() const {
@@ -175,8 +195,9 @@ static_assert(sizeof(Event) == 64 + sizeof(std::vector<estimator::CompletedReque
               "copyEvent copies every field of Event: add the new one there");
 
 /// E = Proto, reusing E.Completed's capacity; the vector's copy (a call, even when empty) was
-/// a tenth of the generator's cost, and only completions have one.
-void copyEvent(Event &E, const Event &Proto) {
+/// a tenth of the generator's cost, and only completions have one. Refilled: the caller
+/// overwrites every completed request, so only their number is copied.
+[[gnu::always_inline]] inline void copyEvent(Event &E, const Event &Proto, bool Refilled = false) {
   E.Kind = Proto.Kind;
   E.Mode = Proto.Mode;
   E.Context = Proto.Context;
@@ -191,6 +212,8 @@ void copyEvent(Event &E, const Event &Proto) {
   E.Index = Proto.Index;
   if (Proto.Completed.empty())
     E.Completed.clear();
+  else if (Refilled)
+    E.Completed.resize(Proto.Completed.size());
   else
     E.Completed = Proto.Completed;
 }
@@ -234,16 +257,16 @@ bool SyntheticEventSource::next(Event &E) {
     LoweredPos = 0;
     return next(E);
   }
-  copyEvent(E, Op.Proto);
+  copyEvent(E, Op.Proto, Op.Sources.size() == Op.Proto.Completed.size());
   E.Index = Pos++;
   auto StartId = [&](uint32_t Dist) {
-    return Dist < UserStarts ? Starts[(UserStarts - 1 - Dist) % Starts.size()] : 0;
+    return Dist < UserStarts ? Starts[(UserStarts - 1 - Dist) & (Starts.size() - 1)] : 0;
   };
   switch (E.Kind) {
   case EventKind::SendStart:
   case EventKind::RecvStart:
     E.Request = ++LastRequest;
-    Starts[UserStarts++ % Starts.size()] = E.Request;
+    Starts[UserStarts++ & (Starts.size() - 1)] = E.Request;
     [[fallthrough]];
   case EventKind::Probe:
     E.Peer = Op.Peer.eval(R, P);
