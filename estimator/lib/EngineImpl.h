@@ -343,7 +343,14 @@ private:
       chargeHooks(R, Kind, B.Block, Begin, End);
   }
   void chargeHooks(uint32_t R, SpanKind Kind, BlockId Block, TimeNs Begin, TimeNs End);
-  uint32_t blockIndex(BlockId B);
+  /// Replays cycle through few blocks: the two met last answer most look-ups without hashing
+  /// (the last one inline).
+  uint32_t blockIndex(BlockId B) {
+    if (RecentBlocks[0].Idx != NoIndex && RecentBlocks[0].Block == B)
+      return RecentBlocks[0].Idx;
+    return blockIndexRecent(B);
+  }
+  uint32_t blockIndexRecent(BlockId B);
   uint32_t blockIndexSlow(BlockId B);
   uint32_t newRequest(uint32_t R, const Event &E);
   void releaseRequest(uint32_t Slot, uint32_t Owner);

@@ -274,14 +274,20 @@ bool SyntheticEventSource::next(Event &E) {
   case EventKind::Loop:
     E.Count = Op.Bytes.eval(P, W);
     break;
-  case EventKind::Completion:
-    for (size_t K = 0; K < Op.Sources.size(); ++K) {
-      E.Completed[K].Request = StartId(Op.Dist[K]);
-      E.Completed[K].Source = Op.Sources[K].eval(R, P);
-      E.Completed[K].Tag =
-          E.Completed[K].Source == estimator::ProcNull ? Op.Tags[K].second : Op.Tags[K].first;
+  case EventKind::Completion: {
+    // Through plain pointers: stores into E.Completed would otherwise reload every vector's
+    // bounds (they might alias).
+    estimator::CompletedRequest *Out = E.Completed.data();
+    const PeerExpr *Sources = Op.Sources.data();
+    const uint32_t *Dist = Op.Dist.data();
+    const std::pair<int32_t, int32_t> *Tags = Op.Tags.data();
+    for (size_t K = 0, N = Op.Sources.size(); K < N; ++K) {
+      Out[K].Request = StartId(Dist[K]);
+      Out[K].Source = Sources[K].eval(R, P);
+      Out[K].Tag = Out[K].Source == estimator::ProcNull ? Tags[K].second : Tags[K].first;
     }
     break;
+  }
   case EventKind::RequestFree:
     E.Request = StartId(Op.Dist.empty() ? 0 : Op.Dist[0]);
     break;
