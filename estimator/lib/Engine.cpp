@@ -593,26 +593,23 @@ uint32_t Engine::Impl::newRequest(uint32_t R, const Event &E) {
   uint32_t Slot = S.SpareRequests.Size > 0 ? S.SpareRequests.Slots[--S.SpareRequests.Size]
                                            : takeSlot(Requests, FreeRequests);
   // Every field written once (assigning Request() first cost as much again: a zeroed
-  // temporary copied over both lines).
-  static_assert(sizeof(Request) == 128, "newRequest writes every field: add the new one here");
+  // temporary copied over the line).
+  static_assert(sizeof(Request) == 64, "newRequest writes every field: add the new one here");
   Request &Q = Requests[Slot];
   Q.Start = S.Now;
   Q.Done = 0;
   Q.Block = E.Block;
-  Q.Id = E.Request;
   Q.Bytes = E.Count;
+  Q.Comm = E.Comm;
   Q.Owner = int32_t(R);
   Q.Peer = E.Peer;
   Q.Tag = E.Tag;
-  Q.Comm = E.Comm;
-  Q.PredSource = Q.PredTag = Q.RecSource = Q.RecTag = NoStatus;
-  Q.PeerRank = -1;
-  Q.PeerTime = 0;
-  Q.PeerBlock = 0;
   Q.NextPosted = NoIndex;
   Q.Context = E.Context;
   Q.IsRecv = Q.Known = Q.Waited = Q.Detached = false;
   Q.SameBuffer = E.SameBuffer;
+  if (Opt.Observer) // the only reader of the partner fields
+    extra(Slot) = RequestExtra();
   bool Inserted = false;
   uint32_t &Mapped = S.Requests.getOrInsert(E.Request, Slot, &Inserted);
   if (!Inserted) {
@@ -803,8 +800,10 @@ void Engine::Impl::doRecv(uint32_t R, const Event &E) {
   uint32_t Slot = newRequest(R, E);
   Requests[Slot].IsRecv = true;
   if (E.Peer == ProcNull) {
-    Requests[Slot].PredSource = ProcNull;
-    Requests[Slot].PredTag = AnyTag;
+    if (Requests[Slot].wildcard()) {
+      extra(Slot).PredSource = ProcNull;
+      extra(Slot).PredTag = AnyTag;
+    }
     complete(Slot, S.Now);
     return;
   }
@@ -888,16 +887,21 @@ void Engine::Impl::match(uint32_t Env, uint32_t Recv, TimeNs Now) {
                                 formatBlock(Q.Block) +
                                 "': the traces contradict each other (a real run would end "
                                 "with MPI_ERR_TRUNCATE)");
-  Q.PredSource = V.Source;
-  Q.PredTag = V.Tag;
+  if (Q.wildcard()) { // only the nondeterminism check reads the prediction
+    RequestExtra &X = extra(Recv);
+    X.PredSource = V.Source;
+    X.PredTag = V.Tag;
+  }
   if (Opt.Observer) { // only the observer's dependencies read the partner
-    Q.PeerRank = V.Source;
-    Q.PeerTime = V.Inject;
-    Q.PeerBlock = V.Block;
+    RequestExtra &X = extra(Recv);
+    X.PeerRank = V.Source;
+    X.PeerTime = V.Inject;
+    X.PeerBlock = V.Block;
     if (V.SendReq != NoIndex) {
-      Requests[V.SendReq].PeerRank = Q.Owner;
-      Requests[V.SendReq].PeerTime = Q.Start;
-      Requests[V.SendReq].PeerBlock = Q.Block;
+      RequestExtra &Y = extra(V.SendReq);
+      Y.PeerRank = Q.Owner;
+      Y.PeerTime = Q.Start;
+      Y.PeerBlock = Q.Block;
     }
   }
   TimeNs Done;
@@ -972,10 +976,13 @@ bool Engine::Impl::doCompletion(uint32_t R, const Event &E) {
     S.Requests.erase(C.Request);
     Request &Q = Requests[Slot];
     Q.Waited = true;
-    Q.RecSource = C.Source;
-    Q.RecTag = C.Tag;
+    if (Q.wildcard()) {
+      S.WaitWildcard = true;
+      RequestExtra &X = extra(Slot);
+      X.RecSource = C.Source;
+      X.RecTag = C.Tag;
+    }
     S.WaitList.push_back(Slot);
-    S.WaitWildcard |= Q.IsRecv && (Q.Peer == AnySource || Q.Tag == AnyTag);
     if (Q.Known)
       S.WaitMax = std::max(S.WaitMax, Q.Done);
     else
@@ -1049,9 +1056,10 @@ void Engine::Impl::endWait(uint32_t R, TimeNs End) {
   if (Opt.Observer && End > S.WaitStart && S.InRegion && !Probe)
     for (uint32_t Slot : S.WaitList) {
       const Request &Q = Requests[Slot];
-      if (Q.Done == End && Q.PeerRank >= 0) {
-        Opt.Observer->dependency(int(R), S.WaitRecord, S.WaitStart, End, Q.PeerRank, Q.PeerTime,
-                                 Q.PeerBlock);
+      const RequestExtra &X = extra(Slot);
+      if (Q.Done == End && X.PeerRank >= 0) {
+        Opt.Observer->dependency(int(R), S.WaitRecord, S.WaitStart, End, X.PeerRank, X.PeerTime,
+                                 X.PeerBlock);
         break;
       }
     }
@@ -1062,19 +1070,23 @@ void Engine::Impl::endWait(uint32_t R, TimeNs End) {
       continue;
     }
     const Request &Q = Requests[Slot];
-    bool Wildcard = Q.Peer == AnySource || Q.Tag == AnyTag;
-    if (Q.IsRecv && Wildcard && Q.RecSource != NoStatus) {
-      bool Differs = (Q.Peer == AnySource && Q.RecSource != Q.PredSource) ||
-                     (Q.Tag == AnyTag && Q.RecTag != NoStatus && Q.RecTag != Q.PredTag);
+    if (!Q.wildcard()) {
+      releaseRequest(Slot, R);
+      continue;
+    }
+    const RequestExtra &X = extra(Slot);
+    if (X.RecSource != NoStatus) {
+      bool Differs = (Q.Peer == AnySource && X.RecSource != X.PredSource) ||
+                     (Q.Tag == AnyTag && X.RecTag != NoStatus && X.RecTag != X.PredTag);
       if (Differs) {
         ++Result.NondeterministicReceives;
         if (Result.NondeterminismNotes.size() < Opt.MaxNotes)
           Result.NondeterminismNotes.push_back(
               S.Name + ": rank " + std::to_string(R) + ": record " + std::to_string(S.WaitRecord) +
               ": the receive started in block '" + formatBlock(Q.Block) +
-              "' was recorded matching rank " + std::to_string(Q.RecSource) + " tag " +
-              std::to_string(Q.RecTag) + " but is predicted to match rank " +
-              std::to_string(Q.PredSource) + " tag " + std::to_string(Q.PredTag));
+              "' was recorded matching rank " + std::to_string(X.RecSource) + " tag " +
+              std::to_string(X.RecTag) + " but is predicted to match rank " +
+              std::to_string(X.PredSource) + " tag " + std::to_string(X.PredTag));
       }
     }
     releaseRequest(Slot, R);

@@ -23,24 +23,38 @@ private:
   enum class QueueKind : uint32_t { Resume, Arrival, FlowStart, FlowEnd };
   static constexpr uint32_t NoIndex = ~0U;
 
-  /// A started send or receive, alive until it has been waited for and is complete.
-  struct alignas(64) Request { // two cache lines, not three
-    TimeNs Start = 0;          ///< send start or receive post
-    TimeNs Done = 0;           ///< completion time, once Known
+  /// A started send or receive, alive until it has been waited for and is complete: what the
+  /// matching and the waits read, in one cache line (at 10^5 ranks every request is out of
+  /// the caches when it is next touched).
+  struct alignas(64) Request {
+    TimeNs Start = 0; ///< send start or receive post
+    TimeNs Done = 0;  ///< completion time, once Known
     BlockId Block = 0;
-    uint64_t Id = 0, Bytes = 0;
-    int32_t Owner = 0, Peer = 0, Tag = 0;
+    uint64_t Bytes = 0;
     uint64_t Comm = 0;
-    int32_t PredSource = NoStatus, PredTag = NoStatus; ///< predicted match (receives)
-    int32_t RecSource = NoStatus, RecTag = NoStatus;   ///< recorded match (wildcard receives)
-    int32_t PeerRank = -1; ///< whose event completes it: the sender (receives), receiver (sends)
-    TimeNs PeerTime = 0;   ///< that event's time: the send's injection, the receive's post
-    BlockId PeerBlock = 0; ///< that event's call site
+    int32_t Owner = 0, Peer = 0, Tag = 0;
     uint32_t NextPosted = NoIndex;
     uint8_t Context = 0;
     bool IsRecv = false, Known = false, Waited = false, Detached = false;
     bool SameBuffer = false; ///< receives: Event::SameBuffer
+    /// A receive with a wildcard source or tag: its predicted and recorded matches are kept
+    /// (RequestExtra) for the nondeterminism check.
+    bool wildcard() const { return IsRecv && (Peer == AnySource || Tag == AnyTag); }
   };
+  /// What only wildcard receives and replay observers need, beside the request (same index),
+  /// written only for them.
+  struct RequestExtra {
+    int32_t PredSource = NoStatus, PredTag = NoStatus; ///< predicted match (wildcard receives)
+    int32_t RecSource = NoStatus, RecTag = NoStatus;   ///< recorded match (wildcard receives)
+    int32_t PeerRank = -1; ///< whose event completes it: the sender (receives), receiver (sends)
+    TimeNs PeerTime = 0;   ///< that event's time: the send's injection, the receive's post
+    BlockId PeerBlock = 0; ///< that event's call site
+  };
+  RequestExtra &extra(uint32_t Slot) {
+    if (Slot >= Extras.size()) [[unlikely]]
+      Extras.resize(Requests.size());
+    return Extras[Slot];
+  }
 
   /// A message on its way to, or waiting in, the receiver's unexpected queue.
   struct Envelope {
@@ -385,6 +399,7 @@ private:
   EventQueue Queue; ///< Index: rank (Resume), envelope (Arrival) or flow (FlowStart)
   std::vector<RankState> Ranks;
   std::vector<Request> Requests;
+  std::vector<RequestExtra> Extras; ///< by request slot, grown on first use
   std::vector<uint32_t> FreeRequests;
   std::vector<Envelope> Envelopes;
   std::vector<uint32_t> FreeEnvelopes;
