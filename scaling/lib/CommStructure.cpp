@@ -191,6 +191,7 @@ bool sameEvent(const Event &A, const Event &B) {
 
 namespace {
 
+static_assert(sizeof(SyntheticEventSource) == 128, "a generated stream is two cache lines");
 static_assert(sizeof(Event) == 64 + sizeof(std::vector<estimator::CompletedRequest>),
               "copyEvent copies every field of Event: add the new one there");
 
@@ -241,8 +242,8 @@ bool SyntheticEventSource::next(Event &E) {
     CollCall C = Op.Coll;
     C.Root = Op.Peer.eval(R, P);
     C.Bytes = Op.Bytes.eval(P, W);
-    auto &[Base, Events] =
-        Cache[{int(C.Kind), C.Root, C.Bytes, C.Elem, C.Commutative, C.Site, C.Comm}];
+    auto &[Base, Events] = (Cache ? *Cache : *(Cache = std::make_unique<LoweredCache>()))[{
+        int(C.Kind), C.Root, C.Bytes, C.Elem, C.Commutative, C.Site, C.Comm}];
     if (Events.empty()) {
       Base = LastRequest;
       uint64_t Last = LastRequest;
@@ -260,13 +261,13 @@ bool SyntheticEventSource::next(Event &E) {
   copyEvent(E, Op.Proto, Op.Sources.size() == Op.Proto.Completed.size());
   E.Index = Pos++;
   auto StartId = [&](uint32_t Dist) {
-    return Dist < UserStarts ? Starts[(UserStarts - 1 - Dist) & (Starts.size() - 1)] : 0;
+    return Dist < UserStarts ? starts()[(UserStarts - 1 - Dist) & StartsMask] : 0;
   };
   switch (E.Kind) {
   case EventKind::SendStart:
   case EventKind::RecvStart:
     E.Request = ++LastRequest;
-    Starts[UserStarts++ & (Starts.size() - 1)] = E.Request;
+    starts()[UserStarts++ & StartsMask] = E.Request;
     [[fallthrough]];
   case EventKind::Probe:
     E.Peer = Op.Peer.eval(R, P);
