@@ -68,7 +68,6 @@ EstimateResult Engine::Impl::run(std::span<EventSource *const> Sources) {
   for (uint32_t R = 0; R < Ranks.size(); ++R) {
     RankState &S = Ranks[R];
     S.Src = Sources[R];
-    S.Name = S.Src->name();
     if (!Opt.RegionStart) {
       // Until an Init shows up, the region starts with the stream (equation 1: start = 0).
       openRegion(S);
@@ -181,8 +180,8 @@ void copyHeld(Event &To, const Event &From) {
 } // namespace
 
 void Engine::Impl::prefetchHot(const RankState &S) {
-  prefetchBytes(
-      &S, size_t(reinterpret_cast<const char *>(&S.Name) - reinterpret_cast<const char *>(&S)));
+  prefetchBytes(&S, size_t(reinterpret_cast<const char *>(&S.Instances) -
+                           reinterpret_cast<const char *>(&S)));
 }
 
 void Engine::Impl::prefetchAhead() {
@@ -1082,10 +1081,10 @@ void Engine::Impl::endWait(uint32_t R, TimeNs End) {
         ++Result.NondeterministicReceives;
         if (Result.NondeterminismNotes.size() < Opt.MaxNotes)
           Result.NondeterminismNotes.push_back(
-              S.Name + ": rank " + std::to_string(R) + ": record " + std::to_string(S.WaitRecord) +
-              ": the receive started in block '" + formatBlock(Q.Block) +
-              "' was recorded matching rank " + std::to_string(X.RecSource) + " tag " +
-              std::to_string(X.RecTag) + " but is predicted to match rank " +
+              S.Src->name() + ": rank " + std::to_string(R) + ": record " +
+              std::to_string(S.WaitRecord) + ": the receive started in block '" +
+              formatBlock(Q.Block) + "' was recorded matching rank " + std::to_string(X.RecSource) +
+              " tag " + std::to_string(X.RecTag) + " but is predicted to match rank " +
               std::to_string(X.PredSource) + " tag " + std::to_string(X.PredTag));
       }
     }
@@ -1098,9 +1097,9 @@ void Engine::Impl::endWait(uint32_t R, TimeNs End) {
 
 void Engine::Impl::fail(uint32_t R, std::string Message) {
   Failed = true;
-  Result.Errors.push_back({Ranks[R].Name, "rank " + std::to_string(R) + ": record " +
-                                              std::to_string(Ranks[R].Index) + ": " +
-                                              std::move(Message)});
+  Result.Errors.push_back({Ranks[R].Src->name(), "rank " + std::to_string(R) + ": record " +
+                                                     std::to_string(Ranks[R].Index) + ": " +
+                                                     std::move(Message)});
 }
 
 std::string Engine::Impl::describe(const Request &Q) const {
@@ -1125,18 +1124,19 @@ void Engine::Impl::reportStuck() {
                        ": blocked from " + std::to_string(S.WaitStart) + " ns in block '" +
                        formatBlock(S.WaitBlock) + "' waiting for ";
     if (S.State == Status::Probing) {
-      Stuck.push_back({S.Name, Head + "a probe of a message from " + peerName(S.ProbeSource) +
-                                   " with " + tagName(S.ProbeTag)});
+      Stuck.push_back({S.Src->name(), Head + "a probe of a message from " +
+                                          peerName(S.ProbeSource) + " with " +
+                                          tagName(S.ProbeTag)});
       continue;
     }
     for (uint32_t Slot : S.WaitList)
       if (!Requests[Slot].Known)
-        Stuck.push_back({S.Name, Head + describe(Requests[Slot])});
+        Stuck.push_back({S.Src->name(), Head + describe(Requests[Slot])});
   }
   for (const Space &P : Spaces) {
     for (uint32_t V = P.UnexpHead; V != NoIndex; V = Envelopes[V].Next) {
       const Envelope &M = Envelopes[V];
-      Stuck.push_back({Ranks[uint32_t(M.Source)].Name,
+      Stuck.push_back({Ranks[uint32_t(M.Source)].Src->name(),
                        "rank " + std::to_string(M.Source) + ": the message of " +
                            std::to_string(M.Bytes) + " bytes to rank " + std::to_string(P.Rank) +
                            " with tag " + std::to_string(M.Tag) + " (communicator " +
@@ -1145,9 +1145,9 @@ void Engine::Impl::reportStuck() {
     }
     for (uint32_t Q = P.PostedHead; Q != NoIndex; Q = Requests[Q].NextPosted)
       if (!Requests[Q].Waited)
-        Stuck.push_back({Ranks[uint32_t(P.Rank)].Name, "rank " + std::to_string(P.Rank) + ": " +
-                                                           describe(Requests[Q]) +
-                                                           " was never matched"});
+        Stuck.push_back({Ranks[uint32_t(P.Rank)].Src->name(), "rank " + std::to_string(P.Rank) +
+                                                                  ": " + describe(Requests[Q]) +
+                                                                  " was never matched"});
   }
   if (Stuck.empty())
     return;

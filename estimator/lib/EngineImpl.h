@@ -286,8 +286,8 @@ private:
     /// ranks.
     RecentSend Sends[2];
     std::vector<RankSegment> Segments;
-    // Cold.
-    std::string Name;
+    // Cold (the stream's name is asked for only in diagnostics: a string per rank was an
+    // allocation and a cache line per rank at 10^5 ranks).
     std::vector<Instance> Instances; ///< closed instances
     uint32_t ProbeSpace = 0;
     int32_t ProbeSource = 0, ProbeTag = 0;
@@ -295,7 +295,7 @@ private:
     FlatMap<uint32_t> SegmentSlots; ///< segmentKey (probed on) -> Segments index
     Event Held; ///< a receive or probe read ahead of global time, replayed on resume
   };
-  /// Asks for the cache lines of a rank's state an event touches (the fields before Name).
+  /// Asks for the cache lines of a rank's state an event touches (the fields before Instances).
   static void prefetchHot(const RankState &S);
 
   void push(TimeNs Time, QueueKind Kind, uint32_t Index);
