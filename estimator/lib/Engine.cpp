@@ -68,7 +68,6 @@ EstimateResult Engine::Impl::run(std::span<EventSource *const> Sources) {
   for (uint32_t R = 0; R < Ranks.size(); ++R) {
     RankState &S = Ranks[R];
     S.Src = Sources[R];
-    S.Name = S.Src->name();
     if (!Opt.RegionStart) {
       // Until an Init shows up, the region starts with the stream (equation 1: start = 0).
       openRegion(S);
@@ -157,11 +156,32 @@ void prefetchBytes(const void *P, size_t Bytes) {
     __builtin_prefetch(C + I, 1);
 }
 
+/// To = From for a receive or probe held back, which never lists completed requests: their
+/// vector is left alone (swapping whole events was a tenth of runRank's instructions).
+void copyHeld(Event &To, const Event &From) {
+  static_assert(sizeof(Event) == 64 + sizeof(std::vector<CompletedRequest>),
+                "copyHeld copies every field of Event but Completed: add the new one here");
+  To.Kind = From.Kind;
+  To.Mode = From.Mode;
+  To.Context = From.Context;
+  To.Found = From.Found;
+  To.SameBuffer = From.SameBuffer;
+  To.Block = From.Block;
+  To.From = From.From;
+  To.Peer = From.Peer;
+  To.Tag = From.Tag;
+  To.Comm = From.Comm;
+  To.Count = From.Count;
+  To.Request = From.Request;
+  To.Index = From.Index;
+  To.Completed.clear();
+}
+
 } // namespace
 
 void Engine::Impl::prefetchHot(const RankState &S) {
-  prefetchBytes(
-      &S, size_t(reinterpret_cast<const char *>(&S.Name) - reinterpret_cast<const char *>(&S)));
+  prefetchBytes(&S, size_t(reinterpret_cast<const char *>(&S.Instances) -
+                           reinterpret_cast<const char *>(&S)));
 }
 
 void Engine::Impl::prefetchAhead() {
@@ -222,7 +242,7 @@ void Engine::Impl::runRank(uint32_t R) {
   bool First = true;
   for (;;) {
     if (S.HasHeld) {
-      std::swap(Ev, S.Held);
+      copyHeld(Ev, S.Held);
       S.HasHeld = false;
     } else if (S.Src->next(Ev)) {
       ++S.Record;
@@ -242,7 +262,7 @@ void Engine::Impl::runRank(uint32_t R) {
     bool Behind =
         (!Queue.empty() && S.Now >= Queue.front().Time) || (FlowsDirty && S.Now >= DirtyTime);
     if (!First && ReadsMatching && Behind) {
-      std::swap(Ev, S.Held);
+      copyHeld(S.Held, Ev);
       S.HasHeld = true;
       push(S.Now, QueueKind::Resume, R);
       return;
@@ -254,10 +274,7 @@ void Engine::Impl::runRank(uint32_t R) {
   }
 }
 
-uint32_t Engine::Impl::blockIndex(BlockId B) {
-  // Replays cycle through few blocks: the two met last answer most look-ups without hashing.
-  if (RecentBlocks[0].Idx != NoIndex && RecentBlocks[0].Block == B)
-    return RecentBlocks[0].Idx;
+uint32_t Engine::Impl::blockIndexRecent(BlockId B) {
   if (RecentBlocks[1].Idx != NoIndex && RecentBlocks[1].Block == B) {
     std::swap(RecentBlocks[0], RecentBlocks[1]);
     return RecentBlocks[0].Idx;
@@ -393,32 +410,13 @@ void Engine::Impl::closeRegion(RankState &S) {
   S.Instances.push_back(S.Cur);
 }
 
-void Engine::Impl::charge(uint32_t R, SpanKind Kind, uint32_t BlockIdx, TimeNs Begin, TimeNs End) {
-  RankState &S = Ranks[R];
-  if (!S.InRegion || End <= Begin)
-    return;
-  TimeNs D = End - Begin;
-  BlockResult &B = BlockTotals[BlockIdx];
-  Instance &In = S.Cur;
-  switch (Kind) {
-  case SpanKind::Compute:
-    In.Compute += D;
-    B.Compute += D;
-    break;
-  case SpanKind::Comm:
-    In.Comm += D;
-    B.Comm += D;
-    break;
-  case SpanKind::Wait:
-    In.Wait += D;
-    B.Wait += D;
-    break;
-  }
+void Engine::Impl::chargeHooks(uint32_t R, SpanKind Kind, BlockId Block, TimeNs Begin, TimeNs End) {
+  const RankState &S = Ranks[R];
   if (Opt.Timeline)
-    Opt.Timeline->span(int(R), Kind, B.Block, Begin, End);
+    Opt.Timeline->span(int(R), Kind, Block, Begin, End);
   if (Opt.Observer)
-    Opt.Observer->interval(int(R), Kind == SpanKind::Wait ? S.WaitRecord : S.Index, Kind, 0,
-                           B.Block, Begin, End);
+    Opt.Observer->interval(int(R), Kind == SpanKind::Wait ? S.WaitRecord : S.Index, Kind, 0, Block,
+                           Begin, End);
 }
 
 bool Engine::Impl::dispatch(uint32_t R, const Event &E) {
@@ -500,9 +498,7 @@ bool Engine::Impl::doCompute(uint32_t R, const Event &E, uint64_t Trips) {
     return false;
   }
   // Picoseconds with a carried remainder, so many sub-nanosecond blocks still add up.
-  unsigned __int128 Total = (unsigned __int128)uint64_t(*Ps) * Trips + S.CarryPs;
-  TimeNs Ns = TimeNs(Total / 1000);
-  S.CarryPs = uint64_t(Total % 1000);
+  TimeNs Ns = takeWholeNs((unsigned __int128)uint64_t(*Ps) * Trips + S.CarryPs, S.CarryPs);
   if (Opt.Assume)
     Ns = Opt.Assume->compute(int(R), S.Index, 0, E.Block, Ns);
   charge(R, SpanKind::Compute, S.CurBlock, S.Now, S.Now + Ns);
@@ -573,9 +569,7 @@ bool Engine::Impl::doSegment(uint32_t R, const Event &E) {
   }
   const double Sec = G.Times->seconds(G.Occurrences++);
   const int64_t Ps = std::max<int64_t>(0, roundNs(Sec * 1e12));
-  unsigned __int128 Total = (unsigned __int128)uint64_t(Ps) + S.CarryPs;
-  TimeNs Ns = TimeNs(Total / 1000);
-  S.CarryPs = uint64_t(Total % 1000);
+  TimeNs Ns = takeWholeNs((unsigned __int128)uint64_t(Ps) + S.CarryPs, S.CarryPs);
   if (Opt.Assume)
     Ns = Opt.Assume->compute(int(R), S.Index, E.From, E.Block, Ns);
   const TimeNs Begin = S.Now;
@@ -597,18 +591,24 @@ uint32_t Engine::Impl::newRequest(uint32_t R, const Event &E) {
   RankState &S = Ranks[R];
   uint32_t Slot = S.SpareRequests.Size > 0 ? S.SpareRequests.Slots[--S.SpareRequests.Size]
                                            : takeSlot(Requests, FreeRequests);
+  // Every field written once (assigning Request() first cost as much again: a zeroed
+  // temporary copied over the line).
+  static_assert(sizeof(Request) == 64, "newRequest writes every field: add the new one here");
   Request &Q = Requests[Slot];
-  Q = Request();
+  Q.Start = S.Now;
+  Q.Done = 0;
+  Q.Block = E.Block;
+  Q.Bytes = E.Count;
+  Q.Comm = E.Comm;
   Q.Owner = int32_t(R);
   Q.Peer = E.Peer;
   Q.Tag = E.Tag;
-  Q.Comm = E.Comm;
+  Q.NextPosted = NoIndex;
   Q.Context = E.Context;
+  Q.IsRecv = Q.Known = Q.Waited = Q.Detached = false;
   Q.SameBuffer = E.SameBuffer;
-  Q.Bytes = E.Count;
-  Q.Block = E.Block;
-  Q.Id = E.Request;
-  Q.Start = S.Now;
+  if (Opt.Observer) // the only reader of the partner fields
+    extra(Slot) = RequestExtra();
   bool Inserted = false;
   uint32_t &Mapped = S.Requests.getOrInsert(E.Request, Slot, &Inserted);
   if (!Inserted) {
@@ -679,16 +679,21 @@ void Engine::Impl::doSend(uint32_t R, const Event &E) {
     complete(Slot, S.Now);
     return;
   }
-  const LinkModel &L = Net.link(int(R), E.Peer);
+  const RecentSend &T = sendTarget(S, int32_t(R), E);
+  const LinkModel &L = *T.Link;
+  const LinkCosts &C = linkCosts(L, E.Count);
+  const TimeNs Overhead = C.SendOverhead;
   TimeNs Start = S.Now;
-  TimeNs Inject = S.Injected ? std::max(Start, S.LastInject + L.gap()) : Start;
+  TimeNs Inject = S.Injected ? std::max(Start, S.LastInject + C.Gap) : Start;
   S.LastInject = Inject;
   S.Injected = true;
 
-  bool Rendezvous = E.Count > L.eagerLimit() || E.Mode == SendMode::Synchronous;
+  bool Rendezvous = E.Count > C.EagerLimit || E.Mode == SendMode::Synchronous;
   bool SendWaits = Rendezvous && E.Mode != SendMode::Buffered;
+  // A rendezvous message announces itself with an empty control message; the data follows
+  // once the receive is matched.
+  const TimeNs Transfer = Rendezvous ? linkCosts(L, 0).Transfer : C.Transfer;
   uint32_t Env = newEnvelope(S);
-  const RecentSend &T = sendTarget(S, int32_t(R), E);
   Envelope &V = Envelopes[Env];
   V.Space = T.Space;
   V.Source = int32_t(R);
@@ -699,9 +704,7 @@ void Engine::Impl::doSend(uint32_t R, const Event &E) {
   V.Rendezvous = Rendezvous;
   V.Next = NoIndex;
   V.SendReq = SendWaits ? Slot : NoIndex;
-  // A rendezvous message announces itself with an empty control message; the data follows
-  // once the receive is matched.
-  V.Arrival = Inject + std::max<TimeNs>(0, L.transfer(Rendezvous ? 0 : E.Count));
+  V.Arrival = Inject + std::max<TimeNs>(0, Transfer);
   V.Channel = T.Chan;
   V.InTransit = false;
   if (!Rendezvous) {
@@ -715,7 +718,7 @@ void Engine::Impl::doSend(uint32_t R, const Event &E) {
   }
   ++Result.Messages;
 
-  S.Now += L.sendOverhead(E.Count);
+  S.Now += Overhead;
   charge(R, SpanKind::Comm, S.CurBlock, Start, S.Now);
   if (!SendWaits)
     complete(Slot, Start);
@@ -749,6 +752,7 @@ const Engine::Impl::RecentSend &Engine::Impl::sendTarget(RankState &S, int32_t S
   T.Context = E.Context;
   T.Space = spaceOf(E.Peer, E.Comm, E.Context);
   T.Chan = channelOf(T.Space, Source);
+  T.Link = &Net.link(Source, E.Peer);
   S.Sends[1] = S.Sends[0];
   S.Sends[0] = T;
   return S.Sends[0];
@@ -757,6 +761,14 @@ const Engine::Impl::RecentSend &Engine::Impl::sendTarget(RankState &S, int32_t S
 void Engine::Impl::dispatchEnvelope(uint32_t Env) {
   Envelope &V = Envelopes[Env];
   Channel &C = Channels[V.Channel];
+  if (C.Head == NoIndex && !V.InTransit) {
+    // Nothing ahead of it on its channel (no contention, or every earlier one delivered):
+    // what drainChannel would do, without queueing it first.
+    V.Arrival = std::max(V.Arrival, C.Last);
+    C.Last = V.Arrival;
+    push(V.Arrival, QueueKind::Arrival, Env);
+    return;
+  }
   V.ChannelNext = NoIndex;
   if (C.Tail == NoIndex)
     C.Head = Env;
@@ -787,8 +799,10 @@ void Engine::Impl::doRecv(uint32_t R, const Event &E) {
   uint32_t Slot = newRequest(R, E);
   Requests[Slot].IsRecv = true;
   if (E.Peer == ProcNull) {
-    Requests[Slot].PredSource = ProcNull;
-    Requests[Slot].PredTag = AnyTag;
+    if (Requests[Slot].wildcard()) {
+      extra(Slot).PredSource = ProcNull;
+      extra(Slot).PredTag = AnyTag;
+    }
     complete(Slot, S.Now);
     return;
   }
@@ -821,7 +835,7 @@ void Engine::Impl::doRecv(uint32_t R, const Event &E) {
   // A wildcard receive does not know its sender yet: it pays the overhead of the rank's own
   // node.
   const LinkModel &L = Net.link(E.Peer == AnySource ? int(R) : E.Peer, int(R));
-  S.Now += L.recvOverhead(E.Count);
+  S.Now += linkCosts(L, E.Count).RecvOverhead;
   charge(R, SpanKind::Comm, S.CurBlock, Post, S.Now);
 }
 
@@ -872,16 +886,21 @@ void Engine::Impl::match(uint32_t Env, uint32_t Recv, TimeNs Now) {
                                 formatBlock(Q.Block) +
                                 "': the traces contradict each other (a real run would end "
                                 "with MPI_ERR_TRUNCATE)");
-  Q.PredSource = V.Source;
-  Q.PredTag = V.Tag;
+  if (Q.wildcard()) { // only the nondeterminism check reads the prediction
+    RequestExtra &X = extra(Recv);
+    X.PredSource = V.Source;
+    X.PredTag = V.Tag;
+  }
   if (Opt.Observer) { // only the observer's dependencies read the partner
-    Q.PeerRank = V.Source;
-    Q.PeerTime = V.Inject;
-    Q.PeerBlock = V.Block;
+    RequestExtra &X = extra(Recv);
+    X.PeerRank = V.Source;
+    X.PeerTime = V.Inject;
+    X.PeerBlock = V.Block;
     if (V.SendReq != NoIndex) {
-      Requests[V.SendReq].PeerRank = Q.Owner;
-      Requests[V.SendReq].PeerTime = Q.Start;
-      Requests[V.SendReq].PeerBlock = Q.Block;
+      RequestExtra &Y = extra(V.SendReq);
+      Y.PeerRank = Q.Owner;
+      Y.PeerTime = Q.Start;
+      Y.PeerBlock = Q.Block;
     }
   }
   TimeNs Done;
@@ -893,7 +912,7 @@ void Engine::Impl::match(uint32_t Env, uint32_t Recv, TimeNs Now) {
     // The transfer starts once the send has started and the receive is posted.
     const LinkModel &L = Net.link(V.Source, Q.Owner);
     TimeNs Begin = std::max(V.Inject, Q.Start);
-    TimeNs End = Begin + std::max<TimeNs>(0, L.transfer(V.Bytes));
+    TimeNs End = Begin + std::max<TimeNs>(0, linkCosts(L, V.Bytes).Transfer);
     // Received into the buffer the rank has just sent from: the receiver's copy first takes
     // the buffer's lines back from the peer that read them (docs/estimator.md).
     if (Q.SameBuffer) [[unlikely]]
@@ -956,10 +975,13 @@ bool Engine::Impl::doCompletion(uint32_t R, const Event &E) {
     S.Requests.erase(C.Request);
     Request &Q = Requests[Slot];
     Q.Waited = true;
-    Q.RecSource = C.Source;
-    Q.RecTag = C.Tag;
+    if (Q.wildcard()) {
+      S.WaitWildcard = true;
+      RequestExtra &X = extra(Slot);
+      X.RecSource = C.Source;
+      X.RecTag = C.Tag;
+    }
     S.WaitList.push_back(Slot);
-    S.WaitWildcard |= Q.IsRecv && (Q.Peer == AnySource || Q.Tag == AnyTag);
     if (Q.Known)
       S.WaitMax = std::max(S.WaitMax, Q.Done);
     else
@@ -1033,9 +1055,10 @@ void Engine::Impl::endWait(uint32_t R, TimeNs End) {
   if (Opt.Observer && End > S.WaitStart && S.InRegion && !Probe)
     for (uint32_t Slot : S.WaitList) {
       const Request &Q = Requests[Slot];
-      if (Q.Done == End && Q.PeerRank >= 0) {
-        Opt.Observer->dependency(int(R), S.WaitRecord, S.WaitStart, End, Q.PeerRank, Q.PeerTime,
-                                 Q.PeerBlock);
+      const RequestExtra &X = extra(Slot);
+      if (Q.Done == End && X.PeerRank >= 0) {
+        Opt.Observer->dependency(int(R), S.WaitRecord, S.WaitStart, End, X.PeerRank, X.PeerTime,
+                                 X.PeerBlock);
         break;
       }
     }
@@ -1046,19 +1069,23 @@ void Engine::Impl::endWait(uint32_t R, TimeNs End) {
       continue;
     }
     const Request &Q = Requests[Slot];
-    bool Wildcard = Q.Peer == AnySource || Q.Tag == AnyTag;
-    if (Q.IsRecv && Wildcard && Q.RecSource != NoStatus) {
-      bool Differs = (Q.Peer == AnySource && Q.RecSource != Q.PredSource) ||
-                     (Q.Tag == AnyTag && Q.RecTag != NoStatus && Q.RecTag != Q.PredTag);
+    if (!Q.wildcard()) {
+      releaseRequest(Slot, R);
+      continue;
+    }
+    const RequestExtra &X = extra(Slot);
+    if (X.RecSource != NoStatus) {
+      bool Differs = (Q.Peer == AnySource && X.RecSource != X.PredSource) ||
+                     (Q.Tag == AnyTag && X.RecTag != NoStatus && X.RecTag != X.PredTag);
       if (Differs) {
         ++Result.NondeterministicReceives;
         if (Result.NondeterminismNotes.size() < Opt.MaxNotes)
           Result.NondeterminismNotes.push_back(
-              S.Name + ": rank " + std::to_string(R) + ": record " + std::to_string(S.WaitRecord) +
-              ": the receive started in block '" + formatBlock(Q.Block) +
-              "' was recorded matching rank " + std::to_string(Q.RecSource) + " tag " +
-              std::to_string(Q.RecTag) + " but is predicted to match rank " +
-              std::to_string(Q.PredSource) + " tag " + std::to_string(Q.PredTag));
+              S.Src->name() + ": rank " + std::to_string(R) + ": record " +
+              std::to_string(S.WaitRecord) + ": the receive started in block '" +
+              formatBlock(Q.Block) + "' was recorded matching rank " + std::to_string(X.RecSource) +
+              " tag " + std::to_string(X.RecTag) + " but is predicted to match rank " +
+              std::to_string(X.PredSource) + " tag " + std::to_string(X.PredTag));
       }
     }
     releaseRequest(Slot, R);
@@ -1070,9 +1097,9 @@ void Engine::Impl::endWait(uint32_t R, TimeNs End) {
 
 void Engine::Impl::fail(uint32_t R, std::string Message) {
   Failed = true;
-  Result.Errors.push_back({Ranks[R].Name, "rank " + std::to_string(R) + ": record " +
-                                              std::to_string(Ranks[R].Index) + ": " +
-                                              std::move(Message)});
+  Result.Errors.push_back({Ranks[R].Src->name(), "rank " + std::to_string(R) + ": record " +
+                                                     std::to_string(Ranks[R].Index) + ": " +
+                                                     std::move(Message)});
 }
 
 std::string Engine::Impl::describe(const Request &Q) const {
@@ -1097,18 +1124,19 @@ void Engine::Impl::reportStuck() {
                        ": blocked from " + std::to_string(S.WaitStart) + " ns in block '" +
                        formatBlock(S.WaitBlock) + "' waiting for ";
     if (S.State == Status::Probing) {
-      Stuck.push_back({S.Name, Head + "a probe of a message from " + peerName(S.ProbeSource) +
-                                   " with " + tagName(S.ProbeTag)});
+      Stuck.push_back({S.Src->name(), Head + "a probe of a message from " +
+                                          peerName(S.ProbeSource) + " with " +
+                                          tagName(S.ProbeTag)});
       continue;
     }
     for (uint32_t Slot : S.WaitList)
       if (!Requests[Slot].Known)
-        Stuck.push_back({S.Name, Head + describe(Requests[Slot])});
+        Stuck.push_back({S.Src->name(), Head + describe(Requests[Slot])});
   }
   for (const Space &P : Spaces) {
     for (uint32_t V = P.UnexpHead; V != NoIndex; V = Envelopes[V].Next) {
       const Envelope &M = Envelopes[V];
-      Stuck.push_back({Ranks[uint32_t(M.Source)].Name,
+      Stuck.push_back({Ranks[uint32_t(M.Source)].Src->name(),
                        "rank " + std::to_string(M.Source) + ": the message of " +
                            std::to_string(M.Bytes) + " bytes to rank " + std::to_string(P.Rank) +
                            " with tag " + std::to_string(M.Tag) + " (communicator " +
@@ -1117,9 +1145,9 @@ void Engine::Impl::reportStuck() {
     }
     for (uint32_t Q = P.PostedHead; Q != NoIndex; Q = Requests[Q].NextPosted)
       if (!Requests[Q].Waited)
-        Stuck.push_back({Ranks[uint32_t(P.Rank)].Name, "rank " + std::to_string(P.Rank) + ": " +
-                                                           describe(Requests[Q]) +
-                                                           " was never matched"});
+        Stuck.push_back({Ranks[uint32_t(P.Rank)].Src->name(), "rank " + std::to_string(P.Rank) +
+                                                                  ": " + describe(Requests[Q]) +
+                                                                  " was never matched"});
   }
   if (Stuck.empty())
     return;

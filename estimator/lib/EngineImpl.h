@@ -23,24 +23,38 @@ private:
   enum class QueueKind : uint32_t { Resume, Arrival, FlowStart, FlowEnd };
   static constexpr uint32_t NoIndex = ~0U;
 
-  /// A started send or receive, alive until it has been waited for and is complete.
-  struct alignas(64) Request { // two cache lines, not three
-    TimeNs Start = 0;          ///< send start or receive post
-    TimeNs Done = 0;           ///< completion time, once Known
+  /// A started send or receive, alive until it has been waited for and is complete: what the
+  /// matching and the waits read, in one cache line (at 10^5 ranks every request is out of
+  /// the caches when it is next touched).
+  struct alignas(64) Request {
+    TimeNs Start = 0; ///< send start or receive post
+    TimeNs Done = 0;  ///< completion time, once Known
     BlockId Block = 0;
-    uint64_t Id = 0, Bytes = 0;
-    int32_t Owner = 0, Peer = 0, Tag = 0;
+    uint64_t Bytes = 0;
     uint64_t Comm = 0;
-    int32_t PredSource = NoStatus, PredTag = NoStatus; ///< predicted match (receives)
-    int32_t RecSource = NoStatus, RecTag = NoStatus;   ///< recorded match (wildcard receives)
-    int32_t PeerRank = -1; ///< whose event completes it: the sender (receives), receiver (sends)
-    TimeNs PeerTime = 0;   ///< that event's time: the send's injection, the receive's post
-    BlockId PeerBlock = 0; ///< that event's call site
+    int32_t Owner = 0, Peer = 0, Tag = 0;
     uint32_t NextPosted = NoIndex;
     uint8_t Context = 0;
     bool IsRecv = false, Known = false, Waited = false, Detached = false;
     bool SameBuffer = false; ///< receives: Event::SameBuffer
+    /// A receive with a wildcard source or tag: its predicted and recorded matches are kept
+    /// (RequestExtra) for the nondeterminism check.
+    bool wildcard() const { return IsRecv && (Peer == AnySource || Tag == AnyTag); }
   };
+  /// What only wildcard receives and replay observers need, beside the request (same index),
+  /// written only for them.
+  struct RequestExtra {
+    int32_t PredSource = NoStatus, PredTag = NoStatus; ///< predicted match (wildcard receives)
+    int32_t RecSource = NoStatus, RecTag = NoStatus;   ///< recorded match (wildcard receives)
+    int32_t PeerRank = -1; ///< whose event completes it: the sender (receives), receiver (sends)
+    TimeNs PeerTime = 0;   ///< that event's time: the send's injection, the receive's post
+    BlockId PeerBlock = 0; ///< that event's call site
+  };
+  RequestExtra &extra(uint32_t Slot) {
+    if (Slot >= Extras.size()) [[unlikely]]
+      Extras.resize(Requests.size());
+    return Extras[Slot];
+  }
 
   /// A message on its way to, or waiting in, the receiver's unexpected queue.
   struct Envelope {
@@ -204,13 +218,35 @@ private:
     std::vector<uint32_t> Heap; ///< all of them, once more than Capacity
   };
 
-  /// A destination sent to recently: its matching space and channel without the look-ups.
+  /// A destination sent to recently: its matching space, channel and link without the
+  /// look-ups.
   struct RecentSend {
     uint64_t Comm = 0;
     int32_t Peer = -1;
     uint8_t Context = 0;
     uint32_t Space = NoIndex, Chan = NoIndex;
+    const LinkModel *Link = nullptr;
   };
+
+  /// The network model's answers for one (link, message size). A replay sends few sizes over
+  /// few links, and the virtual calls and the table interpolation behind them were a tenth of
+  /// a message's instructions; the models' answers depend only on their arguments
+  /// (LinkModel), so a direct-mapped table of them changes no result.
+  struct LinkCosts {
+    const LinkModel *Link = nullptr;
+    uint64_t Bytes = 0;
+    TimeNs Transfer = 0, SendOverhead = 0, RecvOverhead = 0, Gap = 0;
+    uint64_t EagerLimit = 0;
+  };
+  const LinkCosts &linkCosts(const LinkModel &L, uint64_t Bytes) {
+    const uint64_t H = (reinterpret_cast<uintptr_t>(&L) >> 4) * 0x9e3779b97f4a7c15ULL ^
+                       Bytes * 0xbf58476d1ce4e5b9ULL;
+    LinkCosts &C = CostTable[(H >> 32) & (NumCosts - 1)];
+    if (C.Link != &L || C.Bytes != Bytes) [[unlikely]]
+      C = {&L,      Bytes,         L.transfer(Bytes), L.sendOverhead(Bytes), L.recvOverhead(Bytes),
+           L.gap(), L.eagerLimit()};
+    return C;
+  }
 
   /// Hot fields first: at 10^5 ranks each rank's state has left the caches by the time it runs
   /// again, so an event should touch few of its lines, and the engine prefetches those
@@ -250,8 +286,8 @@ private:
     /// ranks.
     RecentSend Sends[2];
     std::vector<RankSegment> Segments;
-    // Cold.
-    std::string Name;
+    // Cold (the stream's name is asked for only in diagnostics: a string per rank was an
+    // allocation and a cache line per rank at 10^5 ranks).
     std::vector<Instance> Instances; ///< closed instances
     uint32_t ProbeSpace = 0;
     int32_t ProbeSource = 0, ProbeTag = 0;
@@ -259,7 +295,7 @@ private:
     FlatMap<uint32_t> SegmentSlots; ///< segmentKey (probed on) -> Segments index
     Event Held; ///< a receive or probe read ahead of global time, replayed on resume
   };
-  /// Asks for the cache lines of a rank's state an event touches (the fields before Name).
+  /// Asks for the cache lines of a rank's state an event touches (the fields before Instances).
   static void prefetchHot(const RankState &S);
 
   void push(TimeNs Time, QueueKind Kind, uint32_t Index);
@@ -294,8 +330,41 @@ private:
   void beginEvent(uint32_t R, const Event &E);
   void endEvent(uint32_t R, BlockId B, EventKind K);
   void closeRegion(RankState &S);
-  void charge(uint32_t R, SpanKind Kind, uint32_t BlockIdx, TimeNs Begin, TimeNs End);
-  uint32_t blockIndex(BlockId B);
+  /// Adds [Begin, End) to the rank's open instance and the block's totals (inline: three or
+  /// four charges per message).
+  void charge(uint32_t R, SpanKind Kind, uint32_t BlockIdx, TimeNs Begin, TimeNs End) {
+    RankState &S = Ranks[R];
+    if (!S.InRegion || End <= Begin)
+      return;
+    const TimeNs D = End - Begin;
+    BlockResult &B = BlockTotals[BlockIdx];
+    Instance &In = S.Cur;
+    switch (Kind) {
+    case SpanKind::Compute:
+      In.Compute += D;
+      B.Compute += D;
+      break;
+    case SpanKind::Comm:
+      In.Comm += D;
+      B.Comm += D;
+      break;
+    case SpanKind::Wait:
+      In.Wait += D;
+      B.Wait += D;
+      break;
+    }
+    if (Opt.Timeline || Opt.Observer) [[unlikely]]
+      chargeHooks(R, Kind, B.Block, Begin, End);
+  }
+  void chargeHooks(uint32_t R, SpanKind Kind, BlockId Block, TimeNs Begin, TimeNs End);
+  /// Replays cycle through few blocks: the two met last answer most look-ups without hashing
+  /// (the last one inline).
+  uint32_t blockIndex(BlockId B) {
+    if (RecentBlocks[0].Idx != NoIndex && RecentBlocks[0].Block == B)
+      return RecentBlocks[0].Idx;
+    return blockIndexRecent(B);
+  }
+  uint32_t blockIndexRecent(BlockId B);
   uint32_t blockIndexSlow(BlockId B);
   uint32_t newRequest(uint32_t R, const Event &E);
   void releaseRequest(uint32_t Slot, uint32_t Owner);
@@ -330,6 +399,7 @@ private:
   EventQueue Queue; ///< Index: rank (Resume), envelope (Arrival) or flow (FlowStart)
   std::vector<RankState> Ranks;
   std::vector<Request> Requests;
+  std::vector<RequestExtra> Extras; ///< by request slot, grown on first use
   std::vector<uint32_t> FreeRequests;
   std::vector<Envelope> Envelopes;
   std::vector<uint32_t> FreeEnvelopes;
@@ -365,6 +435,8 @@ private:
   FlatMap<uint32_t> SegmentIndex; ///< segmentKey (probed on) -> SegmentTotals index
   std::vector<SegmentResult> SegmentTotals;
   bool SegmentMode = false; ///< the compute model has segments: Segment events are charged
+  static constexpr size_t NumCosts = 128;
+  LinkCosts CostTable[NumCosts];
   Event Ev;
   EstimateResult Result;
 };

@@ -38,7 +38,7 @@ std::vector<int> dimsCreate(int P, int D) {
   return Dims;
 }
 
-int32_t PeerExpr::eval(int32_t R, int32_t P) const {
+int32_t PeerExpr::evalOther(int32_t R, int32_t P) const {
   auto InRange = [&](int64_t V) { return V >= 0 && V < P ? int32_t(V) : estimator::ProcNull; };
   switch (K) {
   case Literal:
@@ -61,7 +61,15 @@ int32_t PeerExpr::eval(int32_t R, int32_t P) const {
   case Xor:
     return InRange(int64_t(R) ^ A);
   case Grid: {
-    const std::vector<int> D = dimsCreate(P, Dims);
+    // The grid of the last (P, Dims) asked for: dimsCreate allocates, and a replay asks for
+    // one grid at every event.
+    thread_local int LastP = 0, LastDims = -1;
+    thread_local std::vector<int> D;
+    if (LastP != P || LastDims != Dims) {
+      D = dimsCreate(P, Dims);
+      LastP = P;
+      LastDims = Dims;
+    }
     // Row-major coordinates, the last dimension fastest (MPI_Cart_create's order).
     int64_t Stride = 1;
     for (size_t J = Axis + 1; J < D.size(); ++J)
@@ -114,10 +122,22 @@ std::string PeerExpr::text() const {
   return S.str();
 }
 
-uint64_t BytesExpr::eval(double P, double W) const {
-  if (WExp == 0 && PExp == 0)
-    return uint64_t(Coeff);
-  return uint64_t(std::llround(Const + Coeff * std::pow(W, WExp) / std::pow(P, PExp)));
+uint64_t BytesExpr::evalPower(double P, double W) const {
+  // A replay evaluates each expression once per rank at one (P, W): the last answers, keyed
+  // by every value they depend on, spare two pow calls per message.
+  struct Memo {
+    double Coeff, WExp, PExp, Const, P, W;
+    uint64_t V;
+  };
+  thread_local Memo Last[8] = {};
+  thread_local unsigned Next = 0;
+  for (const Memo &M : Last)
+    if (M.Coeff == Coeff && M.WExp == WExp && M.PExp == PExp && M.Const == Const && M.P == P &&
+        M.W == W)
+      return M.V;
+  const uint64_t V = uint64_t(std::llround(Const + Coeff * std::pow(W, WExp) / std::pow(P, PExp)));
+  Last[Next++ % 8] = {Coeff, WExp, PExp, Const, P, W, V};
+  return V;
 }
 
 std::string BytesExpr::text() const {
@@ -171,12 +191,14 @@ bool sameEvent(const Event &A, const Event &B) {
 
 namespace {
 
+static_assert(sizeof(SyntheticEventSource) == 128, "a generated stream is two cache lines");
 static_assert(sizeof(Event) == 64 + sizeof(std::vector<estimator::CompletedRequest>),
               "copyEvent copies every field of Event: add the new one there");
 
 /// E = Proto, reusing E.Completed's capacity; the vector's copy (a call, even when empty) was
-/// a tenth of the generator's cost, and only completions have one.
-void copyEvent(Event &E, const Event &Proto) {
+/// a tenth of the generator's cost, and only completions have one. Refilled: the caller
+/// overwrites every completed request, so only their number is copied.
+[[gnu::always_inline]] inline void copyEvent(Event &E, const Event &Proto, bool Refilled = false) {
   E.Kind = Proto.Kind;
   E.Mode = Proto.Mode;
   E.Context = Proto.Context;
@@ -191,6 +213,8 @@ void copyEvent(Event &E, const Event &Proto) {
   E.Index = Proto.Index;
   if (Proto.Completed.empty())
     E.Completed.clear();
+  else if (Refilled)
+    E.Completed.resize(Proto.Completed.size());
   else
     E.Completed = Proto.Completed;
 }
@@ -218,8 +242,8 @@ bool SyntheticEventSource::next(Event &E) {
     CollCall C = Op.Coll;
     C.Root = Op.Peer.eval(R, P);
     C.Bytes = Op.Bytes.eval(P, W);
-    auto &[Base, Events] =
-        Cache[{int(C.Kind), C.Root, C.Bytes, C.Elem, C.Commutative, C.Site, C.Comm}];
+    auto &[Base, Events] = (Cache ? *Cache : *(Cache = std::make_unique<LoweredCache>()))[{
+        int(C.Kind), C.Root, C.Bytes, C.Elem, C.Commutative, C.Site, C.Comm}];
     if (Events.empty()) {
       Base = LastRequest;
       uint64_t Last = LastRequest;
@@ -234,16 +258,16 @@ bool SyntheticEventSource::next(Event &E) {
     LoweredPos = 0;
     return next(E);
   }
-  copyEvent(E, Op.Proto);
+  copyEvent(E, Op.Proto, Op.Sources.size() == Op.Proto.Completed.size());
   E.Index = Pos++;
   auto StartId = [&](uint32_t Dist) {
-    return Dist < UserStarts ? Starts[(UserStarts - 1 - Dist) % Starts.size()] : 0;
+    return Dist < UserStarts ? starts()[(UserStarts - 1 - Dist) & StartsMask] : 0;
   };
   switch (E.Kind) {
   case EventKind::SendStart:
   case EventKind::RecvStart:
     E.Request = ++LastRequest;
-    Starts[UserStarts++ % Starts.size()] = E.Request;
+    starts()[UserStarts++ & StartsMask] = E.Request;
     [[fallthrough]];
   case EventKind::Probe:
     E.Peer = Op.Peer.eval(R, P);
@@ -251,14 +275,20 @@ bool SyntheticEventSource::next(Event &E) {
   case EventKind::Loop:
     E.Count = Op.Bytes.eval(P, W);
     break;
-  case EventKind::Completion:
-    for (size_t K = 0; K < Op.Sources.size(); ++K) {
-      E.Completed[K].Request = StartId(Op.Dist[K]);
-      E.Completed[K].Source = Op.Sources[K].eval(R, P);
-      E.Completed[K].Tag =
-          E.Completed[K].Source == estimator::ProcNull ? Op.Tags[K].second : Op.Tags[K].first;
+  case EventKind::Completion: {
+    // Through plain pointers: stores into E.Completed would otherwise reload every vector's
+    // bounds (they might alias).
+    estimator::CompletedRequest *Out = E.Completed.data();
+    const PeerExpr *Sources = Op.Sources.data();
+    const uint32_t *Dist = Op.Dist.data();
+    const std::pair<int32_t, int32_t> *Tags = Op.Tags.data();
+    for (size_t K = 0, N = Op.Sources.size(); K < N; ++K) {
+      Out[K].Request = StartId(Dist[K]);
+      Out[K].Source = Sources[K].eval(R, P);
+      Out[K].Tag = Out[K].Source == estimator::ProcNull ? Tags[K].second : Tags[K].first;
     }
     break;
+  }
   case EventKind::RequestFree:
     E.Request = StartId(Op.Dist.empty() ? 0 : Op.Dist[0]);
     break;

@@ -128,7 +128,6 @@ private:
   bool AnyBlocks = false, AnySegments = false;
 };
 
-/// The network between one pair of ranks.
 /// Nanoseconds by message size: piecewise linear in the sizes (ascending), extrapolated along
 /// the last (or first) segment, never < 0; 0 when empty. The receive table of TableLinkModel
 /// and a link's memory-copy and same-buffer tables.
@@ -141,6 +140,9 @@ struct SizeTable {
   bool empty() const { return Sizes.empty(); }
 };
 
+/// The network between one pair of ranks. Its answers depend only on the arguments (the
+/// engine keeps them per link and message size), and a NetworkModel's links live as long as
+/// it does.
 class LinkModel {
 public:
   virtual ~LinkModel();

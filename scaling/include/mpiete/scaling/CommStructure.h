@@ -8,6 +8,7 @@
 #include "mpiete/estimator/Event.h"
 #include "mpiete/scaling/CollSim.h"
 
+#include <bit>
 #include <map>
 #include <memory>
 #include <string>
@@ -35,8 +36,28 @@ struct PeerExpr {
   uint8_t Dims = 0, Axis = 0;
   bool Periodic = false;
 
-  int32_t eval(int32_t R, int32_t P) const;
+  /// Inline for the kinds a generated stream evaluates per event (a ring, a line, a fixed
+  /// rank): the call was a sixth of the generator's instructions.
+  int32_t eval(int32_t R, int32_t P) const {
+    if (K == Wrap) {
+      // Ring neighbours are at most one lap off: no division.
+      const int64_t V = int64_t(R) + A;
+      if (V >= 0 && V < P)
+        return int32_t(V);
+      if (V >= P && V < 2 * int64_t(P))
+        return int32_t(V - P);
+    } else if (K == Offset) {
+      const int64_t V = int64_t(R) + A;
+      return V >= 0 && V < P ? int32_t(V) : estimator::ProcNull;
+    } else if (K == Literal) {
+      return int32_t(A);
+    }
+    return evalOther(R, P);
+  }
   std::string text() const;
+
+private:
+  int32_t evalOther(int32_t R, int32_t P) const;
 };
 
 /// Message bytes as a function of (P, W): Const + Coeff * W^WExp / P^PExp, rounded; a literal
@@ -45,8 +66,15 @@ struct PeerExpr {
 struct BytesExpr {
   double Coeff = 0, WExp = 0, PExp = 0;
   double Const = 0;
-  uint64_t eval(double P, double W) const;
+  uint64_t eval(double P, double W) const {
+    if (WExp == 0 && PExp == 0)
+      return uint64_t(Coeff);
+    return evalPower(P, W);
+  }
   std::string text() const;
+
+private:
+  uint64_t evalPower(double P, double W) const;
 };
 
 /// One event of a rank class's sequence: the measured record with its varying fields as
@@ -123,33 +151,45 @@ bool learnStructure(const std::vector<MeasuredRun> &Runs, CommStructure &Out, Re
 
 /// Rank R's events at P ranks and size W, generated one at a time: memory is the position in
 /// the class's shared sequence, whatever P.
-class SyntheticEventSource : public estimator::EventSource {
+class alignas(64) SyntheticEventSource : public estimator::EventSource {
 public:
   SyntheticEventSource(const CommStructure &S, int R, int P, double W)
-      : Ops(&S.classOf(R, P).Ops), R(R), P(P), W(W), Starts(S.MaxDist + 1) {}
+      : Ops(&S.classOf(R, P).Ops), R(R), P(P), W(W), StartsMask(std::bit_ceil(S.MaxDist + 1U) - 1) {
+    if (StartsMask >= NumInlineStarts)
+      HeapStarts = std::make_unique<uint64_t[]>(size_t(StartsMask) + 1);
+  }
   bool next(Event &E) override;
   std::string name() const override;
-  bool failed() const override { return Failed; }
+  bool failed() const override { return Failed != 0; }
 
 private:
+  /// Two cache lines per rank, no other allocation for point-to-point structures: at 10^5
+  /// ranks each rank's stream has left the caches by the time it is read again, and the
+  /// engine prefetches these two lines (the first holds what every event reads).
   const std::vector<OpTemplate> *Ops;
-  int R, P;
+  int32_t R, P;
   double W;
   size_t Pos = 0;
   uint64_t LastRequest = 0;
-  /// Ring of the ids of the last MaxDist + 1 user-level starts.
-  std::vector<uint64_t> Starts;
   uint64_t UserStarts = 0;
   /// The collective being streamed: lowered calls are cached by what they depend on, with the
   /// request id they were lowered after, so a call repeated in a loop is lowered once and
   /// streamed without allocating.
   const std::vector<Event> *Lowered = nullptr;
-  size_t LoweredPos = 0;
+  uint32_t LoweredPos = 0;
+  /// Ring of the ids of the last user-level starts: at least MaxDist + 1, a power of two so
+  /// that a position is a mask, not a division; in place when small.
+  uint32_t StartsMask : 31;
+  uint32_t Failed : 1 = false;
   uint64_t Shift = 0;
-  std::map<std::tuple<int, int32_t, uint64_t, uint32_t, bool, BlockId, uint64_t>,
-           std::pair<uint64_t, std::vector<Event>>>
-      Cache;
-  bool Failed = false;
+  using LoweredCache =
+      std::map<std::tuple<int, int32_t, uint64_t, uint32_t, bool, BlockId, uint64_t>,
+               std::pair<uint64_t, std::vector<Event>>>;
+  std::unique_ptr<LoweredCache> Cache; ///< made at the first collective
+  static constexpr uint32_t NumInlineStarts = 4;
+  uint64_t InlineStarts[NumInlineStarts] = {};
+  std::unique_ptr<uint64_t[]> HeapStarts;
+  uint64_t *starts() { return HeapStarts ? HeapStarts.get() : InlineStarts; }
 };
 
 /// True if two events are equal in every field the engine reads (Index aside).
