@@ -10,16 +10,7 @@
 #define U 0x00abc125u
 #define SITE(i) MPIETE_ID(U, i)
 
-static int failures = 0;
-#define CHECK(c, ...)                                                                              \
-  do {                                                                                             \
-    if (!(c)) {                                                                                    \
-      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                         \
-      fprintf(stderr, __VA_ARGS__);                                                                \
-      fputc('\n', stderr);                                                                         \
-      ++failures;                                                                                  \
-    }                                                                                              \
-  } while (0)
+#include "check_count.h"
 
 int main(int argc, char **argv) {
   int ran = 0;
