@@ -118,9 +118,7 @@ bool pinPerRank() {
 int rankCpu(const cpu_set_t &JobSet, int First, int Me) {
   if (First < 0)
     return -1;
-  int Count = 0;
-  for (int C = 0; C < CPU_SETSIZE; ++C)
-    Count += CPU_ISSET(C, &JobSet) ? 1 : 0;
+  const int Count = CPU_COUNT(&JobSet);
   if (Count == 0)
     return First;
   // The n processors from First on, wrapping round: rank Me takes the (Me mod n)-th.
@@ -168,9 +166,7 @@ void moveToTokenCpu() {
 constexpr bool DefaultSpinWait = true;
 
 void chooseWaiting(const cpu_set_t &JobSet) {
-  int Processors = 0;
-  for (int C = 0; C < CPU_SETSIZE; ++C)
-    Processors += CPU_ISSET(C, &JobSet) ? 1 : 0;
+  const int Processors = CPU_COUNT(&JobSet);
   // Only where no other rank of the job computes on the processor (not the token's processor,
   // not more ranks than processors): even an idle-priority thread gets a sliver of a busy one.
   const bool OwnProcessor = M.OwnCpu && M.H->NTokens == 1 && M.N <= Processors;

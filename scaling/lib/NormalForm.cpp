@@ -159,11 +159,16 @@ Model fitModel(const std::vector<Point> &Data, const std::vector<Term> &Terms) {
   return M;
 }
 
+namespace {
+double relativeError(double Pred, double Y) {
+  return Y != 0 ? std::fabs(Pred - Y) / std::fabs(Y) : std::fabs(Pred);
+}
+} // namespace
+
 void relativeErrors(const Model &M, const std::vector<Point> &Data, double &Mean, double &Worst) {
   Mean = Worst = 0;
   for (const Point &P : Data) {
-    const double Pred = M.eval(P.P, P.W);
-    const double E = P.Y != 0 ? std::fabs(Pred - P.Y) / std::fabs(P.Y) : std::fabs(Pred);
+    const double E = relativeError(M.eval(P.P, P.W), P.Y);
     Mean += E;
     Worst = std::max(Worst, E);
   }
@@ -172,10 +177,6 @@ void relativeErrors(const Model &M, const std::vector<Point> &Data, double &Mean
 }
 
 namespace {
-
-double relativeError(double Pred, double Y) {
-  return Y != 0 ? std::fabs(Pred - Y) / std::fabs(Y) : std::fabs(Pred);
-}
 
 double crossValidate(const std::vector<Point> &Data, const std::vector<Term> &Terms) {
   double Sum = 0;
@@ -207,11 +208,9 @@ void splitLargest(const std::vector<Point> &Data, std::vector<Point> &Below,
 /// Fitted on Below, the mean relative error on Largest: how the hypothesis extrapolates.
 double extrapolationError(const std::vector<Point> &Below, const std::vector<Point> &Largest,
                           const std::vector<Term> &Terms) {
-  const Model M = fitModel(Below, Terms);
-  double Sum = 0;
-  for (const Point &X : Largest)
-    Sum += relativeError(M.eval(X.P, X.W), X.Y);
-  return Sum / double(Largest.size());
+  double Mean = 0, Worst = 0;
+  relativeErrors(fitModel(Below, Terms), Largest, Mean, Worst);
+  return Mean;
 }
 
 } // namespace

@@ -93,19 +93,22 @@ TimeNs ScenarioAssumptions::compute(int Rank, uint64_t Record, BlockId From, Blo
 }
 
 bool ScenarioAssumptions::zeroWait(int Rank, uint64_t Record, BlockId Block) const {
-  if (S.KeepDataWaits && S.Messages && S.Messages->waitsForData(Rank, Record))
+  auto Targeted = [&] {
+    if (S.ZeroWaitSites.count(Block) || S.ZeroWaitEvents.count({Rank, Record}))
+      return true;
+    for (const MessageSet &M : S.ZeroWaitMessages) {
+      if ((M.Rank >= 0 && M.Rank != Rank) || (M.Site && M.Site != Block))
+        continue;
+      if (!M.needsIndex())
+        return true;
+      if (S.Messages && S.Messages->completes(Rank, Record, M))
+        return true;
+    }
     return false;
-  if (S.ZeroWaitSites.count(Block) || S.ZeroWaitEvents.count({Rank, Record}))
-    return true;
-  for (const MessageSet &M : S.ZeroWaitMessages) {
-    if ((M.Rank >= 0 && M.Rank != Rank) || (M.Site && M.Site != Block))
-      continue;
-    if (!M.needsIndex())
-      return true;
-    if (S.Messages && S.Messages->completes(Rank, Record, M))
-      return true;
-  }
-  return false;
+  };
+  // A wait for data stays (KeepDataWaits); looked up only for the waits a scenario targets, not
+  // for every wait of every replay.
+  return Targeted() && !(S.KeepDataWaits && S.Messages && S.Messages->waitsForData(Rank, Record));
 }
 
 namespace {
