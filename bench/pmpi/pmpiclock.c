@@ -26,7 +26,10 @@
  * passed by reference, so the wrappers only pass pointers on). A call nested in another (a
  * binding calling a wrapped C entry) is counted once.
  */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <mpi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +53,21 @@ static struct {
 } Slots[MaxSlots];
 static int NumSlots = 0, Current = -1;
 static double LastExit = 0, CpuLastExit = 0;
+
+/* With PMPICLOCK_LOG=DIR, every call's record also goes to DIR/pmpiclock.<rank>.log at
+ * MPI_Finalize: its routine, its call site (the return address, as an offset into its object, for
+ * addr2line) and, in nanoseconds, the compute that ended at it and its time inside MPI. That is
+ * the original's side of a per-occurrence comparison with the timing probe's series (a segment
+ * is keyed by the call sites at its two ends). Off, it costs one predictable branch per call. */
+enum { MaxLog = 1 << 21 };
+static struct Rec {
+  const void *Site;
+  int Slot;
+  int64_t Before, Mpi;
+} *Log = NULL;
+static long NumLog = 0;
+static int Logging = -1;
+static const void *CurrentSite = NULL;
 
 static int slotOf(const char *Name) {
   for (int I = 0; I < NumSlots; ++I)
@@ -82,8 +100,9 @@ static const char *cName(const char *Name) {
   return C;
 }
 
-static void enter(int *Slot, const char *Name) {
+static void enter(int *Slot, const char *Name, const void *Site) {
   if (Depth++ == 0) {
+    CurrentSite = Site;
     Entered = now();
     CpuEntered = cpuNow();
     if (*Slot < 0)
@@ -103,12 +122,19 @@ static void leave(void) {
     Slots[Current].Mpi += Exit - Entered;
     Slots[Current].Before += Entered - LastExit;
     Slots[Current].CpuBefore += CpuEntered - CpuLastExit;
+    if (Logging > 0 && NumLog < MaxLog)
+      Log[NumLog++] = (struct Rec){CurrentSite, Current, (int64_t)(1e9 * (Entered - LastExit)),
+                                   (int64_t)(1e9 * (Exit - Entered))};
     LastExit = Exit;
     CpuLastExit = CpuExit;
   }
 }
 
 static void initDone(void) {
+  const char *Dir = getenv("PMPICLOCK_LOG");
+  Logging = Dir != NULL && Dir[0] != '\0';
+  if (Logging && (Log = malloc(MaxLog * sizeof *Log)) == NULL)
+    Logging = 0;
   Start = now();
   CpuStart = cpuNow();
   LastExit = Start;
@@ -131,6 +157,21 @@ static void report(void) {
             Rank, Slots[I].Name, Slots[I].Calls, Slots[I].Mpi, Slots[I].Before, Slots[I].CpuBefore);
   fprintf(stderr, "pmpiclock: rank %d call Finalize calls 1 mpi 0 before %.9f cpu-before %.9f\n",
           Rank, End - LastExit, CpuEnd - CpuLastExit);
+  if (Logging > 0) {
+    char Path[4096];
+    snprintf(Path, sizeof Path, "%s/pmpiclock.%d.log", getenv("PMPICLOCK_LOG"), Rank);
+    FILE *F = fopen(Path, "w");
+    for (long I = 0; F != NULL && I < NumLog; ++I) {
+      Dl_info Info;
+      uintptr_t Off = (uintptr_t)Log[I].Site;
+      if (dladdr(Log[I].Site, &Info) != 0 && Info.dli_fbase != NULL)
+        Off -= (uintptr_t)Info.dli_fbase;
+      fprintf(F, "%s 0x%lx %lld %lld\n", Slots[Log[I].Slot].Name, (unsigned long)Off,
+              (long long)Log[I].Before, (long long)Log[I].Mpi);
+    }
+    if (F != NULL)
+      fclose(F);
+  }
 }
 
 int MPI_Init(int *Argc, char ***Argv) {
@@ -153,7 +194,7 @@ int MPI_Finalize(void) {
 #define W(Name, Params, Args)                                                                      \
   int MPI_##Name Params {                                                                          \
     static int Slot = -1;                                                                          \
-    enter(&Slot, #Name);                                                                           \
+    enter(&Slot, #Name, __builtin_return_address(0));                                              \
     const int Rc = PMPI_##Name Args;                                                               \
     leave();                                                                                       \
     return Rc;                                                                                     \
@@ -241,7 +282,7 @@ typedef void *P;
   void p##Name##_(A##N);                                                                           \
   void Name##_(A##N) {                                                                             \
     static int Slot = -1;                                                                          \
-    enter(&Slot, #Name);                                                                           \
+    enter(&Slot, #Name, __builtin_return_address(0));                                              \
     p##Name##_(V##N);                                                                              \
     leave();                                                                                       \
   }
