@@ -180,6 +180,7 @@ constinit int PinnedCpu = -1;
 constinit bool TokenPassing = false;
 constinit int RanksPerNode = 1;
 constinit bool SpinWait = false;
+constinit bool SpinPause = true;
 
 } // namespace
 
@@ -226,7 +227,10 @@ double overheadNanos() { return OverheadNs; }
 
 void setRanksPerNode(int K) { RanksPerNode = K; }
 
-void setSpinWait(bool Spin) { SpinWait = Spin; }
+void setSpinWait(bool Spin, bool Pause) {
+  SpinWait = Spin;
+  SpinPause = Pause;
+}
 
 void setCpu(int Cpu) {
   PinnedCpu = Cpu;
@@ -241,7 +245,7 @@ void variant::writeHeaderExtra(std::FILE *F) {
   std::fprintf(F, "# token-passing %s\n", TokenPassing ? "on" : "off");
   std::fprintf(F, "# cpu %d\n", PinnedCpu);
   std::fprintf(F, "# ranks-per-node %d\n", RanksPerNode);
-  std::fprintf(F, "# waiting %s\n", SpinWait ? "spin" : "sleep");
+  std::fprintf(F, "# waiting %s\n", !SpinWait ? "sleep" : SpinPause ? "spin" : "busy");
   std::fprintf(F, "# partition %s\n", SeedBlocks ? "blocks" : "segments");
   cap::writeHeader(F);
 }

@@ -21,9 +21,10 @@ void setCpu(int Cpu);
 /// How many ranks computed at once, each on its own processor (token 0's is setCpu's); written
 /// into the output.
 void setRanksPerNode(int K);
-/// How a rank without the token waits (true: it spins on its processor, MPIETE_WAIT=spin);
+/// How a rank without the token waits (true: it spins on its processor, MPIETE_WAIT=spin; Pause
+/// false: without PAUSE, MPIETE_WAIT=busy);
 /// written into the output.
-void setSpinWait(bool Spin);
+void setSpinWait(bool Spin, bool Pause);
 
 } // namespace mpiete::timing
 

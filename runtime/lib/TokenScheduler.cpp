@@ -165,6 +165,12 @@ void moveToTokenCpu() {
 /// real run's never does (docs/token-passing.md, "Waiting ranks").
 constexpr bool DefaultSpinWait = true;
 
+/// MPIETE_WAIT=busy: the spinner polls without PAUSE. A PAUSE loop is what a spin lock does; on
+/// a virtual machine it makes the processor exit to the host (pause-loop exiting), which a
+/// waiting rank polling MPI's queues does not, and the host may then treat that processor as
+/// idle (docs/overhead.md, "Segment by segment").
+constinit bool SpinnerPauses = true;
+
 void chooseWaiting(const cpu_set_t &JobSet) {
   const int Processors = CPU_COUNT(&JobSet);
   // Only where no other rank of the job computes on the processor (not the token's processor,
@@ -173,22 +179,24 @@ void chooseWaiting(const cpu_set_t &JobSet) {
   bool Spin = DefaultSpinWait && OwnProcessor;
   const char *Env = std::getenv("MPIETE_WAIT");
   if (Env != nullptr && Env[0] != '\0') {
+    const bool Busy = std::strcmp(Env, "busy") == 0;
     if (std::strcmp(Env, "sleep") == 0)
       Spin = false;
-    else if (std::strcmp(Env, "spin") != 0)
+    else if (std::strcmp(Env, "spin") != 0 && !Busy)
       fatal("MPIETE_WAIT=%s: must be 'spin' (a rank without the token keeps its own processor "
-            "busy) or 'sleep'",
+            "busy), 'busy' (the same without PAUSE) or 'sleep'",
             Env);
     else if (!OwnProcessor)
-      fatal("MPIETE_WAIT=spin needs a processor per rank (MPIETE_PIN=rank, one token, and no "
+      fatal("MPIETE_WAIT=%s needs a processor per rank (MPIETE_PIN=rank, one token, and no "
             "more ranks than the job's processors: %d ranks, %d tokens, %d processors per rank "
             "placement), or a waiting rank would take the computing rank's processor",
-            M.N, M.H->NTokens, M.OwnCpu ? Processors : 0);
+            Env, M.N, M.H->NTokens, M.OwnCpu ? Processors : 0);
     else
       Spin = true;
+    SpinnerPauses = !Busy;
   }
   M.SpinWait = Spin;
-  timing::setSpinWait(Spin);
+  timing::setSpinWait(Spin, SpinnerPauses);
 }
 
 namespace {
@@ -217,10 +225,15 @@ void *spinnerMain(void *) {
   for (;;) {
     while (sem_wait(&SpinnerGo) != 0) {
     }
-    while (RankWaits.load(std::memory_order_relaxed)) {
+    if (SpinnerPauses) {
+      while (RankWaits.load(std::memory_order_relaxed)) {
 #if defined(__x86_64__) || defined(__i386__)
-      _mm_pause();
+        _mm_pause();
 #endif
+      }
+    } else {
+      while (RankWaits.load(std::memory_order_relaxed)) {
+      }
     }
   }
   return nullptr;
@@ -263,7 +276,7 @@ void sleepForToken() {
   if (M.SpinWait && !SpinnerStarted) {
     SpinnerStarted = true; // once, after init has pinned the rank: the spinner inherits it
     M.SpinWait = startSpinner();
-    timing::setSpinWait(M.SpinWait);
+    timing::setSpinWait(M.SpinWait, SpinnerPauses);
   }
   if (M.SpinWait) {
     RankWaits.store(true, std::memory_order_relaxed);
