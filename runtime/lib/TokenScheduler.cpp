@@ -165,10 +165,10 @@ void moveToTokenCpu() {
 /// real run's never does (docs/token-passing.md, "Waiting ranks").
 constexpr bool DefaultSpinWait = true;
 
-/// MPIETE_WAIT=busy: the spinner polls without PAUSE. A PAUSE loop is what a spin lock does; on
-/// a virtual machine it makes the processor exit to the host (pause-loop exiting), which a
-/// waiting rank polling MPI's queues does not, and the host may then treat that processor as
-/// idle (docs/overhead.md, "Segment by segment").
+/// MPIETE_WAIT=busy: the spinner polls without PAUSE. A PAUSE loop is what a spin lock does; under
+/// KVM a long one makes the vCPU exit to the host (pause-loop exiting), which a rank polling
+/// MPI's queues does not. Not a default: the quiet test of whether that matters is pending
+/// (docs/overhead.md, "Segment by segment").
 constinit bool SpinnerPauses = true;
 
 void chooseWaiting(const cpu_set_t &JobSet) {
