@@ -57,7 +57,7 @@ bool parseBytes(const std::string &T, BytesExpr &E) {
 
 std::string formatOp(const OpTemplate &Op) {
   // kind block from tag comm mode context found peer bytes [coll kind elem commutative comm]
-  // [done source tag tag-if-proc-null dist]... [free dist]
+  // [done source tag tag-if-proc-null dist]... [free dist] [same-buffer]
   const Event &E = Op.Proto;
   std::ostringstream S;
   S << (Op.IsColl ? "coll" : KindNames[size_t(E.Kind)]) << " " << formatBlockId(E.Block) << " "
@@ -72,6 +72,10 @@ std::string formatOp(const OpTemplate &Op) {
       << " " << Op.Dist[K];
   if (E.Kind == estimator::EventKind::RequestFree && !Op.Dist.empty())
     S << " free " << Op.Dist[0];
+  // A receive into a buffer the rank sent from (the trace's same-buffer flag; files without
+  // the word read as before).
+  if (E.SameBuffer)
+    S << " same-buffer";
   return S.str();
 }
 
@@ -123,6 +127,8 @@ bool parseOp(const std::string &Text, OpTemplate &Op) {
       Op.Tags.push_back({T1, T2});
       Op.Dist.push_back(D);
       E.Completed.push_back({});
+    } else if (Word == "same-buffer") {
+      E.SameBuffer = true;
     } else if (Word == "free") {
       uint32_t D = 0;
       if (!(S >> D))
