@@ -20,6 +20,11 @@ double ScalingModelFile::errorBand() const {
   return Band;
 }
 
+const char *positionName(RankPosition P) {
+  static const char *const Names[] = {"all", "first", "last", "rest"};
+  return Names[size_t(P)];
+}
+
 namespace {
 
 const char *const KindNames[] = {"compute", "segment", "loop", "send",     "recv",
@@ -182,6 +187,8 @@ void writeScalingModel(std::ostream &OS, const ScalingModelFile &F) {
     E << YAML::BeginMap;
     E << YAML::Key << "from" << YAML::Value << formatBlockId(S.From);
     E << YAML::Key << "to" << YAML::Value << formatBlockId(S.To);
+    if (S.Ranks != RankPosition::All)
+      E << YAML::Key << "ranks" << YAML::Value << positionName(S.Ranks);
     if (!S.Where.empty())
       E << YAML::Key << "where" << YAML::Value << S.Where;
     E << YAML::Key << "model" << YAML::Value << S.M.text();
@@ -268,6 +275,19 @@ bool loadScalingModel(const std::string &Path, ScalingModelFile &Out, Diagnostic
       Seg.From = *From;
       Seg.To = *To;
       Seg.Where = N["where"].as<std::string>("");
+      const std::string Ranks = N["ranks"].as<std::string>("all");
+      bool Known = false;
+      for (RankPosition P :
+           {RankPosition::All, RankPosition::First, RankPosition::Last, RankPosition::Rest})
+        if (Ranks == positionName(P)) {
+          Seg.Ranks = P;
+          Known = true;
+        }
+      if (!Known) {
+        Diags.error({Path, unsigned(N.Mark().line + 1), unsigned(N.Mark().column + 1)},
+                    "a segment's ranks are all, first, last or rest", "scaling-model");
+        return false;
+      }
       for (const YAML::Node &T : N["terms"]) {
         Seg.M.Terms.push_back(Term{T["p"].as<double>(), T["log2p"].as<int>(), T["w"].as<double>(),
                                    T["step"].as<double>()});
@@ -303,20 +323,41 @@ bool loadScalingModel(const std::string &Path, ScalingModelFile &Out, Diagnostic
   return true;
 }
 
-ScaledComputeModel::ScaledComputeModel(const ScalingModelFile &File, double P, double W) {
+ScaledComputeModel::ScaledComputeModel(const ScalingModelFile &File, double P, double W,
+                                       double Factor)
+    : Ranks(int(P)) {
   for (const SegmentModel &S : File.Segments) {
     estimator::SegmentTimes T;
     T.From = S.From;
     T.To = S.To;
-    T.MeanSeconds = std::max(0.0, S.M.eval(P, W));
-    Times[{S.From, S.To}] = T;
+    T.MeanSeconds = std::max(0.0, S.M.eval(P, W)) * Factor;
+    Entry &E = Times[{S.From, S.To}];
+    switch (S.Ranks) {
+    case RankPosition::First:
+      E.At[0] = T;
+      E.Own[0] = true;
+      break;
+    case RankPosition::Last:
+      E.At[1] = T;
+      E.Own[1] = true;
+      break;
+    default:
+      E.At[2] = T;
+    }
   }
 }
 
-const estimator::SegmentTimes *ScaledComputeModel::segment(int, estimator::BlockId From,
+const estimator::SegmentTimes *ScaledComputeModel::segment(int Rank, estimator::BlockId From,
                                                            estimator::BlockId To) const {
   auto It = Times.find({From, To});
-  return It == Times.end() ? nullptr : &It->second;
+  if (It == Times.end())
+    return nullptr;
+  const Entry &E = It->second;
+  if (Rank == 0 && E.Own[0])
+    return &E.At[0];
+  if (Rank == Ranks - 1 && E.Own[1])
+    return &E.At[1];
+  return &E.At[2];
 }
 
 } // namespace mpiete::scaling

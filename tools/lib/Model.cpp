@@ -8,6 +8,7 @@
 #include "mpiete/estimator/ProgramBlocks.h"
 #include "mpiete/scaling/CollSim.h"
 #include "mpiete/scaling/CommStructure.h"
+#include "mpiete/scaling/ComputeFit.h"
 #include "mpiete/scaling/ModelFile.h"
 #include "mpiete/support/Diagnostics.h"
 #include "mpiete/support/Version.h"
@@ -249,41 +250,22 @@ int runModel(const CommandArgs &Args) {
     ChecksOk &= checkRun(S, Measured, std::cout);
   }
 
-  // Compute: each segment's executions-weighted mean over ranks, per run.
-  std::map<std::pair<BlockId, BlockId>, std::vector<Point>> Data;
+  // Compute: per segment (and position, where rank 0 or P-1 differ) the executions-weighted
+  // mean over ranks, per run (scaling/ComputeFit.h).
+  std::vector<ComputeRun> ComputeRuns;
   for (const ModelRun &R : File.Runs) {
     MachineFile M;
     if (!loadMachineFile(R.Machine, M, Diags))
       return 1;
-    std::map<std::pair<BlockId, BlockId>, std::pair<double, double>> Sum;
+    ComputeRun CR{R.Ranks, R.Size, {}};
     for (const MachineRank &MR : M.Ranks)
-      for (const MachineSegment &Seg : MR.Segments) {
-        auto &[Seconds, Count] = Sum[{Seg.From, Seg.To}];
-        Seconds += Seg.MeanSeconds * double(Seg.Executions);
-        Count += double(Seg.Executions);
-      }
-    for (const auto &[Key, SC] : Sum)
-      if (SC.second > 0)
-        Data[Key].push_back({double(R.Ranks), R.Size, SC.first / SC.second});
+      for (const MachineSegment &Seg : MR.Segments)
+        CR.Times.push_back({MR.Rank, Seg.From, Seg.To, Seg.MeanSeconds, double(Seg.Executions)});
+    ComputeRuns.push_back(std::move(CR));
   }
-  for (const auto &[Key, Points] : Data) {
-    SegmentModel Seg;
-    Seg.From = Key.first;
-    Seg.To = Key.second;
-    Seg.Where = Name(Key.first) + " -> " + Name(Key.second);
-    Seg.M = selectModel(Points);
-    Seg.Data = Points;
-    // Held out: the largest rank count, fitted without it.
-    std::vector<Point> Used, Held;
-    for (const Point &P : Points)
-      (P.P == double(Counts.back()) ? Held : Used).push_back(P);
-    if (!Held.empty() && Used.size() >= 2) {
-      const Model Without = selectModel(Used);
-      double Worst = 0;
-      relativeErrors(Without, Held, Seg.HeldOutError, Worst);
-    }
-    File.Segments.push_back(std::move(Seg));
-  }
+  File.Segments = fitComputeModels(ComputeRuns);
+  for (SegmentModel &Seg : File.Segments)
+    Seg.Where = Name(Seg.From) + " -> " + Name(Seg.To);
   std::ofstream OutFile;
   std::ostream *OS = openOutput(!Output.empty() ? &Output : nullptr, OutFile, "model", Diags);
   if (!OS)
