@@ -347,17 +347,64 @@ ScaledComputeModel::ScaledComputeModel(const ScalingModelFile &File, double P, d
   }
 }
 
+const estimator::SegmentTimes &ScaledComputeModel::value(const Entry &E, int Rank, int P) const {
+  if (Rank == 0 && E.Own[0])
+    return E.At[0];
+  if (Rank == P - 1 && E.Own[1])
+    return E.At[1];
+  return E.At[2];
+}
+
+int ScaledComputeModel::profileRank(int Rank) const {
+  const int B = BaseRanks, P = Ranks;
+  if (Rank <= 0 || B <= 1)
+    return 0;
+  if (Rank >= P - 1)
+    return B - 1;
+  if (B == 2)
+    return 2 * Rank < P ? 0 : 1;
+  // The ranks between onto Base's ranks between, in order.
+  return 1 + int(int64_t(Rank - 1) * (B - 2) / std::max(1, P - 2));
+}
+
+void ScaledComputeModel::addOccurrenceProfiles(const MachineFile &Base) {
+  BaseRanks = int(Base.Ranks.size());
+  for (auto &[Key, E] : Times)
+    E.Profiled.clear();
+  for (const MachineRank &MR : Base.Ranks) {
+    const int B = MR.Rank;
+    if (B < 0 || B >= BaseRanks)
+      continue;
+    for (const MachineSegment &S : MR.Segments) {
+      if (S.SeriesSeconds.empty() || S.SeriesWidth == 0 || !(S.MeanSeconds > 0))
+        continue;
+      auto It = Times.find({S.From, S.To});
+      if (It == Times.end())
+        continue;
+      Entry &E = It->second;
+      if (E.Profiled.empty())
+        for (int Q = 0; Q < BaseRanks; ++Q)
+          E.Profiled.push_back(value(E, Q, BaseRanks));
+      estimator::SegmentTimes &T = E.Profiled[size_t(B)];
+      const double Scale = T.MeanSeconds / S.MeanSeconds;
+      T.Executions = S.Executions;
+      T.Width = S.SeriesWidth;
+      T.BucketSeconds.clear();
+      for (double X : S.SeriesSeconds)
+        T.BucketSeconds.push_back(X * Scale);
+    }
+  }
+}
+
 const estimator::SegmentTimes *ScaledComputeModel::segment(int Rank, estimator::BlockId From,
                                                            estimator::BlockId To) const {
   auto It = Times.find({From, To});
   if (It == Times.end())
     return nullptr;
   const Entry &E = It->second;
-  if (Rank == 0 && E.Own[0])
-    return &E.At[0];
-  if (Rank == Ranks - 1 && E.Own[1])
-    return &E.At[1];
-  return &E.At[2];
+  if (!E.Profiled.empty())
+    return &E.Profiled[size_t(profileRank(Rank))];
+  return &value(E, Rank, Ranks);
 }
 
 } // namespace mpiete::scaling

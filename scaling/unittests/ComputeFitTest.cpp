@@ -75,9 +75,8 @@ TEST(ComputeFitTest, MasterSerialWorkIsModelledApart) {
 
 TEST(ComputeFitTest, PipelineEndsApart) {
   // Rank P-1 twice the others' work, rank 0 a constant 1e-3 more: three models.
-  const std::vector<SegmentModel> Segs = fitComputeModels(runs([](int R, int P) {
-    return (R == P - 1 ? 2e-2 : 1e-2) / P + (R == 0 ? 1e-3 : 0);
-  }));
+  const std::vector<SegmentModel> Segs = fitComputeModels(
+      runs([](int R, int P) { return (R == P - 1 ? 2e-2 : 1e-2) / P + (R == 0 ? 1e-3 : 0); }));
   ASSERT_EQ(Segs.size(), 3u);
   EXPECT_EQ(Segs[0].Ranks, RankPosition::First);
   EXPECT_EQ(Segs[1].Ranks, RankPosition::Last);
@@ -100,6 +99,60 @@ TEST(ComputeFitTest, SmallOrChangingDifferencesShareOneModel) {
       runs([](int R, int P) { return 1e-2 / P * (R == 0 ? (P % 8 == 0 ? 0.8 : 1.2) : 1); }));
   ASSERT_EQ(Segs.size(), 1u);
   EXPECT_EQ(Segs[0].Ranks, RankPosition::All);
+}
+
+} // namespace
+
+namespace {
+
+TEST(ComputeFitTest, OccurrenceProfilesFollowTheRanksRelativePosition) {
+  // A model of 1e-3 s for every rank; the profiles' run at 4 ranks: rank 0's first occurrence
+  // takes 3 times its mean (a warm-up), rank 2's every other occurrence twice (a period),
+  // rank 1 and 3 no series. At 8 ranks rank 0 takes rank 0's profile, rank 7 rank 3's, and
+  // ranks 1-6 spread over ranks 1 and 2 in order.
+  ScalingModelFile F;
+  SegmentModel S;
+  S.From = SiteA;
+  S.To = SiteB;
+  S.M.Terms = {Term{}};
+  S.M.Coeffs = {1e-3};
+  F.Segments = {S};
+  mpiete::MachineFile Base;
+  for (int R = 0; R < 4; ++R) {
+    mpiete::MachineRank MR;
+    MR.Rank = R;
+    mpiete::MachineSegment Seg;
+    Seg.From = SiteA;
+    Seg.To = SiteB;
+    Seg.Executions = 4;
+    Seg.MeanSeconds = 2e-5; // the base run's own scale: only the shape is taken
+    if (R == 0) {
+      Seg.SeriesWidth = 1;
+      Seg.SeriesSeconds = {6e-5, 6.67e-6, 6.67e-6, 6.66e-6};
+    } else if (R == 2) {
+      Seg.SeriesWidth = 2;
+      Seg.SeriesSeconds = {8e-5 * 2 / 3, 8e-5 / 3}; // 2:1 between the two pairs
+    }
+    MR.Segments.push_back(Seg);
+    Base.Ranks.push_back(MR);
+  }
+  ScaledComputeModel M(F, 8, 1024);
+  M.addOccurrenceProfiles(Base);
+  EXPECT_EQ(M.profileRank(0), 0);
+  EXPECT_EQ(M.profileRank(1), 1);
+  EXPECT_EQ(M.profileRank(3), 1);
+  EXPECT_EQ(M.profileRank(4), 2);
+  EXPECT_EQ(M.profileRank(6), 2);
+  EXPECT_EQ(M.profileRank(7), 3);
+  const mpiete::estimator::SegmentTimes *T0 = M.segment(0, SiteA, SiteB);
+  EXPECT_NEAR(T0->seconds(0), 3e-3, 1e-12);
+  EXPECT_NEAR(T0->seconds(1), 1e-3 / 3 * 1.0005, 1e-9);
+  EXPECT_NEAR(T0->seconds(9), 1e-3, 1e-12); // past the profile: the mean
+  const mpiete::estimator::SegmentTimes *T5 = M.segment(5, SiteA, SiteB);
+  EXPECT_NEAR(T5->seconds(0), 1e-3 * 4.0 / 3, 1e-12);
+  EXPECT_NEAR(T5->seconds(3), 1e-3 * 2.0 / 3, 1e-12);
+  EXPECT_DOUBLE_EQ(M.segment(2, SiteA, SiteB)->seconds(0), 1e-3); // rank 1: no series
+  EXPECT_DOUBLE_EQ(M.segment(7, SiteA, SiteB)->seconds(2), 1e-3);
 }
 
 } // namespace

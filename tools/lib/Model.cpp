@@ -21,6 +21,7 @@
 #include <iostream>
 #include <map>
 #include <set>
+#include <sstream>
 
 namespace mpiete {
 
@@ -304,6 +305,26 @@ int runScaledEstimate(const std::string &ModelPath, int Ranks, double Size,
     return 1;
   ClusterNetworkModel Net(Link);
   ScaledComputeModel Compute(File, Ranks, Size);
+  // Occurrence-dependent compute from the largest run the model was built from (its machine
+  // file's series); without it, every occurrence takes the mean.
+  std::string Profiles;
+  const ModelRun *Largest = nullptr;
+  for (const ModelRun &R : File.Runs)
+    if (!Largest || R.Ranks > Largest->Ranks)
+      Largest = &R;
+  if (Largest) {
+    std::ostringstream Why;
+    DiagnosticSink Quiet(Why);
+    MachineFile M;
+    if (loadMachineFile(Largest->Machine, M, Quiet)) {
+      Compute.addOccurrenceProfiles(M);
+      Profiles = Largest->Machine;
+    } else {
+      Diags.note({Largest->Machine, 0, 0},
+                 "not readable: every occurrence of a segment takes its mean (" + Why.str() + ")",
+                 "scale");
+    }
+  }
   std::vector<std::unique_ptr<SyntheticEventSource>> Gens;
   std::vector<EventSource *> Sources;
   for (int R = 0; R < Ranks; ++R) {
@@ -323,6 +344,8 @@ int runScaledEstimate(const std::string &ModelPath, int Ranks, double Size,
      << "\npredicted_range_seconds: [" << Res.predictedSeconds() * (1 - Band) << ", "
      << Res.predictedSeconds() * (1 + Band) << "]\nevents: " << Res.Events
      << "\nmessages: " << Res.Messages << "\n";
+  if (!Profiles.empty())
+    OS << "occurrence_profiles: " << Profiles << "\n";
   return 0;
 }
 

@@ -4,6 +4,7 @@
 #ifndef MPIETE_SCALING_MODELFILE_H
 #define MPIETE_SCALING_MODELFILE_H
 
+#include "mpiete/basedata/MachineFile.h"
 #include "mpiete/estimator/Models.h"
 #include "mpiete/scaling/CommStructure.h"
 #include "mpiete/scaling/NormalForm.h"
@@ -76,14 +77,25 @@ public:
                                          estimator::BlockId To) const override;
   bool hasBlocks() const override { return false; }
   bool hasSegments() const override { return true; }
+  /// Occurrence-dependent compute: rank r takes the per-occurrence profile (series over mean)
+  /// of the rank at its relative position in Base, a run the model was built from (rank 0 and
+  /// rank P-1 those of Base's ends, the ranks between spread over Base's), times its model
+  /// value; segments without a series keep the value. Memory grows with Base, not with P.
+  void addOccurrenceProfiles(const MachineFile &Base);
+  /// Base's rank whose profile rank Rank takes.
+  int profileRank(int Rank) const;
 
 private:
-  /// Per segment: rank 0's, rank P-1's and the other ranks' times (Has: 0 has its own, 1 too).
+  /// Per segment: rank 0's, rank P-1's and the other ranks' times (Own: 0 has its own, 1
+  /// too), and with profiles one per rank of the profiles' run.
   struct Entry {
     estimator::SegmentTimes At[3];
     bool Own[2] = {false, false};
+    std::vector<estimator::SegmentTimes> Profiled;
   };
+  const estimator::SegmentTimes &value(const Entry &E, int Rank, int P) const;
   int Ranks;
+  int BaseRanks = 0;
   std::map<std::pair<estimator::BlockId, estimator::BlockId>, Entry> Times;
 };
 
