@@ -44,27 +44,20 @@ public:
   HeteroComputeModel(const ScalingModelFile &File, double P, double W,
                      const std::vector<double> &Factors, std::vector<uint8_t> TypeOfRank)
       : TypeOfRank(std::move(TypeOfRank)) {
-    ScaledComputeModel Base(File, P, W);
-    Times.resize(Factors.size());
-    for (size_t T = 0; T < Factors.size(); ++T)
-      for (const SegmentModel &S : File.Segments) {
-        SegmentTimes Seg = *Base.segment(0, S.From, S.To);
-        Seg.MeanSeconds *= Factors[T];
-        Times[T][{S.From, S.To}] = Seg;
-      }
+    Types.reserve(Factors.size());
+    for (double F : Factors)
+      Types.emplace_back(File, P, W, F);
   }
   std::optional<double> secondsPerExecution(int, BlockId) const override { return std::nullopt; }
   const SegmentTimes *segment(int Rank, BlockId From, BlockId To) const override {
-    const auto &M = Times[TypeOfRank[size_t(Rank)]];
-    auto It = M.find({From, To});
-    return It == M.end() ? nullptr : &It->second;
+    return Types[TypeOfRank[size_t(Rank)]].segment(Rank, From, To);
   }
   bool hasBlocks() const override { return false; }
   bool hasSegments() const override { return true; }
 
 private:
   std::vector<uint8_t> TypeOfRank;
-  std::vector<std::map<std::pair<BlockId, BlockId>, SegmentTimes>> Times;
+  std::vector<ScaledComputeModel> Types;
 };
 
 /// Node and type of every rank: type by type, node by node.
@@ -110,11 +103,13 @@ namespace {
 double boundWith(const ClusterProblem &Problem, const Configuration &C,
                  const ScaledComputeModel &Base) {
   const int P = C.ranks();
-  // Per rank class: its compute seconds inside the default region (after Init, before
-  // Finalize; the whole sequence when it has no Init).
-  std::map<const RankClass *, double> ClassSeconds;
-  auto classSeconds = [&](const RankClass &RC) {
-    auto [It, New] = ClassSeconds.try_emplace(&RC, 0.0);
+  // Per rank class and position (rank 0, rank P-1, between: their segments' models may
+  // differ): its compute seconds inside the default region (after Init, before Finalize; the
+  // whole sequence when it has no Init).
+  std::map<std::pair<const RankClass *, int>, double> ClassSeconds;
+  auto classSeconds = [&](const RankClass &RC, int Rank) {
+    const int Position = Rank == 0 ? 0 : Rank == P - 1 ? 1 : 2;
+    auto [It, New] = ClassSeconds.try_emplace({&RC, Position}, 0.0);
     if (!New)
       return It->second;
     const bool HasInit = std::any_of(RC.Ops.begin(), RC.Ops.end(), [](const OpTemplate &O) {
@@ -128,7 +123,7 @@ double boundWith(const ClusterProblem &Problem, const Configuration &C,
       else if (O.Proto.Kind == EventKind::Finalize)
         In = false;
       else if (In && O.Proto.Kind == EventKind::Segment)
-        if (const SegmentTimes *T = Base.segment(0, O.Proto.From, O.Proto.Block))
+        if (const SegmentTimes *T = Base.segment(Rank, O.Proto.From, O.Proto.Block))
           Sum += T->MeanSeconds - 1e-9; // the engine rounds each to whole nanoseconds
     }
     return It->second = std::max(0.0, Sum);
@@ -138,7 +133,7 @@ double boundWith(const ClusterProblem &Problem, const Configuration &C,
   int R = 0;
   for (size_t T = 0; T < C.Nodes.size(); ++T)
     for (int K = 0; K < C.Nodes[T] * C.PerNode[T]; ++K, ++R)
-      Bound = std::max(Bound, F[T] * classSeconds(Problem.Structure->classOf(R, P)));
+      Bound = std::max(Bound, F[T] * classSeconds(Problem.Structure->classOf(R, P), R));
   return Bound;
 }
 

@@ -203,6 +203,7 @@ static_assert(sizeof(Event) == 64 + sizeof(std::vector<estimator::CompletedReque
   E.Mode = Proto.Mode;
   E.Context = Proto.Context;
   E.Found = Proto.Found;
+  E.SameBuffer = Proto.SameBuffer; // a rendezvous into it costs sameBufferExtra
   E.Block = Proto.Block;
   E.From = Proto.From;
   E.Peer = Proto.Peer;
@@ -651,6 +652,10 @@ bool learnClass(const std::vector<Member> &Members, RankClass &C, uint32_t &MaxD
     Bytes.clear();
     for (const Member &M : Members) {
       const Event &E = M.Items[K].E;
+      // The same-buffer flag (a rendezvous receive into a buffer the rank has just sent from
+      // costs more) depends on the addresses of the last few sends, which can differ between
+      // ranks at a boundary; it is generated where every measured rank had it.
+      Op.Proto.SameBuffer &= E.SameBuffer;
       Peers.push_back({M.Rank, M.Run->Ranks, E.Peer});
       Bytes.push_back({double(M.Run->Ranks), M.Run->Size, E.Count});
       if (M.Items[K].Dist != Ref[K].Dist)

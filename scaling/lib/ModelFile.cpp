@@ -20,6 +20,11 @@ double ScalingModelFile::errorBand() const {
   return Band;
 }
 
+const char *positionName(RankPosition P) {
+  static const char *const Names[] = {"all", "first", "last", "rest"};
+  return Names[size_t(P)];
+}
+
 namespace {
 
 const char *const KindNames[] = {"compute", "segment", "loop", "send",     "recv",
@@ -57,7 +62,7 @@ bool parseBytes(const std::string &T, BytesExpr &E) {
 
 std::string formatOp(const OpTemplate &Op) {
   // kind block from tag comm mode context found peer bytes [coll kind elem commutative comm]
-  // [done source tag tag-if-proc-null dist]... [free dist]
+  // [done source tag tag-if-proc-null dist]... [free dist] [same-buffer]
   const Event &E = Op.Proto;
   std::ostringstream S;
   S << (Op.IsColl ? "coll" : KindNames[size_t(E.Kind)]) << " " << formatBlockId(E.Block) << " "
@@ -72,6 +77,10 @@ std::string formatOp(const OpTemplate &Op) {
       << " " << Op.Dist[K];
   if (E.Kind == estimator::EventKind::RequestFree && !Op.Dist.empty())
     S << " free " << Op.Dist[0];
+  // A receive into a buffer the rank sent from (the trace's same-buffer flag; files without
+  // the word read as before).
+  if (E.SameBuffer)
+    S << " same-buffer";
   return S.str();
 }
 
@@ -123,6 +132,8 @@ bool parseOp(const std::string &Text, OpTemplate &Op) {
       Op.Tags.push_back({T1, T2});
       Op.Dist.push_back(D);
       E.Completed.push_back({});
+    } else if (Word == "same-buffer") {
+      E.SameBuffer = true;
     } else if (Word == "free") {
       uint32_t D = 0;
       if (!(S >> D))
@@ -176,6 +187,8 @@ void writeScalingModel(std::ostream &OS, const ScalingModelFile &F) {
     E << YAML::BeginMap;
     E << YAML::Key << "from" << YAML::Value << formatBlockId(S.From);
     E << YAML::Key << "to" << YAML::Value << formatBlockId(S.To);
+    if (S.Ranks != RankPosition::All)
+      E << YAML::Key << "ranks" << YAML::Value << positionName(S.Ranks);
     if (!S.Where.empty())
       E << YAML::Key << "where" << YAML::Value << S.Where;
     E << YAML::Key << "model" << YAML::Value << S.M.text();
@@ -262,6 +275,19 @@ bool loadScalingModel(const std::string &Path, ScalingModelFile &Out, Diagnostic
       Seg.From = *From;
       Seg.To = *To;
       Seg.Where = N["where"].as<std::string>("");
+      const std::string Ranks = N["ranks"].as<std::string>("all");
+      bool Known = false;
+      for (RankPosition P :
+           {RankPosition::All, RankPosition::First, RankPosition::Last, RankPosition::Rest})
+        if (Ranks == positionName(P)) {
+          Seg.Ranks = P;
+          Known = true;
+        }
+      if (!Known) {
+        Diags.error({Path, unsigned(N.Mark().line + 1), unsigned(N.Mark().column + 1)},
+                    "a segment's ranks are all, first, last or rest", "scaling-model");
+        return false;
+      }
       for (const YAML::Node &T : N["terms"]) {
         Seg.M.Terms.push_back(Term{T["p"].as<double>(), T["log2p"].as<int>(), T["w"].as<double>(),
                                    T["step"].as<double>()});
@@ -297,20 +323,88 @@ bool loadScalingModel(const std::string &Path, ScalingModelFile &Out, Diagnostic
   return true;
 }
 
-ScaledComputeModel::ScaledComputeModel(const ScalingModelFile &File, double P, double W) {
+ScaledComputeModel::ScaledComputeModel(const ScalingModelFile &File, double P, double W,
+                                       double Factor)
+    : Ranks(int(P)) {
   for (const SegmentModel &S : File.Segments) {
     estimator::SegmentTimes T;
     T.From = S.From;
     T.To = S.To;
-    T.MeanSeconds = std::max(0.0, S.M.eval(P, W));
-    Times[{S.From, S.To}] = T;
+    T.MeanSeconds = std::max(0.0, S.M.eval(P, W)) * Factor;
+    Entry &E = Times[{S.From, S.To}];
+    switch (S.Ranks) {
+    case RankPosition::First:
+      E.At[0] = T;
+      E.Own[0] = true;
+      break;
+    case RankPosition::Last:
+      E.At[1] = T;
+      E.Own[1] = true;
+      break;
+    default:
+      E.At[2] = T;
+    }
   }
 }
 
-const estimator::SegmentTimes *ScaledComputeModel::segment(int, estimator::BlockId From,
+const estimator::SegmentTimes &ScaledComputeModel::value(const Entry &E, int Rank, int P) const {
+  if (Rank == 0 && E.Own[0])
+    return E.At[0];
+  if (Rank == P - 1 && E.Own[1])
+    return E.At[1];
+  return E.At[2];
+}
+
+int ScaledComputeModel::profileRank(int Rank) const {
+  const int B = BaseRanks, P = Ranks;
+  if (Rank <= 0 || B <= 1)
+    return 0;
+  if (Rank >= P - 1)
+    return B - 1;
+  if (B == 2)
+    return 2 * Rank < P ? 0 : 1;
+  // The ranks between onto Base's ranks between, in order.
+  return 1 + int(int64_t(Rank - 1) * (B - 2) / std::max(1, P - 2));
+}
+
+void ScaledComputeModel::addOccurrenceProfiles(const MachineFile &Base) {
+  BaseRanks = int(Base.Ranks.size());
+  for (auto &[Key, E] : Times)
+    E.Profiled.clear();
+  for (const MachineRank &MR : Base.Ranks) {
+    const int B = MR.Rank;
+    if (B < 0 || B >= BaseRanks)
+      continue;
+    for (const MachineSegment &S : MR.Segments) {
+      if (S.SeriesSeconds.empty() || S.SeriesWidth == 0 || !(S.MeanSeconds > 0))
+        continue;
+      auto It = Times.find({S.From, S.To});
+      if (It == Times.end())
+        continue;
+      Entry &E = It->second;
+      if (E.Profiled.empty())
+        for (int Q = 0; Q < BaseRanks; ++Q)
+          E.Profiled.push_back(value(E, Q, BaseRanks));
+      estimator::SegmentTimes &T = E.Profiled[size_t(B)];
+      const double Scale = T.MeanSeconds / S.MeanSeconds;
+      T.Executions = S.Executions;
+      T.Width = S.SeriesWidth;
+      T.BucketSeconds.clear();
+      for (double X : S.SeriesSeconds)
+        T.BucketSeconds.push_back(X * Scale);
+    }
+  }
+}
+
+const estimator::SegmentTimes *ScaledComputeModel::segment(int Rank, estimator::BlockId From,
                                                            estimator::BlockId To) const {
   auto It = Times.find({From, To});
-  return It == Times.end() ? nullptr : &It->second;
+  if (It == Times.end())
+    return nullptr;
+  const Entry &E = It->second;
+  if (!E.Profiled.empty())
+    return &E.Profiled[size_t(profileRank(Rank))];
+  return &value(E, Rank, Ranks);
 }
 
 } // namespace mpiete::scaling

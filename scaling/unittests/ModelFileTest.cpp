@@ -160,6 +160,67 @@ TEST(ModelFileTest, ByteCountConstantTermRoundTrips) {
   EXPECT_EQ(Sends, 1);
 }
 
+TEST(ModelFileTest, SameBufferReceivesAreLearntAndRoundTrip) {
+  // A token passed on in place (ring): each receive lands in the buffer the rank sent from,
+  // which the replay charges (the link's sameBufferExtra), so the generator must keep the flag.
+  auto Rank = [](int R, int P) {
+    Event Recv = Event::recv(SiteA, (R + P - 1) % P, 5, 8192, 1);
+    Recv.SameBuffer = true;
+    return std::vector<Event>{Event::segment(mpiete::ProgramStart, SiteA), Recv,
+                              Event::send(SiteA, (R + 1) % P, 5, 8192, 2),
+                              Event::completion(SiteA, {{1, (R + P - 1) % P, 5}, {2}})};
+  };
+  std::vector<MeasuredRun> Runs;
+  for (int P : {2, 4, 8}) {
+    MeasuredRun Run{P, 1, {}, {}};
+    for (int R = 0; R < P; ++R)
+      Run.PerRank.push_back(Rank(R, P));
+    Runs.push_back(std::move(Run));
+  }
+  ScalingModelFile F;
+  F.Runs = {{2, 1, "t2", "m2.yaml"}};
+  Refusal Why;
+  ASSERT_TRUE(learnStructure(Runs, F.Learnt, Why)) << Why.Message;
+  F.StructureAccepted = true;
+  std::ostringstream First;
+  writeScalingModel(First, F);
+  EXPECT_NE(First.str().find(" same-buffer"), std::string::npos) << First.str();
+  const std::string Path =
+      (std::filesystem::temp_directory_path() / "mpiete-modelfile-samebuffer-test.yaml").string();
+  std::ofstream(Path) << First.str();
+  std::ostringstream Errors;
+  mpiete::DiagnosticSink Diags(Errors);
+  ScalingModelFile G;
+  ASSERT_TRUE(loadScalingModel(Path, G, Diags)) << Errors.str();
+  std::filesystem::remove(Path);
+  for (int R : {0, 17, 63}) {
+    const std::vector<Event> Want = Rank(R, 64);
+    SyntheticEventSource Gen(G.Learnt, R, 64, 1);
+    Event E;
+    size_t K = 0;
+    while (Gen.next(E)) {
+      ASSERT_LT(K, Want.size());
+      EXPECT_TRUE(sameEvent(E, Want[K])) << "rank " << R << " event " << K;
+      EXPECT_EQ(E.SameBuffer, Want[K].SameBuffer) << "rank " << R << " event " << K;
+      ++K;
+    }
+    EXPECT_EQ(K, Want.size());
+  }
+  // Where one measured rank lacks the flag (its last sends were elsewhere), it is not generated.
+  Runs[1].PerRank[2][1].SameBuffer = false;
+  CommStructure Mixed;
+  ASSERT_TRUE(learnStructure(Runs, Mixed, Why)) << Why.Message;
+  SyntheticEventSource Gen(Mixed, 5, 64, 1);
+  Event E;
+  int Receives = 0;
+  while (Gen.next(E))
+    if (E.Kind == mpiete::estimator::EventKind::RecvStart) {
+      EXPECT_FALSE(E.SameBuffer);
+      ++Receives;
+    }
+  EXPECT_EQ(Receives, 1);
+}
+
 TEST(ModelFileTest, MalformedOpRefused) {
   OpTemplate Op;
   EXPECT_FALSE(parseOp("send 0aa758c0:3 nonsense", Op));

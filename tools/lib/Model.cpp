@@ -8,6 +8,7 @@
 #include "mpiete/estimator/ProgramBlocks.h"
 #include "mpiete/scaling/CollSim.h"
 #include "mpiete/scaling/CommStructure.h"
+#include "mpiete/scaling/ComputeFit.h"
 #include "mpiete/scaling/ModelFile.h"
 #include "mpiete/support/Diagnostics.h"
 #include "mpiete/support/Version.h"
@@ -20,6 +21,7 @@
 #include <iostream>
 #include <map>
 #include <set>
+#include <sstream>
 
 namespace mpiete {
 
@@ -249,41 +251,22 @@ int runModel(const CommandArgs &Args) {
     ChecksOk &= checkRun(S, Measured, std::cout);
   }
 
-  // Compute: each segment's executions-weighted mean over ranks, per run.
-  std::map<std::pair<BlockId, BlockId>, std::vector<Point>> Data;
+  // Compute: per segment (and position, where rank 0 or P-1 differ) the executions-weighted
+  // mean over ranks, per run (scaling/ComputeFit.h).
+  std::vector<ComputeRun> ComputeRuns;
   for (const ModelRun &R : File.Runs) {
     MachineFile M;
     if (!loadMachineFile(R.Machine, M, Diags))
       return 1;
-    std::map<std::pair<BlockId, BlockId>, std::pair<double, double>> Sum;
+    ComputeRun CR{R.Ranks, R.Size, {}};
     for (const MachineRank &MR : M.Ranks)
-      for (const MachineSegment &Seg : MR.Segments) {
-        auto &[Seconds, Count] = Sum[{Seg.From, Seg.To}];
-        Seconds += Seg.MeanSeconds * double(Seg.Executions);
-        Count += double(Seg.Executions);
-      }
-    for (const auto &[Key, SC] : Sum)
-      if (SC.second > 0)
-        Data[Key].push_back({double(R.Ranks), R.Size, SC.first / SC.second});
+      for (const MachineSegment &Seg : MR.Segments)
+        CR.Times.push_back({MR.Rank, Seg.From, Seg.To, Seg.MeanSeconds, double(Seg.Executions)});
+    ComputeRuns.push_back(std::move(CR));
   }
-  for (const auto &[Key, Points] : Data) {
-    SegmentModel Seg;
-    Seg.From = Key.first;
-    Seg.To = Key.second;
-    Seg.Where = Name(Key.first) + " -> " + Name(Key.second);
-    Seg.M = selectModel(Points);
-    Seg.Data = Points;
-    // Held out: the largest rank count, fitted without it.
-    std::vector<Point> Used, Held;
-    for (const Point &P : Points)
-      (P.P == double(Counts.back()) ? Held : Used).push_back(P);
-    if (!Held.empty() && Used.size() >= 2) {
-      const Model Without = selectModel(Used);
-      double Worst = 0;
-      relativeErrors(Without, Held, Seg.HeldOutError, Worst);
-    }
-    File.Segments.push_back(std::move(Seg));
-  }
+  File.Segments = fitComputeModels(ComputeRuns);
+  for (SegmentModel &Seg : File.Segments)
+    Seg.Where = Name(Seg.From) + " -> " + Name(Seg.To);
   std::ofstream OutFile;
   std::ostream *OS = openOutput(!Output.empty() ? &Output : nullptr, OutFile, "model", Diags);
   if (!OS)
@@ -322,6 +305,26 @@ int runScaledEstimate(const std::string &ModelPath, int Ranks, double Size,
     return 1;
   ClusterNetworkModel Net(Link);
   ScaledComputeModel Compute(File, Ranks, Size);
+  // Occurrence-dependent compute from the largest run the model was built from (its machine
+  // file's series); without it, every occurrence takes the mean.
+  std::string Profiles;
+  const ModelRun *Largest = nullptr;
+  for (const ModelRun &R : File.Runs)
+    if (!Largest || R.Ranks > Largest->Ranks)
+      Largest = &R;
+  if (Largest) {
+    std::ostringstream Why;
+    DiagnosticSink Quiet(Why);
+    MachineFile M;
+    if (loadMachineFile(Largest->Machine, M, Quiet)) {
+      Compute.addOccurrenceProfiles(M);
+      Profiles = Largest->Machine;
+    } else {
+      Diags.note({Largest->Machine, 0, 0},
+                 "not readable: every occurrence of a segment takes its mean (" + Why.str() + ")",
+                 "scale");
+    }
+  }
   std::vector<std::unique_ptr<SyntheticEventSource>> Gens;
   std::vector<EventSource *> Sources;
   for (int R = 0; R < Ranks; ++R) {
@@ -341,6 +344,8 @@ int runScaledEstimate(const std::string &ModelPath, int Ranks, double Size,
      << "\npredicted_range_seconds: [" << Res.predictedSeconds() * (1 - Band) << ", "
      << Res.predictedSeconds() * (1 + Band) << "]\nevents: " << Res.Events
      << "\nmessages: " << Res.Messages << "\n";
+  if (!Profiles.empty())
+    OS << "occurrence_profiles: " << Profiles << "\n";
   return 0;
 }
 

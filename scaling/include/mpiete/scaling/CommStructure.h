@@ -192,7 +192,9 @@ private:
   uint64_t *starts() { return HeapStarts ? HeapStarts.get() : InlineStarts; }
 };
 
-/// True if two events are equal in every field the engine reads (Index aside).
+/// True if two events are equal in every field the engine reads (Index aside), the receives'
+/// same-buffer flag aside too: it is learnt where every measured rank agrees (a user-level
+/// receive; collsim touches no buffers, so lowered collectives' receives never have it).
 bool sameEvent(const Event &A, const Event &B);
 
 } // namespace mpiete::scaling

@@ -4,6 +4,7 @@
 #ifndef MPIETE_SCALING_MODELFILE_H
 #define MPIETE_SCALING_MODELFILE_H
 
+#include "mpiete/basedata/MachineFile.h"
 #include "mpiete/estimator/Models.h"
 #include "mpiete/scaling/CommStructure.h"
 #include "mpiete/scaling/NormalForm.h"
@@ -26,8 +27,14 @@ struct ModelRun {
   std::string Program, Machine; ///< the trace directory and machine.yaml
 };
 
+/// The ranks a segment model is for: every rank, or, where their compute differs by position
+/// (scaling/ComputeFit.h), rank 0, rank P-1 or the ranks not modelled apart.
+enum class RankPosition : uint8_t { All, First, Last, Rest };
+const char *positionName(RankPosition P);
+
 struct SegmentModel {
   estimator::BlockId From = 0, To = 0;
+  RankPosition Ranks = RankPosition::All;
   std::string Where; ///< the segment as file:line -> file:line, when the block map names it
   Model M;
   /// Fitted without the largest rank count: its mean relative error there (-1: not held out).
@@ -58,10 +65,11 @@ bool parseOp(const std::string &Text, OpTemplate &Op);
 bool loadScalingModel(const std::string &Path, ScalingModelFile &Out, DiagnosticSink &Diags);
 
 /// The engine's compute model at (P, W): every rank's segment From -> To takes the segment
-/// model's value there. Memory is one entry per segment, whatever P.
+/// model's value there (rank 0's and rank P-1's own where they have one), times Factor.
+/// Memory is one entry per segment, whatever P.
 class ScaledComputeModel : public estimator::ComputeModel {
 public:
-  ScaledComputeModel(const ScalingModelFile &File, double P, double W);
+  ScaledComputeModel(const ScalingModelFile &File, double P, double W, double Factor = 1);
   std::optional<double> secondsPerExecution(int, estimator::BlockId) const override {
     return std::nullopt;
   }
@@ -69,9 +77,26 @@ public:
                                          estimator::BlockId To) const override;
   bool hasBlocks() const override { return false; }
   bool hasSegments() const override { return true; }
+  /// Occurrence-dependent compute: rank r takes the per-occurrence profile (series over mean)
+  /// of the rank at its relative position in Base, a run the model was built from (rank 0 and
+  /// rank P-1 those of Base's ends, the ranks between spread over Base's), times its model
+  /// value; segments without a series keep the value. Memory grows with Base, not with P.
+  void addOccurrenceProfiles(const MachineFile &Base);
+  /// Base's rank whose profile rank Rank takes.
+  int profileRank(int Rank) const;
 
 private:
-  std::map<std::pair<estimator::BlockId, estimator::BlockId>, estimator::SegmentTimes> Times;
+  /// Per segment: rank 0's, rank P-1's and the other ranks' times (Own: 0 has its own, 1
+  /// too), and with profiles one per rank of the profiles' run.
+  struct Entry {
+    estimator::SegmentTimes At[3];
+    bool Own[2] = {false, false};
+    std::vector<estimator::SegmentTimes> Profiled;
+  };
+  const estimator::SegmentTimes &value(const Entry &E, int Rank, int P) const;
+  int Ranks;
+  int BaseRanks = 0;
+  std::map<std::pair<estimator::BlockId, estimator::BlockId>, Entry> Times;
 };
 
 } // namespace mpiete::scaling

@@ -1,0 +1,42 @@
+// Per-segment compute models from the timing probe's runs at several rank counts, with rank 0
+// and rank P-1 modelled apart where their compute differs systematically from the ranks
+// between (a master's serial work, a pipeline's ends).
+#ifndef MPIETE_SCALING_COMPUTEFIT_H
+#define MPIETE_SCALING_COMPUTEFIT_H
+
+#include "mpiete/scaling/ModelFile.h"
+
+#include <vector>
+
+namespace mpiete::scaling {
+
+/// One rank's measured segment in one run.
+struct RankSegmentTime {
+  int Rank = 0;
+  estimator::BlockId From = 0, To = 0;
+  double MeanSeconds = 0;
+  double Executions = 0;
+};
+
+/// One timing run: its rank count, problem size and every rank's segments.
+struct ComputeRun {
+  int Ranks = 0;
+  double Size = 1;
+  std::vector<RankSegmentTime> Times;
+};
+
+/// A position's compute counts as different from the ranks between when, at every run with
+/// ranks between (P >= 3, two runs at least), its executions-weighted mean differs from theirs
+/// by more than this fraction, in the same direction (the 10% the extrapolation aims at: a
+/// smaller difference cannot move a prediction by more).
+constexpr double PositionThreshold = 0.10;
+
+/// Per segment, the models: one for every rank (Ranks = All) where the positions agree;
+/// otherwise First and/or Last, and Rest for the ranks left. Each is selectModel over the
+/// position's executions-weighted means per run, with the held-out error at the largest rank
+/// count. Where is left empty (the caller names the call sites).
+std::vector<SegmentModel> fitComputeModels(const std::vector<ComputeRun> &Runs);
+
+} // namespace mpiete::scaling
+
+#endif

@@ -1,0 +1,125 @@
+// Per-segment compute models with rank 0 and rank P-1 apart where their compute differs.
+#include "mpiete/scaling/ComputeFit.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace mpiete::scaling {
+
+namespace {
+
+using Key = std::pair<estimator::BlockId, estimator::BlockId>;
+
+/// Executions-weighted sums of one position in one run.
+struct Sum {
+  double Seconds = 0, Executions = 0;
+  bool empty() const { return Executions <= 0; }
+  double mean() const { return Seconds / Executions; }
+  void add(const Sum &O) {
+    Seconds += O.Seconds;
+    Executions += O.Executions;
+  }
+};
+
+/// One run's sums of one segment at rank 0, at rank P-1 and between.
+struct RunSums {
+  double Ranks = 0, Size = 1;
+  Sum At[3]; // First, Last, Between
+};
+
+constexpr int FirstIdx = 0, LastIdx = 1, BetweenIdx = 2;
+
+/// Whether position Idx differs from the ranks between at every run that has both, in one
+/// direction, by more than PositionThreshold; two such runs at least.
+bool differs(const std::vector<RunSums> &Runs, int Idx) {
+  int Seen = 0, Sign = 0;
+  for (const RunSums &R : Runs) {
+    if (R.Ranks < 3 || R.At[Idx].empty() || R.At[BetweenIdx].empty())
+      continue;
+    const double Base = R.At[BetweenIdx].mean(), D = R.At[Idx].mean() - Base;
+    if (!(Base > 0) || std::fabs(D) <= PositionThreshold * Base)
+      return false;
+    const int S = D > 0 ? 1 : -1;
+    if (Sign != 0 && S != Sign)
+      return false;
+    Sign = S;
+    ++Seen;
+  }
+  return Seen >= 2;
+}
+
+SegmentModel fit(const Key &K, RankPosition Pos, std::vector<Point> Points, double Largest) {
+  SegmentModel Seg;
+  Seg.From = K.first;
+  Seg.To = K.second;
+  Seg.Ranks = Pos;
+  Seg.M = selectModel(Points);
+  // Held out: the largest rank count, fitted without it.
+  std::vector<Point> Used, Held;
+  for (const Point &P : Points)
+    (P.P == Largest ? Held : Used).push_back(P);
+  if (!Held.empty() && Used.size() >= 2) {
+    const Model Without = selectModel(Used);
+    double Worst = 0;
+    relativeErrors(Without, Held, Seg.HeldOutError, Worst);
+  }
+  Seg.Data = std::move(Points);
+  return Seg;
+}
+
+} // namespace
+
+std::vector<SegmentModel> fitComputeModels(const std::vector<ComputeRun> &Runs) {
+  double Largest = 0;
+  for (const ComputeRun &R : Runs)
+    Largest = std::max(Largest, double(R.Ranks));
+  std::map<Key, std::vector<RunSums>> PerSegment;
+  for (const ComputeRun &R : Runs) {
+    std::map<Key, RunSums> Sums;
+    for (const RankSegmentTime &T : R.Times) {
+      RunSums &S = Sums[{T.From, T.To}];
+      S.Ranks = R.Ranks;
+      S.Size = R.Size;
+      const int Idx = T.Rank == 0 ? FirstIdx : T.Rank == R.Ranks - 1 ? LastIdx : BetweenIdx;
+      S.At[Idx].add({T.MeanSeconds * T.Executions, T.Executions});
+    }
+    for (auto &[K, S] : Sums)
+      PerSegment[K].push_back(S);
+  }
+  std::vector<SegmentModel> Out;
+  for (const auto &[K, Rs] : PerSegment) {
+    const bool First = differs(Rs, FirstIdx), Last = differs(Rs, LastIdx);
+    // The points of a position: per run, the mean over the ranks it covers (Rest: every rank
+    // not modelled apart; at 2 ranks with one end apart, the other end).
+    auto points = [&](bool WithFirst, bool WithLast, bool WithBetween) {
+      std::vector<Point> Ps;
+      for (const RunSums &R : Rs) {
+        Sum S;
+        if (WithFirst)
+          S.add(R.At[FirstIdx]);
+        if (WithLast)
+          S.add(R.At[LastIdx]);
+        if (WithBetween)
+          S.add(R.At[BetweenIdx]);
+        if (!S.empty())
+          Ps.push_back({R.Ranks, R.Size, S.mean()});
+      }
+      return Ps;
+    };
+    if (!First && !Last) {
+      Out.push_back(fit(K, RankPosition::All, points(true, true, true), Largest));
+      continue;
+    }
+    if (First)
+      Out.push_back(fit(K, RankPosition::First, points(true, false, false), Largest));
+    if (Last)
+      Out.push_back(fit(K, RankPosition::Last, points(false, true, false), Largest));
+    std::vector<Point> Rest = points(!First, !Last, true);
+    if (!Rest.empty())
+      Out.push_back(fit(K, RankPosition::Rest, std::move(Rest), Largest));
+  }
+  return Out;
+}
+
+} // namespace mpiete::scaling

@@ -1,0 +1,158 @@
+// Per-position compute models on hand-built timing data with a known answer: a master's serial
+// work and a pipeline's slower end are modelled apart, differences within the threshold or of
+// changing sign are not, and the positions survive the model file.
+#include "mpiete/scaling/ComputeFit.h"
+
+#include "mpiete/BlockId.h"
+#include "mpiete/support/Diagnostics.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+using namespace mpiete::scaling;
+
+namespace {
+
+constexpr BlockId SiteA = (BlockId(0x0aa758c0) << 32) | 3;
+constexpr BlockId SiteB = (BlockId(0x0aa758c0) << 32) | 7;
+
+/// Runs at 2, 4, 8, 16 ranks: rank R of P computes Seconds(R, P) per execution of A -> B, 40
+/// times.
+std::vector<ComputeRun> runs(const std::function<double(int, int)> &Seconds) {
+  std::vector<ComputeRun> Rs;
+  for (int P : {2, 4, 8, 16}) {
+    ComputeRun Run{P, 1024, {}};
+    for (int R = 0; R < P; ++R)
+      Run.Times.push_back({R, SiteA, SiteB, Seconds(R, P), 40});
+    Rs.push_back(std::move(Run));
+  }
+  return Rs;
+}
+
+double at(const std::vector<SegmentModel> &Segs, int Rank, int P) {
+  ScalingModelFile F;
+  F.Segments = Segs;
+  ScaledComputeModel M(F, P, 1024);
+  const mpiete::estimator::SegmentTimes *T = M.segment(Rank, SiteA, SiteB);
+  return T ? T->MeanSeconds : -1;
+}
+
+TEST(ComputeFitTest, MasterSerialWorkIsModelledApart) {
+  // Every rank's share 1e-2 / p; rank 0 also 2e-3 s of serial work (a diagnostic the others
+  // wait for). The mean over ranks, 1e-2 / p + 2e-3 / p, hides it: at 64 ranks it gives rank 0
+  // 1.9e-4 s where it computes 2.16e-3 s.
+  const std::vector<SegmentModel> Segs =
+      fitComputeModels(runs([](int R, int P) { return 1e-2 / P + (R == 0 ? 2e-3 : 0); }));
+  ASSERT_EQ(Segs.size(), 2u);
+  EXPECT_EQ(Segs[0].Ranks, RankPosition::First);
+  EXPECT_EQ(Segs[1].Ranks, RankPosition::Rest);
+  EXPECT_EQ(Segs[1].Data.size(), 4u); // rank 1 of 2 is the rest there
+  EXPECT_NEAR(at(Segs, 0, 64), 1e-2 / 64 + 2e-3, 1e-9);
+  EXPECT_NEAR(at(Segs, 1, 64), 1e-2 / 64, 1e-9);
+  EXPECT_NEAR(at(Segs, 63, 64), 1e-2 / 64, 1e-9);
+  // The model file keeps the positions.
+  ScalingModelFile F;
+  F.Runs = {{2, 1024, "t2", "m2.yaml"}};
+  F.Segments = Segs;
+  std::ostringstream First;
+  writeScalingModel(First, F);
+  EXPECT_NE(First.str().find("ranks: first"), std::string::npos) << First.str();
+  const std::string Path =
+      (std::filesystem::temp_directory_path() / "mpiete-computefit-test.yaml").string();
+  std::ofstream(Path) << First.str();
+  std::ostringstream Errors;
+  mpiete::DiagnosticSink Diags(Errors);
+  ScalingModelFile G;
+  ASSERT_TRUE(loadScalingModel(Path, G, Diags)) << Errors.str();
+  std::filesystem::remove(Path);
+  EXPECT_NEAR(at(G.Segments, 0, 64), 1e-2 / 64 + 2e-3, 1e-9);
+  EXPECT_NEAR(at(G.Segments, 5, 64), 1e-2 / 64, 1e-9);
+}
+
+TEST(ComputeFitTest, PipelineEndsApart) {
+  // Rank P-1 twice the others' work, rank 0 a constant 1e-3 more: three models.
+  const std::vector<SegmentModel> Segs = fitComputeModels(
+      runs([](int R, int P) { return (R == P - 1 ? 2e-2 : 1e-2) / P + (R == 0 ? 1e-3 : 0); }));
+  ASSERT_EQ(Segs.size(), 3u);
+  EXPECT_EQ(Segs[0].Ranks, RankPosition::First);
+  EXPECT_EQ(Segs[1].Ranks, RankPosition::Last);
+  EXPECT_EQ(Segs[2].Ranks, RankPosition::Rest);
+  EXPECT_EQ(Segs[2].Data.size(), 3u); // no rank between at 2 ranks
+  EXPECT_NEAR(at(Segs, 0, 32), 1e-2 / 32 + 1e-3, 1e-9);
+  EXPECT_NEAR(at(Segs, 31, 32), 2e-2 / 32, 1e-9);
+  EXPECT_NEAR(at(Segs, 7, 32), 1e-2 / 32, 1e-9);
+}
+
+TEST(ComputeFitTest, SmallOrChangingDifferencesShareOneModel) {
+  // Rank 0 5% slower (below the threshold): one model, the executions-weighted mean.
+  std::vector<SegmentModel> Segs =
+      fitComputeModels(runs([](int R, int P) { return 1e-2 / P * (R == 0 ? 1.05 : 1); }));
+  ASSERT_EQ(Segs.size(), 1u);
+  EXPECT_EQ(Segs[0].Ranks, RankPosition::All);
+  EXPECT_NEAR(Segs[0].Data[1].Y, 1e-2 / 4 * (1 + 0.05 / 4), 1e-12);
+  // Rank 0 20% slower at some rank counts, 20% faster at others: noise, not a position.
+  Segs = fitComputeModels(
+      runs([](int R, int P) { return 1e-2 / P * (R == 0 ? (P % 8 == 0 ? 0.8 : 1.2) : 1); }));
+  ASSERT_EQ(Segs.size(), 1u);
+  EXPECT_EQ(Segs[0].Ranks, RankPosition::All);
+}
+
+} // namespace
+
+namespace {
+
+TEST(ComputeFitTest, OccurrenceProfilesFollowTheRanksRelativePosition) {
+  // A model of 1e-3 s for every rank; the profiles' run at 4 ranks: rank 0's first occurrence
+  // takes 3 times its mean (a warm-up), rank 2's every other occurrence twice (a period),
+  // rank 1 and 3 no series. At 8 ranks rank 0 takes rank 0's profile, rank 7 rank 3's, and
+  // ranks 1-6 spread over ranks 1 and 2 in order.
+  ScalingModelFile F;
+  SegmentModel S;
+  S.From = SiteA;
+  S.To = SiteB;
+  S.M.Terms = {Term{}};
+  S.M.Coeffs = {1e-3};
+  F.Segments = {S};
+  mpiete::MachineFile Base;
+  for (int R = 0; R < 4; ++R) {
+    mpiete::MachineRank MR;
+    MR.Rank = R;
+    mpiete::MachineSegment Seg;
+    Seg.From = SiteA;
+    Seg.To = SiteB;
+    Seg.Executions = 4;
+    Seg.MeanSeconds = 2e-5; // the base run's own scale: only the shape is taken
+    if (R == 0) {
+      Seg.SeriesWidth = 1;
+      Seg.SeriesSeconds = {6e-5, 6.67e-6, 6.67e-6, 6.66e-6};
+    } else if (R == 2) {
+      Seg.SeriesWidth = 2;
+      Seg.SeriesSeconds = {8e-5 * 2 / 3, 8e-5 / 3}; // 2:1 between the two pairs
+    }
+    MR.Segments.push_back(Seg);
+    Base.Ranks.push_back(MR);
+  }
+  ScaledComputeModel M(F, 8, 1024);
+  M.addOccurrenceProfiles(Base);
+  EXPECT_EQ(M.profileRank(0), 0);
+  EXPECT_EQ(M.profileRank(1), 1);
+  EXPECT_EQ(M.profileRank(3), 1);
+  EXPECT_EQ(M.profileRank(4), 2);
+  EXPECT_EQ(M.profileRank(6), 2);
+  EXPECT_EQ(M.profileRank(7), 3);
+  const mpiete::estimator::SegmentTimes *T0 = M.segment(0, SiteA, SiteB);
+  EXPECT_NEAR(T0->seconds(0), 3e-3, 1e-12);
+  EXPECT_NEAR(T0->seconds(1), 1e-3 / 3 * 1.0005, 1e-9);
+  EXPECT_NEAR(T0->seconds(9), 1e-3, 1e-12); // past the profile: the mean
+  const mpiete::estimator::SegmentTimes *T5 = M.segment(5, SiteA, SiteB);
+  EXPECT_NEAR(T5->seconds(0), 1e-3 * 4.0 / 3, 1e-12);
+  EXPECT_NEAR(T5->seconds(3), 1e-3 * 2.0 / 3, 1e-12);
+  EXPECT_DOUBLE_EQ(M.segment(2, SiteA, SiteB)->seconds(0), 1e-3); // rank 1: no series
+  EXPECT_DOUBLE_EQ(M.segment(7, SiteA, SiteB)->seconds(2), 1e-3);
+}
+
+} // namespace
