@@ -99,6 +99,13 @@ bool parseRun(const std::string &Text, ModelRun &Out) {
   return Out.Ranks > 0 && Out.Size > 0 && !Out.Program.empty() && !Out.Machine.empty();
 }
 
+std::string number(double V) {
+  std::ostringstream S;
+  S.precision(6);
+  S << V;
+  return S.str();
+}
+
 /// The data and unified caches of this machine's first CPU, in bytes, smallest first (sysfs;
 /// none where it is not readable). Seed 001's steps are at these sizes: the machine the compute
 /// base data are taken on is the machine `mpiete model` is normally run on (--caches otherwise).
@@ -361,19 +368,23 @@ int runModel(const CommandArgs &Args) {
     }
     File.Segments.push_back(std::move(Seg));
   }
-  if (File.Ws.known())
+  if (File.Ws.known()) {
+    std::string Unstraddled;
     for (double C : File.Caches) {
       int Above = 0;
       for (const ModelRun &R : File.Runs)
         Above += File.Ws.at(R.Ranks, R.Size) > C;
       if (Above == 0 || Above == int(File.Runs.size()))
-        Diags.warning(Tool,
-                      "every run's working set is " + std::string(Above ? "above" : "below") +
-                          " the " + std::to_string(int64_t(C)) +
-                          "-byte cache: an extrapolation to the other side crosses a cache "
-                          "step the runs never measured",
-                      "scale");
+        Unstraddled += std::string(Unstraddled.empty() ? "" : ", ") +
+                       (Above ? "above " : "below ") + std::to_string(int64_t(C));
     }
+    if (!Unstraddled.empty())
+      Diags.warning(
+          Tool,
+          "every run's working set lies on one side of these caches (bytes: " + Unstraddled +
+              "): an extrapolation across one crosses a step the runs never measured",
+          "scale");
+  }
   std::ofstream OutFile;
   std::ostream *OS = openOutput(!Output.empty() ? &Output : nullptr, OutFile, "model", Diags);
   if (!OS)
@@ -436,7 +447,7 @@ int runScaledEstimate(const std::string &ModelPath, int Ranks, double Size,
   }
   if (!Unmeasured.empty())
     Diags.warning({ModelPath, 0, 0},
-                  "at " + std::to_string(Ranks) + " ranks and size " + std::to_string(Size) +
+                  "at " + std::to_string(Ranks) + " ranks and size " + number(Size) +
                       " a rank's working set (" + std::to_string(int64_t(File.Ws.at(Ranks, Size))) +
                       " bytes) crosses a cache step no run measured (" + Crossed +
                       " bytes): the error band is widened",
@@ -444,7 +455,7 @@ int runScaledEstimate(const std::string &ModelPath, int Ranks, double Size,
   OS << "extrapolated: true\n"
      << "ranks: " << Ranks << "\nsize: " << Size << "\nmodel: " << ModelPath
      << "\npredicted_seconds: " << Res.predictedSeconds() << "\nerror_band: " << Band
-     << "\npredicted_range_seconds: [" << Res.predictedSeconds() * (1 - Band) << ", "
+     << "\npredicted_range_seconds: [" << Res.predictedSeconds() * std::max(0.0, 1 - Band) << ", "
      << Res.predictedSeconds() * (1 + Band) << "]\nevents: " << Res.Events
      << "\nmessages: " << Res.Messages << "\n";
   if (!Unmeasured.empty())
