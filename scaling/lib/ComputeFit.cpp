@@ -49,18 +49,19 @@ bool differs(const std::vector<RunSums> &Runs, int Idx) {
   return Seen >= 2;
 }
 
-SegmentModel fit(const Key &K, RankPosition Pos, std::vector<Point> Points, double Largest) {
+SegmentModel fit(const Key &K, RankPosition Pos, std::vector<Point> Points, double Largest,
+                 const SelectOptions &Options) {
   SegmentModel Seg;
   Seg.From = K.first;
   Seg.To = K.second;
   Seg.Ranks = Pos;
-  Seg.M = selectModel(Points);
+  Seg.M = selectModel(Points, Options);
   // Held out: the largest rank count, fitted without it.
   std::vector<Point> Used, Held;
   for (const Point &P : Points)
     (P.P == Largest ? Held : Used).push_back(P);
   if (!Held.empty() && Used.size() >= 2) {
-    const Model Without = selectModel(Used);
+    const Model Without = selectModel(Used, Options);
     double Worst = 0;
     relativeErrors(Without, Held, Seg.HeldOutError, Worst);
   }
@@ -70,7 +71,8 @@ SegmentModel fit(const Key &K, RankPosition Pos, std::vector<Point> Points, doub
 
 } // namespace
 
-std::vector<SegmentModel> fitComputeModels(const std::vector<ComputeRun> &Runs) {
+std::vector<SegmentModel> fitComputeModels(const std::vector<ComputeRun> &Runs,
+                                           const SelectOptions &Options) {
   double Largest = 0;
   for (const ComputeRun &R : Runs)
     Largest = std::max(Largest, double(R.Ranks));
@@ -108,16 +110,16 @@ std::vector<SegmentModel> fitComputeModels(const std::vector<ComputeRun> &Runs) 
       return Ps;
     };
     if (!First && !Last) {
-      Out.push_back(fit(K, RankPosition::All, points(true, true, true), Largest));
+      Out.push_back(fit(K, RankPosition::All, points(true, true, true), Largest, Options));
       continue;
     }
     if (First)
-      Out.push_back(fit(K, RankPosition::First, points(true, false, false), Largest));
+      Out.push_back(fit(K, RankPosition::First, points(true, false, false), Largest, Options));
     if (Last)
-      Out.push_back(fit(K, RankPosition::Last, points(false, true, false), Largest));
+      Out.push_back(fit(K, RankPosition::Last, points(false, true, false), Largest, Options));
     std::vector<Point> Rest = points(!First, !Last, true);
     if (!Rest.empty())
-      Out.push_back(fit(K, RankPosition::Rest, std::move(Rest), Largest));
+      Out.push_back(fit(K, RankPosition::Rest, std::move(Rest), Largest, Options));
   }
   return Out;
 }

@@ -25,6 +25,13 @@ const char *positionName(RankPosition P) {
   return Names[size_t(P)];
 }
 
+std::vector<double> ScalingModelFile::unmeasuredCacheSteps(double P, double W) const {
+  std::vector<Point> Runs_;
+  for (const ModelRun &R : Runs)
+    Runs_.push_back({double(R.Ranks), R.Size, 0});
+  return unmeasuredSteps(Runs_, Ws, Caches, P, W);
+}
+
 namespace {
 
 const char *const KindNames[] = {"compute", "segment", "loop", "send",     "recv",
@@ -43,6 +50,17 @@ bool parsePeer(const std::string &T, PeerExpr &E) {
   E = {PeerExpr::Kind(K), A, uint8_t(Dims), uint8_t(Axis), Periodic != 0};
   return true;
 }
+std::string shortBytes(double B) {
+  char Buf[32];
+  if (B >= 1 << 20)
+    std::snprintf(Buf, sizeof Buf, "%.3g MiB", B / (1 << 20));
+  else if (B >= 1 << 10)
+    std::snprintf(Buf, sizeof Buf, "%.3g KiB", B / (1 << 10));
+  else
+    std::snprintf(Buf, sizeof Buf, "%.3g bytes", B);
+  return Buf;
+}
+
 std::string bytesText(const BytesExpr &E) {
   // COEFF:WEXP:PEXP, then :CONST when there is one (files without it stay as they were).
   char Buf[128];
@@ -159,6 +177,38 @@ void writeScalingModel(std::ostream &OS, const ScalingModelFile &F) {
       << "size" << YAML::Value << R.Size << YAML::Key << "program" << YAML::Value << R.Program
       << YAML::Key << "machine" << YAML::Value << R.Machine << YAML::EndMap;
   E << YAML::EndSeq;
+  if (F.Ws.known()) {
+    // Seed 001's steps: where the runs' working sets lie against each cache. A cache they do
+    // not straddle is a step no model here has measured: a prediction beyond it is flagged.
+    E << YAML::Key << "working_set" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key
+      << "bytes" << YAML::Value << F.Ws.Bytes << YAML::Key << "w" << YAML::Value << F.Ws.WExp
+      << YAML::Key << "text" << YAML::Value << F.Ws.text() << YAML::EndMap;
+    E << YAML::Key << "caches_from" << YAML::Value << F.CachesFrom;
+    E << YAML::Key << "caches" << YAML::Value << YAML::BeginSeq;
+    for (double C : F.Caches) {
+      double Lo = 0, Hi = 0;
+      bool Any = false;
+      int Below = 0, Above = 0;
+      for (const ModelRun &R : F.Runs) {
+        const double X = F.Ws.at(R.Ranks, R.Size);
+        Lo = Any ? std::min(Lo, X) : X;
+        Hi = Any ? std::max(Hi, X) : X;
+        Any = true;
+        ++(X > C ? Above : Below);
+      }
+      E << YAML::Flow << YAML::BeginMap << YAML::Key << "bytes" << YAML::Value << C << YAML::Key
+        << "runs_below" << YAML::Value << Below << YAML::Key << "runs_above" << YAML::Value
+        << Above;
+      if (Below == 0 || Above == 0)
+        E << YAML::Key << "warning" << YAML::Value
+          << "unmeasured step: every run's working set (" + shortBytes(Lo) + " - " +
+                 shortBytes(Hi) + ") is " + (Below == 0 ? "above" : "below") +
+                 " it; an extrapolation to a working set " + (Below == 0 ? "below" : "above") +
+                 " it crosses a cache step of unknown height";
+      E << YAML::EndMap;
+    }
+    E << YAML::EndSeq;
+  }
   E << YAML::Key << "structure" << YAML::Value << YAML::BeginMap;
   E << YAML::Key << "status" << YAML::Value << (F.StructureAccepted ? "accepted" : "refused");
   if (!F.StructureAccepted) {
@@ -198,8 +248,11 @@ void writeScalingModel(std::ostream &OS, const ScalingModelFile &F) {
       E << YAML::Flow << YAML::BeginMap << YAML::Key << "coeff" << YAML::Value << S.M.Coeffs[K]
         << YAML::Key << "p" << YAML::Value << T.PExp << YAML::Key << "log2p" << YAML::Value
         << T.LogExp << YAML::Key << "w" << YAML::Value << T.WExp << YAML::Key << "step"
-        << YAML::Value << T.StepAt << YAML::Key << "text" << YAML::Value << T.text()
-        << YAML::EndMap;
+        << YAML::Value << T.StepAt;
+      if (T.StepAt > 0 && T.Ws.known())
+        E << YAML::Key << "ws_bytes" << YAML::Value << T.Ws.Bytes << YAML::Key << "ws_w"
+          << YAML::Value << T.Ws.WExp;
+      E << YAML::Key << "text" << YAML::Value << T.text() << YAML::EndMap;
     }
     E << YAML::EndSeq;
     E << YAML::Key << "points" << YAML::Value << S.M.Points;
@@ -237,6 +290,11 @@ bool loadScalingModel(const std::string &Path, ScalingModelFile &Out, Diagnostic
     for (const YAML::Node &R : Root["runs"])
       Out.Runs.push_back({R["ranks"].as<int>(), R["size"].as<double>(),
                           R["program"].as<std::string>(), R["machine"].as<std::string>()});
+    if (const YAML::Node Ws = Root["working_set"])
+      Out.Ws = WorkingSet{Ws["bytes"].as<double>(0), Ws["w"].as<double>(1)};
+    Out.CachesFrom = Root["caches_from"].as<std::string>("");
+    for (const YAML::Node &C : Root["caches"])
+      Out.Caches.push_back(C["bytes"].as<double>());
     const YAML::Node S = Root["structure"];
     Out.StructureAccepted = S["status"].as<std::string>("") == "accepted";
     Out.RefusedAt = S["site"].as<std::string>("");
@@ -289,8 +347,9 @@ bool loadScalingModel(const std::string &Path, ScalingModelFile &Out, Diagnostic
         return false;
       }
       for (const YAML::Node &T : N["terms"]) {
-        Seg.M.Terms.push_back(Term{T["p"].as<double>(), T["log2p"].as<int>(), T["w"].as<double>(),
-                                   T["step"].as<double>()});
+        Seg.M.Terms.push_back(Term{
+            T["p"].as<double>(), T["log2p"].as<int>(), T["w"].as<double>(), T["step"].as<double>(),
+            WorkingSet{T["ws_bytes"].as<double>(0), T["ws_w"].as<double>(1)}});
         const double C = T["coeff"].as<double>();
         if (C < 0) {
           Diags.error({Path, unsigned(T.Mark().line + 1), unsigned(T.Mark().column + 1)},

@@ -13,8 +13,63 @@
 
 namespace mpiete::scaling {
 
+double WorkingSet::at(double P, double W) const {
+  if (!known())
+    return W / P;
+  return Bytes * (WExp == 1 ? W : std::pow(W, WExp)) / P;
+}
+
+bool parseWorkingSet(const std::string &Text, WorkingSet &Out) {
+  std::string T;
+  for (char C : Text)
+    if (C != ' ')
+      T += C;
+  if (T.empty())
+    return false;
+  WorkingSet Ws;
+  Ws.WExp = 0;
+  const size_t At = T.find('W');
+  std::string Coeff = At == std::string::npos ? T : T.substr(0, At);
+  if (At != std::string::npos) {
+    if (!Coeff.empty()) {
+      if (Coeff.back() != '*')
+        return false;
+      Coeff.pop_back();
+    }
+    const std::string Rest = T.substr(At + 1);
+    Ws.WExp = 1;
+    if (!Rest.empty()) {
+      if (Rest[0] != '^' || Rest.size() < 2)
+        return false;
+      size_t Used = 0;
+      try {
+        Ws.WExp = std::stod(Rest.substr(1), &Used);
+      } catch (...) {
+        return false;
+      }
+      if (Used != Rest.size() - 1)
+        return false;
+    }
+  }
+  Ws.Bytes = 1;
+  if (!Coeff.empty()) {
+    size_t Used = 0;
+    try {
+      Ws.Bytes = std::stod(Coeff, &Used);
+    } catch (...) {
+      return false;
+    }
+    if (Used != Coeff.size())
+      return false;
+  }
+  if (!(Ws.Bytes > 0) || !std::isfinite(Ws.WExp))
+    return false;
+  Out = Ws;
+  return true;
+}
+
 double Term::eval(double P, double W) const {
-  if (StepAt > 0 && !(W / P > StepAt))
+  if (StepAt > 0 && !(Ws.at(P, W) > StepAt))
     return 0;
   double V = 1;
   if (PExp != 0)
@@ -59,10 +114,23 @@ bool growsWithRanks(const std::vector<Point> &Data) {
 
 } // namespace
 
+std::string WorkingSet::text() const {
+  if (!known())
+    return "W/p";
+  std::string S = Bytes == 1 ? "" : number(Bytes) + "*";
+  if (WExp != 0)
+    S += WExp == 1 ? "W" : "W^" + number(WExp);
+  else if (S.empty())
+    S = "1";
+  else
+    S.pop_back();
+  return S + "/p";
+}
+
 std::string Term::text() const {
   std::vector<std::string> Parts;
   if (StepAt > 0)
-    Parts.push_back("[W/p > " + number(StepAt) + "]");
+    Parts.push_back("[" + Ws.text() + " > " + number(StepAt) + "]");
   if (WExp != 0)
     Parts.push_back(WExp == 1 ? "W" : "W^" + number(WExp));
   if (PExp > 0)
@@ -126,7 +194,24 @@ std::vector<Term> termPool(const std::vector<Point> &Data, const SelectOptions &
           continue;
         Pool.push_back(T);
       }
-  if (Options.Steps && Sizes.size() > 1 && WorkingSets.size() >= 4) {
+  if (Options.Steps && Options.Ws.known()) {
+    // Seed 001: time per operation is a step function of the per-rank working set, the steps
+    // at the machine's cache sizes. A step is offered only where the measured working sets
+    // straddle it, two points or more on each side (its height is fitted from both); one
+    // problem size is enough here, as the step's position is known rather than fitted. It
+    // multiplies the divided work (more time per operation once the data leave the cache)
+    // or stands alone (a fixed cost of refilling it).
+    for (double C : Options.Caches) {
+      int Below = 0, Above = 0;
+      for (const Point &P : Data)
+        ++(Options.Ws.at(P.P, P.W) > C ? Above : Below);
+      if (Below < 2 || Above < 2)
+        continue;
+      for (double W : WExps)
+        Pool.push_back(Term{-1, 0, W, C, Options.Ws});
+      Pool.push_back(Term{0, 0, 0, C, Options.Ws});
+    }
+  } else if (Options.Steps && Sizes.size() > 1 && WorkingSets.size() >= 4) {
     // A step between two measured working sets, with at least two points on each side:
     // compute per unit of per-rank work costs more once the working set leaves a cache. With
     // one problem size a step in W/p is a step in p, which noise imitates as well: not offered.
@@ -289,6 +374,22 @@ Model selectModel(const std::vector<Point> &Data, const SelectOptions &Options) 
   M.CvError = BestCv;
   M.ExtrapolationError = Extrapolate ? BestEx : -1;
   return M;
+}
+
+std::vector<double> unmeasuredSteps(const std::vector<Point> &Data, const WorkingSet &Ws,
+                                    const std::vector<double> &Caches, double P, double W) {
+  std::vector<double> Out;
+  if (!Ws.known() || Data.empty())
+    return Out;
+  const double Target = Ws.at(P, W);
+  for (double C : Caches) {
+    bool Seen = false;
+    for (const Point &X : Data)
+      Seen |= (Ws.at(X.P, X.W) > C) == (Target > C);
+    if (!Seen)
+      Out.push_back(C);
+  }
+  return Out;
 }
 
 } // namespace mpiete::scaling

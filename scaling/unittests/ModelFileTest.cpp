@@ -57,8 +57,11 @@ TEST(ModelFileTest, RoundTrip) {
   Seg.From = SiteA;
   Seg.To = SiteB;
   Seg.Where = "a.c:3 -> a.c:7";
-  Seg.M.Terms = {Term{}, Term{1, 1, 0, 0}, Term{-1, 0, 1, 4096}};
-  Seg.M.Coeffs = {1.5e-6, 2.25e-9, 3.125e-8};
+  F.Ws = WorkingSet{16, 2};
+  F.Caches = {49152, 2097152};
+  F.CachesFrom = "--caches";
+  Seg.M.Terms = {Term{}, Term{1, 1, 0, 0}, Term{-1, 0, 1, 4096}, Term{-1, 0, 2, 2097152, F.Ws}};
+  Seg.M.Coeffs = {1.5e-6, 2.25e-9, 3.125e-8, 1e-9};
   Seg.M.Points = 3;
   Seg.M.FitError = 0.01;
   Seg.M.CvError = 0.02;
@@ -93,6 +96,13 @@ TEST(ModelFileTest, RoundTrip) {
   ASSERT_EQ(G.Segments[0].Data.size(), 3u);
   EXPECT_EQ(G.Segments[0].Data[1].P, 4);
   EXPECT_EQ(G.Segments[0].Data[1].Y, 5.5e-4);
+  EXPECT_EQ(G.Ws, F.Ws);
+  EXPECT_EQ(G.Caches, F.Caches);
+  // The runs (size 1: 8, 4 and 2 bytes a rank) lie below both caches: a rank holding 16 MB
+  // (W = 4096 at 16 ranks) crosses both unmeasured steps, one holding 1 KB (W = 8) neither.
+  EXPECT_EQ(G.unmeasuredCacheSteps(16, 4096), (std::vector<double>{49152, 2097152}));
+  EXPECT_TRUE(G.unmeasuredCacheSteps(2, 8).empty());
+  EXPECT_NE(First.str().find("unmeasured step"), std::string::npos) << First.str();
   EXPECT_EQ(G.Learnt.MaxDist, F.Learnt.MaxDist);
   ASSERT_EQ(G.Learnt.Classes.size(), F.Learnt.Classes.size());
 

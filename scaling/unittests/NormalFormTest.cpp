@@ -79,6 +79,94 @@ TEST(NormalFormTest, FindsTheWorkingSetStep) {
   EXPECT_LT(M.FitWorst, 1e-9) << M.text();
 }
 
+// Seed 001 with the machine's caches: 2-16 ranks at three sizes of a stencil whose data are
+// 16 W^2 bytes (two W x W arrays of doubles), 1 ns per point and 1 ns more once a rank's share
+// leaves the 2 MiB L2, plus 10 us. n = 800 and 1200 put three points below L2, nine above.
+const WorkingSet Stencil{16, 2};
+const std::vector<double> Caches = {48 * 1024, 2 * 1024 * 1024, 504.0 * 1024 * 1024};
+
+double stencil(double P, double W) {
+  return 1e-5 + 1e-9 * W * W / P * (Stencil.at(P, W) > 2 * 1024 * 1024 ? 2 : 1);
+}
+
+TEST(NormalFormTest, CacheStepAtTheMachinesCacheIsRecovered) {
+  SelectOptions O;
+  O.Ws = Stencil;
+  O.Caches = Caches;
+  const std::vector<Point> D = sample(stencil, {2, 4, 8, 16}, {800, 1200, 2048});
+  const Model M = selectModel(D, O);
+  ASSERT_EQ(M.Terms.size(), 3u) << M.text();
+  EXPECT_EQ(M.Terms[1], (Term{-1, 0, 2})) << M.text();
+  EXPECT_EQ(M.Terms[2], (Term{-1, 0, 2, 2 * 1024 * 1024, Stencil})) << M.text();
+  EXPECT_NEAR(M.Coeffs[0], 1e-5, 1e-12);
+  EXPECT_NEAR(M.Coeffs[1], 1e-9, 1e-15);
+  EXPECT_NEAR(M.Coeffs[2], 1e-9, 1e-15);
+  EXPECT_EQ(M.Terms[2].text(), "[16*W^2/p > 2.09715e+06] * W^2 / p");
+  // 64 ranks at n = 2048 (1 MiB a rank, inside L2): the step is below, as measured.
+  EXPECT_NEAR(M.eval(64, 2048), stencil(64, 2048), 1e-12);
+  EXPECT_TRUE(unmeasuredSteps(D, Stencil, Caches, 64, 2048).empty());
+  // Without steps the same points get no term at 2 MiB, and the
+  // 64-rank value is off: the step is what the stencils' strong scaling needs.
+  SelectOptions NoSteps;
+  NoSteps.Steps = false;
+  const Model Plain = selectModel(D, NoSteps);
+  EXPECT_GT(std::fabs(Plain.eval(64, 2048) - stencil(64, 2048)) / stencil(64, 2048), 0.2)
+      << Plain.text();
+}
+
+TEST(NormalFormTest, NoCacheStepWhereTheDataHaveNone) {
+  // The same sizes and caches, one cost per point everywhere, +-2% noise: no step is chosen.
+  SelectOptions O;
+  O.Ws = Stencil;
+  O.Caches = Caches;
+  for (int Phase = 0; Phase < 3; ++Phase) {
+    std::vector<Point> D;
+    int K = Phase;
+    for (double W : {800.0, 1200.0, 2048.0})
+      for (double P : {2.0, 4.0, 8.0, 16.0})
+        D.push_back({P, W, (1e-5 + 2e-9 * W * W / P) * (1 + 0.02 * ((K++ % 3) - 1))});
+    const Model M = selectModel(D, O);
+    for (size_t T = 0; T < M.Terms.size(); ++T)
+      EXPECT_FALSE(M.Terms[T].StepAt > 0 && M.Coeffs[T] > 0) << M.text();
+    const double Truth = 1e-5 + 2e-9 * 2048 * 2048 / 64;
+    EXPECT_LT(std::fabs(M.eval(64, 2048) - Truth) / Truth, 0.05) << M.text();
+  }
+}
+
+TEST(NormalFormTest, OneSizeDoesNotStraddleTheStep) {
+  // Strong scaling of n = 2048 from 2-16 ranks: 33.6 MB down to 4.2 MB a rank, all above L2.
+  // No step can be fitted, and 64 ranks (1 MiB) lie beyond it: reported, not extended.
+  SelectOptions O;
+  O.Ws = Stencil;
+  O.Caches = Caches;
+  const std::vector<Point> D = sample(stencil, {2, 4, 8, 16}, {2048});
+  const Model M = selectModel(D, O);
+  for (const Term &T : M.Terms)
+    EXPECT_EQ(T.StepAt, 0) << M.text();
+  EXPECT_EQ(unmeasuredSteps(D, Stencil, Caches, 64, 2048), (std::vector<double>{2 * 1024 * 1024}));
+  EXPECT_TRUE(unmeasuredSteps(D, Stencil, Caches, 16, 2048).empty());
+  // A larger problem (n = 65536: 1 GiB a rank at 64) crosses the L3 no run reached.
+  EXPECT_EQ(unmeasuredSteps(D, Stencil, Caches, 64, 65536),
+            (std::vector<double>{504.0 * 1024 * 1024}));
+  EXPECT_TRUE(unmeasuredSteps(D, WorkingSet{}, Caches, 64, 2048).empty());
+}
+
+TEST(NormalFormTest, ParsesWorkingSets) {
+  WorkingSet Ws;
+  ASSERT_TRUE(parseWorkingSet("16*W^2", Ws));
+  EXPECT_EQ(Ws, (WorkingSet{16, 2}));
+  ASSERT_TRUE(parseWorkingSet("W", Ws));
+  EXPECT_EQ(Ws, (WorkingSet{1, 1}));
+  ASSERT_TRUE(parseWorkingSet("8 * W^1.5", Ws));
+  EXPECT_EQ(Ws, (WorkingSet{8, 1.5}));
+  ASSERT_TRUE(parseWorkingSet("4096", Ws));
+  EXPECT_EQ(Ws, (WorkingSet{4096, 0}));
+  EXPECT_EQ(Ws.at(4, 7), 1024);
+  EXPECT_EQ((WorkingSet{16, 2}).text(), "16*W^2/p");
+  for (const char *Bad : {"16W^2", "16*X", "W^", "-1*W", "", "16*W^2x"})
+    EXPECT_FALSE(parseWorkingSet(Bad, Ws)) << Bad;
+}
+
 TEST(NormalFormTest, NeverNegative) {
   // Decreasing data that a free least-squares line would take below zero at large p.
   std::vector<Point> D = {{2, 1, 1.0}, {4, 1, 0.6}, {8, 1, 0.45}, {16, 1, 0.4}};

@@ -100,6 +100,42 @@ bool parseRun(const std::string &Text, ModelRun &Out) {
   return Out.Ranks > 0 && Out.Size > 0 && !Out.Program.empty() && !Out.Machine.empty();
 }
 
+std::string number(double V) {
+  std::ostringstream S;
+  S.precision(6);
+  S << V;
+  return S.str();
+}
+
+/// The data and unified caches of this machine's first CPU, in bytes, smallest first (sysfs;
+/// none where it is not readable). Seed 001's steps are at these sizes: the machine the compute
+/// base data are taken on is the machine `mpiete model` is normally run on (--caches otherwise).
+std::vector<double> readCacheSizes(const std::string &Dir) {
+  std::vector<double> Out;
+  for (int K = 0; K < 16; ++K) {
+    const std::string Index = Dir + "/index" + std::to_string(K) + "/";
+    std::ifstream Type(Index + "type"), Size(Index + "size");
+    std::string T, S;
+    if (!(Type >> T) || !(Size >> S))
+      continue;
+    if (T == "Instruction" || S.empty())
+      continue;
+    double Mult = 1;
+    const char Unit = S.back();
+    if (Unit == 'K' || Unit == 'M' || Unit == 'G') {
+      Mult = Unit == 'K' ? 1024.0 : Unit == 'M' ? 1048576.0 : 1073741824.0;
+      S.pop_back();
+    }
+    try {
+      Out.push_back(std::stod(S) * Mult);
+    } catch (...) {
+    }
+  }
+  std::sort(Out.begin(), Out.end());
+  Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
+  return Out;
+}
+
 /// Generates every rank of Measured's size and compares with its trace: per rank the number of
 /// events, the message peers and bytes, and the events themselves. Prints one summary line.
 bool checkRun(const CommStructure &S, const MeasuredRun &Measured, std::ostream &OS) {
@@ -182,11 +218,55 @@ int runModel(const CommandArgs &Args) {
       ->type_name("RANKS:SIZE:DIR");
   C.App.add_option("-o", Output, "write the model there (default: standard output)")
       ->type_name("FILE");
+  std::string WsText, CachesText = "auto";
+  C.App
+      .add_option("--working-set", WsText,
+                  "the whole problem's data in bytes as a function of the size, e.g. 16*W^2 "
+                  "(split among the ranks): enables seed 001's cache steps")
+      ->type_name("C*W^A");
+  C.App
+      .add_option("--caches", CachesText,
+                  "cache sizes in bytes for the steps: auto (this machine's, from sysfs) or "
+                  "a list such as 49152,2097152")
+      ->type_name("auto|LIST");
   if (std::optional<int> Status = C.parseOrExit(Args, Diags, Tool))
     return *Status;
   ScalingModelFile File;
   File.Tool = std::string("mpiete ") + MPIETE_VERSION;
   File.Command = joinArgs("model", Args);
+  if (!WsText.empty() && !parseWorkingSet(WsText, File.Ws)) {
+    Diags.error(Tool, "--working-set '" + WsText + "': C*W^A (bytes of the whole problem)",
+                "usage");
+    return 1;
+  }
+  if (File.Ws.known()) {
+    if (CachesText == "auto") {
+      const std::string Dir = "/sys/devices/system/cpu/cpu0/cache";
+      File.Caches = readCacheSizes(Dir);
+      File.CachesFrom = Dir;
+      if (File.Caches.empty())
+        Diags.warning(Tool, "no cache sizes in " + Dir + ": no cache steps (give --caches)",
+                      "scale");
+    } else {
+      File.CachesFrom = "--caches";
+      std::string Item;
+      std::istringstream In(CachesText);
+      while (std::getline(In, Item, ',')) {
+        size_t Used = 0;
+        double V = 0;
+        try {
+          V = std::stod(Item, &Used);
+        } catch (...) {
+        }
+        if (Used != Item.size() || !(V > 0)) {
+          Diags.error(Tool, "--caches '" + CachesText + "': auto or bytes,bytes,...", "usage");
+          return 1;
+        }
+        File.Caches.push_back(V);
+      }
+      std::sort(File.Caches.begin(), File.Caches.end());
+    }
+  }
   for (const std::string &T : RunTexts) {
     ModelRun R;
     if (!parseRun(T, R)) {
@@ -264,9 +344,29 @@ int runModel(const CommandArgs &Args) {
         CR.Times.push_back({MR.Rank, Seg.From, Seg.To, Seg.MeanSeconds, double(Seg.Executions)});
     ComputeRuns.push_back(std::move(CR));
   }
-  File.Segments = fitComputeModels(ComputeRuns);
+  SelectOptions Options;
+  Options.Ws = File.Ws;
+  Options.Caches = File.Caches;
+  File.Segments = fitComputeModels(ComputeRuns, Options);
   for (SegmentModel &Seg : File.Segments)
     Seg.Where = Name(Seg.From) + " -> " + Name(Seg.To);
+  if (File.Ws.known()) {
+    std::string Unstraddled;
+    for (double C : File.Caches) {
+      int Above = 0;
+      for (const ModelRun &R : File.Runs)
+        Above += File.Ws.at(R.Ranks, R.Size) > C;
+      if (Above == 0 || Above == int(File.Runs.size()))
+        Unstraddled += std::string(Unstraddled.empty() ? "" : ", ") +
+                       (Above ? "above " : "below ") + std::to_string(int64_t(C));
+    }
+    if (!Unstraddled.empty())
+      Diags.warning(
+          Tool,
+          "every run's working set lies on one side of these caches (bytes: " + Unstraddled +
+              "): an extrapolation across one crosses a step the runs never measured",
+          "scale");
+  }
   std::ofstream OutFile;
   std::ostream *OS = openOutput(!Output.empty() ? &Output : nullptr, OutFile, "model", Diags);
   if (!OS)
@@ -337,15 +437,34 @@ int runScaledEstimate(const std::string &ModelPath, int Ranks, double Size,
     Diags.error({Err.File.empty() ? "mpiete estimate" : Err.File, 0, 0}, Err.Message, "estimate");
   if (!Res.Ok)
     return 1;
-  const double Band = File.errorBand();
+  double Band = File.errorBand();
+  // A working set beyond a cache no run reached: the step's height (seed 001: up to about 2x
+  // per operation) is unknown, so the band is widened by half the prediction per such step
+  // rather than the divided work silently extended.
+  const std::vector<double> Unmeasured = File.unmeasuredCacheSteps(Ranks, Size);
+  std::string Crossed;
+  for (double C : Unmeasured) {
+    Crossed += (Crossed.empty() ? "" : ", ") + std::to_string(int64_t(C));
+    Band += 0.5;
+  }
+  if (!Unmeasured.empty())
+    Diags.warning({ModelPath, 0, 0},
+                  "at " + std::to_string(Ranks) + " ranks and size " + number(Size) +
+                      " a rank's working set (" + std::to_string(int64_t(File.Ws.at(Ranks, Size))) +
+                      " bytes) crosses a cache step no run measured (" + Crossed +
+                      " bytes): the error band is widened",
+                  "scale");
   OS << "extrapolated: true\n"
      << "ranks: " << Ranks << "\nsize: " << Size << "\nmodel: " << ModelPath
      << "\npredicted_seconds: " << Res.predictedSeconds() << "\nerror_band: " << Band
-     << "\npredicted_range_seconds: [" << Res.predictedSeconds() * (1 - Band) << ", "
+     << "\npredicted_range_seconds: [" << Res.predictedSeconds() * std::max(0.0, 1 - Band) << ", "
      << Res.predictedSeconds() * (1 + Band) << "]\nevents: " << Res.Events
      << "\nmessages: " << Res.Messages << "\n";
   if (!Profiles.empty())
     OS << "occurrence_profiles: " << Profiles << "\n";
+  if (!Unmeasured.empty())
+    OS << "unmeasured_cache_steps: [" << Crossed << "]\nwarning: the working set crosses a cache "
+       << "step no run measured; the band is widened by 0.5 per step\n";
   return 0;
 }
 

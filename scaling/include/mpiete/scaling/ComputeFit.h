@@ -34,8 +34,10 @@ constexpr double PositionThreshold = 0.10;
 /// Per segment, the models: one for every rank (Ranks = All) where the positions agree;
 /// otherwise First and/or Last, and Rest for the ranks left. Each is selectModel over the
 /// position's executions-weighted means per run, with the held-out error at the largest rank
-/// count. Where is left empty (the caller names the call sites).
-std::vector<SegmentModel> fitComputeModels(const std::vector<ComputeRun> &Runs);
+/// count, under Options (a declared working set and the machine's caches: seed 001's steps).
+/// Where is left empty (the caller names the call sites).
+std::vector<SegmentModel> fitComputeModels(const std::vector<ComputeRun> &Runs,
+                                           const SelectOptions &Options = {});
 
 } // namespace mpiete::scaling
 

@@ -53,6 +53,14 @@ struct ScalingModelFile {
   /// Accepted: the learnt structure itself, so estimates need not read the traces again.
   CommStructure Learnt;
   std::vector<SegmentModel> Segments;
+  /// Seed 001's cache steps: the declared per-rank working set and the cache sizes (bytes) of
+  /// the machine the compute base data come from (CachesFrom says where they were read).
+  WorkingSet Ws;
+  std::vector<double> Caches;
+  std::string CachesFrom;
+  /// The caches that no run's working set lies beyond, seen from (P, W): a prediction there
+  /// crosses a cache step whose height was never measured.
+  std::vector<double> unmeasuredCacheSteps(double P, double W) const;
   /// The error band of a prediction: the largest leave-one-out error of the segments' models,
   /// weighted by nothing (a conservative band).
   double errorBand() const;

@@ -9,14 +9,35 @@
 
 namespace mpiete::scaling {
 
-/// One term p^PExp * log2(p)^LogExp * W^WExp, times [W / p > StepAt] when StepAt > 0 (the
+/// A rank's working set in bytes as a function of (p, W): Bytes * W^WExp / p (the whole
+/// problem's data split among the ranks), as `mpiete model --working-set` declares it. Bytes 0:
+/// not declared, and the working set is taken as W / p in units of W.
+struct WorkingSet {
+  double Bytes = 0;
+  double WExp = 1;
+
+  bool known() const { return Bytes > 0; }
+  double at(double P, double W) const;
+  /// `16 * W^2 / p`, or `W / p` when not declared.
+  std::string text() const;
+  bool operator==(const WorkingSet &O) const = default;
+};
+
+/// Parses `C*W^A` (also `C*W`, `W^A`, `C`): the whole problem's bytes. False: malformed.
+bool parseWorkingSet(const std::string &Text, WorkingSet &Out);
+
+/// One term p^PExp * log2(p)^LogExp * W^WExp, times [Ws(p, W) > StepAt] when StepAt > 0 (the
 /// per-rank working set past a cache size: seed 001's step). The constant term is all zeros.
 struct Term {
   double PExp = 0;
   int LogExp = 0;
   double WExp = 0;
   double StepAt = 0;
+  WorkingSet Ws; ///< what StepAt is compared with
 
+  Term() = default;
+  Term(double PExp, int LogExp, double WExp, double StepAt = 0, WorkingSet Ws = {})
+      : PExp(PExp), LogExp(LogExp), WExp(WExp), StepAt(StepAt), Ws(Ws) {}
   double eval(double P, double W) const;
   bool constant() const { return PExp == 0 && LogExp == 0 && WExp == 0 && StepAt == 0; }
   /// Readable: `p^1.5 * log2(p) * W / p`, `[W/p > 4096] * W / p`, `1`.
@@ -52,7 +73,18 @@ struct SelectOptions {
   double Margin = 0.005;
   /// Offer step terms (needs at least two points on each side of a candidate step).
   bool Steps = true;
+  /// Declared: the steps are at the Caches (bytes) the measured working sets straddle, not
+  /// between measured working sets.
+  WorkingSet Ws;
+  std::vector<double> Caches;
 };
+
+/// The caches (bytes) that no measured point's working set lies beyond, seen from (P, W): for
+/// each cache C, the points all on one side of C and Ws(P, W) on the other. An extrapolation
+/// across such a step cannot know its height (seed 001: a step is fitted only from points on
+/// both sides of it).
+std::vector<double> unmeasuredSteps(const std::vector<Point> &Data, const WorkingSet &Ws,
+                                    const std::vector<double> &Caches, double P, double W);
 
 /// The term pool: p factors p^i log2(p)^j, W factors W^k (only W^0 when the data hold one
 /// size), their products, and the step terms the data allow. With one size, terms growing with
