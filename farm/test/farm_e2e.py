@@ -15,6 +15,8 @@ usage: farm_e2e.py --build BUILD --source SRC --work WORK --program farm-1d|farm
 4. probe-program --task-set --task-shape C times exactly the tasks whose parameters are
    multiples of C (the shape), and probe-compute placed by it measures as many values per
    parameter as step 2, on a grid with both ends.
+5. estimate from the shaped traces joins the shape's tasks machine A did not measure (their
+   count in the text and JSON reports).
 Exits 1 with the failing step's message.
 """
 import argparse
@@ -149,6 +151,20 @@ def main():
                 for a, e, g in zip(axes, even, grid)):
         fail(f"shaped.tasks.yaml: measured {placed['measured']}, expected {len(measured)} "
              f"tasks on a grid with both ends, as many values per axis as {even}")
+    # 5. The shape as data: estimate from the shaped traces joins the shape's tasks machine A
+    # did not measure, scaled by the tasks both measured (both hold (first, .., first)).
+    joined = len(set(tuple(r[:-1]) for r in shaped["measured"]) - set(rows))
+    shaped_base = [mpiete, "estimate", "--program", "shaped", "--machine", "shaped.yaml",
+                   "--network", "network.yaml"]
+    text = run(shaped_base, work, env, "estimate (shaped)").stdout
+    head = (f"({len(rows)} measured, {joined} from the trace probe's shape x")
+    tail = f", {ntasks - len(rows) - joined} interpolated)"
+    if head not in text or tail not in text:
+        fail(f"the text report lacks '{head}...{tail}':\n" + text)
+    farm = json.loads(run(shaped_base + ["--format", "json"], work, env,
+                          "estimate json (shaped)").stdout)["task_farm"]
+    if farm["shape_tasks"] != joined or not farm["shape_scale"] > 0:
+        fail(f"the json report's task_farm: {farm}")
     print("PASS")
 
 
