@@ -114,7 +114,7 @@ std::vector<std::vector<int64_t>> chooseTaskValues(const TaskCosts &Shape, int64
   return Out;
 }
 
-ShapeJoin joinShape(const TaskCosts &Target, const TaskCosts &Shape) {
+ShapeJoin joinShape(const TaskCosts &Target, const TaskCosts &Shape, double MinShare) {
   ShapeJoin J;
   J.Costs = Target;
   const size_t D = size_t(Target.Dims);
@@ -125,11 +125,13 @@ ShapeJoin joinShape(const TaskCosts &Target, const TaskCosts &Shape) {
     Measured[{Target.MeasuredParams.begin() + std::ptrdiff_t(T * D),
               Target.MeasuredParams.begin() + std::ptrdiff_t((T + 1) * D)}] =
         Target.MeasuredSeconds[T];
-  double SumTarget = 0, SumShape = 0;
+  double SumTarget = 0, SumShape = 0, ShapeTotal = 0;
   std::vector<size_t> Others; // the shape's rows the target did not measure
   for (size_t T = 0; T < Shape.MeasuredSeconds.size(); ++T) {
     auto It = Measured.find({Shape.MeasuredParams.begin() + std::ptrdiff_t(T * D),
                              Shape.MeasuredParams.begin() + std::ptrdiff_t((T + 1) * D)});
+    if (Shape.MeasuredSeconds[T] > 0)
+      ShapeTotal += Shape.MeasuredSeconds[T];
     if (It == Measured.end()) {
       Others.push_back(T);
     } else if (Shape.MeasuredSeconds[T] >= 0 && It->second >= 0) {
@@ -137,7 +139,7 @@ ShapeJoin joinShape(const TaskCosts &Target, const TaskCosts &Shape) {
       SumShape += Shape.MeasuredSeconds[T];
     }
   }
-  if (SumTarget <= 0 || SumShape <= 0)
+  if (SumTarget <= 0 || SumShape <= 0 || SumShape < MinShare * ShapeTotal)
     return J;
   J.Scale = SumTarget / SumShape;
   for (size_t T : Others) {

@@ -127,3 +127,15 @@ TEST(TaskShapeTest, NoTaskInCommonJoinsNothing) {
     EXPECT_EQ(J.Costs.MeasuredSeconds, Target.MeasuredSeconds);
   }
 }
+
+TEST(TaskShapeTest, TasksInCommonBelowTheShareJoinNothing) {
+  // The only task in common, 0, holds 1 of the shape's 1 + 30 + 9 = 40 units: 2.5%, below 5%.
+  const TaskCosts Target = shape1d(0, 4, {0, 4}, {2, 4});
+  const TaskCosts Shape = shape1d(0, 4, {0, 2, 3}, {1, 30, 9});
+  EXPECT_EQ(joinShape(Target, Shape).Joined, 0u);
+  EXPECT_EQ(joinShape(Target, Shape).Scale, 0.0);
+  // At a share of 2.5% it joins: scale 2 / 1, tasks 2 and 3 at 60 and 18 s.
+  const ShapeJoin J = joinShape(Target, Shape, 0.025);
+  EXPECT_DOUBLE_EQ(J.Scale, 2.0);
+  EXPECT_EQ(J.Costs.MeasuredSeconds, (std::vector<double>{2, 4, 60, 18}));
+}
