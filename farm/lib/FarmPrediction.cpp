@@ -4,6 +4,7 @@
 
 #include "mpiete/estimator/Cluster.h"
 #include "mpiete/farm/TaskCostTable.h"
+#include "mpiete/farm/TaskShape.h"
 #include "mpiete/support/Diagnostics.h"
 
 #include <cmath>
@@ -79,6 +80,20 @@ bool loadFarmInputs(const std::string &MachinePath, const ClusterSpec *Spec,
   return true;
 }
 
+bool loadFarmShape(const std::string &ProgramDir, DiagnosticSink &Diags, FarmInputs &In) {
+  const std::string Path = ProgramDir + "/tasks.yaml";
+  if (!std::filesystem::exists(Path))
+    return true;
+  TaskCosts Shape;
+  if (!loadTaskCosts(Path, Shape, Diags))
+    return false;
+  if (Shape.measuredCount() > 0) {
+    In.Shape = std::move(Shape);
+    In.ShapePath = Path;
+  }
+  return true;
+}
+
 std::optional<FarmPrediction> predictFarm(const RecognizedFarm &Farm, const FarmInputs &In,
                                           const estimator::NetworkModel &Net, std::string &WhyNot) {
   const TaskCosts &C = In.Reference;
@@ -105,7 +120,12 @@ std::optional<FarmPrediction> predictFarm(const RecognizedFarm &Farm, const Farm
   S.WorkBytes = Farm.WorkBytes;
   S.ResultBytes = Farm.ResultBytes;
   S.Start = Farm.ReplayStart;
-  const TaskCostTable Table(C);
+  // The shape's tasks the timing probe did not run join its own, scaled (docs/taskfarm.md,
+  // "The shape as data"): the interpolation sees both samples. r_s stays the measured rows'.
+  const ShapeJoin Join = joinShape(C, In.Shape);
+  P.FromShape = Join.Joined;
+  P.ShapeScale = Join.Scale;
+  const TaskCostTable Table(Join.Costs);
   const std::vector<int64_t> All = C.allTasks();
   const size_t D = size_t(C.Dims);
   for (uint64_t T = 0; T < Tasks; ++T)
@@ -157,8 +177,11 @@ void writeFarmText(std::ostream &OS, const FarmPrediction &P) {
   const FarmSetup &S = P.Setup;
   const size_t Tasks = S.Costs.size();
   OS << "task farm: re-simulated (seed 000): master rank " << S.Master << ", " << S.Workers.size()
-     << " workers, " << Tasks << " tasks (" << P.Measured << " measured, "
-     << Tasks - std::min<size_t>(Tasks, P.Measured) << " interpolated)\n";
+     << " workers, " << Tasks << " tasks (" << P.Measured << " measured, ";
+  if (P.FromShape)
+    OS << P.FromShape << " from the trace probe's shape x" << std::setprecision(4) << P.ShapeScale
+       << ", ";
+  OS << Tasks - std::min<size_t>(Tasks, P.Measured + P.FromShape) << " interpolated)\n";
   OS << "  farm ends at " << secondsText(P.Outcome.End) << " s re-simulated, "
      << secondsText(P.Farm.ReplayEnd) << " s with the traced assignment: the prediction moves "
      << (P.Delta >= 0 ? "+" : "") << secondsText(P.Delta) << " s\n";
@@ -173,7 +196,8 @@ void writeFarmText(std::ostream &OS, const FarmPrediction &P) {
 void writeFarmYaml(std::ostream &OS, const FarmPrediction &P) {
   const FarmSetup &S = P.Setup;
   OS << "task_farm:\n  resimulated: true\n  master: " << S.Master << "\n  tasks: " << S.Costs.size()
-     << "\n  measured_tasks: " << P.Measured
+     << "\n  measured_tasks: " << P.Measured << "\n  shape_tasks: " << P.FromShape
+     << "\n  shape_scale: " << P.ShapeScale
      << "\n  replay_end_seconds: " << secondsText(P.Farm.ReplayEnd)
      << "\n  resimulated_end_seconds: " << secondsText(P.Outcome.End)
      << "\n  moved_tasks: " << P.Moved << "\n  workers:\n";
@@ -187,6 +211,7 @@ void writeFarmJson(std::ostream &OS, const FarmPrediction &P) {
   const FarmSetup &S = P.Setup;
   OS << "  \"task_farm\": {\"resimulated\": true, \"master\": " << S.Master
      << ", \"tasks\": " << S.Costs.size() << ", \"measured_tasks\": " << P.Measured
+     << ", \"shape_tasks\": " << P.FromShape << ", \"shape_scale\": " << P.ShapeScale
      << ", \"replay_end_seconds\": " << secondsText(P.Farm.ReplayEnd)
      << ", \"resimulated_end_seconds\": " << secondsText(P.Outcome.End)
      << ", \"moved_tasks\": " << P.Moved << ", \"workers\": [";

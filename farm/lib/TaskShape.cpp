@@ -114,6 +114,46 @@ std::vector<std::vector<int64_t>> chooseTaskValues(const TaskCosts &Shape, int64
   return Out;
 }
 
+ShapeJoin joinShape(const TaskCosts &Target, const TaskCosts &Shape, double MinShare) {
+  ShapeJoin J;
+  J.Costs = Target;
+  const size_t D = size_t(Target.Dims);
+  if (D == 0 || Shape.Dims != Target.Dims)
+    return J;
+  std::map<std::vector<int64_t>, double> Measured;
+  for (size_t T = 0; T < Target.MeasuredSeconds.size(); ++T)
+    Measured[{Target.MeasuredParams.begin() + std::ptrdiff_t(T * D),
+              Target.MeasuredParams.begin() + std::ptrdiff_t((T + 1) * D)}] =
+        Target.MeasuredSeconds[T];
+  double SumTarget = 0, SumShape = 0, ShapeTotal = 0;
+  std::vector<size_t> Others; // the shape's rows the target did not measure
+  for (size_t T = 0; T < Shape.MeasuredSeconds.size(); ++T) {
+    auto It = Measured.find({Shape.MeasuredParams.begin() + std::ptrdiff_t(T * D),
+                             Shape.MeasuredParams.begin() + std::ptrdiff_t((T + 1) * D)});
+    if (Shape.MeasuredSeconds[T] > 0)
+      ShapeTotal += Shape.MeasuredSeconds[T];
+    if (It == Measured.end()) {
+      Others.push_back(T);
+    } else if (Shape.MeasuredSeconds[T] >= 0 && It->second >= 0) {
+      SumTarget += It->second;
+      SumShape += Shape.MeasuredSeconds[T];
+    }
+  }
+  if (SumTarget <= 0 || SumShape <= 0 || SumShape < MinShare * ShapeTotal)
+    return J;
+  J.Scale = SumTarget / SumShape;
+  for (size_t T : Others) {
+    if (Shape.MeasuredSeconds[T] < 0)
+      continue;
+    J.Costs.MeasuredParams.insert(J.Costs.MeasuredParams.end(),
+                                  Shape.MeasuredParams.begin() + std::ptrdiff_t(T * D),
+                                  Shape.MeasuredParams.begin() + std::ptrdiff_t((T + 1) * D));
+    J.Costs.MeasuredSeconds.push_back(J.Scale * Shape.MeasuredSeconds[T]);
+    ++J.Joined;
+  }
+  return J;
+}
+
 std::string taskValuesText(const std::vector<std::vector<int64_t>> &Values) {
   std::string S;
   for (size_t K = 0; K < Values.size(); ++K) {

@@ -15,6 +15,8 @@ usage: farm_e2e.py --build BUILD --source SRC --work WORK --program farm-1d|farm
 4. probe-program --task-set --task-shape C times exactly the tasks whose parameters are
    multiples of C (the shape), and probe-compute placed by it measures as many values per
    parameter as step 2, on a grid with both ends.
+5. estimate from the shaped traces joins the shape's tasks machine A did not measure (their
+   count in the text and JSON reports).
 Exits 1 with the failing step's message.
 """
 import argparse
@@ -149,6 +151,25 @@ def main():
                 for a, e, g in zip(axes, even, grid)):
         fail(f"shaped.tasks.yaml: measured {placed['measured']}, expected {len(measured)} "
              f"tasks on a grid with both ends, as many values per axis as {even}")
+    # 5. The shape as data: estimate from the shaped traces joins the shape's tasks machine A
+    # did not measure, scaled by the tasks both measured (both hold (first, .., first)).
+    shape_times = {tuple(r[:-1]): float(r[-1]) for r in shaped["measured"]}
+    common = sum(t for p, t in shape_times.items() if p in set(rows))
+    joined = len(set(shape_times) - set(rows))
+    if common < 0.05 * sum(shape_times.values()):  # the scale would rest on clock overhead
+        joined = 0
+    shaped_base = [mpiete, "estimate", "--program", "shaped", "--machine", "shaped.yaml",
+                   "--network", "network.yaml"]
+    text = run(shaped_base, work, env, "estimate (shaped)").stdout
+    head = (f"({len(rows)} measured, {joined} from the trace probe's shape x" if joined else
+            f"({len(rows)} measured, {ntasks - len(rows)} interpolated)")
+    tail = f", {ntasks - len(rows) - joined} interpolated)"
+    if head not in text or tail not in text:
+        fail(f"the text report lacks '{head}...{tail}':\n" + text)
+    farm = json.loads(run(shaped_base + ["--format", "json"], work, env,
+                          "estimate json (shaped)").stdout)["task_farm"]
+    if farm["shape_tasks"] != joined or (farm["shape_scale"] > 0) != (joined > 0):
+        fail(f"the json report's task_farm: {farm}")
     print("PASS")
 
 

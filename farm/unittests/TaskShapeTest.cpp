@@ -1,6 +1,8 @@
 // The subset's values placed by the trace probe's shape of the task costs, on hand-built shapes.
 #include "mpiete/farm/TaskShape.h"
 
+#include "mpiete/farm/TaskCostTable.h"
+
 #include <gtest/gtest.h>
 
 using namespace mpiete;
@@ -73,4 +75,67 @@ TEST(TaskShapeTest, EachAxisFromItsOwnLines) {
   const Values V = chooseTaskValues(S, 2, 0.05);
   EXPECT_EQ(V, (Values{{0, 3, 4}, {0, 2}}));
   EXPECT_EQ(taskValuesText(V), "0,3,4/0,2");
+}
+
+namespace {
+
+TaskCosts costs2d(std::vector<int64_t> Params, std::vector<double> Seconds) {
+  TaskCosts C;
+  C.Dims = 2;
+  C.Grid = true;
+  C.Axes = {{0, 4, 1}, {0, 4, 1}};
+  C.MeasuredParams = std::move(Params);
+  C.MeasuredSeconds = std::move(Seconds);
+  return C;
+}
+
+} // namespace
+
+TEST(TaskShapeTest, TheShapesOtherTasksJoinScaledByTheTasksBothMeasured) {
+  // The target measured 0 and 4 (2 and 4 s), the shape 0, 2 and 4 (1, 3 and 2 units): Scale
+  // (2 + 4) / (1 + 2) = 2, and task 2 joins with 2 x 3 = 6 s.
+  const ShapeJoin J = joinShape(shape1d(0, 4, {0, 4}, {2, 4}), shape1d(0, 4, {0, 2, 4}, {1, 3, 2}));
+  EXPECT_DOUBLE_EQ(J.Scale, 2.0);
+  EXPECT_EQ(J.Joined, 1u);
+  EXPECT_EQ(J.Costs.MeasuredParams, (std::vector<int64_t>{0, 4, 2}));
+  EXPECT_EQ(J.Costs.MeasuredSeconds, (std::vector<double>{2, 4, 6}));
+  // The table then interpolates over 0, 2 and 4: task 1 is (2 + 6) / 2, task 3 (6 + 4) / 2.
+  const TaskCostTable T(J.Costs);
+  const int64_t One = 1, Three = 3;
+  EXPECT_DOUBLE_EQ(T.seconds({&One, 1}), 4.0);
+  EXPECT_DOUBLE_EQ(T.seconds({&Three, 1}), 5.0);
+}
+
+TEST(TaskShapeTest, TwoDimensionalShapeJoinsOnlyItsOtherTasks) {
+  // Both measured (0, 0) and (4, 4): 1 + 3 s against 2 + 6 units, Scale 0.5; the shape's (2, 2)
+  // joins at 0.5 x 10 = 5 s, its (0, 0) and (4, 4) keep the target's times.
+  const ShapeJoin J =
+      joinShape(costs2d({0, 0, 4, 4}, {1, 3}), costs2d({0, 0, 2, 2, 4, 4}, {2, 10, 6}));
+  EXPECT_DOUBLE_EQ(J.Scale, 0.5);
+  EXPECT_EQ(J.Joined, 1u);
+  EXPECT_EQ(J.Costs.MeasuredParams, (std::vector<int64_t>{0, 0, 4, 4, 2, 2}));
+  EXPECT_EQ(J.Costs.MeasuredSeconds, (std::vector<double>{1, 3, 5}));
+}
+
+TEST(TaskShapeTest, NoTaskInCommonJoinsNothing) {
+  const TaskCosts Target = shape1d(0, 4, {0, 4}, {2, 4});
+  for (const TaskCosts &Shape : {shape1d(0, 4, {1, 3}, {1, 1}), shape1d(0, 4, {}, {}),
+                                 shape1d(0, 4, {0, 2}, {0, 5}), costs2d({0, 0}, {1})}) {
+    const ShapeJoin J = joinShape(Target, Shape);
+    EXPECT_EQ(J.Scale, 0.0);
+    EXPECT_EQ(J.Joined, 0u);
+    EXPECT_EQ(J.Costs.MeasuredSeconds, Target.MeasuredSeconds);
+  }
+}
+
+TEST(TaskShapeTest, TasksInCommonBelowTheShareJoinNothing) {
+  // The only task in common, 0, holds 1 of the shape's 1 + 30 + 9 = 40 units: 2.5%, below 5%.
+  const TaskCosts Target = shape1d(0, 4, {0, 4}, {2, 4});
+  const TaskCosts Shape = shape1d(0, 4, {0, 2, 3}, {1, 30, 9});
+  EXPECT_EQ(joinShape(Target, Shape).Joined, 0u);
+  EXPECT_EQ(joinShape(Target, Shape).Scale, 0.0);
+  // At a share of 2.5% it joins: scale 2 / 1, tasks 2 and 3 at 60 and 18 s.
+  const ShapeJoin J = joinShape(Target, Shape, 0.025);
+  EXPECT_DOUBLE_EQ(J.Scale, 2.0);
+  EXPECT_EQ(J.Costs.MeasuredSeconds, (std::vector<double>{2, 4, 60, 18}));
 }

@@ -258,6 +258,8 @@ int runEstimate(const CommandArgs &Args) {
   std::vector<std::unique_ptr<EventSource>> Watched;
   if (farm::loadFarmInputs(Opt["--machine"], Opt.count("--cluster") ? &Spec : nullptr,
                            Opt["--cluster"], int(Traces.size()), Diags, FarmIn, FarmFailed)) {
+    if (!farm::loadFarmShape(Opt["--program"], Diags, FarmIn))
+      return 1;
     Scan = std::make_unique<farm::FarmScan>(int(Traces.size()), EO.Timeline);
     EO.Timeline = Scan.get();
   } else if (FarmFailed) {

@@ -26,6 +26,8 @@ struct FarmInputs {
   std::string ReferencePath;
   std::vector<double> TimeFactorOfRank; ///< r_s of every rank's machine
   std::vector<std::string> Notes;       ///< machines whose speed ratio is unknown (r_s 1)
+  TaskCosts Shape;       ///< the trace probe's shape (its tasks.yaml), empty without one
+  std::string ShapePath; ///< set when Shape was read
 };
 
 /// Reads the task costs of MachinePath (taskCostsPathOf) and, with a cluster file (Spec read from
@@ -36,11 +38,17 @@ bool loadFarmInputs(const std::string &MachinePath, const ClusterSpec *Spec,
                     const std::string &ClusterPath, int Ranks, DiagnosticSink &Diags,
                     FarmInputs &Out, bool &Failed);
 
+/// Reads the trace probe's shape, ProgramDir/tasks.yaml (probe-program --task-set --task-shape),
+/// into In.Shape when it exists and measured any task; false (reported) when it cannot be read.
+bool loadFarmShape(const std::string &ProgramDir, DiagnosticSink &Diags, FarmInputs &In);
+
 struct FarmPrediction {
   RecognizedFarm Farm;
   FarmSetup Setup;
   FarmOutcome Outcome;
-  uint64_t Measured = 0;                     ///< tasks the timing probe ran; the rest interpolated
+  uint64_t Measured = 0;  ///< tasks the timing probe ran; the rest interpolated
+  uint64_t FromShape = 0; ///< tasks the shape measured and the timing probe did not (scaled)
+  double ShapeScale = 0;  ///< the target's time per unit of the shape's (joinShape)
   std::vector<uint64_t> TracedTasksOfWorker; ///< per Setup.Workers index
   uint64_t Moved = 0;                        ///< tasks predicted on another worker than traced
   TimeNs Delta = 0; ///< re-simulated farm end minus the replay's (traced assignment)

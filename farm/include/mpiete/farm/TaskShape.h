@@ -29,6 +29,22 @@ inline constexpr double ShapeTolerance = 0.05;
 std::vector<std::vector<int64_t>> chooseTaskValues(const TaskCosts &Shape, int64_t Stride,
                                                    double Tolerance);
 
+/// The target's measured tasks joined by the shape's (docs/taskfarm.md, "The shape as data"):
+/// every task the shape measured and Target did not joins Target's measured rows with the
+/// shape's time times Scale, Scale = the sum of Target's times over the sum of the shape's over
+/// the tasks both measured (one speed ratio between the trace machine and the target, as r_s
+/// between two targets). Nothing joins (Scale 0) when they share no task with a positive time
+/// or their parameter counts differ, and when the tasks in common hold less than MinShare of the
+/// shape's measured time (a scale taken from tasks of a few microseconds, the clocks' own
+/// cost, says nothing of the speed ratio). The interpolation then sees both samples.
+struct ShapeJoin {
+  TaskCosts Costs;   ///< Target with the shape's other tasks added, scaled
+  double Scale = 0;  ///< the target's time per unit of the shape's
+  size_t Joined = 0; ///< rows added from the shape
+};
+ShapeJoin joinShape(const TaskCosts &Target, const TaskCosts &Shape,
+                    double MinShare = ShapeTolerance);
+
 /// The lists as MPIETE_TASK_VALUES takes them: values comma-separated, axes by '/'.
 std::string taskValuesText(const std::vector<std::vector<int64_t>> &Values);
 
