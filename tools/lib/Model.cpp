@@ -6,6 +6,7 @@
 #include "mpiete/estimator/BaseData.h"
 #include "mpiete/estimator/Engine.h"
 #include "mpiete/estimator/ProgramBlocks.h"
+#include "mpiete/scaling/Caches.h"
 #include "mpiete/scaling/CollSim.h"
 #include "mpiete/scaling/CommStructure.h"
 #include "mpiete/scaling/ComputeFit.h"
@@ -105,35 +106,6 @@ std::string number(double V) {
   S.precision(6);
   S << V;
   return S.str();
-}
-
-/// The data and unified caches of this machine's first CPU, in bytes, smallest first (sysfs;
-/// none where it is not readable). Seed 001's steps are at these sizes: the machine the compute
-/// base data are taken on is the machine `mpiete model` is normally run on (--caches otherwise).
-std::vector<double> readCacheSizes(const std::string &Dir) {
-  std::vector<double> Out;
-  for (int K = 0; K < 16; ++K) {
-    const std::string Index = Dir + "/index" + std::to_string(K) + "/";
-    std::ifstream Type(Index + "type"), Size(Index + "size");
-    std::string T, S;
-    if (!(Type >> T) || !(Size >> S))
-      continue;
-    if (T == "Instruction" || S.empty())
-      continue;
-    double Mult = 1;
-    const char Unit = S.back();
-    if (Unit == 'K' || Unit == 'M' || Unit == 'G') {
-      Mult = Unit == 'K' ? 1024.0 : Unit == 'M' ? 1048576.0 : 1073741824.0;
-      S.pop_back();
-    }
-    try {
-      Out.push_back(std::stod(S) * Mult);
-    } catch (...) {
-    }
-  }
-  std::sort(Out.begin(), Out.end());
-  Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
-  return Out;
 }
 
 /// Generates every rank of Measured's size and compares with its trace: per rank the number of
@@ -241,11 +213,15 @@ int runModel(const CommandArgs &Args) {
   }
   if (File.Ws.known()) {
     if (CachesText == "auto") {
+      // The machine the compute base data are taken on is the one `mpiete model` normally
+      // runs on (--caches otherwise); virtual machines often have no sysfs cache directory,
+      // and the C library's CPUID reading stands in.
       const std::string Dir = "/sys/devices/system/cpu/cpu0/cache";
-      File.Caches = readCacheSizes(Dir);
-      File.CachesFrom = Dir;
+      File.Caches = machineCacheSizes(Dir, File.CachesFrom);
       if (File.Caches.empty())
-        Diags.warning(Tool, "no cache sizes in " + Dir + ": no cache steps (give --caches)",
+        Diags.warning(Tool,
+                      "no cache sizes in " + Dir + " or from sysconf: no cache steps (give "
+                      "--caches)",
                       "scale");
     } else {
       File.CachesFrom = "--caches";
