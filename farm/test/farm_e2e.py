@@ -12,9 +12,10 @@ usage: farm_e2e.py --build BUILD --source SRC --work WORK --program farm-1d|farm
    parameter's range); the timing probe's run ends (the master got a result for every task).
 3. estimate (text, yaml, json) says the farm was re-simulated, with the counts of measured and
    interpolated tasks and a worker table whose predicted counts add up to the task count.
-4. probe-program --task-set --task-shape C times exactly the tasks whose parameters are
-   multiples of C (the shape), and probe-compute placed by it measures as many values per
-   parameter as step 2, on a grid with both ends.
+4. probe-program --task-set --task-shape C times exactly the tasks on the centred lattice of
+   stride C (the shape; --task-shape-lattice cubic: the multiples of C only), and
+   probe-compute placed by it measures as many values per parameter as step 2, on a grid
+   with both ends.
 5. estimate from the shaped traces joins the shape's tasks machine A did not measure (their
    count in the text and JSON reports).
 Exits 1 with the failing step's message.
@@ -127,18 +128,26 @@ def main():
         if abs(doc["predicted_seconds"] - y["predicted_seconds"]) > 1e-9:
             fail("the yaml and json predictions differ")
 
-    # 4. The shape (--task-shape C): the trace probe times exactly the tasks whose parameters
-    # are multiples of C; probe-compute then measures as many values per axis as before, both
-    # ends among them, the others among the shape's values or in the gaps between them.
-    run([mpiete, "probe-program", "-o", "shaped", "--task-set", "--task-shape", str(stride), "-np",
-         "4", os.path.join(cc, app + ".trace")] + args, work, env, "probe-program --task-shape")
-    shaped = yaml.safe_load(open(os.path.join(work, "shaped", "tasks.yaml")))
-    want = [[v for v in range(g[0], g[1] + 1, g[2]) if v % stride == 0] for g in grid]
-    rows = [tuple(row[:-1]) for row in shaped.get("measured") or []]
-    if shaped.get("grid") != grid or sorted(rows) != sorted(itertools.product(*want)):
-        fail(f"shaped/tasks.yaml: grid {shaped.get('grid')}, measured {shaped.get('measured')}")
-    if any(float(row[-1]) <= 0 for row in shaped["measured"]):
-        fail("a task of the shape took no time")
+    # 4. The shape (--task-shape C): the trace probe times exactly the tasks on the centred
+    # lattice (every parameter a multiple of C, or every parameter C/2 more than one), or with
+    # --task-shape-lattice cubic the multiples only; probe-compute then measures as many values
+    # per axis as before, both ends among them, the others among the shape's values or in the
+    # gaps between them.
+    def lattice(offset):
+        return set(itertools.product(*[[v for v in range(g[0], g[1] + 1, g[2])
+                                         if v % stride == offset] for g in grid]))
+    for name, extra, want in (("cubic", ["--task-shape-lattice", "cubic"], lattice(0)),
+                              ("shaped", [], lattice(0) | lattice(stride // 2))):
+        run([mpiete, "probe-program", "-o", name, "--task-set", "--task-shape", str(stride)] +
+            extra + ["-np", "4", os.path.join(cc, app + ".trace")] + args, work, env,
+            f"probe-program --task-shape ({name})")
+        shaped = yaml.safe_load(open(os.path.join(work, name, "tasks.yaml")))
+        rows = [tuple(row[:-1]) for row in shaped.get("measured") or []]
+        if shaped.get("grid") != grid or sorted(rows) != sorted(want):
+            fail(f"{name}/tasks.yaml: grid {shaped.get('grid')}, measured "
+                 f"{shaped.get('measured')}, expected {sorted(want)}")
+        if any(float(row[-1]) <= 0 for row in shaped["measured"]):
+            fail(f"a task of the {name} shape took no time")
     run([mpiete, "probe-compute", "-o", "shaped.yaml", "--tasks-subset", str(stride),
          "--tasks-grid", os.path.join("shaped", "tasks.yaml"), "-np", "4",
          os.path.join(cc, app + ".timing")] + args, work, env, "probe-compute (shaped)")

@@ -2,6 +2,7 @@
 #include "mpiete/farm/TaskShape.h"
 
 #include "mpiete/farm/TaskCostTable.h"
+#include "mpiete/task.h"
 
 #include <gtest/gtest.h>
 
@@ -75,6 +76,71 @@ TEST(TaskShapeTest, EachAxisFromItsOwnLines) {
   const Values V = chooseTaskValues(S, 2, 0.05);
   EXPECT_EQ(V, (Values{{0, 3, 4}, {0, 2}}));
   EXPECT_EQ(taskValuesText(V), "0,3,4/0,2");
+}
+
+TEST(TaskShapeTest, TheCentredLatticeAddsTheMultiplesOffsetByHalfTheStride) {
+  // probe-program --task-shape C: the multiples of C, and with the centred lattice the tasks
+  // whose every parameter is C / 2 more than a multiple (mpiete/task.h, mpiete_task_in_shape).
+  auto In = [](std::vector<long long> P, long long C, int Centred) {
+    return mpiete_task_in_shape(int(P.size()), P.data(), C, Centred) != 0;
+  };
+  std::vector<std::vector<long long>> Centred, Cubic;
+  for (long long I = 0; I < 8; ++I)
+    for (long long J = 0; J < 8; ++J) {
+      if (In({I, J}, 4, 1))
+        Centred.push_back({I, J});
+      if (In({I, J}, 4, 0))
+        Cubic.push_back({I, J});
+    }
+  // 8 x 8 tasks, C = 4: 4 multiples and 4 offset by (2, 2), 2 / C^2 of them.
+  EXPECT_EQ(Centred, (std::vector<std::vector<long long>>{
+                         {0, 0}, {0, 4}, {2, 2}, {2, 6}, {4, 0}, {4, 4}, {6, 2}, {6, 6}}));
+  EXPECT_EQ(Cubic, (std::vector<std::vector<long long>>{{0, 0}, {0, 4}, {4, 0}, {4, 4}}));
+  // Mixed offsets are not on the lattice; negative parameters count from zero.
+  EXPECT_FALSE(In({0, 2}, 4, 1));
+  EXPECT_TRUE(In({-2, 6}, 4, 1));
+  EXPECT_TRUE(In({-4, 8}, 4, 0));
+  // One parameter: the multiples of C / 2 (C even); an odd C takes 0 and C / 2 rounded down.
+  std::vector<long long> OneD;
+  for (long long I = 0; I < 10; ++I)
+    if (In({I}, 3, 1))
+      OneD.push_back(I);
+  EXPECT_EQ(OneD, (std::vector<long long>{0, 1, 3, 4, 6, 7, 9}));
+  // Stride 1: every task either way.
+  EXPECT_TRUE(In({5, 7}, 1, 1));
+  EXPECT_TRUE(In({5, 7}, 1, 0));
+}
+
+TEST(TaskShapeTest, APeakOnlyTheCentredLatticeSeesPlacesAValue) {
+  // 17 x 17 tasks, C = 8: the multiples {0, 8, 16}^2 all take 1 s; the centred lattice adds
+  // {4, 12}^2, where (4, 4) takes 9 s. M = ceil(17 / 8) = 3 values per axis. Along either
+  // axis the lines j = 4 (or i = 4) run 9 at 4 and 1 at 12, the line through their ends (the
+  // nearest measured: 9 at 0, 1 at 16) errs 2 at both: the lower, 4, is chosen. The multiples
+  // alone are flat: the middle of the widest gap, 8.
+  TaskCosts S;
+  S.Dims = 2;
+  S.Grid = true;
+  S.Axes = {{0, 16, 1}, {0, 16, 1}};
+  for (int64_t I = 0; I <= 16; ++I)
+    for (int64_t J = 0; J <= 16; ++J) {
+      const long long P[2] = {I, J};
+      if (!mpiete_task_in_shape(2, P, 8, 1))
+        continue;
+      S.MeasuredParams.insert(S.MeasuredParams.end(), {I, J});
+      S.MeasuredSeconds.push_back(I == 4 && J == 4 ? 9 : 1);
+    }
+  ASSERT_EQ(S.MeasuredSeconds.size(), 13u);
+  EXPECT_EQ(chooseTaskValues(S, 8, 0.05), (Values{{0, 4, 16}, {0, 4, 16}}));
+  TaskCosts Cubic = S;
+  Cubic.MeasuredParams.clear();
+  Cubic.MeasuredSeconds.clear();
+  for (size_t T = 0; T < S.MeasuredSeconds.size(); ++T)
+    if (S.MeasuredParams[2 * T] % 8 == 0 && S.MeasuredParams[2 * T + 1] % 8 == 0) {
+      Cubic.MeasuredParams.insert(Cubic.MeasuredParams.end(),
+                                  {S.MeasuredParams[2 * T], S.MeasuredParams[2 * T + 1]});
+      Cubic.MeasuredSeconds.push_back(S.MeasuredSeconds[T]);
+    }
+  EXPECT_EQ(chooseTaskValues(Cubic, 8, 0.05), (Values{{0, 8, 16}, {0, 8, 16}}));
 }
 
 namespace {

@@ -21,12 +21,15 @@ namespace {
 /// The subset the probe runs, read once from the environment: MPIETE_TASK_STRIDE
 /// (probe-compute --tasks-subset; by hand for probe-program), MPIETE_TASK_GRID (`first:last:step`
 /// per parameter, comma-separated: probe-compute --tasks-grid) and MPIETE_TASK_EVERY
-/// (--tasks-every). Without a grid the subset is the multiples of the stride. MPIETE_TASK_VALUES
+/// (--tasks-every). Without a grid the subset is the multiples of the stride, and with
+/// MPIETE_TASK_CENTRED=1 (probe-program --task-shape) also the lattice offset by half the stride
+/// along every parameter (mpiete_task_in_shape). MPIETE_TASK_VALUES
 /// (`v,v,../v,..`: each parameter's values, probe-compute's choice from the trace probe's shape)
 /// overrides both. The trace probe skips every task's body with MPIETE_TASK_SKIP_ALL=1
 /// (probe-program --task-set).
 struct Subset {
   bool None = false;
+  bool Centred = false; // the shape's body-centred lattice (MPIETE_TASK_CENTRED=1)
   long long Stride = 1, Every = 1;
   int GridDims = 0; // 0: no grid known
   long long Axes[3 * 8] = {};
@@ -63,6 +66,8 @@ const Subset &subset() {
     S.Stride = V != nullptr && std::atoll(V) > 1 ? std::atoll(V) : 1LL;
     V = std::getenv("MPIETE_TASK_SKIP_ALL");
     S.None = V != nullptr && std::atoi(V) == 1;
+    V = std::getenv("MPIETE_TASK_CENTRED");
+    S.Centred = V != nullptr && std::atoi(V) == 1;
     V = std::getenv("MPIETE_TASK_EVERY");
     S.Every = V != nullptr && std::atoll(V) > 1 ? std::atoll(V) : 1LL;
     V = std::getenv("MPIETE_TASK_GRID");
@@ -102,7 +107,7 @@ bool inSubset(int NParams, const long long *Params) {
     return true;
   }
   if (S.GridDims == 0)
-    return mpiete_task_in_subset(NParams, Params, S.Stride) != 0;
+    return mpiete_task_in_shape(NParams, Params, S.Stride, S.Centred ? 1 : 0) != 0;
   if (S.GridDims != NParams)
     mpiete::Recorder::get().fail("MPIETE_TASK_GRID has %d axes, a task has %d parameters",
                                  S.GridDims, NParams);

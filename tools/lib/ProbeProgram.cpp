@@ -245,6 +245,7 @@ int runProbeProgram(const CommandArgs &Args) {
   std::string OutDir;
   bool Verbose = false, Full = false, Verify = false, TaskSet = false;
   long long TaskShape = 0;
+  std::string ShapeLattice = "centred";
   double HangTimeout = 0;
   if (const char *Env = std::getenv("MPIETE_HANG_TIMEOUT"))
     HangTimeout = std::atof(Env);
@@ -272,12 +273,19 @@ int runProbeProgram(const CommandArgs &Args) {
                  "the task set to DIR/tasks.yaml for probe-compute --tasks-grid");
   C.App
       .add_option("--task-shape", TaskShape,
-                  "with --task-set: run and time the tasks whose every parameter is a multiple of "
-                  "C (1/C^N of them) and keep their times in DIR/tasks.yaml: the shape of the "
-                  "task costs, by which probe-compute --tasks-grid places its subset "
-                  "(docs/taskfarm.md)")
+                  "with --task-set: run and time the tasks on the lattice of stride C (see "
+                  "--task-shape-lattice) and keep their times in DIR/tasks.yaml: the shape of "
+                  "the task costs, by which probe-compute --tasks-grid places its subset and "
+                  "which the estimate joins (docs/taskfarm.md)")
       ->type_name("C")
       ->check(CLI::Range(1LL, 1LL << 40));
+  C.App
+      .add_option("--task-shape-lattice", ShapeLattice,
+                  "the shape's lattice: centred (default: the tasks whose every parameter is a "
+                  "multiple of C and those whose every parameter is C/2 more than one, 2/C^N of "
+                  "them) or cubic (the multiples of C only, 1/C^N, as before session 7)")
+      ->type_name("centred|cubic")
+      ->check(CLI::IsMember({"centred", "cubic"}));
   C.App.add_flag("--verify-skeleton", Verify,
                  "run the full and the skeleton trace probe and compare their traces record by "
                  "record (the full traces go to DIR, the skeleton's to DIR/skeleton); a "
@@ -332,8 +340,10 @@ int runProbeProgram(const CommandArgs &Args) {
     return commandError("probe-program: --task-shape needs --task-set", 2);
   // The farm's messages do not depend on what a task computes: the bodies are skipped, or only
   // the shape's run.
-  if (TaskSet && TaskShape > 0)
+  if (TaskSet && TaskShape > 0) {
     Spec.Env.emplace_back("MPIETE_TASK_STRIDE", std::to_string(TaskShape));
+    Spec.Env.emplace_back("MPIETE_TASK_CENTRED", ShapeLattice == "centred" ? "1" : "0");
+  }
   else if (TaskSet)
     Spec.Env.emplace_back("MPIETE_TASK_SKIP_ALL", "1");
   if (UseSkeleton)

@@ -19,6 +19,24 @@ static inline int mpiete_task_in_subset(int NParams, const long long *Params, lo
   return 1;
 }
 
+/* The trace probe's shape (probe-program --task-shape C): with Centred 0 the multiples of C
+ * (mpiete_task_in_subset); with Centred 1 the body-centred lattice of stride C, the tasks whose
+ * every parameter is a multiple of C or whose every parameter is C / 2 more than one (C >= 2):
+ * twice the tasks, 2 / C^N of them, and no point of the plane more than C / 2 from a sample
+ * along every axis at once (in one parameter: the multiples of C / 2 for an even C). */
+static inline int mpiete_task_in_shape(int NParams, const long long *Params, long long Stride,
+                                       int Centred) {
+  int K;
+  if (mpiete_task_in_subset(NParams, Params, Stride))
+    return 1;
+  if (!Centred || Stride < 2)
+    return 0;
+  for (K = 0; K < NParams; K++)
+    if (((Params[K] % Stride) + Stride) % Stride != Stride / 2)
+      return 0;
+  return 1;
+}
+
 /* The k-th of M values spread evenly over an axis of N values (index 0 .. N-1), rounded to the
  * nearest (halves up): index 0 for k = 0 and N - 1 for k = M - 1. */
 static inline long long mpiete_task_axis_pick(long long K, long long M, long long N) {
