@@ -141,6 +141,7 @@ private:
     auto reach = [&](ClassId C) {
       for (int Depth = 0; Depth < 4; ++Depth) {
         E.Uses.insert(U.Mem.find(C));
+        E.PlainUses.insert(U.Mem.find(C));
         C = U.Mem.pointee(C);
       }
     };
@@ -272,6 +273,7 @@ private:
       // Classes may have merged after the node was made: resolve them all now.
       resolve(E.Defs);
       resolve(E.Uses);
+      resolve(E.PlainUses);
       for (slice::MpiCall &C : E.Calls) {
         resolve(C.SendBuffers);
         resolve(C.RecvBuffers);
@@ -356,7 +358,7 @@ private:
     for (size_t I = 0; I < Nodes.size(); ++I) {
       if (!Relevant[I])
         continue;
-      for (ClassId C : Nodes[I].E.Uses)
+      for (ClassId C : Nodes[I].E.PlainUses)
         Read.insert(U.Mem.find(C));
       for (const slice::MpiCall &C : Nodes[I].E.Calls)
         if (C.PointToPoint() ? PointToPoint : Collectives.count(C.Routine) > 0)

@@ -82,6 +82,7 @@ bool MpiCall::PointToPoint() const {
 void Effects::add(const Effects &E) {
   Defs.insert(E.Defs.begin(), E.Defs.end());
   Uses.insert(E.Uses.begin(), E.Uses.end());
+  PlainUses.insert(E.PlainUses.begin(), E.PlainUses.end());
   Calls.insert(Calls.end(), E.Calls.begin(), E.Calls.end());
   Criterion |= E.Criterion;
   OwnCriterion |= E.OwnCriterion;
@@ -357,6 +358,8 @@ public:
       return true;
     }
     if (FD->getBuiltinID() || SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation()))) {
+      if (Name == "free")
+        return true; // reads nothing a later statement could see: the memory is gone
       if (outputOnly().contains(Name)) {
         pointerArgs(CE, FD, false, /*Read=*/true, /*Write=*/false);
         return true;
@@ -400,8 +403,10 @@ public:
       for (ClassId C : Reach) {
         if (W)
           def(C);
-        if (R)
+        if (R && Known->ReadsParams.count(I))
           use(C);
+        else if (R) // only what it sends
+          E.Uses.insert(U.Mem.find(C));
       }
     }
     for (const std::string &G : Known->WritesGlobals)
@@ -413,7 +418,7 @@ public:
     if (Sends)
       for (const std::string &G : Known->WritesGlobals)
         for (ClassId C : globalReach(G))
-          use(C);
+          E.Uses.insert(U.Mem.find(C));
     if (Known->HiddenState)
       for (ClassId C : {U.Mem.External, U.Mem.LibState, U.Mem.IoState}) {
         def(C);
@@ -430,7 +435,10 @@ private:
     return Reach;
   }
   void def(ClassId C) { E.Defs.insert(U.Mem.find(C)); }
-  void use(ClassId C) { E.Uses.insert(U.Mem.find(C)); }
+  void use(ClassId C) {
+    E.Uses.insert(U.Mem.find(C));
+    E.PlainUses.insert(U.Mem.find(C));
+  }
   void world() {
     for (ClassId C : {U.Mem.External, U.Mem.LibState, U.Mem.IoState}) {
       def(C);
@@ -541,8 +549,10 @@ Effects UnitEffects::effects(const Stmt *S) {
     // A communicating procedure of the main file is sliced itself: its kept statements are in
     // the graph with their own uses. Any other callee is kept whole: all it reads counts.
     const bool Sliced = Sum.Communicates && SM.isInMainFile(SM.getExpansionLoc(FD->getLocation()));
-    if (!Sliced)
+    if (!Sliced) {
       E.Uses.insert(Sum.Local.Uses.begin(), Sum.Local.Uses.end());
+      E.PlainUses.insert(Sum.Local.Uses.begin(), Sum.Local.Uses.end());
+    }
     E.Criterion |= Sum.Communicates;
   }
   // Classes may have merged since the summaries were taken: resolve.
@@ -551,8 +561,12 @@ Effects UnitEffects::effects(const Stmt *S) {
     Defs.insert(Mem.find(C));
   for (ClassId C : E.Uses)
     Uses.insert(Mem.find(C));
+  std::set<ClassId> Plain;
+  for (ClassId C : E.PlainUses)
+    Plain.insert(Mem.find(C));
   E.Defs.swap(Defs);
   E.Uses.swap(Uses);
+  E.PlainUses.swap(Plain);
   return E;
 }
 

@@ -59,6 +59,9 @@ struct MpiCall {
 /// The effects of a statement or expression, as resolved classes.
 struct Effects {
   std::set<ClassId> Defs, Uses;
+  /// Uses other than the message data another unit's procedure sends (those count for the
+  /// dependences, not for what this unit demands of that procedure: LinkSummary::Demands).
+  std::set<ClassId> PlainUses;
   std::vector<MpiCall> Calls;
   bool Criterion = false; ///< an MPI call, a call that may communicate or end the program
   /// A criterion of the unit's own (MPI, a call through a pointer, asm, the end of the

@@ -181,14 +181,27 @@ bool linkWholeProgram(const std::vector<WholeProgramUnit> &Inputs, const std::st
     Units.push_back(std::move(U));
   }
 
+  // What kept statements need across units (steered kinds, demands) starts empty and grows
+  // round by round until the units' answers agree with the program's summary they were sliced
+  // with: only that agreement makes the slices sound together (an intermediate round is not).
+  // Starting from the per-unit answers instead would keep what justifies itself (a procedure's
+  // buffer demanded because the data it sends is steered on, steered because demanded).
   LinkSummary Previous;
-  for (unsigned Round = 1; Round <= 3; ++Round) {
+  bool Agreed = false;
+  for (unsigned Round = 1; Round <= 6; ++Round) {
     std::vector<LinkSummary> Summaries;
-    for (const Unit &U : Units)
+    for (const Unit &U : Units) {
       Summaries.push_back(U.Current);
+      if (Round == 1 && U.In.Instrumented) { // it will be re-sliced: start from nothing
+        Summaries.back().Steered.clear();
+        Summaries.back().Demands.clear();
+      }
+    }
     LinkSummary Program = solveProgram(Summaries);
-    if (Round > 1 && Program == Previous)
+    if (Round > 1 && Program == Previous) {
+      Agreed = true;
       break;
+    }
     {
       std::ofstream OS(ProgramPath);
       writeLinkSummary(OS, Program);
@@ -239,6 +252,13 @@ bool linkWholeProgram(const std::vector<WholeProgramUnit> &Inputs, const std::st
     Previous = std::move(Program);
   }
 
+  if (!Agreed) {
+    Diags.note({OutPrefix, 0, 0},
+               "the whole-program skeleton did not settle in six rounds: every unit's per-unit "
+               "skeleton is linked",
+               "skeleton");
+    return false;
+  }
   bool Any = false;
   for (Unit &U : Units) {
     if (!U.Resliced)
