@@ -97,12 +97,12 @@ protected:
 const char *const Driver = R"(
 void compute(double *x, int n);
 void exchange(double *x, int n);
-int steps(const double *x);
+int steps(int n);
 int main(int argc, char **argv) {
   double x[8] = {0};
   int i, n;
   MPI_Init(&argc, &argv);
-  n = steps(x);
+  n = steps(8);
   for (i = 0; i < n; i++) {
     compute(x, 8);
     exchange(x, 8);
@@ -125,10 +125,10 @@ TEST_F(LinkSliceTest, AProcedureOfAnotherUnitThatCannotCommunicateIsAnOrdinarySt
   // exchange sends and receives x: an MPI call defines its buffers, reads none of them.
   Exchange.WritesParams = {0};
   Exchange.SendKinds = {PointToPointKind};
-  Steps.ReadsParams = {0};
   Program.Procedures = {Compute, Exchange, Steps};
   // exchange's message data steers nothing: compute goes; steps decides the loop's count and
-  // stays.
+  // stays. (The slice is flow-insensitive: had steps read x, compute, which writes x, would
+  // stay.)
   EXPECT_EQ(removed(Driver, &Program), Texts{"compute(x, 8);"});
   // Some unit's received point-to-point data steers: exchange's sends must carry the real
   // data, so compute stays.
