@@ -898,8 +898,9 @@ public:
         continue; // reported by the checker at its MPI calls
       Builder.procedure(FD);
     }
-    if (Opts.Skeleton && Opts.Mode == Partition::Segments && !Model.Sites.empty())
-      sliceUnit(Ctx, Model);
+    const bool Slice = Opts.Skeleton && Opts.Mode == Partition::Segments && !Model.Sites.empty();
+    if (Slice || Opts.Summary)
+      sliceUnit(Ctx, Model, Opts.Program, Opts.Summary, Slice);
   }
 
 private:

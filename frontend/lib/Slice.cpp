@@ -14,6 +14,7 @@
 
 #include <cstdlib>
 #include <map>
+#include <set>
 
 using namespace clang;
 
@@ -30,6 +31,7 @@ struct Node {
   const Stmt *S = nullptr;
   const VarDecl *Init = nullptr;
   int Parent = -1; ///< the head of the enclosing if, loop or switch
+  std::vector<const Stmt *> Parts; ///< what the node evaluates (a head: not its body)
   int Target = -1; ///< break / continue: the head of the loop or switch it leaves
   Effects E;
 };
@@ -42,8 +44,33 @@ struct Reach : boost::default_bfs_visitor {
 
 class Slicer {
 public:
-  Slicer(ASTContext &Ctx, UnitModel &Model)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), Model(Model), U(Ctx) {}
+  Slicer(ASTContext &Ctx, UnitModel &Model, const LinkSummary *Program)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), Model(Model),
+        U(Ctx, Program, Model.Source), Program(Program) {}
+
+  /// The unit's link summary: its procedures other units may call.
+  LinkSummary summary() {
+    std::vector<const FunctionDecl *> Exported;
+    for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+      if (auto *FD = dyn_cast<FunctionDecl>(D);
+          FD && FD->doesThisDeclarationHaveABody() && FD->isExternallyVisible() && !FD->isMain() &&
+          SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())))
+        Exported.push_back(FD);
+    LinkSummary S = U.linkSummary(Exported.data(), Exported.data() + Exported.size());
+    S.ContentHash = Model.ContentHash;
+    if (Model.Sliced) {
+      S.Demands = Demands;
+    } else {
+      // Not sliced (no MPI calls): every call runs with all it is given.
+      std::vector<const FunctionDecl *> None;
+      demands(None);
+      S.Demands = Demands;
+    }
+    // Only what this unit's own kept statements steer on: the kinds the program forced on it
+    // come back from the units that steer on them, while they do.
+    S.Steered = OwnSteered;
+    return S;
+  }
 
   void run() {
     std::vector<const FunctionDecl *> Procs;
@@ -58,6 +85,7 @@ public:
         exported(FD);
     }
     solve();
+    demands(Procs);
     Model.Sliced = true;
     Model.SliceStatements = unsigned(Nodes.size());
     for (const FunctionDecl *FD : Procs) {
@@ -113,12 +141,20 @@ private:
     auto reach = [&](ClassId C) {
       for (int Depth = 0; Depth < 4; ++Depth) {
         E.Uses.insert(U.Mem.find(C));
+        E.PlainUses.insert(U.Mem.find(C));
         C = U.Mem.pointee(C);
       }
     };
-    for (const ParmVarDecl *P : FD->parameters())
-      if (P->getType()->isPointerType() || P->getType()->isRecordType())
+    // With the whole program, every caller seen: only what some caller's kept statements read.
+    const ProcedureSummary *Known = Program ? Program->find(FD->getNameAsString()) : nullptr;
+    if (Known && !Known->CallersKnown)
+      Known = nullptr;
+    for (unsigned I = 0; I < FD->getNumParams(); ++I) {
+      const ParmVarDecl *P = FD->getParamDecl(I);
+      if ((P->getType()->isPointerType() || P->getType()->isRecordType()) &&
+          (!Known || Known->DemandedParams.count(I)))
         reach(U.Mem.pointee(U.Mem.var(P)));
+    }
     for (size_t I = 0; I < U.Mem.Globals.size(); ++I)
       reach(U.Mem.var(U.Mem.Globals[I]));
     reach(U.Mem.External);
@@ -129,7 +165,16 @@ private:
     Effects E;
     for (const Stmt *P : Parts)
       E.add(U.effects(P));
+    HeadParts.assign(Parts.begin(), Parts.end());
     return E;
+  }
+
+  /// Adds a head node: its parts are those headEffects saw last.
+  int addHead(const Stmt *S, int Parent, Effects E) {
+    const int N = add(S, Parent, std::move(E));
+    Nodes[size_t(N)].Parts = HeadParts;
+    Nodes[size_t(N)].Parts.push_back(nullptr); // a head: S itself is not evaluated whole
+    return N;
   }
 
   void walk(const Stmt *S, int Parent, int Break, int Continue) {
@@ -152,33 +197,33 @@ private:
       return;
     }
     if (auto *If = dyn_cast<IfStmt>(S)) {
-      int N = add(S, Parent,
-                  headEffects({If->getInit(), If->getConditionVariableDeclStmt(), If->getCond()}));
+      int N = addHead(S, Parent,
+                      headEffects({If->getInit(), If->getConditionVariableDeclStmt(), If->getCond()}));
       walk(If->getThen(), N, Break, Continue);
       walk(If->getElse(), N, Break, Continue);
       return;
     }
     if (auto *For = dyn_cast<ForStmt>(S)) {
-      int N = add(S, Parent,
-                  headEffects({For->getInit(), For->getConditionVariableDeclStmt(), For->getCond(),
+      int N = addHead(S, Parent,
+                      headEffects({For->getInit(), For->getConditionVariableDeclStmt(), For->getCond(),
                                For->getInc()}));
       walk(For->getBody(), N, N, N);
       return;
     }
     if (auto *While = dyn_cast<WhileStmt>(S)) {
-      int N =
-          add(S, Parent, headEffects({While->getConditionVariableDeclStmt(), While->getCond()}));
+      int N = addHead(S, Parent,
+                      headEffects({While->getConditionVariableDeclStmt(), While->getCond()}));
       walk(While->getBody(), N, N, N);
       return;
     }
     if (auto *Do = dyn_cast<DoStmt>(S)) {
-      int N = add(S, Parent, headEffects({Do->getCond()}));
+      int N = addHead(S, Parent, headEffects({Do->getCond()}));
       walk(Do->getBody(), N, N, N);
       return;
     }
     if (auto *Sw = dyn_cast<SwitchStmt>(S)) {
-      int N = add(S, Parent,
-                  headEffects({Sw->getInit(), Sw->getConditionVariableDeclStmt(), Sw->getCond()}));
+      int N = addHead(S, Parent,
+                      headEffects({Sw->getInit(), Sw->getConditionVariableDeclStmt(), Sw->getCond()}));
       walk(Sw->getBody(), N, N, Continue);
       return;
     }
@@ -228,6 +273,7 @@ private:
       // Classes may have merged after the node was made: resolve them all now.
       resolve(E.Defs);
       resolve(E.Uses);
+      resolve(E.PlainUses);
       for (slice::MpiCall &C : E.Calls) {
         resolve(C.SendBuffers);
         resolve(C.RecvBuffers);
@@ -254,13 +300,28 @@ private:
         boost::add_edge(size_t(N.Target), I, G);
       dependsOnDefiners(I, N.E.Uses);
     }
-    search(G);
     // Received data that steers a kept statement: what the other ranks sent matters too. The
     // slice does not match sends with receives, so the contents of every send of that kind
     // (any point-to-point send; the same collective routine) are needed, and what they make
-    // relevant may be steered by other received data: until nothing changes.
-    bool PointToPoint = false;
-    std::set<std::string> Collectives;
+    // relevant may be steered by other received data: until nothing changes. The kinds other
+    // units' receives steer (the link step's Program) are needed from the start.
+    auto needSends = [&] {
+      for (size_t I = 0; I < Nodes.size(); ++I)
+        for (const slice::MpiCall &C : Nodes[I].E.Calls)
+          if (C.PointToPoint() ? PointToPoint : Collectives.count(C.Routine) > 0) {
+            dependsOnDefiners(I, C.SendBuffers);
+            Model.SliceKeepsMessageData = true;
+          }
+    };
+    if (Program) {
+      for (const std::string &K : Program->Steered)
+        if (K == PointToPointKind)
+          PointToPoint = true;
+        else
+          Collectives.insert(K);
+      needSends();
+    }
+    search(G);
     for (bool Changed = true; Changed;) {
       Changed = false;
       std::set<ClassId> Steering;
@@ -274,6 +335,7 @@ private:
             Steers |= Steering.count(R) > 0;
           if (!Steers)
             continue;
+          OwnSteered.insert(C.PointToPoint() ? std::string(PointToPointKind) : C.Routine);
           if (C.PointToPoint() && !PointToPoint)
             Changed = PointToPoint = true;
           else if (!C.PointToPoint() && Collectives.insert(C.Routine).second)
@@ -282,12 +344,87 @@ private:
       if (!Changed)
         break;
       Model.SliceKeepsMessageData = true;
-      for (size_t I = 0; I < Nodes.size(); ++I)
-        for (const slice::MpiCall &C : Nodes[I].E.Calls)
-          if (C.PointToPoint() ? PointToPoint : Collectives.count(C.Routine) > 0)
-            dependsOnDefiners(I, C.SendBuffers);
+      needSends();
       search(G);
     }
+  }
+
+  /// What this unit's kept statements need of other units' procedures (LinkSummary::Demands):
+  /// for each call of one in a kept statement, the arguments whose memory a kept statement
+  /// reads (or a steered send sends); a call in a procedure that is not sliced (kept whole)
+  /// needs all of them.
+  void demands(const std::vector<const FunctionDecl *> &Procs) {
+    std::set<ClassId> Read;
+    for (size_t I = 0; I < Nodes.size(); ++I) {
+      if (!Relevant[I])
+        continue;
+      for (ClassId C : Nodes[I].E.PlainUses)
+        Read.insert(U.Mem.find(C));
+      for (const slice::MpiCall &C : Nodes[I].E.Calls)
+        if (C.PointToPoint() ? PointToPoint : Collectives.count(C.Routine) > 0)
+          for (ClassId B : C.SendBuffers)
+            Read.insert(U.Mem.find(B));
+    }
+    struct Calls : RecursiveASTVisitor<Calls> {
+      std::vector<const CallExpr *> List;
+      bool VisitCallExpr(CallExpr *CE) {
+        List.push_back(CE);
+        return true;
+      }
+    };
+    auto external = [&](const CallExpr *CE) -> const FunctionDecl * {
+      const FunctionDecl *FD = CE->getDirectCallee();
+      if (!FD || FD->hasBody() || FD->getBuiltinID() ||
+          SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation())) ||
+          FD->getName().starts_with("MPI_") || FD->getName().starts_with("PMPI_"))
+        return nullptr;
+      return FD;
+    };
+    auto demand = [&](const CallExpr *CE, bool All) {
+      const FunctionDecl *FD = external(CE);
+      if (!FD)
+        return;
+      std::set<unsigned> &Params = Demands[FD->getNameAsString()];
+      for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+        const Expr *A = CE->getArg(I);
+        if (!(A->getType()->isPointerType() || A->getType()->isRecordType()))
+          continue;
+        const ClassId P = U.Mem.find(U.points(A));
+        std::set<ClassId> Reach = U.reachFrom(P);
+        Reach.insert(P);
+        bool Needed = All;
+        for (ClassId C : Reach)
+          Needed |= Read.count(U.Mem.find(C)) > 0;
+        if (Needed)
+          Params.insert(I);
+      }
+    };
+    for (size_t I = 0; I < Nodes.size(); ++I) {
+      if (!Relevant[I])
+        continue;
+      const Node &N = Nodes[I];
+      std::vector<const Stmt *> Parts = N.Parts;
+      if (Parts.empty())
+        Parts.push_back(N.Init ? N.Init->getInit() : N.S);
+      for (const Stmt *P : Parts) {
+        if (!P)
+          continue;
+        Calls C;
+        C.TraverseStmt(const_cast<Stmt *>(P));
+        for (const CallExpr *CE : C.List)
+          demand(CE, false);
+      }
+    }
+    // Procedures kept whole: every call of theirs runs with all it is given.
+    std::set<const FunctionDecl *> Sliced(Procs.begin(), Procs.end());
+    for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+      if (auto *FD = dyn_cast<FunctionDecl>(D);
+          FD && FD->doesThisDeclarationHaveABody() && !Sliced.count(FD)) {
+        Calls C;
+        C.TraverseStmt(FD->getBody());
+        for (const CallExpr *CE : C.List)
+          demand(CE, true);
+      }
   }
 
   void search(const Graph &G) {
@@ -450,13 +587,23 @@ private:
   std::map<const Stmt *, int> StmtNode;
   std::vector<char> Relevant;
   std::string Procedure;
+  const LinkSummary *Program;
+  std::map<std::string, std::set<unsigned>> Demands;
+  std::set<std::string> OwnSteered;     ///< the kinds this unit's kept statements steer on
+  std::vector<const Stmt *> HeadParts;  ///< the parts of the head headEffects saw last
+  bool PointToPoint = false;            ///< point-to-point message data steers
+  std::set<std::string> Collectives;    ///< these collectives' message data steers
 };
 
 } // namespace
 
-void sliceUnit(ASTContext &Ctx, UnitModel &Model) {
-  Slicer S(Ctx, Model);
-  S.run();
+void sliceUnit(ASTContext &Ctx, UnitModel &Model, const LinkSummary *Program,
+               LinkSummary *Summary, bool Slice) {
+  Slicer S(Ctx, Model, Program);
+  if (Slice)
+    S.run();
+  if (Summary)
+    *Summary = S.summary();
 }
 
 } // namespace mpiete

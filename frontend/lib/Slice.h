@@ -10,6 +10,7 @@ class ASTContext;
 namespace mpiete {
 
 struct UnitModel;
+struct LinkSummary;
 
 /// A backward slice over the unit's communicating procedures (docs/skeleton.md): fills
 /// Model.SkeletonRemovals with every statement (or declaration initialiser) of those
@@ -18,7 +19,14 @@ struct UnitModel;
 /// cannot see: calls to procedures of other units, pointers (Steensgaard's unification),
 /// library state (files, random numbers) and, when received data steers the program, the
 /// contents of every message buffer.
-void sliceUnit(clang::ASTContext &Ctx, UnitModel &Model);
+///
+/// Program, when given, is the link step's knowledge of the other units' procedures
+/// (LinkSummary.h): a call to one that cannot communicate is then an ordinary statement, and
+/// the message kinds it names as steered keep their send buffers here too. Summary, when
+/// given, receives the unit's link summary. Slice false: only the summary (a unit without MPI
+/// calls).
+void sliceUnit(clang::ASTContext &Ctx, UnitModel &Model, const LinkSummary *Program = nullptr,
+               LinkSummary *Summary = nullptr, bool Slice = true);
 
 } // namespace mpiete
 

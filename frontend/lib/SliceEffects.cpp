@@ -61,6 +61,8 @@ ClassId Memory::var(const VarDecl *VD) {
     It->second = fresh();
     if (VD->hasGlobalStorage() && !VD->isStaticLocal())
       Globals.push_back(VD);
+    else if (VD->isStaticLocal())
+      StaticLocals.push_back(VD);
   }
   return find(It->second);
 }
@@ -80,9 +82,12 @@ bool MpiCall::PointToPoint() const {
 void Effects::add(const Effects &E) {
   Defs.insert(E.Defs.begin(), E.Defs.end());
   Uses.insert(E.Uses.begin(), E.Uses.end());
+  PlainUses.insert(E.PlainUses.begin(), E.PlainUses.end());
   Calls.insert(Calls.end(), E.Calls.begin(), E.Calls.end());
   Criterion |= E.Criterion;
+  OwnCriterion |= E.OwnCriterion;
   Mpi |= E.Mpi;
+  ExternalCalls.insert(E.ExternalCalls.begin(), E.ExternalCalls.end());
 }
 
 // ---- locations and pointer values -------------------------------------------------------------
@@ -241,6 +246,24 @@ public:
   }
   bool VisitCallExpr(CallExpr *CE) {
     const FunctionDecl *FD = CE->getDirectCallee(), *Def = nullptr;
+    if (FD && !FD->hasBody(Def) && U.Program && U.Program->find(FD->getNameAsString()) &&
+        carriesPointers(CE->getType())) {
+      // A pointer returned by a procedure of another unit may point where its arguments do:
+      // what is written through it is written there (External stands for the rest).
+      for (const Expr *A : CE->arguments())
+        if (A->getType()->isPointerType())
+          U.Mem.join(U.Mem.External, U.points(A));
+      return true;
+    }
+    if (FD && !FD->hasBody(Def) && U.Program) {
+      // An argument the callee's unit keeps a pointer to: later calls may reach it without
+      // being given it (they then touch hidden state, which stands for it).
+      if (const ProcedureSummary *Known = U.Program->find(FD->getNameAsString()))
+        for (unsigned I : Known->EscapesParams)
+          if (I < CE->getNumArgs() && carriesPointers(CE->getArg(I)->getType()))
+            U.Mem.join(U.Mem.External, U.points(CE->getArg(I)));
+      return true;
+    }
     if (!FD || !FD->hasBody(Def))
       return true;
     for (unsigned I = 0; I < CE->getNumArgs() && I < Def->getNumParams(); ++I)
@@ -290,21 +313,21 @@ public:
     return true;
   }
   bool VisitAsmStmt(AsmStmt *) {
-    E.Criterion = true;
+    E.Criterion = E.OwnCriterion = true;
     world();
     return true;
   }
   bool VisitCallExpr(CallExpr *CE) {
     const FunctionDecl *FD = CE->getDirectCallee();
     if (!FD) { // through a pointer: it may be anything, a communicating procedure included
-      E.Criterion = true;
+      E.Criterion = E.OwnCriterion = true;
       world();
       pointerArgs(CE, nullptr, true);
       return true;
     }
     const std::string Name = FD->getNameAsString();
     if (isMpiName(Name)) {
-      E.Criterion = E.Mpi = true;
+      E.Criterion = E.OwnCriterion = E.Mpi = true;
       MpiCall &Call = E.Calls.emplace_back();
       Call.Routine = Name;
       for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
@@ -326,7 +349,7 @@ public:
       return true;
     }
     if (FD->isNoReturn() || FD->hasAttr<NoReturnAttr>())
-      E.Criterion = true;
+      E.Criterion = E.OwnCriterion = true;
     const FunctionDecl *Def = nullptr;
     if (FD->hasBody(Def)) {
       Callees.insert(Def);
@@ -335,6 +358,8 @@ public:
       return true;
     }
     if (FD->getBuiltinID() || SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation()))) {
+      if (Name == "free")
+        return true; // reads nothing a later statement could see: the memory is gone
       if (outputOnly().contains(Name)) {
         pointerArgs(CE, FD, false, /*Read=*/true, /*Write=*/false);
         return true;
@@ -350,17 +375,70 @@ public:
       }
       return true;
     }
-    // A procedure of another unit: it may communicate (its unit is instrumented too) and may
-    // touch anything it can reach.
-    E.Criterion = true;
-    world();
-    pointerArgs(CE, FD, true);
+    // A procedure of another unit: what the link step knows of it (LinkSummary.h), or else
+    // it may communicate (its unit is instrumented too) and may touch anything it can reach.
+    E.ExternalCalls.insert(Name);
+    const ProcedureSummary *Known =
+        U.Program && !FD->isVariadic() ? U.Program->find(Name) : nullptr;
+    if (!Known) {
+      E.Criterion = true;
+      world();
+      pointerArgs(CE, FD, true);
+      return true;
+    }
+    E.Criterion |= Known->Communicates;
+    // Message data some rank's kept statements steer on: what it sends is read (its sends'
+    // buffers are among what it writes: an MPI call defines its buffers).
+    bool Sends = false;
+    for (const std::string &K : Known->SendKinds)
+      Sends |= K == AnyKind ? !U.Program->Steered.empty() : U.Program->Steered.count(K) > 0;
+    for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+      const bool W = Known->WritesParams.count(I),
+                 R = Known->ReadsParams.count(I) || (Sends && W);
+      if ((!W && !R) || !carriesPointers(CE->getArg(I)->getType()))
+        continue;
+      const ClassId P = U.points(CE->getArg(I));
+      std::set<ClassId> Reach = U.reachFrom(P);
+      Reach.insert(P);
+      for (ClassId C : Reach) {
+        if (W)
+          def(C);
+        if (R && Known->ReadsParams.count(I))
+          use(C);
+        else if (R) // only what it sends
+          E.Uses.insert(U.Mem.find(C));
+      }
+    }
+    for (const std::string &G : Known->WritesGlobals)
+      for (ClassId C : globalReach(G))
+        def(C);
+    for (const std::string &G : Known->ReadsGlobals)
+      for (ClassId C : globalReach(G))
+        use(C);
+    if (Sends)
+      for (const std::string &G : Known->WritesGlobals)
+        for (ClassId C : globalReach(G))
+          E.Uses.insert(U.Mem.find(C));
+    if (Known->HiddenState)
+      for (ClassId C : {U.Mem.External, U.Mem.LibState, U.Mem.IoState}) {
+        def(C);
+        use(C);
+      }
     return true;
   }
 
 private:
+  std::set<ClassId> globalReach(const std::string &Name) {
+    const ClassId G = U.named(Name);
+    std::set<ClassId> Reach = U.reachFrom(G);
+    Reach.insert(G);
+    return Reach;
+  }
   void def(ClassId C) { E.Defs.insert(U.Mem.find(C)); }
-  void use(ClassId C) { E.Uses.insert(U.Mem.find(C)); }
+  void use(ClassId C) {
+    E.Uses.insert(U.Mem.find(C));
+    E.PlainUses.insert(U.Mem.find(C));
+  }
   void world() {
     for (ClassId C : {U.Mem.External, U.Mem.LibState, U.Mem.IoState}) {
       def(C);
@@ -401,7 +479,8 @@ private:
 
 } // namespace
 
-UnitEffects::UnitEffects(ASTContext &Ctx) : Ctx(Ctx) {
+UnitEffects::UnitEffects(ASTContext &Ctx, const LinkSummary *Program, std::string Unit)
+    : Program(Program), Unit(std::move(Unit)), Ctx(Ctx) {
   UnifyVisitor V(*this);
   V.TraverseDecl(Ctx.getTranslationUnitDecl());
   summarise();
@@ -422,6 +501,7 @@ void UnitEffects::summarise() {
     EffectVisitor V(*this, S.Local, S.Callees);
     V.TraverseStmt(FD->getBody());
     S.Communicates = S.Local.Criterion;
+    S.OwnCriterion = S.Local.OwnCriterion;
   }
   for (bool Changed = true; Changed;) {
     Changed = false;
@@ -430,13 +510,19 @@ void UnitEffects::summarise() {
         auto It = Summaries.find(Callee);
         if (It == Summaries.end() || It->first == FD)
           continue;
-        const size_t Before = S.Local.Defs.size() + S.Local.Uses.size();
-        S.Local.Defs.insert(It->second.Local.Defs.begin(), It->second.Local.Defs.end());
-        S.Local.Uses.insert(It->second.Local.Uses.begin(), It->second.Local.Uses.end());
-        const bool Comm = S.Communicates || It->second.Communicates;
-        if (Before != S.Local.Defs.size() + S.Local.Uses.size() || Comm != S.Communicates)
+        const Summary &C = It->second;
+        const size_t Before =
+            S.Local.Defs.size() + S.Local.Uses.size() + S.Local.ExternalCalls.size();
+        S.Local.Defs.insert(C.Local.Defs.begin(), C.Local.Defs.end());
+        S.Local.Uses.insert(C.Local.Uses.begin(), C.Local.Uses.end());
+        S.Local.ExternalCalls.insert(C.Local.ExternalCalls.begin(), C.Local.ExternalCalls.end());
+        const bool Comm = S.Communicates || C.Communicates;
+        const bool Own = S.OwnCriterion || C.OwnCriterion;
+        if (Before != S.Local.Defs.size() + S.Local.Uses.size() + S.Local.ExternalCalls.size() ||
+            Comm != S.Communicates || Own != S.OwnCriterion)
           Changed = true;
         S.Communicates = Comm;
+        S.OwnCriterion = Own;
       }
   }
 }
@@ -463,8 +549,10 @@ Effects UnitEffects::effects(const Stmt *S) {
     // A communicating procedure of the main file is sliced itself: its kept statements are in
     // the graph with their own uses. Any other callee is kept whole: all it reads counts.
     const bool Sliced = Sum.Communicates && SM.isInMainFile(SM.getExpansionLoc(FD->getLocation()));
-    if (!Sliced)
+    if (!Sliced) {
       E.Uses.insert(Sum.Local.Uses.begin(), Sum.Local.Uses.end());
+      E.PlainUses.insert(Sum.Local.Uses.begin(), Sum.Local.Uses.end());
+    }
     E.Criterion |= Sum.Communicates;
   }
   // Classes may have merged since the summaries were taken: resolve.
@@ -473,9 +561,176 @@ Effects UnitEffects::effects(const Stmt *S) {
     Defs.insert(Mem.find(C));
   for (ClassId C : E.Uses)
     Uses.insert(Mem.find(C));
+  std::set<ClassId> Plain;
+  for (ClassId C : E.PlainUses)
+    Plain.insert(Mem.find(C));
   E.Defs.swap(Defs);
   E.Uses.swap(Uses);
+  E.PlainUses.swap(Plain);
   return E;
+}
+
+std::set<ClassId> UnitEffects::reachFrom(ClassId C) {
+  std::set<ClassId> Out;
+  for (int Depth = 0; Depth < 4; ++Depth) {
+    C = Mem.pointee(C);
+    if (!Out.insert(Mem.find(C)).second)
+      break;
+  }
+  return Out;
+}
+
+std::string UnitEffects::globalName(const VarDecl *VD) const {
+  return VD->isExternallyVisible() ? VD->getNameAsString() : Unit + "#" + VD->getNameAsString();
+}
+
+ClassId UnitEffects::named(const std::string &Name) {
+  // A global of this unit (by its own name, or unit#name for its static storage) is its
+  // variable's class; another unit's static storage, or a global this unit does not declare,
+  // a class per name (this unit can reach it only through those procedures' calls).
+  std::string Local = Name;
+  if (size_t Hash = Name.rfind('#'); Hash != std::string::npos)
+    Local = Name.substr(0, Hash) == Unit ? Name.substr(Hash + 1) : std::string();
+  if (!Local.empty())
+    for (const NamedDecl *D : Ctx.getTranslationUnitDecl()->lookup(&Ctx.Idents.get(Local)))
+      if (auto *VD = dyn_cast<VarDecl>(D); VD && VD->hasGlobalStorage() && globalName(VD) == Name)
+        return Mem.var(VD);
+  auto [It, New] = Named.try_emplace(Name, 0);
+  if (New)
+    It->second = Mem.fresh();
+  return Mem.find(It->second);
+}
+
+LinkSummary UnitEffects::linkSummary(const FunctionDecl *const *Begin,
+                                     const FunctionDecl *const *End) {
+  LinkSummary Out;
+  Out.Unit = Unit;
+  // Procedures whose address is taken: their callers are not all seen.
+  struct Refs : RecursiveASTVisitor<Refs> {
+    std::set<const Expr *> Callees;
+    std::vector<const DeclRefExpr *> All;
+    bool VisitCallExpr(CallExpr *CE) {
+      Callees.insert(CE->getCallee()->IgnoreParenImpCasts());
+      return true;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *DR) {
+      if (isa<FunctionDecl>(DR->getDecl()))
+        All.push_back(DR);
+      return true;
+    }
+  } R;
+  R.TraverseDecl(Ctx.getTranslationUnitDecl());
+  for (const DeclRefExpr *DR : R.All)
+    if (!R.Callees.count(DR))
+      Out.AddressTaken.insert(DR->getDecl()->getNameAsString());
+  for (const auto &[FD, S] : Summaries)
+    Out.ExternalCalls.insert(S.Local.ExternalCalls.begin(), S.Local.ExternalCalls.end());
+  // Every global the unit touches, with what it reaches.
+  std::vector<std::pair<std::string, std::set<ClassId>>> Globals;
+  for (size_t I = 0; I < Mem.Globals.size(); ++I) {
+    const ClassId G = Mem.var(Mem.Globals[I]);
+    std::set<ClassId> Reach = reachFrom(G);
+    Reach.insert(Mem.find(G));
+    Globals.emplace_back(globalName(Mem.Globals[I]), std::move(Reach));
+  }
+  auto paramReach = [&](const ParmVarDecl *Param) {
+    const ClassId C = Mem.pointee(Mem.var(Param));
+    std::set<ClassId> Reach = reachFrom(C);
+    Reach.insert(Mem.find(C));
+    return Reach;
+  };
+  // Escaped: memory a caller passed in (or got back) that the unit's storage keeps a pointer
+  // to, so that a later call may reach it by another way than its arguments.
+  std::set<ClassId> Stored, Passed, Escaped;
+  for (const auto &[Name, Reach] : Globals)
+    Stored.insert(Reach.begin(), Reach.end());
+  for (const VarDecl *VD : Mem.StaticLocals) {
+    const ClassId C = Mem.var(VD);
+    std::set<ClassId> Reach = reachFrom(C);
+    Reach.insert(Mem.find(C));
+    Stored.insert(Reach.begin(), Reach.end());
+  }
+  for (const FunctionDecl *const *It = Begin; It != End; ++It) {
+    for (const ParmVarDecl *Param : (*It)->parameters())
+      if (carriesPointers(Param->getType())) {
+        std::set<ClassId> R = paramReach(Param);
+        Passed.insert(R.begin(), R.end());
+      }
+    if (carriesPointers((*It)->getReturnType())) {
+      const ClassId C = Mem.returned(*It);
+      std::set<ClassId> R = reachFrom(C);
+      R.insert(Mem.find(C));
+      Passed.insert(R.begin(), R.end());
+    }
+  }
+  for (ClassId C : Passed)
+    if (Stored.count(C))
+      Escaped.insert(C);
+  std::set<ClassId> Hidden = Escaped;
+  Hidden.insert({Mem.find(Mem.External), Mem.find(Mem.LibState), Mem.find(Mem.IoState)});
+  for (const VarDecl *VD : Mem.StaticLocals)
+    Hidden.insert(Mem.var(VD));
+  for (const FunctionDecl *const *It = Begin; It != End; ++It) {
+    const FunctionDecl *FD = *It;
+    auto SIt = Summaries.find(FD);
+    if (SIt == Summaries.end())
+      continue;
+    const Summary &S = SIt->second;
+    ProcedureSummary P;
+    P.Name = FD->getNameAsString();
+    P.Communicates = S.OwnCriterion;
+    P.Calls = S.Local.ExternalCalls;
+    std::set<ClassId> Defs, Uses;
+    for (ClassId C : S.Local.Defs)
+      Defs.insert(Mem.find(C));
+    for (ClassId C : S.Local.Uses)
+      Uses.insert(Mem.find(C));
+    auto meets = [](const std::set<ClassId> &A, const std::set<ClassId> &B) {
+      for (ClassId C : A)
+        if (B.count(C))
+          return true;
+      return false;
+    };
+    for (unsigned I = 0; I < FD->getNumParams(); ++I) {
+      const ParmVarDecl *Param = FD->getParamDecl(I);
+      if (!carriesPointers(Param->getType()))
+        continue;
+      const std::set<ClassId> Reach = paramReach(Param);
+      if (meets(Reach, Defs))
+        P.WritesParams.insert(I);
+      if (meets(Reach, Uses))
+        P.ReadsParams.insert(I);
+    }
+    for (const auto &[Name, Reach] : Globals) {
+      if (meets(Reach, Defs))
+        P.WritesGlobals.insert(Name);
+      if (meets(Reach, Uses))
+        P.ReadsGlobals.insert(Name);
+    }
+    for (unsigned I = 0; I < FD->getNumParams(); ++I)
+      if (carriesPointers(FD->getParamDecl(I)->getType()) &&
+          meets(paramReach(FD->getParamDecl(I)), Escaped))
+        P.EscapesParams.insert(I);
+    // What the names above do not cover but a caller may see: the external world, state kept
+    // in static locals, and memory the unit's storage holds pointers to.
+    P.HiddenState = meets(Hidden, Defs) || meets(Hidden, Uses);
+    // Its message kinds, through the unit's procedures it calls.
+    std::set<const FunctionDecl *> Seen{FD};
+    std::vector<const FunctionDecl *> Work{FD};
+    while (!Work.empty()) {
+      auto It2 = Summaries.find(Work.back());
+      Work.pop_back();
+      if (It2 == Summaries.end())
+        continue;
+      for (const MpiCall &C : It2->second.Local.Calls)
+        P.SendKinds.insert(C.PointToPoint() ? std::string(PointToPointKind) : C.Routine);
+      for (const FunctionDecl *Callee : It2->second.Callees)
+        if (Seen.insert(Callee).second)
+          Work.push_back(Callee);
+    }
+    Out.Procedures.push_back(std::move(P));
+  }
+  return Out;
 }
 
 Effects UnitEffects::initEffects(const VarDecl *VD) {

@@ -3,6 +3,8 @@
 #ifndef MPIETE_FRONTEND_LIB_SLICEEFFECTS_H
 #define MPIETE_FRONTEND_LIB_SLICEEFFECTS_H
 
+#include "mpiete/basedata/LinkSummary.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -34,6 +36,8 @@ public:
   /// Hidden library state (random numbers, file positions) and the output streams.
   ClassId LibState = 0, IoState = 0;
   std::vector<const clang::VarDecl *> Globals;
+  /// Static locals: state a procedure keeps from one call to the next.
+  std::vector<const clang::VarDecl *> StaticLocals;
 
 private:
   std::vector<ClassId> Parent;
@@ -55,9 +59,17 @@ struct MpiCall {
 /// The effects of a statement or expression, as resolved classes.
 struct Effects {
   std::set<ClassId> Defs, Uses;
+  /// Uses other than the message data another unit's procedure sends (those count for the
+  /// dependences, not for what this unit demands of that procedure: LinkSummary::Demands).
+  std::set<ClassId> PlainUses;
   std::vector<MpiCall> Calls;
   bool Criterion = false; ///< an MPI call, a call that may communicate or end the program
-  bool Mpi = false;       ///< contains an MPI call
+  /// A criterion of the unit's own (MPI, a call through a pointer, asm, the end of the
+  /// program), not from a call of another unit's procedure.
+  bool OwnCriterion = false;
+  bool Mpi = false; ///< contains an MPI call
+  /// Procedures of other units it calls (names as the linker sees them).
+  std::set<std::string> ExternalCalls;
   void add(const Effects &E);
 };
 
@@ -65,14 +77,28 @@ struct Effects {
 /// summaries; effects() answers for any statement afterwards.
 class UnitEffects {
 public:
-  explicit UnitEffects(clang::ASTContext &Ctx);
+  /// Program: what the link step knows of other units' procedures (null: nothing); Unit: the
+  /// unit's path, which names its static storage in summaries.
+  UnitEffects(clang::ASTContext &Ctx, const LinkSummary *Program, std::string Unit);
   /// The effects of S (a whole statement, an expression or a declaration).
   Effects effects(const clang::Stmt *S);
   /// Effects of a variable's initialisation.
   Effects initEffects(const clang::VarDecl *VD);
   /// A defined function that makes MPI calls, or calls what the unit cannot see (which may).
   bool mayCommunicate(const clang::FunctionDecl *FD) const;
+  /// The unit's link summary: its procedures with external linkage (not main), their own
+  /// criteria, the other units' procedures they call and their effects by parameter and
+  /// global name (LinkSummary.h). Steered is left to the slice.
+  LinkSummary linkSummary(const clang::FunctionDecl *const *Begin,
+                          const clang::FunctionDecl *const *End);
+  /// Classes reachable through C's pointers, to a bounded depth (C itself excluded).
+  std::set<ClassId> reachFrom(ClassId C);
+  /// The class of a global named as summaries name it.
+  ClassId named(const std::string &Name);
+  std::string globalName(const clang::VarDecl *VD) const;
   Memory Mem;
+  const LinkSummary *Program = nullptr;
+  std::string Unit;
 
   // Used by the visitors.
   ClassId loc(const clang::Expr *E);
@@ -84,11 +110,13 @@ public:
     Effects Local;
     std::set<const clang::FunctionDecl *> Callees;
     bool Communicates = false;
+    bool OwnCriterion = false;
   };
   std::map<const clang::FunctionDecl *, Summary> Summaries;
 
 private:
   void summarise();
+  std::map<std::string, ClassId> Named;
 };
 
 } // namespace mpiete::slice

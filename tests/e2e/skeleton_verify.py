@@ -2,7 +2,9 @@
 """The skeleton trace probe of one C test program gives the full probe's traces, record by record.
 
 usage: skeleton_verify.py --build BUILD --program DIR --work WORK --mpiexec MPIRUN [--np 2]
-                          [--expect-difference TEXT] [-- program arguments]
+                          [--expect-difference TEXT] [--whole-program]
+                          [--expect-removed TEXT]... [--expect-kept TEXT]...
+                          [-- program arguments]
 
 Builds DIR with `make CC=BUILD/bin/mpiete-cc O=WORK/cc` (BUILD/bin first on PATH), checks that
 APP.skeleton and APP.skeleton.removed were written beside APP.trace, then runs
@@ -10,6 +12,9 @@ APP.skeleton and APP.skeleton.removed were written beside APP.trace, then runs
 and the skeleton probe and fails naming the first differing record. Exits 1 on any failure.
 With --expect-difference, the verification must fail instead, its message containing TEXT
 (a program the slice cannot follow: the error must name what explains it).
+With --whole-program, some unit's header in APP.skeleton.removed must say it was sliced with
+the whole program (mpiete-cc's link step, docs/skeleton.md); --expect-removed TEXT needs a
+removal line containing TEXT, --expect-kept TEXT none.
 """
 
 import argparse
@@ -29,6 +34,9 @@ def main():
     ap.add_argument("--mpiexec", required=True)
     ap.add_argument("--np", default="2")
     ap.add_argument("--expect-difference", default=None)
+    ap.add_argument("--whole-program", action="store_true")
+    ap.add_argument("--expect-removed", action="append", default=[])
+    ap.add_argument("--expect-kept", action="append", default=[])
     ap.add_argument("args", nargs="*")
     a = ap.parse_args()
 
@@ -55,6 +63,21 @@ def main():
     with open(app + ".skeleton.removed") as fh:
         removed = fh.read().splitlines()
     print(f"[build] {len(removed)} statements removed from the skeleton")
+    for line in removed:
+        if line.startswith("#"):
+            print(f"[build] {line}")
+    if a.whole_program and not any(l.startswith("#") and "sliced with the whole program" in l
+                                   for l in removed):
+        print(f"FAIL: no unit of {app}.skeleton.removed was sliced with the whole program")
+        return 1
+    for text in a.expect_removed:
+        if not any(text in l for l in removed if not l.startswith("#")):
+            print(f"FAIL: no removal contains {text!r}:\n" + "\n".join(removed))
+            return 1
+    for text in a.expect_kept:
+        if any(text in l for l in removed if not l.startswith("#")):
+            print(f"FAIL: a removal contains {text!r}, which must stay:\n" + "\n".join(removed))
+            return 1
     mpiete = os.path.join(a.build, "bin", "mpiete")
     argv = [mpiete, "probe-program", "-o", os.path.join(a.work, "traces"), "-np", a.np,
             "--launcher", a.mpiexec, "--oversubscribe", "--verify-skeleton", app + ".trace"] + a.args

@@ -2,10 +2,12 @@
 #include "mpiete/tools/CompilerWrapper.h"
 
 #include "mpiete/basedata/BlockMap.h"
+#include "mpiete/basedata/LinkSummary.h"
 #include "mpiete/frontend/MpiRoutines.h"
 #include "mpiete/support/Diagnostics.h"
 #include "mpiete/support/Process.h"
 #include "mpiete/support/Version.h"
+#include "mpiete/tools/WholeProgram.h"
 
 #include <algorithm>
 #include <cctype>
@@ -401,8 +403,15 @@ private:
     bool Fortran = isFortranSource(Source);
     // A C file that calls no MPI routine needs no analysis: Clang never sees it. (A Fortran
     // file is always analysed: other files may use the module files Flang writes for it.)
-    if (!Fortran && !mayCallMpi(Source))
+    for (const char *Old : {".skeleton.summary", ".skeleton.recipe"})
+      fs::remove(Prefix + Old, EC);
+    if (!Fortran && !mayCallMpi(Source)) {
+      // Its procedures may still be called by the skeleton's units: the link step asks for
+      // what they do (docs/skeleton.md, "Whole program").
+      if (!Cmd.SeedBlocks && !Cmd.CoarseBlocks && !writeRecipe(Source, Prefix, {}))
+        return Probes::Failed;
       return native(Prefix, true, "no MPI calls");
+    }
     std::string Ext = Fortran ? extensionOf(Source) : ".c";
     std::vector<std::string> Instr{Env.Instrumenter,
                                    "--trace-out=" + Prefix + ".trace" + Ext,
@@ -447,8 +456,10 @@ private:
     const bool Skeleton = !Fortran && !Cmd.SeedBlocks && !Cmd.CoarseBlocks;
     std::error_code Ignored;
     fs::remove(Prefix + ".skeleton.o", Ignored);
-    if (Skeleton)
+    if (Skeleton) {
       Instr.push_back("--skeleton-out=" + Prefix + ".skeleton" + Ext);
+      Instr.push_back("--summary-out=" + Prefix + ".skeleton.summary");
+    }
     Instr.push_back(Source);
     Instr.push_back("--");
     std::vector<std::string> Flags = instrumenterFlags(Cmd);
@@ -476,12 +487,17 @@ private:
                     "unanalysed");
       return native(Prefix, true, "unanalysed");
     }
-    if (fs::exists(Prefix + ".native", EC))
+    if (fs::exists(Prefix + ".native", EC)) {
+      if (Skeleton && fs::exists(Prefix + ".skeleton.summary", EC) &&
+          !writeRecipe(Source, Prefix, {}))
+        return Probes::Failed;
       return native(Prefix, false, "no MPI calls, or not analysable");
+    }
 
     std::string SrcDir = fs::path(Source).parent_path().string();
     if (SrcDir.empty())
       SrcDir = ".";
+    std::vector<std::string> SkeletonCompile;
     for (const char *V : {"trace", "timing", "skeleton"}) {
       if (std::string(V) == "skeleton" && !Skeleton)
         continue;
@@ -504,8 +520,10 @@ private:
       Compile.insert(Compile.end(), Flags.begin(), Flags.end());
       // The skeleton leaves variables and procedures unused: the user saw this file's
       // warnings in the native build.
-      if (std::string(V) == "skeleton")
+      if (std::string(V) == "skeleton") {
         Compile.push_back("-w");
+        SkeletonCompile = Compile;
+      }
       Compile.insert(Compile.end(), {"-c", Prefix + "." + V + Ext, "-o", Prefix + "." + V + ".o"});
       const int Rc = exec(Compile);
       if (Rc != 0 && std::string(V) == "skeleton") {
@@ -529,7 +547,32 @@ private:
         return Probes::Failed;
       }
     }
+    if (Skeleton && fs::exists(Prefix + ".skeleton.o", EC) &&
+        !writeRecipe(Source, Prefix, SkeletonCompile))
+      return Probes::Failed;
     return Probes::Instrumented;
+  }
+
+  /// How the link step re-slices the unit (Prefix.skeleton.recipe): the source, the
+  /// instrumenter's flags and the skeleton's compile command.
+  bool writeRecipe(const std::string &Source, const std::string &Prefix,
+                   const std::vector<std::string> &Compile) {
+    UnitRecipe R;
+    R.Source = Source;
+    std::error_code EC;
+    R.Directory = fs::current_path(EC).string();
+    R.InstrumentFlags = instrumenterFlags(Cmd);
+    if (MpiFlags.empty())
+      MpiFlags = mpiFlags();
+    R.InstrumentFlags.insert(R.InstrumentFlags.end(), MpiFlags.begin(), MpiFlags.end());
+    R.Compile = Compile;
+    std::ofstream OS(Prefix + ".skeleton.recipe");
+    writeUnitRecipe(OS, R);
+    if (!OS) {
+      Diags.error({Prefix + ".skeleton.recipe", 0, 0}, "cannot write file", "driver");
+      return false;
+    }
+    return true;
   }
 
   static bool isOlder(const std::string &A, const std::string &B) {
@@ -587,7 +630,8 @@ private:
       std::string Prefix = sidecarPrefix(Object);
       if (probeObjects(Src, Prefix) == Probes::Failed) {
         removeOutputs({Object, Prefix + ".trace.o", Prefix + ".timing.o", Prefix + ".blocks.yaml",
-                       Prefix + ".native", Prefix + ".skeleton.o"},
+                       Prefix + ".native", Prefix + ".skeleton.o", Prefix + ".skeleton.summary",
+                       Prefix + ".skeleton.recipe"},
                       Object);
         Ok = false;
       }
@@ -609,6 +653,7 @@ private:
     std::string OutPrefix = sidecarPrefix(Out);
     std::map<size_t, std::string> Variant; // Native index -> prefix of its instrumented object
     std::vector<std::string> UnitMaps;
+    std::vector<WholeProgramUnit> Units; // every link input mpiete-cc built (for the skeleton)
     bool Ok = true;
 
     std::set<std::string> Stems;
@@ -622,9 +667,12 @@ private:
       case Probes::Instrumented:
         Variant[I] = Prefix;
         UnitMaps.push_back(Prefix + ".blocks.yaml");
+        Units.push_back({Prefix, true});
         break;
       case Probes::Native:
-        break; // the probes compile the source natively, as the program's link does
+        // the probes compile the source natively, as the program's link does
+        Units.push_back({Prefix, false});
+        break;
       case Probes::Failed:
         Ok = false;
         break;
@@ -642,8 +690,10 @@ private:
       // Built natively by us on purpose (no MPI calls, or not analysable): linked as it is.
       bool Native = !HasProbes && !hasSuffix(Obj, ".a") && fs::exists(Prefix + ".native") &&
                     !isOlder(Prefix + ".native", Obj);
-      if (Native)
+      if (Native) {
+        Units.push_back({Prefix, false});
         continue;
+      }
       if (HasProbes && isOlder(Prefix + ".trace.o", Obj)) {
         // mpiete-cc writes the probes after the object: an object newer than its probes was
         // rebuilt by another compiler, and its old probes would model other code.
@@ -655,6 +705,8 @@ private:
       } else if (HasProbes) {
         Variant[I] = Prefix;
         UnitMaps.push_back(Prefix + ".blocks.yaml");
+        Units.push_back({Prefix, true});
+        continue;
       } else if (hasSuffix(Obj, ".o")) {
         Diags.warning({Obj, 0, 0},
                       "object was not compiled by " + Env.Tool +
@@ -677,14 +729,36 @@ private:
     if (!namesFit(Out, Out, {".blocks.yaml.tmp", ".skeleton.removed"}))
       return 1;
     // The skeleton trace probe: when some unit has one; the others link their trace variant.
+    // When mpiete-cc built every input, each unit is sliced again knowing the others
+    // (docs/skeleton.md, "Whole program").
+    WholeProgramSkeleton Whole;
     bool AnySkeleton = false;
-    std::string Removed;
     for (const auto &[I, Prefix] : Variant)
-      if (fs::exists(Prefix + ".skeleton.o")) {
-        AnySkeleton = true;
-        std::ifstream List(Prefix + ".skeleton.c.removed");
-        Removed.append(std::istreambuf_iterator<char>(List), std::istreambuf_iterator<char>());
-      }
+      AnySkeleton |= fs::exists(Prefix + ".skeleton.o");
+    if (AnySkeleton && Units.size() == Cmd.Objects.size() + Cmd.Sources.size() &&
+        Cmd.Foreign.empty())
+      linkWholeProgram(Units, OutPrefix, Env.Instrumenter, Cmd.Verbose, Diags, Whole);
+    else if (AnySkeleton && Cmd.Verbose)
+      std::cerr << Env.Tool << ": skeleton sliced per unit: some input was not built by "
+                << Env.Tool << "\n";
+    std::string Removed;
+    auto skeletonOf = [&](const std::string &Prefix) {
+      auto It = Whole.Skeletons.find(Prefix);
+      return It != Whole.Skeletons.end() ? It->second : Prefix + ".skeleton.o";
+    };
+    for (const auto &[I, Prefix] : Variant) {
+      if (!fs::exists(Prefix + ".skeleton.o"))
+        continue;
+      auto It = Whole.Skeletons.find(Prefix);
+      const bool Resliced = It != Whole.Skeletons.end();
+      std::ifstream List(Resliced ? It->second.substr(0, It->second.size() - 2) + ".c.removed"
+                                  : Prefix + ".skeleton.c.removed");
+      std::string Text{std::istreambuf_iterator<char>(List), std::istreambuf_iterator<char>()};
+      // The unit's header line says which slice it is.
+      if (size_t Eol = Text.find('\n'); Resliced && Text.starts_with("# ") && Eol != Text.npos)
+        Text.insert(Eol, "; sliced with the whole program");
+      Removed += Text;
+    }
     removeOutputs({Out + ".skeleton", Out + ".skeleton.removed"}, Out);
     for (const char *V : {"trace", "timing", "skeleton"}) {
       const bool Skel = std::string(V) == "skeleton";
@@ -693,9 +767,10 @@ private:
       std::vector<std::string> Link{Env.NativeCompiler};
       for (size_t I = 0; I < Cmd.Native.size(); ++I) {
         auto It = Variant.find(I);
-        if (It != Variant.end())
-          Link.push_back(It->second + "." +
-                         (Skel && !fs::exists(It->second + ".skeleton.o") ? "trace" : V) + ".o");
+        if (It != Variant.end() && Skel && fs::exists(It->second + ".skeleton.o"))
+          Link.push_back(skeletonOf(It->second));
+        else if (It != Variant.end())
+          Link.push_back(It->second + "." + (Skel ? "trace" : V) + ".o");
         else if (static_cast<int>(I) == Cmd.OutputIndex)
           Link.push_back(Out + "." + V);
         else

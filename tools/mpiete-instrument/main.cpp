@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <unistd.h>
@@ -38,6 +39,11 @@ writes its instrumented variants (the user's text with edits at known positions)
                            statements that decide no MPI call; docs/skeleton.md) and
                            FILE.removed, the statements it leaves out
   --blocks-out=FILE        write the unit's block map (YAML)
+  --summary-out=FILE       C: write the unit's link summary (what its procedures other units
+                           may call communicate, write and read; docs/skeleton.md)
+  --program-summary=FILE   C: slice with the link step's summary of the other units'
+                           procedures (a call to one that cannot communicate is an ordinary
+                           statement)
   --unit-path=PATH         the path recorded for the unit (default: SOURCE as given)
   --pass-through=MPI_X     leave this unsupported routine uninstrumented (repeatable)
   --pass-through-all       leave every unsupported routine uninstrumented
@@ -162,7 +168,7 @@ static int guardedMain(int Argc, char **Argv) {
   bool PrintBlocks = false;
   std::vector<std::string> Flags;
   std::vector<std::string> PluginArgs, ModuleSearch;
-  std::string ModuleDir;
+  std::string ModuleDir, ProgramSummaryPath, SummaryOut;
   bool AfterDashes = false;
   for (int I = 1; I < Argc; ++I) {
     std::string A = Argv[I];
@@ -193,6 +199,10 @@ static int guardedMain(int Argc, char **Argv) {
     } else if (A.starts_with("--skeleton-out=")) {
       Out.SkeletonOut = A.substr(15);
       Opts.Skeleton = true;
+    } else if (A.starts_with("--summary-out=")) {
+      SummaryOut = A.substr(14);
+    } else if (A.starts_with("--program-summary=")) {
+      ProgramSummaryPath = A.substr(18);
     } else if (A.starts_with("--blocks-out=")) {
       Out.BlocksOut = A.substr(13);
     } else if (A.starts_with("--unit-path=")) {
@@ -241,11 +251,33 @@ static int guardedMain(int Argc, char **Argv) {
     return runFortran(Source, Flags, PluginArgs, ModuleDir, ModuleSearch, Diags);
   }
 
+  mpiete::LinkSummary Program, Summary;
+  if (!ProgramSummaryPath.empty()) {
+    if (!mpiete::loadLinkSummary(ProgramSummaryPath, Program, Diags))
+      return 1;
+    Opts.Program = &Program;
+  }
+  if (!SummaryOut.empty())
+    Opts.Summary = &Summary;
   mpiete::UnitModel Model;
   std::string Text;
   if (!mpiete::analyzeC(Source, Flags, Opts, Model, Text, Diags))
     return 1;
-  return mpiete::writeUnitOutputs(Model, Text, Source, Out, std::cout, Diags) ? 0 : 1;
+  // Only the summary asked for (the link step's question about a unit built natively).
+  const bool SummaryOnly = !SummaryOut.empty() && !Out.toFiles();
+  if (!SummaryOnly && !mpiete::writeUnitOutputs(Model, Text, Source, Out, std::cout, Diags))
+    return 1;
+  if (!SummaryOut.empty()) {
+    // After the unit's other outputs: the link step trusts a summary only beside them.
+    std::ofstream OS(SummaryOut + ".tmp");
+    mpiete::writeLinkSummary(OS, Summary);
+    OS.close();
+    if (!OS || std::rename((SummaryOut + ".tmp").c_str(), SummaryOut.c_str()) != 0) {
+      Diags.error({SummaryOut, 0, 0}, "cannot write file", "driver");
+      return 1;
+    }
+  }
+  return 0;
 }
 
 int main(int Argc, char **Argv) {

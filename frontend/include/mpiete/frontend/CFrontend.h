@@ -2,6 +2,7 @@
 #ifndef MPIETE_FRONTEND_CFRONTEND_H
 #define MPIETE_FRONTEND_CFRONTEND_H
 
+#include "mpiete/basedata/LinkSummary.h"
 #include "mpiete/basedata/ProgramModel.h"
 #include "mpiete/frontend/BlockPartition.h"
 #include "mpiete/frontend/CompilerOptions.h"
@@ -29,6 +30,11 @@ struct CFrontendOptions {
   /// Also slice the unit for the skeleton trace probe (UnitModel::SkeletonRemovals; segment
   /// mode only).
   bool Skeleton = false;
+  /// The link step's knowledge of the other units' procedures for the slice (docs/skeleton.md,
+  /// "Whole program"); null: none, every call of another unit's procedure may communicate.
+  const LinkSummary *Program = nullptr;
+  /// When set, receives the unit's link summary (also for a unit without MPI calls).
+  LinkSummary *Summary = nullptr;
 };
 
 /// Parses Source with the user's compiler flags (only those that affect preprocessing and

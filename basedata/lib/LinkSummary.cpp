@@ -1,0 +1,231 @@
+// Link summaries and unit recipes written from and read into their types (LinkSummary.h).
+#include "mpiete/basedata/LinkSummary.h"
+#include "mpiete/basedata/YamlParser.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace mpiete {
+
+const ProcedureSummary *LinkSummary::find(const std::string &Name) const {
+  for (const ProcedureSummary &P : Procedures)
+    if (P.Name == Name)
+      return &P;
+  return nullptr;
+}
+
+namespace {
+
+template <class Set> void flowList(YAML::Emitter &E, const char *Key, const Set &S) {
+  E << YAML::Key << Key << YAML::Value << YAML::Flow << YAML::BeginSeq;
+  for (const auto &V : S)
+    E << V;
+  E << YAML::EndSeq;
+}
+
+/// A list of scalars under Key (optional; absent is empty).
+bool stringList(YamlParser &P, const YAML::Node &Map, const char *Key,
+                std::set<std::string> &Out) {
+  YAML::Node L;
+  if (!P.list(Map, Key, L, false))
+    return false;
+  for (const YAML::Node &N : L) {
+    if (!N.IsScalar())
+      return P.error(N, std::string("'") + Key + "' holds names");
+    Out.insert(N.Scalar());
+  }
+  return true;
+}
+
+bool stringVector(YamlParser &P, const YAML::Node &Map, const char *Key,
+                  std::vector<std::string> &Out) {
+  YAML::Node L;
+  if (!P.list(Map, Key, L, false))
+    return false;
+  for (const YAML::Node &N : L) {
+    if (!N.IsScalar())
+      return P.error(N, std::string("'") + Key + "' holds words");
+    Out.push_back(N.Scalar());
+  }
+  return true;
+}
+
+bool indexList(YamlParser &P, const YAML::Node &Map, const char *Key, std::set<unsigned> &Out) {
+  YAML::Node L;
+  if (!P.list(Map, Key, L, false))
+    return false;
+  for (const YAML::Node &N : L) {
+    int64_t V = 0;
+    if (!P.integerValue(N, Key, V, 0, 1 << 16))
+      return false;
+    Out.insert(unsigned(V));
+  }
+  return true;
+}
+
+bool header(YamlParser &P, const YAML::Node &Root, const char *Format) {
+  std::string F;
+  if (!P.string(Root, "format", F))
+    return false;
+  if (F != Format)
+    return P.error(Root["format"], std::string("not a ") + Format + " file (format '" + F + "')");
+  int64_t Version = 0;
+  return P.integer(Root, "version", Version, 1, 1);
+}
+
+} // namespace
+
+void writeLinkSummary(std::ostream &OS, const LinkSummary &S) {
+  YAML::Emitter E;
+  E << YAML::BeginMap;
+  E << YAML::Key << "format" << YAML::Value << "mpiete-link-summary";
+  E << YAML::Key << "version" << YAML::Value << LinkSummary::FormatVersion;
+  E << YAML::Key << "kind" << YAML::Value
+    << (S.SummaryKind == LinkSummary::Kind::Unit ? "unit" : "program");
+  if (S.SummaryKind == LinkSummary::Kind::Unit) {
+    char Hash[24];
+    std::snprintf(Hash, sizeof Hash, "%016llx", static_cast<unsigned long long>(S.ContentHash));
+    E << YAML::Key << "unit" << YAML::Value << S.Unit;
+    E << YAML::Key << "content_hash" << YAML::Value << Hash;
+    flowList(E, "external_calls", S.ExternalCalls);
+    flowList(E, "address_taken", S.AddressTaken);
+    E << YAML::Key << "demands" << YAML::Value << YAML::BeginMap;
+    for (const auto &[Name, Params] : S.Demands) {
+      E << YAML::Key << Name;
+      E << YAML::Value << YAML::Flow << YAML::BeginSeq;
+      for (unsigned I : Params)
+        E << I;
+      E << YAML::EndSeq;
+    }
+    E << YAML::EndMap;
+  }
+  flowList(E, "steered", S.Steered);
+  E << YAML::Key << "procedures" << YAML::Value << YAML::BeginSeq;
+  for (const ProcedureSummary &P : S.Procedures) {
+    E << YAML::BeginMap;
+    E << YAML::Key << "name" << YAML::Value << P.Name;
+    E << YAML::Key << "communicates" << YAML::Value << P.Communicates;
+    if (S.SummaryKind == LinkSummary::Kind::Unit)
+      flowList(E, "calls", P.Calls);
+    flowList(E, "writes_params", P.WritesParams);
+    flowList(E, "reads_params", P.ReadsParams);
+    flowList(E, "escapes_params", P.EscapesParams);
+    flowList(E, "writes_globals", P.WritesGlobals);
+    flowList(E, "reads_globals", P.ReadsGlobals);
+    E << YAML::Key << "hidden_state" << YAML::Value << P.HiddenState;
+    flowList(E, "send_kinds", P.SendKinds);
+    if (S.SummaryKind == LinkSummary::Kind::Program) {
+      flowList(E, "demanded_params", P.DemandedParams);
+      E << YAML::Key << "callers_known" << YAML::Value << P.CallersKnown;
+    }
+    E << YAML::EndMap;
+  }
+  E << YAML::EndSeq << YAML::EndMap;
+  OS << "# mpiete link summary: what other units' skeleton slices may assume of these "
+        "procedures\n# (docs/skeleton.md, \"Whole program\").\n"
+     << E.c_str() << "\n";
+}
+
+bool parseLinkSummary(const std::string &Name, const std::string &Text, LinkSummary &Out,
+                      DiagnosticSink &Diags) {
+  YamlParser P{Name, Diags, "link-summary"};
+  YAML::Node Root;
+  if (!P.load(Text, Root) || !header(P, Root, "mpiete-link-summary"))
+    return false;
+  std::string Kind;
+  if (!P.string(Root, "kind", Kind))
+    return false;
+  if (Kind != "unit" && Kind != "program")
+    return P.error(Root["kind"], "'kind' is unit or program, not '" + Kind + "'");
+  Out = LinkSummary();
+  Out.SummaryKind = Kind == "unit" ? LinkSummary::Kind::Unit : LinkSummary::Kind::Program;
+  if (Out.SummaryKind == LinkSummary::Kind::Unit) {
+    std::string Hash;
+    if (!P.string(Root, "unit", Out.Unit) || !P.string(Root, "content_hash", Hash))
+      return false;
+    char *End = nullptr;
+    Out.ContentHash = std::strtoull(Hash.c_str(), &End, 16);
+    if (Hash.empty() || *End)
+      return P.error(Root["content_hash"], "'content_hash' is a hexadecimal number");
+    if (!stringList(P, Root, "external_calls", Out.ExternalCalls) ||
+        !stringList(P, Root, "address_taken", Out.AddressTaken))
+      return false;
+    YAML::Node Demands;
+    if (YamlParser::find(Root, "demands", Demands) && !Demands.IsNull()) {
+      if (!Demands.IsMap())
+        return P.error(Demands, "'demands' maps procedure names to parameter lists");
+      for (const auto &KV : Demands) {
+        std::set<unsigned> &Params = Out.Demands[KV.first.as<std::string>("")];
+        if (!KV.second.IsSequence())
+          return P.error(KV.second, "'demands' maps procedure names to parameter lists");
+        for (const YAML::Node &N : KV.second) {
+          int64_t V = 0;
+          if (!P.integerValue(N, "demands", V, 0, 1 << 16))
+            return false;
+          Params.insert(unsigned(V));
+        }
+      }
+    }
+  }
+  if (!stringList(P, Root, "steered", Out.Steered))
+    return false;
+  YAML::Node Procs;
+  if (!P.list(Root, "procedures", Procs, false))
+    return false;
+  for (const YAML::Node &N : Procs) {
+    ProcedureSummary S;
+    if (!P.string(N, "name", S.Name) || !P.boolean(N, "communicates", S.Communicates) ||
+        !stringList(P, N, "calls", S.Calls) || !indexList(P, N, "writes_params", S.WritesParams) ||
+        !indexList(P, N, "reads_params", S.ReadsParams) ||
+        !indexList(P, N, "escapes_params", S.EscapesParams) ||
+        !stringList(P, N, "writes_globals", S.WritesGlobals) ||
+        !stringList(P, N, "reads_globals", S.ReadsGlobals) ||
+        !P.boolean(N, "hidden_state", S.HiddenState, false) ||
+        !stringList(P, N, "send_kinds", S.SendKinds) ||
+        !indexList(P, N, "demanded_params", S.DemandedParams) ||
+        !P.boolean(N, "callers_known", S.CallersKnown, false))
+      return false;
+    Out.Procedures.push_back(std::move(S));
+  }
+  return P.Ok;
+}
+
+bool loadLinkSummary(const std::string &Path, LinkSummary &Out, DiagnosticSink &Diags) {
+  std::string Text;
+  return readBaseDataText(Path, "link-summary", Text, Diags) &&
+         parseLinkSummary(Path, Text, Out, Diags);
+}
+
+void writeUnitRecipe(std::ostream &OS, const UnitRecipe &R) {
+  YAML::Emitter E;
+  E << YAML::BeginMap;
+  E << YAML::Key << "format" << YAML::Value << "mpiete-unit-recipe";
+  E << YAML::Key << "version" << YAML::Value << 1;
+  E << YAML::Key << "source" << YAML::Value << R.Source;
+  E << YAML::Key << "directory" << YAML::Value << R.Directory;
+  flowList(E, "instrument_flags", R.InstrumentFlags);
+  flowList(E, "compile", R.Compile);
+  E << YAML::EndMap;
+  OS << "# mpiete unit recipe: how mpiete-cc re-slices this unit at link time.\n"
+     << E.c_str() << "\n";
+}
+
+bool parseUnitRecipe(const std::string &Name, const std::string &Text, UnitRecipe &Out,
+                     DiagnosticSink &Diags) {
+  YamlParser P{Name, Diags, "link-summary"};
+  YAML::Node Root;
+  if (!P.load(Text, Root) || !header(P, Root, "mpiete-unit-recipe"))
+    return false;
+  Out = UnitRecipe();
+  return P.string(Root, "source", Out.Source) && P.string(Root, "directory", Out.Directory) &&
+         stringVector(P, Root, "instrument_flags", Out.InstrumentFlags) &&
+         stringVector(P, Root, "compile", Out.Compile) && P.Ok;
+}
+
+bool loadUnitRecipe(const std::string &Path, UnitRecipe &Out, DiagnosticSink &Diags) {
+  std::string Text;
+  return readBaseDataText(Path, "link-summary", Text, Diags) &&
+         parseUnitRecipe(Path, Text, Out, Diags);
+}
+
+} // namespace mpiete

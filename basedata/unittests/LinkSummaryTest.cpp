@@ -1,0 +1,89 @@
+// Link summaries and unit recipes: written, read back whole, and their located errors.
+#include "mpiete/basedata/LinkSummary.h"
+#include "mpiete/support/Diagnostics.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+using namespace mpiete;
+
+TEST(LinkSummaryTest, UnitSummaryRoundTripsEveryField) {
+  LinkSummary In;
+  In.Unit = "src/halo.c";
+  In.ContentHash = 0xfedcba9876543210ULL; // above INT64_MAX: written as hex
+  In.ExternalCalls = {"die", "grid_stats"};
+  In.Steered = {PointToPointKind, "MPI_Allreduce"};
+  In.Demands = {{"die", {}}, {"grid_stats", {1, 2}}};
+  In.AddressTaken = {"callback"};
+  ProcedureSummary A;
+  A.Name = "exchange_halo";
+  A.Communicates = true;
+  A.Calls = {"die"};
+  A.WritesParams = {0, 1};
+  A.ReadsParams = {0};
+  A.EscapesParams = {1};
+  A.WritesGlobals = {"halo.c#count"};
+  A.ReadsGlobals = {"nsteps", "halo.c#count"};
+  A.HiddenState = true;
+  A.SendKinds = {PointToPointKind, "MPI_Bcast"};
+  ProcedureSummary B;
+  B.Name = "pure";
+  In.Procedures = {A, B};
+  std::ostringstream OS, Errors;
+  writeLinkSummary(OS, In);
+  DiagnosticSink Diags(Errors);
+  LinkSummary Out;
+  ASSERT_TRUE(parseLinkSummary("halo.o.skeleton.summary", OS.str(), Out, Diags)) << Errors.str();
+  EXPECT_EQ(Out, In) << OS.str();
+  ASSERT_NE(Out.find("pure"), nullptr);
+  EXPECT_FALSE(Out.find("pure")->Communicates);
+  EXPECT_EQ(Out.find("absent"), nullptr);
+}
+
+TEST(LinkSummaryTest, ProgramSummaryRoundTrips) {
+  LinkSummary In;
+  In.SummaryKind = LinkSummary::Kind::Program;
+  In.Steered = {"MPI_Bcast"};
+  ProcedureSummary P;
+  P.Name = "sweep";
+  P.WritesParams = {2};
+  P.DemandedParams = {0, 2};
+  P.CallersKnown = true;
+  In.Procedures = {P};
+  std::ostringstream OS, Errors;
+  writeLinkSummary(OS, In);
+  DiagnosticSink Diags(Errors);
+  LinkSummary Out;
+  ASSERT_TRUE(parseLinkSummary("program.summary", OS.str(), Out, Diags)) << Errors.str();
+  EXPECT_EQ(Out, In) << OS.str();
+}
+
+TEST(LinkSummaryTest, BadKindAndHashAreLocatedErrors) {
+  for (const char *Text :
+       {"format: mpiete-link-summary\nversion: 1\nkind: library\n",
+        "format: mpiete-link-summary\nversion: 1\nkind: unit\nunit: a.c\ncontent_hash: xyz\n",
+        "format: mpiete-link-summary\nversion: 1\nkind: program\nprocedures:\n  - name: f\n"
+        "    communicates: false\n    writes_params: [-1]\n"}) {
+    std::ostringstream Errors;
+    DiagnosticSink Diags(Errors);
+    LinkSummary Out;
+    EXPECT_FALSE(parseLinkSummary("s.yaml", Text, Out, Diags)) << Text;
+    EXPECT_NE(Errors.str().find("s.yaml:"), std::string::npos) << Errors.str();
+    EXPECT_NE(Errors.str().find("[mpiete-link-summary]"), std::string::npos) << Errors.str();
+  }
+}
+
+TEST(LinkSummaryTest, RecipeRoundTrips) {
+  UnitRecipe In;
+  In.Source = "dir with space/main.c";
+  In.Directory = "/home/user/app";
+  In.InstrumentFlags = {"-O2", "-DN=3", "-I/usr/include/mpi"};
+  In.Compile = {"mpicc", "-iquote", "dir with space", "-O2", "-w"};
+  std::ostringstream OS, Errors;
+  writeUnitRecipe(OS, In);
+  DiagnosticSink Diags(Errors);
+  UnitRecipe Out;
+  ASSERT_TRUE(parseUnitRecipe("r.yaml", OS.str(), Out, Diags)) << Errors.str();
+  EXPECT_EQ(Out, In);
+}

@@ -1,0 +1,282 @@
+// The whole program's skeleton at link time (WholeProgram.h): may-communicate over the program's
+// call graph on Boost.Graph, and the re-slicing of the units with what it found.
+#include "mpiete/tools/WholeProgram.h"
+
+#include "mpiete/support/Diagnostics.h"
+#include "mpiete/support/Process.h"
+
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/breadth_first_search.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+namespace mpiete {
+namespace {
+
+using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
+
+struct Reach : boost::default_bfs_visitor {
+  std::vector<char> *Reached;
+  template <class V, class G> void discover_vertex(V U, const G &) { (*Reached)[U] = 1; }
+};
+
+} // namespace
+
+LinkSummary solveProgram(const std::vector<LinkSummary> &Units) {
+  LinkSummary Program;
+  Program.SummaryKind = LinkSummary::Kind::Program;
+  std::map<std::string, int> Defined; // name -> index in Procs, or -1 when defined twice
+  std::vector<ProcedureSummary> Procs;
+  for (const LinkSummary &U : Units) {
+    Program.Steered.insert(U.Steered.begin(), U.Steered.end());
+    for (const ProcedureSummary &P : U.Procedures) {
+      auto [It, New] = Defined.try_emplace(P.Name, int(Procs.size()));
+      if (New)
+        Procs.push_back(P);
+      else
+        It->second = -1;
+    }
+  }
+  // Vertices: the procedures, then one for everything no unit defines (it may communicate).
+  // An edge callee -> caller: a search from what communicates reaches every caller that may.
+  const size_t Unknown = Procs.size();
+  Graph G(Procs.size() + 1);
+  std::vector<size_t> Seeds{Unknown};
+  for (size_t I = 0; I < Procs.size(); ++I) {
+    if (Procs[I].Communicates)
+      Seeds.push_back(I);
+    for (const std::string &Callee : Procs[I].Calls) {
+      auto It = Defined.find(Callee);
+      boost::add_edge(It == Defined.end() || It->second < 0 ? Unknown : size_t(It->second), I, G);
+    }
+  }
+  std::vector<char> Communicates(Procs.size() + 1, 0);
+  Reach Vis;
+  Vis.Reached = &Communicates;
+  std::vector<boost::default_color_type> Colors(Procs.size() + 1, boost::white_color);
+  boost::queue<size_t> Queue;
+  boost::breadth_first_search(
+      G, Seeds.begin(), Seeds.end(), Queue, Vis,
+      boost::make_iterator_property_map(Colors.begin(), boost::get(boost::vertex_index, G)));
+  // The kinds of messages each may send, through its callees: to a fixpoint (the sets only
+  // grow, and are bounded by the kinds the program names).
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (ProcedureSummary &P : Procs)
+      for (const std::string &Callee : P.Calls) {
+        auto It = Defined.find(Callee);
+        const size_t Before = P.SendKinds.size();
+        if (It == Defined.end() || It->second < 0)
+          P.SendKinds.insert(AnyKind);
+        else
+          P.SendKinds.insert(Procs[size_t(It->second)].SendKinds.begin(),
+                             Procs[size_t(It->second)].SendKinds.end());
+        Changed |= P.SendKinds.size() != Before;
+      }
+  }
+  std::set<std::string> AddressTaken;
+  std::map<std::string, std::set<unsigned>> Demands;
+  for (const LinkSummary &U : Units) {
+    AddressTaken.insert(U.AddressTaken.begin(), U.AddressTaken.end());
+    for (const auto &[Name, Params] : U.Demands)
+      Demands[Name].insert(Params.begin(), Params.end());
+  }
+  for (size_t I = 0; I < Procs.size(); ++I) {
+    if (Defined[Procs[I].Name] < 0)
+      continue;
+    ProcedureSummary P = Procs[I];
+    P.Communicates = Communicates[I] != 0;
+    P.Calls.clear();
+    P.CallersKnown = !AddressTaken.count(P.Name);
+    P.DemandedParams = Demands[P.Name];
+    Program.Procedures.push_back(std::move(P));
+  }
+  return Program;
+}
+
+} // namespace mpiete
+
+// ---- the link step ----------------------------------------------------------------------------
+
+namespace mpiete {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Unit {
+  WholeProgramUnit In;
+  UnitRecipe Recipe;
+  LinkSummary Built;   ///< the summary of the code that is linked (compile time)
+  LinkSummary Current; ///< the latest (re-run) summary
+  std::string Work;    ///< absolute prefix of its link-time files
+  bool Resliced = false, Fallback = false;
+};
+
+/// Runs Argv in Dir; false on a failure (the command's own messages are on stderr).
+bool runIn(const std::string &Dir, const std::vector<std::string> &Argv, bool Verbose) {
+  std::error_code EC;
+  const fs::path Cwd = fs::current_path(EC);
+  fs::current_path(Dir, EC);
+  if (EC)
+    return false;
+  if (Verbose)
+    std::cerr << "+ (cd " << Dir << " && " << shellJoin(Argv) << ")\n";
+  const int Rc = runProcess(Argv);
+  fs::current_path(Cwd, EC);
+  return Rc == 0;
+}
+
+bool quietLoad(const std::string &Path, LinkSummary &Out) {
+  std::ostringstream Ignored;
+  DiagnosticSink Quiet(Ignored);
+  return loadLinkSummary(Path, Out, Quiet);
+}
+
+} // namespace
+
+bool linkWholeProgram(const std::vector<WholeProgramUnit> &Inputs, const std::string &OutPrefix,
+                      const std::string &Instrumenter, bool Verbose, DiagnosticSink &Diags,
+                      WholeProgramSkeleton &Out) {
+  std::error_code EC;
+  const std::string Instr = fs::absolute(Instrumenter, EC).string();
+  const std::string ProgramPath = fs::absolute(OutPrefix + ".program.summary", EC).string();
+  auto perUnit = [&](const std::string &Why) {
+    if (Verbose)
+      std::cerr << "mpiete-cc: skeleton sliced per unit: " << Why << "\n";
+    return false;
+  };
+  std::vector<Unit> Units;
+  for (const WholeProgramUnit &In : Inputs) {
+    Unit U;
+    U.In = In;
+    U.Work =
+        fs::absolute(OutPrefix + ".wp." + fs::path(In.Prefix).filename().string(), EC).string();
+    if (!fs::exists(In.Prefix + ".skeleton.recipe") ||
+        !loadUnitRecipe(In.Prefix + ".skeleton.recipe", U.Recipe, Diags))
+      return perUnit("no recipe for " + In.Prefix);
+    if (In.Instrumented) {
+      if (!fs::exists(In.Prefix + ".skeleton.summary") ||
+          !loadLinkSummary(In.Prefix + ".skeleton.summary", U.Built, Diags))
+        return perUnit("no summary for " + In.Prefix);
+    } else if (!fs::exists(In.Prefix + ".skeleton.summary") ||
+               !quietLoad(In.Prefix + ".skeleton.summary", U.Built)) {
+      // Built natively without Clang (no MPI call in its text): what it does is asked now,
+      // unless its source changed since (its object would be of other code).
+      const fs::path Src = fs::path(U.Recipe.Directory) / U.Recipe.Source;
+      auto TS = fs::last_write_time(Src, EC);
+      if (EC || TS > fs::last_write_time(In.Prefix + ".skeleton.recipe", EC))
+        return perUnit(Src.string() + " changed since it was compiled");
+      std::vector<std::string> Argv{Instr, "--summary-out=" + U.Work + ".summary",
+                                    "--unit-path=" + U.Recipe.Source, U.Recipe.Source, "--"};
+      Argv.insert(Argv.end(), U.Recipe.InstrumentFlags.begin(), U.Recipe.InstrumentFlags.end());
+      if (!runIn(U.Recipe.Directory, Argv, Verbose) ||
+          !loadLinkSummary(U.Work + ".summary", U.Built, Diags))
+        return perUnit("no summary of " + U.Recipe.Source);
+    }
+    U.Current = U.Built;
+    Units.push_back(std::move(U));
+  }
+
+  // What kept statements need across units (steered kinds, demands) starts empty and grows
+  // round by round until the units' answers agree with the program's summary they were sliced
+  // with: only that agreement makes the slices sound together (an intermediate round is not).
+  // Starting from the per-unit answers instead would keep what justifies itself (a procedure's
+  // buffer demanded because the data it sends is steered on, steered because demanded).
+  LinkSummary Previous;
+  bool Agreed = false;
+  for (unsigned Round = 1; Round <= 6; ++Round) {
+    std::vector<LinkSummary> Summaries;
+    for (const Unit &U : Units) {
+      Summaries.push_back(U.Current);
+      if (Round == 1 && U.In.Instrumented) { // it will be re-sliced: start from nothing
+        Summaries.back().Steered.clear();
+        Summaries.back().Demands.clear();
+      }
+    }
+    LinkSummary Program = solveProgram(Summaries);
+    if (Round > 1 && Program == Previous) {
+      Agreed = true;
+      break;
+    }
+    {
+      std::ofstream OS(ProgramPath);
+      writeLinkSummary(OS, Program);
+      if (!OS) {
+        Diags.error({ProgramPath, 0, 0}, "cannot write file", "driver");
+        return false;
+      }
+    }
+    Out.Rounds = Round;
+    for (Unit &U : Units) {
+      if (U.Fallback)
+        continue;
+      // Every instrumented unit: its exported procedures' callers are known now (what they
+      // demand), and other units' steered kinds may be new to it. A natively built unit only
+      // when its effects depend on other units.
+      if (!U.In.Instrumented && U.Current.ExternalCalls.empty())
+        continue;
+      std::vector<std::string> Argv{Instr, "--summary-out=" + U.Work + ".summary",
+                                    "--program-summary=" + ProgramPath,
+                                    "--unit-path=" + U.Recipe.Source};
+      if (U.In.Instrumented)
+        Argv.push_back("--skeleton-out=" + U.Work + ".skeleton.c");
+      Argv.insert(Argv.end(), {U.Recipe.Source, "--"});
+      Argv.insert(Argv.end(), U.Recipe.InstrumentFlags.begin(), U.Recipe.InstrumentFlags.end());
+      LinkSummary Next;
+      if (!runIn(U.Recipe.Directory, Argv, Verbose) ||
+          !loadLinkSummary(U.Work + ".summary", Next, Diags)) {
+        Diags.warning({U.Recipe.Source, 0, 0},
+                      "the whole-program skeleton of this file could not be made (see above); "
+                      "its per-unit skeleton is linked instead",
+                      "skeleton");
+        U.Fallback = true;
+        U.Resliced = false;
+        continue;
+      }
+      if (U.In.Instrumented && Next.ContentHash != U.Built.ContentHash) {
+        Diags.note({U.Recipe.Source, 0, 0},
+                   "this file (or a header it includes) changed since it was compiled: its "
+                   "per-unit skeleton is linked; rebuild it for the whole-program skeleton",
+                   "skeleton");
+        U.Fallback = true;
+        U.Resliced = false;
+        continue;
+      }
+      U.Current = std::move(Next);
+      U.Resliced = U.In.Instrumented;
+    }
+    Previous = std::move(Program);
+  }
+
+  if (!Agreed) {
+    Diags.note({OutPrefix, 0, 0},
+               "the whole-program skeleton did not settle in six rounds: every unit's per-unit "
+               "skeleton is linked",
+               "skeleton");
+    return false;
+  }
+  bool Any = false;
+  for (Unit &U : Units) {
+    if (!U.Resliced)
+      continue;
+    std::vector<std::string> Argv = U.Recipe.Compile;
+    Argv.insert(Argv.end(),
+                {"-c", U.Work + ".skeleton.c", "-o", U.Work + ".skeleton.o"});
+    if (Argv.size() <= 4 || !runIn(U.Recipe.Directory, Argv, Verbose)) {
+      Diags.warning({U.Recipe.Source, 0, 0},
+                    "the whole-program skeleton of this file does not compile (see above); its "
+                    "per-unit skeleton is linked instead: please report this with the file",
+                    "skeleton");
+      continue;
+    }
+    Out.Skeletons[U.In.Prefix] = U.Work + ".skeleton.o";
+    Any = true;
+  }
+  return Any;
+}
+
+} // namespace mpiete
