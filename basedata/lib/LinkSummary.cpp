@@ -24,8 +24,7 @@ template <class Set> void flowList(YAML::Emitter &E, const char *Key, const Set 
 }
 
 /// A list of scalars under Key (optional; absent is empty).
-bool stringList(YamlParser &P, const YAML::Node &Map, const char *Key,
-                std::set<std::string> &Out) {
+bool stringList(YamlParser &P, const YAML::Node &Map, const char *Key, std::set<std::string> &Out) {
   YAML::Node L;
   if (!P.list(Map, Key, L, false))
     return false;

@@ -30,9 +30,9 @@ using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
 struct Node {
   const Stmt *S = nullptr;
   const VarDecl *Init = nullptr;
-  int Parent = -1; ///< the head of the enclosing if, loop or switch
+  int Parent = -1;                 ///< the head of the enclosing if, loop or switch
   std::vector<const Stmt *> Parts; ///< what the node evaluates (a head: not its body)
-  int Target = -1; ///< break / continue: the head of the loop or switch it leaves
+  int Target = -1;                 ///< break / continue: the head of the loop or switch it leaves
   Effects E;
 };
 
@@ -197,16 +197,17 @@ private:
       return;
     }
     if (auto *If = dyn_cast<IfStmt>(S)) {
-      int N = addHead(S, Parent,
-                      headEffects({If->getInit(), If->getConditionVariableDeclStmt(), If->getCond()}));
+      int N =
+          addHead(S, Parent,
+                  headEffects({If->getInit(), If->getConditionVariableDeclStmt(), If->getCond()}));
       walk(If->getThen(), N, Break, Continue);
       walk(If->getElse(), N, Break, Continue);
       return;
     }
     if (auto *For = dyn_cast<ForStmt>(S)) {
       int N = addHead(S, Parent,
-                      headEffects({For->getInit(), For->getConditionVariableDeclStmt(), For->getCond(),
-                               For->getInc()}));
+                      headEffects({For->getInit(), For->getConditionVariableDeclStmt(),
+                                   For->getCond(), For->getInc()}));
       walk(For->getBody(), N, N, N);
       return;
     }
@@ -222,8 +223,9 @@ private:
       return;
     }
     if (auto *Sw = dyn_cast<SwitchStmt>(S)) {
-      int N = addHead(S, Parent,
-                      headEffects({Sw->getInit(), Sw->getConditionVariableDeclStmt(), Sw->getCond()}));
+      int N =
+          addHead(S, Parent,
+                  headEffects({Sw->getInit(), Sw->getConditionVariableDeclStmt(), Sw->getCond()}));
       walk(Sw->getBody(), N, N, Continue);
       return;
     }
@@ -589,16 +591,16 @@ private:
   std::string Procedure;
   const LinkSummary *Program;
   std::map<std::string, std::set<unsigned>> Demands;
-  std::set<std::string> OwnSteered;     ///< the kinds this unit's kept statements steer on
-  std::vector<const Stmt *> HeadParts;  ///< the parts of the head headEffects saw last
-  bool PointToPoint = false;            ///< point-to-point message data steers
-  std::set<std::string> Collectives;    ///< these collectives' message data steers
+  std::set<std::string> OwnSteered;    ///< the kinds this unit's kept statements steer on
+  std::vector<const Stmt *> HeadParts; ///< the parts of the head headEffects saw last
+  bool PointToPoint = false;           ///< point-to-point message data steers
+  std::set<std::string> Collectives;   ///< these collectives' message data steers
 };
 
 } // namespace
 
-void sliceUnit(ASTContext &Ctx, UnitModel &Model, const LinkSummary *Program,
-               LinkSummary *Summary, bool Slice) {
+void sliceUnit(ASTContext &Ctx, UnitModel &Model, const LinkSummary *Program, LinkSummary *Summary,
+               bool Slice) {
   Slicer S(Ctx, Model, Program);
   if (Slice)
     S.run();

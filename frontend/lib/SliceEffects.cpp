@@ -393,8 +393,7 @@ public:
     for (const std::string &K : Known->SendKinds)
       Sends |= K == AnyKind ? !U.Program->Steered.empty() : U.Program->Steered.count(K) > 0;
     for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
-      const bool W = Known->WritesParams.count(I),
-                 R = Known->ReadsParams.count(I) || (Sends && W);
+      const bool W = Known->WritesParams.count(I), R = Known->ReadsParams.count(I) || (Sends && W);
       if ((!W && !R) || !carriesPointers(CE->getArg(I)->getType()))
         continue;
       const ClassId P = U.points(CE->getArg(I));

@@ -41,7 +41,7 @@ std::vector<double> sysfsCacheSizes(const std::string &Dir) {
 
 std::vector<double> libcCacheSizes() {
   std::vector<double> Out;
-#if defined(_SC_LEVEL1_DCACHE_SIZE) && defined(_SC_LEVEL2_CACHE_SIZE) &&                        \
+#if defined(_SC_LEVEL1_DCACHE_SIZE) && defined(_SC_LEVEL2_CACHE_SIZE) &&                           \
     defined(_SC_LEVEL3_CACHE_SIZE)
   for (int Name : {_SC_LEVEL1_DCACHE_SIZE, _SC_LEVEL2_CACHE_SIZE, _SC_LEVEL3_CACHE_SIZE}) {
     const long V = sysconf(Name);

@@ -220,8 +220,9 @@ int runModel(const CommandArgs &Args) {
       File.Caches = machineCacheSizes(Dir, File.CachesFrom);
       if (File.Caches.empty())
         Diags.warning(Tool,
-                      "no cache sizes in " + Dir + " or from sysconf: no cache steps (give "
-                      "--caches)",
+                      "no cache sizes in " + Dir +
+                          " or from sysconf: no cache steps (give "
+                          "--caches)",
                       "scale");
     } else {
       File.CachesFrom = "--caches";

@@ -343,8 +343,7 @@ int runProbeProgram(const CommandArgs &Args) {
   if (TaskSet && TaskShape > 0) {
     Spec.Env.emplace_back("MPIETE_TASK_STRIDE", std::to_string(TaskShape));
     Spec.Env.emplace_back("MPIETE_TASK_CENTRED", ShapeLattice == "centred" ? "1" : "0");
-  }
-  else if (TaskSet)
+  } else if (TaskSet)
     Spec.Env.emplace_back("MPIETE_TASK_SKIP_ALL", "1");
   if (UseSkeleton)
     Spec.Program.front() = Skeleton.string();

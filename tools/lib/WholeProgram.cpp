@@ -264,8 +264,7 @@ bool linkWholeProgram(const std::vector<WholeProgramUnit> &Inputs, const std::st
     if (!U.Resliced)
       continue;
     std::vector<std::string> Argv = U.Recipe.Compile;
-    Argv.insert(Argv.end(),
-                {"-c", U.Work + ".skeleton.c", "-o", U.Work + ".skeleton.o"});
+    Argv.insert(Argv.end(), {"-c", U.Work + ".skeleton.c", "-o", U.Work + ".skeleton.o"});
     if (Argv.size() <= 4 || !runIn(U.Recipe.Directory, Argv, Verbose)) {
       Diags.warning({U.Recipe.Source, 0, 0},
                     "the whole-program skeleton of this file does not compile (see above); its "
