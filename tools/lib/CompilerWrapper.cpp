@@ -35,6 +35,15 @@ bool hasSuffix(std::string_view S, std::string_view Suffix) {
 
 std::string extensionOf(const std::string &Path) { return fs::path(Path).extension().string(); }
 
+/// The removal list beside a unit's skeleton (PREFIX.skeleton.EXT.removed; EXT is the source's).
+std::string skeletonRemovedList(const std::string &Prefix) {
+  for (const char *Ext : {".c", ".f", ".F", ".f90", ".F90", ".f95", ".F95", ".f03", ".F03",
+                          ".f08", ".F08", ".for"})
+    if (fs::exists(Prefix + ".skeleton" + Ext + ".removed"))
+      return Prefix + ".skeleton" + Ext + ".removed";
+  return Prefix + ".skeleton.c.removed";
+}
+
 enum class InputKind { CSource, Foreign, LinkInput };
 
 InputKind classifyInput(const std::string &Path) {
@@ -442,9 +451,8 @@ private:
       Instr.push_back("--seed-blocks");
     else if (Cmd.CoarseBlocks && !Fortran)
       Instr.push_back("--coarse-blocks");
-    // The skeleton trace probe (docs/skeleton.md): C units in segment mode; a Fortran unit
-    // links its full trace variant into it.
-    const bool Skeleton = !Fortran && !Cmd.SeedBlocks && !Cmd.CoarseBlocks;
+    // The skeleton trace probe (docs/skeleton.md): units in segment mode.
+    const bool Skeleton = !Cmd.SeedBlocks && !Cmd.CoarseBlocks;
     std::error_code Ignored;
     fs::remove(Prefix + ".skeleton.o", Ignored);
     if (Skeleton)
@@ -682,7 +690,7 @@ private:
     for (const auto &[I, Prefix] : Variant)
       if (fs::exists(Prefix + ".skeleton.o")) {
         AnySkeleton = true;
-        std::ifstream List(Prefix + ".skeleton.c.removed");
+        std::ifstream List(skeletonRemovedList(Prefix));
         Removed.append(std::istreambuf_iterator<char>(List), std::istreambuf_iterator<char>());
       }
     removeOutputs({Out + ".skeleton", Out + ".skeleton.removed"}, Out);
