@@ -176,6 +176,8 @@ struct EffectsWalker {
   bool Pre(const p::Name &N);
   bool Pre(const p::Keyword &) { return false; }
   bool Pre(const p::Variable &V) {
+    if (DefineNext)
+      return true; // inside define(): its first name is the one defined
     define(V);
     return false;
   }
@@ -203,10 +205,14 @@ struct EffectsWalker {
     return false;
   }
   bool Pre(const p::AllocateObject &O) {
+    if (DefineNext)
+      return true;
     define(O);
     return false;
   }
   bool Pre(const p::PointerObject &O) {
+    if (DefineNext)
+      return true;
     define(O);
     return false;
   }

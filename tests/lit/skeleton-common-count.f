@@ -27,5 +27,5 @@
 
 ! CHECK:      K = 5
 ! CHECK-NEXT:      CALL SETN(K)
-! CHECK-NEXT:{{$}}
+! CHECK-EMPTY:
 ! CHECK-NEXT:      CALL MPIETE_BCAST({{.*}}

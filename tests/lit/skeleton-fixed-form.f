@@ -25,19 +25,20 @@
       END
 
 ! CHECK:      N = 10
-! CHECK-NEXT:{{$}}
+! CHECK-EMPTY:
 ! CHECK-NEXT:      DO 30 K = 1, 3
-! CHECK-NEXT:      CALL MPIETE_ITER{{.*}}
+! CHECK-NEXT:        IF (MPIETE_ITER_CAPPED({{.*}}) .NE. 0) EXIT
 ! CHECK-NEXT:        CALL MPIETE_SEND({{.*}}
-! CHECK-NEXT:     &{{.*}}
-! CHECK-NEXT:{{$}}
-! CHECK-NEXT:{{$}}
+! CHECK-NEXT:     &{{.*}}A(1, K), N,{{.*}}
+! CHECK-NEXT:     &{{.*}}MPI_COMM_WORLD, IERR)
+! CHECK-EMPTY:
+! CHECK-EMPTY:
 ! CHECK-NEXT:   30 CONTINUE
 ! CHECK-NEXT:      CALL MPIETE_LOOP_EXIT{{.*}}
-! CHECK-NEXT:{{$}}
+! CHECK-EMPTY:
 ! CHECK-NEXT:      CALL MPIETE_FINALIZE{{.*}}
 
-! LIST: # {{.*}}skeleton-fixed-form.f: 4 of 7 statements removed; message data kept: no
+! LIST: # {{.*}}skeleton-fixed-form.f: 5 of 11 statements removed; message data kept: no
 ! LIST-NEXT: {{.*}}skeleton-fixed-form.f:16:7: skel: S = 0.0D0
 ! LIST-NEXT: {{.*}}skeleton-fixed-form.f:20:9: skel: DO 30 I = 1, N
 ! LIST-NEXT: {{.*}}skeleton-fixed-form.f:23:7: skel: PRINT *, S

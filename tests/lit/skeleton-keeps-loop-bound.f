@@ -24,13 +24,14 @@
       END
 
 ! CHECK:      CALL MPIETE_INIT{{.*}}
-! CHECK-NEXT:{{$}}
+! CHECK-EMPTY:
 ! CHECK-NEXT:      DO 10 I = 1, 4
 ! CHECK-NEXT:        CNT(I) = I * 5
 ! CHECK-NEXT:   10 CONTINUE
 ! CHECK-NEXT:      M = 0
 ! CHECK-NEXT:      DO 20 I = 1, CNT(3)
 ! CHECK-NEXT:        M = M + 1
-! CHECK-NEXT:{{$}}
+! CHECK-EMPTY:
 ! CHECK-NEXT:   20 CONTINUE
 ! CHECK-NEXT:      CALL MPIETE_BCAST({{.*}}
+! CHECK-NEXT:     &               A, M, {{.*}}

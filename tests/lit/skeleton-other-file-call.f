@@ -18,8 +18,8 @@
       END
 
 ! CHECK:      N = 10
-! CHECK-NEXT:{{$}}
+! CHECK-EMPTY:
 ! CHECK-NEXT:      A(2) = 1.0D0
 ! CHECK-NEXT:      CALL EXCHANGE(A, N)
-! CHECK-NEXT:{{$}}
+! CHECK-EMPTY:
 ! CHECK-NEXT:      CALL MPIETE_FINALIZE{{.*}}
