@@ -95,7 +95,7 @@ int runFortran(const std::string &Source, const std::vector<std::string> &Flags,
     size_t Eq = A.find('=');
     std::string Key = Eq == std::string::npos ? A : A.substr(0, Eq + 1);
     if (Key == "--trace-out=" || Key == "--timing-out=" || Key == "--blocks-out=" ||
-        Key == "--native-out=")
+        Key == "--native-out=" || Key == "--skeleton-out=")
       Absolute.push_back(Key + abs(A.substr(Eq + 1)));
     else
       Absolute.push_back(A);
