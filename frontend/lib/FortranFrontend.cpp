@@ -3,6 +3,9 @@
 // 2.3.2, FortranBlocks.cpp), and every MPI call site, with byte offsets into the original file
 // found through provenance.
 #include "FortranAnalysis.h"
+#include "FortranSlice.h"
+
+#include "mpiete/frontend/FortranSkeleton.h"
 
 #include "mpiete/support/Hash.h"
 
@@ -20,6 +23,16 @@ class ModuleFacts {
 public:
   explicit ModuleFacts(const FortranFrontendOptions &Opts) : Opts(Opts) {}
   bool communicates(const std::string &Module, const std::string &Proc) {
+    return names(Module).count(Proc) != 0;
+  }
+  /// The module's facts were found (it was compiled with mpiete-fc).
+  bool known(const std::string &Module) {
+    names(Module);
+    return Found.count(Module) != 0;
+  }
+
+private:
+  const std::set<std::string> &names(const std::string &Module) {
     auto It = Cache.find(Module);
     if (It == Cache.end()) {
       std::set<std::string> Names;
@@ -34,16 +47,17 @@ public:
         for (std::string L; std::getline(IS, L);)
           if (!L.empty() && L[0] != '#')
             Names.insert(L);
+        Found.insert(Module);
         break;
       }
       It = Cache.emplace(Module, std::move(Names)).first;
     }
-    return It->second.count(Proc) != 0;
+    return It->second;
   }
 
-private:
   const FortranFrontendOptions &Opts;
   std::map<std::string, std::set<std::string>> Cache;
+  std::set<std::string> Found;
 };
 
 /// The calls one procedure makes, and whether it calls a rewritten MPI routine itself.
@@ -412,6 +426,27 @@ bool analyzeFortran(p::Parsing &Parsing, const FortranFrontendOptions &Opts, Uni
         Diags.error({Path.string(), 0, 0}, "cannot write module facts", "driver");
     }
   return Diags.errorCount() == Before;
+}
+
+void sliceFortran(p::Parsing &Parsing, const FortranFrontendOptions &Opts, UnitModel &Model,
+                  const std::string &MainText, DiagnosticSink &Diags) {
+  if (!Parsing.parseTree())
+    return;
+  SourceMap SM(Parsing.allCooked(), Model.Source);
+  if (!SM.main())
+    return;
+  const p::Program &Prog = *Parsing.parseTree();
+  ProcedureCollector PC;
+  PC.program(Prog);
+  ModuleFacts Facts(Opts);
+  CommunicationAnalysis CA(PC.Procs, Facts);
+  // A module procedure of another file whose module's facts (written when mpiete-fc compiled
+  // it) say it does not communicate.
+  auto Quiet = [&](const p::Name &Callee) {
+    std::string Name = calleeName(Callee), Mod = moduleOf(Callee);
+    return !Mod.empty() && !CA.defined(Name) && Facts.known(Mod) && !Facts.communicates(Mod, Name);
+  };
+  sliceUnit(SM, MainText, CA, PC.Procs, Prog, Quiet, Model, Diags);
 }
 
 } // namespace mpiete

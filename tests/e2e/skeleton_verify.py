@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""The skeleton trace probe of one C test program gives the full probe's traces, record by record.
+"""The skeleton trace probe of one test program gives the full probe's traces, record by record.
 
 usage: skeleton_verify.py --build BUILD --program DIR --work WORK --mpiexec MPIRUN [--np 2]
-                          [--expect-difference TEXT] [--whole-program]
+                          [--lang c|fortran] [--expect-difference TEXT] [--whole-program]
                           [--expect-removed TEXT]... [--expect-kept TEXT]...
                           [-- program arguments]
 
-Builds DIR with `make CC=BUILD/bin/mpiete-cc O=WORK/cc` (BUILD/bin first on PATH), checks that
+Builds DIR with `make CC=BUILD/bin/mpiete-cc O=WORK/cc` (a Fortran program with
+`make FC=mpiete-fc`; BUILD/bin first on PATH), checks that
 APP.skeleton and APP.skeleton.removed were written beside APP.trace, then runs
 `mpiete probe-program -o WORK/traces -np N --verify-skeleton APP.trace`, which runs the full
 and the skeleton probe and fails naming the first differing record. Exits 1 on any failure.
@@ -34,6 +35,7 @@ def main():
     ap.add_argument("--mpiexec", required=True)
     ap.add_argument("--np", default="2")
     ap.add_argument("--expect-difference", default=None)
+    ap.add_argument("--lang", choices=["c", "fortran"], default="c")
     ap.add_argument("--whole-program", action="store_true")
     ap.add_argument("--expect-removed", action="append", default=[])
     ap.add_argument("--expect-kept", action="append", default=[])
@@ -46,10 +48,10 @@ def main():
     env["PATH"] = os.path.join(a.build, "bin") + os.pathsep + env.get("PATH", "")
     env.pop("MPIETE_CC", None)
     cc_dir = os.path.join(a.work, "cc")
-    rc, out, err = run_group(["make", "-C", a.program, "CC=mpiete-cc", f"O={cc_dir}"], a.work,
-                             env, 600)
+    compiler = "FC=mpiete-fc" if a.lang == "fortran" else "CC=mpiete-cc"
+    rc, out, err = run_group(["make", "-C", a.program, compiler, f"O={cc_dir}"], a.work, env, 600)
     if rc != 0:
-        print(f"FAIL: make CC=mpiete-cc failed ({rc}):\n{out}\n{err}")
+        print(f"FAIL: make {compiler} failed ({rc}):\n{out}\n{err}")
         return 1
     traces = glob.glob(os.path.join(cc_dir, "*.trace"))
     if len(traces) != 1:
@@ -62,10 +64,13 @@ def main():
             return 1
     with open(app + ".skeleton.removed") as fh:
         removed = fh.read().splitlines()
-    print(f"[build] {len(removed)} statements removed from the skeleton")
-    for line in removed:
-        if line.startswith("#"):
-            print(f"[build] {line}")
+    # One header line per unit: `# file: R of S statements removed; message data kept: ...`.
+    headers = [line for line in removed if line.startswith("# ")]
+    for line in headers:
+        print(f"[build] {line[2:]}")
+    if not headers:
+        print(f"FAIL: {app}.skeleton.removed has no unit header: no unit was sliced")
+        return 1
     if a.whole_program and not any(l.startswith("#") and "sliced with the whole program" in l
                                    for l in removed):
         print(f"FAIL: no unit of {app}.skeleton.removed was sliced with the whole program")

@@ -4,6 +4,7 @@
 // has no plugin arguments, so mpiete-instrument passes its options in $MPIETE_FORTRAN_ARGS, one per
 // line.
 #include "mpiete/frontend/FortranFrontend.h"
+#include "mpiete/frontend/FortranSkeleton.h"
 #include "mpiete/support/Diagnostics.h"
 #include "mpiete/tools/UnitOutputs.h"
 
@@ -26,6 +27,8 @@ struct PluginOptions {
   /// Flang cannot analyse the unit (it fails on something mpiete need not understand): warn
   /// and write the native note instead of failing (mpiete-fc's builds).
   bool FailureIsWarning = false;
+  /// Slice the unit for the skeleton trace probe (docs/skeleton.md).
+  bool Skeleton = false;
 };
 
 PluginOptions readOptions() {
@@ -43,7 +46,10 @@ PluginOptions readOptions() {
       O.Out.TraceOut = *V;
     else if (auto V = Value("--timing-out="))
       O.Out.TimingOut = *V;
-    else if (auto V = Value("--blocks-out="))
+    else if (auto V = Value("--skeleton-out=")) {
+      O.Out.SkeletonOut = *V;
+      O.Skeleton = true;
+    } else if (auto V = Value("--blocks-out="))
       O.Out.BlocksOut = *V;
     else if (auto V = Value("--unit-path="))
       O.Frontend.UnitPath = *V;
@@ -60,9 +66,12 @@ PluginOptions readOptions() {
     else if (A == "--analysis-failure-is-warning")
       O.FailureIsWarning = true;
     else if (auto V = Value("--print="))
-      O.Out.Show = *V == "blocks"   ? mpiete::UnitOutputs::Print::Blocks
-                   : *V == "timing" ? mpiete::UnitOutputs::Print::Timing
-                                    : mpiete::UnitOutputs::Print::Trace;
+      O.Out.Show = *V == "blocks"     ? mpiete::UnitOutputs::Print::Blocks
+                   : *V == "timing"   ? mpiete::UnitOutputs::Print::Timing
+                   : *V == "skeleton" ? mpiete::UnitOutputs::Print::Skeleton
+                                      : mpiete::UnitOutputs::Print::Trace;
+    if (O.Out.Show == mpiete::UnitOutputs::Print::Skeleton)
+      O.Skeleton = true;
   }
   return O;
 }
@@ -123,6 +132,10 @@ class MpieteFortranAction : public Fortran::frontend::PluginParseTreeAction {
     flushDiags();
     if (!Analysed)
       fail();
+    if (Opts.Skeleton) {
+      mpiete::sliceFortran(getParsing(), Opts.Frontend, Model, Text, Diags);
+      flushDiags();
+    }
 
     std::ostringstream OS;
     bool Ok = mpiete::writeUnitOutputs(Model, Text, Model.Source, Opts.Out, OS, Diags);

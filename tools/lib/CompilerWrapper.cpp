@@ -37,6 +37,15 @@ bool hasSuffix(std::string_view S, std::string_view Suffix) {
 
 std::string extensionOf(const std::string &Path) { return fs::path(Path).extension().string(); }
 
+/// The removal list beside a unit's skeleton (PREFIX.skeleton.EXT.removed; EXT is the source's).
+std::string skeletonRemovedList(const std::string &Prefix) {
+  for (const char *Ext : {".c", ".f", ".F", ".f90", ".F90", ".f95", ".F95", ".f03", ".F03",
+                          ".f08", ".F08", ".for"})
+    if (fs::exists(Prefix + ".skeleton" + Ext + ".removed"))
+      return Prefix + ".skeleton" + Ext + ".removed";
+  return Prefix + ".skeleton.c.removed";
+}
+
 enum class InputKind { CSource, Foreign, LinkInput };
 
 InputKind classifyInput(const std::string &Path) {
@@ -451,14 +460,14 @@ private:
       Instr.push_back("--seed-blocks");
     else if (Cmd.CoarseBlocks && !Fortran)
       Instr.push_back("--coarse-blocks");
-    // The skeleton trace probe (docs/skeleton.md): C units in segment mode; a Fortran unit
-    // links its full trace variant into it.
-    const bool Skeleton = !Fortran && !Cmd.SeedBlocks && !Cmd.CoarseBlocks;
+    // The skeleton trace probe (docs/skeleton.md): units in segment mode.
+    const bool Skeleton = !Cmd.SeedBlocks && !Cmd.CoarseBlocks;
     std::error_code Ignored;
     fs::remove(Prefix + ".skeleton.o", Ignored);
     if (Skeleton) {
       Instr.push_back("--skeleton-out=" + Prefix + ".skeleton" + Ext);
-      Instr.push_back("--summary-out=" + Prefix + ".skeleton.summary");
+      if (!Fortran) // the whole-program slice is C only (docs/skeleton.md)
+        Instr.push_back("--summary-out=" + Prefix + ".skeleton.summary");
     }
     Instr.push_back(Source);
     Instr.push_back("--");
@@ -752,7 +761,7 @@ private:
       auto It = Whole.Skeletons.find(Prefix);
       const bool Resliced = It != Whole.Skeletons.end();
       std::ifstream List(Resliced ? It->second.substr(0, It->second.size() - 2) + ".c.removed"
-                                  : Prefix + ".skeleton.c.removed");
+                                  : skeletonRemovedList(Prefix));
       std::string Text{std::istreambuf_iterator<char>(List), std::istreambuf_iterator<char>()};
       // The unit's header line says which slice it is.
       if (size_t Eol = Text.find('\n'); Resliced && Text.starts_with("# ") && Eol != Text.npos)

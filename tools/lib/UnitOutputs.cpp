@@ -116,13 +116,28 @@ bool writeUnitOutputs(const UnitModel &Model, const std::string &Text, const std
   if (!Out.SkeletonOut.empty()) {
     std::string Error;
     auto Made = skeletonText(Model, Text, Error);
+    UnitModel Whole;
+    if (!Made && Model.Language == "fortran") {
+      // The slice's edits do not fit the text (a bug): the full trace variant serves.
+      Diags.warning({Program, 0, 0},
+                    "the skeleton trace probe keeps this file whole: its removals conflict (" +
+                        Error + "); please report this with the file",
+                    "skeleton");
+      Whole = Model;
+      Whole.SkeletonRemovals.clear();
+      Whole.SliceRemovedStatements = 0;
+      Made = variantText(Model, Text, Program, Variant::Trace, Diags);
+      if (!Made)
+        return false;
+    }
     if (!Made) {
       Diags.error({Program, 0, 0}, "conflicting edits in the skeleton variant: " + Error,
                   "edit-conflict");
       return false;
     }
     Files.emplace_back(Out.SkeletonOut, std::move(*Made));
-    Files.emplace_back(Out.SkeletonOut + ".removed", skeletonRemovalList(Model));
+    Files.emplace_back(Out.SkeletonOut + ".removed",
+                       skeletonRemovalList(Whole.Source.empty() ? Model : Whole));
   }
   if (!Out.BlocksOut.empty())
     Files.emplace_back(Out.BlocksOut, blockMapText(Model, Program));

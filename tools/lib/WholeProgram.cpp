@@ -158,6 +158,8 @@ bool linkWholeProgram(const std::vector<WholeProgramUnit> &Inputs, const std::st
     if (!fs::exists(In.Prefix + ".skeleton.recipe") ||
         !loadUnitRecipe(In.Prefix + ".skeleton.recipe", U.Recipe, Diags))
       return perUnit("no recipe for " + In.Prefix);
+    if (fs::path(U.Recipe.Source).extension() != ".c") // the Fortran slice is per unit
+      return perUnit("whole-program slicing is C only: " + U.Recipe.Source);
     if (In.Instrumented) {
       if (!fs::exists(In.Prefix + ".skeleton.summary") ||
           !loadLinkSummary(In.Prefix + ".skeleton.summary", U.Built, Diags))

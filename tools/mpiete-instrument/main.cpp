@@ -35,7 +35,7 @@ writes its instrumented variants (the user's text with edits at known positions)
   --blocks                 print the block map on stdout instead
   --trace-out=FILE         write the trace variant
   --timing-out=FILE        write the timing variant
-  --skeleton-out=FILE      C: write the skeleton trace probe (the trace variant without the
+  --skeleton-out=FILE      write the skeleton trace probe (the trace variant without the
                            statements that decide no MPI call; docs/skeleton.md) and
                            FILE.removed, the statements it leaves out
   --blocks-out=FILE        write the unit's block map (YAML)
@@ -101,7 +101,7 @@ int runFortran(const std::string &Source, const std::vector<std::string> &Flags,
     size_t Eq = A.find('=');
     std::string Key = Eq == std::string::npos ? A : A.substr(0, Eq + 1);
     if (Key == "--trace-out=" || Key == "--timing-out=" || Key == "--blocks-out=" ||
-        Key == "--native-out=")
+        Key == "--native-out=" || Key == "--skeleton-out=")
       Absolute.push_back(Key + abs(A.substr(Eq + 1)));
     else
       Absolute.push_back(A);
@@ -234,13 +234,13 @@ static int guardedMain(int Argc, char **Argv) {
                          : Print.value_or(mpiete::UnitOutputs::Print::Trace);
 
   if (mpiete::isFortranSource(Source)) {
-    // Fortran units have no skeleton yet: they keep the full trace variant.
-    static const char *const Names[] = {"trace", "timing", "blocks", "trace"};
+    static const char *const Names[] = {"trace", "timing", "blocks", "skeleton"};
     PluginArgs.push_back(std::string("--print=") + Names[static_cast<int>(Out.Show)]);
     for (int I = 1; I < Argc && std::string(Argv[I]) != "--"; ++I) {
       std::string A = Argv[I];
       if (A.starts_with("--trace-out=") || A.starts_with("--timing-out=") ||
-          A.starts_with("--blocks-out=") || A.starts_with("--unit-path=") ||
+          A.starts_with("--blocks-out=") || A.starts_with("--skeleton-out=") ||
+          A.starts_with("--unit-path=") ||
           A.starts_with("--pass-through=") || A == "--pass-through-all" || A == "--seed-blocks" ||
           A.starts_with("--native-out=") || A == "--analysis-failure-is-warning")
         PluginArgs.push_back(A);

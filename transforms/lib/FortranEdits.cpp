@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <map>
 
 namespace mpiete {
@@ -61,15 +62,23 @@ struct LineEdits {
   unsigned Growth = 0;    ///< bytes the inline edits add before the statement field's end
   int ArgsInsertEnd = -1; ///< in the edited line: just past an inserted site argument list
   int ArgsOriginal = -1;  ///< in the original line: where that insertion was made
+  bool Removed = false;   ///< the skeleton: the line is replaced by Replacement
+  std::string Replacement;
 };
 
 class FortranInstrumenter {
 public:
-  FortranInstrumenter(const UnitModel &Model, const std::string &Text, Variant V)
+  FortranInstrumenter(const UnitModel &Model, const std::string &Text, Variant V,
+                      bool Skeleton = false)
       : Model(Model), Text(Text), L(Text), V(V), Fixed(Model.FixedForm),
-        Width(Model.FixedColumns ? Model.FixedColumns : 72) {}
+        Width(Model.FixedColumns ? Model.FixedColumns : 72), Skeleton(Skeleton) {}
 
   std::optional<std::string> run(std::string &Error) {
+    Error.clear();
+    if (Skeleton)
+      for (const SkeletonRemoval &R : Model.SkeletonRemovals)
+        if (!remove(R, Error))
+          return std::nullopt;
     for (const CounterDecl &D : Model.CounterDecls) {
       std::vector<std::string> Decls;
       for (uint32_t B : D.Blocks)
@@ -261,6 +270,76 @@ private:
 
   // ---- the edits ---------------------------------------------------------------------------
 
+  /// The skeleton's removal of whole lines: each blank, but the first line of a labelled
+  /// statement becomes `label CONTINUE` (columns 1-5 and 7 in fixed form).
+  bool remove(const SkeletonRemoval &R, std::string &Error) {
+    if (R.End > Text.size() || R.Begin > R.End) {
+      Error = "a removal outside the text (the model is of another text)";
+      return false;
+    }
+    unsigned First = L.lineOf(R.Begin), Last = L.lineOf(R.End > R.Begin ? R.End - 1 : R.Begin);
+    for (unsigned Line = First; Line <= Last; ++Line) {
+      LineEdits &E = Edits[Line];
+      if (E.Removed) {
+        Error = "line " + std::to_string(Line + 1) + ": removed twice";
+        return false;
+      }
+      E.Removed = true;
+      std::string Label = labelOf(Line);
+      if (Label.empty())
+        continue;
+      if (Fixed)
+        E.Replacement =
+            std::string(Label.size() < 5 ? 5 - Label.size() : 0, ' ') + Label + " CONTINUE";
+      else
+        E.Replacement = std::string(statementColumn(L.text(Line)), ' ') + Label + " continue";
+    }
+    return true;
+  }
+
+  /// The statement label a line starts with, or empty: fixed form, digits in columns 1-5 of a
+  /// line that is no comment and no continuation; free form, digits then a blank at the start
+  /// of a line that does not continue the one before (which would end with '&').
+  std::string labelOf(unsigned Line) const {
+    const std::string T = L.text(Line);
+    std::string Digits;
+    if (Fixed) {
+      if (T.empty() || std::strchr("cC*!dD\t", T[0]) || T[0] == '\t')
+        return "";
+      if (T.size() > 5 && T[5] != ' ' && T[5] != '0')
+        return "";
+      for (size_t I = 0; I < std::min<size_t>(5, T.size()); ++I)
+        if (std::isdigit(static_cast<unsigned char>(T[I])))
+          Digits += T[I];
+        else if (T[I] != ' ')
+          return "";
+      return Digits;
+    }
+    size_t I = T.find_first_not_of(" \t");
+    if (I == std::string::npos || !std::isdigit(static_cast<unsigned char>(T[I])))
+      return "";
+    while (I < T.size() && std::isdigit(static_cast<unsigned char>(T[I])))
+      Digits += T[I++];
+    if (I < T.size() && T[I] != ' ' && T[I] != '\t')
+      return "";
+    for (unsigned P = Line; P-- > 0;) {
+      std::string Prev = L.text(P);
+      if (isCommentLine(Prev))
+        continue;
+      size_t E = Prev.find_last_not_of(" \t\r");
+      // A trailing comment: its '!' outside quotes ends the code (a rough scan suffices here:
+      // a continued line ends with '&' before any comment).
+      size_t Bang = Prev.find('!');
+      if (Bang != std::string::npos) {
+        size_t Amp = Prev.find_last_not_of(" \t", Bang == 0 ? 0 : Bang - 1);
+        if (Amp != std::string::npos && Prev[Amp] == '&')
+          return "";
+      }
+      return E != std::string::npos && Prev[E] == '&' ? "" : Digits;
+    }
+    return Digits;
+  }
+
   void compute(const Block &B, const ComputeEdits &E) {
     if (B.Kind == BlockKind::Loop) {
       // Segments: a DO loop with MPI calls; no exit hook where the frontend found no place.
@@ -359,6 +438,13 @@ private:
   }
 
   std::vector<std::string> editedLine(unsigned Line, LineEdits &E, std::string &Error) {
+    if (E.Removed) {
+      if (E.HasInline) {
+        Error = "line " + std::to_string(Line + 1) + ": a removed statement is instrumented";
+        return {};
+      }
+      return {E.Replacement};
+    }
     std::string Orig = L.text(Line);
     if (!E.HasInline)
       return {Orig};
@@ -438,7 +524,7 @@ private:
       for (const std::string &S : E.Before)
         emit(Out, S);
       std::vector<std::string> Body = editedLine(Line, E, Error);
-      if (Body.empty())
+      if (Body.empty() || !Error.empty())
         return std::nullopt;
       for (size_t I = 0; I < Body.size(); ++I) {
         Out += Body[I];
@@ -466,6 +552,7 @@ private:
   Variant V;
   bool Fixed;
   unsigned Width;
+  bool Skeleton;
   std::map<unsigned, LineEdits> Edits;
 };
 
@@ -474,6 +561,11 @@ private:
 std::optional<std::string> instrumentFortran(const UnitModel &Model, const std::string &Text,
                                              Variant V, std::string &Error) {
   return FortranInstrumenter(Model, Text, V).run(Error);
+}
+
+std::optional<std::string> skeletonFortran(const UnitModel &Model, const std::string &Text,
+                                           std::string &Error) {
+  return FortranInstrumenter(Model, Text, Variant::Trace, /*Skeleton=*/true).run(Error);
 }
 
 } // namespace mpiete

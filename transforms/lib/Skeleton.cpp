@@ -1,6 +1,7 @@
 // The skeleton trace probe's edits (Skeleton.h): the slice decided, this only writes.
 #include "mpiete/transforms/Skeleton.h"
 
+#include "mpiete/transforms/FortranEdits.h"
 #include "mpiete/transforms/Instrument.h"
 
 #include <algorithm>
@@ -21,6 +22,8 @@ EditSet skeletonC(const UnitModel &Model, const std::string &Text) {
 
 std::optional<std::string> skeletonText(const UnitModel &Model, const std::string &Text,
                                         std::string &Error) {
+  if (Model.Language == "fortran")
+    return skeletonFortran(Model, Text, Error);
   return skeletonC(Model, Text).apply(Text, Error);
 }
 

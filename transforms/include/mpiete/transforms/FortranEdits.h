@@ -20,6 +20,12 @@ std::string fortranUnitLiteral(uint32_t UnitId);
 std::optional<std::string> instrumentFortran(const UnitModel &Model, const std::string &Text,
                                              Variant V, std::string &Error);
 
+/// The skeleton trace probe of a Fortran unit: the trace variant with every line of the slice's
+/// removals (Model.SkeletonRemovals) blank, or `label CONTINUE` where a removed statement had
+/// a label, so the lines keep their numbers and jumps and DO terminations their targets.
+std::optional<std::string> skeletonFortran(const UnitModel &Model, const std::string &Text,
+                                           std::string &Error);
+
 } // namespace mpiete
 
 #endif

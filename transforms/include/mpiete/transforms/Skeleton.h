@@ -1,4 +1,4 @@
-// The skeleton trace probe of a C unit: the trace variant's edits plus the slice's removals.
+// The skeleton trace probe of a unit: the trace variant's edits plus the slice's removals.
 #ifndef MPIETE_TRANSFORMS_SKELETON_H
 #define MPIETE_TRANSFORMS_SKELETON_H
 
@@ -15,7 +15,8 @@ namespace mpiete {
 /// the newlines it held, so the lines after it keep their numbers.
 EditSet skeletonC(const UnitModel &Model, const std::string &Text);
 
-/// The skeleton's text, or nothing with Error set when the edits conflict.
+/// The skeleton's text (a Fortran unit's: skeletonFortran), or nothing with Error set when the
+/// edits conflict.
 std::optional<std::string> skeletonText(const UnitModel &Model, const std::string &Text,
                                         std::string &Error);
 

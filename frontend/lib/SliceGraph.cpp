@@ -1,0 +1,101 @@
+// The skeleton slice's dependence graph (SliceGraph.h): Boost.Graph's adjacency list and
+// breadth-first search, with the fixed point over received data that steers.
+#include "SliceGraph.h"
+
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/breadth_first_search.hpp>
+
+#include <map>
+
+namespace mpiete::slice {
+namespace {
+
+using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
+
+/// Marks every node reached (discover_vertex) as relevant.
+struct Reach : boost::default_bfs_visitor {
+  std::vector<char> *Relevant;
+  template <class V, class G> void discover_vertex(V U, const G &) { (*Relevant)[U] = 1; }
+};
+
+void search(const Graph &G, const std::vector<GraphNode> &Nodes, std::vector<char> &Relevant) {
+  Relevant.assign(Nodes.size(), 0);
+  std::vector<size_t> Seeds;
+  for (size_t I = 0; I < Nodes.size(); ++I)
+    if (Nodes[I].Criterion)
+      Seeds.push_back(I);
+  if (Seeds.empty())
+    return;
+  Reach Vis;
+  Vis.Relevant = &Relevant;
+  std::vector<boost::default_color_type> Colors(Nodes.size(), boost::white_color);
+  boost::queue<size_t> Queue;
+  boost::breadth_first_search(
+      G, Seeds.begin(), Seeds.end(), Queue, Vis,
+      boost::make_iterator_property_map(Colors.begin(), boost::get(boost::vertex_index, G)));
+}
+
+} // namespace
+
+SliceResult solveSlice(const std::vector<GraphNode> &Nodes) {
+  SliceResult R;
+  std::map<unsigned, std::vector<size_t>> Definers;
+  for (size_t I = 0; I < Nodes.size(); ++I)
+    for (unsigned C : Nodes[I].Defs)
+      Definers[C].push_back(I);
+  Graph G(Nodes.size());
+  // An edge A -> B: if A is kept, B must be.
+  auto dependsOnDefiners = [&](size_t I, const std::set<unsigned> &Classes) {
+    for (unsigned C : Classes) {
+      auto It = Definers.find(C);
+      if (It != Definers.end())
+        for (size_t D : It->second)
+          if (D != I)
+            boost::add_edge(I, D, G);
+    }
+  };
+  for (size_t I = 0; I < Nodes.size(); ++I) {
+    const GraphNode &N = Nodes[I];
+    if (N.Parent >= 0)
+      boost::add_edge(I, size_t(N.Parent), G);
+    if (N.Target >= 0)
+      boost::add_edge(size_t(N.Target), I, G);
+    dependsOnDefiners(I, N.Uses);
+  }
+  search(G, Nodes, R.Relevant);
+  // Received data that steers a kept statement: what the other ranks sent matters too. Sends
+  // are not matched with receives, so the contents of every send of that kind are needed, and
+  // what they make relevant may be steered by other received data: until nothing changes.
+  bool PointToPoint = false;
+  std::set<std::string> Collectives;
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    std::set<unsigned> Steering;
+    for (size_t I = 0; I < Nodes.size(); ++I)
+      if (R.Relevant[I])
+        Steering.insert(Nodes[I].Uses.begin(), Nodes[I].Uses.end());
+    for (const GraphNode &N : Nodes)
+      for (const GraphCall &C : N.Calls) {
+        bool Steers = false;
+        for (unsigned B : C.RecvBuffers)
+          Steers |= Steering.count(B) > 0;
+        if (!Steers)
+          continue;
+        if (C.PointToPoint && !PointToPoint)
+          Changed = PointToPoint = true;
+        else if (!C.PointToPoint && Collectives.insert(C.Routine).second)
+          Changed = true;
+      }
+    if (!Changed)
+      break;
+    R.KeepsMessageData = true;
+    for (size_t I = 0; I < Nodes.size(); ++I)
+      for (const GraphCall &C : Nodes[I].Calls)
+        if (C.PointToPoint ? PointToPoint : Collectives.count(C.Routine) > 0)
+          dependsOnDefiners(I, C.SendBuffers);
+    search(G, Nodes, R.Relevant);
+  }
+  return R;
+}
+
+} // namespace mpiete::slice

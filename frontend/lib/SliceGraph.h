@@ -1,0 +1,41 @@
+// The skeleton slice's dependence graph, language-neutral (Boost.Graph): statements with the
+// memory classes they define and use, the head of the construct around each, and the MPI calls
+// whose received data may steer the program. Solved by breadth-first search from the criteria.
+#ifndef MPIETE_FRONTEND_LIB_SLICEGRAPH_H
+#define MPIETE_FRONTEND_LIB_SLICEGRAPH_H
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace mpiete::slice {
+
+/// An MPI call of a statement: what it sends and what it receives, as memory classes.
+struct GraphCall {
+  std::string Routine;       ///< as the tables spell it, MPI_Allreduce
+  bool PointToPoint = false; ///< a send or receive of any kind, else a collective
+  std::set<unsigned> SendBuffers, RecvBuffers;
+};
+
+struct GraphNode {
+  int Parent = -1;        ///< the head of the enclosing construct, kept with it
+  int Target = -1;        ///< a jump that a kept loop or switch needs kept (C: break)
+  bool Criterion = false; ///< kept whatever
+  std::set<unsigned> Defs, Uses; ///< resolved memory classes
+  std::vector<GraphCall> Calls;
+};
+
+struct SliceResult {
+  std::vector<char> Relevant;    ///< per node: kept
+  bool KeepsMessageData = false; ///< received data steers a kept statement
+};
+
+/// The kept nodes: the criteria, the heads around every kept node, every definer of a class a
+/// kept node uses; and, when a kept node uses a class some receive wrote, the contents of every
+/// send of that kind (any point-to-point send for a point-to-point receive, the same routine
+/// for a collective), until no new kind is steered (docs/skeleton.md).
+SliceResult solveSlice(const std::vector<GraphNode> &Nodes);
+
+} // namespace mpiete::slice
+
+#endif
