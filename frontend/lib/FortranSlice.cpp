@@ -90,10 +90,10 @@ std::vector<BufferArg> bufferArgs(const std::string &Routine) {
 /// construct (standing for the whole construct when removed), or a construct it keeps whole.
 struct Node {
   slice::GraphNode G;
-  p::CharBlock Span;       ///< the statement, or the whole construct
+  p::CharBlock Span; ///< the statement, or the whole construct
   std::string Procedure;
-  bool Judged = true;      ///< counted in the header (not the synthetic exported-procedure node)
-  bool Removable = false;  ///< its text is whole lines the edit may blank
+  bool Judged = true;     ///< counted in the header (not the synthetic exported-procedure node)
+  bool Removable = false; ///< its text is whole lines the edit may blank
   unsigned Begin = 0, End = 0; ///< those lines: [start of the first, end of the last)
 };
 
@@ -277,8 +277,8 @@ public:
   FortranSlicer(const SourceMap &SM, const std::string &Main, const CommunicationAnalysis &CA,
                 const std::vector<ProcInfo> &Procs, const p::Program &Prog,
                 const std::function<bool(const p::Name &)> &Quiet, UnitModel &Model)
-      : SM(SM), Main(Main), CA(CA), Procs(Procs), Prog(Prog), Quiet(Quiet),
-        Fixed(Model.FixedForm), Model(Model) {}
+      : SM(SM), Main(Main), CA(CA), Procs(Procs), Prog(Prog), Quiet(Quiet), Fixed(Model.FixedForm),
+        Model(Model) {}
 
   void run() {
     External = fresh();
@@ -358,8 +358,7 @@ public:
     if (const sem::Symbol *Block = Obj ? Obj->commonBlock() : nullptr) {
       auto &Members = Commons[lower(Block->name().ToString())];
       for (const auto &[Off, Size, Other] : Members)
-        if (S.size() == 0 || Size == 0 ||
-            (S.offset() < Off + Size && Off < S.offset() + S.size()))
+        if (S.size() == 0 || Size == 0 || (S.offset() < Off + Size && Off < S.offset() + S.size()))
           join(C, Other);
       Members.emplace_back(S.offset(), S.size(), C);
       Globals.push_back(C);

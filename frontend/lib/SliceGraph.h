@@ -18,9 +18,9 @@ struct GraphCall {
 };
 
 struct GraphNode {
-  int Parent = -1;        ///< the head of the enclosing construct, kept with it
-  int Target = -1;        ///< a jump that a kept loop or switch needs kept (C: break)
-  bool Criterion = false; ///< kept whatever
+  int Parent = -1;               ///< the head of the enclosing construct, kept with it
+  int Target = -1;               ///< a jump that a kept loop or switch needs kept (C: break)
+  bool Criterion = false;        ///< kept whatever
   std::set<unsigned> Defs, Uses; ///< resolved memory classes
   std::vector<GraphCall> Calls;
 };

@@ -39,8 +39,8 @@ std::string extensionOf(const std::string &Path) { return fs::path(Path).extensi
 
 /// The removal list beside a unit's skeleton (PREFIX.skeleton.EXT.removed; EXT is the source's).
 std::string skeletonRemovedList(const std::string &Prefix) {
-  for (const char *Ext : {".c", ".f", ".F", ".f90", ".F90", ".f95", ".F95", ".f03", ".F03",
-                          ".f08", ".F08", ".for"})
+  for (const char *Ext :
+       {".c", ".f", ".F", ".f90", ".F90", ".f95", ".F95", ".f03", ".F03", ".f08", ".F08", ".for"})
     if (fs::exists(Prefix + ".skeleton" + Ext + ".removed"))
       return Prefix + ".skeleton" + Ext + ".removed";
   return Prefix + ".skeleton.c.removed";

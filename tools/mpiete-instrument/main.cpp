@@ -240,9 +240,9 @@ static int guardedMain(int Argc, char **Argv) {
       std::string A = Argv[I];
       if (A.starts_with("--trace-out=") || A.starts_with("--timing-out=") ||
           A.starts_with("--blocks-out=") || A.starts_with("--skeleton-out=") ||
-          A.starts_with("--unit-path=") ||
-          A.starts_with("--pass-through=") || A == "--pass-through-all" || A == "--seed-blocks" ||
-          A.starts_with("--native-out=") || A == "--analysis-failure-is-warning")
+          A.starts_with("--unit-path=") || A.starts_with("--pass-through=") ||
+          A == "--pass-through-all" || A == "--seed-blocks" || A.starts_with("--native-out=") ||
+          A == "--analysis-failure-is-warning")
         PluginArgs.push_back(A);
     }
     if (std::none_of(PluginArgs.begin(), PluginArgs.end(),
