@@ -184,8 +184,9 @@ struct EffectsWalker {
   bool Pre(const p::IoUnit &U) {
     if (const auto *V = std::get_if<p::Variable>(&U.u)) { // an internal file: read or written
       define(*V);
+      // ... and read: walked below the Variable, whose Pre would only define it again.
       EffectsWalker W{S, E};
-      p::Walk(*V, W);
+      std::visit([&W](const auto &X) { p::Walk(X.value(), W); }, V->u);
       return false;
     }
     return true;
