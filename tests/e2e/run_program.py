@@ -2,8 +2,9 @@
 """End-to-end test of one test program: build with mpiete-cc, check outputs, run all variants.
 
 usage: run_program.py --build BUILD --program DIR --work WORK --mpiexec MPIRUN
-                      --blockmap-check EXE [--np 2,4] [--lang c|fortran] [--ranks-per-node K]
-                      [-- program arguments]
+                      --blockmap-check EXE [--np 2,4,4k2] [--lang c|fortran]
+                      [--skeleton [--skeleton-args "ARGS"] [--whole-program]]
+                      [--expect REGEX] [--same-output] [-- program arguments]
 
 --lang fortran: the same steps with FC=mpiete-fc / FC=mpif90 (MPIETE_FC unset), Fortran
 sources (.f .F .f90 .F90 ...) as the units, and module files (.mod) allowed beside the objects.
@@ -23,8 +24,16 @@ Steps (any failure exits 1 with a message saying which step and why):
      for each rank 0..np-1, the native program wrote nothing.
   5. DIR is unchanged: same files, same contents (sha256) as before the test.
 
---ranks-per-node K: the timing probe runs with K tokens (MPIETE_RANKS_PER_NODE=K, and
-`probe-compute --ranks-per-node K`, whose machine.yaml must say so): K ranks compute at once.
+  (after 2) --skeleton: APP.skeleton is checked and verified at 2 ranks, without arguments and
+     with --skeleton-args (skeleton_verify.verify(): its traces equal the full probe's, record
+     for record; --whole-program: a unit was sliced with the whole program at link time).
+  (in 4) --expect REGEX: the output has a line matching REGEX (the program's result line);
+     --same-output: the same output at every rank count.
+
+A rank count written NkK (4k2) runs the timing probe with K tokens (MPIETE_RANKS_PER_NODE=K,
+and `probe-compute --ranks-per-node K`, whose machine.yaml must say so): K ranks compute at
+once. When N ran already with one token, the native and trace runs of N are reused and only
+the timing probe runs again.
 """
 
 import argparse
@@ -36,6 +45,7 @@ import shutil
 import sys
 
 from e2e_util import launch, native_compiler, run_group
+from skeleton_verify import SkeletonFailure, verify as verify_skeleton
 import time
 
 
@@ -118,7 +128,7 @@ def compute_blocks_of_timing(path):
     return ids
 
 
-def check_base_data(build, env, work, np_, nondeterministic):
+def check_base_data(build, env, work, np_, tag, nondeterministic):
     """Every rank's trace round-trips through `mpiete trace dump`, and the timing probe timed
     every compute block the trace probe saw run (per rank; for a nondeterministic program, some
     rank timed it)."""
@@ -127,7 +137,7 @@ def check_base_data(build, env, work, np_, nondeterministic):
         traced[r] = compute_blocks_of_trace(
             build, env, os.path.join(work, f"out-trace-{np_}", f"rank{r}.trace"))
         timed[r] = compute_blocks_of_timing(
-            os.path.join(work, f"out-timing-{np_}", f"rank{r}.timing"))
+            os.path.join(work, f"out-timing-{tag}", f"rank{r}.timing"))
     if nondeterministic:
         missing = set().union(*traced.values()) - set().union(*timed.values())
         if missing:
@@ -138,13 +148,14 @@ def check_base_data(build, env, work, np_, nondeterministic):
             if missing:
                 raise Failure(f"at {np_} ranks rank {r} ran blocks {sorted(missing)} in the trace "
                               "probe that the timing probe did not time")
-    print(f"[base data] np={np_}: traces dumped, "
+    print(f"[base data] np={tag}: traces dumped, "
           f"{sum(len(v) for v in traced.values())} (rank, compute block) pairs all timed")
 
 
-def estimate_from_probes(build, env, work, exe, np_, mpiexec, args, ranks_per_node=1):
-    """The driver end to end: probe-program, probe-compute and (once) probe-comm collect the
-    three base data, and estimate predicts a positive run time for every rank from them."""
+def estimate_from_probes(build, env, work, exe, np_, tag, args, ranks_per_node=1):
+    """The driver end to end: probe-program (once per rank count), probe-compute and (once)
+    probe-comm collect the three base data, and estimate predicts a positive run time for every
+    rank from them."""
     mpiete = os.path.join(build, "bin", "mpiete")
     network = os.path.join(work, "network.yaml")
     if not os.path.exists(network):
@@ -153,13 +164,15 @@ def estimate_from_probes(build, env, work, exe, np_, mpiexec, args, ranks_per_no
         if p.returncode != 0:
             raise Failure(f"mpiete probe-comm failed:\n{p.stderr}")
     program = os.path.join(work, f"program-{np_}")
-    machine = os.path.join(work, f"machine-{np_}.yaml")
-    for cmd, what in (([mpiete, "probe-program", "-o", program, "-np", str(np_), "--oversubscribe",
-                        exe + ".trace"] + args, "probe-program"),
-                      ([mpiete, "probe-compute", "-o", machine, "-np", str(np_),
-                        "--ranks-per-node", str(ranks_per_node), "--oversubscribe",
-                        exe + ".timing"] + args, "probe-compute")):
-        p, _ = run(cmd, env, cwd=work, timeout=60, what=f"{what} at {np_} ranks")
+    machine = os.path.join(work, f"machine-{tag}.yaml")
+    steps = [] if os.path.isdir(program) else [
+        ([mpiete, "probe-program", "-o", program, "-np", str(np_), "--oversubscribe",
+          exe + ".trace"] + args, "probe-program")]
+    steps.append(([mpiete, "probe-compute", "-o", machine, "-np", str(np_), "--ranks-per-node",
+                   str(ranks_per_node), "--oversubscribe", exe + ".timing"] + args,
+                  "probe-compute"))
+    for cmd, what in steps:
+        p, _ = run(cmd, env, cwd=work, timeout=60, what=f"{what} at {tag} ranks")
         if p.returncode != 0:
             raise Failure(f"mpiete {what} at {np_} ranks failed:\n{p.stderr}")
     with open(machine) as f:
@@ -176,7 +189,7 @@ def estimate_from_probes(build, env, work, exe, np_, mpiexec, args, ranks_per_no
         raise Failure(f"estimate at {np_} ranks: unexpected result {p.stdout}")
     if any(float(r["compute_seconds"]) <= 0 for r in ranks):
         raise Failure(f"estimate at {np_} ranks: a rank without compute time: {p.stdout}")
-    print(f"[estimate] np={np_}: predicted {float(result['predicted_seconds']):.4f} s")
+    print(f"[estimate] np={tag}: predicted {float(result['predicted_seconds']):.4f} s")
     # A cluster of 2 ranks per node: a note exactly when machine.yaml was measured otherwise.
     cluster = os.path.join(work, "cluster-2.yaml")
     with open(cluster, "w") as f:
@@ -201,8 +214,15 @@ def main():
     ap.add_argument("--lang", choices=sorted(LANGS), default="c")
     ap.add_argument("--nondeterministic", action="store_true",
                     help="wildcard receives: ranks may run other blocks in each probe")
-    ap.add_argument("--ranks-per-node", type=int, default=1,
-                    help="tokens of the timing probe: ranks computing at once")
+    ap.add_argument("--skeleton", action="store_true",
+                    help="check and verify the skeleton trace probe at 2 ranks")
+    ap.add_argument("--skeleton-args", default=None,
+                    help="verify the skeleton with these arguments too (space-separated)")
+    ap.add_argument("--whole-program", action="store_true",
+                    help="a unit of the skeleton was sliced with the whole program")
+    ap.add_argument("--expect", default=None, help="a line of the output matches this")
+    ap.add_argument("--same-output", action="store_true",
+                    help="the output is the same at every rank count")
     ap.add_argument("args", nargs="*")
     a = ap.parse_args()
     global VAR
@@ -271,20 +291,41 @@ def main():
         raise Failure(f"the {native} build made no {app}")
     print(f"[native] identical to {native}'s build: {' '.join(compared)}")
 
+    # The skeleton trace probe, verified at 2 ranks with and without arguments.
+    if a.skeleton:
+        arg_sets = [a.args]
+        if a.skeleton_args:
+            arg_sets.append(a.skeleton_args.split())
+        try:
+            report = verify_skeleton(build, work, exe, a.mpiexec, 2, arg_sets, env,
+                                     a.whole_program)
+        except SkeletonFailure as e:
+            raise Failure(f"skeleton: {e}")
+        print("\n".join(report))
+
     # 4. run the three variants
     rank_file = re.compile(r"^rank(\d+)\.")
-    for np_ in [int(x) for x in a.np.split(",") if x]:
+    expect = re.compile(a.expect, re.MULTILINE) if a.expect else None
+    native_outputs = {}
+    for tag in [x for x in a.np.split(",") if x]:
+        m = re.fullmatch(r"(\d+)(?:k(\d+))?", tag)
+        if not m:
+            raise Failure(f"--np: {tag!r} is not N or NkK")
+        np_, tokens = int(m.group(1)), int(m.group(2) or 1)
         outputs = {}
-        for variant in ("native", "trace", "timing"):
+        variants = ("native", "trace", "timing")
+        if np_ in native_outputs:  # ran at N ranks already: only the timing probe again
+            outputs["native"] = native_outputs[np_]
+            variants = ("timing",)
+        for variant in variants:
             binary = exe if variant == "native" else f"{exe}.{variant}"
-            outdir = os.path.join(work, f"out-{variant}-{np_}")
-            renv = dict(env, MPIETE_OUTDIR=outdir,
-                        MPIETE_RANKS_PER_NODE=str(a.ranks_per_node))
+            outdir = os.path.join(work, f"out-{variant}-{tag if variant == 'timing' else np_}")
+            renv = dict(env, MPIETE_OUTDIR=outdir, MPIETE_RANKS_PER_NODE=str(tokens))
             cmd = launch(a.mpiexec, np_) + [binary] + a.args
-            p, secs = run(cmd, renv, cwd=work, timeout=60, what=f"{variant} at {np_} ranks")
+            p, secs = run(cmd, renv, cwd=work, timeout=60, what=f"{variant} at {tag} ranks")
             err = p.stderr
             if p.returncode != 0:
-                raise Failure(f"{variant} at {np_} ranks exited {p.returncode}:\n"
+                raise Failure(f"{variant} at {tag} ranks exited {p.returncode}:\n"
                               f"{p.stdout}{err}")
             outputs[variant] = p.stdout
             files = sorted(os.listdir(outdir)) if os.path.isdir(outdir) else []
@@ -298,18 +339,25 @@ def main():
                 if ranks != list(range(np_)):
                     raise Failure(f"{variant} at {np_} ranks wrote {files}; expected one "
                                   f"rank<N>.* file for each of ranks 0..{np_ - 1}")
-            print(f"[run] {variant:6} np={np_}: {secs:.2f} s, "
+            print(f"[run] {variant:6} np={tag}: {secs:.2f} s, "
                   f"{len(p.stdout.splitlines())} lines of output"
                   + (f", files: {' '.join(files)}" if variant != "native" else ""))
-        check_base_data(build, env, work, np_, a.nondeterministic)
-        estimate_from_probes(build, env, work, exe, np_, a.mpiexec, a.args, a.ranks_per_node)
+        check_base_data(build, env, work, np_, tag, a.nondeterministic)
+        estimate_from_probes(build, env, work, exe, np_, tag, a.args, tokens)
         if not outputs["native"].strip():
             raise Failure(f"the program printed nothing at {np_} ranks")
+        if expect and not expect.search(outputs["native"]):
+            raise Failure(f"at {np_} ranks no line of the output matches '{a.expect}':\n"
+                          f"{outputs['native']}")
         for variant in ("trace", "timing"):
-            if outputs[variant] != outputs["native"]:
-                raise Failure(f"{variant} output differs from the program's at {np_} ranks:\n"
+            if variant in outputs and outputs[variant] != outputs["native"]:
+                raise Failure(f"{variant} output differs from the program's at {tag} ranks:\n"
                               f"--- program\n{outputs['native']}"
                               f"--- {variant}\n{outputs[variant]}")
+        native_outputs[np_] = outputs["native"]
+    if a.same_output and len(set(native_outputs.values())) > 1:
+        raise Failure("the output differs between rank counts:\n" + "".join(
+            f"--- {n} ranks\n{o}" for n, o in sorted(native_outputs.items())))
 
     # 5. the user's tree is untouched
     after = snapshot(program_dir)
