@@ -201,6 +201,7 @@ void writeUnitRecipe(std::ostream &OS, const UnitRecipe &R) {
   E << YAML::Key << "format" << YAML::Value << "mpiete-unit-recipe";
   E << YAML::Key << "version" << YAML::Value << 1;
   E << YAML::Key << "source" << YAML::Value << R.Source;
+  E << YAML::Key << "language" << YAML::Value << R.Language;
   E << YAML::Key << "directory" << YAML::Value << R.Directory;
   flowList(E, "instrument_flags", R.InstrumentFlags);
   flowList(E, "compile", R.Compile);
@@ -216,6 +217,10 @@ bool parseUnitRecipe(const std::string &Name, const std::string &Text, UnitRecip
   if (!P.load(Text, Root) || !header(P, Root, "mpiete-unit-recipe"))
     return false;
   Out = UnitRecipe();
+  if (!P.string(Root, "language", Out.Language))
+    return false;
+  if (Out.Language != "c" && Out.Language != "fortran")
+    return P.error(Root["language"], "'language' is c or fortran, not '" + Out.Language + "'");
   return P.string(Root, "source", Out.Source) && P.string(Root, "directory", Out.Directory) &&
          stringVector(P, Root, "instrument_flags", Out.InstrumentFlags) &&
          stringVector(P, Root, "compile", Out.Compile) && P.Ok;

@@ -77,6 +77,7 @@ TEST(LinkSummaryTest, BadKindAndHashAreLocatedErrors) {
 TEST(LinkSummaryTest, RecipeRoundTrips) {
   UnitRecipe In;
   In.Source = "dir with space/main.c";
+  In.Language = "fortran";
   In.Directory = "/home/user/app";
   In.InstrumentFlags = {"-O2", "-DN=3", "-I/usr/include/mpi"};
   In.Compile = {"mpicc", "-iquote", "dir with space", "-O2", "-w"};

@@ -568,6 +568,7 @@ private:
                    const std::vector<std::string> &Compile) {
     UnitRecipe R;
     R.Source = Source;
+    R.Language = isFortranSource(Source) ? "fortran" : "c";
     std::error_code EC;
     R.Directory = fs::current_path(EC).string();
     R.InstrumentFlags = instrumenterFlags(Cmd);

@@ -158,7 +158,7 @@ bool linkWholeProgram(const std::vector<WholeProgramUnit> &Inputs, const std::st
     if (!fs::exists(In.Prefix + ".skeleton.recipe") ||
         !loadUnitRecipe(In.Prefix + ".skeleton.recipe", U.Recipe, Diags))
       return perUnit("no recipe for " + In.Prefix);
-    if (fs::path(U.Recipe.Source).extension() != ".c") // the Fortran slice is per unit
+    if (U.Recipe.Language != "c") // the Fortran slice is per unit
       return perUnit("whole-program slicing is C only: " + U.Recipe.Source);
     if (In.Instrumented) {
       if (!fs::exists(In.Prefix + ".skeleton.summary") ||
@@ -228,24 +228,25 @@ bool linkWholeProgram(const std::vector<WholeProgramUnit> &Inputs, const std::st
         Argv.push_back("--skeleton-out=" + U.Work + ".skeleton.c");
       Argv.insert(Argv.end(), {U.Recipe.Source, "--"});
       Argv.insert(Argv.end(), U.Recipe.InstrumentFlags.begin(), U.Recipe.InstrumentFlags.end());
+      // The unit keeps its per-unit skeleton: said as a warning or a note.
+      auto fallBack = [&](bool Warning, const std::string &Why) {
+        if (Warning)
+          Diags.warning({U.Recipe.Source, 0, 0}, Why, "skeleton");
+        else
+          Diags.note({U.Recipe.Source, 0, 0}, Why, "skeleton");
+        U.Fallback = true;
+        U.Resliced = false;
+      };
       LinkSummary Next;
       if (!runIn(U.Recipe.Directory, Argv, Verbose) ||
           !loadLinkSummary(U.Work + ".summary", Next, Diags)) {
-        Diags.warning({U.Recipe.Source, 0, 0},
-                      "the whole-program skeleton of this file could not be made (see above); "
-                      "its per-unit skeleton is linked instead",
-                      "skeleton");
-        U.Fallback = true;
-        U.Resliced = false;
+        fallBack(true, "the whole-program skeleton of this file could not be made (see above); "
+                       "its per-unit skeleton is linked instead");
         continue;
       }
       if (U.In.Instrumented && Next.ContentHash != U.Built.ContentHash) {
-        Diags.note({U.Recipe.Source, 0, 0},
-                   "this file (or a header it includes) changed since it was compiled: its "
-                   "per-unit skeleton is linked; rebuild it for the whole-program skeleton",
-                   "skeleton");
-        U.Fallback = true;
-        U.Resliced = false;
+        fallBack(false, "this file (or a header it includes) changed since it was compiled: its "
+                        "per-unit skeleton is linked; rebuild it for the whole-program skeleton");
         continue;
       }
       U.Current = std::move(Next);

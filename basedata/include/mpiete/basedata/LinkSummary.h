@@ -90,8 +90,9 @@ bool loadLinkSummary(const std::string &Path, LinkSummary &Out, DiagnosticSink &
 /// instrumenter's arguments after the source (the user's flags and the MPI include flags) and
 /// the native compile command of the skeleton variant (without its input and output).
 struct UnitRecipe {
-  std::string Source;    ///< as given to the compiler (the unit's path in ids and summaries)
-  std::string Directory; ///< the directory the compile ran in (absolute)
+  std::string Source;         ///< as given to the compiler (the unit's path in ids and summaries)
+  std::string Language = "c"; ///< c or fortran: only C units are sliced with the whole program
+  std::string Directory;      ///< the directory the compile ran in (absolute)
   std::vector<std::string> InstrumentFlags;
   std::vector<std::string> Compile;
   bool operator==(const UnitRecipe &) const = default;
