@@ -1,6 +1,7 @@
 // Reads the comm probe's text output (runtime/comm_probe prints it between its markers).
 #include "mpiete/basedata/CommProbe.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -108,6 +109,30 @@ std::string parseCommProbeOutput(const std::string &Text, CommProbeOutput &Out) 
   if (Out.Rows.empty())
     return "the comm probe's table has no rows";
   return {};
+}
+
+std::vector<uint64_t> spikySizes(const CommProbeOutput &D, double Factor) {
+  std::vector<uint64_t> Out;
+  for (size_t I = 1; I + 1 < D.Rows.size(); ++I) {
+    const double Around = std::max(D.Rows[I - 1].Recv.Median, D.Rows[I + 1].Recv.Median);
+    if (Around > 0 && D.Rows[I].Recv.Median > Factor * Around)
+      Out.push_back(D.Rows[I].Bytes);
+  }
+  return Out;
+}
+
+std::vector<uint64_t> mendSpikes(CommProbeOutput &D, const CommProbeOutput &Again, double Factor) {
+  const std::vector<uint64_t> Spiky = spikySizes(D, Factor), SpikyAgain = spikySizes(Again, Factor);
+  for (uint64_t Bytes : Spiky) {
+    if (std::find(SpikyAgain.begin(), SpikyAgain.end(), Bytes) != SpikyAgain.end())
+      continue;
+    auto Same = [Bytes](const CommRow &R) { return R.Bytes == Bytes; };
+    auto From = std::find_if(Again.Rows.begin(), Again.Rows.end(), Same);
+    auto To = std::find_if(D.Rows.begin(), D.Rows.end(), Same);
+    if (From != Again.Rows.end() && To != D.Rows.end())
+      *To = *From;
+  }
+  return spikySizes(D, Factor);
 }
 
 } // namespace mpiete

@@ -203,3 +203,40 @@ TEST(NetworkYaml, CarriesTableParametersAndClass) {
   EXPECT_EQ(N["loggps"]["S"].as<uint64_t>(), *P.S);
   EXPECT_NEAR(N["loggps"]["G"].as<double>(), P.G, 1e-4 * P.G);
 }
+
+namespace {
+mpiete::CommProbeOutput rowsOf(std::initializer_list<std::pair<uint64_t, double>> Times) {
+  mpiete::CommProbeOutput D;
+  for (auto [Bytes, Seconds] : Times) {
+    mpiete::CommRow R;
+    R.Bytes = Bytes;
+    R.Recv.Median = Seconds;
+    R.Repetitions = 20;
+    D.Rows.push_back(R);
+  }
+  return D;
+}
+} // namespace
+
+// A size 1000 times slower than both neighbours is a stall; a steep but monotone step (the
+// rendezvous switch) and the table's ends are not judged.
+TEST(CommProbeSpikes, FindsOnlyIsolatedStalls) {
+  auto D = rowsOf({{0, 1e-6},
+                   {4096, 3e-6},
+                   {8192, 4e-3},
+                   {16384, 4e-6},
+                   {32768, 40e-6},
+                   {65536, 45e-6},
+                   {131072, 1.0}});
+  EXPECT_EQ(mpiete::spikySizes(D), std::vector<uint64_t>{8192});
+}
+
+TEST(CommProbeSpikes, MendTakesTheOtherRunsRowWhereItIsSteady) {
+  auto D =
+      rowsOf({{0, 1e-6}, {4096, 3e-6}, {8192, 4e-3}, {16384, 4e-6}, {20480, 9e-5}, {24576, 5e-6}});
+  auto Again = rowsOf(
+      {{0, 1e-6}, {4096, 3e-6}, {8192, 3.5e-6}, {16384, 4e-6}, {20480, 8e-5}, {24576, 5e-6}});
+  EXPECT_EQ(mpiete::mendSpikes(D, Again), std::vector<uint64_t>{20480});
+  EXPECT_DOUBLE_EQ(D.Rows[2].Recv.Median, 3.5e-6); // taken from the second run
+  EXPECT_DOUBLE_EQ(D.Rows[4].Recv.Median, 9e-5);   // stalled in both: kept as measured
+}

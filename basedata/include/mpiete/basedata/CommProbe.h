@@ -56,6 +56,17 @@ struct CommProbeOutput {
 /// launcher's own messages, is ignored). Returns an error message, empty on success.
 std::string parseCommProbeOutput(const std::string &Text, CommProbeOutput &Out);
 
+/// The sizes of the table (rows between two others, sorted by size) whose one-way time is more
+/// than Factor times both neighbours', the larger size's too: no network's steady cost, but a
+/// stall of that part of the run (seen once on a KVM guest: 4 ms at 8 KiB, against 3.3 us for
+/// the same size half an hour earlier and 4-5 us for 4 and 16 KiB in the same run).
+std::vector<uint64_t> spikySizes(const CommProbeOutput &D, double Factor = 4);
+
+/// Each spiky size of D takes the row of the same size from Again (another run of the probe)
+/// where that row is not spiky in Again. Returns the sizes still spiky in D.
+std::vector<uint64_t> mendSpikes(CommProbeOutput &D, const CommProbeOutput &Again,
+                                 double Factor = 4);
+
 /// y = Intercept + Slope * x.
 struct LineFit {
   double Intercept = 0, Slope = 0;
