@@ -102,6 +102,10 @@ struct State {
   uint32_t N = 0;
   double Sum = 0, SumSq = 0;
   bool Left = false;
+  // The segment running when the first measured iteration starts began in the warm-up (the
+  // computation after the warm-up's last MPI call, e.g. a first sweep that touches the grid's
+  // pages): it ends in a measured iteration but is no sample of one.
+  bool WarmTail = false;
 
   LoopCount Counts[MaxEntries] = {};
   size_t NCounts = 0;
@@ -211,6 +215,7 @@ void enterOutermost(mpiete_site_t Loop) {
   S.N = 0;
   S.Sum = S.SumSq = 0;
   S.Left = false;
+  S.WarmTail = false;
 }
 
 /// Iteration Iter (>= 1) of the outermost loop starts: the previous one's statistics.
@@ -292,6 +297,7 @@ int iterate(mpiete_site_t Loop, bool CanLeave, bool Opaque) {
   const uint32_t Iter = ++S.Iter[I - 1];
   if (I != 1)
     return 0; // only the outermost loop is capped: inner loops run whole in its iterations
+  S.WarmTail = Iter == 1;
   endIteration(Iter);
   if (!CanLeave || S.Left)
     return S.Left ? 1 : 0;
@@ -310,6 +316,10 @@ void noteSegment(mpiete_site_t From, mpiete_site_t To, uint64_t Nanos) {
   if (!S.On || S.Depth == 0)
     return;
   S.Sig = mix(S.Sig ^ To);
+  if (S.WarmTail) { // began in the warm-up: neither in the iteration's time nor a sample
+    S.WarmTail = false;
+    return;
+  }
   S.IterNanos += Nanos;
   if (S.Iter[0] >= 1 && !S.Left)
     addMeasured(From, To, Nanos);
