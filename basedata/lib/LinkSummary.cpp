@@ -62,15 +62,22 @@ bool indexList(YamlParser &P, const YAML::Node &Map, const char *Key, std::set<u
   return true;
 }
 
-bool header(YamlParser &P, const YAML::Node &Root, const char *Format) {
+bool header(YamlParser &P, const YAML::Node &Root, const char *Format, int64_t &Version,
+            int64_t Latest = 1) {
   std::string F;
   if (!P.string(Root, "format", F))
     return false;
   if (F != Format)
     return P.error(Root["format"], std::string("not a ") + Format + " file (format '" + F + "')");
-  int64_t Version = 0;
-  return P.integer(Root, "version", Version, 1, 1);
+  return P.integer(Root, "version", Version, 1, Latest);
 }
+bool header(YamlParser &P, const YAML::Node &Root, const char *Format) {
+  int64_t Version = 0;
+  return header(P, Root, Format, Version);
+}
+
+/// Version 2 records the unit's language.
+constexpr int64_t RecipeVersion = 2;
 
 } // namespace
 
@@ -199,7 +206,7 @@ void writeUnitRecipe(std::ostream &OS, const UnitRecipe &R) {
   YAML::Emitter E;
   E << YAML::BeginMap;
   E << YAML::Key << "format" << YAML::Value << "mpiete-unit-recipe";
-  E << YAML::Key << "version" << YAML::Value << 1;
+  E << YAML::Key << "version" << YAML::Value << RecipeVersion;
   E << YAML::Key << "source" << YAML::Value << R.Source;
   E << YAML::Key << "language" << YAML::Value << R.Language;
   E << YAML::Key << "directory" << YAML::Value << R.Directory;
@@ -214,8 +221,16 @@ bool parseUnitRecipe(const std::string &Name, const std::string &Text, UnitRecip
                      DiagnosticSink &Diags) {
   YamlParser P{Name, Diags, "link-summary"};
   YAML::Node Root;
-  if (!P.load(Text, Root) || !header(P, Root, "mpiete-unit-recipe"))
+  int64_t Version = 0;
+  if (!P.load(Text, Root) || !header(P, Root, "mpiete-unit-recipe", Version, RecipeVersion))
     return false;
+  if (Version < RecipeVersion) {
+    // An object an older mpiete-cc compiled: not an error, its per-unit skeleton serves.
+    Diags.note({Name, 0, 0},
+               "written by an older mpiete-cc: rebuild the object for the whole-program skeleton",
+               "link-summary");
+    return false;
+  }
   Out = UnitRecipe();
   if (!P.string(Root, "language", Out.Language))
     return false;

@@ -88,3 +88,17 @@ TEST(LinkSummaryTest, RecipeRoundTrips) {
   ASSERT_TRUE(parseUnitRecipe("r.yaml", OS.str(), Out, Diags)) << Errors.str();
   EXPECT_EQ(Out, In);
 }
+
+// A recipe an older mpiete-cc wrote (version 1, no language) is no error: a note, and the
+// unit keeps its per-unit skeleton.
+TEST(LinkSummaryTest, OlderRecipeIsANoteNotAnError) {
+  std::ostringstream Errors;
+  DiagnosticSink Diags(Errors);
+  UnitRecipe Out;
+  EXPECT_FALSE(parseUnitRecipe("old.yaml",
+                               "format: mpiete-unit-recipe\nversion: 1\nsource: a.c\n"
+                               "directory: /x\ninstrument_flags: []\ncompile: [mpicc]\n",
+                               Out, Diags));
+  EXPECT_EQ(Errors.str().find("error"), std::string::npos) << Errors.str();
+  EXPECT_NE(Errors.str().find("older mpiete-cc"), std::string::npos) << Errors.str();
+}

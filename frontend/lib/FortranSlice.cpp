@@ -186,7 +186,7 @@ struct EffectsWalker {
       define(*V);
       // ... and read: walked below the Variable, whose Pre would only define it again.
       EffectsWalker W{S, E};
-      std::visit([&W](const auto &X) { p::Walk(X.value(), W); }, V->u);
+      Fortran::common::visit([&W](const auto &X) { p::Walk(X.value(), W); }, V->u);
       return false;
     }
     return true;

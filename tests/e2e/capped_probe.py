@@ -90,9 +90,10 @@ def main():
                 # warm-up, so its segment ran once more and took longer.
                 for fr, to, n, ns in means:
                     seg = re.search(rf"^segment {fr} {to} (\d+) (\d+) ", text, re.M)
-                    if not seg or (int(n), int(ns)) != (int(seg.group(1)), int(seg.group(2))) \
-                            and not (int(n) == int(seg.group(1)) - 1
-                                     and int(ns) < int(seg.group(2))):
+                    runs, total = (int(seg.group(1)), int(seg.group(2))) if seg else (0, 0)
+                    own = (int(n), int(ns)) == (runs, total)
+                    less_warm_up = int(n) == runs - 1 and int(ns) < total
+                    if not seg or not (own or less_warm_up):
                         fails.append(f"loop: {rank_file}: capped-mean {fr} {to} {n} {ns} is not "
                                      "its segment's executions and total (less the warm-up's)")
         elif mode == "check":

@@ -166,14 +166,12 @@ int runProbeComm(const CommandArgs &Args) {
   // A size far slower than both its neighbours is a stall of the run, not the network's cost:
   // the probe runs again (at most twice) and such a size takes a run's row where it is not.
   std::vector<uint64_t> Spiky = spikySizes(Data);
-  if (!Spiky.empty()) {
-    std::ostringstream Note;
-    Note << "mpiete: probe-comm: note: " << Spiky.size()
-         << " message size(s) took over 4 times both neighbouring sizes (first: " << Spiky.front()
-         << " bytes); measuring again\n";
-    std::cerr << Note.str();
-  }
-  for (int Again = 0; Again < 2 && !Spiky.empty(); ++Again) {
+  if (!Spiky.empty())
+    std::cerr << "mpiete: probe-comm: note: " << Spiky.size() << " message size(s) took over "
+              << SpikeFactor << " times both neighbouring sizes (first: " << Spiky.front()
+              << " bytes); measuring again\n";
+  int Runs = 1;
+  for (; Runs < 3 && !Spiky.empty(); ++Runs) {
     std::optional<std::string> More = captureProcess(Argv);
     CommProbeOutput Other;
     if (!More || !parseCommProbeOutput(*More, Other).empty())
@@ -211,9 +209,9 @@ int runProbeComm(const CommandArgs &Args) {
           << '\n';
   std::cout << Summary.str();
   for (uint64_t Bytes : Spiky)
-    std::cerr << *OutPath << ": warning: messages of " << Bytes
-              << " bytes took over 4 times both neighbouring sizes in three runs of the probe: "
-                 "kept as measured [mpiete-probe]\n";
+    std::cerr << *OutPath << ": warning: messages of " << Bytes << " bytes took over "
+              << SpikeFactor << " times both neighbouring sizes in " << Runs
+              << " runs of the probe: kept as measured [mpiete-probe]\n";
   // Ranks that share processors with other work measure a slower network than the real one.
   if (const auto S = ranksRunHere(Spec) ? Load.finish() : std::nullopt)
     if (std::string N = loadNotice(*S, Spec.Np, "the comm probe",

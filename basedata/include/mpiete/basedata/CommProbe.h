@@ -60,12 +60,13 @@ std::string parseCommProbeOutput(const std::string &Text, CommProbeOutput &Out);
 /// than Factor times both neighbours', the larger size's too: no network's steady cost, but a
 /// stall of that part of the run (seen once on a KVM guest: 4 ms at 8 KiB, against 3.3 us for
 /// the same size half an hour earlier and 4-5 us for 4 and 16 KiB in the same run).
-std::vector<uint64_t> spikySizes(const CommProbeOutput &D, double Factor = 4);
+inline constexpr double SpikeFactor = 4;
+std::vector<uint64_t> spikySizes(const CommProbeOutput &D, double Factor = SpikeFactor);
 
 /// Each spiky size of D takes the row of the same size from Again (another run of the probe)
 /// where that row is not spiky in Again. Returns the sizes still spiky in D.
 std::vector<uint64_t> mendSpikes(CommProbeOutput &D, const CommProbeOutput &Again,
-                                 double Factor = 4);
+                                 double Factor = SpikeFactor);
 
 /// y = Intercept + Slope * x.
 struct LineFit {
