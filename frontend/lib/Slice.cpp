@@ -1,16 +1,14 @@
-// The skeleton slice of a C unit (Slice.h): a dependence graph over the statements of its
-// communicating procedures (Boost.Graph), searched backwards from the MPI calls.
+// The skeleton slice of a C unit (Slice.h): the statements of its communicating procedures as
+// nodes of the language-neutral dependence graph (SliceGraph.h), searched from the MPI calls.
 #include "Slice.h"
 #include "SliceEffects.h"
+#include "SliceGraph.h"
 
 #include "mpiete/basedata/ProgramModel.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
-
-#include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/breadth_first_search.hpp>
 
 #include <cstdlib>
 #include <map>
@@ -23,7 +21,6 @@ namespace {
 
 using slice::ClassId;
 using slice::Effects;
-using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
 
 /// One statement the slice judges: a simple statement, a declaration's initialiser, or the
 /// head (condition, init, increment) of an if, loop or switch, which stands for the whole.
@@ -34,12 +31,6 @@ struct Node {
   std::vector<const Stmt *> Parts; ///< what the node evaluates (a head: not its body)
   int Target = -1;                 ///< break / continue: the head of the loop or switch it leaves
   Effects E;
-};
-
-/// Marks every node reached (discover_vertex) as relevant.
-struct Reach : boost::default_bfs_visitor {
-  std::vector<char> *Relevant;
-  template <class V, class G> void discover_vertex(V U, const G &) { (*Relevant)[U] = 1; }
 };
 
 class Slicer {
@@ -262,93 +253,40 @@ private:
 
   // ---- the dependence graph ---------------------------------------------------------------
 
+  /// Resolves every node's classes (they may have merged after the node was made) and solves
+  /// the language-neutral graph (SliceGraph.h), with the kinds other units steer on.
   void solve() {
-    std::map<ClassId, std::vector<int>> Definers;
     auto resolve = [&](std::set<ClassId> &Set) {
       std::set<ClassId> R;
       for (ClassId C : Set)
         R.insert(U.Mem.find(C));
       Set.swap(R);
     };
+    std::vector<slice::GraphNode> G(Nodes.size());
     for (size_t I = 0; I < Nodes.size(); ++I) {
       Effects &E = Nodes[I].E;
-      // Classes may have merged after the node was made: resolve them all now.
       resolve(E.Defs);
       resolve(E.Uses);
       resolve(E.PlainUses);
+      slice::GraphNode &N = G[I];
+      N.Parent = Nodes[I].Parent;
+      N.Target = Nodes[I].Target;
+      N.Criterion = E.Criterion;
+      N.Defs = E.Defs;
+      N.Uses = E.Uses;
       for (slice::MpiCall &C : E.Calls) {
         resolve(C.SendBuffers);
         resolve(C.RecvBuffers);
+        N.Calls.push_back({C.Routine, C.PointToPoint(), C.SendBuffers, C.RecvBuffers});
       }
-      for (ClassId C : E.Defs)
-        Definers[C].push_back(int(I));
     }
-    Graph G(Nodes.size());
-    // An edge A -> B: if A is kept, B must be.
-    auto dependsOnDefiners = [&](size_t I, const std::set<ClassId> &Classes) {
-      for (ClassId C : Classes) {
-        auto It = Definers.find(C);
-        if (It != Definers.end())
-          for (int D : It->second)
-            if (D != int(I))
-              boost::add_edge(I, size_t(D), G);
-      }
-    };
-    for (size_t I = 0; I < Nodes.size(); ++I) {
-      const Node &N = Nodes[I];
-      if (N.Parent >= 0)
-        boost::add_edge(I, size_t(N.Parent), G);
-      if (N.Target >= 0)
-        boost::add_edge(size_t(N.Target), I, G);
-      dependsOnDefiners(I, N.E.Uses);
-    }
-    // Received data that steers a kept statement: what the other ranks sent matters too. The
-    // slice does not match sends with receives, so the contents of every send of that kind
-    // (any point-to-point send; the same collective routine) are needed, and what they make
-    // relevant may be steered by other received data: until nothing changes. The kinds other
-    // units' receives steer (the link step's Program) are needed from the start.
-    auto needSends = [&] {
-      for (size_t I = 0; I < Nodes.size(); ++I)
-        for (const slice::MpiCall &C : Nodes[I].E.Calls)
-          if (C.PointToPoint() ? PointToPoint : Collectives.count(C.Routine) > 0) {
-            dependsOnDefiners(I, C.SendBuffers);
-            Model.SliceKeepsMessageData = true;
-          }
-    };
-    if (Program) {
-      for (const std::string &K : Program->Steered)
-        if (K == PointToPointKind)
-          PointToPoint = true;
-        else
-          Collectives.insert(K);
-      needSends();
-    }
-    search(G);
-    for (bool Changed = true; Changed;) {
-      Changed = false;
-      std::set<ClassId> Steering;
-      for (size_t I = 0; I < Nodes.size(); ++I)
-        if (Relevant[I])
-          Steering.insert(Nodes[I].E.Uses.begin(), Nodes[I].E.Uses.end());
-      for (const Node &N : Nodes)
-        for (const slice::MpiCall &C : N.E.Calls) {
-          bool Steers = false;
-          for (ClassId R : C.RecvBuffers)
-            Steers |= Steering.count(R) > 0;
-          if (!Steers)
-            continue;
-          OwnSteered.insert(C.PointToPoint() ? std::string(PointToPointKind) : C.Routine);
-          if (C.PointToPoint() && !PointToPoint)
-            Changed = PointToPoint = true;
-          else if (!C.PointToPoint() && Collectives.insert(C.Routine).second)
-            Changed = true;
-        }
-      if (!Changed)
-        break;
-      Model.SliceKeepsMessageData = true;
-      needSends();
-      search(G);
-    }
+    slice::SliceResult R =
+        slice::solveSlice(G, Program ? Program->Steered : std::set<std::string>{});
+    Relevant = std::move(R.Relevant);
+    PointToPoint = R.PointToPoint;
+    Collectives = std::move(R.Collectives);
+    OwnSteered = std::move(R.Steered);
+    Model.SliceKeepsMessageData = R.KeepsMessageData;
   }
 
   /// What this unit's kept statements need of other units' procedures (LinkSummary::Demands):
@@ -427,23 +365,6 @@ private:
         for (const CallExpr *CE : C.List)
           demand(CE, true);
       }
-  }
-
-  void search(const Graph &G) {
-    Relevant.assign(Nodes.size(), 0);
-    std::vector<size_t> Seeds;
-    for (size_t I = 0; I < Nodes.size(); ++I)
-      if (Nodes[I].E.Criterion)
-        Seeds.push_back(I);
-    if (Seeds.empty())
-      return;
-    Reach Vis;
-    Vis.Relevant = &Relevant;
-    std::vector<boost::default_color_type> Colors(Nodes.size(), boost::white_color);
-    boost::queue<size_t> Queue;
-    boost::breadth_first_search(
-        G, Seeds.begin(), Seeds.end(), Queue, Vis,
-        boost::make_iterator_property_map(Colors.begin(), boost::get(boost::vertex_index, G)));
   }
 
   // ---- the removals -----------------------------------------------------------------------

@@ -2,6 +2,8 @@
 // breadth-first search, with the fixed point over received data that steers.
 #include "SliceGraph.h"
 
+#include "mpiete/basedata/LinkSummary.h"
+
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/breadth_first_search.hpp>
 
@@ -37,7 +39,8 @@ void search(const Graph &G, const std::vector<GraphNode> &Nodes, std::vector<cha
 
 } // namespace
 
-SliceResult solveSlice(const std::vector<GraphNode> &Nodes) {
+SliceResult solveSlice(const std::vector<GraphNode> &Nodes,
+                       const std::set<std::string> &SteeredElsewhere) {
   SliceResult R;
   std::map<unsigned, std::vector<size_t>> Definers;
   for (size_t I = 0; I < Nodes.size(); ++I)
@@ -62,12 +65,27 @@ SliceResult solveSlice(const std::vector<GraphNode> &Nodes) {
       boost::add_edge(size_t(N.Target), I, G);
     dependsOnDefiners(I, N.Uses);
   }
+  // The contents of every send of a needed kind: its senders depend on their definers.
+  auto needSends = [&] {
+    for (size_t I = 0; I < Nodes.size(); ++I)
+      for (const GraphCall &C : Nodes[I].Calls)
+        if (C.PointToPoint ? R.PointToPoint : R.Collectives.count(C.Routine) > 0) {
+          dependsOnDefiners(I, C.SendBuffers);
+          R.KeepsMessageData = true;
+        }
+  };
+  if (!SteeredElsewhere.empty()) {
+    for (const std::string &K : SteeredElsewhere)
+      if (K == PointToPointKind)
+        R.PointToPoint = true;
+      else
+        R.Collectives.insert(K);
+    needSends();
+  }
   search(G, Nodes, R.Relevant);
   // Received data that steers a kept statement: what the other ranks sent matters too. Sends
   // are not matched with receives, so the contents of every send of that kind are needed, and
   // what they make relevant may be steered by other received data: until nothing changes.
-  bool PointToPoint = false;
-  std::set<std::string> Collectives;
   for (bool Changed = true; Changed;) {
     Changed = false;
     std::set<unsigned> Steering;
@@ -81,18 +99,16 @@ SliceResult solveSlice(const std::vector<GraphNode> &Nodes) {
           Steers |= Steering.count(B) > 0;
         if (!Steers)
           continue;
-        if (C.PointToPoint && !PointToPoint)
-          Changed = PointToPoint = true;
-        else if (!C.PointToPoint && Collectives.insert(C.Routine).second)
+        R.Steered.insert(C.PointToPoint ? std::string(PointToPointKind) : C.Routine);
+        if (C.PointToPoint && !R.PointToPoint)
+          Changed = R.PointToPoint = true;
+        else if (!C.PointToPoint && R.Collectives.insert(C.Routine).second)
           Changed = true;
       }
     if (!Changed)
       break;
     R.KeepsMessageData = true;
-    for (size_t I = 0; I < Nodes.size(); ++I)
-      for (const GraphCall &C : Nodes[I].Calls)
-        if (C.PointToPoint ? PointToPoint : Collectives.count(C.Routine) > 0)
-          dependsOnDefiners(I, C.SendBuffers);
+    needSends();
     search(G, Nodes, R.Relevant);
   }
   return R;

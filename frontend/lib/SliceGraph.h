@@ -26,15 +26,23 @@ struct GraphNode {
 };
 
 struct SliceResult {
-  std::vector<char> Relevant;    ///< per node: kept
-  bool KeepsMessageData = false; ///< received data steers a kept statement
+  std::vector<char> Relevant;        ///< per node: kept
+  bool KeepsMessageData = false;     ///< some send's contents are kept for a steering receive
+  bool PointToPoint = false;         ///< every point-to-point send's contents are needed
+  std::set<std::string> Collectives; ///< these collectives' send contents are needed
+  /// The kinds whose received data steers a kept node of this graph (PointToPointKind or a
+  /// collective's routine): what the whole-program link step learns from this unit.
+  std::set<std::string> Steered;
 };
 
 /// The kept nodes: the criteria, the heads around every kept node, every definer of a class a
 /// kept node uses; and, when a kept node uses a class some receive wrote, the contents of every
 /// send of that kind (any point-to-point send for a point-to-point receive, the same routine
-/// for a collective), until no new kind is steered (docs/skeleton.md).
-SliceResult solveSlice(const std::vector<GraphNode> &Nodes);
+/// for a collective), until no new kind is steered (docs/skeleton.md). SteeredElsewhere: the
+/// kinds other units' kept statements steer on (the link step's program summary), whose send
+/// contents are needed from the start.
+SliceResult solveSlice(const std::vector<GraphNode> &Nodes,
+                       const std::set<std::string> &SteeredElsewhere = {});
 
 } // namespace mpiete::slice
 
