@@ -44,7 +44,10 @@ namespace mpiete::transport::token {
 constexpr uint64_t SegmentMagic = 0x6d70696574656b31ULL; // "mpietek1"
 constexpr uint32_t NoMsg = UINT32_MAX;
 constexpr uint64_t NoOffset = UINT64_MAX;
-constexpr int NumHeapClasses = 11; // 64 B .. 64 KiB
+// 64 B .. 4 MiB: a halo or a row block of 64 KiB-4 MiB is common, and a message in a memfd of
+// its own costs memfd_create, ftruncate, two mmap/munmap pairs (each munmap a TLB flush) and
+// fresh pages every time; chunks of the heap are reused (docs/token-passing.md).
+constexpr int NumHeapClasses = 17;
 constexpr uint64_t MinHeapChunk = 64;
 constexpr uint64_t MaxHeapChunk = MinHeapChunk << (NumHeapClasses - 1);
 constexpr int MaxCollSlots = 64;
