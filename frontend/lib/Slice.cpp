@@ -59,7 +59,7 @@ public:
     }
     // Only what this unit's own kept statements steer on: the kinds the program forced on it
     // come back from the units that steer on them, while they do.
-    S.Steered = OwnSteered;
+    S.Steered = Result.Steered;
     return S;
   }
 
@@ -84,7 +84,7 @@ public:
       decide(FD->getBody());
     }
     for (size_t I = 0; I < Nodes.size(); ++I)
-      Model.SliceRemovedStatements += !Relevant[I];
+      Model.SliceRemovedStatements += !Result.Relevant[I];
     if (std::getenv("MPIETE_SLICE_DEBUG"))
       dump();
   }
@@ -98,8 +98,8 @@ public:
                                   : SourceLocation();
       llvm::errs() << "slice: node " << I << " line "
                    << (L.isValid() ? SM.getPresumedLineNumber(SM.getExpansionLoc(L)) : 0)
-                   << (Relevant[I] ? " kept" : " removed") << (N.E.Criterion ? " criterion" : "")
-                   << " parent " << N.Parent << " defs";
+                   << (Result.Relevant[I] ? " kept" : " removed")
+                   << (N.E.Criterion ? " criterion" : "") << " parent " << N.Parent << " defs";
       for (ClassId C : N.E.Defs)
         llvm::errs() << ' ' << C;
       llvm::errs() << " uses";
@@ -280,13 +280,8 @@ private:
         N.Calls.push_back({C.Routine, C.PointToPoint(), C.SendBuffers, C.RecvBuffers});
       }
     }
-    slice::SliceResult R =
-        slice::solveSlice(G, Program ? Program->Steered : std::set<std::string>{});
-    Relevant = std::move(R.Relevant);
-    PointToPoint = R.PointToPoint;
-    Collectives = std::move(R.Collectives);
-    OwnSteered = std::move(R.Steered);
-    Model.SliceKeepsMessageData = R.KeepsMessageData;
+    Result = slice::solveSlice(G, Program ? Program->Steered : std::set<std::string>{});
+    Model.SliceKeepsMessageData = Result.KeepsMessageData;
   }
 
   /// What this unit's kept statements need of other units' procedures (LinkSummary::Demands):
@@ -296,12 +291,12 @@ private:
   void demands(const std::vector<const FunctionDecl *> &Procs) {
     std::set<ClassId> Read;
     for (size_t I = 0; I < Nodes.size(); ++I) {
-      if (!Relevant[I])
+      if (!Result.Relevant[I])
         continue;
       for (ClassId C : Nodes[I].E.PlainUses)
         Read.insert(U.Mem.find(C));
       for (const slice::MpiCall &C : Nodes[I].E.Calls)
-        if (C.PointToPoint() ? PointToPoint : Collectives.count(C.Routine) > 0)
+        if (C.PointToPoint() ? Result.PointToPoint : Result.Collectives.count(C.Routine) > 0)
           for (ClassId B : C.SendBuffers)
             Read.insert(U.Mem.find(B));
     }
@@ -340,7 +335,7 @@ private:
       }
     };
     for (size_t I = 0; I < Nodes.size(); ++I) {
-      if (!Relevant[I])
+      if (!Result.Relevant[I])
         continue;
       const Node &N = Nodes[I];
       std::vector<const Stmt *> Parts = N.Parts;
@@ -371,7 +366,7 @@ private:
 
   bool relevant(const Stmt *S) const {
     auto It = StmtNode.find(S);
-    return It == StmtNode.end() || Relevant[size_t(It->second)];
+    return It == StmtNode.end() || Result.Relevant[size_t(It->second)];
   }
 
   void decide(const Stmt *S) {
@@ -390,7 +385,7 @@ private:
       for (const Decl *D : DS->decls())
         if (auto *VD = dyn_cast<VarDecl>(D))
           for (size_t I = 0; I < Nodes.size(); ++I)
-            if (Nodes[I].Init == VD && !Relevant[I])
+            if (Nodes[I].Init == VD && !Result.Relevant[I])
               removeInit(VD);
       return;
     }
@@ -508,14 +503,13 @@ private:
   slice::UnitEffects U;
   std::vector<Node> Nodes;
   std::map<const Stmt *, int> StmtNode;
-  std::vector<char> Relevant;
+  /// The solved graph: kept nodes, the send kinds whose contents are needed, the kinds this
+  /// unit's kept statements steer on (a unit not sliced: empty).
+  slice::SliceResult Result;
   std::string Procedure;
   const LinkSummary *Program;
   std::map<std::string, std::set<unsigned>> Demands;
-  std::set<std::string> OwnSteered;    ///< the kinds this unit's kept statements steer on
   std::vector<const Stmt *> HeadParts; ///< the parts of the head headEffects saw last
-  bool PointToPoint = false;           ///< point-to-point message data steers
-  std::set<std::string> Collectives;   ///< these collectives' message data steers
 };
 
 } // namespace

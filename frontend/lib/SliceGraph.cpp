@@ -74,14 +74,12 @@ SliceResult solveSlice(const std::vector<GraphNode> &Nodes,
           R.KeepsMessageData = true;
         }
   };
-  if (!SteeredElsewhere.empty()) {
-    for (const std::string &K : SteeredElsewhere)
-      if (K == PointToPointKind)
-        R.PointToPoint = true;
-      else
-        R.Collectives.insert(K);
-    needSends();
-  }
+  for (const std::string &K : SteeredElsewhere)
+    if (K == PointToPointKind)
+      R.PointToPoint = true;
+    else
+      R.Collectives.insert(K);
+  needSends();
   search(G, Nodes, R.Relevant);
   // Received data that steers a kept statement: what the other ranks sent matters too. Sends
   // are not matched with receives, so the contents of every send of that kind are needed, and
