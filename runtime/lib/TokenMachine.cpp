@@ -173,6 +173,7 @@ void init(mpiete_site_t Block) {
   timing::setRanksPerNode(M.H->NTokens);
   {
     SegmentLock L;
+    M.H->Arrived += 1;
     // A rank that starts without a token always sleeps once: it may already have been given
     // one (and posted) by a rank that ran ahead.
     if (M.Me >= M.H->NTokens)
@@ -180,6 +181,15 @@ void init(mpiete_site_t Block) {
     else if (!M.OwnCpu && M.H->Cpus[self().Token] != M.PinnedCpu)
       pinToCpu(M.H->Cpus[self().Token]);
   }
+  // The ranks that start with a token run the program only once every rank has arrived: the
+  // others' last MPI_Init traffic (Open MPI's barrier above, busy-polling until each is
+  // scheduled) would otherwise share their processors. At 64 ranks on 2 processors rank 0's
+  // first segment took 18-40% longer than the other ranks' (docs/scale.md).
+  if (M.Me < M.H->NTokens)
+    while (__atomic_load_n(&M.H->Arrived, __ATOMIC_ACQUIRE) < M.N) {
+      const timespec Nap{0, 50000};
+      nanosleep(&Nap, nullptr);
+    }
   // Measured while this rank runs alone on its processor (holding a token).
   timing::calibrate();
 }

@@ -154,6 +154,7 @@ struct Header {
   uint64_t Magic;
   int NRanks;
   int NFinished;
+  int Arrived;         // ranks through MPI_Init (pinned, about to wait for a token)
   int NTokens;         // ranks per node: how many ranks compute at once
   int HeldTokens;      // tokens held by Running ranks; the others are idle
   int Draining;        // communicator calls whose members all arrived, waiting for every token
