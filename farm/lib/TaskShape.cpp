@@ -2,6 +2,7 @@
 // insertion for the piecewise-linear interpolation the estimator does (seed 000 equation 1).
 #include "mpiete/farm/TaskShape.h"
 
+#include "mpiete/farm/TaskCostTable.h"
 #include "mpiete/task.h"
 
 #include <algorithm>
@@ -152,6 +153,93 @@ ShapeJoin joinShape(const TaskCosts &Target, const TaskCosts &Shape, double MinS
     ++J.Joined;
   }
   return J;
+}
+
+std::vector<std::vector<int64_t>> costliestValues(const TaskCosts &Shape,
+                                                  const std::vector<std::vector<int64_t>> &Values,
+                                                  int64_t Every) {
+  const size_t D = Values.size();
+  std::vector<std::vector<int64_t>> Out(D);
+  const bool Timed = Every > 1 && Shape.measuredCount() > 0 && size_t(Shape.Dims) == D &&
+                     std::none_of(Values.begin(), Values.end(),
+                                  [](const std::vector<int64_t> &V) { return V.empty(); });
+  if (!Timed) {
+    for (size_t K = 0; K < D; ++K)
+      for (size_t I = 0; I < Values[K].size(); I += size_t(std::max<int64_t>(Every, 1)))
+        Out[K].push_back(Values[K][I]);
+    return Out;
+  }
+  const TaskCostTable Table(Shape);
+  // The shape's seconds summed over the lattice of Lists, each task once; with Fixed < D, only
+  // the tasks whose parameter Fixed is Lists[Fixed][At] (the other axes' lattice): Score.
+  std::vector<int64_t> P(D);
+  std::vector<size_t> Index(D);
+  auto latticeSeconds = [&](const std::vector<std::vector<int64_t>> &Lists, size_t Fixed,
+                            size_t At) {
+    double Sum = 0;
+    std::fill(Index.begin(), Index.end(), 0);
+    if (Fixed < D)
+      Index[Fixed] = At;
+    for (;;) {
+      for (size_t J = 0; J < D; ++J)
+        P[J] = Lists[J][Index[J]];
+      Sum += Table.seconds(P);
+      size_t J = 0;
+      for (; J < D; ++J) {
+        if (J == Fixed)
+          continue;
+        if (++Index[J] < Lists[J].size())
+          break;
+        Index[J] = 0;
+      }
+      if (J == D)
+        return Sum;
+    }
+  };
+  // Each axis's values, costliest first (ties: the lower value).
+  std::vector<std::vector<int64_t>> Ranked(D);
+  for (size_t K = 0; K < D; ++K) {
+    const size_t N = Values[K].size();
+    std::vector<double> Score(N);
+    for (size_t I = 0; I < N; ++I)
+      Score[I] = latticeSeconds(Values, K, I);
+    std::vector<size_t> Order(N);
+    for (size_t I = 0; I < N; ++I)
+      Order[I] = I;
+    std::stable_sort(Order.begin(), Order.end(),
+                     [&](size_t A, size_t B) { return Score[A] > Score[B]; });
+    for (size_t I : Order)
+      Ranked[K].push_back(Values[K][I]);
+    Out[K].push_back(Ranked[K][0]);
+  }
+  // The budget: the reference's tasks over Every^D, as every Every-th value would give on a
+  // flat surface. Values join one at a time, each time on the axis whose next one adds most.
+  double Budget = latticeSeconds(Values, D, 0);
+  for (size_t K = 0; K < D; ++K)
+    Budget /= double(Every);
+  double Have = latticeSeconds(Out, D, 0);
+  while (Have < Budget) {
+    size_t Best = D;
+    double BestHave = -1;
+    for (size_t K = 0; K < D; ++K) {
+      if (Out[K].size() == Ranked[K].size())
+        continue;
+      Out[K].push_back(Ranked[K][Out[K].size()]);
+      const double H = latticeSeconds(Out, D, 0);
+      Out[K].pop_back();
+      if (H > BestHave) {
+        BestHave = H;
+        Best = K;
+      }
+    }
+    if (Best == D)
+      break;
+    Out[Best].push_back(Ranked[Best][Out[Best].size()]);
+    Have = BestHave;
+  }
+  for (auto &L : Out)
+    std::sort(L.begin(), L.end());
+  return Out;
 }
 
 std::string taskValuesText(const std::vector<std::vector<int64_t>> &Values) {

@@ -205,3 +205,30 @@ TEST(TaskShapeTest, TasksInCommonBelowTheShareJoinNothing) {
   EXPECT_DOUBLE_EQ(J.Scale, 2.0);
   EXPECT_EQ(J.Costs.MeasuredSeconds, (std::vector<double>{2, 4, 60, 18}));
 }
+
+TEST(TaskShapeTest, TheSpeedRatioMachineRunsTheCostliestValues) {
+  // A 4 x 4 grid, every task measured by the shape: 1 s, but (2, 1) and (2, 2) 10 s; 34 s in all.
+  TaskCosts S;
+  S.Dims = 2;
+  S.Grid = true;
+  S.Axes = {{0, 3, 1}, {0, 3, 1}};
+  for (int64_t X = 0; X < 4; ++X)
+    for (int64_t Y = 0; Y < 4; ++Y) {
+      S.MeasuredParams.insert(S.MeasuredParams.end(), {X, Y});
+      S.MeasuredSeconds.push_back(X == 2 && (Y == 1 || Y == 2) ? 10.0 : 1.0);
+    }
+  const Values All{{0, 1, 2, 3}, {0, 1, 2, 3}};
+  // Every 2: a budget of 34 / 4 = 8.5 s; x = 2 (22 s over its column), y = 1 (13 s, the lower
+  // of two) give the 10 s task alone.
+  EXPECT_EQ(costliestValues(S, All, 2), (Values{{2}, {1}}));
+  // Every 1: all of them.
+  EXPECT_EQ(costliestValues(S, All, 1), All);
+  // A flat 1-D shape of 8 tasks, every 2: 4 s of 8; the ties go in order, 0, 1, 2, 3.
+  const TaskCosts Flat = shape1d(0, 7, {0, 1, 2, 3, 4, 5, 6, 7}, {1, 1, 1, 1, 1, 1, 1, 1});
+  EXPECT_EQ(costliestValues(Flat, Values{{0, 1, 2, 3, 4, 5, 6, 7}}, 2), (Values{{0, 1, 2, 3}}));
+  // A ramp, every 4: 36 s / 4 = 9 s: 8 then 7 (15 s), the two longest.
+  const TaskCosts Ramp = shape1d(1, 8, {1, 2, 3, 4, 5, 6, 7, 8}, {1, 2, 3, 4, 5, 6, 7, 8});
+  EXPECT_EQ(costliestValues(Ramp, Values{{1, 2, 3, 4, 5, 6, 7, 8}}, 4), (Values{{7, 8}}));
+  // Without shape times: every second value, as the runtime's MPIETE_TASK_EVERY picks them.
+  EXPECT_EQ(costliestValues(shape1d(0, 3, {}, {}), Values{{0, 1, 2, 3}}, 2), (Values{{0, 2}}));
+}

@@ -73,9 +73,10 @@ void declare(CommandLine &C, Options &O) {
   A.add_flag("--tasks-even", O.TasksEven,
              "with --tasks-grid: spread the values evenly even when the file holds a shape");
   A.add_option("--tasks-every", O.TaskEvery,
-               "with --tasks-grid: only every R-th of those values along each parameter, for a "
-               "machine probed only for its tasks' speed ratio r_s (a subset of the reference "
-               "machine's subset; default 1)")
+               "with --tasks-grid: about 1/R of those values along each parameter, for a machine "
+               "probed only for its tasks' speed ratio r_s (a subset of the reference machine's "
+               "subset: its costliest tasks by the shape, as much task time as every R-th value "
+               "would give on a flat surface; without a shape every R-th value; default 1)")
       ->type_name("R")
       ->check(CLI::Range(1LL, 1LL << 40));
   A.add_option("--cap", O.Cap,
@@ -267,9 +268,15 @@ int runProbeCompute(const CommandArgs &Args) {
       TaskGrid += (TaskGrid.empty() ? "" : ",") + std::to_string(A.First) + ":" +
                   std::to_string(A.Last) + ":" + std::to_string(A.Step);
     // The trace probe's task times (any machine: their ratios) place the values.
-    if (!O.TasksEven && Set.measuredCount() > 0 && O.TaskStride > 1)
-      TaskValues =
-          farm::taskValuesText(farm::chooseTaskValues(Set, O.TaskStride, farm::ShapeTolerance));
+    if (!O.TasksEven && Set.measuredCount() > 0 && O.TaskStride > 1) {
+      auto Values = farm::chooseTaskValues(Set, O.TaskStride, farm::ShapeTolerance);
+      // A machine probed for r_s alone: the reference's costliest values, not every R-th.
+      if (O.TaskEvery > 1) {
+        Values = farm::costliestValues(Set, Values, O.TaskEvery);
+        O.TaskEvery = 1;
+      }
+      TaskValues = farm::taskValuesText(Values);
+    }
   } else if (O.TaskEvery > 1) {
     Diags.error(Tool, "--tasks-every needs --tasks-grid", "usage");
     return 2;
