@@ -170,54 +170,54 @@ std::vector<std::vector<int64_t>> costliestValues(const TaskCosts &Shape,
     return Out;
   }
   const TaskCostTable Table(Shape);
-  // The shape's seconds summed over the lattice of Lists, each task once; with Fixed < D, only
-  // the tasks whose parameter Fixed is Lists[Fixed][At] (the other axes' lattice): Score.
+  // Calls Visit(Index, Seconds) for every task of the lattice of Lists (an odometer).
   std::vector<int64_t> P(D);
   std::vector<size_t> Index(D);
-  auto latticeSeconds = [&](const std::vector<std::vector<int64_t>> &Lists, size_t Fixed,
-                            size_t At) {
-    double Sum = 0;
+  auto forEachTask = [&](const std::vector<std::vector<int64_t>> &Lists, auto &&Visit) {
     std::fill(Index.begin(), Index.end(), 0);
-    if (Fixed < D)
-      Index[Fixed] = At;
     for (;;) {
       for (size_t J = 0; J < D; ++J)
         P[J] = Lists[J][Index[J]];
-      Sum += Table.seconds(P);
+      Visit(Index, Table.seconds(P));
       size_t J = 0;
-      for (; J < D; ++J) {
-        if (J == Fixed)
-          continue;
-        if (++Index[J] < Lists[J].size())
-          break;
-        Index[J] = 0;
-      }
+      while (J < D && ++Index[J] == Lists[J].size())
+        Index[J++] = 0;
       if (J == D)
-        return Sum;
+        return;
     }
   };
+  auto latticeSeconds = [&](const std::vector<std::vector<int64_t>> &Lists) {
+    double Sum = 0;
+    forEachTask(Lists, [&](const std::vector<size_t> &, double Sec) { Sum += Sec; });
+    return Sum;
+  };
+  // One pass over the reference's lattice: each value's tasks summed (Score), and all of them.
+  std::vector<std::vector<double>> Score(D);
+  for (size_t K = 0; K < D; ++K)
+    Score[K].assign(Values[K].size(), 0.0);
+  double Budget = 0;
+  forEachTask(Values, [&](const std::vector<size_t> &I, double Sec) {
+    for (size_t K = 0; K < D; ++K)
+      Score[K][I[K]] += Sec;
+    Budget += Sec;
+  });
   // Each axis's values, costliest first (ties: the lower value).
   std::vector<std::vector<int64_t>> Ranked(D);
   for (size_t K = 0; K < D; ++K) {
-    const size_t N = Values[K].size();
-    std::vector<double> Score(N);
-    for (size_t I = 0; I < N; ++I)
-      Score[I] = latticeSeconds(Values, K, I);
-    std::vector<size_t> Order(N);
-    for (size_t I = 0; I < N; ++I)
+    std::vector<size_t> Order(Values[K].size());
+    for (size_t I = 0; I < Order.size(); ++I)
       Order[I] = I;
     std::stable_sort(Order.begin(), Order.end(),
-                     [&](size_t A, size_t B) { return Score[A] > Score[B]; });
+                     [&](size_t A, size_t B) { return Score[K][A] > Score[K][B]; });
     for (size_t I : Order)
       Ranked[K].push_back(Values[K][I]);
     Out[K].push_back(Ranked[K][0]);
   }
   // The budget: the reference's tasks over Every^D, as every Every-th value would give on a
   // flat surface. Values join one at a time, each time on the axis whose next one adds most.
-  double Budget = latticeSeconds(Values, D, 0);
   for (size_t K = 0; K < D; ++K)
     Budget /= double(Every);
-  double Have = latticeSeconds(Out, D, 0);
+  double Have = latticeSeconds(Out);
   while (Have < Budget) {
     size_t Best = D;
     double BestHave = -1;
@@ -225,7 +225,7 @@ std::vector<std::vector<int64_t>> costliestValues(const TaskCosts &Shape,
       if (Out[K].size() == Ranked[K].size())
         continue;
       Out[K].push_back(Ranked[K][Out[K].size()]);
-      const double H = latticeSeconds(Out, D, 0);
+      const double H = latticeSeconds(Out);
       Out[K].pop_back();
       if (H > BestHave) {
         BestHave = H;

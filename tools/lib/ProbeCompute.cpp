@@ -253,6 +253,7 @@ int runProbeCompute(const CommandArgs &Args) {
   // The task set's grid (MPIETE_TASK_GRID, `first:last:step` per parameter): the subset then
   // spans each parameter's whole range; without it the ranks take the multiples of C.
   std::string TaskGrid, TaskValues;
+  long long RuntimeEvery = O.TaskEvery; // 1 once TaskValues holds the subset itself
   if (!O.TaskGrid.empty()) {
     TaskCosts Set;
     if (!loadTaskCosts(O.TaskGrid, Set, Diags))
@@ -269,13 +270,10 @@ int runProbeCompute(const CommandArgs &Args) {
                   std::to_string(A.Last) + ":" + std::to_string(A.Step);
     // The trace probe's task times (any machine: their ratios) place the values.
     if (!O.TasksEven && Set.measuredCount() > 0 && O.TaskStride > 1) {
-      auto Values = farm::chooseTaskValues(Set, O.TaskStride, farm::ShapeTolerance);
-      // A machine probed for r_s alone: the reference's costliest values, not every R-th.
-      if (O.TaskEvery > 1) {
-        Values = farm::costliestValues(Set, Values, O.TaskEvery);
-        O.TaskEvery = 1;
-      }
-      TaskValues = farm::taskValuesText(Values);
+      // A machine probed for r_s alone: the reference's costliest values, already the subset.
+      TaskValues = farm::taskValuesText(farm::costliestValues(
+          Set, farm::chooseTaskValues(Set, O.TaskStride, farm::ShapeTolerance), O.TaskEvery));
+      RuntimeEvery = 1;
     }
   } else if (O.TaskEvery > 1) {
     Diags.error(Tool, "--tasks-every needs --tasks-grid", "usage");
@@ -302,7 +300,7 @@ int runProbeCompute(const CommandArgs &Args) {
   // Always set: a value left in the caller's environment must not leak into the ranks.
   Launch.Env.emplace_back("MPIETE_RANKS_PER_NODE", std::to_string(RanksPerNode));
   Launch.Env.emplace_back("MPIETE_TASK_STRIDE", std::to_string(O.TaskStride));
-  Launch.Env.emplace_back("MPIETE_TASK_EVERY", std::to_string(O.TaskEvery));
+  Launch.Env.emplace_back("MPIETE_TASK_EVERY", std::to_string(RuntimeEvery));
   Launch.Env.emplace_back("MPIETE_TASK_GRID", TaskGrid);
   Launch.Env.emplace_back("MPIETE_TASK_VALUES", TaskValues);
   const fs::path Board = OutDir / "cap.board";
