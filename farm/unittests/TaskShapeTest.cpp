@@ -232,3 +232,13 @@ TEST(TaskShapeTest, TheSpeedRatioMachineRunsTheCostliestValues) {
   // Without shape times: every second value, as the runtime's MPIETE_TASK_EVERY picks them.
   EXPECT_EQ(costliestValues(shape1d(0, 3, {}, {}), Values{{0, 1, 2, 3}}, 2), (Values{{0, 2}}));
 }
+
+TEST(TaskShapeTest, TheSpeedRatioMachineSkipsValuesTheShapeDidNotMeasure) {
+  // The shape measured 0, 4 and 8 of 0..10; 10, an end of the reference's values, lies past its
+  // last value, whose 5 s an interpolation would extend to it; it counts 0. Every 2: a budget of
+  // 15 s / 2 = 7.5 s, which 4 (9 s) covers alone.
+  const TaskCosts S = shape1d(0, 10, {0, 4, 8}, {1, 9, 5});
+  EXPECT_EQ(costliestValues(S, Values{{0, 4, 8, 10}}, 2), (Values{{4}}));
+  // The shape measured none of the values: every second one.
+  EXPECT_EQ(costliestValues(S, Values{{1, 2, 3, 10}}, 2), (Values{{1, 3}}));
+}

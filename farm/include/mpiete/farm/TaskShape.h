@@ -47,14 +47,15 @@ ShapeJoin joinShape(const TaskCosts &Target, const TaskCosts &Shape,
 
 /// Of the reference machine's values (Values, one sorted list per parameter), those a machine
 /// probed only for its speed ratio r_s runs (probe-compute --tasks-every Every): each axis's
-/// costliest value by the shape (its tasks over the lattice of the other axes' values, times
-/// interpolated by TaskCostTable, summed), then more values one at a time, each on the axis
-/// whose next costliest adds most, until the chosen lattice's shape time reaches the
-/// reference's over Every^D (what every Every-th value gives on a flat surface). Every Every-th
+/// costliest value by the shape (its tasks over the lattice of the other axes' values, the
+/// times the shape measured summed; a task it did not measure counts 0, as an interpolation
+/// flat past the shape's last value can call a cheap end costly), then more values one at a time,
+/// each on the axis whose next costliest adds most, until the chosen lattice's shape time reaches
+/// the reference's over Every^D (what every Every-th value gives on a flat surface). Every Every-th
 /// value of a surface whose costs span five orders of magnitude (farm-2d's tiles: 5 us outside
 /// the set, 0.23 s inside) can leave the ratio resting on tasks of a few microseconds, the
-/// clocks' own cost. Ties keep the lower value. Without shape times (or Every 1): every
-/// Every-th value, as the runtime picks them. Each list sorted.
+/// clocks' own cost. Ties keep the lower value. Without shape times for these tasks (or Every
+/// 1): every Every-th value, as the runtime picks them. Each list sorted.
 std::vector<std::vector<int64_t>> costliestValues(const TaskCosts &Shape,
                                                   const std::vector<std::vector<int64_t>> &Values,
                                                   int64_t Every);
