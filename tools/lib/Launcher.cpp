@@ -132,6 +132,28 @@ std::vector<std::string> launchArgv(const LaunchSpec &Spec) {
   return Argv;
 }
 
+bool preferLeanPml(LaunchSpec &Spec, const char *UserPml) {
+  if (UserPml != nullptr)
+    return false;
+  std::vector<std::string> Argv = shellSplit(Spec.Launcher);
+  if (!Argv.empty() && kindOf(Argv.front()) == LauncherKind::Hydra)
+    return false;
+  const std::vector<std::string> &A = Spec.LauncherArgs;
+  for (size_t I = 0; I < A.size(); ++I) {
+    const bool Mca = A[I] == "--mca" || A[I] == "-mca" || A[I] == "--gmca" || A[I] == "-gmca";
+    if (Mca && I + 1 < A.size() && A[I + 1] == "pml")
+      return false;
+    if ((A[I] == "-x" || A[I] == "--x") && I + 1 < A.size() &&
+        A[I + 1].rfind("OMPI_MCA_pml", 0) == 0)
+      return false;
+  }
+  for (const auto &[Name, Value] : Spec.Env)
+    if (Name == "OMPI_MCA_pml")
+      return false;
+  Spec.Env.emplace_back("OMPI_MCA_pml", "ob1");
+  return true;
+}
+
 bool ranksRunHere(const LaunchSpec &Spec) {
   std::vector<std::string> Argv = shellSplit(Spec.Launcher);
   if (!Argv.empty() && kindOf(Argv.front()) == LauncherKind::Forward)

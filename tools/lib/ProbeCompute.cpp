@@ -308,6 +308,7 @@ int runProbeCompute(const CommandArgs &Args) {
   bool Capped = !O.Full && O.Cap > 0;
   Launch.Env.emplace_back("MPIETE_CAP", std::to_string(Capped ? O.Cap : 0));
   Launch.Env.emplace_back("MPIETE_CAP_BOARD", Board.string());
+  preferLeanPml(Launch, std::getenv("OMPI_MCA_pml"));
   // More ranks than processors is fine by design (one rank runs at a time): Open MPI must be
   // told so.
   if (isOpenMpiLauncher(Launch.Launcher) &&

@@ -101,6 +101,7 @@ int runTraceProbe(LaunchSpec Spec, const fs::path &Dir, const std::string &OutNa
       fs::remove(E.path(), EC);
   }
   Spec.Env.emplace(Spec.Env.begin(), "MPIETE_OUTDIR", Dir.string());
+  preferLeanPml(Spec, std::getenv("OMPI_MCA_pml"));
   const fs::path Program = Spec.Program.front();
 
   // The watchdog (--hang-timeout): the ranks keep status files the driver polls; the launcher

@@ -170,3 +170,36 @@ TEST(ProbeParser, WithoutProgram) {
   EXPECT_EQ(P.Launch.LauncherArgs, (Words{"--some-opt", "v", "--report-bindings"}));
   EXPECT_EQ(parseError({"-o", "n.yaml", "stray"}, false), "unexpected argument 'stray'");
 }
+
+TEST(LeanPml, AddedForOpenMpiAndForwardingLaunchers) {
+  LaunchSpec S;
+  S.Launcher = "mpirun.openmpi";
+  S.Program = {"./app.timing"};
+  EXPECT_TRUE(preferLeanPml(S, nullptr));
+  EXPECT_EQ(S.Env, (std::vector<std::pair<std::string, std::string>>{{"OMPI_MCA_pml", "ob1"}}));
+  EXPECT_FALSE(preferLeanPml(S, nullptr)) << "added once";
+  EXPECT_EQ(S.Env.size(), 1u);
+  LaunchSpec Srun;
+  Srun.Launcher = "srun";
+  EXPECT_TRUE(preferLeanPml(Srun, nullptr)); // srun forwards the environment to Open MPI ranks
+}
+
+TEST(LeanPml, TheUsersChoiceWins) {
+  LaunchSpec S;
+  S.Launcher = "mpirun.openmpi";
+  EXPECT_FALSE(preferLeanPml(S, "ucx"));
+  S.LauncherArgs = {"--mca", "pml", "ucx"};
+  EXPECT_FALSE(preferLeanPml(S, nullptr));
+  S.LauncherArgs = {"-x", "OMPI_MCA_pml=cm"};
+  EXPECT_FALSE(preferLeanPml(S, nullptr));
+  S.LauncherArgs = {"--mca", "btl", "self,tcp"}; // another component: ob1 still named
+  EXPECT_TRUE(preferLeanPml(S, nullptr));
+  EXPECT_TRUE(S.Env.size() == 1 && S.Env[0].first == "OMPI_MCA_pml");
+}
+
+TEST(LeanPml, NotForHydra) {
+  LaunchSpec S;
+  S.Launcher = "mpiexec.hydra";
+  EXPECT_FALSE(preferLeanPml(S, nullptr));
+  EXPECT_TRUE(S.Env.empty());
+}

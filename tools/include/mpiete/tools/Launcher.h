@@ -25,6 +25,16 @@ struct LaunchSpec {
 /// The full command line for Spec (for running, and for --verbose / error messages).
 std::vector<std::string> launchArgv(const LaunchSpec &Spec);
 
+/// Names Open MPI's ob1 point-to-point layer for a probe's ranks (OMPI_MCA_pml=ob1 in
+/// Spec.Env) unless the user chose a layer (OMPI_MCA_pml in the environment, `--mca pml X` or
+/// `-x OMPI_MCA_pml...` among the launcher options) or the launcher is MPICH's hydra. Left to
+/// choose, Open MPI 4.1's MPI_Init opens every layer it has, libfabric's among them, which took
+/// 0.2 of the 0.42 s a 3-rank `mpirun` of an empty program takes on the development VM; the
+/// trace and timing probes pass no message through Open MPI that ob1 cannot carry (one node,
+/// or TCP between nodes). Never for probe-comm, which measures the library as the user runs
+/// it. Returns whether it was added (docs/probes.md, "Launch").
+bool preferLeanPml(LaunchSpec &Spec, const char *UserPml);
+
 /// Whether the job's ranks run on this machine as descendants of the launcher: mpirun or
 /// hydra without host options (-H, --host, --hostfile, -f, -hosts, -machinefile...). Not for
 /// srun and the like, whose ranks run under the resource manager's daemons, maybe elsewhere.
