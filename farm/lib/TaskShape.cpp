@@ -27,6 +27,20 @@ double nearestOnLine(const Line &L, int64_t X) {
   return X - Lo->first <= Hi->first - X ? Lo->second : Hi->second;
 }
 
+/// The shape's bend at X along its line: |f(prev) - 2 f(X) + f(next)| over the line's own
+/// measured neighbours of X, relative to Mean and per value of the axis squared (so h^2 times it
+/// is the interpolation's error over h values in units of the mean), 0 where the line has no
+/// value at X or no neighbour on either side, or below Tolerance.
+double shapeBend(const Line &L, int64_t X, int64_t Step, double Mean, double Tolerance) {
+  const auto At = L.find(X);
+  if (At == L.end() || At == L.begin() || std::next(At) == L.end())
+    return 0;
+  const auto Prev = std::prev(At), Next = std::next(At);
+  const double Spacing = double(std::max(X - Prev->first, Next->first - X)) / double(Step);
+  const double Second = std::fabs(Prev->second - 2 * At->second + Next->second) / Mean;
+  return Second <= Tolerance ? 0 : Second / (Spacing * Spacing);
+}
+
 std::vector<int64_t> evenValues(const TaskAxis &A, int64_t N, int64_t M) {
   std::vector<int64_t> Out;
   for (int64_t K = 0; K < M; ++K)
@@ -96,16 +110,37 @@ std::vector<std::vector<int64_t>> chooseTaskValues(const TaskCosts &Shape, int64
         Chosen.insert(WorstAt);
         continue;
       }
-      // Nothing the shape shows is left: the middle of the widest gap (the first of equals).
-      int64_t Gap = 0, GapAt = 0;
+      // Every value the shape measured is on the line: the middle of the gap whose
+      // interpolation errs most. Linear interpolation over a gap of h values errs by about
+      // h^2 |f''| / 8; f'' is the shape's second difference at the gap's ends (over its own
+      // spacing, relative to the mean, noise below the tolerance left out; none where the
+      // shape measured values inside the gap, which lie on its line). A gap is scored
+      // h (1 + h^2 f''), so a flat shape fills its widest gaps (the first of equals) and a
+      // narrow band the shape samples coarsely is measured inside before the flat gaps
+      // elsewhere are halved again (docs/taskfarm.md, "Gaps by curvature").
+      double Best = 0;
+      int64_t GapAt = 0;
       for (auto It = Chosen.begin(); std::next(It) != Chosen.end(); ++It) {
-        const int64_t Inner = (*std::next(It) - *It) / A.Step - 1;
-        if (Inner > Gap) {
-          Gap = Inner;
-          GapAt = *It + A.Step * ((Inner + 1) / 2);
+        const int64_t Lo = *It, Hi = *std::next(It);
+        const int64_t Inner = (Hi - Lo) / A.Step - 1;
+        if (Inner <= 0)
+          continue;
+        const double H = double(Inner + 1);
+        double Bend = 0;
+        for (const auto &[Key, L] : Lines) {
+          const auto Inside = L.upper_bound(Lo);
+          if (Inside != L.end() && Inside->first < Hi)
+            continue; // the shape measured inside the gap, on the line (the knots above)
+          Bend = std::max({Bend, shapeBend(L, Lo, A.Step, Mean, Tolerance),
+                           shapeBend(L, Hi, A.Step, Mean, Tolerance)});
+        }
+        const double Score = H * (1 + H * H * Bend);
+        if (Score > Best) {
+          Best = Score;
+          GapAt = Lo + A.Step * ((Inner + 1) / 2);
         }
       }
-      if (Gap == 0)
+      if (Best == 0)
         break;
       Chosen.insert(GapAt);
     }

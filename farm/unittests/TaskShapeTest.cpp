@@ -242,3 +242,16 @@ TEST(TaskShapeTest, TheSpeedRatioMachineSkipsValuesTheShapeDidNotMeasure) {
   // The shape measured none of the values: every second one.
   EXPECT_EQ(costliestValues(S, Values{{1, 2, 3, 10}}, 2), (Values{{1, 3}}));
 }
+
+TEST(TaskShapeTest, ABandTheShapeSampledCoarselyIsMeasuredInsideFirst) {
+  // The shape measured every 8th value: 1 except 10 at 32 and 5 at 40 (mean 22 / 9). C = 8
+  // gives M = 9: the ends, then the knots 32, 24, 48, 40 (every shape value off the line), and
+  // three more values by score h (1 + h^2 f''). 0..24 holds shape values on its line (8 and 16
+  // are 1): no bend, 24. 24..32 and 32..40 hold none and the shape bends at 32 by 5.74 means
+  // (|1 - 20 + 5| / 2.44) over its spacing 8: 8 (1 + 5.74) = 53.9 each, so 28 and 36 come
+  // first (the widest-gap rule took 12, 56 and 28). 40..48's bend (1.64 at 48) scores 21.1,
+  // less than 0..24's width: 12 is third.
+  const TaskCosts S =
+      shape1d(0, 64, {0, 8, 16, 24, 32, 40, 48, 56, 64}, {1, 1, 1, 1, 10, 5, 1, 1, 1});
+  EXPECT_EQ(chooseTaskValues(S, 8, 0.05), (Values{{0, 12, 24, 28, 32, 36, 40, 48, 64}}));
+}
