@@ -140,11 +140,11 @@ bool preferLeanPml(LaunchSpec &Spec, const char *UserPml) {
     return false;
   const std::vector<std::string> &A = Spec.LauncherArgs;
   for (size_t I = 0; I < A.size(); ++I) {
-    const bool Mca = A[I] == "--mca" || A[I] == "-mca" || A[I] == "--gmca" || A[I] == "-gmca";
-    if (Mca && I + 1 < A.size() && A[I + 1] == "pml")
+    if (I + 1 == A.size())
+      break;
+    if (launcherOptionTakesTwoValues(A[I]) && A[I + 1] == "pml") // --mca pml X
       return false;
-    if ((A[I] == "-x" || A[I] == "--x") && I + 1 < A.size() &&
-        A[I + 1].rfind("OMPI_MCA_pml", 0) == 0)
+    if (A[I] == "-x" && A[I + 1].rfind("OMPI_MCA_pml", 0) == 0)
       return false;
   }
   for (const auto &[Name, Value] : Spec.Env)
