@@ -15,40 +15,6 @@
 
 namespace mpiete::cap {
 
-uint32_t periodOf(const uint64_t *History, uint32_t N) {
-  // History[K % HistorySize] is measured iteration K's signature; the period must hold over
-  // every iteration still in the history, so that a test every few iterations is not taken
-  // for a period of one.
-  const uint32_t Window = std::min(N, HistorySize);
-  for (uint32_t P = 1; P <= MaxPeriod; ++P) {
-    if (Window < 2 * P)
-      return 0;
-    bool Same = true;
-    for (uint32_t K = N - Window + P; K < N && Same; ++K)
-      Same = History[K % HistorySize] == History[(K - P) % HistorySize];
-    if (Same)
-      return P;
-  }
-  return 0;
-}
-
-bool enough(uint32_t Cap, double Tolerance, uint32_t MaxSamples, uint32_t N, double Sum,
-            double SumSq, uint32_t Period) {
-  // Only a loop whose iterations repeat the same calls, every one of a period's variants timed
-  // Cap times: one that changes its communication from one iteration to the next without a
-  // period (a growing pipeline) is not predicted by its first iterations.
-  if (Period == 0 || N < std::max(Cap * Period, MinMeasured))
-    return false;
-  if (N >= MaxSamples || N < 2)
-    return true;
-  const double Mean = Sum / N;
-  if (Mean <= 0 || Period > 1)
-    return true; // a periodic loop's spread is its period's: Cap periods were timed
-  const double Var = std::max(0.0, (SumSq - Sum * Mean) / (N - 1));
-  // The standard error of the mean iteration: a segment whose time varies keeps more samples.
-  return std::sqrt(Var / N) <= Tolerance * Mean;
-}
-
 namespace {
 
 constexpr size_t MaxFrames = 64;
@@ -263,9 +229,14 @@ bool decide(uint32_t Iter) {
     // changes which messages the other receives.
     const bool Everyone = __atomic_load_n(&B.Entered, __ATOMIC_ACQUIRE) >=
                           static_cast<uint64_t>(Recorder::get().size());
-    const bool Stop =
-        Everyone && (!S.Opaque[0] || S.Calls) &&
-        enough(S.Cap, S.Tolerance, S.MaxSamples, S.N, S.Sum, S.SumSq, periodOf(S.History, S.N));
+    // A loop with a period P > 1 (a test every P steps) is left only after an iteration that
+    // ends a period counted from its first, Iter % P == 0: a loop of a multiple of P steps,
+    // or one that stops at a test, ends with that variant, and the computation from its last
+    // call to the first call after the loop is then a segment the full run has too.
+    const uint32_t Period = periodOf(S.History, S.N);
+    const bool Stop = Everyone && (!S.Opaque[0] || S.Calls) &&
+                      enough(S.Cap, S.Tolerance, S.MaxSamples, S.N, S.Sum, S.SumSq, Period) &&
+                      Iter % Period == 0;
     const uint64_t New =
         Stop ? (uint64_t{Iter} << 32 | GoUpTo) : (uint64_t{StopAt} << 32 | uint64_t{Iter});
     if (__atomic_compare_exchange_n(&B.State, &Old, New, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))

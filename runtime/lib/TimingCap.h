@@ -29,11 +29,12 @@ void noteSegment(mpiete_site_t From, mpiete_site_t To, uint64_t Nanos);
 /// fills with this mean are not warm-ups.
 void writeHeader(std::FILE *F);
 
-/// Iterations whose MPI calls are compared to find a loop's period.
-constexpr uint32_t HistorySize = 32, MaxPeriod = 8;
+/// Iterations whose MPI calls are compared to find a loop's period. Codes test for convergence
+/// or print every 10 steps as often as not (f90-stencil3d): a period up to 16 is recognised.
+constexpr uint32_t HistorySize = 64, MaxPeriod = 16;
 /// Iterations timed at least (after the warm-up) before any loop stops: a test every up to
-/// four iterations shows as a period within them.
-constexpr uint32_t MinMeasured = 8;
+/// MaxPeriod iterations is seen within them, so it is never taken for a period of one.
+constexpr uint32_t MinMeasured = MaxPeriod;
 /// The smallest period P <= MaxPeriod of the last 2P signatures of N measured iterations
 /// (History[K % HistorySize] is iteration K's), 0 if none.
 uint32_t periodOf(const uint64_t *History, uint32_t N);

@@ -1,9 +1,10 @@
 #!/bin/sh
 # Checks the capped-mean header lines of runtime/test/capped.c's timing files: OUT NP MODE.
-# The periodic loop runs the warm-up (t = 0) and t = 1..8: its measured iterations make 4
-# sendrecv -> sendrecv, 4 sendrecv -> allreduce and 4 allreduce -> sendrecv segments; the
-# warm-up's are left out, and so is the sendrecv -> sendrecv that began in the warm-up and
-# ends at t = 1 (3 left); the growing loop is never left early, so it has none.
+# The periodic loop runs the warm-up (t = 0) and t = 1..17: its measured iterations make 9
+# sendrecv -> sendrecv, 9 sendrecv -> allreduce and 8 allreduce -> sendrecv segments (the
+# last allreduce's segment ends after the loop); the warm-up's are left out, and so is the
+# sendrecv -> sendrecv that began in the warm-up and ends at t = 1 (8 left); the growing loop
+# is never left early, so it has none.
 out=$1 np=$2 mode=$3
 r=0
 while [ "$r" -lt "$np" ]; do
@@ -11,8 +12,8 @@ while [ "$r" -lt "$np" ]; do
   if [ "$mode" = growing ]; then
     want=""
   else
-    want=$(printf '%s\n' "00abc124:10 00abc124:10 3" "00abc124:10 00abc124:20 4" \
-      "00abc124:20 00abc124:10 4" | sort)
+    want=$(printf '%s\n' "00abc124:10 00abc124:10 8" "00abc124:10 00abc124:20 9" \
+      "00abc124:20 00abc124:10 8" | sort)
   fi
   if [ "$got" != "$want" ]; then
     echo "FAIL rank $r: capped-mean lines (from to occurrences):"

@@ -6,16 +6,23 @@ usage: capped_probe.py --build BUILD --work WORK --mpiexec MPIRUN [--fortran]
 Builds capped-twofile with `make CC=BUILD/bin/mpiete-cc O=WORK/cc`: main.c's loops call
 steps.c, so the frontend gives them the opaque loop hooks and the runtime decides whether they
 make MPI calls. Then `mpiete probe-compute --cap 2` at 2 ranks, per mode of the program:
-  loop     capped after exactly 9 iterations (the warm-up and 8 measured: steps.c's period of
-           two), on every rank; its capped-mean lines name steps.c's three segments, 4 each but
-           the one that began in the warm-up (3: that occurrence is no sample)
+  loop     capped after exactly 18 iterations (the warm-up and 17 measured: at least 16, and
+           left after an iteration that ends steps.c's period of two, as the 100th does), on
+           every rank; its capped-mean lines name steps.c's three segments: 9 allreduces, 8
+           of the two others (one of them began in the warm-up: that occurrence is no sample);
+           given the loop's traces (--program), the same: its segments are all there
   some     rank 0's sending loop and rank 1's receiving loop are different loops, each only
            one rank enters: neither is capped, all 100 steps run
   compute  a loop whose calls make no MPI call: not capped
-  check    the program fails when capped (it checks its step count): probe-compute warns and
-           runs it again uncapped, and the machine file lists no capped loop
+  check    the program fails after MPI_Finalize when capped (it checks its step count): its
+           communication was complete, so probe-compute notes it and keeps the capped timing
+  abort    the program stops before MPI_Finalize when capped: probe-compute warns and runs it
+           again uncapped, and the machine file lists no capped loop
+  rare     an allreduce every 40th step, a period longer than the cap recognises: the loop is
+           left before the first, so the capped run lacks segments the traces (--program) have:
+           probe-compute warns and runs it again uncapped
 With --fortran, capped-fortran too (`make FC=mpiete-fc`: fixed form, IMPLICIT NONE, a labelled
-DO loop whose hook is `IF (MPIETE_ITER_CAPPED(...) .NE. 0) EXIT`): capped after exactly 9
+DO loop whose hook is `IF (MPIETE_ITER_CAPPED(...) .NE. 0) EXIT`): capped after exactly 18
 iterations, on every rank, like the C loop.
 Exits 1 on any failure.
 """
@@ -59,10 +66,22 @@ def main():
         return 1
     mpiete = os.path.join(a.build, "bin", "mpiete")
     fails = []
-    for mode in ("loop", "some", "compute", "check"):
+    for mode in ("loop", "some", "compute", "check", "abort", "rare", "loop-traced"):
         machine = os.path.join(a.work, f"machine-{mode}.yaml")
+        program = mode.replace("-traced", "")
         cmd = [mpiete, "probe-compute", "--cap", "2", "--keep", "-o", machine, "-np", "2",
-               "--launcher", a.mpiexec, os.path.join(cc, "twofile.timing"), mode, "100"]
+               "--launcher", a.mpiexec]
+        if mode in ("rare", "loop-traced"):
+            traces = os.path.join(a.work, f"traces-{program}")
+            rc, out, err = run_group([mpiete, "probe-program", "-o", traces, "-np", "2",
+                                      "--launcher", a.mpiexec,
+                                      os.path.join(cc, "twofile.trace"), program, "100"],
+                                     a.work, env, 300)
+            if rc != 0:
+                fails.append(f"{mode}: probe-program failed ({rc}):\n{out}\n{err}")
+                continue
+            cmd += ["--program", traces]
+        cmd += [os.path.join(cc, "twofile.timing"), program, "100"]
         rc, out, err = run_group(cmd, a.work, env, 300)
         print(f"[{mode}] rc {rc}; {out.strip().splitlines()[-1] if out.strip() else ''}")
         if rc != 0:
@@ -71,10 +90,11 @@ def main():
         loops = capped_loops(machine)
         ran = re.findall(r"^ran (\d+) of 100$", out, re.M)
         kept = re.search(r"rank files kept in (\S+)", out + err)
-        if mode == "loop":
-            if not re.fullmatch(r"[0-9a-f]{8}:1 after 9 iterations", loops) or ran != ["9"]:
-                fails.append(f"loop: expected loop 1 capped after 9 iterations, got "
-                             f"'{loops}', ran {ran}")
+        if mode in ("loop", "loop-traced"):
+            if not re.fullmatch(r"[0-9a-f]{8}:1 after 18 iterations", loops) or ran != ["18"] \
+                    or "warning" in err:
+                fails.append(f"{mode}: expected loop 1 capped after 18 iterations, got "
+                             f"'{loops}', ran {ran}\n{err}")
             rank_files = sorted(glob.glob(os.path.join(kept.group(1), "rank*.timing"))) if kept else []
             if len(rank_files) != 2:
                 fails.append(f"loop: expected 2 kept rank files, got {rank_files}")
@@ -82,12 +102,12 @@ def main():
                 with open(rank_file) as f:
                     text = f.read()
                 means = re.findall(r"^# capped-mean (\S+) (\S+) (\d+) (\d+)$", text, re.M)
-                if re.findall(r"^# capped-loop \S+ (\d+)$", text, re.M) != ["9"] or \
-                        sorted(int(n) for _, _, n, _ in means) != [3, 4, 4]:
+                if re.findall(r"^# capped-loop \S+ (\d+)$", text, re.M) != ["18"] or \
+                        sorted(int(n) for _, _, n, _ in means) != [8, 8, 9]:
                     fails.append(f"loop: {rank_file}: capped-loop / capped-mean lines:\n{text}")
-                # The warm-up made no other executions of these segments: a mean of 4 is its
-                # segment's own; the one of 3 leaves out the execution that began in the
-                # warm-up, so its segment ran once more and took longer.
+                # The warm-up made no other executions of these segments: a mean is its
+                # segment's own, or leaves out the execution that began in the warm-up, so its
+                # segment ran once more and took longer.
                 for fr, to, n, ns in means:
                     seg = re.search(rf"^segment {fr} {to} (\d+) (\d+) ", text, re.M)
                     runs, total = (int(seg.group(1)), int(seg.group(2))) if seg else (0, 0)
@@ -97,10 +117,21 @@ def main():
                         fails.append(f"loop: {rank_file}: capped-mean {fr} {to} {n} {ns} is not "
                                      "its segment's executions and total (less the warm-up's)")
         elif mode == "check":
-            if "the capped timing probe failed (exit status 1); running it again" not in err \
-                    or ran != ["9", "100"] or "after" in loops:
-                fails.append(f"check: expected a failed capped run re-run whole: ran {ran}, "
+            if "exited with status 1 after MPI_Finalize on every rank" not in err \
+                    or ran != ["18"] or not loops.endswith("after 18 iterations"):
+                fails.append(f"check: expected the capped run kept: ran {ran}, "
                              f"capped '{loops}'\n{err}")
+        elif mode == "abort":
+            # The capped run's "ran 18" may be lost: mpirun ends the job at the first exit.
+            if "the capped timing probe failed (exit status 3)" not in err \
+                    or not ran or ran[-1] != "100" or "after" in loops:
+                fails.append(f"abort: expected a failed capped run re-run whole: ran {ran}, "
+                             f"capped '{loops}'\n{err}")
+        elif mode == "rare":
+            if "left a loop before it made every call the traces" not in err \
+                    or len(ran) != 2 or ran[1] != "100" or "after" in loops:
+                fails.append(f"rare: expected a capped run that missed the allreduce re-run "
+                             f"whole: ran {ran}, capped '{loops}'\n{err}")
         elif loops != "" or ran != ["100"]:
             fails.append(f"{mode}: expected no capped loop and 100 steps: '{loops}', ran {ran}")
         if kept:
@@ -129,9 +160,9 @@ def fortran(a, env, mpiete):
     if rc != 0:
         return [f"fortran: probe-compute failed ({rc}):\n{out}\n{err}"]
     loops = capped_loops(machine)
-    if not re.fullmatch(r"[0-9a-f]{8}:1 after 9 iterations", loops) or \
-            re.findall(r"^ran (\d+) of 100$", out, re.M) != ["9"]:
-        return [f"fortran: expected loop 1 capped after 9 iterations: '{loops}'\n{out}"]
+    if not re.fullmatch(r"[0-9a-f]{8}:1 after 18 iterations", loops) or \
+            re.findall(r"^ran (\d+) of 100$", out, re.M) != ["18"]:
+        return [f"fortran: expected loop 1 capped after 18 iterations: '{loops}'\n{out}"]
     return []
 
 

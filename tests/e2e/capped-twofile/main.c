@@ -5,7 +5,9 @@
  *   loop     every rank runs one loop of STEPS steps (sendrecv, allreduce every second step)
  *   some     rank 0 sends STEPS messages to rank 1 in one loop, rank 1 receives them in another
  *   compute  a loop of computation only (steps.c's work), then one allreduce
- *   check    as loop, then fails (exit 1) unless all STEPS steps ran
+ *   check    as loop, then, after MPI_Finalize, fails (exit 1) unless all STEPS steps ran
+ *   abort    as loop, then stops before MPI_Finalize (exit 3) unless all STEPS steps ran
+ *   rare     every rank runs one loop of STEPS steps (sendrecv, allreduce every 40th step)
  * Prints "ran N of STEPS" on rank 0. */
 #include "steps.h"
 
@@ -25,13 +27,24 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   mode = argc > 1 ? argv[1] : "loop";
   steps = argc > 2 ? atoi(argv[2]) : 100;
-  if (strcmp(mode, "loop") == 0 || strcmp(mode, "check") == 0) {
+  if (strcmp(mode, "loop") == 0 || strcmp(mode, "check") == 0 || strcmp(mode, "abort") == 0) {
     for (t = 0; t < steps; t++) {
       x = step(x, t);
       ran++;
     }
     if (strcmp(mode, "check") == 0 && ran != steps)
       status = 1;
+    if (strcmp(mode, "abort") == 0 && ran != steps) {
+      if (rank == 0)
+        printf("ran %d of %d\n", ran, steps);
+      fflush(stdout);
+      exit(3);
+    }
+  } else if (strcmp(mode, "rare") == 0) {
+    for (t = 0; t < steps; t++) {
+      x = step_rare(x, t);
+      ran++;
+    }
   } else if (strcmp(mode, "some") == 0) {
     if (rank == 0)
       for (t = 0; t < steps; t++) {

@@ -1,0 +1,45 @@
+// The capped loops' rules (TimingCap.h): a loop's period from its iterations' call signatures,
+// and whether enough iterations were timed to leave it. No state of the runtime's: unit-tested
+// (runtime/unittests/CapRulesTest.cpp).
+#include "TimingCap.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace mpiete::cap {
+
+uint32_t periodOf(const uint64_t *History, uint32_t N) {
+  // History[K % HistorySize] is measured iteration K's signature; the period must hold over
+  // every iteration still in the history, so that a test every few iterations is not taken
+  // for a period of one.
+  const uint32_t Window = std::min(N, HistorySize);
+  for (uint32_t P = 1; P <= MaxPeriod; ++P) {
+    if (Window < 2 * P)
+      return 0;
+    bool Same = true;
+    for (uint32_t K = N - Window + P; K < N && Same; ++K)
+      Same = History[K % HistorySize] == History[(K - P) % HistorySize];
+    if (Same)
+      return P;
+  }
+  return 0;
+}
+
+bool enough(uint32_t Cap, double Tolerance, uint32_t MaxSamples, uint32_t N, double Sum,
+            double SumSq, uint32_t Period) {
+  // Only a loop whose iterations repeat the same calls, every one of a period's variants timed
+  // Cap times: one that changes its communication from one iteration to the next without a
+  // period (a growing pipeline) is not predicted by its first iterations.
+  if (Period == 0 || N < std::max(Cap * Period, MinMeasured))
+    return false;
+  if (N >= MaxSamples || N < 2)
+    return true;
+  const double Mean = Sum / N;
+  if (Mean <= 0 || Period > 1)
+    return true; // a periodic loop's spread is its period's: Cap periods were timed
+  const double Var = std::max(0.0, (SumSq - Sum * Mean) / (N - 1));
+  // The standard error of the mean iteration: a segment whose time varies keeps more samples.
+  return std::sqrt(Var / N) <= Tolerance * Mean;
+}
+
+} // namespace mpiete::cap

@@ -1,0 +1,76 @@
+// The capped loops' rules (runtime/lib/CapRules.cpp): the period of a loop's call signatures,
+// and when enough iterations were timed to leave it.
+#include "TimingCap.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+using namespace mpiete::cap;
+
+namespace {
+
+/// The history of N measured iterations whose signature is Sig(K), as the runtime keeps it.
+template <typename F> std::vector<uint64_t> history(uint32_t N, F Sig) {
+  std::vector<uint64_t> H(HistorySize, 0);
+  for (uint32_t K = 0; K < N; ++K)
+    H[K % HistorySize] = Sig(K);
+  return H;
+}
+
+TEST(CapRulesTest, SameCallsEveryIterationIsAPeriodOfOne) {
+  EXPECT_EQ(periodOf(history(20, [](uint32_t) { return 7u; }).data(), 20), 1u);
+  // Two iterations are the least that show a period.
+  EXPECT_EQ(periodOf(history(1, [](uint32_t) { return 7u; }).data(), 1), 0u);
+}
+
+TEST(CapRulesTest, ATestEveryTenStepsIsAPeriodOfTen) {
+  // f90-stencil3d: an allreduce of a checksum every 10 steps (measured iterations 9, 19, ...).
+  auto Sig = [](uint32_t K) { return (K + 1) % 10 == 0 ? 2u : 1u; };
+  EXPECT_EQ(periodOf(history(19, Sig).data(), 19), 0u); // one test seen: no period yet
+  EXPECT_EQ(periodOf(history(20, Sig).data(), 20), 10u);
+  EXPECT_EQ(periodOf(history(200, Sig).data(), 200), 10u);
+}
+
+TEST(CapRulesTest, ATestInTheHistoryIsNeverAPeriodOfOne) {
+  // One different iteration anywhere in the last HistorySize breaks every shorter period.
+  auto Sig = [](uint32_t K) { return K == 30 ? 9u : 1u; };
+  EXPECT_EQ(periodOf(history(40, Sig).data(), 40), 0u);
+  // Once it has left the history, the loop repeats again.
+  EXPECT_EQ(periodOf(history(30 + HistorySize + 1, Sig).data(), 30 + HistorySize + 1), 1u);
+}
+
+TEST(CapRulesTest, APeriodLongerThanTheLimitIsNone) {
+  auto Sig = [](uint32_t K) { return K % (MaxPeriod + 1) == 0 ? 2u : 1u; };
+  EXPECT_EQ(periodOf(history(HistorySize, Sig).data(), HistorySize), 0u);
+}
+
+TEST(CapRulesTest, ChangingCallsHaveNoPeriod) {
+  // A pipeline that grows: every iteration's calls differ.
+  EXPECT_EQ(periodOf(history(HistorySize, [](uint32_t K) { return uint64_t{K}; }).data(),
+                     HistorySize),
+            0u);
+}
+
+TEST(CapRulesTest, EnoughWaitsForTheMinimumAndEveryVariant) {
+  const double Tol = 0.02;
+  // Equal iterations: the spread is zero, but never fewer than MinMeasured.
+  EXPECT_FALSE(enough(2, Tol, 32, MinMeasured - 1, (MinMeasured - 1) * 100.0,
+                      (MinMeasured - 1) * 1e4, 1));
+  EXPECT_TRUE(enough(2, Tol, 32, MinMeasured, MinMeasured * 100.0, MinMeasured * 1e4, 1));
+  // Period 10 with cap 2: two of each variant, 20 iterations.
+  EXPECT_FALSE(enough(2, Tol, 32, 19, 1900, 19 * 1e4, 10));
+  EXPECT_TRUE(enough(2, Tol, 32, 20, 2000, 20 * 1e4, 10));
+  // No period: never.
+  EXPECT_FALSE(enough(2, Tol, 1000, 500, 5e4, 500 * 1e4, 0));
+}
+
+TEST(CapRulesTest, EnoughKeepsSamplingASpreadMeanUpToTheMaximum) {
+  // Iterations of 50 and 150 (standard error of the mean about 50/sqrt(N) against 100).
+  const uint32_t N = 20;
+  const double Sum = N * 100.0, SumSq = N / 2 * (50.0 * 50 + 150.0 * 150);
+  EXPECT_FALSE(enough(2, 0.02, 32, N, Sum, SumSq, 1));
+  EXPECT_TRUE(enough(2, 0.02, N, N, Sum, SumSq, 1)); // the maximum reached
+}
+
+} // namespace
