@@ -225,6 +225,8 @@ public:
   bool communicates(const p::Name &Callee) const;
   bool communicates(const std::string &Name) const { return Communicating.count(Name) != 0; }
   bool defined(const std::string &Name) const { return Defined.count(Name) != 0; }
+  /// A procedure of a module compiled earlier whose facts say it does not communicate.
+  bool silent(const p::Name &Callee) const;
 
 private:
   ModuleFacts &Facts;
@@ -238,6 +240,10 @@ struct StmtFacts {
   bool Jump = false;               ///< GOTO, RETURN, STOP, EXIT, CYCLE, ERR=, alternate return...
   bool LeavesUnit = false;         ///< RETURN, STOP, ERROR STOP, FAIL IMAGE, alternate return
   std::vector<std::string> Opaque; ///< callees whose bodies the unit cannot see
+  /// A CALL of a subroutine the unit cannot see that may communicate: an external one, or one
+  /// of a module without facts (a module procedure whose facts say it does not is no such call;
+  /// nor is a function reference, which may sit in an expression evaluated per element).
+  bool HiddenCall = false;
 };
 
 struct FactsWalker {
@@ -245,10 +251,11 @@ struct FactsWalker {
   StmtFacts &F;
   template <typename T> bool Pre(const T &) { return true; }
   template <typename T> void Post(const T &) {}
-  void call(const p::Call &C) {
+  void call(const p::Call &C, bool Subroutine) {
     const p::Name *N = designatorName(C);
     if (!N) {
       addOpaque("(procedure component)");
+      F.HiddenCall = F.HiddenCall || Subroutine;
       return;
     }
     std::string L = calleeName(*N);
@@ -267,13 +274,14 @@ struct FactsWalker {
     if (N->symbol && N->symbol->GetUltimate().attrs().test(Fortran::semantics::Attr::INTRINSIC))
       return;
     addOpaque(L);
+    F.HiddenCall = F.HiddenCall || (Subroutine && !CA.silent(*N));
   }
   bool Pre(const p::CallStmt &S) {
-    call(S.call);
+    call(S.call, /*Subroutine=*/true);
     return true;
   }
   bool Pre(const p::FunctionReference &R) {
-    call(R.v);
+    call(R.v, /*Subroutine=*/false);
     return true;
   }
 #define MPIETE_JUMP(Type)                                                                          \

@@ -26,12 +26,12 @@ public:
     LoopStack.clear();
     TerminalStack.clear();
     Counters.clear();
-    CapHook = false;
+    CapHook = OpaqueCapHook = false;
     TargetCollector TC;
     p::Walk(*P.Exec, TC);
     Targets = std::move(TC.Targets);
     sequence(P.Exec->v, std::nullopt);
-    if (!Counters.empty() || CapHook)
+    if (!Counters.empty() || CapHook || OpaqueCapHook)
       counterDecl(P);
   }
 
@@ -113,8 +113,14 @@ private:
     p::CharBlock Span = Fortran::common::visit([&](const auto &X) { return spanOf(X); }, EC.u);
     StmtFacts F;
     StmtTraits T = constructTraits(EC, F);
-    if (Segments && !T.Communicates)
-      return; // nothing to rewrite, and no hooks where no MPI call runs
+    if (Segments && !T.Communicates) {
+      // Nothing to rewrite, and no hooks where no MPI call runs, unless a loop in it calls a
+      // subroutine the unit cannot see, which may communicate: then that loop gets the opaque
+      // hooks (the timing probe's cap follows it; nothing else does).
+      if (F.HiddenCall)
+        opaqueLoops(EC);
+      return;
+    }
     if (Policy.isComputation(T) && !Span.empty()) {
       add(R, Span, T, F);
       return;
@@ -290,7 +296,7 @@ private:
   /// `do 10 i` / `10 continue`): there is no place after the inner loop only, and the runtime
   /// discovers the exit lazily.
   void loopSite(const p::DoConstruct &D, const p::Statement<p::NonLabelDoStmt> &DoS,
-                std::optional<p::Label> Lab) {
+                std::optional<p::Label> Lab, bool Opaque = false) {
     p::CharBlock Span = spanOf(D);
     auto LB = SM.beginOf(DoS.source), BB = SM.endOf(DoS.source), LE = SM.endOf(Span);
     if (!LB || !BB || !LE || *LB >= *BB || *BB > *LE)
@@ -306,11 +312,45 @@ private:
     // it would run what follows the loop, which the original never does there): then the loop
     // is followed, not capped.
     E.Leaves = !Shared && !facts(D).LeavesUnit;
-    CapHook = CapHook || E.Leaves;
+    // An opaque loop the cap could not leave gets no hooks at all: nothing else uses them.
+    if (Opaque && !E.Leaves)
+      return;
+    E.OpaqueLoop = Opaque;
+    (Opaque ? OpaqueCapHook : CapHook) = (Opaque ? OpaqueCapHook : CapHook) || E.Leaves;
     Block B = newBlock(BlockKind::Loop, DoS.source, Span);
     B.Compute = Model.Computes.size();
     Model.Computes.push_back(E);
     Model.Blocks.push_back(std::move(B));
+  }
+
+  /// Segments: the outermost DO loops in EC that call a subroutine the unit cannot see (EC
+  /// makes no MPI call the unit can see): their iterations may communicate at run time.
+  void opaqueLoops(const p::ExecutableConstruct &EC) {
+    using Fortran::common::Indirection;
+    auto Inside = [&](const p::Block &B) {
+      for (const p::ExecutionPartConstruct &EPC : B)
+        if (const auto *In = std::get_if<p::ExecutableConstruct>(&EPC.u);
+            In && facts(*In).HiddenCall)
+          opaqueLoops(*In);
+    };
+    if (const auto *D = std::get_if<Indirection<p::DoConstruct>>(&EC.u)) {
+      const auto &DoS = std::get<p::Statement<p::NonLabelDoStmt>>(D->value().t);
+      loopSite(D->value(), DoS, doLabel(DoS), /*Opaque=*/true);
+    } else if (const auto *I = std::get_if<Indirection<p::IfConstruct>>(&EC.u)) {
+      const p::IfConstruct &If = I->value();
+      Inside(std::get<p::Block>(If.t));
+      for (const auto &EI : std::get<std::list<p::IfConstruct::ElseIfBlock>>(If.t))
+        Inside(std::get<p::Block>(EI.t));
+      if (const auto &E = std::get<std::optional<p::IfConstruct::ElseBlock>>(If.t))
+        Inside(std::get<p::Block>(E->t));
+    } else if (const auto *C = std::get_if<Indirection<p::CaseConstruct>>(&EC.u)) {
+      for (const auto &Case : std::get<std::list<p::CaseConstruct::Case>>(C->value().t))
+        Inside(std::get<p::Block>(Case.t));
+    } else if (const auto *B = std::get_if<Indirection<p::BlockConstruct>>(&EC.u)) {
+      Inside(std::get<p::Block>(B->value().t));
+    } else if (const auto *A = std::get_if<Indirection<p::AssociateConstruct>>(&EC.u)) {
+      Inside(std::get<p::Block>(A->value().t));
+    }
   }
 
   /// Seed 004 section 3.1.1: a loop whose body is exactly one compute block is timed whole.
@@ -374,6 +414,7 @@ private:
     CounterDecl D;
     D.Blocks = Counters;
     D.CapHook = CapHook;
+    D.OpaqueCapHook = OpaqueCapHook;
     std::optional<unsigned> After;
     LastStatementWalker W{SM, After};
     const p::SpecificationPart &Spec = *P.Spec;
@@ -554,7 +595,8 @@ private:
   std::vector<std::optional<p::Label>> TerminalStack;
   std::set<p::Label> Targets;
   std::vector<uint32_t> Counters;
-  bool CapHook = false; ///< a loop of this procedure has the leaving iteration hook
+  bool CapHook = false;       ///< a loop of this procedure has the leaving iteration hook
+  bool OpaqueCapHook = false; ///< a loop of this procedure has the opaque one
   /// Fortran's partition is seed 004's: every DO, IF and SELECT CASE ends a compute block.
   PartitionPolicy Policy{/*SeedBlocks=*/true};
   bool Segments; ///< no compute blocks: only DO loops with MPI calls get (iteration) hooks

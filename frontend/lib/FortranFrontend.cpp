@@ -227,6 +227,11 @@ bool CommunicationAnalysis::communicates(const p::Name &Callee) const {
   return !Mod.empty() && !Defined.count(Name) && Facts.communicates(Mod, Name);
 }
 
+bool CommunicationAnalysis::silent(const p::Name &Callee) const {
+  const std::string Name = calleeName(Callee), Mod = moduleOf(Callee);
+  return !Mod.empty() && !Defined.count(Name) && Facts.known(Mod) && !Facts.communicates(Mod, Name);
+}
+
 } // namespace fortran
 
 namespace {

@@ -37,6 +37,17 @@ extern "C" MPI_Fint mpiete_iter_capped_(const MPI_Fint *unit, const MPI_Fint *id
 extern "C" decltype(mpiete_iter_capped_) mpiete_iter_capped__
     __attribute__((alias("mpiete_iter_capped_")));
 
+// `IF (MPIETE_ITER_OPAQUE_CAPPED(UNIT, IDX) .NE. 0) EXIT` and `CALL MPIETE_LOOP_EXIT_OPAQUE`:
+// a loop whose MPI calls are in subroutines its unit cannot see (both variants; the trace
+// variant's do nothing).
+extern "C" MPI_Fint mpiete_iter_opaque_capped_(const MPI_Fint *unit, const MPI_Fint *idx) {
+  return mpiete_iter_opaque_capped(site(unit, idx));
+}
+extern "C" decltype(mpiete_iter_opaque_capped_) mpiete_iter_opaque_capped__
+    __attribute__((alias("mpiete_iter_opaque_capped_")));
+
+MPIETE_FORTRAN_HOOK(mpiete_loop_exit_opaque) { mpiete_loop_exit_opaque(site(unit, idx)); }
+
 #if defined(MPIETE_VARIANT_TRACE)
 
 MPIETE_FORTRAN_HOOK(mpiete_tr_block) { mpiete_tr_block(site(unit, idx)); }

@@ -47,16 +47,16 @@ TEST(CapRulesTest, APeriodLongerThanTheLimitIsNone) {
 
 TEST(CapRulesTest, ChangingCallsHaveNoPeriod) {
   // A pipeline that grows: every iteration's calls differ.
-  EXPECT_EQ(periodOf(history(HistorySize, [](uint32_t K) { return uint64_t{K}; }).data(),
-                     HistorySize),
-            0u);
+  EXPECT_EQ(
+      periodOf(history(HistorySize, [](uint32_t K) { return uint64_t{K}; }).data(), HistorySize),
+      0u);
 }
 
 TEST(CapRulesTest, EnoughWaitsForTheMinimumAndEveryVariant) {
   const double Tol = 0.02;
   // Equal iterations: the spread is zero, but never fewer than MinMeasured.
-  EXPECT_FALSE(enough(2, Tol, 32, MinMeasured - 1, (MinMeasured - 1) * 100.0,
-                      (MinMeasured - 1) * 1e4, 1));
+  EXPECT_FALSE(
+      enough(2, Tol, 32, MinMeasured - 1, (MinMeasured - 1) * 100.0, (MinMeasured - 1) * 1e4, 1));
   EXPECT_TRUE(enough(2, Tol, 32, MinMeasured, MinMeasured * 100.0, MinMeasured * 1e4, 1));
   // Period 10 with cap 2: two of each variant, 20 iterations.
   EXPECT_FALSE(enough(2, Tol, 32, 19, 1900, 19 * 1e4, 10));

@@ -23,7 +23,9 @@ make MPI calls. Then `mpiete probe-compute --cap 2` at 2 ranks, per mode of the 
            probe-compute warns and runs it again uncapped
 With --fortran, capped-fortran too (`make FC=mpiete-fc`: fixed form, IMPLICIT NONE, a labelled
 DO loop whose hook is `IF (MPIETE_ITER_CAPPED(...) .NE. 0) EXIT`): capped after exactly 18
-iterations, on every rank, like the C loop.
+iterations, on every rank, like the C loop; and capmain, whose labelled DO loop calls the
+external subroutine STEP of capstep.f (its MPI calls): the opaque hooks, capped after 18
+iterations, while its loop of WORK (no MPI call) runs whole.
 Exits 1 on any failure.
 """
 
@@ -163,6 +165,24 @@ def fortran(a, env, mpiete):
     if not re.fullmatch(r"[0-9a-f]{8}:1 after 18 iterations", loops) or \
             re.findall(r"^ran (\d+) of 100$", out, re.M) != ["18"]:
         return [f"fortran: expected loop 1 capped after 18 iterations: '{loops}'\n{out}"]
+    # The loop whose MPI calls are in capstep.f: the opaque hooks, capped like the others;
+    # the loop that calls only WORK makes no MPI call and runs whole.
+    with open(os.path.join(fc, ".mpiete", "capmain.o.timing.f")) as f:
+        hooks = re.findall(r"MPIETE_ITER_OPAQUE_CAPPED\(", f.read())
+    if len(hooks) != 2:
+        return [f"fortran: expected the opaque hook in both loops of capmain.f, got {len(hooks)}"]
+    machine = os.path.join(a.work, "machine-fortran-opaque.yaml")
+    rc, out, err = run_group([mpiete, "probe-compute", "--cap", "2", "-o", machine, "-np", "2",
+                              "--launcher", a.mpiexec, os.path.join(fc, "capmain.timing"),
+                              "100"], a.work, env, 300)
+    print(f"[fortran-opaque] rc {rc}; {out.strip()}")
+    if rc != 0:
+        return [f"fortran-opaque: probe-compute failed ({rc}):\n{out}\n{err}"]
+    loops = capped_loops(machine)
+    if not re.fullmatch(r"[0-9a-f]{8}:\d+ after 18 iterations", loops) or \
+            re.findall(r"^(?:ran|work) (\d+) of 100$", out, re.M) != ["18", "100"]:
+        return [f"fortran-opaque: expected the STEP loop capped after 18 iterations and the "
+                f"WORK loop whole: '{loops}'\n{out}"]
     return []
 
 

@@ -85,6 +85,9 @@ public:
         Decls.push_back(Fixed ? "INTEGER*8 " + counter(B) : "integer(kind=8) :: " + counter(B));
       if (D.CapHook)
         Decls.push_back(Fixed ? "INTEGER MPIETE_ITER_CAPPED" : "integer :: mpiete_iter_capped");
+      if (D.OpaqueCapHook)
+        Decls.push_back(Fixed ? "INTEGER MPIETE_ITER_OPAQUE_CAPPED"
+                              : "integer :: mpiete_iter_opaque_capped");
       for (const std::string &Decl : Decls) {
         if (D.After)
           after(D.Offset, Decl, /*LikeNext=*/true);
@@ -345,6 +348,18 @@ private:
       // Segments: a DO loop with MPI calls; no exit hook where the frontend found no place.
       // Its iteration hook leaves it when the timing probe's cap says so, except in a loop an
       // OpenMP or OpenACC directive governs (EXIT may not leave it).
+      // An opaque loop (its calls go into subroutines the unit cannot see) has the opaque
+      // hooks, which only the cap uses; the frontend gives it none where it could not leave.
+      if (E.OpaqueLoop) {
+        if (directiveBefore(E.LoopBegin))
+          return;
+        after(E.BodyBegin,
+              kw("if (mpiete_iter_opaque_capped(") + ids(B.Index) + kw(") .ne. 0) exit"),
+              /*LikeNext=*/true);
+        if (E.LoopEnd != 0)
+          after(E.LoopEnd, hook("mpiete_loop_exit_opaque", B.Index));
+        return;
+      }
       if (E.Leaves && !directiveBefore(E.LoopBegin))
         after(E.BodyBegin, kw("if (mpiete_iter_capped(") + ids(B.Index) + kw(") .ne. 0) exit"),
               /*LikeNext=*/true);

@@ -65,8 +65,9 @@ struct ComputeEdits {
   unsigned BodyBegin = 0, BodyEnd = 0;
   bool BodyIsCompound = false; ///< BodyBegin is just after the body's '{'
   /// Segments: a loop with no MPI call the unit can see, but calls into procedures it cannot
-  /// (another unit's, through a pointer): its hooks are the opaque ones, which only the timing
-  /// probe's cap uses, and only once its iterations make MPI calls at run time.
+  /// (another unit's, through a pointer; Fortran: a CALL of an external subroutine or one of a
+  /// module without facts): its hooks are the opaque ones, which only the timing probe's cap
+  /// uses, and only once its iterations make MPI calls at run time.
   bool OpaqueLoop = false;
   /// Segments: the loop's iteration hook can leave it, so the timing probe's cap can stop it
   /// (C: the `mpiete_iter` macro's `break`; Fortran: `IF (MPIETE_ITER_CAPPED(...) .NE. 0) EXIT`,
@@ -99,6 +100,7 @@ struct CounterDecl {
   bool After = true;   ///< a new line after the statement ending at Offset; else before
   std::vector<uint32_t> Blocks; ///< the whole-loop blocks whose counters it declares
   bool CapHook = false;         ///< also the type of the cap hook (some loop of it Leaves)
+  bool OpaqueCapHook = false;   ///< also the type of the opaque loops' cap hook
 };
 
 /// A statement the skeleton trace probe leaves out (docs/skeleton.md): the text [Begin, End) of
