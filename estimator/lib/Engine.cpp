@@ -527,7 +527,7 @@ Engine::Impl::RankSegment &Engine::Impl::rankSegment(uint32_t R, BlockId From, B
       uint32_t &T = SegmentIndex.getOrInsert(TKey, 0, &New);
       if (New) {
         T = uint32_t(SegmentTotals.size());
-        SegmentTotals.push_back(SegmentResult{From, To, 0, 0});
+        SegmentTotals.push_back(SegmentResult{From, To, 0, 0, 0, 0});
       } else if (SegmentTotals[T].From != From || SegmentTotals[T].To != To) {
         continue;
       }
@@ -567,7 +567,8 @@ bool Engine::Impl::doSegment(uint32_t R, const Event &E) {
                 "' on rank " + std::to_string(R) + " in the compute base data");
     return false;
   }
-  const double Sec = G.Times->seconds(G.Occurrences++);
+  const uint64_t K = G.Occurrences++;
+  const double Sec = G.Times->seconds(K);
   const int64_t Ps = std::max<int64_t>(0, roundNs(Sec * 1e12));
   TimeNs Ns = takeWholeNs((unsigned __int128)uint64_t(Ps) + S.CarryPs, S.CarryPs);
   if (Opt.Assume)
@@ -579,6 +580,10 @@ bool Engine::Impl::doSegment(uint32_t R, const Event &E) {
   SegmentResult &T = SegmentTotals[G.Total];
   ++T.Executions;
   T.Compute += Ns;
+  if (K >= G.Times->Executions) [[unlikely]] {
+    ++T.Unmeasured;
+    T.UnmeasuredCompute += Ns;
+  }
   S.Cur.Compute += Ns;
   if (Opt.Timeline && Ns > 0)
     Opt.Timeline->span(int(R), SpanKind::Compute, E.Block, Begin, S.Now);

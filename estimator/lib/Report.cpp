@@ -16,6 +16,32 @@ std::string describeSegment(const ReportOptions &Opt, const SegmentResult &G) {
                              : formatBlock(G.From) + " -> " + formatBlock(G.To);
 }
 
+/// The segment executions replayed with their segment's mean because the compute base data
+/// measured fewer (SegmentResult::Unmeasured), against all of them and all the compute.
+struct Extrapolated {
+  uint64_t Executions = 0, Of = 0;
+  TimeNs Compute = 0, AllCompute = 0;
+  double share() const { return AllCompute > 0 ? double(Compute) / double(AllCompute) : 0.0; }
+};
+
+Extrapolated extrapolated(const EstimateResult &R) {
+  Extrapolated X;
+  for (const SegmentResult &G : R.Segments) {
+    X.Executions += G.Unmeasured;
+    X.Of += G.Executions;
+    X.Compute += G.UnmeasuredCompute;
+    X.AllCompute += G.Compute;
+  }
+  return X;
+}
+
+std::string cappedLoopsList(const ReportOptions &Opt, bool Quoted) {
+  std::string L;
+  for (const std::string &C : Opt.CappedLoops)
+    L += (L.empty() ? "" : ", ") + (Quoted ? quotedString(C) : C);
+  return L;
+}
+
 } // namespace
 
 std::string regionInstanceName(int RegionInstance) {
@@ -37,6 +63,21 @@ void writeText(std::ostream &OS, const EstimateResult &R, const ReportOptions &O
     OS << "  all instances: " << formatSeconds(R.InstancesTotal) << " s\n";
   }
   OS << "events replayed: " << R.Events << ", messages: " << R.Messages << "\n";
+  if (const Extrapolated X = extrapolated(R); X.Executions > 0) {
+    char Line[200];
+    std::snprintf(Line, sizeof Line,
+                  "extrapolated: %llu of %llu compute segment executions (%s s, %.1f%% of the "
+                  "predicted compute) take their segment's mean, not a time of their own",
+                  (unsigned long long)X.Executions, (unsigned long long)X.Of,
+                  formatSeconds(X.Compute).c_str(), 100.0 * X.share());
+    OS << Line;
+    if (Opt.SampleCap > 0)
+      OS << ": the timing probe left loops early (--cap " << Opt.SampleCap
+         << "): " << cappedLoopsList(Opt, false) << "\n";
+    else
+      OS << ": the timing run made them fewer times than the traces (another input or rank "
+            "count, or a nondeterministic program)\n";
+  }
   if (R.NondeterministicReceives)
     OS << "warning: " << R.NondeterministicReceives
        << " wildcard receives are predicted to match a different message than recorded "
@@ -90,6 +131,13 @@ void writeYaml(std::ostream &OS, const EstimateResult &R, const ReportOptions &O
        << ", ranks: " << R.Instances[I].Ranks << "}\n";
   OS << "events: " << R.Events << "\nmessages: " << R.Messages << "\n";
   OS << "nondeterministic_receives: " << R.NondeterministicReceives << "\n";
+  const Extrapolated X = extrapolated(R);
+  char Share[32];
+  std::snprintf(Share, sizeof Share, "%.6g", X.share());
+  OS << "extrapolated: {executions: " << X.Executions << ", of: " << X.Of
+     << ", compute_seconds: " << formatSeconds(X.Compute) << ", share_of_compute: " << Share
+     << ", sample_cap: " << Opt.SampleCap << ", capped_loops: [" << cappedLoopsList(Opt, true)
+     << "]}\n";
   OS << "ranks:\n";
   for (const RankResult &K : R.Ranks)
     OS << "  - {rank: " << K.Rank << ", compute_seconds: " << formatSeconds(K.Compute)
@@ -108,7 +156,8 @@ void writeYaml(std::ostream &OS, const EstimateResult &R, const ReportOptions &O
   for (const SegmentResult &G : R.topSegments(Opt.TopSegments))
     OS << "  - {from: \"" << formatBlock(G.From) << "\", to: \"" << formatBlock(G.To)
        << "\", compute_seconds: " << formatSeconds(G.Compute) << ", executions: " << G.Executions
-       << ", where: " << quotedString(describeSegment(Opt, G)) << "}\n";
+       << ", unmeasured: " << G.Unmeasured << ", where: " << quotedString(describeSegment(Opt, G))
+       << "}\n";
   if (Opt.ExtraYaml)
     Opt.ExtraYaml(OS);
 }
@@ -135,6 +184,15 @@ void writeJson(std::ostream &OS, const EstimateResult &R, const ReportOptions &O
   OS << (R.Instances.empty() ? "],\n" : "\n  ],\n");
   OS << "  \"events\": " << R.Events << ",\n  \"messages\": " << R.Messages << ",\n";
   OS << "  \"nondeterministic_receives\": " << R.NondeterministicReceives << ",\n";
+  {
+    const Extrapolated X = extrapolated(R);
+    char Share[32];
+    std::snprintf(Share, sizeof Share, "%.6g", X.share());
+    OS << "  \"extrapolated\": {\"executions\": " << X.Executions << ", \"of\": " << X.Of
+       << ", \"compute_seconds\": " << formatSeconds(X.Compute)
+       << ", \"share_of_compute\": " << Share << ", \"sample_cap\": " << Opt.SampleCap
+       << ", \"capped_loops\": [" << cappedLoopsList(Opt, true) << "]},\n";
+  }
   OS << "  \"ranks\": [";
   for (size_t I = 0; I < R.Ranks.size(); ++I) {
     const RankResult &K = R.Ranks[I];
@@ -164,7 +222,7 @@ void writeJson(std::ostream &OS, const EstimateResult &R, const ReportOptions &O
     const SegmentResult &G = Segments[I];
     OS << (I ? ",\n    " : "\n    ") << "{\"from\": \"" << formatBlock(G.From) << "\", \"to\": \""
        << formatBlock(G.To) << "\", \"compute_seconds\": " << formatSeconds(G.Compute)
-       << ", \"executions\": " << G.Executions
+       << ", \"executions\": " << G.Executions << ", \"unmeasured\": " << G.Unmeasured
        << ", \"where\": " << quotedString(describeSegment(Opt, G)) << "}";
   }
   OS << (Segments.empty() ? "]" : "\n  ]");

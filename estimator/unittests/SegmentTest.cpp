@@ -111,6 +111,44 @@ TEST(SegmentTest, SeriesGivesEachOccurrenceItsBucket) {
   EXPECT_EQ(R.Ranks[1].Compute, 550);
 }
 
+TEST(SegmentTest, OccurrencesPastTheMeasuredOnesAreReportedAsExtrapolated) {
+  TableComputeModel C;
+  unsigned M = C.addMachine();
+  // A capped loop's segment: 2 executions measured, 100 and 300 ns; the rest take the mean.
+  C.setSegment(M, series(A, B, 2, 1, {100e-9, 300e-9}));
+  std::vector<Event> T(5, Event::segment(A, B));
+  EstimateResult R = run(C, {T});
+  ASSERT_TRUE(R.Ok) << allErrors(R);
+  EXPECT_EQ(R.Predicted, 1000); // 100 + 300 + 3 x 200
+  ASSERT_EQ(R.Segments.size(), 1u);
+  EXPECT_EQ(R.Segments[0].Unmeasured, 3u);
+  EXPECT_EQ(R.Segments[0].UnmeasuredCompute, 600);
+  ReportOptions O;
+  O.SampleCap = 2;
+  O.CappedLoops = {"0000000a:5 after 2 iterations"};
+  std::ostringstream Text, Yaml;
+  writeText(Text, R, O);
+  EXPECT_NE(Text.str().find("extrapolated: 3 of 5 compute segment executions (0.000000600 s, "
+                            "60.0% of the predicted compute) take their segment's mean, not a "
+                            "time of their own: the timing probe left loops early (--cap 2): "
+                            "0000000a:5 after 2 iterations\n"),
+            std::string::npos)
+      << Text.str();
+  writeYaml(Yaml, R, O);
+  EXPECT_NE(Yaml.str().find("extrapolated: {executions: 3, of: 5, compute_seconds: 0.000000600, "
+                            "share_of_compute: 0.6, sample_cap: 2, capped_loops: "
+                            "[\"0000000a:5 after 2 iterations\"]}\n"),
+            std::string::npos)
+      << Yaml.str();
+  // As many occurrences as measured: nothing extrapolated, and the text says nothing.
+  R = run(C, {{Event::segment(A, B), Event::segment(A, B)}});
+  ASSERT_TRUE(R.Ok) << allErrors(R);
+  EXPECT_EQ(R.Segments[0].Unmeasured, 0u);
+  std::ostringstream Quiet;
+  writeText(Quiet, R, O);
+  EXPECT_EQ(Quiet.str().find("extrapolated"), std::string::npos) << Quiet.str();
+}
+
 TEST(SegmentTest, MissingOnOneRankTakesTheOthersMean) {
   TableComputeModel C;
   unsigned M0 = C.addMachine(), M1 = C.addMachine(), M2 = C.addMachine();
@@ -265,6 +303,7 @@ TEST(SegmentTest, RegionInstancesWarmUpThenReal) {
 }
 
 TEST(SegmentTest, ReportNamesTheTopSegments) {
+  // Means without a count of measured executions: every replayed one is unmeasured.
   TableComputeModel C;
   unsigned M = C.addMachine();
   C.setSegment(M, mean(P, A, 100e-9));
@@ -287,7 +326,8 @@ TEST(SegmentTest, ReportNamesTheTopSegments) {
       << Text.str();
   writeYaml(Yaml, R, Opt);
   EXPECT_NE(Yaml.str().find("top_segments:\n  - {from: \"00000000:10\", to: \"00000000:20\", "
-                            "compute_seconds: 0.000000300, executions: 1, where: \"main.f:42 "
+                            "compute_seconds: 0.000000300, executions: 1, unmeasured: 1, "
+                            "where: \"main.f:42 "
                             "(MPI_Sendrecv) -> main.f:57 (MPI_Allreduce) in sweep\"}\n"),
             std::string::npos)
       << Yaml.str();

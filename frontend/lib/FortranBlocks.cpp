@@ -12,6 +12,18 @@ using namespace fortran;
 
 namespace {
 
+/// Finds a plain `GOTO L`.
+struct GotoFinder {
+  p::Label L;
+  bool Found = false;
+  template <typename U> bool Pre(const U &) { return !Found; }
+  template <typename U> void Post(const U &) {}
+  bool Pre(const p::GotoStmt &S) {
+    Found = Found || S.v == L;
+    return false;
+  }
+};
+
 /// Partitions the bodies of communicating procedures into blocks and records every MPI call.
 class UnitBuilder {
 public:
@@ -92,6 +104,8 @@ private:
   };
 
   void sequence(const p::Block &B, std::optional<p::Label> Terminal) {
+    if (Segments)
+      gotoLoops(B);
     Run R;
     for (const p::ExecutionPartConstruct &EPC : B) {
       if (const auto *EC = std::get_if<p::ExecutableConstruct>(&EPC.u)) {
@@ -321,6 +335,117 @@ private:
     B.Compute = Model.Computes.size();
     Model.Computes.push_back(E);
     Model.Blocks.push_back(std::move(B));
+  }
+
+  /// The label of a construct's first statement (a labelled action statement, IF-THEN, DO or
+  /// SELECT CASE statement).
+  static std::optional<p::Label> headLabel(const p::ExecutableConstruct &EC) {
+    using Fortran::common::Indirection;
+    if (const auto *S = std::get_if<p::Statement<p::ActionStmt>>(&EC.u))
+      return S->label;
+    if (const auto *I = std::get_if<Indirection<p::IfConstruct>>(&EC.u))
+      return std::get<p::Statement<p::IfThenStmt>>(I->value().t).label;
+    if (const auto *D = std::get_if<Indirection<p::DoConstruct>>(&EC.u))
+      return std::get<p::Statement<p::NonLabelDoStmt>>(D->value().t).label;
+    if (const auto *C = std::get_if<Indirection<p::CaseConstruct>>(&EC.u))
+      return std::get<p::Statement<p::SelectCaseStmt>>(C->value().t).label;
+    return std::nullopt;
+  }
+
+  /// Whether Node holds a plain `GOTO L`.
+  template <typename T> static bool jumpsBackTo(const T &Node, p::Label L) {
+    GotoFinder F{L};
+    p::Walk(Node, F);
+    return F.Found;
+  }
+
+  /// Segments, Fortran 77's other loop: a labelled statement of B and, later in B (or inside
+  /// it), a `GOTO` back to it. Such a loop that makes MPI calls (or CALLs a subroutine the unit
+  /// cannot see) gets the cap's iteration hook at its head, leaving to the statement after its
+  /// last GOTO, where the original goes on after it: only where the original gets there too
+  /// (the last statement can fall through, or a jump in the loop goes there) and the loop
+  /// stops nowhere else (no RETURN or STOP). f77-sor's `10 IF (...) THEN ... GOTO 10 END IF`,
+  /// f77-cg's `10 CONTINUE ... IF (...) GOTO 20 ... GOTO 10 / 20 CONTINUE`.
+  void gotoLoops(const p::Block &B) {
+    std::vector<const p::ExecutableConstruct *> V; // null: FORMAT, DATA, ENTRY...
+    std::vector<bool> Entries;
+    for (const p::ExecutionPartConstruct &EPC : B) {
+      V.push_back(std::get_if<p::ExecutableConstruct>(&EPC.u));
+      Entries.push_back(isEntry(EPC));
+    }
+    for (size_t I = 0; I < V.size(); ++I) {
+      const std::optional<p::Label> L = V[I] ? headLabel(*V[I]) : std::nullopt;
+      if (!L)
+        continue;
+      size_t J = V.size();
+      for (size_t K = V.size(); K-- > I;)
+        if (V[K] && jumpsBackTo(*V[K], *L)) {
+          J = K;
+          break;
+        }
+      if (J == V.size() || J + 1 >= V.size() || !V[J + 1])
+        continue;
+      bool Communicates = false, Hidden = false, Stops = false, Entry = false;
+      std::set<p::Label> Jumps;
+      for (size_t K = I; K <= J; ++K) {
+        Entry = Entry || Entries[K]; // ENTRY, or what the parser could not read
+        if (!V[K])
+          continue;
+        const StmtFacts F = facts(*V[K]);
+        Communicates = Communicates || F.MpiCall || F.CommunicatingCall;
+        Hidden = Hidden || F.HiddenCall;
+        Stops = Stops || F.LeavesUnit;
+        TargetCollector TC;
+        p::Walk(*V[K], TC);
+        Jumps.insert(TC.Targets.begin(), TC.Targets.end());
+      }
+      const std::optional<p::Label> Next = headLabel(*V[J + 1]);
+      const bool FallsThrough = !endsFlow(*V[J]);
+      const bool GoesOn = FallsThrough || (Next && Jumps.count(*Next));
+      if ((Communicates || Hidden) && !Stops && !Entry && GoesOn)
+        gotoLoopSite(*V[I], *V[J], *V[J + 1], /*Opaque=*/!Communicates);
+      I = J; // a loop inside it is not the outermost: the cap takes the outermost only
+    }
+  }
+
+  /// An action statement after which control never goes on to the next one (an unconditional
+  /// GOTO, an arithmetic IF, RETURN, STOP...; a logical IF's GOTO may not jump).
+  static bool endsFlow(const p::ExecutableConstruct &EC) {
+    using Fortran::common::Indirection;
+    const auto *S = std::get_if<p::Statement<p::ActionStmt>>(&EC.u);
+    if (!S)
+      return false; // a construct: its blocks end at its END statement
+    const auto &U = S->statement.u;
+    return std::holds_alternative<Indirection<p::GotoStmt>>(U) ||
+           std::holds_alternative<Indirection<p::ArithmeticIfStmt>>(U) ||
+           std::holds_alternative<Indirection<p::AssignedGotoStmt>>(U) ||
+           std::holds_alternative<Indirection<p::ReturnStmt>>(U) ||
+           std::holds_alternative<Indirection<p::StopStmt>>(U) ||
+           std::holds_alternative<p::FailImageStmt>(U) ||
+           std::holds_alternative<Indirection<p::ExitStmt>>(U) ||
+           std::holds_alternative<Indirection<p::CycleStmt>>(U);
+  }
+
+  void gotoLoopSite(const p::ExecutableConstruct &Head, const p::ExecutableConstruct &Last,
+                    const p::ExecutableConstruct &After, bool Opaque) {
+    auto First = [](const p::ExecutableConstruct &EC) {
+      return Fortran::common::visit([](const auto &X) { return spanOf(X); }, EC.u);
+    };
+    const p::CharBlock H = First(Head), A = First(After);
+    auto HB = SM.beginOf(H), AB = SM.beginOf(A);
+    if (!HB || !AB || *HB >= *AB)
+      return; // from an included file or a macro: no hooks
+    ComputeEdits E;
+    E.GotoLoop = true;
+    E.LoopBegin = E.Begin = *HB;
+    E.BodyBegin = *AB;
+    E.Leaves = true;
+    E.OpaqueLoop = Opaque;
+    (Opaque ? OpaqueCapHook : CapHook) = true;
+    Block Blk = newBlock(BlockKind::Loop, H, First(Last));
+    Blk.Compute = Model.Computes.size();
+    Model.Computes.push_back(E);
+    Model.Blocks.push_back(std::move(Blk));
   }
 
   /// Segments: the outermost DO loops in EC that call a subroutine the unit cannot see (EC

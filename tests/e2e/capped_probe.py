@@ -19,8 +19,12 @@ make MPI calls. Then `mpiete probe-compute --cap 2` at 2 ranks, per mode of the 
   abort    the program stops before MPI_Finalize when capped: probe-compute warns and runs it
            again uncapped, and the machine file lists no capped loop
   rare     an allreduce every 40th step, a period longer than the cap recognises: the loop is
-           left before the first, so the capped run lacks segments the traces (--program) have:
-           probe-compute warns and runs it again uncapped
+           left before the first, so the capped run lacks segments the traces (--program) have,
+           4% of a rank's: probe-compute warns and runs it again uncapped
+  rarer    the same every 250th of 1000 steps: 0.8% of a rank's segment executions missing
+           (at most 1% is kept): probe-compute notes it and keeps the capped run, whose
+           missing segments the estimate fills from the computations around the same calls;
+           the estimate's "extrapolated:" line names the capped loop
 With --fortran, capped-fortran too (`make FC=mpiete-fc`: fixed form, IMPLICIT NONE, a labelled
 DO loop whose hook is `IF (MPIETE_ITER_CAPPED(...) .NE. 0) EXIT`): capped after exactly 18
 iterations, on every rank, like the C loop; and capmain, whose labelled DO loop calls the
@@ -68,29 +72,30 @@ def main():
         return 1
     mpiete = os.path.join(a.build, "bin", "mpiete")
     fails = []
-    for mode in ("loop", "some", "compute", "check", "abort", "rare", "loop-traced"):
+    for mode in ("loop", "some", "compute", "check", "abort", "rare", "rarer", "loop-traced"):
         machine = os.path.join(a.work, f"machine-{mode}.yaml")
         program = mode.replace("-traced", "")
+        steps = "1000" if mode == "rarer" else "100"
         cmd = [mpiete, "probe-compute", "--cap", "2", "--keep", "-o", machine, "-np", "2",
                "--launcher", a.mpiexec]
-        if mode in ("rare", "loop-traced"):
+        if mode in ("rare", "rarer", "loop-traced"):
             traces = os.path.join(a.work, f"traces-{program}")
             rc, out, err = run_group([mpiete, "probe-program", "-o", traces, "-np", "2",
                                       "--launcher", a.mpiexec,
-                                      os.path.join(cc, "twofile.trace"), program, "100"],
+                                      os.path.join(cc, "twofile.trace"), program, steps],
                                      a.work, env, 300)
             if rc != 0:
                 fails.append(f"{mode}: probe-program failed ({rc}):\n{out}\n{err}")
                 continue
             cmd += ["--program", traces]
-        cmd += [os.path.join(cc, "twofile.timing"), program, "100"]
+        cmd += [os.path.join(cc, "twofile.timing"), program, steps]
         rc, out, err = run_group(cmd, a.work, env, 300)
         print(f"[{mode}] rc {rc}; {out.strip().splitlines()[-1] if out.strip() else ''}")
         if rc != 0:
             fails.append(f"{mode}: probe-compute failed ({rc}):\n{out}\n{err}")
             continue
         loops = capped_loops(machine)
-        ran = re.findall(r"^ran (\d+) of 100$", out, re.M)
+        ran = re.findall(rf"^ran (\d+) of {steps}$", out, re.M)
         kept = re.search(r"rank files kept in (\S+)", out + err)
         if mode in ("loop", "loop-traced"):
             if not re.fullmatch(r"[0-9a-f]{8}:1 after 18 iterations", loops) or ran != ["18"] \
@@ -129,6 +134,26 @@ def main():
                     or not ran or ran[-1] != "100" or "after" in loops:
                 fails.append(f"abort: expected a failed capped run re-run whole: ran {ran}, "
                              f"capped '{loops}'\n{err}")
+        elif mode == "rarer":
+            if "never ran in the capped run" not in err or "running it again" in err \
+                    or len(ran) != 1 or int(ran[0]) > 40 or "after" not in loops:
+                fails.append(f"rarer: expected the capped run kept with a note: ran {ran}, "
+                             f"capped '{loops}'\n{err}")
+            else:
+                # The estimate fills the missing segments and says what rests on the mean.
+                net = os.path.join(a.work, "network.yaml")
+                rc, out, err = run_group([mpiete, "probe-comm", "-o", net, "--max-size", "4096",
+                                          "--launcher", a.mpiexec], a.work, env, 300)
+                if rc == 0:
+                    rc, out, err = run_group([mpiete, "estimate", "--program", traces,
+                                              "--machine", machine, "--network", net],
+                                             a.work, env, 120)
+                print(f"[rarer] estimate rc {rc}")
+                if rc != 0 or not re.search(r"^extrapolated: \d+ of \d+ compute segment "
+                                            r"executions .*left loops early \(--cap 2\)",
+                                            out, re.M):
+                    fails.append(f"rarer: expected an estimate that says what is extrapolated "
+                                 f"({rc}):\n{out}\n{err}")
         elif mode == "rare":
             if "left a loop before it made every call the traces" not in err \
                     or len(ran) != 2 or ran[1] != "100" or "after" in loops:

@@ -400,6 +400,8 @@ int runEstimate(const CommandArgs &Args) {
     auto It = Where.find(B);
     return It == Where.end() ? std::string() : It->second;
   };
+  RO.CappedLoops = Data.MachineProv.CappedLoops;
+  RO.SampleCap = Data.MachineProv.SampleCap;
   RO.Provenance = {{"program", Opt["--program"]},
                    {"machine", Opt["--machine"]},
                    {"network", Opt["--network"]},

@@ -133,19 +133,28 @@ bool everyRankFinalized(const fs::path &Dir, int Np) {
   return true;
 }
 
-/// The first compute segment a rank's trace in TraceDir makes that its timing file in Dir
-/// lacks, as "rank R: FROM -> TO" (a capped run left a loop before an iteration whose calls
-/// differ); "" when every rank has every segment. Unreadable traces or timing files, or traces
-/// of another rank count, are reported and set Failed.
-std::string missingSegment(const std::string &TraceDir, const fs::path &Dir, int Np,
-                           DiagnosticSink &Diags, bool &Failed) {
+/// How a capped run's segments cover the traces': the segment executions of each rank's trace
+/// whose (from, to) the rank's timing lacks, and whether the estimator can fill every one
+/// from measured computations around the same calls (the same segment on another rank, one
+/// ending at the same call, or one starting after the same call: TableComputeModel::segment).
+struct Coverage {
+  bool Failed = false;   ///< a trace or timing file could not be read (reported)
+  std::string Unfilled;  ///< "rank R: FROM -> TO", the first missing one nothing can fill
+  double WorstShare = 0; ///< the largest share of a rank's segment executions missing
+  int WorstRank = 0;
+  uint64_t Missing = 0, Total = 0; ///< over all ranks
+  std::string First;               ///< "rank R: FROM -> TO", the first missing one
+};
+
+Coverage coverage(const std::string &TraceDir, const fs::path &Dir, int Np, DiagnosticSink &Diags) {
   using estimator::Event;
   using estimator::EventKind;
   using estimator::TraceEventSource;
+  Coverage C;
   std::vector<std::unique_ptr<TraceEventSource>> Sources;
   if (!openTraceDirectory(TraceDir, Diags, Sources)) {
-    Failed = true;
-    return "";
+    C.Failed = true;
+    return C;
   }
   if (static_cast<int>(Sources.size()) != Np) {
     Diags.error(DiagLoc{TraceDir},
@@ -154,42 +163,74 @@ std::string missingSegment(const std::string &TraceDir, const fs::path &Dir, int
                     "of " +
                     std::to_string(Np) + ": --program needs the same program and ranks",
                 "probe");
-    Failed = true;
-    return "";
+    C.Failed = true;
+    return C;
   }
+  using Pair = std::pair<uint64_t, uint64_t>;
   struct PairHash {
-    size_t operator()(const std::pair<uint64_t, uint64_t> &P) const {
+    size_t operator()(const Pair &P) const {
       return std::hash<uint64_t>()(P.first * 0x9e3779b97f4a7c15ULL ^ P.second);
     }
   };
+  std::vector<std::unordered_set<Pair, PairHash>> Have(static_cast<size_t>(Np));
+  std::unordered_set<Pair, PairHash> AnyPair;
+  std::unordered_set<uint64_t> AnyTo, AnyFrom;
   for (int R = 0; R < Np; ++R) {
     RankTiming T;
     const fs::path File = Dir / ("rank" + std::to_string(R) + ".timing");
     if (std::string Err = readRankTiming(File.string(), R, T); !Err.empty()) {
       Diags.error(DiagLoc{File.string()}, Err, "probe");
-      Failed = true;
-      return "";
+      C.Failed = true;
+      return C;
     }
     if (T.Partition != "segments")
-      return ""; // compute blocks: the trace has its own block records, no segments
-    std::unordered_set<std::pair<uint64_t, uint64_t>, PairHash> Have;
-    for (const SegmentTiming &G : T.Segments)
-      Have.insert({G.From, G.To});
+      return C; // compute blocks: the trace has its own block records, no segments
+    for (const SegmentTiming &G : T.Segments) {
+      Have[static_cast<size_t>(R)].insert({G.From, G.To});
+      AnyPair.insert({G.From, G.To});
+      AnyTo.insert(G.To);
+      AnyFrom.insert(G.From);
+    }
+  }
+  for (int R = 0; R < Np; ++R) {
     TraceEventSource &Src = *Sources[static_cast<size_t>(R)];
     Src.setEmitSegments(true);
     Event E;
-    while (Src.next(E))
-      if (E.Kind == EventKind::Segment &&
-          !Have.count(std::pair<uint64_t, uint64_t>(E.From, E.Block)))
-        return "rank " + std::to_string(R) + ": " + formatBlockId(E.From) + " -> " +
-               formatBlockId(E.Block);
+    uint64_t Missing = 0, Total = 0;
+    while (Src.next(E)) {
+      if (E.Kind != EventKind::Segment)
+        continue;
+      ++Total;
+      if (Have[static_cast<size_t>(R)].count(Pair(E.From, E.Block)))
+        continue;
+      ++Missing;
+      const std::string Name = "rank " + std::to_string(R) + ": " + formatBlockId(E.From) + " -> " +
+                               formatBlockId(E.Block);
+      if (C.First.empty())
+        C.First = Name;
+      if (C.Unfilled.empty() && !AnyPair.count(Pair(E.From, E.Block)) && !AnyTo.count(E.Block) &&
+          !AnyFrom.count(E.From))
+        C.Unfilled = Name;
+    }
     if (Src.failed()) {
-      Failed = true;
-      return "";
+      C.Failed = true;
+      return C;
+    }
+    C.Missing += Missing;
+    C.Total += Total;
+    const double Share = Total ? double(Missing) / double(Total) : 0.0;
+    if (Share > C.WorstShare) {
+      C.WorstShare = Share;
+      C.WorstRank = R;
     }
   }
-  return "";
+  return C;
 }
+
+/// The largest share of a rank's segment executions a capped run may miss and still be kept
+/// (their times then come from the computations around the same calls): a test every 50
+/// steps that the capped iterations never reached is about 1% of a halo exchange's segments.
+constexpr double MaxMissingShare = 0.01;
 
 /// A field of /proc/cpuinfo's first processor ("model name", "cpu MHz"), or "".
 std::string cpuInfo(const std::string &Key) {
@@ -424,22 +465,39 @@ int runProbeCompute(const CommandArgs &Args) {
                     "probe");
       Again = true;
     }
-    if (Rc == 0 && Capped && !O.Program.empty()) {
-      bool Failed = false;
-      const std::string Missing = missingSegment(O.Program, OutDir, Launch.Np, Diags, Failed);
-      if (Failed) {
+    // Only a run that left some loop early can lack a segment for that reason; the traces of
+    // a program that picks its partners at run time (a task farm) differ from any timing run
+    // by the partners it picked, which is no reason to run it again.
+    if (Rc == 0 && Capped && !O.Program.empty() && !cappedLoopsOf(OutDir, Launch.Np).empty()) {
+      const Coverage Cov = coverage(O.Program, OutDir, Launch.Np, Diags);
+      if (Cov.Failed) {
         if (!Keep)
           fs::remove_all(OutDir);
         return 1;
       }
-      if (!Missing.empty()) {
+      char Share[32];
+      std::snprintf(Share, sizeof Share, "%.2g%%", 100.0 * Cov.WorstShare);
+      if (!Cov.Unfilled.empty() || Cov.WorstShare > MaxMissingShare) {
         Diags.warning(DiagLoc{Program},
                       "the capped timing probe left a loop before it made every call the "
                       "traces in '" +
-                          O.Program + "' make (" + Missing +
-                          " never ran); running it again with every iteration timed (as --full)",
+                          O.Program + "' make (" +
+                          (Cov.Unfilled.empty()
+                               ? std::string(Share) + " of rank " + std::to_string(Cov.WorstRank) +
+                                     "'s segment executions never ran, first " + Cov.First
+                               : Cov.Unfilled + " never ran, nor any computation around those "
+                                                "calls") +
+                          "); running it again with every iteration timed (as --full)",
                       "probe");
         Again = true;
+      } else if (Cov.Missing > 0) {
+        Diags.note(DiagLoc{Program},
+                   std::to_string(Cov.Missing) + " of the traces' " + std::to_string(Cov.Total) +
+                       " segment executions (at most " + Share +
+                       " of a rank's) never ran in the capped run, first " + Cov.First +
+                       ": the estimate takes their time from the computations around the same "
+                       "calls",
+                   "probe");
       }
     }
     if (Again) {

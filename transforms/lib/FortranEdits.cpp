@@ -10,6 +10,7 @@
 #include <cctype>
 #include <cstring>
 #include <map>
+#include <set>
 
 namespace mpiete {
 
@@ -64,6 +65,7 @@ struct LineEdits {
   int ArgsOriginal = -1;  ///< in the original line: where that insertion was made
   bool Removed = false;   ///< the skeleton: the line is replaced by Replacement
   std::string Replacement;
+  bool BlankLabel = false; ///< a GOTO loop's head: its label moved onto the hook line before it
 };
 
 class FortranInstrumenter {
@@ -343,7 +345,57 @@ private:
     return Digits;
   }
 
+  /// The statement Stmt on a new line with the label Label, indented like Like's statement.
+  std::string labelled(const std::string &Label, const std::string &Stmt,
+                       const std::string &Like) const {
+    std::string S = newLine(Stmt, Like);
+    if (Fixed) // columns 1-5: the label, right-aligned; newLine's statement starts at 7 or later
+      return std::string(5 - std::min<size_t>(5, Label.size()), ' ') + Label + S.substr(5);
+    const size_t I = S.find_first_not_of(" \t");
+    return S.substr(0, I) + Label + " " + S.substr(I);
+  }
+
+  /// A statement label no line of the file has, from 99999 down (labels are local to a
+  /// procedure: one the file does not use is free in every procedure).
+  std::string freshLabel() {
+    if (UsedLabels.empty())
+      for (unsigned Line = 0; Line < L.count(); ++Line)
+        if (std::string Lab = labelOf(Line); !Lab.empty())
+          UsedLabels.insert(std::stoul(Lab));
+    unsigned long N = 99999;
+    while (UsedLabels.count(N))
+      --N;
+    UsedLabels.insert(N);
+    return std::to_string(N);
+  }
+
+  /// A loop made by a backward GOTO: its head's label moves onto the iteration hook before
+  /// it, which leaves the loop by jumping to the statement after it (its label, or a new
+  /// `X CONTINUE` line before it). No hooks where the head's label shares its line with
+  /// another statement, where the skeleton removed the line, or under a directive.
+  void gotoLoop(const Block &B, const ComputeEdits &E) {
+    const unsigned H = L.lineOf(E.LoopBegin), N = L.lineOf(E.BodyBegin);
+    const std::string Label = labelOf(H);
+    if (Label.empty() || H >= N || !startsLine(E.LoopBegin) || !startsLine(E.BodyBegin) ||
+        directiveBefore(E.LoopBegin) || Edits[H].Removed || Edits[N].Removed)
+      return;
+    std::string Exit = labelOf(N);
+    if (Exit.empty()) {
+      Exit = freshLabel();
+      Edits[N].Before.push_back(labelled(Exit, kw("continue"), L.text(N)));
+    }
+    const std::string Fn =
+        E.OpaqueLoop ? "if (mpiete_iter_opaque_capped(" : "if (mpiete_iter_capped(";
+    Edits[H].Before.push_back(
+        labelled(Label, kw(Fn) + ids(B.Index) + kw(") .ne. 0) goto ") + Exit, L.text(H)));
+    Edits[H].BlankLabel = true;
+  }
+
   void compute(const Block &B, const ComputeEdits &E) {
+    if (B.Kind == BlockKind::Loop && E.GotoLoop) {
+      gotoLoop(B, E);
+      return;
+    }
     if (B.Kind == BlockKind::Loop) {
       // Segments: a DO loop with MPI calls; no exit hook where the frontend found no place.
       // Its iteration hook leaves it when the timing probe's cap says so, except in a loop an
@@ -461,6 +513,13 @@ private:
       return {E.Replacement};
     }
     std::string Orig = L.text(Line);
+    if (E.BlankLabel) { // the label went onto the hook line before: blanks keep every column
+      size_t I = Fixed ? 0 : Orig.find_first_not_of(" \t");
+      for (; I < Orig.size() && I < (Fixed ? 5u : Orig.size()) &&
+             (std::isdigit(static_cast<unsigned char>(Orig[I])) || (Fixed && Orig[I] == ' '));
+           ++I)
+        Orig[I] = ' ';
+    }
     if (!E.HasInline)
       return {Orig};
     std::string Err;
@@ -569,6 +628,7 @@ private:
   unsigned Width;
   bool Skeleton;
   std::map<unsigned, LineEdits> Edits;
+  std::set<unsigned long> UsedLabels; ///< every label of the file, and those freshLabel gave
 };
 
 } // namespace

@@ -8,6 +8,7 @@
  *   check    as loop, then, after MPI_Finalize, fails (exit 1) unless all STEPS steps ran
  *   abort    as loop, then stops before MPI_Finalize (exit 3) unless all STEPS steps ran
  *   rare     every rank runs one loop of STEPS steps (sendrecv, allreduce every 40th step)
+ *   rarer    the same with an allreduce every 250th step
  * Prints "ran N of STEPS" on rank 0. */
 #include "steps.h"
 
@@ -40,9 +41,10 @@ int main(int argc, char **argv) {
       fflush(stdout);
       exit(3);
     }
-  } else if (strcmp(mode, "rare") == 0) {
+  } else if (strcmp(mode, "rare") == 0 || strcmp(mode, "rarer") == 0) {
+    const int every = strcmp(mode, "rare") == 0 ? 40 : 250;
     for (t = 0; t < steps; t++) {
-      x = step_rare(x, t);
+      x = step_rare(x, t, every);
       ran++;
     }
   } else if (strcmp(mode, "some") == 0) {

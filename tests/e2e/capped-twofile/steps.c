@@ -16,14 +16,14 @@ double step(double x, int t) {
   return work(y + sum, t);
 }
 
-double step_rare(double x, int t) {
+double step_rare(double x, int t, int every) {
   int rank, size;
   double y = 0, sum = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   MPI_Sendrecv(&x, 1, MPI_DOUBLE, (rank + 1) % size, 0, &y, 1, MPI_DOUBLE, (rank + size - 1) % size,
                0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  if (t % 40 == 39)
+  if (t % every == every - 1)
     MPI_Allreduce(&y, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   return work(y + sum, t);
 }

@@ -75,6 +75,12 @@ struct ComputeEdits {
   /// the original does not run there: a loop left by return, goto, STOP or exit(), or (Fortran)
   /// whose EXIT would leave another loop too (a shared terminal).
   bool Leaves = false;
+  /// Segments, Fortran: a loop made by a backward GOTO (`10 IF (...) THEN ... GOTO 10 END IF`,
+  /// `10 CONTINUE ... GOTO 10`). LoopBegin is its labelled head statement, whose label moves
+  /// onto the iteration hook `L IF (MPIETE_ITER_CAPPED(...) .NE. 0) GOTO X`; BodyBegin the
+  /// statement after it, where the original goes on after the loop (X, its label, or a new
+  /// `X CONTINUE` before it). No exit hook.
+  bool GotoLoop = false;
 };
 
 /// Text positions of an MPI call: `MPI_Send (` ... becomes `mpiete_send (SITE, ` ...

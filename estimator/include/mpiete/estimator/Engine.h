@@ -88,6 +88,11 @@ struct SegmentResult {
   BlockId From = 0, To = 0;
   TimeNs Compute = 0;
   uint64_t Executions = 0;
+  /// Executions past the ones the compute base data measured, which take the segment's mean:
+  /// the iterations a capped timing probe skipped (probe-compute --cap), or a timing run that
+  /// made the segment fewer times than the traces. Their compute time.
+  uint64_t Unmeasured = 0;
+  TimeNs UnmeasuredCompute = 0;
 };
 
 /// One instance of the prediction region: from its earliest start on any rank to its latest

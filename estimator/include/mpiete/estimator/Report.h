@@ -27,6 +27,10 @@ struct ReportOptions {
   /// whole lines ("key: ...\n"; JSON: `  "key": ...\n`, no trailing comma); unset: none.
   std::function<void(std::ostream &)> ExtraYaml;
   std::function<void(std::ostream &)> ExtraJson;
+  /// The compute base data's capped loops ("LOOP after N iterations") and its --cap N (0: not
+  /// capped): the report says which part of the prediction rests on their skipped iterations.
+  std::vector<std::string> CappedLoops;
+  int SampleCap = 0;
 };
 
 /// Seconds from integer nanoseconds, exactly ("-1.500000000"; no floating point rounding), as
