@@ -98,8 +98,9 @@ def main():
         ran = re.findall(rf"^ran (\d+) of {steps}$", out, re.M)
         kept = re.search(r"rank files kept in (\S+)", out + err)
         if mode in ("loop", "loop-traced"):
+            # (A load warning is not this test's business: the machine may be busy.)
             if not re.fullmatch(r"[0-9a-f]{8}:1 after 18 iterations", loops) or ran != ["18"] \
-                    or "warning" in err:
+                    or "running it again" in err or "never ran" in err:
                 fails.append(f"{mode}: expected loop 1 capped after 18 iterations, got "
                              f"'{loops}', ran {ran}\n{err}")
             rank_files = sorted(glob.glob(os.path.join(kept.group(1), "rank*.timing"))) if kept else []
