@@ -22,6 +22,12 @@ struct Extrapolated {
   uint64_t Executions = 0, Of = 0;
   TimeNs Compute = 0, AllCompute = 0;
   double share() const { return AllCompute > 0 ? double(Compute) / double(AllCompute) : 0.0; }
+  /// share() as the YAML and JSON give it.
+  std::string shareText() const {
+    char Buf[32];
+    std::snprintf(Buf, sizeof Buf, "%.6g", share());
+    return Buf;
+  }
 };
 
 Extrapolated extrapolated(const EstimateResult &R) {
@@ -132,10 +138,8 @@ void writeYaml(std::ostream &OS, const EstimateResult &R, const ReportOptions &O
   OS << "events: " << R.Events << "\nmessages: " << R.Messages << "\n";
   OS << "nondeterministic_receives: " << R.NondeterministicReceives << "\n";
   const Extrapolated X = extrapolated(R);
-  char Share[32];
-  std::snprintf(Share, sizeof Share, "%.6g", X.share());
   OS << "extrapolated: {executions: " << X.Executions << ", of: " << X.Of
-     << ", compute_seconds: " << formatSeconds(X.Compute) << ", share_of_compute: " << Share
+     << ", compute_seconds: " << formatSeconds(X.Compute) << ", share_of_compute: " << X.shareText()
      << ", sample_cap: " << Opt.SampleCap << ", capped_loops: [" << cappedLoopsList(Opt, true)
      << "]}\n";
   OS << "ranks:\n";
@@ -184,15 +188,11 @@ void writeJson(std::ostream &OS, const EstimateResult &R, const ReportOptions &O
   OS << (R.Instances.empty() ? "],\n" : "\n  ],\n");
   OS << "  \"events\": " << R.Events << ",\n  \"messages\": " << R.Messages << ",\n";
   OS << "  \"nondeterministic_receives\": " << R.NondeterministicReceives << ",\n";
-  {
-    const Extrapolated X = extrapolated(R);
-    char Share[32];
-    std::snprintf(Share, sizeof Share, "%.6g", X.share());
-    OS << "  \"extrapolated\": {\"executions\": " << X.Executions << ", \"of\": " << X.Of
-       << ", \"compute_seconds\": " << formatSeconds(X.Compute)
-       << ", \"share_of_compute\": " << Share << ", \"sample_cap\": " << Opt.SampleCap
-       << ", \"capped_loops\": [" << cappedLoopsList(Opt, true) << "]},\n";
-  }
+  const Extrapolated X = extrapolated(R);
+  OS << "  \"extrapolated\": {\"executions\": " << X.Executions << ", \"of\": " << X.Of
+     << ", \"compute_seconds\": " << formatSeconds(X.Compute)
+     << ", \"share_of_compute\": " << X.shareText() << ", \"sample_cap\": " << Opt.SampleCap
+     << ", \"capped_loops\": [" << cappedLoopsList(Opt, true) << "]},\n";
   OS << "  \"ranks\": [";
   for (size_t I = 0; I < R.Ranks.size(); ++I) {
     const RankResult &K = R.Ranks[I];

@@ -12,14 +12,13 @@ using namespace fortran;
 
 namespace {
 
-/// Finds a plain `GOTO L`.
+/// The labels of every plain `GOTO L` under a node.
 struct GotoFinder {
-  p::Label L;
-  bool Found = false;
-  template <typename U> bool Pre(const U &) { return !Found; }
+  std::set<p::Label> Labels;
+  template <typename U> bool Pre(const U &) { return true; }
   template <typename U> void Post(const U &) {}
   bool Pre(const p::GotoStmt &S) {
-    Found = Found || S.v == L;
+    Labels.insert(S.v);
     return false;
   }
 };
@@ -87,6 +86,39 @@ private:
     return T;
   }
 
+  /// Calls F on each block of an IF, SELECT CASE, ASSOCIATE, BLOCK, CRITICAL, SELECT TYPE or
+  /// SELECT RANK construct, the constructs whose blocks run like sequences of statements; false
+  /// for any other construct.
+  template <typename Fn> static bool forEachBlock(const p::ExecutableConstruct &EC, Fn &&F) {
+    using Fortran::common::Indirection;
+    if (const auto *I = std::get_if<Indirection<p::IfConstruct>>(&EC.u)) {
+      const p::IfConstruct &If = I->value();
+      F(std::get<p::Block>(If.t));
+      for (const auto &EI : std::get<std::list<p::IfConstruct::ElseIfBlock>>(If.t))
+        F(std::get<p::Block>(EI.t));
+      if (const auto &E = std::get<std::optional<p::IfConstruct::ElseBlock>>(If.t))
+        F(std::get<p::Block>(E->t));
+    } else if (const auto *C = std::get_if<Indirection<p::CaseConstruct>>(&EC.u)) {
+      for (const auto &Case : std::get<std::list<p::CaseConstruct::Case>>(C->value().t))
+        F(std::get<p::Block>(Case.t));
+    } else if (const auto *A = std::get_if<Indirection<p::AssociateConstruct>>(&EC.u)) {
+      F(std::get<p::Block>(A->value().t));
+    } else if (const auto *B = std::get_if<Indirection<p::BlockConstruct>>(&EC.u)) {
+      F(std::get<p::Block>(B->value().t));
+    } else if (const auto *Cr = std::get_if<Indirection<p::CriticalConstruct>>(&EC.u)) {
+      F(std::get<p::Block>(Cr->value().t));
+    } else if (const auto *T = std::get_if<Indirection<p::SelectTypeConstruct>>(&EC.u)) {
+      for (const auto &Case : std::get<std::list<p::SelectTypeConstruct::TypeCase>>(T->value().t))
+        F(std::get<p::Block>(Case.t));
+    } else if (const auto *R = std::get_if<Indirection<p::SelectRankConstruct>>(&EC.u)) {
+      for (const auto &Case : std::get<std::list<p::SelectRankConstruct::RankCase>>(R->value().t))
+        F(std::get<p::Block>(Case.t));
+    } else {
+      return false;
+    }
+    return true;
+  }
+
   /// ENTRY, and what the parser could not read: control may arrive there from outside.
   static bool isEntry(const p::ExecutionPartConstruct &EPC) {
     return std::holds_alternative<p::Statement<Fortran::common::Indirection<p::EntryStmt>>>(
@@ -144,51 +176,23 @@ private:
       loop(D->value());
       return;
     }
-    if (const auto *I = std::get_if<Fortran::common::Indirection<p::IfConstruct>>(&EC.u)) {
-      const p::IfConstruct &If = I->value();
-      sequence(std::get<p::Block>(If.t), std::nullopt);
-      for (const auto &EI : std::get<std::list<p::IfConstruct::ElseIfBlock>>(If.t))
-        sequence(std::get<p::Block>(EI.t), std::nullopt);
-      if (const auto &E = std::get<std::optional<p::IfConstruct::ElseBlock>>(If.t))
-        sequence(std::get<p::Block>(E->t), std::nullopt);
-      return;
-    }
-    if (const auto *C = std::get_if<Fortran::common::Indirection<p::CaseConstruct>>(&EC.u)) {
-      for (const auto &Case : std::get<std::list<p::CaseConstruct::Case>>(C->value().t))
-        sequence(std::get<p::Block>(Case.t), std::nullopt);
+    using Fortran::common::Indirection;
+    auto Partition = [&](const p::Block &B) { sequence(B, std::nullopt); };
+    if (std::holds_alternative<Indirection<p::IfConstruct>>(EC.u) ||
+        std::holds_alternative<Indirection<p::CaseConstruct>>(EC.u)) {
+      forEachBlock(EC, Partition);
       return;
     }
     if (T.Directive || !T.Communicates)
       return;
-    using Fortran::common::Indirection;
     if (std::holds_alternative<Indirection<p::WhereConstruct>>(EC.u) ||
         std::holds_alternative<Indirection<p::ForallConstruct>>(EC.u)) {
       Fortran::common::visit([&](const auto &X) { collectCalls(X); }, EC.u);
       return;
     }
     // Constructs whose blocks run like a sequence of statements: partition them in place.
-    if (const auto *A = std::get_if<Indirection<p::AssociateConstruct>>(&EC.u)) {
-      sequence(std::get<p::Block>(A->value().t), std::nullopt);
+    if (forEachBlock(EC, Partition))
       return;
-    }
-    if (const auto *B = std::get_if<Indirection<p::BlockConstruct>>(&EC.u)) {
-      sequence(std::get<p::Block>(B->value().t), std::nullopt);
-      return;
-    }
-    if (const auto *C = std::get_if<Indirection<p::CriticalConstruct>>(&EC.u)) {
-      sequence(std::get<p::Block>(C->value().t), std::nullopt);
-      return;
-    }
-    if (const auto *T = std::get_if<Indirection<p::SelectTypeConstruct>>(&EC.u)) {
-      for (const auto &Case : std::get<std::list<p::SelectTypeConstruct::TypeCase>>(T->value().t))
-        sequence(std::get<p::Block>(Case.t), std::nullopt);
-      return;
-    }
-    if (const auto *R = std::get_if<Indirection<p::SelectRankConstruct>>(&EC.u)) {
-      for (const auto &Case : std::get<std::list<p::SelectRankConstruct::RankCase>>(R->value().t))
-        sequence(std::get<p::Block>(Case.t), std::nullopt);
-      return;
-    }
     Diags.error(SM.loc(Span),
                 "MPI communication inside this construct (CHANGE TEAM, OpenMP or OpenACC) is "
                 "not supported",
@@ -330,7 +334,8 @@ private:
     if (Opaque && !E.Leaves)
       return;
     E.OpaqueLoop = Opaque;
-    (Opaque ? OpaqueCapHook : CapHook) = (Opaque ? OpaqueCapHook : CapHook) || E.Leaves;
+    if (E.Leaves)
+      (Opaque ? OpaqueCapHook : CapHook) = true;
     Block B = newBlock(BlockKind::Loop, DoS.source, Span);
     B.Compute = Model.Computes.size();
     Model.Computes.push_back(E);
@@ -352,13 +357,6 @@ private:
     return std::nullopt;
   }
 
-  /// Whether Node holds a plain `GOTO L`.
-  template <typename T> static bool jumpsBackTo(const T &Node, p::Label L) {
-    GotoFinder F{L};
-    p::Walk(Node, F);
-    return F.Found;
-  }
-
   /// Segments, Fortran 77's other loop: a labelled statement of B and, later in B (or inside
   /// it), a `GOTO` back to it. Such a loop that makes MPI calls (or CALLs a subroutine the unit
   /// cannot see) gets the cap's iteration hook at its head, leaving to the statement after its
@@ -367,43 +365,59 @@ private:
   /// stops nowhere else (no RETURN or STOP). f77-sor's `10 IF (...) THEN ... GOTO 10 END IF`,
   /// f77-cg's `10 CONTINUE ... IF (...) GOTO 20 ... GOTO 10 / 20 CONTINUE`.
   void gotoLoops(const p::Block &B) {
-    std::vector<const p::ExecutableConstruct *> V; // null: FORMAT, DATA, ENTRY...
-    std::vector<bool> Entries;
+    // Each statement of B walked once: its facts, every label it may jump to, and the labels
+    // of its plain GOTOs (which make the loops).
+    struct Stmt {
+      const p::ExecutableConstruct *EC = nullptr; // null: FORMAT, DATA, ENTRY...
+      bool Entry = false;                         // ENTRY, or what the parser could not read
+      StmtFacts F;
+      std::set<p::Label> Jumps, Gotos;
+    };
+    std::vector<Stmt> V;
+    bool AnyGoto = false;
     for (const p::ExecutionPartConstruct &EPC : B) {
-      V.push_back(std::get_if<p::ExecutableConstruct>(&EPC.u));
-      Entries.push_back(isEntry(EPC));
+      Stmt S{std::get_if<p::ExecutableConstruct>(&EPC.u), isEntry(EPC)};
+      if (S.EC) {
+        S.F = facts(*S.EC);
+        TargetCollector TC;
+        p::Walk(*S.EC, TC);
+        S.Jumps = std::move(TC.Targets);
+        GotoFinder G;
+        p::Walk(*S.EC, G);
+        S.Gotos = std::move(G.Labels);
+        AnyGoto = AnyGoto || !S.Gotos.empty();
+      }
+      V.push_back(std::move(S));
     }
+    if (!AnyGoto)
+      return;
     for (size_t I = 0; I < V.size(); ++I) {
-      const std::optional<p::Label> L = V[I] ? headLabel(*V[I]) : std::nullopt;
+      const std::optional<p::Label> L = V[I].EC ? headLabel(*V[I].EC) : std::nullopt;
       if (!L)
         continue;
       size_t J = V.size();
       for (size_t K = V.size(); K-- > I;)
-        if (V[K] && jumpsBackTo(*V[K], *L)) {
+        if (V[K].Gotos.count(*L)) {
           J = K;
           break;
         }
-      if (J == V.size() || J + 1 >= V.size() || !V[J + 1])
+      if (J == V.size() || J + 1 >= V.size() || !V[J + 1].EC)
         continue;
       bool Communicates = false, Hidden = false, Stops = false, Entry = false;
       std::set<p::Label> Jumps;
       for (size_t K = I; K <= J; ++K) {
-        Entry = Entry || Entries[K]; // ENTRY, or what the parser could not read
-        if (!V[K])
-          continue;
-        const StmtFacts F = facts(*V[K]);
-        Communicates = Communicates || F.MpiCall || F.CommunicatingCall;
-        Hidden = Hidden || F.HiddenCall;
-        Stops = Stops || F.LeavesUnit;
-        TargetCollector TC;
-        p::Walk(*V[K], TC);
-        Jumps.insert(TC.Targets.begin(), TC.Targets.end());
+        const Stmt &S = V[K];
+        Entry = Entry || S.Entry;
+        Communicates = Communicates || S.F.MpiCall || S.F.CommunicatingCall;
+        Hidden = Hidden || S.F.HiddenCall;
+        Stops = Stops || S.F.LeavesUnit;
+        Jumps.insert(S.Jumps.begin(), S.Jumps.end());
       }
-      const std::optional<p::Label> Next = headLabel(*V[J + 1]);
-      const bool FallsThrough = !endsFlow(*V[J]);
+      const std::optional<p::Label> Next = headLabel(*V[J + 1].EC);
+      const bool FallsThrough = !endsFlow(*V[J].EC); // V[J] holds the GOTO: a statement
       const bool GoesOn = FallsThrough || (Next && Jumps.count(*Next));
       if ((Communicates || Hidden) && !Stops && !Entry && GoesOn)
-        gotoLoopSite(*V[I], *V[J], *V[J + 1], /*Opaque=*/!Communicates);
+        gotoLoopSite(*V[I].EC, *V[J].EC, *V[J + 1].EC, /*Opaque=*/!Communicates);
       I = J; // a loop inside it is not the outermost: the cap takes the outermost only
     }
   }
@@ -451,31 +465,17 @@ private:
   /// Segments: the outermost DO loops in EC that call a subroutine the unit cannot see (EC
   /// makes no MPI call the unit can see): their iterations may communicate at run time.
   void opaqueLoops(const p::ExecutableConstruct &EC) {
-    using Fortran::common::Indirection;
-    auto Inside = [&](const p::Block &B) {
+    if (const auto *D = std::get_if<Fortran::common::Indirection<p::DoConstruct>>(&EC.u)) {
+      const auto &DoS = std::get<p::Statement<p::NonLabelDoStmt>>(D->value().t);
+      loopSite(D->value(), DoS, doLabel(DoS), /*Opaque=*/true);
+      return;
+    }
+    forEachBlock(EC, [&](const p::Block &B) {
       for (const p::ExecutionPartConstruct &EPC : B)
         if (const auto *In = std::get_if<p::ExecutableConstruct>(&EPC.u);
             In && facts(*In).HiddenCall)
           opaqueLoops(*In);
-    };
-    if (const auto *D = std::get_if<Indirection<p::DoConstruct>>(&EC.u)) {
-      const auto &DoS = std::get<p::Statement<p::NonLabelDoStmt>>(D->value().t);
-      loopSite(D->value(), DoS, doLabel(DoS), /*Opaque=*/true);
-    } else if (const auto *I = std::get_if<Indirection<p::IfConstruct>>(&EC.u)) {
-      const p::IfConstruct &If = I->value();
-      Inside(std::get<p::Block>(If.t));
-      for (const auto &EI : std::get<std::list<p::IfConstruct::ElseIfBlock>>(If.t))
-        Inside(std::get<p::Block>(EI.t));
-      if (const auto &E = std::get<std::optional<p::IfConstruct::ElseBlock>>(If.t))
-        Inside(std::get<p::Block>(E->t));
-    } else if (const auto *C = std::get_if<Indirection<p::CaseConstruct>>(&EC.u)) {
-      for (const auto &Case : std::get<std::list<p::CaseConstruct::Case>>(C->value().t))
-        Inside(std::get<p::Block>(Case.t));
-    } else if (const auto *B = std::get_if<Indirection<p::BlockConstruct>>(&EC.u)) {
-      Inside(std::get<p::Block>(B->value().t));
-    } else if (const auto *A = std::get_if<Indirection<p::AssociateConstruct>>(&EC.u)) {
-      Inside(std::get<p::Block>(A->value().t));
-    }
+    });
   }
 
   /// Seed 004 section 3.1.1: a loop whose body is exactly one compute block is timed whole.

@@ -30,7 +30,7 @@
 #include <sstream>
 #include <string>
 #include <unistd.h>
-#include <unordered_set>
+#include <unordered_map>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -134,11 +134,11 @@ bool everyRankFinalized(const fs::path &Dir, int Np) {
 }
 
 /// How a capped run's segments cover the traces': the segment executions of each rank's trace
-/// whose (from, to) the rank's timing lacks, and whether the estimator can fill every one
-/// from measured computations around the same calls (the same segment on another rank, one
-/// ending at the same call, or one starting after the same call: TableComputeModel::segment).
+/// whose (from, to) the rank's timing lacks, and whether the estimator fills every one from
+/// measured computations around the same calls (TableComputeModel::segment, the rule the
+/// estimate itself applies).
 struct Coverage {
-  bool Failed = false;   ///< a trace or timing file could not be read (reported)
+  bool Failed = false;   ///< a trace could not be read (reported)
   std::string Unfilled;  ///< "rank R: FROM -> TO", the first missing one nothing can fill
   double WorstShare = 0; ///< the largest share of a rank's segment executions missing
   int WorstRank = 0;
@@ -146,54 +146,45 @@ struct Coverage {
   std::string First;               ///< "rank R: FROM -> TO", the first missing one
 };
 
-Coverage coverage(const std::string &TraceDir, const fs::path &Dir, int Np, DiagnosticSink &Diags) {
+Coverage coverage(const std::string &TraceDir, const std::vector<RankTiming> &Ranks,
+                  DiagnosticSink &Diags) {
   using estimator::Event;
   using estimator::EventKind;
   using estimator::TraceEventSource;
   Coverage C;
+  if (Ranks.empty() || Ranks.front().Partition != "segments")
+    return C; // compute blocks: the trace has its own block records, no segments
   std::vector<std::unique_ptr<TraceEventSource>> Sources;
   if (!openTraceDirectory(TraceDir, Diags, Sources)) {
     C.Failed = true;
     return C;
   }
-  if (static_cast<int>(Sources.size()) != Np) {
+  if (Sources.size() != Ranks.size()) {
     Diags.error(DiagLoc{TraceDir},
                 "the traces are of " + std::to_string(Sources.size()) +
-                    " ranks, the timing run "
-                    "of " +
-                    std::to_string(Np) + ": --program needs the same program and ranks",
+                    " ranks, the timing run of " + std::to_string(Ranks.size()) +
+                    ": --program needs the same program and ranks",
                 "probe");
     C.Failed = true;
     return C;
   }
-  using Pair = std::pair<uint64_t, uint64_t>;
-  struct PairHash {
-    size_t operator()(const Pair &P) const {
+  MachineFile Machine;
+  Machine.Partition = MachinePartition::Segments;
+  for (const RankTiming &R : Ranks)
+    Machine.Ranks.push_back(machineRankOf(R));
+  estimator::TableComputeModel Model;
+  estimator::addMachineFile(Machine, Model);
+  // Each (rank, from, to) is asked once: a fallback, once found, is kept in the model and
+  // would be found again as if measured.
+  enum class Kind { Measured, Filled, Unfilled };
+  struct KeyHash {
+    size_t operator()(const std::pair<uint64_t, uint64_t> &P) const {
       return std::hash<uint64_t>()(P.first * 0x9e3779b97f4a7c15ULL ^ P.second);
     }
   };
-  std::vector<std::unordered_set<Pair, PairHash>> Have(static_cast<size_t>(Np));
-  std::unordered_set<Pair, PairHash> AnyPair;
-  std::unordered_set<uint64_t> AnyTo, AnyFrom;
-  for (int R = 0; R < Np; ++R) {
-    RankTiming T;
-    const fs::path File = Dir / ("rank" + std::to_string(R) + ".timing");
-    if (std::string Err = readRankTiming(File.string(), R, T); !Err.empty()) {
-      Diags.error(DiagLoc{File.string()}, Err, "probe");
-      C.Failed = true;
-      return C;
-    }
-    if (T.Partition != "segments")
-      return C; // compute blocks: the trace has its own block records, no segments
-    for (const SegmentTiming &G : T.Segments) {
-      Have[static_cast<size_t>(R)].insert({G.From, G.To});
-      AnyPair.insert({G.From, G.To});
-      AnyTo.insert(G.To);
-      AnyFrom.insert(G.From);
-    }
-  }
-  for (int R = 0; R < Np; ++R) {
-    TraceEventSource &Src = *Sources[static_cast<size_t>(R)];
+  for (size_t R = 0; R < Sources.size(); ++R) {
+    std::unordered_map<std::pair<uint64_t, uint64_t>, Kind, KeyHash> Seen;
+    TraceEventSource &Src = *Sources[R];
     Src.setEmitSegments(true);
     Event E;
     uint64_t Missing = 0, Total = 0;
@@ -201,15 +192,22 @@ Coverage coverage(const std::string &TraceDir, const fs::path &Dir, int Np, Diag
       if (E.Kind != EventKind::Segment)
         continue;
       ++Total;
-      if (Have[static_cast<size_t>(R)].count(Pair(E.From, E.Block)))
+      auto [It, New] = Seen.try_emplace({E.From, E.Block}, Kind::Measured);
+      if (New) {
+        const size_t Fallbacks = Model.segmentFallbacks().size();
+        const bool Found = Model.segment(int(R), E.From, E.Block) != nullptr;
+        It->second = !Found                                        ? Kind::Unfilled
+                     : Model.segmentFallbacks().size() > Fallbacks ? Kind::Filled
+                                                                   : Kind::Measured;
+      }
+      if (It->second == Kind::Measured)
         continue;
       ++Missing;
       const std::string Name = "rank " + std::to_string(R) + ": " + formatBlockId(E.From) + " -> " +
                                formatBlockId(E.Block);
       if (C.First.empty())
         C.First = Name;
-      if (C.Unfilled.empty() && !AnyPair.count(Pair(E.From, E.Block)) && !AnyTo.count(E.Block) &&
-          !AnyFrom.count(E.From))
+      if (C.Unfilled.empty() && It->second == Kind::Unfilled)
         C.Unfilled = Name;
     }
     if (Src.failed()) {
@@ -221,10 +219,39 @@ Coverage coverage(const std::string &TraceDir, const fs::path &Dir, int Np, Diag
     const double Share = Total ? double(Missing) / double(Total) : 0.0;
     if (Share > C.WorstShare) {
       C.WorstShare = Share;
-      C.WorstRank = R;
+      C.WorstRank = int(R);
     }
   }
   return C;
+}
+
+/// Reads every rank's timing file from Dir into Ranks; false (reported) on a missing or bad
+/// file, or ranks of different builds or rank placements.
+bool readRanks(const fs::path &Dir, int RanksPerNode, const std::string &Program,
+               std::vector<RankTiming> &Ranks, DiagnosticSink &Diags) {
+  for (size_t R = 0; R < Ranks.size(); ++R) {
+    const fs::path File = Dir / ("rank" + std::to_string(R) + ".timing");
+    if (std::string Err = readRankTiming(File.string(), int(R), Ranks[R]); !Err.empty()) {
+      Diags.error(DiagLoc{Program}, Err, "probe");
+      return false;
+    }
+    if (Ranks[R].Partition != Ranks.front().Partition) {
+      Diags.error(DiagLoc{Program},
+                  "rank " + std::to_string(R) + " measured " + Ranks[R].Partition + ", rank 0 " +
+                      Ranks.front().Partition + " (ranks of different builds?)",
+                  "probe");
+      return false;
+    }
+    if (Ranks[R].RanksPerNode != RanksPerNode) {
+      Diags.error(DiagLoc{Program},
+                  "rank " + std::to_string(R) + " ran " + std::to_string(Ranks[R].RanksPerNode) +
+                      " ranks at a time, not " + std::to_string(RanksPerNode) +
+                      " (MPIETE_RANKS_PER_NODE set by hand?)",
+                  "probe");
+      return false;
+    }
+  }
+  return true;
 }
 
 /// The largest share of a rank's segment executions a capped run may miss and still be kept
@@ -441,6 +468,9 @@ int runProbeCompute(const CommandArgs &Args) {
   const auto Start = std::chrono::steady_clock::now();
   const LoadMonitor Load;
   int Rc = 0;
+  std::vector<RankTiming> Ranks(static_cast<size_t>(Launch.Np));
+  bool RanksRead = false;
+  std::vector<std::string> CappedLoops;
   {
     const ProgressTicker Tick("mpiete probe-compute: timing " + std::to_string(Launch.Np) +
                               " ranks");
@@ -468,8 +498,11 @@ int runProbeCompute(const CommandArgs &Args) {
     // Only a run that left some loop early can lack a segment for that reason; the traces of
     // a program that picks its partners at run time (a task farm) differ from any timing run
     // by the partners it picked, which is no reason to run it again.
-    if (Rc == 0 && Capped && !O.Program.empty() && !cappedLoopsOf(OutDir, Launch.Np).empty()) {
-      const Coverage Cov = coverage(O.Program, OutDir, Launch.Np, Diags);
+    if (Rc == 0 && Capped)
+      CappedLoops = cappedLoopsOf(OutDir, Launch.Np);
+    if (Rc == 0 && !O.Program.empty() && !CappedLoops.empty()) {
+      RanksRead = readRanks(OutDir, RanksPerNode, Program, Ranks, Diags);
+      const Coverage Cov = RanksRead ? coverage(O.Program, Ranks, Diags) : Coverage{true};
       if (Cov.Failed) {
         if (!Keep)
           fs::remove_all(OutDir);
@@ -503,7 +536,8 @@ int runProbeCompute(const CommandArgs &Args) {
     if (Again) {
       for (const auto &E : fs::directory_iterator(OutDir))
         fs::remove(E.path());
-      Capped = false;
+      Capped = RanksRead = false;
+      CappedLoops.clear();
       for (auto &[Name, Value] : Launch.Env)
         if (Name == "MPIETE_CAP")
           Value = "0";
@@ -523,40 +557,15 @@ int runProbeCompute(const CommandArgs &Args) {
     return 1;
   }
 
-  std::vector<RankTiming> Ranks(static_cast<size_t>(Launch.Np));
+  if (!RanksRead && !readRanks(OutDir, RanksPerNode, Program, Ranks, Diags)) {
+    if (!Keep)
+      fs::remove_all(OutDir);
+    return 1;
+  }
   size_t Blocks = 0, Segments = 0;
-  for (int R = 0; R < Launch.Np; ++R) {
-    const fs::path File = OutDir / ("rank" + std::to_string(R) + ".timing");
-    if (std::string Err = readRankTiming(File.string(), R, Ranks[static_cast<size_t>(R)]);
-        !Err.empty()) {
-      Diags.error(DiagLoc{Program}, Err, "probe");
-      if (!Keep)
-        fs::remove_all(OutDir);
-      return 1;
-    }
-    Blocks += Ranks[static_cast<size_t>(R)].Blocks.size();
-    Segments += Ranks[static_cast<size_t>(R)].Segments.size();
-    if (Ranks[static_cast<size_t>(R)].Partition != Ranks.front().Partition) {
-      Diags.error(DiagLoc{Program},
-                  "rank " + std::to_string(R) + " measured " +
-                      Ranks[static_cast<size_t>(R)].Partition + ", rank 0 " +
-                      Ranks.front().Partition + " (ranks of different builds?)",
-                  "probe");
-      if (!Keep)
-        fs::remove_all(OutDir);
-      return 1;
-    }
-    if (Ranks[static_cast<size_t>(R)].RanksPerNode != RanksPerNode) {
-      Diags.error(DiagLoc{Program},
-                  "rank " + std::to_string(R) + " ran " +
-                      std::to_string(Ranks[static_cast<size_t>(R)].RanksPerNode) +
-                      " ranks at a time, not " + std::to_string(RanksPerNode) +
-                      " (MPIETE_RANKS_PER_NODE set by hand?)",
-                  "probe");
-      if (!Keep)
-        fs::remove_all(OutDir);
-      return 1;
-    }
+  for (const RankTiming &R : Ranks) {
+    Blocks += R.Blocks.size();
+    Segments += R.Segments.size();
   }
 
   std::ofstream Out(Output);
@@ -569,7 +578,7 @@ int runProbeCompute(const CommandArgs &Args) {
   Machine.Provenance.ProbeSeconds = ProbeSeconds;
   if (Capped) {
     Machine.Provenance.SampleCap = O.Cap;
-    Machine.Provenance.CappedLoops = cappedLoopsOf(OutDir, Launch.Np);
+    Machine.Provenance.CappedLoops = CappedLoops;
     if (Tty)
       for (const std::string &L : Machine.Provenance.CappedLoops)
         std::cerr << "mpiete probe-compute: loop " << L << " (--cap " << O.Cap << ")\n";

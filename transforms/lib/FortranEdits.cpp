@@ -345,6 +345,13 @@ private:
     return Digits;
   }
 
+  /// `IF (MPIETE_ITER_CAPPED(UNIT, IDX) .NE. 0)` (the opaque hook for an opaque loop): the
+  /// cap's test at the top of a loop's iteration, before the statement that leaves it.
+  std::string capTest(const Block &B, const ComputeEdits &E) const {
+    return kw(E.OpaqueLoop ? "if (mpiete_iter_opaque_capped(" : "if (mpiete_iter_capped(") +
+           ids(B.Index) + kw(") .ne. 0)");
+  }
+
   /// The statement Stmt on a new line with the label Label, indented like Like's statement.
   std::string labelled(const std::string &Label, const std::string &Stmt,
                        const std::string &Like) const {
@@ -384,10 +391,7 @@ private:
       Exit = freshLabel();
       Edits[N].Before.push_back(labelled(Exit, kw("continue"), L.text(N)));
     }
-    const std::string Fn =
-        E.OpaqueLoop ? "if (mpiete_iter_opaque_capped(" : "if (mpiete_iter_capped(";
-    Edits[H].Before.push_back(
-        labelled(Label, kw(Fn) + ids(B.Index) + kw(") .ne. 0) goto ") + Exit, L.text(H)));
+    Edits[H].Before.push_back(labelled(Label, capTest(B, E) + kw(" goto ") + Exit, L.text(H)));
     Edits[H].BlankLabel = true;
   }
 
@@ -399,26 +403,19 @@ private:
     if (B.Kind == BlockKind::Loop) {
       // Segments: a DO loop with MPI calls; no exit hook where the frontend found no place.
       // Its iteration hook leaves it when the timing probe's cap says so, except in a loop an
-      // OpenMP or OpenACC directive governs (EXIT may not leave it).
-      // An opaque loop (its calls go into subroutines the unit cannot see) has the opaque
-      // hooks, which only the cap uses; the frontend gives it none where it could not leave.
-      if (E.OpaqueLoop) {
-        if (directiveBefore(E.LoopBegin))
-          return;
-        after(E.BodyBegin,
-              kw("if (mpiete_iter_opaque_capped(") + ids(B.Index) + kw(") .ne. 0) exit"),
-              /*LikeNext=*/true);
-        if (E.LoopEnd != 0)
-          after(E.LoopEnd, hook("mpiete_loop_exit_opaque", B.Index));
+      // OpenMP or OpenACC directive governs (EXIT may not leave it). An opaque loop (its calls
+      // go into subroutines the unit cannot see) has the opaque hooks, which only the cap uses:
+      // none where it cannot leave.
+      const bool CanLeave = E.Leaves && !directiveBefore(E.LoopBegin);
+      if (E.OpaqueLoop && !CanLeave)
         return;
-      }
-      if (E.Leaves && !directiveBefore(E.LoopBegin))
-        after(E.BodyBegin, kw("if (mpiete_iter_capped(") + ids(B.Index) + kw(") .ne. 0) exit"),
-              /*LikeNext=*/true);
+      if (CanLeave)
+        after(E.BodyBegin, capTest(B, E) + kw(" exit"), /*LikeNext=*/true);
       else
         after(E.BodyBegin, hook("mpiete_iter", B.Index), /*LikeNext=*/true);
       if (E.LoopEnd != 0)
-        after(E.LoopEnd, hook("mpiete_loop_exit", B.Index));
+        after(E.LoopEnd,
+              hook(E.OpaqueLoop ? "mpiete_loop_exit_opaque" : "mpiete_loop_exit", B.Index));
       return;
     }
     if (E.WholeLoop) {
