@@ -48,6 +48,17 @@ extern "C" decltype(mpiete_iter_opaque_capped_) mpiete_iter_opaque_capped__
 
 MPIETE_FORTRAN_HOOK(mpiete_loop_exit_opaque) { mpiete_loop_exit_opaque(site(unit, idx)); }
 
+// `IF (MPIETE_SAMPLE_SKIP(UNIT, IDX) .NE. 0) CYCLE` and `CALL MPIETE_SAMPLE_EXIT(UNIT, IDX)`: a
+// loop of pure computation probe-compute --sample may sample (both variants; the trace
+// variant's run every iteration).
+extern "C" MPI_Fint mpiete_sample_skip_(const MPI_Fint *unit, const MPI_Fint *idx) {
+  return mpiete_sample_skip(site(unit, idx));
+}
+extern "C" decltype(mpiete_sample_skip_) mpiete_sample_skip__
+    __attribute__((alias("mpiete_sample_skip_")));
+
+MPIETE_FORTRAN_HOOK(mpiete_sample_exit) { mpiete_sample_exit(site(unit, idx)); }
+
 #if defined(MPIETE_VARIANT_TRACE)
 
 MPIETE_FORTRAN_HOOK(mpiete_tr_block) { mpiete_tr_block(site(unit, idx)); }

@@ -64,6 +64,10 @@ extern "C" int mpiete_iter_capped(mpiete_site_t loop) {
 extern "C" int mpiete_iter_opaque_capped(mpiete_site_t) { return 0; }
 extern "C" void mpiete_loop_exit_opaque(mpiete_site_t) {}
 
+// Sampled loops of pure computation run whole in the trace variants (TimingSample.cpp).
+extern "C" int mpiete_sample_skip(mpiete_site_t) { return 0; }
+extern "C" void mpiete_sample_exit(mpiete_site_t) {}
+
 extern "C" void mpiete_loop_exit(mpiete_site_t loop) {
   TraceWriter &W = TraceWriter::get();
   if (!W.on())

@@ -40,7 +40,20 @@ int mpiete_iter_capped(mpiete_site_t loop);
  * once the loop's iterations make MPI calls at run time; the trace variants ignore them. */
 int mpiete_iter_opaque_capped(mpiete_site_t loop);
 void mpiete_loop_exit_opaque(mpiete_site_t loop);
+/* The hooks of a loop of pure computation (no MPI call, no call the unit cannot see; its body
+ * holds another loop): the timing variant under probe-compute --sample runs some iterations,
+ * times them and skips the rest (skip returns nonzero: the instrumented code continues with the
+ * next iteration), and adds the skipped iterations' estimated time to the running segment at
+ * the exit hook. Without --sample, and in the trace variant, skip returns 0 (docs/probes.md,
+ * "Sampled loops"). */
+int mpiete_sample_skip(mpiete_site_t loop);
+void mpiete_sample_exit(mpiete_site_t loop);
 #if !defined(__cplusplus)
+#define mpiete_sample(loop)                                                                        \
+  if (mpiete_sample_skip(loop))                                                                    \
+    continue;                                                                                      \
+  else                                                                                             \
+    ((void)0)
 #define mpiete_iter(loop)                                                                          \
   if (mpiete_iter_capped(loop))                                                                    \
     break;                                                                                         \

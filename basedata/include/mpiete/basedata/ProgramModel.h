@@ -81,6 +81,16 @@ struct ComputeEdits {
   /// statement after it, where the original goes on after the loop (X, its label, or a new
   /// `X CONTINUE` before it). No exit hook.
   bool GotoLoop = false;
+  /// Segments: a loop of pure computation that probe-compute --sample may sample (issue 15,
+  /// docs/probes.md "Sampled loops"): a counted loop (Fortran DO with a loop control; C `for`
+  /// whose controlling variables the body does not change) with no MPI call and no call into
+  /// code the unit cannot see, no exit other than its end (no break/EXIT, return, goto out,
+  /// STOP), whose body holds another loop (so its hook costs per outer iteration, never per
+  /// element), and outermost of such loops in its procedure. Its hooks: at the top of the body
+  /// `if (mpiete_sample_skip(id)) continue;` (C, the `mpiete_sample` macro; Fortran `IF
+  /// (MPIETE_SAMPLE_SKIP(u, i) .NE. 0) CYCLE`) and after the loop `mpiete_sample_exit(id)`.
+  /// BodyBegin and LoopEnd place them, as for a loop with MPI calls.
+  bool SampledLoop = false;
 };
 
 /// Text positions of an MPI call: `MPI_Send (` ... becomes `mpiete_send (SITE, ` ...
@@ -107,6 +117,7 @@ struct CounterDecl {
   std::vector<uint32_t> Blocks; ///< the whole-loop blocks whose counters it declares
   bool CapHook = false;         ///< also the type of the cap hook (some loop of it Leaves)
   bool OpaqueCapHook = false;   ///< also the type of the opaque loops' cap hook
+  bool SampleHook = false;      ///< also the type of the sampled loops' hook
 };
 
 /// A statement the skeleton trace probe leaves out (docs/skeleton.md): the text [Begin, End) of
