@@ -17,6 +17,7 @@
 #include "Segments.h"
 #include "TimingCap.h"
 #include "TimingControl.h"
+#include "TimingSample.h"
 #include "Util.h"
 #include "Variant.h"
 
@@ -129,6 +130,7 @@ void mpiEnter(mpiete_site_t Site, bool Outermost) {
   const uint64_t T = nowNs();
   // The prediction ends at MPI_Finalize: nothing after it is charged.
   if (Outermost && !Recorder::get().finalized()) [[likely]] {
+    sample::noteMpiCall(Site);
     const uint64_t Nanos = T > LastExit ? T - LastExit : 0;
     Segments.add(LastSite, Site, Nanos);
     cap::noteSegment(LastSite, Site, Nanos);
@@ -232,6 +234,8 @@ void setSpinWait(bool Spin, bool Pause) {
   SpinPause = Pause;
 }
 
+void creditSegment(uint64_t Nanos) { LastExit = LastExit > Nanos ? LastExit - Nanos : 0; }
+
 void setCpu(int Cpu) {
   PinnedCpu = Cpu;
   TokenPassing = true;
@@ -248,6 +252,7 @@ void variant::writeHeaderExtra(std::FILE *F) {
   std::fprintf(F, "# waiting %s\n", !SpinWait ? "sleep" : SpinPause ? "spin" : "busy");
   std::fprintf(F, "# partition %s\n", SeedBlocks ? "blocks" : "segments");
   cap::writeHeader(F);
+  sample::writeHeader(F);
 }
 
 void variant::writeTrailer(std::FILE *F) {

@@ -4,6 +4,8 @@
 #ifndef MPIETE_RUNTIME_TIMINGCONTROL_H
 #define MPIETE_RUNTIME_TIMINGCONTROL_H
 
+#include <cstdint>
+
 namespace mpiete::timing {
 
 /// Measures the overhead of an empty begin/end hook pair (the median of 1000),
@@ -25,6 +27,9 @@ void setRanksPerNode(int K);
 /// false: without PAUSE, MPIETE_WAIT=busy);
 /// written into the output.
 void setSpinWait(bool Spin, bool Pause);
+/// Adds Nanos to the compute segment running now: the estimated time of a sampled loop's
+/// skipped iterations (TimingSample.h), so the segment stands for the whole loop.
+void creditSegment(uint64_t Nanos);
 
 } // namespace mpiete::timing
 

@@ -1,5 +1,158 @@
-// The timing probe's sampled loops (probe-compute --sample): see TimingSample.h.
-#include "mpiete/instrument.h"
+// The timing probe's sampled loops: the hooks, one loop entry at a time, and the per-loop
+// totals the header reports (TimingSample.h).
+#include "TimingSample.h"
+#include "Recorder.h"
+#include "TimingControl.h"
+#include "Util.h"
 
-extern "C" int mpiete_sample_skip(mpiete_site_t) { return 0; }
-extern "C" void mpiete_sample_exit(mpiete_site_t) {}
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+namespace mpiete::sample {
+
+namespace {
+
+constexpr size_t MaxLoops = 256; // loops reported per rank (later ones are sampled, unreported)
+
+struct LoopTotals {
+  mpiete_site_t Loop;
+  uint64_t Entries, Run, Skipped;
+  double MeasuredNanos, EstimatedNanos, Sum, SumSq;
+  uint64_t N;
+  bool Communicates; // an MPI call ran inside it: never sampled again
+};
+
+struct State {
+  bool Read = false;
+  uint32_t Stride = 0; // 0: off, every iteration runs
+  // The open entry: one at a time. A sampled loop reached inside another's iteration (a
+  // procedure called from its body) runs whole: the outer one's measured iterations include it.
+  bool Open = false;
+  mpiete_site_t Loop = 0;
+  LoopTotals *Totals = nullptr;
+  bool Whole = false; // this entry runs every iteration
+  uint32_t J = 0;
+  uint64_t RunStart = 0; // the running iteration's start; 0 when it was skipped
+  EntryEstimate E;
+  LoopTotals Loops[MaxLoops] = {};
+  size_t NLoops = 0;
+  LoopTotals Spare = {}; // the totals of loops past MaxLoops
+};
+
+constinit State S;
+
+void readSettings() {
+  S.Read = true;
+  if (const char *V = std::getenv("MPIETE_SAMPLE"); V != nullptr && std::atol(V) >= 2)
+    S.Stride = static_cast<uint32_t>(std::atol(V));
+}
+
+LoopTotals &totalsOf(mpiete_site_t Loop) {
+  for (size_t I = 0; I < S.NLoops; ++I)
+    if (S.Loops[I].Loop == Loop)
+      return S.Loops[I];
+  if (S.NLoops == MaxLoops) {
+    S.Spare = LoopTotals{};
+    S.Spare.Loop = Loop;
+    return S.Spare;
+  }
+  LoopTotals &T = S.Loops[S.NLoops++];
+  T.Loop = Loop;
+  return T;
+}
+
+int iterate(mpiete_site_t Loop) {
+  if (!S.Read) [[unlikely]]
+    readSettings();
+  if (S.Stride == 0)
+    return 0;
+  if (!S.Open) {
+    S.Open = true;
+    S.Loop = Loop;
+    S.Totals = &totalsOf(Loop);
+    S.Whole = S.Totals->Communicates;
+    S.J = 0;
+    S.E = EntryEstimate{};
+    S.RunStart = S.Whole ? 0 : nowNs();
+    return 0;
+  }
+  if (Loop != S.Loop || S.Whole)
+    return 0;
+  const uint32_t J = ++S.J;
+  uint64_t T = 0;
+  if (S.RunStart != 0) {
+    T = nowNs();
+    S.E.measured(J - 1, static_cast<double>(T - S.RunStart));
+  }
+  if (runs(J, S.Stride)) {
+    S.RunStart = T != 0 ? T : nowNs();
+    return 0;
+  }
+  S.RunStart = 0;
+  S.E.skipped();
+  return 1;
+}
+
+void leave(mpiete_site_t Loop) {
+  if (!S.Open || Loop != S.Loop)
+    return;
+  S.Open = false;
+  if (S.Whole)
+    return;
+  if (S.RunStart != 0)
+    S.E.measured(S.J, static_cast<double>(nowNs() - S.RunStart));
+  const double Estimate = S.E.finish();
+  timing::creditSegment(static_cast<uint64_t>(std::llround(Estimate)));
+  LoopTotals &T = *S.Totals;
+  ++T.Entries;
+  T.Run += S.E.Run;
+  T.Skipped += S.E.Skipped;
+  T.MeasuredNanos += S.E.MeasuredNanos;
+  T.EstimatedNanos += Estimate;
+  T.Sum += S.E.Sum;
+  T.SumSq += S.E.SumSq;
+  T.N += S.E.N;
+}
+
+} // namespace
+
+void noteMpiCall(mpiete_site_t Site) {
+  if (!S.Open || S.Whole)
+    return;
+  char Loop[BlockIdBufferSize], At[BlockIdBufferSize];
+  formatBlockId(S.Loop, Loop, sizeof Loop);
+  formatBlockId(Site, At, sizeof At);
+  if (S.E.Skipped > 0 || S.J >= AlwaysRun)
+    Recorder::get().fail("loop %s, sampled by probe-compute --sample, made an MPI call (site %s) "
+                         "after iterations were skipped: its communication is not the "
+                         "program's (run the timing probe without --sample)",
+                         Loop, At);
+  S.Totals->Communicates = true;
+  S.Whole = true;
+}
+
+void writeHeader(std::FILE *F) {
+  for (size_t I = 0; I < S.NLoops; ++I) {
+    const LoopTotals &T = S.Loops[I];
+    if (T.Skipped == 0)
+      continue;
+    char Loop[BlockIdBufferSize];
+    formatBlockId(T.Loop, Loop, sizeof Loop);
+    // The spread of the measured iterations (warm-ups left out): how far their times vary
+    // over the index, which the linear estimate between them follows only in part.
+    const double N = static_cast<double>(T.N);
+    const double Mean = T.N ? T.Sum / N : 0;
+    const double Var = T.N > 1 ? std::max(0.0, (T.SumSq - N * Mean * Mean) / (N - 1)) : 0;
+    std::fprintf(F, "# sampled-loop %s %llu %llu %llu %.0f %.0f %.3f\n", Loop,
+                 static_cast<unsigned long long>(T.Entries), static_cast<unsigned long long>(T.Run),
+                 static_cast<unsigned long long>(T.Skipped), T.MeasuredNanos, T.EstimatedNanos,
+                 Mean > 0 ? std::sqrt(Var) / Mean : 0.0);
+  }
+}
+
+} // namespace mpiete::sample
+
+extern "C" int mpiete_sample_skip(mpiete_site_t loop) { return mpiete::sample::iterate(loop); }
+
+extern "C" void mpiete_sample_exit(mpiete_site_t loop) { mpiete::sample::leave(loop); }

@@ -1,0 +1,72 @@
+// The timing probe's sampled loops (probe-compute --sample S, issue 15; seed 004 section 3.1.1
+// caps every loop other than a single-block one). A sampled loop is a counted loop of pure
+// computation the frontend hooked (ProgramModel.h, ComputeEdits::SampledLoop): no MPI call, no
+// call its unit cannot see, no exit but its end, another loop in its body. Under --sample it runs
+// its first iterations and every S-th one after them; the others are skipped (the hook returns
+// nonzero and the code continues with the next iteration). The skipped iterations' time is
+// estimated from the measured ones (linear between the measured iterations around them, flat
+// after the last) and added to the running compute segment at the loop's exit, so the segment's
+// time stands for the whole loop. docs/probes.md, "Sampled loops", says what this rests on.
+//
+// Nothing here is shared between ranks: a loop with no MPI call changes no rank's
+// communication by itself, so each rank samples on its own. What skipping may change later
+// (data that steers a later loop or a convergence test) is checked by probe-compute against
+// the traces and, failing that, the run is repeated without sampling.
+#ifndef MPIETE_RUNTIME_TIMINGSAMPLE_H
+#define MPIETE_RUNTIME_TIMINGSAMPLE_H
+
+#include "mpiete/instrument.h"
+
+#include <cstdint>
+#include <cstdio>
+
+namespace mpiete::sample {
+
+/// Iterations of every entry that always run: the first (a warm-up: cold caches, first touches
+/// of memory; timed but not used while a later one is) and the next, the first measured one.
+constexpr uint32_t AlwaysRun = 2;
+
+/// Whether iteration J (0-based) of a loop entry runs under --sample Stride.
+constexpr bool runs(uint32_t J, uint32_t Stride) {
+  return J < AlwaysRun || (J - AlwaysRun + 1) % Stride == 0;
+}
+
+/// One entry of a sampled loop: the measured iterations' times in order, the skipped ones
+/// between them, and the time the skipped ones are estimated at. No allocation: a pure rule,
+/// unit-tested (runtime/unittests/SampleRulesTest.cpp).
+class EntryEstimate {
+public:
+  /// Iteration J ran and took Nanos (J == 0 is the warm-up).
+  void measured(uint32_t J, double Nanos);
+  /// An iteration was skipped.
+  void skipped() { ++Pending; }
+  /// The loop ended: the skipped iterations since the last measured one take its time.
+  /// Returns the estimate of every skipped iteration of the entry, in nanoseconds.
+  double finish();
+
+  double MeasuredNanos = 0; ///< the measured iterations' sum (warm-up included)
+  uint64_t Run = 0, Skipped = 0;
+  double Sum = 0, SumSq = 0; ///< of the measured iterations after the warm-up
+  uint64_t N = 0;            ///< how many those are
+
+private:
+  double Credit = 0;
+  double Prev = 0; ///< the last measured iteration's time
+  bool HavePrev = false;
+  bool PrevWarm = false; ///< Prev is the warm-up's (replaced by the first measured one)
+  uint64_t Pending = 0;  ///< skipped since Prev
+};
+
+/// probe-compute's check: the header lines `# sampled-loop <loop> <entries> <run> <skipped>
+/// <measured ns> <estimated ns> <cv>` of every loop that skipped an iteration on this rank.
+void writeHeader(std::FILE *F);
+/// An MPI call started (Timing.cpp): inside a sampled loop that skipped iterations this is a
+/// loop the frontend took for pure computation that communicates (a function of another file
+/// that calls MPI): the rank's communication no longer matches the program's, so the run fails
+/// and probe-compute runs it again without sampling. A loop that skipped nothing yet is just
+/// never sampled again.
+void noteMpiCall(mpiete_site_t Site);
+
+} // namespace mpiete::sample
+
+#endif // MPIETE_RUNTIME_TIMINGSAMPLE_H

@@ -1,0 +1,87 @@
+// The sampled loops' rules (runtime/lib/SampleRules.cpp, TimingSample.h): which iterations run,
+// and the estimate of the skipped ones, on loops whose every iteration's time is known.
+#include "TimingSample.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+
+using namespace mpiete::sample;
+
+namespace {
+
+/// Runs a loop of Trips iterations whose iteration J takes Time(J) under --sample Stride, as
+/// the hooks drive the estimate; returns the estimate of the skipped iterations.
+double sampleLoop(uint32_t Trips, uint32_t Stride, const std::function<double(uint32_t)> &Time,
+                  EntryEstimate &E) {
+  for (uint32_t J = 0; J < Trips; ++J) {
+    if (runs(J, Stride))
+      E.measured(J, Time(J));
+    else
+      E.skipped();
+  }
+  return E.finish();
+}
+
+double sumOf(uint32_t First, uint32_t Last, const std::function<double(uint32_t)> &Time) {
+  double S = 0;
+  for (uint32_t J = First; J <= Last; ++J)
+    S += Time(J);
+  return S;
+}
+
+TEST(SampleRulesTest, TheFirstTwoAndEveryStrideThIterationAfterThemRun) {
+  std::vector<uint32_t> Ran;
+  for (uint32_t J = 0; J < 12; ++J)
+    if (runs(J, 4))
+      Ran.push_back(J);
+  EXPECT_EQ(Ran, (std::vector<uint32_t>{0, 1, 5, 9}));
+  EXPECT_TRUE(runs(0, 1000));
+  EXPECT_TRUE(runs(1, 1000));
+  EXPECT_FALSE(runs(2, 1000));
+  EXPECT_TRUE(runs(1001, 1000));
+}
+
+TEST(SampleRulesTest, EqualIterationsAreEstimatedExactly) {
+  EntryEstimate E;
+  auto Time = [](uint32_t) { return 100.0; };
+  const double Skipped = sampleLoop(10, 4, Time, E);
+  EXPECT_EQ(E.Run, 4u);
+  EXPECT_EQ(E.Skipped, 6u);
+  EXPECT_DOUBLE_EQ(Skipped, 600.0);
+  EXPECT_DOUBLE_EQ(E.MeasuredNanos + Skipped, 1000.0);
+}
+
+TEST(SampleRulesTest, IterationsOnALineAreEstimatedExactlyBetweenMeasuredOnes) {
+  // A triangular nest: iteration J's inner loop runs J + 10 times.
+  auto Time = [](uint32_t J) { return 100.0 + 10.0 * J; };
+  EntryEstimate E;
+  const double Skipped = sampleLoop(10, 4, Time, E); // 0, 1, 5, 9 run: 9 is the last
+  EXPECT_DOUBLE_EQ(Skipped, sumOf(2, 4, Time) + sumOf(6, 8, Time));
+}
+
+TEST(SampleRulesTest, IterationsAfterTheLastMeasuredOneTakeItsTime) {
+  auto Time = [](uint32_t J) { return 100.0 + 10.0 * J; };
+  EntryEstimate E;
+  const double Skipped = sampleLoop(12, 4, Time, E); // 10 and 11 are after the last, 9
+  EXPECT_DOUBLE_EQ(Skipped, sumOf(2, 4, Time) + sumOf(6, 8, Time) + 2 * Time(9));
+}
+
+TEST(SampleRulesTest, TheWarmUpDoesNotSetTheSkippedIterationsTime) {
+  // The first iteration touches cold memory: ten times a later one.
+  auto Time = [](uint32_t J) { return J == 0 ? 1000.0 : 100.0; };
+  EntryEstimate E;
+  const double Skipped = sampleLoop(20, 8, Time, E); // 0, 1, 9, 17 run
+  EXPECT_DOUBLE_EQ(Skipped, 16 * 100.0);
+  EXPECT_EQ(E.N, 3u); // the measured ones after the warm-up
+  EXPECT_DOUBLE_EQ(E.MeasuredNanos, 1000.0 + 3 * 100.0);
+}
+
+TEST(SampleRulesTest, AShortLoopRunsWhole) {
+  EntryEstimate E;
+  const double Skipped = sampleLoop(2, 4, [](uint32_t) { return 50.0; }, E);
+  EXPECT_EQ(E.Skipped, 0u);
+  EXPECT_DOUBLE_EQ(Skipped, 0.0);
+}
+
+} // namespace
