@@ -97,6 +97,15 @@ void writeMachineFile(std::ostream &OS, const MachineFile &File) {
     E << YAML::Key << "sample_cap" << YAML::Value << P.SampleCap;
     E << YAML::Key << "capped_loops" << YAML::Value << YAML::Flow << P.CappedLoops;
   }
+  if (P.SampleStride > 0) {
+    // Loops of pure computation sampled: the skipped iterations' time is estimated.
+    E << YAML::Key << "sample_stride" << YAML::Value << P.SampleStride;
+    E << YAML::Key << "sampled_loops" << YAML::Value << YAML::BeginSeq;
+    for (const std::string &L : P.SampledLoops)
+      E << L;
+    E << YAML::EndSeq;
+    E << YAML::Key << "sampled_seconds" << YAML::Value << P.SampledSeconds;
+  }
   E << YAML::EndMap;
   E << YAML::Key << "timer_overhead_seconds" << YAML::Value << File.TimerOverheadSeconds;
   E << YAML::Key << "ranks" << YAML::Value << YAML::BeginSeq;
@@ -194,16 +203,22 @@ bool readProvenance(YamlParser &P, const YAML::Node &Root, MachineProvenance &Ou
       P.string(Prov, "date", Out.Date, false) && P.string(Prov, "tool", Out.Tool, false) &&
       P.string(Prov, "command", Out.Command, false) &&
       P.finite(Prov, "probe_seconds", Out.ProbeSeconds, 0, MaxSeconds, false) &&
-      readInt(P, Prov, "sample_cap", Out.SampleCap, 0, MaxRanks);
-  YAML::Node Capped;
-  if (!Ok || !P.list(Prov, "capped_loops", Capped, false))
-    return false;
-  if (Capped.IsSequence())
-    for (const YAML::Node &C : Capped) {
-      if (!C.IsScalar())
-        return P.expected(C, "capped_loops", "a list of strings");
-      Out.CappedLoops.push_back(C.Scalar());
-    }
+      readInt(P, Prov, "sample_cap", Out.SampleCap, 0, MaxRanks) &&
+      readInt(P, Prov, "sample_stride", Out.SampleStride, 0, 1 << 20) &&
+      P.finite(Prov, "sampled_seconds", Out.SampledSeconds, 0, MaxSeconds, false);
+  for (const auto &[Key, List] :
+       {std::pair<const char *, std::vector<std::string> *>{"capped_loops", &Out.CappedLoops},
+        {"sampled_loops", &Out.SampledLoops}}) {
+    YAML::Node Node;
+    if (!Ok || !P.list(Prov, Key, Node, false))
+      return false;
+    if (Node.IsSequence())
+      for (const YAML::Node &C : Node) {
+        if (!C.IsScalar())
+          return P.expected(C, Key, "a list of strings");
+        List->push_back(C.Scalar());
+      }
+  }
   if (Args.IsSequence())
     for (const YAML::Node &A : Args) {
       if (!A.IsScalar())

@@ -39,6 +39,10 @@ MachineFile sample() {
   P.ProbeSeconds = 12.5;
   P.SampleCap = 3;
   P.CappedLoops = {"0aa758c0:5 after 4 iterations"};
+  P.SampleStride = 8;
+  P.SampledLoops = {"0aa758c0:9: 51 of 400 iterations run in 1 entries, 87.2% of its time "
+                    "estimated, spread 0.58"};
+  P.SampledSeconds = 0.75;
   F.TimerOverheadSeconds = 2.5e-8;
   MachineRank R0{0, 2.5e-8, {}, {}};
   R0.Blocks.push_back({0x0aa758c000000003ULL, false, 10, 0, 1.25e-7, 1e-9, 1e-7, 1.5e-7});
@@ -78,6 +82,9 @@ TEST(MachineFileTest, RoundTripsEveryField) {
   EXPECT_DOUBLE_EQ(P.ProbeSeconds, PI.ProbeSeconds);
   EXPECT_EQ(P.SampleCap, 3);
   EXPECT_EQ(P.CappedLoops, PI.CappedLoops);
+  EXPECT_EQ(PI.SampleStride, 8);
+  EXPECT_EQ(P.SampledLoops, PI.SampledLoops);
+  EXPECT_DOUBLE_EQ(PI.SampledSeconds, 0.75);
   EXPECT_DOUBLE_EQ(Out.TimerOverheadSeconds, In.TimerOverheadSeconds);
   ASSERT_EQ(Out.Ranks.size(), In.Ranks.size());
   for (size_t R = 0; R < In.Ranks.size(); ++R) {

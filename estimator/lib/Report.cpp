@@ -1,6 +1,8 @@
 // Text, YAML and JSON summaries of an estimate.
 #include "mpiete/estimator/Report.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace mpiete::estimator {
@@ -41,11 +43,33 @@ Extrapolated extrapolated(const EstimateResult &R) {
   return X;
 }
 
-std::string cappedLoopsList(const ReportOptions &Opt, bool Quoted) {
+std::string listOf(const std::vector<std::string> &Items, bool Quoted) {
   std::string L;
-  for (const std::string &C : Opt.CappedLoops)
+  for (const std::string &C : Items)
     L += (L.empty() ? "" : ", ") + (Quoted ? quotedString(C) : C);
   return L;
+}
+
+std::string cappedLoopsList(const ReportOptions &Opt, bool Quoted) {
+  return listOf(Opt.CappedLoops, Quoted);
+}
+
+/// The sampled loops' estimate: seconds, and its share of the predicted compute.
+struct Sampled {
+  TimeNs Estimated = 0;
+  double Share = 0;
+  std::string shareText() const {
+    char Buf[32];
+    std::snprintf(Buf, sizeof Buf, "%.6g", Share);
+    return Buf;
+  }
+};
+
+Sampled sampled(const ReportOptions &Opt, const Extrapolated &X) {
+  Sampled S;
+  S.Estimated = static_cast<TimeNs>(std::llround(Opt.SampledSeconds * 1e9));
+  S.Share = X.AllCompute > 0 ? std::min(1.0, double(S.Estimated) / double(X.AllCompute)) : 0.0;
+  return S;
 }
 
 } // namespace
@@ -83,6 +107,15 @@ void writeText(std::ostream &OS, const EstimateResult &R, const ReportOptions &O
     else
       OS << ": the timing run made them fewer times than the traces (another input or rank "
             "count, or a nondeterministic program)\n";
+  }
+  if (Opt.SampleStride > 0 && !Opt.SampledLoops.empty()) {
+    const Sampled S = sampled(Opt, extrapolated(R));
+    char Line[200];
+    std::snprintf(Line, sizeof Line,
+                  "sampled: %s s (%.1f%% of the predicted compute) is the timing probe's "
+                  "estimate for skipped iterations of loops of pure computation (--sample %d): ",
+                  formatSeconds(S.Estimated).c_str(), 100.0 * S.Share, Opt.SampleStride);
+    OS << Line << listOf(Opt.SampledLoops, false) << "\n";
   }
   if (R.NondeterministicReceives)
     OS << "warning: " << R.NondeterministicReceives
@@ -142,6 +175,11 @@ void writeYaml(std::ostream &OS, const EstimateResult &R, const ReportOptions &O
      << ", compute_seconds: " << formatSeconds(X.Compute) << ", share_of_compute: " << X.shareText()
      << ", sample_cap: " << Opt.SampleCap << ", capped_loops: [" << cappedLoopsList(Opt, true)
      << "]}\n";
+  const Sampled S = sampled(Opt, X);
+  OS << "sampled: {sample_stride: " << Opt.SampleStride
+     << ", estimated_seconds: " << formatSeconds(S.Estimated)
+     << ", share_of_compute: " << S.shareText() << ", loops: [" << listOf(Opt.SampledLoops, true)
+     << "]}\n";
   OS << "ranks:\n";
   for (const RankResult &K : R.Ranks)
     OS << "  - {rank: " << K.Rank << ", compute_seconds: " << formatSeconds(K.Compute)
@@ -193,6 +231,11 @@ void writeJson(std::ostream &OS, const EstimateResult &R, const ReportOptions &O
      << ", \"compute_seconds\": " << formatSeconds(X.Compute)
      << ", \"share_of_compute\": " << X.shareText() << ", \"sample_cap\": " << Opt.SampleCap
      << ", \"capped_loops\": [" << cappedLoopsList(Opt, true) << "]},\n";
+  const Sampled S = sampled(Opt, X);
+  OS << "  \"sampled\": {\"sample_stride\": " << Opt.SampleStride
+     << ", \"estimated_seconds\": " << formatSeconds(S.Estimated)
+     << ", \"share_of_compute\": " << S.shareText() << ", \"loops\": ["
+     << listOf(Opt.SampledLoops, true) << "]},\n";
   OS << "  \"ranks\": [";
   for (size_t I = 0; I < R.Ranks.size(); ++I) {
     const RankResult &K = R.Ranks[I];

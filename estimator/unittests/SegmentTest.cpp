@@ -149,6 +149,35 @@ TEST(SegmentTest, OccurrencesPastTheMeasuredOnesAreReportedAsExtrapolated) {
   EXPECT_EQ(Quiet.str().find("extrapolated"), std::string::npos) << Quiet.str();
 }
 
+TEST(SegmentTest, SampledLoopsAreReportedWithTheirShareOfTheCompute) {
+  TableComputeModel C;
+  unsigned M = C.addMachine();
+  C.setSegment(M, series(A, B, 2, 1, {400e-9, 600e-9}));
+  EstimateResult R = run(C, {{Event::segment(A, B), Event::segment(A, B)}});
+  ASSERT_TRUE(R.Ok) << allErrors(R);
+  ReportOptions O;
+  O.SampleStride = 8;
+  O.SampledLoops = {"0000000a:9: 51 of 400 iterations run in 1 entries, 87.2% of its time "
+                    "estimated, spread 0.58"};
+  O.SampledSeconds = 250e-9; // of the 1000 ns predicted
+  std::ostringstream Text, Yaml;
+  writeText(Text, R, O);
+  EXPECT_NE(Text.str().find("sampled: 0.000000250 s (25.0% of the predicted compute) is the "
+                            "timing probe's estimate for skipped iterations of loops of pure "
+                            "computation (--sample 8): 0000000a:9: 51 of 400"),
+            std::string::npos)
+      << Text.str();
+  writeYaml(Yaml, R, O);
+  EXPECT_NE(Yaml.str().find("sampled: {sample_stride: 8, estimated_seconds: 0.000000250, "
+                            "share_of_compute: 0.25, loops: [\"0000000a:9: 51 of 400"),
+            std::string::npos)
+      << Yaml.str();
+  // Not sampled: the text says nothing.
+  std::ostringstream Quiet;
+  writeText(Quiet, R, ReportOptions{});
+  EXPECT_EQ(Quiet.str().find("sampled"), std::string::npos) << Quiet.str();
+}
+
 TEST(SegmentTest, MissingOnOneRankTakesTheOthersMean) {
   TableComputeModel C;
   unsigned M0 = C.addMachine(), M1 = C.addMachine(), M2 = C.addMachine();

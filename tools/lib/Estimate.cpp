@@ -402,6 +402,9 @@ int runEstimate(const CommandArgs &Args) {
   };
   RO.CappedLoops = Data.MachineProv.CappedLoops;
   RO.SampleCap = Data.MachineProv.SampleCap;
+  RO.SampleStride = Data.MachineProv.SampleStride;
+  RO.SampledLoops = Data.MachineProv.SampledLoops;
+  RO.SampledSeconds = Data.MachineProv.SampledSeconds;
   RO.Provenance = {{"program", Opt["--program"]},
                    {"machine", Opt["--machine"]},
                    {"network", Opt["--network"]},

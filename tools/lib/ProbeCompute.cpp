@@ -42,7 +42,8 @@ namespace {
 struct Options {
   std::string Output, Cpu, PerNode, TaskGrid, Program;
   long long TaskStride = 1, TaskEvery = 1;
-  int Cap = 0; // 0: every iteration timed; seed 004 section 3.1.1 caps loops at two
+  int Cap = 0;    // 0: every iteration timed; seed 004 section 3.1.1 caps loops at two
+  int Sample = 0; // 0: loops of pure computation run whole
   bool Full = false;
   bool Keep = false;
   bool TasksEven = false;
@@ -90,13 +91,24 @@ void declare(CommandLine &C, Options &O) {
                "machine")
       ->type_name("N")
       ->check(CLI::Range(1, 1 << 20));
-  A.add_option("--program", O.Program,
-               "with --cap: the program base data (probe-program's directory) of the same "
-               "program, arguments and rank count; a capped run that misses a compute segment "
-               "the traces have (a loop left before an iteration whose calls differ, a test "
-               "every 50 steps) is run again with every iteration timed")
+  A.add_option("--sample", O.Sample,
+               "loops of pure computation that mpiete-cc/-fc hooked (counted, no MPI call, a "
+               "loop in their body) run their first two iterations and every S-th after them; "
+               "the skipped ones' time is estimated between the measured ones and added to the "
+               "computation they are in (docs/probes.md, \"Sampled loops\"). Default: off")
+      ->type_name("S")
+      ->check(CLI::Range(2, 1 << 20));
+  A.add_option(
+       "--program", O.Program,
+       "with --cap or --sample: the program base data (probe-program's directory) of the same "
+       "program, arguments and rank count; a capped run that misses a compute segment "
+       "the traces have (a loop left before an iteration whose calls differ, a test "
+       "every 50 steps), or a sampled run whose segments differ from the traces' "
+       "(skipped iterations changed what the program does later), is run again with "
+       "every iteration timed")
       ->type_name("DIR");
-  A.add_flag("--full", O.Full, "time every iteration of every loop (the default; overrides --cap)");
+  A.add_flag("--full", O.Full,
+             "time every iteration of every loop (the default; overrides --cap and --sample)");
   A.add_flag("--keep", O.Keep, "keep the per-rank timing files (their directory is printed)");
 }
 
@@ -123,6 +135,55 @@ std::vector<std::string> cappedLoopsOf(const fs::path &Dir, int Np) {
   return Out;
 }
 
+/// The sampled loops of every rank (`# sampled-loop LOOP ENTRIES RUN SKIPPED MEASURED_NS
+/// ESTIMATED_NS CV` in rank<N>.timing), summed over the ranks: "LOOP: R of N iterations run
+/// in E entries, X% of its time estimated", and the skipped iterations' estimate (seconds).
+struct SampledLoops {
+  std::vector<std::string> Loops;
+  double EstimatedSeconds = 0;
+};
+
+SampledLoops sampledLoopsOf(const fs::path &Dir, int Np) {
+  struct Sum {
+    unsigned long long Entries = 0, Run = 0, Skipped = 0;
+    double Measured = 0, Estimated = 0, Cv = 0;
+  };
+  std::map<std::string, Sum> Loops;
+  for (int R = 0; R < Np; ++R) {
+    std::ifstream In(Dir / ("rank" + std::to_string(R) + ".timing"));
+    std::string Line;
+    while (std::getline(In, Line)) {
+      if (Line.rfind("# sampled-loop ", 0) != 0)
+        continue;
+      std::istringstream W(Line.substr(15));
+      std::string Loop;
+      Sum X;
+      if (!(W >> Loop >> X.Entries >> X.Run >> X.Skipped >> X.Measured >> X.Estimated >> X.Cv))
+        continue;
+      Sum &T = Loops[Loop];
+      T.Entries += X.Entries;
+      T.Run += X.Run;
+      T.Skipped += X.Skipped;
+      T.Measured += X.Measured;
+      T.Estimated += X.Estimated;
+      T.Cv = std::max(T.Cv, X.Cv);
+    }
+  }
+  SampledLoops Out;
+  for (const auto &[Loop, T] : Loops) {
+    const double All = T.Measured + T.Estimated;
+    char Buf[256];
+    std::snprintf(Buf, sizeof Buf,
+                  "%s: %llu of %llu iterations run in %llu entries, %.1f%% of its time "
+                  "estimated, spread %.2f",
+                  Loop.c_str(), T.Run, T.Run + T.Skipped, T.Entries,
+                  All > 0 ? 100.0 * T.Estimated / All : 0.0, T.Cv);
+    Out.Loops.push_back(Buf);
+    Out.EstimatedSeconds += T.Estimated * 1e-9;
+  }
+  return Out;
+}
+
 /// Whether every rank wrote its timing file: the runtime writes it in MPI_Finalize (under a
 /// temporary name, renamed once complete), so every rank got through the program's
 /// communication.
@@ -144,9 +205,12 @@ struct Coverage {
   int WorstRank = 0;
   uint64_t Missing = 0, Total = 0; ///< over all ranks
   std::string First;               ///< "rank R: FROM -> TO", the first missing one
+  /// "rank R: FROM -> TO N times in the traces, M in the timing run", the first segment whose
+  /// executions differ (only asked of a run that left no loop early).
+  std::string Differs;
 };
 
-Coverage coverage(const std::string &TraceDir, const std::vector<RankTiming> &Ranks,
+Coverage coverage(const std::string &TraceDir, const std::vector<RankTiming> &Ranks, bool Exact,
                   DiagnosticSink &Diags) {
   using estimator::Event;
   using estimator::EventKind;
@@ -184,6 +248,7 @@ Coverage coverage(const std::string &TraceDir, const std::vector<RankTiming> &Ra
   };
   for (size_t R = 0; R < Sources.size(); ++R) {
     std::unordered_map<std::pair<uint64_t, uint64_t>, Kind, KeyHash> Seen;
+    std::unordered_map<std::pair<uint64_t, uint64_t>, uint64_t, KeyHash> Counts;
     TraceEventSource &Src = *Sources[R];
     Src.setEmitSegments(true);
     Event E;
@@ -192,6 +257,8 @@ Coverage coverage(const std::string &TraceDir, const std::vector<RankTiming> &Ra
       if (E.Kind != EventKind::Segment)
         continue;
       ++Total;
+      if (Exact)
+        ++Counts[{E.From, E.Block}];
       auto [It, New] = Seen.try_emplace({E.From, E.Block}, Kind::Measured);
       if (New) {
         const size_t Fallbacks = Model.segmentFallbacks().size();
@@ -213,6 +280,22 @@ Coverage coverage(const std::string &TraceDir, const std::vector<RankTiming> &Ra
     if (Src.failed()) {
       C.Failed = true;
       return C;
+    }
+    if (Exact && C.Differs.empty()) {
+      // Every segment the timing run measured, as often as the traces have it.
+      for (const SegmentTiming &G : Ranks[R].Segments) {
+        const auto It = Counts.find({G.From, G.To});
+        const uint64_t InTrace = It == Counts.end() ? 0 : It->second;
+        if (G.From != ProgramStart && InTrace != G.Executions) {
+          C.Differs = "rank " + std::to_string(R) + ": " + formatBlockId(G.From) + " -> " +
+                      formatBlockId(G.To) + " " + std::to_string(InTrace) +
+                      " times in the traces, " + std::to_string(G.Executions) +
+                      " in the timing run";
+          break;
+        }
+      }
+      if (C.Differs.empty() && Missing > 0)
+        C.Differs = C.First + " in the traces, not in the timing run";
     }
     C.Missing += Missing;
     C.Total += Total;
@@ -453,6 +536,8 @@ int runProbeCompute(const CommandArgs &Args) {
   bool Capped = !O.Full && O.Cap > 0;
   Launch.Env.emplace_back("MPIETE_CAP", std::to_string(Capped ? O.Cap : 0));
   Launch.Env.emplace_back("MPIETE_CAP_BOARD", Board.string());
+  bool Sampled = !O.Full && O.Sample > 0;
+  Launch.Env.emplace_back("MPIETE_SAMPLE", std::to_string(Sampled ? O.Sample : 0));
   preferLeanPml(Launch, std::getenv("OMPI_MCA_pml"));
   // More ranks than processors is fine by design (one rank runs at a time): Open MPI must be
   // told so.
@@ -471,26 +556,31 @@ int runProbeCompute(const CommandArgs &Args) {
   std::vector<RankTiming> Ranks(static_cast<size_t>(Launch.Np));
   bool RanksRead = false;
   std::vector<std::string> CappedLoops;
+  SampledLoops Sampling;
   {
     const ProgressTicker Tick("mpiete probe-compute: timing " + std::to_string(Launch.Np) +
                               " ranks");
     Rc = runLaunch(Launch);
     bool Again = false;
-    if (Rc != 0 && Capped && everyRankFinalized(OutDir, Launch.Np)) {
+    const char *Which = Capped && Sampled ? "capped and sampled" : Capped ? "capped" : "sampled";
+    if (Rc != 0 && (Capped || Sampled) && everyRankFinalized(OutDir, Launch.Np)) {
       // Every rank got through MPI_Finalize: its communication is complete. What failed is the
       // program's own check of results the skipped iterations never computed (f90-adi and
       // f77-sor exit 1 when their verification fails); the program's output is not the probe's.
       Diags.note(DiagLoc{Program},
-                 "the capped timing probe exited with status " + std::to_string(Rc) +
+                 std::string("the ") + Which + " timing probe exited with status " +
+                     std::to_string(Rc) +
                      " after MPI_Finalize on every rank (the program's own check of results "
                      "the skipped iterations did not compute); its timing is complete and kept",
                  "probe");
       Rc = 0;
-    } else if (Rc != 0 && Capped) {
-      // Leaving a loop early changed what the program does next (a deadlock the token machine
-      // reported, a rank that stopped before MPI_Finalize): time it whole.
+    } else if (Rc != 0 && (Capped || Sampled)) {
+      // Skipping iterations changed what the program does next (a deadlock the token machine
+      // reported, a rank that stopped before MPI_Finalize, a sampled loop that communicates):
+      // time it whole.
       Diags.warning(DiagLoc{Program},
-                    "the capped timing probe failed (exit status " + std::to_string(Rc) +
+                    std::string("the ") + Which + " timing probe failed (exit status " +
+                        std::to_string(Rc) +
                         "); running it again with every iteration timed (as --full)",
                     "probe");
       Again = true;
@@ -500,9 +590,18 @@ int runProbeCompute(const CommandArgs &Args) {
     // by the partners it picked, which is no reason to run it again.
     if (Rc == 0 && Capped)
       CappedLoops = cappedLoopsOf(OutDir, Launch.Np);
-    if (Rc == 0 && !O.Program.empty() && !CappedLoops.empty()) {
+    if (Rc == 0 && Sampled)
+      Sampling = sampledLoopsOf(OutDir, Launch.Np);
+    if (Rc == 0 && !O.Program.empty() && (!CappedLoops.empty() || !Sampling.Loops.empty())) {
       RanksRead = readRanks(OutDir, RanksPerNode, Program, Ranks, Diags);
-      const Coverage Cov = RanksRead ? coverage(O.Program, Ranks, Diags) : Coverage{true};
+      // A run that left no loop early must make every segment execution the traces make:
+      // skipped iterations of pure computation change no call unless their data steer one.
+      const bool Exact = CappedLoops.empty();
+      Coverage Cov;
+      if (RanksRead)
+        Cov = coverage(O.Program, Ranks, Exact, Diags);
+      else
+        Cov.Failed = true;
       if (Cov.Failed) {
         if (!Keep)
           fs::remove_all(OutDir);
@@ -510,7 +609,18 @@ int runProbeCompute(const CommandArgs &Args) {
       }
       char Share[32];
       std::snprintf(Share, sizeof Share, "%.2g%%", 100.0 * Cov.WorstShare);
-      if (!Cov.Unfilled.empty() || Cov.WorstShare > MaxMissingShare) {
+      if (Exact && !Cov.Differs.empty()) {
+        Diags.warning(DiagLoc{Program},
+                      "the sampled timing probe's computation segments differ from the traces "
+                      "in '" +
+                          O.Program + "' (" + Cov.Differs +
+                          "): a skipped iteration's data steer the program; running it again "
+                          "with every iteration timed (as --full)",
+                      "probe");
+        Again = true;
+      } else if (Exact) {
+        // Equal: nothing to say.
+      } else if (!Cov.Unfilled.empty() || Cov.WorstShare > MaxMissingShare) {
         Diags.warning(DiagLoc{Program},
                       "the capped timing probe left a loop before it made every call the "
                       "traces in '" +
@@ -536,10 +646,11 @@ int runProbeCompute(const CommandArgs &Args) {
     if (Again) {
       for (const auto &E : fs::directory_iterator(OutDir))
         fs::remove(E.path());
-      Capped = RanksRead = false;
+      Capped = Sampled = RanksRead = false;
       CappedLoops.clear();
+      Sampling = SampledLoops{};
       for (auto &[Name, Value] : Launch.Env)
-        if (Name == "MPIETE_CAP")
+        if (Name == "MPIETE_CAP" || Name == "MPIETE_SAMPLE")
           Value = "0";
       Rc = runLaunch(Launch);
     }
@@ -582,6 +693,15 @@ int runProbeCompute(const CommandArgs &Args) {
     if (Tty)
       for (const std::string &L : Machine.Provenance.CappedLoops)
         std::cerr << "mpiete probe-compute: loop " << L << " (--cap " << O.Cap << ")\n";
+  }
+  if (Sampled) {
+    Machine.Provenance.SampleStride = O.Sample;
+    Machine.Provenance.SampledLoops = Sampling.Loops;
+    Machine.Provenance.SampledSeconds = Sampling.EstimatedSeconds;
+    if (Tty)
+      for (const std::string &L : Sampling.Loops)
+        std::cerr << "mpiete probe-compute: sampled loop " << L << " (--sample " << O.Sample
+                  << ")\n";
   }
   // A program built for segment mode times the computation between consecutive MPI calls with
   // the clock reads its MPI entry points do anyway: segments are merged as measured, net of

@@ -72,6 +72,13 @@ struct MachineProvenance {
   /// the loops left early, each "LOOP after N iterations" (the later ones' times are the mean).
   int SampleCap = 0;
   std::vector<std::string> CappedLoops;
+  /// probe-compute --sample S: 1 in S iterations of the sampled loops of pure computation ran
+  /// (0: not sampled); the loops that skipped some, each "LOOP: R of N iterations run in E
+  /// entries, X% of its time estimated, spread CV", and the skipped iterations' estimated
+  /// seconds over all ranks (inside the segments' times).
+  int SampleStride = 0;
+  std::vector<std::string> SampledLoops;
+  double SampledSeconds = 0;
 };
 
 struct MachineFile {

@@ -31,6 +31,11 @@ struct ReportOptions {
   /// capped): the report says which part of the prediction rests on their skipped iterations.
   std::vector<std::string> CappedLoops;
   int SampleCap = 0;
+  /// Its sampled loops of pure computation (probe-compute --sample S; 0: none), each "LOOP: R
+  /// of N iterations run ...", and the seconds estimated for their skipped iterations.
+  int SampleStride = 0;
+  std::vector<std::string> SampledLoops;
+  double SampledSeconds = 0;
 };
 
 /// Seconds from integer nanoseconds, exactly ("-1.500000000"; no floating point rounding), as
