@@ -1,6 +1,8 @@
 // Builds the program model of a C translation unit from Clang's AST: which procedures
 // communicate, how their bodies split into compute blocks, and every MPI call site.
 #include "mpiete/frontend/CFrontend.h"
+#include "CommunicationAnalysis.h"
+#include "SampledLoopRules.h"
 #include "Slice.h"
 
 #include "mpiete/frontend/BlockPartition.h"
@@ -33,14 +35,10 @@ using namespace clang;
 namespace mpiete {
 namespace {
 
-bool isMpiName(StringRef Name) { return Name.starts_with("MPI_") || Name.starts_with("PMPI_"); }
-
-const FunctionDecl *mpiCallee(const CallExpr *CE) {
-  const FunctionDecl *FD = CE->getDirectCallee();
-  if (FD && FD->getIdentifier() && isMpiName(FD->getName()))
-    return FD;
-  return nullptr;
-}
+using c::CommunicationAnalysis;
+using c::isMpiName;
+using c::mpiCallee;
+using c::StmtFacts;
 
 /// Where a diagnostic points. ClangTool makes the main file's path absolute; the user wants
 /// it as given on the command line, as a compiler reports it (editors and make output jump
@@ -72,220 +70,26 @@ private:
   std::vector<FileID> &Files;
 };
 
-/// Facts about every function with a body in the unit: does it (transitively) communicate?
-class CommunicationAnalysis {
-public:
-  void run(ASTContext &Ctx) {
-    struct Collector : RecursiveASTVisitor<Collector> {
-      CommunicationAnalysis &A;
-      const FunctionDecl *Current = nullptr;
-      explicit Collector(CommunicationAnalysis &A) : A(A) {}
-      bool TraverseFunctionDecl(FunctionDecl *FD) {
-        if (!FD->doesThisDeclarationHaveABody())
-          return true;
-        const FunctionDecl *Saved = Current;
-        Current = FD->getCanonicalDecl();
-        A.Defined.insert(Current);
-        bool R = RecursiveASTVisitor::TraverseFunctionDecl(FD);
-        Current = Saved;
-        return R;
-      }
-      bool VisitCallExpr(CallExpr *CE) {
-        if (!Current)
-          return true;
-        if (const FunctionDecl *M = mpiCallee(CE)) {
-          if (findRewrittenRoutine(M->getName()))
-            A.Direct.insert(Current);
-          return true;
-        }
-        if (const FunctionDecl *FD = CE->getDirectCallee())
-          A.Calls[Current].insert(FD->getCanonicalDecl());
-        else
-          A.Hidden.insert(Current); // a call through a pointer
-        return true;
-      }
-    } C(*this);
-    C.TraverseDecl(Ctx.getTranslationUnitDecl());
-    Communicating = Direct;
-    for (bool Changed = true; Changed;) {
-      Changed = false;
-      for (auto &[Caller, Callees] : Calls) {
-        if (Communicating.count(Caller))
-          continue;
-        for (const FunctionDecl *Callee : Callees)
-          if (Communicating.count(Callee)) {
-            Communicating.insert(Caller);
-            Changed = true;
-            break;
-          }
-      }
-    }
-    // Procedures that may communicate through code the unit cannot see: a call through a
-    // pointer, or into a procedure with no body here (another unit's) that is no library's.
-    const SourceManager &SM = Ctx.getSourceManager();
-    for (auto &[Caller, Callees] : Calls)
-      for (const FunctionDecl *Callee : Callees)
-        if (hidden(Callee, SM))
-          Hidden.insert(Caller);
-    for (bool Changed = true; Changed;) {
-      Changed = false;
-      for (auto &[Caller, Callees] : Calls) {
-        if (Hidden.count(Caller))
-          continue;
-        for (const FunctionDecl *Callee : Callees)
-          if (Hidden.count(Callee)) {
-            Hidden.insert(Caller);
-            Changed = true;
-            break;
-          }
-      }
-    }
-  }
-
-  /// A callee the unit cannot see into: no body here, not a builtin, not from a system header.
-  bool hidden(const FunctionDecl *FD, const SourceManager &SM) const {
-    return !defined(FD) && !FD->getBuiltinID() &&
-           !SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation()));
-  }
-  /// FD's body (or a procedure it calls, transitively) calls code the unit cannot see.
-  bool reachesHidden(const FunctionDecl *FD) const {
-    return FD && Hidden.count(FD->getCanonicalDecl());
-  }
-
-  bool communicates(const FunctionDecl *FD) const {
-    return FD && Communicating.count(FD->getCanonicalDecl());
-  }
-  bool defined(const FunctionDecl *FD) const { return FD && Defined.count(FD->getCanonicalDecl()); }
-
-private:
-  llvm::DenseSet<const FunctionDecl *> Defined, Direct, Communicating, Hidden;
-  std::map<const FunctionDecl *, std::set<const FunctionDecl *>> Calls;
-};
-
-/// What a statement's subtree contains, as far as the block partition cares.
-struct StmtFacts {
-  bool MpiCall = false;           ///< a rewritten MPI routine
-  bool CommunicatingCall = false; ///< a procedure of this unit that communicates
-  bool HiddenCall = false;   ///< a call into code the unit cannot see (directly or through its own)
-  bool Loop = false;         ///< a loop
-  bool NoReturnCall = false; ///< exit(), abort(), ...
-  bool EscapingJump = false; ///< return/goto, or break/continue leaving the statement
-  bool JumpTarget = false;   ///< a label, or a case label outside its switch: a way in
-  std::vector<std::string> Opaque; ///< callees whose bodies the unit cannot see
-};
-
-class FactsVisitor : public RecursiveASTVisitor<FactsVisitor> {
-public:
-  FactsVisitor(const CommunicationAnalysis &CA, const SourceManager &SM, StmtFacts &F)
-      : CA(CA), SM(SM), F(F) {}
-
-  bool VisitCallExpr(CallExpr *CE) {
-    if (const FunctionDecl *M = mpiCallee(CE)) {
-      if (findRewrittenRoutine(M->getName()))
-        F.MpiCall = true;
-      return true;
-    }
-    const FunctionDecl *FD = CE->getDirectCallee();
-    if (!FD) {
-      F.HiddenCall = true;
-      addOpaque("(indirect call)");
-      return true;
-    }
-    if (FD->isNoReturn() || FD->hasAttr<NoReturnAttr>() || FD->hasAttr<CXX11NoReturnAttr>())
-      F.NoReturnCall = true;
-    if (CA.communicates(FD)) {
-      F.CommunicatingCall = true;
-    } else if (CA.hidden(FD, SM)) {
-      F.HiddenCall = true;
-      addOpaque(FD->getNameAsString());
-    } else if (CA.reachesHidden(FD)) {
-      F.HiddenCall = true;
-    }
-    return true;
-  }
-  bool TraverseReturnStmt(ReturnStmt *S) {
-    F.EscapingJump = true;
-    return RecursiveASTVisitor::TraverseReturnStmt(S);
-  }
-  bool VisitGotoStmt(GotoStmt *) {
-    F.EscapingJump = true;
-    return true;
-  }
-  bool VisitIndirectGotoStmt(IndirectGotoStmt *) {
-    F.EscapingJump = true;
-    return true;
-  }
-  bool VisitBreakStmt(BreakStmt *) {
-    if (BreakDepth == 0)
-      F.EscapingJump = true;
-    return true;
-  }
-  bool VisitContinueStmt(ContinueStmt *) {
-    if (LoopDepth == 0)
-      F.EscapingJump = true;
-    return true;
-  }
-#define MPIETE_LOOP_TRAVERSE(Type)                                                                 \
-  bool Traverse##Type(Type *S) {                                                                   \
-    F.Loop = true;                                                                                 \
-    ++LoopDepth;                                                                                   \
-    ++BreakDepth;                                                                                  \
-    bool R = RecursiveASTVisitor::Traverse##Type(S);                                               \
-    --LoopDepth;                                                                                   \
-    --BreakDepth;                                                                                  \
-    return R;                                                                                      \
-  }
-  MPIETE_LOOP_TRAVERSE(ForStmt)
-  MPIETE_LOOP_TRAVERSE(WhileStmt)
-  MPIETE_LOOP_TRAVERSE(DoStmt)
-#undef MPIETE_LOOP_TRAVERSE
-  bool TraverseSwitchStmt(SwitchStmt *S) {
-    ++BreakDepth;
-    ++SwitchDepth;
-    bool R = RecursiveASTVisitor::TraverseSwitchStmt(S);
-    --SwitchDepth;
-    --BreakDepth;
-    return R;
-  }
-  bool VisitLabelStmt(LabelStmt *) {
-    F.JumpTarget = true;
-    return true;
-  }
-  bool VisitSwitchCase(SwitchCase *) {
-    if (SwitchDepth == 0)
-      F.JumpTarget = true;
-    return true;
-  }
-
-private:
-  void addOpaque(std::string Name) {
-    if (std::find(F.Opaque.begin(), F.Opaque.end(), Name) == F.Opaque.end())
-      F.Opaque.push_back(std::move(Name));
-  }
-
-  const CommunicationAnalysis &CA;
-  const SourceManager &SM;
-  StmtFacts &F;
-  unsigned LoopDepth = 0;
-  unsigned BreakDepth = 0;
-  unsigned SwitchDepth = 0;
-};
-
 /// Partitions the bodies of communicating procedures into blocks and records every MPI call.
 class UnitBuilder {
 public:
   UnitBuilder(ASTContext &Ctx, const CommunicationAnalysis &CA, UnitModel &Model,
-              DiagnosticSink &Diags, Partition Mode)
+              DiagnosticSink &Diags, Partition Mode, const std::vector<SourceLocation> &Pragmas)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), CA(CA), Model(Model),
         Diags(Diags), Policy(Mode == Partition::Seed), Segments(Mode == Partition::Segments),
-        MainFID(SM.getMainFileID()) {}
+        MainFID(SM.getMainFileID()), Sampling(SM, LO, Pragmas) {}
 
-  void procedure(FunctionDecl *FD) {
+  /// Partitions FD's body. Listed: FD communicates, or (segments) may through code the unit
+  /// cannot see; otherwise it is walked for its sampled loops only and listed if it has one.
+  void procedure(FunctionDecl *FD, bool Listed = true) {
     Procedure = FD->getNameAsString();
-    Model.Procedures.push_back(Procedure);
+    const size_t BlocksBefore = Model.Blocks.size();
     LoopStack.clear();
+    Sampling.startFunction(FD->getBody());
     if (auto *Body = dyn_cast<CompoundStmt>(FD->getBody()))
       sequence(llvm::ArrayRef<Stmt *>(Body->body_begin(), Body->body_end()), false);
+    if (Listed || Model.Blocks.size() > BlocksBefore)
+      Model.Procedures.push_back(Procedure);
   }
 
   DiagLoc diagLoc(SourceLocation Loc) const {
@@ -340,12 +144,7 @@ private:
 
   // ---- classification ----------------------------------------------------------------------
 
-  StmtFacts facts(Stmt *S) const {
-    StmtFacts F;
-    FactsVisitor V(CA, SM, F);
-    V.TraverseStmt(S);
-    return F;
-  }
+  StmtFacts facts(Stmt *S) const { return c::factsOf(S, CA, SM); }
 
   /// S described for the partition policy (BlockPartition.h). A loop, if or switch is a
   /// structure; so is a compound holding one, unless it comes whole from a macro (we cannot
@@ -398,6 +197,7 @@ private:
     if (!S)
       return;
     if (StmtTraits T = traits(S); Policy.isComputation(T) && !holdsOpaqueLoop(S)) {
+      sampledLoops(S);
       // A #line directive that changes the file ends the block: a block's lines are in one file.
       if (!R.empty() && !Policy.continuesRun(R.Traits.back(), T))
         flush(R, SingleSlot);
@@ -498,6 +298,7 @@ private:
     if (Segments && !HeaderTraits.Communicates && !BodyTraits.Communicates) {
       if (const StmtFacts F = facts(S); F.HiddenCall)
         loopSite(S, Body, F, /*Opaque=*/true);
+      sampledLoops(Body);
       return;
     }
 
@@ -558,6 +359,61 @@ private:
     B.Compute = Model.Computes.size();
     Model.Computes.push_back(E);
     Model.Blocks.push_back(std::move(B));
+  }
+
+  /// Segments: the outermost loops to sample (ComputeEdits::SampledLoop) in S, computation
+  /// that no MPI call of the unit interrupts. The search does not enter a sampled loop, a
+  /// statement from a macro, nor an OpenMP directive (its loops may run in threads).
+  void sampledLoops(Stmt *S) {
+    if (!Segments || !S || fromMacro(S))
+      return;
+    if (auto *For = dyn_cast<ForStmt>(S); For && sampledLoop(For))
+      return;
+    if (auto *CS = dyn_cast<CompoundStmt>(S)) {
+      for (Stmt *Child : CS->body())
+        sampledLoops(Child);
+    } else if (auto *L = dyn_cast<LabelStmt>(S)) {
+      sampledLoops(L->getSubStmt());
+    } else if (auto *C = dyn_cast<SwitchCase>(S)) {
+      sampledLoops(C->getSubStmt());
+    } else if (auto *If = dyn_cast<IfStmt>(S)) {
+      sampledLoops(If->getThen());
+      sampledLoops(If->getElse());
+    } else if (auto *Sw = dyn_cast<SwitchStmt>(S)) {
+      sampledLoops(Sw->getBody());
+    } else if (auto *F = dyn_cast<ForStmt>(S)) {
+      sampledLoops(F->getBody());
+    } else if (auto *W = dyn_cast<WhileStmt>(S)) {
+      sampledLoops(W->getBody());
+    } else if (auto *D = dyn_cast<DoStmt>(S)) {
+      sampledLoops(D->getBody());
+    }
+  }
+
+  /// A loop of pure computation whose iterations the timing probe may skip: what its calls do
+  /// is judged here (never a loop with MPI calls or the opaque hooks), the rest by the rules.
+  bool sampledLoop(ForStmt *For) {
+    const StmtFacts F = facts(For);
+    if (F.MpiCall || F.CommunicatingCall || F.HiddenCall || F.NoReturnCall || F.EscapingJump ||
+        F.JumpTarget || !Sampling.eligible(For))
+      return false;
+    auto *Body = cast<CompoundStmt>(For->getBody());
+    const int LB = beginOffset(For), LE = endOffset(For);
+    const int BB = offsetOf(Body->getLBracLoc()) + 1, BE = offsetOf(Body->getRBracLoc());
+    if (LB < 0 || LE < 0 || BB <= 0 || BE < 0 || LB >= BB || BB > BE || BE >= LE)
+      return false;
+    ComputeEdits E;
+    E.LoopBegin = E.Begin = LB;
+    E.LoopEnd = E.End = LE;
+    E.BodyBegin = BB;
+    E.BodyEnd = BE;
+    E.BodyIsCompound = true;
+    E.SampledLoop = true;
+    Block B = newBlock(BlockKind::Loop, For->getBeginLoc(), For->getEndLoc());
+    B.Compute = Model.Computes.size();
+    Model.Computes.push_back(E);
+    Model.Blocks.push_back(std::move(B));
+    return true;
   }
 
   /// Seed 004 section 3.1.1: a loop whose body is exactly one compute block is timed whole.
@@ -791,6 +647,7 @@ private:
   std::string Procedure;
   std::vector<unsigned> LoopStack;
   std::map<unsigned, unsigned> SiteAt;
+  SampledLoopRules Sampling;
 };
 
 /// Reports MPI routines that cannot be rewritten: unsupported ones, references that are not
@@ -851,8 +708,10 @@ private:
 class ModelConsumer : public ASTConsumer {
 public:
   ModelConsumer(const CFrontendOptions &Opts, UnitModel &Model, std::string &MainText,
-                DiagnosticSink &Diags, std::vector<FileID> &UserFiles)
-      : Opts(Opts), Model(Model), MainText(MainText), Diags(Diags), UserFiles(UserFiles) {}
+                DiagnosticSink &Diags, std::vector<FileID> &UserFiles,
+                std::vector<SourceLocation> &Pragmas)
+      : Opts(Opts), Model(Model), MainText(MainText), Diags(Diags), UserFiles(UserFiles),
+        Pragmas(Pragmas) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     SourceManager &SM = Ctx.getSourceManager();
@@ -886,17 +745,18 @@ public:
 
     CommunicationAnalysis CA;
     CA.run(Ctx);
-    UnitBuilder Builder(Ctx, CA, Model, Diags, Opts.Mode);
+    UnitBuilder Builder(Ctx, CA, Model, Diags, Opts.Mode, Pragmas);
+    const bool Segments = Opts.Mode == Partition::Segments;
     for (Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
       auto *FD = dyn_cast<FunctionDecl>(D);
       // Segments: a procedure that may communicate through code the unit cannot see is
-      // walked too, for the opaque hooks of its loops (cg's solver calls csr.c's dot and spmv).
-      if (!FD || !FD->doesThisDeclarationHaveABody() ||
-          !(CA.communicates(FD) || (Opts.Mode == Partition::Segments && CA.reachesHidden(FD))))
+      // walked too, for the opaque hooks of its loops (cg's solver calls csr.c's dot and spmv),
+      // and so is every other one, for its sampled loops (pure kernels).
+      if (!FD || !FD->doesThisDeclarationHaveABody() || !(CA.communicates(FD) || Segments))
         continue;
       if (!SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())))
         continue; // reported by the checker at its MPI calls
-      Builder.procedure(FD);
+      Builder.procedure(FD, CA.communicates(FD) || (Segments && CA.reachesHidden(FD)));
     }
     const bool Slice = Opts.Skeleton && Opts.Mode == Partition::Segments && !Model.Sites.empty();
     if (Slice || Opts.Summary)
@@ -909,6 +769,7 @@ private:
   std::string &MainText;
   DiagnosticSink &Diags;
   std::vector<FileID> &UserFiles;
+  std::vector<SourceLocation> &Pragmas;
 };
 
 class ModelAction : public ASTFrontendAction {
@@ -919,7 +780,8 @@ public:
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef) override {
     CI.getPreprocessor().addPPCallbacks(std::make_unique<UserFileCollector>(UserFiles));
-    return std::make_unique<ModelConsumer>(Opts, Model, MainText, Diags, UserFiles);
+    CI.getPreprocessor().addPPCallbacks(std::make_unique<PragmaCollector>(Pragmas));
+    return std::make_unique<ModelConsumer>(Opts, Model, MainText, Diags, UserFiles, Pragmas);
   }
 
 private:
@@ -928,6 +790,7 @@ private:
   std::string &MainText;
   DiagnosticSink &Diags;
   std::vector<FileID> UserFiles;
+  std::vector<SourceLocation> Pragmas;
 };
 
 class ModelActionFactory : public tooling::FrontendActionFactory {

@@ -431,5 +431,100 @@ void step(double *a, int n, int steps) {
   EXPECT_EQ(A.Model.Loops[0].Line, 7u);
 }
 
+/// The sampled loops' lines (ComputeEdits::SampledLoop), in block order.
+std::vector<unsigned> sampledLines(const Analysis &A) {
+  std::vector<unsigned> Lines;
+  for (const Block &B : A.Model.Blocks)
+    if (B.Kind == BlockKind::Loop && A.Model.Computes.at(B.Compute).SampledLoop)
+      Lines.push_back(B.BeginLine);
+  return Lines;
+}
+
+TEST_F(CFrontendTest, SampledLoopsAreOutermostCountedPureLoopNests) {
+  Analysis A = analyze(R"(
+struct S { int n; };
+static int lim = 3;
+void kern(double *a, int n, int *np, struct S s, volatile int vn) {
+  static int sn = 4;
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) {
+      for (int k = 0; k < n; ++k)
+        a[k] += j;
+    }
+  }
+  for (int i = 0; i < sn; ++i) { for (int j = 0; j < n; ++j) a[j] = i; }
+  for (int i = 0; i < s.n; ++i) { for (int j = 0; j < n; ++j) a[j] = i; }
+  for (int i = 0; i < *np; ++i) { for (int j = 0; j < n; ++j) a[j] = i; }
+  for (int i = 0; i < vn; ++i) { for (int j = 0; j < n; ++j) a[j] = i; }
+  for (int i = 0; i < lim + 0; ++i) { for (int j = 0; j < n; ++j) a[j] = i; }
+  for (int i = 0; i < abs(n); ++i) { for (int j = 0; j < n; ++j) a[j] = i; }
+  for (int i = 0; i < n; ++i) { for (int j = 0; j < n; ++j) a[j] = i; again: a[0] = 1; }
+  for (int i = 0; i < n;) { for (int j = 0; j < n; ++j) a[j] = i; }
+  for (int i = 0; i < n; ++i) { for (int j = 0; j < n; ++j) exit(1); }
+  int d = 0;
+  do { for (int j = 0; j < n; ++j) a[j] = d; } while (++d < n);
+  for (int i = 0; i < n; i = i + 2) { int t = i; while (t-- > 0) a[t] = i; }
+}
+void tail(double *a, int n) {
+  for (int i = 0; i < n; ++i) { a[i] = n; }
+}
+void comm(double *a, int n) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  for (int i = 0; i < n; ++i) { for (int j = 0; j < n; ++j) { (void)&n; a[j] = i; } }
+}
+)",
+                       {"-include", "stdlib.h"}, CFrontendOptions{});
+  ASSERT_TRUE(A.Ok) << A.Diagnostics;
+  // The outermost of the first nest only, and the last loop (its body holds a while loop); the
+  // others read a static, a field, through a pointer, a volatile, a global, call, hold a label,
+  // have no increment, may exit; the do loop is no `for`.
+  EXPECT_EQ(sampledLines(A), (std::vector<unsigned>{7, 24}));
+  for (const Block &B : A.Model.Blocks) {
+    if (B.Kind != BlockKind::Loop)
+      continue;
+    const ComputeEdits &E = A.Model.Computes.at(B.Compute);
+    EXPECT_FALSE(E.OpaqueLoop);
+    EXPECT_TRUE(E.BodyIsCompound);
+    EXPECT_EQ(A.Text[E.BodyBegin - 1], '{');
+    EXPECT_EQ(A.Text[E.BodyEnd], '}');
+    EXPECT_EQ(A.Text.substr(E.LoopBegin, 3), "for");
+    EXPECT_EQ(A.Text[E.LoopEnd - 1], '}');
+  }
+  // A procedure is listed when it holds blocks: kern for its sampled loops, comm always.
+  EXPECT_EQ(A.Model.Procedures, (std::vector<std::string>{"kern", "comm"}));
+  // Sampling is for segments only.
+  Analysis Coarse = analyze("void f(double *a, int n) { for (int i = 0; i < n; ++i) { for (int "
+                            "j = 0; j < n; ++j) a[j] = i; } MPI_Barrier(MPI_COMM_WORLD); }\n");
+  ASSERT_TRUE(Coarse.Ok) << Coarse.Diagnostics;
+  EXPECT_TRUE(sampledLines(Coarse).empty());
+}
+
+TEST_F(CFrontendTest, OpenMpLoopsAreNotSampled) {
+  Analysis A = analyze(R"(
+void f(double *a, int n) {
+  #pragma omp parallel for
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j)
+      a[j] += i;
+  }
+#pragma omp parallel
+  {
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j < n; ++j)
+        a[j] += i;
+    }
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+)",
+                       {"-fopenmp"}, CFrontendOptions{});
+  ASSERT_TRUE(A.Ok) << A.Diagnostics;
+  EXPECT_TRUE(sampledLines(A).empty());
+  // Without -fopenmp the first loop still follows its pragma; the region's loop runs serially.
+  Analysis Serial = analyze(A.Text.substr(A.Text.find('\n') + 1), {}, CFrontendOptions{});
+  ASSERT_TRUE(Serial.Ok) << Serial.Diagnostics;
+  EXPECT_EQ(sampledLines(Serial), std::vector<unsigned>{11});
+}
+
 } // namespace
 } // namespace mpiete

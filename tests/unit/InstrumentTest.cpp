@@ -125,5 +125,27 @@ TEST(InstrumentTest, ConflictingModelIsRefused) {
   EXPECT_NE(Error.find("overlap"), std::string::npos) << Error;
 }
 
+TEST(InstrumentTest, SampledLoopHooksInTheTimingVariantOnly) {
+  std::string Text = "for (i = 0; i < n; ++i) { int x = i; s += x; }";
+  UnitModel U = unitWith("a.c");
+  ComputeEdits E;
+  E.SampledLoop = true;
+  E.Begin = E.LoopBegin = 0;
+  E.End = E.LoopEnd = Text.size();
+  E.BodyBegin = Text.find('{') + 1;
+  E.BodyEnd = Text.rfind('}');
+  E.BodyIsCompound = true;
+  Block B;
+  B.Kind = BlockKind::Loop;
+  B.Compute = 0;
+  U.Computes.push_back(E);
+  U.Blocks.push_back(B);
+  std::string Error;
+  EXPECT_EQ(body(*instrumentedText(U, Text, Variant::Timing, Error)),
+            "{ for (i = 0; i < n; ++i) { mpiete_sample(MPIETE_B(0)); { int x = i; s += x; }} "
+            "mpiete_sample_exit(MPIETE_B(0)); }");
+  EXPECT_EQ(body(*instrumentedText(U, Text, Variant::Trace, Error)), Text);
+}
+
 } // namespace
 } // namespace mpiete

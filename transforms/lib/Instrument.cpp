@@ -53,17 +53,29 @@ void computeEdits(const Block &B, const ComputeEdits &E, Variant V, EditSet &Set
   Set.insert(E.End, " mpiete_tm_end(" + Id + ");" + (E.Braces ? " }" : ""), EditOrder::Close);
 }
 
-/// A loop that contains MPI calls (segments): its iteration hook at the top of every
-/// iteration, its exit hook after it, the loop braced so the exit hook stays in the loop's
-/// statement slot. The body keeps its own braces inside new ones, so its declarations still
-/// come first in their block (C89). Openings only: the closings go in reverse (loopClose).
-void loopOpen(const Block &B, const ComputeEdits &E, EditSet &Set) {
+/// Loops with MPI calls and opaque ones have hooks in both variants, sampled loops in the
+/// timing variant only: the trace variants run every iteration, and the skeleton's removals
+/// may cover them.
+bool hooked(const ComputeEdits &E, Variant V) { return !E.SampledLoop || V == Variant::Timing; }
+
+/// A loop's iteration hook up to its argument list's ')'.
+std::string iterationHook(const Block &B, const ComputeEdits &E) {
   // `(mpiete_iter)(...)` calls the function, not the macro that can leave the loop: a loop the
-  // cap must not stop (it is left by return, goto or exit) is followed only.
-  std::string Hook = (E.OpaqueLoop ? "mpiete_iter_opaque("
-                      : E.Leaves   ? "mpiete_iter("
-                                   : "(mpiete_iter)(") +
-                     blockRef(B.Index);
+  // cap must not stop (it is left by return, goto or exit) is followed only. `mpiete_sample`
+  // continues with the next iteration when the probe skips this one.
+  return (E.SampledLoop  ? "mpiete_sample("
+          : E.OpaqueLoop ? "mpiete_iter_opaque("
+          : E.Leaves     ? "mpiete_iter("
+                         : "(mpiete_iter)(") +
+         blockRef(B.Index);
+}
+
+/// The hooks of a loop (segments): the iteration hook at the top of every iteration, the exit
+/// hook after the loop, the loop braced so the exit hook stays in the loop's statement slot.
+/// The body keeps its own braces inside new ones, so its declarations still come first in
+/// their block (C89). Openings only: the closings go in reverse (loopClose).
+void loopOpen(const Block &B, const ComputeEdits &E, EditSet &Set) {
+  const std::string Hook = iterationHook(B, E);
   Set.insert(E.LoopBegin, "{ ", EditOrder::Open);
   if (E.BodyIsCompound)
     Set.insert(E.BodyBegin, " " + Hook + "); {", EditOrder::Open);
@@ -74,10 +86,10 @@ void loopOpen(const Block &B, const ComputeEdits &E, EditSet &Set) {
 /// The closings of a loop's hooks; an inner loop's close first where they meet.
 void loopClose(const Block &B, const ComputeEdits &E, EditSet &Set) {
   Set.insert(E.BodyEnd, E.BodyIsCompound ? "}" : " }", EditOrder::Close);
-  Set.insert(E.LoopEnd,
-             std::string(E.OpaqueLoop ? " mpiete_loop_exit_opaque(" : " mpiete_loop_exit(") +
-                 blockRef(B.Index) + "); }",
-             EditOrder::Close);
+  const char *Exit = E.SampledLoop  ? " mpiete_sample_exit("
+                     : E.OpaqueLoop ? " mpiete_loop_exit_opaque("
+                                    : " mpiete_loop_exit(";
+  Set.insert(E.LoopEnd, Exit + blockRef(B.Index) + "); }", EditOrder::Close);
 }
 
 } // namespace
@@ -97,14 +109,15 @@ EditSet instrumentC(const UnitModel &Model, Variant V) {
   for (const Block &B : Model.Blocks) {
     if (B.Compute < 0)
       continue;
-    if (B.Kind == BlockKind::Loop)
-      loopOpen(B, Model.Computes[B.Compute], Set);
-    else
-      computeEdits(B, Model.Computes[B.Compute], V, Set);
+    const ComputeEdits &E = Model.Computes[B.Compute];
+    if (B.Kind != BlockKind::Loop)
+      computeEdits(B, E, V, Set);
+    else if (hooked(E, V))
+      loopOpen(B, E, Set);
   }
   // Inner loops come after outer ones in the model: closing in reverse nests them.
   for (auto It = Model.Blocks.rbegin(); It != Model.Blocks.rend(); ++It)
-    if (It->Compute >= 0 && It->Kind == BlockKind::Loop)
+    if (It->Compute >= 0 && It->Kind == BlockKind::Loop && hooked(Model.Computes[It->Compute], V))
       loopClose(*It, Model.Computes[It->Compute], Set);
   for (const CallSite &S : Model.Sites) {
     Set.replace(S.Edits.CalleeBegin, S.Edits.CalleeEnd - S.Edits.CalleeBegin, S.RuntimeName);
