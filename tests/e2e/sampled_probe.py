@@ -10,12 +10,12 @@ current folder). Then, at 2 ranks:
                 loop per row) runs the first two rows and every 8th after them of each of its
                 3 entries, exactly (51 of 400 per entry, counted by the program itself), and
                 machine.yaml lists the loop with both ranks' iterations (306 of 2400 in 6
-                entries); the trace probe runs every row; `mpiete estimate` says how much of
-                its compute is the estimate for skipped rows
+                entries); the full trace probe runs every row; `mpiete estimate` says how much
+                of its compute is the estimate for skipped rows
   unsampled     without --sample every row runs and the machine file lists no sampled loop
   steer         fill()'s skipped entries stay wrong, and the program then sends an extra
-                message: with the traces (--program) probe-compute sees segments the traces do
-                not have, warns and runs it again with every iteration
+                message: with the (skeleton's) traces (--program) probe-compute sees segments
+                the traces do not have, warns and runs it again with every iteration
   abort         the same wrong entries make the program call MPI_Abort before MPI_Finalize:
                 probe-compute warns and runs it again with every iteration
   fortran       the module procedure's DO loop (rows.f90) and the fixed-form labelled one
@@ -79,9 +79,9 @@ def main():
         print(f"[{name}] rc {rc}; {' | '.join(out.strip().splitlines())}")
         return rc, out, err, machine
 
-    def program(name, args):
+    def program(name, args, extra=()):
         traces = os.path.join(a.work, f"traces-{name}")
-        rc, out, err = run_group([mpiete, "probe-program", "-o", traces, "-np", "2",
+        rc, out, err = run_group([mpiete, "probe-program", *extra, "-o", traces, "-np", "2",
                                   "--launcher", a.mpiexec, *args], a.work, env, 300)
         return rc, out, err, traces
 
@@ -100,7 +100,9 @@ def main():
             rf"{2 * steps} entries", loops[0]):
         fails.append(f"triangle: expected one sampled loop with both ranks' rows: {loops}")
     else:
-        rc, out, err, traces = program("triangle", [trace, "triangle", str(n), str(steps)])
+        # The full trace probe (the skeleton's output is not the program's).
+        rc, out, err, traces = program("triangle", [trace, "triangle", str(n), str(steps)],
+                                       ["--full"])
         if rc != 0 or f"rows {n * steps} of {n * steps}" not in out:
             fails.append(f"triangle: the trace probe must run every row ({rc}):\n{out}\n{err}")
         else:
@@ -122,10 +124,11 @@ def main():
     if rc != 0 or f"rows {n * steps} of {n * steps}" not in out or sampled_loops(machine):
         fails.append(f"unsampled: expected every row and no sampled loop ({rc}):\n{out}\n{err}")
 
-    # steer: the traces show the difference; the run is repeated whole.
+    # steer: the traces (the skeleton's: the slice keeps fill(), whose data decide a message)
+    # show the difference; the run is repeated whole.
     rc, out, err, traces = program("steer", [trace, "steer", str(n)])
-    if rc != 0 or f"entries right {n} of {n}" not in out:
-        fails.append(f"steer: the trace probe must fill every entry ({rc}):\n{out}\n{err}")
+    if rc != 0:
+        fails.append(f"steer: the trace probe failed ({rc}):\n{out}\n{err}")
     else:
         rc, out, err, machine = compute("steer", [timing, "steer", str(n)],
                                         ["--sample", str(STRIDE), "--program", traces])

@@ -309,10 +309,14 @@ private:
     return Gfortran;
   }
 
-  /// Whether the preprocessed C source may call MPI: an identifier MPI_x or PMPI_x followed by
+  /// What the preprocessed C source may hold. Mpi: an identifier MPI_x or PMPI_x followed by
   /// '(' outside system headers, other than the routines that only ask MPI something
-  /// (MPI_Comm_rank, MPI_Wtime, ...). When the preprocessor fails: yes (Clang will say why).
-  bool mayCallMpi(const std::string &Source) {
+  /// (MPI_Comm_rank, MPI_Wtime, ...); when the preprocessor fails too (Clang will say why).
+  /// Loops: no MPI call, but in segment mode a loop nest the timing probe may sample
+  /// (docs/probes.md, "Sampled loops": a `for` and another loop keyword; the instrumenter
+  /// decides). None: neither.
+  enum class Holds { None, Loops, Mpi };
+  Holds scanSource(const std::string &Source) {
     std::vector<std::string> Pre{Env.NativeCompiler, "-E"};
     std::vector<std::string> Flags = instrumenterFlags(Cmd);
     Pre.insert(Pre.end(), Flags.begin(), Flags.end());
@@ -321,9 +325,12 @@ private:
       std::cerr << "+ " << shellJoin(Pre) << "\n";
     std::optional<std::string> Text = captureProcess(Pre);
     if (!Text)
-      return true;
+      return Holds::Mpi;
     bool System = false;
     size_t Pos = 0;
+    const bool Samples = !Cmd.SeedBlocks && !Cmd.CoarseBlocks;
+    int LoopWords = 0;
+    bool HasFor = false;
     auto isIdent = [](char C) { return std::isalnum(static_cast<unsigned char>(C)) || C == '_'; };
     while (Pos < Text->size()) {
       size_t End = Text->find('\n', Pos);
@@ -361,6 +368,11 @@ private:
           ++J;
         std::string_view Word = Line.substr(I, J - I);
         I = J - 1;
+        if (Word == "for" || Word == "while") {
+          HasFor = HasFor || Word == "for";
+          ++LoopWords;
+          continue;
+        }
         if (!Word.starts_with("MPI_") && !Word.starts_with("PMPI_"))
           continue;
         size_t K = J;
@@ -368,10 +380,10 @@ private:
           ++K;
         std::string_view Name = Word.starts_with("P") ? Word.substr(1) : Word;
         if (K < Line.size() && Line[K] == '(' && !isLocalRoutine(Name))
-          return true;
+          return Holds::Mpi;
       }
     }
-    return false;
+    return Samples && HasFor && LoopWords >= 2 ? Holds::Loops : Holds::None;
   }
 
   enum class Probes { Instrumented, Native, Failed };
@@ -414,12 +426,16 @@ private:
     // file is always analysed: other files may use the module files Flang writes for it.)
     for (const char *Old : {".skeleton.summary", ".skeleton.recipe"})
       fs::remove(Prefix + Old, EC);
-    if (!Fortran && !mayCallMpi(Source)) {
+    const Holds Scan = Fortran ? Holds::Mpi : scanSource(Source);
+    if (Scan != Holds::Mpi) {
       // Its procedures may still be called by the skeleton's units: the link step asks for
-      // what they do (docs/skeleton.md, "Whole program").
+      // what they do (docs/skeleton.md, "Whole program"). A unit of only loops the timing
+      // probe may sample gets its trace and timing variants, but no skeleton of its own:
+      // the skeleton links its trace variant (no hooks), as natively built units are linked.
       if (!Cmd.SeedBlocks && !Cmd.CoarseBlocks && !writeRecipe(Source, Prefix, {}))
         return Probes::Failed;
-      return native(Prefix, true, "no MPI calls");
+      if (Scan == Holds::None)
+        return native(Prefix, true, "no MPI calls");
     }
     std::string Ext = Fortran ? extensionOf(Source) : ".c";
     std::vector<std::string> Instr{Env.Instrumenter,
@@ -460,8 +476,8 @@ private:
       Instr.push_back("--seed-blocks");
     else if (Cmd.CoarseBlocks && !Fortran)
       Instr.push_back("--coarse-blocks");
-    // The skeleton trace probe (docs/skeleton.md): units in segment mode.
-    const bool Skeleton = !Cmd.SeedBlocks && !Cmd.CoarseBlocks;
+    // The skeleton trace probe (docs/skeleton.md): units in segment mode that call MPI.
+    const bool Skeleton = !Cmd.SeedBlocks && !Cmd.CoarseBlocks && Scan == Holds::Mpi;
     std::error_code Ignored;
     fs::remove(Prefix + ".skeleton.o", Ignored);
     if (Skeleton) {
@@ -715,7 +731,10 @@ private:
       } else if (HasProbes) {
         Variant[I] = Prefix;
         UnitMaps.push_back(Prefix + ".blocks.yaml");
-        Units.push_back({Prefix, true});
+        // The whole-program slice re-slices units with a skeleton; one without (a unit of
+        // only sampled loops) is asked, like a native one, what its procedures do.
+        Units.push_back({Prefix, fs::exists(Prefix + ".skeleton.o") ||
+                                     !fs::exists(Prefix + ".skeleton.recipe")});
         continue;
       } else if (hasSuffix(Obj, ".o")) {
         Diags.warning({Obj, 0, 0},

@@ -8,6 +8,7 @@
 #include "mpiete/transforms/Instrument.h"
 #include "mpiete/transforms/Skeleton.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <optional>
@@ -99,7 +100,11 @@ bool writeUnitOutputs(const UnitModel &Model, const std::string &Text, const std
     return Made.has_value();
   }
   if (!Out.NativeOut.empty()) {
-    if (Model.Sites.empty())
+    // A unit with no MPI call is built natively, unless its timing variant samples a loop of
+    // pure computation (docs/probes.md, "Sampled loops"): kernels are usually in such files.
+    const bool Samples = std::any_of(Model.Computes.begin(), Model.Computes.end(),
+                                     [](const ComputeEdits &E) { return E.SampledLoop; });
+    if (Model.Sites.empty() && !Samples)
       return writeNativeNote(Out.NativeOut, "no MPI calls", Diags);
     std::remove(Out.NativeOut.c_str()); // a note of an earlier build
   }
