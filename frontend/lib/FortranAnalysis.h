@@ -1,7 +1,8 @@
-// The parts of the Fortran frontend that its two Flang-facing files share: name helpers, the
-// map from Flang's cooked characters back to the file, the procedures of a unit and which of
-// them communicate, and the parse-tree walkers the block partition uses. Internal to
-// frontend/lib (FortranFrontend.cpp: the analysis; FortranBlocks.cpp: the block partition).
+// The parts of the Fortran frontend that its Flang-facing files share: name helpers, the map
+// from Flang's cooked characters back to the file, the procedures of a unit and which of them
+// communicate, and the parse-tree walkers the block partition uses. Internal to frontend/lib
+// (FortranFrontend.cpp: the analysis; FortranBlocks.cpp: the block partition;
+// FortranSampling.cpp: which loops the timing probe may sample).
 #ifndef MPIETE_FRONTEND_LIB_FORTRANANALYSIS_H
 #define MPIETE_FRONTEND_LIB_FORTRANANALYSIS_H
 
@@ -211,6 +212,7 @@ struct ProcInfo {
   p::CharBlock UnitStmt; ///< SUBROUTINE / FUNCTION / PROGRAM statement, if any
   std::string Module;    ///< the module it belongs to, if a module procedure
   bool Direct = false;   ///< calls a rewritten MPI routine itself
+  bool Pure = false;     ///< PURE or ELEMENTAL: it may call no hook (no sampled loops)
   std::set<std::string> Callees;
 };
 
@@ -225,12 +227,16 @@ public:
   bool communicates(const p::Name &Callee) const;
   bool communicates(const std::string &Name) const { return Communicating.count(Name) != 0; }
   bool defined(const std::string &Name) const { return Defined.count(Name) != 0; }
-  /// A procedure of a module compiled earlier whose facts say it does not communicate.
+  /// A procedure of a module compiled earlier whose facts say it does not communicate, not
+  /// even through calls its unit could not see.
   bool silent(const p::Name &Callee) const;
+  /// A procedure of this unit that does not communicate as far as the unit can see, but calls
+  /// (directly or through the unit's procedures) what it cannot see, which may.
+  bool hides(const std::string &Name) const { return Hiding.count(Name) != 0; }
 
 private:
   ModuleFacts &Facts;
-  std::set<std::string> Defined, Communicating;
+  std::set<std::string> Defined, Communicating, Hiding;
 };
 
 /// What a statement contains, as far as the block partition cares.
@@ -244,6 +250,9 @@ struct StmtFacts {
   /// of a module without facts (a module procedure whose facts say it does not is no such call;
   /// nor is a function reference, which may sit in an expression evaluated per element).
   bool HiddenCall = false;
+  /// The same of a function reference (a procedure pointer's or dummy's too; a statement
+  /// function's is none): only the sampled loops care (FortranSampling.cpp).
+  bool HiddenFunction = false;
 };
 
 struct FactsWalker {
@@ -255,7 +264,7 @@ struct FactsWalker {
     const p::Name *N = designatorName(C);
     if (!N) {
       addOpaque("(procedure component)");
-      F.HiddenCall = F.HiddenCall || Subroutine;
+      hidden(Subroutine);
       return;
     }
     std::string L = calleeName(*N);
@@ -274,8 +283,12 @@ struct FactsWalker {
     if (N->symbol && N->symbol->GetUltimate().attrs().test(Fortran::semantics::Attr::INTRINSIC))
       return;
     addOpaque(L);
-    F.HiddenCall = F.HiddenCall || (Subroutine && !CA.silent(*N));
+    const Fortran::semantics::Symbol *S = N->symbol ? &N->symbol->GetUltimate() : nullptr;
+    const auto *Sub = S ? S->detailsIf<Fortran::semantics::SubprogramDetails>() : nullptr;
+    if (!CA.silent(*N) && !(Sub && Sub->stmtFunction()))
+      hidden(Subroutine);
   }
+  void hidden(bool Subroutine) { (Subroutine ? F.HiddenCall : F.HiddenFunction) = true; }
   bool Pre(const p::CallStmt &S) {
     call(S.call, /*Subroutine=*/true);
     return true;
@@ -342,12 +355,20 @@ template <typename Fn> struct CallStmtFinder {
 };
 
 /// Partitions the bodies of the procedures of Procs that communicate into blocks and records
-/// every MPI call (FortranBlocks.cpp).
-void buildCommunicatingProcedures(const SourceMap &SM, const std::string &MainText,
-                                  const CommunicationAnalysis &CA,
-                                  const std::vector<ProcInfo> &Procs,
-                                  const FortranFrontendOptions &Opts, UnitModel &Model,
-                                  DiagnosticSink &Diags);
+/// every MPI call; in segment mode, also finds the sampled loops of every procedure
+/// (FortranBlocks.cpp).
+void buildProcedureBlocks(const SourceMap &SM, const std::string &MainText,
+                          const CommunicationAnalysis &CA, const std::vector<ProcInfo> &Procs,
+                          const FortranFrontendOptions &Opts, UnitModel &Model,
+                          DiagnosticSink &Diags);
+
+/// Seed 004 section 3.1.1, issue 15: whether nothing stops the timing probe from sampling D
+/// (ComputeEdits::SampledLoop), as far as D itself and the jumps of its procedure (Exec, whose
+/// jump targets are Targets) tell: a counted DO with no MPI call, no call that communicates or
+/// that the unit cannot see, no exit but its end, no jump into it from outside, and another
+/// loop in its body (FortranSampling.cpp). Where D sits is the caller's question.
+bool sampleable(const p::DoConstruct &D, const CommunicationAnalysis &CA,
+                const p::ExecutionPart &Exec, const std::set<p::Label> &Targets);
 
 } // namespace mpiete::fortran
 

@@ -1,5 +1,6 @@
 // The Fortran frontend's block partition: splits the bodies of communicating procedures into
-// compute blocks (or, in segment mode, hooks only the loops that contain MPI) and records every
+// compute blocks (or, in segment mode, hooks only the loops that contain MPI, and finds the
+// loops of pure computation the timing probe may sample, in every procedure) and records every
 // MPI call site, from Flang's parse tree (FortranAnalysis.h has what it shares with the analysis).
 #include "FortranAnalysis.h"
 
@@ -23,7 +24,8 @@ struct GotoFinder {
   }
 };
 
-/// Partitions the bodies of communicating procedures into blocks and records every MPI call.
+/// Partitions the bodies of communicating procedures into blocks and records every MPI call;
+/// in segment mode, finds the sampled loops of every procedure.
 class UnitBuilder {
 public:
   UnitBuilder(const SourceMap &SM, const std::string &Main, const CommunicationAnalysis &CA,
@@ -32,21 +34,39 @@ public:
         Segments(Opts.Mode == Partition::Segments) {}
 
   void procedure(const ProcInfo &P) {
-    Procedure = P.Name;
+    begin(P);
     Model.Procedures.push_back(Procedure);
-    LoopStack.clear();
-    TerminalStack.clear();
-    Counters.clear();
-    CapHook = OpaqueCapHook = false;
-    TargetCollector TC;
-    p::Walk(*P.Exec, TC);
-    Targets = std::move(TC.Targets);
     sequence(P.Exec->v, std::nullopt);
-    if (!Counters.empty() || CapHook || OpaqueCapHook)
+    if (!Counters.empty() || CapHook || OpaqueCapHook || SampleHook)
       counterDecl(P);
   }
 
+  /// Segments: a procedure that does not communicate holds no blocks but its sampled loops.
+  void quietProcedure(const ProcInfo &P) {
+    begin(P);
+    for (const p::ExecutionPartConstruct &EPC : P.Exec->v)
+      if (const auto *EC = std::get_if<p::ExecutableConstruct>(&EPC.u))
+        quietLoops(*EC, /*Opaque=*/false, /*Sample=*/NoSampling == 0);
+    if (!SampleHook)
+      return;
+    Model.Procedures.push_back(Procedure);
+    counterDecl(P);
+  }
+
 private:
+  void begin(const ProcInfo &P) {
+    Procedure = P.Name;
+    Exec = P.Exec;
+    LoopStack.clear();
+    TerminalStack.clear();
+    Counters.clear();
+    CapHook = OpaqueCapHook = SampleHook = false;
+    NoSampling = P.Pure;
+    TargetCollector TC;
+    p::Walk(*P.Exec, TC);
+    Targets = std::move(TC.Targets);
+  }
+
   // ---- classification ----------------------------------------------------------------------
 
   template <typename T> StmtFacts facts(const T &Node) const {
@@ -162,9 +182,9 @@ private:
     if (Segments && !T.Communicates) {
       // Nothing to rewrite, and no hooks where no MPI call runs, unless a loop in it calls a
       // subroutine the unit cannot see, which may communicate: then that loop gets the opaque
-      // hooks (the timing probe's cap follows it; nothing else does).
-      if (F.HiddenCall)
-        opaqueLoops(EC);
+      // hooks (the timing probe's cap follows it; nothing else does); or a loop of pure
+      // computation may be sampled.
+      quietLoops(EC, /*Opaque=*/F.HiddenCall, /*Sample=*/NoSampling == 0);
       return;
     }
     if (Policy.isComputation(T) && !Span.empty()) {
@@ -190,8 +210,13 @@ private:
       Fortran::common::visit([&](const auto &X) { collectCalls(X); }, EC.u);
       return;
     }
-    // Constructs whose blocks run like a sequence of statements: partition them in place.
-    if (forEachBlock(EC, Partition))
+    // Constructs whose blocks run like a sequence of statements: partition them in place (no
+    // loop in a CRITICAL construct is sampled).
+    const bool Critical = std::holds_alternative<Indirection<p::CriticalConstruct>>(EC.u);
+    NoSampling += Critical;
+    const bool Partitioned = forEachBlock(EC, Partition);
+    NoSampling -= Critical;
+    if (Partitioned)
       return;
     Diags.error(SM.loc(Span),
                 "MPI communication inside this construct (CHANGE TEAM, OpenMP or OpenACC) is "
@@ -273,7 +298,9 @@ private:
       return;
     LoopStack.push_back(LoopIndex);
     TerminalStack.push_back(Lab);
+    NoSampling += D.IsDoConcurrent();
     sequence(Body, Lab);
+    NoSampling -= D.IsDoConcurrent();
     TerminalStack.pop_back();
     LoopStack.pop_back();
   }
@@ -462,20 +489,68 @@ private:
     Model.Blocks.push_back(std::move(Blk));
   }
 
-  /// Segments: the outermost DO loops in EC that call a subroutine the unit cannot see (EC
-  /// makes no MPI call the unit can see): their iterations may communicate at run time.
-  void opaqueLoops(const p::ExecutableConstruct &EC) {
-    if (const auto *D = std::get_if<Fortran::common::Indirection<p::DoConstruct>>(&EC.u)) {
-      const auto &DoS = std::get<p::Statement<p::NonLabelDoStmt>>(D->value().t);
-      loopSite(D->value(), DoS, doLabel(DoS), /*Opaque=*/true);
+  /// Segments, EC makes no MPI call the unit can see. Opaque: its outermost DO loops that call
+  /// a subroutine the unit cannot see get the opaque hooks (their iterations may communicate at
+  /// run time). Sample: its outermost loops the timing probe may sample get the sampled loops'
+  /// hooks; the search goes on inside the loops that may not be sampled, except where no CYCLE
+  /// or impure call may go (DO CONCURRENT, CRITICAL; OpenMP, OpenACC and CHANGE TEAM are
+  /// never entered).
+  void quietLoops(const p::ExecutableConstruct &EC, bool Opaque, bool Sample) {
+    using Fortran::common::Indirection;
+    if (!Opaque && !Sample)
+      return;
+    if (const auto *D = std::get_if<Indirection<p::DoConstruct>>(&EC.u)) {
+      const p::DoConstruct &Do = D->value();
+      const auto &DoS = std::get<p::Statement<p::NonLabelDoStmt>>(Do.t);
+      const std::optional<p::Label> Lab = doLabel(DoS);
+      if (Opaque && facts(Do).HiddenCall) {
+        loopSite(Do, DoS, Lab, /*Opaque=*/true);
+        Opaque = false; // the cap takes the outermost only
+      } else if (Sample && sampledLoop(Do, DoS, Lab)) {
+        return;
+      }
+      if (Do.IsDoConcurrent())
+        return;
+      TerminalStack.push_back(Lab);
+      for (const p::ExecutionPartConstruct &EPC : std::get<p::Block>(Do.t))
+        if (const auto *In = std::get_if<p::ExecutableConstruct>(&EPC.u))
+          quietLoops(*In, Opaque, Sample);
+      TerminalStack.pop_back();
       return;
     }
+    Sample = Sample && !std::holds_alternative<Indirection<p::CriticalConstruct>>(EC.u);
     forEachBlock(EC, [&](const p::Block &B) {
       for (const p::ExecutionPartConstruct &EPC : B)
-        if (const auto *In = std::get_if<p::ExecutableConstruct>(&EPC.u);
-            In && facts(*In).HiddenCall)
-          opaqueLoops(*In);
+        if (const auto *In = std::get_if<p::ExecutableConstruct>(&EPC.u))
+          quietLoops(*In, Opaque, Sample);
     });
+  }
+
+  /// Segments: a loop of pure computation the timing probe may sample (sampleable), except
+  /// where its terminal statement is shared with an enclosing labelled DO (no place after this
+  /// loop only) or it comes from an included file or a macro. Its hooks: after the DO statement
+  /// and after the loop (ComputeEdits::SampledLoop).
+  bool sampledLoop(const p::DoConstruct &D, const p::Statement<p::NonLabelDoStmt> &DoS,
+                   std::optional<p::Label> Lab) {
+    if (Lab && std::find(TerminalStack.begin(), TerminalStack.end(), Lab) != TerminalStack.end())
+      return false;
+    if (!sampleable(D, CA, *Exec, Targets))
+      return false;
+    p::CharBlock Span = spanOf(D);
+    auto LB = SM.beginOf(DoS.source), BB = SM.endOf(DoS.source), LE = SM.endOf(Span);
+    if (!LB || !BB || !LE || *LB >= *BB || *BB > *LE)
+      return false;
+    ComputeEdits E;
+    E.SampledLoop = true;
+    E.LoopBegin = E.Begin = *LB;
+    E.BodyBegin = *BB;
+    E.LoopEnd = E.End = E.BodyEnd = *LE;
+    SampleHook = true;
+    Block B = newBlock(BlockKind::Loop, DoS.source, Span);
+    B.Compute = Model.Computes.size();
+    Model.Computes.push_back(E);
+    Model.Blocks.push_back(std::move(B));
+    return true;
   }
 
   /// Seed 004 section 3.1.1: a loop whose body is exactly one compute block is timed whole.
@@ -540,6 +615,7 @@ private:
     D.Blocks = Counters;
     D.CapHook = CapHook;
     D.OpaqueCapHook = OpaqueCapHook;
+    D.SampleHook = SampleHook;
     std::optional<unsigned> After;
     LastStatementWalker W{SM, After};
     const p::SpecificationPart &Spec = *P.Spec;
@@ -716,32 +792,40 @@ private:
   UnitModel &Model;
   DiagnosticSink &Diags;
   std::string Procedure;
+  const p::ExecutionPart *Exec = nullptr;
   std::vector<unsigned> LoopStack;
   std::vector<std::optional<p::Label>> TerminalStack;
   std::set<p::Label> Targets;
   std::vector<uint32_t> Counters;
   bool CapHook = false;       ///< a loop of this procedure has the leaving iteration hook
   bool OpaqueCapHook = false; ///< a loop of this procedure has the opaque one
+  bool SampleHook = false;    ///< a loop of this procedure is sampled
   /// Fortran's partition is seed 004's: every DO, IF and SELECT CASE ends a compute block.
   PartitionPolicy Policy{/*SeedBlocks=*/true};
-  bool Segments; ///< no compute blocks: only DO loops with MPI calls get (iteration) hooks
+  bool Segments; ///< no compute blocks: DO loops with MPI calls get (iteration) hooks, and
+                 ///< sampled loops theirs
+  unsigned NoSampling = 0; ///< in a PURE procedure, a CRITICAL or DO CONCURRENT construct
 };
 
 } // namespace
 
-void fortran::buildCommunicatingProcedures(const SourceMap &SM, const std::string &MainText,
-                                           const CommunicationAnalysis &CA,
-                                           const std::vector<ProcInfo> &Procs,
-                                           const FortranFrontendOptions &Opts, UnitModel &Model,
-                                           DiagnosticSink &Diags) {
+void fortran::buildProcedureBlocks(const SourceMap &SM, const std::string &MainText,
+                                   const CommunicationAnalysis &CA,
+                                   const std::vector<ProcInfo> &Procs,
+                                   const FortranFrontendOptions &Opts, UnitModel &Model,
+                                   DiagnosticSink &Diags) {
   UnitBuilder Builder(SM, MainText, CA, Opts, Model, Diags);
   for (const ProcInfo &P : Procs) {
-    if (!CA.communicates(P.Name))
+    const bool Communicates = CA.communicates(P.Name);
+    if (!Communicates && Opts.Mode != Partition::Segments)
       continue;
     auto B = SM.beginOf(spanOf(*P.Exec));
     if (!B && !spanOf(*P.Exec).empty())
       continue; // a procedure from an included file: its MPI calls cannot be rewritten
-    Builder.procedure(P);
+    if (Communicates)
+      Builder.procedure(P);
+    else
+      Builder.quietProcedure(P);
   }
 }
 

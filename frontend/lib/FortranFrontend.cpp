@@ -18,24 +18,32 @@ using namespace fortran;
 
 namespace fortran {
 
-/// Communication facts of module procedures defined in other files: <dir>/<module>.mpiete.
+/// Communication facts of module procedures defined in other files: <dir>/<module>.mpiete, a
+/// line per procedure that communicates, and `? name` per one that may, through calls its unit
+/// could not see.
 class ModuleFacts {
 public:
   explicit ModuleFacts(const FortranFrontendOptions &Opts) : Opts(Opts) {}
   bool communicates(const std::string &Module, const std::string &Proc) {
-    return names(Module).count(Proc) != 0;
+    return facts(Module).Communicating.count(Proc) != 0;
+  }
+  bool hides(const std::string &Module, const std::string &Proc) {
+    return facts(Module).Hiding.count(Proc) != 0;
   }
   /// The module's facts were found (it was compiled with mpiete-fc).
   bool known(const std::string &Module) {
-    names(Module);
+    facts(Module);
     return Found.count(Module) != 0;
   }
 
 private:
-  const std::set<std::string> &names(const std::string &Module) {
+  struct Names {
+    std::set<std::string> Communicating, Hiding;
+  };
+  const Names &facts(const std::string &Module) {
     auto It = Cache.find(Module);
     if (It == Cache.end()) {
-      std::set<std::string> Names;
+      Names N;
       std::vector<std::string> Dirs;
       if (!Opts.ModuleDir.empty())
         Dirs.push_back(Opts.ModuleDir);
@@ -45,18 +53,20 @@ private:
         if (!IS)
           continue;
         for (std::string L; std::getline(IS, L);)
-          if (!L.empty() && L[0] != '#')
-            Names.insert(L);
+          if (L.rfind("? ", 0) == 0)
+            N.Hiding.insert(L.substr(2));
+          else if (!L.empty() && L[0] != '#')
+            N.Communicating.insert(L);
         Found.insert(Module);
         break;
       }
-      It = Cache.emplace(Module, std::move(Names)).first;
+      It = Cache.emplace(Module, std::move(N)).first;
     }
     return It->second;
   }
 
   const FortranFrontendOptions &Opts;
-  std::map<std::string, std::set<std::string>> Cache;
+  std::map<std::string, Names> Cache;
   std::set<std::string> Found;
 };
 
@@ -140,6 +150,12 @@ private:
     const auto &Stmt = std::get<p::Statement<p::MpSubprogramStmt>>(S.value().t);
     add(lower(Stmt.statement.v.ToString()), std::get<p::SpecificationPart>(S.value().t),
         std::get<p::ExecutionPart>(S.value().t), Stmt.source, Mod);
+    // Its prefixes are its interface's: the symbol has them.
+    if (const Fortran::semantics::Symbol *Sym = Stmt.statement.v.symbol) {
+      using Fortran::semantics::Attr;
+      const Fortran::semantics::Attrs &A = Sym->GetUltimate().attrs();
+      Procs.back().Pure = A.test(Attr::PURE) || (A.test(Attr::ELEMENTAL) && !A.test(Attr::IMPURE));
+    }
     internals(std::get<std::optional<p::InternalSubprogramPart>>(S.value().t), Mod);
   }
 
@@ -147,13 +163,25 @@ private:
     const auto &Stmt = std::get<p::Statement<p::SubroutineStmt>>(S.t);
     add(lower(std::get<p::Name>(Stmt.statement.t).ToString()), std::get<p::SpecificationPart>(S.t),
         std::get<p::ExecutionPart>(S.t), Stmt.source, Mod);
+    Procs.back().Pure = pure(std::get<std::list<p::PrefixSpec>>(Stmt.statement.t));
     internals(std::get<std::optional<p::InternalSubprogramPart>>(S.t), Mod);
   }
   void fun(const p::FunctionSubprogram &F, const std::string &Mod) {
     const auto &Stmt = std::get<p::Statement<p::FunctionStmt>>(F.t);
     add(lower(std::get<p::Name>(Stmt.statement.t).ToString()), std::get<p::SpecificationPart>(F.t),
         std::get<p::ExecutionPart>(F.t), Stmt.source, Mod);
+    Procs.back().Pure = pure(std::get<std::list<p::PrefixSpec>>(Stmt.statement.t));
     internals(std::get<std::optional<p::InternalSubprogramPart>>(F.t), Mod);
+  }
+  /// PURE, or ELEMENTAL without IMPURE.
+  static bool pure(const std::list<p::PrefixSpec> &Prefixes) {
+    auto Has = [&Prefixes](auto Kind) {
+      return std::any_of(Prefixes.begin(), Prefixes.end(), [](const p::PrefixSpec &S) {
+        return std::holds_alternative<decltype(Kind)>(S.u);
+      });
+    };
+    return Has(p::PrefixSpec::Pure{}) ||
+           (Has(p::PrefixSpec::Elemental{}) && !Has(p::PrefixSpec::Impure{}));
   }
   void internals(const std::optional<p::InternalSubprogramPart> &Part, const std::string &) {
     if (!Part)
@@ -183,6 +211,29 @@ private:
   }
 };
 
+/// Marks every procedure that calls a marked one (through its name or an ENTRY's), to a fixed
+/// point over the call graph.
+static void markCallers(const std::vector<ProcInfo> &Procs, std::vector<bool> &Marked) {
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (size_t I = 0; I < Procs.size(); ++I) {
+      if (Marked[I])
+        continue;
+      for (size_t J = 0; J < Procs.size() && !Marked[I]; ++J) {
+        if (!Marked[J])
+          continue;
+        bool Calls = Procs[I].Callees.count(Procs[J].Name) != 0;
+        for (const std::string &A : Procs[J].Aliases)
+          Calls = Calls || Procs[I].Callees.count(A) != 0;
+        if (Calls) {
+          Marked[I] = true;
+          Changed = true;
+        }
+      }
+    }
+  }
+}
+
 CommunicationAnalysis::CommunicationAnalysis(const std::vector<ProcInfo> &Procs, ModuleFacts &Facts)
     : Facts(Facts) {
   for (const ProcInfo &P : Procs) {
@@ -190,33 +241,30 @@ CommunicationAnalysis::CommunicationAnalysis(const std::vector<ProcInfo> &Procs,
     for (const std::string &A : P.Aliases)
       Defined.insert(A);
   }
+  auto Insert = [&Procs](const std::vector<bool> &Marked, std::set<std::string> &Into) {
+    for (size_t I = 0; I < Procs.size(); ++I)
+      if (Marked[I]) {
+        Into.insert(Procs[I].Name);
+        Into.insert(Procs[I].Aliases.begin(), Procs[I].Aliases.end());
+      }
+  };
   std::vector<bool> Comm(Procs.size());
   for (size_t I = 0; I < Procs.size(); ++I)
     Comm[I] = Procs[I].Direct;
-  for (bool Changed = true; Changed;) {
-    Changed = false;
-    for (size_t I = 0; I < Procs.size(); ++I) {
-      if (Comm[I])
-        continue;
-      for (size_t J = 0; J < Procs.size() && !Comm[I]; ++J) {
-        if (!Comm[J])
-          continue;
-        bool Calls = Procs[I].Callees.count(Procs[J].Name) != 0;
-        for (const std::string &A : Procs[J].Aliases)
-          Calls = Calls || Procs[I].Callees.count(A) != 0;
-        if (Calls) {
-          Comm[I] = true;
-          Changed = true;
-        }
-      }
-    }
+  markCallers(Procs, Comm);
+  Insert(Comm, Communicating);
+  // What the unit cannot see, once what communicates is known (FactsWalker asks).
+  std::vector<bool> Hide(Procs.size());
+  for (size_t I = 0; I < Procs.size(); ++I) {
+    StmtFacts F;
+    FactsWalker W{*this, F};
+    p::Walk(*Procs[I].Exec, W);
+    Hide[I] = !Comm[I] && (F.HiddenCall || F.HiddenFunction);
   }
+  markCallers(Procs, Hide);
   for (size_t I = 0; I < Procs.size(); ++I)
-    if (Comm[I]) {
-      Communicating.insert(Procs[I].Name);
-      for (const std::string &A : Procs[I].Aliases)
-        Communicating.insert(A);
-    }
+    Hide[I] = Hide[I] && !Comm[I];
+  Insert(Hide, Hiding);
 }
 
 bool CommunicationAnalysis::communicates(const p::Name &Callee) const {
@@ -229,7 +277,8 @@ bool CommunicationAnalysis::communicates(const p::Name &Callee) const {
 
 bool CommunicationAnalysis::silent(const p::Name &Callee) const {
   const std::string Name = calleeName(Callee), Mod = moduleOf(Callee);
-  return !Mod.empty() && !Defined.count(Name) && Facts.known(Mod) && !Facts.communicates(Mod, Name);
+  return !Mod.empty() && !Defined.count(Name) && Facts.known(Mod) &&
+         !Facts.communicates(Mod, Name) && !Facts.hides(Mod, Name);
 }
 
 } // namespace fortran
@@ -415,15 +464,19 @@ bool analyzeFortran(p::Parsing &Parsing, const FortranFrontendOptions &Opts, Uni
   MpiUseChecker Checker(SM, CA, Opts, Model, Diags);
   p::Walk(Prog, Checker);
 
-  buildCommunicatingProcedures(SM, MainText, CA, PC.Procs, Opts, Model, Diags);
+  buildProcedureBlocks(SM, MainText, CA, PC.Procs, Opts, Model, Diags);
 
-  // Module procedures that communicate, for the units that use these modules.
+  // Module procedures that communicate (or may: `? name`), for the units that use these modules.
   if (!Opts.ModuleDir.empty())
     for (const std::string &Mod : PC.Modules) {
-      std::string Text = "# mpiete: procedures of module '" + Mod + "' that communicate\n";
+      std::string Text = "# mpiete: procedures of module '" + Mod +
+                         "' that communicate ('? ': may, through calls mpiete cannot see)\n";
       for (const ProcInfo &P : PC.Procs)
         if (P.Module == Mod && CA.communicates(P.Name))
           Text += P.Name + "\n";
+      for (const ProcInfo &P : PC.Procs)
+        if (P.Module == Mod && CA.hides(P.Name))
+          Text += "? " + P.Name + "\n";
       std::filesystem::path Path = std::filesystem::path(Opts.ModuleDir) / (Mod + ".mpiete");
       std::ofstream OS(Path);
       OS << Text;
@@ -446,11 +499,8 @@ void sliceFortran(p::Parsing &Parsing, const FortranFrontendOptions &Opts, UnitM
   ModuleFacts Facts(Opts);
   CommunicationAnalysis CA(PC.Procs, Facts);
   // A module procedure of another file whose module's facts (written when mpiete-fc compiled
-  // it) say it does not communicate.
-  auto Quiet = [&](const p::Name &Callee) {
-    std::string Name = calleeName(Callee), Mod = moduleOf(Callee);
-    return !Mod.empty() && !CA.defined(Name) && Facts.known(Mod) && !Facts.communicates(Mod, Name);
-  };
+  // it) say it does not communicate, not even through calls its unit could not see.
+  auto Quiet = [&CA](const p::Name &Callee) { return CA.silent(Callee); };
   sliceUnit(SM, MainText, CA, PC.Procs, Prog, Quiet, Model, Diags);
 }
 

@@ -1,7 +1,7 @@
 ! Segments in fixed form: DO loops with MPI calls get IF (MPIETE_ITER_CAPPED(...) .NE. 0) EXIT at
-! the top of their body (the cap may leave them; the function's type is declared) and CALL
-! MPIETE_LOOP_EXIT after them; pure computation gets nothing. An inner DO sharing a labelled end:
-! no exit hook, and CALL MPIETE_ITER (EXIT would leave the outer loop too).
+! the top of their body (the cap may leave them; its type is declared) and CALL MPIETE_LOOP_EXIT
+! after them; a nest of pure computation only the sampling hooks (sampled-loops.f). An inner DO
+! sharing a labelled end: no exit hook, and CALL MPIETE_ITER (EXIT would leave the outer loop too).
 ! REQUIRES: fortran
 ! RUN: %mpiete-instrument --variant=timing %s -- %mpi-fflags | tee %t.f | FileCheck --match-full-lines %s
 ! RUN: %mpif90-syntax %t.f
@@ -27,27 +27,30 @@
 
 ! CHECK:            SUBROUTINE JACOBI(A, N, PEER, NITER)
 ! CHECK-NEXT:       INTEGER MPIETE_ITER_CAPPED
+! CHECK-NEXT:       INTEGER MPIETE_SAMPLE_SKIP
 ! CHECK-NEXT:       INCLUDE 'mpif.h'
 ! CHECK:            DO 20 J = 1, N
+! CHECK-NEXT:       IF (MPIETE_SAMPLE_SKIP([[U:-?[0-9]+]], 0) .NE. 0) CYCLE
 ! CHECK-NEXT:       DO 20 I = 1, N
 ! CHECK-NEXT:         A(I, J) = A(I, J) * 0.5D0
 ! CHECK-NEXT:    20 CONTINUE
+! CHECK-NEXT:       CALL MPIETE_SAMPLE_EXIT([[U]], 0)
 ! CHECK-NEXT:       DO 10 J = 1, N
-! CHECK-NEXT:       IF (MPIETE_ITER_CAPPED([[U:-?[0-9]+]], 0) .NE. 0) EXIT
+! CHECK-NEXT:       IF (MPIETE_ITER_CAPPED([[U]], 1) .NE. 0) EXIT
 ! CHECK-NEXT:       DO 10 I = 1, N
-! CHECK-NEXT:         CALL MPIETE_ITER([[U]], 1)
-! CHECK-NEXT:         CALL MPIETE_SEND([[U]], 2,
+! CHECK-NEXT:         CALL MPIETE_ITER([[U]], 2)
+! CHECK-NEXT:         CALL MPIETE_SEND([[U]], 3,
 ! CHECK-NEXT:      &                A(I, J), 1, MPI_DOUBLE_PRECISION, PEER, I,
 ! CHECK-NEXT:      &                MPI_COMM_WORLD, IERR)
 ! CHECK-NEXT:    10 CONTINUE
-! CHECK-NEXT:       CALL MPIETE_LOOP_EXIT([[U]], 0)
+! CHECK-NEXT:       CALL MPIETE_LOOP_EXIT([[U]], 1)
 ! CHECK-NEXT:       DO IT = 1, NITER
-! CHECK-NEXT:         IF (MPIETE_ITER_CAPPED([[U]], 4) .NE. 0) EXIT
-! CHECK-NEXT:         CALL MPIETE_ALLREDUCE([[U]], 5,
+! CHECK-NEXT:         IF (MPIETE_ITER_CAPPED([[U]], 5) .NE. 0) EXIT
+! CHECK-NEXT:         CALL MPIETE_ALLREDUCE([[U]], 6,
 ! CHECK-NEXT:      &                      MPI_IN_PLACE, A, 1, MPI_DOUBLE_PRECISION,
 ! CHECK-NEXT:      &                     MPI_SUM, MPI_COMM_WORLD, IERR)
 ! CHECK-NEXT:       END DO
-! CHECK-NEXT:       CALL MPIETE_LOOP_EXIT([[U]], 4)
+! CHECK-NEXT:       CALL MPIETE_LOOP_EXIT([[U]], 5)
 ! CHECK-NEXT:       END
 
 ! MAP:      loops:
@@ -56,9 +59,13 @@
 ! MAP-NEXT:   - {loop: 2, kind: do, procedure: jacobi, line: 22, parent: -1}
 ! MAP:      - id: [[U:[0-9a-f]+]]:0
 ! MAP-NEXT:   kind: loop
-! MAP:        lines: [17, 21]
+! MAP:        lines: [13, 16]
 ! MAP:        loops: []
 ! MAP:      - id: [[U]]:1
+! MAP-NEXT:   kind: loop
+! MAP:        lines: [17, 21]
+! MAP:        loops: []
+! MAP:      - id: [[U]]:2
 ! MAP-NEXT:   kind: loop
 ! MAP:        loops: [0]
 ! MAP-NOT:  kind: compute

@@ -1,5 +1,5 @@
 // Unit tests of the Fortran edits on hand-made models: unit literals, hooks on shared lines,
-// fixed-form re-breaking at the last column, free-form long lines.
+// fixed-form re-breaking at the last column, free-form long lines, sampled loops.
 #include "mpiete/transforms/FortranEdits.h"
 
 #include <gtest/gtest.h>
@@ -213,6 +213,81 @@ TEST(FortranEditsTest, WholeLoopCounterIsDeclaredAndCounted) {
             "  integer :: i\n  mpiete_n0 = 0\n  call mpiete_tm_begin(9, 0)\n  do i = 1, 4\n"
             "    mpiete_n0 = mpiete_n0 + 1\n    x(i) = 0\n  end do\n"
             "  call mpiete_tm_loop_end(9, 0, mpiete_n0)\nend\n");
+}
+
+/// A sampled loop (segments): its hooks after the DO statement ending at BodyBegin and after
+/// LoopEnd.
+void addSampled(UnitModel &M, unsigned LoopBegin, unsigned BodyBegin, unsigned LoopEnd) {
+  addLoop(M, BodyBegin, LoopEnd, /*Leaves=*/false, LoopBegin);
+  M.Computes.back().SampledLoop = true;
+}
+
+TEST(FortranEditsTest, SampledLoopHooksInTheTimingVariantOnly) {
+  // The skip hook's function is typed by the procedure; a loop an OpenMP directive governs
+  // gets no hooks; the trace variant (and so the skeleton) gets none at all.
+  UnitModel M;
+  M.UnitId = 7;
+  std::string Text = "subroutine s(a, n)\n"
+                     "  implicit none\n"
+                     "  integer :: n, i, j\n"
+                     "  real :: a(n, n)\n"
+                     "  do j = 1, n\n"
+                     "    do i = 1, n\n"
+                     "      a(i, j) = 0\n"
+                     "    end do\n"
+                     "  end do\n"
+                     "  !$omp parallel do\n"
+                     "  do j = 1, n\n"
+                     "    a(:, j) = 1\n"
+                     "  end do\n"
+                     "end\n";
+  unsigned Do1 = Text.find("  do j"), Do2 = Text.find("  do j", Do1 + 1);
+  addSampled(M, Do1 + 2, Text.find('\n', Do1), Text.find("  end do\n  !") + 8);
+  addSampled(M, Do2 + 2, Text.find('\n', Do2), Text.find("end do", Do2) + 6);
+  CounterDecl D;
+  D.Offset = Text.find("implicit none") + 13;
+  D.SampleHook = true;
+  M.CounterDecls.push_back(D);
+  EXPECT_EQ(edit(M, Text, Variant::Trace), Text);
+  std::string Error;
+  EXPECT_EQ(skeletonFortran(M, Text, Error).value_or(Error), Text);
+  EXPECT_EQ(edit(M, Text, Variant::Timing), "subroutine s(a, n)\n"
+                                            "  implicit none\n"
+                                            "  integer :: mpiete_sample_skip\n"
+                                            "  integer :: n, i, j\n"
+                                            "  real :: a(n, n)\n"
+                                            "  do j = 1, n\n"
+                                            "    if (mpiete_sample_skip(7, 0) .ne. 0) cycle\n"
+                                            "    do i = 1, n\n"
+                                            "      a(i, j) = 0\n"
+                                            "    end do\n"
+                                            "  end do\n"
+                                            "  call mpiete_sample_exit(7, 0)\n"
+                                            "  !$omp parallel do\n"
+                                            "  do j = 1, n\n"
+                                            "    a(:, j) = 1\n"
+                                            "  end do\n"
+                                            "end\n");
+}
+
+TEST(FortranEditsTest, FixedFormSampledLoopHookStaysInTheStatementField) {
+  // Indented past what column 72 leaves room for, the skip hook starts in column 7; the exit
+  // hook goes after the terminal statement.
+  UnitModel M;
+  M.UnitId = 0x80000000u;
+  M.FixedForm = true;
+  std::string Text = "                           DO 95 K = 1, M\n"
+                     "                              DO 95 J = 1, N\n"
+                     "                                 A(J) = A(J) + K\n"
+                     "   95                      CONTINUE\n";
+  addSampled(M, Text.find("DO 95 K"), Text.find('\n'), Text.size() - 1);
+  EXPECT_EQ(edit(M, Text, Variant::Timing),
+            "                           DO 95 K = 1, M\n"
+            "      IF (MPIETE_SAMPLE_SKIP((-2147483647-1), 0) .NE. 0) CYCLE\n"
+            "                              DO 95 J = 1, N\n"
+            "                                 A(J) = A(J) + K\n"
+            "   95                      CONTINUE\n"
+            "                           CALL MPIETE_SAMPLE_EXIT((-2147483647-1), 0)\n");
 }
 
 } // namespace

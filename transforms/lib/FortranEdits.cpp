@@ -90,6 +90,8 @@ public:
       if (D.OpaqueCapHook)
         Decls.push_back(Fixed ? "INTEGER MPIETE_ITER_OPAQUE_CAPPED"
                               : "integer :: mpiete_iter_opaque_capped");
+      if (D.SampleHook && V == Variant::Timing)
+        Decls.push_back(Fixed ? "INTEGER MPIETE_SAMPLE_SKIP" : "integer :: mpiete_sample_skip");
       for (const std::string &Decl : Decls) {
         if (D.After)
           after(D.Offset, Decl, /*LikeNext=*/true);
@@ -395,9 +397,26 @@ private:
     Edits[H].BlankLabel = true;
   }
 
+  /// A loop the timing probe may sample: `IF (MPIETE_SAMPLE_SKIP(UNIT, IDX) .NE. 0) CYCLE`
+  /// after its DO statement skips an iteration, `CALL MPIETE_SAMPLE_EXIT(UNIT, IDX)` after it
+  /// adds the skipped ones. The timing variant only: the trace variants run the loop whole (the
+  /// skeleton removes pure computation, and hooks in removed text would clash). None under a
+  /// directive (an OpenMP or OpenACC loop).
+  void sampledLoop(const Block &B, const ComputeEdits &E) {
+    if (V != Variant::Timing || directiveBefore(E.LoopBegin))
+      return;
+    after(E.BodyBegin, kw("if (mpiete_sample_skip(") + ids(B.Index) + kw(") .ne. 0) cycle"),
+          /*LikeNext=*/true);
+    after(E.LoopEnd, hook("mpiete_sample_exit", B.Index));
+  }
+
   void compute(const Block &B, const ComputeEdits &E) {
     if (B.Kind == BlockKind::Loop && E.GotoLoop) {
       gotoLoop(B, E);
+      return;
+    }
+    if (B.Kind == BlockKind::Loop && E.SampledLoop) {
+      sampledLoop(B, E);
       return;
     }
     if (B.Kind == BlockKind::Loop) {

@@ -154,8 +154,10 @@ struct UnitModel {
   std::vector<std::string> Defines; ///< -D/-U/-include options that make this unit distinct
   std::vector<std::string> Flags;   ///< the compile flags it was analysed with (provenance)
   uint32_t UnitId = 0;
-  uint64_t ContentHash = 0;            ///< the main file and the user headers it includes
-  std::vector<std::string> Procedures; ///< procedures that communicate and so hold blocks
+  uint64_t ContentHash = 0; ///< the main file and the user headers it includes
+  /// Procedures that hold blocks: those that communicate, and (segments) those with sampled
+  /// loops.
+  std::vector<std::string> Procedures;
   std::vector<LoopInfo> Loops;
   std::vector<ComputeEdits> Computes;
   std::vector<CallSite> Sites;
