@@ -335,6 +335,24 @@ private:
     return Digits ? std::optional<p::Label>(L) : std::nullopt;
   }
 
+  /// A DO loop's text positions: the DO statement's start and end and the loop's end; none
+  /// when they come from an included file or a macro (no hooks can go there).
+  struct DoPositions {
+    unsigned Begin, BodyBegin, End;
+  };
+  std::optional<DoPositions> doPositions(const p::DoConstruct &D,
+                                         const p::Statement<p::NonLabelDoStmt> &DoS) const {
+    auto LB = SM.beginOf(DoS.source), BB = SM.endOf(DoS.source), LE = SM.endOf(spanOf(D));
+    if (!LB || !BB || !LE || *LB >= *BB || *BB > *LE)
+      return std::nullopt;
+    return DoPositions{*LB, *BB, *LE};
+  }
+  /// Whether a labelled DO's terminal statement is shared with an enclosing labelled DO (`do 10
+  /// j` / `do 10 i` / `10 continue`): there is no place after the inner loop only.
+  bool sharesTerminal(std::optional<p::Label> Lab) const {
+    return Lab && std::find(TerminalStack.begin(), TerminalStack.end(), Lab) != TerminalStack.end();
+  }
+
   /// Segments: a DO loop that contains MPI calls is a site of kind loop: its iteration hook
   /// goes after the DO statement, its exit hook after the loop's last statement, except when
   /// that statement is the terminal statement an enclosing labelled DO shares (`do 10 j` /
@@ -343,15 +361,14 @@ private:
   void loopSite(const p::DoConstruct &D, const p::Statement<p::NonLabelDoStmt> &DoS,
                 std::optional<p::Label> Lab, bool Opaque = false) {
     p::CharBlock Span = spanOf(D);
-    auto LB = SM.beginOf(DoS.source), BB = SM.endOf(DoS.source), LE = SM.endOf(Span);
-    if (!LB || !BB || !LE || *LB >= *BB || *BB > *LE)
+    const auto At = doPositions(D, DoS);
+    if (!At)
       return; // from an included file or a macro: no hooks
-    bool Shared =
-        Lab && std::find(TerminalStack.begin(), TerminalStack.end(), Lab) != TerminalStack.end();
+    const bool Shared = sharesTerminal(Lab);
     ComputeEdits E;
-    E.LoopBegin = E.Begin = *LB;
-    E.BodyBegin = *BB;
-    E.LoopEnd = E.End = E.BodyEnd = Shared ? 0 : *LE;
+    E.LoopBegin = E.Begin = At->Begin;
+    E.BodyBegin = At->BodyBegin;
+    E.LoopEnd = E.End = E.BodyEnd = Shared ? 0 : At->End;
     // EXIT leaves the innermost loop, this one (its hook is in its own body), unless the
     // terminal statement is shared, or the program leaves the loop by RETURN or STOP (capped,
     // it would run what follows the loop, which the original never does there): then the loop
@@ -532,19 +549,17 @@ private:
   /// and after the loop (ComputeEdits::SampledLoop).
   bool sampledLoop(const p::DoConstruct &D, const p::Statement<p::NonLabelDoStmt> &DoS,
                    std::optional<p::Label> Lab) {
-    if (Lab && std::find(TerminalStack.begin(), TerminalStack.end(), Lab) != TerminalStack.end())
+    if (sharesTerminal(Lab) || !sampleable(D, CA, *Exec, Targets))
       return false;
-    if (!sampleable(D, CA, *Exec, Targets))
+    const auto At = doPositions(D, DoS);
+    if (!At)
       return false;
     p::CharBlock Span = spanOf(D);
-    auto LB = SM.beginOf(DoS.source), BB = SM.endOf(DoS.source), LE = SM.endOf(Span);
-    if (!LB || !BB || !LE || *LB >= *BB || *BB > *LE)
-      return false;
     ComputeEdits E;
     E.SampledLoop = true;
-    E.LoopBegin = E.Begin = *LB;
-    E.BodyBegin = *BB;
-    E.LoopEnd = E.End = E.BodyEnd = *LE;
+    E.LoopBegin = E.Begin = At->Begin;
+    E.BodyBegin = At->BodyBegin;
+    E.LoopEnd = E.End = E.BodyEnd = At->End;
     SampleHook = true;
     Block B = newBlock(BlockKind::Loop, DoS.source, Span);
     B.Compute = Model.Computes.size();
@@ -558,7 +573,7 @@ private:
                  const p::Block &Body, std::optional<p::Label> Lab, unsigned LoopIndex) {
     // A terminal statement shared with an enclosing labelled DO ends both loops on one line:
     // there is no place after the inner loop only.
-    if (Lab && std::find(TerminalStack.begin(), TerminalStack.end(), Lab) != TerminalStack.end())
+    if (sharesTerminal(Lab))
       return false;
     // A DO's control is no work of the program's: a DO of only CONTINUE is no block. A jump
     // to the DO statement would skip the hooks before it.
@@ -586,16 +601,16 @@ private:
     }
     if (!Policy.timedWhole(Header, Traits))
       return false;
-    p::CharBlock Span = spanOf(D);
-    auto LB = SM.beginOf(DoS.source), BB = SM.endOf(DoS.source), LE = SM.endOf(Span);
-    if (!LB || !BB || !LE || *LB >= *BB || *BB > *LE)
+    const auto At = doPositions(D, DoS);
+    if (!At)
       return false;
+    p::CharBlock Span = spanOf(D);
     ComputeEdits E;
     E.WholeLoop = true;
-    E.LoopBegin = E.Begin = *LB;
-    E.LoopEnd = E.End = *LE;
-    E.BodyBegin = *BB;
-    E.BodyEnd = *LE;
+    E.LoopBegin = E.Begin = At->Begin;
+    E.LoopEnd = E.End = At->End;
+    E.BodyBegin = At->BodyBegin;
+    E.BodyEnd = At->End;
     LoopStack.push_back(LoopIndex);
     Block B = newBlock(BlockKind::Compute, DoS.source, Span);
     LoopStack.pop_back();

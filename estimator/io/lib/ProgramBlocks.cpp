@@ -145,7 +145,10 @@ std::optional<BlockId> regionBlock(const std::string &Spec, bool IsStart,
   unsigned BesideLine = 0;
   for (const UnitModel &U : Map.Units)
     for (const Block &B : U.Blocks) {
-      if (!SameFile(B.File) || B.Kind == BlockKind::Init || B.Kind == BlockKind::Finalize)
+      // A loop's block names its iteration hooks (a loop with MPI calls, an opaque or a sampled
+      // one), which no trace records as an event: a line inside it means the calls around.
+      if (!SameFile(B.File) || B.Kind == BlockKind::Init || B.Kind == BlockKind::Finalize ||
+          B.Kind == BlockKind::Loop)
         continue;
       BlockId Id = U.blockId(B.Index);
       if (B.BeginLine <= Line && Line <= B.EndLine) {
