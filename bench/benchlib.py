@@ -51,15 +51,15 @@ def build(build_dir, skip, fortran=False):
                    stdout=subprocess.DEVNULL)
 
 
-def build_program(build_dir, prog, out_dir):
-    """make CC=mpiete-cc (FC=mpiete-fc for Fortran) O=out_dir in test-programs/prog; returns the
-    path of the real program."""
+def build_program(build_dir, prog, out_dir, extra_env=None):
+    """make CC=mpiete-cc (FC=mpiete-fc for Fortran) O=out_dir in test-programs/prog, with
+    extra_env added to the environment; returns the path of the real program."""
     os.makedirs(out_dir, exist_ok=True)
     wrapper = "FC=" + os.path.join(build_dir, "bin", "mpiete-fc") if is_fortran(prog) else \
         "CC=" + os.path.join(build_dir, "bin", "mpiete-cc")
     subprocess.run(["make", "-s", "-B", "-C", os.path.join(ROOT, "test-programs", prog),
                     wrapper, "O=" + out_dir],
-                   check=True, stdout=subprocess.DEVNULL, env=env())
+                   check=True, stdout=subprocess.DEVNULL, env={**env(), **(extra_env or {})})
     app = os.path.join(out_dir, prog)
     for suffix in ("", ".trace", ".timing", ".blocks.yaml"):
         if not os.path.exists(app + suffix):

@@ -119,6 +119,9 @@ constexpr CompilerOption Table[] = {
      "leave these unsupported MPI routines uninstrumented\n"
      "(a warning; predictions ignore their cost); 'all' for all"},
     {"--mpiete-verbose", A::Flag, C::Mpiete, UseNone, "", "print every command run"},
+    {"--mpiete-sample-loops", A::Flag, C::Mpiete, UseNone, "",
+     "the timing probe gets the hooks of the loops of pure computation\n"
+     "probe-compute --sample samples (also MPIETE_SAMPLE_LOOPS=1)"},
     {"--mpiete-seed-blocks", A::Flag, C::Mpiete, UseNone, "",
      "seed 004's compute blocks (every loop and branch ends one)\n"
      "instead of segments between MPI calls, for comparison"},

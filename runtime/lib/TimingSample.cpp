@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <sys/resource.h>
 
 namespace mpiete::sample {
 
@@ -20,6 +21,7 @@ struct LoopTotals {
   uint64_t Entries, Run, Skipped;
   double MeasuredNanos, EstimatedNanos, Sum, SumSq;
   uint64_t N;
+  uint64_t Touching; // entries whose rest ran whole: a measured iteration touched new pages
   bool Communicates; // an MPI call ran inside it: never sampled again
 };
 
@@ -33,7 +35,10 @@ struct State {
   LoopTotals *Totals = nullptr;
   bool Whole = false; // this entry runs every iteration
   uint32_t J = 0;
-  uint64_t RunStart = 0; // the running iteration's start; 0 when it was skipped
+  uint64_t RunStart = 0;  // the running iteration's start; 0 when it was skipped
+  uint64_t RunFaults = 0; // the thread's minor page faults at that start
+  bool Rest = false;      // the rest of this entry runs whole (first touch of memory)
+  uint64_t RestRun = 0;   // iterations that ran so
   EntryEstimate E;
   LoopTotals Loops[MaxLoops] = {};
   size_t NLoops = 0;
@@ -46,6 +51,12 @@ void readSettings() {
   S.Read = true;
   if (const char *V = std::getenv("MPIETE_SAMPLE"); V != nullptr && std::atol(V) >= 2)
     S.Stride = static_cast<uint32_t>(std::atol(V));
+}
+
+/// The thread's minor page faults so far: a page touched for the first time.
+uint64_t minorFaults() {
+  rusage U{};
+  return getrusage(RUSAGE_THREAD, &U) == 0 ? static_cast<uint64_t>(U.ru_minflt) : 0;
 }
 
 LoopTotals &totalsOf(mpiete_site_t Loop) {
@@ -74,18 +85,38 @@ int iterate(mpiete_site_t Loop) {
     S.Whole = S.Totals->Communicates;
     S.J = 0;
     S.E = EntryEstimate{};
+    S.Rest = false;
+    S.RestRun = 0;
+    S.RunFaults = S.Whole ? 0 : minorFaults();
     S.RunStart = S.Whole ? 0 : nowNs();
     return 0;
   }
   if (Loop != S.Loop || S.Whole)
     return 0;
   const uint32_t J = ++S.J;
+  if (S.Rest) {
+    ++S.RestRun;
+    return 0;
+  }
   uint64_t T = 0;
   if (S.RunStart != 0) {
     T = nowNs();
     S.E.measured(J - 1, static_cast<double>(T - S.RunStart));
+    // A measured iteration (not the warm-up) that touched pages for the first time: an
+    // initialisation loop, or one that first writes an array. Its skipped iterations would
+    // leave their pages to the next loop that touches them, which then pays the faults the
+    // estimate already counts: the rest of this entry runs whole (the skipped ones so far keep
+    // their estimate).
+    if (J - 1 >= 1 && minorFaults() > S.RunFaults) {
+      S.Rest = true;
+      S.RestRun = 1;
+      ++S.Totals->Touching;
+      S.RunStart = 0;
+      return 0;
+    }
   }
   if (runs(J, S.Stride)) {
+    S.RunFaults = minorFaults();
     S.RunStart = T != 0 ? T : nowNs();
     return 0;
   }
@@ -100,13 +131,13 @@ void leave(mpiete_site_t Loop) {
   S.Open = false;
   if (S.Whole)
     return;
-  if (S.RunStart != 0)
+  if (S.RunStart != 0 && !S.Rest)
     S.E.measured(S.J, static_cast<double>(nowNs() - S.RunStart));
   const double Estimate = S.E.finish();
   timing::creditSegment(static_cast<uint64_t>(std::llround(Estimate)));
   LoopTotals &T = *S.Totals;
   ++T.Entries;
-  T.Run += S.E.Run;
+  T.Run += S.E.Run + S.RestRun;
   T.Skipped += S.E.Skipped;
   T.MeasuredNanos += S.E.MeasuredNanos;
   T.EstimatedNanos += Estimate;
@@ -144,10 +175,11 @@ void writeHeader(std::FILE *F) {
     const double N = static_cast<double>(T.N);
     const double Mean = T.N ? T.Sum / N : 0;
     const double Var = T.N > 1 ? std::max(0.0, (T.SumSq - N * Mean * Mean) / (N - 1)) : 0;
-    std::fprintf(F, "# sampled-loop %s %llu %llu %llu %.0f %.0f %.3f\n", Loop,
+    std::fprintf(F, "# sampled-loop %s %llu %llu %llu %.0f %.0f %.3f %llu\n", Loop,
                  static_cast<unsigned long long>(T.Entries), static_cast<unsigned long long>(T.Run),
                  static_cast<unsigned long long>(T.Skipped), T.MeasuredNanos, T.EstimatedNanos,
-                 Mean > 0 ? std::sqrt(Var) / Mean : 0.0);
+                 Mean > 0 ? std::sqrt(Var) / Mean : 0.0,
+                 static_cast<unsigned long long>(T.Touching));
   }
 }
 

@@ -58,7 +58,10 @@ private:
 };
 
 /// probe-compute's check: the header lines `# sampled-loop <loop> <entries> <run> <skipped>
-/// <measured ns> <estimated ns> <cv>` of every loop that skipped an iteration on this rank.
+/// <measured ns> <estimated ns> <cv> <entries whose rest ran whole>` of every loop that skipped an
+/// iteration on this rank. An entry runs whole from a measured iteration that touched pages for the
+/// first time (minor page faults): skipping a loop that first writes memory moves its page faults
+/// into the next loop, which the estimate cannot see.
 void writeHeader(std::FILE *F);
 /// An MPI call started (Timing.cpp): inside a sampled loop that skipped iterations this is a
 /// loop the frontend took for pure computation that communicates (a function of another file

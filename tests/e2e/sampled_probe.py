@@ -5,7 +5,8 @@ usage: sampled_probe.py --build BUILD --work WORK --mpiexec MPIRUN [--fortran]
 
 Copies sampled/ into WORK and builds it there as a user's Makefile would (`make c
 CC=mpiete-cc`; with --fortran also `make fortran FC=mpiete-fc`, the module's .mod in the
-current folder). Then, at 2 ranks:
+current folder), with MPIETE_SAMPLE_LOOPS=1 (the hooks are opt-in at build time). Then, at 2
+ranks:
   triangle      `probe-compute --sample 8`: triangle()'s row loop (kernel.c, no MPI; an inner
                 loop per row) runs the first two rows and every 8th after them of each of its
                 3 entries, exactly (51 of 400 per entry, counted by the program itself), and
@@ -62,6 +63,8 @@ def main():
     env = dict(os.environ)
     env["PATH"] = os.path.join(a.build, "bin") + os.pathsep + env.get("PATH", "")
     env.pop("MPIETE_CC", None)
+    # The sampled loops' hooks are asked for at build time (a Makefile builds unchanged).
+    env["MPIETE_SAMPLE_LOOPS"] = "1"
     mpiete = os.path.join(a.build, "bin", "mpiete")
     rc, out, err = run_group(["make", "c", "CC=mpiete-cc"], src, env, 600)
     if rc != 0:

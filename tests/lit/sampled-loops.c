@@ -2,8 +2,10 @@
 // holds another loop gets the sampling hooks (`mpiete_sample` at the top of its body,
 // `mpiete_sample_exit` after it), in every procedure of the unit and between MPI calls; the
 // search goes on inside a loop that does not qualify. The trace and skeleton variants get none.
-// RUN: %mpiete-instrument --variant=timing %s -- %mpi-cflags | tee %t.c | FileCheck --match-full-lines %s
+// RUN: %mpiete-instrument --sample-loops --variant=timing %s -- %mpi-cflags | tee %t.c | FileCheck --match-full-lines %s
 // RUN: %mpicc-syntax %t.c
+// Without --sample-loops (mpiete-cc's default) the timing variant has none either.
+// RUN: %mpiete-instrument --variant=timing %s -- %mpi-cflags | FileCheck --check-prefix=TRACE %s
 // RUN: %mpiete-instrument %s -- %mpi-cflags | FileCheck --check-prefix=TRACE %s
 // RUN: %mpiete-instrument --variant=skeleton %s -- %mpi-cflags | FileCheck --check-prefix=TRACE %s
 // RUN: %mpiete-instrument --seed-blocks --variant=timing %s -- %mpi-cflags | FileCheck --check-prefix=TRACE %s
@@ -245,7 +247,7 @@ int main(int argc, char **argv) {
 // MAP:      - id: [[U:[0-9a-f]+]]:0
 // MAP-NEXT:   kind: loop
 // MAP-NEXT:   file: {{.*}}sampled-loops.c
-// MAP-NEXT:   lines: [24, 32]
+// MAP-NEXT:   lines: [26, 34]
 // MAP-NEXT:   col: 3
 // MAP-NEXT:   procedure: process_batch
 // MAP-NEXT:   loops: []

@@ -5,7 +5,7 @@ C     no place after it only); a GOTO to the loop's own terminal statement stays
 C     arithmetic IF or an END= branch out of it does not; a hook that would pass column 72
 C     starts in column 7. COMMON variables are data like any other.
 C REQUIRES: fortran
-C RUN: %mpiete-instrument --variant=timing %s -- %mpi-fflags | tee %t.f | FileCheck --match-full-lines %s
+C RUN: %mpiete-instrument --sample-loops --variant=timing %s -- %mpi-fflags | tee %t.f | FileCheck --match-full-lines %s
 C RUN: %mpif90-syntax %t.f
 C RUN: %mpiete-instrument %s -- %mpi-fflags | FileCheck --check-prefix=TRACE %s
       PROGRAM SMPL

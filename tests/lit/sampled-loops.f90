@@ -10,9 +10,11 @@
 ! opaque hooks instead), a DO WHILE (a loop inside it may be sampled, as may one inside a loop
 ! with MPI calls), a loop in a PURE procedure (no hook may be called there).
 ! REQUIRES: fortran
-! RUN: %mpiete-instrument --variant=timing %s -- %mpi-fflags | tee %t.f90 | FileCheck --match-full-lines %s
+! RUN: %mpiete-instrument --sample-loops --variant=timing %s -- %mpi-fflags | tee %t.f90 | FileCheck --match-full-lines %s
 ! RUN: %mpif90-syntax %t.f90
 ! RUN: %mpiete-instrument %s -- %mpi-fflags | FileCheck --check-prefix=TRACE %s
+! Without --sample-loops (mpiete-fc's default) the timing variant has none either.
+! RUN: %mpiete-instrument --variant=timing %s -- %mpi-fflags | FileCheck --check-prefix=TRACE %s
 ! RUN: %mpiete-instrument --blocks %s -- %mpi-fflags | FileCheck --check-prefix=MAP %s
 ! RUN: rm -rf %t.mod && mkdir %t.mod && %mpiete-instrument --module-dir=%t.mod %s -- %mpi-fflags > /dev/null
 ! RUN: FileCheck --check-prefix=FACTS %s < %t.mod/stats.mpiete
@@ -310,14 +312,14 @@ end program main
 ! MAP:        - id: [[U:[0-9a-f]+]]:0
 ! MAP-NEXT:     kind: loop
 ! MAP-NEXT:     file: {{.*}}sampled-loops.f90
-! MAP-NEXT:     lines: [28, 33]
+! MAP-NEXT:     lines: [30, 35]
 ! MAP-NEXT:     col: 5
 ! MAP-NEXT:     procedure: walk_stats
 ! MAP-NEXT:     loops: []
 ! MAP:        - id: [[U]]:5
 ! MAP-NEXT:     kind: loop
 ! MAP-NEXT:     file: {{.*}}sampled-loops.f90
-! MAP-NEXT:     lines: [128, 132]
+! MAP-NEXT:     lines: [130, 134]
 ! MAP-NEXT:     col: 5
 ! MAP-NEXT:     procedure: main
 ! MAP-NEXT:     loops: [0]

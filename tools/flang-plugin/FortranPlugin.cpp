@@ -61,6 +61,8 @@ PluginOptions readOptions() {
       O.Frontend.PassThroughAll = true;
     else if (A == "--seed-blocks")
       O.Frontend.Mode = mpiete::Partition::Seed;
+    else if (A == "--sample-loops")
+      O.Out.SampleHooks = true;
     else if (auto V = Value("--native-out="))
       O.Out.NativeOut = *V;
     else if (A == "--analysis-failure-is-warning")

@@ -96,6 +96,8 @@ WrapperCommand parseWrapperCommand(const std::vector<std::string> &Args, Wrapper
         Cmd.Verbose = true;
       } else if (O->Spelling == "--mpiete-seed-blocks") {
         Cmd.SeedBlocks = true;
+      } else if (O->Spelling == "--mpiete-sample-loops") {
+        Cmd.SampleLoops = true;
       } else if (O->Spelling == "--mpiete-coarse-blocks") {
         Cmd.CoarseBlocks = true;
       }
@@ -328,7 +330,7 @@ private:
       return Holds::Mpi;
     bool System = false;
     size_t Pos = 0;
-    const bool Samples = !Cmd.SeedBlocks && !Cmd.CoarseBlocks;
+    const bool Samples = Cmd.SampleLoops && !Cmd.SeedBlocks && !Cmd.CoarseBlocks;
     int LoopWords = 0;
     bool HasFor = false;
     auto isIdent = [](char C) { return std::isalnum(static_cast<unsigned char>(C)) || C == '_'; };
@@ -472,6 +474,8 @@ private:
       Instr.push_back("--pass-through=" + P);
     if (Cmd.PassThroughAll)
       Instr.push_back("--pass-through-all");
+    if (Cmd.SampleLoops && !Cmd.SeedBlocks && !Cmd.CoarseBlocks)
+      Instr.push_back("--sample-loops");
     if (Cmd.SeedBlocks)
       Instr.push_back("--seed-blocks");
     else if (Cmd.CoarseBlocks && !Fortran)
@@ -895,6 +899,9 @@ int wrapperMain(const std::vector<std::string> &Args, WrapperLanguage Lang, cons
   WrapperCommand Cmd = parseWrapperCommand(Args, Lang);
   if (const char *V = std::getenv("MPIETE_VERBOSE"); V && *V && std::string(V) != "0")
     Cmd.Verbose = true;
+  // A Makefile builds unchanged: the environment asks for the sampled loops' hooks too.
+  if (const char *V = std::getenv("MPIETE_SAMPLE_LOOPS"); V && *V && std::string(V) != "0")
+    Cmd.SampleLoops = true;
 
   std::error_code EC;
   fs::path Self = fs::read_symlink("/proc/self/exe", EC);

@@ -136,8 +136,8 @@ std::vector<std::string> cappedLoopsOf(const fs::path &Dir, int Np) {
 }
 
 /// The sampled loops of every rank (`# sampled-loop LOOP ENTRIES RUN SKIPPED MEASURED_NS
-/// ESTIMATED_NS CV` in rank<N>.timing), summed over the ranks: "LOOP: R of N iterations run
-/// in E entries, X% of its time estimated", and the skipped iterations' estimate (seconds).
+/// ESTIMATED_NS CV [TOUCHING]` in rank<N>.timing), summed over the ranks: "LOOP: R of N iterations
+/// run in E entries, X% of its time estimated", and the skipped iterations' estimate (seconds).
 struct SampledLoops {
   std::vector<std::string> Loops;
   double EstimatedSeconds = 0;
@@ -145,7 +145,7 @@ struct SampledLoops {
 
 SampledLoops sampledLoopsOf(const fs::path &Dir, int Np) {
   struct Sum {
-    unsigned long long Entries = 0, Run = 0, Skipped = 0;
+    unsigned long long Entries = 0, Run = 0, Skipped = 0, Touching = 0;
     double Measured = 0, Estimated = 0, Cv = 0;
   };
   std::map<std::string, Sum> Loops;
@@ -160,6 +160,7 @@ SampledLoops sampledLoopsOf(const fs::path &Dir, int Np) {
       Sum X;
       if (!(W >> Loop >> X.Entries >> X.Run >> X.Skipped >> X.Measured >> X.Estimated >> X.Cv))
         continue;
+      W >> X.Touching; // entries whose rest ran whole (first touch of memory); older: none
       Sum &T = Loops[Loop];
       T.Entries += X.Entries;
       T.Run += X.Run;
@@ -167,6 +168,7 @@ SampledLoops sampledLoopsOf(const fs::path &Dir, int Np) {
       T.Measured += X.Measured;
       T.Estimated += X.Estimated;
       T.Cv = std::max(T.Cv, X.Cv);
+      T.Touching += X.Touching;
     }
   }
   SampledLoops Out;
@@ -178,7 +180,11 @@ SampledLoops sampledLoopsOf(const fs::path &Dir, int Np) {
                   "estimated, spread %.2f",
                   Loop.c_str(), T.Run, T.Run + T.Skipped, T.Entries,
                   All > 0 ? 100.0 * T.Estimated / All : 0.0, T.Cv);
-    Out.Loops.push_back(Buf);
+    std::string Line = Buf;
+    if (T.Touching > 0)
+      Line += ", " + std::to_string(T.Touching) +
+              " entries run whole from a measured iteration that touched new pages";
+    Out.Loops.push_back(Line);
     Out.EstimatedSeconds += T.Estimated * 1e-9;
   }
   return Out;
@@ -694,6 +700,11 @@ int runProbeCompute(const CommandArgs &Args) {
       for (const std::string &L : Machine.Provenance.CappedLoops)
         std::cerr << "mpiete probe-compute: loop " << L << " (--cap " << O.Cap << ")\n";
   }
+  if (Sampled && Sampling.Loops.empty())
+    Diags.note(DiagLoc{Program},
+               "--sample: no loop skipped an iteration (the sampled loops' hooks are built only "
+               "with MPIETE_SAMPLE_LOOPS=1 or --mpiete-sample-loops; docs/probes.md)",
+               "probe");
   if (Sampled) {
     Machine.Provenance.SampleStride = O.Sample;
     Machine.Provenance.SampledLoops = Sampling.Loops;

@@ -76,8 +76,30 @@ bool writeNativeNote(const std::string &Path, const std::string &Reason, Diagnos
   return writeAll({{Path, "native: " + Reason + "\n"}}, Diags);
 }
 
-bool writeUnitOutputs(const UnitModel &Model, const std::string &Text, const std::string &Program,
-                      const UnitOutputs &Out, std::ostream &OS, DiagnosticSink &Diags) {
+namespace {
+
+/// Model without the sampled loops' hooks: their blocks keep their places and ids (the block
+/// map is the same either way) but carry no edits, and no procedure declares the hook.
+UnitModel withoutSampleHooks(const UnitModel &Model) {
+  UnitModel M = Model;
+  for (Block &B : M.Blocks)
+    if (B.Compute >= 0 && M.Computes[B.Compute].SampledLoop)
+      B.Compute = -1;
+  for (CounterDecl &D : M.CounterDecls)
+    D.SampleHook = false;
+  return M;
+}
+
+} // namespace
+
+bool writeUnitOutputs(const UnitModel &Original, const std::string &Text,
+                      const std::string &Program, const UnitOutputs &Out, std::ostream &OS,
+                      DiagnosticSink &Diags) {
+  const bool Samples =
+      Out.SampleHooks && std::any_of(Original.Computes.begin(), Original.Computes.end(),
+                                     [](const ComputeEdits &E) { return E.SampledLoop; });
+  const UnitModel Unhooked = Out.SampleHooks ? UnitModel() : withoutSampleHooks(Original);
+  const UnitModel &Model = Out.SampleHooks ? Original : Unhooked;
   if (!Out.toFiles()) {
     if (Out.Show == UnitOutputs::Print::Blocks) {
       OS << blockMapText(Model, Program);
@@ -102,8 +124,6 @@ bool writeUnitOutputs(const UnitModel &Model, const std::string &Text, const std
   if (!Out.NativeOut.empty()) {
     // A unit with no MPI call is built natively, unless its timing variant samples a loop of
     // pure computation (docs/probes.md, "Sampled loops"): kernels are usually in such files.
-    const bool Samples = std::any_of(Model.Computes.begin(), Model.Computes.end(),
-                                     [](const ComputeEdits &E) { return E.SampledLoop; });
     if (Model.Sites.empty() && !Samples)
       return writeNativeNote(Out.NativeOut, "no MPI calls", Diags);
     std::remove(Out.NativeOut.c_str()); // a note of an earlier build

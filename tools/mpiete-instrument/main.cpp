@@ -48,6 +48,8 @@ writes its instrumented variants (the user's text with edits at known positions)
   --pass-through=MPI_X     leave this unsupported routine uninstrumented (repeatable)
   --pass-through-all       leave every unsupported routine uninstrumented
   --seed-blocks            seed 004's partition: every loop and branch ends a compute block
+  --sample-loops           the timing variant gets the hooks of the loops of pure computation
+                           probe-compute --sample samples (docs/probes.md, "Sampled loops")
   --coarse-blocks          C: compute blocks between MPI calls, loops and branches of pure
                            computation inside them
                            (default: no compute blocks: the runtime times the segments
@@ -213,6 +215,8 @@ static int guardedMain(int Argc, char **Argv) {
       Opts.PassThroughAll = true;
     } else if (A == "--seed-blocks") {
       Opts.Mode = mpiete::Partition::Seed;
+    } else if (A == "--sample-loops") {
+      Out.SampleHooks = true;
     } else if (A == "--coarse-blocks") {
       Opts.Mode = mpiete::Partition::Coarse;
     } else if (A.starts_with("--native-out=")) {
@@ -241,8 +245,8 @@ static int guardedMain(int Argc, char **Argv) {
       if (A.starts_with("--trace-out=") || A.starts_with("--timing-out=") ||
           A.starts_with("--blocks-out=") || A.starts_with("--skeleton-out=") ||
           A.starts_with("--unit-path=") || A.starts_with("--pass-through=") ||
-          A == "--pass-through-all" || A == "--seed-blocks" || A.starts_with("--native-out=") ||
-          A == "--analysis-failure-is-warning")
+          A == "--pass-through-all" || A == "--seed-blocks" || A == "--sample-loops" ||
+          A.starts_with("--native-out=") || A == "--analysis-failure-is-warning")
         PluginArgs.push_back(A);
     }
     if (std::none_of(PluginArgs.begin(), PluginArgs.end(),

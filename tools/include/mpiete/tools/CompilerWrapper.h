@@ -32,6 +32,9 @@ struct WrapperCommand {
   bool PassThroughAll = false;
   bool SeedBlocks = false;   ///< --mpiete-seed-blocks: seed 004's finer block partition
   bool CoarseBlocks = false; ///< --mpiete-coarse-blocks: C compute blocks between MPI calls
+  /// --mpiete-sample-loops or MPIETE_SAMPLE_LOOPS=1: the timing probe gets the sampled loops'
+  /// hooks, for probe-compute --sample (docs/probes.md, "Sampled loops")
+  bool SampleLoops = false;
   bool Verbose = false;
 
   std::string output() const { return OutputIndex >= 0 ? Native[OutputIndex] : ""; }
