@@ -20,16 +20,17 @@ std::string describeSegment(const ReportOptions &Opt, const SegmentResult &G) {
 
 /// The segment executions replayed with their segment's mean because the compute base data
 /// measured fewer (SegmentResult::Unmeasured), against all of them and all the compute.
+/// A share of the compute as the YAML and JSON give it.
+std::string shareText(double Share) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof Buf, "%.6g", Share);
+  return Buf;
+}
+
 struct Extrapolated {
   uint64_t Executions = 0, Of = 0;
   TimeNs Compute = 0, AllCompute = 0;
   double share() const { return AllCompute > 0 ? double(Compute) / double(AllCompute) : 0.0; }
-  /// share() as the YAML and JSON give it.
-  std::string shareText() const {
-    char Buf[32];
-    std::snprintf(Buf, sizeof Buf, "%.6g", share());
-    return Buf;
-  }
 };
 
 Extrapolated extrapolated(const EstimateResult &R) {
@@ -50,19 +51,10 @@ std::string listOf(const std::vector<std::string> &Items, bool Quoted) {
   return L;
 }
 
-std::string cappedLoopsList(const ReportOptions &Opt, bool Quoted) {
-  return listOf(Opt.CappedLoops, Quoted);
-}
-
 /// The sampled loops' estimate: seconds, and its share of the predicted compute.
 struct Sampled {
   TimeNs Estimated = 0;
   double Share = 0;
-  std::string shareText() const {
-    char Buf[32];
-    std::snprintf(Buf, sizeof Buf, "%.6g", Share);
-    return Buf;
-  }
 };
 
 Sampled sampled(const ReportOptions &Opt, const Extrapolated &X) {
@@ -93,7 +85,8 @@ void writeText(std::ostream &OS, const EstimateResult &R, const ReportOptions &O
     OS << "  all instances: " << formatSeconds(R.InstancesTotal) << " s\n";
   }
   OS << "events replayed: " << R.Events << ", messages: " << R.Messages << "\n";
-  if (const Extrapolated X = extrapolated(R); X.Executions > 0) {
+  const Extrapolated X = extrapolated(R);
+  if (X.Executions > 0) {
     char Line[200];
     std::snprintf(Line, sizeof Line,
                   "extrapolated: %llu of %llu compute segment executions (%s s, %.1f%% of the "
@@ -103,13 +96,13 @@ void writeText(std::ostream &OS, const EstimateResult &R, const ReportOptions &O
     OS << Line;
     if (Opt.SampleCap > 0)
       OS << ": the timing probe left loops early (--cap " << Opt.SampleCap
-         << "): " << cappedLoopsList(Opt, false) << "\n";
+         << "): " << listOf(Opt.CappedLoops, false) << "\n";
     else
       OS << ": the timing run made them fewer times than the traces (another input or rank "
             "count, or a nondeterministic program)\n";
   }
   if (Opt.SampleStride > 0 && !Opt.SampledLoops.empty()) {
-    const Sampled S = sampled(Opt, extrapolated(R));
+    const Sampled S = sampled(Opt, X);
     char Line[200];
     std::snprintf(Line, sizeof Line,
                   "sampled: %s s (%.1f%% of the predicted compute) is the timing probe's "
@@ -172,14 +165,14 @@ void writeYaml(std::ostream &OS, const EstimateResult &R, const ReportOptions &O
   OS << "nondeterministic_receives: " << R.NondeterministicReceives << "\n";
   const Extrapolated X = extrapolated(R);
   OS << "extrapolated: {executions: " << X.Executions << ", of: " << X.Of
-     << ", compute_seconds: " << formatSeconds(X.Compute) << ", share_of_compute: " << X.shareText()
-     << ", sample_cap: " << Opt.SampleCap << ", capped_loops: [" << cappedLoopsList(Opt, true)
-     << "]}\n";
+     << ", compute_seconds: " << formatSeconds(X.Compute)
+     << ", share_of_compute: " << shareText(X.share()) << ", sample_cap: " << Opt.SampleCap
+     << ", capped_loops: [" << listOf(Opt.CappedLoops, true) << "]}\n";
   const Sampled S = sampled(Opt, X);
   OS << "sampled: {sample_stride: " << Opt.SampleStride
      << ", estimated_seconds: " << formatSeconds(S.Estimated)
-     << ", share_of_compute: " << S.shareText() << ", loops: [" << listOf(Opt.SampledLoops, true)
-     << "]}\n";
+     << ", share_of_compute: " << shareText(S.Share) << ", loops: ["
+     << listOf(Opt.SampledLoops, true) << "]}\n";
   OS << "ranks:\n";
   for (const RankResult &K : R.Ranks)
     OS << "  - {rank: " << K.Rank << ", compute_seconds: " << formatSeconds(K.Compute)
@@ -229,12 +222,12 @@ void writeJson(std::ostream &OS, const EstimateResult &R, const ReportOptions &O
   const Extrapolated X = extrapolated(R);
   OS << "  \"extrapolated\": {\"executions\": " << X.Executions << ", \"of\": " << X.Of
      << ", \"compute_seconds\": " << formatSeconds(X.Compute)
-     << ", \"share_of_compute\": " << X.shareText() << ", \"sample_cap\": " << Opt.SampleCap
-     << ", \"capped_loops\": [" << cappedLoopsList(Opt, true) << "]},\n";
+     << ", \"share_of_compute\": " << shareText(X.share()) << ", \"sample_cap\": " << Opt.SampleCap
+     << ", \"capped_loops\": [" << listOf(Opt.CappedLoops, true) << "]},\n";
   const Sampled S = sampled(Opt, X);
   OS << "  \"sampled\": {\"sample_stride\": " << Opt.SampleStride
      << ", \"estimated_seconds\": " << formatSeconds(S.Estimated)
-     << ", \"share_of_compute\": " << S.shareText() << ", \"loops\": ["
+     << ", \"share_of_compute\": " << shareText(S.Share) << ", \"loops\": ["
      << listOf(Opt.SampledLoops, true) << "]},\n";
   OS << "  \"ranks\": [";
   for (size_t I = 0; I < R.Ranks.size(); ++I) {

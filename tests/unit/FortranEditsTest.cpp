@@ -9,9 +9,10 @@
 namespace mpiete {
 namespace {
 
-std::string edit(const UnitModel &M, const std::string &Text, Variant V = Variant::Trace) {
+std::string edit(const UnitModel &M, const std::string &Text, Variant V = Variant::Trace,
+                 bool SampleHooks = false) {
   std::string Error;
-  auto Out = instrumentFortran(M, Text, V, Error);
+  auto Out = instrumentFortran(M, Text, V, Error, SampleHooks);
   EXPECT_TRUE(Out.has_value()) << Error;
   return Out.value_or("<conflict: " + Error + ">");
 }
@@ -248,26 +249,27 @@ TEST(FortranEditsTest, SampledLoopHooksInTheTimingVariantOnly) {
   D.Offset = Text.find("implicit none") + 13;
   D.SampleHook = true;
   M.CounterDecls.push_back(D);
-  EXPECT_EQ(edit(M, Text, Variant::Trace), Text);
+  EXPECT_EQ(edit(M, Text, Variant::Trace, /*SampleHooks=*/true), Text);
   std::string Error;
   EXPECT_EQ(skeletonFortran(M, Text, Error).value_or(Error), Text);
-  EXPECT_EQ(edit(M, Text, Variant::Timing), "subroutine s(a, n)\n"
-                                            "  implicit none\n"
-                                            "  integer :: mpiete_sample_skip\n"
-                                            "  integer :: n, i, j\n"
-                                            "  real :: a(n, n)\n"
-                                            "  do j = 1, n\n"
-                                            "    if (mpiete_sample_skip(7, 0) .ne. 0) cycle\n"
-                                            "    do i = 1, n\n"
-                                            "      a(i, j) = 0\n"
-                                            "    end do\n"
-                                            "  end do\n"
-                                            "  call mpiete_sample_exit(7, 0)\n"
-                                            "  !$omp parallel do\n"
-                                            "  do j = 1, n\n"
-                                            "    a(:, j) = 1\n"
-                                            "  end do\n"
-                                            "end\n");
+  EXPECT_EQ(edit(M, Text, Variant::Timing, /*SampleHooks=*/true),
+            "subroutine s(a, n)\n"
+            "  implicit none\n"
+            "  integer :: mpiete_sample_skip\n"
+            "  integer :: n, i, j\n"
+            "  real :: a(n, n)\n"
+            "  do j = 1, n\n"
+            "    if (mpiete_sample_skip(7, 0) .ne. 0) cycle\n"
+            "    do i = 1, n\n"
+            "      a(i, j) = 0\n"
+            "    end do\n"
+            "  end do\n"
+            "  call mpiete_sample_exit(7, 0)\n"
+            "  !$omp parallel do\n"
+            "  do j = 1, n\n"
+            "    a(:, j) = 1\n"
+            "  end do\n"
+            "end\n");
 }
 
 TEST(FortranEditsTest, FixedFormSampledLoopHookStaysInTheStatementField) {
@@ -281,7 +283,7 @@ TEST(FortranEditsTest, FixedFormSampledLoopHookStaysInTheStatementField) {
                      "                                 A(J) = A(J) + K\n"
                      "   95                      CONTINUE\n";
   addSampled(M, Text.find("DO 95 K"), Text.find('\n'), Text.size() - 1);
-  EXPECT_EQ(edit(M, Text, Variant::Timing),
+  EXPECT_EQ(edit(M, Text, Variant::Timing, /*SampleHooks=*/true),
             "                           DO 95 K = 1, M\n"
             "      IF (MPIETE_SAMPLE_SKIP((-2147483647-1), 0) .NE. 0) CYCLE\n"
             "                              DO 95 J = 1, N\n"

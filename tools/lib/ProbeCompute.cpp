@@ -200,6 +200,51 @@ bool everyRankFinalized(const fs::path &Dir, int Np) {
   return true;
 }
 
+using SegmentKey = std::pair<uint64_t, uint64_t>; ///< (from, to)
+
+struct SegmentKeyHash {
+  size_t operator()(const SegmentKey &P) const {
+    return std::hash<uint64_t>()(P.first * 0x9e3779b97f4a7c15ULL ^ P.second);
+  }
+};
+
+/// Calls F(rank, from, to) for every compute segment execution of every rank's trace in
+/// TraceDir, in trace order; false (reported) when the traces cannot be read or are of another
+/// rank count than the timing run's NRanks.
+template <typename Fn>
+bool forEachTraceSegment(const std::string &TraceDir, size_t NRanks, DiagnosticSink &Diags,
+                         Fn &&F) {
+  using estimator::Event;
+  using estimator::EventKind;
+  std::vector<std::unique_ptr<estimator::TraceEventSource>> Sources;
+  if (!openTraceDirectory(TraceDir, Diags, Sources))
+    return false;
+  if (Sources.size() != NRanks) {
+    Diags.error(DiagLoc{TraceDir},
+                "the traces are of " + std::to_string(Sources.size()) +
+                    " ranks, the timing run of " + std::to_string(NRanks) +
+                    ": --program needs the same program and ranks",
+                "probe");
+    return false;
+  }
+  for (size_t R = 0; R < Sources.size(); ++R) {
+    estimator::TraceEventSource &Src = *Sources[R];
+    Src.setEmitSegments(true);
+    Event E;
+    while (Src.next(E))
+      if (E.Kind == EventKind::Segment)
+        F(R, E.From, E.Block);
+    if (Src.failed())
+      return false;
+  }
+  return true;
+}
+
+std::string segmentName(size_t R, const SegmentKey &K) {
+  return "rank " + std::to_string(R) + ": " + formatBlockId(K.first) + " -> " +
+         formatBlockId(K.second);
+}
+
 /// How a capped run's segments cover the traces': the segment executions of each rank's trace
 /// whose (from, to) the rank's timing lacks, and whether the estimator fills every one from
 /// measured computations around the same calls (TableComputeModel::segment, the rule the
@@ -211,33 +256,13 @@ struct Coverage {
   int WorstRank = 0;
   uint64_t Missing = 0, Total = 0; ///< over all ranks
   std::string First;               ///< "rank R: FROM -> TO", the first missing one
-  /// "rank R: FROM -> TO N times in the traces, M in the timing run", the first segment whose
-  /// executions differ (only asked of a run that left no loop early).
-  std::string Differs;
 };
 
-Coverage coverage(const std::string &TraceDir, const std::vector<RankTiming> &Ranks, bool Exact,
+Coverage coverage(const std::string &TraceDir, const std::vector<RankTiming> &Ranks,
                   DiagnosticSink &Diags) {
-  using estimator::Event;
-  using estimator::EventKind;
-  using estimator::TraceEventSource;
   Coverage C;
   if (Ranks.empty() || Ranks.front().Partition != "segments")
     return C; // compute blocks: the trace has its own block records, no segments
-  std::vector<std::unique_ptr<TraceEventSource>> Sources;
-  if (!openTraceDirectory(TraceDir, Diags, Sources)) {
-    C.Failed = true;
-    return C;
-  }
-  if (Sources.size() != Ranks.size()) {
-    Diags.error(DiagLoc{TraceDir},
-                "the traces are of " + std::to_string(Sources.size()) +
-                    " ranks, the timing run of " + std::to_string(Ranks.size()) +
-                    ": --program needs the same program and ranks",
-                "probe");
-    C.Failed = true;
-    return C;
-  }
   MachineFile Machine;
   Machine.Partition = MachinePartition::Segments;
   for (const RankTiming &R : Ranks)
@@ -247,71 +272,76 @@ Coverage coverage(const std::string &TraceDir, const std::vector<RankTiming> &Ra
   // Each (rank, from, to) is asked once: a fallback, once found, is kept in the model and
   // would be found again as if measured.
   enum class Kind { Measured, Filled, Unfilled };
-  struct KeyHash {
-    size_t operator()(const std::pair<uint64_t, uint64_t> &P) const {
-      return std::hash<uint64_t>()(P.first * 0x9e3779b97f4a7c15ULL ^ P.second);
-    }
-  };
-  for (size_t R = 0; R < Sources.size(); ++R) {
-    std::unordered_map<std::pair<uint64_t, uint64_t>, Kind, KeyHash> Seen;
-    std::unordered_map<std::pair<uint64_t, uint64_t>, uint64_t, KeyHash> Counts;
-    TraceEventSource &Src = *Sources[R];
-    Src.setEmitSegments(true);
-    Event E;
-    uint64_t Missing = 0, Total = 0;
-    while (Src.next(E)) {
-      if (E.Kind != EventKind::Segment)
-        continue;
-      ++Total;
-      if (Exact)
-        ++Counts[{E.From, E.Block}];
-      auto [It, New] = Seen.try_emplace({E.From, E.Block}, Kind::Measured);
-      if (New) {
-        const size_t Fallbacks = Model.segmentFallbacks().size();
-        const bool Found = Model.segment(int(R), E.From, E.Block) != nullptr;
-        It->second = !Found                                        ? Kind::Unfilled
-                     : Model.segmentFallbacks().size() > Fallbacks ? Kind::Filled
-                                                                   : Kind::Measured;
-      }
-      if (It->second == Kind::Measured)
-        continue;
-      ++Missing;
-      const std::string Name = "rank " + std::to_string(R) + ": " + formatBlockId(E.From) + " -> " +
-                               formatBlockId(E.Block);
-      if (C.First.empty())
-        C.First = Name;
-      if (C.Unfilled.empty() && It->second == Kind::Unfilled)
-        C.Unfilled = Name;
-    }
-    if (Src.failed()) {
-      C.Failed = true;
-      return C;
-    }
-    if (Exact && C.Differs.empty()) {
-      // Every segment the timing run measured, as often as the traces have it.
-      for (const SegmentTiming &G : Ranks[R].Segments) {
-        const auto It = Counts.find({G.From, G.To});
-        const uint64_t InTrace = It == Counts.end() ? 0 : It->second;
-        if (G.From != ProgramStart && InTrace != G.Executions) {
-          C.Differs = "rank " + std::to_string(R) + ": " + formatBlockId(G.From) + " -> " +
-                      formatBlockId(G.To) + " " + std::to_string(InTrace) +
-                      " times in the traces, " + std::to_string(G.Executions) +
-                      " in the timing run";
-          break;
+  std::vector<std::unordered_map<SegmentKey, Kind, SegmentKeyHash>> Seen(Ranks.size());
+  std::vector<uint64_t> Missing(Ranks.size()), Total(Ranks.size());
+  C.Failed = !forEachTraceSegment(
+      TraceDir, Ranks.size(), Diags, [&](size_t R, uint64_t From, uint64_t To) {
+        ++Total[R];
+        auto [It, New] = Seen[R].try_emplace({From, To}, Kind::Measured);
+        if (New) {
+          const size_t Fallbacks = Model.segmentFallbacks().size();
+          const bool Found = Model.segment(int(R), From, To) != nullptr;
+          It->second = !Found                                        ? Kind::Unfilled
+                       : Model.segmentFallbacks().size() > Fallbacks ? Kind::Filled
+                                                                     : Kind::Measured;
         }
-      }
-      if (C.Differs.empty() && Missing > 0)
-        C.Differs = C.First + " in the traces, not in the timing run";
-    }
-    C.Missing += Missing;
-    C.Total += Total;
-    const double Share = Total ? double(Missing) / double(Total) : 0.0;
+        if (It->second == Kind::Measured)
+          return;
+        ++Missing[R];
+        if (C.First.empty())
+          C.First = segmentName(R, {From, To});
+        if (C.Unfilled.empty() && It->second == Kind::Unfilled)
+          C.Unfilled = segmentName(R, {From, To});
+      });
+  for (size_t R = 0; R < Ranks.size() && !C.Failed; ++R) {
+    C.Missing += Missing[R];
+    C.Total += Total[R];
+    const double Share = Total[R] ? double(Missing[R]) / double(Total[R]) : 0.0;
     if (Share > C.WorstShare) {
       C.WorstShare = Share;
       C.WorstRank = int(R);
     }
   }
   return C;
+}
+
+/// A run that left no loop early must make exactly the traces' segment executions: skipped
+/// iterations of pure computation change no call unless their data steer one. The first
+/// segment whose executions differ, "rank R: FROM -> TO N times in the traces, M in the timing
+/// run" (the process start's, which the runtime times from before MPI_Init, left out); empty
+/// when none. Failed: the traces could not be read (reported).
+std::string firstDifference(const std::string &TraceDir, const std::vector<RankTiming> &Ranks,
+                            bool &Failed, DiagnosticSink &Diags) {
+  Failed = false;
+  if (Ranks.empty() || Ranks.front().Partition != "segments")
+    return "";
+  std::vector<std::unordered_map<SegmentKey, uint64_t, SegmentKeyHash>> Counts(Ranks.size());
+  std::vector<std::vector<SegmentKey>> Order(Ranks.size()); // first executions, trace order
+  Failed = !forEachTraceSegment(TraceDir, Ranks.size(), Diags,
+                                [&](size_t R, uint64_t From, uint64_t To) {
+                                  if (Counts[R][{From, To}]++ == 0)
+                                    Order[R].push_back({From, To});
+                                });
+  for (size_t R = 0; R < Ranks.size() && !Failed; ++R) {
+    auto differs = [&](const SegmentKey &K, uint64_t InTrace, uint64_t InTiming) {
+      return segmentName(R, K) + " " + std::to_string(InTrace) + " times in the traces, " +
+             std::to_string(InTiming) + " in the timing run";
+    };
+    std::unordered_map<SegmentKey, uint64_t, SegmentKeyHash> Timed;
+    for (const SegmentTiming &G : Ranks[R].Segments) {
+      if (G.From == ProgramStart)
+        continue;
+      Timed[{G.From, G.To}] = G.Executions;
+      const auto It = Counts[R].find({G.From, G.To});
+      const uint64_t InTrace = It == Counts[R].end() ? 0 : It->second;
+      if (InTrace != G.Executions)
+        return differs({G.From, G.To}, InTrace, G.Executions);
+    }
+    for (const SegmentKey &K : Order[R])
+      if (K.first != ProgramStart && !Timed.count(K))
+        return differs(K, Counts[R][K], 0);
+  }
+  return "";
 }
 
 /// Reads every rank's timing file from Dir into Ranks; false (reported) on a missing or bad
@@ -600,53 +630,53 @@ int runProbeCompute(const CommandArgs &Args) {
       Sampling = sampledLoopsOf(OutDir, Launch.Np);
     if (Rc == 0 && !O.Program.empty() && (!CappedLoops.empty() || !Sampling.Loops.empty())) {
       RanksRead = readRanks(OutDir, RanksPerNode, Program, Ranks, Diags);
-      // A run that left no loop early must make every segment execution the traces make:
-      // skipped iterations of pure computation change no call unless their data steer one.
-      const bool Exact = CappedLoops.empty();
-      Coverage Cov;
-      if (RanksRead)
-        Cov = coverage(O.Program, Ranks, Exact, Diags);
-      else
-        Cov.Failed = true;
-      if (Cov.Failed) {
+      bool Failed = !RanksRead;
+      if (!Failed && CappedLoops.empty()) {
+        // Only sampled: every segment execution the traces make, as often.
+        if (const std::string Differs = firstDifference(O.Program, Ranks, Failed, Diags);
+            !Differs.empty()) {
+          Diags.warning(DiagLoc{Program},
+                        "the sampled timing probe's computation segments differ from the "
+                        "traces in '" +
+                            O.Program + "' (" + Differs +
+                            "): a skipped iteration's data steer the program; running it again "
+                            "with every iteration timed (as --full)",
+                        "probe");
+          Again = true;
+        }
+      } else if (!Failed) {
+        const Coverage Cov = coverage(O.Program, Ranks, Diags);
+        Failed = Cov.Failed;
+        char Share[32];
+        std::snprintf(Share, sizeof Share, "%.2g%%", 100.0 * Cov.WorstShare);
+        if (!Failed && (!Cov.Unfilled.empty() || Cov.WorstShare > MaxMissingShare)) {
+          Diags.warning(DiagLoc{Program},
+                        "the capped timing probe left a loop before it made every call the "
+                        "traces in '" +
+                            O.Program + "' make (" +
+                            (Cov.Unfilled.empty()
+                                 ? std::string(Share) + " of rank " +
+                                       std::to_string(Cov.WorstRank) +
+                                       "'s segment executions never ran, first " + Cov.First
+                                 : Cov.Unfilled + " never ran, nor any computation around those "
+                                                  "calls") +
+                            "); running it again with every iteration timed (as --full)",
+                        "probe");
+          Again = true;
+        } else if (!Failed && Cov.Missing > 0) {
+          Diags.note(DiagLoc{Program},
+                     std::to_string(Cov.Missing) + " of the traces' " + std::to_string(Cov.Total) +
+                         " segment executions (at most " + Share +
+                         " of a rank's) never ran in the capped run, first " + Cov.First +
+                         ": the estimate takes their time from the computations around the "
+                         "same calls",
+                     "probe");
+        }
+      }
+      if (Failed) {
         if (!Keep)
           fs::remove_all(OutDir);
         return 1;
-      }
-      char Share[32];
-      std::snprintf(Share, sizeof Share, "%.2g%%", 100.0 * Cov.WorstShare);
-      if (Exact && !Cov.Differs.empty()) {
-        Diags.warning(DiagLoc{Program},
-                      "the sampled timing probe's computation segments differ from the traces "
-                      "in '" +
-                          O.Program + "' (" + Cov.Differs +
-                          "): a skipped iteration's data steer the program; running it again "
-                          "with every iteration timed (as --full)",
-                      "probe");
-        Again = true;
-      } else if (Exact) {
-        // Equal: nothing to say.
-      } else if (!Cov.Unfilled.empty() || Cov.WorstShare > MaxMissingShare) {
-        Diags.warning(DiagLoc{Program},
-                      "the capped timing probe left a loop before it made every call the "
-                      "traces in '" +
-                          O.Program + "' make (" +
-                          (Cov.Unfilled.empty()
-                               ? std::string(Share) + " of rank " + std::to_string(Cov.WorstRank) +
-                                     "'s segment executions never ran, first " + Cov.First
-                               : Cov.Unfilled + " never ran, nor any computation around those "
-                                                "calls") +
-                          "); running it again with every iteration timed (as --full)",
-                      "probe");
-        Again = true;
-      } else if (Cov.Missing > 0) {
-        Diags.note(DiagLoc{Program},
-                   std::to_string(Cov.Missing) + " of the traces' " + std::to_string(Cov.Total) +
-                       " segment executions (at most " + Share +
-                       " of a rank's) never ran in the capped run, first " + Cov.First +
-                       ": the estimate takes their time from the computations around the same "
-                       "calls",
-                   "probe");
       }
     }
     if (Again) {

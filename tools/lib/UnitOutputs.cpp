@@ -20,11 +20,11 @@ namespace mpiete {
 namespace {
 
 std::optional<std::string> variantText(const UnitModel &Model, const std::string &Text,
-                                       const std::string &Program, Variant V,
+                                       const std::string &Program, Variant V, bool SampleHooks,
                                        DiagnosticSink &Diags) {
   std::string Error;
-  auto Out = Model.Language == "fortran" ? instrumentFortran(Model, Text, V, Error)
-                                         : instrumentedText(Model, Text, V, Error);
+  auto Out = Model.Language == "fortran" ? instrumentFortran(Model, Text, V, Error, SampleHooks)
+                                         : instrumentedText(Model, Text, V, Error, SampleHooks);
   if (!Out)
     Diags.error({Program, 0, 0},
                 "conflicting edits in the " + std::string(toString(V)) + " variant: " + Error,
@@ -76,30 +76,11 @@ bool writeNativeNote(const std::string &Path, const std::string &Reason, Diagnos
   return writeAll({{Path, "native: " + Reason + "\n"}}, Diags);
 }
 
-namespace {
-
-/// Model without the sampled loops' hooks: their blocks keep their places and ids (the block
-/// map is the same either way) but carry no edits, and no procedure declares the hook.
-UnitModel withoutSampleHooks(const UnitModel &Model) {
-  UnitModel M = Model;
-  for (Block &B : M.Blocks)
-    if (B.Compute >= 0 && M.Computes[B.Compute].SampledLoop)
-      B.Compute = -1;
-  for (CounterDecl &D : M.CounterDecls)
-    D.SampleHook = false;
-  return M;
-}
-
-} // namespace
-
-bool writeUnitOutputs(const UnitModel &Original, const std::string &Text,
-                      const std::string &Program, const UnitOutputs &Out, std::ostream &OS,
-                      DiagnosticSink &Diags) {
+bool writeUnitOutputs(const UnitModel &Model, const std::string &Text, const std::string &Program,
+                      const UnitOutputs &Out, std::ostream &OS, DiagnosticSink &Diags) {
   const bool Samples =
-      Out.SampleHooks && std::any_of(Original.Computes.begin(), Original.Computes.end(),
+      Out.SampleHooks && std::any_of(Model.Computes.begin(), Model.Computes.end(),
                                      [](const ComputeEdits &E) { return E.SampledLoop; });
-  const UnitModel Unhooked = Out.SampleHooks ? UnitModel() : withoutSampleHooks(Original);
-  const UnitModel &Model = Out.SampleHooks ? Original : Unhooked;
   if (!Out.toFiles()) {
     if (Out.Show == UnitOutputs::Print::Blocks) {
       OS << blockMapText(Model, Program);
@@ -116,7 +97,7 @@ bool writeUnitOutputs(const UnitModel &Original, const std::string &Text,
       return Made.has_value();
     }
     Variant V = Out.Show == UnitOutputs::Print::Timing ? Variant::Timing : Variant::Trace;
-    auto Made = variantText(Model, Text, Program, V, Diags);
+    auto Made = variantText(Model, Text, Program, V, Out.SampleHooks, Diags);
     if (Made)
       OS << *Made;
     return Made.has_value();
@@ -133,7 +114,7 @@ bool writeUnitOutputs(const UnitModel &Original, const std::string &Text,
        {std::pair{&Out.TraceOut, Variant::Trace}, std::pair{&Out.TimingOut, Variant::Timing}}) {
     if (Path->empty())
       continue;
-    auto Made = variantText(Model, Text, Program, V, Diags);
+    auto Made = variantText(Model, Text, Program, V, Out.SampleHooks, Diags);
     if (!Made)
       return false;
     Files.emplace_back(*Path, std::move(*Made));
@@ -151,7 +132,7 @@ bool writeUnitOutputs(const UnitModel &Original, const std::string &Text,
       Whole = Model;
       Whole.SkeletonRemovals.clear();
       Whole.SliceRemovedStatements = 0;
-      Made = variantText(Model, Text, Program, Variant::Trace, Diags);
+      Made = variantText(Model, Text, Program, Variant::Trace, Out.SampleHooks, Diags);
       if (!Made)
         return false;
     }

@@ -71,9 +71,10 @@ struct LineEdits {
 class FortranInstrumenter {
 public:
   FortranInstrumenter(const UnitModel &Model, const std::string &Text, Variant V,
-                      bool Skeleton = false)
+                      bool Skeleton = false, bool SampleHooks = false)
       : Model(Model), Text(Text), L(Text), V(V), Fixed(Model.FixedForm),
-        Width(Model.FixedColumns ? Model.FixedColumns : 72), Skeleton(Skeleton) {}
+        Width(Model.FixedColumns ? Model.FixedColumns : 72), Skeleton(Skeleton),
+        Samples(V == Variant::Timing && SampleHooks) {}
 
   std::optional<std::string> run(std::string &Error) {
     Error.clear();
@@ -90,7 +91,7 @@ public:
       if (D.OpaqueCapHook)
         Decls.push_back(Fixed ? "INTEGER MPIETE_ITER_OPAQUE_CAPPED"
                               : "integer :: mpiete_iter_opaque_capped");
-      if (D.SampleHook && V == Variant::Timing)
+      if (D.SampleHook && Samples)
         Decls.push_back(Fixed ? "INTEGER MPIETE_SAMPLE_SKIP" : "integer :: mpiete_sample_skip");
       for (const std::string &Decl : Decls) {
         if (D.After)
@@ -399,11 +400,11 @@ private:
 
   /// A loop the timing probe may sample: `IF (MPIETE_SAMPLE_SKIP(UNIT, IDX) .NE. 0) CYCLE`
   /// after its DO statement skips an iteration, `CALL MPIETE_SAMPLE_EXIT(UNIT, IDX)` after it
-  /// adds the skipped ones. The timing variant only: the trace variants run the loop whole (the
-  /// skeleton removes pure computation, and hooks in removed text would clash). None under a
-  /// directive (an OpenMP or OpenACC loop).
+  /// adds the skipped ones. The timing variant only, when asked for (Samples): the trace
+  /// variants run the loop whole (the skeleton removes pure computation, and hooks in removed
+  /// text would clash). None under a directive (an OpenMP or OpenACC loop).
   void sampledLoop(const Block &B, const ComputeEdits &E) {
-    if (V != Variant::Timing || directiveBefore(E.LoopBegin))
+    if (!Samples || directiveBefore(E.LoopBegin))
       return;
     after(E.BodyBegin, kw("if (mpiete_sample_skip(") + ids(B.Index) + kw(") .ne. 0) cycle"),
           /*LikeNext=*/true);
@@ -643,6 +644,7 @@ private:
   bool Fixed;
   unsigned Width;
   bool Skeleton;
+  bool Samples; ///< the sampled loops' hooks: the timing variant, when asked for
   std::map<unsigned, LineEdits> Edits;
   std::set<unsigned long> UsedLabels; ///< every label of the file, and those freshLabel gave
 };
@@ -650,8 +652,8 @@ private:
 } // namespace
 
 std::optional<std::string> instrumentFortran(const UnitModel &Model, const std::string &Text,
-                                             Variant V, std::string &Error) {
-  return FortranInstrumenter(Model, Text, V).run(Error);
+                                             Variant V, std::string &Error, bool SampleHooks) {
+  return FortranInstrumenter(Model, Text, V, /*Skeleton=*/false, SampleHooks).run(Error);
 }
 
 std::optional<std::string> skeletonFortran(const UnitModel &Model, const std::string &Text,

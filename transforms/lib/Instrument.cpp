@@ -54,9 +54,11 @@ void computeEdits(const Block &B, const ComputeEdits &E, Variant V, EditSet &Set
 }
 
 /// Loops with MPI calls and opaque ones have hooks in both variants, sampled loops in the
-/// timing variant only: the trace variants run every iteration, and the skeleton's removals
-/// may cover them.
-bool hooked(const ComputeEdits &E, Variant V) { return !E.SampledLoop || V == Variant::Timing; }
+/// timing variant only, and there only when asked for: the trace variants run every
+/// iteration, and the skeleton's removals may cover them.
+bool hooked(const ComputeEdits &E, Variant V, bool SampleHooks) {
+  return !E.SampledLoop || (V == Variant::Timing && SampleHooks);
+}
 
 /// A loop's iteration hook up to its argument list's ')'.
 std::string iterationHook(const Block &B, const ComputeEdits &E) {
@@ -96,7 +98,7 @@ void loopClose(const Block &B, const ComputeEdits &E, EditSet &Set) {
 
 std::string_view toString(Variant V) { return V == Variant::Trace ? "trace" : "timing"; }
 
-EditSet instrumentC(const UnitModel &Model, Variant V) {
+EditSet instrumentC(const UnitModel &Model, Variant V, bool SampleHooks) {
   EditSet Set;
   // The prelude keeps every later line at its original number and the user's file name, so
   // diagnostics, __FILE__ and __LINE__ are as in the original build.
@@ -112,12 +114,13 @@ EditSet instrumentC(const UnitModel &Model, Variant V) {
     const ComputeEdits &E = Model.Computes[B.Compute];
     if (B.Kind != BlockKind::Loop)
       computeEdits(B, E, V, Set);
-    else if (hooked(E, V))
+    else if (hooked(E, V, SampleHooks))
       loopOpen(B, E, Set);
   }
   // Inner loops come after outer ones in the model: closing in reverse nests them.
   for (auto It = Model.Blocks.rbegin(); It != Model.Blocks.rend(); ++It)
-    if (It->Compute >= 0 && It->Kind == BlockKind::Loop && hooked(Model.Computes[It->Compute], V))
+    if (It->Compute >= 0 && It->Kind == BlockKind::Loop &&
+        hooked(Model.Computes[It->Compute], V, SampleHooks))
       loopClose(*It, Model.Computes[It->Compute], Set);
   for (const CallSite &S : Model.Sites) {
     Set.replace(S.Edits.CalleeBegin, S.Edits.CalleeEnd - S.Edits.CalleeBegin, S.RuntimeName);
@@ -128,8 +131,8 @@ EditSet instrumentC(const UnitModel &Model, Variant V) {
 }
 
 std::optional<std::string> instrumentedText(const UnitModel &Model, const std::string &Text,
-                                            Variant V, std::string &Error) {
-  return instrumentC(Model, V).apply(Text, Error);
+                                            Variant V, std::string &Error, bool SampleHooks) {
+  return instrumentC(Model, V, SampleHooks).apply(Text, Error);
 }
 
 } // namespace mpiete

@@ -16,9 +16,11 @@ namespace mpiete {
 std::string fortranUnitLiteral(uint32_t UnitId);
 
 /// The instrumented text of one variant of a Fortran unit (docs/fortran.md), or nothing with
-/// Error set when the edits conflict. A pure function of the model and the text.
+/// Error set when the edits conflict. A pure function of the model and the text. SampleHooks:
+/// as for instrumentC (the timing variant only).
 std::optional<std::string> instrumentFortran(const UnitModel &Model, const std::string &Text,
-                                             Variant V, std::string &Error);
+                                             Variant V, std::string &Error,
+                                             bool SampleHooks = false);
 
 /// The skeleton trace probe of a Fortran unit: the trace variant with every line of the slice's
 /// removals (Model.SkeletonRemovals) blank, or `label CONTINUE` where a removed statement had
