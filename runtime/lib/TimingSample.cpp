@@ -53,6 +53,27 @@ void readSettings() {
     S.Stride = static_cast<uint32_t>(std::atol(V));
 }
 
+} // namespace
+} // namespace mpiete::sample
+
+// The hooks' flag (instrument.h; Fortran's COMMON /MPIETE_SMPL/ MPIETE_SAMPLE_ON, declared
+// INTEGER*4): the hooks call mpiete_sample_skip only while it is nonzero. Set before main, so
+// it holds for every loop the program runs. As gfortran lays the COMMON block out, 4 bytes
+// aligned to 16 (the link warns of a definition of another size or a smaller alignment); the
+// second name serves -fsecond-underscore.
+extern "C" {
+alignas(16) int mpiete_smpl_[1] = {0};
+extern int mpiete_smpl__[1] __attribute__((alias("mpiete_smpl_")));
+}
+
+namespace mpiete::sample {
+namespace {
+
+__attribute__((constructor)) void setSamplingFlag() {
+  readSettings();
+  mpiete_smpl_[0] = S.Stride != 0 ? 1 : 0;
+}
+
 /// The thread's minor page faults so far: a page touched for the first time.
 uint64_t minorFaults() {
   rusage U{};

@@ -156,13 +156,17 @@ end program main
 ! CHECK-NEXT: contains
 ! CHECK-NEXT:   subroutine walk_stats(a, n, m, s)
 ! CHECK-NEXT:     integer :: mpiete_sample_skip
+! CHECK-NEXT:     integer(4) :: mpiete_sample_on
+! CHECK-NEXT:     common /mpiete_smpl/ mpiete_sample_on
 ! CHECK-NEXT:     integer, intent(in) :: n, m
 ! CHECK-NEXT:     double precision, intent(in) :: a(n, m)
 ! CHECK-NEXT:     double precision, intent(out) :: s
 ! CHECK-NEXT:     integer :: i, j
 ! CHECK-NEXT:     s = 0
 ! CHECK-NEXT:     do j = 1, m
-! CHECK-NEXT:       if (mpiete_sample_skip([[U:-?[0-9]+]], 0) .ne. 0) cycle
+! CHECK-NEXT:       if (mpiete_sample_on .ne. 0) then
+! CHECK-NEXT:         if (mpiete_sample_skip([[U:-?[0-9]+]], 0) .ne. 0) cycle
+! CHECK-NEXT:       end if
 ! CHECK-NEXT:       if (a(1, j) == 0) cycle
 ! CHECK-NEXT:       do i = 1, n
 ! CHECK-NEXT:         s = s + a(i, j)
@@ -243,13 +247,17 @@ end program main
 ! CHECK-NEXT:   integer :: mpiete_iter_capped
 ! CHECK-NEXT:   integer :: mpiete_iter_opaque_capped
 ! CHECK-NEXT:   integer :: mpiete_sample_skip
+! CHECK-NEXT:   integer(4) :: mpiete_sample_on
+! CHECK-NEXT:   common /mpiete_smpl/ mpiete_sample_on
 ! CHECK-NEXT:   integer :: ierr, rank, i, j, k, t
 ! CHECK-NEXT:   double precision :: a(8, 8), s, r
 ! CHECK-NEXT:   external :: helper
 ! CHECK-NEXT:   call mpiete_init([[U]], 1, ierr)
 ! CHECK-NEXT:   call mpi_comm_rank(mpi_comm_world, rank, ierr)
 ! CHECK-NEXT:   do k = 1, 4
-! CHECK-NEXT:     if (mpiete_sample_skip([[U]], 2) .ne. 0) cycle
+! CHECK-NEXT:     if (mpiete_sample_on .ne. 0) then
+! CHECK-NEXT:       if (mpiete_sample_skip([[U]], 2) .ne. 0) cycle
+! CHECK-NEXT:     end if
 ! CHECK-NEXT:     do j = 1, 8
 ! CHECK-NEXT:       do i = 1, 8
 ! CHECK-NEXT:         a(i, j) = rank + i * j + k
@@ -262,7 +270,9 @@ end program main
 ! CHECK-NEXT:   do while (t < 3)
 ! CHECK-NEXT:     t = t + 1
 ! CHECK-NEXT:     do j = 1, 8
-! CHECK-NEXT:       if (mpiete_sample_skip([[U]], 3) .ne. 0) cycle
+! CHECK-NEXT:       if (mpiete_sample_on .ne. 0) then
+! CHECK-NEXT:         if (mpiete_sample_skip([[U]], 3) .ne. 0) cycle
+! CHECK-NEXT:       end if
 ! CHECK-NEXT:       do i = 1, 8
 ! CHECK-NEXT:         a(i, j) = a(i, j) * 0.5d0
 ! CHECK-NEXT:       end do
@@ -272,7 +282,9 @@ end program main
 ! CHECK-NEXT:   do t = 1, 2
 ! CHECK-NEXT:     if (mpiete_iter_capped([[U]], 4) .ne. 0) exit
 ! CHECK-NEXT:     do j = 1, 8
-! CHECK-NEXT:       if (mpiete_sample_skip([[U]], 5) .ne. 0) cycle
+! CHECK-NEXT:       if (mpiete_sample_on .ne. 0) then
+! CHECK-NEXT:         if (mpiete_sample_skip([[U]], 5) .ne. 0) cycle
+! CHECK-NEXT:       end if
 ! CHECK-NEXT:       do i = 1, 8
 ! CHECK-NEXT:         a(i, j) = a(i, j) - 1
 ! CHECK-NEXT:       end do

@@ -91,8 +91,12 @@ public:
       if (D.OpaqueCapHook)
         Decls.push_back(Fixed ? "INTEGER MPIETE_ITER_OPAQUE_CAPPED"
                               : "integer :: mpiete_iter_opaque_capped");
-      if (D.SampleHook && Samples)
+      if (D.SampleHook && Samples) {
         Decls.push_back(Fixed ? "INTEGER MPIETE_SAMPLE_SKIP" : "integer :: mpiete_sample_skip");
+        // Four bytes whatever -fdefault-integer-8 says: the runtime's C int.
+        Decls.push_back(Fixed ? "INTEGER*4 MPIETE_SAMPLE_ON" : "integer(4) :: mpiete_sample_on");
+        Decls.push_back(kw("common /mpiete_smpl/ mpiete_sample_on"));
+      }
       for (const std::string &Decl : Decls) {
         if (D.After)
           after(D.Offset, Decl, /*LikeNext=*/true);
@@ -398,16 +402,24 @@ private:
     Edits[H].BlankLabel = true;
   }
 
-  /// A loop the timing probe may sample: `IF (MPIETE_SAMPLE_SKIP(UNIT, IDX) .NE. 0) CYCLE`
-  /// after its DO statement skips an iteration, `CALL MPIETE_SAMPLE_EXIT(UNIT, IDX)` after it
-  /// adds the skipped ones. The timing variant only, when asked for (Samples): the trace
-  /// variants run the loop whole (the skeleton removes pure computation, and hooks in removed
-  /// text would clash). None under a directive (an OpenMP or OpenACC loop).
+  /// A loop the timing probe may sample: after its DO statement,
+  ///     IF (MPIETE_SAMPLE_ON .NE. 0) THEN
+  ///       IF (MPIETE_SAMPLE_SKIP(UNIT, IDX) .NE. 0) CYCLE
+  ///     END IF
+  /// skips an iteration, `CALL MPIETE_SAMPLE_EXIT(UNIT, IDX)` after it adds the skipped ones.
+  /// The flag (COMMON /MPIETE_SMPL/, set by the runtime when probe-compute samples) keeps the
+  /// call off the path the iterations take otherwise: with the call on every iteration's path,
+  /// gfortran kept a reduction of the inner loop in memory instead of a register (f90-moddata's
+  /// sweep twice as slow, docs/probes.md). The timing variant only, when asked for (Samples):
+  /// the trace variants run the loop whole (the skeleton removes pure computation, and hooks in
+  /// removed text would clash). None under a directive (an OpenMP or OpenACC loop).
   void sampledLoop(const Block &B, const ComputeEdits &E) {
     if (!Samples || directiveBefore(E.LoopBegin))
       return;
-    after(E.BodyBegin, kw("if (mpiete_sample_skip(") + ids(B.Index) + kw(") .ne. 0) cycle"),
+    after(E.BodyBegin, kw("if (mpiete_sample_on .ne. 0) then"), /*LikeNext=*/true);
+    after(E.BodyBegin, kw("  if (mpiete_sample_skip(") + ids(B.Index) + kw(") .ne. 0) cycle"),
           /*LikeNext=*/true);
+    after(E.BodyBegin, kw("end if"), /*LikeNext=*/true);
     after(E.LoopEnd, hook("mpiete_sample_exit", B.Index));
   }
 

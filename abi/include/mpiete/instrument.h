@@ -48,9 +48,19 @@ void mpiete_loop_exit_opaque(mpiete_site_t loop);
  * "Sampled loops"). */
 int mpiete_sample_skip(mpiete_site_t loop);
 void mpiete_sample_exit(mpiete_site_t loop);
+/* Nonzero in element 0 while probe-compute samples (the runtime sets it before main). The hook
+ * calls mpiete_sample_skip only then, so the call is off the iterations' path otherwise: a call
+ * on every iteration's path made compilers keep an inner loop's reduction in memory instead of
+ * a register (docs/probes.md, "Sampled loops"). Fortran's COMMON /MPIETE_SMPL/ is this array. */
+extern int mpiete_smpl_[];
+#if defined(__GNUC__)
+#define MPIETE_SAMPLING_ (__builtin_expect(mpiete_smpl_[0] != 0, 0))
+#else
+#define MPIETE_SAMPLING_ (mpiete_smpl_[0] != 0)
+#endif
 #if !defined(__cplusplus)
 #define mpiete_sample(loop)                                                                        \
-  if (mpiete_sample_skip(loop))                                                                    \
+  if (MPIETE_SAMPLING_ && mpiete_sample_skip(loop))                                                \
     continue;                                                                                      \
   else                                                                                             \
     ((void)0)
