@@ -19,7 +19,6 @@ void EntryEstimate::measured(uint32_t J, double Nanos) {
   if (Pending > 0) {
     const double Left = HavePrev && !PrevWarm ? Prev : Nanos;
     Credit += static_cast<double>(Pending) * (Left + Nanos) / 2;
-    Skipped += Pending;
     Pending = 0;
   }
   if (!Warm || !HavePrev) {
@@ -30,10 +29,8 @@ void EntryEstimate::measured(uint32_t J, double Nanos) {
 }
 
 double EntryEstimate::finish() {
-  if (Pending > 0 && HavePrev) {
+  if (Pending > 0 && HavePrev)
     Credit += static_cast<double>(Pending) * Prev;
-    Skipped += Pending;
-  }
   Pending = 0;
   return Credit;
 }

@@ -234,7 +234,13 @@ void setSpinWait(bool Spin, bool Pause) {
   SpinPause = Pause;
 }
 
-void creditSegment(uint64_t Nanos) { LastExit = LastExit > Nanos ? LastExit - Nanos : 0; }
+void creditSegment(int64_t Nanos) {
+  const uint64_t Abs = Nanos < 0 ? 0 - static_cast<uint64_t>(Nanos) : static_cast<uint64_t>(Nanos);
+  if (Nanos >= 0)
+    LastExit = LastExit > Abs ? LastExit - Abs : 0;
+  else // the primers ran inside the segment: their time is after LastExit
+    LastExit = std::min(LastExit + Abs, nowNs());
+}
 
 void setCpu(int Cpu) {
   PinnedCpu = Cpu;

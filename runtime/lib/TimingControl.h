@@ -28,8 +28,9 @@ void setRanksPerNode(int K);
 /// written into the output.
 void setSpinWait(bool Spin, bool Pause);
 /// Adds Nanos to the compute segment running now: the estimated time of a sampled loop's
-/// skipped iterations (TimingSample.h), so the segment stands for the whole loop.
-void creditSegment(uint64_t Nanos);
+/// skipped iterations and primers less the primers' own time (TimingSample.h), so the segment
+/// stands for the whole loop. Negative when the primers took longer than their estimate.
+void creditSegment(int64_t Nanos);
 
 } // namespace mpiete::timing
 

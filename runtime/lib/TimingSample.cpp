@@ -37,6 +37,7 @@ struct State {
   uint32_t J = 0;
   uint64_t RunStart = 0;  // the running iteration's start; 0 when it was skipped
   uint64_t RunFaults = 0; // the thread's minor page faults at that start
+  uint64_t HookNanos = 0; // the hooks' own time between running iterations (startRun)
   bool Rest = false;      // the rest of this entry runs whole (first touch of memory)
   uint64_t RestRun = 0;   // iterations that ran so
   EntryEstimate E;
@@ -94,6 +95,24 @@ LoopTotals &totalsOf(mpiete_site_t Loop) {
   return T;
 }
 
+/// An iteration starts to run; Since is when the hook took the clock, or 0. The page-fault
+/// count is a system call (about a microsecond, as long as a short row's iteration): it is
+/// outside the iteration's time, and the hook's own time is taken back from the segment.
+void startRun(uint64_t Since) {
+  const uint64_t Before = Since != 0 ? Since : nowNs();
+  S.RunFaults = minorFaults();
+  S.RunStart = nowNs();
+  S.HookNanos += S.RunStart - Before;
+}
+
+/// Running iteration J ended after Nanos: a measured one or a primer.
+void ended(uint32_t J, double Nanos) {
+  if (primes(J, S.Stride))
+    S.E.primed(Nanos);
+  else
+    S.E.measured(J, Nanos);
+}
+
 int iterate(mpiete_site_t Loop) {
   if (!S.Read) [[unlikely]]
     readSettings();
@@ -108,8 +127,10 @@ int iterate(mpiete_site_t Loop) {
     S.E = EntryEstimate{};
     S.Rest = false;
     S.RestRun = 0;
-    S.RunFaults = S.Whole ? 0 : minorFaults();
-    S.RunStart = S.Whole ? 0 : nowNs();
+    S.HookNanos = 0;
+    S.RunStart = 0;
+    if (!S.Whole)
+      startRun(0);
     return 0;
   }
   if (Loop != S.Loop || S.Whole)
@@ -122,8 +143,8 @@ int iterate(mpiete_site_t Loop) {
   uint64_t T = 0;
   if (S.RunStart != 0) {
     T = nowNs();
-    S.E.measured(J - 1, static_cast<double>(T - S.RunStart));
-    // A measured iteration (not the warm-up) that touched pages for the first time: an
+    ended(J - 1, static_cast<double>(T - S.RunStart));
+    // A measured iteration or primer (not the warm-up) that touched pages for the first time: an
     // initialisation loop, or one that first writes an array. Its skipped iterations would
     // leave their pages to the next loop that touches them, which then pays the faults the
     // estimate already counts: the rest of this entry runs whole (the skipped ones so far keep
@@ -133,12 +154,12 @@ int iterate(mpiete_site_t Loop) {
       S.RestRun = 1;
       ++S.Totals->Touching;
       S.RunStart = 0;
+      S.HookNanos += nowNs() - T;
       return 0;
     }
   }
-  if (runs(J, S.Stride)) {
-    S.RunFaults = minorFaults();
-    S.RunStart = T != 0 ? T : nowNs();
+  if (runs(J, S.Stride) || primes(J, S.Stride)) {
+    startRun(T);
     return 0;
   }
   S.RunStart = 0;
@@ -153,9 +174,10 @@ void leave(mpiete_site_t Loop) {
   if (S.Whole)
     return;
   if (S.RunStart != 0 && !S.Rest)
-    S.E.measured(S.J, static_cast<double>(nowNs() - S.RunStart));
+    ended(S.J, static_cast<double>(nowNs() - S.RunStart));
   const double Estimate = S.E.finish();
-  timing::creditSegment(static_cast<uint64_t>(std::llround(Estimate)));
+  timing::creditSegment(
+      std::llround(Estimate - S.E.PrimedNanos - static_cast<double>(S.HookNanos)));
   LoopTotals &T = *S.Totals;
   ++T.Entries;
   T.Run += S.E.Run + S.RestRun;

@@ -26,9 +26,18 @@ namespace mpiete::sample {
 /// of memory; timed but not used while a later one is) and the next, the first measured one.
 constexpr uint32_t AlwaysRun = 2;
 
-/// Whether iteration J (0-based) of a loop entry runs under --sample Stride.
+/// Whether iteration J (0-based) of a loop entry runs and is measured under --sample Stride.
 constexpr bool runs(uint32_t J, uint32_t Stride) {
   return J < AlwaysRun || (J - AlwaysRun + 1) % Stride == 0;
+}
+
+/// Whether iteration J runs only to prime the next one, a measured one: an iteration leaves in
+/// the caches what the next one reads (a stencil's rows j and j+1 are row j+1's j-1 and j), so
+/// a measured iteration after a skipped one would read from memory what it finds in cache in
+/// the whole loop. The primer's own time is of such a cold iteration: it is estimated like a
+/// skipped one's and its real time is taken back from the segment (EntryEstimate::primed).
+constexpr bool primes(uint32_t J, uint32_t Stride) {
+  return J >= AlwaysRun && Stride >= 2 && J % Stride == 0;
 }
 
 /// One entry of a sampled loop: the measured iterations' times in order, the skipped ones
@@ -39,13 +48,26 @@ public:
   /// Iteration J ran and took Nanos (J == 0 is the warm-up).
   void measured(uint32_t J, double Nanos);
   /// An iteration was skipped.
-  void skipped() { ++Pending; }
-  /// The loop ended: the skipped iterations since the last measured one take its time.
-  /// Returns the estimate of every skipped iteration of the entry, in nanoseconds.
+  void skipped() {
+    ++Pending;
+    ++Skipped;
+  }
+  /// A primer (primes()) ran and took Nanos: estimated as a skipped one, its time taken back.
+  void primed(double Nanos) {
+    ++Pending;
+    ++Run;
+    ++Primed;
+    PrimedNanos += Nanos;
+  }
+  /// The loop ended: the skipped iterations and primers since the last measured one take its
+  /// time. Returns the estimate of every skipped iteration and primer of the entry, in
+  /// nanoseconds; what the segment gains is that less PrimedNanos.
   double finish();
 
-  double MeasuredNanos = 0; ///< the measured iterations' sum (warm-up included)
-  uint64_t Run = 0, Skipped = 0;
+  double MeasuredNanos = 0;      ///< the measured iterations' sum (warm-up included)
+  uint64_t Run = 0, Skipped = 0; ///< Run counts the primers too
+  uint64_t Primed = 0;
+  double PrimedNanos = 0;    ///< the primers' own times
   double Sum = 0, SumSq = 0; ///< of the measured iterations after the warm-up
   uint64_t N = 0;            ///< how many those are
 
@@ -54,7 +76,7 @@ private:
   double Prev = 0; ///< the last measured iteration's time
   bool HavePrev = false;
   bool PrevWarm = false; ///< Prev is the warm-up's (replaced by the first measured one)
-  uint64_t Pending = 0;  ///< skipped since Prev
+  uint64_t Pending = 0;  ///< skipped or primers since Prev
 };
 
 /// probe-compute's check: the header lines `# sampled-loop <loop> <entries> <run> <skipped>

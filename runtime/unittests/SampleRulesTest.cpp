@@ -17,6 +17,8 @@ double sampleLoop(uint32_t Trips, uint32_t Stride, const std::function<double(ui
   for (uint32_t J = 0; J < Trips; ++J) {
     if (runs(J, Stride))
       E.measured(J, Time(J));
+    else if (primes(J, Stride))
+      E.primed(Time(J));
     else
       E.skipped();
   }
@@ -30,33 +32,53 @@ double sumOf(uint32_t First, uint32_t Last, const std::function<double(uint32_t)
   return S;
 }
 
-TEST(SampleRulesTest, TheFirstTwoAndEveryStrideThIterationAfterThemRun) {
-  std::vector<uint32_t> Ran;
-  for (uint32_t J = 0; J < 12; ++J)
+TEST(SampleRulesTest, TheFirstTwoAndEveryStrideThIterationAfterThemRunEachPrimedByTheOneBefore) {
+  std::vector<uint32_t> Measured, Primers;
+  for (uint32_t J = 0; J < 12; ++J) {
     if (runs(J, 4))
-      Ran.push_back(J);
-  EXPECT_EQ(Ran, (std::vector<uint32_t>{0, 1, 5, 9}));
+      Measured.push_back(J);
+    if (primes(J, 4))
+      Primers.push_back(J);
+  }
+  EXPECT_EQ(Measured, (std::vector<uint32_t>{0, 1, 5, 9}));
+  EXPECT_EQ(Primers, (std::vector<uint32_t>{4, 8}));
   EXPECT_TRUE(runs(0, 1000));
   EXPECT_TRUE(runs(1, 1000));
-  EXPECT_FALSE(runs(2, 1000));
+  EXPECT_FALSE(runs(2, 1000) || primes(2, 1000));
+  EXPECT_TRUE(primes(1000, 1000));
   EXPECT_TRUE(runs(1001, 1000));
+  EXPECT_FALSE(primes(0, 1000) || primes(1, 1000)); // the warm-up and the first need none
 }
 
 TEST(SampleRulesTest, EqualIterationsAreEstimatedExactly) {
   EntryEstimate E;
   auto Time = [](uint32_t) { return 100.0; };
-  const double Skipped = sampleLoop(10, 4, Time, E);
-  EXPECT_EQ(E.Run, 4u);
-  EXPECT_EQ(E.Skipped, 6u);
-  EXPECT_DOUBLE_EQ(Skipped, 600.0);
-  EXPECT_DOUBLE_EQ(E.MeasuredNanos + Skipped, 1000.0);
+  const double Estimate = sampleLoop(10, 4, Time, E); // 0, 1, 5, 9 measured; 4, 8 primers
+  EXPECT_EQ(E.Run, 6u);
+  EXPECT_EQ(E.Primed, 2u);
+  EXPECT_EQ(E.Skipped, 4u);
+  EXPECT_DOUBLE_EQ(Estimate, 600.0);
+  EXPECT_DOUBLE_EQ(E.PrimedNanos, 200.0);
+  EXPECT_DOUBLE_EQ(E.MeasuredNanos + Estimate, 1000.0);
+}
+
+TEST(SampleRulesTest, APrimersOwnColdTimeIsReplacedByTheEstimate) {
+  // Each iteration after a skipped one reads from memory what the whole loop finds in cache:
+  // ten times a warm one. The segment gets the measured time, the primers' real time and
+  // the estimate less that: the whole loop at its warm time.
+  auto Time = [](uint32_t J) { return J >= 2 && J % 8 == 0 ? 1000.0 : 100.0; };
+  EntryEstimate E;
+  const double Estimate = sampleLoop(40, 8, Time, E); // primers 8, 16, 24, 32
+  const double Segment = E.MeasuredNanos + E.PrimedNanos + (Estimate - E.PrimedNanos);
+  EXPECT_DOUBLE_EQ(E.PrimedNanos, 4 * 1000.0);
+  EXPECT_DOUBLE_EQ(Segment, 40 * 100.0);
 }
 
 TEST(SampleRulesTest, IterationsOnALineAreEstimatedExactlyBetweenMeasuredOnes) {
   // A triangular nest: iteration J's inner loop runs J + 10 times.
   auto Time = [](uint32_t J) { return 100.0 + 10.0 * J; };
   EntryEstimate E;
-  const double Skipped = sampleLoop(10, 4, Time, E); // 0, 1, 5, 9 run: 9 is the last
+  const double Skipped = sampleLoop(10, 4, Time, E); // 0, 1, 5, 9 measured: 9 is the last
   EXPECT_DOUBLE_EQ(Skipped, sumOf(2, 4, Time) + sumOf(6, 8, Time));
 }
 
@@ -71,7 +93,7 @@ TEST(SampleRulesTest, TheWarmUpDoesNotSetTheSkippedIterationsTime) {
   // The first iteration touches cold memory: ten times a later one.
   auto Time = [](uint32_t J) { return J == 0 ? 1000.0 : 100.0; };
   EntryEstimate E;
-  const double Skipped = sampleLoop(20, 8, Time, E); // 0, 1, 9, 17 run
+  const double Skipped = sampleLoop(20, 8, Time, E); // 0, 1, 9, 17 measured; 8, 16 primers
   EXPECT_DOUBLE_EQ(Skipped, 16 * 100.0);
   EXPECT_EQ(E.N, 3u); // the measured ones after the warm-up
   EXPECT_DOUBLE_EQ(E.MeasuredNanos, 1000.0 + 3 * 100.0);
