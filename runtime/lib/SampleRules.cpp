@@ -15,7 +15,7 @@ void EntryEstimate::measured(uint32_t J, double Nanos) {
   }
   // The skipped iterations between two measured ones: on the line between them (a loop whose
   // iterations grow or shrink with the index, a triangular loop nest, is followed). After the
-  // warm-up alone none are skipped (AlwaysRun), so a warm-up never sets their time.
+  // warm-up alone none are skipped (alwaysRun), so a warm-up never sets their time.
   if (Pending > 0) {
     const double Left = HavePrev && !PrevWarm ? Prev : Nanos;
     Credit += static_cast<double>(Pending) * (Left + Nanos) / 2;

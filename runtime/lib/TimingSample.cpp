@@ -197,8 +197,8 @@ void noteMpiCall(mpiete_site_t Site) {
   char Loop[BlockIdBufferSize], At[BlockIdBufferSize];
   formatBlockId(S.Loop, Loop, sizeof Loop);
   formatBlockId(Site, At, sizeof At);
-  // Iteration AlwaysRun is the first an entry may skip (runs(), Stride >= 2).
-  if (S.J >= AlwaysRun)
+  // Iteration alwaysRun() is the first an entry may skip (runs(), Stride >= 2).
+  if (S.J >= alwaysRun(S.Stride))
     Recorder::get().fail("loop %s, sampled by probe-compute --sample, made an MPI call (site %s) "
                          "after iterations were skipped: its communication is not the "
                          "program's (run the timing probe without --sample)",

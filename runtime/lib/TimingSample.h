@@ -22,22 +22,26 @@
 
 namespace mpiete::sample {
 
-/// Iterations of every entry that always run: the first (a warm-up: cold caches, first touches
-/// of memory; timed but not used while a later one is) and the next, the first measured one.
-constexpr uint32_t AlwaysRun = 2;
+/// Iterations of every entry that always run, measured back to back: the first (a warm-up: cold
+/// caches, first touches of memory; timed but not used while a later one is) and the next
+/// Stride + 1. An entry no longer runs whole: skipping in it would save little and rest on one
+/// measured iteration (f77-wavefront's pipelined loops of 8 rows, session 14).
+constexpr uint32_t alwaysRun(uint32_t Stride) { return Stride + 2; }
 
-/// Whether iteration J (0-based) of a loop entry runs and is measured under --sample Stride.
+/// Whether iteration J (0-based) of a loop entry runs and is measured under --sample Stride:
+/// the first alwaysRun(Stride), then every Stride-th.
 constexpr bool runs(uint32_t J, uint32_t Stride) {
-  return J < AlwaysRun || (J - AlwaysRun + 1) % Stride == 0;
+  return J < alwaysRun(Stride) || (J - 1) % Stride == 0;
 }
 
-/// Whether iteration J runs only to prime the next one, a measured one: an iteration leaves in
-/// the caches what the next one reads (a stencil's rows j and j+1 are row j+1's j-1 and j), so
-/// a measured iteration after a skipped one would read from memory what it finds in cache in
-/// the whole loop. The primer's own time is of such a cold iteration: it is estimated like a
-/// skipped one's and its real time is taken back from the segment (EntryEstimate::primed).
+/// Whether iteration J runs only to prime the next one, a measured one after skipped ones: an
+/// iteration leaves in the caches what the next one reads (a stencil's rows j and j+1 are row
+/// j+1's j-1 and j), so a measured iteration after a skipped one would read from memory what it
+/// finds in cache in the whole loop. The primer's own time is of such a cold iteration: it is
+/// estimated like a skipped one's and its real time is taken back from the segment
+/// (EntryEstimate::primed).
 constexpr bool primes(uint32_t J, uint32_t Stride) {
-  return J >= AlwaysRun && Stride >= 2 && J % Stride == 0;
+  return Stride >= 2 && J >= alwaysRun(Stride) && J % Stride == 0;
 }
 
 /// One entry of a sampled loop: the measured iterations' times in order, the skipped ones

@@ -32,45 +32,44 @@ double sumOf(uint32_t First, uint32_t Last, const std::function<double(uint32_t)
   return S;
 }
 
-TEST(SampleRulesTest, TheFirstTwoAndEveryStrideThIterationAfterThemRunEachPrimedByTheOneBefore) {
+TEST(SampleRulesTest, TheFirstStridePlusTwoAndEveryStrideThAfterThemRunEachPrimedByTheOneBefore) {
   std::vector<uint32_t> Measured, Primers;
-  for (uint32_t J = 0; J < 12; ++J) {
+  for (uint32_t J = 0; J < 20; ++J) {
     if (runs(J, 4))
       Measured.push_back(J);
     if (primes(J, 4))
       Primers.push_back(J);
   }
-  EXPECT_EQ(Measured, (std::vector<uint32_t>{0, 1, 5, 9}));
-  EXPECT_EQ(Primers, (std::vector<uint32_t>{4, 8}));
-  EXPECT_TRUE(runs(0, 1000));
-  EXPECT_TRUE(runs(1, 1000));
-  EXPECT_FALSE(runs(2, 1000) || primes(2, 1000));
-  EXPECT_TRUE(primes(1000, 1000));
-  EXPECT_TRUE(runs(1001, 1000));
-  EXPECT_FALSE(primes(0, 1000) || primes(1, 1000)); // the warm-up and the first need none
+  EXPECT_EQ(Measured, (std::vector<uint32_t>{0, 1, 2, 3, 4, 5, 9, 13, 17}));
+  EXPECT_EQ(Primers, (std::vector<uint32_t>{8, 12, 16}));
+  for (uint32_t J = 0; J < 1002; ++J)
+    EXPECT_TRUE(runs(J, 1000) && !primes(J, 1000)) << J;
+  EXPECT_FALSE(runs(1002, 1000) || primes(1002, 1000));
+  EXPECT_TRUE(primes(2000, 1000));
+  EXPECT_TRUE(runs(2001, 1000));
 }
 
 TEST(SampleRulesTest, EqualIterationsAreEstimatedExactly) {
   EntryEstimate E;
   auto Time = [](uint32_t) { return 100.0; };
-  const double Estimate = sampleLoop(10, 4, Time, E); // 0, 1, 5, 9 measured; 4, 8 primers
-  EXPECT_EQ(E.Run, 6u);
+  const double Estimate = sampleLoop(14, 4, Time, E); // 0-5, 9, 13 measured; 8, 12 primers
+  EXPECT_EQ(E.Run, 10u);
   EXPECT_EQ(E.Primed, 2u);
   EXPECT_EQ(E.Skipped, 4u);
   EXPECT_DOUBLE_EQ(Estimate, 600.0);
   EXPECT_DOUBLE_EQ(E.PrimedNanos, 200.0);
-  EXPECT_DOUBLE_EQ(E.MeasuredNanos + Estimate, 1000.0);
+  EXPECT_DOUBLE_EQ(E.MeasuredNanos + Estimate, 1400.0);
 }
 
 TEST(SampleRulesTest, APrimersOwnColdTimeIsReplacedByTheEstimate) {
-  // Each iteration after a skipped one reads from memory what the whole loop finds in cache:
-  // ten times a warm one. The segment gets the measured time, the primers' real time and
-  // the estimate less that: the whole loop at its warm time.
-  auto Time = [](uint32_t J) { return J >= 2 && J % 8 == 0 ? 1000.0 : 100.0; };
+  // Each primer follows a skipped iteration, so it reads from memory what the whole loop finds
+  // in cache: ten times a warm iteration. The segment gets the measured time, the primers' real
+  // time and the estimate less that: the whole loop at its warm time.
+  auto Time = [](uint32_t J) { return primes(J, 8) ? 1000.0 : 100.0; };
   EntryEstimate E;
-  const double Estimate = sampleLoop(40, 8, Time, E); // primers 8, 16, 24, 32
+  const double Estimate = sampleLoop(40, 8, Time, E); // primers 16, 24, 32
   const double Segment = E.MeasuredNanos + E.PrimedNanos + (Estimate - E.PrimedNanos);
-  EXPECT_DOUBLE_EQ(E.PrimedNanos, 4 * 1000.0);
+  EXPECT_DOUBLE_EQ(E.PrimedNanos, 3 * 1000.0);
   EXPECT_DOUBLE_EQ(Segment, 40 * 100.0);
 }
 
@@ -78,31 +77,33 @@ TEST(SampleRulesTest, IterationsOnALineAreEstimatedExactlyBetweenMeasuredOnes) {
   // A triangular nest: iteration J's inner loop runs J + 10 times.
   auto Time = [](uint32_t J) { return 100.0 + 10.0 * J; };
   EntryEstimate E;
-  const double Skipped = sampleLoop(10, 4, Time, E); // 0, 1, 5, 9 measured: 9 is the last
-  EXPECT_DOUBLE_EQ(Skipped, sumOf(2, 4, Time) + sumOf(6, 8, Time));
+  const double Skipped = sampleLoop(14, 4, Time, E); // 0-5, 9, 13 measured: 13 is the last
+  EXPECT_DOUBLE_EQ(Skipped, sumOf(6, 8, Time) + sumOf(10, 12, Time));
 }
 
 TEST(SampleRulesTest, IterationsAfterTheLastMeasuredOneTakeItsTime) {
   auto Time = [](uint32_t J) { return 100.0 + 10.0 * J; };
   EntryEstimate E;
   const double Skipped = sampleLoop(12, 4, Time, E); // 10 and 11 are after the last, 9
-  EXPECT_DOUBLE_EQ(Skipped, sumOf(2, 4, Time) + sumOf(6, 8, Time) + 2 * Time(9));
+  EXPECT_DOUBLE_EQ(Skipped, sumOf(6, 8, Time) + 2 * Time(9));
 }
 
 TEST(SampleRulesTest, TheWarmUpDoesNotSetTheSkippedIterationsTime) {
   // The first iteration touches cold memory: ten times a later one.
   auto Time = [](uint32_t J) { return J == 0 ? 1000.0 : 100.0; };
   EntryEstimate E;
-  const double Skipped = sampleLoop(20, 8, Time, E); // 0, 1, 9, 17 measured; 8, 16 primers
-  EXPECT_DOUBLE_EQ(Skipped, 16 * 100.0);
-  EXPECT_EQ(E.N, 3u); // the measured ones after the warm-up
-  EXPECT_DOUBLE_EQ(E.MeasuredNanos, 1000.0 + 3 * 100.0);
+  const double Skipped = sampleLoop(11, 3, Time, E); // 0-4, 7, 10 measured; 6, 9 primers
+  EXPECT_EQ(E.Skipped, 2u);                          // 5 and 8
+  EXPECT_DOUBLE_EQ(Skipped, 4 * 100.0);
+  EXPECT_EQ(E.N, 6u); // the measured ones after the warm-up: 1-4, 7 and 10
+  EXPECT_DOUBLE_EQ(E.MeasuredNanos, 1000.0 + 6 * 100.0);
 }
 
-TEST(SampleRulesTest, AShortLoopRunsWhole) {
+TEST(SampleRulesTest, AnEntryOfStridePlusTwoIterationsRunsWhole) {
   EntryEstimate E;
-  const double Skipped = sampleLoop(2, 4, [](uint32_t) { return 50.0; }, E);
+  const double Skipped = sampleLoop(6, 4, [](uint32_t) { return 50.0; }, E);
   EXPECT_EQ(E.Skipped, 0u);
+  EXPECT_EQ(E.Run, 6u);
   EXPECT_DOUBLE_EQ(Skipped, 0.0);
 }
 

@@ -8,10 +8,10 @@ CC=mpiete-cc`; with --fortran also `make fortran FC=mpiete-fc`, the module's .mo
 current folder), with MPIETE_SAMPLE_LOOPS=1 (the hooks are opt-in at build time). Then, at 2
 ranks:
   triangle      `probe-compute --sample 8`: triangle()'s row loop (kernel.c, no MPI; an inner
-                loop per row) runs the first two rows and every 8th after them, each of those
+                loop per row) runs the first 10 rows and every 8th after them, each of those
                 after the row before it (its primer), in each of its 3 entries, exactly
-                (100 of 400 per entry, counted by the program itself), and machine.yaml
-                lists the loop with both ranks' iterations (600 of 2400 in 6 entries); the full trace probe runs every row; `mpiete estimate` says how much
+                (106 of 400 per entry, counted by the program itself), and machine.yaml
+                lists the loop with both ranks' iterations (636 of 2400 in 6 entries); the full trace probe runs every row; `mpiete estimate` says how much
                 of its compute is the estimate for skipped rows
   unsampled     without --sample every row runs and the machine file lists no sampled loop
   steer         fill()'s skipped entries stay wrong, and the program then sends an extra
@@ -20,7 +20,7 @@ ranks:
   abort         the same wrong entries make the program call MPI_Abort before MPI_Finalize:
                 probe-compute warns and runs it again with every iteration
   fortran       the module procedure's DO loop (rows.f90) and the fixed-form labelled one
-                (trif.f) sampled like C's: 100 of 400 rows per entry each
+                (trif.f) sampled like C's: 106 of 400 rows per entry each
 Exits 1 on any failure.
 """
 
@@ -37,10 +37,10 @@ STRIDE = 8
 
 
 def runs(j, stride):
-    """The runtime's rule (runtime/lib/TimingSample.h): the first two and every stride-th
-    after them are measured, and each of those after the first two has the iteration before
-    it run as its primer."""
-    return j < 2 or (j - 1) % stride == 0 or j % stride == 0
+    """The runtime's rule (runtime/lib/TimingSample.h): the first stride + 2 and every
+    stride-th after them are measured, and each of those after the first stride + 2 has the
+    iteration before it run as its primer."""
+    return j < stride + 2 or (j - 1) % stride == 0 or j % stride == 0
 
 
 def sampled_loops(machine):
