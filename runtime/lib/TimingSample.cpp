@@ -10,6 +10,16 @@
 #include <cstdlib>
 #include <sys/resource.h>
 
+// The hooks' flag (instrument.h; Fortran's COMMON /MPIETE_SMPL/ MPIETE_SAMPLE_ON, declared
+// INTEGER*4): the hooks call mpiete_sample_skip only while it is nonzero. Set before main, so
+// it holds for every loop the program runs. As gfortran lays the COMMON block out, 4 bytes
+// aligned to 16 (the link warns of a definition of another size or a smaller alignment); the
+// second name serves -fsecond-underscore.
+extern "C" {
+alignas(16) int mpiete_smpl_[1] = {0};
+extern int mpiete_smpl__[1] __attribute__((alias("mpiete_smpl_")));
+}
+
 namespace mpiete::sample {
 
 namespace {
@@ -26,7 +36,6 @@ struct LoopTotals {
 };
 
 struct State {
-  bool Read = false;
   uint32_t Stride = 0; // 0: off, every iteration runs
   // The open entry: one at a time. A sampled loop reached inside another's iteration (a
   // procedure called from its body) runs whole: the outer one's measured iterations include it.
@@ -48,30 +57,10 @@ struct State {
 
 constinit State S;
 
-void readSettings() {
-  S.Read = true;
+/// The settings, read before main: no hook runs before them.
+__attribute__((constructor)) void setSamplingFlag() {
   if (const char *V = std::getenv("MPIETE_SAMPLE"); V != nullptr && std::atol(V) >= 2)
     S.Stride = static_cast<uint32_t>(std::atol(V));
-}
-
-} // namespace
-} // namespace mpiete::sample
-
-// The hooks' flag (instrument.h; Fortran's COMMON /MPIETE_SMPL/ MPIETE_SAMPLE_ON, declared
-// INTEGER*4): the hooks call mpiete_sample_skip only while it is nonzero. Set before main, so
-// it holds for every loop the program runs. As gfortran lays the COMMON block out, 4 bytes
-// aligned to 16 (the link warns of a definition of another size or a smaller alignment); the
-// second name serves -fsecond-underscore.
-extern "C" {
-alignas(16) int mpiete_smpl_[1] = {0};
-extern int mpiete_smpl__[1] __attribute__((alias("mpiete_smpl_")));
-}
-
-namespace mpiete::sample {
-namespace {
-
-__attribute__((constructor)) void setSamplingFlag() {
-  readSettings();
   mpiete_smpl_[0] = S.Stride != 0 ? 1 : 0;
 }
 
@@ -114,8 +103,6 @@ void ended(uint32_t J, double Nanos) {
 }
 
 int iterate(mpiete_site_t Loop) {
-  if (!S.Read) [[unlikely]]
-    readSettings();
   if (S.Stride == 0)
     return 0;
   if (!S.Open) {

@@ -24,8 +24,8 @@ namespace mpiete::sample {
 
 /// Iterations of every entry that always run, measured back to back: the first (a warm-up: cold
 /// caches, first touches of memory; timed but not used while a later one is) and the next
-/// Stride + 1. An entry no longer runs whole: skipping in it would save little and rest on one
-/// measured iteration (f77-wavefront's pipelined loops of 8 rows, session 14).
+/// Stride + 1. An entry no longer than that runs whole: skipping in it would save little and
+/// rest on one measured iteration (f77-wavefront's pipelined loops of 8 rows, session 14).
 constexpr uint32_t alwaysRun(uint32_t Stride) { return Stride + 2; }
 
 /// Whether iteration J (0-based) of a loop entry runs and is measured under --sample Stride:

@@ -330,7 +330,7 @@ private:
       return Holds::Mpi;
     bool System = false;
     size_t Pos = 0;
-    const bool Samples = Cmd.SampleLoops && !Cmd.SeedBlocks && !Cmd.CoarseBlocks;
+    const bool Samples = Cmd.samplesLoops();
     int LoopWords = 0;
     bool HasFor = false;
     auto isIdent = [](char C) { return std::isalnum(static_cast<unsigned char>(C)) || C == '_'; };
@@ -474,7 +474,7 @@ private:
       Instr.push_back("--pass-through=" + P);
     if (Cmd.PassThroughAll)
       Instr.push_back("--pass-through-all");
-    if (Cmd.SampleLoops && !Cmd.SeedBlocks && !Cmd.CoarseBlocks)
+    if (Cmd.samplesLoops())
       Instr.push_back("--sample-loops");
     if (Cmd.SeedBlocks)
       Instr.push_back("--seed-blocks");

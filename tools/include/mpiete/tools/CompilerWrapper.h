@@ -38,6 +38,8 @@ struct WrapperCommand {
   bool Verbose = false;
 
   std::string output() const { return OutputIndex >= 0 ? Native[OutputIndex] : ""; }
+  /// The sampled loops' hooks go in: asked for, and the block partition is the default one.
+  bool samplesLoops() const { return SampleLoops && !SeedBlocks && !CoarseBlocks; }
 };
 
 /// Which sources a wrapper instruments: mpiete-cc C sources; mpiete-fc Fortran sources (fixed

@@ -17,8 +17,7 @@ std::string_view toString(Variant V);
 /// The edits of one variant of a C unit (docs/transforms.md): a prelude, block hooks, whole
 /// loops wrapped with a trip counter, MPI calls renamed to the runtime with their site id.
 /// SampleHooks: the timing variant gets the sampled loops' hooks too (docs/probes.md, "Sampled
-/// loops": opt-in at build time, since idle they still cost the compiled code); the trace
-/// variant never does.
+/// loops": opt-in at build time); the trace variant never does.
 EditSet instrumentC(const UnitModel &Model, Variant V, bool SampleHooks = false);
 
 /// The instrumented text, or nothing with Error set when the edits conflict.
