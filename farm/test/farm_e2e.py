@@ -3,9 +3,10 @@
 
 usage: farm_e2e.py --build BUILD --source SRC --work WORK --program farm-1d|farm-2d|...
 
-1. `make CC=BUILD/bin/mpiete-cc` and `make` (mpicc): the native, instrumented and trace-probe
-   builds print the same at 4 ranks (MPIETE_TASK vanishes outside the probes, and the probes
-   compute what the program computes).
+1. `make CC=BUILD/bin/mpiete-cc` and `make` (mpicc), or for a Fortran farm (f77-farm, f90-farm:
+   the comment directives C$MPIETE TASK / !$mpiete task) `make FC=BUILD/bin/mpiete-fc` and
+   `make` (mpif90): the native, instrumented and trace-probe builds print the same at 4 ranks
+   (the marker vanishes outside the probes, and the probes compute what the program computes).
 2. probe-program --task-set writes the task set (traces/tasks.yaml: the grid, nothing measured), then
    probe-compute --tasks-subset C --tasks-grid traces/tasks.yaml: machine.tasks.yaml lists
    every task as a grid and exactly the subset's tasks as measured (both ends of every
@@ -31,14 +32,26 @@ import sys
 import yaml
 
 CASES = {
-    # program: (arguments, --tasks-subset, grid, measured parameters). farm-1d: ceil(48 / 8) = 6
-    # of 0..47, k * 47 / 5 rounded; farm-2d: 3 of 0..5 (0, 2.5 rounded up, 5), 2 of 0..3.
-    "farm-1d": (["48", "20000"], 8, [[0, 47, 1]], [[0], [9], [19], [28], [38], [47]]),
+    # program: (arguments, --tasks-subset, grid, measured parameters, language: "c" builds with
+    # CC=mpiete-cc, "fortran" with FC=mpiete-fc). farm-1d: ceil(48 / 8) = 6 of 0..47,
+    # k * 47 / 5 rounded; farm-2d: 3 of 0..5 (0, 2.5 rounded up, 5), 2 of 0..3.
+    "farm-1d": (["48", "20000"], 8, [[0, 47, 1]], [[0], [9], [19], [28], [38], [47]], "c"),
     "farm-2d": (["6", "4", "4", "200"], 2, [[0, 5, 1], [0, 3, 1]],
-                [[i, j] for i in (0, 3, 5) for j in (0, 3)]),
+                [[i, j] for i in (0, 3, 5) for j in (0, 3)], "c"),
     # farm-2d whose parameters are elements 1 and 2 of the work message (task number, i, j).
     "farm-2d-message": (["6", "4", "4", "200"], 2, [[0, 5, 1], [0, 3, 1]],
-                        [[i, j] for i in (0, 3, 5) for j in (0, 3)]),
+                        [[i, j] for i in (0, 3, 5) for j in (0, 3)], "c"),
+    # f77-farm: farm-2d's tiles in fixed-form Fortran 77, 6 x 5 tiles of 8 x 8 points, 500
+    # iterations at most; C$MPIETE TASK(I, J) in tile.f, parameters 1-based. ceil(6 / 2) = 3
+    # of 1..6: indices k * 5 / 2 = 0, 2.5 rounded up to 3, 5, so tiles 1, 4, 6; ceil(5 / 2) = 3
+    # of 1..5: indices k * 4 / 2 = 0, 2, 4, so 1, 3, 5. 9 of the 30 tasks measured.
+    "f77-farm": (["6", "5", "8", "500"], 2, [[1, 6, 1], [1, 5, 1]],
+                 [[i, j] for i in (1, 4, 6) for j in (1, 3, 5)], "fortran"),
+    # f90-farm: farm-1d's costs in free-form Fortran 90, 40 tasks of base 20000; !$mpiete
+    # task(i) in the module farm_costs, tasks 1..40. ceil(40 / 8) = 5 of 1..40: indices
+    # k * 39 / 4 = 0, 9.75, 19.5, 29.25, 39 rounded (halves up) to 0, 10, 20, 29, 39, so tasks
+    # 1, 11, 21, 30, 40.
+    "f90-farm": (["40", "20000"], 8, [[1, 40, 1]], [[1], [11], [21], [30], [40]], "fortran"),
 }
 
 
@@ -61,7 +74,7 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--program", required=True, choices=sorted(CASES))
     a = ap.parse_args()
-    args, stride, grid, measured = CASES[a.program]
+    args, stride, grid, measured, language = CASES[a.program]
     src = os.path.join(a.source, "test-programs", a.program)
     work = os.path.abspath(a.work)
     shutil.rmtree(work, ignore_errors=True)
@@ -69,13 +82,19 @@ def main():
     env = dict(os.environ)
     env["PATH"] = os.path.join(a.build, "bin") + os.pathsep + env["PATH"]
     env.pop("MPIETE_CC", None)
+    env.pop("MPIETE_FC", None)
     env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                OMPI_MCA_rmaps_base_oversubscribe="1")
     cc, ref = os.path.join(work, "cc"), os.path.join(work, "ref")
-    run(["make", "CC=mpiete-cc", "O=" + cc, "MPIETE_INCLUDE=" + os.path.join(a.source, "abi", "include")],
-        src, env, "make CC=mpiete-cc")
-    run(["make", "O=" + ref, "MPIETE_INCLUDE=" + os.path.join(a.source, "abi", "include")], src, env,
-        "make (mpicc)")
+    if language == "fortran":  # the directives are comments: no header to find
+        run(["make", "FC=mpiete-fc", "O=" + cc], src, env, "make FC=mpiete-fc")
+        run(["make", "O=" + ref], src, env, "make (mpif90)")
+    else:
+        run(["make", "CC=mpiete-cc", "O=" + cc,
+             "MPIETE_INCLUDE=" + os.path.join(a.source, "abi", "include")],
+            src, env, "make CC=mpiete-cc")
+        run(["make", "O=" + ref, "MPIETE_INCLUDE=" + os.path.join(a.source, "abi", "include")],
+            src, env, "make (mpicc)")
     app = a.program
     outs = {}
     for name, exe in [("native", os.path.join(ref, app)), ("instrumented", os.path.join(cc, app)),

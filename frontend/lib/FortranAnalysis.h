@@ -362,6 +362,16 @@ void buildProcedureBlocks(const SourceMap &SM, const std::string &MainText,
                           const FortranFrontendOptions &Opts, UnitModel &Model,
                           DiagnosticSink &Diags);
 
+/// The task markers of the main file (`!$mpiete task(params)` .. `!$mpiete end task`,
+/// docs/taskfarm.md) into Model.Tasks, each with the declaration of its procedure's hook
+/// (Model.CounterDecls); a located error for a directive the probes cannot honour: unpaired or
+/// nested, not enclosing whole statements of one block, a body that calls MPI or is left
+/// other than at its end (FortranBlocks.cpp).
+void findTaskRegions(const SourceMap &SM, const std::string &MainText,
+                     const CommunicationAnalysis &CA, const std::vector<ProcInfo> &Procs,
+                     const p::Program &Prog, const FortranFrontendOptions &Opts, UnitModel &Model,
+                     DiagnosticSink &Diags);
+
 /// Seed 004 section 3.1.1, issue 15: whether nothing stops the timing probe from sampling D
 /// (ComputeEdits::SampledLoop), as far as D itself and the jumps of its procedure (Exec, whose
 /// jump targets are Targets) tell: a counted DO with no MPI call, no call that communicates or

@@ -6,12 +6,48 @@
 
 #include "mpiete/frontend/BlockPartition.h"
 
+#include <cstring>
 #include <map>
+#include <utility>
 
 namespace mpiete {
 using namespace fortran;
 
 namespace {
+
+/// Where a procedure's new declarations go (D.Offset, D.After): at the end of its USE / IMPORT
+/// / IMPLICIT statements, which every declaration may follow; without those, after the
+/// procedure's first statement, or before the first statement of a main program without one.
+bool placeDeclarations(const SourceMap &SM, const ProcInfo &P, CounterDecl &D,
+                       DiagnosticSink &Diags) {
+  std::optional<unsigned> After;
+  LastStatementWalker W{SM, After};
+  const p::SpecificationPart &Spec = *P.Spec;
+  p::Walk(std::get<std::list<p::Statement<Fortran::common::Indirection<p::UseStmt>>>>(Spec.t), W);
+  p::Walk(std::get<std::list<p::Statement<Fortran::common::Indirection<p::ImportStmt>>>>(Spec.t),
+          W);
+  p::Walk(std::get<p::ImplicitPart>(Spec.t), W);
+  if (!After)
+    After = SM.endOf(P.UnitStmt);
+  if (After) {
+    D.Offset = *After;
+    D.After = true;
+    return true;
+  }
+  p::CharBlock First = spanOf(Spec);
+  if (First.empty())
+    First = spanOf(*P.Exec);
+  auto B = SM.beginOf(First);
+  if (!B) {
+    Diags.error(SM.loc(First),
+                "cannot find where to declare mpiete's hooks in procedure '" + P.Name + "'",
+                "unsupported");
+    return false;
+  }
+  D.Offset = *B;
+  D.After = false;
+  return true;
+}
 
 /// The labels of every plain `GOTO L` under a node.
 struct GotoFinder {
@@ -546,13 +582,14 @@ private:
   /// Segments: a loop of pure computation the timing probe may sample (sampleable), except
   /// where its terminal statement is shared with an enclosing labelled DO (no place after this
   /// loop only) or it comes from an included file or a macro. Its hooks: after the DO statement
-  /// and after the loop (ComputeEdits::SampledLoop).
+  /// and after the loop (ComputeEdits::SampledLoop), nor in a task's body, whose own time is
+  /// the task's cost (docs/taskfarm.md; findTaskRegions ran first).
   bool sampledLoop(const p::DoConstruct &D, const p::Statement<p::NonLabelDoStmt> &DoS,
                    std::optional<p::Label> Lab) {
     if (sharesTerminal(Lab) || !sampleable(D, CA, *Exec, Targets))
       return false;
     const auto At = doPositions(D, DoS);
-    if (!At)
+    if (!At || inTask(At->Begin))
       return false;
     p::CharBlock Span = spanOf(D);
     ComputeEdits E;
@@ -631,35 +668,16 @@ private:
     D.CapHook = CapHook;
     D.OpaqueCapHook = OpaqueCapHook;
     D.SampleHook = SampleHook;
-    std::optional<unsigned> After;
-    LastStatementWalker W{SM, After};
-    const p::SpecificationPart &Spec = *P.Spec;
-    p::Walk(std::get<std::list<p::Statement<Fortran::common::Indirection<p::UseStmt>>>>(Spec.t), W);
-    p::Walk(std::get<std::list<p::Statement<Fortran::common::Indirection<p::ImportStmt>>>>(Spec.t),
-            W);
-    p::Walk(std::get<p::ImplicitPart>(Spec.t), W);
-    if (!After)
-      After = SM.endOf(P.UnitStmt);
-    if (After) {
-      D.Offset = *After;
-      D.After = true;
-    } else {
-      // A main program without a PROGRAM statement: before its first statement.
-      p::CharBlock First = spanOf(Spec);
-      if (First.empty())
-        First = spanOf(*P.Exec);
-      auto B = SM.beginOf(First);
-      if (!B) {
-        Diags.error(SM.loc(First),
-                    "cannot find where to declare the loop counters of procedure '" + Procedure +
-                        "'",
-                    "unsupported");
-        return;
-      }
-      D.Offset = *B;
-      D.After = false;
-    }
-    Model.CounterDecls.push_back(std::move(D));
+    if (placeDeclarations(SM, P, D, Diags))
+      Model.CounterDecls.push_back(std::move(D));
+  }
+
+  bool inTask(unsigned Offset) const {
+    const auto Line = static_cast<unsigned>(
+        std::count(Main.begin(), Main.begin() + std::min<size_t>(Offset, Main.size()), '\n'));
+    return std::any_of(Model.Tasks.begin(), Model.Tasks.end(), [Line](const TaskRegion &T) {
+      return Line > T.BeginLine && Line < T.EndLine;
+    });
   }
 
   Block newBlock(BlockKind K, p::CharBlock Begin, p::CharBlock End) {
@@ -841,6 +859,467 @@ void fortran::buildProcedureBlocks(const SourceMap &SM, const std::string &MainT
       Builder.procedure(P);
     else
       Builder.quietProcedure(P);
+  }
+}
+
+namespace {
+
+/// One `!$mpiete` directive line of the main file.
+struct TaskDirective {
+  unsigned Line = 0;  ///< from 0
+  unsigned Col = 0;   ///< of the comment character, from 1 (the diagnostics' column)
+  unsigned Begin = 0; ///< the line's first byte
+  unsigned End = 0;   ///< one past its last byte (its '\n' excluded)
+  bool Open = false;  ///< `task(...)`; else `end task`
+  std::vector<std::string> Params;
+};
+
+/// A directive's text after its sentinel, read case-insensitively with blanks ignored between
+/// words (fixed form ignores them everywhere): `task(expr, ...)` or `end task`, then at most a
+/// comment. Empty Error: a directive; else why it is none.
+TaskDirective parseTaskDirective(const std::string &Rest, std::string &Error) {
+  TaskDirective D;
+  size_t I = 0;
+  auto Blanks = [&] {
+    while (I < Rest.size() && (Rest[I] == ' ' || Rest[I] == '\t' || Rest[I] == '\r'))
+      ++I;
+  };
+  auto Word = [&](const char *W) {
+    size_t J = I;
+    for (const char *C = W; *C; ++C) {
+      while (J < Rest.size() && (Rest[J] == ' ' || Rest[J] == '\t'))
+        ++J;
+      if (J >= Rest.size() || std::tolower(static_cast<unsigned char>(Rest[J])) != *C)
+        return false;
+      ++J;
+    }
+    I = J;
+    return true;
+  };
+  auto Tail = [&] {
+    Blanks();
+    if (I < Rest.size() && Rest[I] != '!')
+      Error = "unexpected '" + Rest.substr(I) + "' after the directive";
+  };
+  Blanks();
+  if (Word("end")) {
+    if (!Word("task"))
+      Error = "expected 'end task'";
+    else
+      Tail();
+    return D;
+  }
+  if (!Word("task")) {
+    Error = "unknown mpiete directive '" + Rest.substr(I) +
+            "': the directives are 'task(parameters)' and 'end task'";
+    return D;
+  }
+  D.Open = true;
+  Blanks();
+  if (I >= Rest.size() || Rest[I] != '(') {
+    Error = "expected '(' and the task's parameters after 'task'";
+    return D;
+  }
+  int Depth = 0;
+  char Quote = 0;
+  std::string Param;
+  for (++I; I < Rest.size(); ++I) {
+    const char C = Rest[I];
+    if (Quote) {
+      Quote = C == Quote ? 0 : Quote;
+    } else if (C == '\'' || C == '"') {
+      Quote = C;
+    } else if (C == '(') {
+      ++Depth;
+    } else if (C == ')' && Depth > 0) {
+      --Depth;
+    } else if ((C == ')' || C == ',') && Depth == 0) {
+      const size_t F = Param.find_first_not_of(" \t"), L = Param.find_last_not_of(" \t\r");
+      if (F == std::string::npos) {
+        Error = "an empty task parameter";
+        return D;
+      }
+      D.Params.push_back(Param.substr(F, L - F + 1));
+      Param.clear();
+      if (C == ')')
+        break;
+      continue;
+    }
+    Param += C;
+  }
+  if (I >= Rest.size()) {
+    Error = "the task's parameters have no closing ')' on the directive's line (a directive "
+            "is not continued)";
+    return D;
+  }
+  ++I;
+  if (D.Params.size() > 8)
+    Error = "a task has 1 to 8 parameters, this one " + std::to_string(D.Params.size());
+  else
+    Tail();
+  return D;
+}
+
+/// Statements and executable constructs of a node, as [begin, end) offsets in the main file.
+struct SpanCollector {
+  const SourceMap &SM;
+  std::vector<std::pair<unsigned, unsigned>> Statements, Constructs;
+  template <typename T> bool Pre(const T &) { return true; }
+  template <typename T> void Post(const T &) {}
+  template <typename T> bool Pre(const p::Statement<T> &S) {
+    add(Statements, S.source);
+    return true;
+  }
+  template <typename T> bool Pre(const p::UnlabeledStatement<T> &S) {
+    add(Statements, S.source);
+    return true;
+  }
+  bool Pre(const p::ExecutionPartConstruct &E) {
+    add(Constructs, spanOf(E));
+    return true;
+  }
+  void add(std::vector<std::pair<unsigned, unsigned>> &To, p::CharBlock B) {
+    const auto Bg = SM.beginOf(B), En = SM.endOf(B);
+    if (Bg && En)
+      To.push_back({*Bg, *En});
+  }
+};
+
+/// The control flow a task's body may not take out of it (or into it) in one procedure: jumps
+/// to labels, EXIT and CYCLE with the DO loop they leave, RETURN, and where each label is.
+struct FlowCollector {
+  const SourceMap &SM;
+  struct Jump {
+    unsigned At = 0;
+    p::CharBlock Source;
+    std::optional<p::Label> Target;                    ///< a label; none: an assigned GOTO
+    std::optional<std::pair<unsigned, unsigned>> Loop; ///< EXIT / CYCLE: the loop's span
+    bool Leaves = false;                               ///< RETURN or an alternate return
+    const char *What = "";
+  };
+  std::vector<Jump> Jumps;
+  std::map<p::Label, unsigned> Labels;
+  unsigned At = 0;
+  p::CharBlock Source;
+  struct Loop {
+    std::optional<std::string> Name;
+    std::pair<unsigned, unsigned> Span;
+  };
+  std::vector<Loop> Loops;
+
+  template <typename T> bool Pre(const T &) { return true; }
+  template <typename T> void Post(const T &) {}
+  template <typename T> bool Pre(const p::Statement<T> &S) {
+    enter(S.source);
+    if (S.label)
+      Labels[*S.label] = At;
+    return true;
+  }
+  template <typename T> bool Pre(const p::UnlabeledStatement<T> &S) {
+    enter(S.source);
+    return true;
+  }
+  void enter(p::CharBlock B) {
+    if (auto O = SM.beginOf(B)) {
+      At = *O;
+      Source = B;
+    }
+  }
+  void jump(std::optional<p::Label> L, const char *What, bool Leaves = false) {
+    Jump J;
+    J.At = At;
+    J.Source = Source;
+    J.Target = L;
+    J.Leaves = Leaves;
+    J.What = What;
+    Jumps.push_back(J);
+  }
+  bool Pre(const p::DoConstruct &D) {
+    const auto &Stmt = std::get<p::Statement<p::NonLabelDoStmt>>(D.t);
+    const auto &Name = std::get<std::optional<p::Name>>(Stmt.statement.t);
+    const p::CharBlock Span = spanOf(D);
+    const auto Bg = SM.beginOf(Span), En = SM.endOf(Span);
+    Loops.push_back({Name ? std::optional<std::string>(lower(Name->ToString())) : std::nullopt,
+                     {Bg.value_or(0), En.value_or(0)}});
+    return true;
+  }
+  void Post(const p::DoConstruct &) { Loops.pop_back(); }
+  void leaveLoop(const std::optional<p::Name> &Name, const char *What) {
+    Jump J;
+    J.At = At;
+    J.Source = Source;
+    J.What = What;
+    for (auto It = Loops.rbegin(); It != Loops.rend(); ++It)
+      if (!Name || (It->Name && *It->Name == lower(Name->ToString()))) {
+        J.Loop = It->Span;
+        break;
+      }
+    if (!J.Loop) // a named construct that is no DO loop: where it ends is not known here
+      J.Loop = std::pair<unsigned, unsigned>{0, 0};
+    Jumps.push_back(J);
+  }
+  bool Pre(const p::ExitStmt &S) {
+    leaveLoop(S.v, "EXIT");
+    return true;
+  }
+  bool Pre(const p::CycleStmt &S) {
+    leaveLoop(S.v, "CYCLE");
+    return true;
+  }
+  bool Pre(const p::GotoStmt &S) {
+    jump(S.v, "GOTO");
+    return true;
+  }
+  bool Pre(const p::ComputedGotoStmt &S) {
+    for (p::Label L : std::get<std::list<p::Label>>(S.t))
+      jump(L, "computed GOTO");
+    return true;
+  }
+  bool Pre(const p::AssignedGotoStmt &) {
+    jump(std::nullopt, "assigned GOTO");
+    return true;
+  }
+  bool Pre(const p::ArithmeticIfStmt &S) {
+    jump(std::get<1>(S.t), "arithmetic IF");
+    jump(std::get<2>(S.t), "arithmetic IF");
+    jump(std::get<3>(S.t), "arithmetic IF");
+    return true;
+  }
+  bool Pre(const p::ErrLabel &S) {
+    jump(S.v, "ERR=");
+    return true;
+  }
+  bool Pre(const p::EndLabel &S) {
+    jump(S.v, "END=");
+    return true;
+  }
+  bool Pre(const p::EorLabel &S) {
+    jump(S.v, "EOR=");
+    return true;
+  }
+  bool Pre(const p::AltReturnSpec &) {
+    jump(std::nullopt, "alternate return", /*Leaves=*/true);
+    return true;
+  }
+  bool Pre(const p::ReturnStmt &) {
+    jump(std::nullopt, "RETURN", /*Leaves=*/true);
+    return true;
+  }
+};
+
+/// The statements of a task's body that call MPI, or a procedure that does.
+struct BodyCalls {
+  const SourceMap &SM;
+  const CommunicationAnalysis &CA;
+  unsigned Begin, End;
+  std::optional<p::CharBlock> First;
+  template <typename T> bool Pre(const T &) { return true; }
+  template <typename T> void Post(const T &) {}
+  template <typename T> bool Pre(const p::Statement<T> &S) {
+    check(S.source, S.statement);
+    return true;
+  }
+  template <typename T> bool Pre(const p::UnlabeledStatement<T> &S) {
+    check(S.source, S.statement);
+    return true;
+  }
+  template <typename T> void check(p::CharBlock Src, const T &Stmt) {
+    const auto At = SM.beginOf(Src);
+    if (First || !At || *At < Begin || *At >= End)
+      return;
+    StmtFacts F;
+    FactsWalker W{CA, F};
+    p::Walk(Stmt, W);
+    if (F.MpiCall || F.CommunicatingCall)
+      First = Src;
+  }
+};
+
+} // namespace
+
+void fortran::findTaskRegions(const SourceMap &SM, const std::string &MainText,
+                              const CommunicationAnalysis &CA, const std::vector<ProcInfo> &Procs,
+                              const p::Program &Prog, const FortranFrontendOptions &Opts,
+                              UnitModel &Model, DiagnosticSink &Diags) {
+  // The directive lines, in order.
+  std::vector<TaskDirective> Found;
+  const std::string &File = Model.Source;
+  unsigned Line = 0;
+  for (size_t Start = 0; Start < MainText.size(); ++Line) {
+    size_t Stop = MainText.find('\n', Start);
+    if (Stop == std::string::npos)
+      Stop = MainText.size();
+    const std::string Text = MainText.substr(Start, Stop - Start);
+    size_t S = std::string::npos;
+    if (Opts.FixedForm && !Text.empty() && std::strchr("cC*!", Text[0]))
+      S = 1;
+    else if (size_t F = Text.find_first_not_of(" \t"); F != std::string::npos && Text[F] == '!')
+      S = F + 1;
+    if (S != std::string::npos && lower(Text.substr(S, 7)) == "$mpiete" &&
+        (Text.size() == S + 7 || !std::isalnum(static_cast<unsigned char>(Text[S + 7])))) {
+      std::string Error;
+      TaskDirective D = parseTaskDirective(Text.substr(S + 7), Error);
+      D.Line = Line;
+      D.Col = static_cast<unsigned>(S);
+      D.Begin = static_cast<unsigned>(Start);
+      D.End = static_cast<unsigned>(Stop);
+      if (!Error.empty())
+        Diags.error({File, Line + 1, D.Col}, Error, "task");
+      else
+        Found.push_back(std::move(D));
+    }
+    Start = Stop + 1;
+  }
+  if (Found.empty())
+    return;
+  if (Opts.Mode != Partition::Segments) {
+    Diags.error({File, Found[0].Line + 1, Found[0].Col},
+                "task directives need the default partition (segments); seed 004's fine "
+                "partition (--seed-blocks) does not place blocks around them",
+                "task");
+    return;
+  }
+  // Pairs, in order, without nesting.
+  std::vector<std::pair<const TaskDirective *, const TaskDirective *>> Pairs;
+  const TaskDirective *Open = nullptr;
+  for (const TaskDirective &D : Found) {
+    if (D.Open && Open) {
+      Diags.error({File, D.Line + 1, D.Col},
+                  "a task inside the task opened at line " + std::to_string(Open->Line + 1) +
+                      ": tasks do not nest",
+                  "task");
+      return;
+    }
+    if (!D.Open && !Open) {
+      Diags.error({File, D.Line + 1, D.Col}, "'end task' without a 'task' before it", "task");
+      return;
+    }
+    if (D.Open)
+      Open = &D;
+    else
+      Pairs.push_back({std::exchange(Open, nullptr), &D});
+  }
+  if (Open) {
+    Diags.error({File, Open->Line + 1, Open->Col}, "this task has no 'end task'", "task");
+    return;
+  }
+
+  SpanCollector All{SM, {}, {}};
+  p::Walk(Prog, All);
+  std::vector<SpanCollector> PerProc;
+  for (const ProcInfo &P : Procs) {
+    SpanCollector C{SM, {}, {}};
+    p::Walk(*P.Exec, C);
+    PerProc.push_back(std::move(C));
+  }
+  std::map<size_t, bool> Declared; // procedures that declare the hook
+  for (const auto &[BeginD, EndD] : Pairs) {
+    const unsigned B = BeginD->End, E = EndD->Begin;
+    const std::string Where = "the task of lines " + std::to_string(BeginD->Line + 1) + "-" +
+                              std::to_string(EndD->Line + 1);
+    // Every statement between the directives must lie in an executable construct of one
+    // procedure that lies between them whole.
+    std::optional<size_t> Owner;
+    std::optional<std::pair<unsigned, unsigned>> Stray, First;
+    for (const auto &St : All.Statements) {
+      if (St.second <= B || St.first >= E)
+        continue;
+      if (!First || St.first < First->first)
+        First = St;
+      bool Whole = false;
+      for (size_t K = 0; K < Procs.size() && !Whole; ++K)
+        for (const auto &C : PerProc[K].Constructs)
+          if (C.first >= B && C.second <= E && C.first <= St.first && St.second <= C.second) {
+            Whole = true;
+            if (!Owner)
+              Owner = K;
+            else if (*Owner != K)
+              Whole = false;
+            break;
+          }
+      if (!Whole && !Stray)
+        Stray = St;
+    }
+    if (!First) {
+      Diags.error({File, BeginD->Line + 1, BeginD->Col}, Where + " holds no statement", "task");
+      continue;
+    }
+    auto LocAt = [&](unsigned Offset) {
+      const unsigned L =
+          static_cast<unsigned>(std::count(MainText.begin(), MainText.begin() + Offset, '\n'));
+      const size_t LineStart = MainText.rfind('\n', Offset == 0 ? 0 : Offset - 1);
+      const unsigned Col = static_cast<unsigned>(
+          LineStart == std::string::npos || Offset == 0 ? Offset + 1 : Offset - LineStart);
+      return DiagLoc{File, L + 1, Col};
+    };
+    if (Stray || !Owner) {
+      Diags.error(LocAt(Stray ? Stray->first : First->first),
+                  "this statement is not whole inside " + Where +
+                      ": the directives must enclose whole executable statements of one "
+                      "block (not part of a DO, IF or other construct, nor declarations)",
+                  "task");
+      continue;
+    }
+    const ProcInfo &P = Procs[*Owner];
+    if (P.Pure) {
+      Diags.error({File, BeginD->Line + 1, BeginD->Col},
+                  Where + " is in the PURE or ELEMENTAL procedure '" + P.Name +
+                      "', which cannot call the task's hooks",
+                  "task");
+      continue;
+    }
+    BodyCalls Calls{SM, CA, B, E, std::nullopt};
+    p::Walk(*P.Exec, Calls);
+    if (Calls.First) {
+      Diags.error(SM.loc(*Calls.First),
+                  "this statement of " + Where +
+                      " calls MPI (or a procedure that does): a task's body only computes",
+                  "task");
+      continue;
+    }
+    FlowCollector Flow{SM, {}, {}, 0, {}, {}};
+    p::Walk(*P.Exec, Flow);
+    bool Bad = false;
+    for (const FlowCollector::Jump &J : Flow.Jumps) {
+      const bool In = J.At >= B && J.At < E;
+      std::string Why;
+      if (J.Loop) {
+        if (In && !(J.Loop->first >= B && J.Loop->second <= E && J.Loop->second > 0))
+          Why = std::string(J.What) + " leaves " + Where + " (its loop is not inside it)";
+      } else if (J.Leaves || !J.Target) {
+        if (In)
+          Why = std::string(J.What) + " leaves " + Where;
+      } else if (auto It = Flow.Labels.find(*J.Target); It != Flow.Labels.end()) {
+        const bool TargetIn = It->second >= B && It->second < E;
+        if (In && !TargetIn)
+          Why = std::string(J.What) + " to label " + std::to_string(*J.Target) + " leaves " + Where;
+        else if (!In && TargetIn)
+          Why = std::string(J.What) + " to label " + std::to_string(*J.Target) + " jumps into " +
+                Where;
+      }
+      if (!Why.empty()) {
+        Diags.error(SM.loc(J.Source), Why + ": a task is left only at its end ('end task')",
+                    "task");
+        Bad = true;
+        break;
+      }
+    }
+    if (Bad)
+      continue;
+    TaskRegion R;
+    R.BeginLine = BeginD->Line;
+    R.EndLine = EndD->Line;
+    R.FirstLine =
+        static_cast<unsigned>(std::count(MainText.begin(), MainText.begin() + First->first, '\n'));
+    R.Params = BeginD->Params;
+    Model.Tasks.push_back(std::move(R));
+    if (!Declared[*Owner]) {
+      CounterDecl D;
+      D.TaskHook = true;
+      if (placeDeclarations(SM, P, D, Diags))
+        Model.CounterDecls.push_back(std::move(D));
+      Declared[*Owner] = true;
+    }
   }
 }
 

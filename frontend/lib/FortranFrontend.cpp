@@ -464,6 +464,8 @@ bool analyzeFortran(p::Parsing &Parsing, const FortranFrontendOptions &Opts, Uni
   MpiUseChecker Checker(SM, CA, Opts, Model, Diags);
   p::Walk(Prog, Checker);
 
+  // The tasks first: no loop of a task's body is sampled.
+  findTaskRegions(SM, MainText, CA, PC.Procs, Prog, Opts, Model, Diags);
   buildProcedureBlocks(SM, MainText, CA, PC.Procs, Opts, Model, Diags);
 
   // Module procedures that communicate (or may: `? name`), for the units that use these modules.

@@ -59,6 +59,19 @@ extern "C" decltype(mpiete_sample_skip_) mpiete_sample_skip__
 
 MPIETE_FORTRAN_HOOK(mpiete_sample_exit) { mpiete_sample_exit(site(unit, idx)); }
 
+// `IF (MPIETE_TASK_BEGIN(N, (/INT(p1, 8), .., INT(pN, 8)/)) .NE. 0) THEN` .. `CALL
+// MPIETE_TASK_END()`: the task marker `!$mpiete task(...)` .. `!$mpiete end task` (both
+// variants; docs/taskfarm.md), the C marker's hooks with the parameters as INTEGER(8).
+extern "C" MPI_Fint mpiete_task_begin_(const MPI_Fint *n, const int64_t *params) {
+  static_assert(sizeof(int64_t) == sizeof(long long));
+  return mpiete_task_begin(static_cast<int>(*n), reinterpret_cast<const long long *>(params));
+}
+extern "C" decltype(mpiete_task_begin_) mpiete_task_begin__
+    __attribute__((alias("mpiete_task_begin_")));
+
+extern "C" void mpiete_task_end_() { (void)mpiete_task_end(); }
+extern "C" decltype(mpiete_task_end_) mpiete_task_end__ __attribute__((alias("mpiete_task_end_")));
+
 #if defined(MPIETE_VARIANT_TRACE)
 
 MPIETE_FORTRAN_HOOK(mpiete_tr_block) { mpiete_tr_block(site(unit, idx)); }

@@ -104,8 +104,9 @@ bool writeUnitOutputs(const UnitModel &Model, const std::string &Text, const std
   }
   if (!Out.NativeOut.empty()) {
     // A unit with no MPI call is built natively, unless its timing variant samples a loop of
-    // pure computation (docs/probes.md, "Sampled loops"): kernels are usually in such files.
-    if (Model.Sites.empty() && !Samples)
+    // pure computation (docs/probes.md, "Sampled loops"): kernels are usually in such files;
+    // nor is a Fortran unit that marks a task of a task farm (docs/taskfarm.md).
+    if (Model.Sites.empty() && !Samples && Model.Tasks.empty())
       return writeNativeNote(Out.NativeOut, "no MPI calls", Diags);
     std::remove(Out.NativeOut.c_str()); // a note of an earlier build
   }

@@ -97,6 +97,8 @@ public:
         Decls.push_back(Fixed ? "INTEGER*4 MPIETE_SAMPLE_ON" : "integer(4) :: mpiete_sample_on");
         Decls.push_back(kw("common /mpiete_smpl/ mpiete_sample_on"));
       }
+      if (D.TaskHook && !Skeleton)
+        Decls.push_back(Fixed ? "INTEGER MPIETE_TASK_BEGIN" : "integer :: mpiete_task_begin");
       for (const std::string &Decl : Decls) {
         if (D.After)
           after(D.Offset, Decl, /*LikeNext=*/true);
@@ -109,6 +111,11 @@ public:
         compute(B, Model.Computes[B.Compute]);
     for (const CallSite &S : Model.Sites)
       site(S);
+    // The skeleton runs no task: it drops their computation, as the C skeleton drops
+    // MPIETE_TASK's (docs/skeleton.md); the task set comes from the full trace probe.
+    if (!Skeleton)
+      for (const TaskRegion &T : Model.Tasks)
+        task(T);
     return assemble(Error);
   }
 
@@ -421,6 +428,35 @@ private:
           /*LikeNext=*/true);
     after(E.BodyBegin, kw("end if"), /*LikeNext=*/true);
     after(E.LoopEnd, hook("mpiete_sample_exit", B.Index));
+  }
+
+  /// A task of a task farm (docs/taskfarm.md): after `!$mpiete task(i, j)`,
+  ///     IF (MPIETE_TASK_BEGIN(2, (/INT(i, 8), INT(j, 8)/)) .NE. 0) THEN
+  /// runs the body when the probe's subset holds the task, and before `!$mpiete end task`
+  ///     CALL MPIETE_TASK_END()
+  ///     END IF
+  /// stops its clock: the C marker's one-trip loop (mpiete/task.h). The directives stay.
+  void task(const TaskRegion &T) {
+    std::vector<std::string> Args;
+    for (const std::string &P : T.Params)
+      Args.push_back(kw("int(") + P + ", 8)");
+    std::string Head = kw("if (mpiete_task_begin(") + std::to_string(T.Params.size()) + ", (/";
+    std::string Stmt = Head;
+    for (size_t K = 0; K < Args.size(); ++K)
+      Stmt += (K ? ", " : "") + Args[K];
+    const std::string Tail = "/)) " + kw(".ne. 0) then");
+    const std::string Like = L.text(T.FirstLine);
+    std::string Line = newLine(Stmt + Tail, Like);
+    if (!Fixed && Line.size() > 132) { // free form: a parameter per continuation line
+      const std::string Indent(statementColumn(Like) + 4, ' ');
+      Stmt = Head;
+      for (size_t K = 0; K < Args.size(); ++K)
+        Stmt += (K ? ", &\n" + Indent + "& " : "") + Args[K];
+      Line = newLine(Stmt + Tail, Like);
+    }
+    Edits[T.BeginLine].After.push_back(Line);
+    Edits[T.EndLine].Before.push_back(newLine(kw("call mpiete_task_end()"), Like));
+    Edits[T.EndLine].Before.push_back(newLine(kw("end if"), Like));
   }
 
   void compute(const Block &B, const ComputeEdits &E) {

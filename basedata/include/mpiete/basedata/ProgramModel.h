@@ -118,6 +118,17 @@ struct CounterDecl {
   bool CapHook = false;         ///< also the type of the cap hook (some loop of it Leaves)
   bool OpaqueCapHook = false;   ///< also the type of the opaque loops' cap hook
   bool SampleHook = false;      ///< also the type of the sampled loops' hook
+  bool TaskHook = false;        ///< also the type of the task marker's hook (TaskRegion)
+};
+
+/// Fortran: one task of a task farm, marked by the comment directives `!$mpiete task(i, j)` and
+/// `!$mpiete end task` (docs/taskfarm.md): the probes run the statements between them under
+/// `IF (MPIETE_TASK_BEGIN(2, (/INT(i, 8), INT(j, 8)/)) .NE. 0) THEN` .. `CALL MPIETE_TASK_END()`
+/// / `END IF`, the C marker's one-trip loop. The directive lines stay as they are.
+struct TaskRegion {
+  unsigned BeginLine = 0, EndLine = 0; ///< the directives' lines, from 0
+  unsigned FirstLine = 0;              ///< the line of the body's first statement, from 0
+  std::vector<std::string> Params;     ///< the parameters' expressions as written
 };
 
 /// A statement the skeleton trace probe leaves out (docs/skeleton.md): the text [Begin, End) of
@@ -167,6 +178,7 @@ struct UnitModel {
   bool FixedForm = false;
   unsigned FixedColumns = 72; ///< the statement field ends here (-ffixed-line-length-N)
   std::vector<CounterDecl> CounterDecls;
+  std::vector<TaskRegion> Tasks;
   // C only, when the skeleton was asked for (not in the block map): the removals of the
   // skeleton trace probe and the number of statements the slice looked at.
   bool Sliced = false;
