@@ -673,6 +673,8 @@ private:
   }
 
   bool inTask(unsigned Offset) const {
+    if (Model.Tasks.empty())
+      return false;
     const auto Line = static_cast<unsigned>(
         std::count(Main.begin(), Main.begin() + std::min<size_t>(Offset, Main.size()), '\n'));
     return std::any_of(Model.Tasks.begin(), Model.Tasks.end(), [Line](const TaskRegion &T) {

@@ -2,35 +2,79 @@
 // (runtime/unittests/SampleRulesTest.cpp).
 #include "TimingSample.h"
 
+#include <algorithm>
+
 namespace mpiete::sample {
+
+namespace {
+
+double median3(double A, double B, double C) {
+  return std::max(std::min(A, B), std::min(std::max(A, B), C));
+}
+
+} // namespace
 
 void EntryEstimate::measured(uint32_t J, double Nanos) {
   ++Run;
   MeasuredNanos += Nanos;
-  const bool Warm = J == 0;
-  if (!Warm) {
-    Sum += Nanos;
-    SumSq += Nanos * Nanos;
-    ++N;
+  if (J == 0) { // the warm-up: cold caches, first touches; timed but not used while others are
+    if (!HaveWarm)
+      Warm = Nanos;
+    HaveWarm = true;
+    return;
   }
-  // The skipped iterations between two measured ones: on the line between them (a loop whose
-  // iterations grow or shrink with the index, a triangular loop nest, is followed). After the
-  // warm-up alone none are skipped (alwaysRun), so a warm-up never sets their time.
-  if (Pending > 0) {
-    const double Left = HavePrev && !PrevWarm ? Prev : Nanos;
-    Credit += static_cast<double>(Pending) * (Left + Nanos) / 2;
+  Sum += Nanos;
+  SumSq += Nanos * Nanos;
+  ++N;
+  if (Finals == 0 && !HaveLast) {
+    // The first: nothing before it to filter with (with alwaysRun the iterations after it run
+    // back to back, so its time stands for no skipped one but those, if any, before it).
+    Credit += static_cast<double>(Pending) * Nanos;
     Pending = 0;
+    F1 = Nanos;
+    J1 = J;
+    Finals = 1;
+    return;
   }
-  if (!Warm || !HavePrev) {
-    Prev = Nanos;
-    HavePrev = true;
-    PrevWarm = Warm;
+  if (HaveLast) { // Last's neighbours are known now: its filtered time is final
+    // Between them: its own time (a line, a step, any monotone run); else an outlier, replaced
+    // by the line between them at its index.
+    // The one before is taken as filtered: an outlier does not judge its neighbour.
+    const bool Between = std::min(F1, Nanos) <= Last && Last <= std::max(F1, Nanos);
+    const double F =
+        Between ? Last
+                : F1 + (Nanos - F1) * static_cast<double>(JLast - J1) / static_cast<double>(J - J1);
+    creditGap(F);
+    F2 = F1;
+    J2 = J1;
+    F1 = F;
+    J1 = JLast;
+    ++Finals;
   }
+  Last = Nanos;
+  JLast = J;
+  HaveLast = true;
+  Gap = Pending;
+  Pending = 0;
 }
 
 double EntryEstimate::finish() {
-  if (Pending > 0 && HavePrev)
-    Credit += static_cast<double>(Pending) * Prev;
+  if (HaveLast) {
+    // The last measured one has no next: the median of itself, the one before and where the
+    // line through the two before that puts it.
+    double F = Last;
+    if (Finals >= 2 && J1 > J2) {
+      const double Line =
+          F1 + (F1 - F2) * static_cast<double>(JLast - J1) / static_cast<double>(J1 - J2);
+      F = std::max(0.0, median3(Last, F1, Line));
+    }
+    creditGap(F);
+    F1 = F;
+    HaveLast = false;
+    ++Finals;
+  }
+  if (Pending > 0)
+    Credit += static_cast<double>(Pending) * (Finals > 0 ? F1 : HaveWarm ? Warm : 0.0);
   Pending = 0;
   return Credit;
 }

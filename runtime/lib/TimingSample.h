@@ -47,6 +47,14 @@ constexpr bool primes(uint32_t J, uint32_t Stride) {
 /// One entry of a sampled loop: the measured iterations' times in order, the skipped ones
 /// between them, and the time the skipped ones are estimated at. No allocation: a pure rule,
 /// unit-tested (runtime/unittests/SampleRulesTest.cpp).
+///
+/// Each measured iteration stands for the skipped ones around it by its filtered time: its own
+/// when it lies between the measured iterations before (filtered) and after it, else the line
+/// between those two at its index (the last one: the median of itself, the one before and the line
+/// through the two before that, at its index). A time on a line, a step, any monotone run is
+/// its own, so trends are followed exactly; one measured iteration that the host preempted (a
+/// time slice of milliseconds inside an iteration of microseconds) no longer stands for the
+/// Stride iterations around it.
 class EntryEstimate {
 public:
   /// Iteration J ran and took Nanos (J == 0 is the warm-up).
@@ -76,11 +84,24 @@ public:
   uint64_t N = 0;            ///< how many those are
 
 private:
+  /// The skipped iterations between the last final one (F1) and the one whose filtered time
+  /// waits for the next (Last) take the mean of their filtered times.
+  void creditGap(double Filtered) {
+    Credit += static_cast<double>(Gap) * (F1 + Filtered) / 2;
+    Gap = 0;
+  }
+
   double Credit = 0;
-  double Prev = 0; ///< the last measured iteration's time
-  bool HavePrev = false;
-  bool PrevWarm = false; ///< Prev is the warm-up's (replaced by the first measured one)
-  uint64_t Pending = 0;  ///< skipped or primers since Prev
+  double Warm = 0; ///< the warm-up's time: the skipped ones' only when nothing else ran
+  bool HaveWarm = false;
+  uint64_t Pending = 0; ///< skipped or primers since the last measured iteration
+  // The measured iterations after the warm-up, newest last: Last (its filtered time not final
+  // yet), F1 and F2 the final filtered times of the two before it, at iterations J1 and J2.
+  uint64_t Finals = 0; ///< how many filtered times are final (F1, F2 valid when >= 1, 2)
+  bool HaveLast = false;
+  double Last = 0, F1 = 0, F2 = 0;
+  uint32_t JLast = 0, J1 = 0, J2 = 0;
+  uint64_t Gap = 0; ///< skipped or primers between F1's iteration and Last
 };
 
 /// probe-compute's check: the header lines `# sampled-loop <loop> <entries> <run> <skipped>

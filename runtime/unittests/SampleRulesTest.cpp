@@ -107,4 +107,38 @@ TEST(SampleRulesTest, AnEntryOfStridePlusTwoIterationsRunsWhole) {
   EXPECT_DOUBLE_EQ(Skipped, 0.0);
 }
 
+// A measured iteration the host preempted (a time slice inside it) stands for no skipped one:
+// each measured time is replaced by the median of itself and its neighbours before it is used.
+TEST(SampleRulesTest, OnePreemptedMeasuredIterationDoesNotStandForTheSkippedOnes) {
+  // Stride 4 over 30 iterations: 0-5, 9, 13, 17, 21, 25, 29 measured; 13 took a time slice.
+  auto Time = [](uint32_t J) { return J == 13 ? 4000000.0 : 100.0; };
+  EntryEstimate E;
+  const double Skipped = sampleLoop(30, 4, Time, E);
+  EXPECT_EQ(E.Skipped + E.Primed, 30u - 12u);
+  EXPECT_DOUBLE_EQ(Skipped, 18 * 100.0);
+}
+
+TEST(SampleRulesTest, APreemptedIterationOnALineIsReplacedByTheLine) {
+  auto Line = [](uint32_t J) { return 100.0 + 10.0 * J; };
+  for (uint32_t Spike : {9u, 17u, 29u}) { // the first sparse one, an interior one, the last
+    auto Time = [&](uint32_t J) { return J == Spike ? 1e7 : Line(J); };
+    EntryEstimate E;
+    const double Skipped = sampleLoop(32, 4, Time, E); // 30 and 31 after the last, 29
+    EXPECT_DOUBLE_EQ(Skipped, sumOf(6, 8, Line) + sumOf(10, 12, Line) + sumOf(14, 16, Line) +
+                                  sumOf(18, 20, Line) + sumOf(22, 24, Line) + sumOf(26, 28, Line) +
+                                  2 * Line(29))
+        << "spike at " << Spike;
+  }
+}
+
+// A real change of pace between measured iterations (a loop whose second half does twice the
+// work) is kept: a step is a monotone run, its own median.
+TEST(SampleRulesTest, AStepInTheIterationsTimeIsFollowed) {
+  auto Time = [](uint32_t J) { return J < 16 ? 100.0 : 200.0; };
+  EntryEstimate E;
+  const double Skipped = sampleLoop(33, 4, Time, E); // 13 and 17 around the step
+  // Between 13 (100) and 17 (200) the line: 14-16 at 125, 150, 175.
+  EXPECT_DOUBLE_EQ(Skipped, 6 * 100.0 + (125.0 + 150.0 + 175.0) + 12 * 200.0);
+}
+
 } // namespace
