@@ -864,6 +864,30 @@ void fortran::buildProcedureBlocks(const SourceMap &SM, const std::string &MainT
   }
 }
 
+size_t fortran::taskSentinel(const std::string &Line, bool FixedForm) {
+  size_t S = std::string::npos;
+  if (FixedForm && !Line.empty() && std::strchr("cC*!", Line[0]))
+    S = 1;
+  else if (size_t F = Line.find_first_not_of(" \t"); F != std::string::npos && Line[F] == '!')
+    S = F + 1;
+  if (S == std::string::npos || lower(Line.substr(S, 7)) != "$mpiete" ||
+      (Line.size() > S + 7 && std::isalnum(static_cast<unsigned char>(Line[S + 7]))))
+    return std::string::npos;
+  return S;
+}
+
+bool hasTaskDirectives(const std::string &Text, bool FixedForm) {
+  for (size_t Start = 0; Start < Text.size();) {
+    size_t Stop = Text.find('\n', Start);
+    if (Stop == std::string::npos)
+      Stop = Text.size();
+    if (fortran::taskSentinel(Text.substr(Start, Stop - Start), FixedForm) != std::string::npos)
+      return true;
+    Start = Stop + 1;
+  }
+  return false;
+}
+
 namespace {
 
 /// One `!$mpiete` directive line of the main file.
@@ -1152,13 +1176,7 @@ void fortran::findTaskRegions(const SourceMap &SM, const std::string &MainText,
     if (Stop == std::string::npos)
       Stop = MainText.size();
     const std::string Text = MainText.substr(Start, Stop - Start);
-    size_t S = std::string::npos;
-    if (Opts.FixedForm && !Text.empty() && std::strchr("cC*!", Text[0]))
-      S = 1;
-    else if (size_t F = Text.find_first_not_of(" \t"); F != std::string::npos && Text[F] == '!')
-      S = F + 1;
-    if (S != std::string::npos && lower(Text.substr(S, 7)) == "$mpiete" &&
-        (Text.size() == S + 7 || !std::isalnum(static_cast<unsigned char>(Text[S + 7])))) {
+    if (const size_t S = taskSentinel(Text, Opts.FixedForm); S != std::string::npos) {
       std::string Error;
       TaskDirective D = parseTaskDirective(Text.substr(S + 7), Error);
       D.Line = Line;

@@ -630,8 +630,8 @@ def case_fortran_module_same_file(ctx):
 
 def case_fortran_unanalysable(ctx):
     """A Fortran file Flang cannot analyse but gfortran builds with the user's flags
-    (-fallow-invalid-boz): mpiete-fc prints one located warning [mpiete-unanalysed] naming it,
-    exits 0, leaves the native note and no variants; the probes link the native object, print
+    (-fallow-invalid-boz): mpiete-fc prints one located warning [mpiete-unanalysed] naming it
+    (and saying that its task directives stay comments), exits 0, leaves the native note and no variants; the probes link the native object, print
     what the program prints at 2 ranks, and the trace records its MPI calls under the
     uninstrumented pseudo sites (the probes' Fortran MPI symbols take them to the runtime)."""
     fc = fortran_ctx(ctx)
@@ -643,6 +643,8 @@ def case_fortran_unanalysable(ctx):
     expect(len(warnings) == 1 and warnings[0]["cat"] == "unanalysed" and
            warnings[0]["file"].endswith("fboz.f") and not DIAG.search(err.replace(
                warnings[0].group(0), "")), f"expected one [mpiete-unanalysed] warning:\n{err}")
+    expect("its task directives (!$mpiete task) are not honoured" in err,
+           f"the warning does not say that the task directives stay comments:\n{err}")
     exists(os.path.join(c, ".mpiete", "fboz.o.native"))
     absent(os.path.join(c, ".mpiete", "fboz.o.trace.o"))
     rc, out, err = ctx.run([native_compiler("fortran"), "-c"] + flags + ["../src/fboz.f", "-o", "fboz.o"], r)

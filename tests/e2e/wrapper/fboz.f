@@ -1,6 +1,7 @@
 C     fboz.f: gfortran accepts it with -fallow-invalid-boz (a BOZ constant in a PRINT), Flang
 C     does not: mpiete-fc builds it natively with a warning, and its MPI calls reach the
-C     runtime through the probes' Fortran MPI symbols.
+C     runtime through the probes' Fortran MPI symbols. Its task directives stay comments
+C     (the warning says so).
       PROGRAM FBOZ
       INCLUDE 'mpif.h'
       INTEGER IERR, RANK, NP, S, R, STEP, V
@@ -12,7 +13,9 @@ C     runtime through the probes' Fortran MPI symbols.
         V = RANK + STEP
         CALL MPI_ALLREDUCE(V, R, 1, MPI_INTEGER, MPI_SUM,
      &                     MPI_COMM_WORLD, IERR)
+C$MPIETE TASK(STEP)
         S = S + R
+C$MPIETE END TASK
    10 CONTINUE
       CALL MPI_BARRIER(MPI_COMM_WORLD, IERR)
       IF (RANK .EQ. 0) THEN

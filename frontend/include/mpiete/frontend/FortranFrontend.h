@@ -53,6 +53,10 @@ bool checkFortranParseTree(Fortran::parser::Parsing &Parsing, const FortranFront
 bool analyzeFortran(Fortran::parser::Parsing &Parsing, const FortranFrontendOptions &Opts,
                     UnitModel &Model, std::string &MainText, DiagnosticSink &Diags);
 
+/// Whether a Fortran source holds a task directive (`!$mpiete ...`, docs/taskfarm.md): said in
+/// the warning for a file mpiete-fc cannot analyse, whose directives then stay comments.
+bool hasTaskDirectives(const std::string &Text, bool FixedForm);
+
 } // namespace mpiete
 
 #endif
