@@ -673,12 +673,8 @@ private:
   }
 
   bool inTask(unsigned Offset) const {
-    if (Model.Tasks.empty())
-      return false;
-    const auto Line = static_cast<unsigned>(
-        std::count(Main.begin(), Main.begin() + std::min<size_t>(Offset, Main.size()), '\n'));
-    return std::any_of(Model.Tasks.begin(), Model.Tasks.end(), [Line](const TaskRegion &T) {
-      return Line > T.BeginLine && Line < T.EndLine;
+    return std::any_of(Model.Tasks.begin(), Model.Tasks.end(), [Offset](const TaskRegion &T) {
+      return Offset > T.Begin && Offset < T.End;
     });
   }
 
@@ -1232,7 +1228,8 @@ void fortran::findTaskRegions(const SourceMap &SM, const std::string &MainText,
     p::Walk(*P.Exec, C);
     PerProc.push_back(std::move(C));
   }
-  std::map<size_t, bool> Declared; // procedures that declare the hook
+  std::set<size_t> Declared;             // procedures that declare the hook
+  std::map<size_t, FlowCollector> Flows; // their jumps and labels, walked once
   for (const auto &[BeginD, EndD] : Pairs) {
     const unsigned B = BeginD->End, E = EndD->Begin;
     const std::string Where = "the task of lines " + std::to_string(BeginD->Line + 1) + "-" +
@@ -1246,18 +1243,20 @@ void fortran::findTaskRegions(const SourceMap &SM, const std::string &MainText,
         continue;
       if (!First || St.first < First->first)
         First = St;
-      bool Whole = false;
-      for (size_t K = 0; K < Procs.size() && !Whole; ++K)
-        for (const auto &C : PerProc[K].Constructs)
-          if (C.first >= B && C.second <= E && C.first <= St.first && St.second <= C.second) {
-            Whole = true;
-            if (!Owner)
-              Owner = K;
-            else if (*Owner != K)
-              Whole = false;
-            break;
-          }
-      if (!Whole && !Stray)
+      auto WholeIn = [&](size_t K) {
+        return std::any_of(PerProc[K].Constructs.begin(), PerProc[K].Constructs.end(),
+                           [&](const std::pair<unsigned, unsigned> &C) {
+                             return C.first >= B && C.second <= E && C.first <= St.first &&
+                                    St.second <= C.second;
+                           });
+      };
+      std::optional<size_t> In;
+      for (size_t K = 0; K < Procs.size() && !In; ++K)
+        if (WholeIn(K))
+          In = K;
+      if (In && (!Owner || *Owner == *In))
+        Owner = In;
+      else if (!Stray)
         Stray = St;
     }
     if (!First) {
@@ -1297,8 +1296,10 @@ void fortran::findTaskRegions(const SourceMap &SM, const std::string &MainText,
                   "task");
       continue;
     }
-    FlowCollector Flow{SM, {}, {}, 0, {}, {}};
-    p::Walk(*P.Exec, Flow);
+    auto [FlowAt, Walk] = Flows.try_emplace(*Owner, FlowCollector{SM, {}, {}, 0, {}, {}});
+    const FlowCollector &Flow = FlowAt->second;
+    if (Walk)
+      p::Walk(*P.Exec, FlowAt->second);
     bool Bad = false;
     for (const FlowCollector::Jump &J : Flow.Jumps) {
       const bool In = J.At >= B && J.At < E;
@@ -1327,18 +1328,16 @@ void fortran::findTaskRegions(const SourceMap &SM, const std::string &MainText,
     if (Bad)
       continue;
     TaskRegion R;
-    R.BeginLine = BeginD->Line;
-    R.EndLine = EndD->Line;
-    R.FirstLine =
-        static_cast<unsigned>(std::count(MainText.begin(), MainText.begin() + First->first, '\n'));
+    R.Begin = B;
+    R.End = E;
+    R.First = First->first;
     R.Params = BeginD->Params;
     Model.Tasks.push_back(std::move(R));
-    if (!Declared[*Owner]) {
+    if (Declared.insert(*Owner).second) {
       CounterDecl D;
       D.TaskHook = true;
       if (placeDeclarations(SM, P, D, Diags))
         Model.CounterDecls.push_back(std::move(D));
-      Declared[*Owner] = true;
     }
   }
 }

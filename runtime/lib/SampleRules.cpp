@@ -18,8 +18,7 @@ void EntryEstimate::measured(uint32_t J, double Nanos) {
   ++Run;
   MeasuredNanos += Nanos;
   if (J == 0) { // the warm-up: cold caches, first touches; timed but not used while others are
-    if (!HaveWarm)
-      Warm = Nanos;
+    Warm = Nanos;
     HaveWarm = true;
     return;
   }

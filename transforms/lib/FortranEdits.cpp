@@ -437,26 +437,20 @@ private:
   ///     END IF
   /// stops its clock: the C marker's one-trip loop (mpiete/task.h). The directives stay.
   void task(const TaskRegion &T) {
-    std::vector<std::string> Args;
-    for (const std::string &P : T.Params)
-      Args.push_back(kw("int(") + P + ", 8)");
-    std::string Head = kw("if (mpiete_task_begin(") + std::to_string(T.Params.size()) + ", (/";
-    std::string Stmt = Head;
-    for (size_t K = 0; K < Args.size(); ++K)
-      Stmt += (K ? ", " : "") + Args[K];
-    const std::string Tail = "/)) " + kw(".ne. 0) then");
-    const std::string Like = L.text(T.FirstLine);
-    std::string Line = newLine(Stmt + Tail, Like);
-    if (!Fixed && Line.size() > 132) { // free form: a parameter per continuation line
-      const std::string Indent(statementColumn(Like) + 4, ' ');
-      Stmt = Head;
-      for (size_t K = 0; K < Args.size(); ++K)
-        Stmt += (K ? ", &\n" + Indent + "& " : "") + Args[K];
-      Line = newLine(Stmt + Tail, Like);
-    }
-    Edits[T.BeginLine].After.push_back(Line);
-    Edits[T.EndLine].Before.push_back(newLine(kw("call mpiete_task_end()"), Like));
-    Edits[T.EndLine].Before.push_back(newLine(kw("end if"), Like));
+    const std::string Like = L.text(L.lineOf(T.First));
+    auto Statement = [&](const std::string &Separator) {
+      std::string S = kw("if (mpiete_task_begin(") + std::to_string(T.Params.size()) + ", (/";
+      for (size_t K = 0; K < T.Params.size(); ++K)
+        S += (K ? Separator : "") + kw("int(") + T.Params[K] + ", 8)";
+      return newLine(S + "/)) " + kw(".ne. 0) then"), Like);
+    };
+    std::string Line = Statement(", ");
+    if (!Fixed && Line.size() > 132) // free form: a parameter per continuation line
+      Line = Statement(", &\n" + std::string(statementColumn(Like) + 4, ' ') + "& ");
+    Edits[L.lineOf(T.Begin)].After.push_back(Line);
+    const unsigned End = L.lineOf(T.End);
+    Edits[End].Before.push_back(newLine(kw("call mpiete_task_end()"), Like));
+    Edits[End].Before.push_back(newLine(kw("end if"), Like));
   }
 
   void compute(const Block &B, const ComputeEdits &E) {

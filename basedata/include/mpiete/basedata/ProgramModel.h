@@ -126,9 +126,10 @@ struct CounterDecl {
 /// `IF (MPIETE_TASK_BEGIN(2, (/INT(i, 8), INT(j, 8)/)) .NE. 0) THEN` .. `CALL MPIETE_TASK_END()`
 /// / `END IF`, the C marker's one-trip loop. The directive lines stay as they are.
 struct TaskRegion {
-  unsigned BeginLine = 0, EndLine = 0; ///< the directives' lines, from 0
-  unsigned FirstLine = 0;              ///< the line of the body's first statement, from 0
-  std::vector<std::string> Params;     ///< the parameters' expressions as written
+  unsigned Begin = 0;              ///< the end of the `task` directive's line (offset)
+  unsigned End = 0;                ///< the start of the `end task` directive's line
+  unsigned First = 0;              ///< the start of the body's first statement
+  std::vector<std::string> Params; ///< the parameters' expressions as written
 };
 
 /// A statement the skeleton trace probe leaves out (docs/skeleton.md): the text [Begin, End) of
