@@ -213,6 +213,9 @@ struct ProcInfo {
   std::string Module;    ///< the module it belongs to, if a module procedure
   bool Direct = false;   ///< calls a rewritten MPI routine itself
   bool Pure = false;     ///< PURE or ELEMENTAL: it may call no hook (no sampled loops)
+  /// The scope its unit statement opens (its symbols and its hosts'); null for a main program
+  /// without a PROGRAM statement.
+  const Fortran::semantics::Scope *Scope = nullptr;
   std::set<std::string> Callees;
 };
 

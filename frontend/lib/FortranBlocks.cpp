@@ -12,6 +12,7 @@
 
 namespace mpiete {
 using namespace fortran;
+namespace sem = Fortran::semantics;
 
 namespace {
 
@@ -894,6 +895,7 @@ struct TaskDirective {
   unsigned End = 0;   ///< one past its last byte (its '\n' excluded)
   bool Open = false;  ///< `task(...)`; else `end task`
   std::vector<std::string> Params;
+  std::vector<unsigned> ParamAt; ///< each parameter's first byte, from the directive's text
 };
 
 /// A directive's text after its sentinel, read case-insensitively with blanks ignored between
@@ -945,6 +947,7 @@ TaskDirective parseTaskDirective(const std::string &Rest, std::string &Error) {
   int Depth = 0;
   char Quote = 0;
   std::string Param;
+  size_t ParamStart = I + 1;
   for (++I; I < Rest.size(); ++I) {
     const char C = Rest[I];
     if (Quote) {
@@ -962,7 +965,9 @@ TaskDirective parseTaskDirective(const std::string &Rest, std::string &Error) {
         return D;
       }
       D.Params.push_back(Param.substr(F, L - F + 1));
+      D.ParamAt.push_back(static_cast<unsigned>(ParamStart + F));
       Param.clear();
+      ParamStart = I + 1;
       if (C == ')')
         break;
       continue;
@@ -980,6 +985,53 @@ TaskDirective parseTaskDirective(const std::string &Rest, std::string &Error) {
   else
     Tail();
   return D;
+}
+
+/// Why the task hook's `INT(P, 8)` cannot take the parameter P, as far as the symbols of the
+/// procedure's scope tell: a name, alone or with a subscript or argument list, of a CHARACTER,
+/// LOGICAL or derived-type entity; a whole array (its elements would each become a parameter);
+/// a name alone that the procedure does not know (a typo would read an undefined variable).
+/// Empty: nothing against it here; gfortran checks the rest when it compiles the probe.
+std::string badTaskParam(const std::string &P, const sem::Scope *Scope) {
+  if (!Scope || P.empty() || !std::isalpha(static_cast<unsigned char>(P[0])))
+    return "";
+  size_t I = 0;
+  while (I < P.size() && (std::isalnum(static_cast<unsigned char>(P[I])) || P[I] == '_'))
+    ++I;
+  const std::string Name = lower(P.substr(0, I));
+  size_t J = P.find_first_not_of(" \t", I);
+  const bool Alone = J == std::string::npos;
+  if (!Alone) {
+    // NAME(...) and nothing after its closing parenthesis.
+    if (P[J] != '(' || P.back() != ')')
+      return "";
+    int Depth = 0;
+    for (size_t K = J; K < P.size(); ++K) {
+      Depth += P[K] == '(' ? 1 : P[K] == ')' ? -1 : 0;
+      if (Depth == 0 && K + 1 < P.size())
+        return "";
+    }
+  }
+  const sem::Symbol *Sym = Scope->FindSymbol(p::CharBlock{Name});
+  if (!Sym)
+    return Alone ? "'" + Name +
+                       "' is no name this procedure knows: a task parameter is an integer or "
+                       "real expression of its variables"
+                 : "";
+  const sem::Symbol &U = Sym->GetUltimate();
+  if (const sem::DeclTypeSpec *T = U.GetType()) {
+    const char *What = T->category() == sem::DeclTypeSpec::Logical     ? "LOGICAL"
+                       : T->category() == sem::DeclTypeSpec::Character ? "CHARACTER"
+                       : T->category() == sem::DeclTypeSpec::Numeric   ? nullptr
+                                                                       : "of a derived type";
+    if (What)
+      return "'" + Name + "' is " + What +
+             ": a task parameter is an integer or real value (the hook converts it with INT)";
+  }
+  if (Alone && U.has<sem::ObjectEntityDetails>() && U.Rank() > 0)
+    return "'" + Name +
+           "' is an array: a task parameter is one value (an element, or a scalar expression)";
+  return "";
 }
 
 /// Statements and executable constructs of a node, as [begin, end) offsets in the main file.
@@ -1325,6 +1377,13 @@ void fortran::findTaskRegions(const SourceMap &SM, const std::string &MainText,
         break;
       }
     }
+    if (Bad)
+      continue;
+    for (size_t K = 0; K < BeginD->Params.size() && !Bad; ++K)
+      if (std::string Why = badTaskParam(BeginD->Params[K], P.Scope); !Why.empty()) {
+        Diags.error({File, BeginD->Line + 1, BeginD->Col + 8 + BeginD->ParamAt[K]}, Why, "task");
+        Bad = true;
+      }
     if (Bad)
       continue;
     TaskRegion R;

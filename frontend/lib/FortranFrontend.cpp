@@ -117,7 +117,7 @@ private:
     const auto &Stmt = std::get<std::optional<p::Statement<p::ProgramStmt>>>(M.value().t);
     std::string Name = Stmt ? lower(Stmt->statement.v.ToString()) : "main";
     add(Name, std::get<p::SpecificationPart>(M.value().t), std::get<p::ExecutionPart>(M.value().t),
-        Stmt ? Stmt->source : p::CharBlock{}, "");
+        Stmt ? Stmt->source : p::CharBlock{}, "", Stmt ? Stmt->statement.v.symbol : nullptr);
     internals(std::get<std::optional<p::InternalSubprogramPart>>(M.value().t), "");
   }
   void unit(const Fortran::common::Indirection<p::SubroutineSubprogram> &S) { sub(S.value(), ""); }
@@ -149,7 +149,7 @@ private:
                  const std::string &Mod) {
     const auto &Stmt = std::get<p::Statement<p::MpSubprogramStmt>>(S.value().t);
     add(lower(Stmt.statement.v.ToString()), std::get<p::SpecificationPart>(S.value().t),
-        std::get<p::ExecutionPart>(S.value().t), Stmt.source, Mod);
+        std::get<p::ExecutionPart>(S.value().t), Stmt.source, Mod, Stmt.statement.v.symbol);
     // Its prefixes are its interface's: the symbol has them.
     if (const Fortran::semantics::Symbol *Sym = Stmt.statement.v.symbol) {
       using Fortran::semantics::Attr;
@@ -162,14 +162,16 @@ private:
   void sub(const p::SubroutineSubprogram &S, const std::string &Mod) {
     const auto &Stmt = std::get<p::Statement<p::SubroutineStmt>>(S.t);
     add(lower(std::get<p::Name>(Stmt.statement.t).ToString()), std::get<p::SpecificationPart>(S.t),
-        std::get<p::ExecutionPart>(S.t), Stmt.source, Mod);
+        std::get<p::ExecutionPart>(S.t), Stmt.source, Mod,
+        std::get<p::Name>(Stmt.statement.t).symbol);
     Procs.back().Pure = pure(std::get<std::list<p::PrefixSpec>>(Stmt.statement.t));
     internals(std::get<std::optional<p::InternalSubprogramPart>>(S.t), Mod);
   }
   void fun(const p::FunctionSubprogram &F, const std::string &Mod) {
     const auto &Stmt = std::get<p::Statement<p::FunctionStmt>>(F.t);
     add(lower(std::get<p::Name>(Stmt.statement.t).ToString()), std::get<p::SpecificationPart>(F.t),
-        std::get<p::ExecutionPart>(F.t), Stmt.source, Mod);
+        std::get<p::ExecutionPart>(F.t), Stmt.source, Mod,
+        std::get<p::Name>(Stmt.statement.t).symbol);
     Procs.back().Pure = pure(std::get<std::list<p::PrefixSpec>>(Stmt.statement.t));
     internals(std::get<std::optional<p::InternalSubprogramPart>>(F.t), Mod);
   }
@@ -198,8 +200,9 @@ private:
   }
 
   void add(std::string Name, const p::SpecificationPart &Spec, const p::ExecutionPart &Exec,
-           p::CharBlock UnitStmt, const std::string &Mod) {
+           p::CharBlock UnitStmt, const std::string &Mod, const Fortran::semantics::Symbol *Unit) {
     ProcInfo P;
+    P.Scope = Unit ? Unit->scope() : nullptr;
     P.Name = std::move(Name);
     P.Spec = &Spec;
     P.Exec = &Exec;

@@ -84,3 +84,30 @@ subroutine bad(a, n, comm)
   !$mpiete end task
 ! CHECK-DAG: task-errors.f90:[[@LINE-2]]:3: error: the task of lines [[@LINE-2]]-[[@LINE-1]] holds no statement [mpiete-task]
 end subroutine bad
+
+! Parameters the hook cannot convert with INT, located at the parameter (task-directives.f90
+! has those that pass: elements, expressions, intrinsic functions).
+subroutine params(a, n, name, flag, w)
+  integer, intent(in) :: n
+  double precision, intent(inout) :: a(n)
+  character(len=*), intent(in) :: name
+  logical, intent(in) :: flag
+  double precision, intent(in) :: w
+  integer :: i
+  !$mpiete task(n, name)
+! CHECK-DAG: task-errors.f90:[[@LINE-1]]:20: error: 'name' is CHARACTER: a task parameter is an integer or real value (the hook converts it with INT) [mpiete-task]
+  a(1) = 1
+  !$mpiete end task
+  !$mpiete task(flag)
+! CHECK-DAG: task-errors.f90:[[@LINE-1]]:17: error: 'flag' is LOGICAL: a task parameter is an integer or real value (the hook converts it with INT) [mpiete-task]
+  a(1) = 2
+  !$mpiete end task
+  !$mpiete task( a )
+! CHECK-DAG: task-errors.f90:[[@LINE-1]]:18: error: 'a' is an array: a task parameter is one value (an element, or a scalar expression) [mpiete-task]
+  a(1) = 3
+  !$mpiete end task
+  !$mpiete task(nn)
+! CHECK-DAG: task-errors.f90:[[@LINE-1]]:17: error: 'nn' is no name this procedure knows: a task parameter is an integer or real expression of its variables [mpiete-task]
+  a(1) = 4
+  !$mpiete end task
+end subroutine params
