@@ -368,7 +368,7 @@ void buildProcedureBlocks(const SourceMap &SM, const std::string &MainText,
 /// Where a task directive's sentinel `!$mpiete` starts on a line (the column of its comment
 /// character, from 1), or npos: a comment line whose first characters are the sentinel (in fixed
 /// form column 1 is C, c, * or !), followed by no letter or digit.
-size_t taskSentinel(const std::string &Line, bool FixedForm);
+size_t taskSentinel(std::string_view Line, bool FixedForm);
 
 /// The task markers of the main file (`!$mpiete task(params)` .. `!$mpiete end task`,
 /// docs/taskfarm.md) into Model.Tasks, each with the declaration of its procedure's hook

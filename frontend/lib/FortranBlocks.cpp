@@ -861,7 +861,7 @@ void fortran::buildProcedureBlocks(const SourceMap &SM, const std::string &MainT
   }
 }
 
-size_t fortran::taskSentinel(const std::string &Line, bool FixedForm) {
+size_t fortran::taskSentinel(std::string_view Line, bool FixedForm) {
   size_t S = std::string::npos;
   if (FixedForm && !Line.empty() && std::strchr("cC*!", Line[0]))
     S = 1;
@@ -873,10 +873,14 @@ size_t fortran::taskSentinel(const std::string &Line, bool FixedForm) {
   return S;
 }
 
-bool hasTaskDirectives(const std::string &Text, bool FixedForm) {
+bool hasTaskDirectives(p::Parsing &Parsing, bool FixedForm) {
+  const p::SourceFile *Main = SourceMap(Parsing.allCooked(), "").main();
+  if (!Main)
+    return false;
+  const std::string_view Text(Main->content().data(), Main->content().size());
   for (size_t Start = 0; Start < Text.size();) {
     size_t Stop = Text.find('\n', Start);
-    if (Stop == std::string::npos)
+    if (Stop == std::string_view::npos)
       Stop = Text.size();
     if (fortran::taskSentinel(Text.substr(Start, Stop - Start), FixedForm) != std::string::npos)
       return true;
@@ -1377,8 +1381,6 @@ void fortran::findTaskRegions(const SourceMap &SM, const std::string &MainText,
         break;
       }
     }
-    if (Bad)
-      continue;
     for (size_t K = 0; K < BeginD->Params.size() && !Bad; ++K)
       if (std::string Why = badTaskParam(BeginD->Params[K], P.Scope); !Why.empty()) {
         Diags.error({File, BeginD->Line + 1, BeginD->Col + 8 + BeginD->ParamAt[K]}, Why, "task");

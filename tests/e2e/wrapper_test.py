@@ -631,9 +631,10 @@ def case_fortran_module_same_file(ctx):
 def case_fortran_unanalysable(ctx):
     """A Fortran file Flang cannot analyse but gfortran builds with the user's flags
     (-fallow-invalid-boz): mpiete-fc prints one located warning [mpiete-unanalysed] naming it
-    (and saying that its task directives stay comments), exits 0, leaves the native note and no variants; the probes link the native object, print
-    what the program prints at 2 ranks, and the trace records its MPI calls under the
-    uninstrumented pseudo sites (the probes' Fortran MPI symbols take them to the runtime)."""
+    and saying that its task directives stay comments, exits 0, leaves the native note and no
+    variants; the probes link the native object, print what the program prints at 2 ranks, and
+    the trace records its MPI calls under the uninstrumented pseudo sites (the probes' Fortran
+    MPI symbols take them to the runtime)."""
     fc = fortran_ctx(ctx)
     c, r = ctx.dir("c"), ctx.dir("ref")
     flags = ["-fallow-invalid-boz"]

@@ -16,7 +16,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 
 namespace {
@@ -118,13 +117,9 @@ class MpieteFortranAction : public Fortran::frontend::PluginParseTreeAction {
           Opts.Frontend.UnitPath.empty() ? std::string(getCurrentFile()) : Opts.Frontend.UnitPath;
     // Its task directives stay comments: say so, or its farm is predicted without task costs.
     std::string Tasks;
-    if (std::ifstream IS{std::string(getCurrentFile())}) {
-      std::ostringstream Text;
-      Text << IS.rdbuf();
-      if (mpiete::hasTaskDirectives(Text.str(), Opts.Frontend.FixedForm))
-        Tasks = "; its task directives (!$mpiete task) are not honoured: its tasks run whole "
-                "and untimed in every probe";
-    }
+    if (mpiete::hasTaskDirectives(getParsing(), Opts.Frontend.FixedForm))
+      Tasks = "; its task directives (!$mpiete task) are not honoured: its tasks run whole "
+              "and untimed in every probe";
     Diags.warning(Where,
                   "mpiete cannot analyse this file: " + Why +
                       "; it is built natively, and its MPI calls are recorded under the "

@@ -53,9 +53,9 @@ bool checkFortranParseTree(Fortran::parser::Parsing &Parsing, const FortranFront
 bool analyzeFortran(Fortran::parser::Parsing &Parsing, const FortranFrontendOptions &Opts,
                     UnitModel &Model, std::string &MainText, DiagnosticSink &Diags);
 
-/// Whether a Fortran source holds a task directive (`!$mpiete ...`, docs/taskfarm.md): said in
-/// the warning for a file mpiete-fc cannot analyse, whose directives then stay comments.
-bool hasTaskDirectives(const std::string &Text, bool FixedForm);
+/// Whether the main file Flang read holds a task directive (`!$mpiete ...`, docs/taskfarm.md):
+/// said in the warning for a file mpiete-fc cannot analyse, whose directives then stay comments.
+bool hasTaskDirectives(Fortran::parser::Parsing &Parsing, bool FixedForm);
 
 } // namespace mpiete
 
