@@ -24,6 +24,10 @@ void writeClusterSpec(std::ostream &OS, const ClusterSpec &Spec) {
       E << YAML::Flow << YAML::BeginMap << YAML::Key << "count" << YAML::Value << T.Count;
       if (!T.Machine.empty())
         E << YAML::Key << "machine" << YAML::Value << T.Machine;
+      if (T.RanksPerNode > 0)
+        E << YAML::Key << "ranks_per_node" << YAML::Value << T.RanksPerNode;
+      if (T.Cores > 0)
+        E << YAML::Key << "cores" << YAML::Value << T.Cores;
       E << YAML::EndMap;
     }
     E << YAML::EndSeq;
@@ -116,6 +120,16 @@ bool parseRoot(const std::string &Name, const YAML::Node &Root, ClusterSpec &Out
       if (!fileName(Y, T, "machine", Type.Machine))
         return false;
       Type.Count = int(Count);
+      for (auto [Key, Field] :
+           {std::pair{"ranks_per_node", &Type.RanksPerNode}, std::pair{"cores", &Type.Cores}}) {
+        YAML::Node N;
+        int64_t V = 0;
+        if (!YamlParser::find(T, Key, N))
+          continue;
+        if (!Y.integerValue(N, Key, V, 1, MaxCount))
+          return false;
+        *Field = int(V);
+      }
     }
   }
   if (!fileName(Y, Root, "inter_node_network", Out.InterNodeNetwork) ||

@@ -11,7 +11,7 @@ TEST(ClusterFileTest, RoundTripsEveryField) {
   ClusterSpec In;
   In.RanksPerNode = 4;
   In.Placement = ClusterPlacement::RoundRobin;
-  In.Nodes = {{2, "fast.yaml"}, {3, ""}};
+  In.Nodes = {{2, "fast.yaml", 3, 2}, {3, ""}};
   In.InterNodeNetwork = "net/ib.yaml";
   In.IntraNodeNetwork = "/abs/shm.yaml";
   In.Contention = ClusterContention::Fair;
@@ -27,8 +27,12 @@ TEST(ClusterFileTest, RoundTripsEveryField) {
   ASSERT_EQ(Out.Nodes.size(), 2u);
   EXPECT_EQ(Out.Nodes[0].Count, 2);
   EXPECT_EQ(Out.Nodes[0].Machine, "fast.yaml");
+  EXPECT_EQ(Out.Nodes[0].RanksPerNode, 3);
+  EXPECT_EQ(Out.Nodes[0].Cores, 2);
   EXPECT_EQ(Out.Nodes[1].Count, 3);
   EXPECT_EQ(Out.Nodes[1].Machine, "");
+  EXPECT_EQ(Out.Nodes[1].RanksPerNode, 0); // the top-level one
+  EXPECT_EQ(Out.Nodes[1].Cores, 0);
   EXPECT_EQ(Out.InterNodeNetwork, In.InterNodeNetwork);
   EXPECT_EQ(Out.IntraNodeNetwork, In.IntraNodeNetwork);
   EXPECT_EQ(Out.Contention, ClusterContention::Fair);
@@ -68,6 +72,13 @@ TEST(ClusterFileTest, ErrorsAreLocated) {
             std::string::npos);
   EXPECT_NE(Error("ranks_per_node: 2\nnodes:\n  - {count: 0}\n")
                 .find("c.yaml:5:5: error: a node type needs 'count' > 0 [mpiete-cluster]"),
+            std::string::npos);
+  EXPECT_NE(Error("ranks_per_node: 2\nnodes:\n  - {count: 1, ranks_per_node: 0}\n")
+                .find("c.yaml:5:32: error: 'ranks_per_node' must be a whole number in [1, "
+                      "16777216] (got '0')"),
+            std::string::npos);
+  EXPECT_NE(Error("ranks_per_node: 2\nnodes:\n  - {count: 1, cores: two}\n")
+                .find("c.yaml:5:23: error: 'cores' must be a whole number"),
             std::string::npos);
   EXPECT_NE(
       Error("ranks_per_node: 2\ncontention: maybe\n").find("contention must be 'fair' or 'none'"),

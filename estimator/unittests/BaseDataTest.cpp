@@ -4,6 +4,7 @@
 #include "mpiete/estimator/BaseData.h"
 #include "PingPong.h"
 #include "SampleFiles.h"
+#include "mpiete/estimator/Cluster.h"
 #include "mpiete/estimator/Engine.h"
 
 #include <yaml-cpp/yaml.h>
@@ -405,4 +406,42 @@ TEST(BaseDataTest, LocalCopiesOfCollectivesOwnBlocks) {
   EXPECT_EQ(Copies(true), "0aa758c0:10=1000 0aa758c0:12=500 0aa758c0:13=100 0aa758c0:14=64 "
                           "0aa758c0:21=300 0aa758c0:22=50 ");
   std::filesystem::remove_all(Dir);
+}
+
+TEST(BaseDataTest, RanksArePlacedByEachNodeTypesRanksPerNode) {
+  ClusterSpec Spec;
+  Spec.RanksPerNode = 2;
+  Spec.Nodes = {{2, "fast.yaml", 3, 2}, {1, "", 0, 0}, {2, "slow.yaml", 1, 1}};
+  // Block: 3 + 3 on the fast nodes, 2 on the one of the top-level count, 1 + 1 on the slow.
+  RankPlacement B = placeRanks(Spec, "/c/cluster.yaml", 10);
+  EXPECT_EQ(B.Nodes, 5);
+  EXPECT_EQ(B.ListedNodes, 5);
+  EXPECT_EQ(B.ListedRanks, 10);
+  EXPECT_EQ(B.NodeOfRank, (std::vector<int>{0, 0, 0, 1, 1, 1, 2, 2, 3, 4}));
+  EXPECT_EQ(B.TypeOfRank, (std::vector<int>{0, 0, 0, 0, 0, 0, 1, 1, 2, 2}));
+  EXPECT_EQ(B.RanksOnNode, (std::vector<int>{3, 3, 2, 1, 1}));
+  EXPECT_EQ(B.MachineOfRank[0], "/c/fast.yaml");
+  EXPECT_EQ(B.MachineOfRank[6], "");
+  EXPECT_EQ(B.MachineOfRank[9], "/c/slow.yaml");
+  // Fewer ranks need fewer nodes: 7 fill the fast nodes and one rank of the third.
+  RankPlacement F = placeRanks(Spec, "/c/cluster.yaml", 7);
+  EXPECT_EQ(F.Nodes, 3);
+  EXPECT_EQ(F.RanksOnNode, (std::vector<int>{3, 3, 1}));
+  // Round-robin deals them round the nodes, passing over the full ones.
+  Spec.Placement = ClusterPlacement::RoundRobin;
+  RankPlacement R = placeRanks(Spec, "/c/cluster.yaml", 10);
+  EXPECT_EQ(R.NodeOfRank, (std::vector<int>{0, 1, 2, 3, 4, 0, 1, 2, 0, 1}));
+  EXPECT_EQ(R.RanksOnNode, (std::vector<int>{3, 3, 2, 1, 1}));
+  // Past the list, nodes of the top-level count (uniform: rank r on node r % nodes).
+  RankPlacement Past = placeRanks(Spec, "/c/cluster.yaml", 14);
+  EXPECT_EQ(Past.Nodes, 7);
+  EXPECT_EQ(Past.ListedNodes, 5);
+  EXPECT_EQ(Past.ListedRanks, 10);
+  EXPECT_EQ(Past.TypeOfRank[5], -1); // round-robin: rank 5 on node 5, past the list
+  ClusterSpec Uniform;
+  Uniform.RanksPerNode = 3;
+  Uniform.Placement = ClusterPlacement::RoundRobin;
+  RankPlacement U = placeRanks(Uniform, "c.yaml", 8);
+  for (int Rank = 0; Rank < 8; ++Rank)
+    EXPECT_EQ(U.NodeOfRank[size_t(Rank)], Rank % 3);
 }

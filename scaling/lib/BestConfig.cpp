@@ -25,9 +25,9 @@ std::string Configuration::text(const std::vector<NodeTypeSpec> &Types) const {
   for (size_t I = 0; I < Nodes.size(); ++I) {
     if (!S.empty())
       S += ", ";
-    S += Types[I].Name + ": " + std::to_string(Nodes[I]) + " nodes";
+    S += Types[I].Name + ": " + std::to_string(Nodes[I]) + (Nodes[I] == 1 ? " node" : " nodes");
     if (Nodes[I])
-      S += " x " + std::to_string(PerNode[I]) + " ranks";
+      S += " x " + std::to_string(PerNode[I]) + (PerNode[I] == 1 ? " rank" : " ranks");
   }
   return S;
 }
@@ -36,38 +36,30 @@ double rankFactor(const NodeTypeSpec &T, int M) {
   return T.Speed * std::max(1.0, double(M) / double(std::max(1, T.Cores)));
 }
 
+FactoredComputeModel::FactoredComputeModel(const ScalingModelFile &File, double P, double W,
+                                           const std::vector<double> &Factors,
+                                           std::vector<uint16_t> ClassOfRank)
+    : ClassOfRank(std::move(ClassOfRank)) {
+  Classes.reserve(Factors.size());
+  for (double F : Factors)
+    Classes.emplace_back(File, P, W, F);
+}
+
+void FactoredComputeModel::addOccurrenceProfiles(const MachineFile &Base) {
+  for (ScaledComputeModel &C : Classes)
+    C.addOccurrenceProfiles(Base);
+}
+
 namespace {
 
-/// The scaled segment times, once per node type in use, each multiplied by its factor.
-class HeteroComputeModel : public ComputeModel {
-public:
-  HeteroComputeModel(const ScalingModelFile &File, double P, double W,
-                     const std::vector<double> &Factors, std::vector<uint8_t> TypeOfRank)
-      : TypeOfRank(std::move(TypeOfRank)) {
-    Types.reserve(Factors.size());
-    for (double F : Factors)
-      Types.emplace_back(File, P, W, F);
-  }
-  std::optional<double> secondsPerExecution(int, BlockId) const override { return std::nullopt; }
-  const SegmentTimes *segment(int Rank, BlockId From, BlockId To) const override {
-    return Types[TypeOfRank[size_t(Rank)]].segment(Rank, From, To);
-  }
-  bool hasBlocks() const override { return false; }
-  bool hasSegments() const override { return true; }
-
-private:
-  std::vector<uint8_t> TypeOfRank;
-  std::vector<ScaledComputeModel> Types;
-};
-
 /// Node and type of every rank: type by type, node by node.
-void place(const Configuration &C, std::vector<int> &Node, std::vector<uint8_t> &Type) {
+void place(const Configuration &C, std::vector<int> &Node, std::vector<uint16_t> &Type) {
   int NextNode = 0;
   for (size_t T = 0; T < C.Nodes.size(); ++T)
     for (int N = 0; N < C.Nodes[T]; ++N, ++NextNode)
       for (int K = 0; K < C.PerNode[T]; ++K) {
         Node.push_back(NextNode);
-        Type.push_back(uint8_t(T));
+        Type.push_back(uint16_t(T));
       }
 }
 
@@ -83,11 +75,16 @@ std::vector<double> factors(const ClusterProblem &Problem, const Configuration &
 std::optional<double> predictConfiguration(const ClusterProblem &Problem, const Configuration &C,
                                            std::string &Err) {
   std::vector<int> Node;
-  std::vector<uint8_t> Type;
+  std::vector<uint16_t> Type;
   place(C, Node, Type);
   const int P = int(Node.size());
-  HeteroComputeModel Compute(*Problem.File, P, Problem.Size, factors(Problem, C), Type);
+  FactoredComputeModel Compute(*Problem.File, P, Problem.Size, factors(Problem, C),
+                               std::move(Type));
+  if (Problem.Profiles)
+    Compute.addOccurrenceProfiles(*Problem.Profiles);
   ClusterNetworkModel Net(std::move(Node), Problem.Intra, Problem.Inter);
+  if (Problem.Contention == ContentionKind::Fair)
+    Net.setContention(ContentionKind::Fair, Problem.Capacity);
   EstimateResult R = replayScaled(*Problem.Structure, Compute, Net, P, Problem.Size);
   if (!R.Ok) {
     Err = C.text(Problem.Types) + ": " +
@@ -98,6 +95,14 @@ std::optional<double> predictConfiguration(const ClusterProblem &Problem, const 
 }
 
 namespace {
+
+/// The shortest time any occurrence of the segment takes (SegmentTimes::seconds).
+double shortest(const SegmentTimes &T) {
+  double S = T.MeanSeconds;
+  for (uint64_t K = 0; K < T.Executions && T.Width > 0; K += T.Width)
+    S = std::min(S, T.seconds(K));
+  return S;
+}
 
 /// configurationBound with the scaled model at C's rank count already built.
 double boundWith(const ClusterProblem &Problem, const Configuration &C,
@@ -124,7 +129,7 @@ double boundWith(const ClusterProblem &Problem, const Configuration &C,
         In = false;
       else if (In && O.Proto.Kind == EventKind::Segment)
         if (const SegmentTimes *T = Base.segment(Rank, O.Proto.From, O.Proto.Block))
-          Sum += T->MeanSeconds - 1e-9; // the engine rounds each to whole nanoseconds
+          Sum += shortest(*T) - 1e-9; // the engine rounds each to whole nanoseconds
     }
     return It->second = std::max(0.0, Sum);
   };
@@ -140,15 +145,18 @@ double boundWith(const ClusterProblem &Problem, const Configuration &C,
 } // namespace
 
 double configurationBound(const ClusterProblem &Problem, const Configuration &C) {
-  return boundWith(Problem, C, ScaledComputeModel(*Problem.File, C.ranks(), Problem.Size));
+  ScaledComputeModel Base(*Problem.File, C.ranks(), Problem.Size);
+  if (Problem.Profiles)
+    Base.addOccurrenceProfiles(*Problem.Profiles);
+  return boundWith(Problem, C, Base);
 }
 
 bool searchBestConfig(const ClusterProblem &Problem, int MaxPerNode, bool Exhaustive,
                       BestConfigResult &Out, std::string &Err) {
   Out = {};
   const size_t NT = Problem.Types.size();
-  if (NT == 0 || NT > 255 || MaxPerNode < 1) {
-    Err = "needs 1 to 255 node types and at least one rank per node";
+  if (NT == 0 || NT > 65535 || MaxPerNode < 1) {
+    Err = "needs 1 to 65535 node types and at least one rank per node";
     return false;
   }
   // Per type: (0 nodes) or (1..Count nodes) x (1..MaxPerNode ranks), as a mixed-radix counter.
@@ -170,7 +178,9 @@ bool searchBestConfig(const ClusterProblem &Problem, int MaxPerNode, bool Exhaus
       R.C.PerNode.push_back(Digit[I] == 0 ? 0 : (Digit[I] - 1) % MaxPerNode + 1);
     }
     const int P = R.C.ranks();
-    const auto It = ModelOfRanks.try_emplace(P, *Problem.File, P, Problem.Size).first;
+    auto [It, New] = ModelOfRanks.try_emplace(P, *Problem.File, P, Problem.Size);
+    if (New && Problem.Profiles)
+      It->second.addOccurrenceProfiles(*Problem.Profiles);
     R.Bound = boundWith(Problem, R.C, It->second);
     All.push_back(std::move(R));
     if (All.size() > 5'000'000) {

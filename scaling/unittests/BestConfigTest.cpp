@@ -169,9 +169,9 @@ TEST(BestConfig, SearchReturnsTheMinimumOfEveryConfigurationEstimated) {
     // slow ranks' 1.6 is the slowest); with 4 ms links one fast node's 2 cores, no message
     // leaving it: T = 1e-2 / 2 + 1e-4.
     if (InterSeconds < 1e-3) {
-      EXPECT_EQ(MinText, "fast: 2 nodes x 3 ranks, slow: 3 nodes x 1 ranks");
+      EXPECT_EQ(MinText, "fast: 2 nodes x 3 ranks, slow: 3 nodes x 1 rank");
     } else {
-      EXPECT_EQ(MinText, "fast: 1 nodes x 2 ranks, slow: 0 nodes");
+      EXPECT_EQ(MinText, "fast: 1 node x 2 ranks, slow: 0 nodes");
       EXPECT_NEAR(Min, 1e-2 / 2 + 1e-4, 2e-9);
     }
   }

@@ -7,13 +7,19 @@
 #include "mpiete/basedata/ClusterFile.h"
 #include "mpiete/basedata/MachineFile.h"
 #include "mpiete/estimator/BaseData.h"
+#include "mpiete/estimator/Cluster.h"
 #include "mpiete/scaling/BestConfig.h"
 #include "mpiete/support/Diagnostics.h"
+#include "mpiete/support/Version.h"
 #include "mpiete/tools/Commands.h"
+
+#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
+#include <limits>
 #include <sstream>
 
 namespace mpiete {
@@ -23,40 +29,44 @@ using namespace scaling;
 
 namespace {
 
-/// How much longer the type's machine computes the program's segments than the model says the
-/// model's machine does: the executions-weighted sum of its measured segments over the model's
-/// prediction of the same segments at the rank count it was measured with. The model's own
-/// machine: 1.
-bool speedOf(const ScalingModelFile &File, const std::string &Machine, DiagnosticSink &Diags,
-             double &Speed) {
-  for (const ModelRun &R : File.Runs)
-    if (R.Machine == Machine) {
-      Speed = 1;
-      return true;
-    }
-  MachineFile M;
-  if (!loadMachineFile(Machine, M, Diags))
-    return false;
-  const int P = M.Provenance.Ranks > 0 ? M.Provenance.Ranks : int(M.Ranks.size());
-  double W = File.Runs.empty() ? 1 : File.Runs.front().Size;
-  for (const ModelRun &R : File.Runs)
-    if (R.Ranks == P)
-      W = R.Size;
-  ScaledComputeModel Model(File, P, W);
-  double Measured = 0, Predicted = 0;
-  for (const MachineRank &MR : M.Ranks)
-    for (const MachineSegment &S : MR.Segments)
-      if (const SegmentTimes *T = Model.segment(MR.Rank, S.From, S.To)) {
-        Measured += S.MeanSeconds * double(S.Executions);
-        Predicted += T->MeanSeconds * double(S.Executions);
-      }
-  if (!(Measured > 0 && Predicted > 0)) {
-    Diags.error({Machine, 0, 0}, "holds no segment of the model's program: no speed to compare",
-                "scale");
-    return false;
-  }
-  Speed = Measured / Predicted;
-  return true;
+void writeYaml(std::ostream &OS, const ClusterProblem &Problem, const BestConfigResult &R,
+               bool Exhaustive, const std::string &Cluster, const std::string &Model,
+               const std::string &Profiles, const std::string &Command) {
+  YAML::Emitter E;
+  E.SetDoublePrecision(std::numeric_limits<double>::max_digits10);
+  auto Config = [&](const ConfigResult &C, bool WithBound) {
+    E << YAML::Flow << YAML::BeginMap << YAML::Key << "ranks" << YAML::Value << C.C.ranks()
+      << YAML::Key << "nodes" << YAML::Value << YAML::Flow << C.C.Nodes << YAML::Key
+      << "ranks_per_node" << YAML::Value << YAML::Flow << C.C.PerNode << YAML::Key
+      << "predicted_seconds" << YAML::Value << C.Seconds;
+    if (WithBound)
+      E << YAML::Key << "bound_seconds" << YAML::Value << C.Bound;
+    E << YAML::EndMap;
+  };
+  E << YAML::BeginMap << YAML::Key << "format" << YAML::Value << "mpiete-best-config" << YAML::Key
+    << "version" << YAML::Value << 1 << YAML::Key << "tool" << YAML::Value
+    << std::string("mpiete ") + MPIETE_VERSION << YAML::Key << "command" << YAML::Value << Command
+    << YAML::Key << "cluster" << YAML::Value << Cluster << YAML::Key << "model" << YAML::Value
+    << Model << YAML::Key << "size" << YAML::Value << Problem.Size;
+  if (!Profiles.empty())
+    E << YAML::Key << "occurrence_profiles" << YAML::Value << Profiles;
+  E << YAML::Key << "extrapolated" << YAML::Value << true;
+  E << YAML::Key << "node_types" << YAML::Value << YAML::BeginSeq;
+  for (const NodeTypeSpec &T : Problem.Types)
+    E << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << T.Name << YAML::Key
+      << "count" << YAML::Value << T.Count << YAML::Key << "cores" << YAML::Value << T.Cores
+      << YAML::Key << "speed" << YAML::Value << T.Speed << YAML::EndMap;
+  E << YAML::EndSeq << YAML::Key << "configurations" << YAML::Value << R.Configurations << YAML::Key
+    << "replayed" << YAML::Value << R.Replayed << YAML::Key << "exhaustive" << YAML::Value
+    << Exhaustive << YAML::Key << "best" << YAML::Value;
+  Config(R.Best, false);
+  E << YAML::Key << "replayed_configurations" << YAML::Value << YAML::BeginSeq;
+  for (const ConfigResult &C : R.Evaluated)
+    Config(C, true);
+  E << YAML::EndSeq << YAML::EndMap;
+  OS << "# mpiete best-config: the shortest predicted time over the cluster's configurations "
+        "(docs/scale.md)\n"
+     << E.c_str() << "\n";
 }
 
 } // namespace
@@ -81,18 +91,28 @@ int runBestConfig(const CommandArgs &Args) {
   double Size = 0;
   int MaxPerNode = 0, Top = 5;
   bool Exhaustive = false;
+  std::string Format = "text", Output;
   C.App.add_option("--cluster", ClusterPath, "the cluster: node types and machine files")
       ->type_name("FILE");
   C.App.add_option("--model", ModelPath, "the scaling model (mpiete model)")->type_name("FILE");
   C.App.add_option("--network", NetworkPath, "the network (unless the cluster names one)")
       ->type_name("FILE");
   C.App.add_option("--size", Size, "the problem size (default: the model's first run's)");
-  C.App.add_option("--cores", CoresText, "cores per node, one per node type (default 1)")
+  C.App
+      .add_option("--cores", CoresText,
+                  "cores per node, one per node type (default: the cluster file's, else 1)")
       ->type_name("C,...");
   C.App.add_option("--max-ranks-per-node", MaxPerNode,
                    "the most ranks a node runs (default: the cluster's ranks_per_node)");
   C.App.add_option("--top", Top, "list the best N configurations replayed (default 5)");
   C.App.add_flag("--exhaustive", Exhaustive, "replay every configuration");
+  C.App
+      .add_option("--format", Format,
+                  "text (default) or yaml: every replayed configuration with its predicted "
+                  "seconds and bound, for scripts")
+      ->check(CLI::IsMember({"text", "yaml"}));
+  C.App.add_option("-o", Output, "write the result there (default: standard output)")
+      ->type_name("FILE");
   if (std::optional<int> Status = C.parseOrExit(Args, Diags, Tool))
     return *Status;
   if (ClusterPath.empty() || ModelPath.empty()) {
@@ -132,31 +152,30 @@ int runBestConfig(const CommandArgs &Args) {
     const ClusterNodeType &T = Spec.Nodes[I];
     NodeTypeSpec N;
     N.Count = T.Count;
-    N.Cores = Cores.empty() ? 1 : Cores[I];
+    N.Cores = !Cores.empty() ? Cores[I] : T.Cores > 0 ? T.Cores : 1;
     const std::string Machine = T.Machine.empty() ? "" : clusterPath(ClusterPath, T.Machine);
     N.Name = T.Machine.empty() ? "type" + std::to_string(I + 1) : T.Machine;
-    if (Machine.empty())
-      N.Speed = 1;
-    else if (!speedOf(File, Machine, Diags, N.Speed))
+    if (!machineSpeed(File, Machine, Diags, N.Speed))
       return 1;
     Problem.Types.push_back(N);
   }
-  std::string Inter =
-      Spec.InterNodeNetwork.empty() ? NetworkPath : clusterPath(ClusterPath, Spec.InterNodeNetwork);
-  if (Inter.empty()) {
-    Diags.error(Tool, "needs --network (the cluster names no inter-node network)", "usage");
-    return 1;
+  ClusterDefaults Defaults;
+  if (!NetworkPath.empty()) {
+    Defaults.InterPath = NetworkPath;
+    if (!(Defaults.Inter = loadNetworkYaml(NetworkPath, NetworkModelKind::Table, Diags)))
+      return 1;
   }
-  std::shared_ptr<LinkModel> InterLink = loadNetworkYaml(Inter, NetworkModelKind::Table, Diags);
-  if (!InterLink)
+  ClusterLinks Links;
+  if (!clusterLinks(Spec, ClusterPath, NetworkModelKind::Table, Defaults, Diags, Links))
     return 1;
-  std::shared_ptr<LinkModel> IntraLink = InterLink;
-  if (!Spec.IntraNodeNetwork.empty() &&
-      !(IntraLink = loadNetworkYaml(clusterPath(ClusterPath, Spec.IntraNodeNetwork),
-                                    NetworkModelKind::Table, Diags)))
-    return 1;
-  Problem.Inter = InterLink;
-  Problem.Intra = IntraLink;
+  Problem.Inter = Links.Inter;
+  Problem.Intra = Links.Intra;
+  Problem.Contention = Links.Contention;
+  Problem.Capacity = Links.Capacity;
+  MachineFile ProfileRun;
+  std::string ProfilePath;
+  if (loadProfileRun(File, Diags, ProfileRun, ProfilePath))
+    Problem.Profiles = &ProfileRun;
   CommStructure S;
   if (!learnModelStructure(File, Diags, S))
     return 1;
@@ -168,24 +187,39 @@ int runBestConfig(const CommandArgs &Args) {
     Diags.error({ModelPath, 0, 0}, Err, "scale");
     return 1;
   }
-  std::cout << "node types:\n";
-  for (const NodeTypeSpec &T : Problem.Types) {
-    char Buf[64];
-    std::snprintf(Buf, sizeof Buf, "%.4g", T.Speed);
-    std::cout << "  " << T.Name << ": " << T.Count << " nodes, " << T.Cores
-              << " cores, compute time x " << Buf << "\n";
-  }
-  std::cout << "configurations: " << R.Configurations << "\nreplayed: " << R.Replayed
-            << (Exhaustive ? " (exhaustive)" : " (the others' bounds exceed the best)") << "\n";
+  std::ofstream OutFile;
+  std::ostream *OS = openOutput(!Output.empty() ? &Output : nullptr, OutFile, "result", Diags);
+  if (!OS)
+    return 1;
   std::stable_sort(
       R.Evaluated.begin(), R.Evaluated.end(),
       [](const ConfigResult &A, const ConfigResult &B) { return A.Seconds < B.Seconds; });
-  std::cout << "best: " << R.Best.C.text(Problem.Types) << " (" << R.Best.C.ranks()
-            << " ranks)\npredicted_seconds: " << R.Best.Seconds << "\nextrapolated: true\n"
-            << "next best:\n";
-  for (size_t I = 1; I < R.Evaluated.size() && I < size_t(Top); ++I)
-    std::cout << "  " << R.Evaluated[I].Seconds << " s  " << R.Evaluated[I].C.text(Problem.Types)
-              << "\n";
+  if (Format == "yaml") {
+    writeYaml(*OS, Problem, R, Exhaustive, ClusterPath, ModelPath, ProfilePath,
+              joinArgs("best-config", Args));
+    return 0;
+  }
+  std::ostream &Out = *OS;
+  Out << "node types:\n";
+  for (const NodeTypeSpec &T : Problem.Types) {
+    char Buf[64];
+    std::snprintf(Buf, sizeof Buf, "%.4g", T.Speed);
+    Out << "  " << T.Name << ": " << T.Count << " nodes, " << T.Cores << " cores, compute time x "
+        << Buf << "\n";
+  }
+  if (Problem.Profiles)
+    Out << "occurrence_profiles: " << ProfilePath << "\n";
+  Out << "configurations: " << R.Configurations << "\nreplayed: " << R.Replayed
+      << (Exhaustive ? " (exhaustive)" : " (the others' bounds exceed the best)") << "\n";
+  Out << "best: " << R.Best.C.text(Problem.Types) << " (" << R.Best.C.ranks()
+      << " ranks)\npredicted_seconds: " << R.Best.Seconds << "\nextrapolated: true\n"
+      << "next best:\n";
+  int Listed = 0;
+  for (const ConfigResult &E : R.Evaluated)
+    if (Listed < Top - 1 && !(E.C.Nodes == R.Best.C.Nodes && E.C.PerNode == R.Best.C.PerNode)) {
+      Out << "  " << E.Seconds << " s  " << E.C.text(Problem.Types) << "\n";
+      ++Listed;
+    }
   return 0;
 }
 

@@ -115,7 +115,9 @@ int runEstimate(const CommandArgs &Args) {
       {{"--program", "DIR", "the program base data: rank<N>.trace (required)"},
        {"--machine", "FILE", "the compute base data (required)"},
        {"--network", "FILE", "the communication base data (required)"},
-       {"--cluster", "FILE", "nodes, ranks per node, their machines and networks"},
+       {"--cluster", "FILE",
+        "nodes, ranks per node, their machines and networks (with --ranks: each node type's "
+        "speed from its machine file, cores time-shared)"},
        {"--model", "table|loggps|FILE",
         "the network model (default table); with --ranks, the scaling model (mpiete model)"},
        {"--ranks", "N", "extrapolate to N ranks from the scaling model given by --model"},
@@ -148,11 +150,25 @@ int runEstimate(const CommandArgs &Args) {
       Size = Opt.count("--size") ? std::stod(Opt["--size"]) : 0;
     } catch (...) {
     }
-    if (Ranks <= 0 || !Opt.count("--model") || !Opt.count("--network")) {
-      Diags.error(Tool, "--ranks N (N >= 1) needs --model model.yaml and --network", "usage");
+    if (Ranks <= 0 || !Opt.count("--model") ||
+        (!Opt.count("--network") && !Opt.count("--cluster"))) {
+      Diags.error(Tool, "--ranks N (N >= 1) needs --model model.yaml and --network or --cluster",
+                  "usage");
       return 1;
     }
-    return runScaledEstimate(Opt["--model"], Ranks, Size, Opt["--network"], std::cout);
+    for (const char *Ignored :
+         {"--program", "--machine", "--timeline", "--otf2", "--region", "--region-start",
+          "--region-end", "--region-instance", "--probe-seconds", "--format", "-o"})
+      if (Opt.count(Ignored)) {
+        Diags.error(Tool,
+                    std::string(Ignored) +
+                        " is not taken with --ranks (the replay is the scaling model's)",
+                    "usage");
+        return 1;
+      }
+    return runScaledEstimate(Opt["--model"], Ranks, Size,
+                             Opt.count("--network") ? Opt["--network"] : "",
+                             Opt.count("--cluster") ? Opt["--cluster"] : "", std::cout);
   }
   if (!C.requireOptions({"--program", "--machine", "--network"}, Diags, Tool))
     return 1;

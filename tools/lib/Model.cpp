@@ -3,9 +3,12 @@
 #include "Model.h"
 #include "CommandUtil.h"
 
+#include "mpiete/basedata/ClusterFile.h"
 #include "mpiete/estimator/BaseData.h"
+#include "mpiete/estimator/Cluster.h"
 #include "mpiete/estimator/Engine.h"
 #include "mpiete/estimator/ProgramBlocks.h"
+#include "mpiete/scaling/BestConfig.h"
 #include "mpiete/scaling/Caches.h"
 #include "mpiete/scaling/CollSim.h"
 #include "mpiete/scaling/CommStructure.h"
@@ -365,8 +368,147 @@ bool loadExtrapolationModel(const std::string &Path, DiagnosticSink &Diags, Scal
   return true;
 }
 
+bool machineSpeed(const ScalingModelFile &File, const std::string &Machine, DiagnosticSink &Diags,
+                  double &Speed) {
+  Speed = 1;
+  if (Machine.empty())
+    return true;
+  for (const ModelRun &R : File.Runs)
+    if (R.Machine == Machine)
+      return true;
+  MachineFile M;
+  if (!loadMachineFile(Machine, M, Diags))
+    return false;
+  const int P = M.Provenance.Ranks > 0 ? M.Provenance.Ranks : int(M.Ranks.size());
+  double W = File.Runs.empty() ? 1 : File.Runs.front().Size;
+  for (const ModelRun &R : File.Runs)
+    if (R.Ranks == P)
+      W = R.Size;
+  ScaledComputeModel Model(File, P, W);
+  double Measured = 0, Predicted = 0;
+  for (const MachineRank &MR : M.Ranks)
+    for (const MachineSegment &S : MR.Segments)
+      if (const SegmentTimes *T = Model.segment(MR.Rank, S.From, S.To)) {
+        Measured += S.MeanSeconds * double(S.Executions);
+        Predicted += T->MeanSeconds * double(S.Executions);
+      }
+  if (!(Measured > 0 && Predicted > 0)) {
+    Diags.error({Machine, 0, 0}, "holds no segment of the model's program: no speed to compare",
+                "scale");
+    return false;
+  }
+  Speed = Measured / Predicted;
+  return true;
+}
+
+bool loadProfileRun(const ScalingModelFile &File, DiagnosticSink &Diags, MachineFile &Out,
+                    std::string &Path) {
+  const ModelRun *Largest = nullptr;
+  for (const ModelRun &R : File.Runs)
+    if (!Largest || R.Ranks > Largest->Ranks)
+      Largest = &R;
+  if (!Largest)
+    return false;
+  std::ostringstream Why;
+  DiagnosticSink Quiet(Why);
+  if (!loadMachineFile(Largest->Machine, Out, Quiet)) {
+    Diags.note({Largest->Machine, 0, 0},
+               "not readable: every occurrence of a segment takes its mean (" + Why.str() + ")",
+               "scale");
+    return false;
+  }
+  Path = Largest->Machine;
+  return true;
+}
+
+namespace {
+
+/// A scaling model's ranks on the nodes of a cluster file: each rank's node (estimator's
+/// placement), its compute factor (its node type's speed, times the ranks on its node over
+/// the type's cores where they outnumber them) and the links. Ranks of a type without a
+/// machine file, or past the types list, compute as the model's machine does.
+struct ScaledCluster {
+  std::vector<int> NodeOfRank;
+  std::vector<double> Factors;       ///< per class
+  std::vector<uint16_t> ClassOfRank; ///< into Factors
+  ClusterLinks Links;
+  std::vector<std::string> Lines; ///< what the report says about the placement
+};
+
+bool scaledCluster(const std::string &ClusterPath, const ScalingModelFile &File, int Ranks,
+                   const std::string &NetworkPath, DiagnosticSink &Diags, ScaledCluster &Out) {
+  ClusterSpec Spec;
+  if (!loadClusterSpec(ClusterPath, Spec, Diags))
+    return false;
+  RankPlacement Place = placeRanks(Spec, ClusterPath, Ranks);
+  if (!Spec.Nodes.empty() && Place.ListedNodes < Place.Nodes) {
+    Diags.error(Spec.NodesAt,
+                "the node types list " + counted(Place.ListedNodes, "node") + " holding " +
+                    counted(Place.ListedRanks, "rank") + ", but " + counted(Ranks, "rank") +
+                    " were asked for",
+                "cluster");
+    return false;
+  }
+  ClusterDefaults Defaults;
+  if (!NetworkPath.empty()) {
+    Defaults.InterPath = NetworkPath;
+    if (!(Defaults.Inter = loadNetworkYaml(NetworkPath, NetworkModelKind::Table, Diags)))
+      return false;
+  }
+  if (!clusterLinks(Spec, ClusterPath, NetworkModelKind::Table, Defaults, Diags, Out.Links))
+    return false;
+  std::map<std::string, double> SpeedOf; // per machine file ("": the model's machine)
+  std::map<double, uint16_t> ClassOf;
+  struct Group {
+    int Ranks = 0;
+    double Speed = 1;
+  };
+  std::map<std::pair<int, int>, Group> Groups; // (type, ranks on the node)
+  for (int R = 0; R < Ranks; ++R) {
+    const int T = Place.TypeOfRank[size_t(R)];
+    const std::string &M = Place.MachineOfRank[size_t(R)];
+    auto [It, New] = SpeedOf.try_emplace(M, 1.0);
+    if (New && !machineSpeed(File, M, Diags, It->second))
+      return false;
+    const int OnNode = Place.RanksOnNode[size_t(Place.NodeOfRank[size_t(R)])];
+    const int Cores =
+        T >= 0 && Spec.Nodes[size_t(T)].Cores > 0 ? Spec.Nodes[size_t(T)].Cores : OnNode;
+    const double F = It->second * std::max(1.0, double(OnNode) / double(Cores));
+    auto [C, NewClass] = ClassOf.try_emplace(F, uint16_t(Out.Factors.size()));
+    if (NewClass) {
+      if (Out.Factors.size() == 65535) {
+        Diags.error({ClusterPath, 0, 0}, "more than 65535 different compute factors", "cluster");
+        return false;
+      }
+      Out.Factors.push_back(F);
+    }
+    Out.ClassOfRank.push_back(C->second);
+    Group &G = Groups[{T, OnNode}];
+    ++G.Ranks;
+    G.Speed = It->second;
+  }
+  for (const auto &[Key, G] : Groups) {
+    const auto [T, OnNode] = Key;
+    const std::string Machine = T >= 0 ? Spec.Nodes[size_t(T)].Machine : "";
+    const int Cores = T >= 0 ? Spec.Nodes[size_t(T)].Cores : 0;
+    std::ostringstream L;
+    L << counted(G.Ranks, "rank") << ", " << OnNode << " per node, "
+      << (Machine.empty() ? std::string("the model's machine") : Machine) << " (compute x "
+      << number(G.Speed);
+    if (Cores > 0 && OnNode > Cores)
+      L << ", x " << number(double(OnNode) / Cores) << " time-sharing " << Cores << " cores";
+    L << ")";
+    Out.Lines.push_back(L.str());
+  }
+  Out.NodeOfRank = std::move(Place.NodeOfRank);
+  return true;
+}
+
+} // namespace
+
 int runScaledEstimate(const std::string &ModelPath, int Ranks, double Size,
-                      const std::string &NetworkPath, std::ostream &OS) {
+                      const std::string &NetworkPath, const std::string &ClusterPath,
+                      std::ostream &OS) {
   DiagnosticSink Diags(std::cerr);
   ScalingModelFile File;
   if (!loadExtrapolationModel(ModelPath, Diags, File))
@@ -377,38 +519,44 @@ int runScaledEstimate(const std::string &ModelPath, int Ranks, double Size,
   CommStructure S = File.Learnt;
   if (S.Classes.empty() && !learnModelStructure(File, Diags, S))
     return 1;
-  std::shared_ptr<LinkModel> Link = loadNetworkYaml(NetworkPath, NetworkModelKind::Table, Diags);
-  if (!Link)
-    return 1;
-  ClusterNetworkModel Net(Link);
-  ScaledComputeModel Compute(File, Ranks, Size);
+  std::unique_ptr<ClusterNetworkModel> Net;
+  std::unique_ptr<ComputeModel> ComputePtr;
+  ScaledCluster Cluster;
   // Occurrence-dependent compute from the largest run the model was built from (its machine
   // file's series); without it, every occurrence takes the mean.
+  MachineFile ProfileRun;
   std::string Profiles;
-  const ModelRun *Largest = nullptr;
-  for (const ModelRun &R : File.Runs)
-    if (!Largest || R.Ranks > Largest->Ranks)
-      Largest = &R;
-  if (Largest) {
-    std::ostringstream Why;
-    DiagnosticSink Quiet(Why);
-    MachineFile M;
-    if (loadMachineFile(Largest->Machine, M, Quiet)) {
-      Compute.addOccurrenceProfiles(M);
-      Profiles = Largest->Machine;
-    } else {
-      Diags.note({Largest->Machine, 0, 0},
-                 "not readable: every occurrence of a segment takes its mean (" + Why.str() + ")",
-                 "scale");
-    }
+  const bool HaveProfiles = loadProfileRun(File, Diags, ProfileRun, Profiles);
+  if (!ClusterPath.empty()) {
+    if (!scaledCluster(ClusterPath, File, Ranks, NetworkPath, Diags, Cluster))
+      return 1;
+    Net = std::make_unique<ClusterNetworkModel>(Cluster.NodeOfRank, Cluster.Links.Intra,
+                                                Cluster.Links.Inter);
+    if (Cluster.Links.Contention == ContentionKind::Fair)
+      Net->setContention(ContentionKind::Fair, Cluster.Links.Capacity);
+    auto C = std::make_unique<FactoredComputeModel>(File, Ranks, Size, Cluster.Factors,
+                                                    std::move(Cluster.ClassOfRank));
+    if (HaveProfiles)
+      C->addOccurrenceProfiles(ProfileRun);
+    ComputePtr = std::move(C);
+  } else {
+    std::shared_ptr<LinkModel> Link = loadNetworkYaml(NetworkPath, NetworkModelKind::Table, Diags);
+    if (!Link)
+      return 1;
+    Net = std::make_unique<ClusterNetworkModel>(Link);
+    auto C = std::make_unique<ScaledComputeModel>(File, Ranks, Size);
+    if (HaveProfiles)
+      C->addOccurrenceProfiles(ProfileRun);
+    ComputePtr = std::move(C);
   }
+  ComputeModel &Compute = *ComputePtr;
   std::vector<std::unique_ptr<SyntheticEventSource>> Gens;
   std::vector<EventSource *> Sources;
   for (int R = 0; R < Ranks; ++R) {
     Gens.push_back(std::make_unique<SyntheticEventSource>(S, R, Ranks, Size));
     Sources.push_back(Gens.back().get());
   }
-  Engine E(Compute, Net);
+  Engine E(Compute, *Net);
   EstimateResult Res = E.run(Sources);
   for (const EngineError &Err : Res.Errors)
     Diags.error({Err.File.empty() ? "mpiete estimate" : Err.File, 0, 0}, Err.Message, "estimate");
@@ -439,6 +587,11 @@ int runScaledEstimate(const std::string &ModelPath, int Ranks, double Size,
      << "\nmessages: " << Res.Messages << "\n";
   if (!Profiles.empty())
     OS << "occurrence_profiles: " << Profiles << "\n";
+  if (!ClusterPath.empty()) {
+    OS << "cluster: " << ClusterPath << "\nplacement:\n";
+    for (const std::string &L : Cluster.Lines)
+      OS << "  - " << L << "\n";
+  }
   if (!Unmeasured.empty())
     OS << "unmeasured_cache_steps: [" << Crossed << "]\nwarning: the working set crosses a cache "
        << "step no run measured; the band is widened by 0.5 per step\n";

@@ -1,8 +1,10 @@
 // What lib/Model.cpp shares with the commands that replay a scaling model (surface,
-// best-config, estimate --ranks): the communication structure re-learnt from a model's runs.
+// best-config, estimate --ranks): the communication structure re-learnt from a model's runs,
+// a machine's speed relative to the model's, and the run whose occurrence profiles apply.
 #ifndef MPIETE_TOOLS_LIB_MODEL_H
 #define MPIETE_TOOLS_LIB_MODEL_H
 
+#include "mpiete/basedata/MachineFile.h"
 #include "mpiete/scaling/CommStructure.h"
 #include "mpiete/scaling/ModelFile.h"
 #include "mpiete/support/Diagnostics.h"
@@ -21,6 +23,19 @@ bool learnModelStructure(const scaling::ScalingModelFile &File, DiagnosticSink &
 /// recorded).
 bool loadExtrapolationModel(const std::string &Path, DiagnosticSink &Diags,
                             scaling::ScalingModelFile &Out);
+
+/// How much longer the machine of the file Machine computes the model's segments than the
+/// model's machine does: the executions-weighted sum of its measured segments over the model's
+/// prediction of the same segments at the rank count it was measured with. A machine file
+/// the model was built from, or Machine empty: 1. False (reported) when it holds none of them.
+bool machineSpeed(const scaling::ScalingModelFile &File, const std::string &Machine,
+                  DiagnosticSink &Diags, double &Speed);
+
+/// The machine file of the model's largest run, whose occurrence profiles every replay of the
+/// model applies (ScaledComputeModel::addOccurrenceProfiles); false, with a note, when it is
+/// not readable (every occurrence then takes its segment's mean).
+bool loadProfileRun(const scaling::ScalingModelFile &File, DiagnosticSink &Diags, MachineFile &Out,
+                    std::string &Path);
 
 } // namespace mpiete
 

@@ -1,7 +1,9 @@
 // A cluster spec to the node map, compute tables and links the engine replays against.
 #include "mpiete/estimator/Cluster.h"
 
+#include <algorithm>
 #include <map>
+#include <set>
 
 namespace mpiete::estimator {
 namespace {
@@ -22,22 +24,47 @@ void noteRanksPerNode(const std::string &Machine, int Measured, int PerNode,
 
 } // namespace
 
+std::string counted(int N, const char *Noun) {
+  return std::to_string(N) + " " + Noun + (N == 1 ? "" : "s");
+}
+
 RankPlacement placeRanks(const ClusterSpec &Spec, const std::string &ClusterPath, int Ranks) {
   RankPlacement P;
-  const int PerNode = Spec.RanksPerNode;
-  P.Nodes = (Ranks + PerNode - 1) / PerNode;
-  std::vector<std::string> MachineOfNode(size_t(P.Nodes));
-  for (const ClusterNodeType &T : Spec.Nodes) {
-    std::string Machine = T.Machine.empty() ? "" : clusterPath(ClusterPath, T.Machine);
-    for (int I = 0; I < T.Count && P.ListedNodes < P.Nodes; ++I)
-      MachineOfNode[size_t(P.ListedNodes++)] = Machine;
+  const int PerNode = std::max(1, Spec.RanksPerNode);
+  // The nodes in order, as many as hold the ranks: their type and room.
+  std::vector<int> TypeOfNode, Room;
+  for (size_t T = 0; T < Spec.Nodes.size(); ++T)
+    for (int I = 0; I < Spec.Nodes[T].Count && P.ListedRanks < Ranks; ++I) {
+      const int K = Spec.Nodes[T].RanksPerNode > 0 ? Spec.Nodes[T].RanksPerNode : PerNode;
+      TypeOfNode.push_back(int(T));
+      Room.push_back(K);
+      P.ListedRanks += K;
+    }
+  P.ListedNodes = int(TypeOfNode.size());
+  for (int Held = P.ListedRanks; Held < Ranks; Held += PerNode) {
+    TypeOfNode.push_back(-1);
+    Room.push_back(PerNode);
   }
+  P.Nodes = int(TypeOfNode.size());
+  P.ListedRanks = std::min(P.ListedRanks, Ranks);
   P.NodeOfRank.resize(size_t(Ranks));
+  P.RanksOnNode.assign(size_t(P.Nodes), 0);
+  int Node = 0;
+  for (int R = 0; R < Ranks; ++R) {
+    while (P.RanksOnNode[size_t(Node)] == Room[size_t(Node)]) // block: only forward
+      Node = (Node + 1) % P.Nodes;
+    P.NodeOfRank[size_t(R)] = Node;
+    ++P.RanksOnNode[size_t(Node)];
+    if (Spec.Placement == ClusterPlacement::RoundRobin)
+      Node = (Node + 1) % P.Nodes;
+  }
+  P.TypeOfRank.resize(size_t(Ranks));
   P.MachineOfRank.resize(size_t(Ranks));
   for (int R = 0; R < Ranks; ++R) {
-    const int Node = Spec.Placement == ClusterPlacement::Block ? R / PerNode : R % P.Nodes;
-    P.NodeOfRank[size_t(R)] = Node;
-    P.MachineOfRank[size_t(R)] = MachineOfNode[size_t(Node)];
+    const int T = TypeOfNode[size_t(P.NodeOfRank[size_t(R)])];
+    P.TypeOfRank[size_t(R)] = T;
+    if (T >= 0 && !Spec.Nodes[size_t(T)].Machine.empty())
+      P.MachineOfRank[size_t(R)] = clusterPath(ClusterPath, Spec.Nodes[size_t(T)].Machine);
   }
   return P;
 }
@@ -46,52 +73,88 @@ bool buildCluster(const ClusterSpec &Spec, const std::string &ClusterPath, int R
                   NetworkModelKind Kind, const ClusterDefaults &Defaults,
                   TableComputeModel &Compute, DiagnosticSink &Diags,
                   std::unique_ptr<ClusterNetworkModel> &Out) {
-  const int PerNode = Spec.RanksPerNode;
   RankPlacement Place = placeRanks(Spec, ClusterPath, Ranks);
   if (!Spec.Nodes.empty() && Place.ListedNodes < Place.Nodes) {
     Diags.error(Spec.NodesAt,
-                "the node types list " + std::to_string(Place.ListedNodes) + " nodes, but " +
-                    std::to_string(Ranks) + " ranks at " + std::to_string(PerNode) +
-                    " per node need " + std::to_string(Place.Nodes),
+                "the node types list " + counted(Place.ListedNodes, "node") + " holding " +
+                    counted(Place.ListedRanks, "rank") + ", but the program has " +
+                    std::to_string(Ranks),
                 "cluster");
     return false;
   }
+  for (const ClusterNodeType &T : Spec.Nodes) {
+    const int K = T.RanksPerNode > 0 ? T.RanksPerNode : Spec.RanksPerNode;
+    if (T.Cores > 0 && K > T.Cores)
+      Diags.warning(Spec.NodesAt,
+                    "a node type runs " + std::to_string(K) + " ranks on " +
+                        std::to_string(T.Cores) +
+                        " cores: a trace replay takes its machine file's times as measured "
+                        "(time-sharing is modelled in a scaling model's replay, estimate --ranks)",
+                    "cluster");
+  }
+  // Per machine file: its ranks, and how many ranks share their nodes (a note for each count
+  // the file was not measured with).
   std::map<std::string, std::vector<int>> RanksOfMachine;
-  for (int R = 0; R < Ranks; ++R)
-    if (!Place.MachineOfRank[size_t(R)].empty())
-      RanksOfMachine[Place.MachineOfRank[size_t(R)]].push_back(R);
-  noteRanksPerNode(Defaults.Machine, Defaults.MachineProv.RanksPerNode, PerNode, Diags);
+  std::map<std::string, std::set<int>> PerNodeOfMachine;
+  for (int R = 0; R < Ranks; ++R) {
+    const std::string &M = Place.MachineOfRank[size_t(R)];
+    const int T = Place.TypeOfRank[size_t(R)];
+    const int K = T >= 0 && Spec.Nodes[size_t(T)].RanksPerNode > 0
+                      ? Spec.Nodes[size_t(T)].RanksPerNode
+                      : Spec.RanksPerNode;
+    PerNodeOfMachine[M.empty() ? Defaults.Machine : M].insert(K);
+    if (!M.empty())
+      RanksOfMachine[M].push_back(R);
+  }
+  for (int K : PerNodeOfMachine[Defaults.Machine])
+    noteRanksPerNode(Defaults.Machine, Defaults.MachineProv.RanksPerNode, K, Diags);
   for (const auto &[File, Only] : RanksOfMachine) {
     MachineProvenance Prov;
     if (!loadMachineYaml(File, Compute, Diags, &Only, &Prov))
       return false;
     if (File != Defaults.Machine)
-      noteRanksPerNode(File, Prov.RanksPerNode, PerNode, Diags);
+      for (int K : PerNodeOfMachine[File])
+        noteRanksPerNode(File, Prov.RanksPerNode, K, Diags);
   }
 
-  std::shared_ptr<LinkModel> Inter = Defaults.Inter;
+  ClusterLinks Links;
+  if (!clusterLinks(Spec, ClusterPath, Kind, Defaults, Diags, Links))
+    return false;
+  Out =
+      std::make_unique<ClusterNetworkModel>(std::move(Place.NodeOfRank), Links.Intra, Links.Inter);
+  if (Links.Contention == ContentionKind::Fair)
+    Out->setContention(ContentionKind::Fair, Links.Capacity);
+  return true;
+}
+
+bool clusterLinks(const ClusterSpec &Spec, const std::string &ClusterPath, NetworkModelKind Kind,
+                  const ClusterDefaults &Defaults, DiagnosticSink &Diags, ClusterLinks &Out) {
+  Out = {};
+  Out.Inter = Defaults.Inter;
   std::string InterPath = Defaults.InterPath;
   if (!Spec.InterNodeNetwork.empty()) {
     InterPath = clusterPath(ClusterPath, Spec.InterNodeNetwork);
-    Inter = loadNetworkYaml(InterPath, Kind, Diags);
-    if (!Inter)
+    Out.Inter = loadNetworkYaml(InterPath, Kind, Diags);
+    if (!Out.Inter)
       return false;
   }
-  std::shared_ptr<LinkModel> IntraLink = Inter;
+  if (!Out.Inter) {
+    Diags.error({ClusterPath, 0, 0}, "names no inter_node_network and no --network was given",
+                "cluster");
+    return false;
+  }
+  Out.Intra = Out.Inter;
   if (!Spec.IntraNodeNetwork.empty()) {
-    IntraLink = loadNetworkYaml(clusterPath(ClusterPath, Spec.IntraNodeNetwork), Kind, Diags);
-    if (!IntraLink)
+    Out.Intra = loadNetworkYaml(clusterPath(ClusterPath, Spec.IntraNodeNetwork), Kind, Diags);
+    if (!Out.Intra)
       return false;
   }
-  Out = std::make_unique<ClusterNetworkModel>(std::move(Place.NodeOfRank), IntraLink,
-                                              std::move(Inter));
 
   // Contention: the capacity of each node's link, from the most direct evidence given.
   if (Spec.Contention == ClusterContention::None)
     return true;
-  double Capacity = 0;
   if (Spec.LinkBandwidth) {
-    Capacity = *Spec.LinkBandwidth;
+    Out.Capacity = *Spec.LinkBandwidth;
   } else if (!Spec.ContentionNetwork.empty()) {
     std::string File = clusterPath(ClusterPath, Spec.ContentionNetwork);
     NetworkPairs Pairs;
@@ -105,14 +168,14 @@ bool buildCluster(const ClusterSpec &Spec, const std::string &ClusterPath, int R
                   "cluster");
       return false;
     }
-    Capacity = Pairs.AggregateBytesPerSecond;
+    Out.Capacity = Pairs.AggregateBytesPerSecond;
   } else {
     NetworkPairs Pairs;
     if (!loadNetworkPairs(InterPath, Pairs, Diags))
       return false;
-    Capacity = Pairs.AggregateBytesPerSecond; // 0 for one pair: what one pair achieves (1/G)
+    Out.Capacity = Pairs.AggregateBytesPerSecond; // 0 for one pair: what one pair achieves (1/G)
   }
-  Out->setContention(ContentionKind::Fair, Capacity);
+  Out.Contention = ContentionKind::Fair;
   return true;
 }
 

@@ -13,9 +13,12 @@
 namespace mpiete {
 
 /// `count` nodes of one machine type; Machine empty: the estimate's --machine file.
+/// RanksPerNode 0: the file's top-level ranks_per_node; Cores 0: not given (one core).
 struct ClusterNodeType {
   int Count = 0;
   std::string Machine;
+  int RanksPerNode = 0;
+  int Cores = 0;
 };
 
 enum class ClusterPlacement { Block, RoundRobin };
@@ -26,6 +29,10 @@ enum class ClusterContention { Fair, None };
 ///   placement: block                  block (0..k-1 on node 0, ...) or round-robin
 ///   nodes:                            optional node types, in node order
 ///     - {count: 2, machine: a.yaml}   a machine omitted: the --machine file
+///     - {count: 3, machine: b.yaml, ranks_per_node: 1, cores: 1}
+///                                     optional per type: its own ranks per node (default the
+///                                     top-level one) and its cores (ranks beyond them
+///                                     time-share the node in a scaling model's replay)
 ///   inter_node_network: net.yaml      optional, default: the --network file
 ///   intra_node_network: shm.yaml      optional, default: the inter-node network
 ///   contention: fair                  fair (default): transfers between nodes share each

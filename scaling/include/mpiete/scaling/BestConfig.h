@@ -37,13 +37,41 @@ struct Configuration {
 /// multi-process method on single-PE nodes).
 double rankFactor(const NodeTypeSpec &T, int M);
 
-/// Everything a configuration's replay needs.
+/// The model's segment times at (P, W), per class of ranks times the class's factor (a node
+/// type's speed and time-sharing): rank r takes class ClassOfRank[r]'s.
+class FactoredComputeModel : public estimator::ComputeModel {
+public:
+  FactoredComputeModel(const ScalingModelFile &File, double P, double W,
+                       const std::vector<double> &Factors, std::vector<uint16_t> ClassOfRank);
+  std::optional<double> secondsPerExecution(int, estimator::BlockId) const override {
+    return std::nullopt;
+  }
+  const estimator::SegmentTimes *segment(int Rank, estimator::BlockId From,
+                                         estimator::BlockId To) const override {
+    return Classes[ClassOfRank[size_t(Rank)]].segment(Rank, From, To);
+  }
+  bool hasBlocks() const override { return false; }
+  bool hasSegments() const override { return true; }
+  /// ScaledComputeModel::addOccurrenceProfiles, for every class.
+  void addOccurrenceProfiles(const MachineFile &Base);
+
+private:
+  std::vector<uint16_t> ClassOfRank;
+  std::vector<ScaledComputeModel> Classes;
+};
+
+/// Everything a configuration's replay needs. Profiles: the occurrence profiles every rank
+/// takes (the model's largest run's machine file, as estimate --ranks does), or none (every
+/// occurrence its mean). Contention between nodes as estimator::ClusterNetworkModel takes it.
 struct ClusterProblem {
   const ScalingModelFile *File = nullptr;
   const CommStructure *Structure = nullptr;
   std::vector<NodeTypeSpec> Types;
   double Size = 1;
   std::shared_ptr<const estimator::LinkModel> Intra, Inter;
+  estimator::ContentionKind Contention = estimator::ContentionKind::None;
+  double Capacity = 0; ///< bytes per second (0: what one pair achieves)
+  const MachineFile *Profiles = nullptr;
 };
 
 /// The predicted seconds of C (the extrapolated replay), or nullopt with Err set.
@@ -51,8 +79,9 @@ std::optional<double> predictConfiguration(const ClusterProblem &Problem, const 
                                            std::string &Err);
 
 /// A lower bound of the predicted seconds of C: the largest compute time of one rank (the sum
-/// of its segments' model times between Init and Finalize, times its factor). Communication
-/// and waits only add to a rank's time, so no replay of C can predict less.
+/// of its segments' model times between Init and Finalize, each its shortest occurrence's,
+/// times its factor). Communication and waits only add to a rank's time, so no replay of C can
+/// predict less.
 double configurationBound(const ClusterProblem &Problem, const Configuration &C);
 
 struct ConfigResult {

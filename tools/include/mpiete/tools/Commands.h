@@ -23,9 +23,11 @@ int runDemo(const CommandArgs &Args);         ///< mpiete demo            (the b
 int runModel(const CommandArgs &Args);        ///< mpiete model           (scaling models)
 int runSurface(const CommandArgs &Args);      ///< mpiete surface         (efficiency surface)
 int runBestConfig(const CommandArgs &Args);   ///< mpiete best-config     (heterogeneous cluster)
-/// mpiete estimate --ranks N --model model.yaml: the extrapolated replay (lib/Model.cpp).
+/// mpiete estimate --ranks N --model model.yaml [--cluster cluster.yaml]: the extrapolated
+/// replay (lib/Model.cpp); NetworkPath or ClusterPath may be empty.
 int runScaledEstimate(const std::string &ModelPath, int Ranks, double Size,
-                      const std::string &NetworkPath, std::ostream &OS);
+                      const std::string &NetworkPath, const std::string &ClusterPath,
+                      std::ostream &OS);
 
 } // namespace mpiete
 
