@@ -10,17 +10,30 @@
 #include <memory>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 namespace mpiete::pingpong {
 
 inline constexpr uint32_t Unit = 0x0aa758c0;
 constexpr mpiete_site_t id(uint32_t I) { return MPIETE_ID(Unit, I); }
 
+/// The directories tempDir() made, removed when the test program ends.
+struct TempDirs {
+  std::vector<std::filesystem::path> Paths;
+  ~TempDirs() {
+    std::error_code Ignored;
+    for (const auto &P : Paths)
+      std::filesystem::remove_all(P, Ignored);
+  }
+};
+
 inline std::string tempDir(const char *Name) {
+  static TempDirs Made;
   auto Dir = std::filesystem::temp_directory_path() /
              ("mpiete-est-test-" + std::to_string(::getpid()) + "-" + Name);
   std::filesystem::remove_all(Dir);
   std::filesystem::create_directories(Dir);
+  Made.Paths.push_back(Dir);
   return Dir.string();
 }
 

@@ -402,7 +402,7 @@ bool checkFortranParseTree(p::Parsing &Parsing, const FortranFrontendOptions &Op
   if (!Opts.ModuleDir.empty())
     Dirs.push_back(Opts.ModuleDir);
   Dirs.insert(Dirs.end(), Opts.ModuleSearchDirs.begin(), Opts.ModuleSearchDirs.end());
-  UseWalker W{SM, Dirs, Diags, Foreign};
+  UseWalker W{SM, Dirs, Diags, Foreign, {}};
   p::Walk(*Parsing.parseTree(), W);
   return Diags.errorCount() == Before;
 }

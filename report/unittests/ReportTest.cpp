@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 using namespace mpiete::report;
 
@@ -14,10 +15,21 @@ namespace {
 
 const std::string Samples = MPIETE_REPORT_SAMPLES;
 
+/// Removes the files temp() wrote when the test program ends.
+struct TempFiles {
+  std::vector<std::filesystem::path> Paths;
+  ~TempFiles() {
+    std::error_code Ignored;
+    for (const auto &P : Paths)
+      std::filesystem::remove(P, Ignored);
+  }
+} Temps;
+
 std::string temp(const std::string &Name, const std::string &Text) {
   auto P = std::filesystem::temp_directory_path() /
            ("mpiete-report-test-" + std::to_string(::getpid()) + "-" + Name);
   std::ofstream(P) << Text;
+  Temps.Paths.push_back(P);
   return P.string();
 }
 
