@@ -119,8 +119,15 @@ int runSurface(const CommandArgs &Args) {
   if (!Link)
     return 1;
   ClusterNetworkModel Net(Link);
+  // Every point as `estimate --ranks P --size W` predicts it: with the occurrence profiles of
+  // the model's largest run.
+  MachineFile ProfileRun;
+  std::string ProfilePath;
+  const bool HaveProfiles = loadProfileRun(File, Diags, ProfileRun, ProfilePath);
   SurfacePredictor Predict = [&](int P, double W, std::string &Err) -> std::optional<double> {
     ScaledComputeModel Compute(File, P, W);
+    if (HaveProfiles)
+      Compute.addOccurrenceProfiles(ProfileRun);
     EstimateResult R = replayScaled(S, Compute, Net, P, W);
     if (!R.Ok) {
       Err = R.Errors.empty() ? "the replay failed" : R.Errors.front().Message;
