@@ -17,6 +17,7 @@ Then:
              ranks_per_node and cores, predicted by `mpiete estimate --ranks P --model
              --cluster`: the same time as best-config's replay (to the 6 digits estimate
              prints), so the answer is the minimum of every configuration's estimate;
+  surface    mpiete surface's times at 2 and 8 ranks are estimate --ranks's;
   placement  a cluster whose nodes hold fewer ranks than asked is an error naming the list.
 Exits 1 on any failure.
 """
@@ -132,6 +133,20 @@ def main():
     if [lowest[1], lowest[2]] != [full["best"][k] for k in key]:
         fails.append(f"estimates: the lowest estimate {lowest} is not best-config's "
                      f"{full['best']}")
+
+    # A surface point is what estimate --ranks predicts for it (both apply the largest run's
+    # occurrence profiles).
+    run([mpiete, "surface", "--model", "model.yaml", "--network", "shm.yaml", "--ranks", "2,8",
+         "-o", "surface.yaml"], "mpiete surface")
+    with open(os.path.join(a.work, "surface.yaml")) as f:
+        surface = yaml.safe_load(f)["time_seconds"][0]
+    for p, t in zip((2, 8), surface):
+        out, _ = run([mpiete, "estimate", "--ranks", str(p), "--model", "model.yaml", "--network",
+                      "shm.yaml"], f"estimate --ranks {p}")
+        e = float(re.search(r"^predicted_seconds: (\S+)$", out, re.M).group(1))
+        print(f"[surface] {p} ranks: surface {t}, estimate {e}")
+        if abs(e - t) > 1e-5 * t:
+            fails.append(f"surface: at {p} ranks {t} s, estimate --ranks {e} s")
 
     with open(os.path.join(a.work, "small.yaml"), "w") as f:
         yaml.safe_dump({**base, "ranks_per_node": 1, "nodes": [dict(types[0], count=2,
