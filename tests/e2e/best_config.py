@@ -77,11 +77,13 @@ def main():
         "probe-comm (shared memory)")
     run([mpiete, "probe-comm", "-o", "tcp.yaml", "--max-size", "16KiB", "--launcher", a.mpiexec],
         "probe-comm (TCP)", extra_env={"OMPI_MCA_btl": "tcp,self"})
+    base_name = os.path.basename(a.mpiexec)
+    over = [] if ("mpich" in base_name or "hydra" in base_name) else ["--oversubscribe"]
     runs = []
     for n in (2, 4, 8):
-        run([mpiete, "probe-program", "-o", f"t{n}", "-np", str(n), "--launcher", a.mpiexec,
-             app + ".trace"] + ARGS, f"probe-program at {n}")
-        run([mpiete, "probe-compute", "-o", f"m{n}.yaml", "-np", str(n), "--launcher",
+        run([mpiete, "probe-program", "-o", f"t{n}", "-np", str(n), *over, "--launcher",
+             a.mpiexec, app + ".trace"] + ARGS, f"probe-program at {n}")
+        run([mpiete, "probe-compute", "-o", f"m{n}.yaml", "-np", str(n), *over, "--launcher",
              a.mpiexec, app + ".timing"] + ARGS, f"probe-compute at {n}")
         runs += ["--run", f"{n}:1024:t{n}:m{n}.yaml"]
     run([mpiete, "model"] + runs + ["-o", "model.yaml"], "mpiete model")

@@ -158,7 +158,7 @@ int runEstimate(const CommandArgs &Args) {
     }
     for (const char *Ignored :
          {"--program", "--machine", "--timeline", "--otf2", "--region", "--region-start",
-          "--region-end", "--region-instance", "--probe-seconds", "--format", "-o"})
+          "--region-end", "--region-instance", "--probe-seconds"})
       if (Opt.count(Ignored)) {
         Diags.error(Tool,
                     std::string(Ignored) +
@@ -166,9 +166,15 @@ int runEstimate(const CommandArgs &Args) {
                     "usage");
         return 1;
       }
+    const std::string Format = Opt.count("--format") ? Opt["--format"] : "text";
+    if (Format != "text" && Format != "yaml" && Format != "json") {
+      Diags.error(Tool, "unknown format '" + Format + "' (text, yaml or json)", "usage");
+      return 1;
+    }
     return runScaledEstimate(Opt["--model"], Ranks, Size,
                              Opt.count("--network") ? Opt["--network"] : "",
-                             Opt.count("--cluster") ? Opt["--cluster"] : "", std::cout);
+                             Opt.count("--cluster") ? Opt["--cluster"] : "", Format,
+                             Opt.count("-o") ? &Opt["-o"] : nullptr, joinArgs("estimate", Args));
   }
   if (!C.requireOptions({"--program", "--machine", "--network"}, Diags, Tool))
     return 1;

@@ -8,6 +8,7 @@
 #include "mpiete/estimator/Cluster.h"
 #include "mpiete/estimator/Engine.h"
 #include "mpiete/estimator/ProgramBlocks.h"
+#include "mpiete/estimator/Report.h"
 #include "mpiete/scaling/BestConfig.h"
 #include "mpiete/scaling/Caches.h"
 #include "mpiete/scaling/CollSim.h"
@@ -496,7 +497,7 @@ bool scaledCluster(const std::string &ClusterPath, const ScalingModelFile &File,
       << (Machine.empty() ? std::string("the model's machine") : Machine) << " (compute x "
       << number(G.Speed);
     if (Cores > 0 && OnNode > Cores)
-      L << ", x " << number(double(OnNode) / Cores) << " time-sharing " << Cores << " cores";
+      L << ", x " << number(double(OnNode) / Cores) << " time-sharing " << counted(Cores, "core");
     L << ")";
     Out.Lines.push_back(L.str());
   }
@@ -508,7 +509,8 @@ bool scaledCluster(const std::string &ClusterPath, const ScalingModelFile &File,
 
 int runScaledEstimate(const std::string &ModelPath, int Ranks, double Size,
                       const std::string &NetworkPath, const std::string &ClusterPath,
-                      std::ostream &OS) {
+                      const std::string &Format, const std::string *Output,
+                      const std::string &Command) {
   DiagnosticSink Diags(std::cerr);
   ScalingModelFile File;
   if (!loadExtrapolationModel(ModelPath, Diags, File))
@@ -579,22 +581,71 @@ int runScaledEstimate(const std::string &ModelPath, int Ranks, double Size,
                       " bytes) crosses a cache step no run measured (" + Crossed +
                       " bytes): the error band is widened",
                   "scale");
-  OS << "extrapolated: true\n"
-     << "ranks: " << Ranks << "\nsize: " << Size << "\nmodel: " << ModelPath
-     << "\npredicted_seconds: " << Res.predictedSeconds() << "\nerror_band: " << Band
-     << "\npredicted_range_seconds: [" << Res.predictedSeconds() * std::max(0.0, 1 - Band) << ", "
-     << Res.predictedSeconds() * (1 + Band) << "]\nevents: " << Res.Events
-     << "\nmessages: " << Res.Messages << "\n";
+  // The report: one value per key, rendered so that YAML and JSON read it alike.
+  struct Field {
+    std::string Key, Value, Plain; ///< Value as YAML and JSON read it; Plain for people
+  };
+  std::vector<Field> F;
+  auto val = [&](const char *Key, const std::string &V) { F.push_back({Key, V, V}); };
+  auto str = [&](const char *Key, const std::string &V) { F.push_back({Key, quotedString(V), V}); };
+  auto num = [](double V) {
+    char Buf[40];
+    std::snprintf(Buf, sizeof Buf, "%.9g", V);
+    return std::string(Buf);
+  };
+  const double T = Res.predictedSeconds();
+  val("extrapolated", "true");
+  val("ranks", std::to_string(Ranks));
+  val("size", num(Size));
+  str("model", ModelPath);
+  val("predicted_seconds", num(T));
+  val("error_band", num(Band));
+  val("predicted_range_seconds",
+      "[" + num(T * std::max(0.0, 1 - Band)) + ", " + num(T * (1 + Band)) + "]");
+  val("events", std::to_string(Res.Events));
+  val("messages", std::to_string(Res.Messages));
   if (!Profiles.empty())
-    OS << "occurrence_profiles: " << Profiles << "\n";
+    str("occurrence_profiles", Profiles);
   if (!ClusterPath.empty()) {
-    OS << "cluster: " << ClusterPath << "\nplacement:\n";
-    for (const std::string &L : Cluster.Lines)
-      OS << "  - " << L << "\n";
+    str("cluster", ClusterPath);
+    std::string L = "[";
+    for (const std::string &Line : Cluster.Lines)
+      L += (L.size() > 1 ? ", " : "") + quotedString(Line);
+    val("placement", L + "]");
   }
-  if (!Unmeasured.empty())
-    OS << "unmeasured_cache_steps: [" << Crossed << "]\nwarning: the working set crosses a cache "
-       << "step no run measured; the band is widened by 0.5 per step\n";
+  if (!Unmeasured.empty()) {
+    val("unmeasured_cache_steps", "[" + Crossed + "]");
+    str("warning", "the working set crosses a cache step no run measured; the band is widened "
+                   "by 0.5 per step");
+  }
+  std::ofstream OutFile;
+  std::ostream *Out = openOutput(Output, OutFile, "output", Diags);
+  if (!Out)
+    return 1;
+  if (Format == "json") {
+    *Out << "{\n  \"tool\": " << quotedString(std::string("mpiete ") + MPIETE_VERSION)
+         << ",\n  \"command\": " << quotedString(Command);
+    for (const Field &X : F)
+      *Out << ",\n  \"" << X.Key << "\": " << X.Value;
+    *Out << "\n}\n";
+  } else if (Format == "yaml") {
+    *Out << "# mpiete estimate, extrapolated from a scaling model (docs/scale.md)\ntool: "
+         << quotedString(std::string("mpiete ") + MPIETE_VERSION)
+         << "\ncommand: " << quotedString(Command) << "\n";
+    for (const Field &X : F)
+      *Out << X.Key << ": " << X.Value << "\n";
+  } else {
+    // For people: the same lines, strings as they are, the placement one per line.
+    for (const Field &X : F) {
+      if (X.Key == "placement") {
+        *Out << "placement:\n";
+        for (const std::string &Line : Cluster.Lines)
+          *Out << "  - " << Line << "\n";
+        continue;
+      }
+      *Out << X.Key << ": " << X.Plain << "\n";
+    }
+  }
   return 0;
 }
 

@@ -24,10 +24,12 @@ int runModel(const CommandArgs &Args);        ///< mpiete model           (scali
 int runSurface(const CommandArgs &Args);      ///< mpiete surface         (efficiency surface)
 int runBestConfig(const CommandArgs &Args);   ///< mpiete best-config     (heterogeneous cluster)
 /// mpiete estimate --ranks N --model model.yaml [--cluster cluster.yaml]: the extrapolated
-/// replay (lib/Model.cpp); NetworkPath or ClusterPath may be empty.
+/// replay (lib/Model.cpp); NetworkPath or ClusterPath may be empty. Format text, yaml or json
+/// (the last two record the tool and Command), to Output or, when null, standard output.
 int runScaledEstimate(const std::string &ModelPath, int Ranks, double Size,
                       const std::string &NetworkPath, const std::string &ClusterPath,
-                      std::ostream &OS);
+                      const std::string &Format, const std::string *Output,
+                      const std::string &Command);
 
 } // namespace mpiete
 
