@@ -30,7 +30,7 @@ import sys
 
 import yaml
 
-from e2e_util import run_group
+from e2e_util import fresh_work, oversubscribe, run_group
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -55,11 +55,7 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--mpiexec", required=True)
     a = ap.parse_args()
-    shutil.rmtree(a.work, ignore_errors=True)
-    os.makedirs(a.work)
-    env = dict(os.environ)
-    env["PATH"] = os.path.join(a.build, "bin") + os.pathsep + env.get("PATH", "")
-    env.pop("MPIETE_CC", None)
+    env = fresh_work(a.work, a.build)
     mpiete = os.path.join(a.build, "bin", "mpiete")
     fails = []
 
@@ -77,8 +73,7 @@ def main():
         "probe-comm (shared memory)")
     run([mpiete, "probe-comm", "-o", "tcp.yaml", "--max-size", "16KiB", "--launcher", a.mpiexec],
         "probe-comm (TCP)", extra_env={"OMPI_MCA_btl": "tcp,self"})
-    base_name = os.path.basename(a.mpiexec)
-    over = [] if ("mpich" in base_name or "hydra" in base_name) else ["--oversubscribe"]
+    over = oversubscribe(a.mpiexec)
     runs = []
     for n in (2, 4, 8):
         run([mpiete, "probe-program", "-o", f"t{n}", "-np", str(n), *over, "--launcher",

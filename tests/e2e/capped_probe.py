@@ -40,7 +40,7 @@ import re
 import shutil
 import sys
 
-from e2e_util import run_group
+from e2e_util import fresh_work, run_group
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -59,11 +59,7 @@ def main():
     ap.add_argument("--fortran", action="store_true")
     a = ap.parse_args()
 
-    shutil.rmtree(a.work, ignore_errors=True)
-    os.makedirs(a.work)
-    env = dict(os.environ)
-    env["PATH"] = os.path.join(a.build, "bin") + os.pathsep + env.get("PATH", "")
-    env.pop("MPIETE_CC", None)
+    env = fresh_work(a.work, a.build)
     cc = os.path.join(a.work, "cc")
     rc, out, err = run_group(["make", "-C", os.path.join(HERE, "capped-twofile"), "CC=mpiete-cc",
                               f"O={cc}"], a.work, env, 600)

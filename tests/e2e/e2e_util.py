@@ -1,6 +1,7 @@
 """Shared helpers of the end-to-end test drivers."""
 
 import os
+import shutil
 import signal
 import subprocess
 
@@ -33,12 +34,27 @@ def run_group(argv, cwd, env, timeout):
     return rc, out.decode(errors="replace"), err.decode(errors="replace")
 
 
-def launch(mpiexec, np_):
-    """`mpiexec -np N`, with Open MPI's --oversubscribe unless the launcher is MPICH's hydra
-    (which runs any number of ranks per core and rejects the flag)."""
+def oversubscribe(mpiexec):
+    """Open MPI's --oversubscribe, or nothing for MPICH's hydra (which runs any number of ranks
+    per core and rejects the flag)."""
     base = os.path.basename(mpiexec)
-    over = [] if ("mpich" in base or "hydra" in base) else ["--oversubscribe"]
-    return [mpiexec] + over + ["-np", str(np_)]
+    return [] if ("mpich" in base or "hydra" in base) else ["--oversubscribe"]
+
+
+def launch(mpiexec, np_):
+    """`mpiexec -np N`, oversubscribed where the launcher needs it."""
+    return [mpiexec] + oversubscribe(mpiexec) + ["-np", str(np_)]
+
+
+def fresh_work(work, build):
+    """Empties WORK (made anew) and returns the environment of a user who has BUILD/bin on
+    PATH (mpiete-cc, mpiete-fc) and no MPIETE_CC of their own."""
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    env = dict(os.environ)
+    env["PATH"] = os.path.join(build, "bin") + os.pathsep + env.get("PATH", "")
+    env.pop("MPIETE_CC", None)
+    return env
 
 
 def native_compiler(lang):

@@ -30,7 +30,7 @@ import re
 import shutil
 import sys
 
-from e2e_util import run_group
+from e2e_util import fresh_work, run_group
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 STRIDE = 8
@@ -58,12 +58,9 @@ def main():
     ap.add_argument("--fortran", action="store_true")
     a = ap.parse_args()
 
-    shutil.rmtree(a.work, ignore_errors=True)
+    env = fresh_work(a.work, a.build)
     src = os.path.join(a.work, "src")
     shutil.copytree(os.path.join(HERE, "sampled"), src)
-    env = dict(os.environ)
-    env["PATH"] = os.path.join(a.build, "bin") + os.pathsep + env.get("PATH", "")
-    env.pop("MPIETE_CC", None)
     # The sampled loops' hooks are asked for at build time (a Makefile builds unchanged).
     env["MPIETE_SAMPLE_LOOPS"] = "1"
     mpiete = os.path.join(a.build, "bin", "mpiete")

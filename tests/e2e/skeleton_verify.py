@@ -19,7 +19,7 @@ import os
 import shutil
 import sys
 
-from e2e_util import run_group
+from e2e_util import fresh_work, run_group
 
 
 class SkeletonFailure(Exception):
@@ -92,11 +92,7 @@ def main():
     ap.add_argument("args", nargs="*")
     a = ap.parse_args()
 
-    shutil.rmtree(a.work, ignore_errors=True)
-    os.makedirs(a.work)
-    env = dict(os.environ)
-    env["PATH"] = os.path.join(a.build, "bin") + os.pathsep + env.get("PATH", "")
-    env.pop("MPIETE_CC", None)
+    env = fresh_work(a.work, a.build)
     cc_dir = os.path.join(a.work, "cc")
     compiler = "FC=mpiete-fc" if a.lang == "fortran" else "CC=mpiete-cc"
     rc, out, err = run_group(["make", "-C", a.program, compiler, f"O={cc_dir}"], a.work, env, 600)
