@@ -159,14 +159,8 @@ int runBestConfig(const CommandArgs &Args) {
       return 1;
     Problem.Types.push_back(N);
   }
-  ClusterDefaults Defaults;
-  if (!NetworkPath.empty()) {
-    Defaults.InterPath = NetworkPath;
-    if (!(Defaults.Inter = loadNetworkYaml(NetworkPath, NetworkModelKind::Table, Diags)))
-      return 1;
-  }
   ClusterLinks Links;
-  if (!clusterLinks(Spec, ClusterPath, NetworkModelKind::Table, Defaults, Diags, Links))
+  if (!scaledClusterLinks(Spec, ClusterPath, NetworkPath, Diags, Links))
     return 1;
   Problem.Inter = Links.Inter;
   Problem.Intra = Links.Intra;

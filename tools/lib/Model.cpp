@@ -15,6 +15,7 @@
 #include "mpiete/scaling/CommStructure.h"
 #include "mpiete/scaling/ComputeFit.h"
 #include "mpiete/scaling/ModelFile.h"
+#include "mpiete/scaling/Surface.h"
 #include "mpiete/support/Diagnostics.h"
 #include "mpiete/support/Version.h"
 #include "mpiete/tools/Commands.h"
@@ -25,6 +26,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -422,12 +424,24 @@ bool loadProfileRun(const ScalingModelFile &File, DiagnosticSink &Diags, Machine
   return true;
 }
 
+bool scaledClusterLinks(const ClusterSpec &Spec, const std::string &ClusterPath,
+                        const std::string &NetworkPath, DiagnosticSink &Diags, ClusterLinks &Out) {
+  ClusterDefaults Defaults;
+  if (!NetworkPath.empty()) {
+    Defaults.InterPath = NetworkPath;
+    if (!(Defaults.Inter = loadNetworkYaml(NetworkPath, NetworkModelKind::Table, Diags)))
+      return false;
+  }
+  return clusterLinks(Spec, ClusterPath, NetworkModelKind::Table, Defaults, Diags, Out);
+}
+
 namespace {
 
 /// A scaling model's ranks on the nodes of a cluster file: each rank's node (estimator's
-/// placement), its compute factor (its node type's speed, times the ranks on its node over
-/// the type's cores where they outnumber them) and the links. Ranks of a type without a
-/// machine file, or past the types list, compute as the model's machine does.
+/// placement), its class (its node type and the ranks on its node) with the class's compute
+/// factor (the type's speed, times the ranks on its node over the type's cores where they
+/// outnumber them) and the links. Ranks of a type without a machine file, or past the types
+/// list, compute as the model's machine does.
 struct ScaledCluster {
   std::vector<int> NodeOfRank;
   std::vector<double> Factors;       ///< per class
@@ -442,62 +456,47 @@ bool scaledCluster(const std::string &ClusterPath, const ScalingModelFile &File,
   if (!loadClusterSpec(ClusterPath, Spec, Diags))
     return false;
   RankPlacement Place = placeRanks(Spec, ClusterPath, Ranks);
-  if (!Spec.Nodes.empty() && Place.ListedNodes < Place.Nodes) {
-    Diags.error(Spec.NodesAt,
-                "the node types list " + counted(Place.ListedNodes, "node") + " holding " +
-                    counted(Place.ListedRanks, "rank") + ", but " + counted(Ranks, "rank") +
-                    " were asked for",
-                "cluster");
+  if (!checkListedNodes(Spec, Place, counted(Ranks, "rank") + " were asked for", Diags) ||
+      !scaledClusterLinks(Spec, ClusterPath, NetworkPath, Diags, Out.Links))
     return false;
-  }
-  ClusterDefaults Defaults;
-  if (!NetworkPath.empty()) {
-    Defaults.InterPath = NetworkPath;
-    if (!(Defaults.Inter = loadNetworkYaml(NetworkPath, NetworkModelKind::Table, Diags)))
-      return false;
-  }
-  if (!clusterLinks(Spec, ClusterPath, NetworkModelKind::Table, Defaults, Diags, Out.Links))
-    return false;
-  std::map<std::string, double> SpeedOf; // per machine file ("": the model's machine)
-  std::map<double, uint16_t> ClassOf;
-  struct Group {
-    int Ranks = 0;
-    double Speed = 1;
+  struct Class {
+    int Type, OnNode, Ranks = 0;
+    double Speed;
   };
-  std::map<std::pair<int, int>, Group> Groups; // (type, ranks on the node)
+  std::vector<Class> Classes;
+  std::map<std::pair<int, int>, uint16_t> ClassOf; // (type, ranks on the node)
+  std::vector<std::optional<double>> SpeedOfType(Spec.Nodes.size() + 1); // the last: past it
+  Out.ClassOfRank.reserve(size_t(Ranks));
   for (int R = 0; R < Ranks; ++R) {
     const int T = Place.TypeOfRank[size_t(R)];
-    const std::string &M = Place.MachineOfRank[size_t(R)];
-    auto [It, New] = SpeedOf.try_emplace(M, 1.0);
-    if (New && !machineSpeed(File, M, Diags, It->second))
-      return false;
     const int OnNode = Place.RanksOnNode[size_t(Place.NodeOfRank[size_t(R)])];
-    const int Cores =
-        T >= 0 && Spec.Nodes[size_t(T)].Cores > 0 ? Spec.Nodes[size_t(T)].Cores : OnNode;
-    const double F = It->second * std::max(1.0, double(OnNode) / double(Cores));
-    auto [C, NewClass] = ClassOf.try_emplace(F, uint16_t(Out.Factors.size()));
-    if (NewClass) {
-      if (Out.Factors.size() == 65535) {
-        Diags.error({ClusterPath, 0, 0}, "more than 65535 different compute factors", "cluster");
+    auto [It, New] = ClassOf.try_emplace({T, OnNode}, uint16_t(Classes.size()));
+    if (New) {
+      if (Classes.size() == 65535) {
+        Diags.error({ClusterPath, 0, 0}, "more than 65535 classes of ranks", "cluster");
         return false;
       }
-      Out.Factors.push_back(F);
+      std::optional<double> &Speed = SpeedOfType[T >= 0 ? size_t(T) : Spec.Nodes.size()];
+      if (!Speed && !machineSpeed(File, Place.MachineOfRank[size_t(R)], Diags, Speed.emplace()))
+        return false;
+      const int Cores = T >= 0 ? Spec.Nodes[size_t(T)].Cores : 0;
+      Classes.push_back({T, OnNode, 0, *Speed});
+      Out.Factors.push_back(*Speed *
+                            std::max(1.0, double(OnNode) / double(Cores > 0 ? Cores : OnNode)));
     }
-    Out.ClassOfRank.push_back(C->second);
-    Group &G = Groups[{T, OnNode}];
-    ++G.Ranks;
-    G.Speed = It->second;
+    ++Classes[It->second].Ranks;
+    Out.ClassOfRank.push_back(It->second);
   }
-  for (const auto &[Key, G] : Groups) {
-    const auto [T, OnNode] = Key;
-    const std::string Machine = T >= 0 ? Spec.Nodes[size_t(T)].Machine : "";
-    const int Cores = T >= 0 ? Spec.Nodes[size_t(T)].Cores : 0;
+  for (const auto &[Key, I] : ClassOf) {
+    const Class &C = Classes[I];
+    const std::string Machine = C.Type >= 0 ? Spec.Nodes[size_t(C.Type)].Machine : "";
+    const int Cores = C.Type >= 0 ? Spec.Nodes[size_t(C.Type)].Cores : 0;
     std::ostringstream L;
-    L << counted(G.Ranks, "rank") << ", " << OnNode << " per node, "
+    L << counted(C.Ranks, "rank") << ", " << C.OnNode << " per node, "
       << (Machine.empty() ? std::string("the model's machine") : Machine) << " (compute x "
-      << number(G.Speed);
-    if (Cores > 0 && OnNode > Cores)
-      L << ", x " << number(double(OnNode) / Cores) << " time-sharing " << counted(Cores, "core");
+      << number(C.Speed);
+    if (Cores > 0 && C.OnNode > Cores)
+      L << ", x " << number(double(C.OnNode) / Cores) << " time-sharing " << counted(Cores, "core");
     L << ")";
     Out.Lines.push_back(L.str());
   }
@@ -521,14 +520,14 @@ int runScaledEstimate(const std::string &ModelPath, int Ranks, double Size,
   CommStructure S = File.Learnt;
   if (S.Classes.empty() && !learnModelStructure(File, Diags, S))
     return 1;
-  std::unique_ptr<ClusterNetworkModel> Net;
-  std::unique_ptr<ComputeModel> ComputePtr;
-  ScaledCluster Cluster;
   // Occurrence-dependent compute from the largest run the model was built from (its machine
   // file's series); without it, every occurrence takes the mean.
   MachineFile ProfileRun;
   std::string Profiles;
   const bool HaveProfiles = loadProfileRun(File, Diags, ProfileRun, Profiles);
+  std::unique_ptr<ClusterNetworkModel> Net;
+  std::unique_ptr<ComputeModel> Compute;
+  ScaledCluster Cluster;
   if (!ClusterPath.empty()) {
     if (!scaledCluster(ClusterPath, File, Ranks, NetworkPath, Diags, Cluster))
       return 1;
@@ -540,7 +539,7 @@ int runScaledEstimate(const std::string &ModelPath, int Ranks, double Size,
                                                     std::move(Cluster.ClassOfRank));
     if (HaveProfiles)
       C->addOccurrenceProfiles(ProfileRun);
-    ComputePtr = std::move(C);
+    Compute = std::move(C);
   } else {
     std::shared_ptr<LinkModel> Link = loadNetworkYaml(NetworkPath, NetworkModelKind::Table, Diags);
     if (!Link)
@@ -549,17 +548,9 @@ int runScaledEstimate(const std::string &ModelPath, int Ranks, double Size,
     auto C = std::make_unique<ScaledComputeModel>(File, Ranks, Size);
     if (HaveProfiles)
       C->addOccurrenceProfiles(ProfileRun);
-    ComputePtr = std::move(C);
+    Compute = std::move(C);
   }
-  ComputeModel &Compute = *ComputePtr;
-  std::vector<std::unique_ptr<SyntheticEventSource>> Gens;
-  std::vector<EventSource *> Sources;
-  for (int R = 0; R < Ranks; ++R) {
-    Gens.push_back(std::make_unique<SyntheticEventSource>(S, R, Ranks, Size));
-    Sources.push_back(Gens.back().get());
-  }
-  Engine E(Compute, *Net);
-  EstimateResult Res = E.run(Sources);
+  EstimateResult Res = replayScaled(S, *Compute, *Net, Ranks, Size);
   for (const EngineError &Err : Res.Errors)
     Diags.error({Err.File.empty() ? "mpiete estimate" : Err.File, 0, 0}, Err.Message, "estimate");
   if (!Res.Ok)

@@ -4,7 +4,9 @@
 #ifndef MPIETE_TOOLS_LIB_MODEL_H
 #define MPIETE_TOOLS_LIB_MODEL_H
 
+#include "mpiete/basedata/ClusterFile.h"
 #include "mpiete/basedata/MachineFile.h"
+#include "mpiete/estimator/Cluster.h"
 #include "mpiete/scaling/CommStructure.h"
 #include "mpiete/scaling/ModelFile.h"
 #include "mpiete/support/Diagnostics.h"
@@ -36,6 +38,13 @@ bool machineSpeed(const scaling::ScalingModelFile &File, const std::string &Mach
 /// not readable (every occurrence then takes its segment's mean).
 bool loadProfileRun(const scaling::ScalingModelFile &File, DiagnosticSink &Diags, MachineFile &Out,
                     std::string &Path);
+
+/// The links of the cluster file Spec (read from ClusterPath) for a scaling model's replay
+/// (estimator::clusterLinks, table models), with NetworkPath as the inter-node network when
+/// the file names none ("" : none given). False (reported) on error.
+bool scaledClusterLinks(const ClusterSpec &Spec, const std::string &ClusterPath,
+                        const std::string &NetworkPath, DiagnosticSink &Diags,
+                        estimator::ClusterLinks &Out);
 
 } // namespace mpiete
 

@@ -30,20 +30,18 @@ std::string counted(int N, const char *Noun) {
 
 RankPlacement placeRanks(const ClusterSpec &Spec, const std::string &ClusterPath, int Ranks) {
   RankPlacement P;
-  const int PerNode = std::max(1, Spec.RanksPerNode);
   // The nodes in order, as many as hold the ranks: their type and room.
   std::vector<int> TypeOfNode, Room;
   for (size_t T = 0; T < Spec.Nodes.size(); ++T)
     for (int I = 0; I < Spec.Nodes[T].Count && P.ListedRanks < Ranks; ++I) {
-      const int K = Spec.Nodes[T].RanksPerNode > 0 ? Spec.Nodes[T].RanksPerNode : PerNode;
       TypeOfNode.push_back(int(T));
-      Room.push_back(K);
-      P.ListedRanks += K;
+      Room.push_back(Spec.ranksPerNode(int(T)));
+      P.ListedRanks += Room.back();
     }
   P.ListedNodes = int(TypeOfNode.size());
-  for (int Held = P.ListedRanks; Held < Ranks; Held += PerNode) {
+  for (int Held = P.ListedRanks; Held < Ranks; Held += Spec.ranksPerNode(-1)) {
     TypeOfNode.push_back(-1);
-    Room.push_back(PerNode);
+    Room.push_back(Spec.ranksPerNode(-1));
   }
   P.Nodes = int(TypeOfNode.size());
   P.ListedRanks = std::min(P.ListedRanks, Ranks);
@@ -69,43 +67,51 @@ RankPlacement placeRanks(const ClusterSpec &Spec, const std::string &ClusterPath
   return P;
 }
 
+bool checkListedNodes(const ClusterSpec &Spec, const RankPlacement &Place, const std::string &Asked,
+                      DiagnosticSink &Diags) {
+  if (Spec.Nodes.empty() || Place.ListedNodes == Place.Nodes)
+    return true;
+  Diags.error(Spec.NodesAt,
+              "the node types list " + counted(Place.ListedNodes, "node") + " holding " +
+                  counted(Place.ListedRanks, "rank") + ", but " + Asked,
+              "cluster");
+  return false;
+}
+
 bool buildCluster(const ClusterSpec &Spec, const std::string &ClusterPath, int Ranks,
                   NetworkModelKind Kind, const ClusterDefaults &Defaults,
                   TableComputeModel &Compute, DiagnosticSink &Diags,
                   std::unique_ptr<ClusterNetworkModel> &Out) {
   RankPlacement Place = placeRanks(Spec, ClusterPath, Ranks);
-  if (!Spec.Nodes.empty() && Place.ListedNodes < Place.Nodes) {
-    Diags.error(Spec.NodesAt,
-                "the node types list " + counted(Place.ListedNodes, "node") + " holding " +
-                    counted(Place.ListedRanks, "rank") + ", but the program has " +
-                    std::to_string(Ranks),
-                "cluster");
+  if (!checkListedNodes(Spec, Place, "the program has " + std::to_string(Ranks), Diags))
     return false;
-  }
-  for (const ClusterNodeType &T : Spec.Nodes) {
-    const int K = T.RanksPerNode > 0 ? T.RanksPerNode : Spec.RanksPerNode;
-    if (T.Cores > 0 && K > T.Cores)
+  for (size_t T = 0; T < Spec.Nodes.size(); ++T) {
+    const int K = Spec.ranksPerNode(int(T));
+    if (Spec.Nodes[T].Cores > 0 && K > Spec.Nodes[T].Cores)
       Diags.warning(Spec.NodesAt,
                     "a node type runs " + std::to_string(K) + " ranks on " +
-                        std::to_string(T.Cores) +
+                        std::to_string(Spec.Nodes[T].Cores) +
                         " cores: a trace replay takes its machine file's times as measured "
                         "(time-sharing is modelled in a scaling model's replay, estimate --ranks)",
                     "cluster");
   }
-  // Per machine file: its ranks, and how many ranks share their nodes (a note for each count
-  // the file was not measured with).
+  // Per machine file: its ranks, and how many ranks share the nodes of the types that use it
+  // (a note for each count the file was not measured with).
   std::map<std::string, std::vector<int>> RanksOfMachine;
-  std::map<std::string, std::set<int>> PerNodeOfMachine;
+  std::vector<bool> TypeUsed(Spec.Nodes.size() + 1, false); // the last: past the list
   for (int R = 0; R < Ranks; ++R) {
-    const std::string &M = Place.MachineOfRank[size_t(R)];
     const int T = Place.TypeOfRank[size_t(R)];
-    const int K = T >= 0 && Spec.Nodes[size_t(T)].RanksPerNode > 0
-                      ? Spec.Nodes[size_t(T)].RanksPerNode
-                      : Spec.RanksPerNode;
-    PerNodeOfMachine[M.empty() ? Defaults.Machine : M].insert(K);
-    if (!M.empty())
+    TypeUsed[T >= 0 ? size_t(T) : Spec.Nodes.size()] = true;
+    if (const std::string &M = Place.MachineOfRank[size_t(R)]; !M.empty())
       RanksOfMachine[M].push_back(R);
   }
+  std::map<std::string, std::set<int>> PerNodeOfMachine;
+  for (size_t T = 0; T <= Spec.Nodes.size(); ++T)
+    if (TypeUsed[T]) {
+      const bool Listed = T < Spec.Nodes.size() && !Spec.Nodes[T].Machine.empty();
+      PerNodeOfMachine[Listed ? clusterPath(ClusterPath, Spec.Nodes[T].Machine) : Defaults.Machine]
+          .insert(Spec.ranksPerNode(T < Spec.Nodes.size() ? int(T) : -1));
+    }
   for (int K : PerNodeOfMachine[Defaults.Machine])
     noteRanksPerNode(Defaults.Machine, Defaults.MachineProv.RanksPerNode, K, Diags);
   for (const auto &[File, Only] : RanksOfMachine) {

@@ -5,6 +5,7 @@
 
 #include "mpiete/support/Diagnostics.h"
 
+#include <algorithm>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -49,6 +50,12 @@ struct ClusterSpec {
   ClusterContention Contention = ClusterContention::Fair;
   std::string ContentionNetwork;       ///< empty: none given
   std::optional<double> LinkBandwidth; ///< bytes per second
+  /// The ranks a node of type Type runs (an index into Nodes; -1: a node past the list): its
+  /// own ranks_per_node, else the top-level one (at least 1).
+  int ranksPerNode(int Type) const {
+    const int Own = Type >= 0 ? Nodes[size_t(Type)].RanksPerNode : 0;
+    return Own > 0 ? Own : std::max(1, RanksPerNode);
+  }
   /// Where `nodes` and `contention_network` are in the file (read, not written): what the
   /// spec says about them can only be checked against a program's rank count or another file.
   DiagLoc NodesAt, ContentionNetworkAt;

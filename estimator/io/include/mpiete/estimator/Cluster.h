@@ -41,6 +41,11 @@ RankPlacement placeRanks(const ClusterSpec &Spec, const std::string &ClusterPath
 /// "1 node", "2 nodes": N and Noun, plural unless N is 1.
 std::string counted(int N, const char *Noun);
 
+/// False, with an error at the node types list ("... but " + Asked), when Spec lists node
+/// types and Place needed nodes past them.
+bool checkListedNodes(const ClusterSpec &Spec, const RankPlacement &Place, const std::string &Asked,
+                      DiagnosticSink &Diags);
+
 /// The links of Spec (read from ClusterPath, which its paths are relative to): the inter-node
 /// network (the cluster's, else Defaults.Inter), the intra-node one (else the inter-node one),
 /// and the contention between nodes with each node link's capacity (bytes per second; 0: what
