@@ -14,6 +14,20 @@ double median3(double A, double B, double C) {
 
 } // namespace
 
+double medianOf(double *V, size_t N) {
+  std::nth_element(V, V + N / 2, V + N);
+  const double Upper = V[N / 2];
+  if (N % 2 == 1)
+    return Upper;
+  return (*std::max_element(V, V + N / 2) + Upper) / 2;
+}
+
+bool tooShort(double *Iterations, size_t NIterations, double *Hooks, size_t NHooks) {
+  if (NIterations == 0 || NHooks == 0)
+    return false;
+  return medianOf(Iterations, NIterations) < ShortFactor * medianOf(Hooks, NHooks);
+}
+
 void EntryEstimate::measured(uint32_t J, double Nanos) {
   ++Run;
   MeasuredNanos += Nanos;

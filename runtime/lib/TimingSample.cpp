@@ -33,6 +33,11 @@ struct LoopTotals {
   uint64_t N;
   uint64_t Touching; // entries whose rest ran whole: a measured iteration touched new pages
   bool Communicates; // an MPI call ran inside it: never sampled again
+  // Its iterations are too short to time (tooShort): every entry from the one that found it
+  // runs whole; the first such entry's mean iteration and hook times, for the report.
+  bool Short;
+  uint64_t ShortEntries;
+  double ShortIterationNanos, ShortHookNanos;
 };
 
 struct State {
@@ -49,6 +54,10 @@ struct State {
   uint64_t HookNanos = 0; // the hooks' own time between running iterations (startRun)
   bool Rest = false;      // the rest of this entry runs whole (first touch of memory)
   uint64_t RestRun = 0;   // iterations that ran so
+  bool ShortNow = false;  // this entry found the loop's iterations too short (tooShort)
+  // The first measured iterations (after the warm-up) and hooks of the entry, for tooShort.
+  double FirstIterations[MaxShortSamples] = {}, FirstHooks[MaxShortSamples] = {};
+  uint32_t NFirstIterations = 0, NFirstHooks = 0;
   EntryEstimate E;
   LoopTotals Loops[MaxLoops] = {};
   size_t NLoops = 0;
@@ -92,14 +101,19 @@ void startRun(uint64_t Since) {
   S.RunFaults = minorFaults();
   S.RunStart = nowNs();
   S.HookNanos += S.RunStart - Before;
+  if (S.J < alwaysRun(S.Stride) && S.NFirstHooks < MaxShortSamples)
+    S.FirstHooks[S.NFirstHooks++] = static_cast<double>(S.RunStart - Before);
 }
 
 /// Running iteration J ended after Nanos: a measured one or a primer.
 void ended(uint32_t J, double Nanos) {
-  if (primes(J, S.Stride))
+  if (primes(J, S.Stride)) {
     S.E.primed(Nanos);
-  else
-    S.E.measured(J, Nanos);
+    return;
+  }
+  S.E.measured(J, Nanos);
+  if (J >= 1 && J < alwaysRun(S.Stride) && S.NFirstIterations < MaxShortSamples)
+    S.FirstIterations[S.NFirstIterations++] = Nanos;
 }
 
 int iterate(mpiete_site_t Loop) {
@@ -109,10 +123,12 @@ int iterate(mpiete_site_t Loop) {
     S.Open = true;
     S.Loop = Loop;
     S.Totals = &totalsOf(Loop);
-    S.Whole = S.Totals->Communicates;
+    S.Whole = S.Totals->Communicates || S.Totals->Short;
     S.J = 0;
     S.E = EntryEstimate{};
     S.Rest = false;
+    S.ShortNow = false;
+    S.NFirstIterations = S.NFirstHooks = 0;
     S.RestRun = 0;
     S.HookNanos = 0;
     S.RunStart = 0;
@@ -120,9 +136,11 @@ int iterate(mpiete_site_t Loop) {
       startRun(0);
     return 0;
   }
-  if (Loop != S.Loop || S.Whole)
+  if (Loop != S.Loop)
     return 0;
   const uint32_t J = ++S.J;
+  if (S.Whole)
+    return 0;
   if (S.Rest) {
     ++S.RestRun;
     return 0;
@@ -145,6 +163,21 @@ int iterate(mpiete_site_t Loop) {
       return 0;
     }
   }
+  // The first iteration an entry may skip: the ones before it ran back to back, measured. If
+  // they are too short to time, this entry runs whole (nothing was skipped) and so do the
+  // loop's later ones.
+  if (J == alwaysRun(S.Stride) &&
+      tooShort(S.FirstIterations, S.NFirstIterations, S.FirstHooks, S.NFirstHooks)) {
+    LoopTotals &L = *S.Totals;
+    L.Short = true;
+    L.ShortIterationNanos = medianOf(S.FirstIterations, S.NFirstIterations);
+    L.ShortHookNanos = medianOf(S.FirstHooks, S.NFirstHooks);
+    S.Rest = true;
+    S.ShortNow = true;
+    S.RestRun = 1;
+    S.RunStart = 0;
+    return 0;
+  }
   if (runs(J, S.Stride) || primes(J, S.Stride)) {
     startRun(T);
     return 0;
@@ -158,8 +191,14 @@ void leave(mpiete_site_t Loop) {
   if (!S.Open || Loop != S.Loop)
     return;
   S.Open = false;
-  if (S.Whole)
+  if (S.Whole) {
+    if (S.Totals->Short) {
+      ++S.Totals->Entries;
+      ++S.Totals->ShortEntries;
+      S.Totals->Run += uint64_t(S.J) + 1;
+    }
     return;
+  }
   if (S.RunStart != 0 && !S.Rest)
     ended(S.J, static_cast<double>(nowNs() - S.RunStart));
   const double Estimate = S.E.finish();
@@ -174,6 +213,8 @@ void leave(mpiete_site_t Loop) {
   T.Sum += S.E.Sum;
   T.SumSq += S.E.SumSq;
   T.N += S.E.N;
+  if (S.ShortNow)
+    ++T.ShortEntries; // the entry that found its iterations too short
 }
 
 } // namespace
@@ -197,7 +238,7 @@ void noteMpiCall(mpiete_site_t Site) {
 void writeHeader(std::FILE *F) {
   for (size_t I = 0; I < S.NLoops; ++I) {
     const LoopTotals &T = S.Loops[I];
-    if (T.Skipped == 0)
+    if (T.Skipped == 0 && T.ShortEntries == 0)
       continue;
     char Loop[BlockIdBufferSize];
     formatBlockId(T.Loop, Loop, sizeof Loop);
@@ -206,11 +247,12 @@ void writeHeader(std::FILE *F) {
     const double N = static_cast<double>(T.N);
     const double Mean = T.N ? T.Sum / N : 0;
     const double Var = T.N > 1 ? std::max(0.0, (T.SumSq - N * Mean * Mean) / (N - 1)) : 0;
-    std::fprintf(F, "# sampled-loop %s %llu %llu %llu %.0f %.0f %.3f %llu\n", Loop,
-                 static_cast<unsigned long long>(T.Entries), static_cast<unsigned long long>(T.Run),
-                 static_cast<unsigned long long>(T.Skipped), T.MeasuredNanos, T.EstimatedNanos,
-                 Mean > 0 ? std::sqrt(Var) / Mean : 0.0,
-                 static_cast<unsigned long long>(T.Touching));
+    std::fprintf(
+        F, "# sampled-loop %s %llu %llu %llu %.0f %.0f %.3f %llu %llu %.0f %.0f\n", Loop,
+        static_cast<unsigned long long>(T.Entries), static_cast<unsigned long long>(T.Run),
+        static_cast<unsigned long long>(T.Skipped), T.MeasuredNanos, T.EstimatedNanos,
+        Mean > 0 ? std::sqrt(Var) / Mean : 0.0, static_cast<unsigned long long>(T.Touching),
+        static_cast<unsigned long long>(T.ShortEntries), T.ShortIterationNanos, T.ShortHookNanos);
   }
 }
 

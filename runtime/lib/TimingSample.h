@@ -44,6 +44,22 @@ constexpr bool primes(uint32_t J, uint32_t Stride) {
   return Stride >= 2 && J >= alwaysRun(Stride) && J % Stride == 0;
 }
 
+/// An entry's iterations are too short to sample when the median of its measured ones (after
+/// the warm-up, run back to back) is below ShortFactor times the median of the hooks' own times
+/// (the page-fault count and the clock reads, taken out of the iterations' times): the hooks
+/// then disturb what they measure by as much as it lasts. cg's CSR rows of a few nonzeros
+/// (tens of nanoseconds against a hook of about a microsecond) measured several times what they
+/// take in a sweep without hooks, and every skipped row was estimated from them (+777%,
+/// docs/skeleton.md, session 17). Such an entry runs whole from there, before anything was
+/// skipped, and so do the loop's later entries, which then read no clock. Medians, so that one
+/// iteration or hook the host preempted decides nothing. At most MaxShortSamples of each are
+/// kept (the first ones); the arrays are reordered.
+constexpr double ShortFactor = 4;
+constexpr size_t MaxShortSamples = 33;
+bool tooShort(double *Iterations, size_t NIterations, double *Hooks, size_t NHooks);
+/// The median of N values (N > 0; reorders them).
+double medianOf(double *V, size_t N);
+
 /// One entry of a sampled loop: the measured iterations' times in order, the skipped ones
 /// between them, and the time the skipped ones are estimated at. No allocation: a pure rule,
 /// unit-tested (runtime/unittests/SampleRulesTest.cpp).
@@ -105,10 +121,11 @@ private:
 };
 
 /// probe-compute's check: the header lines `# sampled-loop <loop> <entries> <run> <skipped>
-/// <measured ns> <estimated ns> <cv> <entries whose rest ran whole>` of every loop that skipped an
-/// iteration on this rank. An entry runs whole from a measured iteration that touched pages for the
-/// first time (minor page faults): skipping a loop that first writes memory moves its page faults
-/// into the next loop, which the estimate cannot see.
+/// <measured ns> <estimated ns> <cv> <entries whose rest ran whole> <entries run whole as too
+/// short> <their mean iteration ns> <the hooks' mean ns>` of every loop that skipped an
+/// iteration or ran whole as too short (tooShort) on this rank. An entry runs whole from a measured
+/// iteration that touched pages for the first time (minor page faults): skipping a loop that first
+/// writes memory moves its page faults into the next loop, which the estimate cannot see.
 void writeHeader(std::FILE *F);
 /// An MPI call started (Timing.cpp): inside a sampled loop that skipped iterations this is a
 /// loop the frontend took for pure computation that communicates (a function of another file

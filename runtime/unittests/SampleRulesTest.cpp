@@ -141,4 +141,27 @@ TEST(SampleRulesTest, AStepInTheIterationsTimeIsFollowed) {
   EXPECT_DOUBLE_EQ(Skipped, 6 * 100.0 + (125.0 + 150.0 + 175.0) + 12 * 200.0);
 }
 
+// Too short to sample: the median iteration below ShortFactor (4) times the median hook.
+TEST(SampleRulesTest, AnEntryIsTooShortWhenItsMedianIterationIsBelowFourMedianHooks) {
+  double Iterations[] = {3999, 3999, 3999}, Hooks[] = {1000, 1000, 1000};
+  EXPECT_TRUE(tooShort(Iterations, 3, Hooks, 3));
+  double Exactly[] = {4000, 4000, 4000, 4000};
+  EXPECT_FALSE(tooShort(Exactly, 4, Hooks, 3));
+  // Nothing measured (an entry of fewer iterations than alwaysRun never asks): not short.
+  EXPECT_FALSE(tooShort(Iterations, 0, Hooks, 3));
+  double Even[] = {1, 2, 3, 10};
+  EXPECT_DOUBLE_EQ(medianOf(Even, 4), 2.5);
+}
+
+// One iteration or hook the host preempted (milliseconds) decides nothing: cg-like rows of
+// 30 ns stay too short, rows of 26 us stay sampled.
+TEST(SampleRulesTest, APreemptedIterationOrHookDoesNotDecideShortness) {
+  double Short[] = {30, 31, 29, 4e6, 30, 32, 28, 30, 31};
+  double Hooks[] = {900, 950, 880, 910, 920, 905, 890, 915, 900, 930};
+  EXPECT_TRUE(tooShort(Short, 9, Hooks, 10));
+  double Long[] = {26000, 26100, 25900, 26050, 26000, 25950, 26020, 26010, 25990};
+  double PreemptedHooks[] = {900, 950, 5e6, 910, 920, 905, 890, 915, 900, 930};
+  EXPECT_FALSE(tooShort(Long, 9, PreemptedHooks, 10));
+}
+
 } // namespace

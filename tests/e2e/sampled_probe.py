@@ -14,6 +14,9 @@ ranks:
                 lists the loop with both ranks' iterations (636 of 2400 in 6 entries); the full trace probe runs every row; `mpiete estimate` says how much
                 of its compute is the estimate for skipped rows
   unsampled     without --sample every row runs and the machine file lists no sampled loop
+  short         short_rows()'s rows (two inner steps) are too short to time against the hooks:
+                under --sample every row runs, and machine.yaml lists the loop with every
+                entry run whole for that reason (the runtime's sample::tooShort)
   steer         fill()'s skipped entries stay wrong, and the program then sends an extra
                 message: with the (skeleton's) traces (--program) probe-compute sees segments
                 the traces do not have, warns and runs it again with every iteration
@@ -124,6 +127,19 @@ def main():
     rc, out, err, machine = compute("unsampled", [timing, "triangle", str(n), str(steps)])
     if rc != 0 or f"rows {n * steps} of {n * steps}" not in out or sampled_loops(machine):
         fails.append(f"unsampled: expected every row and no sampled loop ({rc}):\n{out}\n{err}")
+
+    # short: rows too short to time run whole, every entry, and the machine file says why.
+    rc, out, err, machine = compute("short", [timing, "short", str(n), str(steps)],
+                                    ["--sample", str(STRIDE)])
+    loops = sampled_loops(machine) if rc == 0 else []
+    if rc != 0 or f"rows {n * steps} of {n * steps}" not in out:
+        fails.append(f"short: expected every row ({rc}):\n{out}\n{err}")
+    elif len(loops) != 1 or not re.match(
+            rf"[0-9a-f]{{8}}:\d+: {2 * n * steps} of {2 * n * steps} iterations run in "
+            rf"{2 * steps} entries, 0.0% of its time estimated, spread [0-9.]+, {2 * steps} "
+            rf"entries run whole: its iterations \([0-9.e+-]+ us\) are too short to time",
+            loops[0]):
+        fails.append(f"short: expected one loop run whole in every entry: {loops}")
 
     # steer: the traces (the skeleton's: the slice keeps fill(), whose data decide a message)
     # show the difference; the run is repeated whole.

@@ -136,8 +136,10 @@ std::vector<std::string> cappedLoopsOf(const fs::path &Dir, int Np) {
 }
 
 /// The sampled loops of every rank (`# sampled-loop LOOP ENTRIES RUN SKIPPED MEASURED_NS
-/// ESTIMATED_NS CV [TOUCHING]` in rank<N>.timing), summed over the ranks: "LOOP: R of N iterations
-/// run in E entries, X% of its time estimated", and the skipped iterations' estimate (seconds).
+/// ESTIMATED_NS CV [TOUCHING [SHORT SHORT_ITERATION_NS SHORT_HOOK_NS]]` in rank<N>.timing),
+/// summed over the ranks: "LOOP: R of N iterations run in E entries, X% of its time estimated",
+/// the entries run whole because their iterations were too short to time (the runtime's
+/// sample::tooShort), and the skipped iterations' estimate (seconds).
 struct SampledLoops {
   std::vector<std::string> Loops;
   double EstimatedSeconds = 0;
@@ -145,8 +147,9 @@ struct SampledLoops {
 
 SampledLoops sampledLoopsOf(const fs::path &Dir, int Np) {
   struct Sum {
-    unsigned long long Entries = 0, Run = 0, Skipped = 0, Touching = 0;
+    unsigned long long Entries = 0, Run = 0, Skipped = 0, Touching = 0, Short = 0;
     double Measured = 0, Estimated = 0, Cv = 0;
+    double ShortIteration = 0, ShortHook = 0; // the largest over the ranks
   };
   std::map<std::string, Sum> Loops;
   for (int R = 0; R < Np; ++R) {
@@ -161,6 +164,7 @@ SampledLoops sampledLoopsOf(const fs::path &Dir, int Np) {
       if (!(W >> Loop >> X.Entries >> X.Run >> X.Skipped >> X.Measured >> X.Estimated >> X.Cv))
         continue;
       W >> X.Touching; // entries whose rest ran whole (first touch of memory); older: none
+      W >> X.Short >> X.ShortIteration >> X.ShortHook; // too short to time; older: none
       Sum &T = Loops[Loop];
       T.Entries += X.Entries;
       T.Run += X.Run;
@@ -169,6 +173,9 @@ SampledLoops sampledLoopsOf(const fs::path &Dir, int Np) {
       T.Estimated += X.Estimated;
       T.Cv = std::max(T.Cv, X.Cv);
       T.Touching += X.Touching;
+      T.Short += X.Short;
+      T.ShortIteration = std::max(T.ShortIteration, X.ShortIteration);
+      T.ShortHook = std::max(T.ShortHook, X.ShortHook);
     }
   }
   SampledLoops Out;
@@ -184,6 +191,13 @@ SampledLoops sampledLoopsOf(const fs::path &Dir, int Np) {
     if (T.Touching > 0)
       Line += ", " + std::to_string(T.Touching) +
               " entries run whole from a measured iteration that touched new pages";
+    if (T.Short > 0) {
+      std::snprintf(Buf, sizeof Buf,
+                    ", %llu entries run whole: its iterations (%.3g us) are too short to time, "
+                    "the hooks take %.3g us each",
+                    T.Short, T.ShortIteration * 1e-3, T.ShortHook * 1e-3);
+      Line += Buf;
+    }
     Out.Loops.push_back(Line);
     Out.EstimatedSeconds += T.Estimated * 1e-9;
   }

@@ -1,5 +1,6 @@
 /* The sampled timing probe's test program: mpirun -np 2 sampled MODE [n] [steps]
  *   triangle  steps x (triangle(n), MPI_Allreduce): prints the rows that ran on rank 0
+ *   short     the same with short_rows(n), whose rows are too short to sample
  *   steer     fill(n) and, when an entry is wrong (the skipped ones of a sampled run), an
  *             extra message from rank 0 to rank 1: the communication depends on the loop's data
  *   abort     the same, but a wrong entry makes the program call MPI_Abort
@@ -24,9 +25,9 @@ int main(int argc, char **argv) {
   mode = argc > 1 ? argv[1] : "triangle";
   n = argc > 2 ? atoi(argv[2]) : 400;
   steps = argc > 3 ? atoi(argv[3]) : 3;
-  if (strcmp(mode, "triangle") == 0) {
+  if (strcmp(mode, "triangle") == 0 || strcmp(mode, "short") == 0) {
     for (step = 0; step < steps; step++) {
-      s = triangle(n, &rows);
+      s = mode[0] == 't' ? triangle(n, &rows) : short_rows(n, &rows);
       MPI_Allreduce(&s, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     }
     if (rank == 0)

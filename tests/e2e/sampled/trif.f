@@ -1,5 +1,6 @@
 C     The sampled probe test's fixed-form kernel: the same triangle, F77 style, with the
-C     inner and outer DO loops ending on their own labelled CONTINUE and a COMMON counter.
+C     inner and outer DO loops ending on their own labelled CONTINUE and a COMMON counter
+C     (row I costs I + 20000 inner steps).
       SUBROUTINE TRIF(N, S)
       IMPLICIT NONE
       INTEGER N
@@ -10,7 +11,7 @@ C     inner and outer DO loops ending on their own labelled CONTINUE and a COMMO
       S = 0D0
       DO 20 I = 1, N
          R = 0D0
-         DO 10 J = 1, I
+         DO 10 J = 1, I + 20000
             R = R + DBLE(MOD(I * 31 + J, 7)) * 0.5D0
    10    CONTINUE
          S = S + R
