@@ -7,6 +7,7 @@
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace clang;
 
@@ -18,10 +19,25 @@ const VarDecl *varOf(const Expr *E) {
   return D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
 }
 
-/// What a loop body does that rules out skipping its iterations.
+/// Math functions that write no memory the caller sees (errno aside).
+bool mathFunction(StringRef Name) {
+  static const llvm::StringSet<> Names = {
+      "sqrt",  "sqrtf", "exp",   "expf", "exp2", "log",   "logf", "log2",  "log10", "sin",
+      "sinf",  "cos",   "cosf",  "tan",  "asin", "acos",  "atan", "atan2", "sinh",  "cosh",
+      "tanh",  "fabs",  "fabsf", "pow",  "powf", "floor", "ceil", "fmod",  "fmin",  "fmax",
+      "round", "trunc", "hypot", "cbrt", "abs",  "labs",  "llabs"};
+  return Names.contains(Name);
+}
+
+/// What a loop body does that rules out skipping its iterations. Fields: the struct fields its
+/// condition or increment reads (through a local pointer or struct, g->n): then the body may
+/// also not assign them, store to any lvalue of a field's type or of a character type (either
+/// might alias one), copy a whole struct, or call anything but a math function.
 class BodyScan : public RecursiveASTVisitor<BodyScan> {
 public:
-  explicit BodyScan(const llvm::SmallPtrSetImpl<const VarDecl *> &Control) : Control(Control) {}
+  BodyScan(const llvm::SmallPtrSetImpl<const VarDecl *> &Control,
+           const llvm::SmallPtrSetImpl<const FieldDecl *> &Fields)
+      : Control(Control), Fields(Fields) {}
 
   bool Refused = false;
   bool Loop = false; ///< it holds another loop
@@ -54,13 +70,14 @@ public:
     if (!FD || !FD->getIdentifier())
       return refuse();
     StringRef Name = FD->getName();
-    return refuse(c::isMpiName(Name) || Name.contains("setjmp") || Name.contains("longjmp"));
+    return refuse(c::isMpiName(Name) || Name.contains("setjmp") || Name.contains("longjmp") ||
+                  (!Fields.empty() && !mathFunction(Name)));
   }
   bool VisitBinaryOperator(BinaryOperator *B) {
-    return refuse(B->isAssignmentOp() && Control.count(varOf(B->getLHS())));
+    return refuse(B->isAssignmentOp() && writes(B->getLHS()));
   }
   bool VisitUnaryOperator(UnaryOperator *U) {
-    return refuse(U->isIncrementDecrementOp() && Control.count(varOf(U->getSubExpr())));
+    return refuse(U->isIncrementDecrementOp() && writes(U->getSubExpr()));
   }
 
 private:
@@ -68,8 +85,28 @@ private:
     Refused = Refused || If;
     return !Refused;
   }
+  /// A store to LHS may change the loop's count.
+  bool writes(const Expr *LHS) const {
+    if (Control.count(varOf(LHS)))
+      return true;
+    if (Fields.empty())
+      return false;
+    if (const auto *M = dyn_cast<MemberExpr>(LHS->IgnoreParenImpCasts()))
+      if (const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl()); F && Fields.count(F))
+        return true;
+    if (varOf(LHS)) // a local by name: the fields are no locals
+      return false;
+    const QualType T = LHS->getType().getCanonicalType().getUnqualifiedType();
+    if (T->isRecordType() || T->isAnyCharacterType())
+      return true;
+    for (const FieldDecl *F : Fields)
+      if (F->getType().getCanonicalType().getUnqualifiedType() == T)
+        return true;
+    return false;
+  }
 
   const llvm::SmallPtrSetImpl<const VarDecl *> &Control;
+  const llvm::SmallPtrSetImpl<const FieldDecl *> &Fields;
   unsigned BreakDepth = 0;
   unsigned SwitchDepth = 0;
 };
@@ -92,9 +129,10 @@ void SampledLoopRules::startFunction(const Stmt *Body) {
   F.TraverseStmt(const_cast<Stmt *>(Body));
 }
 
-/// A condition or increment that reads only literals and scalar locals or parameters (no
-/// call, no dereference, no field, no global): Vars receives the locals.
-bool SampledLoopRules::controlExpr(const Expr *E, VarSet &Vars) const {
+/// A condition or increment that reads only literals, scalar locals or parameters, and
+/// arithmetic fields of a local struct or of what a local pointer points to (g->n, s.n; no
+/// call, no other dereference, no global): Vars receives the locals, Fields the fields.
+bool SampledLoopRules::controlExpr(const Expr *E, VarSet &Vars, FieldSet &Fields) const {
   E = E->IgnoreParens();
   if (isa<IntegerLiteral, FloatingLiteral, CharacterLiteral>(E))
     return true;
@@ -111,16 +149,31 @@ bool SampledLoopRules::controlExpr(const Expr *E, VarSet &Vars) const {
     Vars.insert(V);
     return true;
   }
+  if (const auto *M = dyn_cast<MemberExpr>(E)) {
+    const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl());
+    const VarDecl *Base = varOf(M->getBase());
+    if (!F || F->isBitField() || !F->getType()->isArithmeticType() ||
+        F->getType().isVolatileQualified() || !Base || !Base->hasLocalStorage() ||
+        Base->getType().isVolatileQualified() || AddressTaken.contains(Base))
+      return false;
+    const QualType BT = Base->getType();
+    if (M->isArrow() ? !(BT->isPointerType() && BT->getPointeeType()->isRecordType())
+                     : !BT->isRecordType())
+      return false;
+    Vars.insert(Base);
+    Fields.insert(F);
+    return true;
+  }
   if (const auto *C = dyn_cast<CastExpr>(E))
-    return controlExpr(C->getSubExpr(), Vars);
+    return controlExpr(C->getSubExpr(), Vars, Fields);
   if (const auto *U = dyn_cast<UnaryOperator>(E))
     return U->getOpcode() != UO_AddrOf && U->getOpcode() != UO_Deref &&
-           controlExpr(U->getSubExpr(), Vars);
+           controlExpr(U->getSubExpr(), Vars, Fields);
   if (const auto *B = dyn_cast<BinaryOperator>(E))
-    return controlExpr(B->getLHS(), Vars) && controlExpr(B->getRHS(), Vars);
+    return controlExpr(B->getLHS(), Vars, Fields) && controlExpr(B->getRHS(), Vars, Fields);
   if (const auto *C = dyn_cast<ConditionalOperator>(E))
-    return controlExpr(C->getCond(), Vars) && controlExpr(C->getTrueExpr(), Vars) &&
-           controlExpr(C->getFalseExpr(), Vars);
+    return controlExpr(C->getCond(), Vars, Fields) && controlExpr(C->getTrueExpr(), Vars, Fields) &&
+           controlExpr(C->getFalseExpr(), Vars, Fields);
   return false;
 }
 
@@ -168,9 +221,10 @@ bool SampledLoopRules::eligible(const ForStmt *For) const {
     if (L.isInvalid() || L.isMacroID() || !SM.isWrittenInMainFile(L))
       return false;
   VarSet Control;
-  if (!controlExpr(For->getCond(), Control) || !controlExpr(For->getInc(), Control))
+  FieldSet Fields;
+  if (!controlExpr(For->getCond(), Control, Fields) || !controlExpr(For->getInc(), Control, Fields))
     return false;
-  BodyScan Scan(Control);
+  BodyScan Scan(Control, Fields);
   Scan.TraverseStmt(const_cast<CompoundStmt *>(Body));
   return !Scan.Refused && Scan.Loop && !underPragma(For->getBeginLoc());
 }

@@ -13,6 +13,7 @@
 
 namespace clang {
 class Expr;
+class FieldDecl;
 class ForStmt;
 class SourceManager;
 class Stmt;
@@ -37,9 +38,12 @@ private:
 /// A `for` statement is sampled when, besides what the caller judges from its calls (no MPI
 /// call, nothing the unit cannot see, nothing that never returns), it is counted (its condition
 /// and increment read only scalar locals and parameters whose address the function never takes
-/// and that its body never assigns), its body is a compound statement written in the main
-/// file that holds another loop, nothing leaves it but its end (no break of its own, return,
-/// goto, label, asm, setjmp/longjmp) and no pragma governs it. Conservative: in doubt, no.
+/// and that its body never assigns, and arithmetic fields of a local struct or through a local
+/// pointer, g->n, which its body cannot change: it calls nothing but math functions and stores
+/// to no lvalue a field's type or a character type could alias), its body is a compound statement
+/// written in the main file that holds another loop, nothing leaves it but its end (no break of its
+/// own, return, goto, label, asm, setjmp/longjmp) and no pragma governs it. Conservative: in doubt,
+/// no.
 class SampledLoopRules {
 public:
   SampledLoopRules(const clang::SourceManager &SM, const clang::LangOptions &LO,
@@ -53,7 +57,8 @@ public:
 
 private:
   using VarSet = llvm::SmallPtrSet<const clang::VarDecl *, 4>;
-  bool controlExpr(const clang::Expr *E, VarSet &Vars) const;
+  using FieldSet = llvm::SmallPtrSet<const clang::FieldDecl *, 4>;
+  bool controlExpr(const clang::Expr *E, VarSet &Vars, FieldSet &Fields) const;
   bool underPragma(clang::SourceLocation LoopBegin) const;
 
   const clang::SourceManager &SM;
