@@ -2,6 +2,7 @@
 #include "SampledLoopRules.h"
 #include "CommunicationAnalysis.h"
 
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
@@ -100,9 +101,19 @@ private:
     if (T->isRecordType() || T->isAnyCharacterType())
       return true;
     for (const FieldDecl *F : Fields)
-      if (F->getType().getCanonicalType().getUnqualifiedType() == T)
+      if (aliasClass(F->getASTContext(), F->getType()) == aliasClass(F->getASTContext(), T))
         return true;
     return false;
+  }
+  /// The type an lvalue of type Q may alias under C's rules: signed and unsigned variants (and
+  /// an enumeration's integer type) alias each other.
+  static QualType aliasClass(const ASTContext &Ctx, QualType Q) {
+    Q = Q.getCanonicalType().getUnqualifiedType();
+    if (const auto *E = Q->getAs<EnumType>())
+      Q = E->getDecl()->getIntegerType().getCanonicalType().getUnqualifiedType();
+    if (Q->isSignedIntegerType() && !Q->isBooleanType())
+      Q = Ctx.getCorrespondingUnsignedType(Q);
+    return Q;
   }
 
   const llvm::SmallPtrSetImpl<const VarDecl *> &Control;

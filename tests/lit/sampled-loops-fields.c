@@ -34,10 +34,15 @@ double by_value(grid_t s) {
   return d;
 }
 
-// Each refused: the bound assigned, an int stored through a pointer, a call of another
-// function, a char stored, a struct copied, the pointer changed, a global's field, the
-// pointer's address taken, a bit-field.
-void refused(grid_t *g, int *count, char *mark, grid_t *other) {
+// Each refused: an unsigned stored through a pointer (it may alias the int field), the bound
+// assigned, an int stored through a pointer, a call of another function, a char stored, a
+// struct copied, the pointer changed, a global's field, the pointer's address taken, a
+// bit-field.
+void refused(grid_t *g, int *count, char *mark, grid_t *other, unsigned *hits) {
+  for (int i = 0; i < g->n; i++) {
+    for (int j = 0; j < 4; j++)
+      hits[j] = 1;
+  }
   for (int i = 0; i < g->n; i++) {
     for (int j = 0; j < 4; j++)
       g->u[j] += 1;
@@ -110,10 +115,15 @@ int main(int argc, char **argv) {
 // CHECK-NEXT:   return d;
 // CHECK-NEXT: }
 // CHECK-EMPTY:
-// CHECK-NEXT: // Each refused: the bound assigned, an int stored through a pointer, a call of another
-// CHECK-NEXT: // function, a char stored, a struct copied, the pointer changed, a global's field, the
-// CHECK-NEXT: // pointer's address taken, a bit-field.
-// CHECK-NEXT: void refused(grid_t *g, int *count, char *mark, grid_t *other) {
+// CHECK-NEXT: // Each refused: an unsigned stored through a pointer (it may alias the int field), the bound
+// CHECK-NEXT: // assigned, an int stored through a pointer, a call of another function, a char stored, a
+// CHECK-NEXT: // struct copied, the pointer changed, a global's field, the pointer's address taken, a
+// CHECK-NEXT: // bit-field.
+// CHECK-NEXT: void refused(grid_t *g, int *count, char *mark, grid_t *other, unsigned *hits) {
+// CHECK-NEXT:   for (int i = 0; i < g->n; i++) {
+// CHECK-NEXT:     for (int j = 0; j < 4; j++)
+// CHECK-NEXT:       hits[j] = 1;
+// CHECK-NEXT:   }
 // CHECK-NEXT:   for (int i = 0; i < g->n; i++) {
 // CHECK-NEXT:     for (int j = 0; j < 4; j++)
 // CHECK-NEXT:       g->u[j] += 1;
