@@ -118,7 +118,7 @@ void ended(uint32_t J, double Nanos) {
 
 int iterate(mpiete_site_t Loop) {
   if (S.Stride == 0)
-    return 0;
+    return MPIETE_SAMPLE_RUN_REST;
   if (!S.Open) {
     S.Open = true;
     S.Loop = Loop;
@@ -132,18 +132,21 @@ int iterate(mpiete_site_t Loop) {
     S.RestRun = 0;
     S.HookNanos = 0;
     S.RunStart = 0;
-    if (!S.Whole)
-      startRun(0);
-    return 0;
+    if (S.Whole)
+      return MPIETE_SAMPLE_RUN_REST;
+    startRun(0);
+    return MPIETE_SAMPLE_RUN;
   }
+  // Another sampled loop inside this one's iteration (a procedure called from its body): it
+  // runs whole, the outer one's measured iterations include it.
   if (Loop != S.Loop)
-    return 0;
+    return MPIETE_SAMPLE_RUN_REST;
   const uint32_t J = ++S.J;
-  if (S.Whole)
-    return 0;
+  if (S.Whole) // Fortran asks at every iteration; C stopped at the entry's first
+    return MPIETE_SAMPLE_RUN_REST;
   if (S.Rest) {
     ++S.RestRun;
-    return 0;
+    return MPIETE_SAMPLE_RUN;
   }
   uint64_t T = 0;
   if (S.RunStart != 0) {
@@ -160,43 +163,40 @@ int iterate(mpiete_site_t Loop) {
       ++S.Totals->Touching;
       S.RunStart = 0;
       S.HookNanos += nowNs() - T;
-      return 0;
+      return MPIETE_SAMPLE_RUN;
     }
   }
   // The first iteration an entry may skip: the ones before it ran back to back, measured. If
-  // they are too short to time, this entry runs whole (nothing was skipped) and so do the
-  // loop's later ones.
+  // they are too short to time, this entry runs whole from here without asking again (nothing
+  // was skipped) and so do the loop's later entries.
   if (J == alwaysRun(S.Stride) &&
       tooShort(S.FirstIterations, S.NFirstIterations, S.FirstHooks, S.NFirstHooks)) {
     LoopTotals &L = *S.Totals;
     L.Short = true;
     L.ShortIterationNanos = medianOf(S.FirstIterations, S.NFirstIterations);
     L.ShortHookNanos = medianOf(S.FirstHooks, S.NFirstHooks);
-    S.Rest = true;
     S.ShortNow = true;
-    S.RestRun = 1;
+    S.Whole = true;
     S.RunStart = 0;
-    return 0;
+    return MPIETE_SAMPLE_RUN_REST;
   }
   if (runs(J, S.Stride) || primes(J, S.Stride)) {
     startRun(T);
-    return 0;
+    return MPIETE_SAMPLE_RUN;
   }
   S.RunStart = 0;
   S.E.skipped();
-  return 1;
+  return MPIETE_SAMPLE_SKIP_IT;
 }
 
 void leave(mpiete_site_t Loop) {
   if (!S.Open || Loop != S.Loop)
     return;
   S.Open = false;
-  if (S.Whole) {
-    if (S.Totals->Short) {
-      ++S.Totals->Entries;
-      ++S.Totals->ShortEntries;
-      S.Totals->Run += uint64_t(S.J) + 1;
-    }
+  LoopTotals &T = *S.Totals;
+  if (S.Whole && !S.ShortNow) {
+    if (T.Short)
+      ++T.ShortEntries; // its iterations are not counted: C asks no more
     return;
   }
   if (S.RunStart != 0 && !S.Rest)
@@ -204,7 +204,10 @@ void leave(mpiete_site_t Loop) {
   const double Estimate = S.E.finish();
   timing::creditSegment(
       std::llround(Estimate - S.E.PrimedNanos - static_cast<double>(S.HookNanos)));
-  LoopTotals &T = *S.Totals;
+  if (S.ShortNow) { // the entry that found its iterations too short: nothing skipped
+    ++T.ShortEntries;
+    return;
+  }
   ++T.Entries;
   T.Run += S.E.Run + S.RestRun;
   T.Skipped += S.E.Skipped;
@@ -213,8 +216,6 @@ void leave(mpiete_site_t Loop) {
   T.Sum += S.E.Sum;
   T.SumSq += S.E.SumSq;
   T.N += S.E.N;
-  if (S.ShortNow)
-    ++T.ShortEntries; // the entry that found its iterations too short
 }
 
 } // namespace

@@ -99,7 +99,7 @@ int main(int argc, char **argv) {
 // CHECK-EMPTY:
 // CHECK-NEXT: double sweep(grid_t *g) {
 // CHECK-NEXT:   double d = 0;
-// CHECK-NEXT:   { for (int i = 1; i <= g->nloc; i++) { mpiete_sample(MPIETE_B(0)); {
+// CHECK-NEXT:   { MPIETE_SAMPLE_ENTRY for (int i = 1; i <= g->nloc; i++) { mpiete_sample(MPIETE_B(0)); {
 // CHECK-NEXT:     for (int j = 1; j <= g->n; j++)
 // CHECK-NEXT:       d += sqrt(fabs(g->u[i * g->n + j]));
 // CHECK-NEXT:   }} mpiete_sample_exit(MPIETE_B(0)); }
@@ -108,7 +108,7 @@ int main(int argc, char **argv) {
 // CHECK-EMPTY:
 // CHECK-NEXT: double by_value(grid_t s) {
 // CHECK-NEXT:   double d = 0;
-// CHECK-NEXT:   { for (int i = 0; i < s.nloc; i++) { mpiete_sample(MPIETE_B(1)); {
+// CHECK-NEXT:   { MPIETE_SAMPLE_ENTRY for (int i = 0; i < s.nloc; i++) { mpiete_sample(MPIETE_B(1)); {
 // CHECK-NEXT:     for (int j = 0; j < s.n; j++)
 // CHECK-NEXT:       s.u[j] += i;
 // CHECK-NEXT:   }} mpiete_sample_exit(MPIETE_B(1)); }

@@ -131,7 +131,7 @@ int main(int argc, char **argv) {
 }
 
 // CHECK:      void process_batch(double *a, int n, int m) {
-// CHECK-NEXT:   { for (int i = 0; i < n; i += 1) { mpiete_sample(MPIETE_B(0)); {
+// CHECK-NEXT:   { MPIETE_SAMPLE_ENTRY for (int i = 0; i < n; i += 1) { mpiete_sample(MPIETE_B(0)); {
 // CHECK-NEXT:     if (a[i] < 0)
 // CHECK-NEXT:       continue;
 // CHECK-NEXT:     for (int j = 0; j < m; ++j) {
@@ -146,7 +146,7 @@ int main(int argc, char **argv) {
 // CHECK-NEXT:   double err = tol + 1;
 // CHECK-NEXT:   while (err > tol) {
 // CHECK-NEXT:     err = 0;
-// CHECK-NEXT:     { for (int i = 0; i < n; ++i) { mpiete_sample(MPIETE_B(1)); {
+// CHECK-NEXT:     { MPIETE_SAMPLE_ENTRY for (int i = 0; i < n; ++i) { mpiete_sample(MPIETE_B(1)); {
 // CHECK-NEXT:       for (int j = 0; j < m; ++j)
 // CHECK-NEXT:         err += a[i * m + j] *= 0.5;
 // CHECK-NEXT:     }} mpiete_sample_exit(MPIETE_B(1)); }
@@ -197,7 +197,7 @@ int main(int argc, char **argv) {
 // CHECK-NEXT:       a[j] += k;
 // CHECK-NEXT:   }
 // CHECK-NEXT:   for (int i = 0; i < n; ++i)
-// CHECK-NEXT:     { for (int j = 0; j < m; ++j) { mpiete_sample(MPIETE_B(3)); {
+// CHECK-NEXT:     { MPIETE_SAMPLE_ENTRY for (int j = 0; j < m; ++j) { mpiete_sample(MPIETE_B(3)); {
 // CHECK-NEXT:       for (int l = 0; l < 2; ++l)
 // CHECK-NEXT:         a[j] += i + l;
 // CHECK-NEXT:     }} mpiete_sample_exit(MPIETE_B(3)); }
@@ -219,13 +219,13 @@ int main(int argc, char **argv) {
 // CHECK-NEXT: int main(int argc, char **argv) {
 // CHECK-NEXT:   double a[16] = {0};
 // CHECK-NEXT:   mpiete_init(MPIETE_B(4), &argc, &argv);
-// CHECK-NEXT:   { for (int i = 0; i < 4; ++i) { mpiete_sample(MPIETE_B(5)); {
+// CHECK-NEXT:   { MPIETE_SAMPLE_ENTRY for (int i = 0; i < 4; ++i) { mpiete_sample(MPIETE_B(5)); {
 // CHECK-NEXT:     for (int j = 0; j < 4; ++j)
 // CHECK-NEXT:       a[i * 4 + j] = i + j;
 // CHECK-NEXT:   }} mpiete_sample_exit(MPIETE_B(5)); }
 // CHECK-NEXT:   { for (int t = 0; t < 3; ++t) { mpiete_iter(MPIETE_B(6)); {
 // CHECK-NEXT:     if (t > 0)
-// CHECK-NEXT:       { for (int i = 0; i < 4; ++i) { mpiete_sample(MPIETE_B(7)); {
+// CHECK-NEXT:       { MPIETE_SAMPLE_ENTRY for (int i = 0; i < 4; ++i) { mpiete_sample(MPIETE_B(7)); {
 // CHECK-NEXT:         for (int j = 0; j < 4; ++j)
 // CHECK-NEXT:           a[i * 4 + j] *= 0.5;
 // CHECK-NEXT:       }} mpiete_sample_exit(MPIETE_B(7)); }

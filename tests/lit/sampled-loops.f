@@ -81,7 +81,7 @@ C CHECK-NEXT:       CALL MPIETE_INIT([[U:-?[0-9]+]], 0, IERR)
 C CHECK-NEXT:       W = 0.5D0
 C CHECK-NEXT:       DO 100 J = 1, N
 C CHECK-NEXT:       IF (MPIETE_SAMPLE_ON .NE. 0) THEN
-C CHECK-NEXT:         IF (MPIETE_SAMPLE_SKIP([[U]], 1) .NE. 0) CYCLE
+C CHECK-NEXT:         IF (MPIETE_SAMPLE_SKIP([[U]], 1) .EQ. 1) CYCLE
 C CHECK-NEXT:       END IF
 C CHECK-NEXT:       DO 100 I = 1, N
 C CHECK-NEXT:         A(I, J) = I + J
@@ -100,7 +100,7 @@ C CHECK-NEXT:       DOUBLE PRECISION A(N, N), W
 C CHECK-NEXT:       COMMON /COEF/ W
 C CHECK-NEXT:       DO 10 J = 1, N
 C CHECK-NEXT:       IF (MPIETE_SAMPLE_ON .NE. 0) THEN
-C CHECK-NEXT:         IF (MPIETE_SAMPLE_SKIP([[U]], 3) .NE. 0) CYCLE
+C CHECK-NEXT:         IF (MPIETE_SAMPLE_SKIP([[U]], 3) .EQ. 1) CYCLE
 C CHECK-NEXT:       END IF
 C CHECK-NEXT:       DO 10 I = 1, N
 C CHECK-NEXT:         A(I, J) = A(I, J) * W
@@ -115,7 +115,7 @@ C CHECK-NEXT:    25 CONTINUE
 C CHECK-NEXT:    20 CONTINUE
 C CHECK-NEXT:       DO 40 J = 2, N
 C CHECK-NEXT:          IF (MPIETE_SAMPLE_ON .NE. 0) THEN
-C CHECK-NEXT:            IF (MPIETE_SAMPLE_SKIP([[U]], 4) .NE. 0) CYCLE
+C CHECK-NEXT:            IF (MPIETE_SAMPLE_SKIP([[U]], 4) .EQ. 1) CYCLE
 C CHECK-NEXT:          END IF
 C CHECK-NEXT:          DO 30 I = 1, N, 2
 C CHECK-NEXT:             IF (A(I, J) .LT. 0) GOTO 40
@@ -139,7 +139,7 @@ C CHECK-NEXT:          IF (N .GT. 2) THEN
 C CHECK-NEXT:             IF (W .GT. 0) THEN
 C CHECK-NEXT:                            DO 95 K = 1, M
 C CHECK-NEXT:       IF (MPIETE_SAMPLE_ON .NE. 0) THEN
-C CHECK-NEXT:         IF (MPIETE_SAMPLE_SKIP([[U]], 5) .NE. 0) CYCLE
+C CHECK-NEXT:         IF (MPIETE_SAMPLE_SKIP([[U]], 5) .EQ. 1) CYCLE
 C CHECK-NEXT:       END IF
 C CHECK-NEXT:                               DO 95 J = 1, N
 C CHECK-NEXT:                                  A(1, J) = A(1, J) + K

@@ -1,7 +1,7 @@
 ! Segments: loops of pure computation the timing probe may sample (issue 15). A counted DO
 ! with no MPI call, no call that communicates or that the unit cannot see, no way out but its
 ! end and another loop in its body, the outermost of such loops, in every procedure (walk_stats
-! does not communicate): the timing variant gets `if (mpiete_sample_skip(...) .ne. 0) cycle`
+! does not communicate): the timing variant gets `if (mpiete_sample_skip(...) .eq. 1) cycle`
 ! after the DO statement and `call mpiete_sample_exit(...)` after the loop, the function typed
 ! by its procedure; the trace variant gets neither. Refused: a loop left by EXIT (its own or
 ! an outer one's), RETURN or GOTO, one with no loop inside, with an MPI call, with a reference
@@ -165,7 +165,7 @@ end program main
 ! CHECK-NEXT:     s = 0
 ! CHECK-NEXT:     do j = 1, m
 ! CHECK-NEXT:       if (mpiete_sample_on .ne. 0) then
-! CHECK-NEXT:         if (mpiete_sample_skip([[U:-?[0-9]+]], 0) .ne. 0) cycle
+! CHECK-NEXT:         if (mpiete_sample_skip([[U:-?[0-9]+]], 0) .eq. 1) cycle
 ! CHECK-NEXT:       end if
 ! CHECK-NEXT:       if (a(1, j) == 0) cycle
 ! CHECK-NEXT:       do i = 1, n
@@ -256,7 +256,7 @@ end program main
 ! CHECK-NEXT:   call mpi_comm_rank(mpi_comm_world, rank, ierr)
 ! CHECK-NEXT:   do k = 1, 4
 ! CHECK-NEXT:     if (mpiete_sample_on .ne. 0) then
-! CHECK-NEXT:       if (mpiete_sample_skip([[U]], 2) .ne. 0) cycle
+! CHECK-NEXT:       if (mpiete_sample_skip([[U]], 2) .eq. 1) cycle
 ! CHECK-NEXT:     end if
 ! CHECK-NEXT:     do j = 1, 8
 ! CHECK-NEXT:       do i = 1, 8
@@ -271,7 +271,7 @@ end program main
 ! CHECK-NEXT:     t = t + 1
 ! CHECK-NEXT:     do j = 1, 8
 ! CHECK-NEXT:       if (mpiete_sample_on .ne. 0) then
-! CHECK-NEXT:         if (mpiete_sample_skip([[U]], 3) .ne. 0) cycle
+! CHECK-NEXT:         if (mpiete_sample_skip([[U]], 3) .eq. 1) cycle
 ! CHECK-NEXT:       end if
 ! CHECK-NEXT:       do i = 1, 8
 ! CHECK-NEXT:         a(i, j) = a(i, j) * 0.5d0
@@ -283,7 +283,7 @@ end program main
 ! CHECK-NEXT:     if (mpiete_iter_capped([[U]], 4) .ne. 0) exit
 ! CHECK-NEXT:     do j = 1, 8
 ! CHECK-NEXT:       if (mpiete_sample_on .ne. 0) then
-! CHECK-NEXT:         if (mpiete_sample_skip([[U]], 5) .ne. 0) cycle
+! CHECK-NEXT:         if (mpiete_sample_skip([[U]], 5) .eq. 1) cycle
 ! CHECK-NEXT:       end if
 ! CHECK-NEXT:       do i = 1, 8
 ! CHECK-NEXT:         a(i, j) = a(i, j) - 1

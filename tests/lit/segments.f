@@ -33,7 +33,7 @@
 ! CHECK-NEXT:       INCLUDE 'mpif.h'
 ! CHECK:            DO 20 J = 1, N
 ! CHECK-NEXT:       IF (MPIETE_SAMPLE_ON .NE. 0) THEN
-! CHECK-NEXT:         IF (MPIETE_SAMPLE_SKIP([[U:-?[0-9]+]], 0) .NE. 0) CYCLE
+! CHECK-NEXT:         IF (MPIETE_SAMPLE_SKIP([[U:-?[0-9]+]], 0) .EQ. 1) CYCLE
 ! CHECK-NEXT:       END IF
 ! CHECK-NEXT:       DO 20 I = 1, N
 ! CHECK-NEXT:         A(I, J) = A(I, J) * 0.5D0

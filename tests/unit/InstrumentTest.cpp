@@ -142,7 +142,8 @@ TEST(InstrumentTest, SampledLoopHooksInTheTimingVariantOnly) {
   U.Blocks.push_back(B);
   std::string Error;
   EXPECT_EQ(body(*instrumentedText(U, Text, Variant::Timing, Error, /*SampleHooks=*/true)),
-            "{ for (i = 0; i < n; ++i) { mpiete_sample(MPIETE_B(0)); { int x = i; s += x; }} "
+            "{ MPIETE_SAMPLE_ENTRY for (i = 0; i < n; ++i) { mpiete_sample(MPIETE_B(0)); { int x = "
+            "i; s += x; }} "
             "mpiete_sample_exit(MPIETE_B(0)); }");
   EXPECT_EQ(body(*instrumentedText(U, Text, Variant::Trace, Error, /*SampleHooks=*/true)), Text);
 }

@@ -181,21 +181,26 @@ SampledLoops sampledLoopsOf(const fs::path &Dir, int Np) {
   SampledLoops Out;
   for (const auto &[Loop, T] : Loops) {
     const double All = T.Measured + T.Estimated;
-    char Buf[256];
-    std::snprintf(Buf, sizeof Buf,
-                  "%s: %llu of %llu iterations run in %llu entries, %.1f%% of its time "
-                  "estimated, spread %.2f",
-                  Loop.c_str(), T.Run, T.Run + T.Skipped, T.Entries,
-                  All > 0 ? 100.0 * T.Estimated / All : 0.0, T.Cv);
-    std::string Line = Buf;
+    char Buf[320];
+    std::string Line = Loop + ": ";
+    if (T.Entries > 0) {
+      std::snprintf(Buf, sizeof Buf,
+                    "%llu of %llu iterations run in %llu entries, %.1f%% of its time "
+                    "estimated, spread %.2f",
+                    T.Run, T.Run + T.Skipped, T.Entries, All > 0 ? 100.0 * T.Estimated / All : 0.0,
+                    T.Cv);
+      Line += Buf;
+    }
     if (T.Touching > 0)
       Line += ", " + std::to_string(T.Touching) +
               " entries run whole from a measured iteration that touched new pages";
     if (T.Short > 0) {
+      // Entries run whole as too short are not in the counts above: the C hook stops asking.
       std::snprintf(Buf, sizeof Buf,
-                    ", %llu entries run whole: its iterations (%.3g us) are too short to time, "
-                    "the hooks take %.3g us each",
-                    T.Short, T.ShortIteration * 1e-3, T.ShortHook * 1e-3);
+                    "%severy iteration of %s%llu entries run whole: its iterations (%.3g us) are "
+                    "too short to time, the hooks take %.3g us each",
+                    T.Entries > 0 ? ", and " : "", T.Entries > 0 ? "" : "its ", T.Short,
+                    T.ShortIteration * 1e-3, T.ShortHook * 1e-3);
       Line += Buf;
     }
     Out.Loops.push_back(Line);

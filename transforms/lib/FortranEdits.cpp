@@ -411,9 +411,11 @@ private:
 
   /// A loop the timing probe may sample: after its DO statement,
   ///     IF (MPIETE_SAMPLE_ON .NE. 0) THEN
-  ///       IF (MPIETE_SAMPLE_SKIP(UNIT, IDX) .NE. 0) CYCLE
+  ///       IF (MPIETE_SAMPLE_SKIP(UNIT, IDX) .EQ. 1) CYCLE
   ///     END IF
-  /// skips an iteration, `CALL MPIETE_SAMPLE_EXIT(UNIT, IDX)` after it adds the skipped ones.
+  /// skips an iteration (1 is MPIETE_SAMPLE_SKIP_IT; Fortran has no per-entry local, so an
+  /// entry that runs whole still calls, and the call returns at once),
+  /// `CALL MPIETE_SAMPLE_EXIT(UNIT, IDX)` after it adds the skipped ones.
   /// The flag (COMMON /MPIETE_SMPL/, set by the runtime when probe-compute samples) keeps the
   /// call off the path the iterations take otherwise: with the call on every iteration's path,
   /// gfortran kept a reduction of the inner loop in memory instead of a register (f90-moddata's
@@ -424,7 +426,7 @@ private:
     if (!Samples || directiveBefore(E.LoopBegin))
       return;
     after(E.BodyBegin, kw("if (mpiete_sample_on .ne. 0) then"), /*LikeNext=*/true);
-    after(E.BodyBegin, kw("  if (mpiete_sample_skip(") + ids(B.Index) + kw(") .ne. 0) cycle"),
+    after(E.BodyBegin, kw("  if (mpiete_sample_skip(") + ids(B.Index) + kw(") .eq. 1) cycle"),
           /*LikeNext=*/true);
     after(E.BodyBegin, kw("end if"), /*LikeNext=*/true);
     after(E.LoopEnd, hook("mpiete_sample_exit", B.Index));

@@ -78,7 +78,9 @@ std::string iterationHook(const Block &B, const ComputeEdits &E) {
 /// their block (C89). Openings only: the closings go in reverse (loopClose).
 void loopOpen(const Block &B, const ComputeEdits &E, EditSet &Set) {
   const std::string Hook = iterationHook(B, E);
-  Set.insert(E.LoopBegin, "{ ", EditOrder::Open);
+  // A sampled loop's entry holds whether to ask the runtime at the next iteration
+  // (MPIETE_SAMPLE_ENTRY, a declaration first in the new block).
+  Set.insert(E.LoopBegin, E.SampledLoop ? "{ MPIETE_SAMPLE_ENTRY " : "{ ", EditOrder::Open);
   if (E.BodyIsCompound)
     Set.insert(E.BodyBegin, " " + Hook + "); {", EditOrder::Open);
   else

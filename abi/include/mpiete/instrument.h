@@ -42,10 +42,15 @@ int mpiete_iter_opaque_capped(mpiete_site_t loop);
 void mpiete_loop_exit_opaque(mpiete_site_t loop);
 /* The hooks of a loop of pure computation (no MPI call, no call the unit cannot see; its body
  * holds another loop): the timing variant under probe-compute --sample runs some iterations,
- * times them and skips the rest (skip returns nonzero: the instrumented code continues with the
- * next iteration), and adds the skipped iterations' estimated time to the running segment at
- * the exit hook. Without --sample, and in the trace variant, skip returns 0 (docs/probes.md,
- * "Sampled loops"). */
+ * times them and skips the rest, and adds the skipped iterations' estimated time to the running
+ * segment at the exit hook. skip returns MPIETE_SAMPLE_SKIP_IT (the instrumented code continues
+ * with the next iteration), MPIETE_SAMPLE_RUN (run this one, ask again at the next) or
+ * MPIETE_SAMPLE_RUN_REST (run this one and the rest of the entry without asking: the entry runs
+ * whole, e.g. its iterations are too short to time). Without --sample, and in the trace
+ * variant, skip returns MPIETE_SAMPLE_RUN_REST (docs/probes.md, "Sampled loops"). */
+#define MPIETE_SAMPLE_RUN_REST 0
+#define MPIETE_SAMPLE_SKIP_IT 1
+#define MPIETE_SAMPLE_RUN 2
 int mpiete_sample_skip(mpiete_site_t loop);
 void mpiete_sample_exit(mpiete_site_t loop);
 /* Nonzero in element 0 while probe-compute samples (the runtime sets it before main). The hook
@@ -59,8 +64,17 @@ extern int mpiete_smpl_[];
 #define MPIETE_SAMPLING_ (mpiete_smpl_[0] != 0)
 #endif
 #if !defined(__cplusplus)
+/* A sampled loop's entry (C): the instrumented code opens the block around the loop with
+ * MPIETE_SAMPLE_ENTRY, a local that holds whether to ask the runtime at the next iteration; an
+ * entry that runs whole (MPIETE_SAMPLE_RUN_REST) then makes no call per iteration. */
+#define MPIETE_SAMPLE_ENTRY int mpiete_smpl_e = mpiete_smpl_[0];
+#if defined(__GNUC__)
+#define MPIETE_SAMPLE_ASK_ (__builtin_expect(mpiete_smpl_e != 0, 0))
+#else
+#define MPIETE_SAMPLE_ASK_ (mpiete_smpl_e != 0)
+#endif
 #define mpiete_sample(loop)                                                                        \
-  if (MPIETE_SAMPLING_ && mpiete_sample_skip(loop))                                                \
+  if (MPIETE_SAMPLE_ASK_ && (mpiete_smpl_e = mpiete_sample_skip(loop)) == MPIETE_SAMPLE_SKIP_IT)   \
     continue;                                                                                      \
   else                                                                                             \
     ((void)0)
