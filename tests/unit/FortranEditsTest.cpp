@@ -262,7 +262,7 @@ TEST(FortranEditsTest, SampledLoopHooksInTheTimingVariantOnly) {
             "  real :: a(n, n)\n"
             "  do j = 1, n\n"
             "    if (mpiete_sample_on .ne. 0) then\n"
-            "      if (mpiete_sample_skip(7, 0) .ne. 0) cycle\n"
+            "      if (mpiete_sample_skip(7, 0) .eq. 1) cycle\n"
             "    end if\n"
             "    do i = 1, n\n"
             "      a(i, j) = 0\n"
@@ -290,7 +290,7 @@ TEST(FortranEditsTest, FixedFormSampledLoopHookStaysInTheStatementField) {
   EXPECT_EQ(edit(M, Text, Variant::Timing, /*SampleHooks=*/true),
             "                           DO 95 K = 1, M\n"
             "                              IF (MPIETE_SAMPLE_ON .NE. 0) THEN\n"
-            "        IF (MPIETE_SAMPLE_SKIP((-2147483647-1), 0) .NE. 0) CYCLE\n"
+            "        IF (MPIETE_SAMPLE_SKIP((-2147483647-1), 0) .EQ. 1) CYCLE\n"
             "                              END IF\n"
             "                              DO 95 J = 1, N\n"
             "                                 A(J) = A(J) + K\n"
