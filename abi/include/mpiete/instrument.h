@@ -58,15 +58,11 @@ void mpiete_sample_exit(mpiete_site_t loop);
  * on every iteration's path made compilers keep an inner loop's reduction in memory instead of
  * a register (docs/probes.md, "Sampled loops"). Fortran's COMMON /MPIETE_SMPL/ is this array. */
 extern int mpiete_smpl_[];
-#if defined(__GNUC__)
-#define MPIETE_SAMPLING_ (__builtin_expect(mpiete_smpl_[0] != 0, 0))
-#else
-#define MPIETE_SAMPLING_ (mpiete_smpl_[0] != 0)
-#endif
 #if !defined(__cplusplus)
 /* A sampled loop's entry (C): the instrumented code opens the block around the loop with
- * MPIETE_SAMPLE_ENTRY, a local that holds whether to ask the runtime at the next iteration; an
- * entry that runs whole (MPIETE_SAMPLE_RUN_REST) then makes no call per iteration. */
+ * MPIETE_SAMPLE_ENTRY, a local that starts at the flag above and holds whether to ask the
+ * runtime at the next iteration; an entry that runs whole (MPIETE_SAMPLE_RUN_REST) then makes
+ * no call per iteration. */
 #define MPIETE_SAMPLE_ENTRY int mpiete_smpl_e = mpiete_smpl_[0];
 #if defined(__GNUC__)
 #define MPIETE_SAMPLE_ASK_ (__builtin_expect(mpiete_smpl_e != 0, 0))
