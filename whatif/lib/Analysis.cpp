@@ -473,6 +473,15 @@ Analysis analyze(const Replayer &Replay, int Ranks, const AnalysisOptions &Opt) 
                   "eager limit as measured)",
                   "every message", SuggestionClass::Sensitivity);
   }
+  // A remedy the replay predicts no shorter than the run as it is would make the user change
+  // the program for nothing (balancing a segment whose ranks already overlap, say): counted,
+  // not listed. Sensitivities stay whatever they give (where the time goes).
+  const auto Longer =
+      std::stable_partition(A.Suggestions.begin(), A.Suggestions.end(), [&](const Suggestion &G) {
+        return G.Class != SuggestionClass::Remedy || G.Predicted < A.Base;
+      });
+  A.RemediesNotShorter = unsigned(A.Suggestions.end() - Longer);
+  A.Suggestions.erase(Longer, A.Suggestions.end());
   // Each list by predicted time; remedies first (what to change), then the sensitivities
   // (what the run depends on).
   std::stable_sort(A.Suggestions.begin(), A.Suggestions.end(),

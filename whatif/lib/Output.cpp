@@ -39,8 +39,18 @@ void writeWhatIfText(std::ostream &OS, const WhatIfReport &R) {
       "sensitivities: what if a part of the run were faster (where the time goes, not a change "
       "to make), ranked the same way",
       "bound (F3, no replay)"};
-  for (const Suggestion &S : A.Suggestions) {
-    if (S.Rank == 1)
+  const bool AnyRemedy =
+      !A.Suggestions.empty() && A.Suggestions.front().Class == SuggestionClass::Remedy;
+  const auto Others = [&] {
+    return std::to_string(A.RemediesNotShorter) +
+           (A.RemediesNotShorter == 1 ? " change" : " changes") +
+           " of the program's structure replayed would not shorten the run";
+  };
+  if (!AnyRemedy && A.RemediesNotShorter)
+    OS << "\nremedies: none; the " << Others() << "\n";
+  for (size_t I = 0; I < A.Suggestions.size(); ++I) {
+    const Suggestion &S = A.Suggestions[I];
+    if (S.Rank == 1 && (I == 0 || A.Suggestions[I - 1].Class != S.Class))
       OS << "\n"
          << Heading[size_t(S.Class)]
          << ":\n  rank  predicted (s)    saving (s)  kind             what / where\n";
@@ -50,6 +60,15 @@ void writeWhatIfText(std::ostream &OS, const WhatIfReport &R) {
                   S.Kind.c_str());
     OS << Line << S.What << (S.Bound ? " [bound]" : "") << "\n"
        << std::string(52, ' ') << "at " << S.Where << "\n";
+    const bool LastRemedy =
+        S.Class == SuggestionClass::Remedy &&
+        (I + 1 == A.Suggestions.size() || A.Suggestions[I + 1].Class != SuggestionClass::Remedy);
+    if (LastRemedy && A.RemediesNotShorter)
+      OS << "  (" << Others() << ")\n";
+    // The best remedy is first: below 1% of the run, no change of the structure is worth much.
+    if (LastRemedy && A.Base > 0 && 100 * A.Suggestions.front().Saving < A.Base)
+      OS << "  (no remedy saves 1% of the run: its parallel structure leaves little to gain; "
+            "the sensitivities say where the time goes)\n";
   }
   if (!A.Domino.Waits.empty()) {
     const auto Data = std::count(A.Domino.ForData.begin(), A.Domino.ForData.end(), true);
@@ -118,6 +137,7 @@ void writeData(std::ostream &OS, const WhatIfReport &R, bool Json) {
     key("bound_seconds", formatSeconds(R.ScenarioBound), 2 + (Json ? 2 : 0), true);
     OS << (Json ? "  },\n" : "");
   }
+  key("remedies_not_shorter", std::to_string(A.RemediesNotShorter), Json ? 2 : 0);
   // One list per class (remedies, sensitivities, bounds), each ranked on its own; a list with
   // no entry is written empty.
   for (SuggestionClass C :

@@ -215,6 +215,36 @@ TEST(WhatIfTest, ComputationOfOneRankIsNotBalanced) {
     EXPECT_NE(G.Kind, "balance-segment") << G.Where;
 }
 
+/// Balancing can lengthen a run: rank 0 computes C1 for 9 us and sends; rank 1 computes C2 for
+/// 8 us, receives (the message arrives at 10 us) and computes C1 for 1 us: 11 us. C1 at the
+/// mean, 5 us on both, makes the message arrive at 6 us, while rank 1 is busy until 8, and the
+/// run 13 us. Such a change is no remedy: analyze counts it and leaves it out of the list.
+TEST(WhatIfTest, ARemedyThatLengthensTheRunIsNotListed) {
+  Fixture F;
+  unsigned M0 = F.Compute.addMachine(), M1 = F.Compute.addMachine();
+  F.Compute.setTime(M0, C1, 9e-6);
+  F.Compute.setTime(M1, C1, 1e-6);
+  F.Compute.setTime(M1, C2, 8e-6);
+  F.Compute.assignRank(1, M1);
+  F.Traces.push_back({Event::compute(C1), Event::send(X, 1, 0, 8, 1), Event::completion(X, {{1}})});
+  F.Traces.push_back({Event::compute(C2), Event::recv(X, 0, 0, 8, 2),
+                      Event::completion(X, {{2, 0, 0}}), Event::compute(C1)});
+  RunRecorder Base(2);
+  EXPECT_EQ(F.replay(nullptr, &Base).Predicted, 11000);
+  Scenario S = balanceSegment(Base, 0, C1);
+  EXPECT_EQ(F.replay(&S, nullptr).Predicted, 13000);
+  AnalysisOptions O;
+  Analysis An = analyze(F.replayer(), 2, O);
+  ASSERT_TRUE(An.Ok) << An.Error;
+  EXPECT_EQ(An.Base, 11000);
+  EXPECT_GE(An.RemediesNotShorter, 1u);
+  for (const Suggestion &G : An.Suggestions) {
+    if (G.Class == SuggestionClass::Remedy)
+      EXPECT_LT(G.Predicted, An.Base) << G.Kind << " " << G.Where;
+    EXPECT_NE(G.Kind, "balance-segment") << G.Where;
+  }
+}
+
 /// One loop body split into two segments by the call it starts after (S1 most steps, S2 every
 /// other): steps of 1 us on rank 0 and 3 us on rank 1, closed by the exchange X. Balancing one
 /// segment leaves the other's imbalance; the computation ending at X (From 0) balances both.

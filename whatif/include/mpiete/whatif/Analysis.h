@@ -95,6 +95,9 @@ struct Analysis {
   DominoPath Domino;
   /// Remedies, then sensitivities (each F2, ranked by predicted time), then the F3 bound.
   std::vector<Suggestion> Suggestions;
+  /// Remedies replayed and left out of Suggestions because they would not shorten the run
+  /// (predicted no earlier than as run): a change that makes the run longer is no remedy.
+  unsigned RemediesNotShorter = 0;
 };
 
 /// The domino path (seed 003 figure 3) from a recorded base run: walks back from each rank's
