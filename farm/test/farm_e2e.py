@@ -42,7 +42,8 @@ CASES = {
     "farm-2d-message": (["6", "4", "4", "200"], 2, [[0, 5, 1], [0, 3, 1]],
                         [[i, j] for i in (0, 3, 5) for j in (0, 3)], "c"),
     # f77-farm: farm-2d's tiles in fixed-form Fortran 77, 6 x 5 tiles of 8 x 8 points, 500
-    # iterations at most; C$MPIETE TASK(I, J) in tile.f, parameters 1-based. ceil(6 / 2) = 3
+    # iterations at most; C$MPIETE TASK FROM MESSAGE in tile.f, the parameters the elements
+    # C$MPIETE TASK MESSAGE(MSG(1), MSG(2)) names in main.f, 1-based. ceil(6 / 2) = 3
     # of 1..6: indices k * 5 / 2 = 0, 2.5 rounded up to 3, 5, so tiles 1, 4, 6; ceil(5 / 2) = 3
     # of 1..5: indices k * 4 / 2 = 0, 2, 4, so 1, 3, 5. 9 of the 30 tasks measured.
     "f77-farm": (["6", "5", "8", "500"], 2, [[1, 6, 1], [1, 5, 1]],

@@ -6,6 +6,8 @@
 
 #include "mpiete/frontend/BlockPartition.h"
 
+#include "flang/Evaluate/fold.h"
+
 #include <cstring>
 #include <map>
 #include <utility>
@@ -893,18 +895,21 @@ namespace {
 
 /// One `!$mpiete` directive line of the main file.
 struct TaskDirective {
-  unsigned Line = 0;  ///< from 0
-  unsigned Col = 0;   ///< of the comment character, from 1 (the diagnostics' column)
-  unsigned Begin = 0; ///< the line's first byte
-  unsigned End = 0;   ///< one past its last byte (its '\n' excluded)
-  bool Open = false;  ///< `task(...)`; else `end task`
+  unsigned Line = 0;        ///< from 0
+  unsigned Col = 0;         ///< of the comment character, from 1 (the diagnostics' column)
+  unsigned Begin = 0;       ///< the line's first byte
+  unsigned End = 0;         ///< one past its last byte (its '\n' excluded)
+  bool Open = false;        ///< `task(...)` or `task from message`; else `end task` or a message
+  bool FromMessage = false; ///< `task from message`
+  bool Message = false;     ///< `task message(elements)`: Params are the elements
   std::vector<std::string> Params;
   std::vector<unsigned> ParamAt; ///< each parameter's first byte, from the directive's text
 };
 
 /// A directive's text after its sentinel, read case-insensitively with blanks ignored between
-/// words (fixed form ignores them everywhere): `task(expr, ...)` or `end task`, then at most a
-/// comment. Empty Error: a directive; else why it is none.
+/// words (fixed form ignores them everywhere): `task(expr, ...)`, `end task`, `task from
+/// message` or `task message(element, ...)`, then at most a comment. Empty Error: a directive;
+/// else why it is none.
 TaskDirective parseTaskDirective(const std::string &Rest, std::string &Error) {
   TaskDirective D;
   size_t I = 0;
@@ -939,13 +944,26 @@ TaskDirective parseTaskDirective(const std::string &Rest, std::string &Error) {
   }
   if (!Word("task")) {
     Error = "unknown mpiete directive '" + Rest.substr(I) +
-            "': the directives are 'task(parameters)' and 'end task'";
+            "': the directives are 'task(parameters)', 'task message(elements)', 'task from "
+            "message' and 'end task'";
     return D;
   }
-  D.Open = true;
+  if (Word("from")) {
+    if (!Word("message")) {
+      Error = "expected 'task from message'";
+      return D;
+    }
+    D.Open = D.FromMessage = true;
+    Tail();
+    return D;
+  }
+  D.Message = Word("message");
+  D.Open = !D.Message;
+  const char *What = D.Message ? "the work message's elements" : "the task's parameters";
   Blanks();
   if (I >= Rest.size() || Rest[I] != '(') {
-    Error = "expected '(' and the task's parameters after 'task'";
+    Error = std::string("expected '(' and ") + What + " after '" +
+            (D.Message ? "task message" : "task") + "'";
     return D;
   }
   int Depth = 0;
@@ -965,7 +983,7 @@ TaskDirective parseTaskDirective(const std::string &Rest, std::string &Error) {
     } else if ((C == ')' || C == ',') && Depth == 0) {
       const size_t F = Param.find_first_not_of(" \t"), L = Param.find_last_not_of(" \t\r");
       if (F == std::string::npos) {
-        Error = "an empty task parameter";
+        Error = D.Message ? "an empty element of the work message" : "an empty task parameter";
         return D;
       }
       D.Params.push_back(Param.substr(F, L - F + 1));
@@ -979,13 +997,14 @@ TaskDirective parseTaskDirective(const std::string &Rest, std::string &Error) {
     Param += C;
   }
   if (I >= Rest.size()) {
-    Error = "the task's parameters have no closing ')' on the directive's line (a directive "
-            "is not continued)";
+    Error = std::string(What) + " have no closing ')' on the directive's line (a directive is "
+                                "not continued)";
     return D;
   }
   ++I;
   if (D.Params.size() > 8)
-    Error = "a task has 1 to 8 parameters, this one " + std::to_string(D.Params.size());
+    Error = std::string(D.Message ? "a work message names" : "a task has") +
+            " 1 to 8 parameters, this one " + std::to_string(D.Params.size());
   else
     Tail();
   return D;
@@ -1037,6 +1056,71 @@ std::string badTaskParam(const std::string &P, const sem::Scope *Scope) {
            "' is an array: a task parameter is one value (an element, or a scalar expression)";
   return "";
 }
+
+/// Why `task message(...)` cannot name P as an element of the work message: the runtime keeps
+/// its address and reads it when each `task from message` begins, so P is an INTEGER variable
+/// or an element of an INTEGER array (NAME or NAME(subscripts)), never an expression (its
+/// address would be a temporary's) nor a whole array. Empty: accepted, with its kind (bytes:
+/// 1, 2, 4 or 8) in Kind.
+std::string badMessageElement(const std::string &P, const sem::Scope *Scope, int &Kind) {
+  size_t I = 0;
+  while (I < P.size() && (std::isalnum(static_cast<unsigned char>(P[I])) || P[I] == '_'))
+    ++I;
+  bool Designator = I > 0 && std::isalpha(static_cast<unsigned char>(P[0]));
+  const size_t J = P.find_first_not_of(" \t", I);
+  const bool Alone = J == std::string::npos;
+  if (Designator && !Alone) {
+    // NAME(...) and nothing after its closing parenthesis.
+    int Depth = 0;
+    Designator = P[J] == '(' && P.back() == ')';
+    for (size_t K = J; K < P.size() && Designator; ++K) {
+      Depth += P[K] == '(' ? 1 : P[K] == ')' ? -1 : 0;
+      if (Depth == 0 && K + 1 < P.size())
+        Designator = false;
+    }
+  }
+  if (!Designator)
+    return "'" + P +
+           "' is no variable: the work message's elements are named as INTEGER variables or "
+           "array elements (the runtime reads them by address when each task begins)";
+  const std::string Name = lower(P.substr(0, I));
+  const sem::Symbol *Sym = Scope ? Scope->FindSymbol(p::CharBlock{Name}) : nullptr;
+  if (!Sym)
+    return "'" + Name + "' is no name this procedure knows";
+  const sem::Symbol &U = Sym->GetUltimate();
+  const sem::DeclTypeSpec *T = U.GetType();
+  if (!T || !T->IsNumeric(Fortran::common::TypeCategory::Integer))
+    return "'" + Name + "' is not INTEGER: a task's parameters are integers";
+  if (!U.has<sem::ObjectEntityDetails>())
+    return "'" + Name + "' is no variable";
+  const std::optional<int64_t> K = Fortran::evaluate::ToInt64(T->numericTypeSpec().kind());
+  if (!K || (*K != 1 && *K != 2 && *K != 4 && *K != 8))
+    return "'" + Name + "' is an INTEGER of kind " + (K ? std::to_string(*K) : "unknown") +
+           ": a task parameter is an INTEGER of kind 1, 2, 4 or 8";
+  Kind = int(*K);
+  if (Alone && U.Rank() > 0)
+    return "'" + Name + "' is an array: name its elements, one per parameter (" + Name + "(2), " +
+           Name + "(3))";
+  if (!Alone && U.Rank() == 0)
+    return "'" + Name + "' is no array";
+  return "";
+}
+
+/// Where the CASE statements of SELECT CASE, SELECT TYPE and SELECT RANK begin.
+struct CaseCollector {
+  const SourceMap &SM;
+  std::vector<unsigned> Starts;
+  template <typename T> bool Pre(const T &) { return true; }
+  template <typename T> void Post(const T &) {}
+  bool Pre(const p::Statement<p::CaseStmt> &S) { return add(S.source); }
+  bool Pre(const p::Statement<p::TypeGuardStmt> &S) { return add(S.source); }
+  bool Pre(const p::Statement<p::SelectRankCaseStmt> &S) { return add(S.source); }
+  bool add(p::CharBlock B) {
+    if (const auto At = SM.beginOf(B))
+      Starts.push_back(*At);
+    return true;
+  }
+};
 
 /// Statements and executable constructs of a node, as [begin, end) offsets in the main file.
 struct SpanCollector {
@@ -1255,6 +1339,8 @@ void fortran::findTaskRegions(const SourceMap &SM, const std::string &MainText,
   std::vector<std::pair<const TaskDirective *, const TaskDirective *>> Pairs;
   const TaskDirective *Open = nullptr;
   for (const TaskDirective &D : Found) {
+    if (D.Message)
+      continue;
     if (D.Open && Open) {
       Diags.error({File, D.Line + 1, D.Col},
                   "a task inside the task opened at line " + std::to_string(Open->Line + 1) +
@@ -1284,7 +1370,21 @@ void fortran::findTaskRegions(const SourceMap &SM, const std::string &MainText,
     p::Walk(*P.Exec, C);
     PerProc.push_back(std::move(C));
   }
-  std::set<size_t> Declared;             // procedures that declare the hook
+  // Procedures that declare a hook: their declaration in Model.CounterDecls, if it was placed.
+  std::map<size_t, std::optional<size_t>> Declared;
+  auto Declare = [&](size_t Owner, bool FromMessage) {
+    auto [It, New] = Declared.try_emplace(Owner);
+    if (New) {
+      CounterDecl D;
+      if (placeDeclarations(SM, Procs[Owner], D, Diags)) {
+        It->second = Model.CounterDecls.size();
+        Model.CounterDecls.push_back(std::move(D));
+      }
+    }
+    if (It->second)
+      (FromMessage ? Model.CounterDecls[*It->second].TaskMessageHook
+                   : Model.CounterDecls[*It->second].TaskHook) = true;
+  };
   std::map<size_t, FlowCollector> Flows; // their jumps and labels, walked once
   for (const auto &[BeginD, EndD] : Pairs) {
     const unsigned B = BeginD->End, E = EndD->Begin;
@@ -1393,13 +1493,57 @@ void fortran::findTaskRegions(const SourceMap &SM, const std::string &MainText,
     R.End = E;
     R.First = First->first;
     R.Params = BeginD->Params;
+    R.FromMessage = BeginD->FromMessage;
     Model.Tasks.push_back(std::move(R));
-    if (Declared.insert(*Owner).second) {
-      CounterDecl D;
-      D.TaskHook = true;
-      if (placeDeclarations(SM, P, D, Diags))
-        Model.CounterDecls.push_back(std::move(D));
+    Declare(*Owner, BeginD->FromMessage);
+  }
+  CaseCollector Cases{SM, {}};
+  if (std::any_of(Found.begin(), Found.end(), [](const TaskDirective &D) { return D.Message; }))
+    p::Walk(Prog, Cases);
+  // `task message(...)`: the runtime's calls go before the statement after the directive,
+  // which must be an executable one (not a declaration, nor a procedure's END).
+  for (const TaskDirective &D : Found) {
+    if (!D.Message)
+      continue;
+    std::optional<std::pair<unsigned, unsigned>> Next;
+    for (const auto &St : All.Statements)
+      if (St.first >= D.End && (!Next || St.first < Next->first))
+        Next = St;
+    std::optional<size_t> Owner;
+    for (size_t K = 0; Next && K < Procs.size() && !Owner; ++K)
+      if (std::find(PerProc[K].Statements.begin(), PerProc[K].Statements.end(), *Next) !=
+          PerProc[K].Statements.end())
+        Owner = K;
+    // Nor a CASE (TYPE IS, CLASS IS, RANK) of a SELECT, where no statement may go before it.
+    auto Selector = [&] {
+      return Next &&
+             std::find(Cases.Starts.begin(), Cases.Starts.end(), Next->first) != Cases.Starts.end();
+    };
+    if (!Owner || Selector()) {
+      Diags.error({File, D.Line + 1, D.Col},
+                  "a 'task message' directive goes before an executable statement of a "
+                  "procedure (its calls are placed there), not among declarations, before an "
+                  "END or before a CASE",
+                  "task");
+      continue;
     }
+    bool Bad = false;
+    TaskMessage M;
+    for (size_t K = 0; K < D.Params.size() && !Bad; ++K) {
+      int Kind = 0;
+      if (std::string Why = badMessageElement(D.Params[K], Procs[*Owner].Scope, Kind);
+          !Why.empty()) {
+        Diags.error({File, D.Line + 1, D.Col + 8 + D.ParamAt[K]}, Why, "task");
+        Bad = true;
+      }
+      M.Kinds.push_back(Kind);
+    }
+    if (Bad)
+      continue;
+    M.Line = D.End;
+    M.First = Next->first;
+    M.Elements = D.Params;
+    Model.TaskMessages.push_back(std::move(M));
   }
 }
 

@@ -166,14 +166,14 @@ void enter(int NewParams, const long long *NewValues) {
   std::memcpy(Params, NewValues, sizeof(long long) * size_t(NewParams));
 }
 
-/// MPIETE_TASK_MESSAGE's declaration: where the work message lies and which of its elements
-/// are the task's parameters (read when each task begins, after the receive filled the buffer).
+/// MPIETE_TASK_MESSAGE's declaration (C) or `!$mpiete task message(...)`'s (Fortran): where
+/// each of the task's parameters lies in the work message, read when each task begins (after
+/// the receive filled the buffer).
 struct Message {
-  const unsigned char *Buffer = nullptr;
-  int Size = 0;
+  const unsigned char *At[8] = {}; ///< each parameter's element
+  int Size[8] = {};                ///< its bytes: 1, 2, 4 or 8
   bool Signed = true;
   int N = 0;
-  int Elements[8] = {};
 } Declared;
 
 /// One element of type S (its unsigned twin U) as a parameter.
@@ -183,9 +183,9 @@ template <typename S, typename U> long long read(const unsigned char *At, bool S
   return Signed ? static_cast<long long>(V) : static_cast<long long>(static_cast<U>(V));
 }
 
-long long element(int Index) {
-  const unsigned char *At = Declared.Buffer + size_t(Index) * size_t(Declared.Size);
-  switch (Declared.Size) {
+long long element(int K) {
+  const unsigned char *At = Declared.At[K];
+  switch (Declared.Size[K]) {
   case 1:
     return read<int8_t, uint8_t>(At, Declared.Signed);
   case 2:
@@ -195,9 +195,9 @@ long long element(int Index) {
   default:
     const long long V = read<int64_t, int64_t>(At, true);
     if (!Declared.Signed && V < 0)
-      mpiete::Recorder::get().fail("the work message's element %d is %llu, beyond the task "
-                                   "parameters' range",
-                                   Index, static_cast<unsigned long long>(V));
+      mpiete::Recorder::get().fail("the work message's element for parameter %d is %llu, "
+                                   "beyond the task parameters' range",
+                                   K + 1, static_cast<unsigned long long>(V));
     return V;
   }
 }
@@ -245,22 +245,76 @@ extern "C" void mpiete_task_message(void *buffer, int elemsize, int kind, int np
   for (int K = 0; K < nparams; ++K)
     if (elements[K] < 0)
       R.fail("MPIETE_TASK_MESSAGE: element %d is negative", elements[K]);
-  Declared.Buffer = static_cast<const unsigned char *>(buffer);
-  Declared.Size = elemsize;
+  Declared = Message();
+  for (int K = 0; K < nparams; ++K) {
+    Declared.At[K] =
+        static_cast<const unsigned char *>(buffer) + size_t(elements[K]) * size_t(elemsize);
+    Declared.Size[K] = elemsize;
+  }
   Declared.Signed = kind == 1;
   Declared.N = nparams;
-  std::memcpy(Declared.Elements, elements, sizeof(int) * size_t(nparams));
 }
 
+/// Fortran's `!$mpiete task message(e1, .., en)`: `CALL MPIETE_TASK_MESSAGE(n)`, then
+/// `CALL MPIETE_TASK_MESSAGE_AT<kind>(k, ek, KIND(ek))` for each element, by reference (its
+/// address: a variable or an array element, never a copy; the frontend refuses anything else).
+extern "C" void mpiete_task_message_(const int *n) {
+  if (*n < 1 || *n > 8)
+    mpiete::Recorder::get().fail("task message names %d elements: a task has 1 to 8 parameters",
+                                 *n);
+  Declared = Message();
+  Declared.N = *n;
+}
+extern "C" decltype(mpiete_task_message_) mpiete_task_message__
+    __attribute__((alias("mpiete_task_message_")));
+
+namespace {
+
+/// `CALL MPIETE_TASK_MESSAGE_AT<Kind>(k, element, KIND(element))`.
+void messageAt(int Kind, const int *K, const void *Element, const int *Bytes) {
+  mpiete::Recorder &R = mpiete::Recorder::get();
+  if (*K < 1 || *K > Declared.N)
+    R.fail("task message: element %d of %d", *K, Declared.N);
+  if (*Bytes != Kind)
+    R.fail("task message: mpiete-fc's analysis took element %d for an INTEGER of kind %d, the "
+           "compiler made it kind %d (an option such as -fdefault-integer-8 that the analysis "
+           "did not see?)",
+           *K, Kind, *Bytes);
+  Declared.At[*K - 1] = static_cast<const unsigned char *>(Element);
+  Declared.Size[*K - 1] = Kind;
+}
+
+} // namespace
+
+#define MPIETE_TASK_MESSAGE_AT(Kind)                                                               \
+  extern "C" void mpiete_task_message_at##Kind##_(const int *k, const void *e, const int *b) {     \
+    messageAt(Kind, k, e, b);                                                                      \
+  }                                                                                                \
+  extern "C" decltype(mpiete_task_message_at##Kind##_) mpiete_task_message_at##Kind##__            \
+      __attribute__((alias("mpiete_task_message_at" #Kind "_")));
+MPIETE_TASK_MESSAGE_AT(1)
+MPIETE_TASK_MESSAGE_AT(2)
+MPIETE_TASK_MESSAGE_AT(4)
+MPIETE_TASK_MESSAGE_AT(8)
+#undef MPIETE_TASK_MESSAGE_AT
+
 extern "C" int mpiete_task_begin_message(void) {
-  if (Declared.Buffer == nullptr)
-    mpiete::Recorder::get().fail(
-        "MPIETE_TASK_FROM_MESSAGE before any MPIETE_TASK_MESSAGE: no work message declared");
+  if (Declared.N == 0)
+    mpiete::Recorder::get().fail("a task from the work message (MPIETE_TASK_FROM_MESSAGE, "
+                                 "`task from message`) before any declaration of it "
+                                 "(MPIETE_TASK_MESSAGE, `task message(...)`)");
   long long P[8];
-  for (int K = 0; K < Declared.N; ++K)
-    P[K] = element(Declared.Elements[K]);
+  for (int K = 0; K < Declared.N; ++K) {
+    if (!Declared.At[K])
+      mpiete::Recorder::get().fail("task message: parameter %d has no element", K + 1);
+    P[K] = element(K);
+  }
   return mpiete_task_begin(Declared.N, P);
 }
+
+extern "C" int mpiete_task_begin_message_() { return mpiete_task_begin_message(); }
+extern "C" decltype(mpiete_task_begin_message_) mpiete_task_begin_message__
+    __attribute__((alias("mpiete_task_begin_message_")));
 
 extern "C" int mpiete_task_begin(int nparams, const long long *params) {
   enter(nparams, params);

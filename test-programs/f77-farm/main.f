@@ -2,9 +2,12 @@ c     f77-farm: a master/worker farm over a grid of Mandelbrot tiles in
 c     fixed-form Fortran 77 (farm-2d's farm, test-programs/farm-2d):
 c     task (I, J) counts the iterations of tile (I, J), so its cost
 c     follows the set. The task is marked in tile.f by the comment
-c     directives C$MPIETE TASK(I, J) and C$MPIETE END TASK around the
-c     tile's computation (docs/taskfarm.md), which a plain compiler
-c     ignores; this file holds every MPI call, tile.f none.
+c     directives C$MPIETE TASK FROM MESSAGE and C$MPIETE END TASK
+c     around the tile's computation (docs/taskfarm.md), which a plain
+c     compiler ignores: its parameters are the work message's elements
+c     that C$MPIETE TASK MESSAGE(MSG(1), MSG(2)) names in WORKER (and
+c     the loop's I and J when one rank does every tile). This file
+c     holds every MPI call, tile.f none.
 c     usage: mpirun -np P f77-farm [ni [nj [tile [iters]]]]
 c            defaults 32 32 16 4000; at most MAXT = 4096 tiles.
 c     The plane [-2, 0.5] x [-1.25, 1.25] is cut into ni x nj tiles of
@@ -113,6 +116,7 @@ c     go out in increasing (I, J), J fastest: task (I - 1) * NJ + J.
 
       N = NI * NJ
       IF (NPROC .EQ. 1) THEN
+C$MPIETE TASK MESSAGE(I, J)
         DO 10 I = 1, NI
         DO 10 J = 1, NJ
           CALL MANTIL(I, J, ITER((I - 1) * NJ + J))
@@ -169,6 +173,7 @@ c     counts its tiles.
       INTEGER MSG(2), IERR, STAT(MPI_STATUS_SIZE), RES(2)
 
       DONE = 0
+C$MPIETE TASK MESSAGE(MSG(1), MSG(2))
    10 CALL MPI_RECV(MSG, 2, MPI_INTEGER, 0, MPI_ANY_TAG, MPI_COMM_WORLD,
      &              STAT, IERR)
       IF (STAT(MPI_TAG) .EQ. TAGSTP) RETURN

@@ -2,9 +2,11 @@ c     One task of f77-farm: the Mandelbrot iterations of tile (I, J),
 c     1-based, of the plane [-2, 0.5] x [-1.25, 1.25] cut into NI x NJ
 c     tiles of NTILE x NTILE points (COMMON /FARMP/, set by main.f), at
 c     most MAXIT iterations a point. No MPI here. The directives
-c     C$MPIETE TASK(I, J) and C$MPIETE END TASK mark the task's body
-c     for mpiete (docs/taskfarm.md); to a plain compiler they are
-c     comments. A probe that skips the task leaves COUNT at 0.
+c     C$MPIETE TASK FROM MESSAGE and C$MPIETE END TASK mark the task's
+c     body for mpiete (docs/taskfarm.md): its parameters are the
+c     elements the caller's C$MPIETE TASK MESSAGE named (the tile's I
+c     and J); to a plain compiler they are comments. A probe that skips
+c     the task leaves COUNT at 0.
       SUBROUTINE MANTIL(I, J, COUNT)
       IMPLICIT NONE
       INTEGER I, J
@@ -15,7 +17,7 @@ c     comments. A probe that skips the task leaves COUNT at 0.
       DOUBLE PRECISION CR, CI, ZR, ZI, T
 
       TOTAL = 0
-C$MPIETE TASK(I, J)
+C$MPIETE TASK FROM MESSAGE
 c     Both point loops end on label 30; a point that escapes leaves the
 c     iteration loop for label 25 with K - 1 iterations done (K - 1 =
 c     MAXIT when the loop runs out).

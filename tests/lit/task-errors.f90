@@ -77,7 +77,7 @@ subroutine bad(a, n, comm)
   !$mpiete task(n
 ! CHECK-DAG: task-errors.f90:[[@LINE-1]]:3: error: the task's parameters have no closing ')' on the directive's line (a directive is not continued) [mpiete-task]
   !$mpiete run(n)
-! CHECK-DAG: task-errors.f90:[[@LINE-1]]:3: error: unknown mpiete directive 'run(n)': the directives are 'task(parameters)' and 'end task' [mpiete-task]
+! CHECK-DAG: task-errors.f90:[[@LINE-1]]:3: error: unknown mpiete directive 'run(n)': the directives are 'task(parameters)', 'task message(elements)', 'task from message' and 'end task' [mpiete-task]
   !$mpiete task(n) extra
 ! CHECK-DAG: task-errors.f90:[[@LINE-1]]:3: error: unexpected 'extra' after the directive [mpiete-task]
   !$mpiete task(n)
@@ -111,3 +111,34 @@ subroutine params(a, n, name, flag, w)
   a(1) = 4
   !$mpiete end task
 end subroutine params
+
+! The work message's elements (`task message(...)`): the runtime keeps their addresses, so
+! each is an INTEGER variable or array element, never an expression, a whole array or another
+! type; the directive goes before an executable statement (its calls go there), not among the
+! declarations nor before a CASE.
+subroutine messages(a, t, n)
+  integer, intent(in) :: n
+  !$mpiete task message(n)
+! CHECK-DAG: task-errors.f90:[[@LINE-1]]:3: error: a 'task message' directive goes before an executable statement of a procedure (its calls are placed there), not among declarations, before an END or before a CASE [mpiete-task]
+  double precision, intent(inout) :: a(n)
+  integer, intent(inout) :: t(n)
+  !$mpiete task message(n + 1)
+! CHECK-DAG: task-errors.f90:[[@LINE-1]]:25: error: 'n + 1' is no variable: the work message's elements are named as INTEGER variables or array elements (the runtime reads them by address when each task begins) [mpiete-task]
+  a(1) = 1
+  !$mpiete task message(t(1), a(2))
+! CHECK-DAG: task-errors.f90:[[@LINE-1]]:31: error: 'a' is not INTEGER: a task's parameters are integers [mpiete-task]
+  a(1) = 2
+  !$mpiete task message(t)
+! CHECK-DAG: task-errors.f90:[[@LINE-1]]:25: error: 't' is an array: name its elements, one per parameter (t(2), t(3)) [mpiete-task]
+  a(1) = 3
+  !$mpiete task message()
+! CHECK-DAG: task-errors.f90:[[@LINE-1]]:3: error: an empty element of the work message [mpiete-task]
+  !$mpiete task from
+! CHECK-DAG: task-errors.f90:[[@LINE-1]]:3: error: expected 'task from message' [mpiete-task]
+  select case (n)
+  !$mpiete task message(t(1))
+! CHECK-DAG: task-errors.f90:[[@LINE-1]]:3: error: a 'task message' directive goes before an executable statement
+  case (1)
+    a(1) = 4
+  end select
+end subroutine messages

@@ -99,6 +99,9 @@ public:
       }
       if (D.TaskHook && !Skeleton)
         Decls.push_back(Fixed ? "INTEGER MPIETE_TASK_BEGIN" : "integer :: mpiete_task_begin");
+      if (D.TaskMessageHook && !Skeleton)
+        Decls.push_back(Fixed ? "INTEGER MPIETE_TASK_BEGIN_MESSAGE"
+                              : "integer :: mpiete_task_begin_message");
       for (const std::string &Decl : Decls) {
         if (D.After)
           after(D.Offset, Decl, /*LikeNext=*/true);
@@ -113,9 +116,12 @@ public:
       site(S);
     // The skeleton runs no task: it drops their computation, as the C skeleton drops
     // MPIETE_TASK's (docs/skeleton.md); the task set comes from the full trace probe.
-    if (!Skeleton)
+    if (!Skeleton) {
       for (const TaskRegion &T : Model.Tasks)
         task(T);
+      for (const TaskMessage &M : Model.TaskMessages)
+        message(M);
+    }
     return assemble(Error);
   }
 
@@ -440,6 +446,14 @@ private:
   /// stops its clock: the C marker's one-trip loop (mpiete/task.h). The directives stay.
   void task(const TaskRegion &T) {
     const std::string Like = L.text(L.lineOf(T.First));
+    const unsigned End = L.lineOf(T.End);
+    if (T.FromMessage) { // `task from message`: the declared elements' values, read now
+      Edits[L.lineOf(T.Begin)].After.push_back(
+          newLine(kw("if (mpiete_task_begin_message() .ne. 0) then"), Like));
+      Edits[End].Before.push_back(newLine(kw("call mpiete_task_end()"), Like));
+      Edits[End].Before.push_back(newLine(kw("end if"), Like));
+      return;
+    }
     auto Statement = [&](const std::string &Separator) {
       std::string S = kw("if (mpiete_task_begin(") + std::to_string(T.Params.size()) + ", (/";
       for (size_t K = 0; K < T.Params.size(); ++K)
@@ -450,9 +464,31 @@ private:
     if (!Fixed && Line.size() > 132) // free form: a parameter per continuation line
       Line = Statement(", &\n" + std::string(statementColumn(Like) + 4, ' ') + "& ");
     Edits[L.lineOf(T.Begin)].After.push_back(Line);
-    const unsigned End = L.lineOf(T.End);
     Edits[End].Before.push_back(newLine(kw("call mpiete_task_end()"), Like));
     Edits[End].Before.push_back(newLine(kw("end if"), Like));
+  }
+
+  /// `!$mpiete task message(w(2), w(3))` (the C MPIETE_TASK_MESSAGE), before the statement
+  /// after it:
+  ///     CALL MPIETE_TASK_MESSAGE(2)
+  ///     CALL MPIETE_TASK_MESSAGE_AT4(1, w(2), KIND(w(2)))
+  ///     CALL MPIETE_TASK_MESSAGE_AT4(2, w(3), KIND(w(3)))
+  /// The runtime keeps each element's address (an element or variable is passed by reference,
+  /// never copied) and reads it when a `task from message` begins. A hook per kind (the
+  /// analysis's): gfortran refuses one external called with INTEGER(4) here and INTEGER(8)
+  /// there. KIND, its size in bytes (gfortran's and Flang's integer kinds), lets the runtime
+  /// check that the compiler agrees.
+  void message(const TaskMessage &M) {
+    const unsigned Line = L.lineOf(M.First);
+    const std::string Like = L.text(Line);
+    Edits[Line].Before.push_back(
+        newLine(kw("call mpiete_task_message(") + std::to_string(M.Elements.size()) + ")", Like));
+    for (size_t K = 0; K < M.Elements.size(); ++K)
+      Edits[Line].Before.push_back(newLine(kw("call mpiete_task_message_at") +
+                                               std::to_string(M.Kinds[K]) + "(" +
+                                               std::to_string(K + 1) + ", " + M.Elements[K] + ", " +
+                                               kw("kind(") + M.Elements[K] + "))",
+                                           Like));
   }
 
   void compute(const Block &B, const ComputeEdits &E) {

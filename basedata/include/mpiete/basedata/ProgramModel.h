@@ -119,6 +119,7 @@ struct CounterDecl {
   bool OpaqueCapHook = false;   ///< also the type of the opaque loops' cap hook
   bool SampleHook = false;      ///< also the type of the sampled loops' hook
   bool TaskHook = false;        ///< also the type of the task marker's hook (TaskRegion)
+  bool TaskMessageHook = false; ///< also the type of the hook of `task from message`
 };
 
 /// Fortran: one task of a task farm, marked by the comment directives `!$mpiete task(i, j)` and
@@ -130,6 +131,21 @@ struct TaskRegion {
   unsigned End = 0;                ///< the start of the `end task` directive's line
   unsigned First = 0;              ///< the start of the body's first statement
   std::vector<std::string> Params; ///< the parameters' expressions as written
+  /// `!$mpiete task from message`: the parameters are the work message's elements the last
+  /// `task message(...)` named, read when the task begins (Params empty).
+  bool FromMessage = false;
+};
+
+/// Fortran: `!$mpiete task message(w(2), w(3))`, the C MPIETE_TASK_MESSAGE: names where a
+/// later `task from message` reads its parameters (integer variables or array elements, by
+/// address). The probes call the runtime before the statement after the directive:
+/// `CALL MPIETE_TASK_MESSAGE(2)`, then `CALL MPIETE_TASK_MESSAGE_AT4(k, w(2), KIND(w(2)))`
+/// per element (the hook of its kind: gfortran wants one type per external's argument).
+struct TaskMessage {
+  unsigned Line = 0;  ///< the end of the directive's line (offset)
+  unsigned First = 0; ///< the start of the statement after it (its indentation is copied)
+  std::vector<std::string> Elements;
+  std::vector<int> Kinds; ///< each element's INTEGER kind (bytes) as the analysis saw it
 };
 
 /// A statement the skeleton trace probe leaves out (docs/skeleton.md): the text [Begin, End) of
@@ -180,6 +196,7 @@ struct UnitModel {
   unsigned FixedColumns = 72; ///< the statement field ends here (-ffixed-line-length-N)
   std::vector<CounterDecl> CounterDecls;
   std::vector<TaskRegion> Tasks;
+  std::vector<TaskMessage> TaskMessages;
   // C only, when the skeleton was asked for (not in the block map): the removals of the
   // skeleton trace probe and the number of statements the slice looked at.
   bool Sliced = false;
