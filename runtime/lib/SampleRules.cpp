@@ -22,10 +22,16 @@ double medianOf(double *V, size_t N) {
   return (*std::max_element(V, V + N / 2) + Upper) / 2;
 }
 
-bool tooShort(double *Iterations, size_t NIterations, double *Hooks, size_t NHooks) {
+bool tooShort(double *Iterations, size_t NIterations, double *Hooks, size_t NHooks,
+              double *IterationMedian, double *HookMedian) {
   if (NIterations == 0 || NHooks == 0)
     return false;
-  return medianOf(Iterations, NIterations) < ShortFactor * medianOf(Hooks, NHooks);
+  const double Iteration = medianOf(Iterations, NIterations), Hook = medianOf(Hooks, NHooks);
+  if (IterationMedian)
+    *IterationMedian = Iteration;
+  if (HookMedian)
+    *HookMedian = Hook;
+  return Iteration < ShortFactor * Hook;
 }
 
 void EntryEstimate::measured(uint32_t J, double Nanos) {

@@ -169,12 +169,13 @@ int iterate(mpiete_site_t Loop) {
   // The first iteration an entry may skip: the ones before it ran back to back, measured. If
   // they are too short to time, this entry runs whole from here without asking again (nothing
   // was skipped) and so do the loop's later entries.
-  if (J == alwaysRun(S.Stride) &&
-      tooShort(S.FirstIterations, S.NFirstIterations, S.FirstHooks, S.NFirstHooks)) {
+  double IterationMedian = 0, HookMedian = 0;
+  if (J == alwaysRun(S.Stride) && tooShort(S.FirstIterations, S.NFirstIterations, S.FirstHooks,
+                                           S.NFirstHooks, &IterationMedian, &HookMedian)) {
     LoopTotals &L = *S.Totals;
     L.Short = true;
-    L.ShortIterationNanos = medianOf(S.FirstIterations, S.NFirstIterations);
-    L.ShortHookNanos = medianOf(S.FirstHooks, S.NFirstHooks);
+    L.ShortIterationNanos = IterationMedian;
+    L.ShortHookNanos = HookMedian;
     S.ShortNow = true;
     S.Whole = true;
     S.RunStart = 0;
@@ -194,9 +195,11 @@ void leave(mpiete_site_t Loop) {
     return;
   S.Open = false;
   LoopTotals &T = *S.Totals;
+  // Entries that ran whole count as short ones (their iterations are not counted: C asks no
+  // more); the entry that found the iterations too short counts once its segment is credited.
   if (S.Whole && !S.ShortNow) {
     if (T.Short)
-      ++T.ShortEntries; // its iterations are not counted: C asks no more
+      ++T.ShortEntries;
     return;
   }
   if (S.RunStart != 0 && !S.Rest)

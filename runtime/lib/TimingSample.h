@@ -56,7 +56,9 @@ constexpr bool primes(uint32_t J, uint32_t Stride) {
 /// kept (the first ones); the arrays are reordered.
 constexpr double ShortFactor = 4;
 constexpr size_t MaxShortSamples = 33;
-bool tooShort(double *Iterations, size_t NIterations, double *Hooks, size_t NHooks);
+/// IterationMedian and HookMedian, when given, receive the two medians compared.
+bool tooShort(double *Iterations, size_t NIterations, double *Hooks, size_t NHooks,
+              double *IterationMedian = nullptr, double *HookMedian = nullptr);
 /// The median of N values (N > 0; reorders them).
 double medianOf(double *V, size_t N);
 

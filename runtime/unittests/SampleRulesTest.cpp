@@ -158,7 +158,11 @@ TEST(SampleRulesTest, AnEntryIsTooShortWhenItsMedianIterationIsBelowFourMedianHo
 TEST(SampleRulesTest, APreemptedIterationOrHookDoesNotDecideShortness) {
   double Short[] = {30, 31, 29, 4e6, 30, 32, 28, 30, 31};
   double Hooks[] = {900, 950, 880, 910, 920, 905, 890, 915, 900, 930};
-  EXPECT_TRUE(tooShort(Short, 9, Hooks, 10));
+  double IterationMedian = 0, HookMedian = 0;
+  EXPECT_TRUE(tooShort(Short, 9, Hooks, 10, &IterationMedian, &HookMedian));
+  // The medians compared (machine.yaml's "too short" line prints them): 30 and (905 + 910) / 2.
+  EXPECT_DOUBLE_EQ(IterationMedian, 30);
+  EXPECT_DOUBLE_EQ(HookMedian, 907.5);
   double Long[] = {26000, 26100, 25900, 26050, 26000, 25950, 26020, 26010, 25990};
   double PreemptedHooks[] = {900, 950, 5e6, 910, 920, 905, 890, 915, 900, 930};
   EXPECT_FALSE(tooShort(Long, 9, PreemptedHooks, 10));
