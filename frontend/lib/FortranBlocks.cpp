@@ -1527,6 +1527,13 @@ void fortran::findTaskRegions(const SourceMap &SM, const std::string &MainText,
                   "task");
       continue;
     }
+    if (Procs[*Owner].Pure) {
+      Diags.error({File, D.Line + 1, D.Col},
+                  "this 'task message' is in the PURE or ELEMENTAL procedure '" +
+                      Procs[*Owner].Name + "', which cannot call the runtime",
+                  "task");
+      continue;
+    }
     bool Bad = false;
     TaskMessage M;
     for (size_t K = 0; K < D.Params.size() && !Bad; ++K) {

@@ -142,3 +142,11 @@ subroutine messages(a, t, n)
     a(1) = 4
   end select
 end subroutine messages
+
+pure subroutine pured(t, n)
+  integer, intent(in) :: n
+  integer, intent(inout) :: t(n)
+  !$mpiete task message(t(1))
+! CHECK-DAG: task-errors.f90:[[@LINE-1]]:3: error: this 'task message' is in the PURE or ELEMENTAL procedure 'pured', which cannot call the runtime [mpiete-task]
+  t(1) = 1
+end subroutine pured
