@@ -8,6 +8,7 @@
 #include <cmath>
 #include <functional>
 #include <sstream>
+#include <unordered_set>
 #include <utility>
 
 namespace mpiete::scaling {
@@ -732,6 +733,41 @@ bool verify(const std::vector<MeasuredRun> &Runs, const CommStructure &S, Refusa
 }
 
 } // namespace
+
+void canonicaliseCompletionOrder(std::vector<Event> &Seq) {
+  std::unordered_set<uint64_t> User; // requests of user-level starts
+  auto Single = [&](size_t K, BlockId Site) {
+    return K < Seq.size() && Seq[K].Kind == EventKind::Completion && Seq[K].Block == Site &&
+           Seq[K].Completed.size() == 1 && User.count(Seq[K].Completed[0].Request) > 0;
+  };
+  for (size_t K = 0; K < Seq.size(); ++K) {
+    const Event &E = Seq[K];
+    if ((E.Kind == EventKind::SendStart || E.Kind == EventKind::RecvStart) && E.Context == 0)
+      User.insert(E.Request);
+    if (!Single(K, E.Block))
+      continue;
+    // The group: K, then a Segment from the site to itself and another such completion, ...
+    const BlockId Site = E.Block;
+    std::vector<size_t> At = {K};
+    size_t J = K;
+    while (J + 2 < Seq.size() && Seq[J + 1].Kind == EventKind::Segment && Seq[J + 1].From == Site &&
+           Seq[J + 1].Block == Site && Single(J + 2, Site)) {
+      J += 2;
+      At.push_back(J);
+    }
+    if (At.size() > 1) {
+      std::vector<Event> Group;
+      for (size_t I : At)
+        Group.push_back(std::move(Seq[I]));
+      std::stable_sort(Group.begin(), Group.end(), [](const Event &A, const Event &B) {
+        return A.Completed[0].Request < B.Completed[0].Request;
+      });
+      for (size_t I = 0; I < At.size(); ++I)
+        Seq[At[I]] = std::move(Group[I]);
+    }
+    K = J;
+  }
+}
 
 bool learnStructure(const std::vector<MeasuredRun> &Runs, CommStructure &Out, Refusal &Why) {
   using K = RankClass::Kind;

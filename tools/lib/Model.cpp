@@ -58,6 +58,7 @@ bool readRun(const ModelRun &Run, DiagnosticSink &Diags, MeasuredRun &Out) {
       Out.PerRank.back().push_back(E);
     if (T->failed())
       return false;
+    canonicaliseCompletionOrder(Out.PerRank.back()); // Waitany loops: in start order
   }
   // The Collective records (kind, root, bytes), which the event stream leaves out.
   for (int R = 0; R < Run.Ranks; ++R) {

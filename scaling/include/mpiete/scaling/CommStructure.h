@@ -145,6 +145,15 @@ struct Refusal {
   double Progress = 0; ///< how far into the sequences the scheme got (0..1)
 };
 
+/// Puts each run of single-request completions at one call site, with only that site's own
+/// computation between them (Segment events from the site to itself), in the order their
+/// requests were started, when every request is a user-level start's. A Waitany loop completes
+/// its requests in the order the messages arrived, which differs between ranks and runs (cg's
+/// ghost exchange) although the program does the same; the learnt structure, its check against
+/// the measured traces and `mpiete model --check` all see this order, and a generated trace
+/// completes the requests oldest first. An MPI_Wait loop in start order is unchanged.
+void canonicaliseCompletionOrder(std::vector<Event> &Seq);
+
 /// Learns the structure from Runs (at least two rank counts), then regenerates every measured
 /// rank and compares event by event. False with Why set when nothing reproduces them all.
 bool learnStructure(const std::vector<MeasuredRun> &Runs, CommStructure &Out, Refusal &Why);
