@@ -1015,26 +1015,38 @@ TaskDirective parseTaskDirective(const std::string &Rest, std::string &Error) {
 /// LOGICAL or derived-type entity; a whole array (its elements would each become a parameter);
 /// a name alone that the procedure does not know (a typo would read an undefined variable).
 /// Empty: nothing against it here; gfortran checks the rest when it compiles the probe.
-std::string badTaskParam(const std::string &P, const sem::Scope *Scope) {
-  if (!Scope || P.empty() || !std::isalpha(static_cast<unsigned char>(P[0])))
-    return "";
+/// A parameter written as NAME or NAME(...) with nothing after its closing parenthesis: the
+/// name, lower case, and whether it stands alone. nullopt for any other expression.
+struct Designator {
+  std::string Name;
+  bool Alone = true;
+};
+std::optional<Designator> designator(const std::string &P) {
+  if (P.empty() || !std::isalpha(static_cast<unsigned char>(P[0])))
+    return std::nullopt;
   size_t I = 0;
   while (I < P.size() && (std::isalnum(static_cast<unsigned char>(P[I])) || P[I] == '_'))
     ++I;
-  const std::string Name = lower(P.substr(0, I));
-  size_t J = P.find_first_not_of(" \t", I);
-  const bool Alone = J == std::string::npos;
-  if (!Alone) {
-    // NAME(...) and nothing after its closing parenthesis.
+  const size_t J = P.find_first_not_of(" \t", I);
+  if (J != std::string::npos) {
     if (P[J] != '(' || P.back() != ')')
-      return "";
+      return std::nullopt;
     int Depth = 0;
     for (size_t K = J; K < P.size(); ++K) {
       Depth += P[K] == '(' ? 1 : P[K] == ')' ? -1 : 0;
       if (Depth == 0 && K + 1 < P.size())
-        return "";
+        return std::nullopt;
     }
   }
+  return Designator{lower(P.substr(0, I)), J == std::string::npos};
+}
+
+std::string badTaskParam(const std::string &P, const sem::Scope *Scope) {
+  const std::optional<Designator> D = designator(P);
+  if (!Scope || !D)
+    return "";
+  const std::string &Name = D->Name;
+  const bool Alone = D->Alone;
   const sem::Symbol *Sym = Scope->FindSymbol(p::CharBlock{Name});
   if (!Sym)
     return Alone ? "'" + Name +
@@ -1063,27 +1075,13 @@ std::string badTaskParam(const std::string &P, const sem::Scope *Scope) {
 /// address would be a temporary's) nor a whole array. Empty: accepted, with its kind (bytes:
 /// 1, 2, 4 or 8) in Kind.
 std::string badMessageElement(const std::string &P, const sem::Scope *Scope, int &Kind) {
-  size_t I = 0;
-  while (I < P.size() && (std::isalnum(static_cast<unsigned char>(P[I])) || P[I] == '_'))
-    ++I;
-  bool Designator = I > 0 && std::isalpha(static_cast<unsigned char>(P[0]));
-  const size_t J = P.find_first_not_of(" \t", I);
-  const bool Alone = J == std::string::npos;
-  if (Designator && !Alone) {
-    // NAME(...) and nothing after its closing parenthesis.
-    int Depth = 0;
-    Designator = P[J] == '(' && P.back() == ')';
-    for (size_t K = J; K < P.size() && Designator; ++K) {
-      Depth += P[K] == '(' ? 1 : P[K] == ')' ? -1 : 0;
-      if (Depth == 0 && K + 1 < P.size())
-        Designator = false;
-    }
-  }
-  if (!Designator)
+  const std::optional<Designator> D = designator(P);
+  if (!D)
     return "'" + P +
            "' is no variable: the work message's elements are named as INTEGER variables or "
            "array elements (the runtime reads them by address when each task begins)";
-  const std::string Name = lower(P.substr(0, I));
+  const std::string &Name = D->Name;
+  const bool Alone = D->Alone;
   const sem::Symbol *Sym = Scope ? Scope->FindSymbol(p::CharBlock{Name}) : nullptr;
   if (!Sym)
     return "'" + Name + "' is no name this procedure knows";
@@ -1515,11 +1513,8 @@ void fortran::findTaskRegions(const SourceMap &SM, const std::string &MainText,
           PerProc[K].Statements.end())
         Owner = K;
     // Nor a CASE (TYPE IS, CLASS IS, RANK) of a SELECT, where no statement may go before it.
-    auto Selector = [&] {
-      return Next &&
-             std::find(Cases.Starts.begin(), Cases.Starts.end(), Next->first) != Cases.Starts.end();
-    };
-    if (!Owner || Selector()) {
+    if (!Owner ||
+        std::find(Cases.Starts.begin(), Cases.Starts.end(), Next->first) != Cases.Starts.end()) {
       Diags.error({File, D.Line + 1, D.Col},
                   "a 'task message' directive goes before an executable statement of a "
                   "procedure (its calls are placed there), not among declarations, before an "
@@ -1547,7 +1542,6 @@ void fortran::findTaskRegions(const SourceMap &SM, const std::string &MainText,
     }
     if (Bad)
       continue;
-    M.Line = D.End;
     M.First = Next->first;
     M.Elements = D.Params;
     Model.TaskMessages.push_back(std::move(M));

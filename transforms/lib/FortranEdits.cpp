@@ -446,24 +446,22 @@ private:
   /// stops its clock: the C marker's one-trip loop (mpiete/task.h). The directives stay.
   void task(const TaskRegion &T) {
     const std::string Like = L.text(L.lineOf(T.First));
-    const unsigned End = L.lineOf(T.End);
-    if (T.FromMessage) { // `task from message`: the declared elements' values, read now
-      Edits[L.lineOf(T.Begin)].After.push_back(
-          newLine(kw("if (mpiete_task_begin_message() .ne. 0) then"), Like));
-      Edits[End].Before.push_back(newLine(kw("call mpiete_task_end()"), Like));
-      Edits[End].Before.push_back(newLine(kw("end if"), Like));
-      return;
-    }
     auto Statement = [&](const std::string &Separator) {
       std::string S = kw("if (mpiete_task_begin(") + std::to_string(T.Params.size()) + ", (/";
       for (size_t K = 0; K < T.Params.size(); ++K)
         S += (K ? Separator : "") + kw("int(") + T.Params[K] + ", 8)";
       return newLine(S + "/)) " + kw(".ne. 0) then"), Like);
     };
-    std::string Line = Statement(", ");
-    if (!Fixed && Line.size() > 132) // free form: a parameter per continuation line
-      Line = Statement(", &\n" + std::string(statementColumn(Like) + 4, ' ') + "& ");
+    std::string Line;
+    if (T.FromMessage) { // `task from message`: the declared elements' values, read now
+      Line = newLine(kw("if (mpiete_task_begin_message() .ne. 0) then"), Like);
+    } else {
+      Line = Statement(", ");
+      if (!Fixed && Line.size() > 132) // free form: a parameter per continuation line
+        Line = Statement(", &\n" + std::string(statementColumn(Like) + 4, ' ') + "& ");
+    }
     Edits[L.lineOf(T.Begin)].After.push_back(Line);
+    const unsigned End = L.lineOf(T.End);
     Edits[End].Before.push_back(newLine(kw("call mpiete_task_end()"), Like));
     Edits[End].Before.push_back(newLine(kw("end if"), Like));
   }

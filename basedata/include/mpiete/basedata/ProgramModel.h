@@ -142,8 +142,7 @@ struct TaskRegion {
 /// `CALL MPIETE_TASK_MESSAGE(2)`, then `CALL MPIETE_TASK_MESSAGE_AT4(k, w(2), KIND(w(2)))`
 /// per element (the hook of its kind: gfortran wants one type per external's argument).
 struct TaskMessage {
-  unsigned Line = 0;  ///< the end of the directive's line (offset)
-  unsigned First = 0; ///< the start of the statement after it (its indentation is copied)
+  unsigned First = 0; ///< the start of the statement after the directive: the calls go before it
   std::vector<std::string> Elements;
   std::vector<int> Kinds; ///< each element's INTEGER kind (bytes) as the analysis saw it
 };
