@@ -4,6 +4,7 @@
 // AllToAll: per iteration each rank computes and exchanges a message with every other rank
 // (nonblocking, one waitall), with and without link contention: many concurrent flows.
 #include "mpiete/estimator/Engine.h"
+#include "mpiete/farm/FarmScan.h"
 
 #include <benchmark/benchmark.h>
 
@@ -162,18 +163,31 @@ private:
 
 /// The timed loop of every replay benchmark: fresh sources of type SourceT for every rank, one
 /// engine run per iteration; counts events per second and reports the predicted time.
+/// With Scan, every event also passes an unmarked farm scan, as `mpiete estimate` does for a
+/// program without task costs (farm/FarmScan.h): its cost is this run's against the other's.
 template <typename SourceT>
 void replay(benchmark::State &State, const ComputeModel &Compute, const NetworkModel &Net,
-            int Ranks, uint64_t Iterations) {
+            int Ranks, uint64_t Iterations, bool Scan = false) {
   uint64_t Events = 0;
   for (auto _ : State) {
     std::vector<std::unique_ptr<SourceT>> Owned;
+    std::vector<std::unique_ptr<EventSource>> Watched;
     std::vector<EventSource *> Sources;
+    std::unique_ptr<mpiete::farm::FarmScan> Farm;
+    EngineOptions Opt;
+    if (Scan) {
+      Farm = std::make_unique<mpiete::farm::FarmScan>(Ranks, nullptr, /*Unmarked=*/true);
+      Opt.Timeline = Farm.get();
+    }
     for (int R = 0; R < Ranks; ++R) {
       Owned.push_back(std::make_unique<SourceT>(R, Ranks, Iterations));
       Sources.push_back(Owned.back().get());
+      if (Farm) {
+        Watched.push_back(Farm->watch(R, *Owned.back()));
+        Sources.back() = Watched.back().get();
+      }
     }
-    Engine E(Compute, Net);
+    Engine E(Compute, Net, Opt);
     EstimateResult Result = E.run(Sources);
     if (!Result.Ok) {
       State.SkipWithError(Result.Errors.front().Message.c_str());
@@ -229,14 +243,21 @@ void Replay(benchmark::State &State) {
 
   SyntheticCluster C(Ranks);
   C.Compute.setTime(C.Machine, LoopBlock, 5e-9); // loop iterations of 5 ns
-  replay<SyntheticSource>(State, C.Compute, C.Net, Ranks, Iterations);
+  replay<SyntheticSource>(State, C.Compute, C.Net, Ranks, Iterations, State.range(2) != 0);
 }
 
 } // namespace
 
 // 64 ranks x 7000 iterations x 23 events = 10.3 million events per replay.
 // The rate is per CPU second: the build machine is shared, so wall time says little.
-BENCHMARK(Replay)->Args({64, 7000})->Args({8, 1000})->Unit(benchmark::kMillisecond);
+// The third argument passes every event through the unmarked farm scan as well (it gives up
+// past its cap of a million sends: a program of many messages is no farm).
+BENCHMARK(Replay)
+    ->Args({64, 7000, 0})
+    ->Args({64, 7000, 1})
+    ->Args({8, 1000, 0})
+    ->Args({8, 1000, 1})
+    ->Unit(benchmark::kMillisecond);
 // 64 ranks on 8 nodes x 100 iterations x 128 events = 819,200 events, 403,200 messages; the
 // third argument switches contention on.
 BENCHMARK(AllToAll)->Args({64, 100, 0})->Args({64, 100, 1})->Unit(benchmark::kMillisecond);

@@ -412,7 +412,7 @@ void Engine::Impl::closeRegion(RankState &S) {
 
 void Engine::Impl::chargeHooks(uint32_t R, SpanKind Kind, BlockId Block, TimeNs Begin, TimeNs End) {
   const RankState &S = Ranks[R];
-  if (Opt.Timeline)
+  if (Opt.Timeline && Opt.Timeline->wantsEvents())
     Opt.Timeline->span(int(R), Kind, Block, Begin, End);
   if (Opt.Observer)
     Opt.Observer->interval(int(R), Kind == SpanKind::Wait ? S.WaitRecord : S.Index, Kind, 0, Block,
@@ -585,7 +585,7 @@ bool Engine::Impl::doSegment(uint32_t R, const Event &E) {
     T.UnmeasuredCompute += Ns;
   }
   S.Cur.Compute += Ns;
-  if (Opt.Timeline && Ns > 0)
+  if (Opt.Timeline && Ns > 0 && Opt.Timeline->wantsEvents())
     Opt.Timeline->span(int(R), SpanKind::Compute, E.Block, Begin, S.Now);
   if (Opt.Observer && Ns > 0)
     Opt.Observer->interval(int(R), S.Index, SpanKind::Compute, E.From, E.Block, Begin, S.Now);
@@ -931,7 +931,7 @@ void Engine::Impl::match(uint32_t Env, uint32_t Recv, TimeNs Now) {
     }
     Done = std::max(End, Now);
   }
-  if (Opt.Timeline)
+  if (Opt.Timeline && Opt.Timeline->wantsEvents())
     Opt.Timeline->message({V.Source, Q.Owner, V.Inject, Done, V.Bytes, V.Tag, V.Block, Q.Block});
   complete(Recv, Done);
   if (V.SendReq != NoIndex)

@@ -2,6 +2,7 @@
 // to the replay's prediction, and the report's lines.
 #include "mpiete/farm/FarmPrediction.h"
 
+#include "mpiete/basedata/MachineFile.h"
 #include "mpiete/estimator/Cluster.h"
 #include "mpiete/farm/TaskCostTable.h"
 #include "mpiete/farm/TaskShape.h"
@@ -94,6 +95,38 @@ bool loadFarmShape(const std::string &ProgramDir, DiagnosticSink &Diags, FarmInp
   return true;
 }
 
+namespace {
+
+void setUp(FarmPrediction &P, const RecognizedFarm &Farm,
+           const std::vector<double> &TimeFactorOfRank) {
+  FarmSetup &S = P.Setup;
+  S.Master = Farm.Master;
+  S.Workers = Farm.Workers;
+  for (int W : S.Workers)
+    S.TimeFactor.push_back(size_t(W) < TimeFactorOfRank.size() ? TimeFactorOfRank[size_t(W)] : 1.0);
+  S.WorkBytes = Farm.WorkBytes;
+  S.ResultBytes = Farm.ResultBytes;
+  S.Start = Farm.ReplayStart;
+}
+
+/// Re-simulates P.Setup and compares the outcome with the traced assignment.
+void simulate(FarmPrediction &P, const estimator::NetworkModel &Net) {
+  const FarmSetup &S = P.Setup;
+  P.Outcome = simulateFarm(S, Net);
+  P.TracedTasksOfWorker.assign(S.Workers.size(), 0);
+  for (size_t T = 0; T < S.Costs.size(); ++T) {
+    const int Traced = P.Farm.TracedWorkerOfTask[T];
+    for (size_t W = 0; W < S.Workers.size(); ++W)
+      if (S.Workers[W] == Traced)
+        ++P.TracedTasksOfWorker[W];
+    if (S.Workers[size_t(P.Outcome.WorkerOfTask[T])] != Traced)
+      ++P.Moved;
+  }
+  P.Delta = P.Outcome.End - P.Farm.ReplayEnd;
+}
+
+} // namespace
+
 std::optional<FarmPrediction> predictFarm(const RecognizedFarm &Farm, const FarmInputs &In,
                                           const estimator::NetworkModel &Net, std::string &WhyNot) {
   const TaskCosts &C = In.Reference;
@@ -111,15 +144,8 @@ std::optional<FarmPrediction> predictFarm(const RecognizedFarm &Farm, const Farm
   FarmPrediction P;
   P.Farm = Farm;
   P.Measured = C.measuredCount();
+  setUp(P, Farm, In.TimeFactorOfRank);
   FarmSetup &S = P.Setup;
-  S.Master = Farm.Master;
-  S.Workers = Farm.Workers;
-  for (int W : S.Workers)
-    S.TimeFactor.push_back(size_t(W) < In.TimeFactorOfRank.size() ? In.TimeFactorOfRank[size_t(W)]
-                                                                  : 1.0);
-  S.WorkBytes = Farm.WorkBytes;
-  S.ResultBytes = Farm.ResultBytes;
-  S.Start = Farm.ReplayStart;
   // The shape's tasks the timing probe did not run join its own, scaled (docs/taskfarm.md,
   // "The shape as data"): the interpolation sees both samples. r_s stays the measured rows'.
   const ShapeJoin Join = joinShape(C, In.Shape);
@@ -131,18 +157,94 @@ std::optional<FarmPrediction> predictFarm(const RecognizedFarm &Farm, const Farm
   for (uint64_t T = 0; T < Tasks; ++T)
     S.Costs.push_back(
         TimeNs(std::llround(Table.seconds(std::span<const int64_t>(All.data() + T * D, D)) * 1e9)));
-  P.Outcome = simulateFarm(S, Net);
-  P.TracedTasksOfWorker.assign(S.Workers.size(), 0);
-  for (uint64_t T = 0; T < Tasks; ++T) {
-    const int Traced = Farm.TracedWorkerOfTask[T];
-    for (size_t W = 0; W < S.Workers.size(); ++W)
-      if (S.Workers[W] == Traced)
-        ++P.TracedTasksOfWorker[W];
-    if (S.Workers[size_t(P.Outcome.WorkerOfTask[T])] != Traced)
-      ++P.Moved;
-  }
-  P.Delta = P.Outcome.End - Farm.ReplayEnd;
+  simulate(P, Net);
   return P;
+}
+
+std::optional<FarmPrediction> predictUnmarkedFarm(const RecognizedFarm &Farm,
+                                                  const std::vector<TimeNs> &TaskTimes,
+                                                  const std::vector<double> &TimeFactorOfRank,
+                                                  const estimator::NetworkModel &Net,
+                                                  std::string &WhyNot) {
+  if (TaskTimes.size() != Farm.TracedWorkerOfTask.size()) {
+    WhyNot = "the replay does not show each task's result after its work message";
+    return std::nullopt;
+  }
+  if (Farm.ReplayStart < 0 || Farm.ReplayEnd < 0) {
+    WhyNot = "the prediction region does not hold the farm";
+    return std::nullopt;
+  }
+  FarmPrediction P;
+  P.Farm = Farm;
+  P.Unmarked = true;
+  P.Measured = TaskTimes.size();
+  setUp(P, Farm, TimeFactorOfRank);
+  for (size_t T = 0; T < TaskTimes.size(); ++T) {
+    const size_t W =
+        size_t(std::find(Farm.Workers.begin(), Farm.Workers.end(), Farm.TracedWorkerOfTask[T]) -
+               Farm.Workers.begin());
+    const double Factor = P.Setup.TimeFactor[W] > 0 ? P.Setup.TimeFactor[W] : 1.0;
+    P.Setup.Costs.push_back(TimeNs(std::llround(double(TaskTimes[T]) / Factor)));
+  }
+  simulate(P, Net);
+  return P;
+}
+
+bool segmentTimeFactors(const std::string &MachinePath, const ClusterSpec &Spec,
+                        const std::string &ClusterPath, const std::vector<int> &Ranks,
+                        int RankCount, DiagnosticSink &Diags, std::vector<double> &FactorOfRank,
+                        std::vector<std::string> &Notes) {
+  FactorOfRank.assign(size_t(RankCount), 1.0);
+  if (Spec.Nodes.empty() || Spec.RanksPerNode < 1)
+    return true;
+  const std::vector<std::string> MachineOfRank =
+      estimator::placeRanks(Spec, ClusterPath, RankCount).MachineOfRank;
+  std::map<std::string, MachineFile> Files; // by path, read once each
+  auto Load = [&](const std::string &Path) -> const MachineFile * {
+    auto [It, New] = Files.try_emplace(Path);
+    if (New && !loadMachineFile(Path, It->second, Diags)) {
+      Files.erase(It);
+      return nullptr;
+    }
+    return &It->second;
+  };
+  // Rank R's computation per segment (From, To): executions x mean.
+  auto Segments = [](const MachineFile &F, int R) {
+    std::map<std::pair<uint64_t, uint64_t>, double> Out;
+    for (const MachineRank &MR : F.Ranks)
+      if (MR.Rank == R)
+        for (const MachineSegment &G : MR.Segments)
+          Out[{G.From, G.To}] += double(G.Executions) * G.MeanSeconds;
+    return Out;
+  };
+  const MachineFile *Reference = nullptr;
+  for (int R : Ranks) {
+    if (R < 0 || R >= RankCount || size_t(R) >= MachineOfRank.size())
+      continue;
+    const std::string &Machine = MachineOfRank[size_t(R)];
+    std::error_code Ec;
+    if (Machine.empty() || std::filesystem::equivalent(Machine, MachinePath, Ec))
+      continue;
+    if (!Reference && !(Reference = Load(MachinePath)))
+      return false;
+    const MachineFile *Other = Load(Machine);
+    if (!Other)
+      return false;
+    const auto Ref = Segments(*Reference, R), Own = Segments(*Other, R);
+    double SumRef = 0, SumOwn = 0;
+    for (const auto &[Key, Seconds] : Own)
+      if (auto It = Ref.find(Key); It != Ref.end()) {
+        SumRef += It->second;
+        SumOwn += Seconds;
+      }
+    if (SumRef > 0 && SumOwn > 0)
+      FactorOfRank[size_t(R)] = SumOwn / SumRef;
+    else
+      Notes.push_back("'" + Machine + "' and '" + MachinePath +
+                      "' measured no computation of rank " + std::to_string(R) +
+                      " in common: its tasks take the replayed times (r_s = 1)");
+  }
+  return true;
 }
 
 void applyFarm(estimator::EstimateResult &R, const FarmPrediction &P) {
@@ -177,11 +279,17 @@ void writeFarmText(std::ostream &OS, const FarmPrediction &P) {
   const FarmSetup &S = P.Setup;
   const size_t Tasks = S.Costs.size();
   OS << "task farm: re-simulated (seed 000): master rank " << S.Master << ", " << S.Workers.size()
-     << " workers, " << Tasks << " tasks (" << P.Measured << " measured, ";
+     << " workers, " << Tasks << " tasks ";
+  if (P.Unmarked)
+    OS << "found in the trace (unmarked: each task's time is its replay on the traced worker, "
+          "over its r_s)\n";
+  else
+    OS << "(" << P.Measured << " measured, ";
   if (P.FromShape)
     OS << P.FromShape << " from the trace probe's shape x" << std::setprecision(4) << P.ShapeScale
        << ", ";
-  OS << Tasks - std::min<size_t>(Tasks, P.Measured + P.FromShape) << " interpolated)\n";
+  if (!P.Unmarked)
+    OS << Tasks - std::min<size_t>(Tasks, P.Measured + P.FromShape) << " interpolated)\n";
   OS << "  farm ends at " << secondsText(P.Outcome.End) << " s re-simulated, "
      << secondsText(P.Farm.ReplayEnd) << " s with the traced assignment: the prediction moves "
      << (P.Delta >= 0 ? "+" : "") << secondsText(P.Delta) << " s\n";
@@ -195,7 +303,8 @@ void writeFarmText(std::ostream &OS, const FarmPrediction &P) {
 
 void writeFarmYaml(std::ostream &OS, const FarmPrediction &P) {
   const FarmSetup &S = P.Setup;
-  OS << "task_farm:\n  resimulated: true\n  master: " << S.Master << "\n  tasks: " << S.Costs.size()
+  OS << "task_farm:\n  resimulated: true\n  unmarked: " << (P.Unmarked ? "true" : "false")
+     << "\n  master: " << S.Master << "\n  tasks: " << S.Costs.size()
      << "\n  measured_tasks: " << P.Measured << "\n  shape_tasks: " << P.FromShape
      << "\n  shape_scale: " << P.ShapeScale
      << "\n  replay_end_seconds: " << secondsText(P.Farm.ReplayEnd)
@@ -209,9 +318,10 @@ void writeFarmYaml(std::ostream &OS, const FarmPrediction &P) {
 
 void writeFarmJson(std::ostream &OS, const FarmPrediction &P) {
   const FarmSetup &S = P.Setup;
-  OS << "  \"task_farm\": {\"resimulated\": true, \"master\": " << S.Master
-     << ", \"tasks\": " << S.Costs.size() << ", \"measured_tasks\": " << P.Measured
-     << ", \"shape_tasks\": " << P.FromShape << ", \"shape_scale\": " << P.ShapeScale
+  OS << "  \"task_farm\": {\"resimulated\": true, \"unmarked\": " << (P.Unmarked ? "true" : "false")
+     << ", \"master\": " << S.Master << ", \"tasks\": " << S.Costs.size()
+     << ", \"measured_tasks\": " << P.Measured << ", \"shape_tasks\": " << P.FromShape
+     << ", \"shape_scale\": " << P.ShapeScale
      << ", \"replay_end_seconds\": " << secondsText(P.Farm.ReplayEnd)
      << ", \"resimulated_end_seconds\": " << secondsText(P.Outcome.End)
      << ", \"moved_tasks\": " << P.Moved << ", \"workers\": [";

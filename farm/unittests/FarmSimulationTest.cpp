@@ -1,6 +1,7 @@
 // The re-simulated farm on hand-built farms whose assignment and finish times are worked out
 // by hand below.
 #include "mpiete/farm/FarmSimulation.h"
+#include "mpiete/farm/FarmPrediction.h"
 
 #include <gtest/gtest.h>
 
@@ -68,4 +69,35 @@ TEST(FarmSimulationTest, ASlowWorkerGetsFewerTasksButWhateverIsQueuedWhenItAsks)
   EXPECT_EQ(O.TasksOfWorker, (std::vector<uint64_t>{2, 4}));
   EXPECT_EQ(O.ResultAt, (std::vector<TimeNs>{4200, 1205, 2405, 3605, 4805, 8400}));
   EXPECT_EQ(O.End, 8400);
+}
+
+TEST(FarmSimulationTest, AnUnmarkedFarmsTasksCostTheirReplayedTimesOverTheTracedWorkersSpeed) {
+  OneLink Net;
+  RecognizedFarm F;
+  F.Master = 0;
+  F.Workers = {1, 2};
+  F.TracedWorkerOfTask = {1, 2, 2, 1, 1};
+  F.WorkBytes = 20;
+  F.ResultBytes = 50;
+  F.ReplayStart = 10000;
+  F.ReplayEnd = 13000;
+  // Rank 2 is twice as slow: its replayed times are twice the tasks' costs on the reference.
+  const std::vector<double> Factors = {1.0, 1.0, 2.0};
+  const std::vector<TimeNs> Replayed = {1000, 1000, 600, 200, 100};
+  std::string WhyNot;
+  const std::optional<FarmPrediction> P = predictUnmarkedFarm(F, Replayed, Factors, Net, WhyNot);
+  ASSERT_TRUE(P) << WhyNot;
+  EXPECT_TRUE(P->Unmarked);
+  // The costs of TwoWorkersOfDifferentSpeeds, so its assignment and end.
+  EXPECT_EQ(P->Setup.Costs, (std::vector<TimeNs>{1000, 500, 300, 200, 100}));
+  EXPECT_EQ(P->Setup.TimeFactor, (std::vector<double>{1.0, 2.0}));
+  EXPECT_EQ(P->Outcome.WorkerOfTask, (std::vector<int>{0, 1, 0, 1, 0}));
+  EXPECT_EQ(P->Outcome.End, 12210);
+  EXPECT_EQ(P->TracedTasksOfWorker, (std::vector<uint64_t>{3, 2}));
+  EXPECT_EQ(P->Moved, 2u); // tasks 2 and 3 change workers
+  EXPECT_EQ(P->Delta, 12210 - 13000);
+
+  // A task without its replayed time: not re-simulated, and said why.
+  EXPECT_FALSE(predictUnmarkedFarm(F, {1000, 1000}, Factors, Net, WhyNot));
+  EXPECT_NE(WhyNot.find("result"), std::string::npos);
 }

@@ -119,6 +119,59 @@ int finishCommCall(const comms::Info &C, int Rc) {
 
 } // namespace
 
+namespace {
+
+/// Reads this rank's line of MPIETE_WILDCARD_SOURCES (`rank source source ...`, a line per
+/// rank with wildcard receives; written by probe-compute from the traces).
+void loadWildcardSources() {
+  const char *Path = std::getenv("MPIETE_WILDCARD_SOURCES");
+  if (Path == nullptr || Path[0] == '\0')
+    return;
+  FILE *F = std::fopen(Path, "r");
+  if (F == nullptr)
+    fatal("MPIETE_WILDCARD_SOURCES='%s': %s", Path, std::strerror(errno));
+  char *Line = nullptr;
+  size_t Cap = 0;
+  size_t LineNo = 0;
+  while (getline(&Line, &Cap, F) > 0) {
+    ++LineNo;
+    char *P = Line, *End = nullptr;
+    const long Rank = std::strtol(P, &End, 10);
+    if (End == P)
+      fatal("%s:%zu: a line starts with the rank", Path, LineNo);
+    if (Rank != M.Me)
+      continue;
+    size_t N = 0, Capacity = 0;
+    int *Sources = nullptr;
+    for (P = End;;) {
+      const long S = std::strtol(P, &End, 10);
+      if (End == P)
+        break;
+      if (S < -1 || S >= M.N)
+        fatal("%s:%zu: source %ld is no world rank of %d", Path, LineNo, S, M.N);
+      if (N == Capacity) {
+        Capacity = Capacity == 0 ? 64 : Capacity * 2;
+        Sources = static_cast<int *>(std::realloc(Sources, Capacity * sizeof(int)));
+        if (Sources == nullptr)
+          fatal("out of memory reading '%s'", Path);
+      }
+      Sources[N++] = static_cast<int>(S);
+      P = End;
+    }
+    while (*P == ' ' || *P == '\n')
+      ++P;
+    if (*P != '\0')
+      fatal("%s:%zu: '%s' is no source", Path, LineNo, P);
+    M.WildSources = Sources;
+    M.NWildSources = N;
+    break;
+  }
+  std::free(Line);
+  std::fclose(F);
+}
+
+} // namespace
+
 void init(mpiete_site_t Block) {
   rec().onInit(Block, MPI_SUCCESS);
   int Me = 0, N = 0;
@@ -127,6 +180,7 @@ void init(mpiete_site_t Block) {
   M.Me = Me;
   M.N = N;
   M.PollLimit = envNumber("MPIETE_POLL_LIMIT", 1000000);
+  loadWildcardSources();
 
   // The segment's name and the number of tokens (ranks per node): rank 0 decides; with the
   // processors (below), the last MPI traffic of the run.
@@ -350,6 +404,12 @@ int irecv(mpiete_site_t Block, void *Buf, int Count, MPI_Datatype Type, int Sour
   R->Type = Type;
   R->Source = Source;
   R->SrcWorld = comms::worldRank(C, Source);
+  // A wildcard takes the message the traced run's took (the status still names the sender).
+  if (Source == MPI_ANY_SOURCE && Ctx == Context::User && M.NextWild < M.NWildSources) {
+    const int Traced = M.WildSources[M.NextWild++];
+    if (Traced >= 0)
+      R->SrcWorld = Traced;
+  }
   R->Tag = Tag;
   R->CommId = C.Id;
   R->Ctx = Ctx;

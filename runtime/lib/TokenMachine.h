@@ -243,6 +243,14 @@ struct Machine {
   Owned *OwnedList = nullptr;
   size_t NOwned = 0;
   size_t OwnedCap = 0;
+
+  // The traced run's matches (MPIETE_WILDCARD_SOURCES, probe-compute --program): the world
+  // rank each of this rank's user MPI_ANY_SOURCE receives took, in the order they were
+  // posted (-1: unknown, left to the token's order). The timing run then does the work the
+  // trace shows (a task farm's assignment), not the token order's.
+  int *WildSources = nullptr;
+  size_t NWildSources = 0;
+  size_t NextWild = 0;
 };
 
 extern Machine M;

@@ -187,6 +187,46 @@ static void wildcard(void) {
   }
 }
 
+/* 2b. The wildcard receives follow the traced run's matches (MPIETE_WILDCARD_SOURCES, written
+ *     by probe-compute --program): the file gives rank 0 the senders from the last down, in
+ *     turn (np 3: 2 1 2 1 2 1), against the token's own order 1 1 1 2 2 2; each sender's
+ *     messages still come in its send order (tags 3, 2, 1). An Irecv is forced as a Recv is. */
+static void wildcard_forced(void) {
+  if (rank == 0) {
+    int next_tag[64];
+    for (int r = 0; r < size && r < 64; ++r)
+      next_tag[r] = 3;
+    for (int i = 0; i < 3 * (size - 1); ++i) {
+      const int expect = (size - 1) - i % (size - 1);
+      MPI_Status st;
+      int v = -1;
+      if (i % 2 == 0) {
+        recv_(T_ID(220), &v, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, &st);
+      } else {
+        MPI_Request req;
+        CHECK_OK(mpiete_irecv(T_ID(230), &v, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG,
+                              MPI_COMM_WORLD, &req));
+        T_EXPECT(T_ID(230), "start");
+        CHECK_OK(mpiete_wait(T_ID(232), &req, &st));
+        T_EXPECT(T_ID(232), "wait");
+      }
+      CHECK(st.MPI_SOURCE == expect, "receive %d: from %d, the trace says %d", i, st.MPI_SOURCE,
+            expect);
+      CHECK(st.MPI_TAG == next_tag[expect], "receive %d: tag %d from %d, expected %d", i,
+            st.MPI_TAG, expect, next_tag[expect]);
+      CHECK(v == st.MPI_SOURCE * 100 + st.MPI_TAG, "value %d from %d tag %d", v, st.MPI_SOURCE,
+            st.MPI_TAG);
+      --next_tag[expect];
+    }
+  } else {
+    small_block(T_ID(224));
+    for (int t = 3; t > 0; --t) {
+      int v = rank * 100 + t;
+      send_(T_ID(226), &v, 1, MPI_INT, 0, t);
+    }
+  }
+}
+
 /* 3. A Sendrecv ring, 5 rounds, each passing on what arrived plus the rank. */
 static void ring(void) {
   const int right = (rank + 1) % size, left = (rank + size - 1) % size;
@@ -514,6 +554,8 @@ int main(int argc, char **argv) {
     messages();
   else if (strcmp(s, "wildcard") == 0)
     wildcard();
+  else if (strcmp(s, "wildcard_forced") == 0)
+    wildcard_forced();
   else if (strcmp(s, "ring") == 0)
     ring();
   else if (strcmp(s, "testloop") == 0)

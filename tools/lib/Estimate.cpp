@@ -275,7 +275,7 @@ int runEstimate(const CommandArgs &Args) {
   // A task farm (docs/taskfarm.md): with task costs beside the machine file, the farm is
   // recognised as the engine replays it and re-simulated with them afterwards.
   farm::FarmInputs FarmIn;
-  bool FarmFailed = false;
+  bool FarmFailed = false, UnmarkedScan = false;
   std::unique_ptr<farm::FarmScan> Scan;
   std::vector<std::unique_ptr<EventSource>> Watched;
   if (farm::loadFarmInputs(Opt["--machine"], Opt.count("--cluster") ? &Spec : nullptr,
@@ -286,6 +286,12 @@ int runEstimate(const CommandArgs &Args) {
     EO.Timeline = Scan.get();
   } else if (FarmFailed) {
     return 1;
+  } else {
+    // No task costs: a farm may still be found in the trace alone (unmarked, under a memory
+    // cap) and re-simulated with each task's replayed time.
+    UnmarkedScan = true;
+    Scan = std::make_unique<farm::FarmScan>(int(Traces.size()), EO.Timeline, UnmarkedScan);
+    EO.Timeline = Scan.get();
   }
 
   std::vector<EventSource *> Sources;
@@ -314,7 +320,27 @@ int runEstimate(const CommandArgs &Args) {
   if (!R.Ok)
     return 1;
   std::optional<farm::FarmPrediction> Farm;
-  if (Scan) {
+  if (Scan && UnmarkedScan) {
+    if (std::optional<farm::RecognizedFarm> F = Scan->recognize()) {
+      std::vector<double> Factors;
+      std::vector<std::string> Notes;
+      if (Opt.count("--cluster") &&
+          !farm::segmentTimeFactors(Opt["--machine"], Spec, Opt["--cluster"], F->Workers,
+                                    int(Traces.size()), Diags, Factors, Notes))
+        return 1;
+      std::string WhyNot;
+      Farm = farm::predictUnmarkedFarm(*F, Scan->replayedTaskTimes(*F), Factors, *Net, WhyNot);
+      if (Farm)
+        farm::applyFarm(R, *Farm);
+      else
+        Diags.warning(Tool,
+                      "the task farm of rank " + std::to_string(F->Master) +
+                          " (found in the trace) keeps the traced assignment: " + WhyNot,
+                      "estimate");
+      for (const std::string &N : Notes)
+        Diags.note({Opt["--machine"], 0, 0}, N, "estimate");
+    }
+  } else if (Scan) {
     if (std::optional<farm::RecognizedFarm> F = Scan->recognize()) {
       std::string WhyNot;
       Farm = farm::predictFarm(*F, FarmIn, *Net, WhyNot);

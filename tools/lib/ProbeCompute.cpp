@@ -98,14 +98,15 @@ void declare(CommandLine &C, Options &O) {
                "computation they are in (docs/probes.md, \"Sampled loops\"). Default: off")
       ->type_name("S")
       ->check(CLI::Range(2, 1 << 20));
-  A.add_option(
-       "--program", O.Program,
-       "with --cap or --sample: the program base data (probe-program's directory) of the same "
-       "program, arguments and rank count; a capped run that misses a compute segment "
-       "the traces have (a loop left before an iteration whose calls differ, a test "
-       "every 50 steps), or a sampled run whose segments differ from the traces' "
-       "(skipped iterations changed what the program does later), is run again with "
-       "every iteration timed")
+  A.add_option("--program", O.Program,
+               "the program base data (probe-program's directory) of the same program, arguments "
+               "and rank count. Its wildcard receives (MPI_ANY_SOURCE) then take the messages the "
+               "traced run's took, so a task farm does the traced assignment. With --cap or "
+               "--sample: a capped run that misses a compute segment "
+               "the traces have (a loop left before an iteration whose calls differ, a test "
+               "every 50 steps), or a sampled run whose segments differ from the traces' "
+               "(skipped iterations changed what the program does later), is run again with "
+               "every iteration timed")
       ->type_name("DIR");
   A.add_flag("--full", O.Full,
              "time every iteration of every loop (the default; overrides --cap and --sample)");
@@ -255,6 +256,61 @@ bool forEachTraceSegment(const std::string &TraceDir, size_t NRanks, DiagnosticS
         F(R, E.From, E.Block);
     if (Src.failed())
       return false;
+  }
+  return true;
+}
+
+/// The traces' wildcard matches for the timing run (MPIETE_WILDCARD_SOURCES, runtime/lib/
+/// TokenMachine.cpp): a line `rank source ...` per rank with user MPI_ANY_SOURCE receives, the
+/// world rank each took in posting order (-1 where the trace has no status: MPI_STATUS_IGNORE,
+/// a request freed or never completed). Count gets how many receives are listed; false
+/// (reported) when the traces cannot be read or are of another rank count.
+bool wildcardSources(const std::string &TraceDir, size_t NRanks, DiagnosticSink &Diags,
+                     std::string &Text, uint64_t &Count) {
+  using estimator::Event;
+  using estimator::EventKind;
+  std::vector<std::unique_ptr<estimator::TraceEventSource>> Sources;
+  if (!openTraceDirectory(TraceDir, Diags, Sources))
+    return false;
+  if (Sources.size() != NRanks) {
+    Diags.error(DiagLoc{TraceDir},
+                "the traces are of " + std::to_string(Sources.size()) +
+                    " ranks, the timing run of " + std::to_string(NRanks) +
+                    ": --program needs the same program and ranks",
+                "probe");
+    return false;
+  }
+  Count = 0;
+  for (size_t R = 0; R < Sources.size(); ++R) {
+    std::vector<int32_t> Matched;                // per wildcard receive, in posting order
+    std::unordered_map<uint64_t, size_t> Posted; // request -> its index in Matched
+    Event E;
+    while (Sources[R]->next(E)) {
+      if (E.Context != 0)
+        continue;
+      if (E.Kind == EventKind::RecvStart && E.Peer == estimator::AnySource) {
+        Posted[E.Request] = Matched.size();
+        Matched.push_back(-1);
+      } else if (E.Kind == EventKind::Completion) {
+        for (const estimator::CompletedRequest &Done : E.Completed)
+          if (auto It = Posted.find(Done.Request); It != Posted.end()) {
+            if (Done.Source >= 0)
+              Matched[It->second] = Done.Source;
+            Posted.erase(It);
+          }
+      } else if (E.Kind == EventKind::RequestFree) {
+        Posted.erase(E.Request);
+      }
+    }
+    if (Sources[R]->failed())
+      return false;
+    if (Matched.empty())
+      continue;
+    Text += std::to_string(R);
+    for (int32_t S : Matched)
+      Text += " " + std::to_string(S);
+    Text += "\n";
+    Count += Matched.size();
   }
   return true;
 }
@@ -496,7 +552,7 @@ int runProbeCompute(const CommandArgs &Args) {
   CommandLine C(
       "probe-compute",
       "usage: mpiete probe-compute -o MACHINE.yaml -np R [--cpu N] [--ranks-per-node K] "
-      "[--cap N [--program DIR] | --full] [--keep]\n                            [--launcher NAME] "
+      "[--program DIR] [--cap N | --full] [--keep]\n                            [--launcher NAME] "
       "[launcher options] "
       "PROGRAM.timing [program arguments]",
       "Runs the timing probe of a program built by mpiete-cc with all R ranks on one "
@@ -593,6 +649,26 @@ int runProbeCompute(const CommandArgs &Args) {
   Launch.Env.emplace_back("MPIETE_CAP_BOARD", Board.string());
   bool Sampled = !O.Full && O.Sample > 0;
   Launch.Env.emplace_back("MPIETE_SAMPLE", std::to_string(Sampled ? O.Sample : 0));
+  // With the traces at hand, the timing run's wildcard receives take the messages the traced
+  // run's took: a task farm then does the traced assignment, so the estimator's replay of it
+  // times each task with the task's own computation (docs/taskfarm.md, "Farms without
+  // markers").
+  const fs::path WildFile = OutDir / "wildcards.txt";
+  bool Forced = false;
+  if (!O.Program.empty()) {
+    std::string Text;
+    uint64_t Count = 0;
+    if (!wildcardSources(O.Program, size_t(Launch.Np), Diags, Text, Count)) {
+      if (!Keep)
+        fs::remove_all(OutDir);
+      return 1;
+    }
+    if (Count > 0) {
+      std::ofstream(WildFile) << Text;
+      Forced = true;
+    }
+  }
+  Launch.Env.emplace_back("MPIETE_WILDCARD_SOURCES", Forced ? WildFile.string() : "");
   preferLeanPml(Launch, std::getenv("OMPI_MCA_pml"));
   // More ranks than processors is fine by design (one rank runs at a time): Open MPI must be
   // told so.
@@ -616,6 +692,22 @@ int runProbeCompute(const CommandArgs &Args) {
     const ProgressTicker Tick("mpiete probe-compute: timing " + std::to_string(Launch.Np) +
                               " ranks");
     Rc = runLaunch(Launch);
+    if (Rc != 0 && Forced) {
+      // The run did not follow the trace (another program or input, a skipped loop that
+      // changed the messages): the token's own order, as without --program.
+      Diags.warning(DiagLoc{Program},
+                    "the timing probe that follows the wildcard matches of the traces in '" +
+                        O.Program + "' failed (exit status " + std::to_string(Rc) +
+                        "); running it again with the wildcard receives in the token's order",
+                    "probe");
+      for (const auto &E : fs::directory_iterator(OutDir))
+        fs::remove(E.path());
+      for (auto &[Name, Value] : Launch.Env)
+        if (Name == "MPIETE_WILDCARD_SOURCES")
+          Value.clear();
+      Forced = false;
+      Rc = runLaunch(Launch);
+    }
     bool Again = false;
     const char *Which = Capped && Sampled ? "capped and sampled" : Capped ? "capped" : "sampled";
     if (Rc != 0 && (Capped || Sampled) && everyRankFinalized(OutDir, Launch.Np)) {
@@ -700,7 +792,8 @@ int runProbeCompute(const CommandArgs &Args) {
     }
     if (Again) {
       for (const auto &E : fs::directory_iterator(OutDir))
-        fs::remove(E.path());
+        if (E.path() != WildFile)
+          fs::remove(E.path());
       Capped = Sampled = RanksRead = false;
       CappedLoops.clear();
       Sampling = SampledLoops{};

@@ -40,6 +40,16 @@ public:
                          std::string_view /*Label*/) {}
   /// Called once after the last span.
   virtual void finish() {}
+  /// False once the sink wants no more spans and messages (an unmarked farm scan that gave
+  /// up): the engine then stops calling span() and message() (a plain load per call instead
+  /// of a virtual call). finish() is still called.
+  bool wantsEvents() const { return Wanted; }
+
+protected:
+  void stopEvents() { Wanted = false; }
+
+private:
+  bool Wanted = true;
 };
 
 /// Chrome trace JSON ("X" complete events, one thread per rank), written as spans arrive so a

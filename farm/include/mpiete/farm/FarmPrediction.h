@@ -52,12 +52,35 @@ struct FarmPrediction {
   std::vector<uint64_t> TracedTasksOfWorker; ///< per Setup.Workers index
   uint64_t Moved = 0;                        ///< tasks predicted on another worker than traced
   TimeNs Delta = 0; ///< re-simulated farm end minus the replay's (traced assignment)
+  /// Found in the trace alone (no task costs): each task's cost is its replayed time on the
+  /// worker the trace gave it, over that worker's r_s.
+  bool Unmarked = false;
 };
 
 /// Re-simulates the farm from the replay's start of it; nullopt with WhyNot when the task
 /// costs do not fit the farm (another task count) or the replay did not reach it.
 std::optional<FarmPrediction> predictFarm(const RecognizedFarm &Farm, const FarmInputs &In,
                                           const estimator::NetworkModel &Net, std::string &WhyNot);
+
+/// An unmarked farm (FarmScan with Unmarked): task T costs TaskTimes[T] (its replayed time on
+/// its traced worker, FarmScan::replayedTaskTimes) over that worker's r_s, and is re-simulated
+/// as predictFarm does. TimeFactorOfRank: r_s of every rank's machine (1 where unknown).
+std::optional<FarmPrediction> predictUnmarkedFarm(const RecognizedFarm &Farm,
+                                                  const std::vector<TimeNs> &TaskTimes,
+                                                  const std::vector<double> &TimeFactorOfRank,
+                                                  const estimator::NetworkModel &Net,
+                                                  std::string &WhyNot);
+
+/// r_s of every rank's machine for an unmarked farm: a cluster's node types name machine
+/// files, and each measured every rank (probe-compute times all of them on one node), so a
+/// worker's r_s is its computation on its node type's machine over its computation on the
+/// reference machine (MachinePath), summed over the segments both measured of that rank.
+/// Ranks without a cluster, or whose machine is the reference, get 1; Notes say where
+/// neither measured the rank. False (reported) when a machine file cannot be read.
+bool segmentTimeFactors(const std::string &MachinePath, const ClusterSpec &Spec,
+                        const std::string &ClusterPath, const std::vector<int> &Ranks,
+                        int RankCount, DiagnosticSink &Diags, std::vector<double> &FactorOfRank,
+                        std::vector<std::string> &Notes);
 
 /// Moves the end of the farm, and everything after it, by P.Delta in R.
 void applyFarm(estimator::EstimateResult &R, const FarmPrediction &P);

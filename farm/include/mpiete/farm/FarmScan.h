@@ -31,11 +31,18 @@ struct RecognizedFarm {
 };
 
 /// Sees every event on its way to the engine (watch) and every span the engine charges (as
-/// the engine's timeline sink, passing them on to Next). Keeps each rank's user sends, so it
-/// is only set up for programs that have task costs (tasks.yaml).
+/// the engine's timeline sink, passing them on to Next). Keeps each rank's user sends. For a
+/// program without task costs (Unmarked) it also keeps the replay's messages, to time each
+/// task on its worker, and gives up (recognize() finds nothing, nothing more is kept) past a
+/// memory cap (a farm's messages are a few per task: a program of many messages is no farm
+/// worth re-simulating) or as soon as a second rank names two peers (a farm's workers talk to
+/// the master only).
 class FarmScan : public estimator::TimelineSink {
 public:
-  FarmScan(int Ranks, estimator::TimelineSink *Next = nullptr);
+  /// More user sends, or more messages, than this (over all ranks): an unmarked scan gives up.
+  static constexpr size_t UnmarkedCap = size_t(1) << 18;
+
+  FarmScan(int Ranks, estimator::TimelineSink *Next = nullptr, bool Unmarked = false);
   /// A source that passes Inner's events on and shows them to this scan as rank Rank's.
   std::unique_ptr<estimator::EventSource> watch(int Rank, estimator::EventSource &Inner);
   void see(int Rank, const estimator::Event &E);
@@ -49,7 +56,20 @@ public:
   /// the ranks it sent to that sent back to it, the work messages (its sends to them with the
   /// most frequent tag among non-empty ones), and at least as many wildcard receives as work
   /// messages.
+  ///
+  /// An unmarked scan (no task costs say the program is a farm) asks more, so that a program
+  /// whose wildcard receives are no farm's (a halo exchange that takes its neighbours in
+  /// arrival order) is not taken for one: at least two workers, more tasks than workers, and
+  /// every worker's user messages go to and come from the master only.
   std::optional<RecognizedFarm> recognize() const;
+
+  /// Unmarked: each task's time on its traced worker in the replay, in the master's send
+  /// order: from the end of the receive of its work message to the start of the worker's
+  /// next send to the master (its result). Empty when a task has no such send or the scan
+  /// gave up.
+  std::vector<TimeNs> replayedTaskTimes(const RecognizedFarm &F) const;
+  /// Unmarked: the scan passed its memory cap and keeps nothing more.
+  bool gaveUp() const { return GaveUp; }
 
 private:
   struct Send {
@@ -62,10 +82,28 @@ private:
     std::unordered_set<uint64_t> WildRequests;
     uint64_t Wildcards = 0;
     std::set<BlockId> WildSites;
+    /// Unmarked: the user peers it named (sends' destinations, receives' sources other than
+    /// MPI_ANY_SOURCE), up to MaxPeers; ManyPeers past that.
+    std::vector<int32_t> Peers;
+    bool ManyPeers = false;
   };
+  static constexpr size_t MaxPeers = 8;
+  struct Arrow {
+    int32_t Source, Dest, Tag;
+    uint64_t Bytes;
+    BlockId SendSite, RecvSite;
+    TimeNs SendBegin, RecvEnd;
+  };
+  void notePeer(RankLog &L, int32_t Peer);
+  void giveUp();
   std::vector<RankLog> Logs;
   estimator::TimelineSink *Next;
-  /// (rank, site) -> earliest span begin and latest span end there.
+  bool Unmarked = false, GaveUp = false;
+  size_t SendsKept = 0;
+  int RanksWithPeers = 0;    ///< ranks that named two peers or more
+  std::vector<Arrow> Arrows; ///< Unmarked: the replay's messages, in the order matched
+  /// (rank, site) -> earliest span begin and latest span end there (marked scans; an unmarked
+  /// one takes the farm's span from its messages, which it keeps anyway).
   std::map<std::pair<int, BlockId>, std::pair<TimeNs, TimeNs>> Spans;
 };
 
