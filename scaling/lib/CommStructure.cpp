@@ -123,21 +123,39 @@ std::string PeerExpr::text() const {
   return S.str();
 }
 
+namespace {
+
+/// P^PExp, or with GridDims the product of MPI_Dims_create(P, GridDims)'s factors in GridAxes.
+double divisor(double P, double PExp, uint8_t GridDims, uint8_t GridAxes) {
+  if (GridDims == 0)
+    return std::pow(P, PExp);
+  const std::vector<int> Dims = dimsCreate(int(P), GridDims);
+  double D = 1;
+  for (size_t K = 0; K < Dims.size(); ++K)
+    if (GridAxes & (1u << K))
+      D *= Dims[K];
+  return D;
+}
+
+} // namespace
+
 uint64_t BytesExpr::evalPower(double P, double W) const {
   // A replay evaluates each expression once per rank at one (P, W): the last answers, keyed
   // by every value they depend on, spare two pow calls per message.
   struct Memo {
     double Coeff, WExp, PExp, Const, P, W;
+    uint8_t GridDims, GridAxes;
     uint64_t V;
   };
   thread_local Memo Last[8] = {};
   thread_local unsigned Next = 0;
   for (const Memo &M : Last)
     if (M.Coeff == Coeff && M.WExp == WExp && M.PExp == PExp && M.Const == Const && M.P == P &&
-        M.W == W)
+        M.W == W && M.GridDims == GridDims && M.GridAxes == GridAxes)
       return M.V;
-  const uint64_t V = uint64_t(std::llround(Const + Coeff * std::pow(W, WExp) / std::pow(P, PExp)));
-  Last[Next++ % 8] = {Coeff, WExp, PExp, Const, P, W, V};
+  const uint64_t V = uint64_t(
+      std::llround(Const + Coeff * std::pow(W, WExp) / divisor(P, PExp, GridDims, GridAxes)));
+  Last[Next++ % 8] = {Coeff, WExp, PExp, Const, P, W, GridDims, GridAxes, V};
   return V;
 }
 
@@ -150,8 +168,19 @@ std::string BytesExpr::text() const {
     S << Coeff;
   if (WExp != 0)
     S << " * W^" << WExp;
-  if (PExp != 0)
+  if (GridDims != 0) {
+    // "/ (d0 * d1 of Dims_create(P, 3))"
+    S << " / (";
+    bool First = true;
+    for (unsigned K = 0; K < GridDims; ++K)
+      if (GridAxes & (1u << K)) {
+        S << (First ? "" : " * ") << "d" << K;
+        First = false;
+      }
+    S << " of Dims_create(P, " << int(GridDims) << "))";
+  } else if (PExp != 0) {
     S << " / P^" << PExp;
+  }
   return S.str();
 }
 
@@ -377,6 +406,18 @@ bool findBytes(const std::vector<BytesObs> &Obs, BytesExpr &Out) {
         return true;
       }
     }
+  // A block decomposition's face: W^a over some of MPI_Dims_create(P, D)'s factors (the other
+  // axes' extents), for 2-D and 3-D grids; constant-free, as the P forms above.
+  for (uint8_t D : {2, 3})
+    for (uint8_t Axes = 1; Axes < (1u << D); ++Axes)
+      for (double WExp : WExps) {
+        BytesExpr E{0, WExp, 0, 0, D, Axes};
+        E.Coeff = snap(double(F.V) * divisor(F.P, 0, D, Axes) / std::pow(F.W, WExp));
+        if (exact(E, Obs)) {
+          Out = E;
+          return true;
+        }
+      }
   // With a constant term: Const and Coeff from two observations whose W^a / P^b differ, and
   // only trusted when a third distinct value confirms them (two points fit any exponents).
   for (double WExp : WExps)

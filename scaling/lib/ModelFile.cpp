@@ -62,9 +62,13 @@ std::string shortBytes(double B) {
 }
 
 std::string bytesText(const BytesExpr &E) {
-  // COEFF:WEXP:PEXP, then :CONST when there is one (files without it stay as they were).
-  char Buf[128];
-  if (E.Const != 0)
+  // COEFF:WEXP:PEXP, then :CONST when there is one or a grid divisor, then :gD.AXES for the
+  // divisor (files without them stay as they were).
+  char Buf[160];
+  if (E.GridDims != 0)
+    std::snprintf(Buf, sizeof Buf, "%.17g:%.17g:%.17g:%.17g:g%u.%u", E.Coeff, E.WExp, E.PExp,
+                  E.Const, unsigned(E.GridDims), unsigned(E.GridAxes));
+  else if (E.Const != 0)
     std::snprintf(Buf, sizeof Buf, "%.17g:%.17g:%.17g:%.17g", E.Coeff, E.WExp, E.PExp, E.Const);
   else
     std::snprintf(Buf, sizeof Buf, "%.17g:%.17g:%.17g", E.Coeff, E.WExp, E.PExp);
@@ -72,8 +76,18 @@ std::string bytesText(const BytesExpr &E) {
 }
 bool parseBytes(const std::string &T, BytesExpr &E) {
   E.Const = 0;
-  int N = std::sscanf(T.c_str(), "%lg:%lg:%lg:%lg", &E.Coeff, &E.WExp, &E.PExp, &E.Const);
-  return N == 3 || N == 4;
+  E.GridDims = E.GridAxes = 0;
+  unsigned Dims = 0, Axes = 0;
+  int Used = 0;
+  const int N = std::sscanf(T.c_str(), "%lg:%lg:%lg:%lg%n:g%u.%u%n", &E.Coeff, &E.WExp, &E.PExp,
+                            &E.Const, &Used, &Dims, &Axes, &Used);
+  if (N == 6) {
+    if ((Dims != 2 && Dims != 3) || Axes == 0 || Axes >= (1u << Dims))
+      return false;
+    E.GridDims = uint8_t(Dims);
+    E.GridAxes = uint8_t(Axes);
+  }
+  return (N == 3 || N == 4 || N == 6) && (N == 3 || size_t(Used) == T.size());
 }
 
 } // namespace

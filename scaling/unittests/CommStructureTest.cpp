@@ -300,6 +300,28 @@ TEST(CommStructureTest, ByteCountsPureFormsKeepNoConstant) {
   EXPECT_EQ(B.text(), "1 * W^1 / P^1");
 }
 
+TEST(CommStructureTest, ByteCountsOfABlockDecompositionsFaces) {
+  // A 3-D block decomposition of a W^3 cube over MPI_Dims_create(P, 3) = d0 x d1 x d2: the face
+  // normal to axis 0 holds (W / d1) (W / d2) doubles. At 2, 4, 8 and 16 ranks d1 d2 is 1, 2, 4
+  // and 4: 8 and 16 ranks send the same, which no W^a / P^b gives.
+  Pattern F = [](int R, int P, double W) {
+    const std::vector<int> D = dimsCreate(P, 3);
+    return exchange({(R + 1) % P}, uint64_t(8 * (W / D[1]) * (W / D[2])), 1);
+  };
+  CommStructure S;
+  Refusal Why;
+  ASSERT_TRUE(learnStructure(measureSizes(F, {2, 4, 8, 16}, {32, 64}), S, Why)) << Why.Message;
+  const BytesExpr B = sendBytes(S);
+  EXPECT_EQ(B.Coeff, 8);
+  EXPECT_EQ(B.WExp, 2);
+  EXPECT_EQ(B.GridDims, 3);
+  EXPECT_EQ(B.GridAxes, 6); // d1 and d2
+  EXPECT_EQ(B.Const, 0);
+  EXPECT_EQ(B.text(), "8 * W^2 / (d1 * d2 of Dims_create(P, 3))");
+  EXPECT_EQ(B.eval(64, 128), 8192u); // 4 x 4 x 4: 8 * 32 * 32
+  roundTrip(F, 64, {2, 4, 8, 16}, 32);
+}
+
 TEST(CommStructureTest, ByteCountsConstantTermNeedsAThirdValue) {
   // 16 + 8 W at two sizes only: any exponents fit two values, so the constant term is not
   // trusted and the call is refused at its site.

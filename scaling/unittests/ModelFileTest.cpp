@@ -231,6 +231,22 @@ TEST(ModelFileTest, SameBufferReceivesAreLearntAndRoundTrip) {
   EXPECT_EQ(Receives, 1);
 }
 
+TEST(ModelFileTest, GridByteCountsRoundTrip) {
+  OpTemplate Op;
+  Op.Proto = Event::send(SiteA, 1, 5, 0, 1);
+  Op.Bytes = BytesExpr{8, 2, 0, 0, 3, 6};
+  OpTemplate Back;
+  ASSERT_TRUE(parseOp(formatOp(Op), Back)) << formatOp(Op);
+  EXPECT_EQ(Back.Bytes.GridDims, 3);
+  EXPECT_EQ(Back.Bytes.GridAxes, 6);
+  EXPECT_EQ(Back.Bytes.eval(16, 32), 2048u); // 4 x 2 x 2: 8 * 16 * 16
+  EXPECT_EQ(formatOp(Back), formatOp(Op));
+  OpTemplate Bad;
+  std::string Text = formatOp(Op);
+  Text.replace(Text.find(":g3.6"), 5, ":g3.8"); // an axis the grid does not have
+  EXPECT_FALSE(parseOp(Text, Bad));
+}
+
 TEST(ModelFileTest, MalformedOpRefused) {
   OpTemplate Op;
   EXPECT_FALSE(parseOp("send 0aa758c0:3 nonsense", Op));

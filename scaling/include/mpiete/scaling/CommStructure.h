@@ -62,12 +62,15 @@ private:
 
 /// Message bytes as a function of (P, W): Const + Coeff * W^WExp / P^PExp, rounded; a literal
 /// when WExp and PExp are 0. Const is a halo row's ghost cells, a header: (n + 2) * 8 bytes is
-/// 16 + 8 * W^1.
+/// 16 + 8 * W^1. With GridDims (2 or 3) the divisor is instead the product of the factors of
+/// MPI_Dims_create(P, GridDims) whose bits are set in GridAxes: a face of a 3-D block
+/// decomposition, nx * ny * 8 bytes with nx = W / d0 and ny = W / d1, is 8 * W^2 / (d0 d1).
 struct BytesExpr {
   double Coeff = 0, WExp = 0, PExp = 0;
   double Const = 0;
+  uint8_t GridDims = 0, GridAxes = 0;
   uint64_t eval(double P, double W) const {
-    if (WExp == 0 && PExp == 0)
+    if (WExp == 0 && PExp == 0 && GridDims == 0)
       return uint64_t(Coeff);
     return evalPower(P, W);
   }
