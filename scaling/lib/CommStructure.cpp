@@ -611,8 +611,8 @@ bool learnColl(const std::vector<Member> &Members, size_t K, OpTemplate &Op, Ref
     return false;
   }
   if (!findBytes(Bytes, Op.Bytes)) {
-    Why = {Ref.Site,
-           Name + ": the byte count is no exact c0 + c * W^a / P^b over the measured runs"};
+    Why = {Ref.Site, Name + ": the byte count is no exact c0 + c * W^a / P^b, nor c * W^a over "
+                            "factors of MPI_Dims_create(P), over the measured runs"};
     return false;
   }
   std::vector<Event> Got;
@@ -715,7 +715,8 @@ bool learnClass(const std::vector<Member> &Members, RankClass &C, uint32_t &MaxD
     if (HasCount && !findBytes(Bytes, Op.Bytes))
       return Fail(K, RE.Block,
                   describeEvent(RE) +
-                      ": the byte count is no exact c0 + c * W^a / P^b over the measured runs");
+                      ": the byte count is no exact c0 + c * W^a / P^b, nor c * W^a over factors "
+                      "of MPI_Dims_create(P), over the measured runs");
     if (RE.Kind == EventKind::Completion)
       for (size_t J = 0; J < RE.Completed.size(); ++J) {
         Peers.clear();
