@@ -406,18 +406,6 @@ bool findBytes(const std::vector<BytesObs> &Obs, BytesExpr &Out) {
         return true;
       }
     }
-  // A block decomposition's face: W^a over some of MPI_Dims_create(P, D)'s factors (the other
-  // axes' extents), for 2-D and 3-D grids; constant-free, as the P forms above.
-  for (uint8_t D : {2, 3})
-    for (uint8_t Axes = 1; Axes < (1u << D); ++Axes)
-      for (double WExp : WExps) {
-        BytesExpr E{0, WExp, 0, 0, D, Axes};
-        E.Coeff = snap(double(F.V) * divisor(F.P, 0, D, Axes) / std::pow(F.W, WExp));
-        if (exact(E, Obs)) {
-          Out = E;
-          return true;
-        }
-      }
   // With a constant term: Const and Coeff from two observations whose W^a / P^b differ, and
   // only trusted when a third distinct value confirms them (two points fit any exponents).
   for (double WExp : WExps)
@@ -447,6 +435,19 @@ bool findBytes(const std::vector<BytesObs> &Obs, BytesExpr &Out) {
         return true;
       }
     }
+  // A block decomposition's face: W^a over some of MPI_Dims_create(P, D)'s factors (the other
+  // axes' extents), for 2-D and 3-D grids; constant-free, and last: a program the forms
+  // above explain keeps its structure.
+  for (uint8_t D : {2, 3})
+    for (uint8_t Axes = 1; Axes < (1u << D); ++Axes)
+      for (double WExp : WExps) {
+        BytesExpr E{0, WExp, 0, 0, D, Axes};
+        E.Coeff = snap(double(F.V) * divisor(F.P, 0, D, Axes) / std::pow(F.W, WExp));
+        if (exact(E, Obs)) {
+          Out = E;
+          return true;
+        }
+      }
   return false;
 }
 
