@@ -2,7 +2,11 @@
 """End-to-end test of a task farm without markers (docs/taskfarm.md, "Farms without markers")
 on test-programs/taskfarm, whose 40 tasks of 1-10 units go to whichever of 3 workers asks.
 
-usage: unmarked_e2e.py --build BUILD --source SRC --work WORK
+usage: unmarked_e2e.py --build BUILD --source SRC --work WORK [--probe]
+
+With --probe the program is built with -DTASKFARM_PROBE: its master takes each result with
+MPI_Probe(MPI_ANY_SOURCE) and an MPI_Recv from the source found, and the timing run's probes
+follow the trace as its receives do.
 
 1. `make CC=mpiete-cc`; probe-program at 4 ranks; probe-compute --program traces: the timing
    run's wildcard receives take the traced matches, so each worker computes exactly the tasks
@@ -62,6 +66,7 @@ def main():
     ap.add_argument("--build", required=True)
     ap.add_argument("--source", required=True)
     ap.add_argument("--work", required=True)
+    ap.add_argument("--probe", action="store_true")
     a = ap.parse_args()
     src = os.path.join(a.source, "test-programs", "taskfarm")
     work = os.path.abspath(a.work)
@@ -73,7 +78,10 @@ def main():
     env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                OMPI_MCA_rmaps_base_oversubscribe="1")
     cc = os.path.join(work, "cc")
-    run(["make", "CC=mpiete-cc", "O=" + cc], src, env, "make CC=mpiete-cc")
+    make = ["make", "CC=mpiete-cc", "O=" + cc]
+    if a.probe:
+        make.append("CFLAGS=-O2 -Wall -Wextra -std=c99 -DTASKFARM_PROBE")
+    run(make, src, env, "make CC=mpiete-cc")
     mpiete = os.path.join(a.build, "bin", "mpiete")
     app = os.path.join(cc, "taskfarm")
     run([mpiete, "probe-program", "-o", "traces", "-np", "4", app + ".trace"] + ARGS, work, env,

@@ -405,10 +405,10 @@ int irecv(mpiete_site_t Block, void *Buf, int Count, MPI_Datatype Type, int Sour
   R->Source = Source;
   R->SrcWorld = comms::worldRank(C, Source);
   // A wildcard takes the message the traced run's took (the status still names the sender).
-  if (Source == MPI_ANY_SOURCE && Ctx == Context::User && M.NextWild < M.NWildSources) {
-    const int Traced = M.WildSources[M.NextWild++];
-    if (Traced >= 0)
+  if (Source == MPI_ANY_SOURCE && Ctx == Context::User) {
+    if (const int Traced = tracedSource(); Traced >= 0)
       R->SrcWorld = Traced;
+    takeTracedSource();
   }
   R->Tag = Tag;
   R->CommId = C.Id;

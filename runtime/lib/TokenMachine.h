@@ -245,9 +245,9 @@ struct Machine {
   size_t OwnedCap = 0;
 
   // The traced run's matches (MPIETE_WILDCARD_SOURCES, probe-compute --program): the world
-  // rank each of this rank's user MPI_ANY_SOURCE receives took, in the order they were
-  // posted (-1: unknown, left to the token's order). The timing run then does the work the
-  // trace shows (a task farm's assignment), not the token order's.
+  // rank each of this rank's user MPI_ANY_SOURCE receives and found MPI_ANY_SOURCE probes
+  // took, in program order (-1: unknown, left to the token's order). The timing run then does
+  // the work the trace shows (a task farm's assignment), not the token order's.
   int *WildSources = nullptr;
   size_t NWildSources = 0;
   size_t NextWild = 0;
@@ -258,6 +258,18 @@ extern Machine M;
 inline Recorder &rec() { return Recorder::get(); }
 inline RankSlot &slot(int R) { return M.Slots[R]; }
 inline RankSlot &self() { return M.Slots[M.Me]; }
+
+/// The traced source of this rank's next user MPI_ANY_SOURCE receive or found probe
+/// (MPIETE_WILDCARD_SOURCES): a world rank, -1 when the trace does not say, NoTracedSource
+/// past the list (or without one). takeTracedSource() moves past it.
+constexpr int NoTracedSource = -2;
+inline int tracedSource() {
+  return M.NextWild < M.NWildSources ? M.WildSources[M.NextWild] : NoTracedSource;
+}
+inline void takeTracedSource() {
+  if (M.NextWild < M.NWildSources)
+    ++M.NextWild;
+}
 
 /// `mpiete: rank N: error: ...` and the job ends (Recorder::fail).
 [[noreturn]] void fatal(const char *Fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -266,6 +266,10 @@ bool startProbe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, MPI_Sta
     return false;
   }
   P = probeRecord(Block, Source, Tag, C);
+  // A wildcard probe finds the message the traced run's found (probe-compute --program); the
+  // caller moves past the traced source once the probe finds it.
+  if (Source == MPI_ANY_SOURCE && tracedSource() >= 0)
+    P.SrcWorld = tracedSource();
   return true;
 }
 
@@ -284,6 +288,8 @@ int probe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, MPI_Status *S
     const uint32_t I = findMatch(P, Prev);
     if (I != NoMsg) {
       probeStatus(I, Status);
+      if (Source == MPI_ANY_SOURCE)
+        takeTracedSource();
       return MPI_SUCCESS;
     }
     describeProbe(WaitWhat::Probe, Block, P);
@@ -308,6 +314,8 @@ int iprobe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, int *Flag, M
     if (I != NoMsg) {
       *Flag = 1;
       probeStatus(I, Status);
+      if (Source == MPI_ANY_SOURCE)
+        takeTracedSource(); // a probe that finds nothing was no match in the trace either
       return MPI_SUCCESS;
     }
     if (Round == 0) {

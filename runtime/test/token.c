@@ -187,10 +187,12 @@ static void wildcard(void) {
   }
 }
 
-/* 2b. The wildcard receives follow the traced run's matches (MPIETE_WILDCARD_SOURCES, written
- *     by probe-compute --program): the file gives rank 0 the senders from the last down, in
- *     turn (np 3: 2 1 2 1 2 1), against the token's own order 1 1 1 2 2 2; each sender's
- *     messages still come in its send order (tags 3, 2, 1). An Irecv is forced as a Recv is. */
+/* 2b. The wildcard receives and probes follow the traced run's matches
+ *     (MPIETE_WILDCARD_SOURCES, written by probe-compute --program): the file gives rank 0 the
+ *     senders from the last down, in turn (np 3: 2 1 2 1 2 1), against the token's own order
+ *     1 1 1 2 2 2; each sender's messages still come in its send order (tags 3, 2, 1). In
+ *     turn an MPI_Recv, an MPI_Irecv and MPI_Wait, an MPI_Probe and an MPI_Iprobe loop (each
+ *     then an MPI_Recv from the source it found) take MPI_ANY_SOURCE: each takes one entry. */
 static void wildcard_forced(void) {
   if (rank == 0) {
     int next_tag[64];
@@ -200,15 +202,30 @@ static void wildcard_forced(void) {
       const int expect = (size - 1) - i % (size - 1);
       MPI_Status st;
       int v = -1;
-      if (i % 2 == 0) {
+      if (i % 4 == 0) {
         recv_(T_ID(220), &v, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, &st);
-      } else {
+      } else if (i % 4 == 1) {
         MPI_Request req;
         CHECK_OK(mpiete_irecv(T_ID(230), &v, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG,
                               MPI_COMM_WORLD, &req));
         T_EXPECT(T_ID(230), "start");
         CHECK_OK(mpiete_wait(T_ID(232), &req, &st));
         T_EXPECT(T_ID(232), "wait");
+      } else {
+        if (i % 4 == 2) {
+          CHECK_OK(mpiete_probe(T_ID(234), MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st));
+          T_EXPECT(T_ID(234), "wait");
+        } else {
+          int flag = 0;
+          while (!flag) {
+            CHECK_OK(mpiete_iprobe(T_ID(236), MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag,
+                                   &st));
+            T_EXPECT(T_ID(236), "wait");
+          }
+        }
+        CHECK(st.MPI_SOURCE == expect, "probe %d: found %d, the trace says %d", i, st.MPI_SOURCE,
+              expect);
+        recv_(T_ID(240), &v, 1, MPI_INT, st.MPI_SOURCE, st.MPI_TAG, &st);
       }
       CHECK(st.MPI_SOURCE == expect, "receive %d: from %d, the trace says %d", i, st.MPI_SOURCE,
             expect);

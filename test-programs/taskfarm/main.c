@@ -4,6 +4,9 @@
  *   ntasks  number of tasks                                   default 60      large 300
  *   base    work per task = base * (1 + (7*id) % 10) steps     default 20000   large 5000000
  *
+ * Built with -DTASKFARM_PROBE the master takes each result with MPI_Probe(MPI_ANY_SOURCE)
+ * and an MPI_Recv from the source it found, instead of MPI_Irecv(MPI_ANY_SOURCE).
+ *
  * Rank 0 is the master, ranks 1..N-1 are workers; with 1 rank the master does
  * all tasks itself (same output).  Results are stored by task id, so the
  * output does not depend on which worker ran which task.  MPI_Reduce of the

@@ -67,10 +67,18 @@ int run_master(int ntasks, long base, result_t *results, MPI_Comm comm)
 
     /* Collect a result from whichever worker finishes first and refill it. */
     while (outstanding > 0) {
+#ifdef TASKFARM_PROBE
+        /* The classic master: probe for whichever result came first, then receive it. */
+        (void)req;
+        (void)flag;
+        MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &st);
+        MPI_Recv(buf, MAX_VALUES + 1, MPI_UNSIGNED_LONG_LONG, st.MPI_SOURCE, st.MPI_TAG, comm, &st);
+#else
         MPI_Irecv(buf, MAX_VALUES + 1, MPI_UNSIGNED_LONG_LONG, MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &req);
         MPI_Test(&req, &flag, &st);
         if (!flag)
             MPI_Wait(&req, &st);
+#endif
         outstanding--;
         MPI_Get_count(&st, MPI_UNSIGNED_LONG_LONG, &count);
         id = count >= 1 ? (int)buf[0] : -1;

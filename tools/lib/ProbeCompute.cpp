@@ -261,10 +261,12 @@ bool forEachTraceSegment(const std::string &TraceDir, size_t NRanks, DiagnosticS
 }
 
 /// The traces' wildcard matches for the timing run (MPIETE_WILDCARD_SOURCES, runtime/lib/
-/// TokenMachine.cpp): a line `rank source ...` per rank with user MPI_ANY_SOURCE receives, the
-/// world rank each took in posting order (-1 where the trace has no status: MPI_STATUS_IGNORE,
-/// a request freed or never completed). Count gets how many receives are listed; false
-/// (reported) when the traces cannot be read or are of another rank count.
+/// TokenMachine.cpp): a line `rank source ...` per rank with user MPI_ANY_SOURCE receives or
+/// found MPI_ANY_SOURCE probes, in program order, the world rank each took: a receive's from
+/// its completion's status (-1 where the trace has none: MPI_STATUS_IGNORE, a request freed or
+/// never completed); a probe's is not recorded, so it is the source of the rank's next user
+/// receive (the MPI_Recv from status.MPI_SOURCE that follows a probe). Count gets how many are
+/// listed; false (reported) when the traces cannot be read or are of another rank count.
 bool wildcardSources(const std::string &TraceDir, size_t NRanks, DiagnosticSink &Diags,
                      std::string &Text, uint64_t &Count) {
   using estimator::Event;
@@ -282,15 +284,30 @@ bool wildcardSources(const std::string &TraceDir, size_t NRanks, DiagnosticSink 
   }
   Count = 0;
   for (size_t R = 0; R < Sources.size(); ++R) {
-    std::vector<int32_t> Matched;                // per wildcard receive, in posting order
-    std::unordered_map<uint64_t, size_t> Posted; // request -> its index in Matched
+    std::vector<int32_t> Matched;                 // per wildcard receive or probe, in order
+    std::unordered_map<uint64_t, size_t> Posted;  // request -> its index in Matched
+    std::vector<size_t> Probes;                   // found probes waiting for the next receive
+    std::vector<std::pair<size_t, size_t>> Alias; // (probe, wildcard receive) indices
     Event E;
     while (Sources[R]->next(E)) {
       if (E.Context != 0)
         continue;
-      if (E.Kind == EventKind::RecvStart && E.Peer == estimator::AnySource) {
-        Posted[E.Request] = Matched.size();
+      if (E.Kind == EventKind::Probe && E.Peer == estimator::AnySource && E.Found) {
+        Probes.push_back(Matched.size());
         Matched.push_back(-1);
+      } else if (E.Kind == EventKind::RecvStart) {
+        const bool Wild = E.Peer == estimator::AnySource;
+        const size_t Index = Matched.size();
+        for (size_t P : Probes)
+          if (Wild)
+            Alias.push_back({P, Index});
+          else if (E.Peer >= 0)
+            Matched[P] = E.Peer;
+        Probes.clear();
+        if (Wild) {
+          Posted[E.Request] = Index;
+          Matched.push_back(-1);
+        }
       } else if (E.Kind == EventKind::Completion) {
         for (const estimator::CompletedRequest &Done : E.Completed)
           if (auto It = Posted.find(Done.Request); It != Posted.end()) {
@@ -304,6 +321,8 @@ bool wildcardSources(const std::string &TraceDir, size_t NRanks, DiagnosticSink 
     }
     if (Sources[R]->failed())
       return false;
+    for (auto [Probe, Receive] : Alias)
+      Matched[Probe] = Matched[Receive];
     if (Matched.empty())
       continue;
     Text += std::to_string(R);
