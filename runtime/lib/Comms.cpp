@@ -2,6 +2,7 @@
 #include "Comms.h"
 #include "HandleMap.h"
 #include "Recorder.h"
+#include "mpiete/CommId.h"
 
 #include <cstddef>
 #include <cstdlib>
@@ -19,12 +20,6 @@ struct Entry {
 static_assert(offsetof(Entry, I) == 0);
 
 constinit HandleMap<Entry *> Table;
-
-uint64_t mix(uint64_t X) { // splitmix64's finalizer
-  X = (X ^ (X >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  X = (X ^ (X >> 27)) * 0x94d049bb133111ebULL;
-  return X ^ (X >> 31);
-}
 
 /// Allocates a record with room for Size world ranks (filled by the caller).
 Entry *newEntry(uint64_t Id, int Size, int MyRank) {
@@ -115,11 +110,7 @@ void created(MPI_Comm Parent, MPI_Comm New, mpiete_site_t Block) {
   int MinWorld = worldOf(E)[0];
   for (int R = 1; R < Size; ++R)
     MinWorld = worldOf(E)[R] < MinWorld ? worldOf(E)[R] : MinWorld;
-  uint64_t Id = mix(mix(P->I.Id ^ 0x6d70696574650000ULL) + Seq);
-  Id = mix(Id + static_cast<uint64_t>(MinWorld));
-  if (Id < 2) // 0 and 1 are MPI_COMM_WORLD and MPI_COMM_SELF
-    Id += 2;
-  E->I.Id = Id;
+  E->I.Id = childCommId(P->I.Id, Seq, MinWorld); // mpiete/CommId.h
   add(New, E);
 }
 

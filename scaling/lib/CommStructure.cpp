@@ -1,6 +1,7 @@
 // Learning per-rank event sequences as functions of (r, P) from traces at several sizes, the
 // exact check that they reproduce every measured trace, and the synthetic streams.
 #include "mpiete/scaling/CommStructure.h"
+#include "mpiete/CommId.h"
 #include "mpiete/trace/TraceReader.h"
 
 #include <algorithm>
@@ -184,6 +185,52 @@ std::string BytesExpr::text() const {
   return S.str();
 }
 
+int32_t SubComm::step(int32_t P) const {
+  if (GridDims == 0)
+    return std::max(Const, 1);
+  const std::vector<int> Dims = dimsCreate(P, GridDims);
+  int32_t S = 1;
+  for (size_t K = 0; K < Dims.size(); ++K)
+    if (GridAxes & (1u << K))
+      S *= Dims[K];
+  return S;
+}
+
+void SubComm::place(int32_t R, int32_t P, int32_t &Index, int32_t &Count, int32_t &First,
+                    int32_t &Step) const {
+  const int32_t S = step(P);
+  if (K == Block) {
+    Index = R % S;
+    First = R - Index;
+    Count = std::min(S, P - First);
+    Step = 1;
+  } else {
+    First = R % S;
+    Index = R / S;
+    Count = (P - First + S - 1) / S;
+    Step = S;
+  }
+}
+
+uint64_t SubComm::id(int32_t R, int32_t P) const {
+  int32_t Index, Count, First, Step;
+  place(R, P, Index, Count, First, Step);
+  return childCommId(Parent, Seq, First);
+}
+
+std::string SubComm::text() const {
+  std::string S;
+  if (GridDims == 0) {
+    S = std::to_string(Const);
+  } else {
+    for (unsigned A = 0; A < GridDims; ++A)
+      if (GridAxes & (1u << A))
+        S += (S.empty() ? "d" : " * d") + std::to_string(A);
+    S += " of Dims_create(P, " + std::to_string(GridDims) + ")";
+  }
+  return K == Block ? "blocks of " + S + " consecutive ranks" : "every " + S + "-th rank";
+}
+
 const char *RankClass::name(Kind K) {
   switch (K) {
   case All:
@@ -250,6 +297,20 @@ static_assert(sizeof(Event) == 64 + sizeof(std::vector<estimator::CompletedReque
     E.Completed = Proto.Completed;
 }
 
+/// A communicator's lowered events with their peers and matched sources made world ranks:
+/// member k is world rank First + k * Step.
+void toWorld(std::vector<Event> &Es, int32_t First, int32_t Step) {
+  for (Event &E : Es) {
+    const bool HasPeer = E.Kind == EventKind::SendStart || E.Kind == EventKind::RecvStart ||
+                         E.Kind == EventKind::Probe;
+    if (HasPeer && E.Peer >= 0)
+      E.Peer = First + E.Peer * Step;
+    for (estimator::CompletedRequest &D : E.Completed)
+      if (D.Source >= 0)
+        D.Source = First + D.Source * Step;
+  }
+}
+
 } // namespace
 
 bool SyntheticEventSource::next(Event &E) {
@@ -271,7 +332,13 @@ bool SyntheticEventSource::next(Event &E) {
   if (Op.IsColl) {
     ++Pos;
     CollCall C = Op.Coll;
-    C.Root = Op.Peer.eval(R, P);
+    // On a sub-communicator the call is lowered among its members, as rank Index of Count.
+    int32_t Index = R, Count = P, First = 0, Step = 1;
+    if (Op.Sub.K != SubComm::None) {
+      Op.Sub.place(R, P, Index, Count, First, Step);
+      C.Comm = Op.Sub.id(R, P);
+    }
+    C.Root = Op.Peer.eval(Index, Count);
     C.Bytes = Op.Bytes.eval(P, W);
     auto &[Base, Events] = (Cache ? *Cache : *(Cache = std::make_unique<LoweredCache>()))[{
         int(C.Kind), C.Root, C.Bytes, C.Elem, C.Commutative, C.Site, C.Comm}];
@@ -279,10 +346,12 @@ bool SyntheticEventSource::next(Event &E) {
       Base = LastRequest;
       uint64_t Last = LastRequest;
       std::string Why;
-      if (!lowerCollective(C, R, P, Last, Events, Why)) {
+      if (!lowerCollective(C, Index, Count, Last, Events, Why)) {
         Failed = true;
         return false;
       }
+      if (Op.Sub.K != SubComm::None)
+        toWorld(Events, First, Step);
     }
     Lowered = &Events;
     Shift = LastRequest - Base;
@@ -290,6 +359,8 @@ bool SyntheticEventSource::next(Event &E) {
     return next(E);
   }
   copyEvent(E, Op.Proto, Op.Sources.size() == Op.Proto.Completed.size());
+  if (Op.Sub.K != SubComm::None) [[unlikely]]
+    E.Comm = Op.Sub.id(R, P);
   E.Index = Pos++;
   auto StartId = [&](uint32_t Dist) {
     return Dist < UserStarts ? starts()[(UserStarts - 1 - Dist) & StartsMask] : 0;
@@ -392,7 +463,10 @@ double snap(double X) {
   return std::abs(X - N) <= 1e-7 * std::max(1.0, std::abs(X)) ? N : X;
 }
 
-bool findBytes(const std::vector<BytesObs> &Obs, BytesExpr &Out) {
+/// The byte count's form over the observations. PreferDims (2 or 3): the grid a message's peer
+/// is a neighbour in, whose factors are tried first: 8192 / (d0 d1 of Dims_create(P, 3)) and
+/// 4096 / (d1 of Dims_create(P, 2)) agree at 2, 4, 8 and 16 ranks and part at 32.
+bool findBytes(const std::vector<BytesObs> &Obs, BytesExpr &Out, uint8_t PreferDims = 0) {
   const BytesObs &F = Obs.front();
   static constexpr double WExps[] = {0.0, 1.0, 2.0, 3.0};
   static constexpr double PExps[] = {0.0, 1.0, 0.5, 2.0, 1.0 / 3};
@@ -438,7 +512,7 @@ bool findBytes(const std::vector<BytesObs> &Obs, BytesExpr &Out) {
   // A block decomposition's face: W^a over some of MPI_Dims_create(P, D)'s factors (the other
   // axes' extents), for 2-D and 3-D grids; constant-free, and last: a program the forms
   // above explain keeps its structure.
-  for (uint8_t D : {2, 3})
+  for (uint8_t D : {PreferDims == 3 ? 3 : 2, PreferDims == 3 ? 2 : 3})
     for (uint8_t Axes = 1; Axes < (1u << D); ++Axes)
       for (double WExp : WExps) {
         BytesExpr E{0, WExp, 0, 0, D, Axes};
@@ -577,11 +651,99 @@ bool sameEvents(const std::vector<Event> &A, const std::vector<Event> &B) {
   return true;
 }
 
+/// The comm-create record of communicator Id on M's rank, or null.
+const CommCreateRecord *creationOf(const Member &M, uint64_t Id) {
+  if (size_t(M.Rank) >= M.Run->Comms.size())
+    return nullptr;
+  for (const CommCreateRecord &C : M.Run->Comms[size_t(M.Rank)])
+    if (C.NewComm == Id)
+      return &C;
+  return nullptr;
+}
+
+/// The sub-communicator every member's Ids[i] is, as a function of (r, P): its creation
+/// records' members (a block or a stride of world ranks), parent and creation count. Records
+/// Creations[i] for the caller; false with Why (at Site, about What) when none fits.
+bool learnSub(const std::vector<Member> &Members, const std::vector<uint64_t> &Ids, BlockId Site,
+              const std::string &What, SubComm &Out,
+              std::vector<const CommCreateRecord *> &Creations, Refusal &Why) {
+  Creations.clear();
+  for (size_t I = 0; I < Members.size(); ++I) {
+    const CommCreateRecord *C = creationOf(Members[I], Ids[I]);
+    if (C == nullptr || C->Members.empty()) {
+      Why = {Site, What +
+                       " on a communicator without every rank of the world whose creation "
+                       "the trace does not show (rank " +
+                       std::to_string(Members[I].Rank) + " of " +
+                       std::to_string(Members[I].Run->Ranks) + ")"};
+      return false;
+    }
+    Creations.push_back(C);
+  }
+  const uint64_t Parent = Creations.front()->Parent;
+  auto MinOf = [](const CommCreateRecord &C) {
+    return *std::min_element(C.Members.begin(), C.Members.end());
+  };
+  SubComm S;
+  S.Parent = Parent;
+  bool SeqFound = false;
+  for (uint32_t Seq = 0; Seq < 4096 && !SeqFound; ++Seq)
+    if (childCommId(Parent, Seq, MinOf(*Creations.front())) == Creations.front()->NewComm) {
+      S.Seq = Seq;
+      SeqFound = true;
+    }
+  for (const CommCreateRecord *C : Creations)
+    if (!SeqFound || C->Parent != Parent || childCommId(Parent, S.Seq, MinOf(*C)) != C->NewComm) {
+      Why = {Site, What + " on communicators made from different parents, or by different "
+                          "calls, on different ranks or runs"};
+      return false;
+    }
+  auto Fits = [&](const SubComm &Cand) {
+    for (size_t I = 0; I < Members.size(); ++I) {
+      const CommCreateRecord &C = *Creations[I];
+      int32_t Index, Count, First, Step;
+      Cand.place(Members[I].Rank, Members[I].Run->Ranks, Index, Count, First, Step);
+      if (size_t(Count) != C.Members.size())
+        return false;
+      for (int32_t K = 0; K < Count; ++K)
+        if (C.Members[size_t(K)] != First + K * Step)
+          return false;
+    }
+    return true;
+  };
+  const CommCreateRecord &F = *Creations.front();
+  for (SubComm::Kind K : {SubComm::Block, SubComm::Stride}) {
+    S.K = K;
+    S.GridDims = S.GridAxes = 0;
+    S.Const = K == SubComm::Block     ? int32_t(F.Members.size())
+              : F.Members.size() >= 2 ? F.Members[1] - F.Members[0]
+                                      : Members.front().Run->Ranks;
+    if (Fits(S)) {
+      Out = S;
+      return true;
+    }
+    for (uint8_t D : {2, 3})
+      for (uint8_t Axes = 1; Axes < (1u << D); ++Axes) {
+        S.GridDims = D;
+        S.GridAxes = Axes;
+        if (Fits(S)) {
+          Out = S;
+          return true;
+        }
+      }
+  }
+  Why = {Site, What + " on a communicator whose members are no block or stride of the world "
+                      "ranks (a constant or MPI_Dims_create factors) on every measured rank"};
+  return false;
+}
+
 /// A collective's element size and commutativity: the first that makes the runtime's lowering
 /// reproduce every member's measured messages. False with Why otherwise.
 bool learnColl(const std::vector<Member> &Members, size_t K, OpTemplate &Op, Refusal &Why) {
   const CollRecord &Ref = Members.front().Items[K].Coll;
   const std::string Name = kindName(Ref.Kind);
+  bool Sub = false;
+  std::vector<uint64_t> Ids;
   for (const Member &M : Members) {
     const Item &It = M.Items[K];
     if (It.Coll.Kind != Ref.Kind) {
@@ -589,23 +751,38 @@ bool learnColl(const std::vector<Member> &Members, size_t K, OpTemplate &Op, Ref
                            kindName(It.Coll.Kind) + ")"};
       return false;
     }
-    if (It.Coll.Comm != Ref.Comm) {
-      Why = {Ref.Site, Name + " on communicators with different ids on different ranks or runs"};
-      return false;
-    }
-    if (!It.Coll.WorldGroup) {
-      Why = {Ref.Site,
-             Name + " on a communicator without every rank of the world: its lowering at another "
-                    "size needs the communicator's members as functions of the size, "
-                    "which the structure does not learn yet"};
-      return false;
-    }
+    Sub |= !It.Coll.WorldGroup || It.Coll.Comm != Ref.Comm;
+    Ids.push_back(It.Coll.Comm);
   }
+  // On a sub-communicator: each member's place in it (on the world: rank R of P).
+  std::vector<const CommCreateRecord *> Creations;
+  if (Sub && !learnSub(Members, Ids, Ref.Site, Name, Op.Sub, Creations, Why))
+    return false;
+  struct Place {
+    int32_t Index, Count, First, Step;
+  };
+  std::vector<Place> Places;
+  for (const Member &M : Members) {
+    Place Pl{M.Rank, M.Run->Ranks, 0, 1};
+    if (Sub)
+      Op.Sub.place(M.Rank, M.Run->Ranks, Pl.Index, Pl.Count, Pl.First, Pl.Step);
+    Places.push_back(Pl);
+  }
+  // The root as a rank of the communicator: a function of the rank's index and the count.
+  auto CommRoot = [&](size_t I) {
+    const int32_t Root = Members[I].Items[K].Coll.Root;
+    const Place &Pl = Places[I];
+    if (Root < 0 || !Sub)
+      return Root;
+    const int32_t D = Root - Pl.First;
+    return D >= 0 && D % Pl.Step == 0 && D / Pl.Step < Pl.Count ? D / Pl.Step : -3;
+  };
   std::vector<PeerObs> Roots;
   std::vector<BytesObs> Bytes;
-  for (const Member &M : Members) {
-    Roots.push_back({M.Rank, M.Run->Ranks, M.Items[K].Coll.Root});
-    Bytes.push_back({double(M.Run->Ranks), M.Run->Size, M.Items[K].CollBytes});
+  for (size_t I = 0; I < Members.size(); ++I) {
+    Roots.push_back({Places[I].Index, Places[I].Count, CommRoot(I)});
+    Bytes.push_back(
+        {double(Members[I].Run->Ranks), Members[I].Run->Size, Members[I].Items[K].CollBytes});
   }
   if (!findPeer(Roots, Op.Peer)) {
     Why = {Ref.Site, Name + ": the root is no function of the rank and the size"};
@@ -621,24 +798,30 @@ bool learnColl(const std::vector<Member> &Members, size_t K, OpTemplate &Op, Ref
   for (uint32_t Elem : {8u, 4u, 16u, 2u, 1u})
     for (bool Commutative : {true, false}) {
       bool Ok = true;
-      for (const Member &M : Members) {
-        const Item &It = M.Items[K];
+      for (size_t I = 0; I < Members.size(); ++I) {
+        const Item &It = Members[I].Items[K];
         if (It.CollBytes % Elem != 0) {
           Ok = false;
           break;
         }
-        CollCall C{Ref.Kind, It.Coll.Root, It.CollBytes, Elem, Commutative, Ref.Site, Ref.Comm};
+        const Place &Pl = Places[I];
+        CollCall C{Ref.Kind, CommRoot(I), It.CollBytes, Elem, Commutative, Ref.Site, It.Coll.Comm};
         uint64_t Last = It.FirstRequest;
         Got.clear();
-        if (!lowerCollective(C, M.Rank, M.Run->Ranks, Last, Got, SimWhy) ||
-            !sameEvents(Got, It.Lowered)) {
+        if (!lowerCollective(C, Pl.Index, Pl.Count, Last, Got, SimWhy)) {
+          Ok = false;
+          break;
+        }
+        if (Sub)
+          toWorld(Got, Pl.First, Pl.Step);
+        if (!sameEvents(Got, It.Lowered)) {
           Ok = false;
           break;
         }
       }
       if (Ok) {
         Op.IsColl = true;
-        Op.Coll = {Ref.Kind, -1, 0, Elem, Commutative, Ref.Site, Ref.Comm};
+        Op.Coll = {Ref.Kind, -1, 0, Elem, Commutative, Ref.Site, Sub ? 0 : Ref.Comm};
         Op.Proto = Event{};
         Op.Proto.Block = Ref.Site;
         return true;
@@ -709,11 +892,24 @@ bool learnClass(const std::vector<Member> &Members, RankClass &C, uint32_t &MaxD
     Op.Dist = Ref[K].Dist;
     for (uint32_t D : Op.Dist)
       MaxDist = std::max(MaxDist, D);
+    // A communicator whose id differs between ranks or runs: a sub-communicator, its id
+    // computed per rank (the peers stay world ranks).
+    if (HasPeer && std::any_of(Members.begin(), Members.end(),
+                               [&](const Member &M) { return M.Items[K].E.Comm != RE.Comm; })) {
+      std::vector<uint64_t> Ids;
+      for (const Member &M : Members)
+        Ids.push_back(M.Items[K].E.Comm);
+      std::vector<const CommCreateRecord *> Creations;
+      if (!learnSub(Members, Ids, RE.Block, describeEvent(RE), Op.Sub, Creations, Why))
+        return Fail(K, Why.Site, Why.Message);
+      Op.Proto.Comm = 0;
+    }
     if (HasPeer && !findPeer(Peers, Op.Peer))
       return Fail(K, RE.Block,
                   describeEvent(RE) + ": no function of the rank and the size gives the peer on "
                                       "every measured rank");
-    if (HasCount && !findBytes(Bytes, Op.Bytes))
+    if (HasCount &&
+        !findBytes(Bytes, Op.Bytes, Op.Peer.K == PeerExpr::Grid ? Op.Peer.Dims : uint8_t(0)))
       return Fail(K, RE.Block,
                   describeEvent(RE) +
                       ": the byte count is no exact c0 + c * W^a / P^b, nor c * W^a over factors "
@@ -880,6 +1076,9 @@ std::vector<std::string> CommStructure::describe() const {
                         ", bytes " + Op.Bytes.text() + ", elements of " +
                         std::to_string(Op.Coll.Elem) + " bytes" +
                         (Op.Coll.Commutative ? "" : ", non-commutative") +
+                        (Op.Sub.K != SubComm::None
+                             ? ", on a sub-communicator of " + Op.Sub.text() + " (root as its rank)"
+                             : "") +
                         ", lowered at the target size as the runtime lowers it";
         if (std::find(Seen.begin(), Seen.end(), L) == Seen.end()) {
           Seen.push_back(L);
@@ -889,10 +1088,11 @@ std::vector<std::string> CommStructure::describe() const {
       }
       if (Op.Proto.Kind != EventKind::SendStart && Op.Proto.Kind != EventKind::RecvStart)
         continue;
-      std::string L = std::string(RankClass::name(C.K)) + ": " +
-                      estimator::formatBlock(Op.Proto.Block) +
-                      (Op.Proto.Kind == EventKind::SendStart ? " send to " : " receive from ") +
-                      Op.Peer.text() + ", bytes " + Op.Bytes.text();
+      std::string L =
+          std::string(RankClass::name(C.K)) + ": " + estimator::formatBlock(Op.Proto.Block) +
+          (Op.Proto.Kind == EventKind::SendStart ? " send to " : " receive from ") +
+          Op.Peer.text() + ", bytes " + Op.Bytes.text() +
+          (Op.Sub.K != SubComm::None ? ", on a sub-communicator of " + Op.Sub.text() : "");
       if (std::find(Seen.begin(), Seen.end(), L) == Seen.end()) {
         Seen.push_back(L);
         Lines.push_back(L);

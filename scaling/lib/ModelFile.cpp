@@ -113,8 +113,30 @@ std::string formatOp(const OpTemplate &Op) {
   // the word read as before).
   if (E.SameBuffer)
     S << " same-buffer";
+  // On a sub-communicator: sub KIND GRIDDIMS GRIDAXES CONST PARENT SEQ (files without it read
+  // as before).
+  if (Op.Sub.K != SubComm::None)
+    S << " sub " << int(Op.Sub.K) << " " << int(Op.Sub.GridDims) << " " << int(Op.Sub.GridAxes)
+      << " " << Op.Sub.Const << " " << Op.Sub.Parent << " " << Op.Sub.Seq;
   return S.str();
 }
+
+namespace {
+
+/// The words after `sub`; false when they are not a sub-communicator.
+bool parseSub(std::istringstream &S, SubComm &Sub) {
+  int K = 0, Dims = 0, Axes = 0;
+  if (!(S >> K >> Dims >> Axes >> Sub.Const >> Sub.Parent >> Sub.Seq) ||
+      (K != SubComm::Block && K != SubComm::Stride) || (Dims != 0 && Dims != 2 && Dims != 3) ||
+      (Dims != 0 && (Axes <= 0 || Axes >= (1 << Dims))) || (Dims == 0 && Sub.Const < 1))
+    return false;
+  Sub.K = SubComm::Kind(K);
+  Sub.GridDims = uint8_t(Dims);
+  Sub.GridAxes = uint8_t(Axes);
+  return true;
+}
+
+} // namespace
 
 bool parseOp(const std::string &Text, OpTemplate &Op) {
   std::istringstream S(Text);
@@ -145,6 +167,10 @@ bool parseOp(const std::string &Text, OpTemplate &Op) {
     Op.Coll.Kind = trace::CollKind(CK);
     Op.Coll.Commutative = Commutative != 0;
     Op.Coll.Site = *Si;
+    std::string Word;
+    while (S >> Word)
+      if (Word != "sub" || !parseSub(S, Op.Sub))
+        return false;
     return true;
   }
   const auto *It = std::find(std::begin(KindNames), std::end(KindNames), Kind);
@@ -166,6 +192,9 @@ bool parseOp(const std::string &Text, OpTemplate &Op) {
       E.Completed.push_back({});
     } else if (Word == "same-buffer") {
       E.SameBuffer = true;
+    } else if (Word == "sub") {
+      if (!parseSub(S, Op.Sub))
+        return false;
     } else if (Word == "free") {
       uint32_t D = 0;
       if (!(S >> D))

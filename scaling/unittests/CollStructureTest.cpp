@@ -2,6 +2,7 @@
 // runtime's algorithm sends (checked by hand on one case), every collective kept as one call
 // round-trips from 2, 4, 8 ranks to sizes where the decision table picks other algorithms,
 // and what cannot be lowered is refused at its call site.
+#include "mpiete/CommId.h"
 #include "mpiete/scaling/CollSim.h"
 #include "mpiete/scaling/CommStructure.h"
 
@@ -120,6 +121,115 @@ TEST(CollStructureTest, SubCommunicatorRefusedAtItsSite) {
   EXPECT_FALSE(learnStructure(Prog.measure({2, 4, 8}), S, Why));
   EXPECT_EQ(Why.Site, SiteB);
   EXPECT_NE(Why.Message.find("communicator without every rank"), std::string::npos) << Why.Message;
+}
+
+/// A collective on a sub-communicator made by MPI_Comm_split of the world (its first
+/// communicator-creating call): rank R's members are the block of S consecutive ranks holding R
+/// (Stride: every S-th rank from R mod S), S the first factor of MPI_Dims_create(P, 2): the
+/// process rows (or columns) of a row-major grid. Rooted kinds take the communicator's rank 0.
+struct SubProgram {
+  CollKind Kind;
+  uint64_t Bytes;
+  bool Stride = false;
+  void place(int R, int P, int &Index, int &Count, int &First, int &Step) const {
+    const int S = dimsCreate(P, 2)[0];
+    if (Stride) {
+      First = R % S, Index = R / S, Count = P / S, Step = S;
+    } else {
+      Index = R % S, First = R - Index, Count = S, Step = 1;
+    }
+  }
+  std::vector<Event> rank(int R, int P, std::vector<CollRecord> &Colls,
+                          std::vector<CommCreateRecord> &Comms) const {
+    int Index, Count, First, Step;
+    place(R, P, Index, Count, First, Step);
+    const uint64_t Id = mpiete::childCommId(0, 0, First);
+    std::vector<int32_t> Members;
+    for (int K = 0; K < Count; ++K)
+      Members.push_back(First + K * Step);
+    Comms.push_back({SiteA, 0, Id, Members});
+    const bool Rooted = collBytesFromRoot(Kind) || Kind == CollKind::Reduce;
+    const int Root = Rooted ? 0 : -1; // the communicator's rank 0
+    std::vector<Event> Es = {Event::segment(mpiete::ProgramStart, SiteB)};
+    uint64_t Req = 0;
+    Colls.push_back({SiteB, Kind, Id, Count == P, Rooted ? First : -1,
+                     collBytesFromRoot(Kind) && Index != 0 ? 0 : Bytes});
+    std::string Why;
+    const size_t From = Es.size();
+    EXPECT_TRUE(
+        lowerCollective({Kind, Root, Bytes, 8, true, SiteB, Id}, Index, Count, Req, Es, Why))
+        << Why;
+    for (size_t K = From; K < Es.size(); ++K) { // the trace names world ranks
+      if (Es[K].Kind != mpiete::estimator::EventKind::Completion && Es[K].Peer >= 0)
+        Es[K].Peer = First + Es[K].Peer * Step;
+      for (CompletedRequest &D : Es[K].Completed)
+        if (D.Source >= 0)
+          D.Source = First + D.Source * Step;
+    }
+    return Es;
+  }
+  std::vector<MeasuredRun> measure(std::vector<int> Sizes) const {
+    std::vector<MeasuredRun> Runs;
+    for (int P : Sizes) {
+      MeasuredRun Run{P, 1, {}, {}, {}};
+      for (int R = 0; R < P; ++R) {
+        Run.Colls.emplace_back();
+        Run.Comms.emplace_back();
+        Run.PerRank.push_back(rank(R, P, Run.Colls.back(), Run.Comms.back()));
+      }
+      Runs.push_back(std::move(Run));
+    }
+    return Runs;
+  }
+};
+
+TEST(CollStructureTest, SubCommunicatorsOfAGridRoundTrip) {
+  // Rows and columns of the MPI_Dims_create(P, 2) grid, learnt from 2, 4, 8 and 16 ranks (row
+  // lengths 2, 2, 4, 4), generated at 32, 36 and 64 ranks (rows of 8, 6 and 8): every event,
+  // the communicator ids included, as the runtime would record them.
+  for (bool Stride : {false, true})
+    for (CollKind Kind : {CollKind::Allreduce, CollKind::Reduce, CollKind::Bcast}) {
+      const SubProgram Prog{Kind, 4096, Stride};
+      CommStructure S;
+      Refusal Why;
+      ASSERT_TRUE(learnStructure(Prog.measure({2, 4, 8, 16}), S, Why)) << Why.Message;
+      for (int P : {32, 36, 64})
+        for (int R = 0; R < P; ++R) {
+          std::vector<CollRecord> Colls;
+          std::vector<CommCreateRecord> Comms;
+          const std::vector<Event> Want = Prog.rank(R, P, Colls, Comms);
+          SyntheticEventSource Gen(S, R, P, 1);
+          Event E;
+          size_t K = 0;
+          while (Gen.next(E)) {
+            ASSERT_LT(K, Want.size());
+            ASSERT_TRUE(sameEvent(E, Want[K])) << "stride " << Stride << " kind " << int(Kind)
+                                               << " P " << P << " rank " << R << " event " << K;
+            ++K;
+          }
+          EXPECT_FALSE(Gen.failed());
+          EXPECT_EQ(K, Want.size()) << "P " << P << " rank " << R;
+        }
+      const std::vector<std::string> Lines = S.describe();
+      ASSERT_FALSE(Lines.empty());
+      EXPECT_NE(Lines.front().find(Stride ? "every d0 of Dims_create(P, 2)-th rank"
+                                          : "blocks of d0 of Dims_create(P, 2) consecutive ranks"),
+                std::string::npos)
+          << Lines.front();
+    }
+}
+
+TEST(CollStructureTest, SubCommunicatorOfNoBlockOrStrideRefused) {
+  // Members that are neither: rank R with R xor 1's pair, but listed in reverse order.
+  Program Prog{CollKind::Allreduce, 64, -1, 5};
+  auto Runs = Prog.measure({2, 4, 8});
+  for (MeasuredRun &Run : Runs)
+    for (int R = 0; R < Run.Ranks; ++R)
+      Run.Comms.push_back({{SiteA, 0, 5, {R ^ 1, R}}});
+  CommStructure S;
+  Refusal Why;
+  EXPECT_FALSE(learnStructure(Runs, S, Why));
+  EXPECT_EQ(Why.Site, SiteB);
 }
 
 TEST(CollStructureTest, MessagesOfAnotherAlgorithmRefused) {

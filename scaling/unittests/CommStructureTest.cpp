@@ -2,6 +2,7 @@
 // traces the same pattern gives at 16 and 64 ranks exactly; patterns no function of (r, P)
 // explains are refused at their call site.
 #include "mpiete/scaling/CommStructure.h"
+#include "mpiete/CommId.h"
 
 #include <gtest/gtest.h>
 
@@ -320,6 +321,64 @@ TEST(CommStructureTest, ByteCountsOfABlockDecompositionsFaces) {
   EXPECT_EQ(B.text(), "8 * W^2 / (d1 * d2 of Dims_create(P, 3))");
   EXPECT_EQ(B.eval(64, 128), 8192u); // 4 x 4 x 4: 8 * 32 * 32
   roundTrip(F, 64, {2, 4, 8, 16}, 32);
+}
+
+TEST(CommStructureTest, AGridNeighboursBytesAreOverItsOwnGridsFactors) {
+  // f90-stencil3d's face normal to the last axis of a 3-D grid, sent to that axis's next
+  // neighbour: 8 (W / d0) (W / d1) bytes of MPI_Dims_create(P, 3) = d0 x d1 x d2. At 2, 4, 8 and
+  // 16 ranks d0 d1 is 2, 4, 4, 8, twice the d1 of MPI_Dims_create(P, 2) (1, 2, 2, 4): both
+  // forms fit there, and they part at 32 ranks (16 against 4). The peer is a 3-D grid's
+  // neighbour, so the 3-D factors are tried first.
+  Pattern F = [](int R, int P, double W) {
+    const std::vector<int> D = dimsCreate(P, 3);
+    const int Next = R % D[2] + 1 < D[2] ? R + 1 : ProcNull;
+    return exchange({Next}, uint64_t(8 * (W / D[0]) * (W / D[1])), 1);
+  };
+  CommStructure S;
+  Refusal Why;
+  ASSERT_TRUE(learnStructure(measure(F, {2, 4, 8, 16}, 32), S, Why)) << Why.Message;
+  const BytesExpr B = sendBytes(S);
+  EXPECT_EQ(B.GridDims, 3);
+  EXPECT_EQ(B.GridAxes, 3); // d0 and d1
+  roundTrip(F, 32, {2, 4, 8, 16}, 32);
+}
+
+TEST(CommStructureTest, PointToPointOnASubCommunicator) {
+  // Pairs (r xor 1) exchanging on the communicator MPI_Comm_split made of each pair (its id
+  // differs per pair): the peers stay world ranks, the id is computed for every rank.
+  auto Id = [](int R) { return mpiete::childCommId(0, 0, R - R % 2); };
+  Pattern F = [&](int R, int P, double) {
+    std::vector<Event> Es = exchange({(R ^ 1) < P ? (R ^ 1) : ProcNull}, 64, 2);
+    for (Event &E : Es)
+      if (E.Kind == mpiete::estimator::EventKind::SendStart ||
+          E.Kind == mpiete::estimator::EventKind::RecvStart)
+        E.Comm = Id(R);
+    return Es;
+  };
+  std::vector<MeasuredRun> Runs = measure(F, {2, 4, 8});
+  for (MeasuredRun &Run : Runs)
+    for (int R = 0; R < Run.Ranks; ++R)
+      Run.Comms.push_back({{SiteA, 0, Id(R), {R - R % 2, R - R % 2 + 1}}});
+  CommStructure S;
+  Refusal Why;
+  ASSERT_TRUE(learnStructure(Runs, S, Why)) << Why.Message;
+  Event E;
+  for (int R = 0; R < 64; ++R) {
+    const std::vector<Event> Want = F(R, 64, 1);
+    SyntheticEventSource Gen(S, R, 64, 1);
+    size_t K = 0;
+    while (Gen.next(E)) {
+      ASSERT_LT(K, Want.size());
+      ASSERT_TRUE(sameEvent(E, Want[K])) << "rank " << R << " event " << K;
+      ++K;
+    }
+    EXPECT_EQ(K, Want.size());
+  }
+  // Without the creation records the differing ids are refused at the call.
+  for (MeasuredRun &Run : Runs)
+    Run.Comms.clear();
+  EXPECT_FALSE(learnStructure(Runs, S, Why));
+  EXPECT_EQ(Why.Site, SiteA);
 }
 
 TEST(CommStructureTest, ByteCountsConstantTermNeedsAThirdValue) {

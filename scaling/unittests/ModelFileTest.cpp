@@ -247,6 +247,33 @@ TEST(ModelFileTest, GridByteCountsRoundTrip) {
   EXPECT_FALSE(parseOp(Text, Bad));
 }
 
+TEST(ModelFileTest, SubCommunicatorsRoundTrip) {
+  for (bool Coll : {false, true}) {
+    OpTemplate Op;
+    if (Coll) {
+      Op.IsColl = true;
+      Op.Coll = {CollKind::Allreduce, -1, 0, 8, true, SiteA, 0};
+      Op.Proto.Block = SiteA;
+    } else {
+      Op.Proto = Event::send(SiteA, 1, 5, 0, 1);
+    }
+    Op.Sub.K = SubComm::Stride;
+    Op.Sub.GridDims = 3;
+    Op.Sub.GridAxes = 5;
+    Op.Sub.Parent = 0x31085cb98957d260ULL;
+    Op.Sub.Seq = 2;
+    OpTemplate Back;
+    ASSERT_TRUE(parseOp(formatOp(Op), Back)) << formatOp(Op);
+    EXPECT_EQ(Back.Sub.K, SubComm::Stride);
+    EXPECT_EQ(Back.Sub.GridAxes, 5);
+    EXPECT_EQ(Back.Sub.Parent, Op.Sub.Parent);
+    EXPECT_EQ(Back.Sub.id(7, 64), Op.Sub.id(7, 64));
+    EXPECT_EQ(formatOp(Back), formatOp(Op));
+    OpTemplate Bad;
+    EXPECT_FALSE(parseOp(formatOp(Op) + " sub 3 0 0 1 0 0", Bad)); // no such kind
+  }
+}
+
 TEST(ModelFileTest, MalformedOpRefused) {
   OpTemplate Op;
   EXPECT_FALSE(parseOp("send 0aa758c0:3 nonsense", Op));

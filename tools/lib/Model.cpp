@@ -67,6 +67,7 @@ bool readRun(const ModelRun &Run, DiagnosticSink &Diags, MeasuredRun &Out) {
                          .string()))
       return false;
     Out.Colls.emplace_back();
+    Out.Comms.emplace_back();
     trace::Record Rec;
     std::set<uint64_t> WorldGroups = {0}; // communicators holding every rank in world order
     std::vector<int32_t> World(size_t(Run.Ranks));
@@ -75,6 +76,8 @@ bool readRun(const ModelRun &Run, DiagnosticSink &Diags, MeasuredRun &Out) {
     while (Reader.next(Rec)) {
       if (Rec.Kind == trace::RecordKind::CommCreate && Rec.HasNew && Rec.Members == World)
         WorldGroups.insert(Rec.NewComm);
+      if (Rec.Kind == trace::RecordKind::CommCreate && Rec.HasNew) // members: a sub-communicator
+        Out.Comms.back().push_back({Rec.Block, Rec.Parent, Rec.NewComm, Rec.Members});
       if (Rec.Kind == trace::RecordKind::Collective)
         Out.Colls.back().push_back(
             {Rec.Block, Rec.Coll, Rec.Comm, WorldGroups.count(Rec.Comm) > 0, Rec.Root, Rec.Bytes});

@@ -80,6 +80,29 @@ private:
   uint64_t evalPower(double P, double W) const;
 };
 
+/// A sub-communicator as a function of (r, P): rank r's members are a block of S consecutive
+/// world ranks (r - r mod S, ..., the block's last: MPI_Comm_split by r / S, a process row of a
+/// row-major grid, a slab of a Cartesian grid) or every S-th (r mod S, r mod S + S, ...: a
+/// column), in world order; S a constant or the product of some factors of MPI_Dims_create(P,
+/// 2 or 3). Its id is the runtime's (mpiete/CommId.h): made by the Seq-th communicator-creating
+/// call on the communicator Parent, which every rank shares.
+struct SubComm {
+  enum Kind : uint8_t { None, Block, Stride };
+  Kind K = None;
+  uint8_t GridDims = 0, GridAxes = 0; ///< S from MPI_Dims_create(P, GridDims); else Const
+  int32_t Const = 0;
+  uint64_t Parent = 0;
+  uint32_t Seq = 0;
+
+  int32_t step(int32_t P) const; ///< S at P ranks (at least 1)
+  /// Rank R's place: its index in the communicator, the member count, the first member's world
+  /// rank and the distance between members (world rank of member k: First + k * Step).
+  void place(int32_t R, int32_t P, int32_t &Index, int32_t &Count, int32_t &First,
+             int32_t &Step) const;
+  uint64_t id(int32_t R, int32_t P) const;
+  std::string text() const;
+};
+
 /// One event of a rank class's sequence: the measured record with its varying fields as
 /// functions; or one collective call (IsColl), lowered at the target size by the runtime's own
 /// lowering (CollSim.h) with its root and size as functions.
@@ -87,6 +110,10 @@ struct OpTemplate {
   Event Proto;
   PeerExpr Peer;
   BytesExpr Bytes;
+  /// On a sub-communicator: its members and id. A collective's Peer (its root) is then a rank
+  /// of the communicator, a function of the rank's index and the member count; a
+  /// point-to-point event's peer stays a world rank and only its communicator id is computed.
+  SubComm Sub;
   std::vector<PeerExpr> Sources; ///< the completed receives' matched sources
   /// Per completed request: the matched tag, and the tag recorded when the source is
   /// PROC_NULL (MPI's empty status), which only some ranks see.
@@ -120,11 +147,21 @@ struct CollRecord {
   uint64_t Bytes = 0; ///< what this rank contributes (the trace format's field)
 };
 
+/// A trace's comm-create record: the call that made communicator NewComm from Parent, and its
+/// members' world ranks in the new communicator's order.
+struct CommCreateRecord {
+  BlockId Site = 0;
+  uint64_t Parent = 0, NewComm = 0;
+  std::vector<int32_t> Members;
+};
+
 struct MeasuredRun {
   int Ranks = 0;
   double Size = 1;
   std::vector<std::vector<Event>> PerRank;
   std::vector<std::vector<CollRecord>> Colls; ///< per rank, in order (empty: none recorded)
+  /// Per rank, the communicators it was made a member of (empty: none recorded).
+  std::vector<std::vector<CommCreateRecord>> Comms;
 };
 
 struct CommStructure {
