@@ -15,6 +15,7 @@
 #include "mpiete/support/Version.h"
 #include "mpiete/tools/Commands.h"
 #include "mpiete/tools/Launcher.h"
+#include "mpiete/trace/TraceReader.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -262,67 +263,63 @@ bool forEachTraceSegment(const std::string &TraceDir, size_t NRanks, DiagnosticS
 
 /// The traces' wildcard matches for the timing run (MPIETE_WILDCARD_SOURCES, runtime/lib/
 /// TokenMachine.cpp): a line `rank source ...` per rank with user MPI_ANY_SOURCE receives or
-/// found MPI_ANY_SOURCE probes, in program order, the world rank each took: a receive's from
-/// its completion's status (-1 where the trace has none: MPI_STATUS_IGNORE, a request freed or
-/// never completed); a probe's is not recorded, so it is the source of the rank's next user
-/// receive (the MPI_Recv from status.MPI_SOURCE that follows a probe). Count gets how many are
+/// MPI_ANY_SOURCE probes that found a message, in program order, the world rank each took: a
+/// receive's from its completion's status (-1 where the trace has none: MPI_STATUS_IGNORE, a
+/// request freed or never completed), a probe's the source it found. Count gets how many are
 /// listed; false (reported) when the traces cannot be read or are of another rank count.
 bool wildcardSources(const std::string &TraceDir, size_t NRanks, DiagnosticSink &Diags,
                      std::string &Text, uint64_t &Count) {
-  using estimator::Event;
-  using estimator::EventKind;
-  std::vector<std::unique_ptr<estimator::TraceEventSource>> Sources;
-  if (!openTraceDirectory(TraceDir, Diags, Sources))
-    return false;
-  if (Sources.size() != NRanks) {
+  auto RankFile = [&](size_t R) {
+    return (fs::path(TraceDir) / ("rank" + std::to_string(R) + ".trace")).string();
+  };
+  if (!fs::exists(RankFile(0)) || !fs::exists(RankFile(NRanks - 1)) ||
+      fs::exists(RankFile(NRanks))) {
     Diags.error(DiagLoc{TraceDir},
-                "the traces are of " + std::to_string(Sources.size()) +
-                    " ranks, the timing run of " + std::to_string(NRanks) +
-                    ": --program needs the same program and ranks",
+                "no traces of " + std::to_string(NRanks) + " ranks (rank0.trace .. rank" +
+                    std::to_string(NRanks - 1) +
+                    ".trace): --program needs the same program and ranks",
                 "probe");
     return false;
   }
   Count = 0;
-  for (size_t R = 0; R < Sources.size(); ++R) {
-    std::vector<int32_t> Matched;                 // per wildcard receive or probe, in order
-    std::unordered_map<uint64_t, size_t> Posted;  // request -> its index in Matched
-    std::vector<size_t> Probes;                   // found probes waiting for the next receive
-    std::vector<std::pair<size_t, size_t>> Alias; // (probe, wildcard receive) indices
-    Event E;
-    while (Sources[R]->next(E)) {
-      if (E.Context != 0)
+  for (size_t R = 0; R < NRanks; ++R) {
+    trace::TraceReader Reader(Diags);
+    if (!Reader.open(RankFile(R)))
+      return false;
+    std::vector<int32_t> Matched;                // per wildcard receive or probe, in order
+    std::unordered_map<uint64_t, size_t> Posted; // request -> its index in Matched
+    trace::Record Rec;
+    while (Reader.next(Rec)) {
+      if (Rec.Ctx != Context::User)
         continue;
-      if (E.Kind == EventKind::Probe && E.Peer == estimator::AnySource && E.Found) {
-        Probes.push_back(Matched.size());
-        Matched.push_back(-1);
-      } else if (E.Kind == EventKind::RecvStart) {
-        const bool Wild = E.Peer == estimator::AnySource;
-        const size_t Index = Matched.size();
-        for (size_t P : Probes)
-          if (Wild)
-            Alias.push_back({P, Index});
-          else if (E.Peer >= 0)
-            Matched[P] = E.Peer;
-        Probes.clear();
-        if (Wild) {
-          Posted[E.Request] = Index;
+      switch (Rec.Kind) {
+      case trace::RecordKind::Recv:
+        if (Rec.Peer == trace::AnySource) {
+          Posted[Rec.Request] = Matched.size();
           Matched.push_back(-1);
         }
-      } else if (E.Kind == EventKind::Completion) {
-        for (const estimator::CompletedRequest &Done : E.Completed)
+        break;
+      case trace::RecordKind::Probe:
+        if (Rec.Peer == trace::AnySource && Rec.Found)
+          Matched.push_back(Rec.MatchedSource >= 0 ? Rec.MatchedSource : -1);
+        break;
+      case trace::RecordKind::Wait:
+        for (const trace::Completion &Done : Rec.Completions)
           if (auto It = Posted.find(Done.Request); It != Posted.end()) {
-            if (Done.Source >= 0)
+            if (Done.Recv && Done.Source >= 0)
               Matched[It->second] = Done.Source;
             Posted.erase(It);
           }
-      } else if (E.Kind == EventKind::RequestFree) {
-        Posted.erase(E.Request);
+        break;
+      case trace::RecordKind::RequestFree:
+        Posted.erase(Rec.Request);
+        break;
+      default:
+        break;
       }
     }
-    if (Sources[R]->failed())
+    if (!Reader.ok())
       return false;
-    for (auto [Probe, Receive] : Alias)
-      Matched[Probe] = Matched[Receive];
     if (Matched.empty())
       continue;
     Text += std::to_string(R);
