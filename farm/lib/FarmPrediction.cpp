@@ -109,6 +109,14 @@ void setUp(FarmPrediction &P, const RecognizedFarm &Farm,
   S.Start = Farm.ReplayStart;
 }
 
+/// The replay reached the farm (its start and end are inside the prediction region).
+bool inRegion(const RecognizedFarm &Farm, std::string &WhyNot) {
+  if (Farm.ReplayStart >= 0 && Farm.ReplayEnd >= 0)
+    return true;
+  WhyNot = "the prediction region does not hold the farm";
+  return false;
+}
+
 /// Re-simulates P.Setup and compares the outcome with the traced assignment.
 void simulate(FarmPrediction &P, const estimator::NetworkModel &Net) {
   const FarmSetup &S = P.Setup;
@@ -137,10 +145,8 @@ std::optional<FarmPrediction> predictFarm(const RecognizedFarm &Farm, const Farm
              std::to_string(Farm.TracedWorkerOfTask.size()) + " work messages";
     return std::nullopt;
   }
-  if (Farm.ReplayStart < 0 || Farm.ReplayEnd < 0) {
-    WhyNot = "the prediction region does not hold the farm";
+  if (!inRegion(Farm, WhyNot))
     return std::nullopt;
-  }
   FarmPrediction P;
   P.Farm = Farm;
   P.Measured = C.measuredCount();
@@ -170,10 +176,8 @@ std::optional<FarmPrediction> predictUnmarkedFarm(const RecognizedFarm &Farm,
     WhyNot = "the replay does not show each task's result after its work message";
     return std::nullopt;
   }
-  if (Farm.ReplayStart < 0 || Farm.ReplayEnd < 0) {
-    WhyNot = "the prediction region does not hold the farm";
+  if (!inRegion(Farm, WhyNot))
     return std::nullopt;
-  }
   FarmPrediction P;
   P.Farm = Farm;
   P.Unmarked = true;

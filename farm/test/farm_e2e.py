@@ -25,11 +25,12 @@ import argparse
 import itertools
 import json
 import os
-import shutil
-import subprocess
 import sys
 
 import yaml
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from farm_util import fail, run, work_env  # noqa: E402
 
 CASES = {
     # program: (arguments, --tasks-subset, grid, measured parameters, language: "c" builds with
@@ -56,18 +57,6 @@ CASES = {
 }
 
 
-def fail(msg):
-    print("FAIL: " + msg)
-    sys.exit(1)
-
-
-def run(argv, cwd, env, what):
-    p = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=240)
-    if p.returncode != 0:
-        fail(f"{what}: exit {p.returncode}\n{p.stdout}\n{p.stderr}")
-    return p
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True)
@@ -78,14 +67,7 @@ def main():
     args, stride, grid, measured, language = CASES[a.program]
     src = os.path.join(a.source, "test-programs", a.program)
     work = os.path.abspath(a.work)
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    env = dict(os.environ)
-    env["PATH"] = os.path.join(a.build, "bin") + os.pathsep + env["PATH"]
-    env.pop("MPIETE_CC", None)
-    env.pop("MPIETE_FC", None)
-    env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-               OMPI_MCA_rmaps_base_oversubscribe="1")
+    env = work_env(a.build, work)
     cc, ref = os.path.join(work, "cc"), os.path.join(work, "ref")
     if language == "fortran":  # the directives are comments: no header to find
         run(["make", "FC=mpiete-fc", "O=" + cc], src, env, "make FC=mpiete-fc")

@@ -23,27 +23,16 @@ Exits 1 with the failing step's message.
 import argparse
 import json
 import os
-import shutil
-import subprocess
 import sys
 
 import yaml
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from farm_util import fail, run, work_env  # noqa: E402
+
 ARGS = ["40", "2000000"]
 TASKS = 40
 TASK_SEGMENT = ("worker.c:15", "worker.c:30")  # MPI_Recv -> MPI_Send in run_worker
-
-
-def fail(msg):
-    print("FAIL: " + msg)
-    sys.exit(1)
-
-
-def run(argv, cwd, env, what):
-    p = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=240)
-    if p.returncode != 0:
-        fail(f"{what}: exit {p.returncode}\n{p.stdout}\n{p.stderr}")
-    return p
 
 
 def task_segments(machine, blocks):
@@ -70,13 +59,7 @@ def main():
     a = ap.parse_args()
     src = os.path.join(a.source, "test-programs", "taskfarm")
     work = os.path.abspath(a.work)
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    env = dict(os.environ)
-    env["PATH"] = os.path.join(a.build, "bin") + os.pathsep + env["PATH"]
-    env.pop("MPIETE_CC", None)
-    env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-               OMPI_MCA_rmaps_base_oversubscribe="1")
+    env = work_env(a.build, work)
     cc = os.path.join(work, "cc")
     make = ["make", "CC=mpiete-cc", "O=" + cc]
     if a.probe:
