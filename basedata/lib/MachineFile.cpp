@@ -106,6 +106,8 @@ void writeMachineFile(std::ostream &OS, const MachineFile &File) {
     E << YAML::EndSeq;
     E << YAML::Key << "sampled_seconds" << YAML::Value << P.SampledSeconds;
   }
+  if (!P.WildcardsFrom.empty())
+    E << YAML::Key << "wildcards_from" << YAML::Value << P.WildcardsFrom;
   E << YAML::EndMap;
   E << YAML::Key << "timer_overhead_seconds" << YAML::Value << File.TimerOverheadSeconds;
   E << YAML::Key << "ranks" << YAML::Value << YAML::BeginSeq;
@@ -205,7 +207,8 @@ bool readProvenance(YamlParser &P, const YAML::Node &Root, MachineProvenance &Ou
       P.finite(Prov, "probe_seconds", Out.ProbeSeconds, 0, MaxSeconds, false) &&
       readInt(P, Prov, "sample_cap", Out.SampleCap, 0, MaxRanks) &&
       readInt(P, Prov, "sample_stride", Out.SampleStride, 0, 1 << 20) &&
-      P.finite(Prov, "sampled_seconds", Out.SampledSeconds, 0, MaxSeconds, false);
+      P.finite(Prov, "sampled_seconds", Out.SampledSeconds, 0, MaxSeconds, false) &&
+      P.string(Prov, "wildcards_from", Out.WildcardsFrom, false);
   for (const auto &[Key, List] :
        {std::pair<const char *, std::vector<std::string> *>{"capped_loops", &Out.CappedLoops},
         {"sampled_loops", &Out.SampledLoops}}) {

@@ -15,7 +15,9 @@ follow the trace as its receives do.
    number in the master's trace) varies by less than 3x (room for a busy machine's spikes).
    In the token's own order the tasks differ, and that ratio by 20-60x.
 2. estimate: the farm is found in the trace alone (no machine.tasks.yaml) and re-simulated, in
-   text, YAML and JSON, the workers' traced and predicted tasks adding up to 40.
+   text, YAML and JSON, the workers' traced and predicted tasks adding up to 40; from timing
+   data of a probe-compute without --program too, with a note that its tasks are not the
+   traced ones (and without that note from the one with --program).
 3. A cluster whose last node (rank 3) takes a copy of machine.yaml with rank 3's times x3:
    r_s of worker 3 is 3, and the re-simulation gives it fewer tasks than either other worker.
 Exits 1 with the failing step's message.
@@ -83,7 +85,10 @@ def main():
 
     base = [mpiete, "estimate", "--program", "traces", "--machine", "machine.yaml", "--network",
             "network.yaml"]
-    text = run(base, work, env, "estimate").stdout
+    p = run(base, work, env, "estimate")
+    text = p.stdout
+    if "wildcard receives took the token's order" in p.stderr:
+        fail("a timing run that followed the trace is said not to:\n" + p.stderr)
     head = (f"task farm: re-simulated (seed 000): master rank 0, 3 workers, {TASKS} tasks found "
             "in the trace (unmarked")
     if head not in text:
@@ -107,6 +112,15 @@ def main():
         ratios = [t / u for t, u in zip(series[r][1], units)]
         if len(ratios) != traced[r] or max(ratios) > 3 * min(ratios):
             fail(f"worker {r}'s task times {series[r][1]} are not its traced tasks' sizes {units}")
+
+    # 2b. Timing data taken in the token's order (no --program) is re-simulated too, with a
+    # note that its tasks are not the traced ones.
+    run([mpiete, "probe-compute", "-o", "token.yaml", "-np", "4", app + ".timing"] + ARGS, work,
+        env, "probe-compute")
+    p = run([mpiete, "estimate", "--program", "traces", "--machine", "token.yaml", "--network",
+             "network.yaml"], work, env, "estimate (token order)")
+    if head not in p.stdout or "wildcard receives took the token's order" not in p.stderr:
+        fail("the token-order timing data: no re-simulation, or no note:\n" + p.stderr)
 
     # 3. A slower node for rank 3: its r_s, and fewer tasks.
     m = yaml.safe_load(open(os.path.join(work, "machine.yaml")))

@@ -13,6 +13,7 @@
 #include "mpiete/tools/Commands.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -332,6 +333,20 @@ int runEstimate(const CommandArgs &Args) {
       Farm = farm::predictUnmarkedFarm(*F, Scan->replayedTaskTimes(*F), Factors, *Net, WhyNot);
       if (Farm)
         farm::applyFarm(R, *Farm);
+      // Each task's time is the timing run's for the worker's j-th task: the traced task only
+      // when that run took the traced wildcard matches (docs/taskfarm.md).
+      std::error_code Ec;
+      const std::string &From = Data.MachineProv.WildcardsFrom;
+      if (Farm && (From.empty() || !std::filesystem::equivalent(From, Opt["--program"], Ec)))
+        Diags.note({Opt["--machine"], 0, 0},
+                   "the timing probe's wildcard receives " +
+                       (From.empty() ? std::string("took the token's order")
+                                     : "followed the traces in '" + From + "'") +
+                       ", not the matches of '" + Opt["--program"] +
+                       "': a worker's tasks there are not the ones traced, and the re-simulated "
+                       "tasks take other tasks' times; run probe-compute --program " +
+                       Opt["--program"],
+                   "estimate");
       else
         Diags.warning(Tool,
                       "the task farm of rank " + std::to_string(F->Master) +

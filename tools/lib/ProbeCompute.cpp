@@ -851,6 +851,8 @@ int runProbeCompute(const CommandArgs &Args) {
   MachineFile Machine;
   Machine.Provenance = provenanceOf(Launch, Ranks, blockMapOf(Program));
   Machine.Provenance.ProbeSeconds = ProbeSeconds;
+  if (Forced)
+    Machine.Provenance.WildcardsFrom = O.Program;
   if (Capped) {
     Machine.Provenance.SampleCap = O.Cap;
     Machine.Provenance.CappedLoops = CappedLoops;

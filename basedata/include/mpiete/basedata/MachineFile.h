@@ -79,6 +79,9 @@ struct MachineProvenance {
   int SampleStride = 0;
   std::vector<std::string> SampledLoops;
   double SampledSeconds = 0;
+  /// probe-compute --program: the traces whose wildcard matches the run's MPI_ANY_SOURCE
+  /// receives and probes took (empty: the token's own order).
+  std::string WildcardsFrom;
 };
 
 struct MachineFile {
