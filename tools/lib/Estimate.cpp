@@ -331,12 +331,12 @@ int runEstimate(const CommandArgs &Args) {
         return 1;
       std::string WhyNot;
       Farm = farm::predictUnmarkedFarm(*F, Scan->replayedTaskTimes(*F), Factors, *Net, WhyNot);
-      if (Farm)
-        farm::applyFarm(R, *Farm);
       // Each task's time is the timing run's for the worker's j-th task: the traced task only
       // when that run took the traced wildcard matches (docs/taskfarm.md).
       std::error_code Ec;
       const std::string &From = Data.MachineProv.WildcardsFrom;
+      if (Farm)
+        farm::applyFarm(R, *Farm);
       if (Farm && (From.empty() || !std::filesystem::equivalent(From, Opt["--program"], Ec)))
         Diags.note({Opt["--machine"], 0, 0},
                    "the timing probe's wildcard receives " +
@@ -347,7 +347,7 @@ int runEstimate(const CommandArgs &Args) {
                        "tasks take other tasks' times; run probe-compute --program " +
                        Opt["--program"],
                    "estimate");
-      else
+      if (!Farm)
         Diags.warning(Tool,
                       "the task farm of rank " + std::to_string(F->Master) +
                           " (found in the trace) keeps the traced assignment: " + WhyNot,
