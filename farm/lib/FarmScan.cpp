@@ -132,6 +132,15 @@ void FarmScan::finish() {
     Next->finish();
 }
 
+std::set<std::pair<int, BlockId>> FarmScan::resultSites(const RecognizedFarm &F) const {
+  std::set<std::pair<int, BlockId>> Sites;
+  for (int W : F.Workers)
+    for (const Send &S : Logs[size_t(W)].Sends)
+      if (S.Dest == F.Master)
+        Sites.insert({W, S.Site});
+  return Sites;
+}
+
 std::optional<RecognizedFarm> FarmScan::recognize() const {
   if (GaveUp)
     return std::nullopt;
@@ -196,11 +205,7 @@ std::optional<RecognizedFarm> FarmScan::recognize() const {
   if (Unmarked) {
     // The first work message's start on the master; the end of the receive (or wait) that
     // took the last message a worker sent the master from its own send sites (its results).
-    std::set<std::pair<int, BlockId>> ResultSites;
-    for (int W : F.Workers)
-      for (const Send &S : Logs[size_t(W)].Sends)
-        if (S.Dest == F.Master)
-          ResultSites.insert({W, S.Site});
+    const std::set<std::pair<int, BlockId>> ResultSites = resultSites(F);
     for (const Arrow &A : Arrows) {
       if (A.Source == F.Master && A.Tag == F.WorkTag && WorkSites.count(A.SendSite) &&
           (F.ReplayStart < 0 || A.SendBegin < F.ReplayStart))
@@ -228,11 +233,7 @@ std::vector<TimeNs> FarmScan::replayedTaskTimes(const RecognizedFarm &F) const {
   // the order they were matched (one tag, one pair of ranks: MPI's non-overtaking order).
   // Only messages sent at the user's own send sites count: a lowered collective's messages
   // have the collective's site.
-  std::set<std::pair<int, BlockId>> UserSites;
-  for (int R : F.Workers)
-    for (const Send &S : Logs[size_t(R)].Sends)
-      if (S.Dest == F.Master)
-        UserSites.insert({R, S.Site});
+  std::set<std::pair<int, BlockId>> UserSites = resultSites(F);
   for (const Send &S : Logs[size_t(F.Master)].Sends)
     if (S.Tag == F.WorkTag)
       UserSites.insert({F.Master, S.Site});

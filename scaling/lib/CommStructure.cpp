@@ -126,16 +126,41 @@ std::string PeerExpr::text() const {
 
 namespace {
 
+/// The product of MPI_Dims_create(P, Dims)'s factors whose bits are set in Axes. A generated
+/// stream asks it per event of a sub-communicator at one P: the last answers are kept, so the
+/// factorisation (and its vector) is not redone per event.
+int32_t dimsProduct(int32_t P, uint8_t Dims, uint8_t Axes) {
+  struct Memo {
+    int32_t P;
+    uint8_t Dims, Axes;
+    int32_t V;
+  };
+  thread_local Memo Last[4] = {};
+  thread_local unsigned Next = 0;
+  for (const Memo &M : Last)
+    if (M.P == P && M.Dims == Dims && M.Axes == Axes && M.P != 0)
+      return M.V;
+  const std::vector<int> D = dimsCreate(P, Dims);
+  int32_t V = 1;
+  for (size_t K = 0; K < D.size(); ++K)
+    if (Axes & (1u << K))
+      V *= D[K];
+  Last[Next++ % 4] = {P, Dims, Axes, V};
+  return V;
+}
+
+/// "d0 * d2 of Dims_create(P, 3)": the factors dimsProduct multiplies.
+std::string dimsText(uint8_t Dims, uint8_t Axes) {
+  std::string S;
+  for (unsigned K = 0; K < Dims; ++K)
+    if (Axes & (1u << K))
+      S += (S.empty() ? "d" : " * d") + std::to_string(K);
+  return S + " of Dims_create(P, " + std::to_string(Dims) + ")";
+}
+
 /// P^PExp, or with GridDims the product of MPI_Dims_create(P, GridDims)'s factors in GridAxes.
 double divisor(double P, double PExp, uint8_t GridDims, uint8_t GridAxes) {
-  if (GridDims == 0)
-    return std::pow(P, PExp);
-  const std::vector<int> Dims = dimsCreate(int(P), GridDims);
-  double D = 1;
-  for (size_t K = 0; K < Dims.size(); ++K)
-    if (GridAxes & (1u << K))
-      D *= Dims[K];
-  return D;
+  return GridDims == 0 ? std::pow(P, PExp) : double(dimsProduct(int32_t(P), GridDims, GridAxes));
 }
 
 } // namespace
@@ -170,15 +195,7 @@ std::string BytesExpr::text() const {
   if (WExp != 0)
     S << " * W^" << WExp;
   if (GridDims != 0) {
-    // "/ (d0 * d1 of Dims_create(P, 3))"
-    S << " / (";
-    bool First = true;
-    for (unsigned K = 0; K < GridDims; ++K)
-      if (GridAxes & (1u << K)) {
-        S << (First ? "" : " * ") << "d" << K;
-        First = false;
-      }
-    S << " of Dims_create(P, " << int(GridDims) << "))";
+    S << " / (" << dimsText(GridDims, GridAxes) << ")";
   } else if (PExp != 0) {
     S << " / P^" << PExp;
   }
@@ -186,14 +203,7 @@ std::string BytesExpr::text() const {
 }
 
 int32_t SubComm::step(int32_t P) const {
-  if (GridDims == 0)
-    return std::max(Const, 1);
-  const std::vector<int> Dims = dimsCreate(P, GridDims);
-  int32_t S = 1;
-  for (size_t K = 0; K < Dims.size(); ++K)
-    if (GridAxes & (1u << K))
-      S *= Dims[K];
-  return S;
+  return GridDims == 0 ? std::max(Const, 1) : dimsProduct(P, GridDims, GridAxes);
 }
 
 void SubComm::place(int32_t R, int32_t P, int32_t &Index, int32_t &Count, int32_t &First,
@@ -219,15 +229,7 @@ uint64_t SubComm::id(int32_t R, int32_t P) const {
 }
 
 std::string SubComm::text() const {
-  std::string S;
-  if (GridDims == 0) {
-    S = std::to_string(Const);
-  } else {
-    for (unsigned A = 0; A < GridDims; ++A)
-      if (GridAxes & (1u << A))
-        S += (S.empty() ? "d" : " * d") + std::to_string(A);
-    S += " of Dims_create(P, " + std::to_string(GridDims) + ")";
-  }
+  const std::string S = GridDims == 0 ? std::to_string(Const) : dimsText(GridDims, GridAxes);
   return K == Block ? "blocks of " + S + " consecutive ranks" : "every " + S + "-th rank";
 }
 
@@ -662,12 +664,11 @@ const CommCreateRecord *creationOf(const Member &M, uint64_t Id) {
 }
 
 /// The sub-communicator every member's Ids[i] is, as a function of (r, P): its creation
-/// records' members (a block or a stride of world ranks), parent and creation count. Records
-/// Creations[i] for the caller; false with Why (at Site, about What) when none fits.
+/// records' members (a block or a stride of world ranks), parent and creation count; false
+/// with Why (at Site, about What) when none fits.
 bool learnSub(const std::vector<Member> &Members, const std::vector<uint64_t> &Ids, BlockId Site,
-              const std::string &What, SubComm &Out,
-              std::vector<const CommCreateRecord *> &Creations, Refusal &Why) {
-  Creations.clear();
+              const std::string &What, SubComm &Out, Refusal &Why) {
+  std::vector<const CommCreateRecord *> Creations;
   for (size_t I = 0; I < Members.size(); ++I) {
     const CommCreateRecord *C = creationOf(Members[I], Ids[I]);
     if (C == nullptr || C->Members.empty()) {
@@ -755,8 +756,7 @@ bool learnColl(const std::vector<Member> &Members, size_t K, OpTemplate &Op, Ref
     Ids.push_back(It.Coll.Comm);
   }
   // On a sub-communicator: each member's place in it (on the world: rank R of P).
-  std::vector<const CommCreateRecord *> Creations;
-  if (Sub && !learnSub(Members, Ids, Ref.Site, Name, Op.Sub, Creations, Why))
+  if (Sub && !learnSub(Members, Ids, Ref.Site, Name, Op.Sub, Why))
     return false;
   struct Place {
     int32_t Index, Count, First, Step;
@@ -899,8 +899,7 @@ bool learnClass(const std::vector<Member> &Members, RankClass &C, uint32_t &MaxD
       std::vector<uint64_t> Ids;
       for (const Member &M : Members)
         Ids.push_back(M.Items[K].E.Comm);
-      std::vector<const CommCreateRecord *> Creations;
-      if (!learnSub(Members, Ids, RE.Block, describeEvent(RE), Op.Sub, Creations, Why))
+      if (!learnSub(Members, Ids, RE.Block, describeEvent(RE), Op.Sub, Why))
         return Fail(K, Why.Site, Why.Message);
       Op.Proto.Comm = 0;
     }

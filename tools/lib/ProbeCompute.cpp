@@ -30,6 +30,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <unistd.h>
 #include <unordered_map>
 #include <vector>
@@ -707,6 +708,17 @@ int runProbeCompute(const CommandArgs &Args) {
   {
     const ProgressTicker Tick("mpiete probe-compute: timing " + std::to_string(Launch.Np) +
                               " ranks");
+    // The run once more from an empty OutDir (the wildcard list stays), with the environment
+    // variables Names set to Value.
+    auto runAgain = [&](std::initializer_list<std::string_view> Names, const char *Value) {
+      for (const auto &E : fs::directory_iterator(OutDir))
+        if (E.path() != WildFile)
+          fs::remove(E.path());
+      for (auto &[Name, V] : Launch.Env)
+        if (std::find(Names.begin(), Names.end(), Name) != Names.end())
+          V = Value;
+      return runLaunch(Launch);
+    };
     Rc = runLaunch(Launch);
     if (Rc != 0 && Forced) {
       // The run did not follow the trace (another program or input, a skipped loop that
@@ -716,13 +728,8 @@ int runProbeCompute(const CommandArgs &Args) {
                         O.Program + "' failed (exit status " + std::to_string(Rc) +
                         "); running it again with the wildcard receives in the token's order",
                     "probe");
-      for (const auto &E : fs::directory_iterator(OutDir))
-        fs::remove(E.path());
-      for (auto &[Name, Value] : Launch.Env)
-        if (Name == "MPIETE_WILDCARD_SOURCES")
-          Value.clear();
       Forced = false;
-      Rc = runLaunch(Launch);
+      Rc = runAgain({"MPIETE_WILDCARD_SOURCES"}, "");
     }
     bool Again = false;
     const char *Which = Capped && Sampled ? "capped and sampled" : Capped ? "capped" : "sampled";
@@ -807,16 +814,10 @@ int runProbeCompute(const CommandArgs &Args) {
       }
     }
     if (Again) {
-      for (const auto &E : fs::directory_iterator(OutDir))
-        if (E.path() != WildFile)
-          fs::remove(E.path());
       Capped = Sampled = RanksRead = false;
       CappedLoops.clear();
       Sampling = SampledLoops{};
-      for (auto &[Name, Value] : Launch.Env)
-        if (Name == "MPIETE_CAP" || Name == "MPIETE_SAMPLE")
-          Value = "0";
-      Rc = runLaunch(Launch);
+      Rc = runAgain({"MPIETE_CAP", "MPIETE_SAMPLE"}, "0");
     }
   }
   // A cost of the prediction: mpiete estimate reports it against the predicted run time.

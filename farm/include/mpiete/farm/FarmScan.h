@@ -68,7 +68,8 @@ public:
   /// next send to the master (its result). Empty when a task has no such send or the scan
   /// gave up.
   std::vector<TimeNs> replayedTaskTimes(const RecognizedFarm &F) const;
-  /// Unmarked: the scan passed its memory cap and keeps nothing more.
+  /// Unmarked: the scan gave up (its memory cap, or a second rank with two peers) and keeps
+  /// nothing more.
   bool gaveUp() const { return GaveUp; }
 
 private:
@@ -95,6 +96,8 @@ private:
     TimeNs SendBegin, RecvEnd;
   };
   void notePeer(RankLog &L, int32_t Peer);
+  /// (worker, site) of every user send of F's workers to its master: their results' sites.
+  std::set<std::pair<int, BlockId>> resultSites(const RecognizedFarm &F) const;
   void giveUp();
   std::vector<RankLog> Logs;
   estimator::TimelineSink *Next;
