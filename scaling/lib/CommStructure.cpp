@@ -6,8 +6,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <climits>
 #include <cmath>
 #include <functional>
+#include <numeric>
+#include <optional>
 #include <sstream>
 #include <unordered_set>
 #include <utility>
@@ -233,6 +236,47 @@ std::string SubComm::text() const {
   return K == Block ? "blocks of " + S + " consecutive ranks" : "every " + S + "-th rank";
 }
 
+uint64_t TripExpr::eval(int32_t R, int32_t P) const {
+  int64_t N = 0;
+  switch (K) {
+  case Linear:
+    N = A * P + B;
+    break;
+  case Log2:
+    N = A * int64_t(std::bit_width(uint32_t(std::max(P, 1))) - 1) + B;
+    break;
+  case Cyclic: {
+    const int64_t S = GridDims == 0 ? std::max(SConst, 1) : dimsProduct(P, GridDims, GridAxes);
+    const int64_t G = std::max<int64_t>(P / S, 1), Group = R / S;
+    N = Group < A ? (A - Group + G - 1) / G : 0;
+    break;
+  }
+  }
+  return uint64_t(std::max<int64_t>(N, 0));
+}
+
+std::string TripExpr::text() const {
+  const auto Affine = [&](const std::string &X) {
+    std::string T = (A == 1 ? "" : std::to_string(A) + " * ") + X;
+    return B == 0 ? T : T + (B < 0 ? " - " : " + ") + std::to_string(B < 0 ? -B : B);
+  };
+  switch (K) {
+  case Linear:
+    return Affine("P");
+  case Log2:
+    return Affine("log2(P)");
+  case Cyclic: {
+    if (GridDims == 0 && SConst == 1)
+      return "rank r's of " + std::to_string(A) + " items dealt round-robin to the ranks";
+    const std::string S =
+        GridDims == 0 ? std::to_string(SConst) : "(" + dimsText(GridDims, GridAxes) + ")";
+    return "group r / " + S + "'s of " + std::to_string(A) +
+           " items dealt round-robin to the P / " + S + " groups of " + S + " consecutive ranks";
+  }
+  }
+  return "?";
+}
+
 const char *RankClass::name(Kind K) {
   switch (K) {
   case All:
@@ -328,9 +372,23 @@ bool SyntheticEventSource::next(Event &E) {
       D.Request += Shift;
     return true;
   }
-  if (Pos == Ops->size())
+  if (Pos >= Ops->size())
     return false;
   const OpTemplate &Op = (*Ops)[Pos];
+  if (Op.Ctl != OpTemplate::Control::None) [[unlikely]] {
+    if (Op.Ctl == OpTemplate::Control::LoopBegin) {
+      Extra &Xs = extra();
+      Xs.Trips = Op.Trips.eval(R, P);
+      Xs.Trip = 0;
+      Pos += Xs.Trips == 0 ? size_t(Op.Span) + 2 : 1; // no trip: past the body and its end
+      return next(E);
+    }
+    if (Op.Ctl == OpTemplate::Control::LoopEnd) {
+      Extra &Xs = extra();
+      Pos = ++Xs.Trip < Xs.Trips ? Pos - Op.Span : Pos + 1;
+      return next(E);
+    }
+  }
   if (Op.IsColl) {
     ++Pos;
     CollCall C = Op.Coll;
@@ -342,8 +400,8 @@ bool SyntheticEventSource::next(Event &E) {
     }
     C.Root = Op.Peer.eval(Index, Count);
     C.Bytes = Op.Bytes.eval(P, W);
-    auto &[Base, Events] = (Cache ? *Cache : *(Cache = std::make_unique<LoweredCache>()))[{
-        int(C.Kind), C.Root, C.Bytes, C.Elem, C.Commutative, C.Site, C.Comm}];
+    auto &[Base, Events] =
+        extra().Cache[{int(C.Kind), C.Root, C.Bytes, C.Elem, C.Commutative, C.Site, C.Comm}];
     if (Events.empty()) {
       Base = LastRequest;
       uint64_t Last = LastRequest;
@@ -395,6 +453,13 @@ bool SyntheticEventSource::next(Event &E) {
   }
   case EventKind::RequestFree:
     E.Request = StartId(Op.Dist.empty() ? 0 : Op.Dist[0]);
+    break;
+  case EventKind::Segment:
+    if (Op.FromR != OpTemplate::FromRule::None) [[unlikely]] {
+      const Extra &Xs = extra();
+      if (Op.FromR == OpTemplate::FromRule::FirstIteration ? Xs.Trip != 0 : Xs.Trips != 0)
+        E.From = Op.AltFrom;
+    }
     break;
   default:
     break;
@@ -545,6 +610,14 @@ struct Member {
   std::vector<Item> Items;
 };
 
+/// One measured instance of an op: a member's item; in a loop's body, the trip it belongs to
+/// and the member's trip count (after the loop, the trip count alone).
+struct Sample {
+  const Member *M;
+  const Item *It;
+  uint64_t Trip = 0, Trips = 0;
+};
+
 /// The MPI routine's name, "MPI_" and the trace's collective name with its first letter
 /// upper-cased (an out-of-range kind names the barrier).
 std::string kindName(trace::CollKind K) {
@@ -666,17 +739,17 @@ const CommCreateRecord *creationOf(const Member &M, uint64_t Id) {
 /// The sub-communicator every member's Ids[i] is, as a function of (r, P): its creation
 /// records' members (a block or a stride of world ranks), parent and creation count; false
 /// with Why (at Site, about What) when none fits.
-bool learnSub(const std::vector<Member> &Members, const std::vector<uint64_t> &Ids, BlockId Site,
+bool learnSub(const std::vector<Sample> &Members, const std::vector<uint64_t> &Ids, BlockId Site,
               const std::string &What, SubComm &Out, Refusal &Why) {
   std::vector<const CommCreateRecord *> Creations;
   for (size_t I = 0; I < Members.size(); ++I) {
-    const CommCreateRecord *C = creationOf(Members[I], Ids[I]);
+    const CommCreateRecord *C = creationOf(*Members[I].M, Ids[I]);
     if (C == nullptr || C->Members.empty()) {
       Why = {Site, What +
                        " on a communicator without every rank of the world whose creation "
                        "the trace does not show (rank " +
-                       std::to_string(Members[I].Rank) + " of " +
-                       std::to_string(Members[I].Run->Ranks) + ")"};
+                       std::to_string(Members[I].M->Rank) + " of " +
+                       std::to_string(Members[I].M->Run->Ranks) + ")"};
       return false;
     }
     Creations.push_back(C);
@@ -703,7 +776,7 @@ bool learnSub(const std::vector<Member> &Members, const std::vector<uint64_t> &I
     for (size_t I = 0; I < Members.size(); ++I) {
       const CommCreateRecord &C = *Creations[I];
       int32_t Index, Count, First, Step;
-      Cand.place(Members[I].Rank, Members[I].Run->Ranks, Index, Count, First, Step);
+      Cand.place(Members[I].M->Rank, Members[I].M->Run->Ranks, Index, Count, First, Step);
       if (size_t(Count) != C.Members.size())
         return false;
       for (int32_t K = 0; K < Count; ++K)
@@ -718,7 +791,7 @@ bool learnSub(const std::vector<Member> &Members, const std::vector<uint64_t> &I
     S.GridDims = S.GridAxes = 0;
     S.Const = K == SubComm::Block     ? int32_t(F.Members.size())
               : F.Members.size() >= 2 ? F.Members[1] - F.Members[0]
-                                      : Members.front().Run->Ranks;
+                                      : Members.front().M->Run->Ranks;
     if (Fits(S)) {
       Out = S;
       return true;
@@ -740,13 +813,13 @@ bool learnSub(const std::vector<Member> &Members, const std::vector<uint64_t> &I
 
 /// A collective's element size and commutativity: the first that makes the runtime's lowering
 /// reproduce every member's measured messages. False with Why otherwise.
-bool learnColl(const std::vector<Member> &Members, size_t K, OpTemplate &Op, Refusal &Why) {
-  const CollRecord &Ref = Members.front().Items[K].Coll;
+bool learnColl(const std::vector<Sample> &Members, OpTemplate &Op, Refusal &Why) {
+  const CollRecord &Ref = Members.front().It->Coll;
   const std::string Name = kindName(Ref.Kind);
   bool Sub = false;
   std::vector<uint64_t> Ids;
-  for (const Member &M : Members) {
-    const Item &It = M.Items[K];
+  for (const Sample &M : Members) {
+    const Item &It = *M.It;
     if (It.Coll.Kind != Ref.Kind) {
       Why = {Ref.Site, "ranks call different collectives here (" + Name + ", " +
                            kindName(It.Coll.Kind) + ")"};
@@ -762,15 +835,15 @@ bool learnColl(const std::vector<Member> &Members, size_t K, OpTemplate &Op, Ref
     int32_t Index, Count, First, Step;
   };
   std::vector<Place> Places;
-  for (const Member &M : Members) {
-    Place Pl{M.Rank, M.Run->Ranks, 0, 1};
+  for (const Sample &M : Members) {
+    Place Pl{M.M->Rank, M.M->Run->Ranks, 0, 1};
     if (Sub)
-      Op.Sub.place(M.Rank, M.Run->Ranks, Pl.Index, Pl.Count, Pl.First, Pl.Step);
+      Op.Sub.place(M.M->Rank, M.M->Run->Ranks, Pl.Index, Pl.Count, Pl.First, Pl.Step);
     Places.push_back(Pl);
   }
   // The root as a rank of the communicator: a function of the rank's index and the count.
   auto CommRoot = [&](size_t I) {
-    const int32_t Root = Members[I].Items[K].Coll.Root;
+    const int32_t Root = Members[I].It->Coll.Root;
     const Place &Pl = Places[I];
     if (Root < 0 || !Sub)
       return Root;
@@ -782,7 +855,7 @@ bool learnColl(const std::vector<Member> &Members, size_t K, OpTemplate &Op, Ref
   for (size_t I = 0; I < Members.size(); ++I) {
     Roots.push_back({Places[I].Index, Places[I].Count, CommRoot(I)});
     Bytes.push_back(
-        {double(Members[I].Run->Ranks), Members[I].Run->Size, Members[I].Items[K].CollBytes});
+        {double(Members[I].M->Run->Ranks), Members[I].M->Run->Size, Members[I].It->CollBytes});
   }
   if (!findPeer(Roots, Op.Peer)) {
     Why = {Ref.Site, Name + ": the root is no function of the rank and the size"};
@@ -799,7 +872,7 @@ bool learnColl(const std::vector<Member> &Members, size_t K, OpTemplate &Op, Ref
     for (bool Commutative : {true, false}) {
       bool Ok = true;
       for (size_t I = 0; I < Members.size(); ++I) {
-        const Item &It = Members[I].Items[K];
+        const Item &It = *Members[I].It;
         if (It.CollBytes % Elem != 0) {
           Ok = false;
           break;
@@ -832,106 +905,375 @@ bool learnColl(const std::vector<Member> &Members, size_t K, OpTemplate &Op, Ref
   return false;
 }
 
+/// Where an op lies relative to the class's loop: its Segments' starts are learnt by it.
+enum class Where : uint8_t { Flat, Body, After };
+
+/// Learns one op from its measured instances; false with Why when nothing explains them.
+bool learnOp(const std::vector<Sample> &Ss, Where W, OpTemplate &Op, uint32_t &MaxDist,
+             Refusal &Why) {
+  const Item &Ref = *Ss.front().It;
+  if (Ref.IsColl)
+    return learnColl(Ss, Op, Why);
+  auto Fail = [&](BlockId Site, std::string Message) {
+    Why = {Site, std::move(Message)};
+    return false;
+  };
+  const Event &RE = Ref.E;
+  Op.Proto = RE;
+  const bool HasPeer = RE.Kind == EventKind::SendStart || RE.Kind == EventKind::RecvStart ||
+                       RE.Kind == EventKind::Probe;
+  const bool HasCount = HasPeer || RE.Kind == EventKind::Loop;
+  std::vector<PeerObs> Peers;
+  std::vector<BytesObs> Bytes;
+  for (const Sample &S : Ss) {
+    const Event &E = S.It->E;
+    // The same-buffer flag (a rendezvous receive into a buffer the rank has just sent from
+    // costs more) depends on the addresses of the last few sends, which can differ between
+    // ranks at a boundary; it is generated where every measured rank had it.
+    Op.Proto.SameBuffer &= E.SameBuffer;
+    Peers.push_back({S.M->Rank, S.M->Run->Ranks, E.Peer});
+    Bytes.push_back({double(S.M->Run->Ranks), S.M->Run->Size, E.Count});
+    if (S.It->Dist != Ref.Dist)
+      return Fail(RE.Block, describeEvent(RE) + ": completes requests started at other calls on "
+                                                "different ranks");
+  }
+  Op.Dist = Ref.Dist;
+  for (uint32_t D : Op.Dist)
+    MaxDist = std::max(MaxDist, D);
+  // A computation that starts after the loop's last call on some trips and after the call
+  // before the loop on others (its first trip; after a loop that ran no trip).
+  if (RE.Kind == EventKind::Segment && W != Where::Flat &&
+      std::any_of(Ss.begin(), Ss.end(), [&](const Sample &S) { return S.It->E.From != RE.From; })) {
+    std::optional<BlockId> Entry, Back;
+    for (const Sample &S : Ss) {
+      const bool IsEntry = W == Where::Body ? S.Trip == 0 : S.Trips == 0;
+      std::optional<BlockId> &Slot = IsEntry ? Entry : Back;
+      if (Slot && *Slot != S.It->E.From)
+        return Fail(RE.Block, "the computation before this call starts at different calls on "
+                              "different ranks or trips of the loop around it");
+      Slot = S.It->E.From;
+    }
+    Op.FromR =
+        W == Where::Body ? OpTemplate::FromRule::FirstIteration : OpTemplate::FromRule::AfterLoop;
+    Op.Proto.From = Entry.value_or(0);
+    Op.AltFrom = Back.value_or(0);
+  }
+  // A communicator whose id differs between ranks or runs: a sub-communicator, its id
+  // computed per rank (the peers stay world ranks).
+  if (HasPeer &&
+      std::any_of(Ss.begin(), Ss.end(), [&](const Sample &S) { return S.It->E.Comm != RE.Comm; })) {
+    std::vector<uint64_t> Ids;
+    for (const Sample &S : Ss)
+      Ids.push_back(S.It->E.Comm);
+    if (!learnSub(Ss, Ids, RE.Block, describeEvent(RE), Op.Sub, Why))
+      return false;
+    Op.Proto.Comm = 0;
+  }
+  if (HasPeer && !findPeer(Peers, Op.Peer))
+    return Fail(RE.Block, describeEvent(RE) + ": no function of the rank and the size gives the "
+                                              "peer on every measured rank");
+  if (HasCount &&
+      !findBytes(Bytes, Op.Bytes, Op.Peer.K == PeerExpr::Grid ? Op.Peer.Dims : uint8_t(0)))
+    return Fail(RE.Block,
+                describeEvent(RE) +
+                    ": the byte count is no exact c0 + c * W^a / P^b, nor c * W^a over factors "
+                    "of MPI_Dims_create(P), over the measured runs");
+  if (RE.Kind == EventKind::Completion)
+    for (size_t J = 0; J < RE.Completed.size(); ++J) {
+      Peers.clear();
+      std::pair<int32_t, int32_t> Tags{RE.Completed[J].Tag, RE.Completed[J].Tag};
+      for (const Sample &S : Ss) {
+        const Event &E = S.It->E;
+        Peers.push_back({S.M->Rank, S.M->Run->Ranks, E.Completed[J].Source});
+        (E.Completed[J].Source == estimator::ProcNull ? Tags.second : Tags.first) =
+            E.Completed[J].Tag;
+      }
+      Op.Tags.push_back(Tags);
+      PeerExpr Src;
+      if (!findPeer(Peers, Src))
+        return Fail(RE.Block,
+                    "a completed receive's matched source is no function of the rank and the "
+                    "size (a wildcard receive matched in a varying order)");
+      Op.Sources.push_back(Src);
+    }
+  return true;
+}
+
+/// Two items are the same call of the same kind (the fields that vary with (r, P) aside).
+bool sameShape(const Item &X, const Item &Y) {
+  return X.E.Kind == Y.E.Kind && X.E.Block == Y.E.Block && X.IsColl == Y.IsColl;
+}
+
+struct TripObs {
+  int32_t R, P;
+  uint64_t N;
+};
+
+/// The first trip-count form that gives every observation: A * P + B or A * log2(P) + B
+/// (three rank counts or more, integer coefficients), then C items dealt round-robin to groups
+/// of S ranks (S a constant dividing every P, then MPI_Dims_create factors), C determined by the
+/// observations. False when none does.
+bool findTrips(const std::vector<TripObs> &Obs, TripExpr &Out) {
+  std::vector<int32_t> Ps;
+  for (const TripObs &O : Obs)
+    if (std::find(Ps.begin(), Ps.end(), O.P) == Ps.end())
+      Ps.push_back(O.P);
+  auto Fits = [&](const TripExpr &E) {
+    return std::all_of(Obs.begin(), Obs.end(),
+                       [&](const TripObs &O) { return E.eval(O.R, O.P) == O.N; });
+  };
+  if (Ps.size() >= 3)
+    for (TripExpr::Kind K : {TripExpr::Linear, TripExpr::Log2}) {
+      auto X = [&](int32_t P) {
+        return K == TripExpr::Linear ? int64_t(P) : int64_t(std::bit_width(uint32_t(P))) - 1;
+      };
+      const TripObs &O1 = Obs.front();
+      const auto O2 =
+          std::find_if(Obs.begin(), Obs.end(), [&](const TripObs &O) { return X(O.P) != X(O1.P); });
+      if (O2 == Obs.end())
+        continue;
+      const int64_t DN = int64_t(O2->N) - int64_t(O1.N), DX = X(O2->P) - X(O1.P);
+      if (DN % DX != 0 || DN == 0)
+        continue;
+      TripExpr E;
+      E.K = K;
+      E.A = DN / DX;
+      E.B = int64_t(O1.N) - E.A * X(O1.P);
+      if (Fits(E)) {
+        Out = E;
+        return true;
+      }
+    }
+  // Round-robin: C from the interval every observation allows.
+  bool Found = false;
+  auto Cyclic = [&](TripExpr E) {
+    int64_t Lo = 1, Hi = INT64_MAX;
+    for (const TripObs &O : Obs) {
+      const int64_t S = E.GridDims == 0 ? E.SConst : dimsProduct(O.P, E.GridDims, E.GridAxes);
+      if (S < 1 || O.P % S != 0)
+        return false;
+      const int64_t G = O.P / S, Group = O.R / S, N = int64_t(O.N);
+      if (N >= 1) {
+        Lo = std::max(Lo, Group + (N - 1) * G + 1);
+        Hi = std::min(Hi, Group + N * G);
+      } else {
+        Hi = std::min(Hi, Group);
+      }
+    }
+    if (Lo != Hi)
+      return false; // none, or not determined by the runs measured
+    E.A = Lo;
+    if (!Fits(E) || (Found && Out.A <= E.A))
+      return false;
+    Out = E;
+    return true;
+  };
+  // Of the group sizes that fit, the one with the fewest items (f90-transpose's 4 problems
+  // dealt to groups of 2 ranks, not 8 items to single ranks, which fit as well).
+  TripExpr E;
+  E.K = TripExpr::Cyclic;
+  for (int32_t S = 1; S <= 16; ++S) {
+    E.SConst = S;
+    Found |= Cyclic(E);
+  }
+  E.SConst = 1;
+  for (uint8_t D : {2, 3})
+    for (uint8_t Axes = 1; Axes < (1u << D); ++Axes) {
+      E.GridDims = D;
+      E.GridAxes = Axes;
+      Found |= Cyclic(E);
+    }
+  return Found;
+}
+
+/// A loop whose trip count differs between members: every member's sequence is a shared
+/// prefix (A items), a body of L items repeated Trips[i] times, and a shared suffix (B items),
+/// with Trips a function of the rank and the size.
+struct Fold {
+  size_t A = 0, B = 0, L = 0;
+  std::vector<uint64_t> Trips;
+  TripExpr Count;
+};
+
+bool foldLoop(const std::vector<Member> &Ms, Fold &F) {
+  const std::vector<Item> &Ref = Ms.front().Items;
+  size_t MinLen = Ref.size();
+  for (const Member &M : Ms)
+    MinLen = std::min(MinLen, M.Items.size());
+  auto AllAt = [&](auto IndexOf) {
+    return std::all_of(Ms.begin(), Ms.end(), [&](const Member &M) {
+      return sameShape(M.Items[IndexOf(M.Items)], Ref[IndexOf(Ref)]);
+    });
+  };
+  size_t A = 0, B = 0;
+  while (A < MinLen && AllAt([&](const std::vector<Item> &) { return A; }))
+    ++A;
+  while (B < MinLen - A && AllAt([&](const std::vector<Item> &S) { return S.size() - 1 - B; }))
+    ++B;
+  const Member *Longest = &Ms.front();
+  size_t Gcd = 0;
+  for (const Member &M : Ms) {
+    Gcd = std::gcd(Gcd, M.Items.size() - A - B);
+    if (M.Items.size() > Longest->Items.size())
+      Longest = &M;
+  }
+  const Item *Body = Longest->Items.data() + A;
+  auto IsBody = [&](const Item *At, size_t L) {
+    for (size_t K = 0; K < L; ++K)
+      if (!sameShape(At[K], Body[K]))
+        return false;
+    return true;
+  };
+  std::vector<TripObs> Obs;
+  // The longest body first: a loop whose body repeats an inner loop of fixed trips (a plane's
+  // repetitions) is the outer loop, whose trips are the ones that depend on (r, P).
+  for (size_t L = Gcd; L >= 1; --L) {
+    if (Gcd % L != 0)
+      continue;
+    bool Ok = true;
+    for (const Member &M : Ms) {
+      const size_t Mid = M.Items.size() - A - B;
+      for (size_t K = 0; Ok && K < Mid; K += L)
+        Ok = IsBody(M.Items.data() + A + K, L);
+      if (!Ok)
+        break;
+    }
+    if (!Ok)
+      continue;
+    // Trips every member shares were taken for the prefix (before the middle) or the suffix
+    // (after it): count them back, as many as look like the body.
+    size_t BeforeMax = 0, AfterMax = 0;
+    while ((BeforeMax + 1) * L <= A && IsBody(Ref.data() + A - (BeforeMax + 1) * L, L))
+      ++BeforeMax;
+    while ((AfterMax + 1) * L <= B && IsBody(Ref.data() + Ref.size() - B + AfterMax * L, L))
+      ++AfterMax;
+    for (size_t Extra = BeforeMax + AfterMax + 1; Extra-- > 0;) {
+      const size_t Before = std::min(Extra, BeforeMax), After = Extra - Before;
+      Obs.clear();
+      for (const Member &M : Ms)
+        Obs.push_back({M.Rank, M.Run->Ranks, (M.Items.size() - A - B) / L + Extra});
+      if (findTrips(Obs, F.Count)) {
+        F.A = A - Before * L;
+        F.B = B - After * L;
+        F.L = L;
+        F.Trips.clear();
+        for (const TripObs &O : Obs)
+          F.Trips.push_back(O.N);
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 /// Learns one class from its members; false with Why on the first op nothing explains.
 bool learnClass(const std::vector<Member> &Members, RankClass &C, uint32_t &MaxDist, Refusal &Why) {
   const std::vector<Item> &Ref = Members.front().Items;
+  Fold F;
+  F.A = Ref.size();
   for (const Member &M : Members) {
     const std::vector<Item> &Seq = M.Items;
     size_t K = 0;
-    while (K < Ref.size() && K < Seq.size() && Ref[K].E.Kind == Seq[K].E.Kind &&
-           Ref[K].E.Block == Seq[K].E.Block && Ref[K].IsColl == Seq[K].IsColl)
+    while (K < Ref.size() && K < Seq.size() && sameShape(Ref[K], Seq[K]))
       ++K;
-    if (K < Ref.size() || K < Seq.size()) {
-      const Item &At = K < Seq.size() ? Seq[K] : Ref[K < Ref.size() ? K : Ref.size() - 1];
-      Why.Site = At.E.Block;
-      Why.Progress = double(K) / double(std::max<size_t>({Ref.size(), Seq.size(), 1}));
-      Why.Message = "rank " + std::to_string(M.Rank) + " of " + std::to_string(M.Run->Ranks) +
-                    " executes another sequence of MPI events here than rank " +
-                    std::to_string(Members.front().Rank) + " of " +
-                    std::to_string(Members.front().Run->Ranks) + " (event " + std::to_string(K) +
-                    "): the number of messages depends on the rank or the size in a way no "
-                    "rank class explains";
-      return false;
-    }
+    if (K == Ref.size() && K == Seq.size())
+      continue;
+    // Not one sequence: a loop whose trip count is a function of the rank and the size, or
+    // nothing this learner explains.
+    if (F.L != 0 || foldLoop(Members, F))
+      break;
+    const Item &At = K < Seq.size() ? Seq[K] : Ref[K < Ref.size() ? K : Ref.size() - 1];
+    Why.Site = At.E.Block;
+    Why.Progress = double(K) / double(std::max<size_t>({Ref.size(), Seq.size(), 1}));
+    Why.Message = "rank " + std::to_string(M.Rank) + " of " + std::to_string(M.Run->Ranks) +
+                  " executes another sequence of MPI events here than rank " +
+                  std::to_string(Members.front().Rank) + " of " +
+                  std::to_string(Members.front().Run->Ranks) + " (event " + std::to_string(K) +
+                  "): the number of messages depends on the rank or the size in a way no rank "
+                  "class or loop count (a linear or log2 function of P, items dealt "
+                  "round-robin to groups of ranks) explains";
+    return false;
   }
   C.Ops.clear();
-  std::vector<PeerObs> Peers;
-  std::vector<BytesObs> Bytes;
-  auto Fail = [&](size_t K, BlockId Site, std::string Message) {
-    Why = {Site, std::move(Message), Ref.empty() ? 0 : double(K) / double(Ref.size())};
-    return false;
-  };
-  for (size_t K = 0; K < Ref.size(); ++K) {
+  const size_t Slots = F.A + F.L + F.B;
+  std::vector<Sample> Ss;
+  auto Learn = [&](Where W, size_t Slot) {
     OpTemplate Op;
-    if (Ref[K].IsColl) {
-      if (!learnColl(Members, K, Op, Why))
-        return Fail(K, Why.Site, Why.Message);
-      C.Ops.push_back(std::move(Op));
-      continue;
+    if (!learnOp(Ss, W, Op, MaxDist, Why)) {
+      Why.Progress = double(Slot) / double(std::max<size_t>(Slots, 1));
+      return false;
     }
-    const Event &RE = Ref[K].E;
-    Op.Proto = RE;
-    const bool HasPeer = RE.Kind == EventKind::SendStart || RE.Kind == EventKind::RecvStart ||
-                         RE.Kind == EventKind::Probe;
-    const bool HasCount = HasPeer || RE.Kind == EventKind::Loop;
-    Peers.clear();
-    Bytes.clear();
-    for (const Member &M : Members) {
-      const Event &E = M.Items[K].E;
-      // The same-buffer flag (a rendezvous receive into a buffer the rank has just sent from
-      // costs more) depends on the addresses of the last few sends, which can differ between
-      // ranks at a boundary; it is generated where every measured rank had it.
-      Op.Proto.SameBuffer &= E.SameBuffer;
-      Peers.push_back({M.Rank, M.Run->Ranks, E.Peer});
-      Bytes.push_back({double(M.Run->Ranks), M.Run->Size, E.Count});
-      if (M.Items[K].Dist != Ref[K].Dist)
-        return Fail(K, RE.Block,
-                    describeEvent(RE) + ": completes requests started at other calls on "
-                                        "different ranks");
-    }
-    Op.Dist = Ref[K].Dist;
-    for (uint32_t D : Op.Dist)
-      MaxDist = std::max(MaxDist, D);
-    // A communicator whose id differs between ranks or runs: a sub-communicator, its id
-    // computed per rank (the peers stay world ranks).
-    if (HasPeer && std::any_of(Members.begin(), Members.end(),
-                               [&](const Member &M) { return M.Items[K].E.Comm != RE.Comm; })) {
-      std::vector<uint64_t> Ids;
-      for (const Member &M : Members)
-        Ids.push_back(M.Items[K].E.Comm);
-      if (!learnSub(Members, Ids, RE.Block, describeEvent(RE), Op.Sub, Why))
-        return Fail(K, Why.Site, Why.Message);
-      Op.Proto.Comm = 0;
-    }
-    if (HasPeer && !findPeer(Peers, Op.Peer))
-      return Fail(K, RE.Block,
-                  describeEvent(RE) + ": no function of the rank and the size gives the peer on "
-                                      "every measured rank");
-    if (HasCount &&
-        !findBytes(Bytes, Op.Bytes, Op.Peer.K == PeerExpr::Grid ? Op.Peer.Dims : uint8_t(0)))
-      return Fail(K, RE.Block,
-                  describeEvent(RE) +
-                      ": the byte count is no exact c0 + c * W^a / P^b, nor c * W^a over factors "
-                      "of MPI_Dims_create(P), over the measured runs");
-    if (RE.Kind == EventKind::Completion)
-      for (size_t J = 0; J < RE.Completed.size(); ++J) {
-        Peers.clear();
-        std::pair<int32_t, int32_t> Tags{RE.Completed[J].Tag, RE.Completed[J].Tag};
-        for (const Member &M : Members) {
-          const Event &E = M.Items[K].E;
-          Peers.push_back({M.Rank, M.Run->Ranks, E.Completed[J].Source});
-          (E.Completed[J].Source == estimator::ProcNull ? Tags.second : Tags.first) =
-              E.Completed[J].Tag;
-        }
-        Op.Tags.push_back(Tags);
-        PeerExpr S;
-        if (!findPeer(Peers, S))
-          return Fail(K, RE.Block,
-                      "a completed receive's matched source is no function of the rank and the "
-                      "size (a wildcard receive matched in a varying order)");
-        Op.Sources.push_back(S);
-      }
     C.Ops.push_back(std::move(Op));
+    return true;
+  };
+  for (size_t K = 0; K < F.A; ++K) {
+    Ss.clear();
+    for (const Member &M : Members)
+      Ss.push_back({&M, &M.Items[K]});
+    if (!Learn(Where::Flat, K))
+      return false;
+  }
+  if (F.L == 0)
+    return true;
+  OpTemplate Bound;
+  Bound.Ctl = OpTemplate::Control::LoopBegin;
+  Bound.Span = uint32_t(F.L);
+  Bound.Trips = F.Count;
+  Bound.Proto.Block = Ref.size() > F.A + F.B ? Ref[F.A].E.Block : 0;
+  C.Ops.push_back(Bound);
+  for (size_t K = 0; K < F.L; ++K) {
+    Ss.clear();
+    for (size_t I = 0; I < Members.size(); ++I)
+      for (uint64_t T = 0; T < F.Trips[I]; ++T)
+        Ss.push_back({&Members[I], &Members[I].Items[F.A + T * F.L + K], T, F.Trips[I]});
+    if (!Learn(Where::Body, F.A + K))
+      return false;
+  }
+  Bound.Ctl = OpTemplate::Control::LoopEnd;
+  C.Ops.push_back(Bound);
+  const size_t BodyAt = F.A + 1, SuffixAt = C.Ops.size();
+  for (size_t K = 0; K < F.B; ++K) {
+    Ss.clear();
+    for (size_t I = 0; I < Members.size(); ++I) {
+      const std::vector<Item> &Seq = Members[I].Items;
+      Ss.push_back({&Members[I], &Seq[Seq.size() - F.B + K], 0, F.Trips[I]});
+    }
+    if (!Learn(Where::After, F.A + F.L + K))
+      return false;
+  }
+  // The computations at the loop's seams start where the data showed; a start no measured run
+  // showed (a loop that ran once on every measured rank: its later trips; a loop that ran on
+  // every measured rank: none at all) follows from the calls themselves: the call before the
+  // loop (Entry) or the body's last call (Back).
+  auto FirstSegment = [&](size_t From, size_t To) -> OpTemplate * {
+    for (size_t K = From; K < To; ++K)
+      if (C.Ops[K].Ctl == OpTemplate::Control::None && !C.Ops[K].IsColl &&
+          C.Ops[K].Proto.Kind == EventKind::Segment)
+        return &C.Ops[K];
+    return nullptr;
+  };
+  OpTemplate *First = FirstSegment(BodyAt, BodyAt + F.L);
+  std::optional<BlockId> BodyLast;
+  for (size_t K = BodyAt; K < BodyAt + F.L; ++K)
+    if (!C.Ops[K].IsColl && C.Ops[K].Proto.Kind == EventKind::Segment)
+      BodyLast = C.Ops[K].Proto.Block;
+  if (First == nullptr || !BodyLast)
+    return true;
+  const bool Repeats =
+      std::any_of(F.Trips.begin(), F.Trips.end(), [](uint64_t T) { return T > 1; });
+  if (First->FromR == OpTemplate::FromRule::None) {
+    First->FromR = OpTemplate::FromRule::FirstIteration;
+    First->AltFrom = Repeats ? First->Proto.From : *BodyLast;
+  }
+  const BlockId Entry = First->Proto.From;
+  if (OpTemplate *After = FirstSegment(SuffixAt, C.Ops.size());
+      After != nullptr && After->FromR == OpTemplate::FromRule::None) {
+    const bool Skipped =
+        std::any_of(F.Trips.begin(), F.Trips.end(), [](uint64_t T) { return T == 0; });
+    After->FromR = OpTemplate::FromRule::AfterLoop;
+    After->AltFrom = After->Proto.From;
+    if (!Skipped)
+      After->Proto.From = Entry;
   }
   return true;
 }
@@ -1068,6 +1410,12 @@ std::vector<std::string> CommStructure::describe() const {
   for (const RankClass &C : Classes) {
     std::vector<std::string> Seen;
     for (const OpTemplate &Op : C.Ops) {
+      if (Op.Ctl == OpTemplate::Control::LoopBegin) {
+        Lines.push_back(std::string(RankClass::name(C.K)) + ": a loop of " +
+                        std::to_string(Op.Span) + " events from " +
+                        estimator::formatBlock(Op.Proto.Block) + ", trips " + Op.Trips.text());
+        continue;
+      }
       if (Op.IsColl) {
         std::string L = std::string(RankClass::name(C.K)) + ": " +
                         estimator::formatBlock(Op.Coll.Site) + " " + kindName(Op.Coll.Kind) +

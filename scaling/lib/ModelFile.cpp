@@ -97,6 +97,17 @@ std::string formatOp(const OpTemplate &Op) {
   // [done source tag tag-if-proc-null dist]... [free dist] [same-buffer]
   const Event &E = Op.Proto;
   std::ostringstream S;
+  // A loop's bounds: loop SPAN KIND SCONST GRIDDIMS GRIDAXES A B, then its body, then end SPAN.
+  if (Op.Ctl == OpTemplate::Control::LoopBegin) {
+    const TripExpr &T = Op.Trips;
+    S << "loop " << Op.Span << " " << int(T.K) << " " << T.SConst << " " << int(T.GridDims) << " "
+      << int(T.GridAxes) << " " << T.A << " " << T.B;
+    return S.str();
+  }
+  if (Op.Ctl == OpTemplate::Control::LoopEnd) {
+    S << "end " << Op.Span;
+    return S.str();
+  }
   S << (Op.IsColl ? "coll" : KindNames[size_t(E.Kind)]) << " " << formatBlockId(E.Block) << " "
     << formatBlockId(E.From) << " " << E.Tag << " " << E.Comm << " " << int(E.Mode) << " "
     << int(E.Context) << " " << int(E.Found) << " " << peerText(Op.Peer) << " "
@@ -118,6 +129,9 @@ std::string formatOp(const OpTemplate &Op) {
   if (Op.Sub.K != SubComm::None)
     S << " sub " << int(Op.Sub.K) << " " << int(Op.Sub.GridDims) << " " << int(Op.Sub.GridAxes)
       << " " << Op.Sub.Const << " " << Op.Sub.Parent << " " << Op.Sub.Seq;
+  // A Segment whose start depends on the loop: from-rule RULE ALTFROM.
+  if (Op.FromR != OpTemplate::FromRule::None)
+    S << " from-rule " << int(Op.FromR) << " " << formatBlockId(Op.AltFrom);
   return S.str();
 }
 
@@ -144,6 +158,26 @@ bool parseOp(const std::string &Text, OpTemplate &Op) {
   int Mode = 0, Context = 0, Found = 1;
   Op = OpTemplate{};
   Event &E = Op.Proto;
+  if (Text.starts_with("loop ") || Text.starts_with("end ")) {
+    std::string Word, Rest;
+    int TK = 0, Dims = 0, Axes = 0;
+    TripExpr &T = Op.Trips;
+    if (!(S >> Word >> Op.Span) || Op.Span == 0)
+      return false;
+    if (Word == "end") {
+      Op.Ctl = OpTemplate::Control::LoopEnd;
+      return !(S >> Rest);
+    }
+    if (!(S >> TK >> T.SConst >> Dims >> Axes >> T.A >> T.B) || (S >> Rest) || TK < 0 ||
+        TK > TripExpr::Cyclic || (Dims != 0 && Dims != 2 && Dims != 3) ||
+        (Dims != 0 && (Axes <= 0 || Axes >= (1 << Dims))) || (Dims == 0 && T.SConst < 1))
+      return false;
+    T.K = TripExpr::Kind(TK);
+    T.GridDims = uint8_t(Dims);
+    T.GridAxes = uint8_t(Axes);
+    Op.Ctl = OpTemplate::Control::LoopBegin;
+    return true;
+  }
   if (!(S >> Kind >> Block >> From >> E.Tag >> E.Comm >> Mode >> Context >> Found >> Peer >> Bytes))
     return false;
   const std::optional<uint64_t> B = parseBlockId(Block), F = parseBlockId(From);
@@ -195,6 +229,16 @@ bool parseOp(const std::string &Text, OpTemplate &Op) {
     } else if (Word == "sub") {
       if (!parseSub(S, Op.Sub))
         return false;
+    } else if (Word == "from-rule") {
+      int Rule = 0;
+      std::string Alt;
+      if (!(S >> Rule >> Alt) || Rule < 1 || Rule > 2 || E.Kind != estimator::EventKind::Segment)
+        return false;
+      const std::optional<uint64_t> A = parseBlockId(Alt);
+      if (!A)
+        return false;
+      Op.FromR = OpTemplate::FromRule(Rule);
+      Op.AltFrom = *A;
     } else if (Word == "free") {
       uint32_t D = 0;
       if (!(S >> D))
@@ -292,6 +336,9 @@ void writeScalingModel(std::ostream &OS, const ScalingModelFile &F) {
         << YAML::Key << "p" << YAML::Value << T.PExp << YAML::Key << "log2p" << YAML::Value
         << T.LogExp << YAML::Key << "w" << YAML::Value << T.WExp << YAML::Key << "step"
         << YAML::Value << T.StepAt;
+      if (T.GridDims != 0)
+        E << YAML::Key << "grid_dims" << YAML::Value << int(T.GridDims) << YAML::Key << "grid_axes"
+          << YAML::Value << int(T.GridAxes);
       if (T.StepAt > 0 && T.Ws.known())
         E << YAML::Key << "ws_bytes" << YAML::Value << T.Ws.Bytes << YAML::Key << "ws_w"
           << YAML::Value << T.Ws.WExp;
@@ -362,6 +409,26 @@ bool loadScalingModel(const std::string &Path, ScalingModelFile &Out, Diagnostic
           return false;
         }
       }
+      // Loops: each begin's end SPAN ops later, with the same span, none inside another.
+      for (size_t K = 0; K < RC.Ops.size(); ++K) {
+        const OpTemplate &Op = RC.Ops[K];
+        if (Op.Ctl == OpTemplate::Control::None)
+          continue;
+        const size_t End = K + Op.Span + 1;
+        bool Ok = Op.Ctl == OpTemplate::Control::LoopBegin && End < RC.Ops.size() &&
+                  RC.Ops[End].Ctl == OpTemplate::Control::LoopEnd && RC.Ops[End].Span == Op.Span;
+        for (size_t J = K + 1; Ok && J < End; ++J)
+          Ok = RC.Ops[J].Ctl == OpTemplate::Control::None;
+        if (!Ok) {
+          const YAML::Node OpNode = C["ops"][K];
+          Diags.error({Path, unsigned(OpNode.Mark().line + 1), unsigned(OpNode.Mark().column + 1)},
+                      "a loop's bounds do not match (each 'loop N' needs 'end N' N ops later, "
+                      "loops do not nest)",
+                      "scaling-model");
+          return false;
+        }
+        K = End;
+      }
       Out.Learnt.Classes.push_back(std::move(RC));
     }
     for (const YAML::Node &N : Root["segments"]) {
@@ -393,6 +460,17 @@ bool loadScalingModel(const std::string &Path, ScalingModelFile &Out, Diagnostic
         Seg.M.Terms.push_back(Term{
             T["p"].as<double>(), T["log2p"].as<int>(), T["w"].as<double>(), T["step"].as<double>(),
             WorkingSet{T["ws_bytes"].as<double>(0), T["ws_w"].as<double>(1)}});
+        const int Dims = T["grid_dims"].as<int>(0), Axes = T["grid_axes"].as<int>(0);
+        if ((Dims != 0 && Dims != 2 && Dims != 3) ||
+            (Dims != 0 && (Axes <= 0 || Axes >= (1 << Dims)))) {
+          Diags.error({Path, unsigned(T.Mark().line + 1), unsigned(T.Mark().column + 1)},
+                      "a term's grid divisor is factors (grid_axes, bits) of Dims_create(p, 2 "
+                      "or 3) (grid_dims)",
+                      "scaling-model");
+          return false;
+        }
+        Seg.M.Terms.back().GridDims = uint8_t(Dims);
+        Seg.M.Terms.back().GridAxes = uint8_t(Axes);
         const double C = T["coeff"].as<double>();
         if (C < 0) {
           Diags.error({Path, unsigned(T.Mark().line + 1), unsigned(T.Mark().column + 1)},

@@ -282,4 +282,39 @@ TEST(ModelFileTest, MalformedOpRefused) {
                        Op));
 }
 
+TEST(ModelFileTest, GridDivisorTermsRoundTrip) {
+  ScalingModelFile F;
+  F.Tool = "mpiete test";
+  SegmentModel Seg;
+  Seg.From = SiteA;
+  Seg.To = SiteB;
+  Term T{0, 0, 2};
+  T.GridDims = 3;
+  T.GridAxes = 6;
+  Seg.M.Terms = {Term{}, T};
+  Seg.M.Coeffs = {1e-6, 3e-9};
+  F.Segments.push_back(Seg);
+  std::ostringstream First;
+  writeScalingModel(First, F);
+  const std::string Path =
+      (std::filesystem::temp_directory_path() / "mpiete-modelfile-grid-test.yaml").string();
+  std::ofstream(Path) << First.str();
+  std::ostringstream Errors;
+  mpiete::DiagnosticSink Diags(Errors);
+  ScalingModelFile G;
+  ASSERT_TRUE(loadScalingModel(Path, G, Diags)) << Errors.str();
+  ASSERT_EQ(G.Segments.size(), 1u);
+  EXPECT_EQ(G.Segments[0].M.Terms, Seg.M.Terms);
+  EXPECT_DOUBLE_EQ(G.Segments[0].M.eval(64, 128), Seg.M.eval(64, 128));
+  // d1 * d2 of Dims_create(64, 3) = 4 * 4.
+  EXPECT_DOUBLE_EQ(Seg.M.eval(64, 128), 1e-6 + 3e-9 * 128 * 128 / 16);
+  std::string Bad = First.str();
+  Bad.replace(Bad.find("grid_axes: 6"), 12, "grid_axes: 8");
+  std::ofstream(Path) << Bad;
+  ScalingModelFile H;
+  EXPECT_FALSE(loadScalingModel(Path, H, Diags));
+  EXPECT_NE(Errors.str().find("grid divisor"), std::string::npos) << Errors.str();
+  std::filesystem::remove(Path);
+}
+
 } // namespace

@@ -1,6 +1,7 @@
 // Model selection picks the terms that generated synthetic data, steps where the per-rank
 // working set crosses a cache size, and no term that explodes outside the measured range.
 #include "mpiete/scaling/NormalForm.h"
+#include "mpiete/scaling/CommStructure.h"
 
 #include <gtest/gtest.h>
 
@@ -245,3 +246,26 @@ TEST(NormalFormTest, GrowthOnlyWhereTheDataGrow) {
 }
 
 } // namespace
+
+namespace {
+
+/// transpose's rows a rank sweeps: n / d0 of MPI_Dims_create(p, 2) (2, 2, 4, 4 at 2-16 ranks;
+/// 8 at 64).
+double perRow(double P) { return 1e-5 + 4e-3 / mpiete::scaling::dimsCreate(int(P), 2)[0]; }
+
+} // namespace
+
+TEST(NormalFormTest, GridDivisorTermFoundWhereTheStructureOffersIt) {
+  auto F = [](double P, double) { return perRow(P); };
+  SelectOptions Options;
+  Options.GridDivisors = {{2, 1}, {3, 3}};
+  Model M = selectModel(sample(F, {2, 4, 8, 16}, {1}), Options);
+  ASSERT_EQ(M.Terms.size(), 2u) << M.text();
+  EXPECT_EQ(M.Terms[1].GridDims, 2);
+  EXPECT_EQ(M.Terms[1].GridAxes, 1);
+  EXPECT_EQ(M.Terms[1].text(), "1 / (d0 of Dims_create(p, 2))");
+  EXPECT_NEAR(M.eval(64, 1) / perRow(64), 1, 1e-9);
+  // Not offered (a structure with no grid), the 64-rank value is a power of p's guess.
+  Model Plain = selectModel(sample(F, {2, 4, 8, 16}, {1}));
+  EXPECT_GT(std::abs(Plain.eval(64, 1) / perRow(64) - 1), 0.05) << Plain.text();
+}

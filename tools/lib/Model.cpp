@@ -334,9 +334,59 @@ int runModel(const CommandArgs &Args) {
   SelectOptions Options;
   Options.Ws = File.Ws;
   Options.Caches = File.Caches;
+  // A structure that decomposes by MPI_Dims_create's factors (byte counts, sub-communicators,
+  // loop trips over them) offers its compute the same divisors: a rank's share of the work.
+  if (File.StructureAccepted) {
+    auto Offer = [&](uint8_t Dims, uint8_t Axes) {
+      if (Dims != 0 && std::find(Options.GridDivisors.begin(), Options.GridDivisors.end(),
+                                 std::pair{Dims, Axes}) == Options.GridDivisors.end())
+        Options.GridDivisors.push_back({Dims, Axes});
+    };
+    for (const RankClass &C : File.Learnt.Classes)
+      for (const OpTemplate &Op : C.Ops) {
+        Offer(Op.Bytes.GridDims, Op.Bytes.GridAxes);
+        Offer(Op.Sub.GridDims, Op.Sub.GridAxes);
+        Offer(Op.Trips.GridDims, Op.Trips.GridAxes);
+      }
+  }
   File.Segments = fitComputeModels(ComputeRuns, Options);
   for (SegmentModel &Seg : File.Segments)
     Seg.Where = Name(Seg.From) + " -> " + Name(Seg.To);
+  // A loop's seams: the computation before the body's first call, or after the loop, starts
+  // at the call before the loop or at the body's last one. A start no measured run showed
+  // (ranks that skip the loop only at larger P) takes the other start's model, said so.
+  if (File.StructureAccepted) {
+    std::vector<SegmentModel> Seams;
+    for (const RankClass &C : File.Learnt.Classes)
+      for (const OpTemplate &Op : C.Ops) {
+        if (Op.FromR == OpTemplate::FromRule::None)
+          continue;
+        const BlockId To = Op.Proto.Block;
+        for (auto [From, Other] :
+             {std::pair{Op.Proto.From, Op.AltFrom}, std::pair{Op.AltFrom, Op.Proto.From}}) {
+          auto Match = [&](const SegmentModel &M) { return M.From == From && M.To == To; };
+          if (From == Other || std::any_of(File.Segments.begin(), File.Segments.end(), Match) ||
+              std::any_of(Seams.begin(), Seams.end(), Match))
+            continue;
+          for (const SegmentModel &M : File.Segments)
+            if (M.From == Other && M.To == To) {
+              SegmentModel Seam = M;
+              Seam.From = From;
+              Seam.Data.clear();
+              Seam.HeldOutError = -1;
+              Seam.Where = Name(From) + " -> " + Name(To) + " (no run measured it: the model of " +
+                           Name(Other) + " -> " + Name(To) + ")";
+              Diags.note({Name(To), 0, 0},
+                         "a loop's seam " + Seam.Where +
+                             ", for the ranks and sizes where the "
+                             "loop's trips differ from every measured run's",
+                         "scale");
+              Seams.push_back(std::move(Seam));
+            }
+        }
+      }
+    File.Segments.insert(File.Segments.end(), Seams.begin(), Seams.end());
+  }
   if (File.Ws.known()) {
     std::string Unstraddled;
     for (double C : File.Caches) {

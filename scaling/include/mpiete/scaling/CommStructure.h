@@ -103,9 +103,26 @@ struct SubComm {
   std::string text() const;
 };
 
+/// How many times a loop's body runs on rank r of P ranks, size W:
+/// - Linear: A * P + B (a loop over the other ranks: P - 1);
+/// - Log2: A * log2(P) + B (a loop over a tree's levels);
+/// - Cyclic: the items j of [0, C) with j mod G equal to floor(r / S), G = P / S, S a constant
+///   or the product of some factors of MPI_Dims_create(P, 2 or 3): C items dealt round-robin to
+///   P / S groups of S consecutive ranks (`do k = group + 1, nprob, ngroups`; with S = 1, C
+///   items in blocks with the remainder on the first ranks, floor(C / P) + [r < C mod P]).
+struct TripExpr {
+  enum Kind : uint8_t { Linear, Log2, Cyclic };
+  Kind K = Linear;
+  uint8_t GridDims = 0, GridAxes = 0; ///< Cyclic: S from MPI_Dims_create(P, GridDims)
+  int32_t SConst = 1;                 ///< Cyclic: S when GridDims is 0
+  int64_t A = 0, B = 0;               ///< Linear, Log2: the coefficients; Cyclic: C in A
+  uint64_t eval(int32_t R, int32_t P) const;
+  std::string text() const;
+};
+
 /// One event of a rank class's sequence: the measured record with its varying fields as
 /// functions; or one collective call (IsColl), lowered at the target size by the runtime's own
-/// lowering (CollSim.h) with its root and size as functions.
+/// lowering (CollSim.h) with its root and size as functions; or a loop's bounds (Control).
 struct OpTemplate {
   Event Proto;
   PeerExpr Peer;
@@ -122,6 +139,18 @@ struct OpTemplate {
   /// (request ids themselves depend on how many messages the lowered collectives started).
   std::vector<uint32_t> Dist;
   bool IsColl = false;
+  /// A loop whose trip count depends on the rank or the size: LoopBegin (Trips) is followed by
+  /// its body of Span ops and LoopEnd (Span again); neither makes an event. Loops do not nest.
+  enum class Control : uint8_t { None, LoopBegin, LoopEnd };
+  Control Ctl = Control::None;
+  /// A Segment whose start depends on the loop: FirstIteration (the body's first computation:
+  /// from Proto.From on the first trip, from AltFrom on later ones) or AfterLoop (the
+  /// computation after the loop: from Proto.From when the loop ran no trip, else AltFrom).
+  enum class FromRule : uint8_t { None, FirstIteration, AfterLoop };
+  FromRule FromR = FromRule::None;
+  uint32_t Span = 0;
+  BlockId AltFrom = 0;
+  TripExpr Trips;
   CollCall Coll; ///< IsColl: kind, element size, commutativity, site (Root, Bytes: below)
 };
 
@@ -234,7 +263,14 @@ private:
   using LoweredCache =
       std::map<std::tuple<int, int32_t, uint64_t, uint32_t, bool, BlockId, uint64_t>,
                std::pair<uint64_t, std::vector<Event>>>;
-  std::unique_ptr<LoweredCache> Cache; ///< made at the first collective
+  /// What only collectives and loops need, made at the first of them.
+  struct Extra {
+    LoweredCache Cache;
+    uint64_t Trips = 0; ///< the current (or last) loop's trip count
+    uint64_t Trip = 0;  ///< the trip being generated, from 0
+  };
+  std::unique_ptr<Extra> X;
+  Extra &extra() { return X ? *X : *(X = std::make_unique<Extra>()); }
   static constexpr uint32_t NumInlineStarts = 4;
   uint64_t InlineStarts[NumInlineStarts] = {};
   std::unique_ptr<uint64_t[]> HeapStarts;

@@ -4,7 +4,9 @@
 #ifndef MPIETE_SCALING_NORMALFORM_H
 #define MPIETE_SCALING_NORMALFORM_H
 
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mpiete::scaling {
@@ -27,19 +29,25 @@ struct WorkingSet {
 bool parseWorkingSet(const std::string &Text, WorkingSet &Out);
 
 /// One term p^PExp * log2(p)^LogExp * W^WExp, times [Ws(p, W) > StepAt] when StepAt > 0 (the
-/// per-rank working set past a cache size: seed 001's step). The constant term is all zeros.
+/// per-rank working set past a cache size: seed 001's step), divided by the product of the
+/// factors of MPI_Dims_create(p, GridDims) in GridAxes when GridDims is set (a block
+/// decomposition's share along some axes: transpose's rows per process row, n / d0). The
+/// constant term is all zeros.
 struct Term {
   double PExp = 0;
   int LogExp = 0;
   double WExp = 0;
   double StepAt = 0;
   WorkingSet Ws; ///< what StepAt is compared with
+  uint8_t GridDims = 0, GridAxes = 0;
 
   Term() = default;
   Term(double PExp, int LogExp, double WExp, double StepAt = 0, WorkingSet Ws = {})
       : PExp(PExp), LogExp(LogExp), WExp(WExp), StepAt(StepAt), Ws(Ws) {}
   double eval(double P, double W) const;
-  bool constant() const { return PExp == 0 && LogExp == 0 && WExp == 0 && StepAt == 0; }
+  bool constant() const {
+    return PExp == 0 && LogExp == 0 && WExp == 0 && StepAt == 0 && GridDims == 0;
+  }
   /// Readable: `p^1.5 * log2(p) * W / p`, `[W/p > 4096] * W / p`, `1`.
   std::string text() const;
   bool operator==(const Term &O) const = default;
@@ -77,6 +85,9 @@ struct SelectOptions {
   /// between measured working sets.
   WorkingSet Ws;
   std::vector<double> Caches;
+  /// Divisors from MPI_Dims_create(p, first)'s factors in the axes bits second: offered as
+  /// W^w / divisor terms (the communication structure decomposes by them).
+  std::vector<std::pair<uint8_t, uint8_t>> GridDivisors;
 };
 
 /// The caches (bytes) that no measured point's working set lies beyond, seen from (P, W): for
