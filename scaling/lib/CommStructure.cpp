@@ -87,8 +87,21 @@ int32_t PeerExpr::evalOther(int32_t R, int32_t P) const {
       return estimator::ProcNull;
     return int32_t(R + (N - C) * Stride);
   }
+  case TripOffset:
+  case TripWrap:
+    return evalTrip(R, P, 0);
   }
   return int32_t(A);
+}
+
+int32_t PeerExpr::evalTrip(int32_t R, int32_t P, uint64_t Trip) const {
+  if (K == TripOffset) {
+    const int64_t V = A + int64_t(Trip);
+    return V >= 0 && V < P ? int32_t(V) : estimator::ProcNull;
+  }
+  if (K == TripWrap)
+    return int32_t(((int64_t(R) + A + int64_t(Trip)) % P + P) % P);
+  return eval(R, P);
 }
 
 std::string PeerExpr::text() const {
@@ -122,6 +135,16 @@ std::string PeerExpr::text() const {
   case Grid:
     S << int(Dims) << "-D grid axis " << int(Axis) << (A < 0 ? " -" : " +") << (A < 0 ? -A : A)
       << (Periodic ? " periodic" : "");
+    break;
+  case TripOffset:
+    S << "t";
+    Signed(A);
+    S << " on trip t";
+    break;
+  case TripWrap:
+    S << "(r";
+    Signed(A);
+    S << " + t) mod P on trip t";
     break;
   }
   return S.str();
@@ -255,6 +278,14 @@ uint64_t TripExpr::eval(int32_t R, int32_t P) const {
   return uint64_t(std::max<int64_t>(N, 0));
 }
 
+bool TripExpr::mayBeZero() const {
+  if (K == Linear)
+    return !(A >= 0 && 2 * A + B >= 1);
+  if (K == Log2)
+    return !(A >= 0 && A + B >= 1);
+  return true;
+}
+
 std::string TripExpr::text() const {
   const auto Affine = [&](const std::string &X) {
     std::string T = (A == 1 ? "" : std::to_string(A) + " * ") + X;
@@ -289,6 +320,25 @@ const char *RankClass::name(Kind K) {
     return "the other ranks";
   }
   return "?";
+}
+
+uint32_t CommStructure::maxDist(int R, int P) const {
+  uint32_t Max = MaxDist;
+  if (!LoopDist)
+    return Max;
+  uint64_t Trips = 0;
+  for (const OpTemplate &Op : classOf(R, P).Ops) {
+    if (Op.Ctl == OpTemplate::Control::LoopBegin)
+      Trips = Op.Trips.eval(R, P);
+    for (size_t K = 0; K < Op.DistTrip.size() && K < Op.Dist.size(); ++K) {
+      const auto [PerTrip, PerTrips] = Op.DistTrip[K];
+      const int64_t Last = std::max<int64_t>(Trips, 1) - 1;
+      const int64_t D = int64_t(int32_t(Op.Dist[K])) + std::max<int64_t>(0, PerTrip * Last) +
+                        PerTrips * int64_t(Trips);
+      Max = uint32_t(std::clamp<int64_t>(D, Max, int64_t(1) << 24));
+    }
+  }
+  return Max;
 }
 
 const RankClass &CommStructure::classOf(int R, int P) const {
@@ -432,7 +482,7 @@ bool SyntheticEventSource::next(Event &E) {
     starts()[UserStarts++ & StartsMask] = E.Request;
     [[fallthrough]];
   case EventKind::Probe:
-    E.Peer = Op.Peer.eval(R, P);
+    E.Peer = Op.Peer.usesTrip() ? Op.Peer.evalTrip(R, P, extra().Trip) : Op.Peer.eval(R, P);
     [[fallthrough]];
   case EventKind::Loop:
     E.Count = Op.Bytes.eval(P, W);
@@ -444,9 +494,21 @@ bool SyntheticEventSource::next(Event &E) {
     const PeerExpr *Sources = Op.Sources.data();
     const uint32_t *Dist = Op.Dist.data();
     const std::pair<int32_t, int32_t> *Tags = Op.Tags.data();
+    if (!Op.DistTrip.empty()) [[unlikely]] {
+      const Extra &Xs = extra();
+      for (size_t K = 0, N = Op.Sources.size(); K < N; ++K) {
+        const auto [PerTrip, PerTrips] = Op.DistTrip[K];
+        Out[K].Request = StartId(uint32_t(int64_t(int32_t(Dist[K])) + PerTrip * int64_t(Xs.Trip) +
+                                          PerTrips * int64_t(Xs.Trips)));
+        Out[K].Source = Sources[K].evalTrip(R, P, Xs.Trip);
+        Out[K].Tag = Out[K].Source == estimator::ProcNull ? Tags[K].second : Tags[K].first;
+      }
+      break;
+    }
     for (size_t K = 0, N = Op.Sources.size(); K < N; ++K) {
       Out[K].Request = StartId(Dist[K]);
-      Out[K].Source = Sources[K].eval(R, P);
+      Out[K].Source =
+          Sources[K].usesTrip() ? Sources[K].evalTrip(R, P, extra().Trip) : Sources[K].eval(R, P);
       Out[K].Tag = Out[K].Source == estimator::ProcNull ? Tags[K].second : Tags[K].first;
     }
     break;
@@ -475,6 +537,7 @@ namespace {
 
 struct PeerObs {
   int32_t R, P, V;
+  uint64_t T = 0; ///< the trip of the loop around the op
 };
 struct BytesObs {
   double P, W;
@@ -483,7 +546,7 @@ struct BytesObs {
 
 bool fits(const PeerExpr &E, const std::vector<PeerObs> &Obs) {
   for (const PeerObs &O : Obs)
-    if (E.eval(O.R, O.P) != O.V)
+    if (E.evalTrip(O.R, O.P, O.T) != O.V)
       return false;
   return true;
 }
@@ -508,6 +571,17 @@ bool findPeer(const std::vector<PeerObs> &Obs, PeerExpr &Out) {
             Cands.push_back({PeerExpr::Grid, Step, D, Axis, Periodic});
     break;
   }
+  // In a loop's body: the peer moves with the trip (tried last: a peer that does not move
+  // has T = 0 on every flat op's observations and is found above).
+  if (std::any_of(Obs.begin(), Obs.end(), [](const PeerObs &O) { return O.T != 0; }))
+    for (const PeerObs &O : Obs) {
+      if (O.V < 0)
+        continue;
+      Cands.push_back({PeerExpr::TripOffset, int64_t(O.V) - int64_t(O.T)});
+      Cands.push_back(
+          {PeerExpr::TripWrap, ((int64_t(O.V) - O.R - int64_t(O.T)) % O.P + O.P) % O.P});
+      break;
+    }
   for (const PeerExpr &C : Cands)
     if (fits(C, Obs)) {
       Out = C;
@@ -905,6 +979,36 @@ bool learnColl(const std::vector<Sample> &Members, OpTemplate &Op, Refusal &Why)
   return false;
 }
 
+/// Per completed request of Ss (a body's completion), Dist = D + a * t + b * n on trip t of n:
+/// a from two trips of one loop, b from one trip of loops of different lengths; false when no
+/// integer a, b give every sample's.
+bool fitDistTrip(const std::vector<Sample> &Ss, OpTemplate &Op) {
+  Op.DistTrip.assign(Op.Dist.size(), {0, 0});
+  for (size_t K = 0; K < Op.Dist.size(); ++K) {
+    auto D = [&](const Sample &S) { return int64_t(S.It->Dist[K]); };
+    int64_t A = 0, B = 0;
+    for (const Sample &X : Ss)
+      for (const Sample &Y : Ss) {
+        if (A == 0 && X.Trips == Y.Trips && Y.Trip > X.Trip &&
+            (D(Y) - D(X)) % int64_t(Y.Trip - X.Trip) == 0)
+          A = (D(Y) - D(X)) / int64_t(Y.Trip - X.Trip);
+        if (B == 0 && X.Trip == Y.Trip && Y.Trips > X.Trips &&
+            (D(Y) - D(X)) % int64_t(Y.Trips - X.Trips) == 0)
+          B = (D(Y) - D(X)) / int64_t(Y.Trips - X.Trips);
+      }
+    const Sample &F = Ss.front();
+    const int64_t Base = D(F) - A * int64_t(F.Trip) - B * int64_t(F.Trips);
+    for (const Sample &X : Ss)
+      if (Base + A * int64_t(X.Trip) + B * int64_t(X.Trips) != D(X))
+        return false;
+    if (Base < INT32_MIN || Base > INT32_MAX)
+      return false;
+    Op.Dist[K] = uint32_t(int32_t(Base));
+    Op.DistTrip[K] = {int32_t(A), int32_t(B)};
+  }
+  return true;
+}
+
 /// Where an op lies relative to the class's loop: its Segments' starts are learnt by it.
 enum class Where : uint8_t { Flat, Body, After };
 
@@ -931,15 +1035,23 @@ bool learnOp(const std::vector<Sample> &Ss, Where W, OpTemplate &Op, uint32_t &M
     // costs more) depends on the addresses of the last few sends, which can differ between
     // ranks at a boundary; it is generated where every measured rank had it.
     Op.Proto.SameBuffer &= E.SameBuffer;
-    Peers.push_back({S.M->Rank, S.M->Run->Ranks, E.Peer});
+    Peers.push_back({S.M->Rank, S.M->Run->Ranks, E.Peer, S.Trip});
     Bytes.push_back({double(S.M->Run->Ranks), S.M->Run->Size, E.Count});
-    if (S.It->Dist != Ref.Dist)
-      return Fail(RE.Block, describeEvent(RE) + ": completes requests started at other calls on "
-                                                "different ranks");
   }
   Op.Dist = Ref.Dist;
-  for (uint32_t D : Op.Dist)
-    MaxDist = std::max(MaxDist, D);
+  if (std::any_of(Ss.begin(), Ss.end(), [&](const Sample &S) { return S.It->Dist != Ref.Dist; })) {
+    // In a loop's body, a wait for the request an earlier loop started on the same trip:
+    // Dist = D + a * t + b * n on trip t of n, for each completed request.
+    if (W != Where::Body || RE.Kind != EventKind::Completion ||
+        std::any_of(Ss.begin(), Ss.end(),
+                    [&](const Sample &S) { return S.It->Dist.size() != Ref.Dist.size(); }) ||
+        !fitDistTrip(Ss, Op))
+      return Fail(RE.Block, describeEvent(RE) + ": completes requests started at other calls on "
+                                                "different ranks");
+  } else {
+    for (uint32_t D : Op.Dist)
+      MaxDist = std::max(MaxDist, D);
+  }
   // A computation that starts after the loop's last call on some trips and after the call
   // before the loop on others (its first trip; after a loop that ran no trip).
   if (RE.Kind == EventKind::Segment && W != Where::Flat &&
@@ -984,7 +1096,7 @@ bool learnOp(const std::vector<Sample> &Ss, Where W, OpTemplate &Op, uint32_t &M
       std::pair<int32_t, int32_t> Tags{RE.Completed[J].Tag, RE.Completed[J].Tag};
       for (const Sample &S : Ss) {
         const Event &E = S.It->E;
-        Peers.push_back({S.M->Rank, S.M->Run->Ranks, E.Completed[J].Source});
+        Peers.push_back({S.M->Rank, S.M->Run->Ranks, E.Completed[J].Source, S.Trip});
         (E.Completed[J].Source == estimator::ProcNull ? Tags.second : Tags.first) =
             E.Completed[J].Tag;
       }
@@ -1039,7 +1151,9 @@ bool findTrips(const std::vector<TripObs> &Obs, TripExpr &Out) {
       E.K = K;
       E.A = DN / DX;
       E.B = int64_t(O1.N) - E.A * X(O1.P);
-      if (Fits(E)) {
+      // Exact, not clamped at 0 (eval's floor is for targets beyond the runs).
+      if (std::all_of(Obs.begin(), Obs.end(),
+                      [&](const TripObs &O) { return E.A * X(O.P) + E.B == int64_t(O.N); })) {
         Out = E;
         return true;
       }
@@ -1086,118 +1200,195 @@ bool findTrips(const std::vector<TripObs> &Obs, TripExpr &Out) {
   return Found;
 }
 
-/// A loop whose trip count differs between members: every member's sequence is a shared
-/// prefix (A items), a body of L items repeated Trips[i] times, and a shared suffix (B items),
-/// with Trips a function of the rank and the size.
-struct Fold {
-  size_t A = 0, B = 0, L = 0;
-  std::vector<uint64_t> Trips;
-  TripExpr Count;
+/// A class's members aligned: flat ops every member executes once, and loops whose trip counts
+/// differ between members. Each slot lists its instances (a loop's body slots one per trip).
+struct Aligned {
+  struct Loop {
+    size_t L = 0;
+    TripExpr Count;
+    std::vector<uint64_t> Trips;                ///< per member
+    std::vector<std::vector<Sample>> BodySlots; ///< L slots
+  };
+  struct Slot {
+    std::vector<Sample> Flat; ///< a flat op's instances (empty: the loop Loop)
+    size_t Loop = 0;
+    bool AfterLoop = false; ///< the first flat op after a loop
+  };
+  std::vector<Slot> Slots;
+  std::vector<Loop> Loops;
 };
 
-bool foldLoop(const std::vector<Member> &Ms, Fold &F) {
-  const std::vector<Item> &Ref = Ms.front().Items;
-  size_t MinLen = Ref.size();
-  for (const Member &M : Ms)
-    MinLen = std::min(MinLen, M.Items.size());
-  auto AllAt = [&](auto IndexOf) {
-    return std::all_of(Ms.begin(), Ms.end(), [&](const Member &M) {
-      return sameShape(M.Items[IndexOf(M.Items)], Ref[IndexOf(Ref)]);
-    });
+/// Aligns the members' sequences: where they part, a body of L items that some member repeats
+/// from there (its shape that of the trip the shared ops just before held, or of the member's
+/// own next items), which every member repeats a number of times after which all continue
+/// alike; the shared trips just before are counted back into the loop, and the trips must be a
+/// function of (r, P) (findTrips). The longest such body first. False with Why at the call
+/// where the members part and nothing explains it.
+bool align(const std::vector<Member> &Ms, Aligned &Out, Refusal &Why) {
+  const size_t N = Ms.size();
+  std::vector<size_t> Cur(N, 0);
+  size_t SinceLoop = 0; // flat slots since the last loop (or the start)
+  auto At = [&](size_t I, size_t K) -> const Item * {
+    return K < Ms[I].Items.size() ? &Ms[I].Items[K] : nullptr;
   };
-  size_t A = 0, B = 0;
-  while (A < MinLen && AllAt([&](const std::vector<Item> &) { return A; }))
-    ++A;
-  while (B < MinLen - A && AllAt([&](const std::vector<Item> &S) { return S.size() - 1 - B; }))
-    ++B;
-  const Member *Longest = &Ms.front();
-  size_t Gcd = 0;
-  for (const Member &M : Ms) {
-    Gcd = std::gcd(Gcd, M.Items.size() - A - B);
-    if (M.Items.size() > Longest->Items.size())
-      Longest = &M;
-  }
-  const Item *Body = Longest->Items.data() + A;
-  auto IsBody = [&](const Item *At, size_t L) {
-    for (size_t K = 0; K < L; ++K)
-      if (!sameShape(At[K], Body[K]))
-        return false;
-    return true;
+  auto Copies = [&](size_t I, size_t From, const std::vector<const Item *> &Body) {
+    uint64_t C = 0;
+    for (size_t K = From;; K += Body.size(), ++C)
+      for (size_t J = 0; J < Body.size(); ++J) {
+        const Item *X = At(I, K + J);
+        if (X == nullptr || !sameShape(*X, *Body[J]))
+          return C;
+      }
   };
   std::vector<TripObs> Obs;
-  // The longest body first: a loop whose body repeats an inner loop of fixed trips (a plane's
-  // repetitions) is the outer loop, whose trips are the ones that depend on (r, P).
-  for (size_t L = Gcd; L >= 1; --L) {
-    if (Gcd % L != 0)
-      continue;
-    bool Ok = true;
-    for (const Member &M : Ms) {
-      const size_t Mid = M.Items.size() - A - B;
-      for (size_t K = 0; Ok && K < Mid; K += L)
-        Ok = IsBody(M.Items.data() + A + K, L);
-      if (!Ok)
+  for (;;) {
+    // Flat slots while every member executes the same call.
+    bool Ended = false;
+    for (;;) {
+      const Item *R0 = At(0, Cur[0]);
+      bool Same = true, AnyEnd = R0 == nullptr, AllEnd = R0 == nullptr;
+      for (size_t I = 1; I < N; ++I) {
+        const Item *X = At(I, Cur[I]);
+        AnyEnd |= X == nullptr;
+        AllEnd &= X == nullptr;
+        Same &= X != nullptr && R0 != nullptr && sameShape(*X, *R0);
+      }
+      if (AllEnd) {
+        Ended = true;
+        break;
+      }
+      if (AnyEnd || !Same)
+        break;
+      Aligned::Slot S;
+      for (size_t I = 0; I < N; ++I)
+        S.Flat.push_back({&Ms[I], At(I, Cur[I]++), 0, 0});
+      S.AfterLoop = SinceLoop == 0 && !Out.Loops.empty();
+      if (S.AfterLoop)
+        for (size_t I = 0; I < N; ++I)
+          S.Flat[I].Trips = Out.Loops.back().Trips[I];
+      Out.Slots.push_back(std::move(S));
+      ++SinceLoop;
+    }
+    if (Ended)
+      return true;
+    // The members part here: a loop, or nothing this learner explains.
+    const size_t Cap = 4096;
+    bool Found = false;
+    for (size_t L = std::min(Cap, std::max<size_t>(SinceLoop, 1) + 256); L >= 1 && !Found; --L) {
+      // Candidate bodies: the last L shared slots (the loop's first trip, shared by all), then
+      // each member's own next L items.
+      std::vector<std::vector<const Item *>> Cands;
+      if (L <= SinceLoop) {
+        std::vector<const Item *> B;
+        for (size_t K = Out.Slots.size() - L; K < Out.Slots.size(); ++K)
+          B.push_back(Out.Slots[K].Flat.front().It);
+        Cands.push_back(std::move(B));
+      }
+      if (L <= 256)
+        for (size_t I = 0; I < N; ++I) {
+          std::vector<const Item *> B;
+          for (size_t K = 0; K < L && At(I, Cur[I] + K); ++K)
+            B.push_back(At(I, Cur[I] + K));
+          if (B.size() == L)
+            Cands.push_back(std::move(B));
+        }
+      for (const std::vector<const Item *> &Body : Cands) {
+        std::vector<uint64_t> Reps(N);
+        bool Any = false;
+        for (size_t I = 0; I < N; ++I)
+          Any |= (Reps[I] = Copies(I, Cur[I], Body)) > 0;
+        if (!Any)
+          continue;
+        // Every member continues alike after its trips.
+        const Item *Next0 = At(0, Cur[0] + Reps[0] * L);
+        bool Sync = true;
+        for (size_t I = 1; I < N && Sync; ++I) {
+          const Item *X = At(I, Cur[I] + Reps[I] * L);
+          Sync = (X == nullptr) == (Next0 == nullptr) && (X == nullptr || sameShape(*X, *Next0));
+        }
+        if (!Sync)
+          continue;
+        // Shared trips just before (in the flat slots since the last loop).
+        size_t Back = 0;
+        while ((Back + 1) * L <= SinceLoop) {
+          bool Match = true;
+          for (size_t J = 0; J < L && Match; ++J)
+            Match = sameShape(*Out.Slots[Out.Slots.size() - (Back + 1) * L + J].Flat.front().It,
+                              *Body[J]);
+          if (!Match)
+            break;
+          ++Back;
+        }
+        for (size_t Extra = Back + 1; Extra-- > 0 && !Found;) {
+          Obs.clear();
+          uint64_t Most = 0;
+          for (size_t I = 0; I < N; ++I) {
+            Obs.push_back({Ms[I].Rank, Ms[I].Run->Ranks, Reps[I] + Extra});
+            Most = std::max(Most, Reps[I] + Extra);
+          }
+          // A loop is seen to repeat: a block some runs execute once and others not at all
+          // is no loop whose trips extrapolate.
+          if (Most < 2)
+            continue;
+          Aligned::Loop Lp;
+          if (!findTrips(Obs, Lp.Count))
+            continue;
+          Lp.L = L;
+          for (const TripObs &O : Obs)
+            Lp.Trips.push_back(O.N);
+          // The trips counted back leave the flat slots.
+          Out.Slots.resize(Out.Slots.size() - Extra * L);
+          Lp.BodySlots.resize(L);
+          for (size_t I = 0; I < N; ++I) {
+            const size_t First = Cur[I] - Extra * L;
+            for (uint64_t T = 0; T < Lp.Trips[I]; ++T)
+              for (size_t J = 0; J < L; ++J)
+                Lp.BodySlots[J].push_back({&Ms[I], At(I, First + T * L + J), T, Lp.Trips[I]});
+            Cur[I] += Reps[I] * L;
+          }
+          Out.Loops.push_back(std::move(Lp));
+          Aligned::Slot S;
+          S.Loop = Out.Loops.size() - 1;
+          Out.Slots.push_back(std::move(S));
+          SinceLoop = 0;
+          Found = true;
+        }
+        if (Found)
+          break;
+      }
+      if (L == 1)
         break;
     }
-    if (!Ok)
+    if (Found)
       continue;
-    // Trips every member shares were taken for the prefix (before the middle) or the suffix
-    // (after it): count them back, as many as look like the body.
-    size_t BeforeMax = 0, AfterMax = 0;
-    while ((BeforeMax + 1) * L <= A && IsBody(Ref.data() + A - (BeforeMax + 1) * L, L))
-      ++BeforeMax;
-    while ((AfterMax + 1) * L <= B && IsBody(Ref.data() + Ref.size() - B + AfterMax * L, L))
-      ++AfterMax;
-    for (size_t Extra = BeforeMax + AfterMax + 1; Extra-- > 0;) {
-      const size_t Before = std::min(Extra, BeforeMax), After = Extra - Before;
-      Obs.clear();
-      for (const Member &M : Ms)
-        Obs.push_back({M.Rank, M.Run->Ranks, (M.Items.size() - A - B) / L + Extra});
-      if (findTrips(Obs, F.Count)) {
-        F.A = A - Before * L;
-        F.B = B - After * L;
-        F.L = L;
-        F.Trips.clear();
-        for (const TripObs &O : Obs)
-          F.Trips.push_back(O.N);
-        return true;
-      }
-    }
-  }
-  return false;
-}
-
-/// Learns one class from its members; false with Why on the first op nothing explains.
-bool learnClass(const std::vector<Member> &Members, RankClass &C, uint32_t &MaxDist, Refusal &Why) {
-  const std::vector<Item> &Ref = Members.front().Items;
-  Fold F;
-  F.A = Ref.size();
-  for (const Member &M : Members) {
-    const std::vector<Item> &Seq = M.Items;
-    size_t K = 0;
-    while (K < Ref.size() && K < Seq.size() && sameShape(Ref[K], Seq[K]))
-      ++K;
-    if (K == Ref.size() && K == Seq.size())
-      continue;
-    // Not one sequence: a loop whose trip count is a function of the rank and the size, or
-    // nothing this learner explains.
-    if (F.L != 0 || foldLoop(Members, F))
-      break;
-    const Item &At = K < Seq.size() ? Seq[K] : Ref[K < Ref.size() ? K : Ref.size() - 1];
-    Why.Site = At.E.Block;
-    Why.Progress = double(K) / double(std::max<size_t>({Ref.size(), Seq.size(), 1}));
-    Why.Message = "rank " + std::to_string(M.Rank) + " of " + std::to_string(M.Run->Ranks) +
+    // Name the first member that parts from member 0.
+    size_t I = 1;
+    while (I < N && At(I, Cur[I]) && At(0, Cur[0]) && sameShape(*At(I, Cur[I]), *At(0, Cur[0])))
+      ++I;
+    I = std::min(I, N - 1);
+    const Item *X = At(I, Cur[I]) ? At(I, Cur[I]) : At(0, Cur[0]);
+    const size_t Len = std::max<size_t>({Ms[I].Items.size(), Ms[0].Items.size(), 1});
+    Why.Site = X != nullptr ? X->E.Block : 0;
+    Why.Progress = double(Cur[I]) / double(Len);
+    Why.Message = "rank " + std::to_string(Ms[I].Rank) + " of " + std::to_string(Ms[I].Run->Ranks) +
                   " executes another sequence of MPI events here than rank " +
-                  std::to_string(Members.front().Rank) + " of " +
-                  std::to_string(Members.front().Run->Ranks) + " (event " + std::to_string(K) +
+                  std::to_string(Ms[0].Rank) + " of " + std::to_string(Ms[0].Run->Ranks) +
+                  " (event " + std::to_string(Cur[I]) +
                   "): the number of messages depends on the rank or the size in a way no rank "
                   "class or loop count (a linear or log2 function of P, items dealt "
                   "round-robin to groups of ranks) explains";
     return false;
   }
+}
+
+/// Learns one class from its members; false with Why on the first op nothing explains.
+bool learnClass(const std::vector<Member> &Members, RankClass &C, uint32_t &MaxDist, Refusal &Why) {
+  Aligned A;
+  if (!align(Members, A, Why))
+    return false;
   C.Ops.clear();
-  const size_t Slots = F.A + F.L + F.B;
-  std::vector<Sample> Ss;
-  auto Learn = [&](Where W, size_t Slot) {
+  const size_t Slots = A.Slots.size();
+  auto Learn = [&](const std::vector<Sample> &Ss, Where W, size_t Slot) {
     OpTemplate Op;
     if (!learnOp(Ss, W, Op, MaxDist, Why)) {
       Why.Progress = double(Slot) / double(std::max<size_t>(Slots, 1));
@@ -1206,74 +1397,71 @@ bool learnClass(const std::vector<Member> &Members, RankClass &C, uint32_t &MaxD
     C.Ops.push_back(std::move(Op));
     return true;
   };
-  for (size_t K = 0; K < F.A; ++K) {
-    Ss.clear();
-    for (const Member &M : Members)
-      Ss.push_back({&M, &M.Items[K]});
-    if (!Learn(Where::Flat, K))
-      return false;
-  }
-  if (F.L == 0)
-    return true;
-  OpTemplate Bound;
-  Bound.Ctl = OpTemplate::Control::LoopBegin;
-  Bound.Span = uint32_t(F.L);
-  Bound.Trips = F.Count;
-  Bound.Proto.Block = Ref.size() > F.A + F.B ? Ref[F.A].E.Block : 0;
-  C.Ops.push_back(Bound);
-  for (size_t K = 0; K < F.L; ++K) {
-    Ss.clear();
-    for (size_t I = 0; I < Members.size(); ++I)
-      for (uint64_t T = 0; T < F.Trips[I]; ++T)
-        Ss.push_back({&Members[I], &Members[I].Items[F.A + T * F.L + K], T, F.Trips[I]});
-    if (!Learn(Where::Body, F.A + K))
-      return false;
-  }
-  Bound.Ctl = OpTemplate::Control::LoopEnd;
-  C.Ops.push_back(Bound);
-  const size_t BodyAt = F.A + 1, SuffixAt = C.Ops.size();
-  for (size_t K = 0; K < F.B; ++K) {
-    Ss.clear();
-    for (size_t I = 0; I < Members.size(); ++I) {
-      const std::vector<Item> &Seq = Members[I].Items;
-      Ss.push_back({&Members[I], &Seq[Seq.size() - F.B + K], 0, F.Trips[I]});
+  struct Placed {
+    size_t Begin, Loop;
+  };
+  std::vector<Placed> Placements;
+  for (size_t K = 0; K < A.Slots.size(); ++K) {
+    const Aligned::Slot &S = A.Slots[K];
+    if (!S.Flat.empty()) {
+      if (!Learn(S.Flat, S.AfterLoop ? Where::After : Where::Flat, K))
+        return false;
+      continue;
     }
-    if (!Learn(Where::After, F.A + F.L + K))
-      return false;
+    const Aligned::Loop &Lp = A.Loops[S.Loop];
+    OpTemplate Bound;
+    Bound.Ctl = OpTemplate::Control::LoopBegin;
+    Bound.Span = uint32_t(Lp.L);
+    Bound.Trips = Lp.Count;
+    Bound.Proto.Block = Lp.BodySlots.front().front().It->E.Block;
+    Placements.push_back({C.Ops.size(), S.Loop});
+    C.Ops.push_back(Bound);
+    for (const std::vector<Sample> &Ss : Lp.BodySlots)
+      if (!Learn(Ss, Where::Body, K))
+        return false;
+    Bound.Ctl = OpTemplate::Control::LoopEnd;
+    C.Ops.push_back(Bound);
   }
-  // The computations at the loop's seams start where the data showed; a start no measured run
+  // The computations at each loop's seams start where the data showed; a start no measured run
   // showed (a loop that ran once on every measured rank: its later trips; a loop that ran on
   // every measured rank: none at all) follows from the calls themselves: the call before the
   // loop (Entry) or the body's last call (Back).
-  auto FirstSegment = [&](size_t From, size_t To) -> OpTemplate * {
-    for (size_t K = From; K < To; ++K)
-      if (C.Ops[K].Ctl == OpTemplate::Control::None && !C.Ops[K].IsColl &&
-          C.Ops[K].Proto.Kind == EventKind::Segment)
-        return &C.Ops[K];
-    return nullptr;
-  };
-  OpTemplate *First = FirstSegment(BodyAt, BodyAt + F.L);
-  std::optional<BlockId> BodyLast;
-  for (size_t K = BodyAt; K < BodyAt + F.L; ++K)
-    if (!C.Ops[K].IsColl && C.Ops[K].Proto.Kind == EventKind::Segment)
-      BodyLast = C.Ops[K].Proto.Block;
-  if (First == nullptr || !BodyLast)
-    return true;
-  const bool Repeats =
-      std::any_of(F.Trips.begin(), F.Trips.end(), [](uint64_t T) { return T > 1; });
-  if (First->FromR == OpTemplate::FromRule::None) {
-    First->FromR = OpTemplate::FromRule::FirstIteration;
-    First->AltFrom = Repeats ? First->Proto.From : *BodyLast;
-  }
-  const BlockId Entry = First->Proto.From;
-  if (OpTemplate *After = FirstSegment(SuffixAt, C.Ops.size());
-      After != nullptr && After->FromR == OpTemplate::FromRule::None) {
-    const bool Skipped =
-        std::any_of(F.Trips.begin(), F.Trips.end(), [](uint64_t T) { return T == 0; });
-    After->FromR = OpTemplate::FromRule::AfterLoop;
-    After->AltFrom = After->Proto.From;
-    if (!Skipped)
-      After->Proto.From = Entry;
+  for (size_t P = 0; P < Placements.size(); ++P) {
+    const size_t BodyAt = Placements[P].Begin + 1, L = A.Loops[Placements[P].Loop].L;
+    const std::vector<uint64_t> &Trips = A.Loops[Placements[P].Loop].Trips;
+    const size_t NextLoop = P + 1 < Placements.size() ? Placements[P + 1].Begin : C.Ops.size();
+    auto IsSegment = [&](size_t K) {
+      return C.Ops[K].Ctl == OpTemplate::Control::None && !C.Ops[K].IsColl &&
+             C.Ops[K].Proto.Kind == EventKind::Segment;
+    };
+    OpTemplate *First = nullptr;
+    std::optional<BlockId> BodyLast;
+    for (size_t K = BodyAt; K < BodyAt + L; ++K)
+      if (IsSegment(K)) {
+        First = First ? First : &C.Ops[K];
+        BodyLast = C.Ops[K].Proto.Block;
+      }
+    if (First == nullptr || !BodyLast)
+      continue;
+    const bool Repeats = std::any_of(Trips.begin(), Trips.end(), [](uint64_t T) { return T > 1; });
+    if (First->FromR == OpTemplate::FromRule::None) {
+      First->FromR = OpTemplate::FromRule::FirstIteration;
+      First->AltFrom = Repeats ? First->Proto.From : *BodyLast;
+    }
+    const BlockId Entry = First->Proto.From;
+    // The first op after the loop, when it is a computation (the next loop's own seam rules
+    // stay its).
+    const size_t AfterAt = BodyAt + L + 1;
+    if (AfterAt < NextLoop && IsSegment(AfterAt) &&
+        C.Ops[AfterAt].FromR == OpTemplate::FromRule::None) {
+      OpTemplate &After = C.Ops[AfterAt];
+      const bool Skipped =
+          std::any_of(Trips.begin(), Trips.end(), [](uint64_t T) { return T == 0; });
+      After.FromR = OpTemplate::FromRule::AfterLoop;
+      After.AltFrom = After.Proto.From;
+      if (!Skipped)
+        After.Proto.From = Entry;
+    }
   }
   return true;
 }
@@ -1391,6 +1579,9 @@ bool learnStructure(const std::vector<MeasuredRun> &Runs, CommStructure &Out, Re
       }
       S.Classes.push_back(std::move(C));
     }
+    for (const RankClass &C : S.Classes)
+      for (const OpTemplate &Op : C.Ops)
+        S.LoopDist |= !Op.DistTrip.empty();
     if (Ok && verify(Runs, S, Why)) {
       Out = std::move(S);
       return true;
@@ -1411,9 +1602,13 @@ std::vector<std::string> CommStructure::describe() const {
     std::vector<std::string> Seen;
     for (const OpTemplate &Op : C.Ops) {
       if (Op.Ctl == OpTemplate::Control::LoopBegin) {
-        Lines.push_back(std::string(RankClass::name(C.K)) + ": a loop of " +
+        std::string L = std::string(RankClass::name(C.K)) + ": a loop of " +
                         std::to_string(Op.Span) + " events from " +
-                        estimator::formatBlock(Op.Proto.Block) + ", trips " + Op.Trips.text());
+                        estimator::formatBlock(Op.Proto.Block) + ", trips " + Op.Trips.text();
+        if (std::find(Seen.begin(), Seen.end(), L) == Seen.end()) {
+          Seen.push_back(L);
+          Lines.push_back(L);
+        }
         continue;
       }
       if (Op.IsColl) {

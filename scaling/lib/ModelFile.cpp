@@ -45,7 +45,7 @@ bool parsePeer(const std::string &T, PeerExpr &E) {
   int K = 0, Dims = 0, Axis = 0, Periodic = 0;
   long long A = 0;
   if (std::sscanf(T.c_str(), "%d:%lld:%d:%d:%d", &K, &A, &Dims, &Axis, &Periodic) != 5 || K < 0 ||
-      K > PeerExpr::Grid)
+      K > PeerExpr::TripWrap)
     return false;
   E = {PeerExpr::Kind(K), A, uint8_t(Dims), uint8_t(Axis), Periodic != 0};
   return true;
@@ -118,6 +118,12 @@ std::string formatOp(const OpTemplate &Op) {
   for (size_t K = 0; K < Op.Sources.size(); ++K)
     S << " done " << peerText(Op.Sources[K]) << " " << Op.Tags[K].first << " " << Op.Tags[K].second
       << " " << Op.Dist[K];
+  // In a loop's body: dist-trip A B per completed request (Dist + A * trip + B * trips).
+  if (!Op.DistTrip.empty()) {
+    S << " dist-trip";
+    for (const auto &[A, B] : Op.DistTrip)
+      S << " " << A << " " << B;
+  }
   if (E.Kind == estimator::EventKind::RequestFree && !Op.Dist.empty())
     S << " free " << Op.Dist[0];
   // A receive into a buffer the rank sent from (the trace's same-buffer flag; files without
@@ -228,6 +234,13 @@ bool parseOp(const std::string &Text, OpTemplate &Op) {
       E.SameBuffer = true;
     } else if (Word == "sub") {
       if (!parseSub(S, Op.Sub))
+        return false;
+    } else if (Word == "dist-trip") {
+      Op.DistTrip.resize(Op.Dist.size());
+      for (auto &[A, B] : Op.DistTrip)
+        if (!(S >> A >> B))
+          return false;
+      if (Op.DistTrip.empty() || E.Kind != estimator::EventKind::Completion)
         return false;
     } else if (Word == "from-rule") {
       int Rule = 0;
@@ -429,6 +442,8 @@ bool loadScalingModel(const std::string &Path, ScalingModelFile &Out, Diagnostic
         }
         K = End;
       }
+      for (const OpTemplate &Op : RC.Ops)
+        Out.Learnt.LoopDist |= !Op.DistTrip.empty();
       Out.Learnt.Classes.push_back(std::move(RC));
     }
     for (const YAML::Node &N : Root["segments"]) {

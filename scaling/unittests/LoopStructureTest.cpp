@@ -167,6 +167,93 @@ TEST(LoopStructureTest, LoopOverATreesLevelsIsLog2P) {
   expectGenerated(S, F, 128);
 }
 
+/// f77-cg's hand-written sum, twice: rank 0 posts a receive from each other rank in turn (`do
+/// k = 1, nproc - 1`), waits for each (req(k): the starts after it fall by one a trip and grow
+/// with the loop), then sends the sum to each; the others send, receive and wait. Three loops a
+/// sum on rank 0, each trip's peer its own.
+std::vector<Event> gsum(int R, int P) {
+  std::vector<Event> Es;
+  uint64_t Req = 0;
+  BlockId Last = mpiete::ProgramStart;
+  auto Seg = [&](BlockId To) {
+    Es.push_back(Event::segment(Last, To));
+    Last = To;
+  };
+  for (int Time = 0; Time < 2; ++Time) {
+    if (R == 0) {
+      const uint64_t First = Req + 1;
+      for (int K = 1; K < P; ++K) {
+        Seg(Site(7));
+        Es.push_back(Event::recv(Site(7), K, 7, 8, ++Req));
+      }
+      for (int K = 1; K < P; ++K) {
+        Seg(Site(9));
+        Es.push_back(Event::completion(Site(9), {{First + uint64_t(K) - 1, K, 7}}));
+      }
+      for (int K = 1; K < P; ++K) {
+        Seg(Site(11));
+        Es.push_back(Event::send(Site(11), K, 8, 8, ++Req));
+        Seg(Site(12));
+        Es.push_back(Event::completion(Site(12), {{Req, NoStatus, NoStatus}}));
+      }
+    } else {
+      Seg(Site(11));
+      Es.push_back(Event::send(Site(11), 0, 7, 8, ++Req));
+      Seg(Site(12));
+      Es.push_back(Event::completion(Site(12), {{Req, NoStatus, NoStatus}}));
+      Seg(Site(13));
+      Es.push_back(Event::recv(Site(13), 0, 8, 8, ++Req));
+      Seg(Site(14));
+      Es.push_back(Event::completion(Site(14), {{Req, 0, 8}}));
+    }
+    // The ghost exchange between the sums.
+    Seg(Site(1));
+    Es.push_back(Event::send(Site(1), (R + 1) % P, 3, 64, ++Req));
+    Es.push_back(Event::recv(Site(1), (R + P - 1) % P, 3, 64, ++Req));
+    Seg(Site(2));
+    Es.push_back(
+        Event::completion(Site(2), {{Req - 1, NoStatus, NoStatus}, {Req, (R + P - 1) % P, 3}}));
+  }
+  return Es;
+}
+
+TEST(LoopStructureTest, HandWrittenSumsLoopsOverTheOtherRanks) {
+  CommStructure S;
+  Refusal Why;
+  ASSERT_TRUE(learnStructure(measure(gsum, {2, 4, 8, 16}), S, Why)) << Why.Message;
+  ASSERT_EQ(S.Classes.size(), 2u);
+  size_t Loops = 0;
+  for (const OpTemplate &Op : S.Classes.front().Ops)
+    if (Op.Ctl == OpTemplate::Control::LoopBegin) {
+      ++Loops;
+      EXPECT_EQ(Op.Trips.K, TripExpr::Linear);
+      EXPECT_EQ(Op.Trips.text(), "P - 1");
+    }
+  EXPECT_EQ(Loops, 6u);
+  EXPECT_TRUE(S.LoopDist);
+  // At 64 ranks rank 0 waits for requests 62 starts back: the generator keeps that many.
+  EXPECT_EQ(S.maxDist(0, 64), 62u);
+  for (int P : {32, 64})
+    expectGenerated(S, gsum, P);
+  // Through the model file.
+  ScalingModelFile File;
+  File.Tool = "mpiete test";
+  File.StructureAccepted = true;
+  File.Learnt = S;
+  std::ostringstream First;
+  writeScalingModel(First, File);
+  const std::string Path =
+      (std::filesystem::temp_directory_path() / "mpiete-gsum-test.yaml").string();
+  std::ofstream(Path) << First.str();
+  std::ostringstream Errors;
+  mpiete::DiagnosticSink Diags(Errors);
+  ScalingModelFile G;
+  ASSERT_TRUE(loadScalingModel(Path, G, Diags)) << Errors.str();
+  std::filesystem::remove(Path);
+  EXPECT_TRUE(G.Learnt.LoopDist);
+  expectGenerated(G.Learnt, gsum, 64);
+}
+
 /// Trips no form explains (the rank's square mod 3, plus one at 4 ranks) are refused at the
 /// call where the sequences part, and the reason names the forms tried.
 TEST(LoopStructureTest, TripsNoFormExplainsRefused) {

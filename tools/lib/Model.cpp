@@ -357,13 +357,21 @@ int runModel(const CommandArgs &Args) {
   // (ranks that skip the loop only at larger P) takes the other start's model, said so.
   if (File.StructureAccepted) {
     std::vector<SegmentModel> Seams;
-    for (const RankClass &C : File.Learnt.Classes)
+    for (const RankClass &C : File.Learnt.Classes) {
+      const TripExpr *Trips = nullptr; // the loop before the op
       for (const OpTemplate &Op : C.Ops) {
+        if (Op.Ctl == OpTemplate::Control::LoopBegin)
+          Trips = &Op.Trips;
         if (Op.FromR == OpTemplate::FromRule::None)
           continue;
         const BlockId To = Op.Proto.Block;
         for (auto [From, Other] :
              {std::pair{Op.Proto.From, Op.AltFrom}, std::pair{Op.AltFrom, Op.Proto.From}}) {
+          // After a loop that runs at least one trip on every rank of every size, the start
+          // for no trip is never generated.
+          if (Op.FromR == OpTemplate::FromRule::AfterLoop && From == Op.Proto.From &&
+              Trips != nullptr && !Trips->mayBeZero())
+            continue;
           auto Match = [&](const SegmentModel &M) { return M.From == From && M.To == To; };
           if (From == Other || std::any_of(File.Segments.begin(), File.Segments.end(), Match) ||
               std::any_of(Seams.begin(), Seams.end(), Match))
@@ -385,6 +393,7 @@ int runModel(const CommandArgs &Args) {
             }
         }
       }
+    }
     File.Segments.insert(File.Segments.end(), Seams.begin(), Seams.end());
   }
   if (File.Ws.known()) {

@@ -30,6 +30,9 @@ struct PeerExpr {
     Xor,     ///< r xor A, PROC_NULL outside [0, P)
     Grid,    ///< neighbour on axis Axis, step A, of the Dims-D grid MPI_Dims_create(P) gives;
              ///< Periodic wraps, otherwise PROC_NULL outside
+    // In a loop's body, on trip t (from 0):
+    TripOffset, ///< A + t (rank k on trip k - A: `do k = 1, nproc - 1`)
+    TripWrap,   ///< (r + A + t) mod P (a shift loop over the other ranks)
   };
   Kind K = Literal;
   int64_t A = 0;
@@ -54,6 +57,9 @@ struct PeerExpr {
     }
     return evalOther(R, P);
   }
+  /// On trip Trip of the loop around the op (the kinds before TripOffset ignore it).
+  int32_t evalTrip(int32_t R, int32_t P, uint64_t Trip) const;
+  bool usesTrip() const { return K >= TripOffset; }
   std::string text() const;
 
 private:
@@ -117,6 +123,9 @@ struct TripExpr {
   int32_t SConst = 1;                 ///< Cyclic: S when GridDims is 0
   int64_t A = 0, B = 0;               ///< Linear, Log2: the coefficients; Cyclic: C in A
   uint64_t eval(int32_t R, int32_t P) const;
+  /// Whether some rank of some P >= 2 runs no trip (a linear or log2 count that grows from at
+  /// least one at 2 ranks never does; a round-robin one does once P / S exceeds the items).
+  bool mayBeZero() const;
   std::string text() const;
 };
 
@@ -138,6 +147,9 @@ struct OpTemplate {
   /// Completion, RequestFree: which request, as the number of user-level starts after it
   /// (request ids themselves depend on how many messages the lowered collectives started).
   std::vector<uint32_t> Dist;
+  /// In a loop's body, per entry of Dist: Dist + first * t + second * n on trip t of n (a wait
+  /// loop over requests an earlier loop started: `call mpi_wait(req(k))`); empty: none.
+  std::vector<std::pair<int32_t, int32_t>> DistTrip;
   bool IsColl = false;
   /// A loop whose trip count depends on the rank or the size: LoopBegin (Trips) is followed by
   /// its body of Span ops and LoopEnd (Span again); neither makes an event. Loops do not nest.
@@ -199,6 +211,11 @@ struct CommStructure {
   std::vector<RankClass> Classes;
   /// The largest Dist of any completion: the generator remembers that many user starts.
   uint32_t MaxDist = 0;
+  /// The largest Dist rank R of P ranks generates: MaxDist, or more where a completion's Dist
+  /// grows with its loop's trips.
+  uint32_t maxDist(int R, int P) const;
+  /// Some completion's Dist depends on its loop's trips (DistTrip).
+  bool LoopDist = false;
   /// Which class rank R of P ranks belongs to.
   const RankClass &classOf(int R, int P) const;
   /// The peer and byte expressions, one line per distinct call site and kind, for the model
@@ -232,7 +249,8 @@ bool learnStructure(const std::vector<MeasuredRun> &Runs, CommStructure &Out, Re
 class alignas(64) SyntheticEventSource : public estimator::EventSource {
 public:
   SyntheticEventSource(const CommStructure &S, int R, int P, double W)
-      : Ops(&S.classOf(R, P).Ops), R(R), P(P), W(W), StartsMask(std::bit_ceil(S.MaxDist + 1U) - 1) {
+      : Ops(&S.classOf(R, P).Ops), R(R), P(P), W(W),
+        StartsMask(std::bit_ceil(S.maxDist(R, P) + 1U) - 1) {
     if (StartsMask >= NumInlineStarts)
       HeapStarts = std::make_unique<uint64_t[]>(size_t(StartsMask) + 1);
   }
