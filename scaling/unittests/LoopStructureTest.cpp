@@ -82,6 +82,34 @@ void expectGenerated(const CommStructure &S, const Pattern &F, int P) {
   }
 }
 
+/// The structure learnt from F at Sizes (empty, the failure reported, when refused).
+CommStructure learnt(const Pattern &F, const std::vector<int> &Sizes) {
+  CommStructure S;
+  Refusal Why;
+  EXPECT_TRUE(learnStructure(measure(F, Sizes), S, Why)) << Why.Message;
+  return S;
+}
+
+/// S written to a model file and read back (the text written in Text).
+ScalingModelFile throughTheFile(const CommStructure &S, std::string &Text) {
+  ScalingModelFile File;
+  File.Tool = "mpiete test";
+  File.StructureAccepted = true;
+  File.Learnt = S;
+  std::ostringstream First;
+  writeScalingModel(First, File);
+  Text = First.str();
+  const std::string Path =
+      (std::filesystem::temp_directory_path() / "mpiete-loop-test.yaml").string();
+  std::ofstream(Path) << Text;
+  std::ostringstream Errors;
+  mpiete::DiagnosticSink Diags(Errors);
+  ScalingModelFile G;
+  EXPECT_TRUE(loadScalingModel(Path, G, Diags)) << Errors.str();
+  std::filesystem::remove(Path);
+  return G;
+}
+
 const OpTemplate *loopOf(const CommStructure &S) {
   for (const RankClass &C : S.Classes)
     for (const OpTemplate &Op : C.Ops)
@@ -95,9 +123,7 @@ const OpTemplate *loopOf(const CommStructure &S) {
 /// after the loop starting at the call before it; at 32 and 64 most ranks skip the loop.
 TEST(LoopStructureTest, ProblemsDealtToGroupsOfTwoRoundTrip) {
   const Pattern F = [](int R, int P) { return program(R, P, dealt(R, P, 2, 4), 1, true); };
-  CommStructure S;
-  Refusal Why;
-  ASSERT_TRUE(learnStructure(measure(F, {2, 4, 8, 16}), S, Why)) << Why.Message;
+  const CommStructure S = learnt(F, {2, 4, 8, 16});
   const OpTemplate *Loop = loopOf(S);
   ASSERT_NE(Loop, nullptr);
   EXPECT_EQ(Loop->Trips.K, TripExpr::Cyclic);
@@ -123,9 +149,7 @@ TEST(LoopStructureTest, PlanesDealtToProcessRowsRoundTrip) {
       Planes += J % Rows == Row;
     return program(R, P, Planes, 3, true);
   };
-  CommStructure S;
-  Refusal Why;
-  ASSERT_TRUE(learnStructure(measure(F, {2, 4, 8, 16}), S, Why)) << Why.Message;
+  const CommStructure S = learnt(F, {2, 4, 8, 16});
   const OpTemplate *Loop = loopOf(S);
   ASSERT_NE(Loop, nullptr);
   EXPECT_EQ(Loop->Trips.K, TripExpr::Cyclic);
@@ -142,9 +166,7 @@ TEST(LoopStructureTest, PlanesDealtToProcessRowsRoundTrip) {
 /// A loop over the other ranks (P - 1 trips), learnt from 2, 4, 8 ranks.
 TEST(LoopStructureTest, LoopOverTheOtherRanksIsLinearInP) {
   const Pattern F = [](int R, int P) { return program(R, P, P - 1, 1, false); };
-  CommStructure S;
-  Refusal Why;
-  ASSERT_TRUE(learnStructure(measure(F, {2, 4, 8}), S, Why)) << Why.Message;
+  const CommStructure S = learnt(F, {2, 4, 8});
   const OpTemplate *Loop = loopOf(S);
   ASSERT_NE(Loop, nullptr);
   EXPECT_EQ(Loop->Trips.K, TripExpr::Linear);
@@ -158,9 +180,7 @@ TEST(LoopStructureTest, LoopOverATreesLevelsIsLog2P) {
   const Pattern F = [](int R, int P) {
     return program(R, P, std::bit_width(unsigned(P)) - 1, 1, false);
   };
-  CommStructure S;
-  Refusal Why;
-  ASSERT_TRUE(learnStructure(measure(F, {2, 4, 8, 16}), S, Why)) << Why.Message;
+  const CommStructure S = learnt(F, {2, 4, 8, 16});
   const OpTemplate *Loop = loopOf(S);
   ASSERT_NE(Loop, nullptr);
   EXPECT_EQ(Loop->Trips.K, TripExpr::Log2);
@@ -218,9 +238,7 @@ std::vector<Event> gsum(int R, int P) {
 }
 
 TEST(LoopStructureTest, HandWrittenSumsLoopsOverTheOtherRanks) {
-  CommStructure S;
-  Refusal Why;
-  ASSERT_TRUE(learnStructure(measure(gsum, {2, 4, 8, 16}), S, Why)) << Why.Message;
+  const CommStructure S = learnt(gsum, {2, 4, 8, 16});
   ASSERT_EQ(S.Classes.size(), 2u);
   size_t Loops = 0;
   for (const OpTemplate &Op : S.Classes.front().Ops)
@@ -236,20 +254,9 @@ TEST(LoopStructureTest, HandWrittenSumsLoopsOverTheOtherRanks) {
   for (int P : {32, 64})
     expectGenerated(S, gsum, P);
   // Through the model file.
-  ScalingModelFile File;
-  File.Tool = "mpiete test";
-  File.StructureAccepted = true;
-  File.Learnt = S;
-  std::ostringstream First;
-  writeScalingModel(First, File);
-  const std::string Path =
-      (std::filesystem::temp_directory_path() / "mpiete-gsum-test.yaml").string();
-  std::ofstream(Path) << First.str();
-  std::ostringstream Errors;
-  mpiete::DiagnosticSink Diags(Errors);
-  ScalingModelFile G;
-  ASSERT_TRUE(loadScalingModel(Path, G, Diags)) << Errors.str();
-  std::filesystem::remove(Path);
+  std::string Text;
+  const ScalingModelFile G = throughTheFile(S, Text);
+  EXPECT_NE(Text.find("dist-trip -1 1"), std::string::npos);
   EXPECT_TRUE(G.Learnt.LoopDist);
   expectGenerated(G.Learnt, gsum, 64);
 }
@@ -268,30 +275,20 @@ TEST(LoopStructureTest, TripsNoFormExplainsRefused) {
 /// a located error, not a stream that runs past its ops.
 TEST(LoopStructureTest, LoopsRoundTripThroughTheModelFile) {
   const Pattern F = [](int R, int P) { return program(R, P, dealt(R, P, 2, 4), 1, true); };
-  CommStructure S;
-  Refusal Why;
-  ASSERT_TRUE(learnStructure(measure(F, {2, 4, 8, 16}), S, Why)) << Why.Message;
-  ScalingModelFile File;
-  File.Tool = "mpiete test";
-  File.StructureAccepted = true;
-  File.Learnt = S;
-  std::ostringstream First;
-  writeScalingModel(First, File);
-  EXPECT_NE(First.str().find("from-rule 2"), std::string::npos);
-  const std::string Path =
-      (std::filesystem::temp_directory_path() / "mpiete-loop-test.yaml").string();
-  std::ofstream(Path) << First.str();
-  std::ostringstream Errors;
-  mpiete::DiagnosticSink Diags(Errors);
-  ScalingModelFile G;
-  ASSERT_TRUE(loadScalingModel(Path, G, Diags)) << Errors.str();
+  std::string First;
+  const ScalingModelFile G = throughTheFile(learnt(F, {2, 4, 8, 16}), First);
+  EXPECT_NE(First.find("from-rule 2"), std::string::npos);
   std::ostringstream Second;
   writeScalingModel(Second, G);
-  EXPECT_EQ(First.str(), Second.str());
+  EXPECT_EQ(First, Second.str());
   expectGenerated(G.Learnt, F, 64);
 
   // An end whose span differs from its loop's.
-  std::string Bad = First.str();
+  const std::string Path =
+      (std::filesystem::temp_directory_path() / "mpiete-loop-bad-test.yaml").string();
+  std::ostringstream Errors;
+  mpiete::DiagnosticSink Diags(Errors);
+  std::string Bad = First;
   const size_t At = Bad.find("- end 5");
   ASSERT_NE(At, std::string::npos);
   Bad.replace(At, 7, "- end 4");
