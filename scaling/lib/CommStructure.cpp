@@ -275,7 +275,8 @@ uint64_t TripExpr::eval(int32_t R, int32_t P) const {
     break;
   }
   }
-  return uint64_t(std::max<int64_t>(N, 0));
+  // At most 2^32 trips (a file's coefficients are bounded to 2^31; no loop runs more).
+  return uint64_t(std::clamp<int64_t>(N, 0, int64_t(1) << 32));
 }
 
 bool TripExpr::mayBeZero() const {

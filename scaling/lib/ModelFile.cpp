@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
 namespace mpiete::scaling {
@@ -44,8 +45,11 @@ std::string peerText(const PeerExpr &E) {
 bool parsePeer(const std::string &T, PeerExpr &E) {
   int K = 0, Dims = 0, Axis = 0, Periodic = 0;
   long long A = 0;
+  // A rank offset beyond 2^31 is no rank, and a grid's axis is one of its 2 or 3 (a generated
+  // stream evaluates these without further checks).
   if (std::sscanf(T.c_str(), "%d:%lld:%d:%d:%d", &K, &A, &Dims, &Axis, &Periodic) != 5 || K < 0 ||
-      K > PeerExpr::TripWrap)
+      K > PeerExpr::TripWrap || A < -(1LL << 31) || A > (1LL << 31) ||
+      (K == PeerExpr::Grid && ((Dims != 2 && Dims != 3) || Axis < 0 || Axis >= Dims)))
     return false;
   E = {PeerExpr::Kind(K), A, uint8_t(Dims), uint8_t(Axis), Periodic != 0};
   return true;
@@ -174,9 +178,11 @@ bool parseOp(const std::string &Text, OpTemplate &Op) {
       Op.Ctl = OpTemplate::Control::LoopEnd;
       return !(S >> Rest);
     }
+    const int64_t Limit = int64_t(1) << 31;
     if (!(S >> TK >> T.SConst >> Dims >> Axes >> T.A >> T.B) || (S >> Rest) || TK < 0 ||
         TK > TripExpr::Cyclic || (Dims != 0 && Dims != 2 && Dims != 3) ||
-        (Dims != 0 && (Axes <= 0 || Axes >= (1 << Dims))) || (Dims == 0 && T.SConst < 1))
+        (Dims != 0 && (Axes <= 0 || Axes >= (1 << Dims))) || (Dims == 0 && T.SConst < 1) ||
+        T.A < -Limit || T.A > Limit || T.B < -Limit || T.B > Limit)
       return false;
     T.K = TripExpr::Kind(TK);
     T.GridDims = uint8_t(Dims);
@@ -238,7 +244,7 @@ bool parseOp(const std::string &Text, OpTemplate &Op) {
     } else if (Word == "dist-trip") {
       Op.DistTrip.resize(Op.Dist.size());
       for (auto &[A, B] : Op.DistTrip)
-        if (!(S >> A >> B))
+        if (!(S >> A >> B) || std::abs(A) > (1 << 16) || std::abs(B) > (1 << 16))
           return false;
       if (Op.DistTrip.empty() || E.Kind != estimator::EventKind::Completion)
         return false;

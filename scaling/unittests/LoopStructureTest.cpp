@@ -303,6 +303,17 @@ TEST(LoopStructureTest, LoopsRoundTripThroughTheModelFile) {
   EXPECT_FALSE(parseOp("loop 5 9 2 0 0 4 0", Op)); // no such form
   EXPECT_FALSE(parseOp("loop 5 2 0 0 0 4 0", Op)); // groups of no rank
   EXPECT_FALSE(parseOp("end 5 extra", Op));
+  EXPECT_FALSE(parseOp("loop 5 0 1 0 0 99999999999 0", Op)); // coefficients beyond 2^31
+  EXPECT_FALSE(parseOp("recv 0aa758c0:3 0aa758c0:3 7 0 0 0 1 5:1:2:2:0 4096:0:0", Op))
+      << "axis 2 of a 2-D grid";
+  EXPECT_FALSE(parseOp("recv 0aa758c0:3 0aa758c0:3 7 0 0 0 1 2:4294967296:0:0:0 4096:0:0", Op))
+      << "an offset beyond 2^31";
+  EXPECT_FALSE(parseOp("wait 0aa758c0:4 0aa758c0:4 0 0 0 0 1 0:0:0:0:0 0:0:0 done 7:1:0:0:0 7 7 "
+                       "4294967295 dist-trip -1 100000",
+                       Op)); // a distance moving by more than 2^16 a trip
+  EXPECT_TRUE(parseOp("wait 0aa758c0:4 0aa758c0:4 0 0 0 0 1 0:0:0:0:0 0:0:0 done 7:1:0:0:0 7 7 "
+                      "4294967295 dist-trip -1 1",
+                      Op));
   EXPECT_FALSE(parseOp("send 0aa758c0:3 0aa758c0:3 7 0 0 0 1 0:1:0:0:0 4096:0:0 from-rule 1 "
                        "0aa758c0:2",
                        Op)); // a rule on no computation
