@@ -89,6 +89,8 @@ int32_t PeerExpr::evalOther(int32_t R, int32_t P) const {
   }
   case TripOffset:
   case TripWrap:
+  case TripOffsetDown:
+  case TripWrapDown:
     return evalTrip(R, P, 0);
   }
   return int32_t(A);
@@ -101,6 +103,12 @@ int32_t PeerExpr::evalTrip(int32_t R, int32_t P, uint64_t Trip) const {
   }
   if (K == TripWrap)
     return int32_t(((int64_t(R) + A + int64_t(Trip)) % P + P) % P);
+  if (K == TripOffsetDown) {
+    const int64_t V = A - int64_t(Trip);
+    return V >= 0 && V < P ? int32_t(V) : estimator::ProcNull;
+  }
+  if (K == TripWrapDown)
+    return int32_t(((int64_t(R) + A - int64_t(Trip)) % P + P) % P);
   return eval(R, P);
 }
 
@@ -145,6 +153,14 @@ std::string PeerExpr::text() const {
     S << "(r";
     Signed(A);
     S << " + t) mod P on trip t";
+    break;
+  case TripOffsetDown:
+    S << A << " - t on trip t";
+    break;
+  case TripWrapDown:
+    S << "(r";
+    Signed(A);
+    S << " - t) mod P on trip t";
     break;
   }
   return S.str();
@@ -579,8 +595,14 @@ bool findPeer(const std::vector<PeerObs> &Obs, PeerExpr &Out) {
       if (O.V < 0)
         continue;
       Cands.push_back({PeerExpr::TripOffset, int64_t(O.V) - int64_t(O.T)});
-      Cands.push_back(
-          {PeerExpr::TripWrap, ((int64_t(O.V) - O.R - int64_t(O.T)) % O.P + O.P) % O.P});
+      Cands.push_back({PeerExpr::TripOffsetDown, int64_t(O.V) + int64_t(O.T)});
+      // A shift's offset seen modulo this P: the same in [0, P) or below 0 at every P.
+      const int64_t Up = ((int64_t(O.V) - O.R - int64_t(O.T)) % O.P + O.P) % O.P,
+                    Down = ((int64_t(O.V) - O.R + int64_t(O.T)) % O.P + O.P) % O.P;
+      for (int64_t Lap : {int64_t(0), -int64_t(O.P)}) {
+        Cands.push_back({PeerExpr::TripWrap, Up + Lap});
+        Cands.push_back({PeerExpr::TripWrapDown, Down + Lap});
+      }
       break;
     }
   for (const PeerExpr &C : Cands)
@@ -1219,6 +1241,47 @@ struct Aligned {
   std::vector<Loop> Loops;
 };
 
+/// Every op of the loop's body is a function of (r, P) and the trip.
+bool bodyLearns(const Aligned::Loop &Lp) {
+  uint32_t MaxDist = 0;
+  Refusal Why;
+  for (const std::vector<Sample> &Ss : Lp.BodySlots) {
+    OpTemplate Op;
+    if (Ss.empty() || !learnOp(Ss, Where::Body, Op, MaxDist, Why))
+      return false;
+  }
+  return true;
+}
+
+/// Appends to A.Loops the M loops that loop Index is when its trips are split evenly (chunk c
+/// holds every member's trips c n / M .. (c + 1) n / M - 1, renumbered from 0); false when a
+/// chunk's trips are no function of (r, P).
+bool splitLoop(Aligned &A, size_t Index, uint64_t M, const std::vector<Member> &Ms) {
+  const Aligned::Loop Whole = A.Loops[Index];
+  std::vector<Aligned::Loop> Chunks(M);
+  std::vector<TripObs> Obs;
+  for (size_t I = 0; I < Ms.size(); ++I)
+    Obs.push_back({Ms[I].Rank, Ms[I].Run->Ranks, Whole.Trips[I] / M});
+  for (Aligned::Loop &Ch : Chunks) {
+    Ch.L = Whole.L;
+    if (!findTrips(Obs, Ch.Count))
+      return false;
+    for (const TripObs &O : Obs)
+      Ch.Trips.push_back(O.N);
+    Ch.BodySlots.resize(Whole.L);
+  }
+  for (size_t J = 0; J < Whole.L; ++J)
+    for (const Sample &S : Whole.BodySlots[J]) {
+      const uint64_t Per = S.Trips / M;
+      Sample T = S;
+      T.Trip = S.Trip % Per;
+      T.Trips = Per;
+      Chunks[S.Trip / Per].BodySlots[J].push_back(T);
+    }
+  A.Loops.insert(A.Loops.end(), Chunks.begin(), Chunks.end());
+  return true;
+}
+
 /// Aligns the members' sequences: where they part, a body of L items that some member repeats
 /// from there (its shape that of the trip the shared ops just before held, or of the member's
 /// own next items), which every member repeats a number of times after which all continue
@@ -1337,20 +1400,43 @@ bool align(const std::vector<Member> &Ms, Aligned &Out, Refusal &Why) {
           Lp.L = L;
           for (const TripObs &O : Obs)
             Lp.Trips.push_back(O.N);
-          // The trips counted back leave the flat slots.
-          Out.Slots.resize(Out.Slots.size() - Extra * L);
           Lp.BodySlots.resize(L);
           for (size_t I = 0; I < N; ++I) {
             const size_t First = Cur[I] - Extra * L;
             for (uint64_t T = 0; T < Lp.Trips[I]; ++T)
               for (size_t J = 0; J < L; ++J)
                 Lp.BodySlots[J].push_back({&Ms[I], At(I, First + T * L + J), T, Lp.Trips[I]});
-            Cur[I] += Reps[I] * L;
           }
-          Out.Loops.push_back(std::move(Lp));
-          Aligned::Slot S;
-          S.Loop = Out.Loops.size() - 1;
-          Out.Slots.push_back(std::move(S));
+          // The body's calls must be functions of (r, P) and the trip. A loop inside an outer
+          // one of fixed trips (a time step around a shifted exchange) aligns as one loop whose
+          // peers restart every P - 1 trips: M loops of equal trips, one after another.
+          Aligned Trial;
+          Trial.Loops.push_back(Lp);
+          bool Learns = bodyLearns(Trial.Loops.front());
+          const uint64_t Least = *std::min_element(Lp.Trips.begin(), Lp.Trips.end());
+          for (uint64_t M = 2; !Learns && M <= std::min<uint64_t>(Least, 64); ++M) {
+            if (std::any_of(Lp.Trips.begin(), Lp.Trips.end(),
+                            [&](uint64_t T) { return T % M != 0; }))
+              continue;
+            Trial.Loops.resize(1);
+            Learns = splitLoop(Trial, 0, M, Ms);
+            for (size_t Ch = 1; Learns && Ch < Trial.Loops.size(); ++Ch)
+              Learns = bodyLearns(Trial.Loops[Ch]);
+            if (Learns)
+              Trial.Loops.erase(Trial.Loops.begin());
+          }
+          if (!Learns)
+            continue;
+          // The trips counted back leave the flat slots.
+          Out.Slots.resize(Out.Slots.size() - Extra * L);
+          for (size_t I = 0; I < N; ++I)
+            Cur[I] += Reps[I] * L;
+          for (Aligned::Loop &Each : Trial.Loops) {
+            Out.Loops.push_back(std::move(Each));
+            Aligned::Slot S;
+            S.Loop = Out.Loops.size() - 1;
+            Out.Slots.push_back(std::move(S));
+          }
           SinceLoop = 0;
           Found = true;
         }
@@ -1402,6 +1488,27 @@ bool learnClass(const std::vector<Member> &Members, RankClass &C, uint32_t &MaxD
     size_t Begin, Loop;
   };
   std::vector<Placed> Placements;
+  // One loop's bounds and body, or nothing (false with Why) when an op of its body is no
+  // function of (r, P) and the trip.
+  auto learnLoop = [&](size_t Index, size_t K) {
+    const Aligned::Loop &Lp = A.Loops[Index];
+    const size_t Mark = C.Ops.size();
+    OpTemplate Bound;
+    Bound.Ctl = OpTemplate::Control::LoopBegin;
+    Bound.Span = uint32_t(Lp.L);
+    Bound.Trips = Lp.Count;
+    Bound.Proto.Block = Lp.BodySlots.front().front().It->E.Block;
+    C.Ops.push_back(Bound);
+    for (const std::vector<Sample> &Ss : Lp.BodySlots)
+      if (!Learn(Ss, Where::Body, K)) {
+        C.Ops.resize(Mark);
+        return false;
+      }
+    Bound.Ctl = OpTemplate::Control::LoopEnd;
+    C.Ops.push_back(Bound);
+    Placements.push_back({Mark, Index});
+    return true;
+  };
   for (size_t K = 0; K < A.Slots.size(); ++K) {
     const Aligned::Slot &S = A.Slots[K];
     if (!S.Flat.empty()) {
@@ -1409,19 +1516,8 @@ bool learnClass(const std::vector<Member> &Members, RankClass &C, uint32_t &MaxD
         return false;
       continue;
     }
-    const Aligned::Loop &Lp = A.Loops[S.Loop];
-    OpTemplate Bound;
-    Bound.Ctl = OpTemplate::Control::LoopBegin;
-    Bound.Span = uint32_t(Lp.L);
-    Bound.Trips = Lp.Count;
-    Bound.Proto.Block = Lp.BodySlots.front().front().It->E.Block;
-    Placements.push_back({C.Ops.size(), S.Loop});
-    C.Ops.push_back(Bound);
-    for (const std::vector<Sample> &Ss : Lp.BodySlots)
-      if (!Learn(Ss, Where::Body, K))
-        return false;
-    Bound.Ctl = OpTemplate::Control::LoopEnd;
-    C.Ops.push_back(Bound);
+    if (!learnLoop(S.Loop, K))
+      return false;
   }
   // The computations at each loop's seams start where the data showed; a start no measured run
   // showed (a loop that ran once on every measured rank: its later trips; a loop that ran on

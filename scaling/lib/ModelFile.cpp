@@ -48,7 +48,7 @@ bool parsePeer(const std::string &T, PeerExpr &E) {
   // A rank offset beyond 2^31 is no rank, and a grid's axis is one of its 2 or 3 (a generated
   // stream evaluates these without further checks).
   if (std::sscanf(T.c_str(), "%d:%lld:%d:%d:%d", &K, &A, &Dims, &Axis, &Periodic) != 5 || K < 0 ||
-      K > PeerExpr::TripWrap || A < -(1LL << 31) || A > (1LL << 31) ||
+      K > PeerExpr::TripWrapDown || A < -(1LL << 31) || A > (1LL << 31) ||
       (K == PeerExpr::Grid && ((Dims != 2 && Dims != 3) || Axis < 0 || Axis >= Dims)))
     return false;
   E = {PeerExpr::Kind(K), A, uint8_t(Dims), uint8_t(Axis), Periodic != 0};

@@ -8,12 +8,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <sstream>
 
 using namespace mpiete::scaling;
+using mpiete::estimator::EventKind;
 using mpiete::estimator::NoStatus;
 
 namespace {
@@ -259,6 +261,52 @@ TEST(LoopStructureTest, HandWrittenSumsLoopsOverTheOtherRanks) {
   EXPECT_NE(Text.find("dist-trip -1 1"), std::string::npos);
   EXPECT_TRUE(G.Learnt.LoopDist);
   expectGenerated(G.Learnt, gsum, 64);
+}
+
+/// A hand-written all-to-all in shifted steps, Rounds times (a time step around it): on step k
+/// = 1 .. P - 1 a rank sends to (r + k) mod P and receives from (r - k) mod P.
+std::vector<Event> shifted(int R, int P, int Rounds) {
+  std::vector<Event> Es;
+  uint64_t Req = 0;
+  BlockId Last = mpiete::ProgramStart;
+  for (int Round = 0; Round < Rounds; ++Round)
+    for (int K = 1; K < P; ++K) {
+      Es.push_back(Event::segment(Last, Site(3)));
+      Es.push_back(Event::send(Site(3), (R + K) % P, 9, 512, ++Req));
+      Es.push_back(Event::recv(Site(3), (R - K + P) % P, 9, 512, ++Req));
+      Es.push_back(Event::segment(Site(3), Site(4)));
+      Es.push_back(
+          Event::completion(Site(4), {{Req - 1, NoStatus, NoStatus}, {Req, (R - K + P) % P, 9}}));
+      Last = Site(4);
+    }
+  Es.push_back(Event::segment(Last, Site(5)));
+  Es.push_back(Event::send(Site(5), 0, 1, 8, ++Req));
+  return Es;
+}
+
+/// Once, and three times: the three rounds align as one loop of 3 (P - 1) trips, whose peers
+/// are no function of its trip; split in three they are.
+TEST(LoopStructureTest, ShiftedExchangeSendsUpAndReceivesDown) {
+  for (int Rounds : {1, 3}) {
+    const Pattern F = [Rounds](int R, int P) { return shifted(R, P, Rounds); };
+    const CommStructure S = learnt(F, {2, 4, 8});
+    ASSERT_FALSE(S.Classes.empty());
+    const std::vector<OpTemplate> &Ops = S.Classes.front().Ops;
+    EXPECT_EQ(std::count_if(Ops.begin(), Ops.end(),
+                            [](const OpTemplate &Op) {
+                              return Op.Ctl == OpTemplate::Control::LoopBegin &&
+                                     Op.Trips.text() == "P - 1";
+                            }),
+              Rounds);
+    const auto Send = std::find_if(Ops.begin(), Ops.end(), [](const OpTemplate &Op) {
+      return Op.Ctl == OpTemplate::Control::None && Op.Proto.Kind == EventKind::SendStart &&
+             Op.Proto.Block == Site(3);
+    });
+    ASSERT_NE(Send, Ops.end());
+    EXPECT_EQ(Send->Peer.text(), "(r + 1 + t) mod P on trip t");
+    EXPECT_EQ((Send + 1)->Peer.text(), "(r - 1 - t) mod P on trip t");
+    expectGenerated(S, F, 64);
+  }
 }
 
 /// Trips no form explains (the rank's square mod 3, plus one at 4 ranks) are refused at the

@@ -5,7 +5,8 @@ docs/scale.md, "Loops whose trip count depends on the rank or the size").
 usage: model_loops.py --build BUILD --work WORK --mpiexec MPIRUN [--fortran]
 
 transpose deals 4 planes to the process rows of MPI_Dims_create(P, 2) (`if (p % pr != row)
-continue`); with --fortran, f90-transpose deals 4 problems to pairs of ranks (`do k = group +
+continue`), shift-exchange sends to (r + k) mod P and receives from (r - k) mod P on step k = 1
+.. P - 1 (a hand-written all-to-all); with --fortran, f90-transpose deals 4 problems to pairs of ranks (`do k = group +
 1, nprob, ngroups`) and f77-cg's rank 0 sums by hand over the other ranks (three `do k = 1,
 nproc - 1` loops a sum: a receive from k, a wait for it, a send to k). Each is built as its Makefile does (CC=mpiete-cc, FC=mpiete-fc), its program
 and compute base data taken at 2, 4, 8 and 16 ranks and modelled; then:
@@ -57,7 +58,8 @@ def main():
          a.mpiexec], "probe-comm")
     # name, build, arguments, size, the loops' trips, ranks without a trip at 64
     programs = [("transpose", "CC=mpiete-cc", ["64", "4", "2"], 64, "items dealt round-robin",
-                 True)]
+                 True),
+                ("shift-exchange", "CC=mpiete-cc", ["256", "3"], 256, "trips P - 1", False)]
     if a.fortran:
         programs += [("f90-transpose", "FC=mpiete-fc", ["32"], 32, "items dealt round-robin",
                       False),

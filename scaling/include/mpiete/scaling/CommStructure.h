@@ -31,8 +31,10 @@ struct PeerExpr {
     Grid,    ///< neighbour on axis Axis, step A, of the Dims-D grid MPI_Dims_create(P) gives;
              ///< Periodic wraps, otherwise PROC_NULL outside
     // In a loop's body, on trip t (from 0):
-    TripOffset, ///< A + t (rank k on trip k - A: `do k = 1, nproc - 1`)
-    TripWrap,   ///< (r + A + t) mod P (a shift loop over the other ranks)
+    TripOffset,     ///< A + t (rank k on trip k - A: `do k = 1, nproc - 1`)
+    TripWrap,       ///< (r + A + t) mod P (a shift loop's destination: r + k)
+    TripOffsetDown, ///< A - t, PROC_NULL outside [0, P)
+    TripWrapDown,   ///< (r + A - t) mod P (a shift loop's source: r - k)
   };
   Kind K = Literal;
   int64_t A = 0;
