@@ -9,6 +9,7 @@
 #include <climits>
 #include <cmath>
 #include <functional>
+#include <iterator>
 #include <numeric>
 #include <optional>
 #include <sstream>
@@ -97,19 +98,13 @@ int32_t PeerExpr::evalOther(int32_t R, int32_t P) const {
 }
 
 int32_t PeerExpr::evalTrip(int32_t R, int32_t P, uint64_t Trip) const {
-  if (K == TripOffset) {
-    const int64_t V = A + int64_t(Trip);
-    return V >= 0 && V < P ? int32_t(V) : estimator::ProcNull;
-  }
-  if (K == TripWrap)
-    return int32_t(((int64_t(R) + A + int64_t(Trip)) % P + P) % P);
-  if (K == TripOffsetDown) {
-    const int64_t V = A - int64_t(Trip);
-    return V >= 0 && V < P ? int32_t(V) : estimator::ProcNull;
-  }
-  if (K == TripWrapDown)
-    return int32_t(((int64_t(R) + A - int64_t(Trip)) % P + P) % P);
-  return eval(R, P);
+  if (!usesTrip())
+    return eval(R, P);
+  const int64_t T = K == TripOffset || K == TripWrap ? int64_t(Trip) : -int64_t(Trip);
+  if (K == TripWrap || K == TripWrapDown)
+    return int32_t(((int64_t(R) + A + T) % P + P) % P);
+  const int64_t V = A + T;
+  return V >= 0 && V < P ? int32_t(V) : estimator::ProcNull;
 }
 
 std::string PeerExpr::text() const {
@@ -166,12 +161,9 @@ std::string PeerExpr::text() const {
   return S.str();
 }
 
-namespace {
-
-/// The product of MPI_Dims_create(P, Dims)'s factors whose bits are set in Axes. A generated
-/// stream asks it per event of a sub-communicator at one P: the last answers are kept, so the
-/// factorisation (and its vector) is not redone per event.
 int32_t dimsProduct(int32_t P, uint8_t Dims, uint8_t Axes) {
+  // A generated stream asks it per event of a sub-communicator at one P: the factorisation
+  // (and its vector) is not redone per event.
   struct Memo {
     int32_t P;
     uint8_t Dims, Axes;
@@ -191,14 +183,15 @@ int32_t dimsProduct(int32_t P, uint8_t Dims, uint8_t Axes) {
   return V;
 }
 
-/// "d0 * d2 of Dims_create(P, 3)": the factors dimsProduct multiplies.
-std::string dimsText(uint8_t Dims, uint8_t Axes) {
+std::string dimsText(uint8_t Dims, uint8_t Axes, const char *Var) {
   std::string S;
   for (unsigned K = 0; K < Dims; ++K)
     if (Axes & (1u << K))
       S += (S.empty() ? "d" : " * d") + std::to_string(K);
-  return S + " of Dims_create(P, " + std::to_string(Dims) + ")";
+  return S + " of Dims_create(" + Var + ", " + std::to_string(Dims) + ")";
 }
+
+namespace {
 
 /// P^PExp, or with GridDims the product of MPI_Dims_create(P, GridDims)'s factors in GridAxes.
 double divisor(double P, double PExp, uint8_t GridDims, uint8_t GridAxes) {
@@ -337,6 +330,13 @@ const char *RankClass::name(Kind K) {
     return "the other ranks";
   }
   return "?";
+}
+
+void CommStructure::finishClasses() {
+  LoopDist = std::any_of(Classes.begin(), Classes.end(), [](const RankClass &C) {
+    return std::any_of(C.Ops.begin(), C.Ops.end(),
+                       [](const OpTemplate &Op) { return !Op.DistTrip.empty(); });
+  });
 }
 
 uint32_t CommStructure::maxDist(int R, int P) const {
@@ -511,19 +511,15 @@ bool SyntheticEventSource::next(Event &E) {
     const PeerExpr *Sources = Op.Sources.data();
     const uint32_t *Dist = Op.Dist.data();
     const std::pair<int32_t, int32_t> *Tags = Op.Tags.data();
-    if (!Op.DistTrip.empty()) [[unlikely]] {
-      const Extra &Xs = extra();
-      for (size_t K = 0, N = Op.Sources.size(); K < N; ++K) {
-        const auto [PerTrip, PerTrips] = Op.DistTrip[K];
-        Out[K].Request = StartId(uint32_t(int64_t(int32_t(Dist[K])) + PerTrip * int64_t(Xs.Trip) +
-                                          PerTrips * int64_t(Xs.Trips)));
-        Out[K].Source = Sources[K].evalTrip(R, P, Xs.Trip);
-        Out[K].Tag = Out[K].Source == estimator::ProcNull ? Tags[K].second : Tags[K].first;
-      }
-      break;
-    }
     for (size_t K = 0, N = Op.Sources.size(); K < N; ++K) {
-      Out[K].Request = StartId(Dist[K]);
+      uint32_t D = Dist[K];
+      if (!Op.DistTrip.empty()) [[unlikely]] {
+        // In a loop's body: Dist (a signed base) + a * trip + b * trips.
+        const auto [PerTrip, PerTrips] = Op.DistTrip[K];
+        D = uint32_t(int64_t(int32_t(D)) + PerTrip * int64_t(extra().Trip) +
+                     PerTrips * int64_t(extra().Trips));
+      }
+      Out[K].Request = StartId(D);
       Out[K].Source =
           Sources[K].usesTrip() ? Sources[K].evalTrip(R, P, extra().Trip) : Sources[K].eval(R, P);
       Out[K].Tag = Out[K].Source == estimator::ProcNull ? Tags[K].second : Tags[K].first;
@@ -1231,6 +1227,8 @@ struct Aligned {
     TripExpr Count;
     std::vector<uint64_t> Trips;                ///< per member
     std::vector<std::vector<Sample>> BodySlots; ///< L slots
+    std::vector<OpTemplate> Body;               ///< the L slots learnt (learnBody)
+    uint32_t MaxDist = 0;                       ///< the body's largest fixed Dist
   };
   struct Slot {
     std::vector<Sample> Flat; ///< a flat op's instances (empty: the loop Loop)
@@ -1241,24 +1239,23 @@ struct Aligned {
   std::vector<Loop> Loops;
 };
 
-/// Every op of the loop's body is a function of (r, P) and the trip.
-bool bodyLearns(const Aligned::Loop &Lp) {
-  uint32_t MaxDist = 0;
+/// Learns every op of the loop's body into Lp.Body: false when one is no function of (r, P)
+/// and the trip.
+bool learnBody(Aligned::Loop &Lp) {
   Refusal Why;
-  for (const std::vector<Sample> &Ss : Lp.BodySlots) {
-    OpTemplate Op;
-    if (Ss.empty() || !learnOp(Ss, Where::Body, Op, MaxDist, Why))
+  Lp.Body.assign(Lp.BodySlots.size(), OpTemplate{});
+  for (size_t J = 0; J < Lp.BodySlots.size(); ++J)
+    if (Lp.BodySlots[J].empty() ||
+        !learnOp(Lp.BodySlots[J], Where::Body, Lp.Body[J], Lp.MaxDist, Why))
       return false;
-  }
   return true;
 }
 
-/// Appends to A.Loops the M loops that loop Index is when its trips are split evenly (chunk c
-/// holds every member's trips c n / M .. (c + 1) n / M - 1, renumbered from 0); false when a
-/// chunk's trips are no function of (r, P).
-bool splitLoop(Aligned &A, size_t Index, uint64_t M, const std::vector<Member> &Ms) {
-  const Aligned::Loop Whole = A.Loops[Index];
-  std::vector<Aligned::Loop> Chunks(M);
+/// Whole as M loops of equal trips (chunk c holds every member's trips c n / M .. (c + 1) n /
+/// M - 1, renumbered from 0) into Chunks; false when a chunk's trips are no function of (r, P).
+bool splitLoop(const Aligned::Loop &Whole, uint64_t M, const std::vector<Member> &Ms,
+               std::vector<Aligned::Loop> &Chunks) {
+  Chunks.assign(M, Aligned::Loop{});
   std::vector<TripObs> Obs;
   for (size_t I = 0; I < Ms.size(); ++I)
     Obs.push_back({Ms[I].Rank, Ms[I].Run->Ranks, Whole.Trips[I] / M});
@@ -1273,21 +1270,14 @@ bool splitLoop(Aligned &A, size_t Index, uint64_t M, const std::vector<Member> &
   for (size_t J = 0; J < Whole.L; ++J)
     for (const Sample &S : Whole.BodySlots[J]) {
       const uint64_t Per = S.Trips / M;
-      Sample T = S;
-      T.Trip = S.Trip % Per;
-      T.Trips = Per;
-      Chunks[S.Trip / Per].BodySlots[J].push_back(T);
+      Chunks[S.Trip / Per].BodySlots[J].push_back({S.M, S.It, S.Trip % Per, Per});
     }
-  A.Loops.insert(A.Loops.end(), Chunks.begin(), Chunks.end());
   return true;
 }
 
-/// Aligns the members' sequences: where they part, a body of L items that some member repeats
-/// from there (its shape that of the trip the shared ops just before held, or of the member's
-/// own next items), which every member repeats a number of times after which all continue
-/// alike; the shared trips just before are counted back into the loop, and the trips must be a
-/// function of (r, P) (findTrips). The longest such body first. False with Why at the call
-/// where the members part and nothing explains it.
+/// Aligns the members' sequences: flat slots while they execute the same calls, and where they
+/// part a loop (tryLoop below), the longest body first. False with Why at the call where the
+/// members part and nothing explains it.
 bool align(const std::vector<Member> &Ms, Aligned &Out, Refusal &Why) {
   const size_t N = Ms.size();
   std::vector<size_t> Cur(N, 0);
@@ -1305,6 +1295,83 @@ bool align(const std::vector<Member> &Ms, Aligned &Out, Refusal &Why) {
       }
   };
   std::vector<TripObs> Obs;
+  // Body as a loop from the members' current calls: every member repeats it some number of
+  // times, after which all continue alike; the shared trips just before (in the flat slots
+  // since the last loop) are counted back, some member runs two trips or more, the trips are a
+  // function of (r, P) and every op of the body one of (r, P) and the trip. A loop inside an
+  // outer one of fixed trips (a time step around a shifted exchange) aligns as one loop whose
+  // peers restart every round: it is split into M loops of equal trips, one after another.
+  // True with the loop (or loops) appended and the cursors past it.
+  auto tryLoop = [&](const std::vector<const Item *> &Body) {
+    const size_t L = Body.size();
+    std::vector<uint64_t> Reps(N);
+    bool Any = false;
+    for (size_t I = 0; I < N; ++I)
+      Any |= (Reps[I] = Copies(I, Cur[I], Body)) > 0;
+    if (!Any)
+      return false;
+    const Item *Next0 = At(0, Cur[0] + Reps[0] * L);
+    for (size_t I = 1; I < N; ++I) {
+      const Item *X = At(I, Cur[I] + Reps[I] * L);
+      if ((X == nullptr) != (Next0 == nullptr) || (X != nullptr && !sameShape(*X, *Next0)))
+        return false;
+    }
+    size_t Back = 0;
+    while ((Back + 1) * L <= SinceLoop) {
+      bool Match = true;
+      for (size_t J = 0; J < L && Match; ++J)
+        Match =
+            sameShape(*Out.Slots[Out.Slots.size() - (Back + 1) * L + J].Flat.front().It, *Body[J]);
+      if (!Match)
+        break;
+      ++Back;
+    }
+    for (size_t Extra = Back + 1; Extra-- > 0;) {
+      Obs.clear();
+      uint64_t Most = 0, Least = UINT64_MAX;
+      for (size_t I = 0; I < N; ++I) {
+        Obs.push_back({Ms[I].Rank, Ms[I].Run->Ranks, Reps[I] + Extra});
+        Most = std::max(Most, Reps[I] + Extra);
+        Least = std::min(Least, Reps[I] + Extra);
+      }
+      Aligned::Loop Lp;
+      if (Most < 2 || !findTrips(Obs, Lp.Count))
+        continue;
+      Lp.L = L;
+      for (const TripObs &O : Obs)
+        Lp.Trips.push_back(O.N);
+      Lp.BodySlots.resize(L);
+      for (size_t I = 0; I < N; ++I) {
+        const size_t First = Cur[I] - Extra * L;
+        for (uint64_t T = 0; T < Lp.Trips[I]; ++T)
+          for (size_t J = 0; J < L; ++J)
+            Lp.BodySlots[J].push_back({&Ms[I], At(I, First + T * L + J), T, Lp.Trips[I]});
+      }
+      std::vector<Aligned::Loop> Pieces;
+      bool Learns = learnBody(Lp);
+      if (Learns)
+        Pieces.push_back(std::move(Lp));
+      for (uint64_t M = 2; !Learns && M <= std::min<uint64_t>(Least, 64); ++M)
+        if (std::all_of(Obs.begin(), Obs.end(), [&](const TripObs &O) { return O.N % M == 0; }))
+          Learns =
+              splitLoop(Lp, M, Ms, Pieces) && std::all_of(Pieces.begin(), Pieces.end(), learnBody);
+      if (!Learns)
+        continue;
+      // The trips counted back leave the flat slots.
+      Out.Slots.resize(Out.Slots.size() - Extra * L);
+      for (size_t I = 0; I < N; ++I)
+        Cur[I] += Reps[I] * L;
+      for (Aligned::Loop &Each : Pieces) {
+        Out.Loops.push_back(std::move(Each));
+        Aligned::Slot S;
+        S.Loop = Out.Loops.size() - 1;
+        Out.Slots.push_back(std::move(S));
+      }
+      SinceLoop = 0;
+      return true;
+    }
+    return false;
+  };
   for (;;) {
     // Flat slots while every member executes the same call.
     bool Ended = false;
@@ -1335,116 +1402,24 @@ bool align(const std::vector<Member> &Ms, Aligned &Out, Refusal &Why) {
     }
     if (Ended)
       return true;
-    // The members part here: a loop, or nothing this learner explains.
-    const size_t Cap = 4096;
+    // The members part here: a loop, or nothing this learner explains. The longest body first,
+    // from the last L shared slots (the loop's first trip, shared by all), then each member's
+    // own next L items.
     bool Found = false;
-    for (size_t L = std::min(Cap, std::max<size_t>(SinceLoop, 1) + 256); L >= 1 && !Found; --L) {
-      // Candidate bodies: the last L shared slots (the loop's first trip, shared by all), then
-      // each member's own next L items.
-      std::vector<std::vector<const Item *>> Cands;
+    for (size_t L = std::min<size_t>(4096, std::max<size_t>(SinceLoop, 1) + 256); L >= 1 && !Found;
+         --L) {
+      std::vector<const Item *> Body;
       if (L <= SinceLoop) {
-        std::vector<const Item *> B;
         for (size_t K = Out.Slots.size() - L; K < Out.Slots.size(); ++K)
-          B.push_back(Out.Slots[K].Flat.front().It);
-        Cands.push_back(std::move(B));
+          Body.push_back(Out.Slots[K].Flat.front().It);
+        Found = tryLoop(Body);
       }
-      if (L <= 256)
-        for (size_t I = 0; I < N; ++I) {
-          std::vector<const Item *> B;
-          for (size_t K = 0; K < L && At(I, Cur[I] + K); ++K)
-            B.push_back(At(I, Cur[I] + K));
-          if (B.size() == L)
-            Cands.push_back(std::move(B));
-        }
-      for (const std::vector<const Item *> &Body : Cands) {
-        std::vector<uint64_t> Reps(N);
-        bool Any = false;
-        for (size_t I = 0; I < N; ++I)
-          Any |= (Reps[I] = Copies(I, Cur[I], Body)) > 0;
-        if (!Any)
-          continue;
-        // Every member continues alike after its trips.
-        const Item *Next0 = At(0, Cur[0] + Reps[0] * L);
-        bool Sync = true;
-        for (size_t I = 1; I < N && Sync; ++I) {
-          const Item *X = At(I, Cur[I] + Reps[I] * L);
-          Sync = (X == nullptr) == (Next0 == nullptr) && (X == nullptr || sameShape(*X, *Next0));
-        }
-        if (!Sync)
-          continue;
-        // Shared trips just before (in the flat slots since the last loop).
-        size_t Back = 0;
-        while ((Back + 1) * L <= SinceLoop) {
-          bool Match = true;
-          for (size_t J = 0; J < L && Match; ++J)
-            Match = sameShape(*Out.Slots[Out.Slots.size() - (Back + 1) * L + J].Flat.front().It,
-                              *Body[J]);
-          if (!Match)
-            break;
-          ++Back;
-        }
-        for (size_t Extra = Back + 1; Extra-- > 0 && !Found;) {
-          Obs.clear();
-          uint64_t Most = 0;
-          for (size_t I = 0; I < N; ++I) {
-            Obs.push_back({Ms[I].Rank, Ms[I].Run->Ranks, Reps[I] + Extra});
-            Most = std::max(Most, Reps[I] + Extra);
-          }
-          // A loop is seen to repeat: a block some runs execute once and others not at all
-          // is no loop whose trips extrapolate.
-          if (Most < 2)
-            continue;
-          Aligned::Loop Lp;
-          if (!findTrips(Obs, Lp.Count))
-            continue;
-          Lp.L = L;
-          for (const TripObs &O : Obs)
-            Lp.Trips.push_back(O.N);
-          Lp.BodySlots.resize(L);
-          for (size_t I = 0; I < N; ++I) {
-            const size_t First = Cur[I] - Extra * L;
-            for (uint64_t T = 0; T < Lp.Trips[I]; ++T)
-              for (size_t J = 0; J < L; ++J)
-                Lp.BodySlots[J].push_back({&Ms[I], At(I, First + T * L + J), T, Lp.Trips[I]});
-          }
-          // The body's calls must be functions of (r, P) and the trip. A loop inside an outer
-          // one of fixed trips (a time step around a shifted exchange) aligns as one loop whose
-          // peers restart every P - 1 trips: M loops of equal trips, one after another.
-          Aligned Trial;
-          Trial.Loops.push_back(Lp);
-          bool Learns = bodyLearns(Trial.Loops.front());
-          const uint64_t Least = *std::min_element(Lp.Trips.begin(), Lp.Trips.end());
-          for (uint64_t M = 2; !Learns && M <= std::min<uint64_t>(Least, 64); ++M) {
-            if (std::any_of(Lp.Trips.begin(), Lp.Trips.end(),
-                            [&](uint64_t T) { return T % M != 0; }))
-              continue;
-            Trial.Loops.resize(1);
-            Learns = splitLoop(Trial, 0, M, Ms);
-            for (size_t Ch = 1; Learns && Ch < Trial.Loops.size(); ++Ch)
-              Learns = bodyLearns(Trial.Loops[Ch]);
-            if (Learns)
-              Trial.Loops.erase(Trial.Loops.begin());
-          }
-          if (!Learns)
-            continue;
-          // The trips counted back leave the flat slots.
-          Out.Slots.resize(Out.Slots.size() - Extra * L);
-          for (size_t I = 0; I < N; ++I)
-            Cur[I] += Reps[I] * L;
-          for (Aligned::Loop &Each : Trial.Loops) {
-            Out.Loops.push_back(std::move(Each));
-            Aligned::Slot S;
-            S.Loop = Out.Loops.size() - 1;
-            Out.Slots.push_back(std::move(S));
-          }
-          SinceLoop = 0;
-          Found = true;
-        }
-        if (Found)
-          break;
+      for (size_t I = 0; I < N && L <= 256 && !Found; ++I) {
+        Body.clear();
+        for (size_t K = 0; K < L && At(I, Cur[I] + K); ++K)
+          Body.push_back(At(I, Cur[I] + K));
+        Found = Body.size() == L && tryLoop(Body);
       }
-      if (L == 1)
-        break;
     }
     if (Found)
       continue;
@@ -1488,27 +1463,6 @@ bool learnClass(const std::vector<Member> &Members, RankClass &C, uint32_t &MaxD
     size_t Begin, Loop;
   };
   std::vector<Placed> Placements;
-  // One loop's bounds and body, or nothing (false with Why) when an op of its body is no
-  // function of (r, P) and the trip.
-  auto learnLoop = [&](size_t Index, size_t K) {
-    const Aligned::Loop &Lp = A.Loops[Index];
-    const size_t Mark = C.Ops.size();
-    OpTemplate Bound;
-    Bound.Ctl = OpTemplate::Control::LoopBegin;
-    Bound.Span = uint32_t(Lp.L);
-    Bound.Trips = Lp.Count;
-    Bound.Proto.Block = Lp.BodySlots.front().front().It->E.Block;
-    C.Ops.push_back(Bound);
-    for (const std::vector<Sample> &Ss : Lp.BodySlots)
-      if (!Learn(Ss, Where::Body, K)) {
-        C.Ops.resize(Mark);
-        return false;
-      }
-    Bound.Ctl = OpTemplate::Control::LoopEnd;
-    C.Ops.push_back(Bound);
-    Placements.push_back({Mark, Index});
-    return true;
-  };
   for (size_t K = 0; K < A.Slots.size(); ++K) {
     const Aligned::Slot &S = A.Slots[K];
     if (!S.Flat.empty()) {
@@ -1516,8 +1470,19 @@ bool learnClass(const std::vector<Member> &Members, RankClass &C, uint32_t &MaxD
         return false;
       continue;
     }
-    if (!learnLoop(S.Loop, K))
-      return false;
+    // The loop's bounds around its body, which align learnt.
+    Aligned::Loop &Lp = A.Loops[S.Loop];
+    OpTemplate Bound;
+    Bound.Ctl = OpTemplate::Control::LoopBegin;
+    Bound.Span = uint32_t(Lp.L);
+    Bound.Trips = Lp.Count;
+    Bound.Proto.Block = Lp.Body.front().Proto.Block;
+    Placements.push_back({C.Ops.size(), S.Loop});
+    C.Ops.push_back(Bound);
+    std::move(Lp.Body.begin(), Lp.Body.end(), std::back_inserter(C.Ops));
+    Bound.Ctl = OpTemplate::Control::LoopEnd;
+    C.Ops.push_back(Bound);
+    MaxDist = std::max(MaxDist, Lp.MaxDist);
   }
   // The computations at each loop's seams start where the data showed; a start no measured run
   // showed (a loop that ran once on every measured rank: its later trips; a loop that ran on
@@ -1676,9 +1641,7 @@ bool learnStructure(const std::vector<MeasuredRun> &Runs, CommStructure &Out, Re
       }
       S.Classes.push_back(std::move(C));
     }
-    for (const RankClass &C : S.Classes)
-      for (const OpTemplate &Op : C.Ops)
-        S.LoopDist |= !Op.DistTrip.empty();
+    S.finishClasses();
     if (Ok && verify(Runs, S, Why)) {
       Out = std::move(S);
       return true;
@@ -1697,44 +1660,32 @@ std::vector<std::string> CommStructure::describe() const {
   std::vector<std::string> Lines;
   for (const RankClass &C : Classes) {
     std::vector<std::string> Seen;
-    for (const OpTemplate &Op : C.Ops) {
-      if (Op.Ctl == OpTemplate::Control::LoopBegin) {
-        std::string L = std::string(RankClass::name(C.K)) + ": a loop of " +
-                        std::to_string(Op.Span) + " events from " +
-                        estimator::formatBlock(Op.Proto.Block) + ", trips " + Op.Trips.text();
-        if (std::find(Seen.begin(), Seen.end(), L) == Seen.end()) {
-          Seen.push_back(L);
-          Lines.push_back(L);
-        }
-        continue;
-      }
-      if (Op.IsColl) {
-        std::string L = std::string(RankClass::name(C.K)) + ": " +
-                        estimator::formatBlock(Op.Coll.Site) + " " + kindName(Op.Coll.Kind) +
-                        (Op.Coll.Root >= 0 || Op.Peer.A >= 0 ? " root " + Op.Peer.text() : "") +
-                        ", bytes " + Op.Bytes.text() + ", elements of " +
-                        std::to_string(Op.Coll.Elem) + " bytes" +
-                        (Op.Coll.Commutative ? "" : ", non-commutative") +
-                        (Op.Sub.K != SubComm::None
-                             ? ", on a sub-communicator of " + Op.Sub.text() + " (root as its rank)"
-                             : "") +
-                        ", lowered at the target size as the runtime lowers it";
-        if (std::find(Seen.begin(), Seen.end(), L) == Seen.end()) {
-          Seen.push_back(L);
-          Lines.push_back(L);
-        }
-        continue;
-      }
-      if (Op.Proto.Kind != EventKind::SendStart && Op.Proto.Kind != EventKind::RecvStart)
-        continue;
-      std::string L =
-          std::string(RankClass::name(C.K)) + ": " + estimator::formatBlock(Op.Proto.Block) +
-          (Op.Proto.Kind == EventKind::SendStart ? " send to " : " receive from ") +
-          Op.Peer.text() + ", bytes " + Op.Bytes.text() +
-          (Op.Sub.K != SubComm::None ? ", on a sub-communicator of " + Op.Sub.text() : "");
+    auto Add = [&](std::string L) {
+      L = std::string(RankClass::name(C.K)) + ": " + L;
       if (std::find(Seen.begin(), Seen.end(), L) == Seen.end()) {
         Seen.push_back(L);
-        Lines.push_back(L);
+        Lines.push_back(std::move(L));
+      }
+    };
+    for (const OpTemplate &Op : C.Ops) {
+      if (Op.Ctl == OpTemplate::Control::LoopBegin) {
+        Add("a loop of " + std::to_string(Op.Span) + " events from " +
+            estimator::formatBlock(Op.Proto.Block) + ", trips " + Op.Trips.text());
+      } else if (Op.IsColl) {
+        Add(estimator::formatBlock(Op.Coll.Site) + " " + kindName(Op.Coll.Kind) +
+            (Op.Coll.Root >= 0 || Op.Peer.A >= 0 ? " root " + Op.Peer.text() : "") + ", bytes " +
+            Op.Bytes.text() + ", elements of " + std::to_string(Op.Coll.Elem) + " bytes" +
+            (Op.Coll.Commutative ? "" : ", non-commutative") +
+            (Op.Sub.K != SubComm::None
+                 ? ", on a sub-communicator of " + Op.Sub.text() + " (root as its rank)"
+                 : "") +
+            ", lowered at the target size as the runtime lowers it");
+      } else if (Op.Ctl == OpTemplate::Control::None &&
+                 (Op.Proto.Kind == EventKind::SendStart || Op.Proto.Kind == EventKind::RecvStart)) {
+        Add(estimator::formatBlock(Op.Proto.Block) +
+            (Op.Proto.Kind == EventKind::SendStart ? " send to " : " receive from ") +
+            Op.Peer.text() + ", bytes " + Op.Bytes.text() +
+            (Op.Sub.K != SubComm::None ? ", on a sub-communicator of " + Op.Sub.text() : ""));
       }
     }
   }

@@ -35,6 +35,11 @@ std::vector<double> ScalingModelFile::unmeasuredCacheSteps(double P, double W) c
 
 namespace {
 
+/// No grid (Dims 0), or factors (Axes, bits) of MPI_Dims_create(P, 2 or 3).
+bool gridOk(int Dims, int Axes) {
+  return Dims == 0 || ((Dims == 2 || Dims == 3) && Axes > 0 && Axes < (1 << Dims));
+}
+
 const char *const KindNames[] = {"compute", "segment", "loop", "send",     "recv",
                                  "wait",    "probe",   "init", "finalize", "free"};
 
@@ -86,7 +91,7 @@ bool parseBytes(const std::string &T, BytesExpr &E) {
   const int N = std::sscanf(T.c_str(), "%lg:%lg:%lg:%lg%n:g%u.%u%n", &E.Coeff, &E.WExp, &E.PExp,
                             &E.Const, &Used, &Dims, &Axes, &Used);
   if (N == 6) {
-    if ((Dims != 2 && Dims != 3) || Axes == 0 || Axes >= (1u << Dims))
+    if (Dims == 0 || !gridOk(int(Dims), int(Axes)))
       return false;
     E.GridDims = uint8_t(Dims);
     E.GridAxes = uint8_t(Axes);
@@ -151,8 +156,8 @@ namespace {
 bool parseSub(std::istringstream &S, SubComm &Sub) {
   int K = 0, Dims = 0, Axes = 0;
   if (!(S >> K >> Dims >> Axes >> Sub.Const >> Sub.Parent >> Sub.Seq) ||
-      (K != SubComm::Block && K != SubComm::Stride) || (Dims != 0 && Dims != 2 && Dims != 3) ||
-      (Dims != 0 && (Axes <= 0 || Axes >= (1 << Dims))) || (Dims == 0 && Sub.Const < 1))
+      (K != SubComm::Block && K != SubComm::Stride) || !gridOk(Dims, Axes) ||
+      (Dims == 0 && Sub.Const < 1))
     return false;
   Sub.K = SubComm::Kind(K);
   Sub.GridDims = uint8_t(Dims);
@@ -180,8 +185,7 @@ bool parseOp(const std::string &Text, OpTemplate &Op) {
     }
     const int64_t Limit = int64_t(1) << 31;
     if (!(S >> TK >> T.SConst >> Dims >> Axes >> T.A >> T.B) || (S >> Rest) || TK < 0 ||
-        TK > TripExpr::Cyclic || (Dims != 0 && Dims != 2 && Dims != 3) ||
-        (Dims != 0 && (Axes <= 0 || Axes >= (1 << Dims))) || (Dims == 0 && T.SConst < 1) ||
+        TK > TripExpr::Cyclic || !gridOk(Dims, Axes) || (Dims == 0 && T.SConst < 1) ||
         T.A < -Limit || T.A > Limit || T.B < -Limit || T.B > Limit)
       return false;
     T.K = TripExpr::Kind(TK);
@@ -448,10 +452,9 @@ bool loadScalingModel(const std::string &Path, ScalingModelFile &Out, Diagnostic
         }
         K = End;
       }
-      for (const OpTemplate &Op : RC.Ops)
-        Out.Learnt.LoopDist |= !Op.DistTrip.empty();
       Out.Learnt.Classes.push_back(std::move(RC));
     }
+    Out.Learnt.finishClasses();
     for (const YAML::Node &N : Root["segments"]) {
       SegmentModel Seg;
       const std::optional<uint64_t> From = parseBlockId(N["from"].as<std::string>());
@@ -482,8 +485,7 @@ bool loadScalingModel(const std::string &Path, ScalingModelFile &Out, Diagnostic
             T["p"].as<double>(), T["log2p"].as<int>(), T["w"].as<double>(), T["step"].as<double>(),
             WorkingSet{T["ws_bytes"].as<double>(0), T["ws_w"].as<double>(1)}});
         const int Dims = T["grid_dims"].as<int>(0), Axes = T["grid_axes"].as<int>(0);
-        if ((Dims != 0 && Dims != 2 && Dims != 3) ||
-            (Dims != 0 && (Axes <= 0 || Axes >= (1 << Dims)))) {
+        if (!gridOk(Dims, Axes)) {
           Diags.error({Path, unsigned(T.Mark().line + 1), unsigned(T.Mark().column + 1)},
                       "a term's grid divisor is factors (grid_axes, bits) of Dims_create(p, 2 "
                       "or 3) (grid_dims)",

@@ -79,12 +79,8 @@ double Term::eval(double P, double W) const {
     V *= std::pow(std::log2(P), LogExp);
   if (WExp != 0)
     V *= std::pow(W, WExp);
-  if (GridDims != 0) {
-    const std::vector<int> D = dimsCreate(int(P), GridDims);
-    for (size_t K = 0; K < D.size(); ++K)
-      if (GridAxes & (1u << K))
-        V /= D[K];
-  }
+  if (GridDims != 0)
+    V /= dimsProduct(int32_t(P), GridDims, GridAxes);
   return V;
 }
 
@@ -151,13 +147,8 @@ std::string Term::text() const {
     S = "1";
   if (PExp < 0)
     S += PExp == -1 ? " / p" : " / p^" + number(-PExp);
-  if (GridDims != 0) {
-    std::string F;
-    for (unsigned K = 0; K < GridDims; ++K)
-      if (GridAxes & (1u << K))
-        F += (F.empty() ? "d" : " * d") + std::to_string(K);
-    S += " / (" + F + " of Dims_create(p, " + std::to_string(GridDims) + "))";
-  }
+  if (GridDims != 0)
+    S += " / (" + dimsText(GridDims, GridAxes, "p") + ")";
   return S;
 }
 

@@ -178,6 +178,11 @@ struct RankClass {
 
 /// MPI_Dims_create(P, D): the most balanced factorisation, largest first.
 std::vector<int> dimsCreate(int P, int D);
+/// The product of MPI_Dims_create(P, Dims)'s factors whose bits are set in Axes (the last
+/// answers kept: a generated stream and a model evaluation ask it at one P over and over).
+int32_t dimsProduct(int32_t P, uint8_t Dims, uint8_t Axes);
+/// "d0 * d2 of Dims_create(P, 3)": the factors dimsProduct multiplies (Var names the count).
+std::string dimsText(uint8_t Dims, uint8_t Axes, const char *Var = "P");
 
 /// One measured run: every rank's events (Segment events included) at P ranks, size W.
 /// A trace's Collective record (the trace reader's events keep only its lowered messages).
@@ -216,8 +221,11 @@ struct CommStructure {
   /// The largest Dist rank R of P ranks generates: MaxDist, or more where a completion's Dist
   /// grows with its loop's trips.
   uint32_t maxDist(int R, int P) const;
-  /// Some completion's Dist depends on its loop's trips (DistTrip).
+  /// Some completion's Dist depends on its loop's trips (DistTrip): set by finishClasses.
   bool LoopDist = false;
+  /// Sets what follows from Classes (LoopDist); whoever fills Classes calls it (the learner,
+  /// the model file's reader).
+  void finishClasses();
   /// Which class rank R of P ranks belongs to.
   const RankClass &classOf(int R, int P) const;
   /// The peer and byte expressions, one line per distinct call site and kind, for the model
