@@ -178,6 +178,15 @@ bool searchBestConfig(const ClusterProblem &Problem, int MaxPerNode, bool Exhaus
       R.C.PerNode.push_back(Digit[I] == 0 ? 0 : (Digit[I] - 1) % MaxPerNode + 1);
     }
     const int P = R.C.ranks();
+    estimator::BlockId Site = 0;
+    if (std::string Why = unmeasuredRankCount(*Problem.Structure, Problem.MeasuredRanks, P, Site);
+        !Why.empty()) {
+      if (Out.LeftOut++ == 0) {
+        Out.LeftOutWhy = std::move(Why);
+        Out.LeftOutSite = Site;
+      }
+      continue;
+    }
     auto [It, New] = ModelOfRanks.try_emplace(P, *Problem.File, P, Problem.Size);
     if (New && Problem.Profiles)
       It->second.addOccurrenceProfiles(*Problem.Profiles);
@@ -188,7 +197,11 @@ bool searchBestConfig(const ClusterProblem &Problem, int MaxPerNode, bool Exhaus
       return false;
     }
   }
-  Out.Configurations = All.size();
+  Out.Configurations = All.size() + Out.LeftOut;
+  if (All.empty()) {
+    Err = Out.LeftOut ? Out.LeftOutWhy : "no configuration";
+    return false;
+  }
   if (!Exhaustive)
     std::stable_sort(All.begin(), All.end(), [](const ConfigResult &A, const ConfigResult &B) {
       return A.Bound < B.Bound;

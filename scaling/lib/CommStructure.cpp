@@ -92,14 +92,40 @@ int32_t PeerExpr::evalOther(int32_t R, int32_t P) const {
   case TripWrap:
   case TripOffsetDown:
   case TripWrapDown:
+  case TripXorPow:
+  case TripWrapPow:
+  case TripWrapPowDown:
     return evalTrip(R, P, 0);
   }
   return int32_t(A);
 }
 
+namespace {
+/// 2^E mod P (P >= 1), for exponents of any size: a model's loop may run up to 2^32 trips.
+int64_t pow2Mod(uint64_t E, int64_t P) {
+  int64_t Result = 1 % P, Base = 2 % P;
+  for (; E != 0; E >>= 1) {
+    if (E & 1)
+      Result = Result * Base % P;
+    Base = Base * Base % P;
+  }
+  return Result;
+}
+} // namespace
+
 int32_t PeerExpr::evalTrip(int32_t R, int32_t P, uint64_t Trip) const {
   if (!usesTrip())
     return eval(R, P);
+  if (K == TripXorPow) {
+    const uint64_t E = Trip + uint64_t(A);
+    // A partner at distance 2^31 or more is past any rank.
+    const int64_t V = E < 31 ? int64_t(R) ^ (int64_t(1) << E) : -1;
+    return V >= 0 && V < P ? int32_t(V) : estimator::ProcNull;
+  }
+  if (K == TripWrapPow || K == TripWrapPowDown) {
+    const int64_t D = pow2Mod(Trip + uint64_t(A), P);
+    return int32_t(((K == TripWrapPow ? int64_t(R) + D : int64_t(R) - D) % P + P) % P);
+  }
   const int64_t T = K == TripOffset || K == TripWrap ? int64_t(Trip) : -int64_t(Trip);
   if (K == TripWrap || K == TripWrapDown)
     return int32_t(((int64_t(R) + A + T) % P + P) % P);
@@ -156,6 +182,14 @@ std::string PeerExpr::text() const {
     S << "(r";
     Signed(A);
     S << " - t) mod P on trip t";
+    break;
+  case TripXorPow:
+    S << "r xor 2^" << (A ? "(t + " + std::to_string(A) + ")" : "t") << " on trip t";
+    break;
+  case TripWrapPow:
+  case TripWrapPowDown:
+    S << "(r " << (K == TripWrapPow ? "+" : "-") << " 2^"
+      << (A ? "(t + " + std::to_string(A) + ")" : "t") << ") mod P on trip t";
     break;
   }
   return S.str();
@@ -277,6 +311,9 @@ uint64_t TripExpr::eval(int32_t R, int32_t P) const {
   case Log2:
     N = A * int64_t(std::bit_width(uint32_t(std::max(P, 1))) - 1) + B;
     break;
+  case Log2Ceil:
+    N = A * int64_t(std::bit_width(uint32_t(std::max(P, 1) - 1))) + B;
+    break;
   case Cyclic: {
     const int64_t S = GridDims == 0 ? std::max(SConst, 1) : dimsProduct(P, GridDims, GridAxes);
     const int64_t G = std::max<int64_t>(P / S, 1), Group = R / S;
@@ -290,9 +327,9 @@ uint64_t TripExpr::eval(int32_t R, int32_t P) const {
 
 bool TripExpr::mayBeZero() const {
   if (K == Linear)
-    return !(A >= 0 && 2 * A + B >= 1);
-  if (K == Log2)
     return !(A >= 0 && A + B >= 1);
+  if (K == Log2 || K == Log2Ceil)
+    return !(A >= 0 && B >= 1);
   return true;
 }
 
@@ -306,6 +343,8 @@ std::string TripExpr::text() const {
     return Affine("P");
   case Log2:
     return Affine("log2(P)");
+  case Log2Ceil:
+    return Affine("ceil(log2(P))");
   case Cyclic: {
     if (GridDims == 0 && SConst == 1)
       return "rank r's of " + std::to_string(A) + " items dealt round-robin to the ranks";
@@ -599,6 +638,14 @@ bool findPeer(const std::vector<PeerObs> &Obs, PeerExpr &Out) {
         Cands.push_back({PeerExpr::TripWrap, Up + Lap});
         Cands.push_back({PeerExpr::TripWrapDown, Down + Lap});
       }
+      // A distance that doubles each trip, 2^(t + A): seen as a power of two 2^e with e >= t.
+      auto Exponent = [&](int64_t D, PeerExpr::Kind K) {
+        if (D > 0 && std::has_single_bit(uint64_t(D)) && std::countr_zero(uint64_t(D)) >= int(O.T))
+          Cands.push_back({K, int64_t(std::countr_zero(uint64_t(D))) - int64_t(O.T)});
+      };
+      Exponent(int64_t(O.V) ^ O.R, PeerExpr::TripXorPow);
+      Exponent(((int64_t(O.V) - O.R) % O.P + O.P) % O.P, PeerExpr::TripWrapPow);
+      Exponent(((int64_t(O.R) - O.V) % O.P + O.P) % O.P, PeerExpr::TripWrapPowDown);
       break;
     }
   for (const PeerExpr &C : Cands)
@@ -1154,9 +1201,11 @@ bool findTrips(const std::vector<TripObs> &Obs, TripExpr &Out) {
                        [&](const TripObs &O) { return E.eval(O.R, O.P) == O.N; });
   };
   if (Ps.size() >= 3)
-    for (TripExpr::Kind K : {TripExpr::Linear, TripExpr::Log2}) {
+    for (TripExpr::Kind K : {TripExpr::Linear, TripExpr::Log2, TripExpr::Log2Ceil}) {
       auto X = [&](int32_t P) {
-        return K == TripExpr::Linear ? int64_t(P) : int64_t(std::bit_width(uint32_t(P))) - 1;
+        return K == TripExpr::Linear ? int64_t(P)
+               : K == TripExpr::Log2 ? int64_t(std::bit_width(uint32_t(P))) - 1
+                                     : int64_t(std::bit_width(uint32_t(P - 1)));
       };
       const TripObs &O1 = Obs.front();
       const auto O2 =
@@ -1690,6 +1739,61 @@ std::vector<std::string> CommStructure::describe() const {
     }
   }
   return Lines;
+}
+
+} // namespace mpiete::scaling
+
+namespace mpiete::scaling {
+
+bool CommStructure::powerOfTwoOnly(BlockId &Site, std::string &What) const {
+  for (const RankClass &C : Classes)
+    for (size_t I = 0; I < C.Ops.size(); ++I) {
+      const OpTemplate &Op = C.Ops[I];
+      Site = Op.Proto.Block;
+      if (Op.Ctl == OpTemplate::Control::LoopBegin) {
+        if (Op.Trips.powerOfTwoOnly()) {
+          // A model file keeps no site for the loop itself: its body's first call names it.
+          for (size_t J = I + 1; J < C.Ops.size() && J <= I + Op.Span; ++J)
+            if (C.Ops[J].Ctl == OpTemplate::Control::None &&
+                C.Ops[J].Proto.Kind != EventKind::Segment) {
+              Site = C.Ops[J].Proto.Block;
+              break;
+            }
+          What = "its loop of " + std::to_string(Op.Span) + " events runs " + Op.Trips.text() +
+                 " trips (floor or ceiling of log2(P): at powers of two they agree)";
+          return true;
+        }
+        continue;
+      }
+      if (Op.Ctl != OpTemplate::Control::None)
+        continue;
+      if (Op.Peer.powerOfTwoOnly()) {
+        What = "its peer is " + Op.Peer.text() + " (past the last rank for some ranks)";
+        return true;
+      }
+      for (const PeerExpr &Src : Op.Sources)
+        if (Src.powerOfTwoOnly()) {
+          What = "its matched source is " + Src.text() + " (past the last rank for some ranks)";
+          return true;
+        }
+    }
+  return false;
+}
+
+std::string unmeasuredRankCount(const CommStructure &S, const std::vector<int> &MeasuredRanks,
+                                int P, BlockId &Site) {
+  if (P < 1 || std::has_single_bit(unsigned(P)))
+    return "";
+  for (int M : MeasuredRanks)
+    if (M < 1 || !std::has_single_bit(unsigned(M)))
+      return "";
+  std::string What;
+  if (!S.powerOfTwoOnly(Site, What))
+    return "";
+  return "the structure cannot be generated at " + std::to_string(P) + " ranks: " + What +
+         "; every run the model was built from has a power of two ranks, so how the program "
+         "behaves at other counts was never measured: add a base run at a rank count that is "
+         "not a power of two, or ask for a power of two";
 }
 
 } // namespace mpiete::scaling

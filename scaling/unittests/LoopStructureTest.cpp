@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -189,6 +190,97 @@ TEST(LoopStructureTest, LoopOverATreesLevelsIsLog2P) {
   expectGenerated(S, F, 128);
 }
 
+/// Hand-written global sums and a barrier whose distances double each round (test-programs/
+/// butterfly), Steps time steps: recursive doubling (in round k = 1, 2, 4, ... < P a swap
+/// with r xor k) and a dissemination barrier (round k: to (r + k) mod P, from (r - k) mod P;
+/// ceil(log2(P)) rounds at any P). Without Sums only the barrier, which any P runs.
+std::vector<Event> doubling(int R, int P, int Steps, bool Sums) {
+  std::vector<Event> Es;
+  uint64_t Req = 0;
+  BlockId Last = mpiete::ProgramStart;
+  auto Swap = [&](BlockId At, BlockId Wait, int To, int From, uint64_t Bytes) {
+    Es.push_back(Event::segment(Last, At));
+    Es.push_back(Event::send(At, To, 11, Bytes, ++Req));
+    Es.push_back(Event::recv(At, From, 11, Bytes, ++Req));
+    Es.push_back(Event::segment(At, Wait));
+    Es.push_back(Event::completion(Wait, {{Req - 1, NoStatus, NoStatus}, {Req, From, 11}}));
+    Last = Wait;
+  };
+  for (int Step = 0; Step < Steps; ++Step) {
+    if (Sums)
+      for (int K = 1; K < P; K <<= 1)
+        Swap(Site(1), Site(2), R ^ K, R ^ K, 32);
+    for (int K = 1; K < P; K <<= 1)
+      Swap(Site(5), Site(6), (R + K) % P, (R - K % P + P) % P, 4);
+  }
+  Es.push_back(Event::segment(Last, Site(8)));
+  Es.push_back(Event::send(Site(8), 0, 1, 8, ++Req));
+  return Es;
+}
+
+/// Learnt at powers of two, the sums and the barrier are loops of log2(P) trips whose peers
+/// are r xor 2^t and (r +- 2^t) mod P; they regenerate 32 and 64 ranks exactly, and are
+/// refused at a rank count that is not a power of two, which no run showed (floor and ceiling
+/// of log2(P) agree on every run; r xor 2^t passes the last rank there).
+TEST(LoopStructureTest, DoublingDistancesLearntAtPowersOfTwo) {
+  const Pattern F = [](int R, int P) { return doubling(R, P, 2, true); };
+  const CommStructure S = learnt(F, {2, 4, 8, 16});
+  ASSERT_EQ(S.Classes.size(), 1u);
+  std::vector<std::string> Peers;
+  for (const OpTemplate &Op : S.Classes.front().Ops)
+    if (Op.Ctl == OpTemplate::Control::None && Op.Proto.Kind == EventKind::SendStart)
+      Peers.push_back(Op.Peer.text());
+  EXPECT_NE(std::find(Peers.begin(), Peers.end(), "r xor 2^t on trip t"), Peers.end());
+  EXPECT_NE(std::find(Peers.begin(), Peers.end(), "(r + 2^t) mod P on trip t"), Peers.end());
+  for (int P : {32, 64})
+    expectGenerated(S, F, P);
+  BlockId At = 0;
+  std::string What;
+  ASSERT_TRUE(S.powerOfTwoOnly(At, What));
+  EXPECT_EQ(At, Site(1)); // the loop's first call, not the loop's own (siteless) op
+  EXPECT_NE(What.find("log2(P)"), std::string::npos) << What;
+  EXPECT_EQ(unmeasuredRankCount(S, {2, 4, 8, 16}, 64, At), "");
+  EXPECT_NE(unmeasuredRankCount(S, {2, 4, 8, 16}, 48, At), "");
+  // A run at a count that is not a power of two measured the program there.
+  EXPECT_EQ(unmeasuredRankCount(S, {2, 4, 6, 8}, 48, At), "");
+  // Through the model file: the kinds, and the site found again without the loop's own.
+  std::string Text;
+  const ScalingModelFile G = throughTheFile(S, Text);
+  expectGenerated(G.Learnt, F, 64);
+  EXPECT_NE(unmeasuredRankCount(G.Learnt, {2, 4, 8, 16}, 48, At), "");
+  EXPECT_EQ(At, Site(1));
+}
+
+/// The barrier alone, measured at 3 and 6 ranks as well: its rounds are ceil(log2(P)), which
+/// only a count that is not a power of two tells from floor(log2(P)); generated at 12 and 100.
+TEST(LoopStructureTest, DisseminationRoundsAreCeilLog2P) {
+  const Pattern F = [](int R, int P) { return doubling(R, P, 1, false); };
+  const CommStructure S = learnt(F, {2, 3, 4, 6, 8});
+  const OpTemplate *Loop = loopOf(S);
+  ASSERT_NE(Loop, nullptr);
+  EXPECT_EQ(Loop->Trips.K, TripExpr::Log2Ceil);
+  EXPECT_EQ(Loop->Trips.text(), "ceil(log2(P))");
+  EXPECT_EQ(Loop->Trips.eval(0, 100), 7u);
+  EXPECT_EQ(Loop->Trips.eval(0, 64), 6u);
+  for (int P : {12, 100})
+    expectGenerated(S, F, P);
+  BlockId At = 0;
+  EXPECT_EQ(unmeasuredRankCount(S, {2, 3, 4, 6, 8}, 100, At), "");
+}
+
+/// Far trips: 2^(t + A) past 2^31 is past every rank for r xor, and taken mod P for a wrap.
+TEST(LoopStructureTest, DoublingPeersAtFarTrips) {
+  const PeerExpr X{PeerExpr::TripXorPow, 1};
+  EXPECT_EQ(X.evalTrip(3, 16, 0), 1);                           // 3 xor 2
+  EXPECT_EQ(X.evalTrip(3, 16, 3), mpiete::estimator::ProcNull); // 3 xor 16
+  EXPECT_EQ(X.evalTrip(3, 16, 40), mpiete::estimator::ProcNull);
+  const PeerExpr U{PeerExpr::TripWrapPow, 0}, D{PeerExpr::TripWrapPowDown, 0};
+  EXPECT_EQ(U.evalTrip(5, 7, 4), (5 + 16) % 7);
+  EXPECT_EQ(D.evalTrip(5, 7, 4), ((5 - 16) % 7 + 7) % 7);
+  // 2^64 mod 7 = 2 (2^3 = 1 mod 7, 64 = 3 * 21 + 1).
+  EXPECT_EQ(U.evalTrip(0, 7, 64), 2);
+}
+
 /// f77-cg's hand-written sum, twice: rank 0 posts a receive from each other rank in turn (`do
 /// k = 1, nproc - 1`), waits for each (req(k): the starts after it fall by one a trip and grow
 /// with the loop), then sends the sum to each; the others send, receive and wait. Three loops a
@@ -349,6 +441,17 @@ TEST(LoopStructureTest, LoopsRoundTripThroughTheModelFile) {
   OpTemplate Op;
   EXPECT_FALSE(parseOp("loop 0 2 2 0 0 4 0", Op)); // an empty body
   EXPECT_FALSE(parseOp("loop 5 9 2 0 0 4 0", Op)); // no such form
+  EXPECT_TRUE(parseOp("loop 5 3 1 0 0 1 0", Op));  // ceil(log2(P))
+  EXPECT_EQ(Op.Trips.K, TripExpr::Log2Ceil);
+  EXPECT_FALSE(parseOp("loop 5 4 1 0 0 1 0", Op));
+  EXPECT_TRUE(parseOp("recv 0aa758c0:3 0aa758c0:3 7 0 0 0 1 10:62:0:0:0 4096:0:0", Op));
+  EXPECT_EQ(Op.Peer.K, PeerExpr::TripXorPow);
+  EXPECT_FALSE(parseOp("recv 0aa758c0:3 0aa758c0:3 7 0 0 0 1 10:63:0:0:0 4096:0:0", Op))
+      << "2^(t + 63)";
+  EXPECT_FALSE(parseOp("recv 0aa758c0:3 0aa758c0:3 7 0 0 0 1 12:-1:0:0:0 4096:0:0", Op))
+      << "a negative exponent";
+  EXPECT_FALSE(parseOp("recv 0aa758c0:3 0aa758c0:3 7 0 0 0 1 13:0:0:0:0 4096:0:0", Op))
+      << "no such peer kind";
   EXPECT_FALSE(parseOp("loop 5 2 0 0 0 4 0", Op)); // groups of no rank
   EXPECT_FALSE(parseOp("end 5 extra", Op));
   EXPECT_FALSE(parseOp("loop 5 0 1 0 0 99999999999 0", Op)); // coefficients beyond 2^31

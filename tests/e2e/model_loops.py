@@ -6,13 +6,18 @@ usage: model_loops.py --build BUILD --work WORK --mpiexec MPIRUN [--fortran]
 
 transpose deals 4 planes to the process rows of MPI_Dims_create(P, 2) (`if (p % pr != row)
 continue`), shift-exchange sends to (r + k) mod P and receives from (r - k) mod P on step k = 1
-.. P - 1 (a hand-written all-to-all); with --fortran, f90-transpose deals 4 problems to pairs of ranks (`do k = group +
-1, nprob, ngroups`) and f77-cg's rank 0 sums by hand over the other ranks (three `do k = 1,
-nproc - 1` loops a sum: a receive from k, a wait for it, a send to k). Each is built as its Makefile does (CC=mpiete-cc, FC=mpiete-fc), its program
-and compute base data taken at 2, 4, 8 and 16 ranks and modelled; then:
+.. P - 1 (a hand-written all-to-all), butterfly sums by recursive doubling (partner r xor 2^t)
+and waits in a dissemination barrier ((r + 2^t) mod P), log2(P) rounds each; with --fortran,
+f90-transpose deals 4 problems to pairs of ranks (`do k = group + 1, nprob, ngroups`) and
+f77-cg's rank 0 sums by hand over the other ranks (three `do k = 1, nproc - 1` loops a sum: a
+receive from k, a wait for it, a send to k). Each is built as its Makefile does
+(CC=mpiete-cc, FC=mpiete-fc), its program and compute base data taken at 2, 4, 8 and 16 ranks
+and modelled; then:
   structure  the model is accepted, its loops' trips of the expected form;
   check      the trace generated at 32 ranks is the trace probe's at 32, rank for rank
              (`mpiete model --check`), where f90-transpose's ranks 8-31 run no trip;
+  pow2       butterfly's model holds at powers of two only (every run is at one): `mpiete
+             model` says so, and `estimate --ranks 48` is refused at the call site;
   estimate   `mpiete estimate --ranks 64` replays the model; at 64 transpose's rows 4-7 have
              no plane, a computation no measured run showed, which the model says it took from
              the loop's other seam.
@@ -56,15 +61,19 @@ def main():
 
     run([mpiete, "probe-comm", "-o", "net.yaml", "--max-size", "16KiB", "--launcher",
          a.mpiexec], "probe-comm")
-    # name, build, arguments, size, the loops' trips, ranks without a trip at 64
+    # name, build, arguments, size, the loops' trips, ranks without a trip at 64, the model
+    # holds at powers of two only
     programs = [("transpose", "CC=mpiete-cc", ["64", "4", "2"], 64, "items dealt round-robin",
-                 True),
-                ("shift-exchange", "CC=mpiete-cc", ["256", "3"], 256, "trips P - 1", False)]
+                 True, False),
+                ("shift-exchange", "CC=mpiete-cc", ["256", "3"], 256, "trips P - 1", False,
+                 False),
+                ("butterfly", "CC=mpiete-cc", ["20000", "3"], 20000, "trips log2(P)", False,
+                 True)]
     if a.fortran:
         programs += [("f90-transpose", "FC=mpiete-fc", ["32"], 32, "items dealt round-robin",
-                      False),
-                     ("f77-cg", "FC=mpiete-fc", ["64", "5"], 64, "trips P - 1", False)]
-    for name, compiler, args, size, trips, idle_at_64 in programs:
+                      False, False),
+                     ("f77-cg", "FC=mpiete-fc", ["64", "5"], 64, "trips P - 1", False, False)]
+    for name, compiler, args, size, trips, idle_at_64, pow2_only in programs:
         src = os.path.join(a.work, name)
         shutil.copytree(os.path.join(ROOT, "test-programs", name), src)
         run(["make", "-s", compiler], f"{name}: make {compiler}", cwd=src)
@@ -97,6 +106,42 @@ def main():
         if not g or not (g.group(2) == g.group(3) and g.group(4) == g.group(5) == g.group(6)
                          == g.group(7) == "32"):
             fails.append(f"check: {name}: the generated trace at 32 differs:\n{out}")
+        # Learnt at 2-16 ranks, a log2(P) loop or an r xor 2^t partner is only known at powers
+        # of two: the model says so, and 48 ranks is refused at the call site.
+        said = "extrapolates to powers of two only" in err
+        if said != pow2_only:
+            fails.append(f"structure: {name}: {'no' if pow2_only else 'a'} note that the model "
+                         f"holds at powers of two only; stderr:\n{err}")
+        if pow2_only:
+            rc, out48, err48 = run_group([mpiete, "estimate", "--ranks", "48", "--size",
+                                         str(size), "--model", model, "--network", "net.yaml"],
+                                        a.work, env, 300)
+            print(f"[refused] {name} at 48: rc {rc}: {err48.strip()}")
+            if rc == 0 or not re.search(rf"^{name}\.c:\d+.*error: the structure cannot be "
+                                        r"generated at 48 ranks", err48, re.M):
+                fails.append(f"estimate: {name}: 48 ranks not refused at the call site "
+                             f"(rc {rc}):\n{out48}\n{err48}")
+            # best-config over 3 nodes of 1 or 2 ranks each: 1, 2, 3, 2, 4, 6 ranks, of which
+            # 3 and 6 are left out; 1 rank runs no round (a seam no run measured).
+            cluster = os.path.join(src, "cluster.yaml")
+            with open(cluster, "w") as f:
+                yaml.safe_dump({"format": "mpiete-cluster", "version": 1, "contention": "none",
+                                "ranks_per_node": 2, "intra_node_network": "../net.yaml",
+                                "inter_node_network": "../net.yaml",
+                                "nodes": [{"count": 3, "cores": 2}]}, f)
+            out, err = run([mpiete, "best-config", "--cluster", cluster, "--model", model,
+                            "--exhaustive", "--format", "yaml"], f"{name}: best-config")
+            bc = yaml.safe_load(out)
+            ranks = bc["best"]["ranks"] if isinstance(bc.get("best"), dict) else None
+            print(f"[best-config] {name}: {bc.get('configurations')} configurations, "
+                  f"{bc.get('left_out')} left out, {bc.get('replayed')} replayed, best {ranks} "
+                  f"ranks")
+            if not (bc.get("configurations") == 6 and bc.get("left_out") == 2 and
+                    bc.get("replayed") == 4 and ranks in (1, 2, 4) and
+                    re.search(rf"^{name}\.c:\d+.*warning: 2 of the 6 configurations are left "
+                              r"out", err, re.M)):
+                fails.append(f"best-config: {name}: expected 2 of 6 configurations left out "
+                             f"(3 and 6 ranks):\n{out}\n{err}")
         seams = [s for s in m["segments"] if "no run measured it" in s.get("where", "")]
         if idle_at_64 and not (seams and "loop's seam" in err):
             fails.append(f"estimate: {name}: expected a seam no run measured, with a note; "

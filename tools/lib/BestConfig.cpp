@@ -58,7 +58,11 @@ void writeYaml(std::ostream &OS, const ClusterProblem &Problem, const BestConfig
       << YAML::Key << "speed" << YAML::Value << T.Speed << YAML::EndMap;
   E << YAML::EndSeq << YAML::Key << "configurations" << YAML::Value << R.Configurations << YAML::Key
     << "replayed" << YAML::Value << R.Replayed << YAML::Key << "exhaustive" << YAML::Value
-    << Exhaustive << YAML::Key << "best" << YAML::Value;
+    << Exhaustive;
+  if (R.LeftOut)
+    E << YAML::Key << "left_out" << YAML::Value << R.LeftOut << YAML::Key << "left_out_why"
+      << YAML::Value << R.LeftOutWhy;
+  E << YAML::Key << "best" << YAML::Value;
   Config(R.Best, false);
   E << YAML::Key << "replayed_configurations" << YAML::Value << YAML::BeginSeq;
   for (const ConfigResult &C : R.Evaluated)
@@ -174,10 +178,18 @@ int runBestConfig(const CommandArgs &Args) {
   if (!learnModelStructure(File, Diags, S))
     return 1;
   Problem.Structure = &S;
+  for (const ModelRun &Run : File.Runs)
+    Problem.MeasuredRanks.push_back(Run.Ranks);
   BestConfigResult R;
   std::string Err;
-  if (!searchBestConfig(Problem, MaxPerNode > 0 ? MaxPerNode : std::max(1, Spec.RanksPerNode),
-                        Exhaustive, R, Err)) {
+  const bool Found = searchBestConfig(
+      Problem, MaxPerNode > 0 ? MaxPerNode : std::max(1, Spec.RanksPerNode), Exhaustive, R, Err);
+  if (R.LeftOut)
+    Diags.warning({modelSiteName(File, R.LeftOutSite), 0, 0},
+                  std::to_string(R.LeftOut) + " of the " + std::to_string(R.Configurations) +
+                      " configurations are left out: " + R.LeftOutWhy,
+                  "scale");
+  if (!Found) {
     Diags.error({ModelPath, 0, 0}, Err, "scale");
     return 1;
   }
@@ -205,6 +217,8 @@ int runBestConfig(const CommandArgs &Args) {
     Out << "occurrence_profiles: " << ProfilePath << "\n";
   Out << "configurations: " << R.Configurations << "\nreplayed: " << R.Replayed
       << (Exhaustive ? " (exhaustive)" : " (the others' bounds exceed the best)") << "\n";
+  if (R.LeftOut)
+    Out << "left out: " << R.LeftOut << " (" << R.LeftOutWhy << ")\n";
   Out << "best: " << R.Best.C.text(Problem.Types) << " (" << R.Best.C.ranks()
       << " ranks)\npredicted_seconds: " << R.Best.Seconds << "\nextrapolated: true\n"
       << "next best:\n";

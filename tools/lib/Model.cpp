@@ -22,6 +22,7 @@
 #include "mpiete/trace/TraceReader.h"
 
 #include <algorithm>
+#include <bit>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -292,6 +293,15 @@ int runModel(const CommandArgs &Args) {
   if (File.StructureAccepted) {
     File.Structure = S.describe();
     File.Learnt = S;
+    BlockId Site = 0;
+    std::string What;
+    if (std::all_of(File.Runs.begin(), File.Runs.end(),
+                    [](const ModelRun &R) { return std::has_single_bit(unsigned(R.Ranks)); }) &&
+        S.powerOfTwoOnly(Site, What))
+      Diags.note({Name(Site), 0, 0},
+                 What + ": every run is at a power of two ranks, so the model extrapolates to "
+                        "powers of two only (a base run at another rank count lifts this)",
+                 "scale");
   } else {
     File.RefusedAt = Name(Why.Site);
     File.RefusalReason = Why.Message;
@@ -419,6 +429,30 @@ int runModel(const CommandArgs &Args) {
     return 1;
   writeScalingModel(*OS, File);
   return ChecksOk ? 0 : 1;
+}
+
+std::string modelSiteName(const ScalingModelFile &File, BlockId B) {
+  if (!File.Runs.empty()) {
+    std::ostringstream Quiet; // a moved program folder costs the name, not a message
+    DiagnosticSink None(Quiet);
+    const ProgramBlockMap Blocks = loadProgramBlockMap(File.Runs.front().Program, None);
+    const std::map<BlockId, std::string> Where = blockDescriptions(Blocks.Map);
+    if (auto It = Where.find(B); It != Where.end())
+      return It->second;
+  }
+  return formatBlock(B);
+}
+
+std::string unmeasuredRanks(const ScalingModelFile &File, const CommStructure &S, int P,
+                            std::string &Site) {
+  std::vector<int> Measured;
+  for (const ModelRun &R : File.Runs)
+    Measured.push_back(R.Ranks);
+  BlockId B = 0;
+  std::string Why = unmeasuredRankCount(S, Measured, P, B);
+  if (!Why.empty())
+    Site = modelSiteName(File, B);
+  return Why;
 }
 
 bool loadExtrapolationModel(const std::string &Path, DiagnosticSink &Diags, ScalingModelFile &Out) {
@@ -583,6 +617,11 @@ int runScaledEstimate(const std::string &ModelPath, int Ranks, double Size,
   CommStructure S = File.Learnt;
   if (S.Classes.empty() && !learnModelStructure(File, Diags, S))
     return 1;
+  std::string Site;
+  if (std::string Why = unmeasuredRanks(File, S, Ranks, Site); !Why.empty()) {
+    Diags.error({Site, 0, 0}, Why, "scale");
+    return 1;
+  }
   // Occurrence-dependent compute from the largest run the model was built from (its machine
   // file's series); without it, every occurrence takes the mean.
   MachineFile ProfileRun;

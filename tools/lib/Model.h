@@ -26,6 +26,14 @@ bool learnModelStructure(const scaling::ScalingModelFile &File, DiagnosticSink &
 bool loadExtrapolationModel(const std::string &Path, DiagnosticSink &Diags,
                             scaling::ScalingModelFile &Out);
 
+/// The call site B as the model's program's block map names it (file:line), or its block id.
+std::string modelSiteName(const scaling::ScalingModelFile &File, estimator::BlockId B);
+
+/// Why the structure S, learnt from File's runs, cannot be generated at P ranks
+/// (scaling::unmeasuredRankCount), with the call site as file:line in Site; empty when it can.
+std::string unmeasuredRanks(const scaling::ScalingModelFile &File, const scaling::CommStructure &S,
+                            int P, std::string &Site);
+
 /// How much longer the machine of the file Machine computes the model's segments than the
 /// model's machine does: the executions-weighted sum of its measured segments over the model's
 /// prediction of the same segments at the rank count it was measured with. A machine file

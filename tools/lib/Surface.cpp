@@ -125,6 +125,11 @@ int runSurface(const CommandArgs &Args) {
   std::string ProfilePath;
   const bool HaveProfiles = loadProfileRun(File, Diags, ProfileRun, ProfilePath);
   SurfacePredictor Predict = [&](int P, double W, std::string &Err) -> std::optional<double> {
+    std::string Site;
+    if (std::string Why = unmeasuredRanks(File, S, P, Site); !Why.empty()) {
+      Err = Site + ": " + Why;
+      return std::nullopt;
+    }
     ScaledComputeModel Compute(File, P, W);
     if (HaveProfiles)
       Compute.addOccurrenceProfiles(ProfileRun);

@@ -72,6 +72,9 @@ struct ClusterProblem {
   estimator::ContentionKind Contention = estimator::ContentionKind::None;
   double Capacity = 0; ///< bytes per second (0: what one pair achieves)
   const MachineFile *Profiles = nullptr;
+  /// The rank counts of the model's runs: a configuration whose rank count they leave the
+  /// structure undetermined at (unmeasuredRankCount) is left out of the search.
+  std::vector<int> MeasuredRanks;
 };
 
 /// The predicted seconds of C (the extrapolated replay), or nullopt with Err set.
@@ -94,6 +97,11 @@ struct BestConfigResult {
   uint64_t Configurations = 0;         ///< every configuration of the search space
   uint64_t Replayed = 0;               ///< those replayed (all of them when exhaustive)
   std::vector<ConfigResult> Evaluated; ///< the replayed ones, in the order they were
+  /// Configurations left out: the structure is not determined at their rank count (Why says
+  /// why, located at LeftOutSite).
+  uint64_t LeftOut = 0;
+  std::string LeftOutWhy;
+  estimator::BlockId LeftOutSite = 0;
 };
 
 /// Searches every configuration with at most MaxPerNode ranks per node (and at least one rank).

@@ -35,6 +35,10 @@ struct PeerExpr {
     TripWrap,       ///< (r + A + t) mod P (a shift loop's destination: r + k)
     TripOffsetDown, ///< A - t, PROC_NULL outside [0, P)
     TripWrapDown,   ///< (r + A - t) mod P (a shift loop's source: r - k)
+    // Distances that double with the trip (`for (mask = 1; mask < P; mask <<= 1)`), 2^(t + A):
+    TripXorPow,     ///< r xor 2^(t + A), PROC_NULL outside [0, P) (recursive doubling)
+    TripWrapPow,    ///< (r + 2^(t + A)) mod P (a dissemination step's destination)
+    TripWrapPowDown ///< (r - 2^(t + A)) mod P (its source)
   };
   Kind K = Literal;
   int64_t A = 0;
@@ -62,6 +66,10 @@ struct PeerExpr {
   /// On trip Trip of the loop around the op (the kinds before TripOffset ignore it).
   int32_t evalTrip(int32_t R, int32_t P, uint64_t Trip) const;
   bool usesTrip() const { return K >= TripOffset; }
+  /// Its value at a rank count that is not a power of two is not determined by runs at powers
+  /// of two only (r xor A, r xor 2^t: a partner past the last rank, which the program handles
+  /// its own way).
+  bool powerOfTwoOnly() const { return K == Xor || K == TripXorPow; }
   std::string text() const;
 
 private:
@@ -113,21 +121,25 @@ struct SubComm {
 
 /// How many times a loop's body runs on rank r of P ranks, size W:
 /// - Linear: A * P + B (a loop over the other ranks: P - 1);
-/// - Log2: A * log2(P) + B (a loop over a tree's levels);
+/// - Log2: A * floor(log2(P)) + B (a loop over a tree's levels), Log2Ceil: A * ceil(log2(P))
+///   + B (`for (mask = 1; mask < P; mask <<= 1)`); they agree at powers of two;
 /// - Cyclic: the items j of [0, C) with j mod G equal to floor(r / S), G = P / S, S a constant
 ///   or the product of some factors of MPI_Dims_create(P, 2 or 3): C items dealt round-robin to
 ///   P / S groups of S consecutive ranks (`do k = group + 1, nprob, ngroups`; with S = 1, C
 ///   items in blocks with the remainder on the first ranks, floor(C / P) + [r < C mod P]).
 struct TripExpr {
-  enum Kind : uint8_t { Linear, Log2, Cyclic };
+  enum Kind : uint8_t { Linear, Log2, Cyclic, Log2Ceil };
   Kind K = Linear;
   uint8_t GridDims = 0, GridAxes = 0; ///< Cyclic: S from MPI_Dims_create(P, GridDims)
   int32_t SConst = 1;                 ///< Cyclic: S when GridDims is 0
   int64_t A = 0, B = 0;               ///< Linear, Log2: the coefficients; Cyclic: C in A
   uint64_t eval(int32_t R, int32_t P) const;
-  /// Whether some rank of some P >= 2 runs no trip (a linear or log2 count that grows from at
-  /// least one at 2 ranks never does; a round-robin one does once P / S exceeds the items).
+  /// Whether some rank of some P >= 1 runs no trip (a linear or log2 count that grows from at
+  /// least one at 1 rank never does: P - 1 and log2(P) do at 1 rank; a round-robin one does
+  /// once P / S exceeds the items).
   bool mayBeZero() const;
+  /// Runs at powers of two only cannot tell floor(log2(P)) from ceil(log2(P)).
+  bool powerOfTwoOnly() const { return K == Log2 || K == Log2Ceil; }
   std::string text() const;
 };
 
@@ -231,7 +243,17 @@ struct CommStructure {
   /// The peer and byte expressions, one line per distinct call site and kind, for the model
   /// file.
   std::vector<std::string> describe() const;
+  /// The first op whose value at a rank count that is not a power of two runs at powers of two
+  /// cannot determine (a log2 trip count, an xor partner): its call site and what it is; false
+  /// when there is none.
+  bool powerOfTwoOnly(BlockId &Site, std::string &What) const;
 };
+
+/// Why the structure learnt from runs at MeasuredRanks cannot be generated at P ranks: P is not
+/// a power of two, every measured rank count is, and the structure has an op powerOfTwoOnly
+/// names (at Site, which the caller locates the message at). Empty: it can.
+std::string unmeasuredRankCount(const CommStructure &S, const std::vector<int> &MeasuredRanks,
+                                int P, BlockId &Site);
 
 /// Why a structure was refused: the call site where no function of (r, P) explains the
 /// measured events, and what was seen there.
