@@ -1355,16 +1355,20 @@ bool align(const std::vector<Member> &Ms, Aligned &Out, Refusal &Why) {
     const size_t L = Body.size();
     std::vector<uint64_t> Reps(N);
     bool Any = false;
-    for (size_t I = 0; I < N; ++I)
+    // Every member continues with the same call after its trips: checked member by member, so
+    // that a body most members do not repeat is given up before the members that repeat it
+    // all the way to their end (a body of whole time steps) are scanned.
+    const Item *Next0 = nullptr;
+    for (size_t I = 0; I < N; ++I) {
       Any |= (Reps[I] = Copies(I, Cur[I], Body)) > 0;
-    if (!Any)
-      return false;
-    const Item *Next0 = At(0, Cur[0] + Reps[0] * L);
-    for (size_t I = 1; I < N; ++I) {
       const Item *X = At(I, Cur[I] + Reps[I] * L);
-      if ((X == nullptr) != (Next0 == nullptr) || (X != nullptr && !sameShape(*X, *Next0)))
+      if (I == 0)
+        Next0 = X;
+      else if ((X == nullptr) != (Next0 == nullptr) || (X != nullptr && !sameShape(*X, *Next0)))
         return false;
     }
+    if (!Any)
+      return false;
     size_t Back = 0;
     while ((Back + 1) * L <= SinceLoop) {
       bool Match = true;
@@ -1463,11 +1467,25 @@ bool align(const std::vector<Member> &Ms, Aligned &Out, Refusal &Why) {
           Body.push_back(Out.Slots[K].Flat.front().It);
         Found = tryLoop(Body);
       }
+      // Members with the same next L calls (the ranks of one run, in an SPMD program) offer
+      // one body: it is tried once.
+      std::vector<size_t> Tried;
       for (size_t I = 0; I < N && L <= 256 && !Found; ++I) {
         Body.clear();
         for (size_t K = 0; K < L && At(I, Cur[I] + K); ++K)
           Body.push_back(At(I, Cur[I] + K));
-        Found = Body.size() == L && tryLoop(Body);
+        if (Body.size() != L)
+          continue;
+        const bool Seen = std::any_of(Tried.begin(), Tried.end(), [&](size_t J) {
+          for (size_t K = 0; K < L; ++K)
+            if (!sameShape(*Body[K], *At(J, Cur[J] + K)))
+              return false;
+          return true;
+        });
+        if (Seen)
+          continue;
+        Tried.push_back(I);
+        Found = tryLoop(Body);
       }
     }
     if (Found)
