@@ -2,6 +2,7 @@
 #include "mpiete/scaling/ComputeFit.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 
@@ -22,13 +23,19 @@ struct Sum {
   }
 };
 
-/// One run's sums of one segment at rank 0, at rank P-1 and between.
+constexpr int FirstIdx = 0, LastIdx = 1, BetweenIdx = 2;
+
+/// One run's sums of one segment at rank 0, at rank P-1 and between; the same of each repeated
+/// run of it.
 struct RunSums {
   double Ranks = 0, Size = 1;
   Sum At[3]; // First, Last, Between
+  std::vector<std::array<Sum, 3>> Repeats;
 };
 
-constexpr int FirstIdx = 0, LastIdx = 1, BetweenIdx = 2;
+int positionIdx(int Rank, int Ranks) {
+  return Rank == 0 ? FirstIdx : Rank == Ranks - 1 ? LastIdx : BetweenIdx;
+}
 
 /// Whether position Idx differs from the ranks between at every run that has both, in one
 /// direction, by more than PositionThreshold; two such runs at least.
@@ -83,9 +90,15 @@ std::vector<SegmentModel> fitComputeModels(const std::vector<ComputeRun> &Runs,
       RunSums &S = Sums[{T.From, T.To}];
       S.Ranks = R.Ranks;
       S.Size = R.Size;
-      const int Idx = T.Rank == 0 ? FirstIdx : T.Rank == R.Ranks - 1 ? LastIdx : BetweenIdx;
-      S.At[Idx].add({T.MeanSeconds * T.Executions, T.Executions});
+      S.At[positionIdx(T.Rank, R.Ranks)].add({T.MeanSeconds * T.Executions, T.Executions});
     }
+    for (size_t K = 0; K < R.Repeats.size(); ++K)
+      for (const RankSegmentTime &T : R.Repeats[K])
+        if (auto It = Sums.find({T.From, T.To}); It != Sums.end()) {
+          It->second.Repeats.resize(R.Repeats.size());
+          It->second.Repeats[K][size_t(positionIdx(T.Rank, R.Ranks))].add(
+              {T.MeanSeconds * T.Executions, T.Executions});
+        }
     for (auto &[K, S] : Sums)
       PerSegment[K].push_back(S);
   }
@@ -96,16 +109,35 @@ std::vector<SegmentModel> fitComputeModels(const std::vector<ComputeRun> &Runs,
     // not modelled apart; at 2 ranks with one end apart, the other end).
     auto points = [&](bool WithFirst, bool WithLast, bool WithBetween) {
       std::vector<Point> Ps;
-      for (const RunSums &R : Rs) {
+      auto Of = [&](const Sum *At) {
         Sum S;
         if (WithFirst)
-          S.add(R.At[FirstIdx]);
+          S.add(At[FirstIdx]);
         if (WithLast)
-          S.add(R.At[LastIdx]);
+          S.add(At[LastIdx]);
         if (WithBetween)
-          S.add(R.At[BetweenIdx]);
-        if (!S.empty())
-          Ps.push_back({R.Ranks, R.Size, S.mean()});
+          S.add(At[BetweenIdx]);
+        return S;
+      };
+      for (const RunSums &R : Rs) {
+        const Sum S = Of(R.At);
+        if (S.empty())
+          continue;
+        // The point's noise: the spread of the repeats' values (with one repeat, of it and
+        // the value's own run).
+        std::vector<double> Values;
+        if (R.Repeats.size() == 1)
+          Values.push_back(S.mean());
+        for (const std::array<Sum, 3> &Rep : R.Repeats)
+          if (const Sum X = Of(Rep.data()); !X.empty())
+            Values.push_back(X.mean());
+        double Noise = 0;
+        if (Values.size() >= 2) {
+          const auto [Lo, Hi] = std::minmax_element(Values.begin(), Values.end());
+          if (*Lo > 0)
+            Noise = *Hi / *Lo - 1;
+        }
+        Ps.push_back({R.Ranks, R.Size, S.mean(), Noise});
       }
       return Ps;
     };

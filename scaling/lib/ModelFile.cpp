@@ -283,10 +283,14 @@ void writeScalingModel(std::ostream &OS, const ScalingModelFile &F) {
   E << YAML::Key << "tool" << YAML::Value << F.Tool;
   E << YAML::Key << "command" << YAML::Value << F.Command;
   E << YAML::Key << "runs" << YAML::Value << YAML::BeginSeq;
-  for (const ModelRun &R : F.Runs)
+  for (const ModelRun &R : F.Runs) {
     E << YAML::Flow << YAML::BeginMap << YAML::Key << "ranks" << YAML::Value << R.Ranks << YAML::Key
       << "size" << YAML::Value << R.Size << YAML::Key << "program" << YAML::Value << R.Program
-      << YAML::Key << "machine" << YAML::Value << R.Machine << YAML::EndMap;
+      << YAML::Key << "machine" << YAML::Value << R.Machine;
+    if (!R.Repeats.empty())
+      E << YAML::Key << "repeats" << YAML::Value << YAML::Flow << R.Repeats;
+    E << YAML::EndMap;
+  }
   E << YAML::EndSeq;
   if (F.Ws.known()) {
     // Seed 001's steps: where the runs' working sets lie against each cache. A cache they do
@@ -403,7 +407,9 @@ bool loadScalingModel(const std::string &Path, ScalingModelFile &Out, Diagnostic
     Out.Command = Root["command"].as<std::string>("");
     for (const YAML::Node &R : Root["runs"])
       Out.Runs.push_back({R["ranks"].as<int>(), R["size"].as<double>(),
-                          R["program"].as<std::string>(), R["machine"].as<std::string>()});
+                          R["program"].as<std::string>(), R["machine"].as<std::string>(),
+                          R["repeats"] ? R["repeats"].as<std::vector<std::string>>()
+                                       : std::vector<std::string>{}});
     if (const YAML::Node Ws = Root["working_set"])
       Out.Ws = WorkingSet{Ws["bytes"].as<double>(0), Ws["w"].as<double>(1)};
     Out.CachesFrom = Root["caches_from"].as<std::string>("");

@@ -93,7 +93,8 @@ std::string number(double V) {
   return S.str();
 }
 
-/// The mean of the values measured at the largest rank count exceeds that at the one below it.
+/// The mean of the values measured at the largest rank count exceeds that at the one below it,
+/// by more than those points' noise (a rise within the spread of repeated runs is no growth).
 bool growsWithRanks(const std::vector<Point> &Data) {
   std::set<double> Ps;
   for (const Point &X : Data)
@@ -101,7 +102,7 @@ bool growsWithRanks(const std::vector<Point> &Data) {
   if (Ps.size() < 2)
     return false;
   const double Hi = *Ps.rbegin(), Next = *std::next(Ps.rbegin());
-  double SumHi = 0, SumNext = 0;
+  double SumHi = 0, SumNext = 0, Noise = 0;
   int NHi = 0, NNext = 0;
   for (const Point &X : Data) {
     if (X.P == Hi) {
@@ -110,9 +111,12 @@ bool growsWithRanks(const std::vector<Point> &Data) {
     } else if (X.P == Next) {
       SumNext += X.Y;
       ++NNext;
+    } else {
+      continue;
     }
+    Noise = std::max(Noise, X.Noise);
   }
-  return SumHi / NHi > SumNext / NNext;
+  return SumHi / NHi > (1 + Noise) * SumNext / NNext;
 }
 
 } // namespace

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <sstream>
 
 using namespace mpiete::scaling;
@@ -71,6 +72,39 @@ TEST(ComputeFitTest, MasterSerialWorkIsModelledApart) {
   std::filesystem::remove(Path);
   EXPECT_NEAR(at(G.Segments, 0, 64), 1e-2 / 64 + 2e-3, 1e-9);
   EXPECT_NEAR(at(G.Segments, 5, 64), 1e-2 / 64, 1e-9);
+}
+
+/// Weak-scaled work (test-programs/butterfly's sums): a constant 28.3 us a rank, measured
+/// 28.3, 28.4, 28.8 and 30.9 us at 2-16 ranks (the least of three runs), a rise at 16 ranks
+/// within the spread of the three runs (19%). Without the repeats the rise admits growing
+/// terms, which fit all four points and give 64 ranks three times the value; with them the
+/// noise is each point's, the rise no growth, and 64 ranks stay at the constant.
+TEST(ComputeFitTest, ARiseWithinTheRepeatsSpreadIsNoGrowth) {
+  const std::map<int, double> Least = {{2, 28.33e-6}, {4, 28.45e-6}, {8, 28.79e-6}, {16, 30.92e-6}};
+  // The three runs' values at each count: the least, and two up to 19% above it.
+  const std::map<int, std::vector<double>> Runs = {{2, {28.67e-6, 28.38e-6, 28.56e-6}},
+                                                   {4, {30.19e-6, 29.26e-6, 33.0e-6}},
+                                                   {8, {31.89e-6, 28.79e-6, 34.30e-6}},
+                                                   {16, {39.29e-6, 33.15e-6, 32.99e-6}}};
+  std::vector<ComputeRun> Without, With;
+  for (const auto &[P, Y] : Least) {
+    ComputeRun Run{P, 4096, {}, {}};
+    for (int R = 0; R < P; ++R)
+      Run.Times.push_back({R, SiteA, SiteB, Y, 800});
+    Without.push_back(Run);
+    for (double V : Runs.at(P)) {
+      std::vector<RankSegmentTime> &Rep = Run.Repeats.emplace_back();
+      for (int R = 0; R < P; ++R)
+        Rep.push_back({R, SiteA, SiteB, V, 800});
+    }
+    With.push_back(std::move(Run));
+  }
+  const std::vector<SegmentModel> A = fitComputeModels(Without), B = fitComputeModels(With);
+  ASSERT_EQ(A.size(), 1u);
+  ASSERT_EQ(B.size(), 1u);
+  EXPECT_GT(at(A, 1, 64), 2 * 30.9e-6) << A[0].M.text();
+  EXPECT_NEAR(at(B, 1, 64), 29e-6, 2e-6) << B[0].M.text();
+  EXPECT_NEAR(B[0].Data[3].Noise, 39.29 / 32.99 - 1, 1e-9);
 }
 
 TEST(ComputeFitTest, PipelineEndsApart) {

@@ -48,7 +48,9 @@ TEST(ModelFileTest, RoundTrip) {
   ScalingModelFile F;
   F.Tool = "mpiete test";
   F.Command = "mpiete model --run ...";
-  F.Runs = {{2, 1, "t2", "m2.yaml"}, {4, 1, "t4", "m4.yaml"}, {8, 1, "t8", "m8.yaml"}};
+  F.Runs = {{2, 1, "t2", "m2.yaml", {}},
+            {4, 1, "t4", "m4.yaml", {"m4-0.yaml", "m4-1.yaml"}},
+            {8, 1, "t8", "m8.yaml", {}}};
   Refusal Why;
   ASSERT_TRUE(learnStructure(Runs, F.Learnt, Why)) << Why.Message;
   F.StructureAccepted = true;
@@ -88,6 +90,8 @@ TEST(ModelFileTest, RoundTrip) {
   ASSERT_EQ(G.Runs.size(), 3u);
   EXPECT_EQ(G.Runs[1].Ranks, 4);
   EXPECT_EQ(G.Runs[1].Machine, "m4.yaml");
+  EXPECT_EQ(G.Runs[1].Repeats, (std::vector<std::string>{"m4-0.yaml", "m4-1.yaml"}));
+  EXPECT_TRUE(G.Runs[0].Repeats.empty());
   ASSERT_EQ(G.Segments.size(), 1u);
   EXPECT_EQ(G.Segments[0].M.Terms, Seg.M.Terms);
   EXPECT_EQ(G.Segments[0].M.Coeffs, Seg.M.Coeffs);

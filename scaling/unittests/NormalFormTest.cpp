@@ -237,6 +237,16 @@ TEST(NormalFormTest, GrowthOnlyWhereTheDataGrow) {
   for (const Term &T : termPool(Rising, {}))
     Grows |= T.PExp > 0;
   EXPECT_TRUE(Grows);
+  // The same rise (2.5%) within the spread of repeated runs at 8 or 16 ranks (3%): no growth;
+  // beyond it (2%): growth.
+  for (double Noise : {0.03, 0.02}) {
+    std::vector<Point> Noisy = Rising;
+    Noisy[2].Noise = Noise;
+    Grows = false;
+    for (const Term &T : termPool(Noisy, {}))
+      Grows |= T.PExp > 0;
+    EXPECT_EQ(Grows, Noise < 0.025) << Noise;
+  }
   // Several sizes: the pool is not restricted (W and p change together).
   std::vector<Point> Sizes = {{2, 1, 1.0}, {4, 2, 0.9}, {8, 4, 0.8}, {16, 8, 0.7}};
   Grows = false;

@@ -89,7 +89,7 @@ bool readRun(const ModelRun &Run, DiagnosticSink &Diags, MeasuredRun &Out) {
   return true;
 }
 
-/// RANKS:SIZE:DIR:MACHINE
+/// RANKS:SIZE:DIR:MACHINE[,REPEAT...]
 bool parseRun(const std::string &Text, ModelRun &Out) {
   std::vector<std::string> Parts;
   size_t Start = 0;
@@ -108,8 +108,19 @@ bool parseRun(const std::string &Text, ModelRun &Out) {
     return false;
   }
   Out.Program = Parts[2];
-  Out.Machine = Parts[3];
-  return Out.Ranks > 0 && Out.Size > 0 && !Out.Program.empty() && !Out.Machine.empty();
+  // MACHINE[,REPEAT...]: the value's machine file, then repeated timing runs (their spread).
+  std::vector<std::string> Files;
+  for (size_t From = 0;;) {
+    const size_t Comma = Parts[3].find(',', From);
+    Files.push_back(Parts[3].substr(From, Comma - From));
+    if (Comma == std::string::npos)
+      break;
+    From = Comma + 1;
+  }
+  Out.Machine = Files.front();
+  Out.Repeats.assign(Files.begin() + 1, Files.end());
+  return Out.Ranks > 0 && Out.Size > 0 && !Out.Program.empty() &&
+         std::none_of(Files.begin(), Files.end(), [](const std::string &F) { return F.empty(); });
 }
 
 std::string number(double V) {
@@ -191,8 +202,12 @@ int runModel(const CommandArgs &Args) {
                 "8:100:t8/:m8.yaml -o model.yaml\n");
   std::vector<std::string> RunTexts;
   std::string Output;
-  C.App.add_option("--run", RunTexts, "a run: ranks, size, trace directory, machine.yaml")
-      ->type_name("RANKS:SIZE:DIR:MACHINE");
+  C.App
+      .add_option("--run", RunTexts,
+                  "a run: ranks, size, trace directory, machine.yaml, and optionally the "
+                  "machine files of repeated timing runs of it after commas, whose spread is "
+                  "the run's noise (a rise with the rank count within it is no growth)")
+      ->type_name("RANKS:SIZE:DIR:MACHINE[,REPEAT...]");
   std::vector<std::string> CheckTexts;
   C.App
       .add_option("--check", CheckTexts,
@@ -335,10 +350,19 @@ int runModel(const CommandArgs &Args) {
     MachineFile M;
     if (!loadMachineFile(R.Machine, M, Diags))
       return 1;
-    ComputeRun CR{R.Ranks, R.Size, {}};
-    for (const MachineRank &MR : M.Ranks)
-      for (const MachineSegment &Seg : MR.Segments)
-        CR.Times.push_back({MR.Rank, Seg.From, Seg.To, Seg.MeanSeconds, double(Seg.Executions)});
+    ComputeRun CR{R.Ranks, R.Size, {}, {}};
+    auto Times = [](const MachineFile &F, std::vector<RankSegmentTime> &Out) {
+      for (const MachineRank &MR : F.Ranks)
+        for (const MachineSegment &Seg : MR.Segments)
+          Out.push_back({MR.Rank, Seg.From, Seg.To, Seg.MeanSeconds, double(Seg.Executions)});
+    };
+    Times(M, CR.Times);
+    for (const std::string &Repeat : R.Repeats) {
+      MachineFile RM;
+      if (!loadMachineFile(Repeat, RM, Diags))
+        return 1;
+      Times(RM, CR.Repeats.emplace_back());
+    }
     ComputeRuns.push_back(std::move(CR));
   }
   SelectOptions Options;

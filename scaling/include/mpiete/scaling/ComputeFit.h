@@ -23,6 +23,10 @@ struct ComputeRun {
   int Ranks = 0;
   double Size = 1;
   std::vector<RankSegmentTime> Times;
+  /// Repeated timing runs of the same run (ModelRun::Repeats): their spread per segment and
+  /// position is the point's Noise (over the repeats when two or more, else over Times and
+  /// the one repeat).
+  std::vector<std::vector<RankSegmentTime>> Repeats;
 };
 
 /// A position's compute counts as different from the ranks between when, at every run with

@@ -25,6 +25,10 @@ struct ModelRun {
   int Ranks = 0;
   double Size = 1;
   std::string Program, Machine; ///< the trace directory and machine.yaml
+  /// Repeated timing runs of the same program, input and rank count: the spread of their
+  /// values is each point's noise, which a rise with the rank count must exceed to count as
+  /// growth (NormalForm.h, Point::Noise). Machine stays the value.
+  std::vector<std::string> Repeats;
 };
 
 /// The ranks a segment model is for: every rank, or, where their compute differs by position

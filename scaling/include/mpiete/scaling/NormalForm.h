@@ -53,9 +53,12 @@ struct Term {
   bool operator==(const Term &O) const = default;
 };
 
-/// One measured point: ranks, problem size and the value there (seconds).
+/// One measured point: ranks, problem size and the value there (seconds); Noise, where
+/// repeated runs measured it, the relative spread of their values (largest over smallest,
+/// minus 1), else 0.
 struct Point {
   double P = 1, W = 1, Y = 0;
+  double Noise = 0;
 };
 
 struct Model {
