@@ -1,6 +1,7 @@
 // Other processes' load during a measurement, and the progress line of long commands.
 #include "MachineLoad.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -11,13 +12,14 @@
 
 namespace mpiete {
 
-std::optional<CpuTicks> parseProcStat(std::string_view Text) {
+std::optional<CpuTicks> parseProcStat(std::string_view Text, int Cpu) {
   std::istringstream In{std::string(Text)};
   std::string Line;
+  const std::string Want = Cpu < 0 ? "cpu " : "cpu" + std::to_string(Cpu) + " ";
   while (std::getline(In, Line)) {
-    if (Line.rfind("cpu ", 0) != 0)
+    if (Line.rfind(Want, 0) != 0)
       continue;
-    std::istringstream L(Line.substr(4));
+    std::istringstream L(Line.substr(Want.size()));
     // user nice system idle iowait irq softirq steal (guest time is already in user)
     unsigned long long V[8] = {};
     int N = 0;
@@ -47,16 +49,30 @@ std::string loadNotice(const LoadSample &S, double NeededCores, std::string_view
   return std::string(Buf) + std::string(Effect);
 }
 
+std::string processorLoadNotice(double Share, int Cpu, double Seconds, std::string_view What,
+                                std::string_view Effect) {
+  if (Seconds <= 0 || Cpu < 0 || !(Share > 0.10))
+    return {};
+  char Buf[256];
+  std::snprintf(Buf, sizeof Buf,
+                "other processes used %.0f%% of processor %d, where %s ran its ranks, during it "
+                "(%.1f s): ",
+                100 * Share, Cpu, std::string(What).c_str(), Seconds);
+  return std::string(Buf) + std::string(Effect);
+}
+
 namespace {
 
-std::optional<CpuTicks> readProcStat() {
+std::string readProcStatText() {
   std::ifstream F("/proc/stat");
   if (!F)
-    return std::nullopt;
+    return {};
   std::stringstream S;
   S << F.rdbuf();
-  return parseProcStat(S.str());
+  return S.str();
 }
+
+std::optional<CpuTicks> readProcStat() { return parseProcStat(readProcStatText()); }
 
 /// CPU seconds of this process and its waited-for children (the launcher and the ranks).
 double ownCpuSeconds() {
@@ -73,8 +89,20 @@ double ownCpuSeconds() {
 } // namespace
 
 LoadMonitor::LoadMonitor()
-    : Start(readProcStat()), OwnStart(ownCpuSeconds()),
+    : StartText(readProcStatText()), Start(parseProcStat(StartText)), OwnStart(ownCpuSeconds()),
       WallStart(std::chrono::steady_clock::now()) {}
+
+std::optional<double> LoadMonitor::otherShareOf(int Cpu) const {
+  const auto Before = parseProcStat(StartText, Cpu), After = parseProcStat(readProcStatText(), Cpu);
+  const long Hz = sysconf(_SC_CLK_TCK);
+  if (Cpu < 0 || !Before || !After || Hz <= 0 || After->Busy < Before->Busy)
+    return std::nullopt;
+  const double Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - WallStart).count();
+  const double Busy = static_cast<double>(After->Busy - Before->Busy) / static_cast<double>(Hz);
+  const double Own = ownCpuSeconds() - OwnStart;
+  return Seconds > 0 ? std::clamp(std::max(0.0, Busy - Own) / Seconds, 0.0, 1.0) : 0.0;
+}
 
 std::optional<LoadSample> LoadMonitor::finish() const {
   const auto End = readProcStat();

@@ -17,8 +17,9 @@ struct CpuTicks {
   unsigned long long Busy = 0; ///< user + nice + system + irq + softirq + steal
   unsigned long long Total = 0;
 };
-/// Parses the text of /proc/stat; nullopt if it has no well-formed "cpu " line.
-std::optional<CpuTicks> parseProcStat(std::string_view Text);
+/// Parses the text of /proc/stat: the aggregate "cpu " line, or with Cpu >= 0 processor Cpu's
+/// ("cpuN "); nullopt if it has no well-formed such line.
+std::optional<CpuTicks> parseProcStat(std::string_view Text, int Cpu = -1);
 
 /// What other processes did during one measurement.
 struct LoadSample {
@@ -34,6 +35,13 @@ struct LoadSample {
 std::string loadNotice(const LoadSample &S, double NeededCores, std::string_view What,
                        std::string_view Effect);
 
+/// The note for a measurement whose every rank ran on processor Cpu (the timing probe under
+/// token passing), when others used more than a tenth of that processor meanwhile (a share
+/// that stretches the measured times by about as much, the accuracy the predictions aim at);
+/// empty otherwise. Share: the processor's worth others used, 0..1.
+std::string processorLoadNotice(double Share, int Cpu, double Seconds, std::string_view What,
+                                std::string_view Effect);
+
 /// Samples the machine around a measurement the caller runs as a child process (its CPU time,
 /// and its waited-for children's, count as the measurement's own).
 class LoadMonitor {
@@ -41,8 +49,13 @@ public:
   LoadMonitor();
   /// Call after the child was waited for; nullopt where /proc/stat cannot be read.
   std::optional<LoadSample> finish() const;
+  /// The share of processor Cpu (0..1) that other processes used since the start: its busy
+  /// time less all of the measurement's own CPU time (a lower bound where the launcher ran
+  /// elsewhere), over the wall time; nullopt where /proc/stat has no such processor.
+  std::optional<double> otherShareOf(int Cpu) const;
 
 private:
+  std::string StartText; ///< /proc/stat at the start
   std::optional<CpuTicks> Start;
   double OwnStart = 0;
   std::chrono::steady_clock::time_point WallStart;

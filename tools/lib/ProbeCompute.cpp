@@ -913,12 +913,19 @@ int runProbeCompute(const CommandArgs &Args) {
   }
   // A loaded machine stretches the measured compute: say so beside the file, with its sign
   // (only where the ranks ran here: /proc/stat says nothing about srun's compute nodes).
-  if (const auto S = ranksRunHere(Launch) ? Load.finish() : std::nullopt)
-    if (std::string N = loadNotice(*S, RanksPerNode, "the timing probe",
-                                   "its compute times are likely too long, so predictions "
-                                   "from it over-estimate the run time");
-        !N.empty())
+  if (const auto S = ranksRunHere(Launch) ? Load.finish() : std::nullopt) {
+    const char *Effect = "its compute times are likely too long, so predictions from it "
+                         "over-estimate the run time";
+    std::string N = loadNotice(*S, RanksPerNode, "the timing probe", Effect);
+    // One rank at a time on one processor: others on that processor stretch every time, even
+    // when the machine as a whole had processors to spare.
+    if (N.empty() && RanksPerNode == 1 && Machine.Provenance.Cpu >= 0)
+      if (const auto Share = Load.otherShareOf(Machine.Provenance.Cpu))
+        N = processorLoadNotice(*Share, Machine.Provenance.Cpu, S->Seconds, "the timing probe",
+                                Effect);
+    if (!N.empty())
       Diags.warning(DiagLoc{Output}, N, "load");
+  }
   if (Keep)
     std::cerr << "mpiete probe-compute: rank files kept in " << OutDir.string() << "\n";
   else
