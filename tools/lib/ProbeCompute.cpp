@@ -917,9 +917,12 @@ int runProbeCompute(const CommandArgs &Args) {
     const char *Effect = "its compute times are likely too long, so predictions from it "
                          "over-estimate the run time";
     std::string N = loadNotice(*S, RanksPerNode, "the timing probe", Effect);
-    // One rank at a time on one processor: others on that processor stretch every time, even
-    // when the machine as a whole had processors to spare.
-    if (N.empty() && RanksPerNode == 1 && Machine.Provenance.Cpu >= 0)
+    // One rank at a time on one processor (MPIETE_PIN=token, --cpu): others on that
+    // processor stretch every time, even when the machine as a whole had processors to spare.
+    const bool OneCpu = std::all_of(Ranks.begin(), Ranks.end(), [&](const RankTiming &T) {
+      return T.Cpu == Machine.Provenance.Cpu;
+    });
+    if (N.empty() && RanksPerNode == 1 && OneCpu && Machine.Provenance.Cpu >= 0)
       if (const auto Share = Load.otherShareOf(Machine.Provenance.Cpu))
         N = processorLoadNotice(*Share, Machine.Provenance.Cpu, S->Seconds, "the timing probe",
                                 Effect);
