@@ -25,29 +25,34 @@ constexpr BlockId Site(unsigned K) { return (BlockId(0x51ce0001) << 32) | K; }
 
 using Pattern = std::function<std::vector<Event>(int R, int P)>;
 
-/// A program's rank: an exchange with the ring neighbours (before), then Trips trips of a body
-/// that exchanges Inner times with its partner (Partner: r xor 1, the other rank of its group)
-/// or with the ring neighbours, then the ring exchange again (after). Every
-/// computation starts at the call before it, as the trace probe records them.
-std::vector<Event> program(int R, int P, int Trips, int Inner, bool Partner) {
+/// A rank's events as the trace probe records them: every computation starts at the call
+/// before it; an exchange starts a send and a receive at one call and completes both at another.
+struct RankEvents {
   std::vector<Event> Es;
   uint64_t Req = 0;
   BlockId Last = mpiete::ProgramStart;
-  auto Exchange = [&](BlockId Start, BlockId Wait, int To, int From, uint64_t Bytes) {
+  void exchange(BlockId Start, BlockId Wait, int To, int From, uint64_t Bytes, int32_t Tag) {
     Es.push_back(Event::segment(Last, Start));
-    Es.push_back(Event::send(Start, To, 7, Bytes, ++Req));
-    Es.push_back(Event::recv(Start, From, 7, Bytes, ++Req));
+    Es.push_back(Event::send(Start, To, Tag, Bytes, ++Req));
+    Es.push_back(Event::recv(Start, From, Tag, Bytes, ++Req));
     Es.push_back(Event::segment(Start, Wait));
-    Es.push_back(Event::completion(Wait, {{Req - 1, NoStatus, NoStatus}, {Req, From, 7}}));
+    Es.push_back(Event::completion(Wait, {{Req - 1, NoStatus, NoStatus}, {Req, From, Tag}}));
     Last = Wait;
-  };
-  Exchange(Site(1), Site(2), (R + 1) % P, (R + P - 1) % P, 64);
+  }
+};
+
+/// A program's rank: an exchange with the ring neighbours (before), then Trips trips of a body
+/// that exchanges Inner times with its partner (Partner: r xor 1, the other rank of its group)
+/// or with the ring neighbours, then the ring exchange again (after).
+std::vector<Event> program(int R, int P, int Trips, int Inner, bool Partner) {
+  RankEvents E;
+  E.exchange(Site(1), Site(2), (R + 1) % P, (R + P - 1) % P, 64, 7);
   for (int T = 0; T < Trips; ++T)
     for (int I = 0; I < Inner; ++I)
-      Exchange(Site(3), Site(4), Partner ? R ^ 1 : (R + 1) % P, Partner ? R ^ 1 : (R + P - 1) % P,
-               4096);
-  Exchange(Site(5), Site(6), (R + 1) % P, (R + P - 1) % P, 64);
-  return Es;
+      E.exchange(Site(3), Site(4), Partner ? R ^ 1 : (R + 1) % P, Partner ? R ^ 1 : (R + P - 1) % P,
+                 4096, 7);
+  E.exchange(Site(5), Site(6), (R + 1) % P, (R + P - 1) % P, 64, 7);
+  return E.Es;
 }
 
 /// Items j of [0, C) with j mod (P / S) equal to r / S.
@@ -195,27 +200,17 @@ TEST(LoopStructureTest, LoopOverATreesLevelsIsLog2P) {
 /// with r xor k) and a dissemination barrier (round k: to (r + k) mod P, from (r - k) mod P;
 /// ceil(log2(P)) rounds at any P). Without Sums only the barrier, which any P runs.
 std::vector<Event> doubling(int R, int P, int Steps, bool Sums) {
-  std::vector<Event> Es;
-  uint64_t Req = 0;
-  BlockId Last = mpiete::ProgramStart;
-  auto Swap = [&](BlockId At, BlockId Wait, int To, int From, uint64_t Bytes) {
-    Es.push_back(Event::segment(Last, At));
-    Es.push_back(Event::send(At, To, 11, Bytes, ++Req));
-    Es.push_back(Event::recv(At, From, 11, Bytes, ++Req));
-    Es.push_back(Event::segment(At, Wait));
-    Es.push_back(Event::completion(Wait, {{Req - 1, NoStatus, NoStatus}, {Req, From, 11}}));
-    Last = Wait;
-  };
+  RankEvents E;
   for (int Step = 0; Step < Steps; ++Step) {
     if (Sums)
       for (int K = 1; K < P; K <<= 1)
-        Swap(Site(1), Site(2), R ^ K, R ^ K, 32);
+        E.exchange(Site(1), Site(2), R ^ K, R ^ K, 32, 11);
     for (int K = 1; K < P; K <<= 1)
-      Swap(Site(5), Site(6), (R + K) % P, (R - K % P + P) % P, 4);
+      E.exchange(Site(5), Site(6), (R + K) % P, (R - K % P + P) % P, 4, 11);
   }
-  Es.push_back(Event::segment(Last, Site(8)));
-  Es.push_back(Event::send(Site(8), 0, 1, 8, ++Req));
-  return Es;
+  E.Es.push_back(Event::segment(E.Last, Site(8)));
+  E.Es.push_back(Event::send(Site(8), 0, 1, 8, ++E.Req));
+  return E.Es;
 }
 
 /// Learnt at powers of two, the sums and the barrier are loops of log2(P) trips whose peers
