@@ -5,6 +5,7 @@
 #include "mpiete/scaling/Surface.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <map>
 #include <numeric>
@@ -165,6 +166,12 @@ bool searchBestConfig(const ClusterProblem &Problem, int MaxPerNode, bool Exhaus
     Options[T] = 1 + Problem.Types[T].Count * MaxPerNode;
   std::vector<ConfigResult> All;
   std::map<int, ScaledComputeModel> ModelOfRanks; // the bounds' models depend only on P
+  // A structure learnt at powers of two only is generated at powers of two only (decided
+  // once: the configurations are many).
+  estimator::BlockId Site = 0;
+  std::string What;
+  const bool PowersOfTwo =
+      boundToPowersOfTwo(*Problem.Structure, Problem.MeasuredRanks, Site, What);
   std::vector<int> Digit(NT, 0);
   while (true) {
     size_t T = 0;
@@ -178,13 +185,10 @@ bool searchBestConfig(const ClusterProblem &Problem, int MaxPerNode, bool Exhaus
       R.C.PerNode.push_back(Digit[I] == 0 ? 0 : (Digit[I] - 1) % MaxPerNode + 1);
     }
     const int P = R.C.ranks();
-    estimator::BlockId Site = 0;
-    if (std::string Why = unmeasuredRankCount(*Problem.Structure, Problem.MeasuredRanks, P, Site);
-        !Why.empty()) {
-      if (Out.LeftOut++ == 0) {
-        Out.LeftOutWhy = std::move(Why);
-        Out.LeftOutSite = Site;
-      }
+    if (PowersOfTwo && !std::has_single_bit(unsigned(P))) {
+      if (Out.LeftOut++ == 0)
+        Out.LeftOutWhy =
+            unmeasuredRankCount(*Problem.Structure, Problem.MeasuredRanks, P, Out.LeftOutSite);
       continue;
     }
     auto [It, New] = ModelOfRanks.try_emplace(P, *Problem.File, P, Problem.Size);

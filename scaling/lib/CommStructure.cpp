@@ -1798,15 +1798,18 @@ bool CommStructure::powerOfTwoOnly(BlockId &Site, std::string &What) const {
   return false;
 }
 
+bool boundToPowersOfTwo(const CommStructure &S, const std::vector<int> &MeasuredRanks,
+                        BlockId &Site, std::string &What) {
+  return std::all_of(MeasuredRanks.begin(), MeasuredRanks.end(),
+                     [](int M) { return M >= 1 && std::has_single_bit(unsigned(M)); }) &&
+         S.powerOfTwoOnly(Site, What);
+}
+
 std::string unmeasuredRankCount(const CommStructure &S, const std::vector<int> &MeasuredRanks,
                                 int P, BlockId &Site) {
-  if (P < 1 || std::has_single_bit(unsigned(P)))
-    return "";
-  for (int M : MeasuredRanks)
-    if (M < 1 || !std::has_single_bit(unsigned(M)))
-      return "";
   std::string What;
-  if (!S.powerOfTwoOnly(Site, What))
+  if (P < 1 || std::has_single_bit(unsigned(P)) ||
+      !boundToPowersOfTwo(S, MeasuredRanks, Site, What))
     return "";
   return "the structure cannot be generated at " + std::to_string(P) + " ranks: " + What +
          "; every run the model was built from has a power of two ranks, so how the program "

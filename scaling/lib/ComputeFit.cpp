@@ -92,13 +92,13 @@ std::vector<SegmentModel> fitComputeModels(const std::vector<ComputeRun> &Runs,
       S.Size = R.Size;
       S.At[positionIdx(T.Rank, R.Ranks)].add({T.MeanSeconds * T.Executions, T.Executions});
     }
+    for (auto &[K, S] : Sums)
+      S.Repeats.resize(R.Repeats.size());
     for (size_t K = 0; K < R.Repeats.size(); ++K)
       for (const RankSegmentTime &T : R.Repeats[K])
-        if (auto It = Sums.find({T.From, T.To}); It != Sums.end()) {
-          It->second.Repeats.resize(R.Repeats.size());
+        if (auto It = Sums.find({T.From, T.To}); It != Sums.end())
           It->second.Repeats[K][size_t(positionIdx(T.Rank, R.Ranks))].add(
               {T.MeanSeconds * T.Executions, T.Executions});
-        }
     for (auto &[K, S] : Sums)
       PerSegment[K].push_back(S);
   }

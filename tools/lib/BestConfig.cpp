@@ -178,8 +178,7 @@ int runBestConfig(const CommandArgs &Args) {
   if (!learnModelStructure(File, Diags, S))
     return 1;
   Problem.Structure = &S;
-  for (const ModelRun &Run : File.Runs)
-    Problem.MeasuredRanks.push_back(Run.Ranks);
+  Problem.MeasuredRanks = measuredRanks(File);
   BestConfigResult R;
   std::string Err;
   const bool Found = searchBestConfig(

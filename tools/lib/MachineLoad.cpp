@@ -72,8 +72,6 @@ std::string readProcStatText() {
   return S.str();
 }
 
-std::optional<CpuTicks> readProcStat() { return parseProcStat(readProcStatText()); }
-
 /// CPU seconds of this process and its waited-for children (the launcher and the ranks).
 double ownCpuSeconds() {
   double Sum = 0;
@@ -89,32 +87,32 @@ double ownCpuSeconds() {
 } // namespace
 
 LoadMonitor::LoadMonitor()
-    : StartText(readProcStatText()), Start(parseProcStat(StartText)), OwnStart(ownCpuSeconds()),
+    : StartText(readProcStatText()), OwnStart(ownCpuSeconds()),
       WallStart(std::chrono::steady_clock::now()) {}
 
-std::optional<double> LoadMonitor::otherShareOf(int Cpu) const {
-  const auto Before = parseProcStat(StartText, Cpu), After = parseProcStat(readProcStatText(), Cpu);
+std::optional<LoadSample> LoadMonitor::finish(int Cpu) const {
+  const std::string EndText = readProcStatText();
   const long Hz = sysconf(_SC_CLK_TCK);
-  if (Cpu < 0 || !Before || !After || Hz <= 0 || After->Busy < Before->Busy)
-    return std::nullopt;
-  const double Seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - WallStart).count();
-  const double Busy = static_cast<double>(After->Busy - Before->Busy) / static_cast<double>(Hz);
-  const double Own = ownCpuSeconds() - OwnStart;
-  return Seconds > 0 ? std::clamp(std::max(0.0, Busy - Own) / Seconds, 0.0, 1.0) : 0.0;
-}
-
-std::optional<LoadSample> LoadMonitor::finish() const {
-  const auto End = readProcStat();
-  const long Hz = sysconf(_SC_CLK_TCK);
-  if (!Start || !End || Hz <= 0 || End->Busy < Start->Busy)
-    return std::nullopt;
   LoadSample S;
   S.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - WallStart).count();
   S.Cores = static_cast<double>(sysconf(_SC_NPROCESSORS_ONLN));
-  const double Busy = static_cast<double>(End->Busy - Start->Busy) / static_cast<double>(Hz);
   const double Own = ownCpuSeconds() - OwnStart;
-  S.OtherCores = S.Seconds > 0 ? std::max(0.0, Busy - Own) / S.Seconds : 0;
+  // Processors' worth of time others kept the line's processors busy: its busy time less the
+  // measurement's own; nullopt where the line is missing from either sample.
+  auto Others = [&](int Line) -> std::optional<double> {
+    const auto Start = parseProcStat(StartText, Line), End = parseProcStat(EndText, Line);
+    if (!Start || !End || Hz <= 0 || End->Busy < Start->Busy)
+      return std::nullopt;
+    const double Busy = static_cast<double>(End->Busy - Start->Busy) / static_cast<double>(Hz);
+    return S.Seconds > 0 ? std::max(0.0, Busy - Own) / S.Seconds : 0;
+  };
+  const auto All = Others(-1);
+  if (!All)
+    return std::nullopt;
+  S.OtherCores = *All;
+  if (Cpu >= 0)
+    if (const auto One = Others(Cpu))
+      S.CpuShare = std::min(1.0, *One);
   return S;
 }
 

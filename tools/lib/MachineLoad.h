@@ -26,6 +26,10 @@ struct LoadSample {
   double Seconds = 0;    ///< wall time of the measurement
   double Cores = 0;      ///< the machine's processors
   double OtherCores = 0; ///< processors' worth of CPU time other processes used meanwhile
+  /// With a processor asked for: the share of it (0..1) other processes used meanwhile, its
+  /// busy time less all of the measurement's own CPU time (a lower bound where the launcher ran
+  /// elsewhere); -1 where not asked for or /proc/stat has no such processor.
+  double CpuShare = -1;
 };
 
 /// The note for a measurement that needed NeededCores processors of its own, when others used
@@ -47,16 +51,12 @@ std::string processorLoadNotice(double Share, int Cpu, double Seconds, std::stri
 class LoadMonitor {
 public:
   LoadMonitor();
-  /// Call after the child was waited for; nullopt where /proc/stat cannot be read.
-  std::optional<LoadSample> finish() const;
-  /// The share of processor Cpu (0..1) that other processes used since the start: its busy
-  /// time less all of the measurement's own CPU time (a lower bound where the launcher ran
-  /// elsewhere), over the wall time; nullopt where /proc/stat has no such processor.
-  std::optional<double> otherShareOf(int Cpu) const;
+  /// Call after the child was waited for; nullopt where /proc/stat cannot be read. Cpu >= 0:
+  /// also the share of that processor others used (LoadSample::CpuShare).
+  std::optional<LoadSample> finish(int Cpu = -1) const;
 
 private:
   std::string StartText; ///< /proc/stat at the start
-  std::optional<CpuTicks> Start;
   double OwnStart = 0;
   std::chrono::steady_clock::time_point WallStart;
 };

@@ -22,7 +22,6 @@
 #include "mpiete/trace/TraceReader.h"
 
 #include <algorithm>
-#include <bit>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -310,9 +309,7 @@ int runModel(const CommandArgs &Args) {
     File.Learnt = S;
     BlockId Site = 0;
     std::string What;
-    if (std::all_of(File.Runs.begin(), File.Runs.end(),
-                    [](const ModelRun &R) { return std::has_single_bit(unsigned(R.Ranks)); }) &&
-        S.powerOfTwoOnly(Site, What))
+    if (boundToPowersOfTwo(S, measuredRanks(File), Site, What))
       Diags.note({Name(Site), 0, 0},
                  What + ": every run is at a power of two ranks, so the model extrapolates to "
                         "powers of two only (a base run at another rank count lifts this)",
@@ -467,13 +464,17 @@ std::string modelSiteName(const ScalingModelFile &File, BlockId B) {
   return formatBlock(B);
 }
 
+std::vector<int> measuredRanks(const ScalingModelFile &File) {
+  std::vector<int> Ranks;
+  for (const ModelRun &R : File.Runs)
+    Ranks.push_back(R.Ranks);
+  return Ranks;
+}
+
 std::string unmeasuredRanks(const ScalingModelFile &File, const CommStructure &S, int P,
                             std::string &Site) {
-  std::vector<int> Measured;
-  for (const ModelRun &R : File.Runs)
-    Measured.push_back(R.Ranks);
   BlockId B = 0;
-  std::string Why = unmeasuredRankCount(S, Measured, P, B);
+  std::string Why = unmeasuredRankCount(S, measuredRanks(File), P, B);
   if (!Why.empty())
     Site = modelSiteName(File, B);
   return Why;

@@ -26,6 +26,9 @@ bool learnModelStructure(const scaling::ScalingModelFile &File, DiagnosticSink &
 bool loadExtrapolationModel(const std::string &Path, DiagnosticSink &Diags,
                             scaling::ScalingModelFile &Out);
 
+/// The rank counts of the model's runs.
+std::vector<int> measuredRanks(const scaling::ScalingModelFile &File);
+
 /// The call site B as the model's program's block map names it (file:line), or its block id.
 std::string modelSiteName(const scaling::ScalingModelFile &File, estimator::BlockId B);
 

@@ -913,19 +913,18 @@ int runProbeCompute(const CommandArgs &Args) {
   }
   // A loaded machine stretches the measured compute: say so beside the file, with its sign
   // (only where the ranks ran here: /proc/stat says nothing about srun's compute nodes).
-  if (const auto S = ranksRunHere(Launch) ? Load.finish() : std::nullopt) {
+  // One rank at a time on one processor (MPIETE_PIN=token, --cpu): others on that processor
+  // stretch every time, even when the machine as a whole had processors to spare.
+  const int RanCpu = Machine.Provenance.Cpu;
+  const bool OneCpu =
+      RanksPerNode == 1 && RanCpu >= 0 &&
+      std::all_of(Ranks.begin(), Ranks.end(), [&](const RankTiming &T) { return T.Cpu == RanCpu; });
+  if (const auto S = ranksRunHere(Launch) ? Load.finish(OneCpu ? RanCpu : -1) : std::nullopt) {
     const char *Effect = "its compute times are likely too long, so predictions from it "
                          "over-estimate the run time";
     std::string N = loadNotice(*S, RanksPerNode, "the timing probe", Effect);
-    // One rank at a time on one processor (MPIETE_PIN=token, --cpu): others on that
-    // processor stretch every time, even when the machine as a whole had processors to spare.
-    const bool OneCpu = std::all_of(Ranks.begin(), Ranks.end(), [&](const RankTiming &T) {
-      return T.Cpu == Machine.Provenance.Cpu;
-    });
-    if (N.empty() && RanksPerNode == 1 && OneCpu && Machine.Provenance.Cpu >= 0)
-      if (const auto Share = Load.otherShareOf(Machine.Provenance.Cpu))
-        N = processorLoadNotice(*Share, Machine.Provenance.Cpu, S->Seconds, "the timing probe",
-                                Effect);
+    if (N.empty() && S->CpuShare >= 0)
+      N = processorLoadNotice(S->CpuShare, RanCpu, S->Seconds, "the timing probe", Effect);
     if (!N.empty())
       Diags.warning(DiagLoc{Output}, N, "load");
   }

@@ -249,9 +249,14 @@ struct CommStructure {
   bool powerOfTwoOnly(BlockId &Site, std::string &What) const;
 };
 
+/// Whether the structure learnt from runs at MeasuredRanks holds at powers of two only: every
+/// measured rank count is one and an op is powerOfTwoOnly (its Site and What).
+bool boundToPowersOfTwo(const CommStructure &S, const std::vector<int> &MeasuredRanks,
+                        BlockId &Site, std::string &What);
+
 /// Why the structure learnt from runs at MeasuredRanks cannot be generated at P ranks: P is not
-/// a power of two, every measured rank count is, and the structure has an op powerOfTwoOnly
-/// names (at Site, which the caller locates the message at). Empty: it can.
+/// a power of two and the structure is boundToPowersOfTwo (at Site, which the caller locates
+/// the message at). Empty: it can.
 std::string unmeasuredRankCount(const CommStructure &S, const std::vector<int> &MeasuredRanks,
                                 int P, BlockId &Site);
 
