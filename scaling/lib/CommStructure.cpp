@@ -92,10 +92,14 @@ int32_t PeerExpr::evalOther(int32_t R, int32_t P) const {
   case TripWrap:
   case TripOffsetDown:
   case TripWrapDown:
+  case TreeParent:
+    return R > 0 ? int32_t(R & (R - 1)) : estimator::ProcNull;
   case TripXorPow:
   case TripWrapPow:
   case TripWrapPowDown:
-    return evalTrip(R, P, 0);
+  case TripOffsetPow:
+  case TripOffsetPowRev:
+    return evalTrip(R, P, 0, 1);
   }
   return int32_t(A);
 }
@@ -113,13 +117,17 @@ int64_t pow2Mod(uint64_t E, int64_t P) {
 }
 } // namespace
 
-int32_t PeerExpr::evalTrip(int32_t R, int32_t P, uint64_t Trip) const {
+int32_t PeerExpr::evalTrip(int32_t R, int32_t P, uint64_t Trip, uint64_t Trips) const {
   if (!usesTrip())
     return eval(R, P);
-  if (K == TripXorPow) {
-    const uint64_t E = Trip + uint64_t(A);
+  if (K == TripXorPow || K == TripOffsetPow || K == TripOffsetPowRev) {
+    // The exponent; a trip past the loop's last (Trips - 1 - Trip below 0) names no rank.
+    const int64_t E =
+        K == TripOffsetPowRev ? int64_t(Trips) - 1 - int64_t(Trip) + A : int64_t(Trip) + A;
     // A partner at distance 2^31 or more is past any rank.
-    const int64_t V = E < 31 ? int64_t(R) ^ (int64_t(1) << E) : -1;
+    const int64_t V = E < 0 || E >= 31  ? -1
+                      : K == TripXorPow ? int64_t(R) ^ (int64_t(1) << E)
+                                        : int64_t(R) + (int64_t(1) << E);
     return V >= 0 && V < P ? int32_t(V) : estimator::ProcNull;
   }
   if (K == TripWrapPow || K == TripWrapPowDown) {
@@ -190,6 +198,15 @@ std::string PeerExpr::text() const {
   case TripWrapPowDown:
     S << "(r " << (K == TripWrapPow ? "+" : "-") << " 2^"
       << (A ? "(t + " + std::to_string(A) + ")" : "t") << ") mod P on trip t";
+    break;
+  case TreeParent:
+    S << "r - lowbit(r) (the parent in a binomial tree rooted at 0)";
+    break;
+  case TripOffsetPow:
+    S << "r + 2^" << (A ? "(t + " + std::to_string(A) + ")" : "t") << " on trip t";
+    break;
+  case TripOffsetPowRev:
+    S << "r + 2^(n - 1 - t" << (A ? " + " + std::to_string(A) : "") << ") on trip t of n";
     break;
   }
   return S.str();
@@ -320,6 +337,12 @@ uint64_t TripExpr::eval(int32_t R, int32_t P) const {
     N = Group < A ? (A - Group + G - 1) / G : 0;
     break;
   }
+  case TreeChildren: {
+    // ceil(log2(P - r)): the rounds whose child r + 2^j is a rank; tz(0) is unbounded.
+    const int64_t InRange = R < P ? int64_t(std::bit_width(uint32_t(P - R - 1))) : 0;
+    N = R > 0 ? std::min<int64_t>(std::countr_zero(uint32_t(R)), InRange) : InRange;
+    break;
+  }
   }
   // At most 2^32 trips (a file's coefficients are bounded to 2^31; no loop runs more).
   return uint64_t(std::clamp<int64_t>(N, 0, int64_t(1) << 32));
@@ -330,7 +353,7 @@ bool TripExpr::mayBeZero() const {
     return !(A >= 0 && A + B >= 1);
   if (K == Log2 || K == Log2Ceil)
     return !(A >= 0 && B >= 1);
-  return true;
+  return true; // Cyclic; TreeChildren: an odd rank has no child
 }
 
 std::string TripExpr::text() const {
@@ -345,6 +368,9 @@ std::string TripExpr::text() const {
     return Affine("log2(P)");
   case Log2Ceil:
     return Affine("ceil(log2(P))");
+  case TreeChildren:
+    return "min(tz(r), ceil(log2(P - r))) (rank r's children in a binomial tree rooted at 0, tz "
+           "its trailing zero bits)";
   case Cyclic: {
     if (GridDims == 0 && SConst == 1)
       return "rank r's of " + std::to_string(A) + " items dealt round-robin to the ranks";
@@ -486,6 +512,16 @@ bool SyntheticEventSource::next(Event &E) {
       Extra &Xs = extra();
       Xs.Trips = Op.Trips.eval(R, P);
       Xs.Trip = 0;
+      // The seams, for computations that start at the call generated last (a walk of an op or
+      // two: the loop's neighbours are calls or computations).
+      Xs.Entry = callBefore(Pos);
+      Xs.BodyLast = Xs.Entry;
+      for (size_t K = Pos + Op.Span; K > Pos; --K)
+        if (const OpTemplate &B = (*Ops)[K]; B.IsColl || B.Proto.Kind != EventKind::Segment) {
+          Xs.BodyLast = B.IsColl ? B.Coll.Site : B.Proto.Block;
+          break;
+        }
+      Xs.Exit = Xs.Trips == 0 ? Xs.Entry : Xs.BodyLast;
       Pos += Xs.Trips == 0 ? size_t(Op.Span) + 2 : 1; // no trip: past the body and its end
       return next(E);
     }
@@ -538,7 +574,8 @@ bool SyntheticEventSource::next(Event &E) {
     starts()[UserStarts++ & StartsMask] = E.Request;
     [[fallthrough]];
   case EventKind::Probe:
-    E.Peer = Op.Peer.usesTrip() ? Op.Peer.evalTrip(R, P, extra().Trip) : Op.Peer.eval(R, P);
+    E.Peer = Op.Peer.usesTrip() ? Op.Peer.evalTrip(R, P, extra().Trip, extra().Trips)
+                                : Op.Peer.eval(R, P);
     [[fallthrough]];
   case EventKind::Loop:
     E.Count = Op.Bytes.eval(P, W);
@@ -559,8 +596,8 @@ bool SyntheticEventSource::next(Event &E) {
                      PerTrips * int64_t(extra().Trips));
       }
       Out[K].Request = StartId(D);
-      Out[K].Source =
-          Sources[K].usesTrip() ? Sources[K].evalTrip(R, P, extra().Trip) : Sources[K].eval(R, P);
+      Out[K].Source = Sources[K].usesTrip() ? Sources[K].evalTrip(R, P, extra().Trip, extra().Trips)
+                                            : Sources[K].eval(R, P);
       Out[K].Tag = Out[K].Source == estimator::ProcNull ? Tags[K].second : Tags[K].first;
     }
     break;
@@ -571,7 +608,9 @@ bool SyntheticEventSource::next(Event &E) {
   case EventKind::Segment:
     if (Op.FromR != OpTemplate::FromRule::None) [[unlikely]] {
       const Extra &Xs = extra();
-      if (Op.FromR == OpTemplate::FromRule::FirstIteration ? Xs.Trip != 0 : Xs.Trips != 0)
+      if (Op.FromR == OpTemplate::FromRule::Dynamic)
+        E.From = callBefore(Pos - 1);
+      else if (Op.FromR == OpTemplate::FromRule::FirstIteration ? Xs.Trip != 0 : Xs.Trips != 0)
         E.From = Op.AltFrom;
     }
     break;
@@ -579,6 +618,21 @@ bool SyntheticEventSource::next(Event &E) {
     break;
   }
   return true;
+}
+
+BlockId SyntheticEventSource::callBefore(size_t K) const {
+  while (K-- > 0) {
+    const OpTemplate &Op = (*Ops)[K];
+    if (Op.Ctl == OpTemplate::Control::LoopEnd)
+      return X ? X->Exit : 0;
+    if (Op.Ctl == OpTemplate::Control::LoopBegin)
+      return !X ? 0 : X->Trip == 0 ? X->Entry : X->BodyLast;
+    if (Op.IsColl)
+      return Op.Coll.Site;
+    if (Op.Proto.Kind != EventKind::Segment)
+      return Op.Proto.Block;
+  }
+  return mpiete::ProgramStart;
 }
 
 std::string SyntheticEventSource::name() const {
@@ -590,6 +644,7 @@ namespace {
 struct PeerObs {
   int32_t R, P, V;
   uint64_t T = 0; ///< the trip of the loop around the op
+  uint64_t N = 0; ///< the loop's trips on this rank
 };
 struct BytesObs {
   double P, W;
@@ -598,7 +653,7 @@ struct BytesObs {
 
 bool fits(const PeerExpr &E, const std::vector<PeerObs> &Obs) {
   for (const PeerObs &O : Obs)
-    if (E.evalTrip(O.R, O.P, O.T) != O.V)
+    if (E.evalTrip(O.R, O.P, O.T, O.N) != O.V)
       return false;
   return true;
 }
@@ -616,6 +671,7 @@ bool findPeer(const std::vector<PeerObs> &Obs, PeerExpr &Out) {
     Cands.push_back({PeerExpr::Wrap, int64_t(O.V) - O.R - O.P});
     Cands.push_back({PeerExpr::FromEnd, int64_t(O.P) - O.V});
     Cands.push_back({PeerExpr::Xor, int64_t(O.V ^ O.R)});
+    Cands.push_back({PeerExpr::TreeParent, 0});
     for (uint8_t D : {2, 3})
       for (uint8_t Axis = 0; Axis < D; ++Axis)
         for (int64_t Step : {-1, 1})
@@ -643,9 +699,18 @@ bool findPeer(const std::vector<PeerObs> &Obs, PeerExpr &Out) {
         if (D > 0 && std::has_single_bit(uint64_t(D)) && std::countr_zero(uint64_t(D)) >= int(O.T))
           Cands.push_back({K, int64_t(std::countr_zero(uint64_t(D))) - int64_t(O.T)});
       };
+      // A tree's children, before the xor and the wrapped distance (a child is r + 2^t, which
+      // r xor 2^t also gives while the bit is clear; a dissemination step's partner passes the
+      // last rank on some ranks, a child never does).
+      Exponent(int64_t(O.V) - O.R, PeerExpr::TripOffsetPow);
       Exponent(int64_t(O.V) ^ O.R, PeerExpr::TripXorPow);
       Exponent(((int64_t(O.V) - O.R) % O.P + O.P) % O.P, PeerExpr::TripWrapPow);
       Exponent(((int64_t(O.R) - O.V) % O.P + O.P) % O.P, PeerExpr::TripWrapPowDown);
+      // The farthest child first: 2^(n - 1 - t + A), seen as 2^e with e >= n - 1 - t.
+      if (const int64_t D = int64_t(O.V) - O.R, Rest = int64_t(O.N) - 1 - int64_t(O.T);
+          D > 0 && Rest >= 0 && std::has_single_bit(uint64_t(D)) &&
+          std::countr_zero(uint64_t(D)) >= Rest)
+        Cands.push_back({PeerExpr::TripOffsetPowRev, std::countr_zero(uint64_t(D)) - Rest});
       break;
     }
   for (const PeerExpr &C : Cands)
@@ -1101,7 +1166,7 @@ bool learnOp(const std::vector<Sample> &Ss, Where W, OpTemplate &Op, uint32_t &M
     // costs more) depends on the addresses of the last few sends, which can differ between
     // ranks at a boundary; it is generated where every measured rank had it.
     Op.Proto.SameBuffer &= E.SameBuffer;
-    Peers.push_back({S.M->Rank, S.M->Run->Ranks, E.Peer, S.Trip});
+    Peers.push_back({S.M->Rank, S.M->Run->Ranks, E.Peer, S.Trip, S.Trips});
     Bytes.push_back({double(S.M->Run->Ranks), S.M->Run->Size, E.Count});
   }
   Op.Dist = Ref.Dist;
@@ -1123,18 +1188,30 @@ bool learnOp(const std::vector<Sample> &Ss, Where W, OpTemplate &Op, uint32_t &M
   if (RE.Kind == EventKind::Segment && W != Where::Flat &&
       std::any_of(Ss.begin(), Ss.end(), [&](const Sample &S) { return S.It->E.From != RE.From; })) {
     std::optional<BlockId> Entry, Back;
+    bool Fixed = true;
     for (const Sample &S : Ss) {
       const bool IsEntry = W == Where::Body ? S.Trip == 0 : S.Trips == 0;
       std::optional<BlockId> &Slot = IsEntry ? Entry : Back;
-      if (Slot && *Slot != S.It->E.From)
-        return Fail(RE.Block, "the computation before this call starts at different calls on "
-                              "different ranks or trips of the loop around it");
+      Fixed &= !Slot || *Slot == S.It->E.From;
       Slot = S.It->E.From;
     }
-    Op.FromR =
-        W == Where::Body ? OpTemplate::FromRule::FirstIteration : OpTemplate::FromRule::AfterLoop;
-    Op.Proto.From = Entry.value_or(0);
-    Op.AltFrom = Back.value_or(0);
+    if (Fixed) {
+      Op.FromR =
+          W == Where::Body ? OpTemplate::FromRule::FirstIteration : OpTemplate::FromRule::AfterLoop;
+      Op.Proto.From = Entry.value_or(0);
+      Op.AltFrom = Back.value_or(0);
+    } else {
+      // The loop's entry itself moves (the loop before it ran trips on some ranks and none on
+      // others): the computation starts at the call made last, whichever it was.
+      for (const Sample &S : Ss) {
+        const Item *Items = S.M->Items.data();
+        if (S.It->E.From != (S.It == Items ? mpiete::ProgramStart : (S.It - 1)->E.Block))
+          return Fail(RE.Block, "the computation before this call starts at different calls on "
+                                "different ranks or trips of the loop around it");
+      }
+      Op.FromR = OpTemplate::FromRule::Dynamic;
+      Op.AltFrom = 0;
+    }
   }
   // A communicator whose id differs between ranks or runs: a sub-communicator, its id
   // computed per rank (the peers stay world ranks).
@@ -1162,7 +1239,7 @@ bool learnOp(const std::vector<Sample> &Ss, Where W, OpTemplate &Op, uint32_t &M
       std::pair<int32_t, int32_t> Tags{RE.Completed[J].Tag, RE.Completed[J].Tag};
       for (const Sample &S : Ss) {
         const Event &E = S.It->E;
-        Peers.push_back({S.M->Rank, S.M->Run->Ranks, E.Completed[J].Source, S.Trip});
+        Peers.push_back({S.M->Rank, S.M->Run->Ranks, E.Completed[J].Source, S.Trip, S.Trips});
         (E.Completed[J].Source == estimator::ProcNull ? Tags.second : Tags.first) =
             E.Completed[J].Tag;
       }
@@ -1226,6 +1303,17 @@ bool findTrips(const std::vector<TripObs> &Obs, TripExpr &Out) {
         return true;
       }
     }
+  // A binomial tree's children: no coefficient to solve, so any two rank counts determine it;
+  // some rank must have two children or more (the loop's doubling seen at all).
+  {
+    TripExpr E;
+    E.K = TripExpr::TreeChildren;
+    if (Ps.size() >= 2 &&
+        std::any_of(Obs.begin(), Obs.end(), [](const TripObs &O) { return O.N >= 2; }) && Fits(E)) {
+      Out = E;
+      return true;
+    }
+  }
   // Round-robin: C from the interval every observation allows.
   bool Found = false;
   auto Cyclic = [&](TripExpr E) {
@@ -1350,8 +1438,10 @@ bool align(const std::vector<Member> &Ms, Aligned &Out, Refusal &Why) {
   // function of (r, P) and every op of the body one of (r, P) and the trip. A loop inside an
   // outer one of fixed trips (a time step around a shifted exchange) aligns as one loop whose
   // peers restart every round: it is split into M loops of equal trips, one after another.
+  // Not Strict: the members may continue differently after their trips (another loop follows
+  // that runs no trip on some of them), which the alignment after it must then explain.
   // True with the loop (or loops) appended and the cursors past it.
-  auto tryLoop = [&](const std::vector<const Item *> &Body) {
+  auto tryLoop = [&](const std::vector<const Item *> &Body, bool Strict) {
     const size_t L = Body.size();
     std::vector<uint64_t> Reps(N);
     bool Any = false;
@@ -1364,7 +1454,8 @@ bool align(const std::vector<Member> &Ms, Aligned &Out, Refusal &Why) {
       const Item *X = At(I, Cur[I] + Reps[I] * L);
       if (I == 0)
         Next0 = X;
-      else if ((X == nullptr) != (Next0 == nullptr) || (X != nullptr && !sameShape(*X, *Next0)))
+      else if (Strict &&
+               ((X == nullptr) != (Next0 == nullptr) || (X != nullptr && !sameShape(*X, *Next0))))
         return false;
     }
     if (!Any)
@@ -1457,35 +1548,38 @@ bool align(const std::vector<Member> &Ms, Aligned &Out, Refusal &Why) {
       return true;
     // The members part here: a loop, or nothing this learner explains. The longest body first,
     // from the last L shared slots (the loop's first trip, shared by all), then each member's
-    // own next L items.
+    // own next L items; a loop after which the members continue alike first.
     bool Found = false;
-    for (size_t L = std::min<size_t>(4096, std::max<size_t>(SinceLoop, 1) + 256); L >= 1 && !Found;
-         --L) {
-      std::vector<const Item *> Body;
-      if (L <= SinceLoop) {
-        for (size_t K = Out.Slots.size() - L; K < Out.Slots.size(); ++K)
-          Body.push_back(Out.Slots[K].Flat.front().It);
-        Found = tryLoop(Body);
-      }
-      // Members with the same next L calls (the ranks of one run, in an SPMD program) offer
-      // one body: it is tried once.
-      std::vector<size_t> Tried;
-      for (size_t I = 0; I < N && L <= 256 && !Found; ++I) {
-        Body.clear();
-        for (size_t K = 0; K < L && At(I, Cur[I] + K); ++K)
-          Body.push_back(At(I, Cur[I] + K));
-        if (Body.size() != L)
-          continue;
-        const bool Seen = std::any_of(Tried.begin(), Tried.end(), [&](size_t J) {
-          for (size_t K = 0; K < L; ++K)
-            if (!sameShape(*Body[K], *At(J, Cur[J] + K)))
-              return false;
-          return true;
-        });
-        if (Seen)
-          continue;
-        Tried.push_back(I);
-        Found = tryLoop(Body);
+    for (int Pass = 0; Pass < 2 && !Found; ++Pass) {
+      for (size_t L = std::min<size_t>(4096, std::max<size_t>(SinceLoop, 1) + 256);
+           L >= 1 && !Found; --L) {
+        const bool Strict = Pass == 0;
+        std::vector<const Item *> Body;
+        if (L <= SinceLoop) {
+          for (size_t K = Out.Slots.size() - L; K < Out.Slots.size(); ++K)
+            Body.push_back(Out.Slots[K].Flat.front().It);
+          Found = tryLoop(Body, Strict);
+        }
+        // Members with the same next L calls (the ranks of one run, in an SPMD program) offer
+        // one body: it is tried once.
+        std::vector<size_t> Tried;
+        for (size_t I = 0; I < N && L <= 256 && !Found; ++I) {
+          Body.clear();
+          for (size_t K = 0; K < L && At(I, Cur[I] + K); ++K)
+            Body.push_back(At(I, Cur[I] + K));
+          if (Body.size() != L)
+            continue;
+          const bool Seen = std::any_of(Tried.begin(), Tried.end(), [&](size_t J) {
+            for (size_t K = 0; K < L; ++K)
+              if (!sameShape(*Body[K], *At(J, Cur[J] + K)))
+                return false;
+            return true;
+          });
+          if (Seen)
+            continue;
+          Tried.push_back(I);
+          Found = tryLoop(Body, Strict);
+        }
       }
     }
     if (Found)
@@ -1505,7 +1599,7 @@ bool align(const std::vector<Member> &Ms, Aligned &Out, Refusal &Why) {
                   " (event " + std::to_string(Cur[I]) +
                   "): the number of messages depends on the rank or the size in a way no rank "
                   "class or loop count (a linear or log2 function of P, items dealt "
-                  "round-robin to groups of ranks) explains";
+                  "round-robin to groups of ranks, a binomial tree's children) explains";
     return false;
   }
 }
@@ -1778,7 +1872,9 @@ bool CommStructure::powerOfTwoOnly(BlockId &Site, std::string &What) const {
               break;
             }
           What = "its loop of " + std::to_string(Op.Span) + " events runs " + Op.Trips.text() +
-                 " trips (floor or ceiling of log2(P): at powers of two they agree)";
+                 (Op.Trips.K == TripExpr::TreeChildren
+                      ? " trips (at a power of two no rank's child is past the last rank)"
+                      : " trips (floor or ceiling of log2(P): at powers of two they agree)");
           return true;
         }
         continue;

@@ -266,14 +266,186 @@ TEST(LoopStructureTest, DisseminationRoundsAreCeilLog2P) {
 /// Far trips: 2^(t + A) past 2^31 is past every rank for r xor, and taken mod P for a wrap.
 TEST(LoopStructureTest, DoublingPeersAtFarTrips) {
   const PeerExpr X{PeerExpr::TripXorPow, 1};
-  EXPECT_EQ(X.evalTrip(3, 16, 0), 1);                           // 3 xor 2
-  EXPECT_EQ(X.evalTrip(3, 16, 3), mpiete::estimator::ProcNull); // 3 xor 16
-  EXPECT_EQ(X.evalTrip(3, 16, 40), mpiete::estimator::ProcNull);
+  EXPECT_EQ(X.evalTrip(3, 16, 0, 4), 1);                           // 3 xor 2
+  EXPECT_EQ(X.evalTrip(3, 16, 3, 4), mpiete::estimator::ProcNull); // 3 xor 16
+  EXPECT_EQ(X.evalTrip(3, 16, 40, 41), mpiete::estimator::ProcNull);
   const PeerExpr U{PeerExpr::TripWrapPow, 0}, D{PeerExpr::TripWrapPowDown, 0};
-  EXPECT_EQ(U.evalTrip(5, 7, 4), (5 + 16) % 7);
-  EXPECT_EQ(D.evalTrip(5, 7, 4), ((5 - 16) % 7 + 7) % 7);
+  EXPECT_EQ(U.evalTrip(5, 7, 4, 5), (5 + 16) % 7);
+  EXPECT_EQ(D.evalTrip(5, 7, 4, 5), ((5 - 16) % 7 + 7) % 7);
   // 2^64 mod 7 = 2 (2^3 = 1 mod 7, 64 = 3 * 21 + 1).
-  EXPECT_EQ(U.evalTrip(0, 7, 64), 2);
+  EXPECT_EQ(U.evalTrip(0, 7, 64, 65), 2);
+  // A tree's children: r + 2^t, and the farthest first, r + 2^(n - 1 - t); past the last rank
+  // or a trip past the loop's last, PROC_NULL.
+  const PeerExpr Up{PeerExpr::TripOffsetPow, 0}, Rev{PeerExpr::TripOffsetPowRev, 0};
+  EXPECT_EQ(Up.evalTrip(8, 16, 2, 3), 12);
+  EXPECT_EQ(Up.evalTrip(8, 12, 2, 3), mpiete::estimator::ProcNull);
+  EXPECT_EQ(Up.evalTrip(0, 1 << 30, 40, 41), mpiete::estimator::ProcNull);
+  EXPECT_EQ(Rev.evalTrip(8, 16, 0, 3), 12);
+  EXPECT_EQ(Rev.evalTrip(8, 16, 2, 3), 9);
+  EXPECT_EQ(Rev.evalTrip(8, 16, 3, 3), mpiete::estimator::ProcNull);
+  const PeerExpr Parent{PeerExpr::TreeParent, 0};
+  EXPECT_EQ(Parent.eval(12, 16), 8);
+  EXPECT_EQ(Parent.eval(7, 16), 6);
+  EXPECT_EQ(Parent.eval(0, 16), mpiete::estimator::ProcNull);
+  EXPECT_FALSE(Parent.usesTrip());
+}
+
+/// A reduction to rank 0 and a broadcast from it along a binomial tree, written by hand as
+/// codes did before they trusted MPI_Reduce (test-programs/f77-bintree), Steps time steps: in
+/// round mask = 1, 2, 4, ... a rank whose bit `mask` is set sends its sum to r - mask and stops;
+/// the others receive from r + mask where that is a rank. The broadcast runs the rounds back:
+/// a rank receives from its parent, then sends to r + mask for its masks from the largest
+/// down, where that is a rank. Blocking sends and receives.
+std::vector<Event> bintree(int R, int P, int Steps) {
+  std::vector<Event> Es;
+  uint64_t Req = 0;
+  BlockId Last = mpiete::ProgramStart;
+  auto Call = [&](BlockId At, bool Send, int Peer, int32_t Tag) {
+    Es.push_back(Event::segment(Last, At));
+    if (Send) {
+      Es.push_back(Event::send(At, Peer, Tag, 32, ++Req));
+      Es.push_back(Event::completion(At, {{Req, NoStatus, NoStatus}}));
+    } else {
+      Es.push_back(Event::recv(At, Peer, Tag, 32, ++Req));
+      Es.push_back(Event::completion(At, {{Req, Peer, Tag}}));
+    }
+    Last = At;
+  };
+  for (int Step = 0; Step < Steps; ++Step) {
+    int Mask = 1;
+    for (; Mask < P; Mask <<= 1) {
+      if (R & Mask) {
+        Call(Site(2), true, R - Mask, 21);
+        break;
+      }
+      if (R + Mask < P)
+        Call(Site(1), false, R + Mask, 21);
+    }
+    for (Mask = 1; Mask < P; Mask <<= 1)
+      if (R & Mask) {
+        Call(Site(3), false, R - Mask, 22);
+        break;
+      }
+    for (Mask >>= 1; Mask > 0; Mask >>= 1)
+      if (R + Mask < P)
+        Call(Site(4), true, R + Mask, 22);
+  }
+  Es.push_back(Event::segment(Last, Site(8)));
+  Es.push_back(Event::send(Site(8), 0, 1, 8, ++Req));
+  return Es;
+}
+
+/// Learnt from 2, 3, 4, 6, 8 and 16 ranks (16: a rank with three children, which tells r +
+/// 2^t from r + 1 + t), rank 0 apart: the other ranks' receives from their
+/// children are a loop of min(tz(r), ceil(log2(P - r))) trips to r + 2^t, their send to the
+/// parent r - lowbit(r), and the broadcast's sends a loop of as many trips to r + 2^(n - 1 -
+/// t); regenerated exactly at 12, 31, 64 and 100 ranks. Learnt at powers of two only, every
+/// rank's children are its trailing zeros, and a count that is not one is refused.
+TEST(LoopStructureTest, BinomialTreeChildrenAreTrailingZeros) {
+  const Pattern F = [](int R, int P) { return bintree(R, P, 2); };
+  const CommStructure S = learnt(F, {2, 3, 4, 6, 8, 16});
+  ASSERT_EQ(S.Classes.size(), 2u);
+  EXPECT_EQ(S.Classes[0].K, RankClass::First);
+  std::vector<std::string> Trips, Peers;
+  for (const OpTemplate &Op : S.Classes[1].Ops)
+    if (Op.Ctl == OpTemplate::Control::LoopBegin)
+      Trips.push_back(Op.Trips.text());
+    else if (Op.Ctl == OpTemplate::Control::None &&
+             (Op.Proto.Kind == EventKind::SendStart || Op.Proto.Kind == EventKind::RecvStart))
+      Peers.push_back(Op.Peer.text());
+  ASSERT_EQ(Trips.size(), 4u); // two steps, a reduction's and a broadcast's loop each
+  for (const std::string &T : Trips)
+    EXPECT_EQ(T.substr(0, 31), "min(tz(r), ceil(log2(P - r))) (") << T;
+  EXPECT_NE(std::find(Peers.begin(), Peers.end(), "r + 2^t on trip t"), Peers.end());
+  EXPECT_NE(std::find(Peers.begin(), Peers.end(),
+                      "r - lowbit(r) (the parent in a binomial tree rooted at 0)"),
+            Peers.end());
+  EXPECT_NE(std::find(Peers.begin(), Peers.end(), "r + 2^(n - 1 - t) on trip t of n"), Peers.end());
+  // Rank 0's rounds: ceil(log2(P)), which the runs at 3 and 6 ranks tell from the floor.
+  for (const OpTemplate &Op : S.Classes[0].Ops) {
+    if (Op.Ctl == OpTemplate::Control::LoopBegin) {
+      EXPECT_EQ(Op.Trips.K, TripExpr::Log2Ceil);
+    }
+  }
+  for (int P : {12, 31, 64, 100})
+    expectGenerated(S, F, P);
+  BlockId At = 0;
+  EXPECT_EQ(unmeasuredRankCount(S, {2, 3, 4, 6, 8, 16}, 100, At), "");
+  std::string Text;
+  const ScalingModelFile G = throughTheFile(S, Text);
+  expectGenerated(G.Learnt, F, 100);
+
+  const CommStructure Pow = learnt(F, {2, 4, 8, 16});
+  for (int P : {32, 64})
+    expectGenerated(Pow, F, P);
+  std::string What;
+  ASSERT_TRUE(Pow.powerOfTwoOnly(At, What));
+  EXPECT_NE(unmeasuredRankCount(Pow, {2, 4, 8, 16}, 48, At), "");
+  EXPECT_EQ(unmeasuredRankCount(Pow, {2, 4, 8, 16}, 64, At), "");
+}
+
+/// Two loops back to back whose trips vary independently: C = 4 items dealt round-robin to the
+/// ranks, then a binomial tree's receives from the children. The computation before the
+/// tree's first receive starts at the item loop's last call on ranks 0-3 and at the call
+/// before it on the others, so neither a fixed entry nor the loop's two seams give it:
+/// it starts at the call generated last (FromRule::Dynamic), and the members part after the
+/// first loop in different ways, which the alignment of the second explains.
+std::vector<Event> itemsThenTree(int R, int P) {
+  std::vector<Event> Es;
+  uint64_t Req = 0;
+  BlockId Last = mpiete::ProgramStart;
+  auto Call = [&](BlockId At, bool Send, int Peer) {
+    Es.push_back(Event::segment(Last, At));
+    Es.push_back(Send ? Event::send(At, Peer, 5, 16, ++Req) : Event::recv(At, Peer, 5, 16, ++Req));
+    Es.push_back(
+        Event::completion(At, {{Req, Send ? NoStatus : Peer, Send ? NoStatus : int32_t(5)}}));
+    Last = At;
+  };
+  for (int Step = 0; Step < 2; ++Step) {
+    Call(Site(6), true, (R + 1) % P);
+    for (int Item = R; Item < 4; Item += P)
+      Call(Site(7), false, (R + P - 1) % P);
+    int Mask = 1;
+    for (; Mask < P && !(R & Mask); Mask <<= 1)
+      if (R + Mask < P)
+        Call(Site(1), false, R + Mask);
+    if (R != 0)
+      Call(Site(2), true, R - Mask);
+  }
+  return Es;
+}
+
+TEST(LoopStructureTest, ComputationAfterALoopThatMayRunNoTripStartsAtTheLastCall) {
+  const CommStructure S = learnt(itemsThenTree, {2, 3, 4, 6, 8, 16});
+  ASSERT_FALSE(S.Classes.empty());
+  size_t Dynamic = 0;
+  for (const RankClass &C : S.Classes)
+    for (const OpTemplate &Op : C.Ops)
+      Dynamic += Op.FromR == OpTemplate::FromRule::Dynamic;
+  EXPECT_GT(Dynamic, 0u);
+  for (int P : {12, 64})
+    expectGenerated(S, itemsThenTree, P);
+  std::string Text;
+  const ScalingModelFile G = throughTheFile(S, Text);
+  EXPECT_NE(Text.find("from-rule 3"), std::string::npos);
+  expectGenerated(G.Learnt, itemsThenTree, 64);
+}
+
+/// The children's count: rank 0 has ceil(log2(P)); an odd rank none; rank 4 of 6 one (5; 6 is
+/// past the last rank).
+TEST(LoopStructureTest, TreeChildrenCount) {
+  TripExpr T;
+  T.K = TripExpr::TreeChildren;
+  EXPECT_EQ(T.eval(0, 1), 0u);
+  EXPECT_EQ(T.eval(0, 6), 3u);
+  EXPECT_EQ(T.eval(0, 8), 3u);
+  EXPECT_EQ(T.eval(5, 8), 0u);
+  EXPECT_EQ(T.eval(4, 6), 1u);
+  EXPECT_EQ(T.eval(4, 8), 2u);
+  EXPECT_EQ(T.eval(8, 100), 3u);
+  EXPECT_EQ(T.eval(96, 100), 2u); // 97, 98; 100 is past the last rank
+  EXPECT_TRUE(T.mayBeZero());
+  EXPECT_TRUE(T.powerOfTwoOnly());
 }
 
 /// f77-cg's hand-written sum, twice: rank 0 posts a receive from each other rank in turn (`do
@@ -438,15 +610,25 @@ TEST(LoopStructureTest, LoopsRoundTripThroughTheModelFile) {
   EXPECT_FALSE(parseOp("loop 5 9 2 0 0 4 0", Op)); // no such form
   EXPECT_TRUE(parseOp("loop 5 3 1 0 0 1 0", Op));  // ceil(log2(P))
   EXPECT_EQ(Op.Trips.K, TripExpr::Log2Ceil);
-  EXPECT_FALSE(parseOp("loop 5 4 1 0 0 1 0", Op));
+  EXPECT_TRUE(parseOp("loop 5 4 1 0 0 0 0", Op)); // a binomial tree's children
+  EXPECT_EQ(Op.Trips.K, TripExpr::TreeChildren);
+  EXPECT_FALSE(parseOp("loop 5 5 1 0 0 1 0", Op));
   EXPECT_TRUE(parseOp("recv 0aa758c0:3 0aa758c0:3 7 0 0 0 1 10:62:0:0:0 4096:0:0", Op));
   EXPECT_EQ(Op.Peer.K, PeerExpr::TripXorPow);
   EXPECT_FALSE(parseOp("recv 0aa758c0:3 0aa758c0:3 7 0 0 0 1 10:63:0:0:0 4096:0:0", Op))
       << "2^(t + 63)";
   EXPECT_FALSE(parseOp("recv 0aa758c0:3 0aa758c0:3 7 0 0 0 1 12:-1:0:0:0 4096:0:0", Op))
       << "a negative exponent";
-  EXPECT_FALSE(parseOp("recv 0aa758c0:3 0aa758c0:3 7 0 0 0 1 13:0:0:0:0 4096:0:0", Op))
+  EXPECT_FALSE(parseOp("recv 0aa758c0:3 0aa758c0:3 7 0 0 0 1 16:0:0:0:0 4096:0:0", Op))
       << "no such peer kind";
+  EXPECT_TRUE(parseOp("recv 0aa758c0:3 0aa758c0:3 7 0 0 0 1 13:0:0:0:0 4096:0:0", Op));
+  EXPECT_EQ(Op.Peer.K, PeerExpr::TreeParent);
+  EXPECT_FALSE(parseOp("recv 0aa758c0:3 0aa758c0:3 7 0 0 0 1 13:1:0:0:0 4096:0:0", Op))
+      << "a tree's parent has no offset";
+  EXPECT_TRUE(parseOp("send 0aa758c0:3 0aa758c0:3 7 0 0 0 1 15:0:0:0:0 4096:0:0", Op));
+  EXPECT_EQ(Op.Peer.K, PeerExpr::TripOffsetPowRev);
+  EXPECT_FALSE(parseOp("send 0aa758c0:3 0aa758c0:3 7 0 0 0 1 14:-1:0:0:0 4096:0:0", Op))
+      << "a negative exponent";
   EXPECT_FALSE(parseOp("loop 5 2 0 0 0 4 0", Op)); // groups of no rank
   EXPECT_FALSE(parseOp("end 5 extra", Op));
   EXPECT_FALSE(parseOp("loop 5 0 1 0 0 99999999999 0", Op)); // coefficients beyond 2^31

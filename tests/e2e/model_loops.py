@@ -10,12 +10,16 @@ continue`), shift-exchange sends to (r + k) mod P and receives from (r - k) mod 
 and waits in a dissemination barrier ((r + 2^t) mod P), log2(P) rounds each; with --fortran,
 f90-transpose deals 4 problems to pairs of ranks (`do k = group + 1, nprob, ngroups`) and
 f77-cg's rank 0 sums by hand over the other ranks (three `do k = 1, nproc - 1` loops a sum: a
-receive from k, a wait for it, a send to k). Each is built as its Makefile does
+receive from k, a wait for it, a send to k), and f77-bintree sums to rank 0 and broadcasts back
+along a binomial tree written by hand (rank r receives from r + 2^t for each of its trailing
+zero bits where that is a rank, sends to r - lowbit(r)). Each is built as its Makefile does
 (CC=mpiete-cc, FC=mpiete-fc), its program and compute base data taken at 2, 4, 8 and 16 ranks
-and modelled; then:
+(f77-bintree at 3 and 6 as well: how a tree treats children past the last rank shows only at
+counts that are not powers of two) and modelled; then:
   structure  the model is accepted, its loops' trips of the expected form;
   check      the trace generated at 32 ranks is the trace probe's at 32, rank for rank
              (`mpiete model --check`), where f90-transpose's ranks 8-31 run no trip;
+             f77-bintree's at 12 too;
   pow2       butterfly's model holds at powers of two only (every run is at one): `mpiete
              model` says so, and `estimate --ranks 48` is refused at the call site;
   estimate   `mpiete estimate --ranks 64` replays the model; at 64 transpose's rows 4-7 have
@@ -72,26 +76,39 @@ def main():
     if a.fortran:
         programs += [("f90-transpose", "FC=mpiete-fc", ["32"], 32, "items dealt round-robin",
                       False, False),
-                     ("f77-cg", "FC=mpiete-fc", ["64", "5"], 64, "trips P - 1", False, False)]
+                     ("f77-cg", "FC=mpiete-fc", ["64", "5"], 64, "trips P - 1", False, False),
+                     ("f77-bintree", "FC=mpiete-fc", ["20000", "3"], 20000, "trips ", False,
+                      False)]
     for name, compiler, args, size, trips, idle_at_64, pow2_only in programs:
+        # A tree's children past the last rank show only at counts that are not powers of two.
+        counts = (2, 3, 4, 6, 8, 16) if name == "f77-bintree" else (2, 4, 8, 16)
+        checks = (12, 32) if name == "f77-bintree" else (32,)
         src = os.path.join(a.work, name)
         shutil.copytree(os.path.join(ROOT, "test-programs", name), src)
         run(["make", "-s", compiler], f"{name}: make {compiler}", cwd=src)
         app = os.path.join(src, name)
         runs = []
-        for n in (2, 4, 8, 16):
+        for n in counts:
             t, m = os.path.join(src, f"t{n}"), os.path.join(src, f"m{n}.yaml")
             run([mpiete, "probe-program", "-o", t, "-np", str(n), *over, "--launcher",
                  a.mpiexec, app + ".trace"] + args, f"{name}: probe-program at {n}")
-            run([mpiete, "probe-compute", "-o", m, "-np", str(n), *over, "--launcher",
-                 a.mpiexec, app + ".timing"] + args, f"{name}: probe-compute at {n}")
+            pout, _ = run([mpiete, "probe-compute", "-o", m, "-np", str(n), *over,
+                           "--launcher", a.mpiexec, app + ".timing"] + args,
+                          f"{name}: probe-compute at {n}")
+            # The program's own check of its tree sums, under the timing probe (the skeleton
+            # trace probe prints nothing).
+            if name == "f77-bintree" and "tree sums and broadcasts: passed" not in pout:
+                fails.append(f"{name}: the timing probe at {n} did not verify:\n{pout}")
             runs += ["--run", f"{n}:{size}:{t}:{m}"]
-        t32 = os.path.join(src, "t32")
-        run([mpiete, "probe-program", "-o", t32, "-np", "32", *over, "--launcher", a.mpiexec,
-             app + ".trace"] + args, f"{name}: probe-program at 32")
+        check_args = []
+        for n in checks:
+            tc = os.path.join(src, f"t{n}")
+            run([mpiete, "probe-program", "-o", tc, "-np", str(n), *over, "--launcher", a.mpiexec,
+                 app + ".trace"] + args, f"{name}: probe-program at {n}")
+            check_args += ["--check", f"{n}:{size}:{tc}"]
         model = os.path.join(src, "model.yaml")
-        out, err = run([mpiete, "model"] + runs + ["-o", model, "--check", f"32:{size}:{t32}"],
-                       f"{name}: mpiete model --check 32")
+        out, err = run([mpiete, "model"] + runs + ["-o", model] + check_args,
+                       f"{name}: mpiete model --check {checks}")
         m = yaml.safe_load(open(model))
         st = m["structure"]
         loops = [x for x in st.get("messages", []) if "a loop of" in x]
@@ -101,11 +118,22 @@ def main():
             continue
         if not loops or not all(trips in x for x in loops):
             fails.append(f"structure: {name}: expected loops of {trips!r} trips, got {loops}")
-        g = CHECK.search(out)
-        print(f"[check] {name}: {g.group(0) if g else out}")
-        if not g or not (g.group(2) == g.group(3) and g.group(4) == g.group(5) == g.group(6)
-                         == g.group(7) == "32"):
-            fails.append(f"check: {name}: the generated trace at 32 differs:\n{out}")
+        if name == "f77-bintree":
+            # The other ranks' loops are a tree's children; their peers r + 2^t, the children
+            # farthest first in the broadcast, and the parent r - lowbit(r).
+            msgs = st.get("messages", [])
+            for want in ("trips min(tz(r), ceil(log2(P - r)))", "receive from r + 2^t",
+                         "send to r + 2^(n - 1 - t)", "send to r - lowbit(r)",
+                         "receive from r - lowbit(r)"):
+                if not any(want in x for x in msgs):
+                    fails.append(f"structure: {name}: no {want!r} in {msgs}")
+        found = {g.group(1): g for g in CHECK.finditer(out)}
+        for n in checks:
+            g = found.get(str(n))
+            print(f"[check] {name}: {g.group(0) if g else out}")
+            if not g or not (g.group(2) == g.group(3) and g.group(4) == g.group(5) == g.group(6)
+                             == g.group(7) == str(n)):
+                fails.append(f"check: {name}: the generated trace at {n} differs:\n{out}")
         # Learnt at 2-16 ranks, a log2(P) loop or an r xor 2^t partner is only known at powers
         # of two: the model says so, and 48 ranks is refused at the call site.
         said = "extrapolates to powers of two only" in err

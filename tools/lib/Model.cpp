@@ -393,7 +393,8 @@ int runModel(const CommandArgs &Args) {
       for (const OpTemplate &Op : C.Ops) {
         if (Op.Ctl == OpTemplate::Control::LoopBegin)
           Trips = &Op.Trips;
-        if (Op.FromR == OpTemplate::FromRule::None)
+        // A Dynamic start is whichever call ran last: its segments are those measured.
+        if (Op.FromR == OpTemplate::FromRule::None || Op.FromR == OpTemplate::FromRule::Dynamic)
           continue;
         const BlockId To = Op.Proto.Block;
         for (auto [From, Other] :

@@ -36,9 +36,14 @@ struct PeerExpr {
     TripOffsetDown, ///< A - t, PROC_NULL outside [0, P)
     TripWrapDown,   ///< (r + A - t) mod P (a shift loop's source: r - k)
     // Distances that double with the trip (`for (mask = 1; mask < P; mask <<= 1)`), 2^(t + A):
-    TripXorPow,     ///< r xor 2^(t + A), PROC_NULL outside [0, P) (recursive doubling)
-    TripWrapPow,    ///< (r + 2^(t + A)) mod P (a dissemination step's destination)
-    TripWrapPowDown ///< (r - 2^(t + A)) mod P (its source)
+    TripXorPow,      ///< r xor 2^(t + A), PROC_NULL outside [0, P) (recursive doubling)
+    TripWrapPow,     ///< (r + 2^(t + A)) mod P (a dissemination step's destination)
+    TripWrapPowDown, ///< (r - 2^(t + A)) mod P (its source)
+    // A binomial tree rooted at rank 0, as codes write it by hand (`mask = 1, 2, 4, ...`):
+    TreeParent,      ///< r - lowbit(r), rank r's parent (r & (r - 1)); PROC_NULL at r = 0
+    TripOffsetPow,   ///< r + 2^(t + A), PROC_NULL outside [0, P) (a reduction's children)
+    TripOffsetPowRev ///< r + 2^(n - 1 - t + A) on trip t of n, PROC_NULL outside [0, P)
+                     ///< (a broadcast's children, the farthest first)
   };
   Kind K = Literal;
   int64_t A = 0;
@@ -63,9 +68,15 @@ struct PeerExpr {
     }
     return evalOther(R, P);
   }
-  /// On trip Trip of the loop around the op (the kinds before TripOffset ignore it).
-  int32_t evalTrip(int32_t R, int32_t P, uint64_t Trip) const;
-  bool usesTrip() const { return K >= TripOffset; }
+  /// On trip Trip of Trips of the loop around the op (the kinds that do not use the trip
+  /// ignore both; only TripOffsetPowRev uses Trips).
+  int32_t evalTrip(int32_t R, int32_t P, uint64_t Trip, uint64_t Trips) const;
+  bool usesTrip() const { return K >= TripOffset && K != TreeParent; }
+  /// The distance is 2^(... + A): A is an exponent.
+  bool powerDistance() const {
+    return K == TripXorPow || K == TripWrapPow || K == TripWrapPowDown || K == TripOffsetPow ||
+           K == TripOffsetPowRev;
+  }
   /// Its value at a rank count that is not a power of two is not determined by runs at powers
   /// of two only (r xor A, r xor 2^t: a partner past the last rank, which the program handles
   /// its own way).
@@ -126,9 +137,13 @@ struct SubComm {
 /// - Cyclic: the items j of [0, C) with j mod G equal to floor(r / S), G = P / S, S a constant
 ///   or the product of some factors of MPI_Dims_create(P, 2 or 3): C items dealt round-robin to
 ///   P / S groups of S consecutive ranks (`do k = group + 1, nprob, ngroups`; with S = 1, C
-///   items in blocks with the remainder on the first ranks, floor(C / P) + [r < C mod P]).
+///   items in blocks with the remainder on the first ranks, floor(C / P) + [r < C mod P]);
+/// - TreeChildren: rank r's children in a binomial tree rooted at rank 0, min(tz(r),
+///   ceil(log2(P - r))), tz(r) the trailing zero bits of r (rank 0: ceil(log2(P))): the rounds
+///   `mask = 1, 2, 4, ...` in which r receives from r + mask before it sends to its parent, the
+///   children past the last rank left out (`if (r + mask < P)`). A and B are unused.
 struct TripExpr {
-  enum Kind : uint8_t { Linear, Log2, Cyclic, Log2Ceil };
+  enum Kind : uint8_t { Linear, Log2, Cyclic, Log2Ceil, TreeChildren };
   Kind K = Linear;
   uint8_t GridDims = 0, GridAxes = 0; ///< Cyclic: S from MPI_Dims_create(P, GridDims)
   int32_t SConst = 1;                 ///< Cyclic: S when GridDims is 0
@@ -138,8 +153,9 @@ struct TripExpr {
   /// least one at 1 rank never does: P - 1 and log2(P) do at 1 rank; a round-robin one does
   /// once P / S exceeds the items).
   bool mayBeZero() const;
-  /// Runs at powers of two only cannot tell floor(log2(P)) from ceil(log2(P)).
-  bool powerOfTwoOnly() const { return K == Log2 || K == Log2Ceil; }
+  /// Runs at powers of two only cannot tell floor(log2(P)) from ceil(log2(P)), nor how a tree
+  /// treats children past the last rank (at a power of two there are none).
+  bool powerOfTwoOnly() const { return K == Log2 || K == Log2Ceil || K == TreeChildren; }
   std::string text() const;
 };
 
@@ -171,8 +187,11 @@ struct OpTemplate {
   Control Ctl = Control::None;
   /// A Segment whose start depends on the loop: FirstIteration (the body's first computation:
   /// from Proto.From on the first trip, from AltFrom on later ones) or AfterLoop (the
-  /// computation after the loop: from Proto.From when the loop ran no trip, else AltFrom).
-  enum class FromRule : uint8_t { None, FirstIteration, AfterLoop };
+  /// computation after the loop: from Proto.From when the loop ran no trip, else AltFrom), or
+  /// Dynamic: from the call generated last, whichever it was (a loop right after another that
+  /// may run no trip: a binomial tree's broadcast sends, then the next step's receives from
+  /// the children; AltFrom unused).
+  enum class FromRule : uint8_t { None, FirstIteration, AfterLoop, Dynamic };
   FromRule FromR = FromRule::None;
   uint32_t Span = 0;
   BlockId AltFrom = 0;
@@ -323,7 +342,12 @@ private:
     LoweredCache Cache;
     uint64_t Trips = 0; ///< the current (or last) loop's trip count
     uint64_t Trip = 0;  ///< the trip being generated, from 0
+    /// The current (or last) loop's seams: the call before it, its body's last call, and the
+    /// call generated last when it ended (Entry when it ran no trip).
+    BlockId Entry = 0, BodyLast = 0, Exit = 0;
   };
+  /// The call generated last before op K (a Dynamic computation's start).
+  BlockId callBefore(size_t K) const;
   std::unique_ptr<Extra> X;
   Extra &extra() { return X ? *X : *(X = std::make_unique<Extra>()); }
   static constexpr uint32_t NumInlineStarts = 4;
