@@ -88,12 +88,12 @@ int32_t PeerExpr::evalOther(int32_t R, int32_t P) const {
       return estimator::ProcNull;
     return int32_t(R + (N - C) * Stride);
   }
+  case TreeParent:
+    return R > 0 ? int32_t(R & (R - 1)) : estimator::ProcNull;
   case TripOffset:
   case TripWrap:
   case TripOffsetDown:
   case TripWrapDown:
-  case TreeParent:
-    return R > 0 ? int32_t(R & (R - 1)) : estimator::ProcNull;
   case TripXorPow:
   case TripWrapPow:
   case TripWrapPowDown:
@@ -402,6 +402,11 @@ void CommStructure::finishClasses() {
     return std::any_of(C.Ops.begin(), C.Ops.end(),
                        [](const OpTemplate &Op) { return !Op.DistTrip.empty(); });
   });
+  DynamicFrom = std::any_of(Classes.begin(), Classes.end(), [](const RankClass &C) {
+    return std::any_of(C.Ops.begin(), C.Ops.end(), [](const OpTemplate &Op) {
+      return Op.FromR == OpTemplate::FromRule::Dynamic;
+    });
+  });
 }
 
 uint32_t CommStructure::maxDist(int R, int P) const {
@@ -510,18 +515,11 @@ bool SyntheticEventSource::next(Event &E) {
   if (Op.Ctl != OpTemplate::Control::None) [[unlikely]] {
     if (Op.Ctl == OpTemplate::Control::LoopBegin) {
       Extra &Xs = extra();
+      // Before Trips moves on: the call before this loop may depend on the last loop's.
+      if (Dynamic)
+        Xs.Entry = callBefore(Pos);
       Xs.Trips = Op.Trips.eval(R, P);
       Xs.Trip = 0;
-      // The seams, for computations that start at the call generated last (a walk of an op or
-      // two: the loop's neighbours are calls or computations).
-      Xs.Entry = callBefore(Pos);
-      Xs.BodyLast = Xs.Entry;
-      for (size_t K = Pos + Op.Span; K > Pos; --K)
-        if (const OpTemplate &B = (*Ops)[K]; B.IsColl || B.Proto.Kind != EventKind::Segment) {
-          Xs.BodyLast = B.IsColl ? B.Coll.Site : B.Proto.Block;
-          break;
-        }
-      Xs.Exit = Xs.Trips == 0 ? Xs.Entry : Xs.BodyLast;
       Pos += Xs.Trips == 0 ? size_t(Op.Span) + 2 : 1; // no trip: past the body and its end
       return next(E);
     }
@@ -620,17 +618,28 @@ bool SyntheticEventSource::next(Event &E) {
   return true;
 }
 
-BlockId SyntheticEventSource::callBefore(size_t K) const {
+BlockId SyntheticEventSource::callBefore(size_t K) {
+  const Extra &Xs = extra();
+  bool InBody = false; // walked into the last (or current) loop's body from its end
   while (K-- > 0) {
     const OpTemplate &Op = (*Ops)[K];
-    if (Op.Ctl == OpTemplate::Control::LoopEnd)
-      return X ? X->Exit : 0;
-    if (Op.Ctl == OpTemplate::Control::LoopBegin)
-      return !X ? 0 : X->Trip == 0 ? X->Entry : X->BodyLast;
-    if (Op.IsColl)
+    if (Op.Ctl == OpTemplate::Control::LoopEnd) {
+      // The last loop: its body's last call, or its entry where it ran no trip.
+      if (Xs.Trips == 0)
+        return Xs.Entry;
+      InBody = true;
+    } else if (Op.Ctl == OpTemplate::Control::LoopBegin) {
+      // At the body's first op: the entry on the first trip, the body's last call on later
+      // ones (a body without a call: the entry).
+      if (Xs.Trip == 0 || InBody)
+        return Xs.Entry;
+      InBody = true;
+      K += size_t(Op.Span) + 1; // the loop's end: the walk goes on from the body's last op
+    } else if (Op.IsColl) {
       return Op.Coll.Site;
-    if (Op.Proto.Kind != EventKind::Segment)
+    } else if (Op.Proto.Kind != EventKind::Segment) {
       return Op.Proto.Block;
+    }
   }
   return mpiete::ProgramStart;
 }
@@ -694,23 +703,23 @@ bool findPeer(const std::vector<PeerObs> &Obs, PeerExpr &Out) {
         Cands.push_back({PeerExpr::TripWrap, Up + Lap});
         Cands.push_back({PeerExpr::TripWrapDown, Down + Lap});
       }
-      // A distance that doubles each trip, 2^(t + A): seen as a power of two 2^e with e >= t.
-      auto Exponent = [&](int64_t D, PeerExpr::Kind K) {
-        if (D > 0 && std::has_single_bit(uint64_t(D)) && std::countr_zero(uint64_t(D)) >= int(O.T))
-          Cands.push_back({K, int64_t(std::countr_zero(uint64_t(D))) - int64_t(O.T)});
+      // A distance that doubles each trip, 2^(t + A): seen as a power of two 2^e with e at
+      // least the exponent's trip term Below (t; n - 1 - t for the farthest first).
+      auto Exponent = [&](int64_t D, PeerExpr::Kind K, int64_t Below) {
+        if (D > 0 && std::has_single_bit(uint64_t(D)) && std::countr_zero(uint64_t(D)) >= Below)
+          Cands.push_back({K, int64_t(std::countr_zero(uint64_t(D))) - Below});
       };
       // A tree's children, before the xor and the wrapped distance (a child is r + 2^t, which
       // r xor 2^t also gives while the bit is clear; a dissemination step's partner passes the
       // last rank on some ranks, a child never does).
-      Exponent(int64_t(O.V) - O.R, PeerExpr::TripOffsetPow);
-      Exponent(int64_t(O.V) ^ O.R, PeerExpr::TripXorPow);
-      Exponent(((int64_t(O.V) - O.R) % O.P + O.P) % O.P, PeerExpr::TripWrapPow);
-      Exponent(((int64_t(O.R) - O.V) % O.P + O.P) % O.P, PeerExpr::TripWrapPowDown);
-      // The farthest child first: 2^(n - 1 - t + A), seen as 2^e with e >= n - 1 - t.
-      if (const int64_t D = int64_t(O.V) - O.R, Rest = int64_t(O.N) - 1 - int64_t(O.T);
-          D > 0 && Rest >= 0 && std::has_single_bit(uint64_t(D)) &&
-          std::countr_zero(uint64_t(D)) >= Rest)
-        Cands.push_back({PeerExpr::TripOffsetPowRev, std::countr_zero(uint64_t(D)) - Rest});
+      const int64_t T = int64_t(O.T);
+      Exponent(int64_t(O.V) - O.R, PeerExpr::TripOffsetPow, T);
+      Exponent(int64_t(O.V) ^ O.R, PeerExpr::TripXorPow, T);
+      Exponent(((int64_t(O.V) - O.R) % O.P + O.P) % O.P, PeerExpr::TripWrapPow, T);
+      Exponent(((int64_t(O.R) - O.V) % O.P + O.P) % O.P, PeerExpr::TripWrapPowDown, T);
+      // The farthest child first: 2^(n - 1 - t + A).
+      if (O.N > O.T)
+        Exponent(int64_t(O.V) - O.R, PeerExpr::TripOffsetPowRev, int64_t(O.N) - 1 - T);
       break;
     }
   for (const PeerExpr &C : Cands)
@@ -1551,9 +1560,9 @@ bool align(const std::vector<Member> &Ms, Aligned &Out, Refusal &Why) {
     // own next L items; a loop after which the members continue alike first.
     bool Found = false;
     for (int Pass = 0; Pass < 2 && !Found; ++Pass) {
+      const bool Strict = Pass == 0;
       for (size_t L = std::min<size_t>(4096, std::max<size_t>(SinceLoop, 1) + 256);
            L >= 1 && !Found; --L) {
-        const bool Strict = Pass == 0;
         std::vector<const Item *> Body;
         if (L <= SinceLoop) {
           for (size_t K = Out.Slots.size() - L; K < Out.Slots.size(); ++K)

@@ -288,6 +288,8 @@ TEST(LoopStructureTest, DoublingPeersAtFarTrips) {
   EXPECT_EQ(Parent.eval(7, 16), 6);
   EXPECT_EQ(Parent.eval(0, 16), mpiete::estimator::ProcNull);
   EXPECT_FALSE(Parent.usesTrip());
+  // Without a trip, a trip kind is its trip 0 (not the parent of the kind listed beside it).
+  EXPECT_EQ((PeerExpr{PeerExpr::TripOffset, 3}.eval(5, 16)), 3);
 }
 
 /// A reduction to rank 0 and a broadcast from it along a binomial tree, written by hand as

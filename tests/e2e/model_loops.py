@@ -77,12 +77,22 @@ def main():
         programs += [("f90-transpose", "FC=mpiete-fc", ["32"], 32, "items dealt round-robin",
                       False, False),
                      ("f77-cg", "FC=mpiete-fc", ["64", "5"], 64, "trips P - 1", False, False),
-                     ("f77-bintree", "FC=mpiete-fc", ["20000", "3"], 20000, "trips ", False,
-                      False)]
+                     ("f77-bintree", "FC=mpiete-fc", ["20000", "3"], 20000, "ceil(log2(P",
+                      False, False)]
+    # Beyond the defaults: base run counts, check counts, a line the timing probe's output must
+    # hold (the program's own check; the skeleton trace probe prints nothing), and structure
+    # messages. A tree's children past the last rank show only at counts that are not powers
+    # of two; its other ranks' loops are the children, their peers r + 2^t, the children
+    # farthest first in the broadcast, and the parent r - lowbit(r).
+    settings = {"f77-bintree": {
+        "counts": (2, 3, 4, 6, 8, 16), "checks": (12, 32),
+        "verify": "tree sums and broadcasts: passed",
+        "messages": ("trips min(tz(r), ceil(log2(P - r)))", "receive from r + 2^t",
+                     "send to r + 2^(n - 1 - t)", "send to r - lowbit(r)",
+                     "receive from r - lowbit(r)")}}
     for name, compiler, args, size, trips, idle_at_64, pow2_only in programs:
-        # A tree's children past the last rank show only at counts that are not powers of two.
-        counts = (2, 3, 4, 6, 8, 16) if name == "f77-bintree" else (2, 4, 8, 16)
-        checks = (12, 32) if name == "f77-bintree" else (32,)
+        opts = settings.get(name, {})
+        counts, checks = opts.get("counts", (2, 4, 8, 16)), opts.get("checks", (32,))
         src = os.path.join(a.work, name)
         shutil.copytree(os.path.join(ROOT, "test-programs", name), src)
         run(["make", "-s", compiler], f"{name}: make {compiler}", cwd=src)
@@ -95,9 +105,7 @@ def main():
             pout, _ = run([mpiete, "probe-compute", "-o", m, "-np", str(n), *over,
                            "--launcher", a.mpiexec, app + ".timing"] + args,
                           f"{name}: probe-compute at {n}")
-            # The program's own check of its tree sums, under the timing probe (the skeleton
-            # trace probe prints nothing).
-            if name == "f77-bintree" and "tree sums and broadcasts: passed" not in pout:
+            if opts.get("verify", "") not in pout:
                 fails.append(f"{name}: the timing probe at {n} did not verify:\n{pout}")
             runs += ["--run", f"{n}:{size}:{t}:{m}"]
         check_args = []
@@ -118,15 +126,10 @@ def main():
             continue
         if not loops or not all(trips in x for x in loops):
             fails.append(f"structure: {name}: expected loops of {trips!r} trips, got {loops}")
-        if name == "f77-bintree":
-            # The other ranks' loops are a tree's children; their peers r + 2^t, the children
-            # farthest first in the broadcast, and the parent r - lowbit(r).
-            msgs = st.get("messages", [])
-            for want in ("trips min(tz(r), ceil(log2(P - r)))", "receive from r + 2^t",
-                         "send to r + 2^(n - 1 - t)", "send to r - lowbit(r)",
-                         "receive from r - lowbit(r)"):
-                if not any(want in x for x in msgs):
-                    fails.append(f"structure: {name}: no {want!r} in {msgs}")
+        msgs = st.get("messages", [])
+        for want in opts.get("messages", ()):
+            if not any(want in x for x in msgs):
+                fails.append(f"structure: {name}: no {want!r} in {msgs}")
         found = {g.group(1): g for g in CHECK.finditer(out)}
         for n in checks:
             g = found.get(str(n))

@@ -254,8 +254,11 @@ struct CommStructure {
   uint32_t maxDist(int R, int P) const;
   /// Some completion's Dist depends on its loop's trips (DistTrip): set by finishClasses.
   bool LoopDist = false;
-  /// Sets what follows from Classes (LoopDist); whoever fills Classes calls it (the learner,
-  /// the model file's reader).
+  /// Some computation starts at the call generated last (FromRule::Dynamic): set by
+  /// finishClasses; a generated stream then keeps each loop's entry.
+  bool DynamicFrom = false;
+  /// Sets what follows from Classes (LoopDist, DynamicFrom); whoever fills Classes calls it (the
+  /// learner, the model file's reader).
   void finishClasses();
   /// Which class rank R of P ranks belongs to.
   const RankClass &classOf(int R, int P) const;
@@ -306,7 +309,7 @@ class alignas(64) SyntheticEventSource : public estimator::EventSource {
 public:
   SyntheticEventSource(const CommStructure &S, int R, int P, double W)
       : Ops(&S.classOf(R, P).Ops), R(R), P(P), W(W),
-        StartsMask(std::bit_ceil(S.maxDist(R, P) + 1U) - 1) {
+        StartsMask(std::bit_ceil(S.maxDist(R, P) + 1U) - 1), Dynamic(S.DynamicFrom) {
     if (StartsMask >= NumInlineStarts)
       HeapStarts = std::make_unique<uint64_t[]>(size_t(StartsMask) + 1);
   }
@@ -331,8 +334,9 @@ private:
   uint32_t LoweredPos = 0;
   /// Ring of the ids of the last user-level starts: at least MaxDist + 1, a power of two so
   /// that a position is a mask, not a division; in place when small.
-  uint32_t StartsMask : 31;
+  uint32_t StartsMask : 30;
   uint32_t Failed : 1 = false;
+  uint32_t Dynamic : 1; ///< the structure's DynamicFrom: loops keep their entry
   uint64_t Shift = 0;
   using LoweredCache =
       std::map<std::tuple<int, int32_t, uint64_t, uint32_t, bool, BlockId, uint64_t>,
@@ -342,12 +346,11 @@ private:
     LoweredCache Cache;
     uint64_t Trips = 0; ///< the current (or last) loop's trip count
     uint64_t Trip = 0;  ///< the trip being generated, from 0
-    /// The current (or last) loop's seams: the call before it, its body's last call, and the
-    /// call generated last when it ended (Entry when it ran no trip).
-    BlockId Entry = 0, BodyLast = 0, Exit = 0;
+    BlockId Entry = 0;  ///< the call before the current (or last) loop (Dynamic only)
   };
-  /// The call generated last before op K (a Dynamic computation's start).
-  BlockId callBefore(size_t K) const;
+  /// The call generated last before op K (a Dynamic computation's start): the last call op
+  /// before it, found through the loops by their trips (a walk of an op or two).
+  BlockId callBefore(size_t K);
   std::unique_ptr<Extra> X;
   Extra &extra() { return X ? *X : *(X = std::make_unique<Extra>()); }
   static constexpr uint32_t NumInlineStarts = 4;
