@@ -90,6 +90,9 @@ int32_t PeerExpr::evalOther(int32_t R, int32_t P) const {
   }
   case TreeParent:
     return R > 0 ? int32_t(R & (R - 1)) : estimator::ProcNull;
+  case HighTreeParent:
+    return R > 0 ? int32_t(R - (int32_t(1) << (std::bit_width(uint32_t(R)) - 1)))
+                 : estimator::ProcNull;
   case TripOffset:
   case TripWrap:
   case TripOffsetDown:
@@ -99,6 +102,8 @@ int32_t PeerExpr::evalOther(int32_t R, int32_t P) const {
   case TripWrapPowDown:
   case TripOffsetPow:
   case TripOffsetPowRev:
+  case TripAbovePow:
+  case TripAbovePowRev:
     return evalTrip(R, P, 0, 1);
   }
   return int32_t(A);
@@ -120,10 +125,16 @@ int64_t pow2Mod(uint64_t E, int64_t P) {
 int32_t PeerExpr::evalTrip(int32_t R, int32_t P, uint64_t Trip, uint64_t Trips) const {
   if (!usesTrip())
     return eval(R, P);
-  if (K == TripXorPow || K == TripOffsetPow || K == TripOffsetPowRev) {
+  if (K == TripXorPow || K == TripOffsetPow || K == TripOffsetPowRev || K == TripAbovePow ||
+      K == TripAbovePowRev) {
     // The exponent; a trip past the loop's last (Trips - 1 - Trip below 0) names no rank.
-    const int64_t E =
-        K == TripOffsetPowRev ? int64_t(Trips) - 1 - int64_t(Trip) + A : int64_t(Trip) + A;
+    const int64_t Above = K == TripAbovePow || K == TripAbovePowRev
+                              ? int64_t(std::bit_width(uint32_t(std::max(R, 0))))
+                              : 0;
+    const int64_t Own = K == TripOffsetPowRev || K == TripAbovePowRev
+                            ? int64_t(Trips) - 1 - int64_t(Trip) + A
+                            : int64_t(Trip) + A;
+    const int64_t E = Own < 0 ? -1 : Own + Above;
     // A partner at distance 2^31 or more is past any rank.
     const int64_t V = E < 0 || E >= 31  ? -1
                       : K == TripXorPow ? int64_t(R) ^ (int64_t(1) << E)
@@ -207,6 +218,18 @@ std::string PeerExpr::text() const {
     break;
   case TripOffsetPowRev:
     S << "r + 2^(n - 1 - t" << (A ? " + " + std::to_string(A) : "") << ") on trip t of n";
+    break;
+  case HighTreeParent:
+    S << "r - highbit(r) (the parent in a binomial tree rooted at 0, children above their "
+         "parent's bits)";
+    break;
+  case TripAbovePow:
+    S << "r + 2^(t + b(r)" << (A ? " + " + std::to_string(A) : "")
+      << ") on trip t, b(r) = bit_width(r)";
+    break;
+  case TripAbovePowRev:
+    S << "r + 2^(n - 1 - t + b(r)" << (A ? " + " + std::to_string(A) : "")
+      << ") on trip t of n, b(r) = bit_width(r)";
     break;
   }
   return S.str();
@@ -343,6 +366,12 @@ uint64_t TripExpr::eval(int32_t R, int32_t P) const {
     N = R > 0 ? std::min<int64_t>(std::countr_zero(uint32_t(R)), InRange) : InRange;
     break;
   }
+  case HighTreeChildren:
+    // The rounds 2^j, j >= b(r), whose child r + 2^j is a rank: j < ceil(log2(P - r)).
+    N = R >= 0 && R < P
+            ? int64_t(std::bit_width(uint32_t(P - R - 1))) - int64_t(std::bit_width(uint32_t(R)))
+            : 0;
+    break;
   }
   // At most 2^32 trips (a file's coefficients are bounded to 2^31; no loop runs more).
   return uint64_t(std::clamp<int64_t>(N, 0, int64_t(1) << 32));
@@ -353,7 +382,8 @@ bool TripExpr::mayBeZero() const {
     return !(A >= 0 && A + B >= 1);
   if (K == Log2 || K == Log2Ceil)
     return !(A >= 0 && B >= 1);
-  return true; // Cyclic; TreeChildren: an odd rank has no child
+  return true; // Cyclic; TreeChildren: an odd rank has no child; HighTreeChildren: the last rank
+               // has none
 }
 
 std::string TripExpr::text() const {
@@ -371,6 +401,9 @@ std::string TripExpr::text() const {
   case TreeChildren:
     return "min(tz(r), ceil(log2(P - r))) (rank r's children in a binomial tree rooted at 0, tz "
            "its trailing zero bits)";
+  case HighTreeChildren:
+    return "ceil(log2(P - r)) - bit_width(r), at least 0 (rank r's children in a binomial tree "
+           "rooted at 0, children above their parent's bits)";
   case Cyclic: {
     if (GridDims == 0 && SConst == 1)
       return "rank r's of " + std::to_string(A) + " items dealt round-robin to the ranks";
@@ -681,6 +714,7 @@ bool findPeer(const std::vector<PeerObs> &Obs, PeerExpr &Out) {
     Cands.push_back({PeerExpr::FromEnd, int64_t(O.P) - O.V});
     Cands.push_back({PeerExpr::Xor, int64_t(O.V ^ O.R)});
     Cands.push_back({PeerExpr::TreeParent, 0});
+    Cands.push_back({PeerExpr::HighTreeParent, 0});
     for (uint8_t D : {2, 3})
       for (uint8_t Axis = 0; Axis < D; ++Axis)
         for (int64_t Step : {-1, 1})
@@ -720,6 +754,12 @@ bool findPeer(const std::vector<PeerObs> &Obs, PeerExpr &Out) {
       // The farthest child first: 2^(n - 1 - t + A).
       if (O.N > O.T)
         Exponent(int64_t(O.V) - O.R, PeerExpr::TripOffsetPowRev, int64_t(O.N) - 1 - T);
+      // The textbook tree's children, above the rank's bits: 2^(t + b(r) + A), tried after
+      // the forms whose exponent is the trip's alone (they agree at rank 0).
+      const int64_t Bits = int64_t(std::bit_width(uint32_t(O.R)));
+      Exponent(int64_t(O.V) - O.R, PeerExpr::TripAbovePow, T + Bits);
+      if (O.N > O.T)
+        Exponent(int64_t(O.V) - O.R, PeerExpr::TripAbovePowRev, int64_t(O.N) - 1 - T + Bits);
       break;
     }
   for (const PeerExpr &C : Cands)
@@ -1314,9 +1354,9 @@ bool findTrips(const std::vector<TripObs> &Obs, TripExpr &Out) {
     }
   // A binomial tree's children: no coefficient to solve, so any two rank counts determine it;
   // some rank must have two children or more (the loop's doubling seen at all).
-  {
+  for (TripExpr::Kind K : {TripExpr::TreeChildren, TripExpr::HighTreeChildren}) {
     TripExpr E;
-    E.K = TripExpr::TreeChildren;
+    E.K = K;
     if (Ps.size() >= 2 &&
         std::any_of(Obs.begin(), Obs.end(), [](const TripObs &O) { return O.N >= 2; }) && Fits(E)) {
       Out = E;
@@ -1881,7 +1921,7 @@ bool CommStructure::powerOfTwoOnly(BlockId &Site, std::string &What) const {
               break;
             }
           What = "its loop of " + std::to_string(Op.Span) + " events runs " + Op.Trips.text() +
-                 (Op.Trips.K == TripExpr::TreeChildren
+                 (Op.Trips.K == TripExpr::TreeChildren || Op.Trips.K == TripExpr::HighTreeChildren
                       ? " trips (at a power of two no rank's child is past the last rank)"
                       : " trips (floor or ceiling of log2(P): at powers of two they agree)");
           return true;

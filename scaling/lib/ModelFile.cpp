@@ -53,9 +53,9 @@ bool parsePeer(const std::string &T, PeerExpr &E) {
   // A rank offset beyond 2^31 is no rank, and a grid's axis is one of its 2 or 3 (a generated
   // stream evaluates these without further checks).
   if (std::sscanf(T.c_str(), "%d:%lld:%d:%d:%d", &K, &A, &Dims, &Axis, &Periodic) != 5 || K < 0 ||
-      K > PeerExpr::TripOffsetPowRev || A < -(1LL << 31) || A > (1LL << 31) ||
+      K > PeerExpr::TripAbovePowRev || A < -(1LL << 31) || A > (1LL << 31) ||
       (K == PeerExpr::Grid && ((Dims != 2 && Dims != 3) || Axis < 0 || Axis >= Dims)) ||
-      (K == PeerExpr::TreeParent && A != 0))
+      ((K == PeerExpr::TreeParent || K == PeerExpr::HighTreeParent) && A != 0))
     return false;
   E = {PeerExpr::Kind(K), A, uint8_t(Dims), uint8_t(Axis), Periodic != 0};
   return !E.powerDistance() || (A >= 0 && A <= 62); // 2^(t + A): an exponent
@@ -186,7 +186,7 @@ bool parseOp(const std::string &Text, OpTemplate &Op) {
     }
     const int64_t Limit = int64_t(1) << 31;
     if (!(S >> TK >> T.SConst >> Dims >> Axes >> T.A >> T.B) || (S >> Rest) || TK < 0 ||
-        TK > TripExpr::TreeChildren || !gridOk(Dims, Axes) || (Dims == 0 && T.SConst < 1) ||
+        TK > TripExpr::HighTreeChildren || !gridOk(Dims, Axes) || (Dims == 0 && T.SConst < 1) ||
         T.A < -Limit || T.A > Limit || T.B < -Limit || T.B > Limit)
       return false;
     T.K = TripExpr::Kind(TK);

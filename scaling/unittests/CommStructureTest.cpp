@@ -193,28 +193,24 @@ TEST(CommStructureTest, MasterApart) {
   roundTrip(F, 32);
 }
 
-TEST(CommStructureTest, BinomialTreeIsRefusedAtItsSite) {
-  // A binomial broadcast from rank 0: how many children a rank has depends on the rank and
-  // the size, and which rank each child is on the send's trip (r xor 2^k): no rank class, and
-  // no loop whose trips send to one function of (r, P), explains it; the refusal names the
-  // call site.
+TEST(CommStructureTest, TernaryTreeIsRefusedAtItsSite) {
+  // A broadcast from rank 0 along a ternary heap (parent (r - 1) / 3, children 3r + 1 .. 3r +
+  // 3 where those are ranks): no function of the forms gives the parent or the children (a
+  // binomial tree's are learnt: LoopStructureTest); the refusal names the call site.
   Pattern F = [](int R, int P, double) {
     std::vector<Event> Es = {Event::segment(mpiete::ProgramStart, SiteB)};
     uint64_t Req = 0;
-    int Mask = 1;
-    while (Mask <= R)
-      Mask <<= 1;
     if (R != 0) {
-      Es.push_back(Event::recv(SiteB, R ^ (Mask >> 1), 101, 8, ++Req, 0, 1));
-      Es.push_back(Event::completion(SiteB, {{Req, R ^ (Mask >> 1), 101}}));
+      Es.push_back(Event::recv(SiteB, (R - 1) / 3, 101, 8, ++Req, 0, 1));
+      Es.push_back(Event::completion(SiteB, {{Req, (R - 1) / 3, 101}}));
     }
-    for (; Mask < P && (R ^ Mask) < P; Mask <<= 1)
-      Es.push_back(Event::send(SiteB, R ^ Mask, 101, 8, ++Req, 0, 1));
+    for (int C = 3 * R + 1; C <= 3 * R + 3 && C < P; ++C)
+      Es.push_back(Event::send(SiteB, C, 101, 8, ++Req, 0, 1));
     return Es;
   };
   CommStructure S;
   Refusal Why;
-  EXPECT_FALSE(learnStructure(measure(F, {2, 4, 8}), S, Why));
+  EXPECT_FALSE(learnStructure(measure(F, {2, 4, 8, 16}), S, Why));
   EXPECT_EQ(Why.Site, SiteB);
   EXPECT_TRUE(Why.Message.find("sequence of MPI events") != std::string::npos ||
               Why.Message.find("no function of the rank and the size gives the peer") !=

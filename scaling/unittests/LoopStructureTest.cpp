@@ -290,6 +290,24 @@ TEST(LoopStructureTest, DoublingPeersAtFarTrips) {
   EXPECT_FALSE(Parent.usesTrip());
   // Without a trip, a trip kind is its trip 0 (not the parent of the kind listed beside it).
   EXPECT_EQ((PeerExpr{PeerExpr::TripOffset, 3}.eval(5, 16)), 3);
+  // The textbook tree: the parent r - highbit(r); the children above r's bits, r + 2^(t +
+  // b(r)), and the farthest first.
+  const PeerExpr High{PeerExpr::HighTreeParent, 0};
+  EXPECT_EQ(High.eval(12, 16), 4);
+  EXPECT_EQ(High.eval(7, 16), 3);
+  EXPECT_EQ(High.eval(1, 16), 0);
+  EXPECT_EQ(High.eval(0, 16), mpiete::estimator::ProcNull);
+  EXPECT_FALSE(High.usesTrip());
+  const PeerExpr Above{PeerExpr::TripAbovePow, 0}, AboveRev{PeerExpr::TripAbovePowRev, 0};
+  EXPECT_TRUE(Above.usesTrip());
+  EXPECT_EQ(Above.evalTrip(0, 16, 0, 4), 1);
+  EXPECT_EQ(Above.evalTrip(3, 16, 0, 2), 7);
+  EXPECT_EQ(Above.evalTrip(3, 16, 1, 2), 11);
+  EXPECT_EQ(Above.evalTrip(3, 10, 1, 2), mpiete::estimator::ProcNull);
+  EXPECT_EQ(AboveRev.evalTrip(3, 16, 0, 2), 11);
+  EXPECT_EQ(AboveRev.evalTrip(3, 16, 1, 2), 7);
+  EXPECT_EQ(AboveRev.evalTrip(3, 16, 2, 2), mpiete::estimator::ProcNull);
+  EXPECT_EQ(Above.evalTrip(1, 1 << 30, 40, 41), mpiete::estimator::ProcNull);
 }
 
 /// A reduction to rank 0 and a broadcast from it along a binomial tree, written by hand as
@@ -431,6 +449,109 @@ TEST(LoopStructureTest, ComputationAfterALoopThatMayRunNoTripStartsAtTheLastCall
   const ScalingModelFile G = throughTheFile(S, Text);
   EXPECT_NE(Text.find("from-rule 3"), std::string::npos);
   expectGenerated(G.Learnt, itemsThenTree, 64);
+}
+
+/// The textbook's binomial tree, the other layout (Pacheco's and many course codes'): in round
+/// mask = 1, 2, 4, ... of the broadcast, a rank below mask sends to r + mask where that is a
+/// rank, and a rank in [mask, 2 mask) receives from r - mask; the reduction runs the rounds
+/// from the largest mask down with the directions swapped. Rank r's parent is r - highbit(r)
+/// and its children r + 2^j for j from bit_width(r) while that is a rank.
+std::vector<Event> hightree(int R, int P, int Steps) {
+  std::vector<Event> Es;
+  uint64_t Req = 0;
+  BlockId Last = mpiete::ProgramStart;
+  auto Call = [&](BlockId At, bool Send, int Peer, int32_t Tag) {
+    Es.push_back(Event::segment(Last, At));
+    if (Send) {
+      Es.push_back(Event::send(At, Peer, Tag, 24, ++Req));
+      Es.push_back(Event::completion(At, {{Req, NoStatus, NoStatus}}));
+    } else {
+      Es.push_back(Event::recv(At, Peer, Tag, 24, ++Req));
+      Es.push_back(Event::completion(At, {{Req, Peer, Tag}}));
+    }
+    Last = At;
+  };
+  int Top = 1;
+  while (Top * 2 < P)
+    Top *= 2;
+  for (int Step = 0; Step < Steps; ++Step) {
+    for (int Mask = 1; Mask < P; Mask <<= 1)
+      if (R < Mask) {
+        if (R + Mask < P)
+          Call(Site(1), true, R + Mask, 31);
+      } else if (R < 2 * Mask) {
+        Call(Site(2), false, R - Mask, 31);
+      }
+    for (int Mask = P > 1 ? Top : 0; Mask > 0; Mask >>= 1)
+      if (R < Mask) {
+        if (R + Mask < P)
+          Call(Site(3), false, R + Mask, 32);
+      } else if (R < 2 * Mask) {
+        Call(Site(4), true, R - Mask, 32);
+      }
+  }
+  Es.push_back(Event::segment(Last, Site(8)));
+  Es.push_back(Event::send(Site(8), 0, 1, 8, ++Req));
+  return Es;
+}
+
+/// Learnt from 2, 3, 4, 6, 8 and 16 ranks: rank 0 apart, a rank receives from r - highbit(r),
+/// sends to its ceil(log2(P - r)) - bit_width(r) children r + 2^(t + b(r)), receives their
+/// sums farthest first and sends its own to the parent; regenerated exactly at 12, 31, 64
+/// and 100 ranks and through the model file. From powers of two only, exact at 32 and 64 and
+/// refused at 48.
+TEST(LoopStructureTest, TextbookTreeChildrenAreAboveTheRanksBits) {
+  const Pattern F = [](int R, int P) { return hightree(R, P, 2); };
+  const CommStructure S = learnt(F, {2, 3, 4, 6, 8, 16});
+  ASSERT_EQ(S.Classes.size(), 2u);
+  EXPECT_EQ(S.Classes[0].K, RankClass::First);
+  std::vector<std::string> Trips, Peers;
+  for (const OpTemplate &Op : S.Classes[1].Ops)
+    if (Op.Ctl == OpTemplate::Control::LoopBegin)
+      Trips.push_back(Op.Trips.text());
+    else if (Op.Ctl == OpTemplate::Control::None &&
+             (Op.Proto.Kind == EventKind::SendStart || Op.Proto.Kind == EventKind::RecvStart))
+      Peers.push_back(Op.Peer.text());
+  ASSERT_EQ(Trips.size(), 4u) << ::testing::PrintToString(Peers);
+  for (const std::string &T : Trips)
+    EXPECT_EQ(T.substr(0, 34), "ceil(log2(P - r)) - bit_width(r), ") << T;
+  for (const char *Want :
+       {"r + 2^(t + b(r)) on trip t, b(r) = bit_width(r)",
+        "r + 2^(n - 1 - t + b(r)) on trip t of n, b(r) = bit_width(r)",
+        "r - highbit(r) (the parent in a binomial tree rooted at 0, children above their "
+        "parent's bits)"})
+    EXPECT_NE(std::find(Peers.begin(), Peers.end(), Want), Peers.end())
+        << Want << " in " << ::testing::PrintToString(Peers);
+  for (int P : {12, 31, 64, 100})
+    expectGenerated(S, F, P);
+  BlockId At = 0;
+  EXPECT_EQ(unmeasuredRankCount(S, {2, 3, 4, 6, 8, 16}, 100, At), "");
+  std::string Text;
+  const ScalingModelFile G = throughTheFile(S, Text);
+  expectGenerated(G.Learnt, F, 100);
+
+  const CommStructure Pow = learnt(F, {2, 4, 8, 16});
+  for (int P : {32, 64})
+    expectGenerated(Pow, F, P);
+  std::string What;
+  ASSERT_TRUE(Pow.powerOfTwoOnly(At, What));
+  EXPECT_NE(unmeasuredRankCount(Pow, {2, 4, 8, 16}, 48, At), "");
+}
+
+/// The textbook tree's count: rank 0 ceil(log2(P)); rank 1 of 16 three (3, 5, 9); rank 3 of
+/// 10 one (7; 11 is past the last rank); rank 5 of 6 and rank 9 of 16 none.
+TEST(LoopStructureTest, HighTreeChildrenCount) {
+  TripExpr T;
+  T.K = TripExpr::HighTreeChildren;
+  EXPECT_EQ(T.eval(0, 1), 0u);
+  EXPECT_EQ(T.eval(0, 6), 3u);
+  EXPECT_EQ(T.eval(1, 16), 3u);
+  EXPECT_EQ(T.eval(3, 10), 1u);
+  EXPECT_EQ(T.eval(5, 6), 0u);
+  EXPECT_EQ(T.eval(9, 16), 0u);
+  EXPECT_EQ(T.eval(2, 100), 5u); // 6, 10, 18, 34, 66
+  EXPECT_TRUE(T.mayBeZero());
+  EXPECT_TRUE(T.powerOfTwoOnly());
 }
 
 /// The children's count: rank 0 has ceil(log2(P)); an odd rank none; rank 4 of 6 one (5; 6 is
@@ -614,15 +735,25 @@ TEST(LoopStructureTest, LoopsRoundTripThroughTheModelFile) {
   EXPECT_EQ(Op.Trips.K, TripExpr::Log2Ceil);
   EXPECT_TRUE(parseOp("loop 5 4 1 0 0 0 0", Op)); // a binomial tree's children
   EXPECT_EQ(Op.Trips.K, TripExpr::TreeChildren);
-  EXPECT_FALSE(parseOp("loop 5 5 1 0 0 1 0", Op));
+  EXPECT_TRUE(parseOp("loop 5 5 1 0 0 0 0", Op)); // the textbook tree's children
+  EXPECT_EQ(Op.Trips.K, TripExpr::HighTreeChildren);
+  EXPECT_FALSE(parseOp("loop 5 6 1 0 0 1 0", Op));
   EXPECT_TRUE(parseOp("recv 0aa758c0:3 0aa758c0:3 7 0 0 0 1 10:62:0:0:0 4096:0:0", Op));
   EXPECT_EQ(Op.Peer.K, PeerExpr::TripXorPow);
   EXPECT_FALSE(parseOp("recv 0aa758c0:3 0aa758c0:3 7 0 0 0 1 10:63:0:0:0 4096:0:0", Op))
       << "2^(t + 63)";
   EXPECT_FALSE(parseOp("recv 0aa758c0:3 0aa758c0:3 7 0 0 0 1 12:-1:0:0:0 4096:0:0", Op))
       << "a negative exponent";
-  EXPECT_FALSE(parseOp("recv 0aa758c0:3 0aa758c0:3 7 0 0 0 1 16:0:0:0:0 4096:0:0", Op))
+  EXPECT_FALSE(parseOp("recv 0aa758c0:3 0aa758c0:3 7 0 0 0 1 19:0:0:0:0 4096:0:0", Op))
       << "no such peer kind";
+  EXPECT_TRUE(parseOp("recv 0aa758c0:3 0aa758c0:3 7 0 0 0 1 16:0:0:0:0 4096:0:0", Op));
+  EXPECT_EQ(Op.Peer.K, PeerExpr::HighTreeParent);
+  EXPECT_FALSE(parseOp("recv 0aa758c0:3 0aa758c0:3 7 0 0 0 1 16:2:0:0:0 4096:0:0", Op))
+      << "a tree's parent has no offset";
+  EXPECT_TRUE(parseOp("send 0aa758c0:3 0aa758c0:3 7 0 0 0 1 18:0:0:0:0 4096:0:0", Op));
+  EXPECT_EQ(Op.Peer.K, PeerExpr::TripAbovePowRev);
+  EXPECT_FALSE(parseOp("send 0aa758c0:3 0aa758c0:3 7 0 0 0 1 17:-1:0:0:0 4096:0:0", Op))
+      << "a negative exponent";
   EXPECT_TRUE(parseOp("recv 0aa758c0:3 0aa758c0:3 7 0 0 0 1 13:0:0:0:0 4096:0:0", Op));
   EXPECT_EQ(Op.Peer.K, PeerExpr::TreeParent);
   EXPECT_FALSE(parseOp("recv 0aa758c0:3 0aa758c0:3 7 0 0 0 1 13:1:0:0:0 4096:0:0", Op))

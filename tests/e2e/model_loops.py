@@ -7,19 +7,21 @@ usage: model_loops.py --build BUILD --work WORK --mpiexec MPIRUN [--fortran]
 transpose deals 4 planes to the process rows of MPI_Dims_create(P, 2) (`if (p % pr != row)
 continue`), shift-exchange sends to (r + k) mod P and receives from (r - k) mod P on step k = 1
 .. P - 1 (a hand-written all-to-all), butterfly sums by recursive doubling (partner r xor 2^t)
-and waits in a dissemination barrier ((r + 2^t) mod P), log2(P) rounds each; with --fortran,
+and waits in a dissemination barrier ((r + 2^t) mod P), log2(P) rounds each, treesum
+broadcasts and sums along the textbook's binomial tree (rank r receives from r - highbit(r),
+sends to r + 2^j for j from bit_width(r) where that is a rank); with --fortran,
 f90-transpose deals 4 problems to pairs of ranks (`do k = group + 1, nprob, ngroups`) and
 f77-cg's rank 0 sums by hand over the other ranks (three `do k = 1, nproc - 1` loops a sum: a
 receive from k, a wait for it, a send to k), and f77-bintree sums to rank 0 and broadcasts back
 along a binomial tree written by hand (rank r receives from r + 2^t for each of its trailing
 zero bits where that is a rank, sends to r - lowbit(r)). Each is built as its Makefile does
 (CC=mpiete-cc, FC=mpiete-fc), its program and compute base data taken at 2, 4, 8 and 16 ranks
-(f77-bintree at 3 and 6 as well: how a tree treats children past the last rank shows only at
-counts that are not powers of two) and modelled; then:
+(f77-bintree and treesum at 3 and 6 as well: how a tree treats children past the last rank
+shows only at counts that are not powers of two) and modelled; then:
   structure  the model is accepted, its loops' trips of the expected form;
   check      the trace generated at 32 ranks is the trace probe's at 32, rank for rank
              (`mpiete model --check`), where f90-transpose's ranks 8-31 run no trip;
-             f77-bintree's at 12 too;
+             f77-bintree's and treesum's at 12 too;
   pow2       butterfly's model holds at powers of two only (every run is at one): `mpiete
              model` says so, and `estimate --ranks 48` is refused at the call site;
   estimate   `mpiete estimate --ranks 64` replays the model; at 64 transpose's rows 4-7 have
@@ -72,7 +74,9 @@ def main():
                 ("shift-exchange", "CC=mpiete-cc", ["256", "3"], 256, "trips P - 1", False,
                  False),
                 ("butterfly", "CC=mpiete-cc", ["20000", "3"], 20000, "trips log2(P)", False,
-                 True)]
+                 True),
+                ("treesum", "CC=mpiete-cc", ["20000", "3"], 20000, "ceil(log2(P", False,
+                 False)]
     if a.fortran:
         programs += [("f90-transpose", "FC=mpiete-fc", ["32"], 32, "items dealt round-robin",
                       False, False),
@@ -83,13 +87,21 @@ def main():
     # hold (the program's own check; the skeleton trace probe prints nothing), and structure
     # messages. A tree's children past the last rank show only at counts that are not powers
     # of two; its other ranks' loops are the children, their peers r + 2^t, the children
-    # farthest first in the broadcast, and the parent r - lowbit(r).
+    # farthest first in the broadcast, and the parent r - lowbit(r); treesum's children are
+    # above the rank's bits (r + 2^(t + b(r))), received farthest first in the sum, and its
+    # parent r - highbit(r).
     settings = {"f77-bintree": {
         "counts": (2, 3, 4, 6, 8, 16), "checks": (12, 32),
         "verify": "tree sums and broadcasts: passed",
         "messages": ("trips min(tz(r), ceil(log2(P - r)))", "receive from r + 2^t",
                      "send to r + 2^(n - 1 - t)", "send to r - lowbit(r)",
-                     "receive from r - lowbit(r)")}}
+                     "receive from r - lowbit(r)")},
+                "treesum": {
+        "counts": (2, 3, 4, 6, 8, 16), "checks": (12, 32),
+        "verify": "tree broadcasts and sums: passed",
+        "messages": ("trips ceil(log2(P - r)) - bit_width(r)", "send to r + 2^(t + b(r))",
+                     "receive from r + 2^(n - 1 - t + b(r))", "receive from r - highbit(r)",
+                     "send to r - highbit(r)")}}
     for name, compiler, args, size, trips, idle_at_64, pow2_only in programs:
         opts = settings.get(name, {})
         counts, checks = opts.get("counts", (2, 4, 8, 16)), opts.get("checks", (32,))

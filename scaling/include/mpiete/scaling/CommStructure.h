@@ -40,10 +40,16 @@ struct PeerExpr {
     TripWrapPow,     ///< (r + 2^(t + A)) mod P (a dissemination step's destination)
     TripWrapPowDown, ///< (r - 2^(t + A)) mod P (its source)
     // A binomial tree rooted at rank 0, as codes write it by hand (`mask = 1, 2, 4, ...`):
-    TreeParent,      ///< r - lowbit(r), rank r's parent (r & (r - 1)); PROC_NULL at r = 0
-    TripOffsetPow,   ///< r + 2^(t + A), PROC_NULL outside [0, P) (a reduction's children)
-    TripOffsetPowRev ///< r + 2^(n - 1 - t + A) on trip t of n, PROC_NULL outside [0, P)
-                     ///< (a broadcast's children, the farthest first)
+    TreeParent,       ///< r - lowbit(r), rank r's parent (r & (r - 1)); PROC_NULL at r = 0
+    TripOffsetPow,    ///< r + 2^(t + A), PROC_NULL outside [0, P) (a reduction's children)
+    TripOffsetPowRev, ///< r + 2^(n - 1 - t + A) on trip t of n, PROC_NULL outside [0, P)
+                      ///< (a broadcast's children, the farthest first)
+    // The other binomial tree rooted at rank 0, the textbook's (`if (r < mask) send to r +
+    // mask; else if (r < 2 * mask) receive from r - mask`): a rank's children are above its
+    // highest bit, b(r) = bit_width(r) its bits (b(0) = 0).
+    HighTreeParent, ///< r - highbit(r), rank r's parent; PROC_NULL at r = 0
+    TripAbovePow,   ///< r + 2^(t + b(r) + A), PROC_NULL outside [0, P) (the children)
+    TripAbovePowRev ///< r + 2^(n - 1 - t + b(r) + A) on trip t of n (the farthest first)
   };
   Kind K = Literal;
   int64_t A = 0;
@@ -69,13 +75,13 @@ struct PeerExpr {
     return evalOther(R, P);
   }
   /// On trip Trip of Trips of the loop around the op (the kinds that do not use the trip
-  /// ignore both; only TripOffsetPowRev uses Trips).
+  /// ignore both; only the farthest-first kinds use Trips).
   int32_t evalTrip(int32_t R, int32_t P, uint64_t Trip, uint64_t Trips) const;
-  bool usesTrip() const { return K >= TripOffset && K != TreeParent; }
+  bool usesTrip() const { return K >= TripOffset && K != TreeParent && K != HighTreeParent; }
   /// The distance is 2^(... + A): A is an exponent.
   bool powerDistance() const {
     return K == TripXorPow || K == TripWrapPow || K == TripWrapPowDown || K == TripOffsetPow ||
-           K == TripOffsetPowRev;
+           K == TripOffsetPowRev || K == TripAbovePow || K == TripAbovePowRev;
   }
   /// Its value at a rank count that is not a power of two is not determined by runs at powers
   /// of two only (r xor A, r xor 2^t: a partner past the last rank, which the program handles
@@ -142,8 +148,12 @@ struct SubComm {
 ///   ceil(log2(P - r))), tz(r) the trailing zero bits of r (rank 0: ceil(log2(P))): the rounds
 ///   `mask = 1, 2, 4, ...` in which r receives from r + mask before it sends to its parent, the
 ///   children past the last rank left out (`if (r + mask < P)`). A and B are unused.
+/// - HighTreeChildren: rank r's children in the textbook's binomial tree rooted at rank 0,
+///   ceil(log2(P - r)) - bit_width(r) and at least 0 (rank 0: ceil(log2(P))): the rounds mask
+///   = 2^b(r), 2^(b(r) + 1), ... in which r sends to r + mask after it received from r -
+///   highbit(r), while r + mask < P. A and B are unused.
 struct TripExpr {
-  enum Kind : uint8_t { Linear, Log2, Cyclic, Log2Ceil, TreeChildren };
+  enum Kind : uint8_t { Linear, Log2, Cyclic, Log2Ceil, TreeChildren, HighTreeChildren };
   Kind K = Linear;
   uint8_t GridDims = 0, GridAxes = 0; ///< Cyclic: S from MPI_Dims_create(P, GridDims)
   int32_t SConst = 1;                 ///< Cyclic: S when GridDims is 0
@@ -155,7 +165,9 @@ struct TripExpr {
   bool mayBeZero() const;
   /// Runs at powers of two only cannot tell floor(log2(P)) from ceil(log2(P)), nor how a tree
   /// treats children past the last rank (at a power of two there are none).
-  bool powerOfTwoOnly() const { return K == Log2 || K == Log2Ceil || K == TreeChildren; }
+  bool powerOfTwoOnly() const {
+    return K == Log2 || K == Log2Ceil || K == TreeChildren || K == HighTreeChildren;
+  }
   std::string text() const;
 };
 
