@@ -350,8 +350,10 @@ void writeScalingModel(std::ostream &OS, const ScalingModelFile &F) {
   E << YAML::Key << "segments" << YAML::Value << YAML::BeginSeq;
   for (const SegmentModel &S : F.Segments) {
     E << YAML::BeginMap;
-    E << YAML::Key << "from" << YAML::Value << formatBlockId(S.From);
-    E << YAML::Key << "to" << YAML::Value << formatBlockId(S.To);
+    // Quoted: an all-digit unit (94724081:1) would read as a sexagesimal number in YAML 1.1
+    // (PyYAML), which scripts reading the file use.
+    E << YAML::Key << "from" << YAML::Value << YAML::DoubleQuoted << formatBlockId(S.From);
+    E << YAML::Key << "to" << YAML::Value << YAML::DoubleQuoted << formatBlockId(S.To);
     if (S.Ranks != RankPosition::All)
       E << YAML::Key << "ranks" << YAML::Value << positionName(S.Ranks);
     if (!S.Where.empty())
