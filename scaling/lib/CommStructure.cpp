@@ -342,7 +342,7 @@ std::string SubComm::text() const {
   return K == Block ? "blocks of " + S + " consecutive ranks" : "every " + S + "-th rank";
 }
 
-uint64_t TripExpr::eval(int32_t R, int32_t P) const {
+uint64_t TripExpr::eval(int32_t R, int32_t P, double W) const {
   int64_t N = 0;
   switch (K) {
   case Linear:
@@ -372,6 +372,16 @@ uint64_t TripExpr::eval(int32_t R, int32_t P) const {
             ? int64_t(std::bit_width(uint32_t(P - R - 1))) - int64_t(std::bit_width(uint32_t(R)))
             : 0;
     break;
+  case Size: {
+    // Rounded as a byte count is; below 0 (a constant term at a size far below the runs') no
+    // trip.
+    const double V =
+        Sz.Const + Sz.Coeff * std::pow(W, Sz.WExp) /
+                       (Sz.GridDims == 0 ? std::pow(double(P), Sz.PExp)
+                                         : double(dimsProduct(P, Sz.GridDims, Sz.GridAxes)));
+    N = V <= 0 ? 0 : V >= 0x1p32 ? int64_t(1) << 32 : int64_t(std::llround(V));
+    break;
+  }
   }
   // At most 2^32 trips (a file's coefficients are bounded to 2^31; no loop runs more).
   return uint64_t(std::clamp<int64_t>(N, 0, int64_t(1) << 32));
@@ -383,7 +393,7 @@ bool TripExpr::mayBeZero() const {
   if (K == Log2 || K == Log2Ceil)
     return !(A >= 0 && B >= 1);
   return true; // Cyclic; TreeChildren: an odd rank has no child; HighTreeChildren: the last rank
-               // has none
+               // has none; Size: a small enough problem
 }
 
 std::string TripExpr::text() const {
@@ -404,6 +414,8 @@ std::string TripExpr::text() const {
   case HighTreeChildren:
     return "ceil(log2(P - r)) - bit_width(r), at least 0 (rank r's children in a binomial tree "
            "rooted at 0, children above their parent's bits)";
+  case Size:
+    return Sz.text() + " (from the problem size W)";
   case Cyclic: {
     if (GridDims == 0 && SConst == 1)
       return "rank r's of " + std::to_string(A) + " items dealt round-robin to the ranks";
@@ -442,14 +454,14 @@ void CommStructure::finishClasses() {
   });
 }
 
-uint32_t CommStructure::maxDist(int R, int P) const {
+uint32_t CommStructure::maxDist(int R, int P, double W) const {
   uint32_t Max = MaxDist;
   if (!LoopDist)
     return Max;
   uint64_t Trips = 0;
   for (const OpTemplate &Op : classOf(R, P).Ops) {
     if (Op.Ctl == OpTemplate::Control::LoopBegin)
-      Trips = Op.Trips.eval(R, P);
+      Trips = Op.Trips.eval(R, P, W);
     for (size_t K = 0; K < Op.DistTrip.size() && K < Op.Dist.size(); ++K) {
       const auto [PerTrip, PerTrips] = Op.DistTrip[K];
       const int64_t Last = std::max<int64_t>(Trips, 1) - 1;
@@ -551,7 +563,7 @@ bool SyntheticEventSource::next(Event &E) {
       // Before Trips moves on: the call before this loop may depend on the last loop's.
       if (Dynamic)
         Xs.Entry = callBefore(Pos);
-      Xs.Trips = Op.Trips.eval(R, P);
+      Xs.Trips = Op.Trips.eval(R, P, W);
       Xs.Trip = 0;
       Pos += Xs.Trips == 0 ? size_t(Op.Span) + 2 : 1; // no trip: past the body and its end
       return next(E);
@@ -1311,6 +1323,7 @@ bool sameShape(const Item &X, const Item &Y) {
 struct TripObs {
   int32_t R, P;
   uint64_t N;
+  double W; ///< the run's problem size
 };
 
 /// The first trip-count form that gives every observation: A * P + B or A * log2(P) + B
@@ -1324,7 +1337,7 @@ bool findTrips(const std::vector<TripObs> &Obs, TripExpr &Out) {
       Ps.push_back(O.P);
   auto Fits = [&](const TripExpr &E) {
     return std::all_of(Obs.begin(), Obs.end(),
-                       [&](const TripObs &O) { return E.eval(O.R, O.P) == O.N; });
+                       [&](const TripObs &O) { return E.eval(O.R, O.P, O.W) == O.N; });
   };
   if (Ps.size() >= 3)
     for (TripExpr::Kind K : {TripExpr::Linear, TripExpr::Log2, TripExpr::Log2Ceil}) {
@@ -1402,7 +1415,29 @@ bool findTrips(const std::vector<TripObs> &Obs, TripExpr &Out) {
       E.GridAxes = Axes;
       Found |= Cyclic(E);
     }
-  return Found;
+  if (Found)
+    return true;
+  // The problem size's: the same count on every rank of a run, Const + Coeff * W^a / P^b (a
+  // byte count's forms), and only from runs at two sizes or more: at one size a count that no
+  // form above gives stays refused.
+  std::vector<BytesObs> Bs;
+  bool Sizes = false;
+  for (const TripObs &O : Obs) {
+    Sizes |= O.W != Obs.front().W;
+    const auto Same = std::find_if(Bs.begin(), Bs.end(),
+                                   [&](const BytesObs &B) { return B.P == O.P && B.W == O.W; });
+    if (Same != Bs.end() && Same->V != O.N)
+      return false; // the count depends on the rank
+    if (Same == Bs.end())
+      Bs.push_back({double(O.P), O.W, O.N});
+  }
+  TripExpr Sz;
+  Sz.K = TripExpr::Size;
+  if (Sizes && findBytes(Bs, Sz.Sz) && Fits(Sz)) {
+    Out = Sz;
+    return true;
+  }
+  return false;
 }
 
 /// A class's members aligned: flat ops every member executes once, and loops whose trip counts
@@ -1444,7 +1479,7 @@ bool splitLoop(const Aligned::Loop &Whole, uint64_t M, const std::vector<Member>
   Chunks.assign(M, Aligned::Loop{});
   std::vector<TripObs> Obs;
   for (size_t I = 0; I < Ms.size(); ++I)
-    Obs.push_back({Ms[I].Rank, Ms[I].Run->Ranks, Whole.Trips[I] / M});
+    Obs.push_back({Ms[I].Rank, Ms[I].Run->Ranks, Whole.Trips[I] / M, Ms[I].Run->Size});
   for (Aligned::Loop &Ch : Chunks) {
     Ch.L = Whole.L;
     if (!findTrips(Obs, Ch.Count))
@@ -1479,6 +1514,19 @@ bool align(const std::vector<Member> &Ms, Aligned &Out, Refusal &Why) {
         if (X == nullptr || !sameShape(*X, *Body[J]))
           return C;
       }
+  };
+  // Body is K >= 2 copies of a shorter sequence.
+  auto Periodic = [](const std::vector<const Item *> &Body) {
+    for (size_t D = 1; D < Body.size(); ++D) {
+      if (Body.size() % D != 0)
+        continue;
+      bool Copies = true;
+      for (size_t J = D; J < Body.size() && Copies; ++J)
+        Copies = sameShape(*Body[J], *Body[J % D]);
+      if (Copies)
+        return true;
+    }
+    return false;
   };
   std::vector<TripObs> Obs;
   // Body as a loop from the members' current calls: every member repeats it some number of
@@ -1523,12 +1571,17 @@ bool align(const std::vector<Member> &Ms, Aligned &Out, Refusal &Why) {
       Obs.clear();
       uint64_t Most = 0, Least = UINT64_MAX;
       for (size_t I = 0; I < N; ++I) {
-        Obs.push_back({Ms[I].Rank, Ms[I].Run->Ranks, Reps[I] + Extra});
+        Obs.push_back({Ms[I].Rank, Ms[I].Run->Ranks, Reps[I] + Extra, Ms[I].Run->Size});
         Most = std::max(Most, Reps[I] + Extra);
         Least = std::min(Least, Reps[I] + Extra);
       }
       Aligned::Loop Lp;
       if (Most < 2 || !findTrips(Obs, Lp.Count))
+        continue;
+      // A count from the problem size over a body of repeated calls (two blocks a trip where
+      // every measured count of blocks was even) is left to the shorter body, tried later: at
+      // an odd count the longer one's trips would be fractional.
+      if (Lp.Count.K == TripExpr::Size && Periodic(Body))
         continue;
       Lp.L = L;
       for (const TripObs &O : Obs)
@@ -1609,6 +1662,34 @@ bool align(const std::vector<Member> &Ms, Aligned &Out, Refusal &Why) {
             Body.push_back(Out.Slots[K].Flat.front().It);
           Found = tryLoop(Body, Strict);
         }
+        // The loop may end a few calls before the members part: the call after it shares
+        // its site with the body's first (a helper both of a wavefront's sweeps call), so
+        // the members that left the loop kept step with the others for those calls. The
+        // body is then the L shared slots before them, which the cursors go back to; the
+        // earliest end first (a later one takes the next code's first calls into the body's
+        // last trip, and the loop after it then starts a trip short).
+        for (size_t Back = std::min<size_t>({L - 1, 12, SinceLoop >= L ? SinceLoop - L : 0});
+             !Found && Back >= 1; --Back) {
+          Body.clear();
+          for (size_t K = Out.Slots.size() - L - Back; K < Out.Slots.size() - Back; ++K)
+            Body.push_back(Out.Slots[K].Flat.front().It);
+          if (!sameShape(*Body.front(), *Out.Slots[Out.Slots.size() - Back].Flat.front().It))
+            continue; // the slots after it do not start another trip
+          std::vector<Aligned::Slot> Kept(std::make_move_iterator(Out.Slots.end() - Back),
+                                          std::make_move_iterator(Out.Slots.end()));
+          Out.Slots.resize(Out.Slots.size() - Back);
+          for (size_t &C : Cur)
+            C -= Back;
+          SinceLoop -= Back;
+          Found = tryLoop(Body, Strict);
+          if (!Found) {
+            for (Aligned::Slot &S : Kept)
+              Out.Slots.push_back(std::move(S));
+            for (size_t &C : Cur)
+              C += Back;
+            SinceLoop += Back;
+          }
+        }
         // Members with the same next L calls (the ranks of one run, in an SPMD program) offer
         // one body: it is tried once.
         std::vector<size_t> Tried;
@@ -1648,7 +1729,8 @@ bool align(const std::vector<Member> &Ms, Aligned &Out, Refusal &Why) {
                   " (event " + std::to_string(Cur[I]) +
                   "): the number of messages depends on the rank or the size in a way no rank "
                   "class or loop count (a linear or log2 function of P, items dealt "
-                  "round-robin to groups of ranks, a binomial tree's children) explains";
+                  "round-robin to groups of ranks, a binomial tree's children, a power of the "
+                  "problem size when runs at two sizes or more are given) explains";
     return false;
   }
 }

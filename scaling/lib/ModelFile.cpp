@@ -8,6 +8,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -112,6 +113,8 @@ std::string formatOp(const OpTemplate &Op) {
     const TripExpr &T = Op.Trips;
     S << "loop " << Op.Span << " " << int(T.K) << " " << T.SConst << " " << int(T.GridDims) << " "
       << int(T.GridAxes) << " " << T.A << " " << T.B;
+    if (T.K == TripExpr::Size) // the count, as a byte count is written
+      S << " " << bytesText(T.Sz);
     return S.str();
   }
   if (Op.Ctl == OpTemplate::Control::LoopEnd) {
@@ -185,9 +188,16 @@ bool parseOp(const std::string &Text, OpTemplate &Op) {
       return !(S >> Rest);
     }
     const int64_t Limit = int64_t(1) << 31;
-    if (!(S >> TK >> T.SConst >> Dims >> Axes >> T.A >> T.B) || (S >> Rest) || TK < 0 ||
-        TK > TripExpr::HighTreeChildren || !gridOk(Dims, Axes) || (Dims == 0 && T.SConst < 1) ||
-        T.A < -Limit || T.A > Limit || T.B < -Limit || T.B > Limit)
+    if (!(S >> TK >> T.SConst >> Dims >> Axes >> T.A >> T.B) || TK < 0 || TK > TripExpr::Size ||
+        !gridOk(Dims, Axes) || (Dims == 0 && T.SConst < 1) || T.A < -Limit || T.A > Limit ||
+        T.B < -Limit || T.B > Limit)
+      return false;
+    // A count from the problem size: COEFF:WEXP:PEXP[:CONST[:gD.AXES]], finite.
+    if (TK == TripExpr::Size &&
+        (!(S >> Rest) || !parseBytes(Rest, T.Sz) || !std::isfinite(T.Sz.Coeff) ||
+         !std::isfinite(T.Sz.WExp) || !std::isfinite(T.Sz.PExp) || !std::isfinite(T.Sz.Const)))
+      return false;
+    if (S >> Rest)
       return false;
     T.K = TripExpr::Kind(TK);
     T.GridDims = uint8_t(Dims);

@@ -152,13 +152,17 @@ struct SubComm {
 ///   ceil(log2(P - r)) - bit_width(r) and at least 0 (rank 0: ceil(log2(P))): the rounds mask
 ///   = 2^b(r), 2^(b(r) + 1), ... in which r sends to r + mask after it received from r -
 ///   highbit(r), while r + mask < P. A and B are unused.
+/// - Size: the same on every rank, Const + Coeff * W^a / P^b rounded (Sz, a byte count's forms):
+///   a loop over the blocks or rows of a problem of size W (`do k = 1, n / nb`), learnt only
+///   from base runs at two problem sizes or more.
 struct TripExpr {
-  enum Kind : uint8_t { Linear, Log2, Cyclic, Log2Ceil, TreeChildren, HighTreeChildren };
+  enum Kind : uint8_t { Linear, Log2, Cyclic, Log2Ceil, TreeChildren, HighTreeChildren, Size };
   Kind K = Linear;
   uint8_t GridDims = 0, GridAxes = 0; ///< Cyclic: S from MPI_Dims_create(P, GridDims)
   int32_t SConst = 1;                 ///< Cyclic: S when GridDims is 0
   int64_t A = 0, B = 0;               ///< Linear, Log2: the coefficients; Cyclic: C in A
-  uint64_t eval(int32_t R, int32_t P) const;
+  BytesExpr Sz;                       ///< Size: the count
+  uint64_t eval(int32_t R, int32_t P, double W) const;
   /// Whether some rank of some P >= 1 runs no trip (a linear or log2 count that grows from at
   /// least one at 1 rank never does: P - 1 and log2(P) do at 1 rank; a round-robin one does
   /// once P / S exceeds the items).
@@ -263,7 +267,7 @@ struct CommStructure {
   uint32_t MaxDist = 0;
   /// The largest Dist rank R of P ranks generates: MaxDist, or more where a completion's Dist
   /// grows with its loop's trips.
-  uint32_t maxDist(int R, int P) const;
+  uint32_t maxDist(int R, int P, double W) const;
   /// Some completion's Dist depends on its loop's trips (DistTrip): set by finishClasses.
   bool LoopDist = false;
   /// Some computation starts at the call generated last (FromRule::Dynamic): set by
@@ -321,7 +325,7 @@ class alignas(64) SyntheticEventSource : public estimator::EventSource {
 public:
   SyntheticEventSource(const CommStructure &S, int R, int P, double W)
       : Ops(&S.classOf(R, P).Ops), R(R), P(P), W(W),
-        StartsMask(std::bit_ceil(S.maxDist(R, P) + 1U) - 1), Dynamic(S.DynamicFrom) {
+        StartsMask(std::bit_ceil(S.maxDist(R, P, W) + 1U) - 1), Dynamic(S.DynamicFrom) {
     if (StartsMask >= NumInlineStarts)
       HeapStarts = std::make_unique<uint64_t[]>(size_t(StartsMask) + 1);
   }
