@@ -9,7 +9,10 @@ continue`), shift-exchange sends to (r + k) mod P and receives from (r - k) mod 
 .. P - 1 (a hand-written all-to-all), butterfly sums by recursive doubling (partner r xor 2^t)
 and waits in a dissemination barrier ((r + 2^t) mod P), log2(P) rounds each, treesum
 broadcasts and sums along the textbook's binomial tree (rank r receives from r - highbit(r),
-sends to r + 2^j for j from bit_width(r) where that is a rank); with --fortran,
+sends to r + 2^j for j from bit_width(r) where that is a rank), wavefront sweeps its n columns
+in blocks of 32, n / 32 pipelined messages a sweep (a loop whose trips follow the problem size,
+learnt from runs at n = 256 and 512 and checked at 16 ranks and n = 768, a size no base run
+had); with --fortran,
 f90-transpose deals 4 problems to pairs of ranks (`do k = group + 1, nprob, ngroups`) and
 f77-cg's rank 0 sums by hand over the other ranks (three `do k = 1, nproc - 1` loops a sum: a
 receive from k, a wait for it, a send to k), and f77-bintree sums to rank 0 and broadcasts back
@@ -76,7 +79,9 @@ def main():
                 ("butterfly", "CC=mpiete-cc", ["20000", "3"], 20000, "trips log2(P)", False,
                  True),
                 ("treesum", "CC=mpiete-cc", ["20000", "3"], 20000, "ceil(log2(P", False,
-                 False)]
+                 False),
+                ("wavefront", "CC=mpiete-cc", ["256", "256", "3", "32"], 256,
+                 "(from the problem size W)", False, False)]
     if a.fortran:
         programs += [("f90-transpose", "FC=mpiete-fc", ["32"], 32, "items dealt round-robin",
                       False, False),
@@ -96,6 +101,9 @@ def main():
         "messages": ("trips min(tz(r), ceil(log2(P - r)))", "receive from r + 2^t",
                      "send to r + 2^(n - 1 - t)", "send to r - lowbit(r)",
                      "receive from r - lowbit(r)")},
+                "wavefront": {
+        "sizes": [(["512", "512", "3", "32"], 512)], "counts": (2, 4, 8),
+        "checks": ((16, ["768", "768", "3", "32"], 768),)},
                 "treesum": {
         "counts": (2, 3, 4, 6, 8, 16), "checks": (12, 32),
         "verify": "tree broadcasts and sums: passed",
@@ -110,22 +118,24 @@ def main():
         run(["make", "-s", compiler], f"{name}: make {compiler}", cwd=src)
         app = os.path.join(src, name)
         runs = []
-        for n in counts:
-            t, m = os.path.join(src, f"t{n}"), os.path.join(src, f"m{n}.yaml")
-            run([mpiete, "probe-program", "-o", t, "-np", str(n), *over, "--launcher",
-                 a.mpiexec, app + ".trace"] + args, f"{name}: probe-program at {n}")
-            pout, _ = run([mpiete, "probe-compute", "-o", m, "-np", str(n), *over,
-                           "--launcher", a.mpiexec, app + ".timing"] + args,
-                          f"{name}: probe-compute at {n}")
-            if opts.get("verify", "") not in pout:
-                fails.append(f"{name}: the timing probe at {n} did not verify:\n{pout}")
-            runs += ["--run", f"{n}:{size}:{t}:{m}"]
+        for base_args, w in [(args, size)] + opts.get("sizes", []):
+            for n in counts:
+                t, m = os.path.join(src, f"t{n}-{w}"), os.path.join(src, f"m{n}-{w}.yaml")
+                run([mpiete, "probe-program", "-o", t, "-np", str(n), *over, "--launcher",
+                     a.mpiexec, app + ".trace"] + base_args, f"{name}: probe-program at {n}")
+                pout, _ = run([mpiete, "probe-compute", "-o", m, "-np", str(n), *over,
+                               "--launcher", a.mpiexec, app + ".timing"] + base_args,
+                              f"{name}: probe-compute at {n}")
+                if opts.get("verify", "") not in pout:
+                    fails.append(f"{name}: the timing probe at {n} did not verify:\n{pout}")
+                runs += ["--run", f"{n}:{w}:{t}:{m}"]
         check_args = []
-        for n in checks:
-            tc = os.path.join(src, f"t{n}")
+        for c in checks:
+            n, check_args_in, w = c if isinstance(c, tuple) else (c, args, size)
+            tc = os.path.join(src, f"c{n}-{w}")
             run([mpiete, "probe-program", "-o", tc, "-np", str(n), *over, "--launcher", a.mpiexec,
-                 app + ".trace"] + args, f"{name}: probe-program at {n}")
-            check_args += ["--check", f"{n}:{size}:{tc}"]
+                 app + ".trace"] + check_args_in, f"{name}: probe-program at {n}")
+            check_args += ["--check", f"{n}:{w}:{tc}"]
         model = os.path.join(src, "model.yaml")
         out, err = run([mpiete, "model"] + runs + ["-o", model] + check_args,
                        f"{name}: mpiete model --check {checks}")
@@ -143,7 +153,8 @@ def main():
             if not any(want in x for x in msgs):
                 fails.append(f"structure: {name}: no {want!r} in {msgs}")
         found = {g.group(1): g for g in CHECK.finditer(out)}
-        for n in checks:
+        for c in checks:
+            n = c[0] if isinstance(c, tuple) else c
             g = found.get(str(n))
             print(f"[check] {name}: {g.group(0) if g else out}")
             if not g or not (g.group(2) == g.group(3) and g.group(4) == g.group(5) == g.group(6)
