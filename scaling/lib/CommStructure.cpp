@@ -274,6 +274,10 @@ double divisor(double P, double PExp, uint8_t GridDims, uint8_t GridAxes) {
 
 } // namespace
 
+double BytesExpr::value(double P, double W) const {
+  return Const + Coeff * std::pow(W, WExp) / divisor(P, PExp, GridDims, GridAxes);
+}
+
 uint64_t BytesExpr::evalPower(double P, double W) const {
   // A replay evaluates each expression once per rank at one (P, W): the last answers, keyed
   // by every value they depend on, spare two pow calls per message.
@@ -288,8 +292,7 @@ uint64_t BytesExpr::evalPower(double P, double W) const {
     if (M.Coeff == Coeff && M.WExp == WExp && M.PExp == PExp && M.Const == Const && M.P == P &&
         M.W == W && M.GridDims == GridDims && M.GridAxes == GridAxes)
       return M.V;
-  const uint64_t V = uint64_t(
-      std::llround(Const + Coeff * std::pow(W, WExp) / divisor(P, PExp, GridDims, GridAxes)));
+  const uint64_t V = uint64_t(std::llround(value(P, W)));
   Last[Next++ % 8] = {Coeff, WExp, PExp, Const, P, W, GridDims, GridAxes, V};
   return V;
 }
@@ -375,10 +378,7 @@ uint64_t TripExpr::eval(int32_t R, int32_t P, double W) const {
   case Size: {
     // Rounded as a byte count is; below 0 (a constant term at a size far below the runs') no
     // trip.
-    const double V =
-        Sz.Const + Sz.Coeff * std::pow(W, Sz.WExp) /
-                       (Sz.GridDims == 0 ? std::pow(double(P), Sz.PExp)
-                                         : double(dimsProduct(P, Sz.GridDims, Sz.GridAxes)));
+    const double V = Sz.value(P, W);
     N = V <= 0 ? 0 : V >= 0x1p32 ? int64_t(1) << 32 : int64_t(std::llround(V));
     break;
   }

@@ -74,20 +74,65 @@ std::vector<MeasuredRun> measure(const Pattern &F, const std::vector<int> &Sizes
   return Runs;
 }
 
-void expectGenerated(const CommStructure &S, const Pattern &F, int P) {
+/// A pattern whose events depend on the problem size W as well.
+using SizedPattern = std::function<std::vector<Event>(int R, int P, double W)>;
+
+/// Every rank's generated stream at P ranks and size W is F's, event for event.
+void expectGeneratedAt(const CommStructure &S, const SizedPattern &F, int P, double W) {
   Event E;
   for (int R = 0; R < P; ++R) {
-    const std::vector<Event> Want = F(R, P);
-    SyntheticEventSource Gen(S, R, P, 1);
+    const std::vector<Event> Want = F(R, P, W);
+    SyntheticEventSource Gen(S, R, P, W);
     size_t K = 0;
     while (Gen.next(E)) {
-      ASSERT_LT(K, Want.size()) << "rank " << R << " of " << P;
-      ASSERT_TRUE(sameEvent(E, Want[K])) << "rank " << R << " of " << P << ", event " << K;
+      ASSERT_LT(K, Want.size()) << "rank " << R << " of " << P << " at " << W;
+      ASSERT_TRUE(sameEvent(E, Want[K]))
+          << "rank " << R << " of " << P << " at " << W << ", event " << K;
       ++K;
     }
     EXPECT_FALSE(Gen.failed());
-    EXPECT_EQ(K, Want.size()) << "rank " << R << " of " << P;
+    EXPECT_EQ(K, Want.size()) << "rank " << R << " of " << P << " at " << W;
   }
+}
+
+void expectGenerated(const CommStructure &S, const Pattern &F, int P) {
+  expectGeneratedAt(S, [&](int R, int Ranks, double) { return F(R, Ranks); }, P, 1);
+}
+
+/// A rank's blocking calls, each after the computation since the call before: a send completed
+/// without a status, or a receive completed with its source and tag.
+struct Calls {
+  std::vector<Event> Es;
+  uint64_t Req = 0;
+  BlockId Last = mpiete::ProgramStart;
+  void call(BlockId At, bool Send, int Peer, int32_t Tag, uint64_t Bytes) {
+    Es.push_back(Event::segment(Last, At));
+    if (Send) {
+      Es.push_back(Event::send(At, Peer, Tag, Bytes, ++Req));
+      Es.push_back(Event::completion(At, {{Req, NoStatus, NoStatus}}));
+    } else {
+      Es.push_back(Event::recv(At, Peer, Tag, Bytes, ++Req));
+      Es.push_back(Event::completion(At, {{Req, Peer, Tag}}));
+    }
+    Last = At;
+  }
+  /// The events, after a last computation and a send at Site(8) (MPI_Finalize's stand-in).
+  std::vector<Event> finish() {
+    Es.push_back(Event::segment(Last, Site(8)));
+    Es.push_back(Event::send(Site(8), 0, 1, 8, ++Req));
+    return std::move(Es);
+  }
+};
+
+/// The trips of a class's loops and the peers of its sends and receives, as text.
+void loopsAndPeers(const RankClass &C, std::vector<std::string> &Trips,
+                   std::vector<std::string> &Peers) {
+  for (const OpTemplate &Op : C.Ops)
+    if (Op.Ctl == OpTemplate::Control::LoopBegin)
+      Trips.push_back(Op.Trips.text());
+    else if (Op.Ctl == OpTemplate::Control::None &&
+             (Op.Proto.Kind == EventKind::SendStart || Op.Proto.Kind == EventKind::RecvStart))
+      Peers.push_back(Op.Peer.text());
 }
 
 /// The structure learnt from F at Sizes (empty, the failure reported, when refused).
@@ -317,42 +362,27 @@ TEST(LoopStructureTest, DoublingPeersAtFarTrips) {
 /// a rank receives from its parent, then sends to r + mask for its masks from the largest
 /// down, where that is a rank. Blocking sends and receives.
 std::vector<Event> bintree(int R, int P, int Steps) {
-  std::vector<Event> Es;
-  uint64_t Req = 0;
-  BlockId Last = mpiete::ProgramStart;
-  auto Call = [&](BlockId At, bool Send, int Peer, int32_t Tag) {
-    Es.push_back(Event::segment(Last, At));
-    if (Send) {
-      Es.push_back(Event::send(At, Peer, Tag, 32, ++Req));
-      Es.push_back(Event::completion(At, {{Req, NoStatus, NoStatus}}));
-    } else {
-      Es.push_back(Event::recv(At, Peer, Tag, 32, ++Req));
-      Es.push_back(Event::completion(At, {{Req, Peer, Tag}}));
-    }
-    Last = At;
-  };
+  Calls C;
   for (int Step = 0; Step < Steps; ++Step) {
     int Mask = 1;
     for (; Mask < P; Mask <<= 1) {
       if (R & Mask) {
-        Call(Site(2), true, R - Mask, 21);
+        C.call(Site(2), true, R - Mask, 21, 32);
         break;
       }
       if (R + Mask < P)
-        Call(Site(1), false, R + Mask, 21);
+        C.call(Site(1), false, R + Mask, 21, 32);
     }
     for (Mask = 1; Mask < P; Mask <<= 1)
       if (R & Mask) {
-        Call(Site(3), false, R - Mask, 22);
+        C.call(Site(3), false, R - Mask, 22, 32);
         break;
       }
     for (Mask >>= 1; Mask > 0; Mask >>= 1)
       if (R + Mask < P)
-        Call(Site(4), true, R + Mask, 22);
+        C.call(Site(4), true, R + Mask, 22, 32);
   }
-  Es.push_back(Event::segment(Last, Site(8)));
-  Es.push_back(Event::send(Site(8), 0, 1, 8, ++Req));
-  return Es;
+  return C.finish();
 }
 
 /// Learnt from 2, 3, 4, 6, 8 and 16 ranks (16: a rank with three children, which tells r +
@@ -367,12 +397,7 @@ TEST(LoopStructureTest, BinomialTreeChildrenAreTrailingZeros) {
   ASSERT_EQ(S.Classes.size(), 2u);
   EXPECT_EQ(S.Classes[0].K, RankClass::First);
   std::vector<std::string> Trips, Peers;
-  for (const OpTemplate &Op : S.Classes[1].Ops)
-    if (Op.Ctl == OpTemplate::Control::LoopBegin)
-      Trips.push_back(Op.Trips.text());
-    else if (Op.Ctl == OpTemplate::Control::None &&
-             (Op.Proto.Kind == EventKind::SendStart || Op.Proto.Kind == EventKind::RecvStart))
-      Peers.push_back(Op.Peer.text());
+  loopsAndPeers(S.Classes[1], Trips, Peers);
   ASSERT_EQ(Trips.size(), 4u); // two steps, a reduction's and a broadcast's loop each
   for (const std::string &T : Trips)
     EXPECT_EQ(T.substr(0, 31), "min(tz(r), ceil(log2(P - r))) (") << T;
@@ -411,28 +436,19 @@ TEST(LoopStructureTest, BinomialTreeChildrenAreTrailingZeros) {
 /// it starts at the call generated last (FromRule::Dynamic), and the members part after the
 /// first loop in different ways, which the alignment of the second explains.
 std::vector<Event> itemsThenTree(int R, int P) {
-  std::vector<Event> Es;
-  uint64_t Req = 0;
-  BlockId Last = mpiete::ProgramStart;
-  auto Call = [&](BlockId At, bool Send, int Peer) {
-    Es.push_back(Event::segment(Last, At));
-    Es.push_back(Send ? Event::send(At, Peer, 5, 16, ++Req) : Event::recv(At, Peer, 5, 16, ++Req));
-    Es.push_back(
-        Event::completion(At, {{Req, Send ? NoStatus : Peer, Send ? NoStatus : int32_t(5)}}));
-    Last = At;
-  };
+  Calls C;
   for (int Step = 0; Step < 2; ++Step) {
-    Call(Site(6), true, (R + 1) % P);
+    C.call(Site(6), true, (R + 1) % P, 5, 16);
     for (int Item = R; Item < 4; Item += P)
-      Call(Site(7), false, (R + P - 1) % P);
+      C.call(Site(7), false, (R + P - 1) % P, 5, 16);
     int Mask = 1;
     for (; Mask < P && !(R & Mask); Mask <<= 1)
       if (R + Mask < P)
-        Call(Site(1), false, R + Mask);
+        C.call(Site(1), false, R + Mask, 5, 16);
     if (R != 0)
-      Call(Site(2), true, R - Mask);
+      C.call(Site(2), true, R - Mask, 5, 16);
   }
-  return Es;
+  return std::move(C.Es);
 }
 
 TEST(LoopStructureTest, ComputationAfterALoopThatMayRunNoTripStartsAtTheLastCall) {
@@ -457,20 +473,7 @@ TEST(LoopStructureTest, ComputationAfterALoopThatMayRunNoTripStartsAtTheLastCall
 /// from the largest mask down with the directions swapped. Rank r's parent is r - highbit(r)
 /// and its children r + 2^j for j from bit_width(r) while that is a rank.
 std::vector<Event> hightree(int R, int P, int Steps) {
-  std::vector<Event> Es;
-  uint64_t Req = 0;
-  BlockId Last = mpiete::ProgramStart;
-  auto Call = [&](BlockId At, bool Send, int Peer, int32_t Tag) {
-    Es.push_back(Event::segment(Last, At));
-    if (Send) {
-      Es.push_back(Event::send(At, Peer, Tag, 24, ++Req));
-      Es.push_back(Event::completion(At, {{Req, NoStatus, NoStatus}}));
-    } else {
-      Es.push_back(Event::recv(At, Peer, Tag, 24, ++Req));
-      Es.push_back(Event::completion(At, {{Req, Peer, Tag}}));
-    }
-    Last = At;
-  };
+  Calls C;
   int Top = 1;
   while (Top * 2 < P)
     Top *= 2;
@@ -478,21 +481,19 @@ std::vector<Event> hightree(int R, int P, int Steps) {
     for (int Mask = 1; Mask < P; Mask <<= 1)
       if (R < Mask) {
         if (R + Mask < P)
-          Call(Site(1), true, R + Mask, 31);
+          C.call(Site(1), true, R + Mask, 31, 24);
       } else if (R < 2 * Mask) {
-        Call(Site(2), false, R - Mask, 31);
+        C.call(Site(2), false, R - Mask, 31, 24);
       }
     for (int Mask = P > 1 ? Top : 0; Mask > 0; Mask >>= 1)
       if (R < Mask) {
         if (R + Mask < P)
-          Call(Site(3), false, R + Mask, 32);
+          C.call(Site(3), false, R + Mask, 32, 24);
       } else if (R < 2 * Mask) {
-        Call(Site(4), true, R - Mask, 32);
+        C.call(Site(4), true, R - Mask, 32, 24);
       }
   }
-  Es.push_back(Event::segment(Last, Site(8)));
-  Es.push_back(Event::send(Site(8), 0, 1, 8, ++Req));
-  return Es;
+  return C.finish();
 }
 
 /// Learnt from 2, 3, 4, 6, 8 and 16 ranks: rank 0 apart, a rank receives from r - highbit(r),
@@ -506,12 +507,7 @@ TEST(LoopStructureTest, TextbookTreeChildrenAreAboveTheRanksBits) {
   ASSERT_EQ(S.Classes.size(), 2u);
   EXPECT_EQ(S.Classes[0].K, RankClass::First);
   std::vector<std::string> Trips, Peers;
-  for (const OpTemplate &Op : S.Classes[1].Ops)
-    if (Op.Ctl == OpTemplate::Control::LoopBegin)
-      Trips.push_back(Op.Trips.text());
-    else if (Op.Ctl == OpTemplate::Control::None &&
-             (Op.Proto.Kind == EventKind::SendStart || Op.Proto.Kind == EventKind::RecvStart))
-      Peers.push_back(Op.Peer.text());
+  loopsAndPeers(S.Classes[1], Trips, Peers);
   ASSERT_EQ(Trips.size(), 4u) << ::testing::PrintToString(Peers);
   for (const std::string &T : Trips)
     EXPECT_EQ(T.substr(0, 34), "ceil(log2(P - r)) - bit_width(r), ") << T;
@@ -543,26 +539,16 @@ TEST(LoopStructureTest, TextbookTreeChildrenAreAboveTheRanksBits) {
 /// from r - 1, computes and sends its own to r + 1 (the line's ends skip theirs). The loop's
 /// trips follow the problem size, the same on every rank.
 std::vector<Event> blocks(int R, int P, double W) {
-  std::vector<Event> Es;
-  uint64_t Req = 0;
-  BlockId Last = mpiete::ProgramStart;
-  auto Call = [&](BlockId At, bool Send, int Peer) {
-    Es.push_back(Event::segment(Last, At));
-    Es.push_back(Send ? Event::send(At, Peer, 9, 8 * 16, ++Req)
-                      : Event::recv(At, Peer, 9, 8 * 16, ++Req));
-    Es.push_back(
-        Event::completion(At, {{Req, Send ? NoStatus : Peer, Send ? NoStatus : int32_t(9)}}));
-    Last = At;
-  };
-  Call(Site(6), true, (R + 1) % P);
+  Calls C;
+  C.call(Site(6), true, (R + 1) % P, 9, 8 * 16);
   for (int K = 0; K < int(W) / (16 * P); ++K) {
     if (R > 0)
-      Call(Site(1), false, R - 1);
+      C.call(Site(1), false, R - 1, 9, 8 * 16);
     if (R < P - 1)
-      Call(Site(2), true, R + 1);
+      C.call(Site(2), true, R + 1, 9, 8 * 16);
   }
-  Call(Site(7), false, (R + P - 1) % P);
-  return Es;
+  C.call(Site(7), false, (R + P - 1) % P, 9, 8 * 16);
+  return std::move(C.Es);
 }
 
 std::vector<MeasuredRun> measureAt(const std::function<std::vector<Event>(int, int, double)> &F,
@@ -602,20 +588,8 @@ TEST(LoopStructureTest, TripsFromTheProblemSize) {
   const ScalingModelFile G = throughTheFile(S, Text);
   for (const CommStructure *Each : std::vector<const CommStructure *>{&S, &G.Learnt})
     for (double W : {1536.0, 2560.0, 4096.0})
-      for (int P : {16, 32}) {
-        Event E;
-        for (int R = 0; R < P; ++R) {
-          const std::vector<Event> Want = blocks(R, P, W);
-          SyntheticEventSource Gen(*Each, R, P, W);
-          size_t K = 0;
-          while (Gen.next(E)) {
-            ASSERT_LT(K, Want.size()) << "rank " << R << " of " << P << " at " << W;
-            ASSERT_TRUE(sameEvent(E, Want[K])) << "rank " << R << " of " << P << " at " << W;
-            ++K;
-          }
-          EXPECT_EQ(K, Want.size()) << "rank " << R << " of " << P << " at " << W;
-        }
-      }
+      for (int P : {16, 32})
+        expectGeneratedAt(*Each, blocks, P, W);
   // A count that depends on the rank as well as the size is none of the forms.
   auto Skewed = [](int R, int P, double W) { return blocks(R, P, W * (R % 2 ? 2 : 1)); };
   CommStructure T;
@@ -628,18 +602,10 @@ TEST(LoopStructureTest, TripsFromTheProblemSize) {
 /// member whose forward sweep ended keeps step with one still in it for the next receive: the
 /// members part a call after the loop's end, and the loop is found by going back to it.
 std::vector<Event> sweeps(int R, int P, double W) {
-  std::vector<Event> Es;
-  uint64_t Req = 0;
-  BlockId Last = mpiete::ProgramStart;
+  Calls C;
   auto Call = [&](BlockId At, bool Send, int Peer) {
-    if (Peer < 0 || Peer >= P)
-      return;
-    Es.push_back(Event::segment(Last, At));
-    Es.push_back(Send ? Event::send(At, Peer, 3, 512, ++Req)
-                      : Event::recv(At, Peer, 3, 512, ++Req));
-    Es.push_back(
-        Event::completion(At, {{Req, Send ? NoStatus : Peer, Send ? NoStatus : int32_t(3)}}));
-    Last = At;
+    if (Peer >= 0 && Peer < P)
+      C.call(At, Send, Peer, 3, 512);
   };
   for (int Step = 0; Step < 3; ++Step) {
     for (int K = 0; K < int(W) / 64; ++K) {
@@ -651,9 +617,7 @@ std::vector<Event> sweeps(int R, int P, double W) {
       Call(Site(3), true, R - 1);
     }
   }
-  Es.push_back(Event::segment(Last, Site(8)));
-  Es.push_back(Event::send(Site(8), 0, 1, 8, ++Req));
-  return Es;
+  return C.finish();
 }
 
 TEST(LoopStructureTest, ALoopEndsBeforeTheMembersPart) {
@@ -664,20 +628,8 @@ TEST(LoopStructureTest, ALoopEndsBeforeTheMembersPart) {
     for (const OpTemplate &Op : C.Ops)
       if (Op.Ctl == OpTemplate::Control::LoopBegin)
         EXPECT_EQ(Op.Trips.text(), "0.015625 * W^1 (from the problem size W)");
-  for (auto [P, W] : {std::pair{16, 1536.0}, std::pair{12, 2560.0}, std::pair{3, 320.0}}) {
-    Event E;
-    for (int R = 0; R < P; ++R) {
-      const std::vector<Event> Want = sweeps(R, P, W);
-      SyntheticEventSource Gen(S, R, P, W);
-      size_t K = 0;
-      while (Gen.next(E)) {
-        ASSERT_LT(K, Want.size()) << "rank " << R << " of " << P << " at " << W;
-        ASSERT_TRUE(sameEvent(E, Want[K])) << "rank " << R << " of " << P << " at " << W;
-        ++K;
-      }
-      EXPECT_EQ(K, Want.size()) << "rank " << R << " of " << P << " at " << W;
-    }
-  }
+  for (auto [P, W] : {std::pair{16, 1536.0}, std::pair{12, 2560.0}, std::pair{3, 320.0}})
+    expectGeneratedAt(S, sweeps, P, W);
 }
 
 /// The Size form in the model file: COEFF:WEXP:PEXP[:CONST] after the loop's fields.

@@ -107,6 +107,9 @@ struct BytesExpr {
       return uint64_t(Coeff);
     return evalPower(P, W);
   }
+  /// Const + Coeff * W^WExp / divisor, before rounding (a trip count from the size rounds it
+  /// its own way: below 0 is no trip).
+  double value(double P, double W) const;
   std::string text() const;
 
 private:
