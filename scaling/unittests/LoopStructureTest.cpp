@@ -385,6 +385,26 @@ std::vector<Event> bintree(int R, int P, int Steps) {
   return C.finish();
 }
 
+/// A tree learnt from 2, 3, 4, 6, 8 and 16 ranks (S) generates exactly at 12, 31, 64 and 100
+/// ranks, also through the model file; learnt from powers of two only, exactly at 32 and 64,
+/// and it is bound to powers of two (refused at 48).
+void expectTreeExtrapolates(const CommStructure &S, const Pattern &F) {
+  for (int P : {12, 31, 64, 100})
+    expectGenerated(S, F, P);
+  BlockId At = 0;
+  EXPECT_EQ(unmeasuredRankCount(S, {2, 3, 4, 6, 8, 16}, 100, At), "");
+  std::string Text;
+  const ScalingModelFile G = throughTheFile(S, Text);
+  expectGenerated(G.Learnt, F, 100);
+
+  const CommStructure Pow = learnt(F, {2, 4, 8, 16});
+  for (int P : {32, 64})
+    expectGenerated(Pow, F, P);
+  std::string What;
+  ASSERT_TRUE(Pow.powerOfTwoOnly(At, What));
+  EXPECT_NE(unmeasuredRankCount(Pow, {2, 4, 8, 16}, 48, At), "");
+}
+
 /// Learnt from 2, 3, 4, 6, 8 and 16 ranks (16: a rank with three children, which tells r +
 /// 2^t from r + 1 + t), rank 0 apart: the other ranks' receives from their
 /// children are a loop of min(tz(r), ceil(log2(P - r))) trips to r + 2^t, their send to the
@@ -412,21 +432,9 @@ TEST(LoopStructureTest, BinomialTreeChildrenAreTrailingZeros) {
       EXPECT_EQ(Op.Trips.K, TripExpr::Log2Ceil);
     }
   }
-  for (int P : {12, 31, 64, 100})
-    expectGenerated(S, F, P);
+  expectTreeExtrapolates(S, F);
   BlockId At = 0;
-  EXPECT_EQ(unmeasuredRankCount(S, {2, 3, 4, 6, 8, 16}, 100, At), "");
-  std::string Text;
-  const ScalingModelFile G = throughTheFile(S, Text);
-  expectGenerated(G.Learnt, F, 100);
-
-  const CommStructure Pow = learnt(F, {2, 4, 8, 16});
-  for (int P : {32, 64})
-    expectGenerated(Pow, F, P);
-  std::string What;
-  ASSERT_TRUE(Pow.powerOfTwoOnly(At, What));
-  EXPECT_NE(unmeasuredRankCount(Pow, {2, 4, 8, 16}, 48, At), "");
-  EXPECT_EQ(unmeasuredRankCount(Pow, {2, 4, 8, 16}, 64, At), "");
+  EXPECT_EQ(unmeasuredRankCount(learnt(F, {2, 4, 8, 16}), {2, 4, 8, 16}, 64, At), "");
 }
 
 /// Two loops back to back whose trips vary independently: C = 4 items dealt round-robin to the
@@ -518,20 +526,7 @@ TEST(LoopStructureTest, TextbookTreeChildrenAreAboveTheRanksBits) {
         "parent's bits)"})
     EXPECT_NE(std::find(Peers.begin(), Peers.end(), Want), Peers.end())
         << Want << " in " << ::testing::PrintToString(Peers);
-  for (int P : {12, 31, 64, 100})
-    expectGenerated(S, F, P);
-  BlockId At = 0;
-  EXPECT_EQ(unmeasuredRankCount(S, {2, 3, 4, 6, 8, 16}, 100, At), "");
-  std::string Text;
-  const ScalingModelFile G = throughTheFile(S, Text);
-  expectGenerated(G.Learnt, F, 100);
-
-  const CommStructure Pow = learnt(F, {2, 4, 8, 16});
-  for (int P : {32, 64})
-    expectGenerated(Pow, F, P);
-  std::string What;
-  ASSERT_TRUE(Pow.powerOfTwoOnly(At, What));
-  EXPECT_NE(unmeasuredRankCount(Pow, {2, 4, 8, 16}, 48, At), "");
+  expectTreeExtrapolates(S, F);
 }
 
 /// A pipeline over the blocks of the problem, as a wavefront sweeps its columns in blocks of
