@@ -112,7 +112,13 @@ def main():
     for r in traced:
         units = [1 + (7 * k) % 10 for k, w in enumerate(dests) if w == r]
         ratios = [t / u for t, u in zip(series[r][1], units)]
-        if len(ratios) != traced[r] or max(ratios) > 3 * min(ratios):
+        # A task's time over its size is the same for every task; a loaded host (CI runs two
+        # tests at once) may stretch one or two of them, so up to one in eight may stray. Times
+        # that were a per-rank mean would put every task of size 1 and 2 (a fifth of the tasks)
+        # more than three times off the median.
+        mid = sorted(ratios)[len(ratios) // 2] if ratios else 0
+        astray = [x for x in ratios if x > 3 * mid or 3 * x < mid]
+        if len(ratios) != traced[r] or len(astray) > max(1, len(ratios) // 8):
             fail(f"worker {r}'s task times {series[r][1]} are not its traced tasks' sizes {units}")
 
     # 2b. Timing data taken in the token's order (no --program) is re-simulated too, with a
