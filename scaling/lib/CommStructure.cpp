@@ -345,6 +345,28 @@ std::string SubComm::text() const {
   return K == Block ? "blocks of " + S + " consecutive ranks" : "every " + S + "-th rank";
 }
 
+int64_t TripExpr::share(int64_t C, int64_t Groups, int64_t G, Deal D) {
+  if (C <= 0 || Groups < 1 || G < 0 || G >= Groups)
+    return 0;
+  switch (D) {
+  case RoundRobin:
+    return C / Groups + (G < C % Groups ? 1 : 0);
+  case Blocks: {
+    const int64_t B = (C + Groups - 1) / Groups;
+    return std::clamp<int64_t>(C - G * B, 0, B);
+  }
+  case LastTakesRest:
+    return C / Groups + (G == Groups - 1 ? C % Groups : 0);
+  }
+  return 0;
+}
+
+/// Rounded as a byte count is; below 0 (a constant term at a size far below the runs') none.
+static int64_t sizeCount(const BytesExpr &Sz, int32_t P, double W) {
+  const double V = Sz.value(P, W);
+  return V <= 0 ? 0 : V >= 0x1p32 ? int64_t(1) << 32 : int64_t(std::llround(V));
+}
+
 uint64_t TripExpr::eval(int32_t R, int32_t P, double W) const {
   int64_t N = 0;
   switch (K) {
@@ -375,11 +397,12 @@ uint64_t TripExpr::eval(int32_t R, int32_t P, double W) const {
             ? int64_t(std::bit_width(uint32_t(P - R - 1))) - int64_t(std::bit_width(uint32_t(R)))
             : 0;
     break;
-  case Size: {
-    // Rounded as a byte count is; below 0 (a constant term at a size far below the runs') no
-    // trip.
-    const double V = Sz.value(P, W);
-    N = V <= 0 ? 0 : V >= 0x1p32 ? int64_t(1) << 32 : int64_t(std::llround(V));
+  case Size:
+    N = sizeCount(Sz, P, W);
+    break;
+  case Dealt: {
+    const int64_t S = GridDims == 0 ? std::max(SConst, 1) : dimsProduct(P, GridDims, GridAxes);
+    N = share(sizeCount(Sz, P, W), std::max<int64_t>(P / S, 1), R / S, Deal(A));
     break;
   }
   }
@@ -416,6 +439,23 @@ std::string TripExpr::text() const {
            "rooted at 0, children above their parent's bits)";
   case Size:
     return Sz.text() + " (from the problem size W)";
+  case Dealt: {
+    const std::string S =
+        GridDims == 0 ? std::to_string(SConst) : "(" + dimsText(GridDims, GridAxes) + ")";
+    const std::string Whose = S == "1" ? "rank r's" : "group r / " + S + "'s",
+                      Groups = S == "1"
+                                   ? "the P ranks"
+                                   : "the G = P / " + S + " groups of " + S + " consecutive ranks",
+                      Items =
+                          "C = " + Sz.text() + (Sz.WExp == 0 ? "" : " (from the problem size W)");
+    if (A == Blocks)
+      return Whose + " block of " + Items + " items in blocks of ceil(C / " +
+             (S == "1" ? "P" : "G") + ") over " + Groups;
+    if (A == LastTakesRest)
+      return Whose + " share of " + Items + " items split evenly over " + Groups +
+             ", the remainder to the last";
+    return Whose + " share of " + Items + " items dealt round-robin to " + Groups;
+  }
   case Cyclic: {
     if (GridDims == 0 && SConst == 1)
       return "rank r's of " + std::to_string(A) + " items dealt round-robin to the ranks";
@@ -1326,6 +1366,86 @@ struct TripObs {
   double W; ///< the run's problem size
 };
 
+/// Items dealt to groups of consecutive ranks (TripExpr::Dealt): at each size measured, the
+/// item count C that every observation there pins (searched in the window the largest count
+/// bounds: it is at least floor(C / G) and at most floor(C / G) + G - 1), then C's form over
+/// the sizes (a byte count's, at P = 1). Round-robin first, then blocks, then the rest to the
+/// last; of the group sizes that fit, as for Cyclic, the one with the fewest items. False when
+/// no way gives every observation.
+bool findDealt(const std::vector<TripObs> &Obs, TripExpr &Out) {
+  std::vector<double> Ws;
+  for (const TripObs &O : Obs)
+    if (std::find(Ws.begin(), Ws.end(), O.W) == Ws.end())
+      Ws.push_back(O.W);
+  // S at O's rank count; 0 when it does not divide it.
+  auto Step = [](const TripExpr &E, const TripObs &O) -> int64_t {
+    const int64_t S = E.GridDims == 0 ? E.SConst : dimsProduct(O.P, E.GridDims, E.GridAxes);
+    return S >= 1 && O.P % S == 0 ? S : 0;
+  };
+  if (Obs.empty())
+    return false;
+  bool Found = false;
+  int64_t Fewest = 0; // Out's items at the first size
+  auto Try = [&](TripExpr E) {
+    if (std::any_of(Obs.begin(), Obs.end(), [&](const TripObs &O) { return Step(E, O) == 0; }))
+      return;
+    std::vector<BytesObs> Items;
+    for (double W : Ws) {
+      const TripObs *Big = nullptr;
+      for (const TripObs &O : Obs)
+        if (O.W == W && (Big == nullptr || O.N > Big->N))
+          Big = &O;
+      const int64_t G = Big->P / Step(E, *Big), N = int64_t(Big->N);
+      const int64_t Lo = std::max<int64_t>(0, G * (N - G + 1)), Hi = G * (N + 1);
+      if (Hi - Lo > (int64_t(1) << 16))
+        return;
+      int64_t Pinned = -1;
+      for (int64_t C = Lo; C <= Hi; ++C) {
+        const bool All = std::all_of(Obs.begin(), Obs.end(), [&](const TripObs &O) {
+          const int64_t S = Step(E, O);
+          return O.W != W ||
+                 TripExpr::share(C, O.P / S, O.R / S, TripExpr::Deal(E.A)) == int64_t(O.N);
+        });
+        if (!All)
+          continue;
+        if (Pinned >= 0)
+          return; // C not pinned by the runs: not guessed
+        Pinned = C;
+      }
+      if (Pinned < 0)
+        return;
+      Items.push_back({1.0, W, uint64_t(Pinned)});
+    }
+    if (!findBytes(Items, E.Sz) || (Found && Fewest <= int64_t(Items.front().V)))
+      return;
+    if (!std::all_of(Obs.begin(), Obs.end(),
+                     [&](const TripObs &O) { return E.eval(O.R, O.P, O.W) == O.N; }))
+      return;
+    Out = E;
+    Found = true;
+    Fewest = int64_t(Items.front().V);
+  };
+  for (TripExpr::Deal D : {TripExpr::RoundRobin, TripExpr::Blocks, TripExpr::LastTakesRest}) {
+    TripExpr E;
+    E.K = TripExpr::Dealt;
+    E.A = D;
+    for (int32_t S = 1; S <= 16; ++S) {
+      E.SConst = S;
+      Try(E);
+    }
+    E.SConst = 1;
+    for (uint8_t Dims : {2, 3})
+      for (uint8_t Axes = 1; Axes < (1u << Dims); ++Axes) {
+        E.GridDims = Dims;
+        E.GridAxes = Axes;
+        Try(E);
+      }
+    if (Found)
+      return true;
+  }
+  return false;
+}
+
 /// The first trip-count form that gives every observation: A * P + B or A * log2(P) + B
 /// (three rank counts or more, integer coefficients), then C items dealt round-robin to groups
 /// of S ranks (S a constant dividing every P, then MPI_Dims_create factors), C determined by the
@@ -1421,23 +1541,23 @@ bool findTrips(const std::vector<TripObs> &Obs, TripExpr &Out) {
   // byte count's forms), and only from runs at two sizes or more: at one size a count that no
   // form above gives stays refused.
   std::vector<BytesObs> Bs;
-  bool Sizes = false;
+  bool Sizes = false, ByRank = false;
   for (const TripObs &O : Obs) {
     Sizes |= O.W != Obs.front().W;
     const auto Same = std::find_if(Bs.begin(), Bs.end(),
                                    [&](const BytesObs &B) { return B.P == O.P && B.W == O.W; });
-    if (Same != Bs.end() && Same->V != O.N)
-      return false; // the count depends on the rank
+    ByRank |= Same != Bs.end() && Same->V != O.N;
     if (Same == Bs.end())
       Bs.push_back({double(O.P), O.W, O.N});
   }
   TripExpr Sz;
   Sz.K = TripExpr::Size;
-  if (Sizes && findBytes(Bs, Sz.Sz) && Fits(Sz)) {
+  if (!ByRank && Sizes && findBytes(Bs, Sz.Sz) && Fits(Sz)) {
     Out = Sz;
     return true;
   }
-  return false;
+  // Last, a count of the rank and the size together: a share of items dealt to the ranks.
+  return findDealt(Obs, Out);
 }
 
 /// A class's members aligned: flat ops every member executes once, and loops whose trip counts
@@ -1581,7 +1701,7 @@ bool align(const std::vector<Member> &Ms, Aligned &Out, Refusal &Why) {
       // A count from the problem size over a body of repeated calls (two blocks a trip where
       // every measured count of blocks was even) is left to the shorter body, tried later: at
       // an odd count the longer one's trips would be fractional.
-      if (Lp.Count.K == TripExpr::Size && Periodic(Body))
+      if ((Lp.Count.K == TripExpr::Size || Lp.Count.K == TripExpr::Dealt) && Periodic(Body))
         continue;
       Lp.L = L;
       for (const TripObs &O : Obs)

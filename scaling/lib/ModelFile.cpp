@@ -113,7 +113,8 @@ std::string formatOp(const OpTemplate &Op) {
     const TripExpr &T = Op.Trips;
     S << "loop " << Op.Span << " " << int(T.K) << " " << T.SConst << " " << int(T.GridDims) << " "
       << int(T.GridAxes) << " " << T.A << " " << T.B;
-    if (T.K == TripExpr::Size) // the count, as a byte count is written
+    if (T.K == TripExpr::Size || T.K == TripExpr::Dealt) // the count or the items, as a byte
+                                                         // count is written
       S << " " << bytesText(T.Sz);
     return S.str();
   }
@@ -188,12 +189,14 @@ bool parseOp(const std::string &Text, OpTemplate &Op) {
       return !(S >> Rest);
     }
     const int64_t Limit = int64_t(1) << 31;
-    if (!(S >> TK >> T.SConst >> Dims >> Axes >> T.A >> T.B) || TK < 0 || TK > TripExpr::Size ||
+    if (!(S >> TK >> T.SConst >> Dims >> Axes >> T.A >> T.B) || TK < 0 || TK > TripExpr::Dealt ||
+        (TK == TripExpr::Dealt && (T.A < 0 || T.A > TripExpr::LastTakesRest)) ||
         !gridOk(Dims, Axes) || (Dims == 0 && T.SConst < 1) || T.A < -Limit || T.A > Limit ||
         T.B < -Limit || T.B > Limit)
       return false;
-    // A count from the problem size: COEFF:WEXP:PEXP[:CONST[:gD.AXES]], finite.
-    if (TK == TripExpr::Size &&
+    // A count from the problem size, or the items dealt: COEFF:WEXP:PEXP[:CONST[:gD.AXES]],
+    // finite.
+    if ((TK == TripExpr::Size || TK == TripExpr::Dealt) &&
         (!(S >> Rest) || !parseBytes(Rest, T.Sz) || !std::isfinite(T.Sz.Coeff) ||
          !std::isfinite(T.Sz.WExp) || !std::isfinite(T.Sz.PExp) || !std::isfinite(T.Sz.Const)))
       return false;

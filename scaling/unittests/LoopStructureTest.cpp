@@ -627,6 +627,125 @@ TEST(LoopStructureTest, ALoopEndsBeforeTheMembersPart) {
     expectGeneratedAt(S, sweeps, P, W);
 }
 
+/// A line solve along x pipelined row by row, on a d0 x d1 grid of MPI_Dims_create(P, 2) in
+/// row-major order (rank r at process row r / d1): the W rows are dealt to the process rows
+/// (`nloc = n / d0 + (prow < mod(n, d0))`), and for each of its rows a rank receives the
+/// row's coefficients from its west neighbour and sends its own east, then the back
+/// substitution goes west, the row's ring periodic. The trips depend on the rank and the size
+/// together wherever d0 does not divide W.
+std::vector<Event> linesweep(int R, int P, double W) {
+  const std::vector<int> D = dimsCreate(P, 2);
+  const int Row = R / D[1], Col = R % D[1], N = int(W);
+  const int East = Row * D[1] + (Col + 1) % D[1], West = Row * D[1] + (Col + D[1] - 1) % D[1];
+  const int Rows = N / D[0] + (Row < N % D[0] ? 1 : 0);
+  Calls C;
+  C.call(Site(6), true, (R + 1) % P, 9, 64);
+  for (int Step = 0; Step < 2; ++Step) {
+    for (int K = 0; K < Rows; ++K) {
+      C.call(Site(1), false, West, 4, 16);
+      C.call(Site(2), true, East, 4, 16);
+    }
+    for (int K = 0; K < Rows; ++K) {
+      C.call(Site(3), false, East, 5, 8);
+      C.call(Site(4), true, West, 5, 8);
+    }
+  }
+  return C.finish();
+}
+
+/// Learnt from 2, 4, 8 and 16 ranks at W = 250 and 390 (rows over 2 and 4 process rows, the
+/// remainder 2 on the first): each loop's trips are the process row's share of W rows dealt
+/// round-robin to the d0 process rows (groups of d1 consecutive ranks), and the structure
+/// generates exactly at 12, 32 and 64 ranks and at sizes no base run had, through the model
+/// file too. From one size the rows are a constant, and at another size the count is wrong.
+TEST(LoopStructureTest, RowsDealtToProcessRowsFollowTheSize) {
+  CommStructure S;
+  Refusal Why;
+  ASSERT_TRUE(learnStructure(measureAt(linesweep, {2, 4, 8, 16}, {251, 389}), S, Why))
+      << Why.Message;
+  std::vector<std::string> Trips, Peers;
+  for (const RankClass &C : S.Classes)
+    loopsAndPeers(C, Trips, Peers);
+  ASSERT_EQ(Trips.size(), 4u);
+  for (const std::string &T : Trips)
+    EXPECT_EQ(T, "group r / (d1 of Dims_create(P, 2))'s share of C = 1 * W^1 (from the problem "
+                 "size W) items dealt round-robin to the G = P / (d1 of Dims_create(P, 2)) groups "
+                 "of (d1 of Dims_create(P, 2)) consecutive ranks");
+  std::string Text;
+  const ScalingModelFile G = throughTheFile(S, Text);
+  EXPECT_NE(Text.find("loop 6 7 1 2 2 0 0 1:1:0"), std::string::npos) << Text;
+  for (const CommStructure *Each : std::vector<const CommStructure *>{&S, &G.Learnt})
+    for (double W : {250.0, 501.0, 1003.0})
+      for (int P : {12, 32, 64})
+        expectGeneratedAt(*Each, linesweep, P, W);
+  // From W = 251 alone, rank 0 of 8 generates 251's rows at W = 389 too.
+  CommStructure One;
+  ASSERT_TRUE(learnStructure(measureAt(linesweep, {2, 4, 8, 16}, {251}), One, Why));
+  SyntheticEventSource Gen(One, 0, 8, 389);
+  size_t Count = 0;
+  for (Event E; Gen.next(E);)
+    ++Count;
+  EXPECT_EQ(Count, linesweep(0, 8, 251).size());
+  EXPECT_NE(Count, linesweep(0, 8, 389).size());
+}
+
+/// Items in blocks of ceil(C / P) (`nb = (n + np - 1) / np`, the last ranks short or empty) and
+/// the remainder on the last rank (`if (me == np - 1) nloc = nloc + mod(n, np)`): a rank sends
+/// each of its items to its successor. Learnt from 2, 3, 4 and 8 ranks at W = 60 and 100; at 16
+/// ranks and W = 250 the blocks leave ranks 15's share short (250 = 15 x 16 + 10), at 7 ranks
+/// and W = 20 the last rank empty.
+std::vector<Event> shares(int R, int P, double W, TripExpr::Deal D) {
+  Calls C;
+  C.call(Site(6), true, (R + 1) % P, 9, 64);
+  for (int64_t K = 0; K < TripExpr::share(int64_t(W), P, R, D); ++K)
+    C.call(Site(2), true, (R + 1) % P, 4, 800);
+  C.call(Site(7), false, (R + P - 1) % P, 9, 64);
+  return C.finish();
+}
+
+TEST(LoopStructureTest, BlocksAndTheRestToTheLastFollowTheSize) {
+  for (TripExpr::Deal D : {TripExpr::Blocks, TripExpr::LastTakesRest}) {
+    const SizedPattern F = [D](int R, int P, double W) { return shares(R, P, W, D); };
+    CommStructure S;
+    Refusal Why;
+    ASSERT_TRUE(learnStructure(measureAt(F, {2, 3, 4, 8}, {60, 100}), S, Why)) << Why.Message;
+    const OpTemplate *Loop = loopOf(S);
+    ASSERT_NE(Loop, nullptr);
+    EXPECT_EQ(Loop->Trips.K, TripExpr::Dealt);
+    EXPECT_EQ(Loop->Trips.A, D);
+    std::string Text;
+    const ScalingModelFile G = throughTheFile(S, Text);
+    for (const CommStructure *Each : std::vector<const CommStructure *>{&S, &G.Learnt})
+      for (auto [P, W] : {std::pair{16, 250.0}, std::pair{7, 20.0}, std::pair{64, 1000.0}})
+        expectGeneratedAt(*Each, F, P, W);
+  }
+}
+
+/// Shares: 10 items over 4 groups round-robin 3 3 2 2, in blocks 3 3 3 1, the rest to the last
+/// 2 2 2 4; 2 items in blocks of 1 over 4 leave the last two none; nothing outside the groups.
+TEST(LoopStructureTest, DealtShares) {
+  std::vector<int64_t> RR, Bl, Last;
+  for (int G = 0; G < 4; ++G) {
+    RR.push_back(TripExpr::share(10, 4, G, TripExpr::RoundRobin));
+    Bl.push_back(TripExpr::share(10, 4, G, TripExpr::Blocks));
+    Last.push_back(TripExpr::share(10, 4, G, TripExpr::LastTakesRest));
+  }
+  EXPECT_EQ(RR, (std::vector<int64_t>{3, 3, 2, 2}));
+  EXPECT_EQ(Bl, (std::vector<int64_t>{3, 3, 3, 1}));
+  EXPECT_EQ(Last, (std::vector<int64_t>{2, 2, 2, 4}));
+  EXPECT_EQ(TripExpr::share(2, 4, 3, TripExpr::Blocks), 0);
+  EXPECT_EQ(TripExpr::share(10, 4, 4, TripExpr::RoundRobin), 0);
+  EXPECT_EQ(TripExpr::share(-3, 4, 0, TripExpr::RoundRobin), 0);
+  // In the model file: FORM 7, the way in A, the items as a byte count is written.
+  OpTemplate Op;
+  ASSERT_TRUE(parseOp("loop 2 7 2 0 0 1 0 1:1:0", Op));
+  EXPECT_EQ(Op.Trips.eval(2, 8, 10), 3u); // group 1 of 4, blocks of 3
+  EXPECT_EQ(Op.Trips.eval(7, 8, 10), 1u);
+  EXPECT_EQ(formatOp(Op), "loop 2 7 2 0 0 1 0 1:1:0");
+  EXPECT_FALSE(parseOp("loop 2 7 2 0 0 3 0 1:1:0", Op)) << "no such way";
+  EXPECT_FALSE(parseOp("loop 2 7 2 0 0 1 0", Op)) << "no items";
+}
+
 /// The Size form in the model file: COEFF:WEXP:PEXP[:CONST] after the loop's fields.
 TEST(LoopStructureTest, SizeTripsParse) {
   OpTemplate Op;
@@ -641,7 +760,7 @@ TEST(LoopStructureTest, SizeTripsParse) {
   EXPECT_FALSE(parseOp("loop 4 6 1 0 0 0 0 nan:1:1", Op));
   EXPECT_FALSE(parseOp("loop 4 6 1 0 0 0 0 1:1:1 extra", Op));
   EXPECT_FALSE(parseOp("loop 4 5 1 0 0 0 0 1:1:1", Op)) << "a count for a form without one";
-  EXPECT_FALSE(parseOp("loop 4 7 1 0 0 0 0", Op));
+  EXPECT_FALSE(parseOp("loop 4 8 1 0 0 0 0 1:1:1", Op)) << "no form 8";
 }
 
 /// The textbook tree's count: rank 0 ceil(log2(P)); rank 1 of 16 three (3, 5, 9); rank 3 of

@@ -158,13 +158,33 @@ struct SubComm {
 /// - Size: the same on every rank, Const + Coeff * W^a / P^b rounded (Sz, a byte count's forms):
 ///   a loop over the blocks or rows of a problem of size W (`do k = 1, n / nb`), learnt only
 ///   from base runs at two problem sizes or more.
+/// - Dealt: group floor(r / S)'s share of C items dealt to G = P / S groups of S consecutive
+///   ranks (S as for Cyclic), C = Const + Coeff * W^a rounded (Sz; a constant at one size), in
+///   the way A names: RoundRobin floor(C / G) + [g < C mod G] (Cyclic's count, its C from the
+///   size: rows of a size-n grid over the process rows, `nloc = n / np + (me < mod(n, np))`),
+///   Blocks min(b, C - g b) and at least 0 with b = ceil(C / G) (`nb = (n + np - 1) / np`),
+///   LastTakesRest floor(C / G), the last group C mod G more (`if (me == np - 1) nloc = nloc +
+///   mod(n, np)`).
 struct TripExpr {
-  enum Kind : uint8_t { Linear, Log2, Cyclic, Log2Ceil, TreeChildren, HighTreeChildren, Size };
+  enum Kind : uint8_t {
+    Linear,
+    Log2,
+    Cyclic,
+    Log2Ceil,
+    TreeChildren,
+    HighTreeChildren,
+    Size,
+    Dealt
+  };
+  /// Dealt: how the items are dealt (in A).
+  enum Deal : uint8_t { RoundRobin, Blocks, LastTakesRest };
+  /// Group G's share of C items dealt D-wise to Groups groups (0 outside [0, Groups)).
+  static int64_t share(int64_t C, int64_t Groups, int64_t G, Deal D);
   Kind K = Linear;
   uint8_t GridDims = 0, GridAxes = 0; ///< Cyclic: S from MPI_Dims_create(P, GridDims)
   int32_t SConst = 1;                 ///< Cyclic: S when GridDims is 0
-  int64_t A = 0, B = 0;               ///< Linear, Log2: the coefficients; Cyclic: C in A
-  BytesExpr Sz;                       ///< Size: the count
+  int64_t A = 0, B = 0; ///< Linear, Log2: the coefficients; Cyclic: C in A; Dealt: Deal in A
+  BytesExpr Sz;         ///< Size: the count; Dealt: the items
   uint64_t eval(int32_t R, int32_t P, double W) const;
   /// Whether some rank of some P >= 1 runs no trip (a linear or log2 count that grows from at
   /// least one at 1 rank never does: P - 1 and log2(P) do at 1 rank; a round-robin one does
