@@ -12,7 +12,10 @@ broadcasts and sums along the textbook's binomial tree (rank r receives from r -
 sends to r + 2^j for j from bit_width(r) where that is a rank), wavefront sweeps its n columns
 in blocks of 32, n / 32 pipelined messages a sweep (a loop whose trips follow the problem size,
 learnt from runs at n = 256 and 512 and checked at 16 ranks and n = 768, a size no base run
-had); with --fortran,
+had), linesweep solves a tridiagonal system along each of its rows, pipelined over the
+process columns of MPI_Dims_create(P, 2), the n rows dealt to the process rows (a loop whose
+trips follow the rank and the size together, learnt from n = 251 and 389 and checked at 32
+ranks and n = 501 and at 12 ranks); with --fortran,
 f90-transpose deals 4 problems to pairs of ranks (`do k = group + 1, nprob, ngroups`) and
 f77-cg's rank 0 sums by hand over the other ranks (three `do k = 1, nproc - 1` loops a sum: a
 receive from k, a wait for it, a send to k), and f77-bintree sums to rank 0 and broadcasts back
@@ -81,7 +84,9 @@ def main():
                 ("treesum", "CC=mpiete-cc", ["20000", "3"], 20000, "ceil(log2(P", False,
                  False),
                 ("wavefront", "CC=mpiete-cc", ["256", "256", "3", "32"], 256,
-                 "(from the problem size W)", False, False)]
+                 "(from the problem size W)", False, False),
+                ("linesweep", "CC=mpiete-cc", ["251", "3"], 251,
+                 "(from the problem size W) items dealt round-robin", False, False)]
     if a.fortran:
         programs += [("f90-transpose", "FC=mpiete-fc", ["32"], 32, "items dealt round-robin",
                       False, False),
@@ -104,6 +109,9 @@ def main():
                 "wavefront": {
         "sizes": [(["512", "512", "3", "32"], 512)], "counts": (2, 4, 8),
         "checks": ((16, ["768", "768", "3", "32"], 768),)},
+                "linesweep": {
+        "sizes": [(["389", "3"], 389)], "verify": "line solves conserve the sum: passed",
+        "checks": ((32, ["501", "3"], 501), (12, ["389", "3"], 389))},
                 "treesum": {
         "counts": (2, 3, 4, 6, 8, 16), "checks": (12, 32),
         "verify": "tree broadcasts and sums: passed",
