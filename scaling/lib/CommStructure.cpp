@@ -340,6 +340,17 @@ uint64_t SubComm::id(int32_t R, int32_t P) const {
   return childCommId(Parent, Seq, First);
 }
 
+std::string OpTemplate::bytesText() const {
+  if (Share.K != TripExpr::Dealt)
+    return Bytes.text();
+  std::ostringstream S;
+  S.precision(10);
+  if (Bytes.Const != 0)
+    S << Bytes.Const << " + ";
+  S << Bytes.Coeff << " * (" << Share.text() << ")";
+  return S.str();
+}
+
 std::string SubComm::text() const {
   const std::string S = GridDims == 0 ? std::to_string(Const) : dimsText(GridDims, GridAxes);
   return K == Block ? "blocks of " + S + " consecutive ranks" : "every " + S + "-th rank";
@@ -359,6 +370,17 @@ int64_t TripExpr::share(int64_t C, int64_t Groups, int64_t G, Deal D) {
     return C / Groups + (G == Groups - 1 ? C % Groups : 0);
   }
   return 0;
+}
+
+void TripExpr::group(int32_t R, int32_t P, int64_t &G, int64_t &Groups) const {
+  const int64_t S = GridDims == 0 ? std::max(SConst, 1) : dimsProduct(P, GridDims, GridAxes);
+  if (B == 1) {
+    G = R % S;
+    Groups = S;
+  } else {
+    G = R / S;
+    Groups = std::max<int64_t>(P / S, 1);
+  }
 }
 
 /// Rounded as a byte count is; below 0 (a constant term at a size far below the runs') none.
@@ -401,8 +423,9 @@ uint64_t TripExpr::eval(int32_t R, int32_t P, double W) const {
     N = sizeCount(Sz, P, W);
     break;
   case Dealt: {
-    const int64_t S = GridDims == 0 ? std::max(SConst, 1) : dimsProduct(P, GridDims, GridAxes);
-    N = share(sizeCount(Sz, P, W), std::max<int64_t>(P / S, 1), R / S, Deal(A));
+    int64_t G = 0, Groups = 1;
+    group(R, P, G, Groups);
+    N = share(sizeCount(Sz, P, W), Groups, G, Deal(A));
     break;
   }
   }
@@ -442,15 +465,19 @@ std::string TripExpr::text() const {
   case Dealt: {
     const std::string S =
         GridDims == 0 ? std::to_string(SConst) : "(" + dimsText(GridDims, GridAxes) + ")";
-    const std::string Whose = S == "1" ? "rank r's" : "group r / " + S + "'s",
-                      Groups = S == "1"
-                                   ? "the P ranks"
-                                   : "the G = P / " + S + " groups of " + S + " consecutive ranks",
-                      Items =
-                          "C = " + Sz.text() + (Sz.WExp == 0 ? "" : " (from the problem size W)");
+    const bool Ranks = S == "1" && B != 1;
+    const std::string Whose = Ranks    ? "rank r's"
+                              : B == 1 ? "group r mod " + S + "'s"
+                                       : "group r / " + S + "'s";
+    const std::string Groups = Ranks ? "the P ranks"
+                               : B == 1
+                                   ? "the G = " + S + " groups of every " + S + "-th rank"
+                                   : "the G = P / " + S + " groups of " + S + " consecutive ranks";
+    const std::string Items =
+        "C = " + Sz.text() + (Sz.WExp == 0 ? "" : " (from the problem size W)");
     if (A == Blocks)
-      return Whose + " block of " + Items + " items in blocks of ceil(C / " +
-             (S == "1" ? "P" : "G") + ") over " + Groups;
+      return Whose + " block of " + Items + " items in blocks of ceil(C / " + (Ranks ? "P" : "G") +
+             ") over " + Groups;
     if (A == LastTakesRest)
       return Whose + " share of " + Items + " items split evenly over " + Groups +
              ", the remainder to the last";
@@ -661,7 +688,7 @@ bool SyntheticEventSource::next(Event &E) {
                                 : Op.Peer.eval(R, P);
     [[fallthrough]];
   case EventKind::Loop:
-    E.Count = Op.Bytes.eval(P, W);
+    E.Count = Op.count(R, P, W);
     break;
   case EventKind::Completion: {
     // Through plain pointers: stores into E.Completed would otherwise reload every vector's
@@ -1244,6 +1271,144 @@ bool fitDistTrip(const std::vector<Sample> &Ss, OpTemplate &Op) {
 /// Where an op lies relative to the class's loop: its Segments' starts are learnt by it.
 enum class Where : uint8_t { Flat, Body, After };
 
+struct TripObs {
+  int32_t R, P;
+  uint64_t N;
+  double W; ///< the run's problem size
+};
+
+/// Items dealt to groups of consecutive ranks (TripExpr::Dealt): at each size measured, the
+/// item count C that every observation there pins (searched in the window the largest count
+/// bounds: it is at least floor(C / G) and at most floor(C / G) + G - 1), then C's form over
+/// the sizes (a byte count's, at P = 1). Round-robin first, then blocks, then the rest to the
+/// last; of the group sizes that fit, as for Cyclic, the one with the fewest items. False when
+/// no way gives every observation.
+bool findDealt(const std::vector<TripObs> &Obs, TripExpr &Out) {
+  if (Obs.empty())
+    return false;
+  std::vector<double> Ws;
+  for (const TripObs &O : Obs)
+    if (std::find(Ws.begin(), Ws.end(), O.W) == Ws.end())
+      Ws.push_back(O.W);
+  bool Found = false;
+  int64_t Fewest = 0; // Out's items at the first size
+  auto Try = [&](TripExpr E) {
+    // S must divide every measured rank count.
+    if (std::any_of(Obs.begin(), Obs.end(), [&](const TripObs &O) {
+          const int64_t S = E.GridDims == 0 ? E.SConst : dimsProduct(O.P, E.GridDims, E.GridAxes);
+          return S < 1 || O.P % S != 0;
+        }))
+      return;
+    std::vector<BytesObs> Items;
+    for (double W : Ws) {
+      const TripObs *Big = nullptr;
+      for (const TripObs &O : Obs)
+        if (O.W == W && (Big == nullptr || O.N > Big->N))
+          Big = &O;
+      int64_t Unused = 0, G = 1;
+      E.group(Big->R, Big->P, Unused, G);
+      const int64_t N = int64_t(Big->N);
+      const int64_t Lo = std::max<int64_t>(0, G * (N - G + 1)), Hi = G * (N + 1);
+      if (Hi - Lo > (int64_t(1) << 16))
+        return;
+      int64_t Pinned = -1;
+      for (int64_t C = Lo; C <= Hi; ++C) {
+        const bool All = std::all_of(Obs.begin(), Obs.end(), [&](const TripObs &O) {
+          int64_t Gr = 0, Groups = 1;
+          E.group(O.R, O.P, Gr, Groups);
+          return O.W != W || TripExpr::share(C, Groups, Gr, TripExpr::Deal(E.A)) == int64_t(O.N);
+        });
+        if (!All)
+          continue;
+        if (Pinned >= 0)
+          return; // C not pinned by the runs: not guessed
+        Pinned = C;
+      }
+      if (Pinned < 0)
+        return;
+      Items.push_back({1.0, W, uint64_t(Pinned)});
+    }
+    // Every S-th rank's share of a constant count would be a pattern of the rank's residue
+    // mod S (a tree's odd ranks against its even ones), which any count with a period fits:
+    // strides only where the count follows the size.
+    if (!findBytes(Items, E.Sz) || (E.B == 1 && E.Sz.WExp == 0) ||
+        (Found && Fewest <= int64_t(Items.front().V)))
+      return;
+    if (!std::all_of(Obs.begin(), Obs.end(),
+                     [&](const TripObs &O) { return E.eval(O.R, O.P, O.W) == O.N; }))
+      return;
+    Out = E;
+    Found = true;
+    Fewest = int64_t(Items.front().V);
+  };
+  for (TripExpr::Deal D : {TripExpr::RoundRobin, TripExpr::Blocks, TripExpr::LastTakesRest}) {
+    // Groups of consecutive ranks first, then every S-th rank (a row-major grid's columns).
+    for (int64_t Stride : {0, 1}) {
+      TripExpr E;
+      E.K = TripExpr::Dealt;
+      E.A = D;
+      E.B = Stride;
+      for (int32_t S = int32_t(Stride) + 1; S <= 16; ++S) {
+        E.SConst = S;
+        Try(E);
+      }
+      E.SConst = 1;
+      for (uint8_t Dims : {2, 3})
+        for (uint8_t Axes = 1; Axes < (1u << Dims); ++Axes) {
+          E.GridDims = Dims;
+          E.GridAxes = Axes;
+          Try(E);
+        }
+    }
+    if (Found)
+      return true;
+  }
+  return false;
+}
+
+/// A point-to-point byte count of the rank's share of items (OpTemplate::Share): c * s + c0
+/// with s a group's share (findDealt) of C(W) items. c is the largest common divisor of the
+/// differences between one run's ranks (or a divisor of it, down to a sixteenth), c0 the
+/// counts' common residue mod c plus a few multiples of c (a halo of nloc + 2 values with its
+/// corners). False when the counts do not differ between the ranks of a run, or none fits.
+bool findShareBytes(const std::vector<TripObs> &Counts, OpTemplate &Op) {
+  uint64_t G = 0;
+  for (size_t I = 0; I < Counts.size(); ++I)
+    for (size_t J = I + 1; J < Counts.size(); ++J)
+      if (Counts[I].P == Counts[J].P && Counts[I].W == Counts[J].W)
+        G = std::gcd(G, Counts[I].N > Counts[J].N ? Counts[I].N - Counts[J].N
+                                                  : Counts[J].N - Counts[I].N);
+  if (G == 0)
+    return false; // the same on every rank of each run
+  std::vector<TripObs> Shares(Counts);
+  for (uint64_t D = 1; D <= 16; ++D) {
+    if (G % D != 0)
+      continue;
+    const int64_t C = int64_t(G / D), Residue = int64_t(Counts.front().N) % C;
+    if (std::any_of(Counts.begin(), Counts.end(),
+                    [&](const TripObs &O) { return int64_t(O.N) % C != Residue; }))
+      continue;
+    for (int64_t K : {0, 1, 2, 3, 4, -1, -2}) {
+      const int64_t Const = Residue + K * C;
+      bool Ok = true;
+      for (size_t I = 0; I < Counts.size() && Ok; ++I) {
+        const int64_t N = int64_t(Counts[I].N) - Const;
+        Ok = N >= 0;
+        Shares[I].N = uint64_t(N / C);
+      }
+      TripExpr E;
+      if (!Ok || !findDealt(Shares, E))
+        continue;
+      Op.Share = E;
+      Op.Bytes = BytesExpr{};
+      Op.Bytes.Coeff = double(C);
+      Op.Bytes.Const = double(Const);
+      return true;
+    }
+  }
+  return false;
+}
+
 /// Learns one op from its measured instances; false with Why when nothing explains them.
 bool learnOp(const std::vector<Sample> &Ss, Where W, OpTemplate &Op, uint32_t &MaxDist,
              Refusal &Why) {
@@ -1261,6 +1426,7 @@ bool learnOp(const std::vector<Sample> &Ss, Where W, OpTemplate &Op, uint32_t &M
   const bool HasCount = HasPeer || RE.Kind == EventKind::Loop;
   std::vector<PeerObs> Peers;
   std::vector<BytesObs> Bytes;
+  std::vector<TripObs> Counts; // the byte counts with their ranks
   for (const Sample &S : Ss) {
     const Event &E = S.It->E;
     // The same-buffer flag (a rendezvous receive into a buffer the rank has just sent from
@@ -1269,6 +1435,7 @@ bool learnOp(const std::vector<Sample> &Ss, Where W, OpTemplate &Op, uint32_t &M
     Op.Proto.SameBuffer &= E.SameBuffer;
     Peers.push_back({S.M->Rank, S.M->Run->Ranks, E.Peer, S.Trip, S.Trips});
     Bytes.push_back({double(S.M->Run->Ranks), S.M->Run->Size, E.Count});
+    Counts.push_back({S.M->Rank, S.M->Run->Ranks, E.Count, S.M->Run->Size});
   }
   Op.Dist = Ref.Dist;
   if (std::any_of(Ss.begin(), Ss.end(), [&](const Sample &S) { return S.It->Dist != Ref.Dist; })) {
@@ -1329,7 +1496,8 @@ bool learnOp(const std::vector<Sample> &Ss, Where W, OpTemplate &Op, uint32_t &M
     return Fail(RE.Block, describeEvent(RE) + ": no function of the rank and the size gives the "
                                               "peer on every measured rank");
   if (HasCount &&
-      !findBytes(Bytes, Op.Bytes, Op.Peer.K == PeerExpr::Grid ? Op.Peer.Dims : uint8_t(0)))
+      !findBytes(Bytes, Op.Bytes, Op.Peer.K == PeerExpr::Grid ? Op.Peer.Dims : uint8_t(0)) &&
+      !(HasPeer && findShareBytes(Counts, Op)))
     return Fail(RE.Block,
                 describeEvent(RE) +
                     ": the byte count is no exact c0 + c * W^a / P^b, nor c * W^a over factors "
@@ -1358,92 +1526,6 @@ bool learnOp(const std::vector<Sample> &Ss, Where W, OpTemplate &Op, uint32_t &M
 /// Two items are the same call of the same kind (the fields that vary with (r, P) aside).
 bool sameShape(const Item &X, const Item &Y) {
   return X.E.Kind == Y.E.Kind && X.E.Block == Y.E.Block && X.IsColl == Y.IsColl;
-}
-
-struct TripObs {
-  int32_t R, P;
-  uint64_t N;
-  double W; ///< the run's problem size
-};
-
-/// Items dealt to groups of consecutive ranks (TripExpr::Dealt): at each size measured, the
-/// item count C that every observation there pins (searched in the window the largest count
-/// bounds: it is at least floor(C / G) and at most floor(C / G) + G - 1), then C's form over
-/// the sizes (a byte count's, at P = 1). Round-robin first, then blocks, then the rest to the
-/// last; of the group sizes that fit, as for Cyclic, the one with the fewest items. False when
-/// no way gives every observation.
-bool findDealt(const std::vector<TripObs> &Obs, TripExpr &Out) {
-  std::vector<double> Ws;
-  for (const TripObs &O : Obs)
-    if (std::find(Ws.begin(), Ws.end(), O.W) == Ws.end())
-      Ws.push_back(O.W);
-  // S at O's rank count; 0 when it does not divide it.
-  auto Step = [](const TripExpr &E, const TripObs &O) -> int64_t {
-    const int64_t S = E.GridDims == 0 ? E.SConst : dimsProduct(O.P, E.GridDims, E.GridAxes);
-    return S >= 1 && O.P % S == 0 ? S : 0;
-  };
-  if (Obs.empty())
-    return false;
-  bool Found = false;
-  int64_t Fewest = 0; // Out's items at the first size
-  auto Try = [&](TripExpr E) {
-    if (std::any_of(Obs.begin(), Obs.end(), [&](const TripObs &O) { return Step(E, O) == 0; }))
-      return;
-    std::vector<BytesObs> Items;
-    for (double W : Ws) {
-      const TripObs *Big = nullptr;
-      for (const TripObs &O : Obs)
-        if (O.W == W && (Big == nullptr || O.N > Big->N))
-          Big = &O;
-      const int64_t G = Big->P / Step(E, *Big), N = int64_t(Big->N);
-      const int64_t Lo = std::max<int64_t>(0, G * (N - G + 1)), Hi = G * (N + 1);
-      if (Hi - Lo > (int64_t(1) << 16))
-        return;
-      int64_t Pinned = -1;
-      for (int64_t C = Lo; C <= Hi; ++C) {
-        const bool All = std::all_of(Obs.begin(), Obs.end(), [&](const TripObs &O) {
-          const int64_t S = Step(E, O);
-          return O.W != W ||
-                 TripExpr::share(C, O.P / S, O.R / S, TripExpr::Deal(E.A)) == int64_t(O.N);
-        });
-        if (!All)
-          continue;
-        if (Pinned >= 0)
-          return; // C not pinned by the runs: not guessed
-        Pinned = C;
-      }
-      if (Pinned < 0)
-        return;
-      Items.push_back({1.0, W, uint64_t(Pinned)});
-    }
-    if (!findBytes(Items, E.Sz) || (Found && Fewest <= int64_t(Items.front().V)))
-      return;
-    if (!std::all_of(Obs.begin(), Obs.end(),
-                     [&](const TripObs &O) { return E.eval(O.R, O.P, O.W) == O.N; }))
-      return;
-    Out = E;
-    Found = true;
-    Fewest = int64_t(Items.front().V);
-  };
-  for (TripExpr::Deal D : {TripExpr::RoundRobin, TripExpr::Blocks, TripExpr::LastTakesRest}) {
-    TripExpr E;
-    E.K = TripExpr::Dealt;
-    E.A = D;
-    for (int32_t S = 1; S <= 16; ++S) {
-      E.SConst = S;
-      Try(E);
-    }
-    E.SConst = 1;
-    for (uint8_t Dims : {2, 3})
-      for (uint8_t Axes = 1; Axes < (1u << Dims); ++Axes) {
-        E.GridDims = Dims;
-        E.GridAxes = Axes;
-        Try(E);
-      }
-    if (Found)
-      return true;
-  }
-  return false;
 }
 
 /// The first trip-count form that gives every observation: A * P + B or A * log2(P) + B
@@ -1850,7 +1932,8 @@ bool align(const std::vector<Member> &Ms, Aligned &Out, Refusal &Why) {
                   "): the number of messages depends on the rank or the size in a way no rank "
                   "class or loop count (a linear or log2 function of P, items dealt "
                   "round-robin to groups of ranks, a binomial tree's children, a power of the "
-                  "problem size when runs at two sizes or more are given) explains";
+                  "problem size when runs at two sizes or more are given, a group's share of "
+                  "such a power) explains";
     return false;
   }
 }
@@ -2096,7 +2179,7 @@ std::vector<std::string> CommStructure::describe() const {
                  (Op.Proto.Kind == EventKind::SendStart || Op.Proto.Kind == EventKind::RecvStart)) {
         Add(estimator::formatBlock(Op.Proto.Block) +
             (Op.Proto.Kind == EventKind::SendStart ? " send to " : " receive from ") +
-            Op.Peer.text() + ", bytes " + Op.Bytes.text() +
+            Op.Peer.text() + ", bytes " + Op.bytesText() +
             (Op.Sub.K != SubComm::None ? ", on a sub-communicator of " + Op.Sub.text() : ""));
       }
     }

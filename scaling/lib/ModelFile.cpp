@@ -103,6 +103,17 @@ bool parseBytes(const std::string &T, BytesExpr &E) {
 
 } // namespace
 
+/// A loop's count as parseTrips reads it.
+static std::string tripsText(const TripExpr &T) {
+  std::ostringstream S;
+  S << int(T.K) << " " << T.SConst << " " << int(T.GridDims) << " " << int(T.GridAxes) << " " << T.A
+    << " " << T.B;
+  if (T.K == TripExpr::Size || T.K == TripExpr::Dealt) // the count or the items, as a byte
+                                                       // count is written
+    S << " " << bytesText(T.Sz);
+  return S.str();
+}
+
 std::string formatOp(const OpTemplate &Op) {
   // kind block from tag comm mode context found peer bytes [coll kind elem commutative comm]
   // [done source tag tag-if-proc-null dist]... [free dist] [same-buffer]
@@ -110,12 +121,7 @@ std::string formatOp(const OpTemplate &Op) {
   std::ostringstream S;
   // A loop's bounds: loop SPAN KIND SCONST GRIDDIMS GRIDAXES A B, then its body, then end SPAN.
   if (Op.Ctl == OpTemplate::Control::LoopBegin) {
-    const TripExpr &T = Op.Trips;
-    S << "loop " << Op.Span << " " << int(T.K) << " " << T.SConst << " " << int(T.GridDims) << " "
-      << int(T.GridAxes) << " " << T.A << " " << T.B;
-    if (T.K == TripExpr::Size || T.K == TripExpr::Dealt) // the count or the items, as a byte
-                                                         // count is written
-      S << " " << bytesText(T.Sz);
+    S << "loop " << Op.Span << " " << tripsText(Op.Trips);
     return S.str();
   }
   if (Op.Ctl == OpTemplate::Control::LoopEnd) {
@@ -149,6 +155,10 @@ std::string formatOp(const OpTemplate &Op) {
   if (Op.Sub.K != SubComm::None)
     S << " sub " << int(Op.Sub.K) << " " << int(Op.Sub.GridDims) << " " << int(Op.Sub.GridAxes)
       << " " << Op.Sub.Const << " " << Op.Sub.Parent << " " << Op.Sub.Seq;
+  // A byte count of the rank's share: share and the share's count as a loop's (the count is
+  // BYTES' constant + its coefficient times the share).
+  if (Op.Share.K == TripExpr::Dealt)
+    S << " share " << tripsText(Op.Share);
   // A Segment whose start depends on the loop: from-rule RULE ALTFROM.
   if (Op.FromR != OpTemplate::FromRule::None)
     S << " from-rule " << int(Op.FromR) << " " << formatBlockId(Op.AltFrom);
@@ -170,6 +180,27 @@ bool parseSub(std::istringstream &S, SubComm &Sub) {
   return true;
 }
 
+/// A loop's count: KIND SCONST GRIDDIMS GRIDAXES A B, then for a count from the size or
+/// items dealt COEFF:WEXP:PEXP[:CONST[:gD.AXES]], finite.
+bool parseTrips(std::istringstream &S, TripExpr &T) {
+  int TK = 0, Dims = 0, Axes = 0;
+  std::string Rest;
+  const int64_t Limit = int64_t(1) << 31;
+  if (!(S >> TK >> T.SConst >> Dims >> Axes >> T.A >> T.B) || TK < 0 || TK > TripExpr::Dealt ||
+      (TK == TripExpr::Dealt && (T.A < 0 || T.A > TripExpr::LastTakesRest || T.B < 0 || T.B > 1)) ||
+      !gridOk(Dims, Axes) || (Dims == 0 && T.SConst < 1) || T.A < -Limit || T.A > Limit ||
+      T.B < -Limit || T.B > Limit)
+    return false;
+  if ((TK == TripExpr::Size || TK == TripExpr::Dealt) &&
+      (!(S >> Rest) || !parseBytes(Rest, T.Sz) || !std::isfinite(T.Sz.Coeff) ||
+       !std::isfinite(T.Sz.WExp) || !std::isfinite(T.Sz.PExp) || !std::isfinite(T.Sz.Const)))
+    return false;
+  T.K = TripExpr::Kind(TK);
+  T.GridDims = uint8_t(Dims);
+  T.GridAxes = uint8_t(Axes);
+  return true;
+}
+
 } // namespace
 
 bool parseOp(const std::string &Text, OpTemplate &Op) {
@@ -180,7 +211,6 @@ bool parseOp(const std::string &Text, OpTemplate &Op) {
   Event &E = Op.Proto;
   if (Text.starts_with("loop ") || Text.starts_with("end ")) {
     std::string Word, Rest;
-    int TK = 0, Dims = 0, Axes = 0;
     TripExpr &T = Op.Trips;
     if (!(S >> Word >> Op.Span) || Op.Span == 0)
       return false;
@@ -188,23 +218,8 @@ bool parseOp(const std::string &Text, OpTemplate &Op) {
       Op.Ctl = OpTemplate::Control::LoopEnd;
       return !(S >> Rest);
     }
-    const int64_t Limit = int64_t(1) << 31;
-    if (!(S >> TK >> T.SConst >> Dims >> Axes >> T.A >> T.B) || TK < 0 || TK > TripExpr::Dealt ||
-        (TK == TripExpr::Dealt && (T.A < 0 || T.A > TripExpr::LastTakesRest)) ||
-        !gridOk(Dims, Axes) || (Dims == 0 && T.SConst < 1) || T.A < -Limit || T.A > Limit ||
-        T.B < -Limit || T.B > Limit)
+    if (!parseTrips(S, T) || S >> Rest)
       return false;
-    // A count from the problem size, or the items dealt: COEFF:WEXP:PEXP[:CONST[:gD.AXES]],
-    // finite.
-    if ((TK == TripExpr::Size || TK == TripExpr::Dealt) &&
-        (!(S >> Rest) || !parseBytes(Rest, T.Sz) || !std::isfinite(T.Sz.Coeff) ||
-         !std::isfinite(T.Sz.WExp) || !std::isfinite(T.Sz.PExp) || !std::isfinite(T.Sz.Const)))
-      return false;
-    if (S >> Rest)
-      return false;
-    T.K = TripExpr::Kind(TK);
-    T.GridDims = uint8_t(Dims);
-    T.GridAxes = uint8_t(Axes);
     Op.Ctl = OpTemplate::Control::LoopBegin;
     return true;
   }
@@ -254,6 +269,11 @@ bool parseOp(const std::string &Text, OpTemplate &Op) {
       Op.Tags.push_back({T1, T2});
       Op.Dist.push_back(D);
       E.Completed.push_back({});
+    } else if (Word == "share") {
+      if (!parseTrips(S, Op.Share) || Op.Share.K != TripExpr::Dealt ||
+          (E.Kind != estimator::EventKind::SendStart && E.Kind != estimator::EventKind::RecvStart &&
+           E.Kind != estimator::EventKind::Probe))
+        return false;
     } else if (Word == "same-buffer") {
       E.SameBuffer = true;
     } else if (Word == "sub") {

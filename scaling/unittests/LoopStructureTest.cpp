@@ -689,6 +689,64 @@ TEST(LoopStructureTest, RowsDealtToProcessRowsFollowTheSize) {
   EXPECT_NE(Count, linesweep(0, 8, 389).size());
 }
 
+/// A halo exchange on a periodic d0 x d1 grid of MPI_Dims_create(P, 2) (row-major) whose W x W
+/// points do not divide: a rank's rows are its process row's share of W (the first W mod d0
+/// process rows one longer), its columns its process column's. East and west go the rank's
+/// rows with their two corners, 8 (nloc + 2) bytes; north and south its columns, 8 mloc.
+std::vector<Event> halo2d(int R, int P, double W) {
+  const std::vector<int> D = dimsCreate(P, 2);
+  const int Row = R / D[1], Col = R % D[1], N = int(W);
+  const int Rows = N / D[0] + (Row < N % D[0] ? 1 : 0), Cols = N / D[1] + (Col < N % D[1] ? 1 : 0);
+  auto At = [&](int Rw, int Cl) { return (Rw + D[0]) % D[0] * D[1] + (Cl + D[1]) % D[1]; };
+  Calls C;
+  for (int Step = 0; Step < 3; ++Step) {
+    C.call(Site(1), true, At(Row, Col + 1), 1, 8 * uint64_t(Rows + 2));
+    C.call(Site(2), false, At(Row, Col - 1), 1, 8 * uint64_t(Rows + 2));
+    C.call(Site(3), true, At(Row + 1, Col), 2, 8 * uint64_t(Cols));
+    C.call(Site(4), false, At(Row - 1, Col), 2, 8 * uint64_t(Cols));
+  }
+  return C.finish();
+}
+
+/// Learnt from 2-16 ranks at W = 251 and 389: the east-west count is 16 + 8 times the process
+/// row's share of W (groups of d1 consecutive ranks), the north-south count 8 times the process
+/// column's (every d1-th rank); generated exactly at 12, 32 and 64 ranks and W = 250, 501 and
+/// 1003, through the model file too. Before, the counts' difference between ranks was refused.
+TEST(LoopStructureTest, HaloOfARanksShareOfRows) {
+  CommStructure S;
+  Refusal Why;
+  ASSERT_TRUE(learnStructure(measureAt(halo2d, {2, 4, 8, 16}, {251, 389}), S, Why)) << Why.Message;
+  std::vector<std::string> Bytes; // east's and south's, the same every step
+  for (const RankClass &C : S.Classes)
+    for (const OpTemplate &Op : C.Ops)
+      if (Op.Proto.Kind == EventKind::SendStart && Op.Proto.Block != Site(8) &&
+          std::find(Bytes.begin(), Bytes.end(), Op.bytesText()) == Bytes.end())
+        Bytes.push_back(Op.bytesText());
+  ASSERT_EQ(Bytes.size(), 2u);
+  EXPECT_EQ(Bytes[0], "16 + 8 * (group r / (d1 of Dims_create(P, 2))'s share of C = 1 * W^1 (from "
+                      "the problem size W) items dealt round-robin to the G = P / (d1 of "
+                      "Dims_create(P, 2)) groups of (d1 of Dims_create(P, 2)) consecutive ranks)");
+  EXPECT_EQ(Bytes[1], "8 * (group r mod (d1 of Dims_create(P, 2))'s share of C = 1 * W^1 (from "
+                      "the problem size W) items dealt round-robin to the G = (d1 of "
+                      "Dims_create(P, 2)) groups of every (d1 of Dims_create(P, 2))-th rank)");
+  std::string Text;
+  const ScalingModelFile G = throughTheFile(S, Text);
+  EXPECT_NE(Text.find(" share 7 1 2 2 0 1 1:1:0"), std::string::npos) << Text;
+  for (const CommStructure *Each : std::vector<const CommStructure *>{&S, &G.Learnt})
+    for (double W : {250.0, 501.0, 1003.0})
+      for (int P : {12, 32, 64})
+        expectGeneratedAt(*Each, halo2d, P, W);
+  OpTemplate Op;
+  EXPECT_FALSE(parseOp("segment 51ce0001:1 51ce0001:2 0 0 0 0 1 0:0:0:0:0 0:0:0 share 7 1 2 2 0 "
+                       "1 1:1:0",
+                       Op))
+      << "a share on a computation";
+  EXPECT_FALSE(parseOp("send 51ce0001:1 00000000:0 1 0 0 0 1 0:0:0:0:0 8:0:0 share 6 1 0 0 0 0 "
+                       "1:1:0",
+                       Op))
+      << "a share that is no dealt count";
+}
+
 /// Items in blocks of ceil(C / P) (`nb = (n + np - 1) / np`, the last ranks short or empty) and
 /// the remainder on the last rank (`if (me == np - 1) nloc = nloc + mod(n, np)`): a rank sends
 /// each of its items to its successor. Learnt from 2, 3, 4 and 8 ranks at W = 60 and 100; at 16

@@ -1,10 +1,12 @@
-/* linesweep: implicit diffusion along x on an n x n grid, the kind of line solve an ADI or
- * line-relaxation code runs. The grid is split over a d0 x d1 Cartesian grid of ranks
+/* linesweep: diffusion on an n x n grid, implicit along x (the kind of line solve an ADI or
+ * line-relaxation code runs) and explicit along y. The grid is split over a d0 x d1 Cartesian grid of ranks
  * (MPI_Dims_create): the rows are dealt to the process rows and the columns to the process
  * columns, the first n mod d parts one longer, so with n not a multiple of d0 the process rows
  * solve different numbers of lines. Each step solves every local row's tridiagonal system by
- * the Thomas algorithm pipelined over the process columns (sweep.c), then the ranks sum the
- * grid for the log.
+ * the Thomas algorithm pipelined over the process columns (sweep.c), then an explicit step
+ * along y with the boundary rows exchanged north and south (a row of the rank's columns, so
+ * the message sizes differ between process columns too), then the ranks sum the grid for the
+ * log.
  *
  * usage: linesweep [n [steps]]   (defaults 600 and 10)
  *
@@ -42,6 +44,7 @@ int main(int argc, char **argv)
     MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &g.cart);
     MPI_Cart_coords(g.cart, rank, 2, coords);
     MPI_Cart_shift(g.cart, 1, 1, &g.west, &g.east);
+    MPI_Cart_shift(g.cart, 0, 1, &g.north, &g.south);
     g.prow = coords[0];
     g.pcol = coords[1];
     g.n = n;
@@ -52,7 +55,9 @@ int main(int argc, char **argv)
     g.u = malloc(sizeof(double) * (size_t)g.nloc * (size_t)g.mloc);
     g.cp = malloc(sizeof(double) * (size_t)g.nloc * (size_t)g.mloc);
     g.dp = malloc(sizeof(double) * (size_t)g.nloc * (size_t)g.mloc);
-    if (!g.u || !g.cp || !g.dp) {
+    g.ghost_n = malloc(sizeof(double) * (size_t)g.mloc);
+    g.ghost_s = malloc(sizeof(double) * (size_t)g.mloc);
+    if (!g.u || !g.cp || !g.dp || !g.ghost_n || !g.ghost_s) {
         fprintf(stderr, "linesweep: out of memory\n");
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
@@ -68,8 +73,10 @@ int main(int argc, char **argv)
                dims[1]);
 
     for (s = 0; s <= steps; s++) {
-        if (s > 0)
+        if (s > 0) {
             line_solve(&g, a);
+            y_step(&g, 0.2);
+        }
         local[0] = 0.0;
         local[1] = -HUGE_VAL;
         local[2] = -HUGE_VAL;
@@ -100,6 +107,8 @@ int main(int argc, char **argv)
     free(g.u);
     free(g.cp);
     free(g.dp);
+    free(g.ghost_n);
+    free(g.ghost_s);
     MPI_Comm_free(&g.cart);
     MPI_Finalize();
     return 0;

@@ -65,3 +65,34 @@ void line_solve(grid *g, double a)
         MPI_Send(&x, 1, MPI_DOUBLE, g->west, 5, g->cart);
     }
 }
+
+void y_step(grid *g, double b)
+{
+    int i, j, m = g->mloc;
+    double *u = g->u, *prev = g->cp; /* cp holds the previous row's old values */
+    MPI_Status st;
+
+    /* The first row goes north, the south neighbour's first row comes in; then the other way.
+     * At the grid's ends the ghost is the row itself (no flux). */
+    MPI_Sendrecv(u, m, MPI_DOUBLE, g->north, 6, g->ghost_s, m, MPI_DOUBLE, g->south, 6, g->cart,
+                 &st);
+    MPI_Sendrecv(u + (size_t)(g->nloc - 1) * m, m, MPI_DOUBLE, g->south, 7, g->ghost_n, m,
+                 MPI_DOUBLE, g->north, 7, g->cart, &st);
+    if (g->north == MPI_PROC_NULL)
+        for (j = 0; j < m; j++)
+            g->ghost_n[j] = u[j];
+    if (g->south == MPI_PROC_NULL)
+        for (j = 0; j < m; j++)
+            g->ghost_s[j] = u[(size_t)(g->nloc - 1) * m + j];
+    for (j = 0; j < m; j++)
+        prev[j] = g->ghost_n[j];
+    for (i = 0; i < g->nloc; i++) {
+        double *row = u + (size_t)i * m;
+        const double *next = i + 1 < g->nloc ? row + m : g->ghost_s;
+        for (j = 0; j < m; j++) {
+            double old = row[j];
+            row[j] = old + b * (prev[j] - 2.0 * old + next[j]);
+            prev[j] = old;
+        }
+    }
+}

@@ -14,8 +14,9 @@ in blocks of 32, n / 32 pipelined messages a sweep (a loop whose trips follow th
 learnt from runs at n = 256 and 512 and checked at 16 ranks and n = 768, a size no base run
 had), linesweep solves a tridiagonal system along each of its rows, pipelined over the
 process columns of MPI_Dims_create(P, 2), the n rows dealt to the process rows (a loop whose
-trips follow the rank and the size together, learnt from n = 251 and 389 and checked at 32
-ranks and n = 501 and at 12 ranks); with --fortran,
+trips follow the rank and the size together), then exchanges a row of its share of the n
+columns north and south (a byte count of the rank and the size), learnt from n = 251 and 389
+and checked at 32 ranks and n = 501 and at 12 ranks; with --fortran,
 f90-transpose deals 4 problems to pairs of ranks (`do k = group + 1, nprob, ngroups`) and
 f77-cg's rank 0 sums by hand over the other ranks (three `do k = 1, nproc - 1` loops a sum: a
 receive from k, a wait for it, a send to k), and f77-bintree sums to rank 0 and broadcasts back
@@ -111,7 +112,8 @@ def main():
         "checks": ((16, ["768", "768", "3", "32"], 768),)},
                 "linesweep": {
         "sizes": [(["389", "3"], 389)], "verify": "line solves conserve the sum: passed",
-        "checks": ((32, ["501", "3"], 501), (12, ["389", "3"], 389))},
+        "checks": ((32, ["501", "3"], 501), (12, ["389", "3"], 389)),
+        "messages": ("bytes 8 * (group r mod (d1 of Dims_create(P, 2))'s share of C = 1 * W^1",)},
                 "treesum": {
         "counts": (2, 3, 4, 6, 8, 16), "checks": (12, 32),
         "verify": "tree broadcasts and sums: passed",

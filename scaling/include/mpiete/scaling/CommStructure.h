@@ -9,6 +9,7 @@
 #include "mpiete/scaling/CollSim.h"
 
 #include <bit>
+#include <cmath>
 #include <map>
 #include <memory>
 #include <string>
@@ -164,7 +165,8 @@ struct SubComm {
 ///   size: rows of a size-n grid over the process rows, `nloc = n / np + (me < mod(n, np))`),
 ///   Blocks min(b, C - g b) and at least 0 with b = ceil(C / G) (`nb = (n + np - 1) / np`),
 ///   LastTakesRest floor(C / G), the last group C mod G more (`if (me == np - 1) nloc = nloc +
-///   mod(n, np)`).
+///   mod(n, np)`). With B = 1 (stride) the groups are every S-th rank instead: group r mod S
+///   of G = S (columns dealt to the process columns of a row-major grid, S = d1).
 struct TripExpr {
   enum Kind : uint8_t {
     Linear,
@@ -180,11 +182,15 @@ struct TripExpr {
   enum Deal : uint8_t { RoundRobin, Blocks, LastTakesRest };
   /// Group G's share of C items dealt D-wise to Groups groups (0 outside [0, Groups)).
   static int64_t share(int64_t C, int64_t Groups, int64_t G, Deal D);
+  /// Dealt: rank R's group and the group count at P ranks (S from SConst or the grid).
+  void group(int32_t R, int32_t P, int64_t &G, int64_t &Groups) const;
   Kind K = Linear;
   uint8_t GridDims = 0, GridAxes = 0; ///< Cyclic: S from MPI_Dims_create(P, GridDims)
   int32_t SConst = 1;                 ///< Cyclic: S when GridDims is 0
-  int64_t A = 0, B = 0; ///< Linear, Log2: the coefficients; Cyclic: C in A; Dealt: Deal in A
-  BytesExpr Sz;         ///< Size: the count; Dealt: the items
+  /// Linear, Log2: the coefficients; Cyclic: C in A; Dealt: Deal in A, 1 in B for stride
+  /// groups.
+  int64_t A = 0, B = 0;
+  BytesExpr Sz; ///< Size: the count; Dealt: the items
   uint64_t eval(int32_t R, int32_t P, double W) const;
   /// Whether some rank of some P >= 1 runs no trip (a linear or log2 count that grows from at
   /// least one at 1 rank never does: P - 1 and log2(P) do at 1 rank; a round-robin one does
@@ -235,7 +241,19 @@ struct OpTemplate {
   uint32_t Span = 0;
   BlockId AltFrom = 0;
   TripExpr Trips;
+  /// A point-to-point count of the rank's share (K Dealt: a halo of the rank's rows where the
+  /// rows do not divide): Bytes.Const + Bytes.Coeff * Share's count; otherwise unused (Linear).
+  TripExpr Share;
   CollCall Coll; ///< IsColl: kind, element size, commutativity, site (Root, Bytes: below)
+  /// The event's byte count on rank R of P at size W.
+  uint64_t count(int32_t R, int32_t P, double W) const {
+    if (Share.K != TripExpr::Dealt) [[likely]]
+      return Bytes.eval(P, W);
+    const double V = Bytes.Const + Bytes.Coeff * double(Share.eval(R, P, W));
+    return V <= 0 ? 0 : uint64_t(std::llround(V));
+  }
+  /// The byte count's form, as text.
+  std::string bytesText() const;
 };
 
 /// Ranks that share one sequence shape.
