@@ -1291,7 +1291,8 @@ bool findDealt(const std::vector<TripObs> &Obs, TripExpr &Out) {
     if (std::find(Ws.begin(), Ws.end(), O.W) == Ws.end())
       Ws.push_back(O.W);
   bool Found = false;
-  int64_t Fewest = 0; // Out's items at the first size
+  int64_t Fewest = 0;         // Out's items at the first size
+  std::vector<TripExpr> Fits; // every way that fits, Out among them
   auto Try = [&](TripExpr E) {
     // S must divide every measured rank count.
     if (std::any_of(Obs.begin(), Obs.end(), [&](const TripObs &O) {
@@ -1332,10 +1333,12 @@ bool findDealt(const std::vector<TripObs> &Obs, TripExpr &Out) {
     // mod S (a tree's odd ranks against its even ones), which any count with a period fits:
     // strides only where the count follows the size.
     if (!findBytes(Items, E.Sz) || (E.B == 1 && E.Sz.WExp == 0) ||
-        (Found && Fewest <= int64_t(Items.front().V)))
-      return;
-    if (!std::all_of(Obs.begin(), Obs.end(),
+        !std::all_of(Obs.begin(), Obs.end(),
                      [&](const TripObs &O) { return E.eval(O.R, O.P, O.W) == O.N; }))
+      return;
+    Fits.push_back(E);
+    // The first way that fits anything wins; within it, the fewest items.
+    if (Found && (E.A != Out.A || Fewest <= int64_t(Items.front().V)))
       return;
     Out = E;
     Found = true;
@@ -1360,10 +1363,24 @@ bool findDealt(const std::vector<TripObs> &Obs, TripExpr &Out) {
           Try(E);
         }
     }
-    if (Found)
-      return true;
   }
-  return false;
+  if (!Found)
+    return false;
+  // Out is the first way by the order above (round-robin first, then the fewest items); where
+  // another way fits as well, the least rank count from 2 at which some rank's count differs
+  // (every count to 256, then 512 and 1024: a learner that tries many loops pays for each),
+  // at the base sizes and twice the largest (at 1 rank two ways of dealing C differ whenever
+  // their C does).
+  std::vector<double> At(Ws);
+  At.push_back(2 * *std::max_element(Ws.begin(), Ws.end()));
+  Out.PartsAt = 0;
+  for (int32_t P = 2; P <= 1024 && Out.PartsAt == 0 && Fits.size() > 1; P += P < 256 ? 1 : P)
+    for (const TripExpr &E : Fits)
+      for (double W : At)
+        for (int32_t R = 0; R < P && Out.PartsAt == 0; ++R)
+          if (E.eval(R, P, W) != Out.eval(R, P, W))
+            Out.PartsAt = P;
+  return true;
 }
 
 /// A point-to-point byte count of the rank's share of items (OpTemplate::Share): c * s + c0
@@ -2151,6 +2168,15 @@ bool learnStructure(const std::vector<MeasuredRun> &Runs, CommStructure &Out, Re
   return false;
 }
 
+/// ", not pinned by the base runs: ..." for a share another way of dealing explains too.
+static std::string partsText(const TripExpr &T) {
+  return T.K == TripExpr::Dealt && T.PartsAt > 0
+             ? " (not pinned by the base runs: another way of dealing fits them too and "
+               "differs from " +
+                   std::to_string(T.PartsAt) + " ranks on)"
+             : "";
+}
+
 std::vector<std::string> CommStructure::describe() const {
   std::vector<std::string> Lines;
   for (const RankClass &C : Classes) {
@@ -2165,7 +2191,8 @@ std::vector<std::string> CommStructure::describe() const {
     for (const OpTemplate &Op : C.Ops) {
       if (Op.Ctl == OpTemplate::Control::LoopBegin) {
         Add("a loop of " + std::to_string(Op.Span) + " events from " +
-            estimator::formatBlock(Op.Proto.Block) + ", trips " + Op.Trips.text());
+            estimator::formatBlock(Op.Proto.Block) + ", trips " + Op.Trips.text() +
+            partsText(Op.Trips));
       } else if (Op.IsColl) {
         Add(estimator::formatBlock(Op.Coll.Site) + " " + kindName(Op.Coll.Kind) +
             (Op.Coll.Root >= 0 || Op.Peer.A >= 0 ? " root " + Op.Peer.text() : "") + ", bytes " +
@@ -2179,7 +2206,7 @@ std::vector<std::string> CommStructure::describe() const {
                  (Op.Proto.Kind == EventKind::SendStart || Op.Proto.Kind == EventKind::RecvStart)) {
         Add(estimator::formatBlock(Op.Proto.Block) +
             (Op.Proto.Kind == EventKind::SendStart ? " send to " : " receive from ") +
-            Op.Peer.text() + ", bytes " + Op.bytesText() +
+            Op.Peer.text() + ", bytes " + Op.bytesText() + partsText(Op.Share) +
             (Op.Sub.K != SubComm::None ? ", on a sub-communicator of " + Op.Sub.text() : ""));
       }
     }
@@ -2226,6 +2253,30 @@ bool CommStructure::powerOfTwoOnly(BlockId &Site, std::string &What) const {
         }
     }
   return false;
+}
+
+std::vector<CommStructure::Ambiguity> CommStructure::ambiguities() const {
+  std::vector<Ambiguity> Out;
+  for (const RankClass &C : Classes)
+    for (size_t I = 0; I < C.Ops.size(); ++I) {
+      const OpTemplate &Op = C.Ops[I];
+      if (Op.Ctl == OpTemplate::Control::LoopBegin && Op.Trips.K == TripExpr::Dealt &&
+          Op.Trips.PartsAt > 0) {
+        // A model file keeps no site for the loop itself: its body's first call names it.
+        BlockId Site = Op.Proto.Block;
+        for (size_t J = I + 1; J < C.Ops.size() && J <= I + Op.Span; ++J)
+          if (C.Ops[J].Ctl == OpTemplate::Control::None &&
+              C.Ops[J].Proto.Kind != EventKind::Segment) {
+            Site = C.Ops[J].Proto.Block;
+            break;
+          }
+        Out.push_back({Site, "its loop's trips, " + Op.Trips.text(), Op.Trips.PartsAt});
+      } else if (Op.Ctl == OpTemplate::Control::None && Op.Share.K == TripExpr::Dealt &&
+                 Op.Share.PartsAt > 0) {
+        Out.push_back({Op.Proto.Block, "its byte count, " + Op.bytesText(), Op.Share.PartsAt});
+      }
+    }
+  return Out;
 }
 
 bool boundToPowersOfTwo(const CommStructure &S, const std::vector<int> &MeasuredRanks,

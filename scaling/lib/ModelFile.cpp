@@ -122,6 +122,9 @@ std::string formatOp(const OpTemplate &Op) {
   // A loop's bounds: loop SPAN KIND SCONST GRIDDIMS GRIDAXES A B, then its body, then end SPAN.
   if (Op.Ctl == OpTemplate::Control::LoopBegin) {
     S << "loop " << Op.Span << " " << tripsText(Op.Trips);
+    // A count the base runs do not pin: parts N (files without it read as before).
+    if (Op.Trips.K == TripExpr::Dealt && Op.Trips.PartsAt > 0)
+      S << " parts " << Op.Trips.PartsAt;
     return S.str();
   }
   if (Op.Ctl == OpTemplate::Control::LoopEnd) {
@@ -157,8 +160,11 @@ std::string formatOp(const OpTemplate &Op) {
       << " " << Op.Sub.Const << " " << Op.Sub.Parent << " " << Op.Sub.Seq;
   // A byte count of the rank's share: share and the share's count as a loop's (the count is
   // BYTES' constant + its coefficient times the share).
-  if (Op.Share.K == TripExpr::Dealt)
+  if (Op.Share.K == TripExpr::Dealt) {
     S << " share " << tripsText(Op.Share);
+    if (Op.Share.PartsAt > 0)
+      S << " share-parts " << Op.Share.PartsAt;
+  }
   // A Segment whose start depends on the loop: from-rule RULE ALTFROM.
   if (Op.FromR != OpTemplate::FromRule::None)
     S << " from-rule " << int(Op.FromR) << " " << formatBlockId(Op.AltFrom);
@@ -218,7 +224,10 @@ bool parseOp(const std::string &Text, OpTemplate &Op) {
       Op.Ctl = OpTemplate::Control::LoopEnd;
       return !(S >> Rest);
     }
-    if (!parseTrips(S, T) || S >> Rest)
+    if (!parseTrips(S, T))
+      return false;
+    if (S >> Rest && (Rest != "parts" || T.K != TripExpr::Dealt || !(S >> T.PartsAt) ||
+                      T.PartsAt < 1 || S >> Rest))
       return false;
     Op.Ctl = OpTemplate::Control::LoopBegin;
     return true;
@@ -273,6 +282,9 @@ bool parseOp(const std::string &Text, OpTemplate &Op) {
       if (!parseTrips(S, Op.Share) || Op.Share.K != TripExpr::Dealt ||
           (E.Kind != estimator::EventKind::SendStart && E.Kind != estimator::EventKind::RecvStart &&
            E.Kind != estimator::EventKind::Probe))
+        return false;
+    } else if (Word == "share-parts") {
+      if (Op.Share.K != TripExpr::Dealt || !(S >> Op.Share.PartsAt) || Op.Share.PartsAt < 1)
         return false;
     } else if (Word == "same-buffer") {
       E.SameBuffer = true;

@@ -678,6 +678,21 @@ TEST(LoopStructureTest, RowsDealtToProcessRowsFollowTheSize) {
     for (double W : {250.0, 501.0, 1003.0})
       for (int P : {12, 32, 64})
         expectGeneratedAt(*Each, linesweep, P, W);
+  // Pinned: no other way fits these runs.
+  EXPECT_TRUE(S.ambiguities().empty());
+  // At W = 250 and 390 (2 mod 4) the rows fit W / 2 dealt to groups of d0 d1 of
+  // Dims_create(P, 3) as well (the fewest items, taken), which parts from the process rows'
+  // W at 3 ranks (Dims_create 3 x 1 against 3 x 1 x 1: three process rows of W rows against
+  // one group of W / 2); the loops say so, through the model file too.
+  CommStructure Even;
+  ASSERT_TRUE(learnStructure(measureAt(linesweep, {2, 4, 8, 16}, {250, 390}), Even, Why));
+  const std::vector<CommStructure::Ambiguity> Open = Even.ambiguities();
+  ASSERT_EQ(Open.size(), 4u);
+  EXPECT_EQ(Open[0].PartsAt, 3);
+  EXPECT_EQ(Open[0].Site, Site(1));
+  EXPECT_NE(Open[0].What.find("its loop's trips"), std::string::npos);
+  EXPECT_EQ(throughTheFile(Even, Text).Learnt.ambiguities().size(), 4u);
+  EXPECT_NE(Text.find(" parts 3"), std::string::npos);
   // From W = 251 alone, rank 0 of 8 generates 251's rows at W = 389 too.
   CommStructure One;
   ASSERT_TRUE(learnStructure(measureAt(linesweep, {2, 4, 8, 16}, {251}), One, Why));

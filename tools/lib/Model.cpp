@@ -314,6 +314,15 @@ int runModel(const CommandArgs &Args) {
                  What + ": every run is at a power of two ranks, so the model extrapolates to "
                         "powers of two only (a base run at another rank count lifts this)",
                  "scale");
+    for (const CommStructure::Ambiguity &A : S.ambiguities())
+      Diags.note({Name(A.Site), 0, 0},
+                 A.What +
+                     ": another way of dealing the items to the ranks fits every base run "
+                     "as well and gives some rank another count from " +
+                     std::to_string(A.PartsAt) +
+                     " ranks on (a base run there, or at a size that leaves another remainder, "
+                     "tells them apart)",
+                 "scale");
   } else {
     File.RefusedAt = Name(Why.Site);
     File.RefusalReason = Why.Message;
@@ -648,6 +657,14 @@ int runScaledEstimate(const std::string &ModelPath, int Ranks, double Size,
     Diags.error({Site, 0, 0}, Why, "scale");
     return 1;
   }
+  const std::vector<int> Measured = measuredRanks(File);
+  for (const CommStructure::Ambiguity &A : S.ambiguities())
+    if (Ranks >= A.PartsAt && std::find(Measured.begin(), Measured.end(), Ranks) == Measured.end())
+      Diags.warning({modelSiteName(File, A.Site), 0, 0},
+                    A.What + ": the base runs do not pin how the items are dealt at " +
+                        std::to_string(Ranks) + " ranks (another way fits them and differs from " +
+                        std::to_string(A.PartsAt) + " ranks on); the prediction takes this one",
+                    "scale");
   // Occurrence-dependent compute from the largest run the model was built from (its machine
   // file's series); without it, every occurrence takes the mean.
   MachineFile ProfileRun;

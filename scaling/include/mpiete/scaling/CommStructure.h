@@ -191,6 +191,10 @@ struct TripExpr {
   /// groups.
   int64_t A = 0, B = 0;
   BytesExpr Sz; ///< Size: the count; Dealt: the items
+  /// Dealt: another way of dealing (grouping, items) fits every base run as well and gives
+  /// some rank another count from PartsAt ranks on (the least such count from 2 to 256, or
+  /// 512 or 1024); 0: none.
+  int32_t PartsAt = 0;
   uint64_t eval(int32_t R, int32_t P, double W) const;
   /// Whether some rank of some P >= 1 runs no trip (a linear or log2 count that grows from at
   /// least one at 1 rank never does: P - 1 and log2(P) do at 1 rank; a round-robin one does
@@ -326,6 +330,14 @@ struct CommStructure {
   /// cannot determine (a log2 trip count, an xor partner): its call site and what it is; false
   /// when there is none.
   bool powerOfTwoOnly(BlockId &Site, std::string &What) const;
+  /// A loop's trips or a byte count of a share (TripExpr::Dealt) that the base runs do not pin:
+  /// another way of dealing fits them too and parts from it at PartsAt ranks.
+  struct Ambiguity {
+    BlockId Site = 0;
+    std::string What;
+    int32_t PartsAt = 0;
+  };
+  std::vector<Ambiguity> ambiguities() const;
 };
 
 /// Whether the structure learnt from runs at MeasuredRanks holds at powers of two only: every
