@@ -2257,6 +2257,13 @@ bool CommStructure::powerOfTwoOnly(BlockId &Site, std::string &What) const {
 
 std::vector<CommStructure::Ambiguity> CommStructure::ambiguities() const {
   std::vector<Ambiguity> Out;
+  // Once per site and form (a loop in a time step repeats).
+  auto Add = [&](Ambiguity A) {
+    if (std::none_of(Out.begin(), Out.end(), [&](const Ambiguity &B) {
+          return B.Site == A.Site && B.What == A.What && B.PartsAt == A.PartsAt;
+        }))
+      Out.push_back(std::move(A));
+  };
   for (const RankClass &C : Classes)
     for (size_t I = 0; I < C.Ops.size(); ++I) {
       const OpTemplate &Op = C.Ops[I];
@@ -2270,10 +2277,10 @@ std::vector<CommStructure::Ambiguity> CommStructure::ambiguities() const {
             Site = C.Ops[J].Proto.Block;
             break;
           }
-        Out.push_back({Site, "its loop's trips, " + Op.Trips.text(), Op.Trips.PartsAt});
+        Add({Site, "its loop's trips, " + Op.Trips.text(), Op.Trips.PartsAt});
       } else if (Op.Ctl == OpTemplate::Control::None && Op.Share.K == TripExpr::Dealt &&
                  Op.Share.PartsAt > 0) {
-        Out.push_back({Op.Proto.Block, "its byte count, " + Op.bytesText(), Op.Share.PartsAt});
+        Add({Op.Proto.Block, "its byte count, " + Op.bytesText(), Op.Share.PartsAt});
       }
     }
   return Out;
