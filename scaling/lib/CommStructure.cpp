@@ -1734,8 +1734,8 @@ bool align(const std::vector<Member> &Ms, Aligned &Out, Refusal &Why) {
           return C;
       }
   };
-  // Body is K >= 2 copies of a shorter sequence.
-  auto Periodic = [](const std::vector<const Item *> &Body) {
+  // The length of the shortest sequence Body is K >= 2 copies of; 0: none.
+  auto Period = [](const std::vector<const Item *> &Body) -> size_t {
     for (size_t D = 1; D < Body.size(); ++D) {
       if (Body.size() % D != 0)
         continue;
@@ -1743,10 +1743,11 @@ bool align(const std::vector<Member> &Ms, Aligned &Out, Refusal &Why) {
       for (size_t J = D; J < Body.size() && Copies; ++J)
         Copies = sameShape(*Body[J], *Body[J % D]);
       if (Copies)
-        return true;
+        return D;
     }
-    return false;
+    return 0;
   };
+  auto Periodic = [&](const std::vector<const Item *> &Body) { return Period(Body) != 0; };
   std::vector<TripObs> Obs;
   // Body as a loop from the members' current calls: every member repeats it some number of
   // times, after which all continue alike; the shared trips just before (in the flat slots
@@ -1776,6 +1777,20 @@ bool align(const std::vector<Member> &Ms, Aligned &Out, Refusal &Why) {
     }
     if (!Any)
       return false;
+    // A body of copies of a shorter sequence that some member repeats once more after its
+    // last trip (the members' shared prefix of a long loop, taken whole, then the loop's rest)
+    // is not the loop: the shorter body, tried later, is. A plane of three exchanges that the
+    // planes' loop ends after keeps its body.
+    if (const size_t D = Period(Body); D != 0)
+      for (size_t I = 0; I < N; ++I) {
+        bool Again = true;
+        for (size_t J = 0; J < D && Again; ++J) {
+          const Item *X = At(I, Cur[I] + Reps[I] * L + J);
+          Again = X != nullptr && sameShape(*X, *Body[J]);
+        }
+        if (Again)
+          return false;
+      }
     size_t Back = 0;
     while ((Back + 1) * L <= SinceLoop) {
       bool Match = true;

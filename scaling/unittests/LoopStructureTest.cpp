@@ -680,6 +680,15 @@ TEST(LoopStructureTest, RowsDealtToProcessRowsFollowTheSize) {
         expectGeneratedAt(*Each, linesweep, P, W);
   // Pinned: no other way fits these runs.
   EXPECT_TRUE(S.ambiguities().empty());
+  // At W = 501 and 389 every member shares 97 trips, and the whole shared prefix repeated once
+  // or twice fitted 2 items dealt to groups of d0 d1 of Dims_create(P, 3); the rest of each
+  // member's loop then followed as more trips of the one-row body, and the structure was
+  // refused further on. A body of copies that some member repeats once more after its last
+  // trip is not the loop.
+  CommStructure Prefix;
+  ASSERT_TRUE(learnStructure(measureAt(linesweep, {2, 4, 8, 16}, {501, 389}), Prefix, Why))
+      << Why.Message;
+  expectGeneratedAt(Prefix, linesweep, 32, 1003);
   // At W = 250 and 390 (2 mod 4) the rows fit W / 2 dealt to groups of d0 d1 of
   // Dims_create(P, 3) as well (the fewest items, taken), which parts from the process rows'
   // W at 3 ranks (Dims_create 3 x 1 against 3 x 1 x 1: three process rows of W rows against

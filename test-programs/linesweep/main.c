@@ -23,7 +23,7 @@ int main(int argc, char **argv)
 {
     int rank, nproc, n = 600, steps = 10, s, i, j, dims[2] = {0, 0}, periods[2] = {0, 0};
     int coords[2];
-    double a = 0.8, local[3], total[3], sum0 = 0.0, lo0, hi0, t0;
+    double a = 0.8, local[3], total[3], sum0 = 0.0, lo0 = 0.0, hi0 = 0.0, t0;
     grid g;
 
     MPI_Init(&argc, &argv);
