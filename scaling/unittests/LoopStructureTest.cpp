@@ -163,6 +163,19 @@ ScalingModelFile throughTheFile(const CommStructure &S, std::string &Text) {
   return G;
 }
 
+/// S, and S read back from its model file (whose text must hold Line), generate F's traces
+/// exactly at every P of Ps and W of Ws.
+void expectFileGeneratesAt(const CommStructure &S, const SizedPattern &F, const std::string &Line,
+                           std::initializer_list<double> Ws, std::initializer_list<int> Ps) {
+  std::string Text;
+  const ScalingModelFile G = throughTheFile(S, Text);
+  EXPECT_NE(Text.find(Line), std::string::npos) << Text;
+  for (const CommStructure *Each : {&S, &G.Learnt})
+    for (double W : Ws)
+      for (int P : Ps)
+        expectGeneratedAt(*Each, F, P, W);
+}
+
 const OpTemplate *loopOf(const CommStructure &S) {
   for (const RankClass &C : S.Classes)
     for (const OpTemplate &Op : C.Ops)
@@ -671,13 +684,7 @@ TEST(LoopStructureTest, RowsDealtToProcessRowsFollowTheSize) {
     EXPECT_EQ(T, "group r / (d1 of Dims_create(P, 2))'s share of C = 1 * W^1 (from the problem "
                  "size W) items dealt round-robin to the G = P / (d1 of Dims_create(P, 2)) groups "
                  "of (d1 of Dims_create(P, 2)) consecutive ranks");
-  std::string Text;
-  const ScalingModelFile G = throughTheFile(S, Text);
-  EXPECT_NE(Text.find("loop 6 7 1 2 2 0 0 1:1:0"), std::string::npos) << Text;
-  for (const CommStructure *Each : std::vector<const CommStructure *>{&S, &G.Learnt})
-    for (double W : {250.0, 501.0, 1003.0})
-      for (int P : {12, 32, 64})
-        expectGeneratedAt(*Each, linesweep, P, W);
+  expectFileGeneratesAt(S, linesweep, "loop 6 7 1 2 2 0 0 1:1:0", {250, 501, 1003}, {12, 32, 64});
   // Pinned: no other way fits these runs.
   EXPECT_TRUE(S.ambiguities().empty());
   // At W = 501 and 389 every member shares 97 trips, and the whole shared prefix repeated once
@@ -700,6 +707,7 @@ TEST(LoopStructureTest, RowsDealtToProcessRowsFollowTheSize) {
   EXPECT_EQ(Open[0].PartsAt, 3);
   EXPECT_EQ(Open[0].Site, Site(1));
   EXPECT_NE(Open[0].What.find("its loop's trips"), std::string::npos);
+  std::string Text;
   EXPECT_EQ(throughTheFile(Even, Text).Learnt.ambiguities().size(), 2u);
   EXPECT_NE(Text.find(" parts 3"), std::string::npos);
   // From W = 251 alone, rank 0 of 8 generates 251's rows at W = 389 too.
@@ -753,13 +761,7 @@ TEST(LoopStructureTest, HaloOfARanksShareOfRows) {
   EXPECT_EQ(Bytes[1], "8 * (group r mod (d1 of Dims_create(P, 2))'s share of C = 1 * W^1 (from "
                       "the problem size W) items dealt round-robin to the G = (d1 of "
                       "Dims_create(P, 2)) groups of every (d1 of Dims_create(P, 2))-th rank)");
-  std::string Text;
-  const ScalingModelFile G = throughTheFile(S, Text);
-  EXPECT_NE(Text.find(" share 7 1 2 2 0 1 1:1:0"), std::string::npos) << Text;
-  for (const CommStructure *Each : std::vector<const CommStructure *>{&S, &G.Learnt})
-    for (double W : {250.0, 501.0, 1003.0})
-      for (int P : {12, 32, 64})
-        expectGeneratedAt(*Each, halo2d, P, W);
+  expectFileGeneratesAt(S, halo2d, " share 7 1 2 2 0 1 1:1:0", {250, 501, 1003}, {12, 32, 64});
   OpTemplate Op;
   EXPECT_FALSE(parseOp("segment 51ce0001:1 51ce0001:2 0 0 0 0 1 0:0:0:0:0 0:0:0 share 7 1 2 2 0 "
                        "1 1:1:0",
