@@ -106,7 +106,10 @@ def main():
     if not pruned["replayed"] < full["replayed"]:
         fails.append(f"search: the pruned search replayed {pruned['replayed']} of 34")
     speeds = [t["speed"] for t in full["node_types"]]
-    if speeds[0] != 1 or not 1.5 < speeds[1] < 3:
+    # slow.yaml is m4 at half speed; the speed is read against the model's machine, fitted
+    # from all four runs, so a loaded host moves it (3.03 seen in CI): about 2, not a
+    # measurement. Ignored (1) or inverted (0.5) still fails.
+    if speeds[0] != 1 or not 1.5 < speeds[1] < 4:
         fails.append(f"search: expected speeds 1 and about 2, got {speeds}")
 
     estimates = []
