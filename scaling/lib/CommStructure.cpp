@@ -372,8 +372,16 @@ int64_t TripExpr::share(int64_t C, int64_t Groups, int64_t G, Deal D) {
   return 0;
 }
 
+int64_t TripExpr::step(int32_t P) const {
+  return GridDims == 0 ? std::max(SConst, 1) : dimsProduct(P, GridDims, GridAxes);
+}
+
+std::string TripExpr::stepText() const {
+  return GridDims == 0 ? std::to_string(SConst) : "(" + dimsText(GridDims, GridAxes) + ")";
+}
+
 void TripExpr::group(int32_t R, int32_t P, int64_t &G, int64_t &Groups) const {
-  const int64_t S = GridDims == 0 ? std::max(SConst, 1) : dimsProduct(P, GridDims, GridAxes);
+  const int64_t S = step(P);
   if (B == 1) {
     G = R % S;
     Groups = S;
@@ -402,7 +410,7 @@ uint64_t TripExpr::eval(int32_t R, int32_t P, double W) const {
     N = A * int64_t(std::bit_width(uint32_t(std::max(P, 1) - 1))) + B;
     break;
   case Cyclic: {
-    const int64_t S = GridDims == 0 ? std::max(SConst, 1) : dimsProduct(P, GridDims, GridAxes);
+    const int64_t S = step(P);
     const int64_t G = std::max<int64_t>(P / S, 1), Group = R / S;
     N = Group < A ? (A - Group + G - 1) / G : 0;
     break;
@@ -463,8 +471,7 @@ std::string TripExpr::text() const {
   case Size:
     return Sz.text() + " (from the problem size W)";
   case Dealt: {
-    const std::string S =
-        GridDims == 0 ? std::to_string(SConst) : "(" + dimsText(GridDims, GridAxes) + ")";
+    const std::string S = stepText();
     const bool Ranks = S == "1" && B != 1;
     const std::string Whose = Ranks    ? "rank r's"
                               : B == 1 ? "group r mod " + S + "'s"
@@ -486,8 +493,7 @@ std::string TripExpr::text() const {
   case Cyclic: {
     if (GridDims == 0 && SConst == 1)
       return "rank r's of " + std::to_string(A) + " items dealt round-robin to the ranks";
-    const std::string S =
-        GridDims == 0 ? std::to_string(SConst) : "(" + dimsText(GridDims, GridAxes) + ")";
+    const std::string S = stepText();
     return "group r / " + S + "'s of " + std::to_string(A) +
            " items dealt round-robin to the P / " + S + " groups of " + S + " consecutive ranks";
   }
@@ -1295,10 +1301,8 @@ bool findDealt(const std::vector<TripObs> &Obs, TripExpr &Out) {
   std::vector<TripExpr> Fits; // every way that fits, Out among them
   auto Try = [&](TripExpr E) {
     // S must divide every measured rank count.
-    if (std::any_of(Obs.begin(), Obs.end(), [&](const TripObs &O) {
-          const int64_t S = E.GridDims == 0 ? E.SConst : dimsProduct(O.P, E.GridDims, E.GridAxes);
-          return S < 1 || O.P % S != 0;
-        }))
+    if (std::any_of(Obs.begin(), Obs.end(),
+                    [&](const TripObs &O) { return O.P % E.step(O.P) != 0; }))
       return;
     std::vector<BytesObs> Items;
     for (double W : Ws) {
@@ -1600,8 +1604,8 @@ bool findTrips(const std::vector<TripObs> &Obs, TripExpr &Out) {
   auto Cyclic = [&](TripExpr E) {
     int64_t Lo = 1, Hi = INT64_MAX;
     for (const TripObs &O : Obs) {
-      const int64_t S = E.GridDims == 0 ? E.SConst : dimsProduct(O.P, E.GridDims, E.GridAxes);
-      if (S < 1 || O.P % S != 0)
+      const int64_t S = E.step(O.P);
+      if (O.P % S != 0)
         return false;
       const int64_t G = O.P / S, Group = O.R / S, N = int64_t(O.N);
       if (N >= 1) {
@@ -2233,6 +2237,15 @@ std::vector<std::string> CommStructure::describe() const {
 
 namespace mpiete::scaling {
 
+/// The call site of C's loop at op I: a model file keeps none for the loop itself, so its
+/// body's first call names it (the loop op's own block when the body has no call).
+static BlockId loopSite(const RankClass &C, size_t I) {
+  for (size_t J = I + 1; J < C.Ops.size() && J <= I + C.Ops[I].Span; ++J)
+    if (C.Ops[J].Ctl == OpTemplate::Control::None && C.Ops[J].Proto.Kind != EventKind::Segment)
+      return C.Ops[J].Proto.Block;
+  return C.Ops[I].Proto.Block;
+}
+
 bool CommStructure::powerOfTwoOnly(BlockId &Site, std::string &What) const {
   for (const RankClass &C : Classes)
     for (size_t I = 0; I < C.Ops.size(); ++I) {
@@ -2240,13 +2253,7 @@ bool CommStructure::powerOfTwoOnly(BlockId &Site, std::string &What) const {
       Site = Op.Proto.Block;
       if (Op.Ctl == OpTemplate::Control::LoopBegin) {
         if (Op.Trips.powerOfTwoOnly()) {
-          // A model file keeps no site for the loop itself: its body's first call names it.
-          for (size_t J = I + 1; J < C.Ops.size() && J <= I + Op.Span; ++J)
-            if (C.Ops[J].Ctl == OpTemplate::Control::None &&
-                C.Ops[J].Proto.Kind != EventKind::Segment) {
-              Site = C.Ops[J].Proto.Block;
-              break;
-            }
+          Site = loopSite(C, I);
           What = "its loop of " + std::to_string(Op.Span) + " events runs " + Op.Trips.text() +
                  (Op.Trips.K == TripExpr::TreeChildren || Op.Trips.K == TripExpr::HighTreeChildren
                       ? " trips (at a power of two no rank's child is past the last rank)"
@@ -2284,15 +2291,7 @@ std::vector<CommStructure::Ambiguity> CommStructure::ambiguities() const {
       const OpTemplate &Op = C.Ops[I];
       if (Op.Ctl == OpTemplate::Control::LoopBegin && Op.Trips.K == TripExpr::Dealt &&
           Op.Trips.PartsAt > 0) {
-        // A model file keeps no site for the loop itself: its body's first call names it.
-        BlockId Site = Op.Proto.Block;
-        for (size_t J = I + 1; J < C.Ops.size() && J <= I + Op.Span; ++J)
-          if (C.Ops[J].Ctl == OpTemplate::Control::None &&
-              C.Ops[J].Proto.Kind != EventKind::Segment) {
-            Site = C.Ops[J].Proto.Block;
-            break;
-          }
-        Add({Site, "its loop's trips, " + Op.Trips.text(), Op.Trips.PartsAt});
+        Add({loopSite(C, I), "its loop's trips, " + Op.Trips.text(), Op.Trips.PartsAt});
       } else if (Op.Ctl == OpTemplate::Control::None && Op.Share.K == TripExpr::Dealt &&
                  Op.Share.PartsAt > 0) {
         Add({Op.Proto.Block, "its byte count, " + Op.bytesText(), Op.Share.PartsAt});

@@ -182,6 +182,9 @@ struct TripExpr {
   enum Deal : uint8_t { RoundRobin, Blocks, LastTakesRest };
   /// Group G's share of C items dealt D-wise to Groups groups (0 outside [0, Groups)).
   static int64_t share(int64_t C, int64_t Groups, int64_t G, Deal D);
+  /// Cyclic, Dealt: S at P ranks (SConst, at least 1, or the grid factors), and as text.
+  int64_t step(int32_t P) const;
+  std::string stepText() const;
   /// Dealt: rank R's group and the group count at P ranks (S from SConst or the grid).
   void group(int32_t R, int32_t P, int64_t &G, int64_t &Groups) const;
   Kind K = Linear;
