@@ -347,7 +347,10 @@ std::string OpTemplate::bytesText() const {
   S.precision(10);
   if (Bytes.Const != 0)
     S << Bytes.Const << " + ";
-  S << Bytes.Coeff << " * (" << Share.text() << ")";
+  S << Bytes.Coeff;
+  if (Bytes.WExp != 0)
+    S << " * W^" << Bytes.WExp;
+  S << " * (" << Share.text() << ")";
   return S.str();
 }
 
@@ -657,13 +660,22 @@ bool SyntheticEventSource::next(Event &E) {
       C.Comm = Op.Sub.id(R, P);
     }
     C.Root = Op.Peer.eval(Index, Count);
-    C.Bytes = Op.Bytes.eval(P, W);
+    const bool Uneven = Op.Share.K == TripExpr::Dealt;
+    C.Bytes = Uneven ? Op.count(Index, Count, W) : Op.Bytes.eval(P, W);
     auto &[Base, Events] =
         extra().Cache[{int(C.Kind), C.Root, C.Bytes, C.Elem, C.Commutative, C.Site, C.Comm}];
     if (Events.empty()) {
       Base = LastRequest;
       uint64_t Last = LastRequest;
       std::string Why;
+      // Uneven counts: every member's share at this size (once per call a rank generates).
+      std::vector<uint64_t> RankBytes;
+      if (Uneven) {
+        RankBytes.resize(size_t(Count));
+        for (int32_t I = 0; I < Count; ++I)
+          RankBytes[size_t(I)] = Op.count(I, Count, W);
+        C.RankBytes = &RankBytes;
+      }
       if (!lowerCollective(C, Index, Count, Last, Events, Why)) {
         Failed = true;
         return false;
@@ -1150,6 +1162,221 @@ bool learnSub(const std::vector<Sample> &Members, const std::vector<uint64_t> &I
   return false;
 }
 
+/// Per completed request of Ss (a body's completion), Dist = D + a * t + b * n on trip t of n:
+/// a from two trips of one loop, b from one trip of loops of different lengths; false when no
+/// integer a, b give every sample's.
+bool fitDistTrip(const std::vector<Sample> &Ss, OpTemplate &Op) {
+  Op.DistTrip.assign(Op.Dist.size(), {0, 0});
+  for (size_t K = 0; K < Op.Dist.size(); ++K) {
+    auto D = [&](const Sample &S) { return int64_t(S.It->Dist[K]); };
+    int64_t A = 0, B = 0;
+    for (const Sample &X : Ss)
+      for (const Sample &Y : Ss) {
+        if (A == 0 && X.Trips == Y.Trips && Y.Trip > X.Trip &&
+            (D(Y) - D(X)) % int64_t(Y.Trip - X.Trip) == 0)
+          A = (D(Y) - D(X)) / int64_t(Y.Trip - X.Trip);
+        if (B == 0 && X.Trip == Y.Trip && Y.Trips > X.Trips &&
+            (D(Y) - D(X)) % int64_t(Y.Trips - X.Trips) == 0)
+          B = (D(Y) - D(X)) / int64_t(Y.Trips - X.Trips);
+      }
+    const Sample &F = Ss.front();
+    const int64_t Base = D(F) - A * int64_t(F.Trip) - B * int64_t(F.Trips);
+    for (const Sample &X : Ss)
+      if (Base + A * int64_t(X.Trip) + B * int64_t(X.Trips) != D(X))
+        return false;
+    if (Base < INT32_MIN || Base > INT32_MAX)
+      return false;
+    Op.Dist[K] = uint32_t(int32_t(Base));
+    Op.DistTrip[K] = {int32_t(A), int32_t(B)};
+  }
+  return true;
+}
+
+/// Where an op lies relative to the class's loop: its Segments' starts are learnt by it.
+enum class Where : uint8_t { Flat, Body, After };
+
+struct TripObs {
+  int32_t R, P;
+  uint64_t N;
+  double W; ///< the run's problem size
+};
+
+/// Whether an item count C(W) = Const + Coeff * W^WExp (fitted at P = 1) is a whole number at
+/// every integer size W.
+bool wholeAtEverySize(const BytesExpr &C) {
+  auto Integer = [](double V) { return std::isfinite(V) && V == std::floor(V); };
+  return C.GridDims == 0 && Integer(C.Const) && Integer(C.Coeff) &&
+         (C.WExp == 0 || (C.WExp >= 1 && Integer(C.WExp)));
+}
+
+/// Items dealt to groups of consecutive ranks (TripExpr::Dealt): at each size measured, the
+/// item count C that every observation there pins (searched in the window the largest count
+/// bounds: it is at least floor(C / G) and at most floor(C / G) + G - 1), then C's form over
+/// the sizes (a byte count's, at P = 1). Round-robin first, then blocks, then the rest to the
+/// last; of the group sizes that fit, one whose item count is whole at every size, then, as
+/// for Cyclic, the one with the fewest items. False when no way gives every observation.
+bool findDealt(const std::vector<TripObs> &Obs, TripExpr &Out) {
+  if (Obs.empty())
+    return false;
+  std::vector<double> Ws;
+  for (const TripObs &O : Obs)
+    if (std::find(Ws.begin(), Ws.end(), O.W) == Ws.end())
+      Ws.push_back(O.W);
+  bool Found = false, WholeOut = false;
+  int64_t Fewest = 0;         // Out's items at the first size
+  std::vector<TripExpr> Fits; // every way that fits, Out among them
+  auto Try = [&](TripExpr E) {
+    // S must divide every measured rank count.
+    if (std::any_of(Obs.begin(), Obs.end(),
+                    [&](const TripObs &O) { return O.P % E.step(O.P) != 0; }))
+      return;
+    std::vector<BytesObs> Items;
+    for (double W : Ws) {
+      const TripObs *Big = nullptr;
+      for (const TripObs &O : Obs)
+        if (O.W == W && (Big == nullptr || O.N > Big->N))
+          Big = &O;
+      int64_t Unused = 0, G = 1;
+      E.group(Big->R, Big->P, Unused, G);
+      const int64_t N = int64_t(Big->N);
+      const int64_t Lo = std::max<int64_t>(0, G * (N - G + 1)), Hi = G * (N + 1);
+      if (Hi - Lo > (int64_t(1) << 16))
+        return;
+      int64_t Pinned = -1;
+      for (int64_t C = Lo; C <= Hi; ++C) {
+        const bool All = std::all_of(Obs.begin(), Obs.end(), [&](const TripObs &O) {
+          int64_t Gr = 0, Groups = 1;
+          E.group(O.R, O.P, Gr, Groups);
+          return O.W != W || TripExpr::share(C, Groups, Gr, TripExpr::Deal(E.A)) == int64_t(O.N);
+        });
+        if (!All)
+          continue;
+        if (Pinned >= 0)
+          return; // C not pinned by the runs: not guessed
+        Pinned = C;
+      }
+      if (Pinned < 0)
+        return;
+      Items.push_back({1.0, W, uint64_t(Pinned)});
+    }
+    // Every S-th rank's share of a constant count would be a pattern of the rank's residue
+    // mod S (a tree's odd ranks against its even ones), which any count with a period fits:
+    // strides only where the count follows the size.
+    if (!findBytes(Items, E.Sz) || (E.B == 1 && E.Sz.WExp == 0) ||
+        !std::all_of(Obs.begin(), Obs.end(),
+                     [&](const TripObs &O) { return E.eval(O.R, O.P, O.W) == O.N; }))
+      return;
+    Fits.push_back(E);
+    // The first way that fits anything wins; within it, an item count that is whole at every
+    // integer size (n items, not n / 2: base runs at even sizes and even rank counts cannot
+    // tell n rows dealt to ranks from n / 2 pairs of rows dealt to pairs of ranks), then the
+    // fewest items.
+    const bool Whole = wholeAtEverySize(E.Sz);
+    if (Found && (E.A != Out.A || (WholeOut && !Whole) ||
+                  (WholeOut == Whole && Fewest <= int64_t(Items.front().V))))
+      return;
+    Out = E;
+    Found = true;
+    WholeOut = Whole;
+    Fewest = int64_t(Items.front().V);
+  };
+  for (TripExpr::Deal D : {TripExpr::RoundRobin, TripExpr::Blocks, TripExpr::LastTakesRest}) {
+    // Groups of consecutive ranks first, then every S-th rank (a row-major grid's columns).
+    for (int64_t Stride : {0, 1}) {
+      TripExpr E;
+      E.K = TripExpr::Dealt;
+      E.A = D;
+      E.B = Stride;
+      for (int32_t S = int32_t(Stride) + 1; S <= 16; ++S) {
+        E.SConst = S;
+        Try(E);
+      }
+      E.SConst = 1;
+      for (uint8_t Dims : {2, 3})
+        for (uint8_t Axes = 1; Axes < (1u << Dims); ++Axes) {
+          E.GridDims = Dims;
+          E.GridAxes = Axes;
+          Try(E);
+        }
+    }
+  }
+  if (!Found)
+    return false;
+  // Out is the first way by the order above (round-robin first, then the fewest items); where
+  // another way fits as well, the least rank count from 2 at which some rank's count differs
+  // (every count to 256, then 512 and 1024: a learner that tries many loops pays for each),
+  // at the base sizes and twice the largest (at 1 rank two ways of dealing C differ whenever
+  // their C does).
+  std::vector<double> At(Ws);
+  At.push_back(2 * *std::max_element(Ws.begin(), Ws.end()));
+  Out.PartsAt = 0;
+  for (int32_t P = 2; P <= 1024 && Out.PartsAt == 0 && Fits.size() > 1; P += P < 256 ? 1 : P)
+    for (const TripExpr &E : Fits)
+      for (double W : At)
+        for (int32_t R = 0; R < P && Out.PartsAt == 0; ++R)
+          if (E.eval(R, P, W) != Out.eval(R, P, W))
+            Out.PartsAt = P;
+  return true;
+}
+
+/// A byte count of the rank's share of items (OpTemplate::Share): c * s + c0 with s a group's
+/// share (findDealt) of C(W) items, or c * W * s (a transpose's block of n * nloc values: every
+/// count divisible by its run's size, no constant). c is the largest common divisor of the
+/// differences between one run's ranks (or a divisor of it, down to a sixteenth), c0 the
+/// counts' common residue mod c plus a few multiples of c (a halo of nloc + 2 values with its
+/// corners). False when the counts do not differ between the ranks of a run, or none fits.
+bool findShareBytes(const std::vector<TripObs> &Counts, OpTemplate &Op) {
+  for (int WExp : {0, 1}) {
+    std::vector<TripObs> Per(Counts); // the counts over W^WExp
+    bool Whole = true;
+    for (TripObs &O : Per) {
+      const double W = WExp == 0 ? 1 : O.W;
+      Whole = Whole && W >= 1 && W == std::floor(W) && W < 1e15 && O.N % uint64_t(W) == 0;
+      if (Whole)
+        O.N /= uint64_t(W);
+    }
+    if (!Whole)
+      continue;
+    uint64_t G = 0;
+    for (size_t I = 0; I < Per.size(); ++I)
+      for (size_t J = I + 1; J < Per.size(); ++J)
+        if (Per[I].P == Per[J].P && Per[I].W == Per[J].W)
+          G = std::gcd(G, Per[I].N > Per[J].N ? Per[I].N - Per[J].N : Per[J].N - Per[I].N);
+    if (G == 0)
+      return false; // the same on every rank of each run
+    std::vector<TripObs> Shares(Per);
+    for (uint64_t D = 1; D <= 16; ++D) {
+      if (G % D != 0)
+        continue;
+      const int64_t C = int64_t(G / D), Residue = int64_t(Per.front().N) % C;
+      if (std::any_of(Per.begin(), Per.end(),
+                      [&](const TripObs &O) { return int64_t(O.N) % C != Residue; }))
+        continue;
+      for (int64_t K : {0, 1, 2, 3, 4, -1, -2}) {
+        const int64_t Const = Residue + K * C;
+        if (WExp != 0 && Const != 0)
+          continue;
+        bool Ok = true;
+        for (size_t I = 0; I < Per.size() && Ok; ++I) {
+          const int64_t N = int64_t(Per[I].N) - Const;
+          Ok = N >= 0;
+          Shares[I].N = uint64_t(N / C);
+        }
+        TripExpr E;
+        if (!Ok || !findDealt(Shares, E))
+          continue;
+        Op.Share = E;
+        Op.Bytes = BytesExpr{};
+        Op.Bytes.Coeff = double(C);
+        Op.Bytes.WExp = double(WExp);
+        Op.Bytes.Const = double(Const);
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 /// A collective's element size and commutativity: the first that makes the runtime's lowering
 /// reproduce every member's measured messages. False with Why otherwise.
 bool learnColl(const std::vector<Sample> &Members, OpTemplate &Op, Refusal &Why) {
@@ -1200,11 +1427,35 @@ bool learnColl(const std::vector<Sample> &Members, OpTemplate &Op, Refusal &Why)
     Why = {Ref.Site, Name + ": the root is no function of the rank and the size"};
     return false;
   }
+  // Counts that differ between one run's members (a v-variant's blocks as even as they come):
+  // each member's share of items (findShareBytes), every member's count at the run's size
+  // handed to the lowering.
+  bool Uneven = false;
   if (!findBytes(Bytes, Op.Bytes)) {
-    Why = {Ref.Site, Name + ": the byte count is no exact c0 + c * W^a / P^b, nor c * W^a over "
-                            "factors of MPI_Dims_create(P), over the measured runs"};
-    return false;
+    std::vector<TripObs> Counts;
+    for (size_t I = 0; I < Members.size(); ++I)
+      Counts.push_back(
+          {Places[I].Index, Places[I].Count, Members[I].It->CollBytes, Members[I].M->Run->Size});
+    Uneven = collHasRankBytes(Ref.Kind) && findShareBytes(Counts, Op);
+    if (!Uneven) {
+      Why = {Ref.Site, Name +
+                           ": the byte count is no exact c0 + c * W^a / P^b, nor c * W^a over "
+                           "factors of MPI_Dims_create(P)" +
+                           (collHasRankBytes(Ref.Kind) ? ", nor a member's share of items" : "") +
+                           ", over the measured runs"};
+      return false;
+    }
   }
+  std::map<std::pair<int32_t, double>, std::vector<uint64_t>> RankBytes; // by (count, size)
+  auto RankBytesAt = [&](int32_t Count, double W) -> const std::vector<uint64_t> * {
+    if (!Uneven)
+      return nullptr;
+    std::vector<uint64_t> &B = RankBytes[{Count, W}];
+    if (B.empty())
+      for (int32_t I = 0; I < Count; ++I)
+        B.push_back(Op.count(I, Count, W));
+    return &B;
+  };
   std::vector<Event> Got;
   std::string SimWhy;
   for (uint32_t Elem : {8u, 4u, 16u, 2u, 1u})
@@ -1218,6 +1469,7 @@ bool learnColl(const std::vector<Sample> &Members, OpTemplate &Op, Refusal &Why)
         }
         const Place &Pl = Places[I];
         CollCall C{Ref.Kind, CommRoot(I), It.CollBytes, Elem, Commutative, Ref.Site, It.Coll.Comm};
+        C.RankBytes = RankBytesAt(Pl.Count, Members[I].M->Run->Size);
         uint64_t Last = It.FirstRequest;
         Got.clear();
         if (!lowerCollective(C, Pl.Index, Pl.Count, Last, Got, SimWhy)) {
@@ -1239,194 +1491,12 @@ bool learnColl(const std::vector<Sample> &Members, OpTemplate &Op, Refusal &Why)
         return true;
       }
     }
-  Why = {Ref.Site, Name + ": the measured messages are not the runtime's lowering of this call "
-                          "with equal counts on every rank (e.g. a v-variant with uneven counts)"};
-  return false;
-}
-
-/// Per completed request of Ss (a body's completion), Dist = D + a * t + b * n on trip t of n:
-/// a from two trips of one loop, b from one trip of loops of different lengths; false when no
-/// integer a, b give every sample's.
-bool fitDistTrip(const std::vector<Sample> &Ss, OpTemplate &Op) {
-  Op.DistTrip.assign(Op.Dist.size(), {0, 0});
-  for (size_t K = 0; K < Op.Dist.size(); ++K) {
-    auto D = [&](const Sample &S) { return int64_t(S.It->Dist[K]); };
-    int64_t A = 0, B = 0;
-    for (const Sample &X : Ss)
-      for (const Sample &Y : Ss) {
-        if (A == 0 && X.Trips == Y.Trips && Y.Trip > X.Trip &&
-            (D(Y) - D(X)) % int64_t(Y.Trip - X.Trip) == 0)
-          A = (D(Y) - D(X)) / int64_t(Y.Trip - X.Trip);
-        if (B == 0 && X.Trip == Y.Trip && Y.Trips > X.Trips &&
-            (D(Y) - D(X)) % int64_t(Y.Trips - X.Trips) == 0)
-          B = (D(Y) - D(X)) / int64_t(Y.Trips - X.Trips);
-      }
-    const Sample &F = Ss.front();
-    const int64_t Base = D(F) - A * int64_t(F.Trip) - B * int64_t(F.Trips);
-    for (const Sample &X : Ss)
-      if (Base + A * int64_t(X.Trip) + B * int64_t(X.Trips) != D(X))
-        return false;
-    if (Base < INT32_MIN || Base > INT32_MAX)
-      return false;
-    Op.Dist[K] = uint32_t(int32_t(Base));
-    Op.DistTrip[K] = {int32_t(A), int32_t(B)};
-  }
-  return true;
-}
-
-/// Where an op lies relative to the class's loop: its Segments' starts are learnt by it.
-enum class Where : uint8_t { Flat, Body, After };
-
-struct TripObs {
-  int32_t R, P;
-  uint64_t N;
-  double W; ///< the run's problem size
-};
-
-/// Items dealt to groups of consecutive ranks (TripExpr::Dealt): at each size measured, the
-/// item count C that every observation there pins (searched in the window the largest count
-/// bounds: it is at least floor(C / G) and at most floor(C / G) + G - 1), then C's form over
-/// the sizes (a byte count's, at P = 1). Round-robin first, then blocks, then the rest to the
-/// last; of the group sizes that fit, as for Cyclic, the one with the fewest items. False when
-/// no way gives every observation.
-bool findDealt(const std::vector<TripObs> &Obs, TripExpr &Out) {
-  if (Obs.empty())
-    return false;
-  std::vector<double> Ws;
-  for (const TripObs &O : Obs)
-    if (std::find(Ws.begin(), Ws.end(), O.W) == Ws.end())
-      Ws.push_back(O.W);
-  bool Found = false;
-  int64_t Fewest = 0;         // Out's items at the first size
-  std::vector<TripExpr> Fits; // every way that fits, Out among them
-  auto Try = [&](TripExpr E) {
-    // S must divide every measured rank count.
-    if (std::any_of(Obs.begin(), Obs.end(),
-                    [&](const TripObs &O) { return O.P % E.step(O.P) != 0; }))
-      return;
-    std::vector<BytesObs> Items;
-    for (double W : Ws) {
-      const TripObs *Big = nullptr;
-      for (const TripObs &O : Obs)
-        if (O.W == W && (Big == nullptr || O.N > Big->N))
-          Big = &O;
-      int64_t Unused = 0, G = 1;
-      E.group(Big->R, Big->P, Unused, G);
-      const int64_t N = int64_t(Big->N);
-      const int64_t Lo = std::max<int64_t>(0, G * (N - G + 1)), Hi = G * (N + 1);
-      if (Hi - Lo > (int64_t(1) << 16))
-        return;
-      int64_t Pinned = -1;
-      for (int64_t C = Lo; C <= Hi; ++C) {
-        const bool All = std::all_of(Obs.begin(), Obs.end(), [&](const TripObs &O) {
-          int64_t Gr = 0, Groups = 1;
-          E.group(O.R, O.P, Gr, Groups);
-          return O.W != W || TripExpr::share(C, Groups, Gr, TripExpr::Deal(E.A)) == int64_t(O.N);
-        });
-        if (!All)
-          continue;
-        if (Pinned >= 0)
-          return; // C not pinned by the runs: not guessed
-        Pinned = C;
-      }
-      if (Pinned < 0)
-        return;
-      Items.push_back({1.0, W, uint64_t(Pinned)});
-    }
-    // Every S-th rank's share of a constant count would be a pattern of the rank's residue
-    // mod S (a tree's odd ranks against its even ones), which any count with a period fits:
-    // strides only where the count follows the size.
-    if (!findBytes(Items, E.Sz) || (E.B == 1 && E.Sz.WExp == 0) ||
-        !std::all_of(Obs.begin(), Obs.end(),
-                     [&](const TripObs &O) { return E.eval(O.R, O.P, O.W) == O.N; }))
-      return;
-    Fits.push_back(E);
-    // The first way that fits anything wins; within it, the fewest items.
-    if (Found && (E.A != Out.A || Fewest <= int64_t(Items.front().V)))
-      return;
-    Out = E;
-    Found = true;
-    Fewest = int64_t(Items.front().V);
-  };
-  for (TripExpr::Deal D : {TripExpr::RoundRobin, TripExpr::Blocks, TripExpr::LastTakesRest}) {
-    // Groups of consecutive ranks first, then every S-th rank (a row-major grid's columns).
-    for (int64_t Stride : {0, 1}) {
-      TripExpr E;
-      E.K = TripExpr::Dealt;
-      E.A = D;
-      E.B = Stride;
-      for (int32_t S = int32_t(Stride) + 1; S <= 16; ++S) {
-        E.SConst = S;
-        Try(E);
-      }
-      E.SConst = 1;
-      for (uint8_t Dims : {2, 3})
-        for (uint8_t Axes = 1; Axes < (1u << Dims); ++Axes) {
-          E.GridDims = Dims;
-          E.GridAxes = Axes;
-          Try(E);
-        }
-    }
-  }
-  if (!Found)
-    return false;
-  // Out is the first way by the order above (round-robin first, then the fewest items); where
-  // another way fits as well, the least rank count from 2 at which some rank's count differs
-  // (every count to 256, then 512 and 1024: a learner that tries many loops pays for each),
-  // at the base sizes and twice the largest (at 1 rank two ways of dealing C differ whenever
-  // their C does).
-  std::vector<double> At(Ws);
-  At.push_back(2 * *std::max_element(Ws.begin(), Ws.end()));
-  Out.PartsAt = 0;
-  for (int32_t P = 2; P <= 1024 && Out.PartsAt == 0 && Fits.size() > 1; P += P < 256 ? 1 : P)
-    for (const TripExpr &E : Fits)
-      for (double W : At)
-        for (int32_t R = 0; R < P && Out.PartsAt == 0; ++R)
-          if (E.eval(R, P, W) != Out.eval(R, P, W))
-            Out.PartsAt = P;
-  return true;
-}
-
-/// A point-to-point byte count of the rank's share of items (OpTemplate::Share): c * s + c0
-/// with s a group's share (findDealt) of C(W) items. c is the largest common divisor of the
-/// differences between one run's ranks (or a divisor of it, down to a sixteenth), c0 the
-/// counts' common residue mod c plus a few multiples of c (a halo of nloc + 2 values with its
-/// corners). False when the counts do not differ between the ranks of a run, or none fits.
-bool findShareBytes(const std::vector<TripObs> &Counts, OpTemplate &Op) {
-  uint64_t G = 0;
-  for (size_t I = 0; I < Counts.size(); ++I)
-    for (size_t J = I + 1; J < Counts.size(); ++J)
-      if (Counts[I].P == Counts[J].P && Counts[I].W == Counts[J].W)
-        G = std::gcd(G, Counts[I].N > Counts[J].N ? Counts[I].N - Counts[J].N
-                                                  : Counts[J].N - Counts[I].N);
-  if (G == 0)
-    return false; // the same on every rank of each run
-  std::vector<TripObs> Shares(Counts);
-  for (uint64_t D = 1; D <= 16; ++D) {
-    if (G % D != 0)
-      continue;
-    const int64_t C = int64_t(G / D), Residue = int64_t(Counts.front().N) % C;
-    if (std::any_of(Counts.begin(), Counts.end(),
-                    [&](const TripObs &O) { return int64_t(O.N) % C != Residue; }))
-      continue;
-    for (int64_t K : {0, 1, 2, 3, 4, -1, -2}) {
-      const int64_t Const = Residue + K * C;
-      bool Ok = true;
-      for (size_t I = 0; I < Counts.size() && Ok; ++I) {
-        const int64_t N = int64_t(Counts[I].N) - Const;
-        Ok = N >= 0;
-        Shares[I].N = uint64_t(N / C);
-      }
-      TripExpr E;
-      if (!Ok || !findDealt(Shares, E))
-        continue;
-      Op.Share = E;
-      Op.Bytes = BytesExpr{};
-      Op.Bytes.Coeff = double(C);
-      Op.Bytes.Const = double(Const);
-      return true;
-    }
-  }
+  Why = {Ref.Site,
+         Name + ": the measured messages are not the runtime's lowering of this call " +
+             (Uneven ? std::string("with each member's share as its count (an all-to-all's "
+                                   "blocks their outer product)")
+                     : std::string("with equal counts on every rank (e.g. a v-variant with "
+                                   "uneven counts)"))};
   return false;
 }
 
@@ -2215,7 +2285,14 @@ std::vector<std::string> CommStructure::describe() const {
       } else if (Op.IsColl) {
         Add(estimator::formatBlock(Op.Coll.Site) + " " + kindName(Op.Coll.Kind) +
             (Op.Coll.Root >= 0 || Op.Peer.A >= 0 ? " root " + Op.Peer.text() : "") + ", bytes " +
-            Op.Bytes.text() + ", elements of " + std::to_string(Op.Coll.Elem) + " bytes" +
+            Op.bytesText() +
+            (Op.Share.K == TripExpr::Dealt
+                 ? std::string(Op.Coll.Kind == trace::CollKind::Alltoallv
+                                   ? " (to each member in proportion to its own)"
+                                   : " (each member its own)") +
+                       partsText(Op.Share)
+                 : "") +
+            ", elements of " + std::to_string(Op.Coll.Elem) + " bytes" +
             (Op.Coll.Commutative ? "" : ", non-commutative") +
             (Op.Sub.K != SubComm::None
                  ? ", on a sub-communicator of " + Op.Sub.text() + " (root as its rank)"

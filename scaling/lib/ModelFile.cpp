@@ -158,8 +158,9 @@ std::string formatOp(const OpTemplate &Op) {
   if (Op.Sub.K != SubComm::None)
     S << " sub " << int(Op.Sub.K) << " " << int(Op.Sub.GridDims) << " " << int(Op.Sub.GridAxes)
       << " " << Op.Sub.Const << " " << Op.Sub.Parent << " " << Op.Sub.Seq;
-  // A byte count of the rank's share: share and the share's count as a loop's (the count is
-  // BYTES' constant + its coefficient times the share).
+  // A byte count of the rank's share (a v-collective's too): share and the share's count as a
+  // loop's (the count is BYTES' constant + its coefficient times W^its exponent times the
+  // share).
   if (Op.Share.K == TripExpr::Dealt) {
     S << " share " << tripsText(Op.Share);
     if (Op.Share.PartsAt > 0)
@@ -255,10 +256,21 @@ bool parseOp(const std::string &Text, OpTemplate &Op) {
     Op.Coll.Kind = trace::CollKind(CK);
     Op.Coll.Commutative = Commutative != 0;
     Op.Coll.Site = *Si;
+    // sub ..., and a v-variant's uneven counts: share ... [share-parts N] (as below).
     std::string Word;
-    while (S >> Word)
-      if (Word != "sub" || !parseSub(S, Op.Sub))
+    while (S >> Word) {
+      if (Word == "sub") {
+        if (!parseSub(S, Op.Sub))
+          return false;
+      } else if (Word == "share") {
+        if (!collHasRankBytes(Op.Coll.Kind) || !parseTrips(S, Op.Share) ||
+            Op.Share.K != TripExpr::Dealt)
+          return false;
+      } else if (Word != "share-parts" || Op.Share.K != TripExpr::Dealt ||
+                 !(S >> Op.Share.PartsAt) || Op.Share.PartsAt < 1) {
         return false;
+      }
+    }
     return true;
   }
   const auto *It = std::find(std::begin(KindNames), std::end(KindNames), Kind);

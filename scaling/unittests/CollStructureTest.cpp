@@ -5,10 +5,16 @@
 #include "mpiete/CommId.h"
 #include "mpiete/scaling/CollSim.h"
 #include "mpiete/scaling/CommStructure.h"
+#include "mpiete/scaling/ModelFile.h"
+#include "mpiete/support/Diagnostics.h"
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <functional>
+#include <map>
+#include <sstream>
 
 using namespace mpiete::scaling;
 using mpiete::estimator::CompletedRequest;
@@ -247,6 +253,201 @@ TEST(CollStructureTest, MessagesOfAnotherAlgorithmRefused) {
   EXPECT_FALSE(learnStructure(Runs, S, Why));
   EXPECT_EQ(Why.Site, SiteB);
   EXPECT_NE(Why.Message.find("MPI_Allreduce"), std::string::npos) << Why.Message;
+}
+
+/// Rank R's share of N values dealt as evenly as they come, the first N mod P ranks one more
+/// (`nloc = n / np + (me < mod(n, np))`).
+int64_t evenShare(int64_t N, int R, int P) { return N / P + (R < N % P ? 1 : 0); }
+
+TEST(CollSimTest, UnevenGatherAndTransposeBlocks) {
+  // 3 ranks holding 2, 1 and 1 of 4 values (8 bytes each). A gather to rank 0 receives 8
+  // bytes from ranks 1 and 2; a transpose of the 4 x 4 values (each rank's record: its rows
+  // of 4 values) sends rank j its nloc(R) x nloc(j) block: rank 1 sends 16 bytes to rank 0 and
+  // 8 to rank 2, and receives the same.
+  const std::vector<uint64_t> Gathered = {16, 8, 8}, Rows = {64, 32, 32};
+  auto Bytes = [](const std::vector<Event> &Es, mpiete::estimator::EventKind K) {
+    std::map<int32_t, uint64_t> By;
+    for (const Event &E : Es)
+      if (E.Kind == K)
+        By[E.Peer] += E.Count;
+    return By;
+  };
+  using mpiete::estimator::EventKind;
+  std::vector<Event> Got;
+  std::string Why;
+  uint64_t Last = 0;
+  CollCall G{CollKind::Gatherv, 0, 16, 8, true, SiteA};
+  G.RankBytes = &Gathered;
+  ASSERT_TRUE(lowerCollective(G, 0, 3, Last, Got, Why)) << Why;
+  EXPECT_EQ(Bytes(Got, EventKind::RecvStart), (std::map<int32_t, uint64_t>{{1, 8}, {2, 8}}));
+  Got.clear();
+  CollCall T{CollKind::Alltoallv, -1, 32, 8, true, SiteA};
+  T.RankBytes = &Rows;
+  ASSERT_TRUE(lowerCollective(T, 1, 3, Last, Got, Why)) << Why;
+  EXPECT_EQ(Bytes(Got, EventKind::SendStart), (std::map<int32_t, uint64_t>{{0, 16}, {2, 8}}));
+  EXPECT_EQ(Bytes(Got, EventKind::RecvStart), (std::map<int32_t, uint64_t>{{0, 16}, {2, 8}}));
+  // Blocks of no whole element (a record of 12 bytes against 8-byte elements) are refused.
+  const std::vector<uint64_t> Odd = {64, 32, 12};
+  T.RankBytes = &Odd;
+  EXPECT_FALSE(lowerCollective(T, 1, 3, Last, Got, Why));
+}
+
+/// A program whose v-collective's counts are the ranks' shares of W values (evenShare), a
+/// ring exchange before it so request ids after it depend on its lowering: a gather of each
+/// rank's values to rank 0, an all-gather of them, or a transpose of its rows of W values (its
+/// record W * nloc values; rank j gets nloc(R) x nloc(j) of them). The truth is lowered from
+/// every rank's count computed here.
+struct UnevenProgram {
+  CollKind Kind;
+  uint64_t bytes(int R, int P, double W) const {
+    const int64_t N = int64_t(W);
+    return uint64_t(8 * evenShare(N, R, P) * (Kind == CollKind::Alltoallv ? N : 1));
+  }
+  std::vector<Event> rank(int R, int P, double W, std::vector<CollRecord> &Colls) const {
+    std::vector<Event> Es = {Event::segment(mpiete::ProgramStart, SiteA)};
+    uint64_t Req = 0;
+    Es.push_back(Event::recv(SiteA, (R + P - 1) % P, 5, 64, ++Req));
+    Es.push_back(Event::send(SiteA, (R + 1) % P, 5, 64, ++Req));
+    Es.push_back(Event::segment(SiteA, SiteB));
+    const int Root = Kind == CollKind::Gatherv ? 0 : -1;
+    Colls.push_back({SiteB, Kind, 0, true, Root, bytes(R, P, W)});
+    std::vector<uint64_t> All;
+    for (int J = 0; J < P; ++J)
+      All.push_back(bytes(J, P, W));
+    CollCall C{Kind, Root, bytes(R, P, W), 8, true, SiteB};
+    C.RankBytes = &All;
+    std::string Why;
+    EXPECT_TRUE(lowerCollective(C, R, P, Req, Es, Why)) << Why;
+    Es.push_back(Event::segment(SiteB, SiteC));
+    Es.push_back(Event::completion(SiteC, {{1, (R + P - 1) % P, 5}, {2, NoStatus, NoStatus}}));
+    return Es;
+  }
+  std::vector<MeasuredRun> measure(std::vector<int> Ranks, std::vector<double> Ws) const {
+    std::vector<MeasuredRun> Runs;
+    for (double W : Ws)
+      for (int P : Ranks) {
+        MeasuredRun Run{P, W, {}, {}, {}};
+        for (int R = 0; R < P; ++R) {
+          Run.Colls.emplace_back();
+          Run.PerRank.push_back(rank(R, P, W, Run.Colls.back()));
+        }
+        Runs.push_back(std::move(Run));
+      }
+    return Runs;
+  }
+};
+
+/// S written to a model file and read back.
+CommStructure throughTheFile(const CommStructure &S, std::string &Text) {
+  ScalingModelFile File;
+  File.Tool = "mpiete test";
+  File.StructureAccepted = true;
+  File.Learnt = S;
+  std::ostringstream Out;
+  writeScalingModel(Out, File);
+  Text = Out.str();
+  const std::string Path =
+      (std::filesystem::temp_directory_path() / "mpiete-coll-test.yaml").string();
+  std::ofstream(Path) << Text;
+  std::ostringstream Errors;
+  mpiete::DiagnosticSink Diags(Errors);
+  ScalingModelFile G;
+  EXPECT_TRUE(loadScalingModel(Path, G, Diags)) << Errors.str();
+  std::filesystem::remove(Path);
+  return G.Learnt;
+}
+
+TEST(CollStructureTest, UnevenVCountsOfSharesRoundTrip) {
+  // Learnt from 2, 4 and 8 ranks at W = 13 and 21 (no count divides evenly), generated at 16,
+  // 13 and 64 ranks (64: ranks 13-63 hold none of 13 values) and at W = 13, 30 and 100, from
+  // the structure and from its model file.
+  for (CollKind Kind : {CollKind::Gatherv, CollKind::Allgatherv, CollKind::Alltoallv}) {
+    const UnevenProgram Prog{Kind};
+    CommStructure S;
+    Refusal Why;
+    ASSERT_TRUE(learnStructure(Prog.measure({2, 4, 8}, {13, 21}), S, Why))
+        << int(Kind) << ": " << Why.Message;
+    std::string Text;
+    const CommStructure G = throughTheFile(S, Text);
+    EXPECT_NE(Text.find(" share 7 1 0 0 0 0 1:1:0"), std::string::npos) << Text;
+    for (const CommStructure *Each : std::vector<const CommStructure *>{&S, &G})
+      for (double W : {13.0, 30.0, 100.0})
+        for (int P : {16, 13, 64})
+          for (int R = 0; R < P; ++R) {
+            std::vector<CollRecord> Colls;
+            const std::vector<Event> Want = Prog.rank(R, P, W, Colls);
+            SyntheticEventSource Gen(*Each, R, P, W);
+            Event E;
+            size_t K = 0;
+            while (Gen.next(E)) {
+              ASSERT_LT(K, Want.size()) << int(Kind) << " P " << P << " W " << W << " rank " << R;
+              ASSERT_TRUE(sameEvent(E, Want[K]))
+                  << int(Kind) << " P " << P << " W " << W << " rank " << R << " event " << K;
+              ++K;
+            }
+            EXPECT_FALSE(Gen.failed());
+            EXPECT_EQ(K, Want.size()) << int(Kind) << " P " << P << " W " << W << " rank " << R;
+          }
+    const std::vector<std::string> Lines = S.describe();
+    const std::string Want = Kind == CollKind::Alltoallv ? "bytes 8 * W^1 * (" : "bytes 8 * (";
+    EXPECT_TRUE(std::any_of(Lines.begin(), Lines.end(),
+                            [&](const std::string &L) {
+                              return L.find(Want) != std::string::npos &&
+                                     L.find("share of C") != std::string::npos;
+                            }))
+        << int(Kind) << ": " << ::testing::PrintToString(Lines);
+  }
+}
+
+TEST(CollStructureTest, EvenSizesKeepWholeItemsAndSayWhatTheyCannotTell) {
+  // At even sizes and even rank counts, n values dealt to ranks give pairs of ranks equal
+  // shares, as n / 2 pairs of values dealt to pairs of ranks would: the learner keeps n values
+  // (a count whole at every size: at 501 values the pairs' count would be 250.5) and records
+  // that 3 ranks would tell them apart.
+  const UnevenProgram Prog{CollKind::Gatherv};
+  CommStructure S;
+  Refusal Why;
+  ASSERT_TRUE(learnStructure(Prog.measure({2, 4, 8, 16}, {250, 390}), S, Why)) << Why.Message;
+  const OpTemplate *Gather = nullptr;
+  for (const RankClass &C : S.Classes)
+    for (const OpTemplate &Op : C.Ops)
+      if (Op.IsColl)
+        Gather = &Op;
+  ASSERT_NE(Gather, nullptr);
+  EXPECT_EQ(Gather->Share.K, TripExpr::Dealt);
+  EXPECT_EQ(Gather->Share.step(32), 1);
+  EXPECT_EQ(Gather->Share.Sz.Coeff, 1.0);
+  EXPECT_EQ(Gather->Share.PartsAt, 3);
+  const std::vector<CommStructure::Ambiguity> Notes = S.ambiguities();
+  ASSERT_EQ(Notes.size(), 1u);
+  EXPECT_EQ(Notes[0].Site, SiteB);
+  EXPECT_EQ(Notes[0].PartsAt, 3);
+}
+
+TEST(CollStructureTest, UnevenCountsOfNoShareRefused) {
+  // Rank r contributes r + 1 values (imbalance's MPI_Allgatherv): no share of items, refused
+  // at the call with the forms tried.
+  auto Runs = UnevenProgram{CollKind::Allgatherv}.measure({2, 4, 8}, {13});
+  for (MeasuredRun &Run : Runs)
+    for (int R = 0; R < Run.Ranks; ++R) {
+      std::vector<CollRecord> Colls;
+      std::vector<Event> Es = {Event::segment(mpiete::ProgramStart, SiteB)};
+      std::vector<uint64_t> All;
+      for (int J = 0; J < Run.Ranks; ++J)
+        All.push_back(uint64_t(8 * (J + 1)));
+      CollCall C{CollKind::Allgatherv, -1, All[size_t(R)], 8, true, SiteB};
+      C.RankBytes = &All;
+      uint64_t Req = 0;
+      std::string Why;
+      ASSERT_TRUE(lowerCollective(C, R, Run.Ranks, Req, Es, Why)) << Why;
+      Run.PerRank[size_t(R)] = Es;
+      Run.Colls[size_t(R)] = {{SiteB, CollKind::Allgatherv, 0, true, -1, All[size_t(R)]}};
+    }
+  CommStructure S;
+  Refusal Why;
+  EXPECT_FALSE(learnStructure(Runs, S, Why));
+  EXPECT_EQ(Why.Site, SiteB);
+  EXPECT_NE(Why.Message.find("nor a member's share of items"), std::string::npos) << Why.Message;
 }
 
 TEST(CollStructureTest, RefusalComesFromTheFurthestGrouping) {

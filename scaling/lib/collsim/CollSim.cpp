@@ -10,6 +10,7 @@
 #include "Pack.h"
 #include "Transport.h"
 
+#include <cstdint>
 #include <cstdlib>
 #include <deque>
 #include <type_traits>
@@ -232,6 +233,10 @@ namespace mpiete::scaling {
 
 using trace::CollKind;
 
+bool collHasRankBytes(CollKind K) {
+  return K == CollKind::Gatherv || K == CollKind::Allgatherv || K == CollKind::Alltoallv;
+}
+
 bool collBytesFromRoot(CollKind K) {
   return K == CollKind::Bcast || K == CollKind::Scatter || K == CollKind::Scatterv;
 }
@@ -283,11 +288,38 @@ bool lowerCollective(const CollCall &C, int R, int P, uint64_t &LastRequest,
   const int Count = int(C.Bytes / C.Elem);
   const int PerRank = P > 0 ? int(C.Bytes / C.Elem / uint64_t(P)) : 0;
   std::vector<int> Counts(static_cast<size_t>(P), Count), Displs(Counts.size());
-  for (int I = 0; I < P; ++I)
-    Displs[size_t(I)] = I * Count;
   std::vector<int> Blocks(static_cast<size_t>(P), PerRank), BlockDispls(Blocks.size());
-  for (int I = 0; I < P; ++I)
-    BlockDispls[size_t(I)] = I * PerRank;
+  if (C.RankBytes != nullptr && collHasRankBytes(C.Kind)) {
+    // Uneven counts: the members' own (a gather's), or the outer product of their shares (an
+    // all-to-all's blocks), in whole elements.
+    const std::vector<uint64_t> &B = *C.RankBytes;
+    if (B.size() != size_t(P) || R < 0 || R >= P) {
+      Why = "the members' counts do not match the communicator's size";
+      return false;
+    }
+    unsigned __int128 Sum = 0;
+    for (size_t I = 0; I < B.size(); ++I) {
+      if (B[I] % C.Elem != 0 || B[I] / C.Elem > uint64_t(INT32_MAX)) {
+        Why = "a member's count is no whole number of elements";
+        return false;
+      }
+      Counts[I] = int(B[I] / C.Elem);
+      Sum += B[I];
+    }
+    for (size_t I = 0; I < B.size() && C.Kind == CollKind::Alltoallv; ++I) {
+      const unsigned __int128 Block = Sum == 0 ? 0 : (unsigned __int128)B[size_t(R)] * B[I];
+      if (Sum != 0 && (Block % Sum != 0 || (Block / Sum) % C.Elem != 0)) {
+        Why = "an all-to-all block of the members' shares is no whole number of elements";
+        return false;
+      }
+      Blocks[I] = Sum == 0 ? 0 : int(Block / Sum / C.Elem);
+    }
+  }
+  for (int I = 1; I < P; ++I) {
+    Displs[size_t(I)] = Displs[size_t(I - 1)] + Counts[size_t(I - 1)];
+    BlockDispls[size_t(I)] = BlockDispls[size_t(I - 1)] + Blocks[size_t(I - 1)];
+  }
+  const int Own = R >= 0 && R < P ? Counts[size_t(R)] : Count;
   const mpiete_site_t Site = C.Site;
   int Rc = MPI_SUCCESS;
   switch (C.Kind) {
@@ -307,7 +339,7 @@ bool lowerCollective(const CollCall &C, int R, int P, uint64_t &LastRequest,
     Rc = coll::gather(Site, Buf, Count, T, Buf, Count, T, C.Root, W);
     break;
   case CollKind::Gatherv:
-    Rc = coll::gatherv(Site, Buf, Count, T, Buf, Counts.data(), Displs.data(), T, C.Root, W);
+    Rc = coll::gatherv(Site, Buf, Own, T, Buf, Counts.data(), Displs.data(), T, C.Root, W);
     break;
   case CollKind::Scatter:
     Rc = coll::scatter(Site, Buf, PerRank, T, Buf, PerRank, T, C.Root, W);
@@ -320,7 +352,7 @@ bool lowerCollective(const CollCall &C, int R, int P, uint64_t &LastRequest,
     Rc = coll::allgather(Site, Buf, Count, T, Buf, Count, T, W);
     break;
   case CollKind::Allgatherv:
-    Rc = coll::allgatherv(Site, Buf, Count, T, Buf, Counts.data(), Displs.data(), T, W);
+    Rc = coll::allgatherv(Site, Buf, Own, T, Buf, Counts.data(), Displs.data(), T, W);
     break;
   case CollKind::Alltoall:
     Rc = coll::alltoall(Site, Buf, PerRank, T, Buf, PerRank, T, W);

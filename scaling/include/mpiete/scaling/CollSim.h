@@ -24,7 +24,16 @@ struct CollCall {
   bool Commutative = true;
   estimator::BlockId Site = 0;
   uint64_t Comm = 0; ///< the id its messages carry: the world's or one with the world's members
+  /// Uneven counts (MPI_Gatherv, MPI_Allgatherv, MPI_Alltoallv): each member's Collective
+  /// record, indexed by its rank in the communicator; null: every member records Bytes. A
+  /// gather's member contributes its bytes; an all-to-all's sends member j bytes(R) *
+  /// bytes(j) / the sum of all (the outer product of the members' shares: a transpose of
+  /// blocks as even as they come).
+  const std::vector<uint64_t> *RankBytes = nullptr;
 };
+
+/// Whether the kind's counts may differ between the members (CollCall::RankBytes).
+bool collHasRankBytes(trace::CollKind K);
 
 /// The call's size from rank-independent facts: the root's Collective record for the rooted
 /// scatters and the broadcast (the other ranks record 0), this rank's record otherwise.
@@ -32,7 +41,8 @@ bool collBytesFromRoot(trace::CollKind K);
 
 /// Appends rank R's lowered events of C at P ranks on the world communicator to Out, in the
 /// order the trace probe records them, normalised (normaliseEvent). Request ids continue from
-/// LastRequest (updated). False with Why when the kind cannot be lowered with uniform counts.
+/// LastRequest (updated). False with Why when the kind cannot be lowered with these counts (an
+/// all-to-all's blocks that are no whole elements).
 bool lowerCollective(const CollCall &C, int R, int P, uint64_t &LastRequest,
                      std::vector<estimator::Event> &Out, std::string &Why);
 

@@ -248,15 +248,17 @@ struct OpTemplate {
   uint32_t Span = 0;
   BlockId AltFrom = 0;
   TripExpr Trips;
-  /// A point-to-point count of the rank's share (K Dealt: a halo of the rank's rows where the
-  /// rows do not divide): Bytes.Const + Bytes.Coeff * Share's count; otherwise unused (Linear).
+  /// A count of the rank's share (K Dealt: a halo of the rank's rows where the rows do not
+  /// divide; a v-collective's uneven counts): Bytes.Const + Bytes.Coeff * W^Bytes.WExp *
+  /// Share's count (a transpose's n * nloc values); otherwise unused (Linear).
   TripExpr Share;
   CollCall Coll; ///< IsColl: kind, element size, commutativity, site (Root, Bytes: below)
   /// The event's byte count on rank R of P at size W.
   uint64_t count(int32_t R, int32_t P, double W) const {
     if (Share.K != TripExpr::Dealt) [[likely]]
       return Bytes.eval(P, W);
-    const double V = Bytes.Const + Bytes.Coeff * double(Share.eval(R, P, W));
+    const double V = Bytes.Const + Bytes.Coeff * (Bytes.WExp == 0 ? 1 : std::pow(W, Bytes.WExp)) *
+                                       double(Share.eval(R, P, W));
     return V <= 0 ? 0 : uint64_t(std::llround(V));
   }
   /// The byte count's form, as text.
