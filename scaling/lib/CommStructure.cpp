@@ -1427,25 +1427,9 @@ bool learnColl(const std::vector<Sample> &Members, OpTemplate &Op, Refusal &Why)
     Why = {Ref.Site, Name + ": the root is no function of the rank and the size"};
     return false;
   }
-  // Counts that differ between one run's members (a v-variant's blocks as even as they come):
-  // each member's share of items (findShareBytes), every member's count at the run's size
-  // handed to the lowering.
+  // The first element size and commutativity whose lowering reproduces every member's
+  // messages, with equal counts or (Uneven) every member's count at its run's size.
   bool Uneven = false;
-  if (!findBytes(Bytes, Op.Bytes)) {
-    std::vector<TripObs> Counts;
-    for (size_t I = 0; I < Members.size(); ++I)
-      Counts.push_back(
-          {Places[I].Index, Places[I].Count, Members[I].It->CollBytes, Members[I].M->Run->Size});
-    Uneven = collHasRankBytes(Ref.Kind) && findShareBytes(Counts, Op);
-    if (!Uneven) {
-      Why = {Ref.Site, Name +
-                           ": the byte count is no exact c0 + c * W^a / P^b, nor c * W^a over "
-                           "factors of MPI_Dims_create(P)" +
-                           (collHasRankBytes(Ref.Kind) ? ", nor a member's share of items" : "") +
-                           ", over the measured runs"};
-      return false;
-    }
-  }
   std::map<std::pair<int32_t, double>, std::vector<uint64_t>> RankBytes; // by (count, size)
   auto RankBytesAt = [&](int32_t Count, double W) -> const std::vector<uint64_t> * {
     if (!Uneven)
@@ -1458,39 +1442,78 @@ bool learnColl(const std::vector<Sample> &Members, OpTemplate &Op, Refusal &Why)
   };
   std::vector<Event> Got;
   std::string SimWhy;
-  for (uint32_t Elem : {8u, 4u, 16u, 2u, 1u})
-    for (bool Commutative : {true, false}) {
-      bool Ok = true;
-      for (size_t I = 0; I < Members.size(); ++I) {
-        const Item &It = *Members[I].It;
-        if (It.CollBytes % Elem != 0) {
-          Ok = false;
-          break;
+  auto Lowers = [&] {
+    for (uint32_t Elem : {8u, 4u, 16u, 2u, 1u})
+      for (bool Commutative : {true, false}) {
+        bool Ok = true;
+        for (size_t I = 0; I < Members.size() && Ok; ++I) {
+          const Item &It = *Members[I].It;
+          const Place &Pl = Places[I];
+          CollCall C{Ref.Kind,    CommRoot(I), It.CollBytes, Elem,
+                     Commutative, Ref.Site,    It.Coll.Comm};
+          C.RankBytes = RankBytesAt(Pl.Count, Members[I].M->Run->Size);
+          uint64_t Last = It.FirstRequest;
+          Got.clear();
+          Ok =
+              It.CollBytes % Elem == 0 && lowerCollective(C, Pl.Index, Pl.Count, Last, Got, SimWhy);
+          if (Ok && Sub)
+            toWorld(Got, Pl.First, Pl.Step);
+          Ok = Ok && sameEvents(Got, It.Lowered);
         }
-        const Place &Pl = Places[I];
-        CollCall C{Ref.Kind, CommRoot(I), It.CollBytes, Elem, Commutative, Ref.Site, It.Coll.Comm};
-        C.RankBytes = RankBytesAt(Pl.Count, Members[I].M->Run->Size);
-        uint64_t Last = It.FirstRequest;
-        Got.clear();
-        if (!lowerCollective(C, Pl.Index, Pl.Count, Last, Got, SimWhy)) {
-          Ok = false;
-          break;
-        }
-        if (Sub)
-          toWorld(Got, Pl.First, Pl.Step);
-        if (!sameEvents(Got, It.Lowered)) {
-          Ok = false;
-          break;
+        if (Ok) {
+          Op.IsColl = true;
+          Op.Coll = {Ref.Kind, -1, 0, Elem, Commutative, Ref.Site, Sub ? 0 : Ref.Comm};
+          Op.Proto = Event{};
+          Op.Proto.Block = Ref.Site;
+          return true;
         }
       }
-      if (Ok) {
-        Op.IsColl = true;
-        Op.Coll = {Ref.Kind, -1, 0, Elem, Commutative, Ref.Site, Sub ? 0 : Ref.Comm};
-        Op.Proto = Event{};
-        Op.Proto.Block = Ref.Site;
-        return true;
-      }
+    return false;
+  };
+  const bool Equal = findBytes(Bytes, Op.Bytes);
+  if (Equal && Lowers())
+    return true;
+  // Counts that differ between one run's members (a v-variant's blocks as even as they come):
+  // each member's share of items (findShareBytes), every member's count at the run's size
+  // handed to the lowering. A scatter's member records nothing of its own: its count is what
+  // it receives, and the root's, which it keeps, must make up the root's record.
+  const bool Scatter = Ref.Kind == trace::CollKind::Scatterv;
+  std::vector<TripObs> Counts;
+  for (size_t I = 0; I < Members.size() && collHasRankBytes(Ref.Kind); ++I) {
+    const Item &It = *Members[I].It;
+    uint64_t Own = It.CollBytes;
+    if (Scatter) {
+      if (Places[I].Index == CommRoot(I))
+        continue;
+      Own = 0;
+      for (const Event &E : It.Lowered)
+        Own += E.Kind == EventKind::RecvStart ? E.Count : 0;
     }
+    Counts.push_back({Places[I].Index, Places[I].Count, Own, Members[I].M->Run->Size});
+  }
+  OpTemplate Shares;
+  Uneven = !Counts.empty() && findShareBytes(Counts, Shares);
+  for (size_t I = 0; I < Members.size() && Uneven && Scatter; ++I)
+    if (Places[I].Index == CommRoot(I)) {
+      uint64_t Sum = 0;
+      for (int32_t J = 0; J < Places[I].Count; ++J)
+        Sum += Shares.count(J, Places[I].Count, Members[I].M->Run->Size);
+      Uneven = Sum == Members[I].It->CollBytes;
+    }
+  if (Uneven) {
+    Op.Bytes = Shares.Bytes;
+    Op.Share = Shares.Share;
+    if (Lowers())
+      return true;
+  }
+  if (!Equal && !Uneven) {
+    Why = {Ref.Site, Name +
+                         ": the byte count is no exact c0 + c * W^a / P^b, nor c * W^a over "
+                         "factors of MPI_Dims_create(P)" +
+                         (collHasRankBytes(Ref.Kind) ? ", nor a member's share of items" : "") +
+                         ", over the measured runs"};
+    return false;
+  }
   Why = {Ref.Site,
          Name + ": the measured messages are not the runtime's lowering of this call " +
              (Uneven ? std::string("with each member's share as its count (an all-to-all's "

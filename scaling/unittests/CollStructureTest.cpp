@@ -294,9 +294,9 @@ TEST(CollSimTest, UnevenGatherAndTransposeBlocks) {
 
 /// A program whose v-collective's counts are the ranks' shares of W values (evenShare), a
 /// ring exchange before it so request ids after it depend on its lowering: a gather of each
-/// rank's values to rank 0, an all-gather of them, or a transpose of its rows of W values (its
-/// record W * nloc values; rank j gets nloc(R) x nloc(j) of them). The truth is lowered from
-/// every rank's count computed here.
+/// rank's values to rank 0, an all-gather of them, a scatter of them from rank 0, or a transpose of
+/// its rows of W values (its record W * nloc values; rank j gets nloc(R) x nloc(j) of them). The
+/// truth is lowered from every rank's count computed here.
 struct UnevenProgram {
   CollKind Kind;
   uint64_t bytes(int R, int P, double W) const {
@@ -309,11 +309,16 @@ struct UnevenProgram {
     Es.push_back(Event::recv(SiteA, (R + P - 1) % P, 5, 64, ++Req));
     Es.push_back(Event::send(SiteA, (R + 1) % P, 5, 64, ++Req));
     Es.push_back(Event::segment(SiteA, SiteB));
-    const int Root = Kind == CollKind::Gatherv ? 0 : -1;
-    Colls.push_back({SiteB, Kind, 0, true, Root, bytes(R, P, W)});
+    const int Root = Kind == CollKind::Gatherv || Kind == CollKind::Scatterv ? 0 : -1;
     std::vector<uint64_t> All;
+    uint64_t Sum = 0;
     for (int J = 0; J < P; ++J)
-      All.push_back(bytes(J, P, W));
+      Sum += All.emplace_back(bytes(J, P, W));
+    // A scatter's root records what it sends in all, the other members nothing.
+    Colls.push_back({SiteB, Kind, 0, true, Root,
+                     Kind != CollKind::Scatterv ? bytes(R, P, W)
+                     : R == Root                ? Sum
+                                                : 0});
     CollCall C{Kind, Root, bytes(R, P, W), 8, true, SiteB};
     C.RankBytes = &All;
     std::string Why;
@@ -361,7 +366,8 @@ TEST(CollStructureTest, UnevenVCountsOfSharesRoundTrip) {
   // Learnt from 2, 4 and 8 ranks at W = 13 and 21 (no count divides evenly), generated at 16,
   // 13 and 64 ranks (64: ranks 13-63 hold none of 13 values) and at W = 13, 30 and 100, from
   // the structure and from its model file.
-  for (CollKind Kind : {CollKind::Gatherv, CollKind::Allgatherv, CollKind::Alltoallv}) {
+  for (CollKind Kind :
+       {CollKind::Gatherv, CollKind::Allgatherv, CollKind::Alltoallv, CollKind::Scatterv}) {
     const UnevenProgram Prog{Kind};
     CommStructure S;
     Refusal Why;

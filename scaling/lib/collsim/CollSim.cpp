@@ -234,7 +234,8 @@ namespace mpiete::scaling {
 using trace::CollKind;
 
 bool collHasRankBytes(CollKind K) {
-  return K == CollKind::Gatherv || K == CollKind::Allgatherv || K == CollKind::Alltoallv;
+  return K == CollKind::Gatherv || K == CollKind::Allgatherv || K == CollKind::Alltoallv ||
+         K == CollKind::Scatterv;
 }
 
 bool collBytesFromRoot(CollKind K) {
@@ -306,6 +307,8 @@ bool lowerCollective(const CollCall &C, int R, int P, uint64_t &LastRequest,
       Counts[I] = int(B[I] / C.Elem);
       Sum += B[I];
     }
+    if (C.Kind == CollKind::Scatterv)
+      Blocks = Counts;
     for (size_t I = 0; I < B.size() && C.Kind == CollKind::Alltoallv; ++I) {
       const unsigned __int128 Block = Sum == 0 ? 0 : (unsigned __int128)B[size_t(R)] * B[I];
       if (Sum != 0 && (Block % Sum != 0 || (Block / Sum) % C.Elem != 0)) {
@@ -345,8 +348,8 @@ bool lowerCollective(const CollCall &C, int R, int P, uint64_t &LastRequest,
     Rc = coll::scatter(Site, Buf, PerRank, T, Buf, PerRank, T, C.Root, W);
     break;
   case CollKind::Scatterv:
-    Rc =
-        coll::scatterv(Site, Buf, Blocks.data(), BlockDispls.data(), T, Buf, PerRank, T, C.Root, W);
+    Rc = coll::scatterv(Site, Buf, Blocks.data(), BlockDispls.data(), T, Buf,
+                        C.RankBytes != nullptr ? Own : PerRank, T, C.Root, W);
     break;
   case CollKind::Allgather:
     Rc = coll::allgather(Site, Buf, Count, T, Buf, Count, T, W);

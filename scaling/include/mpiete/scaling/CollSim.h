@@ -24,11 +24,12 @@ struct CollCall {
   bool Commutative = true;
   estimator::BlockId Site = 0;
   uint64_t Comm = 0; ///< the id its messages carry: the world's or one with the world's members
-  /// Uneven counts (MPI_Gatherv, MPI_Allgatherv, MPI_Alltoallv): each member's Collective
-  /// record, indexed by its rank in the communicator; null: every member records Bytes. A
-  /// gather's member contributes its bytes; an all-to-all's sends member j bytes(R) *
-  /// bytes(j) / the sum of all (the outer product of the members' shares: a transpose of
-  /// blocks as even as they come).
+  /// Uneven counts (MPI_Gatherv, MPI_Allgatherv, MPI_Scatterv, MPI_Alltoallv): each member's
+  /// count, indexed by its rank in the communicator (its Collective record; a scatter's member
+  /// records none: what it receives); null: equal counts from Bytes. A gather's member
+  /// contributes its bytes, a scatter's receives them; an all-to-all's sends member j
+  /// bytes(R) * bytes(j) / the sum of all (the outer product of the members' shares: a
+  /// transpose of blocks as even as they come).
   const std::vector<uint64_t> *RankBytes = nullptr;
 };
 
