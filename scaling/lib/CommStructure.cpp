@@ -2400,6 +2400,62 @@ std::vector<CommStructure::Ambiguity> CommStructure::ambiguities() const {
   return Out;
 }
 
+std::vector<CommStructure::Fraction> CommStructure::fractionsAt(int32_t P, double W) const {
+  std::vector<Fraction> Out;
+  auto Whole = [](double V) {
+    return std::isfinite(V) && std::abs(V - std::round(V)) <= 1e-9 * std::max(1.0, std::abs(V));
+  };
+  // Once per site and form; the form's value at (P, W) when it is no whole number.
+  auto Check = [&](BlockId Site, std::string What, double V) {
+    if (Whole(V) || std::any_of(Out.begin(), Out.end(), [&](const Fraction &F) {
+          return F.Site == Site && F.What == What;
+        }))
+      return;
+    Out.push_back({Site, std::move(What), V});
+  };
+  for (const RankClass &C : Classes)
+    for (size_t I = 0; I < C.Ops.size(); ++I) {
+      const OpTemplate &Op = C.Ops[I];
+      if (Op.Ctl == OpTemplate::Control::LoopEnd)
+        continue;
+      if (Op.Ctl == OpTemplate::Control::LoopBegin) {
+        if (Op.Trips.K == TripExpr::Size)
+          Check(loopSite(C, I), "its loop's trips, " + Op.Trips.text(), Op.Trips.Sz.value(P, W));
+        else if (Op.Trips.K == TripExpr::Dealt)
+          Check(loopSite(C, I), "the items its loop's trips share, " + Op.Trips.Sz.text(),
+                Op.Trips.Sz.value(1, W));
+        continue;
+      }
+      if (Op.Share.K == TripExpr::Dealt) {
+        Check(Op.Proto.Block, "the items its byte count shares, " + Op.Share.Sz.text(),
+              Op.Share.Sz.value(1, W));
+        continue;
+      }
+      const double Bytes = Op.Bytes.value(P, W);
+      Check(Op.Proto.Block, "its byte count, " + Op.Bytes.text(), Bytes);
+      if (!Op.IsColl || !Whole(Bytes) || Op.Coll.Elem == 0)
+        continue;
+      // A collective's elements, and where the call's size is split among the members, each
+      // member's.
+      const trace::CollKind K = Op.Coll.Kind;
+      int32_t Members = P;
+      if (Op.Sub.K != SubComm::None) {
+        int32_t Index = 0, First = 0, Step = 1;
+        Op.Sub.place(0, P, Index, Members, First, Step);
+      }
+      const bool Split = K == trace::CollKind::Scatter || K == trace::CollKind::Scatterv ||
+                         K == trace::CollKind::Alltoall || K == trace::CollKind::Alltoallv ||
+                         K == trace::CollKind::ReduceScatter ||
+                         K == trace::CollKind::ReduceScatterBlock;
+      Check(Op.Proto.Block,
+            Split ? "its byte count split among the members, " + Op.Bytes.text() + " / (" +
+                        std::to_string(Op.Coll.Elem) + " * members)"
+                  : "its elements, " + Op.Bytes.text() + " / " + std::to_string(Op.Coll.Elem),
+            Bytes / Op.Coll.Elem / (Split ? std::max(Members, 1) : 1));
+    }
+  return Out;
+}
+
 bool boundToPowersOfTwo(const CommStructure &S, const std::vector<int> &MeasuredRanks,
                         BlockId &Site, std::string &What) {
   return std::all_of(MeasuredRanks.begin(), MeasuredRanks.end(),

@@ -120,6 +120,27 @@ TEST(CollStructureTest, EveryCollectiveRoundTrips) {
   }
 }
 
+TEST(CollStructureTest, CountsThatDoNotDivideAreNamed) {
+  // 2 KiB scattered in equal parts: whole at every power of two, at 12 ranks 21.33 elements of
+  // 8 bytes a member; an allreduce of 2 KiB is whole anywhere.
+  for (CollKind Kind : {CollKind::Scatter, CollKind::Allreduce}) {
+    CommStructure S;
+    Refusal Why;
+    const Program Prog{Kind, 2048, Kind == CollKind::Scatter ? 0 : -1};
+    ASSERT_TRUE(learnStructure(Prog.measure({2, 4, 8}), S, Why)) << Why.Message;
+    EXPECT_TRUE(S.fractionsAt(64, 1).empty());
+    const std::vector<CommStructure::Fraction> Fs = S.fractionsAt(12, 1);
+    if (Kind == CollKind::Allreduce) {
+      EXPECT_TRUE(Fs.empty());
+      continue;
+    }
+    ASSERT_EQ(Fs.size(), 1u);
+    EXPECT_EQ(Fs[0].Site, SiteB);
+    EXPECT_NEAR(Fs[0].Value, 2048.0 / 8 / 12, 1e-9);
+    EXPECT_NE(Fs[0].What.find("split among the members"), std::string::npos) << Fs[0].What;
+  }
+}
+
 TEST(CollStructureTest, SubCommunicatorRefusedAtItsSite) {
   Program Prog{CollKind::Allreduce, 64, -1, 5};
   CommStructure S;

@@ -598,6 +598,16 @@ TEST(LoopStructureTest, TripsFromTheProblemSize) {
     for (double W : {1536.0, 2560.0, 4096.0})
       for (int P : {16, 32})
         expectGeneratedAt(*Each, blocks, P, W);
+  // At 16 ranks and W = 1000 the trips are 3.90625, a count no base run showed rounded: said
+  // at the loop (each class's: rank 0's starts at its send, the others' at their receive),
+  // and nothing at W = 4096 where it divides.
+  EXPECT_TRUE(S.fractionsAt(16, 4096).empty());
+  const std::vector<CommStructure::Fraction> Fs = S.fractionsAt(16, 1000);
+  ASSERT_FALSE(Fs.empty());
+  for (const CommStructure::Fraction &F : Fs) {
+    EXPECT_EQ(F.Value, 3.90625);
+    EXPECT_NE(F.What.find("its loop's trips"), std::string::npos) << F.What;
+  }
   // A count that depends on the rank as well as the size is none of the forms.
   auto Skewed = [](int R, int P, double W) { return blocks(R, P, W * (R % 2 ? 2 : 1)); };
   CommStructure T;
@@ -697,11 +707,13 @@ TEST(LoopStructureTest, RowsDealtToProcessRowsFollowTheSize) {
       << Why.Message;
   expectGeneratedAt(Prefix, linesweep, 32, 1003);
   // At W = 250 and 390 (2 mod 4) the rows fit W / 2 dealt to groups of d0 d1 of
-  // Dims_create(P, 3) as well (the fewest items, taken), which parts from the process rows'
-  // W at 3 ranks (Dims_create 3 x 1 against 3 x 1 x 1: three process rows of W rows against
-  // one group of W / 2); the loops say so, through the model file too.
+  // Dims_create(P, 3) as well (the fewest items, but no whole count at odd W: the process
+  // rows' W is taken), which parts from the process rows' W at 3 ranks (Dims_create 3 x 1
+  // against 3 x 1 x 1: three process rows of W rows against one group of W / 2); the loops
+  // say so, through the model file too, and at W = 501 the taken form generates exactly.
   CommStructure Even;
   ASSERT_TRUE(learnStructure(measureAt(linesweep, {2, 4, 8, 16}, {250, 390}), Even, Why));
+  expectGeneratedAt(Even, linesweep, 32, 501);
   const std::vector<CommStructure::Ambiguity> Open = Even.ambiguities();
   ASSERT_EQ(Open.size(), 2u); // the forward and backward loops, once each
   EXPECT_EQ(Open[0].PartsAt, 3);

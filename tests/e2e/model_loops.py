@@ -37,7 +37,9 @@ shows only at counts that are not powers of two) and modelled; then:
              model` says so, and `estimate --ranks 48` is refused at the call site;
   estimate   `mpiete estimate --ranks 64` replays the model; at 64 transpose's rows 4-7 have
              no plane, a computation no measured run showed, which the model says it took from
-             the loop's other seam.
+             the loop's other seam; no count is fractional there (every form divides);
+  rounded    wavefront at 16 ranks and n = 1000: its n / 32 blocks are 31.25, a count no base
+             run showed rounded, which the estimate names at the loop's call site.
 Exits 1 on any failure.
 """
 
@@ -114,7 +116,10 @@ def main():
                      "receive from r - lowbit(r)")},
                 "wavefront": {
         "sizes": [(["512", "512", "3", "32"], 512)], "counts": (2, 4, 8),
-        "checks": ((16, ["768", "768", "3", "32"], 768),)},
+        "checks": ((16, ["768", "768", "3", "32"], 768),),
+        "rounded": (16, 1000, "its loop's trips, 0.03125 * W^1 (from the problem size W), is "
+                              "31.25 at 16 ranks and size 1000, a whole number in every base "
+                              "run")},
                 "linesweep": {
         "sizes": [(["389", "3"], 389)], "verify": "line solves conserve the sum: passed",
         "checks": ((32, ["501", "3"], 501), (12, ["389", "3"], 389)),
@@ -229,6 +234,20 @@ def main():
         print(f"[estimate] {name} at 64: {est.get('predicted_seconds')} s")
         if not est.get("predicted_seconds", 0) > 0:
             fails.append(f"estimate: {name}: no positive prediction at 64:\n{out}")
+        if re.search(r"warning: .*a whole number in every base run", err):
+            fails.append(f"estimate: {name}: a count that does not divide at 64 ranks and the "
+                         f"base size:\n{err}")
+        # A count the base runs never showed rounded: said at the call site, still predicted.
+        if "rounded" in opts:
+            n, w, want = opts["rounded"]
+            out, err = run([mpiete, "estimate", "--ranks", str(n), "--size", str(w), "--model",
+                            model, "--network", "net.yaml", "--format", "yaml"],
+                           f"{name}: estimate --ranks {n} --size {w}")
+            print(f"[rounded] {name} at {n} ranks, size {w}: {err.strip()}")
+            if not re.search(rf"^{name}\.c:\d+.*warning: " + re.escape(want), err, re.M) or \
+                    not yaml.safe_load(out).get("predicted_seconds", 0) > 0:
+                fails.append(f"estimate: {name}: no warning {want!r} at {n} ranks, size {w}:\n"
+                             f"{out}\n{err}")
     for f in fails:
         print("FAIL: " + f)
     sys.exit(1 if fails else 0)

@@ -192,6 +192,11 @@ int runBestConfig(const CommandArgs &Args) {
     Diags.error({ModelPath, 0, 0}, Err, "scale");
     return 1;
   }
+  // The answer's counts that no base run showed how the program rounds.
+  for (const CommStructure::Fraction &F : S.fractionsAt(R.Best.C.ranks(), Problem.Size))
+    Diags.warning({modelSiteName(File, F.Site), 0, 0},
+                  "the best configuration's " + fractionText(F, R.Best.C.ranks(), Problem.Size),
+                  "scale");
   std::ofstream OutFile;
   std::ostream *OS = openOutput(!Output.empty() ? &Output : nullptr, OutFile, "result", Diags);
   if (!OS)

@@ -474,6 +474,16 @@ std::string modelSiteName(const ScalingModelFile &File, BlockId B) {
   return formatBlock(B);
 }
 
+std::string fractionText(const CommStructure::Fraction &F, int Ranks, double Size) {
+  std::ostringstream S;
+  S.precision(8);
+  S << F.What << ", is " << F.Value << " at " << Ranks << " ranks and size " << Size
+    << ", a whole number in every base run: how the program rounds it there (truncates, rounds "
+       "up, or deals the remainder to some ranks) was never measured, and the prediction rounds "
+       "it to the nearest (a base run at a rank count or size where it does not divide tells)";
+  return S.str();
+}
+
 std::vector<int> measuredRanks(const ScalingModelFile &File) {
   std::vector<int> Ranks;
   for (const ModelRun &R : File.Runs)
@@ -665,6 +675,8 @@ int runScaledEstimate(const std::string &ModelPath, int Ranks, double Size,
                         std::to_string(Ranks) + " ranks (another way fits them and differs from " +
                         std::to_string(A.PartsAt) + " ranks on); the prediction takes this one",
                     "scale");
+  for (const CommStructure::Fraction &F : S.fractionsAt(Ranks, Size))
+    Diags.warning({modelSiteName(File, F.Site), 0, 0}, fractionText(F, Ranks, Size), "scale");
   // Occurrence-dependent compute from the largest run the model was built from (its machine
   // file's series); without it, every occurrence takes the mean.
   MachineFile ProfileRun;

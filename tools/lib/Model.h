@@ -29,6 +29,10 @@ bool loadExtrapolationModel(const std::string &Path, DiagnosticSink &Diags,
 /// The rank counts of the model's runs.
 std::vector<int> measuredRanks(const scaling::ScalingModelFile &File);
 
+/// The warning for a count that is no whole number at Ranks ranks and size Size
+/// (CommStructure::fractionsAt): what the base runs never showed and what the prediction does.
+std::string fractionText(const scaling::CommStructure::Fraction &F, int Ranks, double Size);
+
 /// The call site B as the model's program's block map names it (file:line), or its block id.
 std::string modelSiteName(const scaling::ScalingModelFile &File, estimator::BlockId B);
 

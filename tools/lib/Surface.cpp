@@ -146,6 +146,23 @@ int runSurface(const CommandArgs &Args) {
     Diags.error({ModelPath, 0, 0}, Err, "scale");
     return 1;
   }
+  // Points whose counts no base run showed how the program rounds: one warning, with the first.
+  size_t Rounded = 0;
+  std::string First;
+  for (int P : Ranks)
+    for (double W : Sizes)
+      if (const std::vector<CommStructure::Fraction> Fs = S.fractionsAt(P, W); !Fs.empty()) {
+        if (Rounded++ == 0)
+          First = modelSiteName(File, Fs.front().Site) + ": " + fractionText(Fs.front(), P, W);
+      }
+  if (Rounded > 0)
+    Diags.warning({ModelPath, 0, 0},
+                  std::to_string(Rounded) + " of the " +
+                      std::to_string(Ranks.size() * Sizes.size()) +
+                      " points rest on counts that are no whole number there and were whole in "
+                      "every base run, the first: " +
+                      First,
+                  "scale");
 
   if (Svg.empty() && !Output.empty()) {
     const size_t Dot = Output.rfind('.');

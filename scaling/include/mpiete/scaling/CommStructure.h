@@ -343,6 +343,17 @@ struct CommStructure {
     int32_t PartsAt = 0;
   };
   std::vector<Ambiguity> ambiguities() const;
+  /// A count the structure computes that is no whole number at P ranks and size W: a byte
+  /// count c * W^a / P^b where P does not divide, a loop's trips from the size, the items a
+  /// share deals, a collective's elements or each member's part of a split one. The base runs
+  /// (where every such value was whole) never showed how the program rounds it, so a
+  /// prediction there rests on the model's rounding to the nearest. Once per site and form.
+  struct Fraction {
+    BlockId Site = 0;
+    std::string What;
+    double Value = 0;
+  };
+  std::vector<Fraction> fractionsAt(int32_t P, double W) const;
 };
 
 /// Whether the structure learnt from runs at MeasuredRanks holds at powers of two only: every
