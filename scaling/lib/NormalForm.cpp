@@ -189,7 +189,29 @@ std::vector<Term> termPool(const std::vector<Point> &Data, const SelectOptions &
   // extrapolated only when the data show it: the values measured at the largest rank count
   // above those at the one below. Where they still fall, a growing term could only be fitted
   // to the curvature of the points (noise, mostly) and explodes outside the measured range.
-  const bool Growth = Sizes.size() > 1 || growsWithRanks(Data);
+  // Several sizes, each measured at two rank counts or more: the same rule at each size (at a
+  // fixed W a rank's share shrinks with p as for one size), growth offered when one of them
+  // shows it; it then grows with p at any W. Where no size has two rank counts (W and p
+  // change together, weak scaling) growth in p cannot be told from growth in W and every term
+  // is offered.
+  bool Growth = Sizes.size() == 1 && growsWithRanks(Data);
+  if (Sizes.size() > 1) {
+    bool Seen = false;
+    for (double W : Sizes) {
+      std::vector<Point> At;
+      std::set<double> Ps;
+      for (const Point &P : Data)
+        if (P.W == W) {
+          At.push_back(P);
+          Ps.insert(P.P);
+        }
+      if (Ps.size() < 2)
+        continue;
+      Seen = true;
+      Growth = Growth || growsWithRanks(At);
+    }
+    Growth = Growth || !Seen;
+  }
   std::vector<Term> Pool;
   for (double W : WExps)
     for (double I : {-1.0, -0.5, 0.0, 0.5, 1.0, 1.5, 2.0, 3.0})
@@ -199,7 +221,7 @@ std::vector<Term> termPool(const std::vector<Point> &Data, const SelectOptions &
         Term T{I, J, W, 0};
         if (T.constant() || (I < 0 && J > 0))
           continue;
-        if (!Growth && W == 0 && (I > 0 || (I == 0 && J > 0)))
+        if (!Growth && (I > 0 || (I == 0 && J > 0)))
           continue;
         Pool.push_back(T);
       }
