@@ -2,19 +2,15 @@
 // runtime's algorithm sends (checked by hand on one case), every collective kept as one call
 // round-trips from 2, 4, 8 ranks to sizes where the decision table picks other algorithms,
 // and what cannot be lowered is refused at its call site.
+#include "ThroughTheFile.h"
 #include "mpiete/CommId.h"
 #include "mpiete/scaling/CollSim.h"
 #include "mpiete/scaling/CommStructure.h"
-#include "mpiete/scaling/ModelFile.h"
-#include "mpiete/support/Diagnostics.h"
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
 #include <functional>
 #include <map>
-#include <sstream>
 
 using namespace mpiete::scaling;
 using mpiete::estimator::CompletedRequest;
@@ -363,26 +359,6 @@ struct UnevenProgram {
   }
 };
 
-/// S written to a model file and read back.
-CommStructure throughTheFile(const CommStructure &S, std::string &Text) {
-  ScalingModelFile File;
-  File.Tool = "mpiete test";
-  File.StructureAccepted = true;
-  File.Learnt = S;
-  std::ostringstream Out;
-  writeScalingModel(Out, File);
-  Text = Out.str();
-  const std::string Path =
-      (std::filesystem::temp_directory_path() / "mpiete-coll-test.yaml").string();
-  std::ofstream(Path) << Text;
-  std::ostringstream Errors;
-  mpiete::DiagnosticSink Diags(Errors);
-  ScalingModelFile G;
-  EXPECT_TRUE(loadScalingModel(Path, G, Diags)) << Errors.str();
-  std::filesystem::remove(Path);
-  return G.Learnt;
-}
-
 TEST(CollStructureTest, UnevenVCountsOfSharesRoundTrip) {
   // Learnt from 2, 4 and 8 ranks at W = 13 and 21 (no count divides evenly), generated at 16,
   // 13 and 64 ranks (64: ranks 13-63 hold none of 13 values) and at W = 13, 30 and 100, from
@@ -395,7 +371,7 @@ TEST(CollStructureTest, UnevenVCountsOfSharesRoundTrip) {
     ASSERT_TRUE(learnStructure(Prog.measure({2, 4, 8}, {13, 21}), S, Why))
         << int(Kind) << ": " << Why.Message;
     std::string Text;
-    const CommStructure G = throughTheFile(S, Text);
+    const CommStructure G = mpiete::scaling::test::throughTheFile(S, Text).Learnt;
     EXPECT_NE(Text.find(" share 7 1 0 0 0 0 1:1:0"), std::string::npos) << Text;
     for (const CommStructure *Each : std::vector<const CommStructure *>{&S, &G})
       for (double W : {13.0, 30.0, 100.0})

@@ -2,6 +2,7 @@
 // traces at small rank counts, they regenerate exactly the traces the same program gives at
 // rank counts never measured, including ranks whose loop runs no trip there; counts no form
 // explains are refused at the call where the sequences part.
+#include "ThroughTheFile.h"
 #include "mpiete/scaling/CommStructure.h"
 #include "mpiete/scaling/ModelFile.h"
 #include "mpiete/support/Diagnostics.h"
@@ -143,25 +144,7 @@ CommStructure learnt(const Pattern &F, const std::vector<int> &Sizes) {
   return S;
 }
 
-/// S written to a model file and read back (the text written in Text).
-ScalingModelFile throughTheFile(const CommStructure &S, std::string &Text) {
-  ScalingModelFile File;
-  File.Tool = "mpiete test";
-  File.StructureAccepted = true;
-  File.Learnt = S;
-  std::ostringstream First;
-  writeScalingModel(First, File);
-  Text = First.str();
-  const std::string Path =
-      (std::filesystem::temp_directory_path() / "mpiete-loop-test.yaml").string();
-  std::ofstream(Path) << Text;
-  std::ostringstream Errors;
-  mpiete::DiagnosticSink Diags(Errors);
-  ScalingModelFile G;
-  EXPECT_TRUE(loadScalingModel(Path, G, Diags)) << Errors.str();
-  std::filesystem::remove(Path);
-  return G;
-}
+using mpiete::scaling::test::throughTheFile;
 
 /// S, and S read back from its model file (whose text must hold Line), generate F's traces
 /// exactly at every P of Ps and W of Ws.
