@@ -671,9 +671,7 @@ bool SyntheticEventSource::next(Event &E) {
       // Uneven counts: every member's share at this size (once per call a rank generates).
       std::vector<uint64_t> RankBytes;
       if (Uneven) {
-        RankBytes.resize(size_t(Count));
-        for (int32_t I = 0; I < Count; ++I)
-          RankBytes[size_t(I)] = Op.count(I, Count, W);
+        Op.memberCounts(Count, W, RankBytes);
         C.RankBytes = &RankBytes;
       }
       if (!lowerCollective(C, Index, Count, Last, Events, Why)) {
@@ -1436,8 +1434,7 @@ bool learnColl(const std::vector<Sample> &Members, OpTemplate &Op, Refusal &Why)
       return nullptr;
     std::vector<uint64_t> &B = RankBytes[{Count, W}];
     if (B.empty())
-      for (int32_t I = 0; I < Count; ++I)
-        B.push_back(Op.count(I, Count, W));
+      Op.memberCounts(Count, W, B);
     return &B;
   };
   std::vector<Event> Got;
@@ -2443,10 +2440,7 @@ std::vector<CommStructure::Fraction> CommStructure::fractionsAt(int32_t P, doubl
         int32_t Index = 0, First = 0, Step = 1;
         Op.Sub.place(0, P, Index, Members, First, Step);
       }
-      const bool Split = K == trace::CollKind::Scatter || K == trace::CollKind::Scatterv ||
-                         K == trace::CollKind::Alltoall || K == trace::CollKind::Alltoallv ||
-                         K == trace::CollKind::ReduceScatter ||
-                         K == trace::CollKind::ReduceScatterBlock;
+      const bool Split = collSplitsBytes(K);
       Check(Op.Proto.Block,
             Split ? "its byte count split among the members, " + Op.Bytes.text() + " / (" +
                         std::to_string(Op.Coll.Elem) + " * members)"

@@ -193,10 +193,7 @@ int runBestConfig(const CommandArgs &Args) {
     return 1;
   }
   // The answer's counts that no base run showed how the program rounds.
-  for (const CommStructure::Fraction &F : S.fractionsAt(R.Best.C.ranks(), Problem.Size))
-    Diags.warning({modelSiteName(File, F.Site), 0, 0},
-                  "the best configuration's " + fractionText(F, R.Best.C.ranks(), Problem.Size),
-                  "scale");
+  warnFractions(File, S, R.Best.C.ranks(), Problem.Size, "the best configuration's ", Diags);
   std::ofstream OutFile;
   std::ostream *OS = openOutput(!Output.empty() ? &Output : nullptr, OutFile, "result", Diags);
   if (!OS)

@@ -484,6 +484,13 @@ std::string fractionText(const CommStructure::Fraction &F, int Ranks, double Siz
   return S.str();
 }
 
+void warnFractions(const ScalingModelFile &File, const CommStructure &S, int Ranks, double Size,
+                   const std::string &Whose, DiagnosticSink &Diags) {
+  for (const CommStructure::Fraction &F : S.fractionsAt(Ranks, Size))
+    Diags.warning({modelSiteName(File, F.Site), 0, 0}, Whose + fractionText(F, Ranks, Size),
+                  "scale");
+}
+
 std::vector<int> measuredRanks(const ScalingModelFile &File) {
   std::vector<int> Ranks;
   for (const ModelRun &R : File.Runs)
@@ -675,8 +682,7 @@ int runScaledEstimate(const std::string &ModelPath, int Ranks, double Size,
                         std::to_string(Ranks) + " ranks (another way fits them and differs from " +
                         std::to_string(A.PartsAt) + " ranks on); the prediction takes this one",
                     "scale");
-  for (const CommStructure::Fraction &F : S.fractionsAt(Ranks, Size))
-    Diags.warning({modelSiteName(File, F.Site), 0, 0}, fractionText(F, Ranks, Size), "scale");
+  warnFractions(File, S, Ranks, Size, "", Diags);
   // Occurrence-dependent compute from the largest run the model was built from (its machine
   // file's series); without it, every occurrence takes the mean.
   MachineFile ProfileRun;

@@ -33,6 +33,11 @@ std::vector<int> measuredRanks(const scaling::ScalingModelFile &File);
 /// (CommStructure::fractionsAt): what the base runs never showed and what the prediction does.
 std::string fractionText(const scaling::CommStructure::Fraction &F, int Ranks, double Size);
 
+/// Warns at its call site of every such count at Ranks ranks and size Size, the text after
+/// Whose (e.g. "the best configuration's ").
+void warnFractions(const scaling::ScalingModelFile &File, const scaling::CommStructure &S,
+                   int Ranks, double Size, const std::string &Whose, DiagnosticSink &Diags);
+
 /// The call site B as the model's program's block map names it (file:line), or its block id.
 std::string modelSiteName(const scaling::ScalingModelFile &File, estimator::BlockId B);
 

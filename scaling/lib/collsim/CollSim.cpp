@@ -238,6 +238,12 @@ bool collHasRankBytes(CollKind K) {
          K == CollKind::Scatterv;
 }
 
+bool collSplitsBytes(CollKind K) {
+  return K == CollKind::Scatter || K == CollKind::Scatterv || K == CollKind::Alltoall ||
+         K == CollKind::Alltoallv || K == CollKind::ReduceScatter ||
+         K == CollKind::ReduceScatterBlock;
+}
+
 bool collBytesFromRoot(CollKind K) {
   return K == CollKind::Bcast || K == CollKind::Scatter || K == CollKind::Scatterv;
 }

@@ -36,6 +36,10 @@ struct CollCall {
 /// Whether the kind's counts may differ between the members (CollCall::RankBytes).
 bool collHasRankBytes(trace::CollKind K);
 
+/// Whether the lowering splits the call's size among the members (the scatters, the
+/// all-to-alls, the reduce-scatters: each member gets Bytes / P when the counts are equal).
+bool collSplitsBytes(trace::CollKind K);
+
 /// The call's size from rank-independent facts: the root's Collective record for the rooted
 /// scatters and the broadcast (the other ranks record 0), this rank's record otherwise.
 bool collBytesFromRoot(trace::CollKind K);

@@ -261,6 +261,13 @@ struct OpTemplate {
                                        double(Share.eval(R, P, W));
     return V <= 0 ? 0 : uint64_t(std::llround(V));
   }
+  /// Every member's count (members 0 .. Count - 1 of Count) at size W: a v-collective's uneven
+  /// counts, as the lowering takes them (CollCall::RankBytes).
+  void memberCounts(int32_t Count, double W, std::vector<uint64_t> &Out) const {
+    Out.resize(size_t(Count));
+    for (int32_t I = 0; I < Count; ++I)
+      Out[size_t(I)] = count(I, Count, W);
+  }
   /// The byte count's form, as text.
   std::string bytesText() const;
 };
