@@ -636,10 +636,71 @@ int ScaledComputeModel::profileRank(int Rank) const {
   return 1 + int(int64_t(Rank - 1) * (B - 2) / std::max(1, P - 2));
 }
 
+int ScaledComputeModel::firstProfiled(int B) const {
+  const int64_t Bs = BaseRanks, P = Ranks;
+  if (B <= 0)
+    return 0;
+  if (B >= Bs || Bs <= 1)
+    return Ranks;
+  // profileRank inverted: the first rank whose profile rank is B or past it.
+  int64_t First;
+  if (Bs == 2)
+    First = (P + 1) / 2; // 2 r >= P
+  else                   // 1 + (r - 1) (Bs - 2) / (P - 2) >= B
+    First = 1 + ((B - 1) * (P - 2) + (Bs - 3)) / (Bs - 2);
+  if (B == Bs - 1)
+    First = std::min<int64_t>(First, P - 1);
+  return int(std::clamp<int64_t>(First, 1, P));
+}
+
+std::pair<int, int> ScaledComputeModel::profileRotation(int Rank) const {
+  const int B = profileRank(Rank);
+  const int First = firstProfiled(B);
+  const int Copies = std::max(1, firstProfiled(B + 1) - First);
+  const int N = std::min(Copies, MaxRotations);
+  return {(Rank - First) % N, N};
+}
+
+namespace {
+
+/// The bucket's time per occurrence over the mean (1: as the mean).
+double relative(const estimator::SegmentTimes &T, size_t I) {
+  const uint64_t Count = I + 1 < T.BucketSeconds.size() ? T.Width : T.Executions - I * T.Width;
+  return T.MeanSeconds > 0 && Count > 0 ? T.BucketSeconds[I] / double(Count) / T.MeanSeconds : 1.0;
+}
+
+/// T with its whole buckets' own variation moved Shift places on, round them; the variation
+/// all ranks share at that bucket (Common, per bucket: the mean over the profiles of the same
+/// width of the relative time, e.g. a first occurrence's warm-up) stays where it is, and the
+/// total stays T's. A last partial bucket stays as it is.
+estimator::SegmentTimes rotated(const estimator::SegmentTimes &T, const std::vector<double> &Common,
+                                uint64_t Shift) {
+  estimator::SegmentTimes R = T;
+  const size_t Whole = std::min<size_t>(T.BucketSeconds.size(), T.Executions / T.Width);
+  if (Whole < 2 || Common.size() < Whole)
+    return R;
+  double Before = 0, After = 0;
+  for (size_t I = 0; I < Whole; ++I) {
+    const size_t J = (I + Shift) % Whole;
+    const double Own = Common[J] > 0 ? relative(T, J) / Common[J] : 1.0;
+    R.BucketSeconds[I] = Common[I] * Own * double(T.Width) * T.MeanSeconds;
+    Before += T.BucketSeconds[I];
+    After += R.BucketSeconds[I];
+  }
+  if (After > 0)
+    for (size_t I = 0; I < Whole; ++I)
+      R.BucketSeconds[I] *= Before / After;
+  return R;
+}
+
+} // namespace
+
 void ScaledComputeModel::addOccurrenceProfiles(const MachineFile &Base) {
   BaseRanks = int(Base.Ranks.size());
-  for (auto &[Key, E] : Times)
+  for (auto &[Key, E] : Times) {
     E.Profiled.clear();
+    E.Rotated.clear();
+  }
   for (const MachineRank &MR : Base.Ranks) {
     const int B = MR.Rank;
     if (B < 0 || B >= BaseRanks)
@@ -663,6 +724,44 @@ void ScaledComputeModel::addOccurrenceProfiles(const MachineFile &Base) {
         T.BucketSeconds.push_back(X * Scale);
     }
   }
+  // The rotations of every profile that several ranks take.
+  for (auto &[Key, E] : Times) {
+    if (E.Profiled.empty())
+      continue;
+    E.Rotated.resize(E.Profiled.size());
+    // Per width of series: the relative time all ranks share at each bucket.
+    std::map<uint64_t, std::pair<std::vector<double>, std::vector<int>>> Common;
+    for (const estimator::SegmentTimes &T : E.Profiled) {
+      if (T.Width == 0)
+        continue;
+      auto &[Sum, Count] = Common[T.Width];
+      const size_t Whole = std::min<size_t>(T.BucketSeconds.size(), T.Executions / T.Width);
+      if (Sum.size() < Whole) {
+        Sum.resize(Whole, 0.0);
+        Count.resize(Whole, 0);
+      }
+      for (size_t I = 0; I < Whole; ++I) {
+        Sum[I] += relative(T, I);
+        ++Count[I];
+      }
+    }
+    for (auto &[Width, SC] : Common)
+      for (size_t I = 0; I < SC.first.size(); ++I)
+        SC.first[I] /= std::max(1, SC.second[I]);
+    for (int B = 0; B < BaseRanks; ++B) {
+      const estimator::SegmentTimes &T = E.Profiled[size_t(B)];
+      if (T.Width == 0)
+        continue;
+      const int First = firstProfiled(B);
+      if (First >= Ranks)
+        continue;
+      const int N = profileRotation(First).second;
+      const uint64_t Whole = std::min<uint64_t>(T.BucketSeconds.size(), T.Executions / T.Width);
+      for (int C = 1; C < N; ++C)
+        E.Rotated[size_t(B)].push_back(
+            rotated(T, Common[T.Width].first, Whole * uint64_t(C) / uint64_t(N)));
+    }
+  }
 }
 
 const estimator::SegmentTimes *ScaledComputeModel::segment(int Rank, estimator::BlockId From,
@@ -671,8 +770,13 @@ const estimator::SegmentTimes *ScaledComputeModel::segment(int Rank, estimator::
   if (It == Times.end())
     return nullptr;
   const Entry &E = It->second;
-  if (!E.Profiled.empty())
-    return &E.Profiled[size_t(profileRank(Rank))];
+  if (!E.Profiled.empty()) {
+    const size_t B = size_t(profileRank(Rank));
+    const int C = profileRotation(Rank).first;
+    if (C > 0 && size_t(C) <= E.Rotated[B].size())
+      return &E.Rotated[B][size_t(C) - 1];
+    return &E.Profiled[B];
+  }
   return &value(E, Rank, Ranks);
 }
 

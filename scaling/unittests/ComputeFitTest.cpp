@@ -189,4 +189,106 @@ TEST(ComputeFitTest, OccurrenceProfilesFollowTheRanksRelativePosition) {
   EXPECT_DOUBLE_EQ(M.segment(7, SiteA, SiteB)->seconds(2), 1e-3);
 }
 
+TEST(ComputeFitTest, RanksSharingAProfileTakeItRotated) {
+  // The profiles' run at 4 ranks; ranks 1 and 2 have series a(k) u(k) and a(k) (2 - u(k)):
+  // a is what both share (two slow first occurrences, a warm-up), u and 2 - u their own
+  // variation (period 3). At 8 ranks, ranks 1-3 take rank 1's profile and ranks 4-6 rank
+  // 2's: the c-th of the three copies keeps a where it is and takes its own variation from
+  // 2 c occurrences on (6 c / 3), scaled back to the profile's total.
+  const std::vector<double> A = {1.4, 1.4, 0.8, 0.8, 0.8, 0.8};
+  const std::vector<double> U = {1.5, 0.5, 1, 1.5, 0.5, 1};
+  ScalingModelFile F;
+  SegmentModel S;
+  S.From = SiteA;
+  S.To = SiteB;
+  S.M.Terms = {Term{}};
+  S.M.Coeffs = {1.0};
+  F.Segments = {S};
+  mpiete::MachineFile Base;
+  for (int R = 0; R < 4; ++R) {
+    mpiete::MachineRank MR;
+    MR.Rank = R;
+    mpiete::MachineSegment Seg;
+    Seg.From = SiteA;
+    Seg.To = SiteB;
+    Seg.Executions = 6;
+    Seg.MeanSeconds = 1;
+    if (R == 1 || R == 2) {
+      Seg.SeriesWidth = 1;
+      for (int K = 0; K < 6; ++K)
+        Seg.SeriesSeconds.push_back(A[K] * (R == 1 ? U[K] : 2 - U[K]));
+    }
+    MR.Segments.push_back(Seg);
+    Base.Ranks.push_back(MR);
+  }
+  ScaledComputeModel M(F, 8, 1);
+  M.addOccurrenceProfiles(Base);
+  for (int R = 1; R <= 6; ++R) {
+    const int Q = R <= 3 ? 1 : 2, C = (R - 1) % 3;
+    ASSERT_EQ(M.profileRank(R), Q) << R;
+    EXPECT_EQ(M.profileRotation(R), std::make_pair(C, 3)) << R;
+    const mpiete::estimator::SegmentTimes *T = M.segment(R, SiteA, SiteB);
+    std::vector<double> Want;
+    double Sum = 0;
+    for (int K = 0; K < 6; ++K) {
+      const double Own = Q == 1 ? U[(K + 2 * C) % 6] : 2 - U[(K + 2 * C) % 6];
+      Want.push_back(A[K] * Own);
+      Sum += Want.back();
+    }
+    double Got = 0;
+    for (int K = 0; K < 6; ++K) {
+      EXPECT_NEAR(T->seconds(uint64_t(K)), Want[size_t(K)] * 6 / Sum, 1e-12) << R << " " << K;
+      Got += T->seconds(uint64_t(K));
+    }
+    EXPECT_NEAR(Got, 6.0, 1e-12);
+    EXPECT_DOUBLE_EQ(T->seconds(6), 1.0); // past the profile: the mean
+  }
+  EXPECT_EQ(M.profileRotation(0), std::make_pair(0, 1));
+  EXPECT_EQ(M.profileRotation(7), std::make_pair(0, 1));
+  // At the profiles' own rank count every rank takes its profile as measured.
+  ScaledComputeModel Same(F, 4, 1);
+  Same.addOccurrenceProfiles(Base);
+  EXPECT_EQ(Same.profileRotation(1), std::make_pair(0, 1));
+  EXPECT_NEAR(Same.segment(1, SiteA, SiteB)->seconds(0), 2.1, 1e-12);
+  // Past MaxRotations copies the rotations repeat: 200 ranks, 99 on rank 1's profile.
+  ScaledComputeModel Many(F, 200, 1);
+  Many.addOccurrenceProfiles(Base);
+  EXPECT_EQ(Many.profileRotation(1), std::make_pair(0, ScaledComputeModel::MaxRotations));
+  EXPECT_EQ(Many.profileRotation(1 + ScaledComputeModel::MaxRotations + 2),
+            std::make_pair(2, ScaledComputeModel::MaxRotations));
+}
+
+TEST(ComputeFitTest, RotationCopiesCountEveryRankOnce) {
+  // firstProfiled inverts profileRank: over many (P, Base) pairs, the copies of every Base
+  // rank add up to P and each rank's rotation index is its place among its copies.
+  ScalingModelFile F;
+  SegmentModel S;
+  S.From = SiteA;
+  S.To = SiteB;
+  S.M.Terms = {Term{}};
+  S.M.Coeffs = {1.0};
+  F.Segments = {S};
+  for (int B = 1; B <= 9; ++B)
+    for (int P = 1; P <= 40; ++P) {
+      mpiete::MachineFile Base;
+      for (int R = 0; R < B; ++R) {
+        mpiete::MachineRank MR;
+        MR.Rank = R;
+        Base.Ranks.push_back(MR);
+      }
+      ScaledComputeModel M(F, P, 1);
+      M.addOccurrenceProfiles(Base);
+      std::map<int, int> Copies, Seen;
+      for (int R = 0; R < P; ++R)
+        ++Copies[M.profileRank(R)];
+      for (int R = 0; R < P; ++R) {
+        const int Q = M.profileRank(R);
+        const auto [C, N] = M.profileRotation(R);
+        EXPECT_EQ(N, std::min(Copies[Q], ScaledComputeModel::MaxRotations))
+            << "P " << P << " base " << B << " rank " << R;
+        EXPECT_EQ(C, Seen[Q]++ % N) << "P " << P << " base " << B << " rank " << R;
+      }
+    }
+}
+
 } // namespace

@@ -198,6 +198,28 @@ TEST(NormalFormTest, NoiseCannotBuyAnExplodingTerm) {
   EXPECT_GE(M.ExtrapolationError, 0);
 }
 
+TEST(NormalFormTest, DividedWorkNeedsNoConstant) {
+  // A fixed problem split among 2-16 ranks, 1e-2 / p, timed with an uneven upward drift of up
+  // to 10% (treesum's main segment under the timing probe: 2 p t = 31.5, 33.8, 33.95, 34.6 ms
+  // at 2-16 ranks, 35.3 at 64). A constant fitted beside the divided work takes the drift
+  // and grows relative to the work at every larger rank count (23% over at 64 ranks there).
+  // Without a constant the model is c / p, off by the drift alone.
+  const double Drift[] = {1.0, 1.073, 1.078, 1.098};
+  std::vector<Point> D;
+  int K = 0;
+  for (double P : {2, 4, 8, 16})
+    D.push_back({P, 1, 1e-2 / P * Drift[K++]});
+  Model M = selectModel(D);
+  for (size_t T = 0; T < M.Terms.size(); ++T)
+    EXPECT_TRUE(M.Coeffs[T] == 0 || !M.Terms[T].constant()) << M.text();
+  const double At64 = M.eval(64, 1) * 64 / 1e-2;
+  EXPECT_GT(At64, 1.0) << M.text();
+  EXPECT_LT(At64, 1.12) << M.text();
+  // With the constant beside the divided work, the same points give 1.2 times that or more.
+  const Model Forced = fitModel(D, {Term{-1, 0, 0}});
+  EXPECT_GT(Forced.eval(64, 1) * 64 / 1e-2, 1.2) << Forced.text();
+}
+
 TEST(NormalFormTest, TwoTermsNeedAPointToSpare) {
   // 1e-2 / p + 1e-3 log2(p), growing at the largest rank count. From four rank counts the fold
   // without 16 ranks has three points, which any three-coefficient curve passes: the model

@@ -92,10 +92,18 @@ public:
   /// Occurrence-dependent compute: rank r takes the per-occurrence profile (series over mean)
   /// of the rank at its relative position in Base, a run the model was built from (rank 0 and
   /// rank P-1 those of Base's ends, the ranks between spread over Base's), times its model
-  /// value; segments without a series keep the value. Memory grows with Base, not with P.
+  /// value; segments without a series keep the value. Where several ranks take one Base
+  /// rank's profile (P larger than Base), the c-th of n such ranks takes it rotated by c / n
+  /// of its whole buckets (at most MaxRotations different rotations): the same times in
+  /// another order, so that ranks measured alone stay independent rather than slow in the
+  /// same occurrences (a copied profile makes their waits on each other those of Base's rank
+  /// count). Memory grows with Base and MaxRotations, not with P.
   void addOccurrenceProfiles(const MachineFile &Base);
+  static constexpr int MaxRotations = 16;
   /// Base's rank whose profile rank Rank takes.
   int profileRank(int Rank) const;
+  /// Which rotation of that profile rank Rank takes (0: the profile as measured), of how many.
+  std::pair<int, int> profileRotation(int Rank) const;
 
 private:
   /// Per segment: rank 0's, rank P-1's and the other ranks' times (Own: 0 has its own, 1
@@ -104,7 +112,11 @@ private:
     estimator::SegmentTimes At[3];
     bool Own[2] = {false, false};
     std::vector<estimator::SegmentTimes> Profiled;
+    /// Per Base rank, its profile rotated by 1 .. n-1 of profileRotation's n.
+    std::vector<std::vector<estimator::SegmentTimes>> Rotated;
   };
+  /// The first rank whose profile is Base's rank B (P when B is past Base's last).
+  int firstProfiled(int B) const;
   const estimator::SegmentTimes &value(const Entry &E, int Rank, int P) const;
   int Ranks;
   int BaseRanks = 0;

@@ -105,11 +105,14 @@ std::vector<double> unmeasuredSteps(const std::vector<Point> &Data, const Workin
 /// p only when the values measured at the largest rank count exceed those at the smallest.
 std::vector<Term> termPool(const std::vector<Point> &Data, const SelectOptions &Options);
 
-/// Fits the constant plus Terms by NNLS on relative errors (rows weighted by 1 / y, so that
-/// every point counts by its relative error whatever its magnitude).
-Model fitModel(const std::vector<Point> &Data, const std::vector<Term> &Terms);
+/// Fits the constant plus Terms (Terms alone when Constant is false and Terms are some) by
+/// NNLS on relative errors (rows weighted by 1 / y, so that every point counts by its
+/// relative error whatever its magnitude).
+Model fitModel(const std::vector<Point> &Data, const std::vector<Term> &Terms,
+               bool Constant = true);
 
-/// The hypothesis (constant + up to MaxTerms pool terms) with the least of max(leave-one-out
+/// The hypothesis (one pool term alone, or constant + up to MaxTerms pool terms; each
+/// coefficient more must lower the score by Margin) with the least of max(leave-one-out
 /// error, error at the largest rank count when fitted without it), among those that the points
 /// below the largest rank count determine, with one to spare beyond the constant and one
 /// term. Fewer than three points: the constant alone (the mean).
