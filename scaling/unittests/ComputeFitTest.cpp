@@ -139,27 +139,46 @@ TEST(ComputeFitTest, SmallOrChangingDifferencesShareOneModel) {
 
 namespace {
 
-TEST(ComputeFitTest, OccurrenceProfilesFollowTheRanksRelativePosition) {
-  // A model of 1e-3 s for every rank; the profiles' run at 4 ranks: rank 0's first occurrence
-  // takes 3 times its mean (a warm-up), rank 2's every other occurrence twice (a period),
-  // rank 1 and 3 no series. At 8 ranks rank 0 takes rank 0's profile, rank 7 rank 3's, and
-  // ranks 1-6 spread over ranks 1 and 2 in order.
+/// A model file of one segment SiteA -> SiteB at Seconds for every rank.
+ScalingModelFile oneSegmentModel(double Seconds) {
   ScalingModelFile F;
   SegmentModel S;
   S.From = SiteA;
   S.To = SiteB;
   S.M.Terms = {Term{}};
-  S.M.Coeffs = {1e-3};
+  S.M.Coeffs = {Seconds};
   F.Segments = {S};
+  return F;
+}
+
+/// A profiles' run of Ranks ranks, each with segment SiteA -> SiteB of Executions at Mean
+/// seconds; Series(rank, segment) gives some of them a series.
+mpiete::MachineFile profileRun(int Ranks, uint64_t Executions, double Mean,
+                               const std::function<void(int, mpiete::MachineSegment &)> &Series) {
   mpiete::MachineFile Base;
-  for (int R = 0; R < 4; ++R) {
+  for (int R = 0; R < Ranks; ++R) {
     mpiete::MachineRank MR;
     MR.Rank = R;
     mpiete::MachineSegment Seg;
     Seg.From = SiteA;
     Seg.To = SiteB;
-    Seg.Executions = 4;
-    Seg.MeanSeconds = 2e-5; // the base run's own scale: only the shape is taken
+    Seg.Executions = Executions;
+    Seg.MeanSeconds = Mean;
+    Series(R, Seg);
+    MR.Segments.push_back(Seg);
+    Base.Ranks.push_back(MR);
+  }
+  return Base;
+}
+
+TEST(ComputeFitTest, OccurrenceProfilesFollowTheRanksRelativePosition) {
+  // A model of 1e-3 s for every rank; the profiles' run at 4 ranks: rank 0's first occurrence
+  // takes 3 times its mean (a warm-up), rank 2's every other occurrence twice (a period),
+  // rank 1 and 3 no series. At 8 ranks rank 0 takes rank 0's profile, rank 7 rank 3's, and
+  // ranks 1-6 spread over ranks 1 and 2 in order.
+  const ScalingModelFile F = oneSegmentModel(1e-3);
+  // Each base rank's mean is the base run's own scale: only the shape is taken.
+  const mpiete::MachineFile Base = profileRun(4, 4, 2e-5, [](int R, mpiete::MachineSegment &Seg) {
     if (R == 0) {
       Seg.SeriesWidth = 1;
       Seg.SeriesSeconds = {6e-5, 6.67e-6, 6.67e-6, 6.66e-6};
@@ -167,9 +186,7 @@ TEST(ComputeFitTest, OccurrenceProfilesFollowTheRanksRelativePosition) {
       Seg.SeriesWidth = 2;
       Seg.SeriesSeconds = {8e-5 * 2 / 3, 8e-5 / 3}; // 2:1 between the two pairs
     }
-    MR.Segments.push_back(Seg);
-    Base.Ranks.push_back(MR);
-  }
+  });
   ScaledComputeModel M(F, 8, 1024);
   M.addOccurrenceProfiles(Base);
   EXPECT_EQ(M.profileRank(0), 0);
@@ -197,30 +214,14 @@ TEST(ComputeFitTest, RanksSharingAProfileTakeItRotated) {
   // 2 c occurrences on (6 c / 3), scaled back to the profile's total.
   const std::vector<double> A = {1.4, 1.4, 0.8, 0.8, 0.8, 0.8};
   const std::vector<double> U = {1.5, 0.5, 1, 1.5, 0.5, 1};
-  ScalingModelFile F;
-  SegmentModel S;
-  S.From = SiteA;
-  S.To = SiteB;
-  S.M.Terms = {Term{}};
-  S.M.Coeffs = {1.0};
-  F.Segments = {S};
-  mpiete::MachineFile Base;
-  for (int R = 0; R < 4; ++R) {
-    mpiete::MachineRank MR;
-    MR.Rank = R;
-    mpiete::MachineSegment Seg;
-    Seg.From = SiteA;
-    Seg.To = SiteB;
-    Seg.Executions = 6;
-    Seg.MeanSeconds = 1;
+  const ScalingModelFile F = oneSegmentModel(1.0);
+  const mpiete::MachineFile Base = profileRun(4, 6, 1, [&](int R, mpiete::MachineSegment &Seg) {
     if (R == 1 || R == 2) {
       Seg.SeriesWidth = 1;
       for (int K = 0; K < 6; ++K)
         Seg.SeriesSeconds.push_back(A[K] * (R == 1 ? U[K] : 2 - U[K]));
     }
-    MR.Segments.push_back(Seg);
-    Base.Ranks.push_back(MR);
-  }
+  });
   ScaledComputeModel M(F, 8, 1);
   M.addOccurrenceProfiles(Base);
   for (int R = 1; R <= 6; ++R) {
@@ -261,21 +262,10 @@ TEST(ComputeFitTest, RanksSharingAProfileTakeItRotated) {
 TEST(ComputeFitTest, RotationCopiesCountEveryRankOnce) {
   // firstProfiled inverts profileRank: over many (P, Base) pairs, the copies of every Base
   // rank add up to P and each rank's rotation index is its place among its copies.
-  ScalingModelFile F;
-  SegmentModel S;
-  S.From = SiteA;
-  S.To = SiteB;
-  S.M.Terms = {Term{}};
-  S.M.Coeffs = {1.0};
-  F.Segments = {S};
+  const ScalingModelFile F = oneSegmentModel(1.0);
   for (int B = 1; B <= 9; ++B)
     for (int P = 1; P <= 40; ++P) {
-      mpiete::MachineFile Base;
-      for (int R = 0; R < B; ++R) {
-        mpiete::MachineRank MR;
-        MR.Rank = R;
-        Base.Ranks.push_back(MR);
-      }
+      const mpiete::MachineFile Base = profileRun(B, 1, 1, [](int, mpiete::MachineSegment &) {});
       ScaledComputeModel M(F, P, 1);
       M.addOccurrenceProfiles(Base);
       std::map<int, int> Copies, Seen;
