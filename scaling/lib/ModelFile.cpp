@@ -653,20 +653,29 @@ int ScaledComputeModel::firstProfiled(int B) const {
   return int(std::clamp<int64_t>(First, 1, P));
 }
 
+int ScaledComputeModel::rotationsOf(int B) const {
+  return std::min(std::max(1, firstProfiled(B + 1) - firstProfiled(B)), MaxRotations);
+}
+
+std::pair<int, int> ScaledComputeModel::rotationAt(int Rank, int B) const {
+  const int N = rotationsOf(B);
+  return {(Rank - firstProfiled(B)) % N, N};
+}
+
 std::pair<int, int> ScaledComputeModel::profileRotation(int Rank) const {
-  const int B = profileRank(Rank);
-  const int First = firstProfiled(B);
-  const int Copies = std::max(1, firstProfiled(B + 1) - First);
-  const int N = std::min(Copies, MaxRotations);
-  return {(Rank - First) % N, N};
+  return rotationAt(Rank, profileRank(Rank));
 }
 
 namespace {
 
-/// The bucket's time per occurrence over the mean (1: as the mean).
+/// The series buckets that hold Width occurrences each (all but a last partial one).
+size_t wholeBuckets(const estimator::SegmentTimes &T) {
+  return std::min<size_t>(T.BucketSeconds.size(), T.Executions / T.Width);
+}
+
+/// Whole bucket I's time per occurrence over the mean (1: as the mean).
 double relative(const estimator::SegmentTimes &T, size_t I) {
-  const uint64_t Count = I + 1 < T.BucketSeconds.size() ? T.Width : T.Executions - I * T.Width;
-  return T.MeanSeconds > 0 && Count > 0 ? T.BucketSeconds[I] / double(Count) / T.MeanSeconds : 1.0;
+  return T.MeanSeconds > 0 ? T.seconds(I * T.Width) / T.MeanSeconds : 1.0;
 }
 
 /// T with its whole buckets' own variation moved Shift places on, round them; the variation
@@ -676,20 +685,19 @@ double relative(const estimator::SegmentTimes &T, size_t I) {
 estimator::SegmentTimes rotated(const estimator::SegmentTimes &T, const std::vector<double> &Common,
                                 uint64_t Shift) {
   estimator::SegmentTimes R = T;
-  const size_t Whole = std::min<size_t>(T.BucketSeconds.size(), T.Executions / T.Width);
+  const size_t Whole = wholeBuckets(T);
   if (Whole < 2 || Common.size() < Whole)
     return R;
   double Before = 0, After = 0;
   for (size_t I = 0; I < Whole; ++I) {
     const size_t J = (I + Shift) % Whole;
-    const double Own = Common[J] > 0 ? relative(T, J) / Common[J] : 1.0;
-    R.BucketSeconds[I] = Common[I] * Own * double(T.Width) * T.MeanSeconds;
+    R.BucketSeconds[I] = Common[J] > 0 ? Common[I] * relative(T, J) / Common[J] : Common[I];
     Before += T.BucketSeconds[I];
     After += R.BucketSeconds[I];
   }
-  if (After > 0)
-    for (size_t I = 0; I < Whole; ++I)
-      R.BucketSeconds[I] *= Before / After;
+  // Relative times so far: scaled to T's total over the whole buckets.
+  for (size_t I = 0; I < Whole; ++I)
+    R.BucketSeconds[I] *= After > 0 ? Before / After : 0.0;
   return R;
 }
 
@@ -735,7 +743,7 @@ void ScaledComputeModel::addOccurrenceProfiles(const MachineFile &Base) {
       if (T.Width == 0)
         continue;
       auto &[Sum, Count] = Common[T.Width];
-      const size_t Whole = std::min<size_t>(T.BucketSeconds.size(), T.Executions / T.Width);
+      const size_t Whole = wholeBuckets(T);
       if (Sum.size() < Whole) {
         Sum.resize(Whole, 0.0);
         Count.resize(Whole, 0);
@@ -752,11 +760,8 @@ void ScaledComputeModel::addOccurrenceProfiles(const MachineFile &Base) {
       const estimator::SegmentTimes &T = E.Profiled[size_t(B)];
       if (T.Width == 0)
         continue;
-      const int First = firstProfiled(B);
-      if (First >= Ranks)
-        continue;
-      const int N = profileRotation(First).second;
-      const uint64_t Whole = std::min<uint64_t>(T.BucketSeconds.size(), T.Executions / T.Width);
+      const int N = rotationsOf(B);
+      const uint64_t Whole = wholeBuckets(T);
       for (int C = 1; C < N; ++C)
         E.Rotated[size_t(B)].push_back(
             rotated(T, Common[T.Width].first, Whole * uint64_t(C) / uint64_t(N)));
@@ -771,11 +776,11 @@ const estimator::SegmentTimes *ScaledComputeModel::segment(int Rank, estimator::
     return nullptr;
   const Entry &E = It->second;
   if (!E.Profiled.empty()) {
-    const size_t B = size_t(profileRank(Rank));
-    const int C = profileRotation(Rank).first;
-    if (C > 0 && size_t(C) <= E.Rotated[B].size())
-      return &E.Rotated[B][size_t(C) - 1];
-    return &E.Profiled[B];
+    const int B = profileRank(Rank);
+    const int C = rotationAt(Rank, B).first;
+    if (C > 0 && size_t(C) <= E.Rotated[size_t(B)].size())
+      return &E.Rotated[size_t(B)][size_t(C) - 1];
+    return &E.Profiled[size_t(B)];
   }
   return &value(E, Rank, Ranks);
 }

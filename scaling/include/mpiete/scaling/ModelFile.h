@@ -117,6 +117,10 @@ private:
   };
   /// The first rank whose profile is Base's rank B (P when B is past Base's last).
   int firstProfiled(int B) const;
+  /// How many rotations of Base rank B's profile its ranks take (at most MaxRotations).
+  int rotationsOf(int B) const;
+  /// profileRotation of Rank, whose profile rank is B.
+  std::pair<int, int> rotationAt(int Rank, int B) const;
   const estimator::SegmentTimes &value(const Entry &E, int Rank, int P) const;
   int Ranks;
   int BaseRanks = 0;
