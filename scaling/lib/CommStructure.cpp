@@ -10,8 +10,10 @@
 #include <cmath>
 #include <functional>
 #include <iterator>
+#include <memory>
 #include <numeric>
 #include <optional>
+#include <span>
 #include <sstream>
 #include <unordered_set>
 #include <utility>
@@ -941,22 +943,29 @@ bool findBytes(const std::vector<BytesObs> &Obs, BytesExpr &Out, uint8_t PreferD
   return false;
 }
 
+/// A collective call's part of an item, held apart: most items are events, and an item of a
+/// point-to-point event then costs the event and its distances only.
+struct CollItem {
+  CollRecord Rec;
+  uint64_t Bytes = 0;         ///< the call's size (CollSim.h: the root's for rooted scatters)
+  uint64_t FirstRequest = 0;  ///< the request id the lowering continued from
+  std::vector<Event> Lowered; ///< normalised, absolute ids
+};
+
 /// A rank's sequence as the learner sees it: events with request ids made relative (Dist), and
 /// each collective call as one item holding the messages its lowering produced.
 struct Item {
   Event E;
-  bool IsColl = false;
-  CollRecord Coll;
-  uint64_t CollBytes = 0;     ///< the call's size (CollSim.h: the root's for rooted scatters)
-  uint64_t FirstRequest = 0;  ///< the request id the lowering continued from
-  std::vector<Event> Lowered; ///< normalised, absolute ids
   std::vector<uint32_t> Dist;
+  std::unique_ptr<const CollItem> Coll; ///< a collective call (null: an event)
 };
 
+/// A rank's items in one run; the items themselves stay in learnStructure's table (every
+/// scheme's classes take them from there, not as copies).
 struct Member {
   const MeasuredRun *Run;
   int Rank;
-  std::vector<Item> Items;
+  std::span<const Item> Items;
 };
 
 /// One measured instance of an op: a member's item; in a loop's body, the trip it belongs to
@@ -978,8 +987,26 @@ std::string kindName(trace::CollKind K) {
 
 /// Rank's events as items; false with Why when a completion names a request no user-level start
 /// made (a collective's request completed outside it).
+/// Rank R's events of Run: PerRank's, or read by Load into Scratch; null (Why set) when
+/// they cannot be read.
+const std::vector<Event> *eventsOf(const MeasuredRun &Run, int R, std::vector<Event> &Scratch,
+                                   Refusal &Why) {
+  if (size_t(R) < Run.PerRank.size())
+    return &Run.PerRank[size_t(R)];
+  Scratch.clear();
+  if (Run.Load && Run.Load(R, Scratch))
+    return &Scratch;
+  Why = {0, "the events of rank " + std::to_string(R) + " of " + std::to_string(Run.Ranks) +
+                " cannot be read"};
+  return nullptr;
+}
+
 bool toItems(const MeasuredRun &Run, int Rank, std::vector<Item> &Out, Refusal &Why) {
-  const std::vector<Event> &Seq = Run.PerRank[size_t(Rank)];
+  std::vector<Event> Scratch;
+  const std::vector<Event> *Events = eventsOf(Run, Rank, Scratch, Why);
+  if (Events == nullptr)
+    return false;
+  const std::vector<Event> &Seq = *Events;
   static const std::vector<CollRecord> NoColls;
   const std::vector<CollRecord> &Colls =
       size_t(Rank) < Run.Colls.size() ? Run.Colls[size_t(Rank)] : NoColls;
@@ -1026,26 +1053,27 @@ bool toItems(const MeasuredRun &Run, int Rank, std::vector<Item> &Out, Refusal &
         Colls[NextColl].Site != Seq[K].Block)
       continue;
     // A collective call: its lowered messages follow under its site until the next call.
-    Item C;
-    C.IsColl = true;
-    C.Coll = Colls[NextColl];
-    C.E.Block = C.Coll.Site;
-    C.FirstRequest = LastRequest;
-    C.CollBytes = C.Coll.Bytes;
-    if (collBytesFromRoot(C.Coll.Kind) && C.Coll.Root >= 0 &&
-        size_t(C.Coll.Root) < Run.Colls.size() && NextColl < Run.Colls[size_t(C.Coll.Root)].size())
-      C.CollBytes = Run.Colls[size_t(C.Coll.Root)][NextColl].Bytes;
+    auto C = std::make_unique<CollItem>();
+    C->Rec = Colls[NextColl];
+    C->FirstRequest = LastRequest;
+    C->Bytes = C->Rec.Bytes;
+    if (collBytesFromRoot(C->Rec.Kind) && C->Rec.Root >= 0 &&
+        size_t(C->Rec.Root) < Run.Colls.size() && NextColl < Run.Colls[size_t(C->Rec.Root)].size())
+      C->Bytes = Run.Colls[size_t(C->Rec.Root)][NextColl].Bytes;
     ++NextColl;
-    while (K + 1 < Seq.size() && Seq[K + 1].Block == C.Coll.Site &&
+    while (K + 1 < Seq.size() && Seq[K + 1].Block == C->Rec.Site &&
            (Seq[K + 1].Kind == EventKind::SendStart || Seq[K + 1].Kind == EventKind::RecvStart ||
             Seq[K + 1].Kind == EventKind::Completion)) {
       Event L = Seq[++K];
       normaliseEvent(L);
       if (L.Kind != EventKind::Completion)
         LastRequest = L.Request;
-      C.Lowered.push_back(std::move(L));
+      C->Lowered.push_back(std::move(L));
     }
-    Out.push_back(std::move(C));
+    Item CI;
+    CI.E.Block = C->Rec.Site;
+    CI.Coll = std::move(C);
+    Out.push_back(std::move(CI));
   }
   return true;
 }
@@ -1378,19 +1406,19 @@ bool findShareBytes(const std::vector<TripObs> &Counts, OpTemplate &Op) {
 /// A collective's element size and commutativity: the first that makes the runtime's lowering
 /// reproduce every member's measured messages. False with Why otherwise.
 bool learnColl(const std::vector<Sample> &Members, OpTemplate &Op, Refusal &Why) {
-  const CollRecord &Ref = Members.front().It->Coll;
+  const CollRecord &Ref = Members.front().It->Coll->Rec;
   const std::string Name = kindName(Ref.Kind);
   bool Sub = false;
   std::vector<uint64_t> Ids;
   for (const Sample &M : Members) {
-    const Item &It = *M.It;
-    if (It.Coll.Kind != Ref.Kind) {
-      Why = {Ref.Site, "ranks call different collectives here (" + Name + ", " +
-                           kindName(It.Coll.Kind) + ")"};
+    const CollRecord &Rec = M.It->Coll->Rec;
+    if (Rec.Kind != Ref.Kind) {
+      Why = {Ref.Site,
+             "ranks call different collectives here (" + Name + ", " + kindName(Rec.Kind) + ")"};
       return false;
     }
-    Sub |= !It.Coll.WorldGroup || It.Coll.Comm != Ref.Comm;
-    Ids.push_back(It.Coll.Comm);
+    Sub |= !Rec.WorldGroup || Rec.Comm != Ref.Comm;
+    Ids.push_back(Rec.Comm);
   }
   // On a sub-communicator: each member's place in it (on the world: rank R of P).
   if (Sub && !learnSub(Members, Ids, Ref.Site, Name, Op.Sub, Why))
@@ -1407,7 +1435,7 @@ bool learnColl(const std::vector<Sample> &Members, OpTemplate &Op, Refusal &Why)
   }
   // The root as a rank of the communicator: a function of the rank's index and the count.
   auto CommRoot = [&](size_t I) {
-    const int32_t Root = Members[I].It->Coll.Root;
+    const int32_t Root = Members[I].It->Coll->Rec.Root;
     const Place &Pl = Places[I];
     if (Root < 0 || !Sub)
       return Root;
@@ -1419,7 +1447,7 @@ bool learnColl(const std::vector<Sample> &Members, OpTemplate &Op, Refusal &Why)
   for (size_t I = 0; I < Members.size(); ++I) {
     Roots.push_back({Places[I].Index, Places[I].Count, CommRoot(I)});
     Bytes.push_back(
-        {double(Members[I].M->Run->Ranks), Members[I].M->Run->Size, Members[I].It->CollBytes});
+        {double(Members[I].M->Run->Ranks), Members[I].M->Run->Size, Members[I].It->Coll->Bytes});
   }
   if (!findPeer(Roots, Op.Peer)) {
     Why = {Ref.Site, Name + ": the root is no function of the rank and the size"};
@@ -1444,15 +1472,13 @@ bool learnColl(const std::vector<Sample> &Members, OpTemplate &Op, Refusal &Why)
       for (bool Commutative : {true, false}) {
         bool Ok = true;
         for (size_t I = 0; I < Members.size() && Ok; ++I) {
-          const Item &It = *Members[I].It;
+          const CollItem &It = *Members[I].It->Coll;
           const Place &Pl = Places[I];
-          CollCall C{Ref.Kind,    CommRoot(I), It.CollBytes, Elem,
-                     Commutative, Ref.Site,    It.Coll.Comm};
+          CollCall C{Ref.Kind, CommRoot(I), It.Bytes, Elem, Commutative, Ref.Site, It.Rec.Comm};
           C.RankBytes = RankBytesAt(Pl.Count, Members[I].M->Run->Size);
           uint64_t Last = It.FirstRequest;
           Got.clear();
-          Ok =
-              It.CollBytes % Elem == 0 && lowerCollective(C, Pl.Index, Pl.Count, Last, Got, SimWhy);
+          Ok = It.Bytes % Elem == 0 && lowerCollective(C, Pl.Index, Pl.Count, Last, Got, SimWhy);
           if (Ok && Sub)
             toWorld(Got, Pl.First, Pl.Step);
           Ok = Ok && sameEvents(Got, It.Lowered);
@@ -1477,8 +1503,8 @@ bool learnColl(const std::vector<Sample> &Members, OpTemplate &Op, Refusal &Why)
   const bool Scatter = Ref.Kind == trace::CollKind::Scatterv;
   std::vector<TripObs> Counts;
   for (size_t I = 0; I < Members.size() && collHasRankBytes(Ref.Kind); ++I) {
-    const Item &It = *Members[I].It;
-    uint64_t Own = It.CollBytes;
+    const CollItem &It = *Members[I].It->Coll;
+    uint64_t Own = It.Bytes;
     if (Scatter) {
       if (Places[I].Index == CommRoot(I))
         continue;
@@ -1495,7 +1521,7 @@ bool learnColl(const std::vector<Sample> &Members, OpTemplate &Op, Refusal &Why)
       uint64_t Sum = 0;
       for (int32_t J = 0; J < Places[I].Count; ++J)
         Sum += Shares.count(J, Places[I].Count, Members[I].M->Run->Size);
-      Uneven = Sum == Members[I].It->CollBytes;
+      Uneven = Sum == Members[I].It->Coll->Bytes;
     }
   if (Uneven) {
     Op.Bytes = Shares.Bytes;
@@ -1524,7 +1550,7 @@ bool learnColl(const std::vector<Sample> &Members, OpTemplate &Op, Refusal &Why)
 bool learnOp(const std::vector<Sample> &Ss, Where W, OpTemplate &Op, uint32_t &MaxDist,
              Refusal &Why) {
   const Item &Ref = *Ss.front().It;
-  if (Ref.IsColl)
+  if (Ref.Coll)
     return learnColl(Ss, Op, Why);
   auto Fail = [&](BlockId Site, std::string Message) {
     Why = {Site, std::move(Message)};
@@ -1636,7 +1662,7 @@ bool learnOp(const std::vector<Sample> &Ss, Where W, OpTemplate &Op, uint32_t &M
 
 /// Two items are the same call of the same kind (the fields that vary with (r, P) aside).
 bool sameShape(const Item &X, const Item &Y) {
-  return X.E.Kind == Y.E.Kind && X.E.Block == Y.E.Block && X.IsColl == Y.IsColl;
+  return X.E.Kind == Y.E.Kind && X.E.Block == Y.E.Block && !X.Coll == !Y.Coll;
 }
 
 /// The first trip-count form that gives every observation: A * P + B or A * log2(P) + B
@@ -1842,6 +1868,30 @@ bool align(const std::vector<Member> &Ms, Aligned &Out, Refusal &Why) {
     return 0;
   };
   auto Periodic = [&](const std::vector<const Item *> &Body) { return Period(Body) != 0; };
+  // Copies of a body of K copies of a shorter sequence B are the copies of B over K, and the
+  // candidates tried at one place are often such multiples of one B (every multiple of a time
+  // step's calls, down from 4096): each member's copies of B are counted once per place, not
+  // once per multiple (linesweep's 2-16-rank runs: most of `mpiete model`'s time). Entries
+  // are for the cursors they were counted at; Bases holds each B's items to compare shapes.
+  struct BaseCount {
+    size_t Member, From;
+    std::vector<const Item *> Base;
+    uint64_t Copies;
+  };
+  std::vector<BaseCount> Counted;
+  auto CopiesOf = [&](size_t I, const std::vector<const Item *> &Body, size_t D) -> uint64_t {
+    if (D == 0)
+      return Copies(I, Cur[I], Body);
+    for (const BaseCount &B : Counted)
+      if (B.Member == I && B.From == Cur[I] && B.Base.size() == D &&
+          std::equal(B.Base.begin(), B.Base.end(), Body.begin(),
+                     [](const Item *X, const Item *Y) { return sameShape(*X, *Y); }))
+        return B.Copies / (Body.size() / D);
+    std::vector<const Item *> Base(Body.begin(), Body.begin() + std::ptrdiff_t(D));
+    const uint64_t C = Copies(I, Cur[I], Base);
+    Counted.push_back({I, Cur[I], std::move(Base), C});
+    return C / (Body.size() / D);
+  };
   std::vector<TripObs> Obs;
   // Body as a loop from the members' current calls: every member repeats it some number of
   // times, after which all continue alike; the shared trips just before (in the flat slots
@@ -1860,8 +1910,9 @@ bool align(const std::vector<Member> &Ms, Aligned &Out, Refusal &Why) {
     // that a body most members do not repeat is given up before the members that repeat it
     // all the way to their end (a body of whole time steps) are scanned.
     const Item *Next0 = nullptr;
+    const size_t D = Period(Body);
     for (size_t I = 0; I < N; ++I) {
-      Any |= (Reps[I] = Copies(I, Cur[I], Body)) > 0;
+      Any |= (Reps[I] = CopiesOf(I, Body, D)) > 0;
       const Item *X = At(I, Cur[I] + Reps[I] * L);
       if (I == 0)
         Next0 = X;
@@ -1875,7 +1926,7 @@ bool align(const std::vector<Member> &Ms, Aligned &Out, Refusal &Why) {
     // last trip (the members' shared prefix of a long loop, taken whole, then the loop's rest)
     // is not the loop: the shorter body, tried later, is. A plane of three exchanges that the
     // planes' loop ends after keeps its body.
-    if (const size_t D = Period(Body); D != 0)
+    if (D != 0)
       for (size_t I = 0; I < N; ++I) {
         bool Again = true;
         for (size_t J = 0; J < D && Again; ++J) {
@@ -1980,6 +2031,7 @@ bool align(const std::vector<Member> &Ms, Aligned &Out, Refusal &Why) {
     // from the last L shared slots (the loop's first trip, shared by all), then each member's
     // own next L items; a loop after which the members continue alike first.
     bool Found = false;
+    Counted.clear();
     for (int Pass = 0; Pass < 2 && !Found; ++Pass) {
       const bool Strict = Pass == 0;
       for (size_t L = std::min<size_t>(4096, std::max<size_t>(SinceLoop, 1) + 256);
@@ -2151,10 +2203,14 @@ bool learnClass(const std::vector<Member> &Members, RankClass &C, uint32_t &MaxD
 
 bool verify(const std::vector<MeasuredRun> &Runs, const CommStructure &S, Refusal &Why) {
   Event E;
+  std::vector<Event> Scratch;
   for (const MeasuredRun &Run : Runs)
     for (int R = 0; R < Run.Ranks; ++R) {
       SyntheticEventSource Gen(S, R, Run.Ranks, Run.Size);
-      const std::vector<Event> &Seq = Run.PerRank[size_t(R)];
+      const std::vector<Event> *Events = eventsOf(Run, R, Scratch, Why);
+      if (Events == nullptr)
+        return false;
+      const std::vector<Event> &Seq = *Events;
       const double Len = double(std::max<size_t>(Seq.size(), 1));
       size_t K = 0;
       for (; Gen.next(E); ++K) {

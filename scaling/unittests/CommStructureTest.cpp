@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <map>
 
 using namespace mpiete::scaling;
 using mpiete::estimator::CompletedRequest;
@@ -167,6 +168,43 @@ TEST(CommStructureTest, LineWithProcNullEnds) {
         return exchange({R > 0 ? R - 1 : ProcNull, R + 1 < P ? R + 1 : ProcNull}, 800, 2);
       },
       16);
+}
+
+TEST(CommStructureTest, EventsReadAgainWhenAskedLearnTheSame) {
+  // `mpiete model` holds no run's events: each rank's are read again whenever the learner
+  // passes over them (MeasuredRun::Load). Same structure as from events held; every rank read
+  // at least twice (its items, then the check against the generated trace).
+  Pattern F = [](int R, int P, double) {
+    return exchange({R > 0 ? R - 1 : ProcNull, R + 1 < P ? R + 1 : ProcNull}, 800, 3);
+  };
+  std::vector<MeasuredRun> Held = measure(F, {2, 4, 8}), Read;
+  std::map<std::pair<int, int>, int> Reads;
+  for (const MeasuredRun &H : Held) {
+    MeasuredRun Run{H.Ranks, H.Size, {}, {}, {}, {}};
+    Run.Load = [&Reads, F, P = H.Ranks](int R, std::vector<Event> &Out) {
+      ++Reads[{P, R}];
+      Out = F(R, P, 1);
+      return true;
+    };
+    Read.push_back(std::move(Run));
+  }
+  CommStructure FromHeld, FromRead;
+  Refusal Why;
+  ASSERT_TRUE(learnStructure(Held, FromHeld, Why)) << Why.Message;
+  ASSERT_TRUE(learnStructure(Read, FromRead, Why)) << Why.Message;
+  EXPECT_EQ(FromRead.describe(), FromHeld.describe());
+  expectGenerated(FromRead, F, 16, 1);
+  EXPECT_EQ(Reads.size(), 2u + 4u + 8u);
+  for (const auto &[Rank, N] : Reads)
+    EXPECT_GE(N, 2) << "rank " << Rank.second << " of " << Rank.first;
+
+  // A rank whose events cannot be read again refuses the structure, saying which.
+  Read[1].Load = [F](int R, std::vector<Event> &Out) {
+    Out = F(R, 4, 1);
+    return R != 3;
+  };
+  EXPECT_FALSE(learnStructure(Read, FromRead, Why));
+  EXPECT_EQ(Why.Message, "the events of rank 3 of 4 cannot be read");
 }
 
 TEST(CommStructureTest, TwoDimensionalGridHalo) {

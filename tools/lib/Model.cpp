@@ -37,8 +37,27 @@ using namespace scaling;
 
 namespace {
 
-/// Every rank's events of one run, Segment events included (as the engine sees them).
-bool readRun(const ModelRun &Run, DiagnosticSink &Diags, MeasuredRun &Out) {
+/// Rank R's events of the trace directory Dir, Segment events included (as the engine sees
+/// them), Waitany loops' completions in start order.
+bool readRankEvents(const std::string &Dir, int R, DiagnosticSink &Diags, std::vector<Event> &Out) {
+  Out.clear();
+  TraceEventSource T(Diags);
+  if (!T.open((std::filesystem::path(Dir) / ("rank" + std::to_string(R) + ".trace")).string()))
+    return false;
+  T.setEmitSegments(true);
+  Event E;
+  while (T.next(E))
+    Out.push_back(E);
+  if (T.failed())
+    return false;
+  canonicaliseCompletionOrder(Out);
+  return true;
+}
+
+/// Every rank's events of one run. With Hold they are kept in Out.PerRank; without, each is read
+/// once here (every error reported now) and again whenever the learner passes over it
+/// (Out.Load): linesweep's base runs held 4.4 GB of events and their items at once.
+bool readRun(const ModelRun &Run, DiagnosticSink &Diags, MeasuredRun &Out, bool Hold = true) {
   std::vector<std::unique_ptr<TraceEventSource>> Traces;
   if (!openTraceDirectory(Run.Program, Diags, Traces))
     return false;
@@ -49,17 +68,19 @@ bool readRun(const ModelRun &Run, DiagnosticSink &Diags, MeasuredRun &Out) {
                 "model");
     return false;
   }
-  Out = {Run.Ranks, Run.Size, {}, {}};
-  for (auto &T : Traces) {
-    T->setEmitSegments(true);
-    Out.PerRank.emplace_back();
-    Event E;
-    while (T->next(E))
-      Out.PerRank.back().push_back(E);
-    if (T->failed())
+  Traces.clear();
+  Out = {Run.Ranks, Run.Size, {}, {}, {}, {}};
+  std::vector<Event> Events;
+  for (int R = 0; R < Run.Ranks; ++R) {
+    if (!readRankEvents(Run.Program, R, Diags, Events))
       return false;
-    canonicaliseCompletionOrder(Out.PerRank.back()); // Waitany loops: in start order
+    if (Hold)
+      Out.PerRank.push_back(std::move(Events));
   }
+  if (!Hold)
+    Out.Load = [Dir = Run.Program, &Diags](int R, std::vector<Event> &Events) {
+      return readRankEvents(Dir, R, Diags, Events);
+    };
   // The Collective records (kind, root, bytes), which the event stream leaves out.
   for (int R = 0; R < Run.Ranks; ++R) {
     trace::TraceReader Reader(Diags);
@@ -178,7 +199,7 @@ bool learnModelStructure(const ScalingModelFile &File, DiagnosticSink &Diags, Co
   std::vector<MeasuredRun> Runs;
   for (const ModelRun &R : File.Runs) {
     Runs.emplace_back();
-    if (!readRun(R, Diags, Runs.back()))
+    if (!readRun(R, Diags, Runs.back(), /*Hold=*/false))
       return false;
   }
   Refusal Why;
@@ -292,7 +313,7 @@ int runModel(const CommandArgs &Args) {
   std::vector<MeasuredRun> Runs;
   for (const ModelRun &R : File.Runs) {
     Runs.emplace_back();
-    if (!readRun(R, Diags, Runs.back()))
+    if (!readRun(R, Diags, Runs.back(), /*Hold=*/false))
       return 1;
   }
   const ProgramBlockMap Blocks = loadProgramBlockMap(File.Runs.front().Program, Diags);

@@ -10,6 +10,7 @@
 
 #include <bit>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -314,6 +315,10 @@ struct MeasuredRun {
   std::vector<std::vector<CollRecord>> Colls; ///< per rank, in order (empty: none recorded)
   /// Per rank, the communicators it was made a member of (empty: none recorded).
   std::vector<std::vector<CommCreateRecord>> Comms;
+  /// Instead of PerRank (left empty): reads rank R's events into Out (cleared first) each time
+  /// the learner passes over them, so that no run's events are held beside its items
+  /// (`mpiete model` reads the trace directory again). False: the events cannot be read.
+  std::function<bool(int Rank, std::vector<Event> &Out)> Load;
 };
 
 struct CommStructure {
