@@ -2,6 +2,7 @@
 // extrapolated replay behind `mpiete estimate --model --ranks N [--size W]`.
 #include "Model.h"
 #include "CommandUtil.h"
+#include "MachineLoad.h"
 
 #include "mpiete/basedata/ClusterFile.h"
 #include "mpiete/estimator/BaseData.h"
@@ -324,7 +325,11 @@ int runModel(const CommandArgs &Args) {
   };
   CommStructure S;
   Refusal Why;
-  File.StructureAccepted = learnStructure(Runs, S, Why);
+  {
+    const ProgressTicker Tick("mpiete model: learning the communication structure of " +
+                              std::to_string(Runs.size()) + " runs");
+    File.StructureAccepted = learnStructure(Runs, S, Why);
+  }
   if (File.StructureAccepted) {
     File.Structure = S.describe();
     File.Learnt = S;
