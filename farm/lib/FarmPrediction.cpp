@@ -277,6 +277,15 @@ std::string secondsText(TimeNs T) {
   return S.str();
 }
 
+/// Every task's cost summed, on the machine the costs were measured on: the farm's work, which
+/// the subset's interpolation estimates and the re-simulation spreads over the workers.
+TimeNs taskWork(const FarmSetup &S) {
+  TimeNs Sum = 0;
+  for (TimeNs C : S.Costs)
+    Sum += C;
+  return Sum;
+}
+
 } // namespace
 
 void writeFarmText(std::ostream &OS, const FarmPrediction &P) {
@@ -294,6 +303,8 @@ void writeFarmText(std::ostream &OS, const FarmPrediction &P) {
        << ", ";
   if (!P.Unmarked)
     OS << Tasks - std::min<size_t>(Tasks, P.Measured + P.FromShape) << " interpolated)\n";
+  OS << "  work: " << secondsText(taskWork(S))
+     << " s of tasks on the reference machine (before each worker's r_s)\n";
   OS << "  farm ends at " << secondsText(P.Outcome.End) << " s re-simulated, "
      << secondsText(P.Farm.ReplayEnd) << " s with the traced assignment: the prediction moves "
      << (P.Delta >= 0 ? "+" : "") << secondsText(P.Delta) << " s\n";
@@ -310,7 +321,7 @@ void writeFarmYaml(std::ostream &OS, const FarmPrediction &P) {
   OS << "task_farm:\n  resimulated: true\n  unmarked: " << (P.Unmarked ? "true" : "false")
      << "\n  master: " << S.Master << "\n  tasks: " << S.Costs.size()
      << "\n  measured_tasks: " << P.Measured << "\n  shape_tasks: " << P.FromShape
-     << "\n  shape_scale: " << P.ShapeScale
+     << "\n  shape_scale: " << P.ShapeScale << "\n  task_seconds: " << secondsText(taskWork(S))
      << "\n  replay_end_seconds: " << secondsText(P.Farm.ReplayEnd)
      << "\n  resimulated_end_seconds: " << secondsText(P.Outcome.End)
      << "\n  moved_tasks: " << P.Moved << "\n  workers:\n";
@@ -325,7 +336,7 @@ void writeFarmJson(std::ostream &OS, const FarmPrediction &P) {
   OS << "  \"task_farm\": {\"resimulated\": true, \"unmarked\": " << (P.Unmarked ? "true" : "false")
      << ", \"master\": " << S.Master << ", \"tasks\": " << S.Costs.size()
      << ", \"measured_tasks\": " << P.Measured << ", \"shape_tasks\": " << P.FromShape
-     << ", \"shape_scale\": " << P.ShapeScale
+     << ", \"shape_scale\": " << P.ShapeScale << ", \"task_seconds\": " << secondsText(taskWork(S))
      << ", \"replay_end_seconds\": " << secondsText(P.Farm.ReplayEnd)
      << ", \"resimulated_end_seconds\": " << secondsText(P.Outcome.End)
      << ", \"moved_tasks\": " << P.Moved << ", \"workers\": [";

@@ -129,6 +129,17 @@ def main():
             fail(f"the {name} report's workers do not add up to {ntasks} tasks: {farm}")
         if abs(doc["predicted_seconds"] - y["predicted_seconds"]) > 1e-9:
             fail("the yaml and json predictions differ")
+        # The farm's work: the measured tasks' times and every other task's interpolation,
+        # which lies between the smallest and the largest measured time (seed 000's equation
+        # 1 weighs measured corners; off the grid it extends the nearest flat).
+        times = [float(row[-1]) for row in tasks["measured"]]
+        seconds = farm["task_seconds"]
+        if not (sum(times) - 1e-6 <= seconds and min(times) * ntasks - 1e-6 <= seconds <=
+                max(times) * ntasks + 1e-6):
+            fail(f"the {name} report's task_seconds {seconds}: measured {len(times)} tasks of "
+                 f"{min(times)}-{max(times)} s, sum {sum(times)}, {ntasks} tasks")
+    if "  work: " not in text or "s of tasks on the reference machine" not in text:
+        fail("the text report lacks the farm's work:\n" + text)
 
     # 4. The shape (--task-shape C): the trace probe times exactly the tasks on the centred
     # lattice (every parameter a multiple of C, or every parameter C/2 more than one), or with
