@@ -985,8 +985,6 @@ std::string kindName(trace::CollKind K) {
   return "MPI_" + Name;
 }
 
-/// Rank's events as items; false with Why when a completion names a request no user-level start
-/// made (a collective's request completed outside it).
 /// Rank R's events of Run: PerRank's, or read by Load into Scratch; null (Why set) when
 /// they cannot be read.
 const std::vector<Event> *eventsOf(const MeasuredRun &Run, int R, std::vector<Event> &Scratch,
@@ -1001,6 +999,8 @@ const std::vector<Event> *eventsOf(const MeasuredRun &Run, int R, std::vector<Ev
   return nullptr;
 }
 
+/// Rank's events as items; false with Why when a completion names a request no user-level start
+/// made (a collective's request completed outside it).
 bool toItems(const MeasuredRun &Run, int Rank, std::vector<Item> &Out, Refusal &Why) {
   std::vector<Event> Scratch;
   const std::vector<Event> *Events = eventsOf(Run, Rank, Scratch, Why);
