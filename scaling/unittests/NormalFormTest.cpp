@@ -249,25 +249,25 @@ TEST(NormalFormTest, ThreeRankCountsStillDivideTheWork) {
 }
 
 TEST(NormalFormTest, GrowthOnlyWhereTheDataGrow) {
+  auto offersGrowth = [](const std::vector<Point> &D) {
+    for (const Term &T : termPool(D, {}))
+      if (T.PExp > 0)
+        return true;
+    return false;
+  };
   // One size: values still falling at the largest rank count get no term growing with p,
   // values rising there may.
   std::vector<Point> Falling = {{2, 1, 1.0}, {4, 1, 0.55}, {8, 1, 0.4}, {16, 1, 0.39}};
   for (const Term &T : termPool(Falling, {}))
     EXPECT_TRUE(T.PExp < 0) << T.text();
   std::vector<Point> Rising = {{2, 1, 1.0}, {4, 1, 0.55}, {8, 1, 0.4}, {16, 1, 0.41}};
-  bool Grows = false;
-  for (const Term &T : termPool(Rising, {}))
-    Grows |= T.PExp > 0;
-  EXPECT_TRUE(Grows);
+  EXPECT_TRUE(offersGrowth(Rising));
   // The same rise (2.5%) within the spread of repeated runs at 8 or 16 ranks (3%): no growth;
   // beyond it (2%): growth.
   for (double Noise : {0.03, 0.02}) {
     std::vector<Point> Noisy = Rising;
     Noisy[2].Noise = Noise;
-    Grows = false;
-    for (const Term &T : termPool(Noisy, {}))
-      Grows |= T.PExp > 0;
-    EXPECT_EQ(Grows, Noise < 0.025) << Noise;
+    EXPECT_EQ(offersGrowth(Noisy), Noise < 0.025) << Noise;
   }
   // Values that rise, fall and rise again (treesum's setup on rank 0, a print, in us): no
   // model of the normal form falls and rises more than once, so the rise at the top is noise
@@ -278,25 +278,16 @@ TEST(NormalFormTest, GrowthOnlyWhereTheDataGrow) {
     EXPECT_FALSE(T.PExp > 0 || (T.PExp == 0 && T.LogExp > 0)) << T.text();
   EXPECT_LE(selectModel(ZigZag).eval(64, 1), 153e-6) << selectModel(ZigZag).text();
   std::vector<Point> Up = {{2, 1, 22e-6}, {4, 1, 28e-6}, {8, 1, 38e-6}, {16, 1, 141e-6}};
-  Grows = false;
-  for (const Term &T : termPool(Up, {}))
-    Grows |= T.PExp > 0;
-  EXPECT_TRUE(Grows);
-  // A fall after a rise within the repeats' spread is no turn: growth stays offered.
+  EXPECT_TRUE(offersGrowth(Up));
+  // A fall after a rise is a turn (no growth) unless the repeats' spread covers it.
   std::vector<Point> Wiggle = {{2, 1, 1.0}, {4, 1, 1.1}, {8, 1, 1.08}, {16, 1, 1.5}};
-  Grows = false;
-  for (const Term &T : termPool(Wiggle, {}))
-    Grows |= T.PExp > 0;
-  EXPECT_FALSE(Grows);
+  EXPECT_FALSE(offersGrowth(Wiggle));
   Wiggle[2].Noise = 0.05;
-  Grows = false;
-  for (const Term &T : termPool(Wiggle, {}))
-    Grows |= T.PExp > 0;
-  EXPECT_TRUE(Grows);
+  EXPECT_TRUE(offersGrowth(Wiggle));
   // Several sizes, each at one rank count: the pool is not restricted (W and p change
   // together).
   std::vector<Point> Sizes = {{2, 1, 1.0}, {4, 2, 0.9}, {8, 4, 0.8}, {16, 8, 0.7}};
-  Grows = false;
+  bool Grows = false;
   for (const Term &T : termPool(Sizes, {}))
     Grows |= T.PExp > 0 && T.WExp == 0;
   EXPECT_TRUE(Grows);
@@ -311,10 +302,7 @@ TEST(NormalFormTest, GrowthOnlyWhereTheDataGrow) {
     }
   for (const Term &T : termPool(TwoFalling, {}))
     EXPECT_FALSE(T.PExp > 0 || (T.PExp == 0 && T.LogExp > 0)) << T.text();
-  Grows = false;
-  for (const Term &T : termPool(OneRising, {}))
-    Grows |= T.PExp > 0;
-  EXPECT_TRUE(Grows);
+  EXPECT_TRUE(offersGrowth(OneRising));
 }
 
 } // namespace
