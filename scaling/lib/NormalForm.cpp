@@ -104,19 +104,22 @@ std::string number(double V) {
 /// 0, a print: 23, 153, 31 and 148 us at 2-16 ranks, fitted as p^3 log2(p)^2 and 17 ms at 64
 /// ranks against 50 us measured).
 bool growsWithRanks(const std::vector<Point> &Data) {
-  std::map<double, std::pair<double, int>> Sums; // by p: sum of values, count
-  std::map<double, double> Noise;                // by p: the largest noise of its points
+  struct At {
+    double Sum = 0, Noise = 0; ///< the values' sum, the largest noise of the points
+    int N = 0;
+  };
+  std::map<double, At> ByP;
   for (const Point &X : Data) {
-    auto &[Sum, N] = Sums[X.P];
-    Sum += X.Y;
-    ++N;
-    Noise[X.P] = std::max(Noise[X.P], X.Noise);
+    At &A = ByP[X.P];
+    A.Sum += X.Y;
+    A.Noise = std::max(A.Noise, X.Noise);
+    ++A.N;
   }
-  if (Sums.size() < 2)
+  if (ByP.size() < 2)
     return false;
   std::vector<std::pair<double, double>> Means; // (mean, noise) in order of p
-  for (const auto &[P, S] : Sums)
-    Means.push_back({S.first / S.second, Noise[P]});
+  for (const auto &[P, A] : ByP)
+    Means.push_back({A.Sum / A.N, A.Noise});
   auto Step = [&](size_t K) { // +1 rises, -1 falls, 0 within the noise: Means[K-1] to Means[K]
     const double Tol = 1 + std::max(Means[K - 1].second, Means[K].second);
     return Means[K].first > Tol * Means[K - 1].first   ? 1

@@ -38,13 +38,10 @@ using namespace scaling;
 
 namespace {
 
-/// Rank R's events of the trace directory Dir, Segment events included (as the engine sees
-/// them), Waitany loops' completions in start order.
-bool readRankEvents(const std::string &Dir, int R, DiagnosticSink &Diags, std::vector<Event> &Out) {
+/// A trace's events from T (open), Segment events included (as the engine sees them), Waitany
+/// loops' completions in start order.
+bool drainEvents(TraceEventSource &T, std::vector<Event> &Out) {
   Out.clear();
-  TraceEventSource T(Diags);
-  if (!T.open((std::filesystem::path(Dir) / ("rank" + std::to_string(R) + ".trace")).string()))
-    return false;
   T.setEmitSegments(true);
   Event E;
   while (T.next(E))
@@ -53,6 +50,13 @@ bool readRankEvents(const std::string &Dir, int R, DiagnosticSink &Diags, std::v
     return false;
   canonicaliseCompletionOrder(Out);
   return true;
+}
+
+/// Rank R's events of the trace directory Dir (drainEvents).
+bool readRankEvents(const std::string &Dir, int R, DiagnosticSink &Diags, std::vector<Event> &Out) {
+  TraceEventSource T(Diags);
+  return T.open((std::filesystem::path(Dir) / ("rank" + std::to_string(R) + ".trace")).string()) &&
+         drainEvents(T, Out);
 }
 
 /// Every rank's events of one run. With Hold they are kept in Out.PerRank; without, each is read
@@ -69,15 +73,15 @@ bool readRun(const ModelRun &Run, DiagnosticSink &Diags, MeasuredRun &Out, bool 
                 "model");
     return false;
   }
-  Traces.clear();
   Out = {Run.Ranks, Run.Size, {}, {}, {}, {}};
   std::vector<Event> Events;
-  for (int R = 0; R < Run.Ranks; ++R) {
-    if (!readRankEvents(Run.Program, R, Diags, Events))
+  for (auto &T : Traces) {
+    if (!drainEvents(*T, Events))
       return false;
     if (Hold)
       Out.PerRank.push_back(std::move(Events));
   }
+  Traces.clear();
   if (!Hold)
     Out.Load = [Dir = Run.Program, &Diags](int R, std::vector<Event> &Events) {
       return readRankEvents(Dir, R, Diags, Events);
