@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <string_view>
@@ -49,6 +50,8 @@ void writeSegments(YAML::Emitter &E, const MachineRank &R) {
         << seriesText(G.SeriesSeconds);
       E << YAML::EndMap;
     }
+    if (!G.RepeatSeconds.empty())
+      E << YAML::Key << "repeat_means" << YAML::Value << YAML::Flow << G.RepeatSeconds;
     E << YAML::EndMap;
   }
   E << YAML::EndSeq;
@@ -108,6 +111,8 @@ void writeMachineFile(std::ostream &OS, const MachineFile &File) {
   }
   if (!P.WildcardsFrom.empty())
     E << YAML::Key << "wildcards_from" << YAML::Value << P.WildcardsFrom;
+  if (P.Repeats > 1) // each record the least of these timing runs (repeat_means: each run's)
+    E << YAML::Key << "repeats" << YAML::Value << P.Repeats;
   E << YAML::EndMap;
   E << YAML::Key << "timer_overhead_seconds" << YAML::Value << File.TimerOverheadSeconds;
   E << YAML::Key << "ranks" << YAML::Value << YAML::BeginSeq;
@@ -162,6 +167,7 @@ namespace {
 constexpr double MaxSeconds = 7 * 24 * 3600.0;
 constexpr int64_t MaxCount = int64_t(1) << 62;
 constexpr int64_t MaxRanks = 1 << 24;
+constexpr int64_t MaxRepeats = 1000;
 
 bool readInt(YamlParser &P, const YAML::Node &Map, const char *Key, int &Out, int64_t Min,
              int64_t Max) {
@@ -208,7 +214,8 @@ bool readProvenance(YamlParser &P, const YAML::Node &Root, MachineProvenance &Ou
       readInt(P, Prov, "sample_cap", Out.SampleCap, 0, MaxRanks) &&
       readInt(P, Prov, "sample_stride", Out.SampleStride, 0, 1 << 20) &&
       P.finite(Prov, "sampled_seconds", Out.SampledSeconds, 0, MaxSeconds, false) &&
-      P.string(Prov, "wildcards_from", Out.WildcardsFrom, false);
+      P.string(Prov, "wildcards_from", Out.WildcardsFrom, false) &&
+      readInt(P, Prov, "repeats", Out.Repeats, 1, MaxRepeats);
   for (const auto &[Key, List] :
        {std::pair<const char *, std::vector<std::string> *>{"capped_loops", &Out.CappedLoops},
         {"sampled_loops", &Out.SampledLoops}}) {
@@ -271,13 +278,47 @@ bool readBlock(YamlParser &P, const YAML::Node &B, MachineBlock &MB) {
          readTimes(P, B, MB.MeanSeconds, MB.StddevSeconds, MB.MinSeconds, MB.MaxSeconds);
 }
 
-bool readSegment(YamlParser &P, const YAML::Node &G, MachineSegment &MS) {
+/// A segment's repeat_means: one mean per timing run that made it (at most Repeats of them,
+/// two or more), the record's mean the least of them.
+bool readRepeatMeans(YamlParser &P, const YAML::Node &G, int Repeats, MachineSegment &MS) {
+  YAML::Node L;
+  if (!P.list(G, "repeat_means", L, false))
+    return false;
+  if (!L.IsSequence()) // absent
+    return true;
+  for (const YAML::Node &V : L) {
+    double S = -1;
+    if (V.IsScalar()) {
+      char *End = nullptr;
+      S = std::strtod(V.Scalar().c_str(), &End);
+      if (*End != '\0')
+        S = -1;
+    }
+    if (!std::isfinite(S) || S < 0 || S > MaxSeconds)
+      return P.expected(V, "repeat_means", "a list of seconds >= 0");
+    MS.RepeatSeconds.push_back(S);
+  }
+  const size_t N = MS.RepeatSeconds.size();
+  if (N < 2 || N > size_t(Repeats))
+    return P.error(L, "'repeat_means' holds " + std::to_string(N) +
+                          " means: one per timing run that made the segment, from 2 to the "
+                          "provenance's 'repeats' (" +
+                          std::to_string(Repeats) + ")");
+  const double Least = *std::min_element(MS.RepeatSeconds.begin(), MS.RepeatSeconds.end());
+  if (std::abs(MS.MeanSeconds - Least) > 1e-5 * std::max(MS.MeanSeconds, Least) + 1e-12)
+    return P.error(G, "'mean_seconds' is not the least of 'repeat_means' (the record is the "
+                      "least disturbed run's)");
+  return true;
+}
+
+bool readSegment(YamlParser &P, const YAML::Node &G, int Repeats, MachineSegment &MS) {
   if (!G.IsMap())
     return P.expected(G, "segments", "a list of maps");
   if (!readId(P, G, "from", MS.From, "segment 'from' (a call site id)") ||
       !readId(P, G, "to", MS.To, "segment 'to' (a call site id)") ||
       !readCount(P, G, "executions", MS.Executions) ||
-      !readTimes(P, G, MS.MeanSeconds, MS.StddevSeconds, MS.MinSeconds, MS.MaxSeconds))
+      !readTimes(P, G, MS.MeanSeconds, MS.StddevSeconds, MS.MinSeconds, MS.MaxSeconds) ||
+      !readRepeatMeans(P, G, Repeats, MS))
     return false;
   YAML::Node S;
   if (!P.map(G, "series", S, false))
@@ -374,7 +415,7 @@ bool parseMachineFile(const std::string &Name, const std::string &Text, MachineF
       if (!readBlock(P, B, MR.Blocks.emplace_back()))
         return false;
     for (const YAML::Node &G : Segments)
-      if (!readSegment(P, G, MR.Segments.emplace_back()))
+      if (!readSegment(P, G, Out.Provenance.Repeats, MR.Segments.emplace_back()))
         return false;
   }
   if (!Missing.empty())
@@ -388,6 +429,73 @@ bool loadMachineFile(const std::string &Path, MachineFile &Out, DiagnosticSink &
   std::string Text;
   return readBaseDataText(Path, "compute", Text, Diags) &&
          parseMachineFile(Path, Text, Out, Diags, Only);
+}
+
+bool combineRepeatedRuns(const std::vector<MachineFile> &Runs, MachineFile &Out, std::string &Why) {
+  if (Runs.empty()) {
+    Why = "no timing run";
+    return false;
+  }
+  Out = Runs.front();
+  Out.Provenance.Repeats = int(Runs.size());
+  if (Runs.size() == 1)
+    return true;
+  for (MachineRank &R : Out.Ranks)
+    for (MachineSegment &G : R.Segments)
+      G.RepeatSeconds.assign(1, G.MeanSeconds);
+  for (size_t K = 1; K < Runs.size(); ++K) {
+    const MachineFile &Run = Runs[K];
+    if (Run.Ranks.size() != Out.Ranks.size()) {
+      Why = "timing run " + std::to_string(K + 1) + " measured " +
+            std::to_string(Run.Ranks.size()) + " ranks, the first " +
+            std::to_string(Out.Ranks.size());
+      return false;
+    }
+    Out.TimerOverheadSeconds = std::max(Out.TimerOverheadSeconds, Run.TimerOverheadSeconds);
+    for (size_t I = 0; I < Run.Ranks.size(); ++I) {
+      const MachineRank &From = Run.Ranks[I];
+      MachineRank &To = Out.Ranks[I];
+      if (From.Rank != To.Rank) {
+        Why = "timing run " + std::to_string(K + 1) + " lists rank " + std::to_string(From.Rank) +
+              " where the first lists rank " + std::to_string(To.Rank);
+        return false;
+      }
+      To.TimerOverheadSeconds = std::max(To.TimerOverheadSeconds, From.TimerOverheadSeconds);
+      std::map<std::pair<uint64_t, uint64_t>, size_t> Segment;
+      for (size_t J = 0; J < To.Segments.size(); ++J)
+        Segment.emplace(std::pair{To.Segments[J].From, To.Segments[J].To}, J);
+      for (const MachineSegment &G : From.Segments) {
+        const auto [It, New] = Segment.emplace(std::pair{G.From, G.To}, To.Segments.size());
+        if (New) { // a segment only later runs made (a loop capped elsewhere)
+          To.Segments.push_back(G);
+          To.Segments.back().RepeatSeconds.assign(1, G.MeanSeconds);
+          continue;
+        }
+        MachineSegment &Best = To.Segments[It->second];
+        std::vector<double> Means = std::move(Best.RepeatSeconds);
+        Means.push_back(G.MeanSeconds);
+        if (G.MeanSeconds < Best.MeanSeconds)
+          Best = G;
+        Best.RepeatSeconds = std::move(Means);
+      }
+      std::map<uint64_t, size_t> Block;
+      for (size_t J = 0; J < To.Blocks.size(); ++J)
+        Block.emplace(To.Blocks[J].Id, J);
+      for (const MachineBlock &B : From.Blocks) {
+        const auto [It, New] = Block.emplace(B.Id, To.Blocks.size());
+        if (New)
+          To.Blocks.push_back(B);
+        else if (B.MeanSeconds < To.Blocks[It->second].MeanSeconds)
+          To.Blocks[It->second] = B;
+      }
+    }
+  }
+  // A segment only one run made has no spread to show.
+  for (MachineRank &R : Out.Ranks)
+    for (MachineSegment &G : R.Segments)
+      if (G.RepeatSeconds.size() < 2)
+        G.RepeatSeconds.clear();
+  return true;
 }
 
 bool parseBlockId(const std::string &Text, uint64_t &Out) {

@@ -333,3 +333,74 @@ TEST(MachineFileTest, TimingFileSegmentErrors) {
     EXPECT_NE(Err.find(C.Error), std::string::npos) << C.Lines << "\n-> " << Err;
   }
 }
+
+// probe-compute --repeat: per rank and segment the least disturbed run's record, every run's
+// mean beside it; written and read back; a repeat_means that contradicts its record is located.
+TEST(MachineFileTest, RepeatedRunsKeepTheLeastMean) {
+  auto run = [](double A0, double B0, double A1, bool Extra) {
+    MachineFile F = sample();
+    F.Partition = MachinePartition::Segments;
+    F.Ranks[0].Blocks.clear();
+    F.Ranks[1].Blocks.clear();
+    F.Ranks[0].Segments.push_back(
+        {0x0aa758c00000000bULL, 0x0aa758c000000011ULL, 7, A0, 1e-6, A0 / 2, A0 * 2, 0, {}, {}});
+    F.Ranks[0].Segments.push_back(
+        {0x0aa758c000000011ULL, 0x0aa758c00000000bULL, 6, B0, 0, B0, B0, 3, {B0 * 3, B0 * 3}, {}});
+    F.Ranks[1].Segments.push_back(
+        {0x0aa758c00000000bULL, 0x0aa758c000000011ULL, 7, A1, 0, A1, A1, 0, {}, {}});
+    if (Extra) // a segment only this run made
+      F.Ranks[1].Segments.push_back(
+          {0x0aa758c000000011ULL, 0x0aa758c000000013ULL, 1, 5e-3, 0, 5e-3, 5e-3, 0, {}, {}});
+    return F;
+  };
+  std::vector<MachineFile> Runs{run(3e-3, 2e-3, 4e-3, false), run(2.5e-3, 2.2e-3, 5e-3, false),
+                                run(2.8e-3, 1.9e-3, 4.5e-3, true)};
+  Runs[1].TimerOverheadSeconds = 4e-8;
+  MachineFile C;
+  std::string Why;
+  ASSERT_TRUE(combineRepeatedRuns(Runs, C, Why)) << Why;
+  EXPECT_EQ(C.Provenance.Repeats, 3);
+  EXPECT_DOUBLE_EQ(C.TimerOverheadSeconds, 4e-8);
+  ASSERT_EQ(C.Ranks[0].Segments.size(), 2u);
+  const MachineSegment &A = C.Ranks[0].Segments[0], &B = C.Ranks[0].Segments[1];
+  EXPECT_DOUBLE_EQ(A.MeanSeconds, 2.5e-3); // run 2's record, its spread with it
+  EXPECT_DOUBLE_EQ(A.MaxSeconds, 5e-3);
+  EXPECT_EQ(A.RepeatSeconds, (std::vector<double>{3e-3, 2.5e-3, 2.8e-3}));
+  EXPECT_DOUBLE_EQ(B.MeanSeconds, 1.9e-3); // run 3's, its series with it
+  EXPECT_DOUBLE_EQ(B.SeriesSeconds[0], 1.9e-3 * 3);
+  EXPECT_EQ(B.RepeatSeconds, (std::vector<double>{2e-3, 2.2e-3, 1.9e-3}));
+  ASSERT_EQ(C.Ranks[1].Segments.size(), 2u);
+  EXPECT_DOUBLE_EQ(C.Ranks[1].Segments[0].MeanSeconds, 4e-3);
+  EXPECT_TRUE(C.Ranks[1].Segments[1].RepeatSeconds.empty()); // one run made it: no spread
+
+  std::ostringstream OS, Errors;
+  writeMachineFile(OS, C);
+  EXPECT_NE(OS.str().find("repeats: 3"), std::string::npos) << OS.str();
+  EXPECT_NE(OS.str().find("repeat_means: [0.003, 0.0025, 0.0028]"), std::string::npos) << OS.str();
+  DiagnosticSink Diags(Errors);
+  MachineFile Back;
+  ASSERT_TRUE(parseMachineFile("machine.yaml", OS.str(), Back, Diags)) << Errors.str();
+  EXPECT_EQ(Back.Provenance.Repeats, 3);
+  EXPECT_EQ(Back.Ranks[0].Segments[1].RepeatSeconds, B.RepeatSeconds);
+
+  std::string Bad = OS.str();
+  Bad.replace(Bad.find("[0.003, 0.0025, 0.0028]"), 23, "[0.003, 0.0026, 0.0028]");
+  EXPECT_FALSE(parseMachineFile("machine.yaml", Bad, Back, Diags));
+  EXPECT_NE(Errors.str().find("'mean_seconds' is not the least of 'repeat_means'"),
+            std::string::npos)
+      << Errors.str();
+  Bad = OS.str();
+  Bad.replace(Bad.find("repeats: 3"), 10, "repeats: 2");
+  EXPECT_FALSE(parseMachineFile("machine.yaml", Bad, Back, Diags));
+  EXPECT_NE(Errors.str().find("'repeat_means' holds 3 means"), std::string::npos) << Errors.str();
+  Bad = OS.str();
+  Bad.replace(Bad.find("0.0025, 0.0028]"), 15, "x, 0.0028]");
+  EXPECT_FALSE(parseMachineFile("machine.yaml", Bad, Back, Diags));
+  EXPECT_NE(Errors.str().find("'repeat_means' must be a list of seconds >= 0"), std::string::npos)
+      << Errors.str();
+
+  // Runs of different rank counts are not one measurement.
+  Runs[2].Ranks.pop_back();
+  EXPECT_FALSE(combineRepeatedRuns(Runs, C, Why));
+  EXPECT_EQ(Why, "timing run 3 measured 1 ranks, the first 2");
+}

@@ -156,4 +156,25 @@ std::vector<SegmentModel> fitComputeModels(const std::vector<ComputeRun> &Runs,
   return Out;
 }
 
+std::vector<RankSegmentTime> segmentTimesOf(const MachineFile &M) {
+  std::vector<RankSegmentTime> Out;
+  for (const MachineRank &MR : M.Ranks)
+    for (const MachineSegment &Seg : MR.Segments)
+      Out.push_back({MR.Rank, Seg.From, Seg.To, Seg.MeanSeconds, double(Seg.Executions)});
+  return Out;
+}
+
+ComputeRun computeRunOf(int Ranks, double Size, const MachineFile &M) {
+  ComputeRun Run{Ranks, Size, segmentTimesOf(M), {}};
+  if (M.Provenance.Repeats < 2)
+    return Run;
+  Run.Repeats.resize(size_t(M.Provenance.Repeats));
+  for (const MachineRank &MR : M.Ranks)
+    for (const MachineSegment &Seg : MR.Segments)
+      for (size_t K = 0; K < Seg.RepeatSeconds.size() && K < Run.Repeats.size(); ++K)
+        Run.Repeats[K].push_back(
+            {MR.Rank, Seg.From, Seg.To, Seg.RepeatSeconds[K], double(Seg.Executions)});
+  return Run;
+}
+
 } // namespace mpiete::scaling

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -104,6 +105,45 @@ TEST(ComputeFitTest, ARiseWithinTheRepeatsSpreadIsNoGrowth) {
   ASSERT_EQ(B.size(), 1u);
   EXPECT_GT(at(A, 1, 64), 2 * 30.9e-6) << A[0].M.text();
   EXPECT_NEAR(at(B, 1, 64), 29e-6, 2e-6) << B[0].M.text();
+  EXPECT_NEAR(B[0].Data[3].Noise, 39.29 / 32.99 - 1, 1e-9);
+}
+
+// The same runs as one file each (probe-compute --repeat): the least as the record, each
+// run's mean in repeat_means; the model is the one fitted from the runs' own files.
+TEST(ComputeFitTest, RepeatedRunsInOneFileGiveTheirNoise) {
+  const std::map<int, std::vector<double>> Runs = {{2, {28.67e-6, 28.38e-6, 28.56e-6}},
+                                                   {4, {30.19e-6, 29.26e-6, 33.0e-6}},
+                                                   {8, {31.89e-6, 28.79e-6, 34.30e-6}},
+                                                   {16, {39.29e-6, 33.15e-6, 32.99e-6}}};
+  std::vector<ComputeRun> Apart, Combined;
+  for (const auto &[P, Y] : Runs) {
+    std::vector<mpiete::MachineFile> Files(Y.size());
+    ComputeRun Run{P, 4096, {}, {}};
+    for (size_t K = 0; K < Y.size(); ++K) {
+      Files[K].Provenance.Ranks = P;
+      std::vector<RankSegmentTime> &Rep = Run.Repeats.emplace_back();
+      for (int R = 0; R < P; ++R) {
+        Files[K].Ranks.push_back({R, 0, {}, {{SiteA, SiteB, 800, Y[K], 0, Y[K], Y[K], 0, {}, {}}}});
+        Rep.push_back({R, SiteA, SiteB, Y[K], 800});
+      }
+    }
+    const double Least = *std::min_element(Y.begin(), Y.end());
+    for (int R = 0; R < P; ++R)
+      Run.Times.push_back({R, SiteA, SiteB, Least, 800});
+    Apart.push_back(std::move(Run));
+    mpiete::MachineFile One;
+    std::string Why;
+    ASSERT_TRUE(mpiete::combineRepeatedRuns(Files, One, Why)) << Why;
+    Combined.push_back(computeRunOf(P, 4096, One));
+    ASSERT_EQ(Combined.back().Repeats.size(), 3u);
+    EXPECT_DOUBLE_EQ(Combined.back().Times[0].MeanSeconds, Least);
+    EXPECT_DOUBLE_EQ(Combined.back().Repeats[2][0].MeanSeconds, Y[2]);
+  }
+  const std::vector<SegmentModel> A = fitComputeModels(Apart), B = fitComputeModels(Combined);
+  ASSERT_EQ(A.size(), 1u);
+  ASSERT_EQ(B.size(), 1u);
+  EXPECT_EQ(A[0].M.text(), B[0].M.text());
+  EXPECT_NEAR(at(B, 1, 64), 29e-6, 2e-6) << B[0].M.text(); // no growth: the rise is noise
   EXPECT_NEAR(B[0].Data[3].Noise, 39.29 / 32.99 - 1, 1e-9);
 }
 

@@ -153,6 +153,22 @@ def check_base_data(build, env, work, np_, tag, nondeterministic):
           f"{sum(len(v) for v in traced.values())} (rank, compute block) pairs all timed")
 
 
+def check_repeats(machine, text, repeat):
+    """probe-compute --repeat: the provenance says how many runs, and every segment that
+    more than one run made holds each run's mean, its record's mean the least of them."""
+    if not re.search(rf"^\s*repeats:\s*{repeat}\s*$", text, re.M):
+        raise Failure(f"{machine} does not record repeats: {repeat}")
+    means = re.findall(r"mean_seconds: ([^,}]+),.*repeat_means: \[([^]]*)\]", text)
+    segments = len(re.findall(r"^\s*- \{from:", text, re.M))
+    if not means and segments:
+        raise Failure(f"{machine}: no segment holds repeat_means")
+    for mean, runs in means:
+        values = [float(v) for v in runs.split(",")]
+        if len(values) != repeat or abs(float(mean) - min(values)) > 1e-5 * min(values) + 1e-12:
+            raise Failure(f"{machine}: mean_seconds {mean} is not the least of [{runs}]")
+    print(f"[repeat] {len(means)} of {segments} segments the least of {repeat} timing runs")
+
+
 def estimate_from_probes(build, env, work, exe, np_, tag, args, ranks_per_node=1):
     """The driver end to end: probe-program (once per rank count), probe-compute and (once)
     probe-comm collect the three base data, and estimate predicts a positive run time for every
@@ -169,17 +185,22 @@ def estimate_from_probes(build, env, work, exe, np_, tag, args, ranks_per_node=1
     steps = [] if os.path.isdir(program) else [
         ([mpiete, "probe-program", "-o", program, "-np", str(np_), "--oversubscribe",
           exe + ".trace"] + args, "probe-program")]
+    # At 2 ranks, one token: two timing runs (--repeat 2), each segment the lesser.
+    repeat = 2 if np_ == 2 and ranks_per_node == 1 else 1
     steps.append(([mpiete, "probe-compute", "-o", machine, "-np", str(np_), "--ranks-per-node",
-                   str(ranks_per_node), "--oversubscribe", exe + ".timing"] + args,
-                  "probe-compute"))
+                   str(ranks_per_node), "--repeat", str(repeat), "--oversubscribe",
+                   exe + ".timing"] + args, "probe-compute"))
     for cmd, what in steps:
         p, _ = run(cmd, env, cwd=work, timeout=60, what=f"{what} at {tag} ranks")
         if p.returncode != 0:
             raise Failure(f"mpiete {what} at {np_} ranks failed:\n{p.stderr}")
     with open(machine) as f:
-        recorded = re.search(r"^\s*ranks_per_node:\s*(\d+)\s*$", f.read(), re.M)
+        text = f.read()
+    recorded = re.search(r"^\s*ranks_per_node:\s*(\d+)\s*$", text, re.M)
     if not recorded or int(recorded.group(1)) != ranks_per_node:
         raise Failure(f"{machine} does not record ranks_per_node: {ranks_per_node}")
+    if repeat > 1:
+        check_repeats(machine, text, repeat)
     p, _ = run([mpiete, "estimate", "--program", program, "--machine", machine, "--network",
                 network, "--format", "json"], env, cwd=work, what=f"estimate at {np_} ranks")
     if p.returncode != 0:

@@ -231,7 +231,8 @@ int runModel(const CommandArgs &Args) {
       .add_option("--run", RunTexts,
                   "a run: ranks, size, trace directory, machine.yaml, and optionally the "
                   "machine files of repeated timing runs of it after commas, whose spread is "
-                  "the run's noise (a rise with the rank count within it is no growth)")
+                  "the run's noise (a rise with the rank count within it is no growth); a "
+                  "machine.yaml of probe-compute --repeat N holds that spread itself")
       ->type_name("RANKS:SIZE:DIR:MACHINE[,REPEAT...]");
   std::vector<std::string> CheckTexts;
   C.App
@@ -386,18 +387,16 @@ int runModel(const CommandArgs &Args) {
     MachineFile M;
     if (!loadMachineFile(R.Machine, M, Diags))
       return 1;
-    ComputeRun CR{R.Ranks, R.Size, {}, {}};
-    auto Times = [](const MachineFile &F, std::vector<RankSegmentTime> &Out) {
-      for (const MachineRank &MR : F.Ranks)
-        for (const MachineSegment &Seg : MR.Segments)
-          Out.push_back({MR.Rank, Seg.From, Seg.To, Seg.MeanSeconds, double(Seg.Executions)});
-    };
-    Times(M, CR.Times);
+    // A file of repeated timing runs (probe-compute --repeat) carries each run's means: the
+    // noise, unless the runs' own files are given beside it.
+    ComputeRun CR = computeRunOf(R.Ranks, R.Size, M);
+    if (!R.Repeats.empty())
+      CR.Repeats.clear();
     for (const std::string &Repeat : R.Repeats) {
       MachineFile RM;
       if (!loadMachineFile(Repeat, RM, Diags))
         return 1;
-      Times(RM, CR.Repeats.emplace_back());
+      CR.Repeats.push_back(segmentTimesOf(RM));
     }
     ComputeRuns.push_back(std::move(CR));
   }

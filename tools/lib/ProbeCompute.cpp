@@ -46,6 +46,7 @@ struct Options {
   long long TaskStride = 1, TaskEvery = 1;
   int Cap = 0;    // 0: every iteration timed; seed 004 section 3.1.1 caps loops at two
   int Sample = 0; // 0: loops of pure computation run whole
+  int Repeat = 1; // timing runs, each segment the least of them
   bool Full = false;
   bool Keep = false;
   bool TasksEven = false;
@@ -112,7 +113,24 @@ void declare(CommandLine &C, Options &O) {
       ->type_name("DIR");
   A.add_flag("--full", O.Full,
              "time every iteration of every loop (the default; overrides --cap and --sample)");
+  A.add_option("--repeat", O.Repeat,
+               "take N timing runs, one after the other, and keep per rank and segment the "
+               "least mean of them (another process preempting a rank only lengthens what it "
+               "measures), every run's mean beside it (repeat_means: the noise `mpiete model` "
+               "weighs a rise against); for a machine that is not quiet. Default 1")
+      ->type_name("N")
+      ->check(CLI::Range(1, 1000));
   A.add_flag("--keep", O.Keep, "keep the per-rank timing files (their directory is printed)");
+}
+
+/// Task costs of a repeated timing run into Into: per task the least of the runs, when both
+/// measured the same tasks (a subset is chosen the same way every run); else Into stays.
+void keepLeastTaskTimes(TaskCosts &Into, const TaskCosts &Run) {
+  if (Run.MeasuredParams != Into.MeasuredParams ||
+      Run.MeasuredSeconds.size() != Into.MeasuredSeconds.size())
+    return;
+  for (size_t I = 0; I < Run.MeasuredSeconds.size(); ++I)
+    Into.MeasuredSeconds[I] = std::min(Into.MeasuredSeconds[I], Run.MeasuredSeconds[I]);
 }
 
 /// The loops the ranks left early (`# capped-loop LOOP N` in rank<N>.timing), each once with
@@ -566,16 +584,16 @@ bool isOpenMpiLauncher(const std::string &Launcher) {
 int runProbeCompute(const CommandArgs &Args) {
   DiagnosticSink Diags(std::cerr);
   const DiagLoc Tool{"mpiete probe-compute"};
-  CommandLine C(
-      "probe-compute",
-      "usage: mpiete probe-compute -o MACHINE.yaml -np R [--cpu N] [--ranks-per-node K] "
-      "[--program DIR] [--cap N | --full] [--keep]\n                            [--launcher NAME] "
-      "[launcher options] "
-      "PROGRAM.timing [program arguments]",
-      "Runs the timing probe of a program built by mpiete-cc with all R ranks on one "
-      "node,\none rank at a time (token passing; each on a processor of its own, "
-      "MPIETE_PIN=token: all on one),\nand writes every rank's compute block times.",
-      "  mpiete probe-compute -o machineB.yaml -np 16 ./jacobi.timing 2048\n");
+  CommandLine C("probe-compute",
+                "usage: mpiete probe-compute -o MACHINE.yaml -np R [--cpu N] [--ranks-per-node K] "
+                "[--program DIR] [--cap N | --full] [--repeat N] [--keep]\n                        "
+                "    [--launcher NAME] "
+                "[launcher options] "
+                "PROGRAM.timing [program arguments]",
+                "Runs the timing probe of a program built by mpiete-cc with all R ranks on one "
+                "node,\none rank at a time (token passing; each on a processor of its own, "
+                "MPIETE_PIN=token: all on one),\nand writes every rank's compute block times.",
+                "  mpiete probe-compute -o machineB.yaml -np 16 ./jacobi.timing 2048\n");
   Options O;
   declare(C, O);
   ProbeCommandLine Cmd;
@@ -820,9 +838,6 @@ int runProbeCompute(const CommandArgs &Args) {
       Rc = runAgain({"MPIETE_CAP", "MPIETE_SAMPLE"}, "0");
     }
   }
-  // A cost of the prediction: mpiete estimate reports it against the predicted run time.
-  const double ProbeSeconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
   if (Rc != 0) {
     Diags.error(DiagLoc{Program},
                 "the timing probe failed (exit status " + std::to_string(Rc) +
@@ -838,6 +853,44 @@ int runProbeCompute(const CommandArgs &Args) {
       fs::remove_all(OutDir);
     return 1;
   }
+  // A task farm's per-task costs (rank<N>.tasks) go beside the machine file.
+  TaskCosts Tasks;
+  bool AnyTasks = false;
+  if (!readTaskDirectory(OutDir.string(), Launch.Np, Tasks, AnyTasks, Diags))
+    return 1;
+  // --repeat N: the same run N - 1 times more (capped or sampled as the first ended up),
+  // each read at once; combined below.
+  std::vector<std::vector<RankTiming>> MoreRuns;
+  for (int K = 2; K <= O.Repeat; ++K) {
+    const ProgressTicker Tick("mpiete probe-compute: timing run " + std::to_string(K) + " of " +
+                              std::to_string(O.Repeat));
+    for (const auto &E : fs::directory_iterator(OutDir))
+      if (E.path() != WildFile)
+        fs::remove(E.path());
+    Rc = runLaunch(Launch);
+    if (Rc != 0 && (Capped || Sampled) && everyRankFinalized(OutDir, Launch.Np))
+      Rc = 0; // the program's own check of skipped results, as in the first run
+    std::vector<RankTiming> &Again = MoreRuns.emplace_back(size_t(Launch.Np));
+    TaskCosts RunTasks;
+    bool RunAny = false;
+    if (Rc != 0)
+      Diags.error(DiagLoc{Program},
+                  "timing run " + std::to_string(K) + " of " + std::to_string(O.Repeat) +
+                      " failed (exit status " + std::to_string(Rc) +
+                      "): " + shellJoin(launchArgv(Launch)),
+                  "probe");
+    if (Rc != 0 || !readRanks(OutDir, RanksPerNode, Program, Again, Diags) ||
+        !readTaskDirectory(OutDir.string(), Launch.Np, RunTasks, RunAny, Diags)) {
+      if (!Keep)
+        fs::remove_all(OutDir);
+      return 1;
+    }
+    if (AnyTasks && RunAny)
+      keepLeastTaskTimes(Tasks, RunTasks);
+  }
+  // A cost of the prediction: mpiete estimate reports it against the predicted run time.
+  const double ProbeSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
   size_t Blocks = 0, Segments = 0;
   for (const RankTiming &R : Ranks) {
     Blocks += R.Blocks.size();
@@ -886,17 +939,26 @@ int runProbeCompute(const CommandArgs &Args) {
     Machine.TimerOverheadSeconds = std::max(Machine.TimerOverheadSeconds, R.OverheadNs * 1e-9);
     Machine.Ranks.push_back(machineRankOf(R));
   }
+  if (!MoreRuns.empty()) {
+    std::vector<MachineFile> Runs{Machine};
+    for (const std::vector<RankTiming> &Run : MoreRuns) {
+      MachineFile &F = Runs.emplace_back();
+      for (const RankTiming &R : Run) {
+        F.TimerOverheadSeconds = std::max(F.TimerOverheadSeconds, R.OverheadNs * 1e-9);
+        F.Ranks.push_back(machineRankOf(R));
+      }
+    }
+    if (std::string Why; !combineRepeatedRuns(Runs, Machine, Why)) {
+      Diags.error(DiagLoc{Program}, "--repeat: " + Why, "probe");
+      return 1;
+    }
+  }
   writeMachineFile(Out, Machine);
   Out.close();
   if (!Out) {
     Diags.error(DiagLoc{Output}, "cannot write", "io");
     return 1;
   }
-  // A task farm's per-task costs (rank<N>.tasks) go beside the machine file.
-  TaskCosts Tasks;
-  bool AnyTasks = false;
-  if (!readTaskDirectory(OutDir.string(), Launch.Np, Tasks, AnyTasks, Diags))
-    return 1;
   const std::string TasksPath = taskCostsPathOf(Output);
   std::error_code Ignored;
   fs::remove(TasksPath, Ignored); // never leave an older run's tasks beside this machine file

@@ -32,6 +32,10 @@ struct MachineSegment {
   /// consecutive occurrences (the last bucket holds the remainder). Empty: the mean serves.
   uint64_t SeriesWidth = 0;
   std::vector<double> SeriesSeconds;
+  /// probe-compute --repeat N: the segment's mean in each of the timing runs that made it, in
+  /// run order; the record (mean, spread, series) is the run's with the least mean. Empty
+  /// after a single run. Their spread is the measurement's noise (`mpiete model`).
+  std::vector<double> RepeatSeconds;
   /// Occurrences in bucket K (the last one may hold fewer than SeriesWidth).
   uint64_t bucketCount(size_t K) const {
     if (K + 1 < SeriesSeconds.size())
@@ -82,6 +86,8 @@ struct MachineProvenance {
   /// probe-compute --program: the traces whose wildcard matches the run's MPI_ANY_SOURCE
   /// receives and probes took (empty: the token's own order).
   std::string WildcardsFrom;
+  /// probe-compute --repeat N: the timing runs taken (1: one), each record the least of them.
+  int Repeats = 1;
 };
 
 struct MachineFile {
@@ -102,6 +108,13 @@ bool parseMachineFile(const std::string &Name, const std::string &Text, MachineF
 /// The same from a file; `Path: error: cannot open the compute file` if missing.
 bool loadMachineFile(const std::string &Path, MachineFile &Out, DiagnosticSink &Diags,
                      const std::vector<int> *Only = nullptr);
+
+/// One file from timing runs of the same program, input and rank count (probe-compute
+/// --repeat): per rank and segment (block) the record of the run whose mean is least, since
+/// another process preempting a rank only lengthens what it measures; every run's mean of a
+/// segment in its RepeatSeconds. The provenance is the first run's with Repeats set. False,
+/// with Why, unless every run measured the same ranks.
+bool combineRepeatedRuns(const std::vector<MachineFile> &Runs, MachineFile &Out, std::string &Why);
 
 /// Parses the readable block id `0aa758c0:11` by the ground floor's one rule (mpiete/BlockId.h:
 /// exactly 8 hex digits); false if malformed.

@@ -4,6 +4,7 @@
 #ifndef MPIETE_SCALING_COMPUTEFIT_H
 #define MPIETE_SCALING_COMPUTEFIT_H
 
+#include "mpiete/basedata/MachineFile.h"
 #include "mpiete/scaling/ModelFile.h"
 
 #include <vector>
@@ -28,6 +29,14 @@ struct ComputeRun {
   /// the one repeat).
   std::vector<std::vector<RankSegmentTime>> Repeats;
 };
+
+/// Every rank's segments of compute base data M, as measured (mean and executions).
+std::vector<RankSegmentTime> segmentTimesOf(const MachineFile &M);
+
+/// The run at Ranks and Size measured by M. A file of repeated timing runs (probe-compute
+/// --repeat: each segment's repeat_means) gives each run's means as the Repeats, so its
+/// spread is the points' noise without the runs' own files.
+ComputeRun computeRunOf(int Ranks, double Size, const MachineFile &M);
 
 /// A position's compute counts as different from the ranks between when, at every run with
 /// ranks between (P >= 3, two runs at least), its executions-weighted mean differs from theirs
