@@ -110,6 +110,18 @@ def main():
     if any(float(row[-1]) <= 0 for row in tasks["measured"]):  # yaml reads 3e-06 as text
         fail("a measured task took no time")
 
+    # Two timing runs (--repeat 2): the same tasks, each the lesser of its two times.
+    run([mpiete, "probe-compute", "-o", "machine-r2.yaml", "--repeat", "2", "--tasks-subset",
+         str(stride), "--tasks-grid", os.path.join("traces", "tasks.yaml"), "-np", "4",
+         os.path.join(cc, app + ".timing")] + args, work, env, "probe-compute --repeat 2")
+    twice = yaml.safe_load(open(os.path.join(work, "machine-r2.tasks.yaml")))
+    if [row[:-1] for row in twice["measured"]] != measured or \
+            any(float(row[-1]) <= 0 for row in twice["measured"]):
+        fail(f"machine-r2.tasks.yaml: measured {twice['measured']}")
+    if yaml.safe_load(open(os.path.join(work, "machine-r2.yaml")))["provenance"].get(
+            "repeats") != 2:
+        fail("machine-r2.yaml does not record repeats: 2")
+
     run([mpiete, "probe-comm", "-o", "network.yaml", "--max-size", "4KiB"], work, env, "probe-comm")
     base = [mpiete, "estimate", "--program", "traces", "--machine", "machine.yaml", "--network",
             "network.yaml"]

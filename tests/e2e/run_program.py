@@ -211,6 +211,13 @@ def estimate_from_probes(build, env, work, exe, np_, tag, args, ranks_per_node=1
         raise Failure(f"estimate at {np_} ranks: unexpected result {p.stdout}")
     if any(float(r["compute_seconds"]) <= 0 for r in ranks):
         raise Failure(f"estimate at {np_} ranks: a rank without compute time: {p.stdout}")
+    # With repeated timing runs the report gives each run's compute, none below the least of
+    # each segment that the replay takes; without, nothing.
+    runs = result.get("timing_runs")
+    if (runs is not None) != (repeat > 1) or runs and (
+            runs["count"] != repeat or len(runs["compute_seconds"]) != repeat or
+            min(runs["compute_seconds"]) < runs["least_compute_seconds"] * (1 - 1e-5)):
+        raise Failure(f"estimate at {np_} ranks: timing_runs {runs} after --repeat {repeat}")
     print(f"[estimate] np={tag}: predicted {float(result['predicted_seconds']):.4f} s")
     # A cluster of 2 ranks per node: a note exactly when machine.yaml was measured otherwise.
     cluster = os.path.join(work, "cluster-2.yaml")

@@ -1,6 +1,7 @@
 // `mpiete estimate`: reads the three base data, replays the traces and writes the prediction.
 #include "CommandUtil.h"
 
+#include "mpiete/basedata/MachineFile.h"
 #include "mpiete/basedata/ProbeRun.h"
 #include "mpiete/estimator/BaseData.h"
 #include "mpiete/estimator/Cluster.h"
@@ -83,6 +84,73 @@ bool parseProbeSeconds(const std::string &Text, PredictionCost &Cost) {
     return false;
   Cost = {T, M};
   return true;
+}
+
+} // namespace
+
+namespace {
+
+/// probe-compute --repeat: what each timing run alone measured of the compute the replay
+/// charges (every segment's mean times its executions, summed over the ranks), beside the
+/// least of each segment, which the replay takes.
+struct TimingRuns {
+  std::vector<double> ComputeSeconds; ///< per run
+  double LeastSeconds = 0;
+};
+
+std::optional<TimingRuns> timingRunsOf(const std::string &Path, const MachineProvenance &Prov) {
+  if (Prov.Repeats < 2)
+    return std::nullopt;
+  MachineFile M;
+  std::ostringstream Ignored; // read once already: an error there was reported
+  DiagnosticSink Quiet(Ignored);
+  if (!loadMachineFile(Path, M, Quiet) || M.Partition != MachinePartition::Segments)
+    return std::nullopt;
+  TimingRuns Runs;
+  Runs.ComputeSeconds.assign(size_t(Prov.Repeats), 0.0);
+  for (const MachineRank &R : M.Ranks)
+    for (const MachineSegment &G : R.Segments) {
+      const double N = double(G.Executions);
+      Runs.LeastSeconds += G.MeanSeconds * N;
+      // A segment only one run made: its time in every run.
+      for (size_t K = 0; K < Runs.ComputeSeconds.size(); ++K)
+        Runs.ComputeSeconds[K] +=
+            (K < G.RepeatSeconds.size() ? G.RepeatSeconds[K] : G.MeanSeconds) * N;
+    }
+  return Runs;
+}
+
+std::string secondsList(const std::vector<double> &Seconds, const char *Sep, int Digits = 6) {
+  std::string Out;
+  char Buf[32];
+  for (double S : Seconds) {
+    std::snprintf(Buf, sizeof Buf, "%.*g", Digits, S);
+    Out += (Out.empty() ? "" : Sep) + std::string(Buf);
+  }
+  return Out;
+}
+
+void writeTimingRunsText(std::ostream &OS, const TimingRuns &R) {
+  char Least[32];
+  std::snprintf(Least, sizeof Least, "%.4g", R.LeastSeconds);
+  OS << "timing runs: " << R.ComputeSeconds.size()
+     << " (probe-compute --repeat), their compute summed over the ranks "
+     << secondsList(R.ComputeSeconds, ", ", 4) << " s; the replay takes each segment's least, "
+     << Least << " s\n";
+}
+
+void writeTimingRunsYaml(std::ostream &OS, const TimingRuns &R) {
+  char Least[32];
+  std::snprintf(Least, sizeof Least, "%.6g", R.LeastSeconds);
+  OS << "timing_runs:\n  count: " << R.ComputeSeconds.size() << "\n  compute_seconds: ["
+     << secondsList(R.ComputeSeconds, ", ") << "]\n  least_compute_seconds: " << Least << "\n";
+}
+
+void writeTimingRunsJson(std::ostream &OS, const TimingRuns &R) {
+  char Least[32];
+  std::snprintf(Least, sizeof Least, "%.6g", R.LeastSeconds);
+  OS << "  \"timing_runs\": {\"count\": " << R.ComputeSeconds.size() << ", \"compute_seconds\": ["
+     << secondsList(R.ComputeSeconds, ", ") << "], \"least_compute_seconds\": " << Least << "}\n";
 }
 
 } // namespace
@@ -492,9 +560,22 @@ int runEstimate(const CommandArgs &Args) {
   std::ostream *OS = openOutput(Opt.count("-o") ? &Opt["-o"] : nullptr, OutFile, "output", Diags);
   if (!OS)
     return 1;
-  if (Farm) {
-    RO.ExtraYaml = [&](std::ostream &Out) { farm::writeFarmYaml(Out, *Farm); };
-    RO.ExtraJson = [&](std::ostream &Out) { farm::writeFarmJson(Out, *Farm); };
+  const std::optional<TimingRuns> Runs = timingRunsOf(Opt["--machine"], Data.MachineProv);
+  if (Farm || Runs) {
+    RO.ExtraYaml = [&](std::ostream &Out) {
+      if (Farm)
+        farm::writeFarmYaml(Out, *Farm);
+      if (Runs)
+        writeTimingRunsYaml(Out, *Runs);
+    };
+    RO.ExtraJson = [&](std::ostream &Out) {
+      if (Farm)
+        farm::writeFarmJson(Out, *Farm);
+      if (Farm && Runs)
+        Out << ",\n";
+      if (Runs)
+        writeTimingRunsJson(Out, *Runs);
+    };
   }
   if (Format == "yaml") {
     writeYaml(*OS, R, RO);
@@ -505,8 +586,11 @@ int runEstimate(const CommandArgs &Args) {
     if (Farm)
       farm::writeFarmText(*OS, *Farm);
   }
-  if (Format == "text")
+  if (Format == "text") {
     *OS << CostLine;
+    if (Runs)
+      writeTimingRunsText(*OS, *Runs);
+  }
   return 0;
 }
 

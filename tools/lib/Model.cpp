@@ -419,6 +419,14 @@ int runModel(const CommandArgs &Args) {
       }
   }
   File.Segments = fitComputeModels(ComputeRuns, Options);
+  if (std::none_of(ComputeRuns.begin(), ComputeRuns.end(),
+                   [](const ComputeRun &R) { return !R.Repeats.empty(); }))
+    Diags.note(Tool,
+               "no run has repeated timing runs, so a segment's rise with the rank count is "
+               "taken for growth however small the run-to-run noise may have made it (take "
+               "the compute base data with probe-compute --repeat 3, or give each run's "
+               "repeats after commas in --run)",
+               "scale");
   for (SegmentModel &Seg : File.Segments)
     Seg.Where = Name(Seg.From) + " -> " + Name(Seg.To);
   // A loop's seams: the computation before the body's first call, or after the loop, starts
