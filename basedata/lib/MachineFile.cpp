@@ -111,8 +111,10 @@ void writeMachineFile(std::ostream &OS, const MachineFile &File) {
   }
   if (!P.WildcardsFrom.empty())
     E << YAML::Key << "wildcards_from" << YAML::Value << P.WildcardsFrom;
-  if (P.Repeats > 1) // each record the least of these timing runs (repeat_means: each run's)
+  if (P.Repeats > 1) { // the least disturbed of these timing runs (repeat_means: each run's)
     E << YAML::Key << "repeats" << YAML::Value << P.Repeats;
+    E << YAML::Key << "repeat_chosen" << YAML::Value << P.RepeatChosen;
+  }
   E << YAML::EndMap;
   E << YAML::Key << "timer_overhead_seconds" << YAML::Value << File.TimerOverheadSeconds;
   E << YAML::Key << "ranks" << YAML::Value << YAML::BeginSeq;
@@ -215,7 +217,8 @@ bool readProvenance(YamlParser &P, const YAML::Node &Root, MachineProvenance &Ou
       readInt(P, Prov, "sample_stride", Out.SampleStride, 0, 1 << 20) &&
       P.finite(Prov, "sampled_seconds", Out.SampledSeconds, 0, MaxSeconds, false) &&
       P.string(Prov, "wildcards_from", Out.WildcardsFrom, false) &&
-      readInt(P, Prov, "repeats", Out.Repeats, 1, MaxRepeats);
+      readInt(P, Prov, "repeats", Out.Repeats, 1, MaxRepeats) &&
+      readInt(P, Prov, "repeat_chosen", Out.RepeatChosen, 0, MaxRepeats);
   for (const auto &[Key, List] :
        {std::pair<const char *, std::vector<std::string> *>{"capped_loops", &Out.CappedLoops},
         {"sampled_loops", &Out.SampledLoops}}) {
@@ -235,6 +238,9 @@ bool readProvenance(YamlParser &P, const YAML::Node &Root, MachineProvenance &Ou
         return P.expected(A, "arguments", "a list of strings");
       Out.Arguments.push_back(A.Scalar());
     }
+  if (Out.RepeatChosen > Out.Repeats || (Out.Repeats > 1) != (Out.RepeatChosen > 0))
+    return P.error(Prov, "'repeat_chosen' must name one of the 'repeats' timing runs (from 1) "
+                         "when there are two or more, and be absent otherwise");
   if (!Out.BlockMap.empty() && Out.Fingerprint.empty())
     return P.error(Prov, "'block_map' without its 'fingerprint': the check that the traces come "
                          "from the same build needs it");
@@ -279,8 +285,9 @@ bool readBlock(YamlParser &P, const YAML::Node &B, MachineBlock &MB) {
 }
 
 /// A segment's repeat_means: one mean per timing run that made it (at most Repeats of them,
-/// two or more), the record's mean the least of them.
-bool readRepeatMeans(YamlParser &P, const YAML::Node &G, int Repeats, MachineSegment &MS) {
+/// two or more), the record's mean one of them (the chosen run's when every run made it).
+bool readRepeatMeans(YamlParser &P, const YAML::Node &G, const MachineProvenance &Prov,
+                     MachineSegment &MS) {
   YAML::Node L;
   if (!P.list(G, "repeat_means", L, false))
     return false;
@@ -299,26 +306,31 @@ bool readRepeatMeans(YamlParser &P, const YAML::Node &G, int Repeats, MachineSeg
     MS.RepeatSeconds.push_back(S);
   }
   const size_t N = MS.RepeatSeconds.size();
-  if (N < 2 || N > size_t(Repeats))
+  if (N < 2 || N > size_t(Prov.Repeats))
     return P.error(L, "'repeat_means' holds " + std::to_string(N) +
                           " means: one per timing run that made the segment, from 2 to the "
                           "provenance's 'repeats' (" +
-                          std::to_string(Repeats) + ")");
-  const double Least = *std::min_element(MS.RepeatSeconds.begin(), MS.RepeatSeconds.end());
-  if (std::abs(MS.MeanSeconds - Least) > 1e-5 * std::max(MS.MeanSeconds, Least) + 1e-12)
-    return P.error(G, "'mean_seconds' is not the least of 'repeat_means' (the record is the "
-                      "least disturbed run's)");
+                          std::to_string(Prov.Repeats) + ")");
+  auto Same = [&](double V) {
+    return std::abs(MS.MeanSeconds - V) <= 1e-5 * std::max(MS.MeanSeconds, V) + 1e-12;
+  };
+  if (N == size_t(Prov.Repeats) && Prov.RepeatChosen > 0
+          ? !Same(MS.RepeatSeconds[size_t(Prov.RepeatChosen) - 1])
+          : std::none_of(MS.RepeatSeconds.begin(), MS.RepeatSeconds.end(), Same))
+    return P.error(G, "'mean_seconds' is not the chosen run's of 'repeat_means' (provenance "
+                      "'repeat_chosen')");
   return true;
 }
 
-bool readSegment(YamlParser &P, const YAML::Node &G, int Repeats, MachineSegment &MS) {
+bool readSegment(YamlParser &P, const YAML::Node &G, const MachineProvenance &Prov,
+                 MachineSegment &MS) {
   if (!G.IsMap())
     return P.expected(G, "segments", "a list of maps");
   if (!readId(P, G, "from", MS.From, "segment 'from' (a call site id)") ||
       !readId(P, G, "to", MS.To, "segment 'to' (a call site id)") ||
       !readCount(P, G, "executions", MS.Executions) ||
       !readTimes(P, G, MS.MeanSeconds, MS.StddevSeconds, MS.MinSeconds, MS.MaxSeconds) ||
-      !readRepeatMeans(P, G, Repeats, MS))
+      !readRepeatMeans(P, G, Prov, MS))
     return false;
   YAML::Node S;
   if (!P.map(G, "series", S, false))
@@ -415,7 +427,7 @@ bool parseMachineFile(const std::string &Name, const std::string &Text, MachineF
       if (!readBlock(P, B, MR.Blocks.emplace_back()))
         return false;
     for (const YAML::Node &G : Segments)
-      if (!readSegment(P, G, Out.Provenance.Repeats, MR.Segments.emplace_back()))
+      if (!readSegment(P, G, Out.Provenance, MR.Segments.emplace_back()))
         return false;
   }
   if (!Missing.empty())
@@ -431,63 +443,76 @@ bool loadMachineFile(const std::string &Path, MachineFile &Out, DiagnosticSink &
          parseMachineFile(Path, Text, Out, Diags, Only);
 }
 
+static double computeSeconds(const MachineFile &F) {
+  double Sum = 0;
+  for (const MachineRank &R : F.Ranks) {
+    for (const MachineSegment &G : R.Segments)
+      Sum += G.MeanSeconds * double(G.Executions);
+    for (const MachineBlock &B : R.Blocks)
+      Sum += B.MeanSeconds * double(B.Loop ? B.Iterations : B.Executions);
+  }
+  return Sum;
+}
+
 bool combineRepeatedRuns(const std::vector<MachineFile> &Runs, MachineFile &Out, std::string &Why) {
   if (Runs.empty()) {
     Why = "no timing run";
     return false;
   }
-  Out = Runs.front();
-  Out.Provenance.Repeats = int(Runs.size());
-  if (Runs.size() == 1)
-    return true;
-  for (MachineRank &R : Out.Ranks)
-    for (MachineSegment &G : R.Segments)
-      G.RepeatSeconds.assign(1, G.MeanSeconds);
   for (size_t K = 1; K < Runs.size(); ++K) {
-    const MachineFile &Run = Runs[K];
-    if (Run.Ranks.size() != Out.Ranks.size()) {
+    if (Runs[K].Ranks.size() != Runs.front().Ranks.size()) {
       Why = "timing run " + std::to_string(K + 1) + " measured " +
-            std::to_string(Run.Ranks.size()) + " ranks, the first " +
-            std::to_string(Out.Ranks.size());
+            std::to_string(Runs[K].Ranks.size()) + " ranks, the first " +
+            std::to_string(Runs.front().Ranks.size());
       return false;
     }
-    Out.TimerOverheadSeconds = std::max(Out.TimerOverheadSeconds, Run.TimerOverheadSeconds);
-    for (size_t I = 0; I < Run.Ranks.size(); ++I) {
-      const MachineRank &From = Run.Ranks[I];
-      MachineRank &To = Out.Ranks[I];
-      if (From.Rank != To.Rank) {
-        Why = "timing run " + std::to_string(K + 1) + " lists rank " + std::to_string(From.Rank) +
-              " where the first lists rank " + std::to_string(To.Rank);
+    for (size_t I = 0; I < Runs[K].Ranks.size(); ++I)
+      if (Runs[K].Ranks[I].Rank != Runs.front().Ranks[I].Rank) {
+        Why = "timing run " + std::to_string(K + 1) + " lists rank " +
+              std::to_string(Runs[K].Ranks[I].Rank) + " where the first lists rank " +
+              std::to_string(Runs.front().Ranks[I].Rank);
         return false;
       }
+  }
+  // The least disturbed run, whole: its compute summed over the ranks is least. Taking each
+  // segment's least over the runs instead mixes runs and is biased short wherever a segment's
+  // time varies from run to run for reasons other than preemption (docs/probes.md).
+  size_t Chosen = 0;
+  for (size_t K = 1; K < Runs.size(); ++K)
+    if (computeSeconds(Runs[K]) < computeSeconds(Runs[Chosen]))
+      Chosen = K;
+  Out = Runs[Chosen];
+  Out.Provenance = Runs.front().Provenance;
+  Out.Partition = Runs.front().Partition;
+  Out.Provenance.Repeats = int(Runs.size());
+  Out.Provenance.RepeatChosen = Runs.size() > 1 ? int(Chosen) + 1 : 0;
+  if (Runs.size() == 1)
+    return true;
+  for (size_t I = 0; I < Out.Ranks.size(); ++I) {
+    MachineRank &To = Out.Ranks[I];
+    std::map<std::pair<uint64_t, uint64_t>, size_t> Segment;
+    for (size_t J = 0; J < To.Segments.size(); ++J)
+      Segment.emplace(std::pair{To.Segments[J].From, To.Segments[J].To}, J);
+    std::map<uint64_t, size_t> Block;
+    for (size_t J = 0; J < To.Blocks.size(); ++J)
+      Block.emplace(To.Blocks[J].Id, J);
+    for (const MachineFile &Run : Runs) {
+      Out.TimerOverheadSeconds = std::max(Out.TimerOverheadSeconds, Run.TimerOverheadSeconds);
+      const MachineRank &From = Run.Ranks[I];
       To.TimerOverheadSeconds = std::max(To.TimerOverheadSeconds, From.TimerOverheadSeconds);
-      std::map<std::pair<uint64_t, uint64_t>, size_t> Segment;
-      for (size_t J = 0; J < To.Segments.size(); ++J)
-        Segment.emplace(std::pair{To.Segments[J].From, To.Segments[J].To}, J);
+      // Every run's mean of a segment, in run order; a segment the chosen run did not make
+      // (a loop capped elsewhere) is the first other run's that made it.
       for (const MachineSegment &G : From.Segments) {
         const auto [It, New] = Segment.emplace(std::pair{G.From, G.To}, To.Segments.size());
-        if (New) { // a segment only later runs made (a loop capped elsewhere)
+        if (New) {
           To.Segments.push_back(G);
-          To.Segments.back().RepeatSeconds.assign(1, G.MeanSeconds);
-          continue;
+          To.Segments.back().RepeatSeconds.clear();
         }
-        MachineSegment &Best = To.Segments[It->second];
-        std::vector<double> Means = std::move(Best.RepeatSeconds);
-        Means.push_back(G.MeanSeconds);
-        if (G.MeanSeconds < Best.MeanSeconds)
-          Best = G;
-        Best.RepeatSeconds = std::move(Means);
+        To.Segments[It->second].RepeatSeconds.push_back(G.MeanSeconds);
       }
-      std::map<uint64_t, size_t> Block;
-      for (size_t J = 0; J < To.Blocks.size(); ++J)
-        Block.emplace(To.Blocks[J].Id, J);
-      for (const MachineBlock &B : From.Blocks) {
-        const auto [It, New] = Block.emplace(B.Id, To.Blocks.size());
-        if (New)
+      for (const MachineBlock &B : From.Blocks)
+        if (Block.emplace(B.Id, To.Blocks.size()).second)
           To.Blocks.push_back(B);
-        else if (B.MeanSeconds < To.Blocks[It->second].MeanSeconds)
-          To.Blocks[It->second] = B;
-      }
     }
   }
   // A segment only one run made has no spread to show.

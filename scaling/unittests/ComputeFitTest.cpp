@@ -108,7 +108,8 @@ TEST(ComputeFitTest, ARiseWithinTheRepeatsSpreadIsNoGrowth) {
   EXPECT_NEAR(B[0].Data[3].Noise, 39.29 / 32.99 - 1, 1e-9);
 }
 
-// The same runs as one file each (probe-compute --repeat): the least as the record, each
+// The same runs as one file each (probe-compute --repeat): the least disturbed run as the
+// record (with one segment, the least), each
 // run's mean in repeat_means; the model is the one fitted from the runs' own files.
 TEST(ComputeFitTest, RepeatedRunsInOneFileGiveTheirNoise) {
   const std::map<int, std::vector<double>> Runs = {{2, {28.67e-6, 28.38e-6, 28.56e-6}},

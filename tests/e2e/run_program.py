@@ -154,19 +154,25 @@ def check_base_data(build, env, work, np_, tag, nondeterministic):
 
 
 def check_repeats(machine, text, repeat):
-    """probe-compute --repeat: the provenance says how many runs, and every segment that
-    more than one run made holds each run's mean, its record's mean the least of them."""
+    """probe-compute --repeat: the provenance says how many runs and which one the records are
+    (the least disturbed), and every segment that every run made holds each run's mean, its
+    record's mean the chosen run's."""
     if not re.search(rf"^\s*repeats:\s*{repeat}\s*$", text, re.M):
         raise Failure(f"{machine} does not record repeats: {repeat}")
+    chosen = re.search(r"^\s*repeat_chosen:\s*(\d+)\s*$", text, re.M)
+    if not chosen or not 1 <= int(chosen.group(1)) <= repeat:
+        raise Failure(f"{machine} does not record which of the {repeat} runs it keeps")
+    k = int(chosen.group(1)) - 1
     means = re.findall(r"mean_seconds: ([^,}]+),.*repeat_means: \[([^]]*)\]", text)
     segments = len(re.findall(r"^\s*- \{from:", text, re.M))
     if not means and segments:
         raise Failure(f"{machine}: no segment holds repeat_means")
     for mean, runs in means:
         values = [float(v) for v in runs.split(",")]
-        if len(values) != repeat or abs(float(mean) - min(values)) > 1e-5 * min(values) + 1e-12:
-            raise Failure(f"{machine}: mean_seconds {mean} is not the least of [{runs}]")
-    print(f"[repeat] {len(means)} of {segments} segments the least of {repeat} timing runs")
+        if len(values) == repeat and abs(float(mean) - values[k]) > 1e-5 * values[k] + 1e-12:
+            raise Failure(f"{machine}: mean_seconds {mean} is not run {k + 1}'s of [{runs}]")
+    print(f"[repeat] {len(means)} of {segments} segments hold the {repeat} runs' means; "
+          f"run {k + 1} kept")
 
 
 def estimate_from_probes(build, env, work, exe, np_, tag, args, ranks_per_node=1):
@@ -211,12 +217,14 @@ def estimate_from_probes(build, env, work, exe, np_, tag, args, ranks_per_node=1
         raise Failure(f"estimate at {np_} ranks: unexpected result {p.stdout}")
     if any(float(r["compute_seconds"]) <= 0 for r in ranks):
         raise Failure(f"estimate at {np_} ranks: a rank without compute time: {p.stdout}")
-    # With repeated timing runs the report gives each run's compute, none below the least of
-    # each segment that the replay takes; without, nothing.
+    # With repeated timing runs the report gives each run's compute and which run the replay
+    # takes; without, nothing.
     runs = result.get("timing_runs")
     if (runs is not None) != (repeat > 1) or runs and (
             runs["count"] != repeat or len(runs["compute_seconds"]) != repeat or
-            min(runs["compute_seconds"]) < runs["least_compute_seconds"] * (1 - 1e-5)):
+            not 1 <= runs["chosen"] <= repeat or
+            abs(runs["compute_seconds"][runs["chosen"] - 1] - runs["chosen_compute_seconds"]) >
+            1e-5 * runs["chosen_compute_seconds"]):
         raise Failure(f"estimate at {np_} ranks: timing_runs {runs} after --repeat {repeat}")
     print(f"[estimate] np={tag}: predicted {float(result['predicted_seconds']):.4f} s")
     # A cluster of 2 ranks per node: a note exactly when machine.yaml was measured otherwise.

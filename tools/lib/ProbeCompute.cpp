@@ -114,23 +114,14 @@ void declare(CommandLine &C, Options &O) {
   A.add_flag("--full", O.Full,
              "time every iteration of every loop (the default; overrides --cap and --sample)");
   A.add_option("--repeat", O.Repeat,
-               "take N timing runs, one after the other, and keep per rank and segment the "
-               "least mean of them (another process preempting a rank only lengthens what it "
-               "measures), every run's mean beside it (repeat_means: the noise `mpiete model` "
-               "weighs a rise against); for a machine that is not quiet. Default 1")
+               "take N timing runs, one after the other, and keep the least disturbed one whole "
+               "(its compute summed over the ranks the least: another process preempting a rank "
+               "only lengthens what it measures), every run's mean of each segment beside it "
+               "(repeat_means: the noise `mpiete model` weighs a rise against); for a machine "
+               "that is not quiet. Default 1")
       ->type_name("N")
       ->check(CLI::Range(1, 1000));
   A.add_flag("--keep", O.Keep, "keep the per-rank timing files (their directory is printed)");
-}
-
-/// Task costs of a repeated timing run into Into: per task the least of the runs, when both
-/// measured the same tasks (a subset is chosen the same way every run); else Into stays.
-void keepLeastTaskTimes(TaskCosts &Into, const TaskCosts &Run) {
-  if (Run.MeasuredParams != Into.MeasuredParams ||
-      Run.MeasuredSeconds.size() != Into.MeasuredSeconds.size())
-    return;
-  for (size_t I = 0; I < Run.MeasuredSeconds.size(); ++I)
-    Into.MeasuredSeconds[I] = std::min(Into.MeasuredSeconds[I], Run.MeasuredSeconds[I]);
 }
 
 /// The loops the ranks left early (`# capped-loop LOOP N` in rank<N>.timing), each once with
@@ -861,6 +852,7 @@ int runProbeCompute(const CommandArgs &Args) {
   // --repeat N: the same run N - 1 times more (capped or sampled as the first ended up),
   // each read at once; combined below.
   std::vector<std::vector<RankTiming>> MoreRuns;
+  std::vector<std::pair<TaskCosts, bool>> MoreTasks; // each repeat's, and whether it ran any
   for (int K = 2; K <= O.Repeat; ++K) {
     const ProgressTicker Tick("mpiete probe-compute: timing run " + std::to_string(K) + " of " +
                               std::to_string(O.Repeat));
@@ -871,8 +863,7 @@ int runProbeCompute(const CommandArgs &Args) {
     if (Rc != 0 && (Capped || Sampled) && everyRankFinalized(OutDir, Launch.Np))
       Rc = 0; // the program's own check of skipped results, as in the first run
     std::vector<RankTiming> &Again = MoreRuns.emplace_back(size_t(Launch.Np));
-    TaskCosts RunTasks;
-    bool RunAny = false;
+    auto &[RunTasks, RunAny] = MoreTasks.emplace_back(TaskCosts{}, false);
     if (Rc != 0)
       Diags.error(DiagLoc{Program},
                   "timing run " + std::to_string(K) + " of " + std::to_string(O.Repeat) +
@@ -885,8 +876,6 @@ int runProbeCompute(const CommandArgs &Args) {
         fs::remove_all(OutDir);
       return 1;
     }
-    if (AnyTasks && RunAny)
-      keepLeastTaskTimes(Tasks, RunTasks);
   }
   // A cost of the prediction: mpiete estimate reports it against the predicted run time.
   const double ProbeSeconds =
@@ -943,6 +932,7 @@ int runProbeCompute(const CommandArgs &Args) {
     std::vector<MachineFile> Runs{Machine};
     for (const std::vector<RankTiming> &Run : MoreRuns) {
       MachineFile &F = Runs.emplace_back();
+      F.Partition = Machine.Partition;
       for (const RankTiming &R : Run) {
         F.TimerOverheadSeconds = std::max(F.TimerOverheadSeconds, R.OverheadNs * 1e-9);
         F.Ranks.push_back(machineRankOf(R));
@@ -952,6 +942,14 @@ int runProbeCompute(const CommandArgs &Args) {
       Diags.error(DiagLoc{Program}, "--repeat: " + Why, "probe");
       return 1;
     }
+    // A farm's task costs are the chosen run's too.
+    if (const int Chosen = Machine.Provenance.RepeatChosen; Chosen > 1) {
+      Tasks = std::move(MoreTasks[size_t(Chosen) - 2].first);
+      AnyTasks = MoreTasks[size_t(Chosen) - 2].second;
+    }
+    if (Tty)
+      std::cerr << "mpiete probe-compute: timing run " << Machine.Provenance.RepeatChosen << " of "
+                << O.Repeat << " kept (the least compute summed over the ranks)\n";
   }
   writeMachineFile(Out, Machine);
   Out.close();
