@@ -13,6 +13,7 @@
 #include <optional>
 #include <sstream>
 #include <string_view>
+#include <type_traits>
 
 namespace mpiete {
 
@@ -111,10 +112,8 @@ void writeMachineFile(std::ostream &OS, const MachineFile &File) {
   }
   if (!P.WildcardsFrom.empty())
     E << YAML::Key << "wildcards_from" << YAML::Value << P.WildcardsFrom;
-  if (P.Repeats > 1) { // the least disturbed of these timing runs (repeat_means: each run's)
+  if (P.Repeats > 1) // each record the median of these timing runs (repeat_means: each run's)
     E << YAML::Key << "repeats" << YAML::Value << P.Repeats;
-    E << YAML::Key << "repeat_chosen" << YAML::Value << P.RepeatChosen;
-  }
   E << YAML::EndMap;
   E << YAML::Key << "timer_overhead_seconds" << YAML::Value << File.TimerOverheadSeconds;
   E << YAML::Key << "ranks" << YAML::Value << YAML::BeginSeq;
@@ -217,8 +216,7 @@ bool readProvenance(YamlParser &P, const YAML::Node &Root, MachineProvenance &Ou
       readInt(P, Prov, "sample_stride", Out.SampleStride, 0, 1 << 20) &&
       P.finite(Prov, "sampled_seconds", Out.SampledSeconds, 0, MaxSeconds, false) &&
       P.string(Prov, "wildcards_from", Out.WildcardsFrom, false) &&
-      readInt(P, Prov, "repeats", Out.Repeats, 1, MaxRepeats) &&
-      readInt(P, Prov, "repeat_chosen", Out.RepeatChosen, 0, MaxRepeats);
+      readInt(P, Prov, "repeats", Out.Repeats, 1, MaxRepeats);
   for (const auto &[Key, List] :
        {std::pair<const char *, std::vector<std::string> *>{"capped_loops", &Out.CappedLoops},
         {"sampled_loops", &Out.SampledLoops}}) {
@@ -238,9 +236,6 @@ bool readProvenance(YamlParser &P, const YAML::Node &Root, MachineProvenance &Ou
         return P.expected(A, "arguments", "a list of strings");
       Out.Arguments.push_back(A.Scalar());
     }
-  if (Out.RepeatChosen > Out.Repeats || (Out.Repeats > 1) != (Out.RepeatChosen > 0))
-    return P.error(Prov, "'repeat_chosen' must name one of the 'repeats' timing runs (from 1) "
-                         "when there are two or more, and be absent otherwise");
   if (!Out.BlockMap.empty() && Out.Fingerprint.empty())
     return P.error(Prov, "'block_map' without its 'fingerprint': the check that the traces come "
                          "from the same build needs it");
@@ -284,10 +279,16 @@ bool readBlock(YamlParser &P, const YAML::Node &B, MachineBlock &MB) {
          readTimes(P, B, MB.MeanSeconds, MB.StddevSeconds, MB.MinSeconds, MB.MaxSeconds);
 }
 
+/// The median of V (the mean of the two middle values when their count is even).
+double medianOf(std::vector<double> V) {
+  std::sort(V.begin(), V.end());
+  const size_t H = V.size() / 2;
+  return V.empty() ? 0.0 : V.size() % 2 ? V[H] : (V[H - 1] + V[H]) / 2;
+}
+
 /// A segment's repeat_means: one mean per timing run that made it (at most Repeats of them,
-/// two or more), the record's mean one of them (the chosen run's when every run made it).
-bool readRepeatMeans(YamlParser &P, const YAML::Node &G, const MachineProvenance &Prov,
-                     MachineSegment &MS) {
+/// two or more), the record's mean their median.
+bool readRepeatMeans(YamlParser &P, const YAML::Node &G, int Repeats, MachineSegment &MS) {
   YAML::Node L;
   if (!P.list(G, "repeat_means", L, false))
     return false;
@@ -306,31 +307,25 @@ bool readRepeatMeans(YamlParser &P, const YAML::Node &G, const MachineProvenance
     MS.RepeatSeconds.push_back(S);
   }
   const size_t N = MS.RepeatSeconds.size();
-  if (N < 2 || N > size_t(Prov.Repeats))
+  if (N < 2 || N > size_t(Repeats))
     return P.error(L, "'repeat_means' holds " + std::to_string(N) +
                           " means: one per timing run that made the segment, from 2 to the "
                           "provenance's 'repeats' (" +
-                          std::to_string(Prov.Repeats) + ")");
-  auto Same = [&](double V) {
-    return std::abs(MS.MeanSeconds - V) <= 1e-5 * std::max(MS.MeanSeconds, V) + 1e-12;
-  };
-  if (N == size_t(Prov.Repeats) && Prov.RepeatChosen > 0
-          ? !Same(MS.RepeatSeconds[size_t(Prov.RepeatChosen) - 1])
-          : std::none_of(MS.RepeatSeconds.begin(), MS.RepeatSeconds.end(), Same))
-    return P.error(G, "'mean_seconds' is not the chosen run's of 'repeat_means' (provenance "
-                      "'repeat_chosen')");
+                          std::to_string(Repeats) + ")");
+  if (const double Median = medianOf(MS.RepeatSeconds);
+      std::abs(MS.MeanSeconds - Median) > 1e-5 * std::max(MS.MeanSeconds, Median) + 1e-12)
+    return P.error(G, "'mean_seconds' is not the median of 'repeat_means'");
   return true;
 }
 
-bool readSegment(YamlParser &P, const YAML::Node &G, const MachineProvenance &Prov,
-                 MachineSegment &MS) {
+bool readSegment(YamlParser &P, const YAML::Node &G, int Repeats, MachineSegment &MS) {
   if (!G.IsMap())
     return P.expected(G, "segments", "a list of maps");
   if (!readId(P, G, "from", MS.From, "segment 'from' (a call site id)") ||
       !readId(P, G, "to", MS.To, "segment 'to' (a call site id)") ||
       !readCount(P, G, "executions", MS.Executions) ||
       !readTimes(P, G, MS.MeanSeconds, MS.StddevSeconds, MS.MinSeconds, MS.MaxSeconds) ||
-      !readRepeatMeans(P, G, Prov, MS))
+      !readRepeatMeans(P, G, Repeats, MS))
     return false;
   YAML::Node S;
   if (!P.map(G, "series", S, false))
@@ -427,7 +422,7 @@ bool parseMachineFile(const std::string &Name, const std::string &Text, MachineF
       if (!readBlock(P, B, MR.Blocks.emplace_back()))
         return false;
     for (const YAML::Node &G : Segments)
-      if (!readSegment(P, G, Out.Provenance, MR.Segments.emplace_back()))
+      if (!readSegment(P, G, Out.Provenance.Repeats, MR.Segments.emplace_back()))
         return false;
   }
   if (!Missing.empty())
@@ -443,15 +438,27 @@ bool loadMachineFile(const std::string &Path, MachineFile &Out, DiagnosticSink &
          parseMachineFile(Path, Text, Out, Diags, Only);
 }
 
-static double computeSeconds(const MachineFile &F) {
-  double Sum = 0;
-  for (const MachineRank &R : F.Ranks) {
-    for (const MachineSegment &G : R.Segments)
-      Sum += G.MeanSeconds * double(G.Executions);
-    for (const MachineBlock &B : R.Blocks)
-      Sum += B.MeanSeconds * double(B.Loop ? B.Iterations : B.Executions);
-  }
-  return Sum;
+/// The median record of one segment (block) over the runs that made it: the run nearest the
+/// median, its times scaled to it.
+template <typename Record> Record medianRecord(const std::vector<const Record *> &Runs) {
+  std::vector<double> Means;
+  for (const Record *R : Runs)
+    Means.push_back(R->MeanSeconds);
+  const double Median = medianOf(Means);
+  const Record *Near = Runs.front();
+  for (const Record *R : Runs)
+    if (std::abs(R->MeanSeconds - Median) < std::abs(Near->MeanSeconds - Median))
+      Near = R;
+  Record Out = *Near;
+  const double F = Near->MeanSeconds > 0 ? Median / Near->MeanSeconds : 1.0;
+  Out.MeanSeconds = Median;
+  Out.StddevSeconds *= F;
+  Out.MinSeconds *= F;
+  Out.MaxSeconds *= F;
+  if constexpr (std::is_same_v<Record, MachineSegment>)
+    for (double &X : Out.SeriesSeconds)
+      X *= F;
+  return Out;
 }
 
 bool combineRepeatedRuns(const std::vector<MachineFile> &Runs, MachineFile &Out, std::string &Why) {
@@ -474,52 +481,49 @@ bool combineRepeatedRuns(const std::vector<MachineFile> &Runs, MachineFile &Out,
         return false;
       }
   }
-  // The least disturbed run, whole: its compute summed over the ranks is least. Taking each
-  // segment's least over the runs instead mixes runs and is biased short wherever a segment's
-  // time varies from run to run for reasons other than preemption (docs/probes.md).
-  size_t Chosen = 0;
-  for (size_t K = 1; K < Runs.size(); ++K)
-    if (computeSeconds(Runs[K]) < computeSeconds(Runs[Chosen]))
-      Chosen = K;
-  Out = Runs[Chosen];
-  Out.Provenance = Runs.front().Provenance;
-  Out.Partition = Runs.front().Partition;
+  Out = Runs.front();
   Out.Provenance.Repeats = int(Runs.size());
-  Out.Provenance.RepeatChosen = Runs.size() > 1 ? int(Chosen) + 1 : 0;
   if (Runs.size() == 1)
     return true;
   for (size_t I = 0; I < Out.Ranks.size(); ++I) {
-    MachineRank &To = Out.Ranks[I];
-    std::map<std::pair<uint64_t, uint64_t>, size_t> Segment;
-    for (size_t J = 0; J < To.Segments.size(); ++J)
-      Segment.emplace(std::pair{To.Segments[J].From, To.Segments[J].To}, J);
-    std::map<uint64_t, size_t> Block;
-    for (size_t J = 0; J < To.Blocks.size(); ++J)
-      Block.emplace(To.Blocks[J].Id, J);
+    // Per segment, in the order the runs first made them, every run's record.
+    std::vector<std::pair<uint64_t, uint64_t>> Order;
+    std::map<std::pair<uint64_t, uint64_t>, std::vector<const MachineSegment *>> Segments;
+    std::vector<uint64_t> BlockOrder;
+    std::map<uint64_t, std::vector<const MachineBlock *>> Blocks;
     for (const MachineFile &Run : Runs) {
       Out.TimerOverheadSeconds = std::max(Out.TimerOverheadSeconds, Run.TimerOverheadSeconds);
       const MachineRank &From = Run.Ranks[I];
-      To.TimerOverheadSeconds = std::max(To.TimerOverheadSeconds, From.TimerOverheadSeconds);
-      // Every run's mean of a segment, in run order; a segment the chosen run did not make
-      // (a loop capped elsewhere) is the first other run's that made it.
+      Out.Ranks[I].TimerOverheadSeconds =
+          std::max(Out.Ranks[I].TimerOverheadSeconds, From.TimerOverheadSeconds);
       for (const MachineSegment &G : From.Segments) {
-        const auto [It, New] = Segment.emplace(std::pair{G.From, G.To}, To.Segments.size());
-        if (New) {
-          To.Segments.push_back(G);
-          To.Segments.back().RepeatSeconds.clear();
-        }
-        To.Segments[It->second].RepeatSeconds.push_back(G.MeanSeconds);
+        auto &List = Segments[{G.From, G.To}];
+        if (List.empty())
+          Order.push_back({G.From, G.To});
+        List.push_back(&G);
       }
-      for (const MachineBlock &B : From.Blocks)
-        if (Block.emplace(B.Id, To.Blocks.size()).second)
-          To.Blocks.push_back(B);
+      for (const MachineBlock &B : From.Blocks) {
+        auto &List = Blocks[B.Id];
+        if (List.empty())
+          BlockOrder.push_back(B.Id);
+        List.push_back(&B);
+      }
     }
+    MachineRank &To = Out.Ranks[I];
+    To.Segments.clear();
+    for (const auto &Key : Order) {
+      const std::vector<const MachineSegment *> &List = Segments[Key];
+      MachineSegment G = medianRecord(List);
+      G.RepeatSeconds.clear();
+      if (List.size() > 1) // a segment only one run made has no spread to show
+        for (const MachineSegment *R : List)
+          G.RepeatSeconds.push_back(R->MeanSeconds);
+      To.Segments.push_back(std::move(G));
+    }
+    To.Blocks.clear();
+    for (uint64_t Id : BlockOrder)
+      To.Blocks.push_back(medianRecord(Blocks[Id]));
   }
-  // A segment only one run made has no spread to show.
-  for (MachineRank &R : Out.Ranks)
-    for (MachineSegment &G : R.Segments)
-      if (G.RepeatSeconds.size() < 2)
-        G.RepeatSeconds.clear();
   return true;
 }
 

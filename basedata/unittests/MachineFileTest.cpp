@@ -334,10 +334,10 @@ TEST(MachineFileTest, TimingFileSegmentErrors) {
   }
 }
 
-// probe-compute --repeat: the least disturbed run whole (its compute summed over the ranks the
-// least), every run's mean of a segment beside it; written and read back; a repeat_means that
+// probe-compute --repeat: per rank and segment the median of the runs' means, the nearest run's
+// record scaled to it, every run's mean beside it; written and read back; a repeat_means that
 // contradicts its record is located.
-TEST(MachineFileTest, RepeatedRunsKeepTheLeastDisturbedRun) {
+TEST(MachineFileTest, RepeatedRunsKeepEachSegmentsMedian) {
   auto run = [](double A0, double B0, double A1, bool Extra) {
     MachineFile F = sample();
     F.Partition = MachinePartition::Segments;
@@ -357,49 +357,41 @@ TEST(MachineFileTest, RepeatedRunsKeepTheLeastDisturbedRun) {
   std::vector<MachineFile> Runs{run(3e-3, 2e-3, 4e-3, false), run(2.5e-3, 2.2e-3, 5e-3, false),
                                 run(2.8e-3, 1.9e-3, 4.5e-3, true)};
   Runs[1].TimerOverheadSeconds = 4e-8;
+  Runs[1].Partition = MachinePartition::Blocks; // the file's partition is the first run's
   MachineFile C;
   std::string Why;
   ASSERT_TRUE(combineRepeatedRuns(Runs, C, Why)) << Why;
-  // Compute summed over the ranks: 0.061, 0.0657 and 0.0675 s: run 1 is kept whole, although
-  // runs 2 and 3 each have a segment below its (the least of every segment would mix runs).
   EXPECT_EQ(C.Provenance.Repeats, 3);
-  EXPECT_EQ(C.Provenance.RepeatChosen, 1);
+  EXPECT_EQ(C.Partition, MachinePartition::Segments);
   EXPECT_DOUBLE_EQ(C.TimerOverheadSeconds, 4e-8);
   ASSERT_EQ(C.Ranks[0].Segments.size(), 2u);
   const MachineSegment &A = C.Ranks[0].Segments[0], &B = C.Ranks[0].Segments[1];
-  EXPECT_DOUBLE_EQ(A.MeanSeconds, 3e-3); // run 1's record, its spread with it
-  EXPECT_DOUBLE_EQ(A.MaxSeconds, 6e-3);
+  EXPECT_DOUBLE_EQ(A.MeanSeconds, 2.8e-3); // run 3's record, its spread with it
+  EXPECT_DOUBLE_EQ(A.MaxSeconds, 5.6e-3);
   EXPECT_EQ(A.RepeatSeconds, (std::vector<double>{3e-3, 2.5e-3, 2.8e-3}));
-  EXPECT_DOUBLE_EQ(B.MeanSeconds, 2e-3); // and its series
+  EXPECT_DOUBLE_EQ(B.MeanSeconds, 2e-3); // run 1's, and its series
   EXPECT_DOUBLE_EQ(B.SeriesSeconds[0], 2e-3 * 3);
   EXPECT_EQ(B.RepeatSeconds, (std::vector<double>{2e-3, 2.2e-3, 1.9e-3}));
   ASSERT_EQ(C.Ranks[1].Segments.size(), 2u);
-  EXPECT_DOUBLE_EQ(C.Ranks[1].Segments[0].MeanSeconds, 4e-3);
+  EXPECT_DOUBLE_EQ(C.Ranks[1].Segments[0].MeanSeconds, 4.5e-3);
   // A segment only run 3 made: its record, no spread.
   EXPECT_DOUBLE_EQ(C.Ranks[1].Segments[1].MeanSeconds, 5e-3);
   EXPECT_TRUE(C.Ranks[1].Segments[1].RepeatSeconds.empty());
 
   std::ostringstream OS, Errors;
   writeMachineFile(OS, C);
-  EXPECT_NE(OS.str().find("repeats: 3\n  repeat_chosen: 1"), std::string::npos) << OS.str();
+  EXPECT_NE(OS.str().find("repeats: 3"), std::string::npos) << OS.str();
   EXPECT_NE(OS.str().find("repeat_means: [0.003, 0.0025, 0.0028]"), std::string::npos) << OS.str();
   DiagnosticSink Diags(Errors);
   MachineFile Back;
   ASSERT_TRUE(parseMachineFile("machine.yaml", OS.str(), Back, Diags)) << Errors.str();
   EXPECT_EQ(Back.Provenance.Repeats, 3);
-  EXPECT_EQ(Back.Provenance.RepeatChosen, 1);
   EXPECT_EQ(Back.Ranks[0].Segments[1].RepeatSeconds, B.RepeatSeconds);
 
   std::string Bad = OS.str();
-  Bad.replace(Bad.find("[0.003, 0.0025, 0.0028]"), 23, "[0.0031, 0.0025, 0.0028]");
+  Bad.replace(Bad.find("[0.003, 0.0025, 0.0028]"), 23, "[0.003, 0.0025, 0.0027]");
   EXPECT_FALSE(parseMachineFile("machine.yaml", Bad, Back, Diags));
-  EXPECT_NE(Errors.str().find("'mean_seconds' is not the chosen run's of 'repeat_means'"),
-            std::string::npos)
-      << Errors.str();
-  Bad = OS.str();
-  Bad.replace(Bad.find("repeat_chosen: 1"), 16, "repeat_chosen: 4");
-  EXPECT_FALSE(parseMachineFile("machine.yaml", Bad, Back, Diags));
-  EXPECT_NE(Errors.str().find("'repeat_chosen' must name one of the 'repeats' timing runs"),
+  EXPECT_NE(Errors.str().find("'mean_seconds' is not the median of 'repeat_means'"),
             std::string::npos)
       << Errors.str();
   Bad = OS.str();
@@ -412,14 +404,11 @@ TEST(MachineFileTest, RepeatedRunsKeepTheLeastDisturbedRun) {
   EXPECT_NE(Errors.str().find("'repeat_means' must be a list of seconds >= 0"), std::string::npos)
       << Errors.str();
 
-  // The chosen run need not be the first; the partition and provenance are the first run's.
-  std::vector<MachineFile> Swapped{Runs[1], Runs[0]};
-  Swapped[1].Partition = MachinePartition::Blocks;
-  ASSERT_TRUE(combineRepeatedRuns(Swapped, C, Why)) << Why;
-  EXPECT_EQ(C.Provenance.RepeatChosen, 2);
-  EXPECT_EQ(C.Partition, MachinePartition::Segments);
-  EXPECT_DOUBLE_EQ(C.Ranks[0].Segments[0].MeanSeconds, 3e-3);
-  EXPECT_EQ(C.Ranks[0].Segments[0].RepeatSeconds, (std::vector<double>{2.5e-3, 3e-3}));
+  // Two runs: the mean of the two, the nearer record (the first of a tie) scaled to it.
+  ASSERT_TRUE(combineRepeatedRuns({Runs[0], Runs[1]}, C, Why)) << Why;
+  EXPECT_DOUBLE_EQ(C.Ranks[0].Segments[0].MeanSeconds, 2.75e-3);
+  EXPECT_DOUBLE_EQ(C.Ranks[0].Segments[0].MaxSeconds, 5.5e-3);
+  EXPECT_DOUBLE_EQ(C.Ranks[0].Segments[1].SeriesSeconds[0], 2.1e-3 * 3);
 
   // Runs of different rank counts are not one measurement.
   Runs[2].Ranks.pop_back();

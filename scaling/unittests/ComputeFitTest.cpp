@@ -108,9 +108,9 @@ TEST(ComputeFitTest, ARiseWithinTheRepeatsSpreadIsNoGrowth) {
   EXPECT_NEAR(B[0].Data[3].Noise, 39.29 / 32.99 - 1, 1e-9);
 }
 
-// The same runs as one file each (probe-compute --repeat): the least disturbed run as the
-// record (with one segment, the least), each
-// run's mean in repeat_means; the model is the one fitted from the runs' own files.
+// The same runs as one file each (probe-compute --repeat): each count's median as the record,
+// each run's mean in repeat_means; the model is the one fitted from the medians with the runs'
+// own files as the repeats.
 TEST(ComputeFitTest, RepeatedRunsInOneFileGiveTheirNoise) {
   const std::map<int, std::vector<double>> Runs = {{2, {28.67e-6, 28.38e-6, 28.56e-6}},
                                                    {4, {30.19e-6, 29.26e-6, 33.0e-6}},
@@ -128,23 +128,26 @@ TEST(ComputeFitTest, RepeatedRunsInOneFileGiveTheirNoise) {
         Rep.push_back({R, SiteA, SiteB, Y[K], 800});
       }
     }
-    const double Least = *std::min_element(Y.begin(), Y.end());
+    std::vector<double> Sorted = Y;
+    std::sort(Sorted.begin(), Sorted.end());
+    const double Median = Sorted[1];
     for (int R = 0; R < P; ++R)
-      Run.Times.push_back({R, SiteA, SiteB, Least, 800});
+      Run.Times.push_back({R, SiteA, SiteB, Median, 800});
     Apart.push_back(std::move(Run));
     mpiete::MachineFile One;
     std::string Why;
     ASSERT_TRUE(mpiete::combineRepeatedRuns(Files, One, Why)) << Why;
     Combined.push_back(computeRunOf(P, 4096, One));
     ASSERT_EQ(Combined.back().Repeats.size(), 3u);
-    EXPECT_DOUBLE_EQ(Combined.back().Times[0].MeanSeconds, Least);
+    EXPECT_DOUBLE_EQ(Combined.back().Times[0].MeanSeconds, Median);
     EXPECT_DOUBLE_EQ(Combined.back().Repeats[2][0].MeanSeconds, Y[2]);
   }
   const std::vector<SegmentModel> A = fitComputeModels(Apart), B = fitComputeModels(Combined);
   ASSERT_EQ(A.size(), 1u);
   ASSERT_EQ(B.size(), 1u);
   EXPECT_EQ(A[0].M.text(), B[0].M.text());
-  EXPECT_NEAR(at(B, 1, 64), 29e-6, 2e-6) << B[0].M.text(); // no growth: the rise is noise
+  // No growth: the medians' rise at 16 ranks (31.89 -> 33.15 us) is within the runs' spread.
+  EXPECT_LE(at(B, 1, 64), 33.15e-6) << B[0].M.text();
   EXPECT_NEAR(B[0].Data[3].Noise, 39.29 / 32.99 - 1, 1e-9);
 }
 

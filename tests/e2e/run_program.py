@@ -154,25 +154,20 @@ def check_base_data(build, env, work, np_, tag, nondeterministic):
 
 
 def check_repeats(machine, text, repeat):
-    """probe-compute --repeat: the provenance says how many runs and which one the records are
-    (the least disturbed), and every segment that every run made holds each run's mean, its
-    record's mean the chosen run's."""
+    """probe-compute --repeat: the provenance says how many runs, and every segment that more
+    than one run made holds each run's mean, its record's mean their median."""
     if not re.search(rf"^\s*repeats:\s*{repeat}\s*$", text, re.M):
         raise Failure(f"{machine} does not record repeats: {repeat}")
-    chosen = re.search(r"^\s*repeat_chosen:\s*(\d+)\s*$", text, re.M)
-    if not chosen or not 1 <= int(chosen.group(1)) <= repeat:
-        raise Failure(f"{machine} does not record which of the {repeat} runs it keeps")
-    k = int(chosen.group(1)) - 1
     means = re.findall(r"mean_seconds: ([^,}]+),.*repeat_means: \[([^]]*)\]", text)
     segments = len(re.findall(r"^\s*- \{from:", text, re.M))
     if not means and segments:
         raise Failure(f"{machine}: no segment holds repeat_means")
     for mean, runs in means:
-        values = [float(v) for v in runs.split(",")]
-        if len(values) == repeat and abs(float(mean) - values[k]) > 1e-5 * values[k] + 1e-12:
-            raise Failure(f"{machine}: mean_seconds {mean} is not run {k + 1}'s of [{runs}]")
-    print(f"[repeat] {len(means)} of {segments} segments hold the {repeat} runs' means; "
-          f"run {k + 1} kept")
+        v = sorted(float(x) for x in runs.split(","))
+        med = v[len(v) // 2] if len(v) % 2 else (v[len(v) // 2 - 1] + v[len(v) // 2]) / 2
+        if abs(float(mean) - med) > 1e-5 * med + 1e-12:
+            raise Failure(f"{machine}: mean_seconds {mean} is not the median of [{runs}]")
+    print(f"[repeat] {len(means)} of {segments} segments the median of {repeat} timing runs")
 
 
 def estimate_from_probes(build, env, work, exe, np_, tag, args, ranks_per_node=1):
@@ -217,14 +212,13 @@ def estimate_from_probes(build, env, work, exe, np_, tag, args, ranks_per_node=1
         raise Failure(f"estimate at {np_} ranks: unexpected result {p.stdout}")
     if any(float(r["compute_seconds"]) <= 0 for r in ranks):
         raise Failure(f"estimate at {np_} ranks: a rank without compute time: {p.stdout}")
-    # With repeated timing runs the report gives each run's compute and which run the replay
-    # takes; without, nothing.
+    # With repeated timing runs the report gives each run's compute and what the replay takes,
+    # each segment's median (of two runs, their mean: between the runs' sums); without, nothing.
     runs = result.get("timing_runs")
     if (runs is not None) != (repeat > 1) or runs and (
             runs["count"] != repeat or len(runs["compute_seconds"]) != repeat or
-            not 1 <= runs["chosen"] <= repeat or
-            abs(runs["compute_seconds"][runs["chosen"] - 1] - runs["chosen_compute_seconds"]) >
-            1e-5 * runs["chosen_compute_seconds"]):
+            not min(runs["compute_seconds"]) * (1 - 1e-4) <= runs["median_compute_seconds"] <=
+            max(runs["compute_seconds"]) * (1 + 1e-4)):
         raise Failure(f"estimate at {np_} ranks: timing_runs {runs} after --repeat {repeat}")
     print(f"[estimate] np={tag}: predicted {float(result['predicted_seconds']):.4f} s")
     # A cluster of 2 ranks per node: a note exactly when machine.yaml was measured otherwise.

@@ -91,12 +91,11 @@ bool parseProbeSeconds(const std::string &Text, PredictionCost &Cost) {
 namespace {
 
 /// probe-compute --repeat: what each timing run measured of the compute the replay charges
-/// (every segment's mean times its executions, summed over the ranks), and which run the
-/// replay takes (the least disturbed one).
+/// (every segment's mean times its executions, summed over the ranks), and what the replay
+/// takes (each segment's median).
 struct TimingRuns {
   std::vector<double> ComputeSeconds; ///< per run
-  int Chosen = 0;                     ///< from 1
-  double ChosenSeconds = 0;           ///< what the replay takes
+  double MedianSeconds = 0;
 };
 
 std::optional<TimingRuns> timingRunsOf(const std::string &Path, const MachineProvenance &Prov) {
@@ -108,12 +107,11 @@ std::optional<TimingRuns> timingRunsOf(const std::string &Path, const MachinePro
   if (!loadMachineFile(Path, M, Quiet) || M.Partition != MachinePartition::Segments)
     return std::nullopt;
   TimingRuns Runs;
-  Runs.Chosen = Prov.RepeatChosen;
   Runs.ComputeSeconds.assign(size_t(Prov.Repeats), 0.0);
   for (const MachineRank &R : M.Ranks)
     for (const MachineSegment &G : R.Segments) {
       const double N = double(G.Executions);
-      Runs.ChosenSeconds += G.MeanSeconds * N;
+      Runs.MedianSeconds += G.MeanSeconds * N;
       // A segment only one run made: its time in every run.
       for (size_t K = 0; K < Runs.ComputeSeconds.size(); ++K)
         Runs.ComputeSeconds[K] +=
@@ -133,28 +131,26 @@ std::string secondsList(const std::vector<double> &Seconds, const char *Sep, int
 }
 
 void writeTimingRunsText(std::ostream &OS, const TimingRuns &R) {
-  char Chosen[32];
-  std::snprintf(Chosen, sizeof Chosen, "%.4g", R.ChosenSeconds);
+  char Median[32];
+  std::snprintf(Median, sizeof Median, "%.4g", R.MedianSeconds);
   OS << "timing runs: " << R.ComputeSeconds.size()
      << " (probe-compute --repeat), their compute summed over the ranks "
-     << secondsList(R.ComputeSeconds, ", ", 4) << " s; the replay takes run " << R.Chosen
-     << ", the least disturbed (" << Chosen << " s)\n";
+     << secondsList(R.ComputeSeconds, ", ", 4) << " s; the replay takes each segment's median ("
+     << Median << " s)\n";
 }
 
 void writeTimingRunsYaml(std::ostream &OS, const TimingRuns &R) {
-  char Chosen[32];
-  std::snprintf(Chosen, sizeof Chosen, "%.6g", R.ChosenSeconds);
+  char Median[32];
+  std::snprintf(Median, sizeof Median, "%.6g", R.MedianSeconds);
   OS << "timing_runs:\n  count: " << R.ComputeSeconds.size() << "\n  compute_seconds: ["
-     << secondsList(R.ComputeSeconds, ", ") << "]\n  chosen: " << R.Chosen
-     << "\n  chosen_compute_seconds: " << Chosen << "\n";
+     << secondsList(R.ComputeSeconds, ", ") << "]\n  median_compute_seconds: " << Median << "\n";
 }
 
 void writeTimingRunsJson(std::ostream &OS, const TimingRuns &R) {
-  char Chosen[32];
-  std::snprintf(Chosen, sizeof Chosen, "%.6g", R.ChosenSeconds);
+  char Median[32];
+  std::snprintf(Median, sizeof Median, "%.6g", R.MedianSeconds);
   OS << "  \"timing_runs\": {\"count\": " << R.ComputeSeconds.size() << ", \"compute_seconds\": ["
-     << secondsList(R.ComputeSeconds, ", ") << "], \"chosen\": " << R.Chosen
-     << ", \"chosen_compute_seconds\": " << Chosen << "}\n";
+     << secondsList(R.ComputeSeconds, ", ") << "], \"median_compute_seconds\": " << Median << "}\n";
 }
 
 } // namespace

@@ -114,11 +114,10 @@ void declare(CommandLine &C, Options &O) {
   A.add_flag("--full", O.Full,
              "time every iteration of every loop (the default; overrides --cap and --sample)");
   A.add_option("--repeat", O.Repeat,
-               "take N timing runs, one after the other, and keep the least disturbed one whole "
-               "(its compute summed over the ranks the least: another process preempting a rank "
-               "only lengthens what it measures), every run's mean of each segment beside it "
-               "(repeat_means: the noise `mpiete model` weighs a rise against); for a machine "
-               "that is not quiet. Default 1")
+               "take N timing runs, one after the other, and keep per rank and segment the "
+               "median of them (a run another process disturbed is left out when most are "
+               "not), every run's mean beside it (repeat_means: the noise `mpiete model` weighs "
+               "a rise against); for a machine that is not quiet. Default 1")
       ->type_name("N")
       ->check(CLI::Range(1, 1000));
   A.add_flag("--keep", O.Keep, "keep the per-rank timing files (their directory is printed)");
@@ -942,14 +941,19 @@ int runProbeCompute(const CommandArgs &Args) {
       Diags.error(DiagLoc{Program}, "--repeat: " + Why, "probe");
       return 1;
     }
-    // A farm's task costs are the chosen run's too.
-    if (const int Chosen = Machine.Provenance.RepeatChosen; Chosen > 1) {
-      Tasks = std::move(MoreTasks[size_t(Chosen) - 2].first);
-      AnyTasks = MoreTasks[size_t(Chosen) - 2].second;
+    // A farm's task costs: each task's median over the runs that measured the same tasks.
+    std::vector<const TaskCosts *> Same{&Tasks};
+    for (const auto &[T, Any] : MoreTasks)
+      if (Any && T.MeasuredParams == Tasks.MeasuredParams)
+        Same.push_back(&T);
+    for (size_t I = 0; AnyTasks && Same.size() > 1 && I < Tasks.MeasuredSeconds.size(); ++I) {
+      std::vector<double> V;
+      for (const TaskCosts *T : Same)
+        V.push_back(T->MeasuredSeconds[I]);
+      std::sort(V.begin(), V.end());
+      const size_t H = V.size() / 2;
+      Tasks.MeasuredSeconds[I] = V.size() % 2 ? V[H] : (V[H - 1] + V[H]) / 2;
     }
-    if (Tty)
-      std::cerr << "mpiete probe-compute: timing run " << Machine.Provenance.RepeatChosen << " of "
-                << O.Repeat << " kept (the least compute summed over the ranks)\n";
   }
   writeMachineFile(Out, Machine);
   Out.close();

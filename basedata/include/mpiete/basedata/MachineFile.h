@@ -33,8 +33,9 @@ struct MachineSegment {
   uint64_t SeriesWidth = 0;
   std::vector<double> SeriesSeconds;
   /// probe-compute --repeat N: the segment's mean in each of the timing runs that made it, in
-  /// run order; the record (mean, spread, series) is the chosen run's (the least disturbed
-  /// one). Empty after a single run. Their spread is the measurement's noise (`mpiete model`).
+  /// run order; the record's mean is their median, its spread and series those of the run
+  /// nearest the median, scaled to it. Empty after a single run. Their spread is the measurement's
+  /// noise (`mpiete model`).
   std::vector<double> RepeatSeconds;
   /// Occurrences in bucket K (the last one may hold fewer than SeriesWidth).
   uint64_t bucketCount(size_t K) const {
@@ -86,11 +87,8 @@ struct MachineProvenance {
   /// probe-compute --program: the traces whose wildcard matches the run's MPI_ANY_SOURCE
   /// receives and probes took (empty: the token's own order).
   std::string WildcardsFrom;
-  /// probe-compute --repeat N: the timing runs taken (1: one), and which of them (from 1; 0
-  /// with one run) the file's records are: the least disturbed, its compute summed over the
-  /// ranks the least.
+  /// probe-compute --repeat N: the timing runs taken (1: one); each record the median of them.
   int Repeats = 1;
-  int RepeatChosen = 0;
 };
 
 struct MachineFile {
@@ -113,12 +111,13 @@ bool loadMachineFile(const std::string &Path, MachineFile &Out, DiagnosticSink &
                      const std::vector<int> *Only = nullptr);
 
 /// One file from timing runs of the same program, input and rank count (probe-compute
-/// --repeat): the run whose compute summed over the ranks is least, whole (another process
-/// preempting a rank only lengthens what it measures; taking each segment's least instead mixes
-/// runs and is biased short), every run's mean of a segment in its RepeatSeconds, a segment or
-/// block the chosen run lacks from the first run that made it. The provenance is the first
-/// run's with Repeats and RepeatChosen set. False, with Why, unless every run measured the same
-/// ranks.
+/// --repeat): per rank and segment (block) the median of the runs' means, the spread and series
+/// of the run nearest it scaled to it, every run's mean of a segment in its RepeatSeconds. (The
+/// least of each segment is biased short wherever segments' times move from run to run for
+/// reasons other than preemption; the least disturbed run whole keeps, once the ranks are many,
+/// every rank that some preemption hit in it: docs/probes.md, "Combining the runs".) The
+/// provenance and partition are the first run's, with Repeats set. False, with Why, unless
+/// every run measured the same ranks.
 bool combineRepeatedRuns(const std::vector<MachineFile> &Runs, MachineFile &Out, std::string &Why);
 
 /// Parses the readable block id `0aa758c0:11` by the ground floor's one rule (mpiete/BlockId.h:
