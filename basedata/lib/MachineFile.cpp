@@ -279,13 +279,6 @@ bool readBlock(YamlParser &P, const YAML::Node &B, MachineBlock &MB) {
          readTimes(P, B, MB.MeanSeconds, MB.StddevSeconds, MB.MinSeconds, MB.MaxSeconds);
 }
 
-/// The median of V (the mean of the two middle values when their count is even).
-double medianOf(std::vector<double> V) {
-  std::sort(V.begin(), V.end());
-  const size_t H = V.size() / 2;
-  return V.empty() ? 0.0 : V.size() % 2 ? V[H] : (V[H - 1] + V[H]) / 2;
-}
-
 /// A segment's repeat_means: one mean per timing run that made it (at most Repeats of them,
 /// two or more), the record's mean their median.
 bool readRepeatMeans(YamlParser &P, const YAML::Node &G, int Repeats, MachineSegment &MS) {
@@ -438,6 +431,12 @@ bool loadMachineFile(const std::string &Path, MachineFile &Out, DiagnosticSink &
          parseMachineFile(Path, Text, Out, Diags, Only);
 }
 
+double medianOf(std::vector<double> V) {
+  std::sort(V.begin(), V.end());
+  const size_t H = V.size() / 2;
+  return V.empty() ? 0.0 : V.size() % 2 ? V[H] : (V[H - 1] + V[H]) / 2;
+}
+
 /// The median record of one segment (block) over the runs that made it: the run nearest the
 /// median, its times scaled to it.
 template <typename Record> Record medianRecord(const std::vector<const Record *> &Runs) {
@@ -483,6 +482,8 @@ bool combineRepeatedRuns(const std::vector<MachineFile> &Runs, MachineFile &Out,
   }
   Out = Runs.front();
   Out.Provenance.Repeats = int(Runs.size());
+  for (const MachineFile &Run : Runs)
+    Out.TimerOverheadSeconds = std::max(Out.TimerOverheadSeconds, Run.TimerOverheadSeconds);
   if (Runs.size() == 1)
     return true;
   for (size_t I = 0; I < Out.Ranks.size(); ++I) {
@@ -492,7 +493,6 @@ bool combineRepeatedRuns(const std::vector<MachineFile> &Runs, MachineFile &Out,
     std::vector<uint64_t> BlockOrder;
     std::map<uint64_t, std::vector<const MachineBlock *>> Blocks;
     for (const MachineFile &Run : Runs) {
-      Out.TimerOverheadSeconds = std::max(Out.TimerOverheadSeconds, Run.TimerOverheadSeconds);
       const MachineRank &From = Run.Ranks[I];
       Out.Ranks[I].TimerOverheadSeconds =
           std::max(Out.Ranks[I].TimerOverheadSeconds, From.TimerOverheadSeconds);

@@ -110,7 +110,7 @@ def main():
     if any(float(row[-1]) <= 0 for row in tasks["measured"]):  # yaml reads 3e-06 as text
         fail("a measured task took no time")
 
-    # Two timing runs (--repeat 2): the same tasks, each the lesser of its two times.
+    # Two timing runs (--repeat 2): the same tasks, each the median (mean) of its two times.
     run([mpiete, "probe-compute", "-o", "machine-r2.yaml", "--repeat", "2", "--tasks-subset",
          str(stride), "--tasks-grid", os.path.join("traces", "tasks.yaml"), "-np", "4",
          os.path.join(cc, app + ".timing")] + args, work, env, "probe-compute --repeat 2")

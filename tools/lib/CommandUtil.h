@@ -75,6 +75,11 @@ struct LoadedBaseData {
   std::unique_ptr<estimator::ClusterNetworkModel> Net;
   ClusterSpec Spec;              ///< the cluster file's contents, when one was given
   MachineProvenance MachineProv; ///< the machine file's provenance
+  /// A machine file of repeated timing runs (probe-compute --repeat): per run, its compute
+  /// summed over the ranks (each segment's mean times its executions; a segment only one run
+  /// made counts its record in every run); empty otherwise. ComputeSeconds: the records' sum.
+  std::vector<double> RunComputeSeconds;
+  double ComputeSeconds = 0;
 };
 /// Opens ProgramDir's traces, reads the machine and network files (and the cluster file when
 /// Cluster is not empty) and checks that traces and machine data come from one build. False

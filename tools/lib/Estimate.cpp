@@ -1,7 +1,6 @@
 // `mpiete estimate`: reads the three base data, replays the traces and writes the prediction.
 #include "CommandUtil.h"
 
-#include "mpiete/basedata/MachineFile.h"
 #include "mpiete/basedata/ProbeRun.h"
 #include "mpiete/estimator/BaseData.h"
 #include "mpiete/estimator/Cluster.h"
@@ -86,40 +85,6 @@ bool parseProbeSeconds(const std::string &Text, PredictionCost &Cost) {
   return true;
 }
 
-} // namespace
-
-namespace {
-
-/// probe-compute --repeat: what each timing run measured of the compute the replay charges
-/// (every segment's mean times its executions, summed over the ranks), and what the replay
-/// takes (each segment's median).
-struct TimingRuns {
-  std::vector<double> ComputeSeconds; ///< per run
-  double MedianSeconds = 0;
-};
-
-std::optional<TimingRuns> timingRunsOf(const std::string &Path, const MachineProvenance &Prov) {
-  if (Prov.Repeats < 2)
-    return std::nullopt;
-  MachineFile M;
-  std::ostringstream Ignored; // read once already: an error there was reported
-  DiagnosticSink Quiet(Ignored);
-  if (!loadMachineFile(Path, M, Quiet) || M.Partition != MachinePartition::Segments)
-    return std::nullopt;
-  TimingRuns Runs;
-  Runs.ComputeSeconds.assign(size_t(Prov.Repeats), 0.0);
-  for (const MachineRank &R : M.Ranks)
-    for (const MachineSegment &G : R.Segments) {
-      const double N = double(G.Executions);
-      Runs.MedianSeconds += G.MeanSeconds * N;
-      // A segment only one run made: its time in every run.
-      for (size_t K = 0; K < Runs.ComputeSeconds.size(); ++K)
-        Runs.ComputeSeconds[K] +=
-            (K < G.RepeatSeconds.size() ? G.RepeatSeconds[K] : G.MeanSeconds) * N;
-    }
-  return Runs;
-}
-
 std::string secondsList(const std::vector<double> &Seconds, const char *Sep, int Digits = 6) {
   std::string Out;
   char Buf[32];
@@ -130,27 +95,25 @@ std::string secondsList(const std::vector<double> &Seconds, const char *Sep, int
   return Out;
 }
 
-void writeTimingRunsText(std::ostream &OS, const TimingRuns &R) {
-  char Median[32];
-  std::snprintf(Median, sizeof Median, "%.4g", R.MedianSeconds);
-  OS << "timing runs: " << R.ComputeSeconds.size()
+/// probe-compute --repeat: what each timing run measured of the compute the replay charges,
+/// beside what the replay takes (each segment's median; LoadedBaseData::RunComputeSeconds).
+void writeTimingRunsText(std::ostream &OS, const LoadedBaseData &R) {
+  OS << "timing runs: " << R.RunComputeSeconds.size()
      << " (probe-compute --repeat), their compute summed over the ranks "
-     << secondsList(R.ComputeSeconds, ", ", 4) << " s; the replay takes each segment's median ("
-     << Median << " s)\n";
+     << secondsList(R.RunComputeSeconds, ", ", 4) << " s; the replay takes each segment's median ("
+     << secondsList({R.ComputeSeconds}, "", 4) << " s)\n";
 }
 
-void writeTimingRunsYaml(std::ostream &OS, const TimingRuns &R) {
-  char Median[32];
-  std::snprintf(Median, sizeof Median, "%.6g", R.MedianSeconds);
-  OS << "timing_runs:\n  count: " << R.ComputeSeconds.size() << "\n  compute_seconds: ["
-     << secondsList(R.ComputeSeconds, ", ") << "]\n  median_compute_seconds: " << Median << "\n";
+void writeTimingRunsYaml(std::ostream &OS, const LoadedBaseData &R) {
+  OS << "timing_runs:\n  count: " << R.RunComputeSeconds.size() << "\n  compute_seconds: ["
+     << secondsList(R.RunComputeSeconds, ", ")
+     << "]\n  median_compute_seconds: " << secondsList({R.ComputeSeconds}, "") << "\n";
 }
 
-void writeTimingRunsJson(std::ostream &OS, const TimingRuns &R) {
-  char Median[32];
-  std::snprintf(Median, sizeof Median, "%.6g", R.MedianSeconds);
-  OS << "  \"timing_runs\": {\"count\": " << R.ComputeSeconds.size() << ", \"compute_seconds\": ["
-     << secondsList(R.ComputeSeconds, ", ") << "], \"median_compute_seconds\": " << Median << "}\n";
+void writeTimingRunsJson(std::ostream &OS, const LoadedBaseData &R) {
+  OS << "  \"timing_runs\": {\"count\": " << R.RunComputeSeconds.size()
+     << ", \"compute_seconds\": [" << secondsList(R.RunComputeSeconds, ", ")
+     << "], \"median_compute_seconds\": " << secondsList({R.ComputeSeconds}, "") << "}\n";
 }
 
 } // namespace
@@ -560,13 +523,13 @@ int runEstimate(const CommandArgs &Args) {
   std::ostream *OS = openOutput(Opt.count("-o") ? &Opt["-o"] : nullptr, OutFile, "output", Diags);
   if (!OS)
     return 1;
-  const std::optional<TimingRuns> Runs = timingRunsOf(Opt["--machine"], Data.MachineProv);
+  const bool Runs = !Data.RunComputeSeconds.empty();
   if (Farm || Runs) {
     RO.ExtraYaml = [&](std::ostream &Out) {
       if (Farm)
         farm::writeFarmYaml(Out, *Farm);
       if (Runs)
-        writeTimingRunsYaml(Out, *Runs);
+        writeTimingRunsYaml(Out, Data);
     };
     RO.ExtraJson = [&](std::ostream &Out) {
       if (Farm)
@@ -574,7 +537,7 @@ int runEstimate(const CommandArgs &Args) {
       if (Farm && Runs)
         Out << ",\n";
       if (Runs)
-        writeTimingRunsJson(Out, *Runs);
+        writeTimingRunsJson(Out, Data);
     };
   }
   if (Format == "yaml") {
@@ -589,7 +552,7 @@ int runEstimate(const CommandArgs &Args) {
   if (Format == "text") {
     *OS << CostLine;
     if (Runs)
-      writeTimingRunsText(*OS, *Runs);
+      writeTimingRunsText(*OS, Data);
   }
   return 0;
 }

@@ -46,7 +46,7 @@ struct Options {
   long long TaskStride = 1, TaskEvery = 1;
   int Cap = 0;    // 0: every iteration timed; seed 004 section 3.1.1 caps loops at two
   int Sample = 0; // 0: loops of pure computation run whole
-  int Repeat = 1; // timing runs, each segment the least of them
+  int Repeat = 1; // timing runs, each segment the median of them
   bool Full = false;
   bool Keep = false;
   bool TasksEven = false;
@@ -121,6 +121,14 @@ void declare(CommandLine &C, Options &O) {
       ->type_name("N")
       ->check(CLI::Range(1, 1000));
   A.add_flag("--keep", O.Keep, "keep the per-rank timing files (their directory is printed)");
+}
+
+/// Every rank of a timing run into F (seconds per execution), F's timer overhead the largest.
+void addRanks(MachineFile &F, const std::vector<RankTiming> &Ranks) {
+  for (const RankTiming &R : Ranks) {
+    F.TimerOverheadSeconds = std::max(F.TimerOverheadSeconds, R.OverheadNs * 1e-9);
+    F.Ranks.push_back(machineRankOf(R));
+  }
 }
 
 /// The loops the ranks left early (`# capped-loop LOOP N` in rank<N>.timing), each once with
@@ -713,20 +721,20 @@ int runProbeCompute(const CommandArgs &Args) {
   bool RanksRead = false;
   std::vector<std::string> CappedLoops;
   SampledLoops Sampling;
+  // The run once more from an empty OutDir (the wildcard list stays), with the environment
+  // variables Names set to Value (none: as it was).
+  auto runAgain = [&](std::initializer_list<std::string_view> Names, const char *Value) {
+    for (const auto &E : fs::directory_iterator(OutDir))
+      if (E.path() != WildFile)
+        fs::remove(E.path());
+    for (auto &[Name, V] : Launch.Env)
+      if (std::find(Names.begin(), Names.end(), Name) != Names.end())
+        V = Value;
+    return runLaunch(Launch);
+  };
   {
     const ProgressTicker Tick("mpiete probe-compute: timing " + std::to_string(Launch.Np) +
                               " ranks");
-    // The run once more from an empty OutDir (the wildcard list stays), with the environment
-    // variables Names set to Value.
-    auto runAgain = [&](std::initializer_list<std::string_view> Names, const char *Value) {
-      for (const auto &E : fs::directory_iterator(OutDir))
-        if (E.path() != WildFile)
-          fs::remove(E.path());
-      for (auto &[Name, V] : Launch.Env)
-        if (std::find(Names.begin(), Names.end(), Name) != Names.end())
-          V = Value;
-      return runLaunch(Launch);
-    };
     Rc = runLaunch(Launch);
     if (Rc != 0 && Forced) {
       // The run did not follow the trace (another program or input, a skipped loop that
@@ -855,10 +863,7 @@ int runProbeCompute(const CommandArgs &Args) {
   for (int K = 2; K <= O.Repeat; ++K) {
     const ProgressTicker Tick("mpiete probe-compute: timing run " + std::to_string(K) + " of " +
                               std::to_string(O.Repeat));
-    for (const auto &E : fs::directory_iterator(OutDir))
-      if (E.path() != WildFile)
-        fs::remove(E.path());
-    Rc = runLaunch(Launch);
+    Rc = runAgain({}, "");
     if (Rc != 0 && (Capped || Sampled) && everyRankFinalized(OutDir, Launch.Np))
       Rc = 0; // the program's own check of skipped results, as in the first run
     std::vector<RankTiming> &Again = MoreRuns.emplace_back(size_t(Launch.Np));
@@ -923,19 +928,13 @@ int runProbeCompute(const CommandArgs &Args) {
   Machine.Partition = !Ranks.empty() && Ranks.front().Partition == "segments"
                           ? MachinePartition::Segments
                           : MachinePartition::Blocks;
-  for (const RankTiming &R : Ranks) {
-    Machine.TimerOverheadSeconds = std::max(Machine.TimerOverheadSeconds, R.OverheadNs * 1e-9);
-    Machine.Ranks.push_back(machineRankOf(R));
-  }
+  addRanks(Machine, Ranks);
   if (!MoreRuns.empty()) {
     std::vector<MachineFile> Runs{Machine};
     for (const std::vector<RankTiming> &Run : MoreRuns) {
       MachineFile &F = Runs.emplace_back();
       F.Partition = Machine.Partition;
-      for (const RankTiming &R : Run) {
-        F.TimerOverheadSeconds = std::max(F.TimerOverheadSeconds, R.OverheadNs * 1e-9);
-        F.Ranks.push_back(machineRankOf(R));
-      }
+      addRanks(F, Run);
     }
     if (std::string Why; !combineRepeatedRuns(Runs, Machine, Why)) {
       Diags.error(DiagLoc{Program}, "--repeat: " + Why, "probe");
@@ -950,9 +949,7 @@ int runProbeCompute(const CommandArgs &Args) {
       std::vector<double> V;
       for (const TaskCosts *T : Same)
         V.push_back(T->MeasuredSeconds[I]);
-      std::sort(V.begin(), V.end());
-      const size_t H = V.size() / 2;
-      Tasks.MeasuredSeconds[I] = V.size() % 2 ? V[H] : (V[H - 1] + V[H]) / 2;
+      Tasks.MeasuredSeconds[I] = medianOf(std::move(V));
     }
   }
   writeMachineFile(Out, Machine);

@@ -110,6 +110,9 @@ bool parseMachineFile(const std::string &Name, const std::string &Text, MachineF
 bool loadMachineFile(const std::string &Path, MachineFile &Out, DiagnosticSink &Diags,
                      const std::vector<int> *Only = nullptr);
 
+/// The median of V (the mean of the two middle values when their count is even; 0 if empty).
+double medianOf(std::vector<double> V);
+
 /// One file from timing runs of the same program, input and rank count (probe-compute
 /// --repeat): per rank and segment (block) the median of the runs' means, the spread and series
 /// of the run nearest it scaled to it, every run's mean of a segment in its RepeatSeconds. (The
