@@ -322,3 +322,45 @@ TEST(ModelFileTest, GridDivisorTermsRoundTrip) {
 }
 
 } // namespace
+
+// The band weights each segment's error by its compute at the target and scales it by the
+// doublings past the largest base run; a noisy print that holds the largest error but little
+// compute moves it little.
+TEST(ModelFileTest, ErrorBandWeightsSegmentsByTheirCompute) {
+  ScalingModelFile F;
+  F.Runs = {{2, 100, "t2", "m2.yaml", {}}, {16, 100, "t16", "m16.yaml", {}}};
+  SegmentModel Sweep, Print, PrintFirst;
+  Sweep.From = SiteA;
+  Sweep.To = SiteB;
+  Sweep.Where = "sweep";
+  Sweep.M.CvError = 0.05;
+  Sweep.M.ExtrapolationError = 0.10; // the larger of the two
+  Sweep.HeldOutError = 0.5;          // the selection's on fewer points: not in the band
+  Print.From = SiteB;
+  Print.To = SiteA;
+  Print.Where = "print";
+  Print.M.CvError = 0.9;
+  Print.M.ExtrapolationError = -1; // one rank count
+  PrintFirst = Print;
+  PrintFirst.Ranks = RankPosition::First;
+  PrintFirst.M.CvError = 0.2;
+  F.Segments = {Sweep, Print, PrintFirst};
+  using mpiete::estimator::SegmentResult;
+  const std::vector<SegmentResult> Replayed = {{SiteA, SiteB, 900, 10, 0, 0},
+                                               {SiteB, SiteA, 100, 1, 0, 0}};
+  // Within the runs' range: 0.9 * 0.10 + 0.1 * 0.9 (the larger of the print's positions).
+  ScalingModelFile::Band B = F.errorBand(Replayed, 8, 100);
+  EXPECT_NEAR(B.Weighted, 0.18, 1e-12);
+  EXPECT_EQ(B.Doublings, 1);
+  EXPECT_NEAR(B.Relative, 0.18, 1e-12);
+  EXPECT_EQ(B.Largest, 0.9);
+  EXPECT_EQ(B.LargestWhere, "print");
+  EXPECT_NEAR(B.LargestShare, 0.1, 1e-12);
+  // 64 ranks: two doublings past 16; and twice the size as well: three.
+  EXPECT_NEAR(F.errorBand(Replayed, 64, 100).Relative, 0.36, 1e-12);
+  EXPECT_NEAR(F.errorBand(Replayed, 64, 200).Relative, 0.54, 1e-12);
+  // A segment no model names takes the largest error.
+  const std::vector<SegmentResult> Unknown = {{SiteA, SiteB, 500, 1, 0, 0},
+                                              {SiteA, SiteA, 500, 1, 0, 0}};
+  EXPECT_NEAR(F.errorBand(Unknown, 16, 100).Weighted, 0.5 * 0.10 + 0.5 * 0.9, 1e-12);
+}

@@ -44,6 +44,7 @@ Exits 1 on any failure.
 """
 
 import argparse
+import math
 import os
 import re
 import shutil
@@ -234,6 +235,15 @@ def main():
         print(f"[estimate] {name} at 64: {est.get('predicted_seconds')} s")
         if not est.get("predicted_seconds", 0) > 0:
             fails.append(f"estimate: {name}: no positive prediction at 64:\n{out}")
+        # The band: the segments' errors weighted by their compute, so at most the largest
+        # segment error, times the doublings past the largest base run (the sizes are within
+        # the base runs' here).
+        doublings = max(1.0, math.log2(64 / max(counts)))
+        band, largest = est.get("error_band"), est.get("largest_segment_error")
+        if band is None or largest is None or "error_band_basis" not in est or \
+                not 0 <= band <= largest * doublings * (1 + 1e-9):
+            fails.append(f"estimate: {name}: an error band outside [0, {doublings} x the "
+                         f"largest segment error]:\n{out}")
         if re.search(r"warning: .*a whole number in every base run", err):
             fails.append(f"estimate: {name}: a count that does not divide at 64 ranks and the "
                          f"base size:\n{err}")

@@ -186,7 +186,8 @@ def estimate_from_probes(build, env, work, exe, np_, tag, args, ranks_per_node=1
     steps = [] if os.path.isdir(program) else [
         ([mpiete, "probe-program", "-o", program, "-np", str(np_), "--oversubscribe",
           exe + ".trace"] + args, "probe-program")]
-    # At 2 ranks, one token: two timing runs (--repeat 2), each segment the lesser.
+    # At 2 ranks, one token: two timing runs (--repeat 2), each segment their median (of two,
+    # their mean).
     repeat = 2 if np_ == 2 and ranks_per_node == 1 else 1
     steps.append(([mpiete, "probe-compute", "-o", machine, "-np", str(np_), "--ranks-per-node",
                    str(ranks_per_node), "--repeat", str(repeat), "--oversubscribe",

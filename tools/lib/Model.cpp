@@ -755,7 +755,8 @@ int runScaledEstimate(const std::string &ModelPath, int Ranks, double Size,
     Diags.error({Err.File.empty() ? "mpiete estimate" : Err.File, 0, 0}, Err.Message, "estimate");
   if (!Res.Ok)
     return 1;
-  double Band = File.errorBand();
+  const ScalingModelFile::Band Fits = File.errorBand(Res.Segments, Ranks, Size);
+  double Band = Fits.Relative;
   // A working set beyond a cache no run reached: the step's height (seed 001: up to about 2x
   // per operation) is unknown, so the band is widened by half the prediction per such step
   // rather than the divided work silently extended.
@@ -793,6 +794,17 @@ int runScaledEstimate(const std::string &ModelPath, int Ranks, double Size,
   val("error_band", num(Band));
   val("predicted_range_seconds",
       "[" + num(T * std::max(0.0, 1 - Band)) + ", " + num(T * (1 + Band)) + "]");
+  str("error_band_basis",
+      "the segments' leave-one-out and extrapolation errors weighted by their compute here (" +
+          number(Fits.Weighted) + ")" +
+          (Fits.Doublings > 1
+               ? ", times " + number(Fits.Doublings) + " doublings past the largest base run"
+               : std::string()) +
+          (Unmeasured.empty() ? "" : ", + 0.5 per unmeasured cache step"));
+  val("largest_segment_error", num(Fits.Largest));
+  if (!Fits.LargestWhere.empty())
+    str("largest_segment_error_at",
+        Fits.LargestWhere + " (" + number(100 * Fits.LargestShare) + "% of the predicted compute)");
   val("events", std::to_string(Res.Events));
   val("messages", std::to_string(Res.Messages));
   if (!Profiles.empty())

@@ -5,6 +5,7 @@
 #define MPIETE_SCALING_MODELFILE_H
 
 #include "mpiete/basedata/MachineFile.h"
+#include "mpiete/estimator/Engine.h"
 #include "mpiete/estimator/Models.h"
 #include "mpiete/scaling/CommStructure.h"
 #include "mpiete/scaling/NormalForm.h"
@@ -65,9 +66,25 @@ struct ScalingModelFile {
   /// The caches that no run's working set lies beyond, seen from (P, W): a prediction there
   /// crosses a cache step whose height was never measured.
   std::vector<double> unmeasuredCacheSteps(double P, double W) const;
-  /// The error band of a prediction: the largest leave-one-out error of the segments' models,
-  /// weighted by nothing (a conservative band).
-  double errorBand() const;
+  /// The error band of a prediction at (P, W), from the compute each segment takes there
+  /// (Segments: the replay's, summed over the ranks).
+  struct Band {
+    double Relative = 0;  ///< the band, +- this share of the prediction
+    double Weighted = 0;  ///< the segments' errors weighted by their compute at (P, W)
+    double Doublings = 1; ///< how far past the largest base run, the factor applied
+    /// The largest error of any segment's model (the band until session 30: weighted by
+    /// nothing, a print of microseconds could hold it), where, and its share of the compute.
+    double Largest = 0;
+    std::string LargestWhere;
+    double LargestShare = 0;
+  };
+  /// Each segment's error (the larger of its models' leave-one-out error and extrapolation
+  /// error, over the rank positions it has), weighted by its share of the compute at (P, W),
+  /// times the doublings of p and W past the largest base run (at least 1): the extrapolation
+  /// error is one doubling's (the model's terms fitted without the largest count, at it), and
+  /// a missed or wrong term's error grows about linearly with log2 of the distance (a stated
+  /// convention; bench/scale measures how often the direct prediction falls inside it).
+  Band errorBand(const std::vector<estimator::SegmentResult> &Segments, double P, double W) const;
 };
 
 void writeScalingModel(std::ostream &OS, const ScalingModelFile &File);
