@@ -289,7 +289,8 @@ TEST(NormalFormTest, GrowthOnlyWhereTheDataGrow) {
   // the repeats' spread hi / lo - 1 beside them). f77-bintree: 3.65 ms, 0.44 and 0.12 at 4
   // ranks, then 0.13 at 8 and 3.4 at 16 (a factor 25, below the 4 ranks' 31); treesum: 29 to
   // 326 us at 4 ranks, 36 at 8 and 354 at 16. Growth took p^3 log2(p)^2: 0.33 s and 36 ms at
-  // 64 ranks against 0.2 ms and 73 us measured. The same rise with every spread below it grows.
+  // 64 ranks against 0.2 ms and 73 us measured. The same top after values that only fall, with
+  // every spread below the rise, grows.
   std::vector<Point> BinTree = {
       {2, 1, 189e-6, 0.13}, {4, 1, 441e-6, 30.2}, {8, 1, 134e-6, 0.39}, {16, 1, 3359e-6, 16.0}};
   std::vector<Point> TreeSum = {
