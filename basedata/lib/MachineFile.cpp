@@ -487,6 +487,7 @@ bool combineRepeatedRuns(const std::vector<MachineFile> &Runs, MachineFile &Out,
   if (Runs.size() == 1)
     return true;
   for (size_t I = 0; I < Out.Ranks.size(); ++I) {
+    MachineRank &To = Out.Ranks[I];
     // Per segment, in the order the runs first made them, every run's record.
     std::vector<std::pair<uint64_t, uint64_t>> Order;
     std::map<std::pair<uint64_t, uint64_t>, std::vector<const MachineSegment *>> Segments;
@@ -494,8 +495,7 @@ bool combineRepeatedRuns(const std::vector<MachineFile> &Runs, MachineFile &Out,
     std::map<uint64_t, std::vector<const MachineBlock *>> Blocks;
     for (const MachineFile &Run : Runs) {
       const MachineRank &From = Run.Ranks[I];
-      Out.Ranks[I].TimerOverheadSeconds =
-          std::max(Out.Ranks[I].TimerOverheadSeconds, From.TimerOverheadSeconds);
+      To.TimerOverheadSeconds = std::max(To.TimerOverheadSeconds, From.TimerOverheadSeconds);
       for (const MachineSegment &G : From.Segments) {
         auto &List = Segments[{G.From, G.To}];
         if (List.empty())
@@ -509,7 +509,6 @@ bool combineRepeatedRuns(const std::vector<MachineFile> &Runs, MachineFile &Out,
         List.push_back(&B);
       }
     }
-    MachineRank &To = Out.Ranks[I];
     To.Segments.clear();
     for (const auto &Key : Order) {
       const std::vector<const MachineSegment *> &List = Segments[Key];
@@ -525,6 +524,22 @@ bool combineRepeatedRuns(const std::vector<MachineFile> &Runs, MachineFile &Out,
       To.Blocks.push_back(medianRecord(Blocks[Id]));
   }
   return true;
+}
+
+std::vector<double> repeatedRunsCompute(const MachineFile &File, double &Records) {
+  Records = 0;
+  std::vector<double> Runs;
+  if (File.Provenance.Repeats < 2 || File.Partition != MachinePartition::Segments)
+    return Runs;
+  Runs.assign(size_t(File.Provenance.Repeats), 0.0);
+  for (const MachineRank &R : File.Ranks)
+    for (const MachineSegment &G : R.Segments) {
+      const double N = double(G.Executions);
+      Records += G.MeanSeconds * N;
+      for (size_t K = 0; K < Runs.size(); ++K)
+        Runs[K] += (K < G.RepeatSeconds.size() ? G.RepeatSeconds[K] : G.MeanSeconds) * N;
+    }
+  return Runs;
 }
 
 bool parseBlockId(const std::string &Text, uint64_t &Out) {

@@ -37,10 +37,11 @@ ScalingModelFile::errorBand(const std::vector<estimator::SegmentResult> &Replaye
   std::pair<estimator::BlockId, estimator::BlockId> LargestKey{0, 0};
   std::map<std::pair<estimator::BlockId, estimator::BlockId>, double> ErrorOf;
   for (const SegmentModel &S : Segments) {
+    const double Error = segmentError(S);
     double &E = ErrorOf[{S.From, S.To}];
-    E = std::max(E, segmentError(S));
-    if (segmentError(S) > B.Largest) {
-      B.Largest = segmentError(S);
+    E = std::max(E, Error);
+    if (Error > B.Largest) {
+      B.Largest = Error;
       B.LargestWhere = S.Where;
       LargestKey = {S.From, S.To};
     }

@@ -126,10 +126,9 @@ bool growsWithRanks(const std::vector<Point> &Data) {
     Means.push_back({A.Sum / A.N, A.Noise});
     MostNoise = std::max(MostNoise, A.Noise);
   }
-  // +1 rises, -1 falls, 0 within the noise (the two points', or Noise where given): Means[K-1]
-  // to Means[K].
-  auto Step = [&](size_t K, double Noise = -1) {
-    const double Tol = 1 + (Noise >= 0 ? Noise : std::max(Means[K - 1].second, Means[K].second));
+  // +1 rises, -1 falls, 0 within the relative Noise: Means[K-1] to Means[K].
+  auto Step = [&](size_t K, double Noise) {
+    const double Tol = 1 + Noise;
     return Means[K].first > Tol * Means[K - 1].first   ? 1
            : Means[K - 1].first > Tol * Means[K].first ? -1
                                                        : 0;
@@ -138,7 +137,7 @@ bool growsWithRanks(const std::vector<Point> &Data) {
     return false;
   bool Rose = false;
   for (size_t K = 1; K + 1 < Means.size(); ++K) {
-    const int S = Step(K);
+    const int S = Step(K, std::max(Means[K - 1].second, Means[K].second));
     if (S < 0 && Rose)
       return false;
     Rose |= S > 0;

@@ -128,9 +128,7 @@ TEST(ComputeFitTest, RepeatedRunsInOneFileGiveTheirNoise) {
         Rep.push_back({R, SiteA, SiteB, Y[K], 800});
       }
     }
-    std::vector<double> Sorted = Y;
-    std::sort(Sorted.begin(), Sorted.end());
-    const double Median = Sorted[1];
+    const double Median = mpiete::medianOf(Y);
     for (int R = 0; R < P; ++R)
       Run.Times.push_back({R, SiteA, SiteB, Median, 800});
     Apart.push_back(std::move(Run));

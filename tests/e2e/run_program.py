@@ -43,6 +43,7 @@ import hashlib
 import os
 import re
 import shutil
+import statistics
 import sys
 
 from e2e_util import launch, native_compiler, run_group
@@ -163,8 +164,7 @@ def check_repeats(machine, text, repeat):
     if not means and segments:
         raise Failure(f"{machine}: no segment holds repeat_means")
     for mean, runs in means:
-        v = sorted(float(x) for x in runs.split(","))
-        med = v[len(v) // 2] if len(v) % 2 else (v[len(v) // 2 - 1] + v[len(v) // 2]) / 2
+        med = statistics.median(float(x) for x in runs.split(","))
         if abs(float(mean) - med) > 1e-5 * med + 1e-12:
             raise Failure(f"{machine}: mean_seconds {mean} is not the median of [{runs}]")
     print(f"[repeat] {len(means)} of {segments} segments the median of {repeat} timing runs")

@@ -213,17 +213,7 @@ bool loadBaseData(const std::string &ProgramDir, const std::string &Machine,
       return false;
     MachineProv = File.Provenance;
     addMachineFile(File, Compute);
-    if (File.Provenance.Repeats > 1 && File.Partition == MachinePartition::Segments) {
-      Out.RunComputeSeconds.assign(size_t(File.Provenance.Repeats), 0.0);
-      for (const MachineRank &R : File.Ranks)
-        for (const MachineSegment &G : R.Segments) {
-          const double N = double(G.Executions);
-          Out.ComputeSeconds += G.MeanSeconds * N;
-          for (size_t K = 0; K < Out.RunComputeSeconds.size(); ++K)
-            Out.RunComputeSeconds[K] +=
-                (K < G.RepeatSeconds.size() ? G.RepeatSeconds[K] : G.MeanSeconds) * N;
-        }
-    }
+    Out.RunComputeSeconds = repeatedRunsCompute(File, Out.ComputeSeconds);
   }
   // Base data of two different builds of the program cannot be combined: block ids would
   // silently mean other code.

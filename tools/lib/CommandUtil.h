@@ -76,8 +76,7 @@ struct LoadedBaseData {
   ClusterSpec Spec;              ///< the cluster file's contents, when one was given
   MachineProvenance MachineProv; ///< the machine file's provenance
   /// A machine file of repeated timing runs (probe-compute --repeat): per run, its compute
-  /// summed over the ranks (each segment's mean times its executions; a segment only one run
-  /// made counts its record in every run); empty otherwise. ComputeSeconds: the records' sum.
+  /// summed over the ranks, and the records' sum (basedata's repeatedRunsCompute).
   std::vector<double> RunComputeSeconds;
   double ComputeSeconds = 0;
 };

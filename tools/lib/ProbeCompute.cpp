@@ -943,14 +943,15 @@ int runProbeCompute(const CommandArgs &Args) {
     // A farm's task costs: each task's median over the runs that measured the same tasks.
     std::vector<const TaskCosts *> Same{&Tasks};
     for (const auto &[T, Any] : MoreTasks)
-      if (Any && T.MeasuredParams == Tasks.MeasuredParams)
+      if (AnyTasks && Any && T.MeasuredParams == Tasks.MeasuredParams)
         Same.push_back(&T);
-    for (size_t I = 0; AnyTasks && Same.size() > 1 && I < Tasks.MeasuredSeconds.size(); ++I) {
-      std::vector<double> V;
-      for (const TaskCosts *T : Same)
-        V.push_back(T->MeasuredSeconds[I]);
-      Tasks.MeasuredSeconds[I] = medianOf(std::move(V));
-    }
+    if (Same.size() > 1)
+      for (size_t I = 0; I < Tasks.MeasuredSeconds.size(); ++I) {
+        std::vector<double> V;
+        for (const TaskCosts *T : Same)
+          V.push_back(T->MeasuredSeconds[I]);
+        Tasks.MeasuredSeconds[I] = medianOf(std::move(V));
+      }
   }
   writeMachineFile(Out, Machine);
   Out.close();

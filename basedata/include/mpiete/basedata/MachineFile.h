@@ -123,6 +123,12 @@ double medianOf(std::vector<double> V);
 /// every run measured the same ranks.
 bool combineRepeatedRuns(const std::vector<MachineFile> &Runs, MachineFile &Out, std::string &Why);
 
+/// A file of repeated timing runs (combineRepeatedRuns, segment partition): per run, its compute
+/// summed over the ranks (each segment's mean in that run times its executions; a segment only
+/// one run made counts its record in every run), and in Records the records' sum (what a replay
+/// charges). Empty for a single run or the block partition.
+std::vector<double> repeatedRunsCompute(const MachineFile &File, double &Records);
+
 /// Parses the readable block id `0aa758c0:11` by the ground floor's one rule (mpiete/BlockId.h:
 /// exactly 8 hex digits); false if malformed.
 bool parseBlockId(const std::string &Text, uint64_t &Out);
