@@ -114,6 +114,12 @@ void writeMachineFile(std::ostream &OS, const MachineFile &File) {
     E << YAML::Key << "wildcards_from" << YAML::Value << P.WildcardsFrom;
   if (P.Repeats > 1) // each record the median of these timing runs (repeat_means: each run's)
     E << YAML::Key << "repeats" << YAML::Value << P.Repeats;
+  if (!P.FirstRanks.empty()) {
+    E << YAML::Key << "first_ranks" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (int R : P.FirstRanks)
+      E << R;
+    E << YAML::EndSeq;
+  }
   E << YAML::EndMap;
   E << YAML::Key << "timer_overhead_seconds" << YAML::Value << File.TimerOverheadSeconds;
   E << YAML::Key << "ranks" << YAML::Value << YAML::BeginSeq;
@@ -230,6 +236,16 @@ bool readProvenance(YamlParser &P, const YAML::Node &Root, MachineProvenance &Ou
         List->push_back(C.Scalar());
       }
   }
+  YAML::Node First;
+  if (!P.list(Prov, "first_ranks", First, false))
+    return false;
+  if (First.IsSequence())
+    for (const YAML::Node &F : First) {
+      int64_t R = 0;
+      if (!P.integerValue(F, "first_ranks", R, 0, MaxRanks))
+        return false;
+      Out.FirstRanks.push_back(int(R));
+    }
   if (Args.IsSequence())
     for (const YAML::Node &A : Args) {
       if (!A.IsScalar())

@@ -378,14 +378,17 @@ TEST(MachineFileTest, RepeatedRunsKeepEachSegmentsMedian) {
   EXPECT_DOUBLE_EQ(C.Ranks[1].Segments[1].MeanSeconds, 5e-3);
   EXPECT_TRUE(C.Ranks[1].Segments[1].RepeatSeconds.empty());
 
+  C.Provenance.FirstRanks = {0, 1, 2}; // probe-compute --repeat's rotation
   std::ostringstream OS, Errors;
   writeMachineFile(OS, C);
   EXPECT_NE(OS.str().find("repeats: 3"), std::string::npos) << OS.str();
+  EXPECT_NE(OS.str().find("first_ranks: [0, 1, 2]"), std::string::npos) << OS.str();
   EXPECT_NE(OS.str().find("repeat_means: [0.003, 0.0025, 0.0028]"), std::string::npos) << OS.str();
   DiagnosticSink Diags(Errors);
   MachineFile Back;
   ASSERT_TRUE(parseMachineFile("machine.yaml", OS.str(), Back, Diags)) << Errors.str();
   EXPECT_EQ(Back.Provenance.Repeats, 3);
+  EXPECT_EQ(Back.Provenance.FirstRanks, (std::vector<int>{0, 1, 2}));
   EXPECT_EQ(Back.Ranks[0].Segments[1].RepeatSeconds, B.RepeatSeconds);
 
   std::string Bad = OS.str();
@@ -394,6 +397,10 @@ TEST(MachineFileTest, RepeatedRunsKeepEachSegmentsMedian) {
   EXPECT_NE(Errors.str().find("'mean_seconds' is not the median of 'repeat_means'"),
             std::string::npos)
       << Errors.str();
+  Bad = OS.str();
+  Bad.replace(Bad.find("[0, 1, 2]"), 9, "[0, -1, 2]");
+  EXPECT_FALSE(parseMachineFile("machine.yaml", Bad, Back, Diags));
+  EXPECT_NE(Errors.str().find("first_ranks"), std::string::npos) << Errors.str();
   Bad = OS.str();
   Bad.replace(Bad.find("repeats: 3"), 10, "repeats: 2");
   EXPECT_FALSE(parseMachineFile("machine.yaml", Bad, Back, Diags));

@@ -247,11 +247,15 @@ void Engine::Impl::runRank(uint32_t R) {
     } else if (S.Src->next(Ev)) {
       ++S.Record;
       ++Result.Events;
+      if (S.StartUpSegment != NoIndex) [[unlikely]]
+        endStartUp(R, Ev.Kind == EventKind::Init);
     } else {
       if (S.Src->failed()) {
         fail(R, "the trace ends on a read error");
         return;
       }
+      if (S.StartUpSegment != NoIndex)
+        endStartUp(R, false);
       S.State = Status::Done;
       closeRegion(S);
       return;
@@ -573,10 +577,25 @@ bool Engine::Impl::doSegment(uint32_t R, const Event &E) {
   TimeNs Ns = takeWholeNs((unsigned __int128)uint64_t(Ps) + S.CarryPs, S.CarryPs);
   if (Opt.Assume)
     Ns = Opt.Assume->compute(int(R), S.Index, E.From, E.Block, Ns);
+  if (E.From == mpiete::ProgramStart) [[unlikely]] {
+    // Held until the next event: a segment that ends at MPI_Init is not replayed
+    // (endStartUp).
+    S.StartUpSegment = GIdx;
+    S.StartUpOccurrence = K;
+    S.StartUpNs = Ns;
+    return true;
+  }
+  chargeSegment(R, GIdx, K, Ns);
+  return true;
+}
+
+void Engine::Impl::chargeSegment(uint32_t R, uint32_t Segment, uint64_t K, TimeNs Ns) {
+  RankState &S = Ranks[R];
+  const RankSegment &G = S.Segments[Segment];
   const TimeNs Begin = S.Now;
   S.Now += Ns;
   if (!S.InRegion)
-    return true;
+    return;
   SegmentResult &T = SegmentTotals[G.Total];
   ++T.Executions;
   T.Compute += Ns;
@@ -586,10 +605,23 @@ bool Engine::Impl::doSegment(uint32_t R, const Event &E) {
   }
   S.Cur.Compute += Ns;
   if (Opt.Timeline && Ns > 0 && Opt.Timeline->wantsEvents())
-    Opt.Timeline->span(int(R), SpanKind::Compute, E.Block, Begin, S.Now);
+    Opt.Timeline->span(int(R), SpanKind::Compute, G.To, Begin, S.Now);
   if (Opt.Observer && Ns > 0)
-    Opt.Observer->interval(int(R), S.Index, SpanKind::Compute, E.From, E.Block, Begin, S.Now);
-  return true;
+    Opt.Observer->interval(int(R), S.Index, SpanKind::Compute, G.From, G.To, Begin, S.Now);
+}
+
+void Engine::Impl::endStartUp(uint32_t R, bool AtInit) {
+  RankState &S = Ranks[R];
+  const uint32_t G = S.StartUpSegment;
+  S.StartUpSegment = NoIndex;
+  // The computation from the program's start to MPI_Init is not replayed: MPI_Init exchanges
+  // the processes' addresses (a fence in Open MPI and MPICH), so the ranks leave it together
+  // however late each reached it, and nothing before it is in any region. Replayed, a
+  // start-up slowed on one rank (64 processes launched on two processors) delayed every rank
+  // at the first collective (docs/estimator.md, "MPI_Init"). A first segment that ends at
+  // another call (a trace without MPI_Init) is charged as any other.
+  if (!AtInit)
+    chargeSegment(R, G, S.StartUpOccurrence, S.StartUpNs);
 }
 
 uint32_t Engine::Impl::newRequest(uint32_t R, const Event &E) {

@@ -267,6 +267,11 @@ private:
     uint32_t CurBlock = 0; ///< BlockTotals index of the event being replayed
     uint32_t WaitBlockIdx = 0;
     uint32_t LastSegment = NoIndex; ///< Segments index of the last segment replayed
+    /// The segment from the program's start, held until the next event says whether it ended
+    /// at MPI_Init (then it is dropped: docs/estimator.md, "MPI_Init"); its k and time.
+    uint32_t StartUpSegment = NoIndex;
+    uint64_t StartUpOccurrence = 0;
+    TimeNs StartUpNs = 0;
     Status State = Status::Ready;
     bool InRegion = false, RegionSeen = false, RegionClosed = false;
     bool EndPending = false; ///< segment mode: the end call ran; the region ends with it
@@ -304,6 +309,8 @@ private:
   bool dispatch(uint32_t R, const Event &E);
   bool doCompute(uint32_t R, const Event &E, uint64_t Trips);
   bool doSegment(uint32_t R, const Event &E);
+  void chargeSegment(uint32_t R, uint32_t Segment, uint64_t K, TimeNs Ns);
+  void endStartUp(uint32_t R, bool AtInit);
   RankSegment &rankSegment(uint32_t R, BlockId From, BlockId To);
   void openRegion(RankState &S);
   void finishRegions();

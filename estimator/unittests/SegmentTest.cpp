@@ -237,6 +237,32 @@ TEST(SegmentTest, TwoRanksExchangeBetweenSegments) {
   EXPECT_EQ(R.Messages, 2u);
 }
 
+TEST(SegmentTest, StartUpBeforeInitDelaysNoRank) {
+  // MPI_Init lines the ranks up: rank 1's slow start-up (5000 ns against rank 0's 1000) is
+  // not replayed, so its receive is posted 220 ns after Init, not 5220.
+  constexpr BlockId I = 5;
+  TableComputeModel C;
+  unsigned M0 = C.addMachine(), M1 = C.addMachine();
+  C.setSegment(M0, mean(mpiete::ProgramStart, I, 1000e-9));
+  C.setSegment(M0, mean(I, A, 100e-9));
+  C.setSegment(M1, mean(mpiete::ProgramStart, I, 5000e-9));
+  C.setSegment(M1, mean(I, F, 200e-9));
+  C.assignRank(0, M0);
+  C.assignRank(1, M1);
+  // rank 0: computes 0..100, sends 100 bytes (o_s -> 110), arriving at 100 + 1100 = 1200.
+  // rank 1: computes 0..200, posts its receive (o_r -> 220), completes it at 1200.
+  EstimateResult R =
+      run(C, {{Event::segment(mpiete::ProgramStart, I), Event::init(I), Event::segment(I, A),
+               Event::send(A, 1, 0, 100, 1), Event::completion(A + 1, {req(1)})},
+              {Event::segment(mpiete::ProgramStart, I), Event::init(I), Event::segment(I, F),
+               Event::recv(F, 0, 0, 100, 1), Event::completion(F + 1, {req(1, 0, 0)})}});
+  ASSERT_TRUE(R.Ok) << allErrors(R);
+  EXPECT_EQ(R.Predicted, 1200);
+  EXPECT_EQ(R.Ranks[0].Start, 0);
+  EXPECT_EQ(R.Ranks[1].Start, 0);
+  EXPECT_EQ(R.Ranks[1].Compute, 200);
+  EXPECT_EQ(R.Ranks[1].Wait, 1200 - 220);
+}
 TEST(SegmentTest, BaseDataOfTheOtherPartitionIsAnError) {
   // Segments only, a seed-mode trace (compute block records).
   TableComputeModel Segs;

@@ -185,7 +185,8 @@ void init(mpiete_site_t Block) {
   // The segment's name and the number of tokens (ranks per node): rank 0 decides; with the
   // processors (below), the last MPI traffic of the run.
   // Also (one token) whether each rank gets a processor of its own, and token 0's processor.
-  long long Agreed[4] = {0, 0, 0, -1};
+  // And the rank that starts with token 0.
+  long long Agreed[5] = {0, 0, 0, -1, 0};
   if (Me == 0) {
     timespec Ts;
     clock_gettime(CLOCK_REALTIME, &Ts);
@@ -197,10 +198,12 @@ void init(mpiete_site_t Block) {
       fatal("MPIETE_RANKS_PER_NODE=%lld: the ranks per node must be 1 to %d", Agreed[1], MaxTokens);
     Agreed[2] = Agreed[1] == 1 && pinPerRank() ? 1 : 0;
     Agreed[3] = firstCpu();
+    Agreed[4] = static_cast<long long>(envNumber("MPIETE_TOKEN_FIRST", 0) % uint64_t(N));
   }
-  PMPI_Bcast(Agreed, 4, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+  PMPI_Bcast(Agreed, 5, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
   const int K = static_cast<int>(Agreed[1]);
   M.OwnCpu = Agreed[2] != 0 && Agreed[3] >= 0;
+  M.First = static_cast<int>(Agreed[4]);
   // The processors any rank may use: rank 0 needs them for k > 1 tokens, every rank for a
   // processor of its own.
   cpu_set_t JobSet;
@@ -230,7 +233,7 @@ void init(mpiete_site_t Block) {
     M.H->Arrived += 1;
     // A rank that starts without a token always sleeps once: it may already have been given
     // one (and posted) by a rank that ran ahead.
-    if (M.Me >= M.H->NTokens)
+    if (self().Token < 0)
       sleepForToken();
     else if (!M.OwnCpu && M.H->Cpus[self().Token] != M.PinnedCpu)
       pinToCpu(M.H->Cpus[self().Token]);
@@ -239,7 +242,7 @@ void init(mpiete_site_t Block) {
   // others' last MPI_Init traffic (Open MPI's barrier above, busy-polling until each is
   // scheduled) would otherwise share their processors. At 64 ranks on 2 processors rank 0's
   // first segment took 18-40% longer than the other ranks' (docs/scale.md).
-  if (M.Me < M.H->NTokens)
+  if ((M.Me - M.First + M.N) % M.N < M.H->NTokens)
     while (__atomic_load_n(&M.H->Arrived, __ATOMIC_ACQUIRE) < M.N) {
       const timespec Nap{0, 50000};
       nanosleep(&Nap, nullptr);

@@ -223,6 +223,11 @@ struct Machine {
   // One token, one processor per rank (MPIETE_PIN=rank): the rank stays on its own processor
   // and never follows the token (docs/token-passing.md, "Processors").
   bool OwnCpu = false;
+  // The rank that holds token 0 at the start (MPIETE_TOKEN_FIRST, rank 0's value; default 0):
+  // ranks First .. First + k - 1 (cyclically) start with the tokens. probe-compute --repeat
+  // starts each run at another rank, so a disturbance at a fixed time into the run falls on
+  // different ranks for the median to drop (docs/token-passing.md, "The first rank").
+  int First = 0;
   // While the rank waits for the token, an idle-priority thread keeps its processor busy
   // (chooseWaiting, TokenScheduler.cpp).
   bool SpinWait = false;

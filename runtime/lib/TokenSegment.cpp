@@ -78,9 +78,10 @@ void setUpSegment(const char *Name, int K, const cpu_set_t &JobSet) {
     for (int R = 0; R < M.N; ++R) {
       if (sem_init(&Slots[R].Wake, 1, 0) != 0)
         fatal("sem_init failed: %s", std::strerror(errno));
-      // Ranks 0 .. k-1 start with tokens 0 .. k-1.
-      Slots[R].State = R < K ? RankState::Running : RankState::Ready;
-      Slots[R].Token = R < K ? R : -1;
+      // Ranks First .. First + k - 1 (cyclically) start with tokens 0 .. k - 1.
+      const int T = (R - M.First + M.N) % M.N;
+      Slots[R].State = T < K ? RankState::Running : RankState::Ready;
+      Slots[R].Token = T < K ? T : -1;
       Slots[R].QueueHead = Slots[R].QueueTail = NoMsg;
       Slots[R].WaitEpoch = UINT64_MAX;
     }
@@ -89,7 +90,7 @@ void setUpSegment(const char *Name, int K, const cpu_set_t &JobSet) {
       Msgs[I].Next = I + 1 < MaxMsgs ? I + 1 : NoMsg;
     H.FreeMsg = MaxMsgs > 0 ? 0 : NoMsg;
     for (int T = 0; T < K; ++T)
-      H.TokenHolder[T] = T < M.N ? T : -1;
+      H.TokenHolder[T] = T < M.N ? (M.First + T) % M.N : -1;
     H.HeldTokens = K < M.N ? K : M.N;
   }
   PMPI_Barrier(MPI_COMM_WORLD);

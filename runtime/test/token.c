@@ -171,8 +171,8 @@ static void wildcard(void) {
       CHECK(v == st.MPI_SOURCE * 100 + st.MPI_TAG, "value %d from %d tag %d", v, st.MPI_SOURCE,
             st.MPI_TAG);
       /* One token: matched in global send order. More: senders run at once, so any order. */
-      CHECK(ranks_per_node() > 1 || st.MPI_SOURCE >= prev,
-            "source %d after %d: not in send order", st.MPI_SOURCE, prev);
+      CHECK(ranks_per_node() > 1 || st.MPI_SOURCE >= prev, "source %d after %d: not in send order",
+            st.MPI_SOURCE, prev);
       prev = st.MPI_SOURCE;
       fprintf(f, "%d:%d\n", st.MPI_SOURCE, st.MPI_TAG);
     }
@@ -218,8 +218,8 @@ static void wildcard_forced(void) {
         } else {
           int flag = 0;
           while (!flag) {
-            CHECK_OK(mpiete_iprobe(T_ID(236), MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag,
-                                   &st));
+            CHECK_OK(
+                mpiete_iprobe(T_ID(236), MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st));
             T_EXPECT(T_ID(236), "wait");
           }
         }
@@ -251,11 +251,10 @@ static void ring(void) {
   for (int round = 0; round < 5; ++round) {
     small_block(T_ID(300));
     MPI_Status st;
-    CHECK_OK(mpiete_sendrecv(T_ID(302), &v, 1, MPI_INT, right, round, &got, 1, MPI_INT, left,
-                             round, MPI_COMM_WORLD, &st));
+    CHECK_OK(mpiete_sendrecv(T_ID(302), &v, 1, MPI_INT, right, round, &got, 1, MPI_INT, left, round,
+                             MPI_COMM_WORLD, &st));
     T_EXPECT_SENDRECV(T_ID(302));
-    CHECK(st.MPI_SOURCE == left && st.MPI_TAG == round, "status %d/%d", st.MPI_SOURCE,
-          st.MPI_TAG);
+    CHECK(st.MPI_SOURCE == left && st.MPI_TAG == round, "status %d/%d", st.MPI_SOURCE, st.MPI_TAG);
     v = got + rank;
   }
   /* After 5 rounds v = sum over the 5 ranks to the left (with repeats), computed directly: */
@@ -360,14 +359,13 @@ static void semantics(void) {
     t_expect_n(T_ID(522), "start", 2, 0);
     CHECK_OK(mpiete_waitany(T_ID(523), 3, r, &idx, &st));
     T_EXPECT(T_ID(523), "wait");
-    CHECK(idx == 1 && v2 == 2 && st.MPI_TAG == 2, "waitany %d v2 %d tag %d", idx, v2,
-          st.MPI_TAG);
+    CHECK(idx == 1 && v2 == 2 && st.MPI_TAG == 2, "waitany %d v2 %d tag %d", idx, v2, st.MPI_TAG);
     int out = -1, indices[3];
     MPI_Status sts[3];
     CHECK_OK(mpiete_waitsome(T_ID(524), 3, r, &out, indices, sts));
     T_EXPECT(T_ID(524), "wait");
-    CHECK(out == 1 && indices[0] == 2 && v1 == 1 && sts[0].MPI_TAG == 1, "waitsome %d %d %d",
-          out, indices[0], v1);
+    CHECK(out == 1 && indices[0] == 2 && v1 == 1 && sts[0].MPI_TAG == 1, "waitsome %d %d %d", out,
+          indices[0], v1);
     CHECK_OK(mpiete_waitsome(T_ID(524), 3, r, &out, indices, sts));
     T_EXPECT(T_ID(524), "wait");
     CHECK(out == MPI_UNDEFINED, "waitsome on nulls: %d", out);
@@ -377,8 +375,8 @@ static void semantics(void) {
     /* PROC_NULL receive. */
     int z = 5;
     recv_(T_ID(542), &z, 1, MPI_INT, MPI_PROC_NULL, 3, &st);
-    CHECK(z == 5 && st.MPI_SOURCE == MPI_PROC_NULL && st.MPI_TAG == MPI_ANY_TAG,
-          "proc null %d %d", st.MPI_SOURCE, st.MPI_TAG);
+    CHECK(z == 5 && st.MPI_SOURCE == MPI_PROC_NULL && st.MPI_TAG == MPI_ANY_TAG, "proc null %d %d",
+          st.MPI_SOURCE, st.MPI_TAG);
     /* Truncation. */
     int small[2] = {0, 0};
     MPI_Request tr;
@@ -474,8 +472,7 @@ static void comms(void) {
                            (hr + hs - 1) % hs, 0, dup, &st));
   T_EXPECT_SENDRECV(T_ID(703));
   const int left = (hr + hs - 1) % hs;
-  CHECK(got == left * 2 + rank % 2 && st.MPI_SOURCE == left, "got %d from %d", got,
-        st.MPI_SOURCE);
+  CHECK(got == left * 2 + rank % 2 && st.MPI_SOURCE == left, "got %d from %d", got, st.MPI_SOURCE);
   CHECK_OK(mpiete_comm_free(T_ID(710), &dup));
   CHECK_OK(mpiete_comm_free(T_ID(710), &half));
   t_expect_n(T_ID(710), "comm", 2, 0);
@@ -505,8 +502,8 @@ static void overlap(void) {
     recv_(T_ID(1004), all[r], 4, MPI_DOUBLE, r, 10, MPI_STATUS_IGNORE);
   int most = 0;
   for (int r = 0; r < size; ++r) {
-    CHECK(all[r][2] == all[r][3], "rank %d moved from cpu %g to %g inside its block", r,
-          all[r][2], all[r][3]);
+    CHECK(all[r][2] == all[r][3], "rank %d moved from cpu %g to %g inside its block", r, all[r][2],
+          all[r][3]);
     /* How many blocks run at the instant rank r's starts (the maximum is at some start). */
     int at = 0;
     for (int q = 0; q < size; ++q)
@@ -518,8 +515,10 @@ static void overlap(void) {
               all[q][2]);
   }
   const int want = k < size ? k : size;
-  fprintf(stderr, "at most %d of %d ranks computed at once (ranks per node %d); rank 0 on cpu "
-                  "%g, rank 1 on cpu %g\n", most, size, k, all[0][2], all[1][2]);
+  fprintf(stderr,
+          "at most %d of %d ranks computed at once (ranks per node %d); rank 0 on cpu "
+          "%g, rank 1 on cpu %g\n",
+          most, size, k, all[0][2], all[1][2]);
   CHECK(most <= want, "%d blocks ran at once with %d ranks per node", most, k);
   CHECK(most == want, "only %d blocks ran at once with %d ranks per node", most, k);
   CHECK(k == 1 || (all[0][0] < all[1][1] && all[1][0] < all[0][1]),
@@ -535,6 +534,33 @@ static void overlap(void) {
       CHECK(all[r][2] == all[0][2], "one processor: rank %d on cpu %g, rank 0 on cpu %g", r,
             all[r][2], all[0][2]);
   }
+}
+
+/* 11. The rank that starts with the token (MPIETE_TOKEN_FIRST = F, one token): every rank
+ *     runs one short block; they must start in the cyclic order F, F + 1, ..., F - 1. */
+static void first(void) {
+  const char *env = getenv("MPIETE_TOKEN_FIRST");
+  const int f = env != NULL && env[0] != '\0' ? atoi(env) % size : 0;
+  double start = wall_seconds();
+  busy_block(T_ID(1100), 0.02);
+  if (rank != 0) {
+    send_(T_ID(1102), &start, 1, MPI_DOUBLE, 0, 11);
+    return;
+  }
+  double all[64];
+  CHECK(size <= 64, "at most 64 ranks");
+  all[0] = start;
+  for (int r = 1; r < size; ++r)
+    recv_(T_ID(1104), &all[r], 1, MPI_DOUBLE, r, 11, MPI_STATUS_IGNORE);
+  for (int i = 1; i < size; ++i) {
+    const int before = (f + i - 1) % size, after = (f + i) % size;
+    CHECK(all[before] < all[after],
+          "MPIETE_TOKEN_FIRST=%d: rank %d started at %.6f, before "
+          "rank %d at %.6f",
+          f, after, all[after], before, all[before]);
+  }
+  fprintf(stderr, "ranks started in the order %d .. %d (MPIETE_TOKEN_FIRST=%s)\n", f,
+          (f + size - 1) % size, env != NULL ? env : "");
 }
 
 /* 8. Deliberately deadlocked: both ranks receive first. Must be reported, never hang. */
@@ -589,6 +615,8 @@ int main(int argc, char **argv) {
     polldeadlock();
   else if (strcmp(s, "overlap") == 0)
     overlap();
+  else if (strcmp(s, "first") == 0)
+    first();
   else
     CHECK(0, "unknown scenario %s", s);
   CHECK_OK(mpiete_finalize(T_ID(2)));

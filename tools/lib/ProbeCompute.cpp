@@ -44,9 +44,10 @@ namespace {
 struct Options {
   std::string Output, Cpu, PerNode, TaskGrid, Program;
   long long TaskStride = 1, TaskEvery = 1;
-  int Cap = 0;    // 0: every iteration timed; seed 004 section 3.1.1 caps loops at two
-  int Sample = 0; // 0: loops of pure computation run whole
-  int Repeat = 1; // timing runs, each segment the median of them
+  int Cap = 0;       // 0: every iteration timed; seed 004 section 3.1.1 caps loops at two
+  int Sample = 0;    // 0: loops of pure computation run whole
+  int Repeat = 1;    // timing runs, each segment the median of them
+  int FirstRank = 0; // the rank that starts with the token (the first run's, with --repeat)
   bool Full = false;
   bool Keep = false;
   bool TasksEven = false;
@@ -120,6 +121,15 @@ void declare(CommandLine &C, Options &O) {
                "a rise against); for a machine that is not quiet. Default 1")
       ->type_name("N")
       ->check(CLI::Range(1, 1000));
+  A.add_option("--first-rank", O.FirstRank,
+               "the rank that computes first (it starts with the token; default 0). With "
+               "--repeat N and --program traces whose wildcard receives are matched as traced "
+               "(or that have none), the k-th run starts at rank F + k x ranks / N, so a "
+               "disturbance at a fixed time into the run falls on another rank in each run "
+               "and the median leaves it out (docs/token-passing.md, \"The first rank\"); not "
+               "with --cap or --sample")
+      ->type_name("F")
+      ->check(CLI::NonNegativeNumber);
   A.add_flag("--keep", O.Keep, "keep the per-rank timing files (their directory is printed)");
 }
 
@@ -688,9 +698,10 @@ int runProbeCompute(const CommandArgs &Args) {
   // markers").
   const fs::path WildFile = OutDir / "wildcards.txt";
   bool Forced = false;
+  uint64_t WildCount = 0; // the traces' wildcard receives (with --program)
   if (!O.Program.empty()) {
     std::string Text;
-    uint64_t Count = 0;
+    uint64_t &Count = WildCount;
     if (!wildcardSources(O.Program, size_t(Launch.Np), Diags, Text, Count)) {
       if (!Keep)
         fs::remove_all(OutDir);
@@ -702,6 +713,8 @@ int runProbeCompute(const CommandArgs &Args) {
     }
   }
   Launch.Env.emplace_back("MPIETE_WILDCARD_SOURCES", Forced ? WildFile.string() : "");
+  // Always set, as MPIETE_RANKS_PER_NODE; the repeats below may move it.
+  Launch.Env.emplace_back("MPIETE_TOKEN_FIRST", std::to_string(O.FirstRank % Launch.Np));
   preferLeanPml(Launch, std::getenv("OMPI_MCA_pml"));
   // More ranks than processors is fine by design (one rank runs at a time): Open MPI must be
   // told so.
@@ -860,9 +873,23 @@ int runProbeCompute(const CommandArgs &Args) {
   // each read at once; combined below.
   std::vector<std::vector<RankTiming>> MoreRuns;
   std::vector<std::pair<TaskCosts, bool>> MoreTasks; // each repeat's, and whether it ran any
+  // Each run starts at another rank where the order cannot change which messages the
+  // wildcard receives take (none in the traces, or their matches forced) nor where a capped or
+  // sampled loop stops: a disturbance at a fixed time into the run then falls on a different
+  // rank each time (docs/token-passing.md, "The first rank").
+  const bool Rotate = !Capped && !Sampled && !O.Program.empty() && (Forced || WildCount == 0);
+  std::vector<int> FirstRanks{O.FirstRank % Launch.Np};
   for (int K = 2; K <= O.Repeat; ++K) {
+    const long long First =
+        Rotate ? (O.FirstRank + (K - 1) * static_cast<long long>(Launch.Np) / O.Repeat) % Launch.Np
+               : O.FirstRank % Launch.Np;
+    for (auto &[Name, V] : Launch.Env)
+      if (Name == "MPIETE_TOKEN_FIRST")
+        V = std::to_string(First);
+    FirstRanks.push_back(int(First));
     const ProgressTicker Tick("mpiete probe-compute: timing run " + std::to_string(K) + " of " +
-                              std::to_string(O.Repeat));
+                              std::to_string(O.Repeat) + " (rank " + std::to_string(First) +
+                              " first)");
     Rc = runAgain({}, "");
     if (Rc != 0 && (Capped || Sampled) && everyRankFinalized(OutDir, Launch.Np))
       Rc = 0; // the program's own check of skipped results, as in the first run
@@ -900,6 +927,8 @@ int runProbeCompute(const CommandArgs &Args) {
   Machine.Provenance.ProbeSeconds = ProbeSeconds;
   if (Forced)
     Machine.Provenance.WildcardsFrom = O.Program;
+  if (std::any_of(FirstRanks.begin(), FirstRanks.end(), [](int F) { return F != 0; }))
+    Machine.Provenance.FirstRanks = FirstRanks;
   if (Capped) {
     Machine.Provenance.SampleCap = O.Cap;
     Machine.Provenance.CappedLoops = CappedLoops;

@@ -89,6 +89,9 @@ struct MachineProvenance {
   std::string WildcardsFrom;
   /// probe-compute --repeat N: the timing runs taken (1: one); each record the median of them.
   int Repeats = 1;
+  /// The rank each timing run started with (probe-compute --first-rank, rotated by --repeat);
+  /// empty when every run started at rank 0.
+  std::vector<int> FirstRanks;
 };
 
 struct MachineFile {
