@@ -170,7 +170,8 @@ def check_repeats(machine, text, repeat):
     print(f"[repeat] {len(means)} of {segments} segments the median of {repeat} timing runs")
 
 
-def estimate_from_probes(build, env, work, exe, np_, tag, args, ranks_per_node=1):
+def estimate_from_probes(build, env, work, exe, np_, tag, args, ranks_per_node=1,
+                         nondeterministic=False):
     """The driver end to end: probe-program (once per rank count), probe-compute and (once)
     probe-comm collect the three base data, and estimate predicts a positive run time for every
     rank from them."""
@@ -187,11 +188,12 @@ def estimate_from_probes(build, env, work, exe, np_, tag, args, ranks_per_node=1
         ([mpiete, "probe-program", "-o", program, "-np", str(np_), "--oversubscribe",
           exe + ".trace"] + args, "probe-program")]
     # At 2 ranks, one token: two timing runs (--repeat 2), each segment their median (of two,
-    # their mean).
+    # their mean), the second starting at rank 1 (the traces given: --program).
     repeat = 2 if np_ == 2 and ranks_per_node == 1 else 1
     steps.append(([mpiete, "probe-compute", "-o", machine, "-np", str(np_), "--ranks-per-node",
-                   str(ranks_per_node), "--repeat", str(repeat), "--oversubscribe",
-                   exe + ".timing"] + args, "probe-compute"))
+                   str(ranks_per_node), "--repeat", str(repeat), "--oversubscribe"] +
+                  (["--program", program] if repeat > 1 else []) +
+                  [exe + ".timing"] + args, "probe-compute"))
     for cmd, what in steps:
         p, _ = run(cmd, env, cwd=work, timeout=60, what=f"{what} at {tag} ranks")
         if p.returncode != 0:
@@ -203,6 +205,12 @@ def estimate_from_probes(build, env, work, exe, np_, tag, args, ranks_per_node=1
         raise Failure(f"{machine} does not record ranks_per_node: {ranks_per_node}")
     if repeat > 1:
         check_repeats(machine, text, repeat)
+        # The runs start at ranks 0 and 1 unless the order could change the messages: only
+        # a program with wildcard receives whose traced matches the run could not follow.
+        rotated = re.search(r"^\s*first_ranks:\s*\[0, 1\]\s*$", text, re.M)
+        if not rotated and (not nondeterministic or "wildcards_from" in text):
+            raise Failure(f"{machine}: the second timing run did not start at rank 1 "
+                          "(first_ranks: [0, 1])")
     p, _ = run([mpiete, "estimate", "--program", program, "--machine", machine, "--network",
                 network, "--format", "json"], env, cwd=work, what=f"estimate at {np_} ranks")
     if p.returncode != 0:
@@ -378,7 +386,8 @@ def main():
                   f"{len(p.stdout.splitlines())} lines of output"
                   + (f", files: {' '.join(files)}" if variant != "native" else ""))
         check_base_data(build, env, work, np_, tag, a.nondeterministic)
-        estimate_from_probes(build, env, work, exe, np_, tag, a.args, tokens)
+        estimate_from_probes(build, env, work, exe, np_, tag, a.args, tokens,
+                             a.nondeterministic)
         if not outputs["native"].strip():
             raise Failure(f"the program printed nothing at {np_} ranks")
         if expect and not expect.search(outputs["native"]):

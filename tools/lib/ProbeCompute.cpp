@@ -701,13 +701,12 @@ int runProbeCompute(const CommandArgs &Args) {
   uint64_t WildCount = 0; // the traces' wildcard receives (with --program)
   if (!O.Program.empty()) {
     std::string Text;
-    uint64_t &Count = WildCount;
-    if (!wildcardSources(O.Program, size_t(Launch.Np), Diags, Text, Count)) {
+    if (!wildcardSources(O.Program, size_t(Launch.Np), Diags, Text, WildCount)) {
       if (!Keep)
         fs::remove_all(OutDir);
       return 1;
     }
-    if (Count > 0) {
+    if (WildCount > 0) {
       std::ofstream(WildFile) << Text;
       Forced = true;
     }
