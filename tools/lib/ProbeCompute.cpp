@@ -877,19 +877,16 @@ int runProbeCompute(const CommandArgs &Args) {
   // sampled loop stops: a disturbance at a fixed time into the run then falls on a different
   // rank each time (docs/token-passing.md, "The first rank").
   const bool Rotate = !Capped && !Sampled && !O.Program.empty() && (Forced || WildCount == 0);
-  std::vector<int> FirstRanks{O.FirstRank % Launch.Np};
+  std::vector<int> FirstRanks; // each run's, the first's included
+  for (int K = 1; K <= O.Repeat; ++K)
+    FirstRanks.push_back(
+        int((O.FirstRank + (Rotate ? (K - 1) * static_cast<long long>(Launch.Np) / O.Repeat : 0)) %
+            Launch.Np));
   for (int K = 2; K <= O.Repeat; ++K) {
-    const long long First =
-        Rotate ? (O.FirstRank + (K - 1) * static_cast<long long>(Launch.Np) / O.Repeat) % Launch.Np
-               : O.FirstRank % Launch.Np;
-    for (auto &[Name, V] : Launch.Env)
-      if (Name == "MPIETE_TOKEN_FIRST")
-        V = std::to_string(First);
-    FirstRanks.push_back(int(First));
+    const std::string First = std::to_string(FirstRanks[size_t(K - 1)]);
     const ProgressTicker Tick("mpiete probe-compute: timing run " + std::to_string(K) + " of " +
-                              std::to_string(O.Repeat) + " (rank " + std::to_string(First) +
-                              " first)");
-    Rc = runAgain({}, "");
+                              std::to_string(O.Repeat) + " (rank " + First + " first)");
+    Rc = runAgain({"MPIETE_TOKEN_FIRST"}, First.c_str());
     if (Rc != 0 && (Capped || Sampled) && everyRankFinalized(OutDir, Launch.Np))
       Rc = 0; // the program's own check of skipped results, as in the first run
     std::vector<RankTiming> &Again = MoreRuns.emplace_back(size_t(Launch.Np));
