@@ -128,6 +128,9 @@ constexpr CompilerOption Table[] = {
     {"--mpiete-coarse-blocks", A::Flag, C::Mpiete, UseNone, "",
      "C: compute blocks between MPI calls (loops of pure\n"
      "computation inside them) instead of segments"},
+    {"--mpiete-align-loops=", A::Joined, C::Mpiete, UseNone, "N|no",
+     "the timing probe's loops start on N-byte boundaries\n"
+     "(default 64; also MPIETE_ALIGN_LOOPS): docs/probes.md"},
     {"--mpiete-help", A::Flag, C::Mpiete},
     // Unknown --mpiete-* options are dropped too: they are never the native compiler's.
     {"--mpiete-", A::Joined, C::Mpiete},

@@ -583,6 +583,72 @@ def case_native_no_mpi(ctx):
     run_variants(ctx, os.path.join(c, "app"), 2, expected_line(2, 3, True))
 
 
+def case_align_loops(ctx):
+    """The timing probe's loops start on 64-byte boundaries (docs/probes.md, "Loop
+    alignment"): util.c's timing variant is compiled with -falign-loops=64 and its trace
+    variant without; helper.c (no MPI calls) keeps its native object, byte for byte mpicc's,
+    and gets a copy with the flag that app.timing links instead; the block map says so.
+    --mpiete-align-loops=no adds neither; MPIETE_ALIGN_LOOPS=128 sets the boundary; a flag of
+    the user's own (-falign-loops=32) is left alone; a boundary that is not a power of two is
+    an error before anything is built. Every variant prints the right result."""
+    c, r = ctx.dir("c"), ctx.dir("ref")
+    env = dict(ctx.env, MPIETE_VERBOSE="1")
+
+    def build(extra, env):
+        _, _, err = ctx.mpiete(extra + ["-c", "../src/util.c", "-o", "util.o"] + INC, c, env=env)
+        _, _, err2 = ctx.mpiete(extra + ["-c", "../src/helper.c", "-o", "helper.o"], c, env=env)
+        args = extra + ["-o", "app", "-DUSE_HELPER"] + INC + ["../src/main.c", "util.o",
+                                                              "helper.o"]
+        _, _, err3 = ctx.mpiete(args, c, env=env)
+        return err + err2 + err3
+
+    def commands(err, needle):
+        return [l for l in err.splitlines() if l.startswith("+ ") and needle in l]
+
+    err = build([], env)
+    timing = commands(err, "-c .mpiete/util.o.timing.c")
+    trace = commands(err, "-c .mpiete/util.o.trace.c")
+    expect(len(timing) == 1 and "-falign-loops=64" in timing[0].split(),
+           f"util.c's timing compile: {timing}")
+    expect(len(trace) == 1 and "-falign-loops=64" not in trace[0],
+           f"util.c's trace compile: {trace}")
+    exists(os.path.join(c, ".mpiete", "helper.o.aligned.o"))
+    ctx.mpicc(["-c", "../src/helper.c", "-o", "helper.o"], r)
+    same(os.path.join(c, "helper.o"), os.path.join(r, "helper.o"), "native object")
+    link = commands(err, "libmpiete_timing.a")
+    expect(len(link) == 1 and ".mpiete/helper.o.aligned.o" in link[0].split()
+           and "helper.o" not in link[0].split(), f"timing link: {link}")
+    link = commands(err, "libmpiete_trace.a")
+    expect(all("helper.o" in l.split() for l in link), f"trace link: {link}")
+    expect(b"timing probe: -falign-loops=64" in read(os.path.join(c, "app.blocks.yaml")),
+           "the block map does not say how the timing probe was compiled")
+    run_variants(ctx, os.path.join(c, "app"), 2, expected_line(2, 3, True))
+
+    err = build(["--mpiete-align-loops=no"], env)
+    expect("-falign-loops" not in err, f"--mpiete-align-loops=no still aligns:\n{err}")
+    absent(os.path.join(c, ".mpiete", "helper.o.aligned.o"))
+    expect(b"timing probe:" not in read(os.path.join(c, "app.blocks.yaml")),
+           "the block map names an alignment that was not used")
+    run_variants(ctx, os.path.join(c, "app"), 2, expected_line(2, 3, True))
+
+    err = build([], dict(env, MPIETE_ALIGN_LOOPS="128"))
+    expect("-falign-loops=128" in " ".join(commands(err, "-c .mpiete/util.o.timing.c")),
+           f"MPIETE_ALIGN_LOOPS=128 not used:\n{err}")
+
+    err = build(["-falign-loops=32"], env)
+    expect(all("-falign-loops=64" not in l for l in commands(err, "")),
+           f"the user's -falign-loops=32 got mpiete's too:\n{err}")
+    absent(os.path.join(c, ".mpiete", "helper.o.aligned.o"))
+
+    for bad_args, bad_env in ((["--mpiete-align-loops=48"], env),
+                              ([], dict(env, MPIETE_ALIGN_LOOPS="sixty"))):
+        rc, _, err = ctx.mpiete(bad_args + ["-c", "../src/util.c", "-o", "bad.o"] + INC, c,
+                                ok=False, env=bad_env)
+        expect(rc != 0 and "must be a power of two" in err and "[mpiete-driver]" in err,
+               f"bad alignment: exit {rc}, stderr:\n{err}")
+        absent(os.path.join(c, "bad.o"))
+
+
 def fortran_ctx(ctx):
     fc = os.path.join(ctx.build, "bin", "mpiete-fc")
     expect(os.path.exists(fc), f"{fc} is not built")

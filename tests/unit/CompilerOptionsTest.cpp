@@ -178,7 +178,11 @@ TEST(CompilerOptionsTest, HelpComesFromTheTable) {
             "  --mpiete-coarse-blocks               C: compute blocks between MPI calls (loops of "
             "pure\n"
             "                                       computation inside them) instead of "
-            "segments\n");
+            "segments\n"
+            "  --mpiete-align-loops=N|no            the timing probe's loops start on N-byte "
+            "boundaries\n"
+            "                                       (default 64; also MPIETE_ALIGN_LOOPS): "
+            "docs/probes.md\n");
 }
 
 } // namespace

@@ -118,6 +118,23 @@ TEST(CompilerWrapperTest, MpieteOptionsAreRemovedFromTheNativeLine) {
   EXPECT_EQ(Cmd.Native[Cmd.Sources[0]], "a.c");
 }
 
+TEST(CompilerWrapperTest, AlignLoopsOptionIsMpietes) {
+  WrapperCommand Cmd = parseWrapperCommand({"--mpiete-align-loops=32", "-c", "a.c"});
+  EXPECT_EQ(Cmd.AlignLoops, "32");
+  EXPECT_EQ(Cmd.Native, (Args{"-c", "a.c"}));
+  // The user's own alignment flag is the native compiler's.
+  Cmd = parseWrapperCommand({"-falign-loops=16", "-c", "a.c"});
+  EXPECT_TRUE(Cmd.AlignLoops.empty());
+  EXPECT_TRUE(contains(variantCompileFlags(Cmd), "-falign-loops=16"));
+}
+
+TEST(CompilerWrapperTest, AlignmentsArePowersOfTwoOrNo) {
+  for (const char *Good : {"1", "16", "64", "4096", "no"})
+    EXPECT_TRUE(validAlignment(Good)) << Good;
+  for (const char *Bad : {"", "0", "48", "8192", "-64", "64k", "yes", "00000064"})
+    EXPECT_FALSE(validAlignment(Bad)) << Bad;
+}
+
 TEST(CompilerWrapperTest, PassThroughAll) {
   WrapperCommand Cmd = parseWrapperCommand({"--mpiete-pass-through=all", "a.c"});
   EXPECT_TRUE(Cmd.PassThroughAll);

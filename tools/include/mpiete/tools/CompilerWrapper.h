@@ -35,6 +35,10 @@ struct WrapperCommand {
   /// --mpiete-sample-loops or MPIETE_SAMPLE_LOOPS=1: the timing probe gets the sampled loops'
   /// hooks, for probe-compute --sample (docs/probes.md, "Sampled loops")
   bool SampleLoops = false;
+  /// --mpiete-align-loops=N|no (or MPIETE_ALIGN_LOOPS): the boundary the timing probe's loops
+  /// start on; empty: the default (64); "no": the compiler's own (docs/probes.md, "Loop
+  /// alignment")
+  std::string AlignLoops;
   bool Verbose = false;
 
   std::string output() const { return OutputIndex >= 0 ? Native[OutputIndex] : ""; }
@@ -54,6 +58,10 @@ WrapperCommand parseWrapperCommand(const std::vector<std::string> &Args,
 /// The arguments with which a variant of one source is compiled: the user's flags without
 /// inputs, outputs, the stage (-c) and dependency generation (CompilerOptions.h categories).
 std::vector<std::string> variantCompileFlags(const WrapperCommand &Cmd);
+
+/// Whether Value is a loop alignment --mpiete-align-loops takes: a power of two from 1 to 4096
+/// (bytes), or "no".
+bool validAlignment(const std::string &Value);
 
 /// The arguments that matter for parsing (for the instrumenter).
 std::vector<std::string> instrumenterFlags(const WrapperCommand &Cmd);
