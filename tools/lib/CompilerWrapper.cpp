@@ -833,7 +833,7 @@ private:
       AnySkeleton |= fs::exists(Prefix + ".skeleton.o");
     if (AnySkeleton && Units.size() == Cmd.Objects.size() + Cmd.Sources.size() &&
         Cmd.Foreign.empty())
-      linkWholeProgram(Units, OutPrefix, Env.Instrumenter, Cmd.Verbose, Diags, Whole);
+      linkWholeProgram(Units, OutPrefix, Env.Instrumenter, Env.Tool, Cmd.Verbose, Diags, Whole);
     else if (AnySkeleton && Cmd.Verbose)
       std::cerr << Env.Tool << ": skeleton sliced per unit: some input was not built by "
                 << Env.Tool << "\n";

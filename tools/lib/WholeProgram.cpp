@@ -139,14 +139,14 @@ bool quietLoad(const std::string &Path, LinkSummary &Out) {
 } // namespace
 
 bool linkWholeProgram(const std::vector<WholeProgramUnit> &Inputs, const std::string &OutPrefix,
-                      const std::string &Instrumenter, bool Verbose, DiagnosticSink &Diags,
-                      WholeProgramSkeleton &Out) {
+                      const std::string &Instrumenter, const std::string &Tool, bool Verbose,
+                      DiagnosticSink &Diags, WholeProgramSkeleton &Out) {
   std::error_code EC;
   const std::string Instr = fs::absolute(Instrumenter, EC).string();
   const std::string ProgramPath = fs::absolute(OutPrefix + ".program.summary", EC).string();
   auto perUnit = [&](const std::string &Why) {
     if (Verbose)
-      std::cerr << "mpiete-cc: skeleton sliced per unit: " << Why << "\n";
+      std::cerr << Tool << ": skeleton sliced per unit: " << Why << "\n";
     return false;
   };
   std::vector<Unit> Units;

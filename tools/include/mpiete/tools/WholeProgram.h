@@ -39,10 +39,11 @@ struct WholeProgramSkeleton {
 /// while the program's summary changes (at most three rounds: each is sound), then compiles
 /// the new skeletons under OutPrefix. A unit whose source changed since it was compiled, or
 /// whose re-run fails, keeps its per-unit skeleton (a note or a warning); a unit without its
-/// summary or recipe makes the whole program per unit. Returns whether any unit was re-sliced.
+/// summary or recipe makes the whole program per unit (said on stderr under Tool's name when
+/// Verbose). Returns whether any unit was re-sliced.
 bool linkWholeProgram(const std::vector<WholeProgramUnit> &Units, const std::string &OutPrefix,
-                      const std::string &Instrumenter, bool Verbose, DiagnosticSink &Diags,
-                      WholeProgramSkeleton &Out);
+                      const std::string &Instrumenter, const std::string &Tool, bool Verbose,
+                      DiagnosticSink &Diags, WholeProgramSkeleton &Out);
 
 } // namespace mpiete
 
