@@ -242,7 +242,7 @@ void init(mpiete_site_t Block) {
   // others' last MPI_Init traffic (Open MPI's barrier above, busy-polling until each is
   // scheduled) would otherwise share their processors. At 64 ranks on 2 processors rank 0's
   // first segment took 18-40% longer than the other ranks' (docs/scale.md).
-  if ((M.Me - M.First + M.N) % M.N < M.H->NTokens)
+  if (M.startPlace(M.Me) < M.H->NTokens)
     while (__atomic_load_n(&M.H->Arrived, __ATOMIC_ACQUIRE) < M.N) {
       const timespec Nap{0, 50000};
       nanosleep(&Nap, nullptr);

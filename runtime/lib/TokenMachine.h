@@ -228,6 +228,8 @@ struct Machine {
   // starts each run at another rank, so a disturbance at a fixed time into the run falls on
   // different ranks for the median to drop (docs/token-passing.md, "The first rank").
   int First = 0;
+  // Rank R's place in the start order: the ranks at 0 .. k - 1 start with tokens 0 .. k - 1.
+  int startPlace(int R) const { return (R - First + N) % N; }
   // While the rank waits for the token, an idle-priority thread keeps its processor busy
   // (chooseWaiting, TokenScheduler.cpp).
   bool SpinWait = false;

@@ -79,7 +79,7 @@ void setUpSegment(const char *Name, int K, const cpu_set_t &JobSet) {
       if (sem_init(&Slots[R].Wake, 1, 0) != 0)
         fatal("sem_init failed: %s", std::strerror(errno));
       // Ranks First .. First + k - 1 (cyclically) start with tokens 0 .. k - 1.
-      const int T = (R - M.First + M.N) % M.N;
+      const int T = M.startPlace(R);
       Slots[R].State = T < K ? RankState::Running : RankState::Ready;
       Slots[R].Token = T < K ? T : -1;
       Slots[R].QueueHead = Slots[R].QueueTail = NoMsg;

@@ -668,6 +668,17 @@ private:
     return !EA && !EB && TA < TB;
   }
 
+  /// A native unit's aligned copy for the timing link (alignedCopy), if there is one that is
+  /// not older than Obj, the object the program links (none given: the copy was just built).
+  /// An object rebuilt after its copy would put the copy's older code into the probe.
+  static std::optional<std::string> alignedCopyOf(const std::string &Prefix,
+                                                  const std::string &Obj) {
+    std::string Copy = Prefix + ".aligned.o";
+    if (!fs::exists(Copy) || (!Obj.empty() && isOlder(Copy, Obj)))
+      return std::nullopt;
+    return Copy;
+  }
+
   /// Whether the file names of the probes under Prefix (its longest Suffixes) fit the file
   /// system: a long output name must fail with its reason, not as a compiler's or the
   /// instrumenter's "cannot open". Reported at Source; the native output is kept.
@@ -760,8 +771,8 @@ private:
       case Probes::Native:
         // the probes compile the source natively, as the program's link does (the timing
         // probe its copy with aligned loops, where there is one)
-        if (fs::exists(Prefix + ".aligned.o"))
-          Aligned[I] = Prefix + ".aligned.o";
+        if (auto Copy = alignedCopyOf(Prefix, ""))
+          Aligned[I] = *Copy;
         Units.push_back({Prefix, false});
         break;
       case Probes::Failed:
@@ -782,8 +793,8 @@ private:
       bool Native = !HasProbes && !hasSuffix(Obj, ".a") && fs::exists(Prefix + ".native") &&
                     !isOlder(Prefix + ".native", Obj);
       if (Native) {
-        if (fs::exists(Prefix + ".aligned.o") && !isOlder(Prefix + ".aligned.o", Obj))
-          Aligned[I] = Prefix + ".aligned.o";
+        if (auto Copy = alignedCopyOf(Prefix, Obj))
+          Aligned[I] = *Copy;
         Units.push_back({Prefix, false});
         continue;
       }
