@@ -126,9 +126,8 @@ int main(int Argc, char **Argv) {
       Sum += Times[K][I];
     qsort(Times[K], (size_t)N, sizeof(double), byValue);
     printf("%-6s block p10 %.4f ms, median %.4f ms, sum %.3f s; quarters %.4f %.4f %.4f %.4f ms\n",
-           KindName[K], 1e3 * Times[K][N / 10], 1e3 * Times[K][N / 2], Sum,
-           1e3 * Quarter[K][0] / N, 1e3 * Quarter[K][1] / N, 1e3 * Quarter[K][2] / N,
-           1e3 * Quarter[K][3] / N);
+           KindName[K], 1e3 * Times[K][N / 10], 1e3 * Times[K][N / 2], Sum, 1e3 * Quarter[K][0] / N,
+           1e3 * Quarter[K][1] / N, 1e3 * Quarter[K][2] / N, 1e3 * Quarter[K][3] / N);
   }
   return 0;
 }
