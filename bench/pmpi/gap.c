@@ -5,7 +5,7 @@
  * in the real run the same segment starts right after an MPI call that hardly waited. This
  * program asks, without MPI and without the probe, whether the way a thread spends a short
  * pause changes how fast it computes right after. One thread, pinned to the first processor,
- * sweeps wavefront's blocks (test-programs/wavefront: the SOR update in 64-column blocks of a
+ * sweeps wavefront's blocks (sweep.h: test-programs/wavefront's SOR update in 64-column blocks of a
  * strip, the point update out of line) and times every block; before each block it pauses
  * for GAP ms in one of four ways:
  *   none    no pause (blocks back to back)
@@ -26,40 +26,23 @@
 #include <stdlib.h>
 #include <time.h>
 
-enum { Cols = 2048, Block = 64, NBlocks = Cols / Block, NKinds = 4 };
+#include "sweep.h"
+
+enum { NKinds = 4 };
 static const char *KindName[NKinds] = {"none", "sleep", "pause", "arith"};
 
-typedef struct {
-  int Rows, Ny;
-  double H2f;
-  double *U;
-} Strip;
-
-#define U(s, i, j) ((s)->U[(size_t)(i) * (size_t)((s)->Ny + 2) + (size_t)(j)])
-
-static double now(void) {
-  struct timespec T;
-  clock_gettime(CLOCK_MONOTONIC, &T);
-  return (double)T.tv_sec + 1e-9 * (double)T.tv_nsec;
-}
-
-static __attribute__((noinline)) void relaxPoint(Strip *S, int I, int J) {
-  double Nb = U(S, I - 1, J) + U(S, I + 1, J) + U(S, I, J - 1) + U(S, I, J + 1);
-  U(S, I, J) = (1.0 - 1.2) * U(S, I, J) + 1.2 * 0.25 * (Nb + S->H2f);
-}
-
-/* Relaxes block B, adding the time of each quarter of its rows to Quarter[0..3]. */
-static void relaxBlock(Strip *S, int B, double *Quarter) {
-  const int J0 = 1 + B * Block, J1 = J0 + Block - 1;
-  double T = now();
+/* Relaxes block B, adding the time of each quarter of its rows to Quarter[0..3]; returns the
+ * block's time. */
+static double relaxBlock(Strip *S, int B, double *Quarter) {
+  const double Start = now();
+  double T = Start;
   for (int Q = 0; Q < 4; Q++) {
-    for (int I = 1 + Q * S->Rows / 4; I <= (Q + 1) * S->Rows / 4; I++)
-      for (int J = J0; J <= J1; J++)
-        relaxPoint(S, I, J);
+    relaxRows(S, B, 1 + Q * S->Rows / 4, (Q + 1) * S->Rows / 4);
     const double T1 = now();
     Quarter[Q] += T1 - T;
     T = T1;
   }
+  return T - Start;
 }
 
 static void pauseFor(int Kind, double Seconds) {
@@ -79,11 +62,6 @@ static void pauseFor(int Kind, double Seconds) {
   }
 }
 
-static int byValue(const void *A, const void *B) {
-  const double X = *(const double *)A, Y = *(const double *)B;
-  return X < Y ? -1 : X > Y;
-}
-
 int main(int Argc, char **Argv) {
   const int Rows = Argc > 1 ? atoi(Argv[1]) : 1024;
   const int Sweeps = Argc > 2 ? atoi(Argv[2]) : 240;
@@ -97,25 +75,20 @@ int main(int Argc, char **Argv) {
   CPU_SET(0, &Set);
   sched_setaffinity(0, sizeof Set, &Set);
 
-  Strip S = {Rows, Cols, 1000.0 / ((2.0 * Rows + 1) * (Cols + 1)), NULL};
-  S.U = calloc((size_t)(Rows + 2) * (size_t)(Cols + 2), sizeof(double));
+  Strip S;
+  makeStrip(&S, Rows);
   const int PerKind = (Sweeps / NKinds) * NBlocks;
   double *Times[NKinds], Quarter[NKinds][4] = {{0}};
   int Count[NKinds] = {0};
   for (int K = 0; K < NKinds; K++)
-    Times[K] = malloc((size_t)PerKind * sizeof(double));
-  if (!S.U || !Times[NKinds - 1])
-    return 1;
-  for (int J = 0; J < Cols + 2; J++)
-    U(&S, 0, J) = 1.0;
+    if (!(Times[K] = malloc((size_t)PerKind * sizeof(double))))
+      return 1;
 
   for (int Sw = 0; Sw < (Sweeps / NKinds) * NKinds; Sw++) {
     const int Kind = Sw % NKinds;
     for (int B = 0; B < NBlocks; B++) {
       pauseFor(Kind, Gap);
-      const double T0 = now();
-      relaxBlock(&S, (Sw & 1) ? NBlocks - 1 - B : B, Quarter[Kind]);
-      Times[Kind][Count[Kind]++] = now() - T0;
+      Times[Kind][Count[Kind]++] = relaxBlock(&S, (Sw & 1) ? NBlocks - 1 - B : B, Quarter[Kind]);
     }
   }
   printf("rows %d, %d sweeps, pause %.3f ms before each block\n", Rows, Sweeps, Gap * 1e3);

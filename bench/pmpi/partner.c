@@ -25,46 +25,13 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
-enum { Rows = 1024, Cols = 2048, Block = 64, NBlocks = Cols / Block, NConds = 4 };
+#include "sweep.h"
+
+enum { Rows = 1024, NConds = 4 };
 static const char *CondName[NConds] = {"idle", "pause", "spin", "compute"};
 
-typedef struct {
-  int Ny;
-  double H2f;
-  double *U;
-} Strip;
-
-#define U(s, i, j) ((s)->U[(size_t)(i) * (size_t)((s)->Ny + 2) + (size_t)(j)])
-
-static __attribute__((noinline)) void relaxPoint(Strip *S, int I, int J) {
-  double Nb = U(S, I - 1, J) + U(S, I + 1, J) + U(S, I, J - 1) + U(S, I, J + 1);
-  U(S, I, J) = (1.0 - 1.2) * U(S, I, J) + 1.2 * 0.25 * (Nb + S->H2f);
-}
-
-static void relaxBlock(Strip *S, int B) {
-  const int J0 = 1 + B * Block, J1 = J0 + Block - 1;
-  for (int I = 1; I <= Rows; I++)
-    for (int J = J0; J <= J1; J++)
-      relaxPoint(S, I, J);
-}
-
-static void makeStrip(Strip *S) {
-  S->Ny = Cols;
-  S->H2f = 1000.0 / ((double)(2 * Rows + 1) * (double)(Cols + 1));
-  S->U = calloc((size_t)(Rows + 2) * (size_t)(Cols + 2), sizeof(double));
-  if (!S->U)
-    exit(1);
-  for (int J = 0; J < Cols + 2; J++)
-    U(S, 0, J) = 1.0;
-}
-
-static double now(void) {
-  struct timespec T;
-  clock_gettime(CLOCK_MONOTONIC, &T);
-  return (double)T.tv_sec + 1e-9 * (double)T.tv_nsec;
-}
+static void relaxBlock(Strip *S, int B) { relaxRows(S, B, 1, Rows); }
 
 static void pin(int Cpu) {
   cpu_set_t Set;
@@ -84,7 +51,7 @@ static void *partner(void *Arg) {
   (void)Arg;
   pin(CpuB);
   Strip S;
-  makeStrip(&S);
+  makeStrip(&S, Rows);
   for (;;) {
     sem_wait(&Go);
     const int C = atomic_load(&Cond);
@@ -102,11 +69,6 @@ static void *partner(void *Arg) {
   }
 }
 
-static int cmp(const void *A, const void *B) {
-  const double X = *(const double *)A, Y = *(const double *)B;
-  return X < Y ? -1 : X > Y;
-}
-
 int main(int Argc, char **Argv) {
   const int Sweeps = Argc > 1 ? atoi(Argv[1]) : 200;
   const int CpuA = Argc > 2 ? atoi(Argv[2]) : 0;
@@ -116,7 +78,7 @@ int main(int Argc, char **Argv) {
   pthread_t T;
   pthread_create(&T, NULL, partner, NULL);
   Strip S;
-  makeStrip(&S);
+  makeStrip(&S, Rows);
   const int PerCond = (Sweeps / NConds + 1) * NBlocks;
   double *Times[NConds];
   int N[NConds] = {0};
@@ -139,7 +101,7 @@ int main(int Argc, char **Argv) {
   pthread_join(T, NULL);
   double Med[NConds];
   for (int C = 0; C < NConds; ++C) {
-    qsort(Times[C], (size_t)N[C], sizeof(double), cmp);
+    qsort(Times[C], (size_t)N[C], sizeof(double), byValue);
     Med[C] = Times[C][N[C] / 2];
   }
   for (int C = 0; C < NConds; ++C)
