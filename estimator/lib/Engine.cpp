@@ -835,6 +835,8 @@ void Engine::Impl::doRecv(uint32_t R, const Event &E) {
   RankState &S = Ranks[R];
   uint32_t Slot = newRequest(R, E);
   Requests[Slot].IsRecv = true;
+  if (Requests[Slot].wildcard())
+    ++Result.WildcardReceives;
   if (E.Peer == ProcNull) {
     if (Requests[Slot].wildcard()) {
       extra(Slot).PredSource = ProcNull;
@@ -1188,6 +1190,7 @@ void Engine::Impl::reportStuck() {
   }
   if (Stuck.empty())
     return;
+  Result.Stuck = true;
   if (Blocked)
     Result.Errors.push_back({"", "deadlock: " + std::to_string(Blocked) + " of " +
                                      std::to_string(Ranks.size()) + " ranks cannot progress"});

@@ -170,6 +170,33 @@ def check_repeats(machine, text, repeat):
     print(f"[repeat] {len(means)} of {segments} segments the median of {repeat} timing runs")
 
 
+def check_all_rendezvous(mpiete, env, work, program, machine, network, np_):
+    """Wildcard receives under rendezvous: with every message over the eager limit (the network
+    file's S set to 1 byte, as a noisy probe-comm once found 16 bytes), a send waits for its
+    receive. The replay must still predict where the real run ran: when matching each wildcard
+    receive with the earliest predicted arrival blocks (the trace's later calls follow the
+    recorded match), the estimate replays with the recorded matches and says so."""
+    with open(network) as f:
+        text = f.read()
+    forced, n = re.subn(r"^(\s+)S: \d+\s*$", r"\1S: 1", text, flags=re.M)
+    if n != 1:
+        forced, n = re.subn(r"^(\s+)(G_eager: .*)$", r"\1\2\n\1S: 1", text, flags=re.M)
+    if n != 1:
+        raise Failure(f"{network}: no loggps S or G_eager line to set the eager limit in")
+    path = os.path.join(work, "network-rendezvous.yaml")
+    with open(path, "w") as f:
+        f.write(forced)
+    p, _ = run([mpiete, "estimate", "--program", program, "--machine", machine, "--network",
+                path, "--format", "json"], env, cwd=work, what=f"estimate at {np_} ranks, S=1")
+    if p.returncode != 0:
+        raise Failure(f"mpiete estimate at {np_} ranks with every message rendezvous failed:\n"
+                      f"{p.stderr}")
+    fell_back = "replayed again with each wildcard receive taking its recorded match" in p.stderr
+    print(f"[estimate] np={np_}, every message rendezvous: predicted "
+          f"{float(json.loads(p.stdout)['predicted_seconds']):.4f} s"
+          f"{', replayed with the recorded matches' if fell_back else ''}")
+
+
 def estimate_from_probes(build, env, work, exe, np_, tag, args, ranks_per_node=1,
                          nondeterministic=False):
     """The driver end to end: probe-program (once per rank count), probe-compute and (once)
@@ -230,6 +257,8 @@ def estimate_from_probes(build, env, work, exe, np_, tag, args, ranks_per_node=1
             max(runs["compute_seconds"]) * (1 + 1e-4)):
         raise Failure(f"estimate at {np_} ranks: timing_runs {runs} after --repeat {repeat}")
     print(f"[estimate] np={tag}: predicted {float(result['predicted_seconds']):.4f} s")
+    if nondeterministic and np_ > 2:
+        check_all_rendezvous(mpiete, env, work, program, machine, network, np_)
     # A cluster of 2 ranks per node: a note exactly when machine.yaml was measured otherwise.
     cluster = os.path.join(work, "cluster-2.yaml")
     with open(cluster, "w") as f:

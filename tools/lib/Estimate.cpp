@@ -6,6 +6,7 @@
 #include "mpiete/estimator/Cluster.h"
 #include "mpiete/estimator/Engine.h"
 #include "mpiete/estimator/ProgramBlocks.h"
+#include "mpiete/estimator/RecordedMatches.h"
 #include "mpiete/estimator/Report.h"
 #include "mpiete/export/Otf2Writer.h"
 #include "mpiete/farm/FarmPrediction.h"
@@ -264,88 +265,154 @@ int runEstimate(const CommandArgs &Args) {
     *Field = *B;
   }
 
-  LoadedBaseData Data;
-  if (!loadBaseData(Opt["--program"], Opt["--machine"], Opt["--network"],
-                    Opt.count("--cluster") ? Opt["--cluster"] : "", Kind, Diags, Data))
-    return 1;
-  // Each call-start record is checked against the block map (issue 14: a flipped call site
-  // must be an error, not a silently different prediction).
-  const CallSites Sites = Blocks.Present ? CallSites::fromBlockMap(Blocks.Map) : CallSites{};
-  if (Blocks.Present)
-    for (auto &T : Data.Traces)
-      T->setCallSites(&Sites);
-  auto &Traces = Data.Traces;
-  TableComputeModel &Compute = Data.Compute;
-  std::unique_ptr<ClusterNetworkModel> &Net = Data.Net;
-  ClusterSpec &Spec = Data.Spec;
-
-  SiteNames Names;
-  Names.load(Blocks.Map);
+  // The replay runs once more, each wildcard receive matching the message the recorded run
+  // matched, when matching by earliest predicted arrival left ranks blocked: the trace's calls
+  // after such a receive follow the recorded match (RecordedMatches.h). Every input is opened
+  // again for it (the streams are read once; the models count fallbacks as they replay).
+  auto Loaded = std::make_unique<LoadedBaseData>();
   std::ofstream TimelineFile;
   std::unique_ptr<ChromeTraceWriter> Timeline;
   std::unique_ptr<exporter::Otf2Writer> Otf2;
   TeeSink Sinks;
-  if (Opt.count("--timeline")) {
-    TimelineFile.open(Opt["--timeline"]);
-    if (!TimelineFile) {
-      Diags.error({Opt["--timeline"], 0, 0}, "cannot write the timeline", "io");
-      return 1;
-    }
-    Timeline = std::make_unique<ChromeTraceWriter>(TimelineFile, int(Traces.size()));
-    Sinks.Sinks.push_back(Timeline.get());
-  }
-  if (Opt.count("--otf2")) {
-    Otf2 = std::make_unique<exporter::Otf2Writer>(Opt["--otf2"], int(Traces.size()),
-                                                  [&Names](BlockId B) { return Names.site(B); });
-    Sinks.Sinks.push_back(Otf2.get());
-  }
-  if (Sinks.Sinks.size() == 1)
-    EO.Timeline = Sinks.Sinks.front();
-  else if (!Sinks.Sinks.empty())
-    EO.Timeline = &Sinks;
-
-  // A task farm (docs/taskfarm.md): with task costs beside the machine file, the farm is
-  // recognised as the engine replays it and re-simulated with them afterwards.
+  TimelineSink *const RegionTimeline = EO.Timeline;
   farm::FarmInputs FarmIn;
   bool FarmFailed = false, UnmarkedScan = false;
   std::unique_ptr<farm::FarmScan> Scan;
   std::vector<std::unique_ptr<EventSource>> Watched;
-  if (farm::loadFarmInputs(Opt["--machine"], Opt.count("--cluster") ? &Spec : nullptr,
-                           Opt["--cluster"], int(Traces.size()), Diags, FarmIn, FarmFailed)) {
-    if (!farm::loadFarmShape(Opt["--program"], Diags, FarmIn))
+  std::vector<std::unique_ptr<RecordedMatchSource>> Recorded;
+  EstimateResult R;
+  const CallSites Sites = Blocks.Present ? CallSites::fromBlockMap(Blocks.Map) : CallSites{};
+  SiteNames Names;
+  Names.load(Blocks.Map);
+  std::ostringstream SecondLoad; // the first load reported everything the files say
+  DiagnosticSink SecondDiags(SecondLoad);
+  EstimateResult Stuck; // the first replay, when it was the one that ended blocked
+  for (bool FollowRecorded : {false, true}) {
+    DiagnosticSink &LoadDiags = FollowRecorded ? SecondDiags : Diags;
+    Loaded = std::make_unique<LoadedBaseData>();
+    if (!loadBaseData(Opt["--program"], Opt["--machine"], Opt["--network"],
+                      Opt.count("--cluster") ? Opt["--cluster"] : "", Kind, LoadDiags, *Loaded)) {
+      if (FollowRecorded)
+        std::cerr << SecondLoad.str();
       return 1;
-    Scan = std::make_unique<farm::FarmScan>(int(Traces.size()), EO.Timeline);
-    EO.Timeline = Scan.get();
-  } else if (FarmFailed) {
-    return 1;
-  } else {
-    // No task costs: a farm may still be found in the trace alone (unmarked, under a memory
-    // cap) and re-simulated with each task's replayed time.
-    UnmarkedScan = true;
-    Scan = std::make_unique<farm::FarmScan>(int(Traces.size()), EO.Timeline, UnmarkedScan);
-    EO.Timeline = Scan.get();
-  }
-
-  std::vector<EventSource *> Sources;
-  for (auto &T : Traces) {
-    // Segment mode: a Segment event (the computation since the previous call) before the first
-    // record of every call. Always on: the engine charges them when the compute base data has
-    // segments, and otherwise reports a segment-mode trace replayed against seed-mode blocks.
-    T->setEmitSegments(true);
-    T->setEmitLocalCopies(true); // collectives' own-block copies (docs/collectives.md)
-    Sources.push_back(T.get());
-    if (Scan) {
-      Watched.push_back(Scan->watch(int(Sources.size() - 1), *T));
-      Sources.back() = Watched.back().get();
     }
+    // Each call-start record is checked against the block map (issue 14: a flipped call site
+    // must be an error, not a silently different prediction).
+    if (Blocks.Present)
+      for (auto &T : Loaded->Traces)
+        T->setCallSites(&Sites);
+    auto &Traces = Loaded->Traces;
+    TableComputeModel &Compute = Loaded->Compute;
+    std::unique_ptr<ClusterNetworkModel> &Net = Loaded->Net;
+    ClusterSpec &Spec = Loaded->Spec;
+
+    Recorded.clear();
+    Watched.clear();
+    Scan.reset();
+    Otf2.reset();
+    Timeline.reset();
+    Sinks.Sinks.clear();
+    EO.Timeline = RegionTimeline;
+    if (Opt.count("--timeline")) {
+      TimelineFile.close();
+      TimelineFile.open(Opt["--timeline"]);
+      if (!TimelineFile) {
+        Diags.error({Opt["--timeline"], 0, 0}, "cannot write the timeline", "io");
+        return 1;
+      }
+      Timeline = std::make_unique<ChromeTraceWriter>(TimelineFile, int(Traces.size()));
+      Sinks.Sinks.push_back(Timeline.get());
+    }
+    if (Opt.count("--otf2")) {
+      Otf2 = std::make_unique<exporter::Otf2Writer>(Opt["--otf2"], int(Traces.size()),
+                                                    [&Names](BlockId B) { return Names.site(B); });
+      Sinks.Sinks.push_back(Otf2.get());
+    }
+    if (Sinks.Sinks.size() == 1)
+      EO.Timeline = Sinks.Sinks.front();
+    else if (!Sinks.Sinks.empty())
+      EO.Timeline = &Sinks;
+
+    // A task farm (docs/taskfarm.md): with task costs beside the machine file, the farm is
+    // recognised as the engine replays it and re-simulated with them afterwards.
+    FarmIn = farm::FarmInputs{};
+    UnmarkedScan = false;
+    if (farm::loadFarmInputs(Opt["--machine"], Opt.count("--cluster") ? &Spec : nullptr,
+                             Opt["--cluster"], int(Traces.size()), LoadDiags, FarmIn, FarmFailed)) {
+      if (!farm::loadFarmShape(Opt["--program"], LoadDiags, FarmIn))
+        return 1;
+      Scan = std::make_unique<farm::FarmScan>(int(Traces.size()), EO.Timeline);
+      EO.Timeline = Scan.get();
+    } else if (FarmFailed) {
+      return 1;
+    } else {
+      // No task costs: a farm may still be found in the trace alone (unmarked, under a memory
+      // cap) and re-simulated with each task's replayed time.
+      UnmarkedScan = true;
+      Scan = std::make_unique<farm::FarmScan>(int(Traces.size()), EO.Timeline, UnmarkedScan);
+      EO.Timeline = Scan.get();
+    }
+
+    std::vector<EventSource *> Sources;
+    for (auto &T : Traces) {
+      // Segment mode: a Segment event (the computation since the previous call) before the first
+      // record of every call. Always on: the engine charges them when the compute base data has
+      // segments, and otherwise reports a segment-mode trace replayed against seed-mode blocks.
+      T->setEmitSegments(true);
+      T->setEmitLocalCopies(true); // collectives' own-block copies (docs/collectives.md)
+      Sources.push_back(T.get());
+      if (Scan) {
+        Watched.push_back(Scan->watch(int(Sources.size() - 1), *T));
+        Sources.back() = Watched.back().get();
+      }
+      // Outermost, so that the farm's scan still sees the wildcards the program posted.
+      if (FollowRecorded) {
+        Recorded.push_back(std::make_unique<RecordedMatchSource>(*Sources.back()));
+        Sources.back() = Recorded.back().get();
+      }
+    }
+    Engine E(Compute, *Net, EO);
+    R = E.run(Sources);
+    if (!FollowRecorded && !R.Ok && R.Stuck && R.WildcardReceives > 0) {
+      Stuck = std::move(R);
+      continue;
+    }
+    if (EO.Timeline)
+      EO.Timeline->finish();
+    if (Otf2 && !Otf2->error().empty()) {
+      Diags.error({Opt["--otf2"], 0, 0}, Otf2->error(), "io");
+      return 1;
+    }
+    break;
   }
-  Engine E(Compute, *Net, EO);
-  EstimateResult R = E.run(Sources);
-  if (EO.Timeline)
-    EO.Timeline->finish();
-  if (Otf2 && !Otf2->error().empty()) {
-    Diags.error({Opt["--otf2"], 0, 0}, Otf2->error(), "io");
-    return 1;
+  auto &Traces = Loaded->Traces;
+  TableComputeModel &Compute = Loaded->Compute;
+  std::unique_ptr<ClusterNetworkModel> &Net = Loaded->Net;
+  ClusterSpec &Spec = Loaded->Spec;
+  LoadedBaseData &Data = *Loaded;
+  if (!Recorded.empty()) {
+    uint64_t Resolved = 0, Unresolved = 0;
+    for (const auto &S : Recorded) {
+      Resolved += S->resolved();
+      Unresolved += S->unresolved();
+    }
+    Diags.warning(Tool,
+                  "the replay matching each wildcard receive with the earliest predicted "
+                  "arrival left ranks blocked, where the trace's calls after the receive follow "
+                  "the message the recorded run matched; replayed again with each wildcard "
+                  "receive taking its recorded match (" +
+                      std::to_string(Resolved) + " receives" +
+                      (Unresolved ? ", " + std::to_string(Unresolved) +
+                                        " without a recorded status left wildcard"
+                                  : std::string()) +
+                      ")",
+                  "estimate");
+    // What the first replay said: where it blocked, and the first receive it matched otherwise.
+    for (size_t I = 0; I < Stuck.Errors.size() && I < 2; ++I)
+      Diags.note(Stuck.Errors[I].File.empty() ? Tool : DiagLoc{Stuck.Errors[I].File, 0, 0},
+                 "first replay: " + Stuck.Errors[I].Message, "estimate");
+    if (!Stuck.NondeterminismNotes.empty())
+      Diags.note(Tool, "first replay: " + Stuck.NondeterminismNotes.front(), "estimate");
   }
   for (const EngineError &Err : R.Errors)
     Diags.error(Err.File.empty() ? Tool : DiagLoc{Err.File, 0, 0}, Err.Message, "estimate");

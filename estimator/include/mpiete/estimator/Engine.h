@@ -121,8 +121,11 @@ struct EstimateResult {
   std::vector<SegmentResult> Segments; ///< sorted by (from, to); every instance
   uint64_t Events = 0, Messages = 0;
   uint64_t NondeterministicReceives = 0;
+  uint64_t WildcardReceives = 0; ///< receives posted with MPI_ANY_SOURCE or MPI_ANY_TAG
   std::vector<std::string> NondeterminismNotes;
   std::vector<EngineError> Errors;
+  /// The replay ended with ranks blocked or messages unmatched (Errors says which).
+  bool Stuck = false;
 
   double predictedSeconds() const { return double(Predicted) * 1e-9; }
   /// The N blocks with the largest total time, largest first (ties by block id).
