@@ -195,6 +195,20 @@ def check_all_rendezvous(mpiete, env, work, program, machine, network, np_):
     print(f"[estimate] np={np_}, every message rendezvous: predicted "
           f"{float(json.loads(p.stdout)['predicted_seconds']):.4f} s"
           f"{', replayed with the recorded matches' if fell_back else ''}")
+    # The same for what-if's replays, asked for by a scenario on the measured network.
+    p, _ = run([mpiete, "whatif", "--program", program, "--machine", machine, "--network",
+                network, "--eager-limit", "0", "--format", "json"], env, cwd=work,
+               what=f"whatif --eager-limit 0 at {np_} ranks")
+    if p.returncode != 0:
+        raise Failure(f"mpiete whatif --eager-limit 0 at {np_} ranks failed:\n{p.stderr}")
+    report = json.loads(p.stdout)
+    recorded = report.get("wildcard_matches") == "recorded"
+    if recorded != ("every replay takes the recorded matches" in p.stderr):
+        raise Failure(f"whatif --eager-limit 0: the report's wildcard_matches and the warning "
+                      f"disagree:\n{p.stderr}")
+    print(f"[whatif] np={np_}, --eager-limit 0: predicted "
+          f"{float(report['scenario']['predicted_seconds']):.4f} s"
+          f"{', every replay with the recorded matches' if recorded else ''}")
 
 
 def estimate_from_probes(build, env, work, exe, np_, tag, args, ranks_per_node=1,

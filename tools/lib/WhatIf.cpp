@@ -4,6 +4,7 @@
 
 #include "mpiete/estimator/Engine.h"
 #include "mpiete/estimator/ProgramBlocks.h"
+#include "mpiete/estimator/RecordedMatches.h"
 #include "mpiete/estimator/Timeline.h"
 #include "mpiete/export/Otf2Writer.h"
 #include "mpiete/support/Version.h"
@@ -89,9 +90,32 @@ std::optional<MessageSet> parseMessageSet(const std::string &Spec, SiteFn &&Site
   return M;
 }
 
+/// A replay matching wildcard receives by earliest predicted arrival blocked (docs/estimator.md,
+/// RecordedMatches.h): runWhatIf starts over with every replay taking the recorded matches, so
+/// that the replays it compares follow one rule.
+struct ReplayWithRecordedMatches {};
+
+int runWhatIfOnce(const CommandArgs &Args, bool FollowRecorded);
+
 } // namespace
 
 int runWhatIf(const CommandArgs &Args) {
+  try {
+    return runWhatIfOnce(Args, false);
+  } catch (const ReplayWithRecordedMatches &) {
+  }
+  DiagnosticSink Diags(std::cerr);
+  Diags.warning({"mpiete whatif", 0, 0},
+                "a replay matching each wildcard receive with the earliest predicted arrival "
+                "left ranks blocked, where the trace's calls after the receive follow the "
+                "message the recorded run matched: every replay takes the recorded matches",
+                "whatif");
+  return runWhatIfOnce(Args, true);
+}
+
+namespace {
+
+int runWhatIfOnce(const CommandArgs &Args, bool FollowRecorded) {
   DiagnosticSink Diags(std::cerr);
   const DiagLoc Tool{"mpiete whatif", 0, 0};
   CommandLine C(
@@ -254,6 +278,12 @@ int runWhatIf(const CommandArgs &Args) {
     std::vector<EventSource *> Src;
     if (!openSources(Own, Src))
       return {false, 0, "cannot open the traces"};
+    std::vector<std::unique_ptr<RecordedMatchSource>> Recorded;
+    if (FollowRecorded)
+      for (EventSource *&Inner : Src) {
+        Recorded.push_back(std::make_unique<RecordedMatchSource>(*Inner));
+        Inner = Recorded.back().get();
+      }
     std::vector<std::unique_ptr<ScenarioSource>> Wrapped;
     withScenario(S, Src, Wrapped);
     std::unique_ptr<ScenarioAssumptions> As;
@@ -272,6 +302,8 @@ int runWhatIf(const CommandArgs &Args) {
     }
     Engine E(Data.Compute, Scaled ? static_cast<const NetworkModel &>(*Scaled) : *Data.Net, EO);
     EstimateResult R = E.run(Src);
+    if (!FollowRecorded && !R.Ok && R.Stuck && R.WildcardReceives > 0)
+      throw ReplayWithRecordedMatches{};
     return {R.Ok, R.Predicted, R.Errors.empty() ? "" : R.Errors.front().Message};
   };
   Replayer Replay = [&](const Scenario *S, RunRecorder *Rec) {
@@ -426,6 +458,8 @@ int runWhatIf(const CommandArgs &Args) {
   Rep.Provenance = {{"tool", "mpiete whatif"},     {"version", MPIETE_VERSION},
                     {"command", Command},          {"program", Opt["--program"]},
                     {"machine", Opt["--machine"]}, {"network", Opt["--network"]}};
+  if (FollowRecorded)
+    Rep.Provenance.emplace_back("wildcard_matches", "recorded");
   Rep.F1 = &A;
   if (!User.empty()) {
     ReplayOutcome O = Replay(&User, nullptr);
@@ -494,5 +528,7 @@ int runWhatIf(const CommandArgs &Args) {
     writeWhatIfText(*OS, Rep);
   return 0;
 }
+
+} // namespace
 
 } // namespace mpiete
