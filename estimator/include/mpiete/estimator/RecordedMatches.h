@@ -23,7 +23,7 @@ namespace mpiete::estimator {
 /// without a status, freed, or never completed).
 class RecordedMatchSource : public EventSource {
 public:
-  explicit RecordedMatchSource(EventSource &In, size_t MaxHeld = size_t(1) << 20)
+  explicit RecordedMatchSource(EventSource &In, size_t MaxHeld = size_t(1) << 14)
       : In(In), MaxHeld(MaxHeld > 0 ? MaxHeld : 1) {}
   bool next(Event &E) override;
   std::string name() const override { return In.name(); }
