@@ -192,6 +192,10 @@ def check_all_rendezvous(mpiete, env, work, program, machine, network, np_):
         raise Failure(f"mpiete estimate at {np_} ranks with every message rendezvous failed:\n"
                       f"{p.stderr}")
     fell_back = "replayed again with each wildcard receive taking its recorded match" in p.stderr
+    provenance = json.loads(p.stdout).get("provenance", {})
+    if fell_back != (provenance.get("wildcard_matches") == "recorded"):
+        raise Failure(f"estimate with every message rendezvous: the report's wildcard_matches "
+                      f"and the warning disagree:\n{p.stderr}")
     print(f"[estimate] np={np_}, every message rendezvous: predicted "
           f"{float(json.loads(p.stdout)['predicted_seconds']):.4f} s"
           f"{', replayed with the recorded matches' if fell_back else ''}")

@@ -570,6 +570,8 @@ int runEstimate(const CommandArgs &Args) {
                    {"machine", Opt["--machine"]},
                    {"network", Opt["--network"]},
                    {"network_model", ModelName}};
+  if (!Recorded.empty()) // the replay took the recorded wildcard matches (warned above)
+    RO.Provenance.emplace_back("wildcard_matches", "recorded");
   const double Predicted = R.predictedSeconds();
   char CostLine[256] = "";
   if (Cost.known()) {
