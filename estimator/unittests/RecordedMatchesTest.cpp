@@ -14,83 +14,81 @@ using mpiete::estimator::test::req;
 
 namespace {
 
-std::vector<Event> drain(EventSource &S) {
+/// In's events through a RecordedMatchSource, with its counts.
+struct Passed {
   std::vector<Event> Out;
+  uint64_t Resolved = 0, Unresolved = 0;
+};
+Passed through(std::vector<Event> In, size_t MaxHeld = size_t(1) << 14) {
+  VectorEventSource Source("r0", std::move(In));
+  RecordedMatchSource S(Source, MaxHeld);
+  Passed P;
   Event E;
   while (S.next(E))
-    Out.push_back(E);
-  return Out;
+    P.Out.push_back(E);
+  P.Resolved = S.resolved();
+  P.Unresolved = S.unresolved();
+  return P;
 }
 
 TEST(RecordedMatchesTest, WildcardTakesTheSourceAndTagOfItsCompletion) {
-  VectorEventSource In("r0", {Event::recv(10, AnySource, AnyTag, 8, 7), Event::compute(1),
-                              Event::send(11, 3, 4, 8, 8), Event::completion(12, {req(8)}),
-                              Event::completion(13, {req(7, 2, 5)}), Event::compute(2)});
-  RecordedMatchSource S(In);
-  std::vector<Event> Out = drain(S);
-  ASSERT_EQ(Out.size(), 6u);
-  EXPECT_EQ(Out[0].Kind, EventKind::RecvStart);
-  EXPECT_EQ(Out[0].Peer, 2);
-  EXPECT_EQ(Out[0].Tag, 5);
-  EXPECT_EQ(Out[0].Index, 0u);
-  for (size_t I = 1; I < Out.size(); ++I)
-    EXPECT_EQ(Out[I].Index, I); // the order and record numbers are the stream's
-  EXPECT_EQ(Out[2].Peer, 3);    // a send is not touched
-  EXPECT_EQ(S.resolved(), 1u);
-  EXPECT_EQ(S.unresolved(), 0u);
+  Passed P = through({Event::recv(10, AnySource, AnyTag, 8, 7), Event::compute(1),
+                      Event::send(11, 3, 4, 8, 8), Event::completion(12, {req(8)}),
+                      Event::completion(13, {req(7, 2, 5)}), Event::compute(2)});
+  ASSERT_EQ(P.Out.size(), 6u);
+  EXPECT_EQ(P.Out[0].Kind, EventKind::RecvStart);
+  EXPECT_EQ(P.Out[0].Peer, 2);
+  EXPECT_EQ(P.Out[0].Tag, 5);
+  for (size_t I = 0; I < P.Out.size(); ++I)
+    EXPECT_EQ(P.Out[I].Index, I); // the order and record numbers are the stream's
+  EXPECT_EQ(P.Out[2].Peer, 3);    // a send is not touched
+  EXPECT_EQ(P.Resolved, 1u);
+  EXPECT_EQ(P.Unresolved, 0u);
 }
 
 TEST(RecordedMatchesTest, OnlyTheWildcardPartIsRewritten) {
   // ANY_TAG from rank 1: the source stays, the tag is the recorded one; a directed receive
   // passes unchanged even when its completion says otherwise.
-  VectorEventSource In("r0", {Event::recv(10, 1, AnyTag, 8, 1), Event::recv(11, 3, 9, 8, 2),
-                              Event::completion(12, {req(1, 1, 6), req(2, 3, 9)})});
-  RecordedMatchSource S(In);
-  std::vector<Event> Out = drain(S);
-  ASSERT_EQ(Out.size(), 3u);
-  EXPECT_EQ(Out[0].Peer, 1);
-  EXPECT_EQ(Out[0].Tag, 6);
-  EXPECT_EQ(Out[1].Peer, 3);
-  EXPECT_EQ(Out[1].Tag, 9);
-  EXPECT_EQ(S.resolved(), 1u);
+  Passed P = through({Event::recv(10, 1, AnyTag, 8, 1), Event::recv(11, 3, 9, 8, 2),
+                      Event::completion(12, {req(1, 1, 6), req(2, 3, 7)})});
+  ASSERT_EQ(P.Out.size(), 3u);
+  EXPECT_EQ(P.Out[0].Peer, 1);
+  EXPECT_EQ(P.Out[0].Tag, 6);
+  EXPECT_EQ(P.Out[1].Peer, 3);
+  EXPECT_EQ(P.Out[1].Tag, 9);
+  EXPECT_EQ(P.Resolved, 1u);
 }
 
 TEST(RecordedMatchesTest, WithoutARecordedStatusTheWildcardStays) {
   // Completed with MPI_STATUS_IGNORE, freed, never completed, or past the look-ahead.
-  VectorEventSource In("r0", {Event::recv(10, AnySource, 0, 8, 1), Event::completion(11, {req(1)}),
-                              Event::recv(12, AnySource, 0, 8, 2), Event::requestFree(13, 2),
-                              Event::recv(14, AnySource, 0, 8, 3)});
-  RecordedMatchSource S(In);
-  std::vector<Event> Out = drain(S);
-  ASSERT_EQ(Out.size(), 5u);
-  EXPECT_EQ(Out[0].Peer, AnySource);
-  EXPECT_EQ(Out[2].Peer, AnySource);
-  EXPECT_EQ(Out[4].Peer, AnySource);
-  EXPECT_EQ(S.resolved(), 0u);
-  EXPECT_EQ(S.unresolved(), 3u);
+  Passed P = through({Event::recv(10, AnySource, 0, 8, 1), Event::completion(11, {req(1)}),
+                      Event::recv(12, AnySource, 0, 8, 2), Event::requestFree(13, 2),
+                      Event::recv(14, AnySource, 0, 8, 3)});
+  ASSERT_EQ(P.Out.size(), 5u);
+  for (size_t I : {0, 2, 4})
+    EXPECT_EQ(P.Out[I].Peer, AnySource) << I;
+  EXPECT_EQ(P.Resolved, 0u);
+  EXPECT_EQ(P.Unresolved, 3u);
 
-  VectorEventSource Far("r0", {Event::recv(10, AnySource, 0, 8, 1), Event::compute(1),
-                               Event::compute(2), Event::completion(11, {req(1, 4, 0)})});
-  RecordedMatchSource Short(Far, 2);
-  Out = drain(Short);
-  ASSERT_EQ(Out.size(), 4u);
-  EXPECT_EQ(Out[0].Peer, AnySource); // the completion lies 3 events on: not looked for
-  EXPECT_EQ(Short.unresolved(), 1u);
+  // The completion lies 3 events on, past a look-ahead of 2.
+  P = through({Event::recv(10, AnySource, 0, 8, 1), Event::compute(1), Event::compute(2),
+               Event::completion(11, {req(1, 4, 0)})},
+              2);
+  ASSERT_EQ(P.Out.size(), 4u);
+  EXPECT_EQ(P.Out[0].Peer, AnySource);
+  EXPECT_EQ(P.Unresolved, 1u);
 }
 
 TEST(RecordedMatchesTest, SeveralPendingReceivesResolveInAnyOrder) {
-  VectorEventSource In(
-      "r0", {Event::recv(10, AnySource, 0, 8, 1), Event::recv(11, AnySource, 0, 8, 2),
-             Event::completion(12, {req(2, 5, 0)}), Event::completion(13, {req(1, 4, 0)}),
-             Event::recv(14, AnySource, 0, 8, 1), // the id reused
-             Event::completion(15, {req(1, 6, 0)})});
-  RecordedMatchSource S(In);
-  std::vector<Event> Out = drain(S);
-  ASSERT_EQ(Out.size(), 6u);
-  EXPECT_EQ(Out[0].Peer, 4);
-  EXPECT_EQ(Out[1].Peer, 5);
-  EXPECT_EQ(Out[4].Peer, 6);
-  EXPECT_EQ(S.resolved(), 3u);
+  Passed P = through({Event::recv(10, AnySource, 0, 8, 1), Event::recv(11, AnySource, 0, 8, 2),
+                      Event::completion(12, {req(2, 5, 0)}), Event::completion(13, {req(1, 4, 0)}),
+                      Event::recv(14, AnySource, 0, 8, 1), // the id reused
+                      Event::completion(15, {req(1, 6, 0)})});
+  ASSERT_EQ(P.Out.size(), 6u);
+  EXPECT_EQ(P.Out[0].Peer, 4);
+  EXPECT_EQ(P.Out[1].Peer, 5);
+  EXPECT_EQ(P.Out[4].Peer, 6);
+  EXPECT_EQ(P.Resolved, 3u);
 }
 
 // A farm whose master sends each next task to the worker it recorded taking a result from.
