@@ -269,12 +269,11 @@ int runEstimate(const CommandArgs &Args) {
   // matched, when matching by earliest predicted arrival left ranks blocked: the trace's calls
   // after such a receive follow the recorded match (RecordedMatches.h). Every input is opened
   // again for it (the streams are read once; the models count fallbacks as they replay).
-  auto Loaded = std::make_unique<LoadedBaseData>();
+  std::unique_ptr<LoadedBaseData> Loaded;
   std::ofstream TimelineFile;
   std::unique_ptr<ChromeTraceWriter> Timeline;
   std::unique_ptr<exporter::Otf2Writer> Otf2;
   TeeSink Sinks;
-  TimelineSink *const RegionTimeline = EO.Timeline;
   farm::FarmInputs FarmIn;
   bool FarmFailed = false, UnmarkedScan = false;
   std::unique_ptr<farm::FarmScan> Scan;
@@ -312,7 +311,7 @@ int runEstimate(const CommandArgs &Args) {
     Otf2.reset();
     Timeline.reset();
     Sinks.Sinks.clear();
-    EO.Timeline = RegionTimeline;
+    EO.Timeline = nullptr; // the sinks of this replay, set up below
     if (Opt.count("--timeline")) {
       TimelineFile.close();
       TimelineFile.open(Opt["--timeline"]);
