@@ -8,7 +8,9 @@
  *   ping-pong   a: Send(k), Recv(k)  b: Recv(k), Send(k)  -> one way = half the round trip
  *   starts      b: Irecv(k) timed, then a 0-byte "ready"; a: after "ready", Isend(k) timed
  *   arrived     a: Send(k); b: Iprobe until the message is there, then Recv(k) timed
- * until the median one-way time changes by less than the tolerance over the last batch. Then it
+ * until the median one-way time changes by less than the tolerance over the last batch. The sizes
+ * are measured in rounds, a batch of each unsettled size per round in a shuffled order
+ * (measureInRounds), so that a burst of load cannot bend a run of consecutive sizes. Then it
  * times streams of back-to-back 0-byte messages for the gap g, and on rank 0 alone a memcpy of
  * every size (the memory-copy table: collectives copy a rank's own block locally).
  *
@@ -293,6 +295,128 @@ static int settled(const double *Samples, int N, double *PrevMedian, double Elap
   return Stable || Elapsed > O->Budget;
 }
 
+/* The sizes' order in round Round: a permutation that every rank computes alike (a fixed
+ * linear congruential generator seeded by the round, a Fisher-Yates shuffle). */
+static void roundOrder(int *Order, int N, int Round) {
+  unsigned long long X = 0x9e3779b97f4a7c15ULL ^ (unsigned long long)(Round + 1);
+  for (int I = 0; I < N; ++I)
+    Order[I] = I;
+  for (int I = N - 1; I > 0; --I) {
+    X = X * 6364136223846793005ULL + 1442695040888963407ULL;
+    int J = (int)((X >> 33) % (unsigned long long)(I + 1));
+    int T = Order[I];
+    Order[I] = Order[J];
+    Order[J] = T;
+  }
+}
+
+/* One batch of a measured series at size index SI, its samples from Samples + N on. */
+typedef void (*BatchFn)(void *Ctx, int SI, int N, int First);
+
+/* Measures every size of a series in rounds: each round visits the sizes not yet settled in
+ * an order of its own and runs one batch of each (with a warm-up exchange before it, two at a
+ * size's first batch), and a size is done when its samples settle (settled(), on its own time
+ * spent). A burst of load on the machine then lands on a few scattered sizes of one round,
+ * which their other rounds outvote, instead of on a run of consecutive sizes measured within
+ * it (which the eager limit's fit takes for a step: docs/probes.md). Primary[SI * Cap ...] are
+ * the samples that decide; with Shared, rank 0 decides and tells every rank, otherwise the
+ * caller alone runs it. */
+static void measureInRounds(int NumSizes, int Cap, BatchFn Fn, void *Ctx, const double *Primary,
+                            int *Counts, int Shared, int Rank, const char *What,
+                            const struct Options *O, double *Scratch) {
+  int *Order = malloc(sizeof(int) * (size_t)NumSizes);
+  int *Done = calloc((size_t)NumSizes, sizeof(int));
+  double *Prev = calloc((size_t)NumSizes, sizeof(double));
+  double *Spent = calloc((size_t)NumSizes, sizeof(double));
+  if (!Order || !Done || !Prev || !Spent)
+    fail("cannot allocate the measurement's state");
+  int Left = NumSizes;
+  for (int Round = 0; Left > 0; ++Round) {
+    if (Rank == 0 && O->Progress) {
+      fprintf(stderr, "\rmpiete: probe-comm: %s, round %d, %d of %d sizes left   ", What, Round + 1,
+              Left, NumSizes);
+      fflush(stderr);
+    }
+    roundOrder(Order, NumSizes, Round);
+    for (int I = 0; I < NumSizes; ++I) {
+      int SI = Order[I];
+      if (Done[SI])
+        continue;
+      double Start = MPI_Wtime();
+      Fn(Ctx, SI, Counts[SI], Counts[SI] == 0);
+      Counts[SI] += Batch;
+      Spent[SI] += MPI_Wtime() - Start;
+      if (Rank == 0)
+        Done[SI] = settled(Primary + (size_t)SI * (size_t)Cap, Counts[SI], &Prev[SI], Spent[SI], O,
+                           Scratch);
+      if (Shared)
+        MPI_Bcast(&Done[SI], 1, MPI_INT, 0, MPI_COMM_WORLD);
+      if (Done[SI])
+        --Left;
+    }
+  }
+  free(Order);
+  free(Done);
+  free(Prev);
+  free(Spent);
+}
+
+/* The state the batches of the three series share. */
+struct Series {
+  int IsSender, Peer, Active, Cap;
+  const long *Sizes;
+  char *Send, *Recv;
+  double *PingPong, *Isend, *Irecv, *Arrived, *Same, *Copy;
+};
+
+static double *at(double *Samples, const struct Series *S, int SI, int N) {
+  return Samples + (size_t)SI * (size_t)S->Cap + (size_t)N;
+}
+
+/* A batch of the three exchanges; the receiver's samples travel to the sender after it, off
+ * the clock. */
+static void exchangeBatch(void *Ctx, int SI, int N, int First) {
+  struct Series *S = Ctx;
+  long K = S->Sizes[SI];
+  double Dummy;
+  if (!S->Active)
+    return;
+  for (int W = 0; W < (First ? Warmup : 1); ++W)
+    exchange(S->IsSender, S->Peer, K, S->Send, S->Recv, &Dummy, &Dummy, &Dummy, &Dummy);
+  for (int B = 0; B < Batch; ++B)
+    exchange(S->IsSender, S->Peer, K, S->Send, S->Recv, at(S->PingPong, S, SI, N + B),
+             at(S->Isend, S, SI, N + B), at(S->Irecv, S, SI, N + B), at(S->Arrived, S, SI, N + B));
+  if (!S->IsSender) {
+    MPI_Send(at(S->Irecv, S, SI, N), Batch, MPI_DOUBLE, S->Peer, TagSamples, MPI_COMM_WORLD);
+    MPI_Send(at(S->Arrived, S, SI, N), Batch, MPI_DOUBLE, S->Peer, TagSamples, MPI_COMM_WORLD);
+  } else {
+    MPI_Recv(at(S->Irecv, S, SI, N), Batch, MPI_DOUBLE, S->Peer, TagSamples, MPI_COMM_WORLD,
+             MPI_STATUS_IGNORE);
+    MPI_Recv(at(S->Arrived, S, SI, N), Batch, MPI_DOUBLE, S->Peer, TagSamples, MPI_COMM_WORLD,
+             MPI_STATUS_IGNORE);
+  }
+}
+
+static void sameBufferBatch(void *Ctx, int SI, int N, int First) {
+  struct Series *S = Ctx;
+  long K = S->Sizes[SI];
+  if (!S->Active)
+    return;
+  for (int W = 0; W < (First ? Warmup : 1); ++W)
+    sameBuffer(S->IsSender, S->Peer, K, S->Send);
+  for (int B = 0; B < Batch; ++B)
+    *at(S->Same, S, SI, N + B) = sameBuffer(S->IsSender, S->Peer, K, S->Send);
+}
+
+static void copyBatch(void *Ctx, int SI, int N, int First) {
+  struct Series *S = Ctx;
+  long K = S->Sizes[SI];
+  for (int W = 0; W < (First ? Warmup : 1); ++W)
+    copyOnce(S->Send, S->Recv, K);
+  for (int B = 0; B < Batch; ++B)
+    *at(S->Copy, S, SI, N + B) = copyOnce(S->Send, S->Recv, K);
+}
+
 int main(int Argc, char **Argv) {
   MPI_Init(&Argc, &Argv);
   int Rank = 0, Size = 0;
@@ -322,12 +446,20 @@ int main(int Argc, char **Argv) {
   memset(Send, 'm', (size_t)O.MaxSize + 1);
   memset(Recv, 0, (size_t)O.MaxSize + 1);
   int Cap = O.MaxReps + Batch;
-  double *PingPong = calloc((size_t)Cap, sizeof(double));
-  double *Isend = calloc((size_t)Cap, sizeof(double));
-  double *Irecv = calloc((size_t)Cap, sizeof(double));
-  double *Arrived = calloc((size_t)Cap, sizeof(double));
+  size_t Cells = (size_t)NumSizes * (size_t)Cap;
+  struct Series Ser = {IsSender, Peer, Active, Cap,  Sizes, Send, Recv,
+                       NULL,     NULL, NULL,   NULL, NULL,  NULL};
+  Ser.PingPong = calloc(Cells, sizeof(double));
+  Ser.Isend = calloc(Cells, sizeof(double));
+  Ser.Irecv = calloc(Cells, sizeof(double));
+  Ser.Arrived = calloc(Cells, sizeof(double));
+  Ser.Same = calloc(Cells, sizeof(double));
+  int *Counts = calloc((size_t)NumSizes, sizeof(int));
   double *Scratch = calloc((size_t)Cap, sizeof(double));
-  double Dummy;
+  double *Stream = calloc((size_t)Cap, sizeof(double));
+  if (!Ser.PingPong || !Ser.Isend || !Ser.Irecv || !Ser.Arrived || !Ser.Same || !Counts ||
+      !Scratch || !Stream)
+    fail("cannot allocate the samples");
 
   /* Provenance: the hosts of rank 0 and its partner, and the MPI library. */
   char Host[MPI_MAX_PROCESSOR_NAME + 1] = {0}, PeerHost[MPI_MAX_PROCESSOR_NAME + 1] = {0};
@@ -352,115 +484,76 @@ int main(int Argc, char **Argv) {
            Batch);
   }
 
-  for (int SI = 0; SI < NumSizes; ++SI) {
-    long K = Sizes[SI];
-    if (Rank == 0 && O.Progress) {
-      fprintf(stderr, "\rmpiete: probe-comm: %ld bytes (%d/%d)   ", K, SI + 1, NumSizes);
-      fflush(stderr);
-    }
-    if (Active)
-      for (int W = 0; W < Warmup; ++W)
-        exchange(IsSender, Peer, K, Send, Recv, &Dummy, &Dummy, &Dummy, &Dummy);
-    int N = 0, Done = 0;
-    double Prev = 0, Start = MPI_Wtime();
-    while (!Done) {
-      for (int B = 0; B < Batch && Active; ++B)
-        exchange(IsSender, Peer, K, Send, Recv, &PingPong[N + B], &Isend[N + B], &Irecv[N + B],
-                 &Arrived[N + B]);
-      /* The receiver's samples travel to the sender once per batch, off the clock. */
-      if (Active && !IsSender) {
-        MPI_Send(&Irecv[N], Batch, MPI_DOUBLE, Peer, TagSamples, MPI_COMM_WORLD);
-        MPI_Send(&Arrived[N], Batch, MPI_DOUBLE, Peer, TagSamples, MPI_COMM_WORLD);
-      } else if (Active) {
-        MPI_Recv(&Irecv[N], Batch, MPI_DOUBLE, Peer, TagSamples, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        MPI_Recv(&Arrived[N], Batch, MPI_DOUBLE, Peer, TagSamples, MPI_COMM_WORLD,
-                 MPI_STATUS_IGNORE);
-      }
-      N += Batch;
-      if (Rank == 0)
-        Done = settled(PingPong, N, &Prev, MPI_Wtime() - Start, &O, Scratch);
-      MPI_Bcast(&Done, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    }
-    if (Rank == 0) {
-      printf("row %ld %d", K, N);
-      printStats(PingPong, N, Scratch);
-      printStats(Isend, N, Scratch);
-      printStats(Irecv, N, Scratch);
-      printStats(Arrived, N, Scratch);
+  measureInRounds(NumSizes, Cap, exchangeBatch, &Ser, Ser.PingPong, Counts, 1, Rank, "ping-pong",
+                  &O, Scratch);
+  if (Rank == 0) {
+    for (int SI = 0; SI < NumSizes; ++SI) {
+      int N = Counts[SI];
+      printf("row %ld %d", Sizes[SI], N);
+      printStats(at(Ser.PingPong, &Ser, SI, 0), N, Scratch);
+      printStats(at(Ser.Isend, &Ser, SI, 0), N, Scratch);
+      printStats(at(Ser.Irecv, &Ser, SI, 0), N, Scratch);
+      printStats(at(Ser.Arrived, &Ser, SI, 0), N, Scratch);
       printf("\n");
-      fflush(stdout);
     }
+    fflush(stdout);
   }
 
-  /* The same-buffer ping-pong, every size (rank 0 decides when each has settled). */
-  for (int SI = 0; SI < NumSizes; ++SI) {
-    long K = Sizes[SI];
-    if (Active)
-      for (int W = 0; W < Warmup; ++W)
-        sameBuffer(IsSender, Peer, K, Send);
-    int N = 0, Done = 0;
-    double Prev = 0, Start = MPI_Wtime();
-    while (!Done) {
-      for (int B = 0; B < Batch && Active; ++B)
-        PingPong[N + B] = sameBuffer(IsSender, Peer, K, Send);
-      N += Batch;
-      if (Rank == 0)
-        Done = settled(PingPong, N, &Prev, MPI_Wtime() - Start, &O, Scratch);
-      MPI_Bcast(&Done, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    }
-    if (Rank == 0) {
-      printf("same %ld %d", K, N);
-      printStats(PingPong, N, Scratch);
+  /* The same-buffer ping-pong, every size. */
+  memset(Counts, 0, sizeof(int) * (size_t)NumSizes);
+  measureInRounds(NumSizes, Cap, sameBufferBatch, &Ser, Ser.Same, Counts, 1, Rank, "same buffer",
+                  &O, Scratch);
+  if (Rank == 0) {
+    for (int SI = 0; SI < NumSizes; ++SI) {
+      printf("same %ld %d", Sizes[SI], Counts[SI]);
+      printStats(at(Ser.Same, &Ser, SI, 0), Counts[SI], Scratch);
       printf("\n");
-      fflush(stdout);
     }
+    fflush(stdout);
   }
 
   int N = 0, Done = 0;
   double Prev = 0, Start = MPI_Wtime();
   while (!Done) {
     for (int B = 0; B < Batch && Active; ++B)
-      PingPong[N + B] = stream(IsSender, Peer);
+      Stream[N + B] = stream(IsSender, Peer);
     N += Batch;
     if (Rank == 0)
-      Done = settled(PingPong, N, &Prev, MPI_Wtime() - Start, &O, Scratch);
+      Done = settled(Stream, N, &Prev, MPI_Wtime() - Start, &O, Scratch);
     MPI_Bcast(&Done, 1, MPI_INT, 0, MPI_COMM_WORLD);
   }
   if (Rank == 0) {
     printf("stream %d %d", StreamLength, N);
-    printStats(PingPong, N, Scratch);
+    printStats(Stream, N, Scratch);
     printf("\n");
     /* The memory-copy table: a collective copies the rank's own block locally (sendbuf to
-     * recvbuf), which no message shows. Rank 0 alone, its partner idle in the barrier below. */
+     * recvbuf), which no message shows. Rank 0 alone, its partner idle in the barrier below;
+     * the Same samples are free again and hold the copies'. */
+    Ser.Copy = Ser.Same;
+    memset(Counts, 0, sizeof(int) * (size_t)NumSizes);
+    measureInRounds(NumSizes, Cap, copyBatch, &Ser, Ser.Copy, Counts, 0, Rank, "memory copy", &O,
+                    Scratch);
     for (int SI = 0; SI < NumSizes; ++SI) {
-      long K = Sizes[SI];
-      for (int W = 0; W < Warmup; ++W)
-        copyOnce(Send, Recv, K);
-      int M = 0, Settled = 0;
-      double PrevCopy = 0, CopyStart = MPI_Wtime();
-      while (!Settled) {
-        for (int B = 0; B < Batch; ++B)
-          PingPong[M + B] = copyOnce(Send, Recv, K);
-        M += Batch;
-        Settled = settled(PingPong, M, &PrevCopy, MPI_Wtime() - CopyStart, &O, Scratch);
-      }
-      printf("copy %ld %d", K, M);
-      printStats(PingPong, M, Scratch);
+      printf("copy %ld %d", Sizes[SI], Counts[SI]);
+      printStats(at(Ser.Copy, &Ser, SI, 0), Counts[SI], Scratch);
       printf("\n");
     }
     printf("mpiete-comm-probe-end\n");
     fflush(stdout);
     if (O.Progress)
-      fprintf(stderr, "\rmpiete: probe-comm: done%40s\n", "");
+      fprintf(stderr, "\rmpiete: probe-comm: done%60s\n", "");
   }
   free(Sizes);
   free(Send);
   free(Recv);
-  free(PingPong);
-  free(Isend);
-  free(Irecv);
-  free(Arrived);
+  free(Ser.PingPong);
+  free(Ser.Isend);
+  free(Ser.Irecv);
+  free(Ser.Arrived);
+  free(Ser.Same);
+  free(Counts);
   free(Scratch);
+  free(Stream);
   MPI_Finalize();
   return 0;
 }
