@@ -16,7 +16,6 @@ bool wildcardReceive(const Event &E) {
 
 void RecordedMatchSource::settle(Held &H, int32_t Source, int32_t Tag) {
   H.Waiting = false;
-  --PendingCount;
   bool Known = true;
   if (H.E.Peer == AnySource) {
     if (Source >= 0)
@@ -33,38 +32,39 @@ void RecordedMatchSource::settle(Held &H, int32_t Source, int32_t Tag) {
   ++(Known ? Resolved : Unresolved);
 }
 
+void RecordedMatchSource::settleRequest(uint64_t Request, int32_t Source, int32_t Tag) {
+  if (uint64_t *At = Pending.find(Request)) {
+    settle(Buffer[size_t(*At - Base)], Source, Tag);
+    Pending.erase(Request);
+  }
+}
+
 bool RecordedMatchSource::pull() {
   Event E;
   if (!In.next(E))
     return false;
   const uint64_t Pos = Base + Buffer.size();
-  if (PendingCount > 0) {
+  if (Pending.size() > 0) {
     if (E.Kind == EventKind::Completion) {
       for (const CompletedRequest &C : E.Completed)
-        if (uint64_t *At = Pending.find(C.Request)) {
-          settle(Buffer[size_t(*At - Base)], C.Source, C.Tag);
-          Pending.erase(C.Request);
-        }
+        settleRequest(C.Request, C.Source, C.Tag);
     } else if (E.Kind == EventKind::RequestFree) {
-      if (uint64_t *At = Pending.find(E.Request)) {
-        settle(Buffer[size_t(*At - Base)], NoStatus, NoStatus);
-        Pending.erase(E.Request);
-      }
+      settleRequest(E.Request, NoStatus, NoStatus);
     }
   }
+  hold(std::move(E), Pos);
+  return true;
+}
+
+void RecordedMatchSource::hold(Event &&E, uint64_t Pos) {
   const bool Wait = wildcardReceive(E);
   if (Wait) {
     // A request id reused before the earlier receive completed would be a broken trace; the
     // earlier one then goes on as it was.
-    if (uint64_t *At = Pending.find(E.Request)) {
-      settle(Buffer[size_t(*At - Base)], NoStatus, NoStatus);
-      Pending.erase(E.Request);
-    }
+    settleRequest(E.Request, NoStatus, NoStatus);
     Pending.getOrInsert(E.Request, Pos) = Pos;
-    ++PendingCount;
   }
   Buffer.push_back({std::move(E), Wait});
-  return true;
 }
 
 bool RecordedMatchSource::next(Event &E) {
@@ -76,10 +76,8 @@ bool RecordedMatchSource::next(Event &E) {
           Ended = true;
         continue;
       }
-      if (H.Waiting) { // the stream ended or the look-ahead is used up: as recorded, a wildcard
-        Pending.erase(H.E.Request);
-        settle(H, NoStatus, NoStatus);
-      }
+      if (H.Waiting) // the stream ended or the look-ahead is used up: as recorded, a wildcard
+        settleRequest(H.E.Request, NoStatus, NoStatus);
       E = std::move(H.E);
       Buffer.pop_front();
       ++Base;
@@ -92,9 +90,7 @@ bool RecordedMatchSource::next(Event &E) {
       ++Base;
       return true;
     }
-    Pending.getOrInsert(E.Request, Base) = Base;
-    ++PendingCount;
-    Buffer.push_back({std::move(E), true});
+    hold(std::move(E), Base);
   }
 }
 

@@ -1,33 +1,40 @@
 // Formats diagnostics in the one shape every mpiete tool prints.
 #include "mpiete/support/Diagnostics.h"
 
+#include <sstream>
+
 namespace mpiete {
 
 void DiagnosticSink::report(const DiagLoc &Loc, Severity Sev, std::string_view Message,
                             std::string_view Category) {
-  OS << Loc.File;
+  std::ostringstream Line;
+  Line << Loc.File;
   if (Loc.Line != 0) {
-    OS << ':' << Loc.Line;
+    Line << ':' << Loc.Line;
     if (Loc.Col != 0)
-      OS << ':' << Loc.Col;
+      Line << ':' << Loc.Col;
   }
   switch (Sev) {
   case Severity::Error:
-    OS << ": error: ";
+    Line << ": error: ";
     ++Errors;
     break;
   case Severity::Warning:
-    OS << ": warning: ";
+    Line << ": warning: ";
     ++Warnings;
     break;
   case Severity::Note:
-    OS << ": note: ";
+    Line << ": note: ";
     break;
   }
-  OS << Message;
+  Line << Message;
   if (!Category.empty())
-    OS << " [mpiete-" << Category << ']';
-  OS << '\n';
+    Line << " [mpiete-" << Category << ']';
+  Line << '\n';
+  std::string Text = std::move(Line).str();
+  if (Recorded && !Recorded->insert(Text).second && Skip)
+    return;
+  OS << Text;
   OS.flush();
 }
 

@@ -170,6 +170,15 @@ def check_repeats(machine, text, repeat):
     print(f"[repeat] {len(means)} of {segments} segments the median of {repeat} timing runs")
 
 
+def check_said_once(stderr, what):
+    """A command that starts over (estimate, whatif after a replay that blocked) prints each of
+    its diagnostics once."""
+    lines = [l for l in stderr.splitlines() if re.search(r": (warning|note|error): ", l)]
+    twice = sorted({l for l in lines if lines.count(l) > 1})
+    if twice:
+        raise Failure(f"{what}: a diagnostic printed more than once:\n" + "\n".join(twice))
+
+
 def check_all_rendezvous(mpiete, env, work, program, machine, network, np_):
     """Wildcard receives under rendezvous: with every message over the eager limit (the network
     file's S set to 1 byte, as a noisy probe-comm once found 16 bytes), a send waits for its
@@ -196,6 +205,7 @@ def check_all_rendezvous(mpiete, env, work, program, machine, network, np_):
     if fell_back != (provenance.get("wildcard_matches") == "recorded"):
         raise Failure(f"estimate with every message rendezvous: the report's wildcard_matches "
                       f"and the warning disagree:\n{p.stderr}")
+    check_said_once(p.stderr, f"estimate at {np_} ranks, S=1")
     print(f"[estimate] np={np_}, every message rendezvous: predicted "
           f"{float(json.loads(p.stdout)['predicted_seconds']):.4f} s"
           f"{', replayed with the recorded matches' if fell_back else ''}")
@@ -210,6 +220,7 @@ def check_all_rendezvous(mpiete, env, work, program, machine, network, np_):
     if recorded != ("every replay takes the recorded matches" in p.stderr):
         raise Failure(f"whatif --eager-limit 0: the report's wildcard_matches and the warning "
                       f"disagree:\n{p.stderr}")
+    check_said_once(p.stderr, f"whatif --eager-limit 0 at {np_} ranks")
     print(f"[whatif] np={np_}, --eager-limit 0: predicted "
           f"{float(report['scenario']['predicted_seconds']):.4f} s"
           f"{', every replay with the recorded matches' if recorded else ''}")

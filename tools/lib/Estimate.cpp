@@ -21,6 +21,7 @@
 #include <optional>
 #include <sstream>
 #include <tuple>
+#include <unordered_set>
 #include <utility>
 
 namespace mpiete {
@@ -283,18 +284,15 @@ int runEstimate(const CommandArgs &Args) {
   const CallSites Sites = Blocks.Present ? CallSites::fromBlockMap(Blocks.Map) : CallSites{};
   SiteNames Names;
   Names.load(Blocks.Map);
-  std::ostringstream SecondLoad; // the first load reported everything the files say
-  DiagnosticSink SecondDiags(SecondLoad);
+  // The second load says again what the first one said: each line is printed once.
+  std::unordered_set<std::string> Shown;
   EstimateResult Stuck; // the first replay, when it was the one that ended blocked
   for (bool FollowRecorded : {false, true}) {
-    DiagnosticSink &LoadDiags = FollowRecorded ? SecondDiags : Diags;
+    Diags.recordLines(Shown, FollowRecorded);
     Loaded = std::make_unique<LoadedBaseData>();
     if (!loadBaseData(Opt["--program"], Opt["--machine"], Opt["--network"],
-                      Opt.count("--cluster") ? Opt["--cluster"] : "", Kind, LoadDiags, *Loaded)) {
-      if (FollowRecorded)
-        std::cerr << SecondLoad.str();
+                      Opt.count("--cluster") ? Opt["--cluster"] : "", Kind, Diags, *Loaded))
       return 1;
-    }
     // Each call-start record is checked against the block map (issue 14: a flipped call site
     // must be an error, not a silently different prediction).
     if (Blocks.Present)
@@ -337,8 +335,8 @@ int runEstimate(const CommandArgs &Args) {
     FarmIn = farm::FarmInputs{};
     UnmarkedScan = false;
     if (farm::loadFarmInputs(Opt["--machine"], Opt.count("--cluster") ? &Spec : nullptr,
-                             Opt["--cluster"], int(Traces.size()), LoadDiags, FarmIn, FarmFailed)) {
-      if (!farm::loadFarmShape(Opt["--program"], LoadDiags, FarmIn))
+                             Opt["--cluster"], int(Traces.size()), Diags, FarmIn, FarmFailed)) {
+      if (!farm::loadFarmShape(Opt["--program"], Diags, FarmIn))
         return 1;
       Scan = std::make_unique<farm::FarmScan>(int(Traces.size()), EO.Timeline);
       EO.Timeline = Scan.get();
@@ -372,7 +370,7 @@ int runEstimate(const CommandArgs &Args) {
     }
     Engine E(Compute, *Net, EO);
     R = E.run(Sources);
-    if (!FollowRecorded && !R.Ok && R.Stuck && R.WildcardReceives > 0) {
+    if (!FollowRecorded && R.stuckOnWildcards()) {
       Stuck = std::move(R);
       continue;
     }
@@ -384,6 +382,7 @@ int runEstimate(const CommandArgs &Args) {
     }
     break;
   }
+  Diags.stopRecording();
   auto &Traces = Loaded->Traces;
   TableComputeModel &Compute = Loaded->Compute;
   std::unique_ptr<ClusterNetworkModel> &Net = Loaded->Net;

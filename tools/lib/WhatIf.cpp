@@ -14,7 +14,9 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <string>
 #include <tuple>
+#include <unordered_set>
 
 namespace mpiete {
 
@@ -95,13 +97,16 @@ std::optional<MessageSet> parseMessageSet(const std::string &Spec, SiteFn &&Site
 /// that the replays it compares follow one rule.
 struct ReplayWithRecordedMatches {};
 
-int runWhatIfOnce(const CommandArgs &Args, bool FollowRecorded);
+/// Shown collects the diagnostics printed; the run that starts over prints each only once.
+int runWhatIfOnce(const CommandArgs &Args, bool FollowRecorded,
+                  std::unordered_set<std::string> &Shown);
 
 } // namespace
 
 int runWhatIf(const CommandArgs &Args) {
+  std::unordered_set<std::string> Shown;
   try {
-    return runWhatIfOnce(Args, false);
+    return runWhatIfOnce(Args, false, Shown);
   } catch (const ReplayWithRecordedMatches &) {
   }
   DiagnosticSink Diags(std::cerr);
@@ -110,13 +115,15 @@ int runWhatIf(const CommandArgs &Args) {
                 "left ranks blocked, where the trace's calls after the receive follow the "
                 "message the recorded run matched: every replay takes the recorded matches",
                 "whatif");
-  return runWhatIfOnce(Args, true);
+  return runWhatIfOnce(Args, true, Shown);
 }
 
 namespace {
 
-int runWhatIfOnce(const CommandArgs &Args, bool FollowRecorded) {
+int runWhatIfOnce(const CommandArgs &Args, bool FollowRecorded,
+                  std::unordered_set<std::string> &Shown) {
   DiagnosticSink Diags(std::cerr);
+  Diags.recordLines(Shown, FollowRecorded);
   const DiagLoc Tool{"mpiete whatif", 0, 0};
   CommandLine C(
       "whatif",
@@ -302,7 +309,7 @@ int runWhatIfOnce(const CommandArgs &Args, bool FollowRecorded) {
     }
     Engine E(Data.Compute, Scaled ? static_cast<const NetworkModel &>(*Scaled) : *Data.Net, EO);
     EstimateResult R = E.run(Src);
-    if (!FollowRecorded && !R.Ok && R.Stuck && R.WildcardReceives > 0)
+    if (!FollowRecorded && R.stuckOnWildcards())
       throw ReplayWithRecordedMatches{};
     return {R.Ok, R.Predicted, R.Errors.empty() ? "" : R.Errors.front().Message};
   };

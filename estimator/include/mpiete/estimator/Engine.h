@@ -128,6 +128,10 @@ struct EstimateResult {
   bool Stuck = false;
 
   double predictedSeconds() const { return double(Predicted) * 1e-9; }
+  /// Ended stuck after posting wildcard receives: a replay that follows the recorded matches
+  /// (RecordedMatchSource) may get through where this one, matching by predicted arrival,
+  /// did not.
+  bool stuckOnWildcards() const { return !Ok && Stuck && WildcardReceives > 0; }
   /// The N blocks with the largest total time, largest first (ties by block id).
   std::vector<BlockResult> topBlocks(size_t N) const;
   /// The N segments with the largest compute time, largest first.

@@ -39,14 +39,18 @@ private:
   };
   /// Reads one event of In into the buffer; false at In's end.
   bool pull();
+  /// Appends E, at stream position Pos, to the buffer; a wildcard receive waits there for its
+  /// completion.
+  void hold(Event &&E, uint64_t Pos);
   void settle(Held &H, int32_t Source, int32_t Tag);
+  /// Settles the held receive of Request, if one waits.
+  void settleRequest(uint64_t Request, int32_t Source, int32_t Tag);
 
   EventSource &In;
   size_t MaxHeld;
   std::deque<Held> Buffer;
   uint64_t Base = 0;         ///< the stream position of Buffer.front()
   FlatMap<uint64_t> Pending; ///< request id -> stream position of its receive
-  uint64_t PendingCount = 0;
   bool Ended = false;
   uint64_t Resolved = 0, Unresolved = 0;
 };

@@ -5,6 +5,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 
 namespace mpiete {
 
@@ -36,8 +37,23 @@ public:
   unsigned errorCount() const { return Errors; }
   unsigned warningCount() const { return Warnings; }
 
+  /// Records every line printed in Lines; with SkipRecorded, a line already in it is counted
+  /// but not printed again (a command that starts over, as whatif after a replay that blocked,
+  /// says each thing once).
+  void recordLines(std::unordered_set<std::string> &Lines, bool SkipRecorded) {
+    Recorded = &Lines;
+    Skip = SkipRecorded;
+  }
+  /// Prints every line from here on, recorded or not.
+  void stopRecording() {
+    Recorded = nullptr;
+    Skip = false;
+  }
+
 private:
   std::ostream &OS;
+  std::unordered_set<std::string> *Recorded = nullptr;
+  bool Skip = false;
   unsigned Errors = 0;
   unsigned Warnings = 0;
 };
