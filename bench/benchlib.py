@@ -27,6 +27,9 @@ def is_fortran(prog):
     return prog.startswith(("f77-", "f90-"))
 
 ELAPSED = re.compile(r"^(\S+): elapsed ([0-9.eE+-]+) s", re.M)
+# bench/pmpi/pmpiclock.c's line per rank at MPI_Finalize.
+PMPI_LINE = re.compile(r"^pmpiclock: rank (\d+) of (\d+): elapsed (\S+) mpi (\S+) compute (\S+) "
+                       r"cpu (\S+) calls (\d+)$", re.M)
 
 
 def say(msg):
@@ -190,3 +193,23 @@ def replace_section(path, marker, text):
 
 def have(tool):
     return shutil.which(tool) is not None
+
+
+def build_pmpiclock(work):
+    """bench/pmpi/pmpiclock.c, the PMPI interposer that times an unchanged program's compute
+    (time outside MPI, per rank), as a shared library in work; returns its path."""
+    os.makedirs(work, exist_ok=True)
+    lib = os.path.join(work, "pmpiclock.so")
+    subprocess.run(["mpicc", "-O2", "-shared", "-fPIC", "-o", lib,
+                    os.path.join(ROOT, "bench", "pmpi", "pmpiclock.c"), "-lmpi_mpifh"],
+                   check=True, env=env())
+    return lib
+
+
+def pmpi_ranks(stderr, np_):
+    """{rank: (elapsed, mpi, compute, cpu, calls)} from the interposer's lines."""
+    ranks = {int(m.group(1)): tuple(float(m.group(i)) for i in range(3, 8))
+             for m in PMPI_LINE.finditer(stderr)}
+    if len(ranks) != np_:
+        raise SystemExit(f"bench: the interposer reported {len(ranks)} ranks of {np_}:\n{stderr}")
+    return ranks
