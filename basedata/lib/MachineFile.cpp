@@ -120,6 +120,8 @@ void writeMachineFile(std::ostream &OS, const MachineFile &File) {
       E << R;
     E << YAML::EndSeq;
   }
+  if (!P.CombinedFrom.empty()) // probe-compute --combine: each record the median of these files
+    E << YAML::Key << "combined_from" << YAML::Value << P.CombinedFrom;
   E << YAML::EndMap;
   E << YAML::Key << "timer_overhead_seconds" << YAML::Value << File.TimerOverheadSeconds;
   E << YAML::Key << "ranks" << YAML::Value << YAML::BeginSeq;
@@ -225,7 +227,8 @@ bool readProvenance(YamlParser &P, const YAML::Node &Root, MachineProvenance &Ou
       readInt(P, Prov, "repeats", Out.Repeats, 1, MaxRepeats);
   for (const auto &[Key, List] :
        {std::pair<const char *, std::vector<std::string> *>{"capped_loops", &Out.CappedLoops},
-        {"sampled_loops", &Out.SampledLoops}}) {
+        {"sampled_loops", &Out.SampledLoops},
+        {"combined_from", &Out.CombinedFrom}}) {
     YAML::Node Node;
     if (!Ok || !P.list(Prov, Key, Node, false))
       return false;
@@ -252,6 +255,10 @@ bool readProvenance(YamlParser &P, const YAML::Node &Root, MachineProvenance &Ou
         return P.expected(A, "arguments", "a list of strings");
       Out.Arguments.push_back(A.Scalar());
     }
+  if (!Out.CombinedFrom.empty() && Out.CombinedFrom.size() != size_t(Out.Repeats))
+    return P.error(Prov, "'combined_from' lists " + std::to_string(Out.CombinedFrom.size()) +
+                             " files where 'repeats' says " + std::to_string(Out.Repeats) +
+                             " timing runs were combined");
   if (!Out.BlockMap.empty() && Out.Fingerprint.empty())
     return P.error(Prov, "'block_map' without its 'fingerprint': the check that the traces come "
                          "from the same build needs it");

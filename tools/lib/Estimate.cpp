@@ -101,7 +101,9 @@ std::string secondsList(const std::vector<double> &Seconds, const char *Sep, int
 /// beside what the replay takes (each segment's median; LoadedBaseData::RunComputeSeconds).
 void writeTimingRunsText(std::ostream &OS, const LoadedBaseData &R) {
   OS << "timing runs: " << R.RunComputeSeconds.size()
-     << " (probe-compute --repeat), their compute summed over the ranks "
+     << (R.MachineProv.CombinedFrom.empty() ? " (probe-compute --repeat)"
+                                             : " (probe-compute --combine)")
+     << ", their compute summed over the ranks "
      << secondsList(R.RunComputeSeconds, ", ", 4) << " s; the replay takes each segment's median ("
      << secondsList({R.ComputeSeconds}, "", 4) << " s)\n";
 }

@@ -43,6 +43,7 @@ namespace {
 /// The options, each declared once; --help is generated from them.
 struct Options {
   std::string Output, Cpu, PerNode, TaskGrid, Program;
+  std::string Combine; // --combine A,B,...: files of timing runs taken apart, no run
   long long TaskStride = 1, TaskEvery = 1;
   int Cap = 0;       // 0: every iteration timed; seed 004 section 3.1.1 caps loops at two
   int Sample = 0;    // 0: loops of pure computation run whole
@@ -121,6 +122,13 @@ void declare(CommandLine &C, Options &O) {
                "a rise against); for a machine that is not quiet. Default 1")
       ->type_name("N")
       ->check(CLI::Range(1, 1000));
+  A.add_option("--combine", O.Combine,
+               "run nothing: combine machine files of timing runs of the same program, input "
+               "and rank count taken apart (at other times: a machine whose speed drifts over "
+               "minutes, which N runs in a row of --repeat all see) into -o, per rank and "
+               "segment the median of the files' records, as --repeat does (a file of "
+               "--repeat runs counts as one run, its medians); the files' task costs too")
+      ->type_name("FILE,FILE[,...]");
   A.add_option("--first-rank", O.FirstRank,
                "the rank that computes first (it starts with the token; default 0). With "
                "--repeat N and --program traces whose wildcard receives are matched as traced "
@@ -587,6 +595,162 @@ bool isOpenMpiLauncher(const std::string &Launcher) {
                      Version->find("OpenRTE") != std::string::npos);
 }
 
+/// --combine: the files' timing runs as one file (combineRepeatedRuns: per rank and segment
+/// the median of the files' records). The files must measure the same thing: the same program
+/// (build), arguments, rank count, placement and partition, and no capped or sampled run beside
+/// a full one; each difference is an error at the file that differs. Their task costs (the
+/// farm's machine.tasks.yaml) are combined task by task when every file has them for the same
+/// tasks.
+int combineTimingRuns(const Options &O, DiagnosticSink &Diags) {
+  std::vector<std::string> Paths;
+  for (size_t Pos = 0; Pos <= O.Combine.size();) {
+    const size_t Comma = std::min(O.Combine.find(',', Pos), O.Combine.size());
+    if (Comma > Pos)
+      Paths.push_back(O.Combine.substr(Pos, Comma - Pos));
+    Pos = Comma + 1;
+  }
+  const DiagLoc Tool{"mpiete probe-compute"};
+  if (Paths.size() < 2) {
+    Diags.error(Tool, "--combine needs two machine files or more, separated by commas", "usage");
+    return 2;
+  }
+  std::vector<MachineFile> Runs(Paths.size());
+  for (size_t I = 0; I < Paths.size(); ++I)
+    if (!loadMachineFile(Paths[I], Runs[I], Diags))
+      return 1;
+  const MachineProvenance &First = Runs.front().Provenance;
+  auto Quote = [](const std::vector<std::string> &Words) {
+    std::string S;
+    for (const std::string &W : Words)
+      S += (S.empty() ? "" : " ") + W;
+    return "'" + S + "'";
+  };
+  for (size_t I = 1; I < Runs.size(); ++I) {
+    const MachineProvenance &P = Runs[I].Provenance;
+    std::string What;
+    if (Runs[I].Partition != Runs.front().Partition)
+      What = "its partition (segments or blocks)";
+    else if (!P.Fingerprint.empty() && !First.Fingerprint.empty()
+                 ? P.Fingerprint != First.Fingerprint
+                 : P.Program != First.Program)
+      What = "the program (" + (P.Fingerprint.empty() || First.Fingerprint.empty()
+                                    ? "'" + P.Program + "' against '" + First.Program + "'"
+                                    : "another build: fingerprint " + P.Fingerprint +
+                                          " against " + First.Fingerprint) +
+             ")";
+    else if (P.Arguments != First.Arguments)
+      What = "the arguments (" + Quote(P.Arguments) + " against " + Quote(First.Arguments) + ")";
+    else if (P.Ranks != First.Ranks)
+      What = "the rank count (" + std::to_string(P.Ranks) + " against " +
+             std::to_string(First.Ranks) + ")";
+    else if (P.TokenPassing != First.TokenPassing || P.RanksPerNode != First.RanksPerNode)
+      What = "the ranks computing at once (" + std::to_string(P.RanksPerNode) + " against " +
+             std::to_string(First.RanksPerNode) + ")";
+    else if (P.SampleCap != First.SampleCap || P.SampleStride != First.SampleStride)
+      What = "how loops were timed (--cap " + std::to_string(P.SampleCap) + " --sample " +
+             std::to_string(P.SampleStride) + " against --cap " +
+             std::to_string(First.SampleCap) + " --sample " +
+             std::to_string(First.SampleStride) + "; 0: every iteration)";
+    else if (!P.CpuModel.empty() && !First.CpuModel.empty() && P.CpuModel != First.CpuModel)
+      What = "the processor ('" + P.CpuModel + "' against '" + First.CpuModel +
+             "': compute base data are per machine type)";
+    if (!What.empty()) {
+      Diags.error(DiagLoc{Paths[I]},
+                  "differs from " + Paths.front() + " in " + What +
+                      ": --combine takes timing runs of the same measurement",
+                  "probe");
+      return 1;
+    }
+  }
+  MachineFile Machine;
+  if (std::string Why; !combineRepeatedRuns(Runs, Machine, Why)) {
+    // The runs are the files here: name them rather than "timing run K".
+    Diags.error(Tool, "--combine " + O.Combine + ": " + Why, "probe");
+    return 1;
+  }
+  MachineProvenance &P = Machine.Provenance;
+  // The cost of these base data is every run's; unknown if one file does not say.
+  double Seconds = 0;
+  for (const MachineFile &R : Runs)
+    Seconds = R.Provenance.ProbeSeconds > 0 && (Seconds > 0 || &R == &Runs.front())
+                  ? Seconds + R.Provenance.ProbeSeconds
+                  : 0;
+  P.ProbeSeconds = Seconds;
+  P.FirstRanks.clear(); // a file's own runs are its median now
+  P.CombinedFrom.clear();
+  for (size_t I = 0; I < Paths.size(); ++I)
+    P.CombinedFrom.push_back(Paths[I] + " (" + Runs[I].Provenance.Date + ")");
+  P.Date = isoDateNow();
+  P.Tool = std::string("mpiete ") + MPIETE_VERSION;
+
+  // The farm's task costs beside each file: all or none, the same tasks.
+  std::vector<TaskCosts> Tasks;
+  std::vector<std::string> TaskPaths;
+  for (const std::string &Path : Paths)
+    if (const std::string T = taskCostsPathOf(Path); fs::exists(T)) {
+      if (!loadTaskCosts(T, Tasks.emplace_back(), Diags))
+        return 1;
+      TaskPaths.push_back(T);
+    }
+  if (!Tasks.empty() && Tasks.size() != Paths.size()) {
+    Diags.error(DiagLoc{TaskPaths.front()},
+                "task costs beside " + std::to_string(Tasks.size()) + " of the " +
+                    std::to_string(Paths.size()) +
+                    " machine files: --combine takes every file's or none",
+                "probe");
+    return 1;
+  }
+  for (size_t I = 1; I < Tasks.size(); ++I)
+    if (Tasks[I].MeasuredParams != Tasks.front().MeasuredParams) {
+      Diags.error(DiagLoc{TaskPaths[I]},
+                  "measured other tasks than " + TaskPaths.front() +
+                      " (another subset): their costs cannot be combined task by task",
+                  "probe");
+      return 1;
+    }
+  if (!Tasks.empty())
+    for (size_t K = 0; K < Tasks.front().MeasuredSeconds.size(); ++K) {
+      std::vector<double> V;
+      for (const TaskCosts &T : Tasks)
+        V.push_back(T.MeasuredSeconds[K]);
+      Tasks.front().MeasuredSeconds[K] = medianOf(std::move(V));
+    }
+
+  std::ofstream Out(O.Output);
+  if (!Out) {
+    Diags.error(DiagLoc{O.Output}, "cannot open for writing", "io");
+    return 1;
+  }
+  writeMachineFile(Out, Machine);
+  Out.close();
+  if (!Out) {
+    Diags.error(DiagLoc{O.Output}, "cannot write", "io");
+    return 1;
+  }
+  const std::string TasksPath = taskCostsPathOf(O.Output);
+  std::error_code Ignored;
+  fs::remove(TasksPath, Ignored); // never leave an older run's tasks beside this machine file
+  if (!Tasks.empty()) {
+    Tasks.front().Tool = P.Tool;
+    std::ofstream TasksOut(TasksPath);
+    writeTaskCosts(TasksOut, Tasks.front());
+    if (!TasksOut) {
+      Diags.error(DiagLoc{TasksPath}, "cannot write", "io");
+      return 1;
+    }
+  }
+  double Records = 0;
+  std::ostringstream Line;
+  Line << "mpiete probe-compute: combined " << Paths.size()
+       << " timing runs; their compute summed over the ranks";
+  for (double S : repeatedRunsCompute(Machine, Records))
+    Line << " " << S;
+  Line << " s; each segment the median (" << Records << " s)\n";
+  if (Machine.Partition == MachinePartition::Segments)
+    std::cerr << Line.str();
+  return 0;
+}
+
 } // namespace
 
 int runProbeCompute(const CommandArgs &Args) {
@@ -605,7 +769,11 @@ int runProbeCompute(const CommandArgs &Args) {
   Options O;
   declare(C, O);
   ProbeCommandLine Cmd;
-  if (std::string Err = C.parseProbe(Args, /*WantProgram=*/true, Cmd); !Err.empty()) {
+  // --combine runs nothing, so it takes no program.
+  const bool Combining = std::any_of(Args.begin(), Args.end(), [](const std::string &A) {
+    return A == "--combine" || A.starts_with("--combine=");
+  });
+  if (std::string Err = C.parseProbe(Args, /*WantProgram=*/!Combining, Cmd); !Err.empty()) {
     Diags.error(Tool, Err, "usage");
     std::cerr << C.help();
     return 2;
@@ -613,6 +781,13 @@ int runProbeCompute(const CommandArgs &Args) {
   if (Cmd.Help) {
     std::cout << C.help();
     return 0;
+  }
+  if (!O.Combine.empty()) {
+    if (O.Output.empty() || !Cmd.Launch.Program.empty() || Cmd.Launch.Np > 0) {
+      Diags.error(Tool, "--combine needs -o FILE and runs nothing (no -np, no program)", "usage");
+      return 2;
+    }
+    return combineTimingRuns(O, Diags);
   }
   const std::string &Output = O.Output, &Cpu = O.Cpu, &PerNode = O.PerNode;
   const bool Keep = O.Keep;

@@ -92,6 +92,9 @@ struct MachineProvenance {
   /// The rank each timing run started with (probe-compute --first-rank, rotated by --repeat);
   /// empty when every run started at rank 0.
   std::vector<int> FirstRanks;
+  /// probe-compute --combine: the files combined, each "PATH (its date)", in order (Repeats
+  /// of them); empty for a file of one probe-compute command.
+  std::vector<std::string> CombinedFrom;
 };
 
 struct MachineFile {
