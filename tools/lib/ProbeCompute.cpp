@@ -615,9 +615,16 @@ int combineTimingRuns(const Options &O, DiagnosticSink &Diags) {
     return 2;
   }
   std::vector<MachineFile> Runs(Paths.size());
-  for (size_t I = 0; I < Paths.size(); ++I)
+  for (size_t I = 0; I < Paths.size(); ++I) {
     if (!loadMachineFile(Paths[I], Runs[I], Diags))
       return 1;
+    // The same run twice would count twice in every median.
+    for (size_t J = 0; J < I; ++J)
+      if (std::error_code Ec; fs::equivalent(Paths[I], Paths[J], Ec)) {
+        Diags.error(DiagLoc{Paths[I]}, "given twice to --combine (as " + Paths[J] + ")", "probe");
+        return 1;
+      }
+  }
   const MachineProvenance &First = Runs.front().Provenance;
   auto Quote = [](const std::vector<std::string> &Words) {
     std::string S;

@@ -237,6 +237,12 @@ TEST(ProbeComputeCombine, OtherMeasurementsAreRefusedAtTheirFile) {
   EXPECT_EQ(runProbeCompute({"--combine", A.string() + "," + E.string(), "-o", Out.string()}), 1);
   EXPECT_NE(::testing::internal::GetCapturedStderr().find("task costs beside 1 of the 2"),
             std::string::npos);
+  // The same file twice.
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(runProbeCompute({"--combine", E.string() + "," + E.string(), "-o", Out.string()}), 1);
+  EXPECT_NE(::testing::internal::GetCapturedStderr().find(E.string() +
+                                                          ": error: given twice to --combine"),
+            std::string::npos);
   // One file, or a program to run as well: usage errors.
   ::testing::internal::CaptureStderr();
   EXPECT_EQ(runProbeCompute({"--combine", A.string(), "-o", Out.string()}), 2);
