@@ -102,10 +102,10 @@ std::string secondsList(const std::vector<double> &Seconds, const char *Sep, int
 void writeTimingRunsText(std::ostream &OS, const LoadedBaseData &R) {
   OS << "timing runs: " << R.RunComputeSeconds.size()
      << (R.MachineProv.CombinedFrom.empty() ? " (probe-compute --repeat)"
-                                             : " (probe-compute --combine)")
-     << ", their compute summed over the ranks "
-     << secondsList(R.RunComputeSeconds, ", ", 4) << " s; the replay takes each segment's median ("
-     << secondsList({R.ComputeSeconds}, "", 4) << " s)\n";
+                                            : " (probe-compute --combine)")
+     << ", their compute summed over the ranks " << secondsList(R.RunComputeSeconds, ", ", 4)
+     << " s; the replay takes each segment's median (" << secondsList({R.ComputeSeconds}, "", 4)
+     << " s)\n";
 }
 
 void writeTimingRunsYaml(std::ostream &OS, const LoadedBaseData &R) {

@@ -635,16 +635,14 @@ int combineTimingRuns(const Options &O, DiagnosticSink &Diags) {
   for (size_t I = 1; I < Runs.size(); ++I) {
     const MachineProvenance &P = Runs[I].Provenance;
     std::string What;
+    // The block map's fingerprint says which build was timed, wherever it was moved to.
+    const bool ByBuild = !P.Fingerprint.empty() && !First.Fingerprint.empty();
     if (Runs[I].Partition != Runs.front().Partition)
       What = "its partition (segments or blocks)";
-    else if (!P.Fingerprint.empty() && !First.Fingerprint.empty()
-                 ? P.Fingerprint != First.Fingerprint
-                 : P.Program != First.Program)
-      What = "the program (" + (P.Fingerprint.empty() || First.Fingerprint.empty()
-                                    ? "'" + P.Program + "' against '" + First.Program + "'"
-                                    : "another build: fingerprint " + P.Fingerprint +
-                                          " against " + First.Fingerprint) +
-             ")";
+    else if (ByBuild ? P.Fingerprint != First.Fingerprint : P.Program != First.Program)
+      What = ByBuild ? "the program (another build: fingerprint " + P.Fingerprint + " against " +
+                           First.Fingerprint + ")"
+                     : "the program ('" + P.Program + "' against '" + First.Program + "')";
     else if (P.Arguments != First.Arguments)
       What = "the arguments (" + Quote(P.Arguments) + " against " + Quote(First.Arguments) + ")";
     else if (P.Ranks != First.Ranks)
@@ -655,9 +653,8 @@ int combineTimingRuns(const Options &O, DiagnosticSink &Diags) {
              std::to_string(First.RanksPerNode) + ")";
     else if (P.SampleCap != First.SampleCap || P.SampleStride != First.SampleStride)
       What = "how loops were timed (--cap " + std::to_string(P.SampleCap) + " --sample " +
-             std::to_string(P.SampleStride) + " against --cap " +
-             std::to_string(First.SampleCap) + " --sample " +
-             std::to_string(First.SampleStride) + "; 0: every iteration)";
+             std::to_string(P.SampleStride) + " against --cap " + std::to_string(First.SampleCap) +
+             " --sample " + std::to_string(First.SampleStride) + "; 0: every iteration)";
     else if (!P.CpuModel.empty() && !First.CpuModel.empty() && P.CpuModel != First.CpuModel)
       What = "the processor ('" + P.CpuModel + "' against '" + First.CpuModel +
              "': compute base data are per machine type)";

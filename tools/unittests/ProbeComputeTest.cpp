@@ -12,8 +12,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <set>
+#include <sstream>
 #include <string>
 
 namespace fs = std::filesystem;
@@ -221,9 +221,8 @@ TEST(ProbeComputeCombine, OtherMeasurementsAreRefusedAtTheirFile) {
         {D, "how loops were timed (--cap 2"}}) {
     fs::remove(Out);
     ::testing::internal::CaptureStderr();
-    EXPECT_EQ(runProbeCompute({"--combine", A.string() + "," + Second.string(), "-o",
-                               Out.string()}),
-              1);
+    EXPECT_EQ(
+        runProbeCompute({"--combine", A.string() + "," + Second.string(), "-o", Out.string()}), 1);
     const std::string Said = ::testing::internal::GetCapturedStderr();
     EXPECT_NE(Said.find(Second.string() + ": error: differs from " + A.string() + " in " + Says),
               std::string::npos)
@@ -246,8 +245,8 @@ TEST(ProbeComputeCombine, OtherMeasurementsAreRefusedAtTheirFile) {
   // One file, or a program to run as well: usage errors.
   ::testing::internal::CaptureStderr();
   EXPECT_EQ(runProbeCompute({"--combine", A.string(), "-o", Out.string()}), 2);
-  EXPECT_EQ(runProbeCompute({"--combine", A.string() + "," + E.string(), "-o", Out.string(),
-                             "-np", "2", MPIETE_TEST_TOKEN_PROGRAM}),
+  EXPECT_EQ(runProbeCompute({"--combine", A.string() + "," + E.string(), "-o", Out.string(), "-np",
+                             "2", MPIETE_TEST_TOKEN_PROGRAM}),
             2);
   ::testing::internal::GetCapturedStderr();
 }
