@@ -797,7 +797,10 @@ bool fits(const PeerExpr &E, const std::vector<PeerObs> &Obs) {
   return true;
 }
 
-bool findPeer(const std::vector<PeerObs> &Obs, PeerExpr &Out) {
+/// The first candidate form that gives every observed peer. False when none does, and when a
+/// ring's shift by A and by -A both do (at every measured P, 2A is a multiple of P: from 2 and 4
+/// ranks a shift by two either way): Ambiguous then says so, for the caller's refusal.
+bool findPeer(const std::vector<PeerObs> &Obs, PeerExpr &Out, std::string *Ambiguous = nullptr) {
   const PeerObs &F = Obs.front();
   std::vector<PeerExpr> Cands = {{PeerExpr::Literal, F.V}};
   // Seed the rank-relative candidates from an observation that names a real rank.
@@ -805,9 +808,13 @@ bool findPeer(const std::vector<PeerObs> &Obs, PeerExpr &Out) {
     if (O.V < 0)
       continue;
     Cands.push_back({PeerExpr::Offset, int64_t(O.V) - O.R});
-    Cands.push_back({PeerExpr::Wrap, int64_t(O.V) - O.R});
-    Cands.push_back({PeerExpr::Wrap, int64_t(O.V) - O.R + O.P});
-    Cands.push_back({PeerExpr::Wrap, int64_t(O.V) - O.R - O.P});
+    // A ring's shift seen at this P is A, A + P or A - P; the nearer first: from 2 and 4 ranks
+    // the left neighbour fits both (r - 1) and (r + 3) mod P, and a program writes the first.
+    int64_t Shifts[] = {int64_t(O.V) - O.R, int64_t(O.V) - O.R + O.P, int64_t(O.V) - O.R - O.P};
+    std::stable_sort(std::begin(Shifts), std::end(Shifts),
+                     [](int64_t X, int64_t Y) { return std::abs(X) < std::abs(Y); });
+    for (int64_t A : Shifts)
+      Cands.push_back({PeerExpr::Wrap, A});
     Cands.push_back({PeerExpr::FromEnd, int64_t(O.P) - O.V});
     Cands.push_back({PeerExpr::Xor, int64_t(O.V ^ O.R)});
     Cands.push_back({PeerExpr::TreeParent, 0});
@@ -861,6 +868,14 @@ bool findPeer(const std::vector<PeerObs> &Obs, PeerExpr &Out) {
     }
   for (const PeerExpr &C : Cands)
     if (fits(C, Obs)) {
+      if (const PeerExpr Mirror{PeerExpr::Wrap, -C.A};
+          C.K == PeerExpr::Wrap && C.A != 0 && fits(Mirror, Obs)) {
+        if (Ambiguous != nullptr)
+          *Ambiguous = C.text() + " and " + Mirror.text() +
+                       " both give the peer on every measured rank; a base run at more than " +
+                       std::to_string(2 * std::abs(C.A)) + " ranks tells them apart";
+        return false;
+      }
       Out = C;
       return true;
     }
@@ -1629,9 +1644,11 @@ bool learnOp(const std::vector<Sample> &Ss, Where W, OpTemplate &Op, uint32_t &M
       return false;
     Op.Proto.Comm = 0;
   }
-  if (HasPeer && !findPeer(Peers, Op.Peer))
-    return Fail(RE.Block, describeEvent(RE) + ": no function of the rank and the size gives the "
-                                              "peer on every measured rank");
+  if (std::string Ambiguous; HasPeer && !findPeer(Peers, Op.Peer, &Ambiguous))
+    return Fail(RE.Block,
+                describeEvent(RE) + (Ambiguous.empty() ? ": no function of the rank and the size "
+                                                         "gives the peer on every measured rank"
+                                                       : ": " + Ambiguous));
   if (HasCount &&
       !findBytes(Bytes, Op.Bytes, Op.Peer.K == PeerExpr::Grid ? Op.Peer.Dims : uint8_t(0)) &&
       !(HasPeer && findShareBytes(Counts, Op)))
@@ -1651,10 +1668,12 @@ bool learnOp(const std::vector<Sample> &Ss, Where W, OpTemplate &Op, uint32_t &M
       }
       Op.Tags.push_back(Tags);
       PeerExpr Src;
-      if (!findPeer(Peers, Src))
+      if (std::string Ambiguous; !findPeer(Peers, Src, &Ambiguous))
         return Fail(RE.Block,
-                    "a completed receive's matched source is no function of the rank and the "
-                    "size (a wildcard receive matched in a varying order)");
+                    Ambiguous.empty()
+                        ? "a completed receive's matched source is no function of the rank and "
+                          "the size (a wildcard receive matched in a varying order)"
+                        : "a completed receive's matched source: " + Ambiguous);
       Op.Sources.push_back(Src);
     }
   return true;

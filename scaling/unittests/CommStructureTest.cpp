@@ -162,6 +162,28 @@ TEST(CommStructureTest, PeriodicRing) {
             64);
 }
 
+// From 2 and 4 ranks the left neighbour is (r - 1) mod P and also (r + 3) mod P; the smaller
+// distance is the one a program writes (the larger one deadlocked the replay at 8 ranks).
+TEST(CommStructureTest, RingFromTwoAndFourRanksTakesTheNearerOffset) {
+  roundTrip([](int R, int P, double) { return exchange({(R + P - 1) % P}, 64, 3); }, 64, {2, 4});
+  roundTrip([](int R, int P, double) { return exchange({(R + 1) % P}, 64, 3); }, 64, {2, 4});
+}
+
+// A shift by two (ring's MPI_Sendrecv_replace) from 2 and 4 ranks is (r + 2) and (r - 2) mod P
+// alike: refused at its site, saying which base run tells them apart; from 2 to 8 it is learnt.
+TEST(CommStructureTest, ShiftByTwoFromTwoAndFourRanksIsAmbiguous) {
+  const Pattern F = [](int R, int P, double) { return exchange({(R + 2) % P}, 64, 2); };
+  CommStructure S;
+  Refusal Why;
+  EXPECT_FALSE(learnStructure(measure(F, {2, 4}), S, Why));
+  EXPECT_EQ(Why.Site, SiteA);
+  EXPECT_NE(Why.Message.find("(r + 2) mod P and (r - 2) mod P both give the peer on every "
+                             "measured rank; a base run at more than 4 ranks tells them apart"),
+            std::string::npos)
+      << Why.Message;
+  roundTrip(F, 64, {2, 4, 8});
+}
+
 TEST(CommStructureTest, LineWithProcNullEnds) {
   roundTrip(
       [](int R, int P, double) {
