@@ -595,6 +595,48 @@ bool isOpenMpiLauncher(const std::string &Launcher) {
                      Version->find("OpenRTE") != std::string::npos);
 }
 
+/// Each task's time in Into the median of the runs' (Runs: Into's own first; every run measured
+/// the same tasks), as --repeat and --combine take each segment's.
+void takeTaskMedians(TaskCosts &Into, const std::vector<const TaskCosts *> &Runs) {
+  if (Runs.size() < 2)
+    return;
+  for (size_t I = 0; I < Into.MeasuredSeconds.size(); ++I) {
+    std::vector<double> V;
+    for (const TaskCosts *T : Runs)
+      V.push_back(T->MeasuredSeconds[I]);
+    Into.MeasuredSeconds[I] = medianOf(std::move(V));
+  }
+}
+
+/// Writes Machine to Output and, with Tasks, the farm's task costs beside it; an older run's
+/// task costs there are removed either way. False (reported) on error.
+bool writeComputeBaseData(const std::string &Output, const MachineFile &Machine,
+                          const TaskCosts *Tasks, DiagnosticSink &Diags) {
+  std::ofstream Out(Output);
+  if (!Out) {
+    Diags.error(DiagLoc{Output}, "cannot open for writing", "io");
+    return false;
+  }
+  writeMachineFile(Out, Machine);
+  Out.close();
+  if (!Out) {
+    Diags.error(DiagLoc{Output}, "cannot write", "io");
+    return false;
+  }
+  const std::string TasksPath = taskCostsPathOf(Output);
+  std::error_code Ignored;
+  fs::remove(TasksPath, Ignored); // never leave an older run's tasks beside this machine file
+  if (Tasks != nullptr) {
+    std::ofstream TasksOut(TasksPath);
+    writeTaskCosts(TasksOut, *Tasks);
+    if (!TasksOut) {
+      Diags.error(DiagLoc{TasksPath}, "cannot write", "io");
+      return false;
+    }
+  }
+  return true;
+}
+
 /// --combine: the files' timing runs as one file (combineRepeatedRuns: per rank and segment
 /// the median of the files' records). The files must measure the same thing: the same program
 /// (build), arguments, rank count, placement and partition, and no capped or sampled run beside
@@ -673,13 +715,12 @@ int combineTimingRuns(const Options &O, DiagnosticSink &Diags) {
     return 1;
   }
   MachineProvenance &P = Machine.Provenance;
-  // The cost of these base data is every run's; unknown if one file does not say.
-  double Seconds = 0;
+  // The cost of these base data is every run's; unknown (0) if one file does not say.
+  const bool Known = std::all_of(
+      Runs.begin(), Runs.end(), [](const MachineFile &R) { return R.Provenance.ProbeSeconds > 0; });
+  P.ProbeSeconds = 0;
   for (const MachineFile &R : Runs)
-    Seconds = R.Provenance.ProbeSeconds > 0 && (Seconds > 0 || &R == &Runs.front())
-                  ? Seconds + R.Provenance.ProbeSeconds
-                  : 0;
-  P.ProbeSeconds = Seconds;
+    P.ProbeSeconds += Known ? R.Provenance.ProbeSeconds : 0;
   P.FirstRanks.clear(); // a file's own runs are its median now
   P.CombinedFrom.clear();
   for (size_t I = 0; I < Paths.size(); ++I)
@@ -712,46 +753,23 @@ int combineTimingRuns(const Options &O, DiagnosticSink &Diags) {
                   "probe");
       return 1;
     }
-  if (!Tasks.empty())
-    for (size_t K = 0; K < Tasks.front().MeasuredSeconds.size(); ++K) {
-      std::vector<double> V;
-      for (const TaskCosts &T : Tasks)
-        V.push_back(T.MeasuredSeconds[K]);
-      Tasks.front().MeasuredSeconds[K] = medianOf(std::move(V));
-    }
-
-  std::ofstream Out(O.Output);
-  if (!Out) {
-    Diags.error(DiagLoc{O.Output}, "cannot open for writing", "io");
-    return 1;
-  }
-  writeMachineFile(Out, Machine);
-  Out.close();
-  if (!Out) {
-    Diags.error(DiagLoc{O.Output}, "cannot write", "io");
-    return 1;
-  }
-  const std::string TasksPath = taskCostsPathOf(O.Output);
-  std::error_code Ignored;
-  fs::remove(TasksPath, Ignored); // never leave an older run's tasks beside this machine file
   if (!Tasks.empty()) {
+    std::vector<const TaskCosts *> All;
+    for (const TaskCosts &T : Tasks)
+      All.push_back(&T);
+    takeTaskMedians(Tasks.front(), All);
     Tasks.front().Tool = P.Tool;
-    std::ofstream TasksOut(TasksPath);
-    writeTaskCosts(TasksOut, Tasks.front());
-    if (!TasksOut) {
-      Diags.error(DiagLoc{TasksPath}, "cannot write", "io");
-      return 1;
-    }
   }
-  double Records = 0;
-  std::ostringstream Line;
-  Line << "mpiete probe-compute: combined " << Paths.size()
-       << " timing runs; their compute summed over the ranks";
-  for (double S : repeatedRunsCompute(Machine, Records))
-    Line << " " << S;
-  Line << " s; each segment the median (" << Records << " s)\n";
-  if (Machine.Partition == MachinePartition::Segments)
-    std::cerr << Line.str();
+  if (!writeComputeBaseData(O.Output, Machine, Tasks.empty() ? nullptr : &Tasks.front(), Diags))
+    return 1;
+  if (Machine.Partition == MachinePartition::Segments) {
+    double Records = 0;
+    std::cerr << "mpiete probe-compute: combined " << Paths.size()
+              << " timing runs; their compute summed over the ranks";
+    for (double S : repeatedRunsCompute(Machine, Records))
+      std::cerr << " " << S;
+    std::cerr << " s; each segment the median (" << Records << " s)\n";
+  }
   return 0;
 }
 
@@ -1092,11 +1110,6 @@ int runProbeCompute(const CommandArgs &Args) {
     Segments += R.Segments.size();
   }
 
-  std::ofstream Out(Output);
-  if (!Out) {
-    Diags.error(DiagLoc{Output}, "cannot open for writing", "io");
-    return 1;
-  }
   MachineFile Machine;
   Machine.Provenance = provenanceOf(Launch, Ranks, blockMapOf(Program));
   Machine.Provenance.ProbeSeconds = ProbeSeconds;
@@ -1149,34 +1162,15 @@ int runProbeCompute(const CommandArgs &Args) {
     for (const auto &[T, Any] : MoreTasks)
       if (AnyTasks && Any && T.MeasuredParams == Tasks.MeasuredParams)
         Same.push_back(&T);
-    if (Same.size() > 1)
-      for (size_t I = 0; I < Tasks.MeasuredSeconds.size(); ++I) {
-        std::vector<double> V;
-        for (const TaskCosts *T : Same)
-          V.push_back(T->MeasuredSeconds[I]);
-        Tasks.MeasuredSeconds[I] = medianOf(std::move(V));
-      }
+    takeTaskMedians(Tasks, Same);
   }
-  writeMachineFile(Out, Machine);
-  Out.close();
-  if (!Out) {
-    Diags.error(DiagLoc{Output}, "cannot write", "io");
-    return 1;
-  }
-  const std::string TasksPath = taskCostsPathOf(Output);
-  std::error_code Ignored;
-  fs::remove(TasksPath, Ignored); // never leave an older run's tasks beside this machine file
   if (AnyTasks) {
     Tasks.Tool = Machine.Provenance.Tool;
     Tasks.Host = hostName();
     Tasks.Command = shellJoin(launchArgv(Launch));
-    std::ofstream TasksOut(TasksPath);
-    writeTaskCosts(TasksOut, Tasks);
-    if (!TasksOut) {
-      Diags.error(DiagLoc{TasksPath}, "cannot write", "io");
-      return 1;
-    }
   }
+  if (!writeComputeBaseData(Output, Machine, AnyTasks ? &Tasks : nullptr, Diags))
+    return 1;
   // A loaded machine stretches the measured compute: say so beside the file, with its sign
   // (only where the ranks ran here: /proc/stat says nothing about srun's compute nodes).
   // One rank at a time on one processor (MPIETE_PIN=token, --cpu): others on that processor
