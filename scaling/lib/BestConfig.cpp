@@ -172,6 +172,8 @@ bool searchBestConfig(const ClusterProblem &Problem, int MaxPerNode, bool Exhaus
   std::string What;
   const bool PowersOfTwo =
       boundToPowersOfTwo(*Problem.Structure, Problem.MeasuredRanks, Site, What);
+  // Rank counts where forms the base runs do not tell apart give different peers (once per P).
+  std::map<int, bool> Parted;
   std::vector<int> Digit(NT, 0);
   while (true) {
     size_t T = 0;
@@ -185,10 +187,14 @@ bool searchBestConfig(const ClusterProblem &Problem, int MaxPerNode, bool Exhaus
       R.C.PerNode.push_back(Digit[I] == 0 ? 0 : (Digit[I] - 1) % MaxPerNode + 1);
     }
     const int P = R.C.ranks();
-    if (PowersOfTwo && !std::has_single_bit(unsigned(P))) {
+    auto [Known, First] = Parted.try_emplace(P, false);
+    if (First)
+      Known->second = (PowersOfTwo && !std::has_single_bit(unsigned(P))) ||
+                      Problem.Structure->peersPartAt(P, Problem.Size, Site, What);
+    if (Known->second) {
       if (Out.LeftOut++ == 0)
-        Out.LeftOutWhy =
-            unmeasuredRankCount(*Problem.Structure, Problem.MeasuredRanks, P, Out.LeftOutSite);
+        Out.LeftOutWhy = unmeasuredRankCount(*Problem.Structure, Problem.MeasuredRanks, P,
+                                             Problem.Size, Out.LeftOutSite);
       continue;
     }
     auto [It, New] = ModelOfRanks.try_emplace(P, *Problem.File, P, Problem.Size);

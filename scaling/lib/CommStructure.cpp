@@ -10,9 +10,11 @@
 #include <cmath>
 #include <functional>
 #include <iterator>
+#include <map>
 #include <memory>
 #include <numeric>
 #include <optional>
+#include <set>
 #include <span>
 #include <sstream>
 #include <unordered_set>
@@ -797,10 +799,43 @@ bool fits(const PeerExpr &E, const std::vector<PeerObs> &Obs) {
   return true;
 }
 
-/// The first candidate form that gives every observed peer. False when none does, and when a
-/// ring's shift by A and by -A both do (at every measured P, 2A is a multiple of P: from 2 and 4
-/// ranks a shift by two either way): Ambiguous then says so, for the caller's refusal.
-bool findPeer(const std::vector<PeerObs> &Obs, PeerExpr &Out, std::string *Ambiguous = nullptr) {
+/// How simple a form is, as findPeer ranks them: a fixed rank; a rank-relative one (an offset,
+/// a shift, from the end, an xor); a tree's parent; a grid's neighbour; one that moves with the
+/// loop's trip.
+int simplicity(PeerExpr::Kind K) {
+  switch (K) {
+  case PeerExpr::Literal:
+    return 0;
+  case PeerExpr::Offset:
+  case PeerExpr::Wrap:
+  case PeerExpr::FromEnd:
+  case PeerExpr::Xor:
+    return 1;
+  case PeerExpr::TreeParent:
+  case PeerExpr::HighTreeParent:
+    return 2;
+  case PeerExpr::Grid:
+    return 3;
+  default:
+    return 4;
+  }
+}
+
+bool sameForm(const PeerExpr &X, const PeerExpr &Y) {
+  return X.K == Y.K && X.A == Y.A && X.Dims == Y.Dims && X.Axis == Y.Axis &&
+         X.Periodic == Y.Periodic;
+}
+
+/// The first candidate form that gives every observed peer; false when none does. Alts gets
+/// the later candidates as simple as that one that give every observed peer as well (at most
+/// MaxAlts): a ring's shift by A and by -A where 2A is a multiple of every measured P, the
+/// last rank's r - 1 and r xor 1 where every measured P is even. Which one the program
+/// computes, the base runs cannot say; the structure keeps them (OpTemplate::Alts) and refuses
+/// a target where they differ. A less simple form that fits as well (a root of 0 and a grid
+/// neighbour of rank 0, r - 1 and a tree's parent on odd ranks) is not kept: the simplest
+/// explanation of the measured peers is taken, as a model's terms are.
+bool findPeer(const std::vector<PeerObs> &Obs, PeerExpr &Out,
+              std::vector<PeerExpr> *Alts = nullptr) {
   const PeerObs &F = Obs.front();
   std::vector<PeerExpr> Cands = {{PeerExpr::Literal, F.V}};
   // Seed the rank-relative candidates from an observation that names a real rank.
@@ -866,20 +901,31 @@ bool findPeer(const std::vector<PeerObs> &Obs, PeerExpr &Out, std::string *Ambig
         Exponent(int64_t(O.V) - O.R, PeerExpr::TripAbovePowRev, int64_t(O.N) - 1 - T + Bits);
       break;
     }
-  for (const PeerExpr &C : Cands)
-    if (fits(C, Obs)) {
-      if (const PeerExpr Mirror{PeerExpr::Wrap, -C.A};
-          C.K == PeerExpr::Wrap && C.A != 0 && fits(Mirror, Obs)) {
-        if (Ambiguous != nullptr)
-          *Ambiguous = C.text() + " and " + Mirror.text() +
-                       " both give the peer on every measured rank; a base run at more than " +
-                       std::to_string(2 * std::abs(C.A)) + " ranks tells them apart";
-        return false;
-      }
+  constexpr size_t MaxAlts = 8;
+  bool Found = false;
+  for (const PeerExpr &C : Cands) {
+    if (Found && (Alts == nullptr || Alts->size() == MaxAlts))
+      break;
+    if (Found &&
+        (sameForm(C, Out) || std::any_of(Alts->begin(), Alts->end(),
+                                         [&](const PeerExpr &A) { return sameForm(A, C); })))
+      continue;
+    // A ring's shift is seen modulo each measured P: the nearer one is taken (above), a farther
+    // one that fits too (r + 3 for r - 1 from 2 and 4 ranks) is no alternative; the mirror, as
+    // near, is.
+    if (Found &&
+        ((C.K == PeerExpr::Wrap && Out.K == PeerExpr::Wrap && std::abs(C.A) > std::abs(Out.A)) ||
+         simplicity(C.K) != simplicity(Out.K)))
+      continue;
+    if (!fits(C, Obs))
+      continue;
+    if (Found)
+      Alts->push_back(C);
+    else
       Out = C;
-      return true;
-    }
-  return false;
+    Found = true;
+  }
+  return Found;
 }
 
 bool exact(const BytesExpr &E, const std::vector<BytesObs> &Obs) {
@@ -1464,10 +1510,13 @@ bool learnColl(const std::vector<Sample> &Members, OpTemplate &Op, Refusal &Why)
     Bytes.push_back(
         {double(Members[I].M->Run->Ranks), Members[I].M->Run->Size, Members[I].It->Coll->Bytes});
   }
-  if (!findPeer(Roots, Op.Peer)) {
+  std::vector<PeerExpr> Alts;
+  if (!findPeer(Roots, Op.Peer, &Alts)) {
     Why = {Ref.Site, Name + ": the root is no function of the rank and the size"};
     return false;
   }
+  for (const PeerExpr &A : Alts)
+    Op.Alts.push_back({0, A});
   // The first element size and commutativity whose lowering reproduces every member's
   // messages, with equal counts or (Uneven) every member's count at its run's size.
   bool Uneven = false;
@@ -1644,11 +1693,12 @@ bool learnOp(const std::vector<Sample> &Ss, Where W, OpTemplate &Op, uint32_t &M
       return false;
     Op.Proto.Comm = 0;
   }
-  if (std::string Ambiguous; HasPeer && !findPeer(Peers, Op.Peer, &Ambiguous))
-    return Fail(RE.Block,
-                describeEvent(RE) + (Ambiguous.empty() ? ": no function of the rank and the size "
-                                                         "gives the peer on every measured rank"
-                                                       : ": " + Ambiguous));
+  std::vector<PeerExpr> Alts;
+  if (HasPeer && !findPeer(Peers, Op.Peer, &Alts))
+    return Fail(RE.Block, describeEvent(RE) + ": no function of the rank and the size gives the "
+                                              "peer on every measured rank");
+  for (const PeerExpr &A : Alts)
+    Op.Alts.push_back({0, A});
   if (HasCount &&
       !findBytes(Bytes, Op.Bytes, Op.Peer.K == PeerExpr::Grid ? Op.Peer.Dims : uint8_t(0)) &&
       !(HasPeer && findShareBytes(Counts, Op)))
@@ -1668,13 +1718,13 @@ bool learnOp(const std::vector<Sample> &Ss, Where W, OpTemplate &Op, uint32_t &M
       }
       Op.Tags.push_back(Tags);
       PeerExpr Src;
-      if (std::string Ambiguous; !findPeer(Peers, Src, &Ambiguous))
-        return Fail(RE.Block,
-                    Ambiguous.empty()
-                        ? "a completed receive's matched source is no function of the rank and "
-                          "the size (a wildcard receive matched in a varying order)"
-                        : "a completed receive's matched source: " + Ambiguous);
+      Alts.clear();
+      if (!findPeer(Peers, Src, &Alts))
+        return Fail(RE.Block, "a completed receive's matched source is no function of the rank "
+                              "and the size (a wildcard receive matched in a varying order)");
       Op.Sources.push_back(Src);
+      for (const PeerExpr &A : Alts)
+        Op.Alts.push_back({uint32_t(Op.Sources.size()), A});
     }
   return true;
 }
@@ -2339,6 +2389,10 @@ bool learnStructure(const std::vector<MeasuredRun> &Runs, CommStructure &Out, Re
     }
     S.finishClasses();
     if (Ok && verify(Runs, S, Why)) {
+      double W = 0;
+      for (const MeasuredRun &Run : Runs)
+        W = std::max(W, Run.Size);
+      S.settleAlternatives(W);
       Out = std::move(S);
       return true;
     }
@@ -2361,6 +2415,24 @@ static std::string partsText(const TripExpr &T) {
              : "";
 }
 
+/// " (or F, or G: the base runs fit them as well; they first differ at N ranks)" for the
+/// alternative forms of the op's peer or root (Which 0) or matched source Which.
+static std::string altsText(const OpTemplate &Op, uint32_t Which) {
+  std::string T;
+  int32_t First = 0;
+  for (const OpTemplate::Alt &A : Op.Alts)
+    if (A.Which == Which) {
+      T += (T.empty() ? " (or " : ", or ") + A.E.text();
+      First = First == 0 ? A.PartsAt : std::min(First, A.PartsAt);
+    }
+  return T.empty()
+             ? T
+             : T + ": the base runs fit " +
+                   (T.find(", or ") != std::string::npos ? "them as well; they first differ at "
+                                                         : "it as well; it first differs at ") +
+                   std::to_string(First) + " ranks)";
+}
+
 std::vector<std::string> CommStructure::describe() const {
   std::vector<std::string> Lines;
   for (const RankClass &C : Classes) {
@@ -2379,8 +2451,9 @@ std::vector<std::string> CommStructure::describe() const {
             partsText(Op.Trips));
       } else if (Op.IsColl) {
         Add(estimator::formatBlock(Op.Coll.Site) + " " + kindName(Op.Coll.Kind) +
-            (Op.Coll.Root >= 0 || Op.Peer.A >= 0 ? " root " + Op.Peer.text() : "") + ", bytes " +
-            Op.bytesText() +
+            (Op.Coll.Root >= 0 || Op.Peer.A >= 0 ? " root " + Op.Peer.text() + altsText(Op, 0)
+                                                 : "") +
+            ", bytes " + Op.bytesText() +
             (Op.Share.K == TripExpr::Dealt
                  ? std::string(Op.Coll.Kind == trace::CollKind::Alltoallv
                                    ? " (to each member in proportion to its own)"
@@ -2397,7 +2470,7 @@ std::vector<std::string> CommStructure::describe() const {
                  (Op.Proto.Kind == EventKind::SendStart || Op.Proto.Kind == EventKind::RecvStart)) {
         Add(estimator::formatBlock(Op.Proto.Block) +
             (Op.Proto.Kind == EventKind::SendStart ? " send to " : " receive from ") +
-            Op.Peer.text() + ", bytes " + Op.bytesText() + partsText(Op.Share) +
+            Op.Peer.text() + altsText(Op, 0) + ", bytes " + Op.bytesText() + partsText(Op.Share) +
             (Op.Sub.K != SubComm::None ? ", on a sub-communicator of " + Op.Sub.text() : ""));
       }
     }
@@ -2447,6 +2520,200 @@ bool CommStructure::powerOfTwoOnly(BlockId &Site, std::string &What) const {
         }
     }
   return false;
+}
+
+namespace {
+
+/// What Alt stands in for: the op's peer, root or a matched source.
+const PeerExpr &ownForm(const OpTemplate &Op, const OpTemplate::Alt &A) {
+  return A.Which == 0 ? Op.Peer : Op.Sources[A.Which - 1];
+}
+
+/// Whether Alt gives rank R of P ranks (size W) another value than the op's own form, on some
+/// trip of Loop (the LoopBegin around the op, or null); Mine and Theirs: the first two that
+/// differ. A rank whose loop runs no trip never makes the op.
+bool altDiffers(const OpTemplate &Op, const OpTemplate *Loop, const OpTemplate::Alt &A, int32_t R,
+                int32_t P, double W, int32_t &Mine, int32_t &Theirs) {
+  const PeerExpr &Own = ownForm(Op, A);
+  if (Op.IsColl) {
+    // A root is the communicator's rank, a function of the rank's index and the member count.
+    int32_t Index = R, Count = P, First = 0, Step = 1;
+    if (Op.Sub.K != SubComm::None)
+      Op.Sub.place(R, P, Index, Count, First, Step);
+    Mine = Own.eval(Index, Count);
+    Theirs = A.E.eval(Index, Count);
+    return Mine != Theirs;
+  }
+  const uint64_t Trips = Loop != nullptr ? Loop->Trips.eval(R, P, W) : 1;
+  if (Trips == 0)
+    return false;
+  if (!Own.usesTrip() && !A.E.usesTrip()) {
+    Mine = Own.eval(R, P);
+    Theirs = A.E.eval(R, P);
+    return Mine != Theirs;
+  }
+  for (uint64_t T = 0; T < Trips; ++T) {
+    Mine = Own.evalTrip(R, P, T, Trips);
+    Theirs = A.E.evalTrip(R, P, T, Trips);
+    if (Mine != Theirs)
+      return true;
+  }
+  return false;
+}
+
+/// Calls F(Class, Op, Loop around it or null, Alt) for every alternative form of S's ops.
+template <class C, class Fn> void forEachAlt(C &S, Fn &&F) {
+  for (auto &Cl : S.Classes) {
+    size_t LoopAt = SIZE_MAX, LoopEnd = 0;
+    for (size_t I = 0; I < Cl.Ops.size(); ++I) {
+      auto &Op = Cl.Ops[I];
+      if (Op.Ctl == OpTemplate::Control::LoopBegin) {
+        LoopAt = I;
+        LoopEnd = I + Op.Span + 1;
+      }
+      const OpTemplate *Loop = LoopAt != SIZE_MAX && I < LoopEnd ? &Cl.Ops[LoopAt] : nullptr;
+      for (size_t K = 0; K < Op.Alts.size();)
+        K += F(Cl, Op, Loop, K) ? 1 : 0;
+    }
+  }
+}
+
+/// "its peer", "its root", "its 2nd matched source".
+std::string formName(const OpTemplate &Op, const OpTemplate::Alt &A) {
+  if (A.Which == 0)
+    return Op.IsColl ? "its root" : "its peer";
+  return Op.Sources.size() == 1 ? "its matched source"
+                                : "its matched source " + std::to_string(A.Which) + " of " +
+                                      std::to_string(Op.Sources.size());
+}
+
+BlockId opSite(const OpTemplate &Op) { return Op.IsColl ? Op.Coll.Site : Op.Proto.Block; }
+
+/// What altDiffers' answer depends on besides (P, W): the two forms, the class, the loop's trip
+/// count and, for a root, the sub-communicator's shape. Ops repeat (a time step's calls, each
+/// its own op where no loop was found: f77-wavefront has thousands), so the answers are kept by
+/// this key.
+std::string altKey(const RankClass &Cl, const OpTemplate &Op, const OpTemplate *Loop,
+                   const OpTemplate::Alt &A) {
+  std::ostringstream S;
+  auto Form = [&](const PeerExpr &E) {
+    S << int(E.K) << ' ' << E.A << ' ' << int(E.Dims) << ' ' << int(E.Axis) << ' '
+      << int(E.Periodic) << ' ';
+  };
+  S << int(Cl.K) << ' ';
+  Form(ownForm(Op, A));
+  Form(A.E);
+  if (Op.IsColl)
+    S << "coll " << int(Op.Sub.K) << ' ' << int(Op.Sub.GridDims) << ' ' << int(Op.Sub.GridAxes)
+      << ' ' << Op.Sub.Const;
+  else if (Loop != nullptr) {
+    const TripExpr &T = Loop->Trips;
+    S.precision(17);
+    S << "loop " << int(T.K) << ' ' << T.SConst << ' ' << int(T.GridDims) << ' ' << int(T.GridAxes)
+      << ' ' << T.A << ' ' << T.B << ' ' << T.Sz.Coeff << ' ' << T.Sz.WExp << ' ' << T.Sz.PExp
+      << ' ' << T.Sz.Const << ' ' << int(T.Sz.GridDims) << ' ' << int(T.Sz.GridAxes);
+  }
+  return S.str();
+}
+
+/// The ranks of class Cl at P ranks, [Lo, Hi] (Lo > Hi: none): every class is a run of
+/// consecutive ranks (all of them; rank 0; rank P-1; the rest).
+void classRanks(const CommStructure &S, const RankClass &Cl, int32_t P, int32_t &Lo, int32_t &Hi) {
+  Lo = 0;
+  while (Lo < P && &S.classOf(Lo, P) != &Cl)
+    ++Lo;
+  Hi = P - 1;
+  while (Hi >= Lo && &S.classOf(Hi, P) != &Cl)
+    --Hi;
+}
+
+} // namespace
+
+void CommStructure::settleAlternatives(double W) {
+  std::map<std::string, int32_t> Known;
+  forEachAlt(*this, [&](const RankClass &Cl, OpTemplate &Op, const OpTemplate *Loop, size_t K) {
+    OpTemplate::Alt &A = Op.Alts[K];
+    A.PartsAt = 0;
+    auto [It, New] = Known.try_emplace(altKey(Cl, Op, Loop, A), 0);
+    if (New) {
+      int32_t Mine = 0, Theirs = 0, Lo = 0, Hi = 0;
+      for (int32_t P = 2; P <= 1024 && It->second == 0; P += P < 256 ? 1 : P) {
+        classRanks(*this, Cl, P, Lo, Hi);
+        for (int32_t R = Lo; R <= Hi && It->second == 0; ++R)
+          if (altDiffers(Op, Loop, A, R, P, W, Mine, Theirs))
+            It->second = P;
+      }
+    }
+    A.PartsAt = It->second;
+    if (A.PartsAt > 0)
+      return true;
+    Op.Alts.erase(Op.Alts.begin() + ptrdiff_t(K));
+    return false;
+  });
+}
+
+bool CommStructure::peersPartAt(int32_t P, double W, BlockId &Site, std::string &What) const {
+  bool Found = false;
+  std::set<std::string> Agree; // the keys (altKey) already found to agree at P
+  forEachAlt(*this, [&](const RankClass &Cl, const OpTemplate &Op, const OpTemplate *Loop,
+                        size_t K) {
+    const OpTemplate::Alt &A = Op.Alts[K];
+    int32_t Mine = 0, Theirs = 0, Lo = 0, Hi = -1;
+    if (!Found && Agree.insert(altKey(Cl, Op, Loop, A)).second)
+      classRanks(*this, Cl, P, Lo, Hi);
+    for (int32_t R = Lo; R <= Hi && !Found; ++R)
+      if (altDiffers(Op, Loop, A, R, P, W, Mine, Theirs)) {
+        Found = true;
+        Site = opSite(Op);
+        auto Rank = [](int32_t V) {
+          return V == estimator::ProcNull ? std::string("MPI_PROC_NULL") : std::to_string(V);
+        };
+        What = formName(Op, A) + " is " + ownForm(Op, A).text() + ", but " + A.E.text() +
+               " gives every base run's as well; at " + std::to_string(P) + " ranks they differ (" +
+               (Op.IsColl ? std::string("the root ") : "rank " + std::to_string(R) + ": ") +
+               Rank(Mine) + " or " + Rank(Theirs) +
+               "), and which one the program computes was "
+               "never measured: add a base run at " +
+               (A.PartsAt == P ? std::to_string(P) + " ranks"
+                               : std::to_string(A.PartsAt) +
+                                     " ranks (where they first differ) or at " + std::to_string(P));
+      }
+    return true;
+  });
+  return Found;
+}
+
+std::vector<CommStructure::Ambiguity> CommStructure::peerAmbiguities() const {
+  // Per site and form (a loop in a time step repeats, and every class has its own ops): the
+  // forms that fit as well, the least count where one differs.
+  struct Group {
+    BlockId Site;
+    std::string Head;
+    std::vector<std::string> Others;
+    int32_t PartsAt;
+  };
+  std::vector<Group> Gs;
+  forEachAlt(*this, [&](const RankClass &, const OpTemplate &Op, const OpTemplate *, size_t K) {
+    const OpTemplate::Alt &A = Op.Alts[K];
+    const std::string Head = formName(Op, A) + " is " + ownForm(Op, A).text();
+    auto It = std::find_if(Gs.begin(), Gs.end(),
+                           [&](const Group &G) { return G.Site == opSite(Op) && G.Head == Head; });
+    if (It == Gs.end())
+      It = Gs.insert(Gs.end(), Group{opSite(Op), Head, {}, A.PartsAt});
+    if (std::find(It->Others.begin(), It->Others.end(), A.E.text()) == It->Others.end())
+      It->Others.push_back(A.E.text());
+    It->PartsAt = std::min(It->PartsAt, A.PartsAt);
+    return true;
+  });
+  std::vector<Ambiguity> Out;
+  for (const Group &G : Gs) {
+    std::string What = G.Head + ", but ";
+    for (size_t I = 0; I < G.Others.size(); ++I)
+      What += (I == 0 ? "" : I + 1 == G.Others.size() ? " and " : ", ") + G.Others[I];
+    What += G.Others.size() == 1 ? " fits every base run as well" : " fit every base run as well";
+    Out.push_back({G.Site, std::move(What), G.PartsAt});
+  }
+  return Out;
 }
 
 std::vector<CommStructure::Ambiguity> CommStructure::ambiguities() const {
@@ -2533,15 +2800,18 @@ bool boundToPowersOfTwo(const CommStructure &S, const std::vector<int> &Measured
 }
 
 std::string unmeasuredRankCount(const CommStructure &S, const std::vector<int> &MeasuredRanks,
-                                int P, BlockId &Site) {
+                                int P, double W, BlockId &Site) {
   std::string What;
-  if (P < 1 || std::has_single_bit(unsigned(P)) ||
-      !boundToPowersOfTwo(S, MeasuredRanks, Site, What))
+  if (P < 1)
     return "";
-  return "the structure cannot be generated at " + std::to_string(P) + " ranks: " + What +
-         "; every run the model was built from has a power of two ranks, so how the program "
-         "behaves at other counts was never measured: add a base run at a rank count that is "
-         "not a power of two, or ask for a power of two";
+  if (!std::has_single_bit(unsigned(P)) && boundToPowersOfTwo(S, MeasuredRanks, Site, What))
+    return "the structure cannot be generated at " + std::to_string(P) + " ranks: " + What +
+           "; every run the model was built from has a power of two ranks, so how the program "
+           "behaves at other counts was never measured: add a base run at a rank count that is "
+           "not a power of two, or ask for a power of two";
+  if (S.peersPartAt(P, W, Site, What))
+    return "the structure cannot be generated at " + std::to_string(P) + " ranks: " + What;
+  return "";
 }
 
 } // namespace mpiete::scaling

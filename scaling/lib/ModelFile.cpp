@@ -218,6 +218,10 @@ std::string formatOp(const OpTemplate &Op) {
   // A Segment whose start depends on the loop: from-rule RULE ALTFROM.
   if (Op.FromR != OpTemplate::FromRule::None)
     S << " from-rule " << int(Op.FromR) << " " << formatBlockId(Op.AltFrom);
+  // Another form the base runs fit as well: alt WHICH PEER PARTSAT (WHICH 0: the peer or root,
+  // k: the k-th matched source; files without it read as before).
+  for (const OpTemplate::Alt &A : Op.Alts)
+    S << " alt " << A.Which << " " << peerText(A.E) << " " << A.PartsAt;
   return S.str();
 }
 
@@ -254,6 +258,18 @@ bool parseTrips(std::istringstream &S, TripExpr &T) {
   T.K = TripExpr::Kind(TK);
   T.GridDims = uint8_t(Dims);
   T.GridAxes = uint8_t(Axes);
+  return true;
+}
+
+/// The words after `alt`; false when they are not another form of the op's peer, root or one
+/// of its matched sources (Sources: how many it has).
+bool parseAlt(std::istringstream &S, size_t Sources, OpTemplate &Op) {
+  OpTemplate::Alt A;
+  std::string Peer;
+  if (!(S >> A.Which >> Peer >> A.PartsAt) || A.Which > Sources || !parsePeer(Peer, A.E) ||
+      A.PartsAt < 2)
+    return false;
+  Op.Alts.push_back(A);
   return true;
 }
 
@@ -310,6 +326,9 @@ bool parseOp(const std::string &Text, OpTemplate &Op) {
     while (S >> Word) {
       if (Word == "sub") {
         if (!parseSub(S, Op.Sub))
+          return false;
+      } else if (Word == "alt") {
+        if (!parseAlt(S, 0, Op))
           return false;
       } else if (Word == "share") {
         if (!collHasRankBytes(Op.Coll.Kind) || !parseTrips(S, Op.Share) ||
@@ -374,6 +393,13 @@ bool parseOp(const std::string &Text, OpTemplate &Op) {
       if (!(S >> D))
         return false;
       Op.Dist.push_back(D);
+    } else if (Word == "alt") {
+      // After the peer's own words and every `done` (formatOp writes it last).
+      const bool HasPeer = E.Kind == estimator::EventKind::SendStart ||
+                           E.Kind == estimator::EventKind::RecvStart ||
+                           E.Kind == estimator::EventKind::Probe;
+      if (!parseAlt(S, Op.Sources.size(), Op) || (Op.Alts.back().Which == 0 && !HasPeer))
+        return false;
     } else {
       return false;
     }

@@ -55,6 +55,43 @@ TEST(BestConfig, PrunedEqualsExhaustiveAndTheHandAnswer) {
   EXPECT_EQ(Pruned.Best.Seconds, All.Best.Seconds);
 }
 
+// A peer that another form explains as well, (r + 1) or (r - 3) mod P, which agree where P
+// divides 4: the configurations of 1, 2 and 4 ranks are searched, every other one is left out
+// and said why, as the estimate refuses those rank counts.
+TEST(BestConfig, RankCountsWhereKeptFormsDifferAreLeftOut) {
+  Fixture F(0);
+  bool Added = false;
+  for (RankClass &C : F.S.Classes)
+    for (OpTemplate &Op : C.Ops)
+      if (!Added && Op.Ctl == OpTemplate::Control::None && Op.Peer.K == PeerExpr::Wrap &&
+          Op.Peer.A == 1) {
+        Op.Alts.push_back({0, {PeerExpr::Wrap, -3}, 3});
+        Added = true;
+      }
+  ASSERT_TRUE(Added);
+  BestConfigResult All;
+  std::string Err;
+  ASSERT_TRUE(searchBestConfig(F.Problem, 2, true, All, Err)) << Err;
+  // Fast: 0 ranks, or 1-2 nodes of 1-2 ranks; slow: 0, or 1-3 nodes of 1-2 ranks.
+  int Kept = 0, Total = 0;
+  for (int Fast : {0, 1, 2, 2, 4})
+    for (int Slow : {0, 1, 2, 3, 2, 4, 6})
+      if (Fast + Slow > 0) {
+        ++Total;
+        Kept += Fast + Slow == 1 || Fast + Slow == 2 || Fast + Slow == 4;
+      }
+  EXPECT_EQ(Total, 34);
+  EXPECT_EQ(All.Evaluated.size(), size_t(Kept));
+  EXPECT_EQ(All.LeftOut, uint64_t(Total - Kept));
+  for (const ConfigResult &R : All.Evaluated)
+    EXPECT_TRUE(R.C.ranks() == 1 || R.C.ranks() == 2 || R.C.ranks() == 4)
+        << R.C.text(F.Problem.Types);
+  EXPECT_NE(All.LeftOutWhy.find("the structure cannot be generated at "), std::string::npos)
+      << All.LeftOutWhy;
+  EXPECT_NE(All.LeftOutWhy.find("(r + 1) mod P, but (r - 3) mod P"), std::string::npos)
+      << All.LeftOutWhy;
+}
+
 TEST(BestConfig, CommunicationChangesTheAnswer) {
   // 1 ms per message: the ring's exchange costs every configuration of two ranks or more the
   // same, and one rank alone sends to itself; the search still agrees with replaying all.

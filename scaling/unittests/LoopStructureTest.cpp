@@ -275,15 +275,15 @@ TEST(LoopStructureTest, DoublingDistancesLearntAtPowersOfTwo) {
   ASSERT_TRUE(S.powerOfTwoOnly(At, What));
   EXPECT_EQ(At, Site(1)); // the loop's first call, not the loop's own (siteless) op
   EXPECT_NE(What.find("log2(P)"), std::string::npos) << What;
-  EXPECT_EQ(unmeasuredRankCount(S, {2, 4, 8, 16}, 64, At), "");
-  EXPECT_NE(unmeasuredRankCount(S, {2, 4, 8, 16}, 48, At), "");
+  EXPECT_EQ(unmeasuredRankCount(S, {2, 4, 8, 16}, 64, 1, At), "");
+  EXPECT_NE(unmeasuredRankCount(S, {2, 4, 8, 16}, 48, 1, At), "");
   // A run at a count that is not a power of two measured the program there.
-  EXPECT_EQ(unmeasuredRankCount(S, {2, 4, 6, 8}, 48, At), "");
+  EXPECT_EQ(unmeasuredRankCount(S, {2, 4, 6, 8}, 48, 1, At), "");
   // Through the model file: the kinds, and the site found again without the loop's own.
   std::string Text;
   const ScalingModelFile G = throughTheFile(S, Text);
   expectGenerated(G.Learnt, F, 64);
-  EXPECT_NE(unmeasuredRankCount(G.Learnt, {2, 4, 8, 16}, 48, At), "");
+  EXPECT_NE(unmeasuredRankCount(G.Learnt, {2, 4, 8, 16}, 48, 1, At), "");
   EXPECT_EQ(At, Site(1));
 }
 
@@ -301,7 +301,7 @@ TEST(LoopStructureTest, DisseminationRoundsAreCeilLog2P) {
   for (int P : {12, 100})
     expectGenerated(S, F, P);
   BlockId At = 0;
-  EXPECT_EQ(unmeasuredRankCount(S, {2, 3, 4, 6, 8}, 100, At), "");
+  EXPECT_EQ(unmeasuredRankCount(S, {2, 3, 4, 6, 8}, 100, 1, At), "");
 }
 
 /// Far trips: 2^(t + A) past 2^31 is past every rank for r xor, and taken mod P for a wrap.
@@ -388,7 +388,7 @@ void expectTreeExtrapolates(const CommStructure &S, const Pattern &F) {
   for (int P : {12, 31, 64, 100})
     expectGenerated(S, F, P);
   BlockId At = 0;
-  EXPECT_EQ(unmeasuredRankCount(S, {2, 3, 4, 6, 8, 16}, 100, At), "");
+  EXPECT_EQ(unmeasuredRankCount(S, {2, 3, 4, 6, 8, 16}, 100, 1, At), "");
   std::string Text;
   const ScalingModelFile G = throughTheFile(S, Text);
   expectGenerated(G.Learnt, F, 100);
@@ -398,7 +398,7 @@ void expectTreeExtrapolates(const CommStructure &S, const Pattern &F) {
     expectGenerated(Pow, F, P);
   std::string What;
   ASSERT_TRUE(Pow.powerOfTwoOnly(At, What));
-  EXPECT_NE(unmeasuredRankCount(Pow, {2, 4, 8, 16}, 48, At), "");
+  EXPECT_NE(unmeasuredRankCount(Pow, {2, 4, 8, 16}, 48, 1, At), "");
 }
 
 /// Learnt from 2, 3, 4, 6, 8 and 16 ranks (16: a rank with three children, which tells r +
@@ -430,7 +430,7 @@ TEST(LoopStructureTest, BinomialTreeChildrenAreTrailingZeros) {
   }
   expectTreeExtrapolates(S, F);
   BlockId At = 0;
-  EXPECT_EQ(unmeasuredRankCount(learnt(F, {2, 4, 8, 16}), {2, 4, 8, 16}, 64, At), "");
+  EXPECT_EQ(unmeasuredRankCount(learnt(F, {2, 4, 8, 16}), {2, 4, 8, 16}, 64, 1, At), "");
 }
 
 /// Two loops back to back whose trips vary independently: C = 4 items dealt round-robin to the

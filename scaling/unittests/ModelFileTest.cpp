@@ -286,6 +286,41 @@ TEST(ModelFileTest, MalformedOpRefused) {
                        Op));
 }
 
+// Another form of a peer or a matched source (OpTemplate::Alts) round-trips on the op's line;
+// one that names no peer or source of the op, or no count where it differs, is refused.
+TEST(ModelFileTest, AlternativeFormsRoundTripAndMalformedOnesAreRefused) {
+  OpTemplate Send;
+  Send.Proto = Event::send(SiteA, 0, 5, 64, 1);
+  Send.Peer = {PeerExpr::Wrap, 2};
+  Send.Bytes.Coeff = 64;
+  Send.Alts = {{0, {PeerExpr::Wrap, -2}, 3}};
+  OpTemplate Back;
+  ASSERT_TRUE(parseOp(formatOp(Send), Back)) << formatOp(Send);
+  ASSERT_EQ(Back.Alts.size(), 1u);
+  EXPECT_EQ(Back.Alts[0].Which, 0u);
+  EXPECT_EQ(Back.Alts[0].E.text(), "(r - 2) mod P");
+  EXPECT_EQ(Back.Alts[0].PartsAt, 3);
+  EXPECT_EQ(formatOp(Back), formatOp(Send));
+  OpTemplate Wait;
+  Wait.Proto = Event::completion(SiteA, {{1, 0, 5}});
+  Wait.Sources = {{PeerExpr::Wrap, -2}};
+  Wait.Tags = {{5, 5}};
+  Wait.Dist = {0};
+  Wait.Alts = {{1, {PeerExpr::Wrap, 2}, 3}};
+  ASSERT_TRUE(parseOp(formatOp(Wait), Back)) << formatOp(Wait);
+  ASSERT_EQ(Back.Alts.size(), 1u);
+  EXPECT_EQ(Back.Alts[0].Which, 1u);
+  const std::string SendLine = formatOp(Send), WaitLine = formatOp(Wait);
+  const std::string SendBase = SendLine.substr(0, SendLine.find(" alt ")),
+                    WaitBase = WaitLine.substr(0, WaitLine.find(" alt "));
+  EXPECT_FALSE(parseOp(SendBase + " alt 1 3:-2:0:0:0 3", Back));  // a send has no source
+  EXPECT_FALSE(parseOp(WaitBase + " alt 0 3:2:0:0:0 3", Back));   // a wait has no peer
+  EXPECT_FALSE(parseOp(WaitBase + " alt 2 3:2:0:0:0 3", Back));   // nor a second source
+  EXPECT_FALSE(parseOp(SendBase + " alt 0 3:-2:0:0:0 1", Back));  // differs nowhere
+  EXPECT_FALSE(parseOp(SendBase + " alt 0 99:-2:0:0:0 3", Back)); // no form
+  EXPECT_FALSE(parseOp(SendBase + " alt 0 3:-2:0:0:0", Back));    // cut short
+}
+
 TEST(ModelFileTest, GridDivisorTermsRoundTrip) {
   ScalingModelFile F;
   F.Tool = "mpiete test";

@@ -345,6 +345,12 @@ int runModel(const CommandArgs &Args) {
                  What + ": every run is at a power of two ranks, so the model extrapolates to "
                         "powers of two only (a base run at another rank count lifts this)",
                  "scale");
+    for (const CommStructure::Ambiguity &A : S.peerAmbiguities())
+      Diags.note({Name(A.Site), 0, 0},
+                 A.What + "; they first differ at " + std::to_string(A.PartsAt) +
+                     " ranks, and the model is refused at a rank count where they differ (a base "
+                     "run at one tells them apart)",
+                 "scale");
     for (const CommStructure::Ambiguity &A : S.ambiguities())
       Diags.note({Name(A.Site), 0, 0},
                  A.What +
@@ -535,10 +541,10 @@ std::vector<int> measuredRanks(const ScalingModelFile &File) {
   return Ranks;
 }
 
-std::string unmeasuredRanks(const ScalingModelFile &File, const CommStructure &S, int P,
+std::string unmeasuredRanks(const ScalingModelFile &File, const CommStructure &S, int P, double W,
                             std::string &Site) {
   BlockId B = 0;
-  std::string Why = unmeasuredRankCount(S, measuredRanks(File), P, B);
+  std::string Why = unmeasuredRankCount(S, measuredRanks(File), P, W, B);
   if (!Why.empty())
     Site = modelSiteName(File, B);
   return Why;
@@ -707,7 +713,7 @@ int runScaledEstimate(const std::string &ModelPath, int Ranks, double Size,
   if (S.Classes.empty() && !learnModelStructure(File, Diags, S))
     return 1;
   std::string Site;
-  if (std::string Why = unmeasuredRanks(File, S, Ranks, Site); !Why.empty()) {
+  if (std::string Why = unmeasuredRanks(File, S, Ranks, Size, Site); !Why.empty()) {
     Diags.error({Site, 0, 0}, Why, "scale");
     return 1;
   }

@@ -41,10 +41,10 @@ void warnFractions(const scaling::ScalingModelFile &File, const scaling::CommStr
 /// The call site B as the model's program's block map names it (file:line), or its block id.
 std::string modelSiteName(const scaling::ScalingModelFile &File, estimator::BlockId B);
 
-/// Why the structure S, learnt from File's runs, cannot be generated at P ranks
+/// Why the structure S, learnt from File's runs, cannot be generated at P ranks and size W
 /// (scaling::unmeasuredRankCount), with the call site as file:line in Site; empty when it can.
 std::string unmeasuredRanks(const scaling::ScalingModelFile &File, const scaling::CommStructure &S,
-                            int P, std::string &Site);
+                            int P, double W, std::string &Site);
 
 /// How much longer the machine of the file Machine computes the model's segments than the
 /// model's machine does: the executions-weighted sum of its measured segments over the model's

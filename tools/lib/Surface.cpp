@@ -126,7 +126,7 @@ int runSurface(const CommandArgs &Args) {
   const bool HaveProfiles = loadProfileRun(File, Diags, ProfileRun, ProfilePath);
   SurfacePredictor Predict = [&](int P, double W, std::string &Err) -> std::optional<double> {
     std::string Site;
-    if (std::string Why = unmeasuredRanks(File, S, P, Site); !Why.empty()) {
+    if (std::string Why = unmeasuredRanks(File, S, P, W, Site); !Why.empty()) {
       Err = Site + ": " + Why;
       return std::nullopt;
     }

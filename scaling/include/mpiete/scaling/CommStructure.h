@@ -224,6 +224,17 @@ struct OpTemplate {
   /// point-to-point event's peer stays a world rank and only its communicator id is computed.
   SubComm Sub;
   std::vector<PeerExpr> Sources; ///< the completed receives' matched sources
+  /// Another form that gives every measured peer (Which 0: Peer, a collective's root) or
+  /// matched source (Which k + 1: Sources[k]) as well, and another value than the chosen one on
+  /// some rank of the op's class from PartsAt ranks on (the least such count from 2 to 256, or
+  /// 512 or 1024). The base runs cannot say which one the program computes: a target where they
+  /// differ is refused (CommStructure::peersPartAt). Empty for nearly every op.
+  struct Alt {
+    uint32_t Which = 0;
+    PeerExpr E;
+    int32_t PartsAt = 0;
+  };
+  std::vector<Alt> Alts;
   /// Per completed request: the matched tag, and the tag recorded when the source is
   /// PROC_NULL (MPI's empty status), which only some ranks see.
   std::vector<std::pair<int32_t, int32_t>> Tags;
@@ -355,6 +366,17 @@ struct CommStructure {
     int32_t PartsAt = 0;
   };
   std::vector<Ambiguity> ambiguities() const;
+  /// The ops whose peer, root or matched source another form explains as well (OpTemplate::Alts),
+  /// once per site and form.
+  std::vector<Ambiguity> peerAmbiguities() const;
+  /// The first op where an alternative form gives another value than the chosen one on some
+  /// rank of P ranks, size W (on some trip of the loop around it): its call site and what
+  /// differs; false when none does. Costs one evaluation per alternative, rank and trip.
+  bool peersPartAt(int32_t P, double W, BlockId &Site, std::string &What) const;
+  /// Sets each alternative's PartsAt at size W (the learner's, after the check against the
+  /// measured runs) and drops those that give the chosen form's value on every rank of every
+  /// count to 1024.
+  void settleAlternatives(double W);
   /// A count the structure computes that is no whole number at P ranks and size W: a byte
   /// count c * W^a / P^b where P does not divide, a loop's trips from the size, the items a
   /// share deals, a collective's elements or each member's part of a split one. The base runs
@@ -377,7 +399,7 @@ bool boundToPowersOfTwo(const CommStructure &S, const std::vector<int> &Measured
 /// a power of two and the structure is boundToPowersOfTwo (at Site, which the caller locates
 /// the message at). Empty: it can.
 std::string unmeasuredRankCount(const CommStructure &S, const std::vector<int> &MeasuredRanks,
-                                int P, BlockId &Site);
+                                int P, double W, BlockId &Site);
 
 /// Why a structure was refused: the call site where no function of (r, P) explains the
 /// measured events, and what was seen there.
