@@ -2578,7 +2578,7 @@ template <class C, class Fn> void forEachAlt(C &S, Fn &&F) {
   }
 }
 
-/// "its peer", "its root", "its 2nd matched source".
+/// "its peer", "its root", "its matched source 2 of 3".
 std::string formName(const OpTemplate &Op, const OpTemplate::Alt &A) {
   if (A.Which == 0)
     return Op.IsColl ? "its root" : "its peer";
