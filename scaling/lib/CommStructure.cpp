@@ -911,10 +911,11 @@ bool findPeer(const std::vector<PeerObs> &Obs, PeerExpr &Out,
                                          [&](const PeerExpr &A) { return sameForm(A, C); })))
       continue;
     // A ring's shift is seen modulo each measured P: the nearer one is taken (above), a farther
-    // one that fits too (r + 3 for r - 1 from 2 and 4 ranks) is no alternative; the mirror, as
-    // near, is.
+    // one that fits too ((r + 3) mod P for r - 1 or (r - 1) mod P from 2 and 4 ranks) is no
+    // alternative; the mirror, as near, is.
     if (Found &&
-        ((C.K == PeerExpr::Wrap && Out.K == PeerExpr::Wrap && std::abs(C.A) > std::abs(Out.A)) ||
+        ((C.K == PeerExpr::Wrap && (Out.K == PeerExpr::Wrap || Out.K == PeerExpr::Offset) &&
+          std::abs(C.A) > std::abs(Out.A)) ||
          simplicity(C.K) != simplicity(Out.K)))
       continue;
     if (!fits(C, Obs))

@@ -168,6 +168,19 @@ TEST(CommStructureTest, PeriodicRing) {
 TEST(CommStructureTest, RingFromTwoAndFourRanksTakesTheNearerOffset) {
   roundTrip([](int R, int P, double) { return exchange({(R + P - 1) % P}, 64, 3); }, 64, {2, 4});
   roundTrip([](int R, int P, double) { return exchange({(R + 1) % P}, 64, 3); }, 64, {2, 4});
+  // Nor is the farther shift kept as another form the base runs fit, beside a shift or a plain
+  // offset (a pipeline's ranks after the first take r - 1, which (r + 3) mod P gives at 2 and
+  // 4 ranks): nothing to refuse at 8.
+  for (const Pattern &F : std::vector<Pattern>{
+           [](int R, int P, double) { return exchange({(R + P - 1) % P}, 64, 3); },
+           [](int R, int, double) { return exchange({R == 0 ? 1 : R - 1}, 64, 3); }}) {
+    CommStructure S;
+    Refusal Why;
+    ASSERT_TRUE(learnStructure(measure(F, {2, 4}), S, Why)) << Why.Message;
+    EXPECT_TRUE(S.peerAmbiguities().empty()) << S.peerAmbiguities().front().What;
+    BlockId At = 0;
+    EXPECT_EQ(unmeasuredRankCount(S, {2, 4}, 8, 1, At), "");
+  }
 }
 
 // A shift by two (ring's MPI_Sendrecv_replace) from 2 and 4 ranks is (r + 2) and (r - 2) mod P
