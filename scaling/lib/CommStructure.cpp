@@ -904,20 +904,21 @@ bool findPeer(const std::vector<PeerObs> &Obs, PeerExpr &Out,
   constexpr size_t MaxAlts = 8;
   bool Found = false;
   for (const PeerExpr &C : Cands) {
-    if (Found && (Alts == nullptr || Alts->size() == MaxAlts))
-      break;
-    if (Found &&
-        (sameForm(C, Out) || std::any_of(Alts->begin(), Alts->end(),
-                                         [&](const PeerExpr &A) { return sameForm(A, C); })))
-      continue;
-    // A ring's shift is seen modulo each measured P: the nearer one is taken (above), a farther
-    // one that fits too ((r + 3) mod P for r - 1 or (r - 1) mod P from 2 and 4 ranks) is no
-    // alternative; the mirror, as near, is.
-    if (Found &&
-        ((C.K == PeerExpr::Wrap && (Out.K == PeerExpr::Wrap || Out.K == PeerExpr::Offset) &&
-          std::abs(C.A) > std::abs(Out.A)) ||
-         simplicity(C.K) != simplicity(Out.K)))
-      continue;
+    if (Found) {
+      // The candidates come simplest first: past Out's rank of simplicity none is kept.
+      if (Alts == nullptr || Alts->size() == MaxAlts || simplicity(C.K) != simplicity(Out.K))
+        break;
+      // A ring's shift is seen modulo each measured P: the nearer one is taken (above), a
+      // farther one that fits too ((r + 3) mod P for r - 1 or (r - 1) mod P from 2 and 4 ranks)
+      // is no alternative; the mirror, as near, is.
+      const bool Farther = C.K == PeerExpr::Wrap &&
+                           (Out.K == PeerExpr::Wrap || Out.K == PeerExpr::Offset) &&
+                           std::abs(C.A) > std::abs(Out.A);
+      if (Farther || sameForm(C, Out) ||
+          std::any_of(Alts->begin(), Alts->end(),
+                      [&](const PeerExpr &A) { return sameForm(A, C); }))
+        continue;
+    }
     if (!fits(C, Obs))
       continue;
     if (Found)
@@ -2655,12 +2656,12 @@ void CommStructure::settleAlternatives(double W) {
 
 bool CommStructure::peersPartAt(int32_t P, double W, BlockId &Site, std::string &What) const {
   bool Found = false;
-  std::set<std::string> Agree; // the keys (altKey) already found to agree at P
+  std::set<std::string> Checked; // the keys (altKey) already checked at P: they agree there
   forEachAlt(*this, [&](const RankClass &Cl, const OpTemplate &Op, const OpTemplate *Loop,
                         size_t K) {
     const OpTemplate::Alt &A = Op.Alts[K];
     int32_t Mine = 0, Theirs = 0, Lo = 0, Hi = -1;
-    if (!Found && Agree.insert(altKey(Cl, Op, Loop, A)).second)
+    if (!Found && Checked.insert(altKey(Cl, Op, Loop, A)).second)
       classRanks(*this, Cl, P, Lo, Hi);
     for (int32_t R = Lo; R <= Hi && !Found; ++R)
       if (altDiffers(Op, Loop, A, R, P, W, Mine, Theirs)) {
