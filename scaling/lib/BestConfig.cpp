@@ -5,10 +5,10 @@
 #include "mpiete/scaling/Surface.h"
 
 #include <algorithm>
-#include <bit>
 #include <cstdio>
 #include <map>
 #include <numeric>
+#include <tuple>
 
 namespace mpiete::scaling {
 
@@ -166,14 +166,10 @@ bool searchBestConfig(const ClusterProblem &Problem, int MaxPerNode, bool Exhaus
     Options[T] = 1 + Problem.Types[T].Count * MaxPerNode;
   std::vector<ConfigResult> All;
   std::map<int, ScaledComputeModel> ModelOfRanks; // the bounds' models depend only on P
-  // A structure learnt at powers of two only is generated at powers of two only (decided
-  // once: the configurations are many).
-  estimator::BlockId Site = 0;
-  std::string What;
-  const bool PowersOfTwo =
-      boundToPowersOfTwo(*Problem.Structure, Problem.MeasuredRanks, Site, What);
-  // Rank counts where forms the base runs do not tell apart give different peers (once per P).
-  std::map<int, bool> Parted;
+  // Why the structure cannot be generated at P ranks (unmeasuredRankCount: a model from powers
+  // of two only, forms the base runs do not tell apart), and where; asked once per P, the
+  // configurations are many.
+  std::map<int, std::pair<std::string, estimator::BlockId>> Undetermined;
   std::vector<int> Digit(NT, 0);
   while (true) {
     size_t T = 0;
@@ -187,14 +183,13 @@ bool searchBestConfig(const ClusterProblem &Problem, int MaxPerNode, bool Exhaus
       R.C.PerNode.push_back(Digit[I] == 0 ? 0 : (Digit[I] - 1) % MaxPerNode + 1);
     }
     const int P = R.C.ranks();
-    auto [Known, First] = Parted.try_emplace(P, false);
+    auto [Why, First] = Undetermined.try_emplace(P);
     if (First)
-      Known->second = (PowersOfTwo && !std::has_single_bit(unsigned(P))) ||
-                      Problem.Structure->peersPartAt(P, Problem.Size, Site, What);
-    if (Known->second) {
+      Why->second.first = unmeasuredRankCount(*Problem.Structure, Problem.MeasuredRanks, P,
+                                              Problem.Size, Why->second.second);
+    if (!Why->second.first.empty()) {
       if (Out.LeftOut++ == 0)
-        Out.LeftOutWhy = unmeasuredRankCount(*Problem.Structure, Problem.MeasuredRanks, P,
-                                             Problem.Size, Out.LeftOutSite);
+        std::tie(Out.LeftOutWhy, Out.LeftOutSite) = Why->second;
       continue;
     }
     auto [It, New] = ModelOfRanks.try_emplace(P, *Problem.File, P, Problem.Size);
