@@ -946,21 +946,48 @@ double snap(double X) {
 
 /// The byte count's form over the observations. PreferDims (2 or 3): the grid a message's peer
 /// is a neighbour in, whose factors are tried first: 8192 / (d0 d1 of Dims_create(P, 3)) and
-/// 4096 / (d1 of Dims_create(P, 2)) agree at 2, 4, 8 and 16 ranks and part at 32.
-bool findBytes(const std::vector<BytesObs> &Obs, BytesExpr &Out, uint8_t PreferDims = 0) {
+/// 4096 / (d1 of Dims_create(P, 2)) agree at 2, 4, 8 and 16 ranks and part at 32. Alts (when
+/// given) gets the later forms that fit every observation as well and are as simple as the
+/// chosen one (up to 8), as findPeer's: a literal (alone, as a fixed rank is: a count seen at
+/// one rank count only is a literal, not c / P); a power of W and P (no constant); one with a
+/// constant; a grid's factors (those of PreferDims's grid, or of either grid without one); the
+/// other grid's. A literal 2097152 at 2 and 4 ranks and 4194304 / (d0 of Dims_create(P, 2)), a
+/// transpose's block on a process row of a grid, are kept side by side. From runs at one
+/// size, only forms with the chosen one's power of W (the others are the same function of P).
+bool findBytes(const std::vector<BytesObs> &Obs, BytesExpr &Out, uint8_t PreferDims = 0,
+               std::vector<BytesExpr> *Alts = nullptr) {
   const BytesObs &F = Obs.front();
   static constexpr double WExps[] = {0.0, 1.0, 2.0, 3.0};
   static constexpr double PExps[] = {0.0, 1.0, 0.5, 2.0, 1.0 / 3};
-  for (double WExp : WExps)
-    for (double PExp : PExps) {
-      BytesExpr E{WExp == 0 && PExp == 0 ? double(F.V)
-                                         : double(F.V) * std::pow(F.P, PExp) / std::pow(F.W, WExp),
-                  WExp, PExp};
-      if (exact(E, Obs)) {
-        Out = E;
-        return true;
-      }
+  constexpr size_t MaxAlts = 8;
+  bool Found = false;
+  int Tier = 0;
+  const bool OneSize =
+      std::all_of(Obs.begin(), Obs.end(), [&](const BytesObs &O) { return O.W == F.W; });
+  // Offers E, of simplicity tier T, in the order tried; true once the search is over.
+  auto Offer = [&](const BytesExpr &E, int T) {
+    if (Found && T != Tier)
+      return true;
+    if (!exact(E, Obs))
+      return false;
+    if (!Found) {
+      Out = E;
+      Found = true;
+      Tier = T;
+      return Alts == nullptr;
     }
+    // At one size a power of W is no function of P: another exponent is the same form there.
+    if (Alts->size() < MaxAlts && (E.WExp == Out.WExp || !OneSize))
+      Alts->push_back(E);
+    return false;
+  };
+  for (double WExp : WExps)
+    for (double PExp : PExps)
+      if (Offer({WExp == 0 && PExp == 0 ? double(F.V)
+                                        : double(F.V) * std::pow(F.P, PExp) / std::pow(F.W, WExp),
+                 WExp, PExp},
+                WExp == 0 && PExp == 0 ? 0 : 1))
+        return true;
   // With a constant term: Const and Coeff from two observations whose W^a / P^b differ, and
   // only trusted when a third distinct value confirms them (two points fit any exponents).
   for (double WExp : WExps)
@@ -984,11 +1011,8 @@ bool findBytes(const std::vector<BytesObs> &Obs, BytesExpr &Out, uint8_t PreferD
       if (Xs.size() < 3)
         continue;
       double Coeff = snap((double(Second->V) - double(F.V)) / (Xs[1] - Xs[0]));
-      BytesExpr E{Coeff, WExp, PExp, snap(double(F.V) - Coeff * Xs[0])};
-      if (Coeff != 0 && exact(E, Obs)) {
-        Out = E;
+      if (Coeff != 0 && Offer({Coeff, WExp, PExp, snap(double(F.V) - Coeff * Xs[0])}, 2))
         return true;
-      }
     }
   // A block decomposition's face: W^a over some of MPI_Dims_create(P, D)'s factors (the other
   // axes' extents), for 2-D and 3-D grids; constant-free, and last: a program the forms
@@ -998,12 +1022,10 @@ bool findBytes(const std::vector<BytesObs> &Obs, BytesExpr &Out, uint8_t PreferD
       for (double WExp : WExps) {
         BytesExpr E{0, WExp, 0, 0, D, Axes};
         E.Coeff = snap(double(F.V) * divisor(F.P, 0, D, Axes) / std::pow(F.W, WExp));
-        if (exact(E, Obs)) {
-          Out = E;
+        if (Offer(E, PreferDims == 0 || D == PreferDims ? 3 : 4))
           return true;
-        }
       }
-  return false;
+  return Found;
 }
 
 /// A collective call's part of an item, held apart: most items are events, and an item of a
@@ -1178,9 +1200,12 @@ const CommCreateRecord *creationOf(const Member &M, uint64_t Id) {
 
 /// The sub-communicator every member's Ids[i] is, as a function of (r, P): its creation
 /// records' members (a block or a stride of world ranks), parent and creation count; false
-/// with Why (at Site, about What) when none fits.
+/// with Why (at Site, about What) when none fits. Alts (when given) gets the later forms that
+/// fit every member as well (up to 8): blocks of 2 ranks at 2 and 4 ranks are the process rows
+/// of MPI_Dims_create(P, 2)'s grid as well.
 bool learnSub(const std::vector<Sample> &Members, const std::vector<uint64_t> &Ids, BlockId Site,
-              const std::string &What, SubComm &Out, Refusal &Why) {
+              const std::string &What, SubComm &Out, Refusal &Why,
+              std::vector<SubComm> *Alts = nullptr) {
   std::vector<const CommCreateRecord *> Creations;
   for (size_t I = 0; I < Members.size(); ++I) {
     const CommCreateRecord *C = creationOf(*Members[I].M, Ids[I]);
@@ -1226,26 +1251,38 @@ bool learnSub(const std::vector<Sample> &Members, const std::vector<uint64_t> &I
     return true;
   };
   const CommCreateRecord &F = *Creations.front();
+  bool Found = false;
+  // Offers S; true once the search is over.
+  auto Offer = [&] {
+    if (!Fits(S))
+      return false;
+    if (!Found) {
+      Out = S;
+      Found = true;
+      return Alts == nullptr;
+    }
+    if (Alts->size() < 8)
+      Alts->push_back(S);
+    return false;
+  };
   for (SubComm::Kind K : {SubComm::Block, SubComm::Stride}) {
     S.K = K;
     S.GridDims = S.GridAxes = 0;
     S.Const = K == SubComm::Block     ? int32_t(F.Members.size())
               : F.Members.size() >= 2 ? F.Members[1] - F.Members[0]
                                       : Members.front().M->Run->Ranks;
-    if (Fits(S)) {
-      Out = S;
+    if (Offer())
       return true;
-    }
     for (uint8_t D : {2, 3})
       for (uint8_t Axes = 1; Axes < (1u << D); ++Axes) {
         S.GridDims = D;
         S.GridAxes = Axes;
-        if (Fits(S)) {
-          Out = S;
+        if (Offer())
           return true;
-        }
       }
   }
+  if (Found)
+    return true;
   Why = {Site, What + " on a communicator whose members are no block or stride of the world "
                       "ranks (a constant or MPI_Dims_create factors) on every measured rank"};
   return false;
@@ -1466,6 +1503,16 @@ bool findShareBytes(const std::vector<TripObs> &Counts, OpTemplate &Op) {
   return false;
 }
 
+/// Keeps the byte counts that fit as well as Op's (findBytes's Alts) as Op's alternatives.
+void pushBytesAlts(const std::vector<BytesExpr> &Alts, OpTemplate &Op) {
+  for (const BytesExpr &B : Alts) {
+    OpTemplate::Alt Alt;
+    Alt.Form = OpTemplate::Alt::Count;
+    Alt.Bytes = B;
+    Op.Alts.push_back(Alt);
+  }
+}
+
 /// A collective's element size and commutativity: the first that makes the runtime's lowering
 /// reproduce every member's measured messages. False with Why otherwise.
 bool learnColl(const std::vector<Sample> &Members, OpTemplate &Op, Refusal &Why) {
@@ -1484,8 +1531,15 @@ bool learnColl(const std::vector<Sample> &Members, OpTemplate &Op, Refusal &Why)
     Ids.push_back(Rec.Comm);
   }
   // On a sub-communicator: each member's place in it (on the world: rank R of P).
-  if (Sub && !learnSub(Members, Ids, Ref.Site, Name, Op.Sub, Why))
+  std::vector<SubComm> SubAlts;
+  if (Sub && !learnSub(Members, Ids, Ref.Site, Name, Op.Sub, Why, &SubAlts))
     return false;
+  for (const SubComm &A : SubAlts) {
+    OpTemplate::Alt Alt;
+    Alt.Form = OpTemplate::Alt::Comm;
+    Alt.Sub = A;
+    Op.Alts.push_back(Alt);
+  }
   struct Place {
     int32_t Index, Count, First, Step;
   };
@@ -1518,7 +1572,7 @@ bool learnColl(const std::vector<Sample> &Members, OpTemplate &Op, Refusal &Why)
     return false;
   }
   for (const PeerExpr &A : Alts)
-    Op.Alts.push_back({0, A});
+    Op.Alts.push_back(OpTemplate::Alt::peer(0, A));
   // The first element size and commutativity whose lowering reproduces every member's
   // messages, with equal counts or (Uneven) every member's count at its run's size.
   bool Uneven = false;
@@ -1559,9 +1613,13 @@ bool learnColl(const std::vector<Sample> &Members, OpTemplate &Op, Refusal &Why)
       }
     return false;
   };
-  const bool Equal = findBytes(Bytes, Op.Bytes);
-  if (Equal && Lowers())
+  // On a grid's row or column, the grid's factors first (a transpose's block on a process row).
+  std::vector<BytesExpr> BytesAlts;
+  const bool Equal = findBytes(Bytes, Op.Bytes, Sub ? Op.Sub.GridDims : uint8_t(0), &BytesAlts);
+  if (Equal && Lowers()) {
+    pushBytesAlts(BytesAlts, Op);
     return true;
+  }
   // Counts that differ between one run's members (a v-variant's blocks as even as they come):
   // each member's share of items (findShareBytes), every member's count at the run's size
   // handed to the lowering. A scatter's member records nothing of its own: its count is what
@@ -1691,19 +1749,28 @@ bool learnOp(const std::vector<Sample> &Ss, Where W, OpTemplate &Op, uint32_t &M
     std::vector<uint64_t> Ids;
     for (const Sample &S : Ss)
       Ids.push_back(S.It->E.Comm);
-    if (!learnSub(Ss, Ids, RE.Block, describeEvent(RE), Op.Sub, Why))
+    std::vector<SubComm> SubAlts;
+    if (!learnSub(Ss, Ids, RE.Block, describeEvent(RE), Op.Sub, Why, &SubAlts))
       return false;
     Op.Proto.Comm = 0;
+    for (const SubComm &A : SubAlts) {
+      OpTemplate::Alt Alt;
+      Alt.Form = OpTemplate::Alt::Comm;
+      Alt.Sub = A;
+      Op.Alts.push_back(Alt);
+    }
   }
   std::vector<PeerExpr> Alts;
   if (HasPeer && !findPeer(Peers, Op.Peer, &Alts))
     return Fail(RE.Block, describeEvent(RE) + ": no function of the rank and the size gives the "
                                               "peer on every measured rank");
   for (const PeerExpr &A : Alts)
-    Op.Alts.push_back({0, A});
-  if (HasCount &&
-      !findBytes(Bytes, Op.Bytes, Op.Peer.K == PeerExpr::Grid ? Op.Peer.Dims : uint8_t(0)) &&
-      !(HasPeer && findShareBytes(Counts, Op)))
+    Op.Alts.push_back(OpTemplate::Alt::peer(0, A));
+  std::vector<BytesExpr> BytesAlts;
+  if (HasCount && findBytes(Bytes, Op.Bytes,
+                            Op.Peer.K == PeerExpr::Grid ? Op.Peer.Dims : uint8_t(0), &BytesAlts))
+    pushBytesAlts(BytesAlts, Op);
+  else if (HasCount && !(HasPeer && findShareBytes(Counts, Op)))
     return Fail(RE.Block,
                 describeEvent(RE) +
                     ": the byte count is no exact c0 + c * W^a / P^b, nor c * W^a over factors "
@@ -1726,7 +1793,7 @@ bool learnOp(const std::vector<Sample> &Ss, Where W, OpTemplate &Op, uint32_t &M
                               "and the size (a wildcard receive matched in a varying order)");
       Op.Sources.push_back(Src);
       for (const PeerExpr &A : Alts)
-        Op.Alts.push_back({uint32_t(Op.Sources.size()), A});
+        Op.Alts.push_back(OpTemplate::Alt::peer(uint32_t(Op.Sources.size()), A));
     }
   return true;
 }
@@ -1739,8 +1806,19 @@ bool sameShape(const Item &X, const Item &Y) {
 /// The first trip-count form that gives every observation: A * P + B or A * log2(P) + B
 /// (three rank counts or more, integer coefficients), then C items dealt round-robin to groups
 /// of S ranks (S a constant dividing every P, then MPI_Dims_create factors), C determined by the
-/// observations. False when none does.
-bool findTrips(const std::vector<TripObs> &Obs, TripExpr &Out) {
+/// observations. False when none does. Alts (when given) gets the other forms of the same
+/// family that fit every observation as well (up to 8; the families: a linear and a log2
+/// count, the trees, round-robin of as many items, the size's): C items dealt to groups of 2
+/// ranks at 2 and 4 ranks are dealt to the process rows of MPI_Dims_create(P, 2)'s grid as
+/// well.
+bool findTrips(const std::vector<TripObs> &Obs, TripExpr &Out,
+               std::vector<TripExpr> *Alts = nullptr) {
+  constexpr size_t MaxAlts = 8;
+  auto Keep = [&](const TripExpr &E) {
+    if (Alts != nullptr && Alts->size() < MaxAlts)
+      Alts->push_back(E);
+  };
+  bool Found = false;
   std::vector<int32_t> Ps;
   for (const TripObs &O : Obs)
     if (std::find(Ps.begin(), Ps.end(), O.P) == Ps.end())
@@ -1771,10 +1849,21 @@ bool findTrips(const std::vector<TripObs> &Obs, TripExpr &Out) {
       // Exact, not clamped at 0 (eval's floor is for targets beyond the runs).
       if (std::all_of(Obs.begin(), Obs.end(),
                       [&](const TripObs &O) { return E.A * X(O.P) + E.B == int64_t(O.N); })) {
+        // floor and ceiling of log2(P) fit the same runs only where every run is at a power
+        // of two, which TripExpr::powerOfTwoOnly's gate answers for already.
+        if (Found) {
+          if (K == TripExpr::Linear || Out.K == TripExpr::Linear)
+            Keep(E);
+          continue;
+        }
         Out = E;
-        return true;
+        Found = true;
+        if (Alts == nullptr)
+          return true;
       }
     }
+  if (Found)
+    return true;
   // A binomial tree's children: no coefficient to solve, so any two rank counts determine it;
   // some rank must have two children or more (the loop's doubling seen at all).
   for (TripExpr::Kind K : {TripExpr::TreeChildren, TripExpr::HighTreeChildren}) {
@@ -1782,12 +1871,20 @@ bool findTrips(const std::vector<TripObs> &Obs, TripExpr &Out) {
     E.K = K;
     if (Ps.size() >= 2 &&
         std::any_of(Obs.begin(), Obs.end(), [](const TripObs &O) { return O.N >= 2; }) && Fits(E)) {
+      if (Found) {
+        Keep(E);
+        continue;
+      }
       Out = E;
-      return true;
+      Found = true;
+      if (Alts == nullptr)
+        return true;
     }
   }
+  if (Found)
+    return true;
   // Round-robin: C from the interval every observation allows.
-  bool Found = false;
+  std::vector<TripExpr> Cyclics; // every group size that fits
   auto Cyclic = [&](TripExpr E) {
     int64_t Lo = 1, Hi = INT64_MAX;
     for (const TripObs &O : Obs) {
@@ -1805,7 +1902,10 @@ bool findTrips(const std::vector<TripObs> &Obs, TripExpr &Out) {
     if (Lo != Hi)
       return false; // none, or not determined by the runs measured
     E.A = Lo;
-    if (!Fits(E) || (Found && Out.A <= E.A))
+    if (!Fits(E))
+      return false;
+    Cyclics.push_back(E);
+    if (Found && Out.A <= E.A)
       return false;
     Out = E;
     return true;
@@ -1825,8 +1925,15 @@ bool findTrips(const std::vector<TripObs> &Obs, TripExpr &Out) {
       E.GridAxes = Axes;
       Found |= Cyclic(E);
     }
-  if (Found)
+  // The other group sizes that deal as many items (more items is a less simple reading: 4
+  // planes to groups of 2 ranks, not 8 to single ranks).
+  if (Found) {
+    for (const TripExpr &E : Cyclics)
+      if (E.A == Out.A &&
+          (E.SConst != Out.SConst || E.GridDims != Out.GridDims || E.GridAxes != Out.GridAxes))
+        Keep(E);
     return true;
+  }
   // The problem size's: the same count on every rank of a run, Const + Coeff * W^a / P^b (a
   // byte count's forms), and only from runs at two sizes or more: at one size a count that no
   // form above gives stays refused.
@@ -1856,6 +1963,7 @@ struct Aligned {
   struct Loop {
     size_t L = 0;
     TripExpr Count;
+    std::vector<TripExpr> CountAlts;            ///< other counts that fit as well (findTrips)
     std::vector<uint64_t> Trips;                ///< per member
     std::vector<std::vector<Sample>> BodySlots; ///< L slots
     std::vector<OpTemplate> Body;               ///< the L slots learnt (learnBody)
@@ -1892,7 +2000,7 @@ bool splitLoop(const Aligned::Loop &Whole, uint64_t M, const std::vector<Member>
     Obs.push_back({Ms[I].Rank, Ms[I].Run->Ranks, Whole.Trips[I] / M, Ms[I].Run->Size});
   for (Aligned::Loop &Ch : Chunks) {
     Ch.L = Whole.L;
-    if (!findTrips(Obs, Ch.Count))
+    if (!findTrips(Obs, Ch.Count, &Ch.CountAlts))
       return false;
     for (const TripObs &O : Obs)
       Ch.Trips.push_back(O.N);
@@ -2026,7 +2134,7 @@ bool align(const std::vector<Member> &Ms, Aligned &Out, Refusal &Why) {
         Least = std::min(Least, Reps[I] + Extra);
       }
       Aligned::Loop Lp;
-      if (Most < 2 || !findTrips(Obs, Lp.Count))
+      if (Most < 2 || !findTrips(Obs, Lp.Count, &Lp.CountAlts))
         continue;
       // A count from the problem size over a body of repeated calls (two blocks a trip where
       // every measured count of blocks was even) is left to the shorter body, tried later: at
@@ -2221,10 +2329,17 @@ bool learnClass(const std::vector<Member> &Members, RankClass &C, uint32_t &MaxD
     Bound.Span = uint32_t(Lp.L);
     Bound.Trips = Lp.Count;
     Bound.Proto.Block = Lp.Body.front().Proto.Block;
+    for (const TripExpr &T : Lp.CountAlts) {
+      OpTemplate::Alt Alt;
+      Alt.Form = OpTemplate::Alt::Loop;
+      Alt.Trips = T;
+      Bound.Alts.push_back(Alt);
+    }
     Placements.push_back({C.Ops.size(), S.Loop});
     C.Ops.push_back(Bound);
     std::move(Lp.Body.begin(), Lp.Body.end(), std::back_inserter(C.Ops));
     Bound.Ctl = OpTemplate::Control::LoopEnd;
+    Bound.Alts.clear();
     C.Ops.push_back(Bound);
     MaxDist = std::max(MaxDist, Lp.MaxDist);
   }
@@ -2417,14 +2532,19 @@ static std::string partsText(const TripExpr &T) {
              : "";
 }
 
+namespace {
+std::string altText(const OpTemplate::Alt &A);
+} // namespace
+
 /// " (or F, or G: the base runs fit them as well; they first differ at N ranks)" for the
-/// alternative forms of the op's peer or root (Which 0) or matched source Which.
-static std::string altsText(const OpTemplate &Op, uint32_t Which) {
+/// alternative forms Form of the op (for a peer: of its peer or root, Which 0, or matched
+/// source Which).
+static std::string altsText(const OpTemplate &Op, OpTemplate::Alt::Of Form, uint32_t Which = 0) {
   std::string T;
   int32_t First = 0;
   for (const OpTemplate::Alt &A : Op.Alts)
-    if (A.Which == Which) {
-      T += (T.empty() ? " (or " : ", or ") + A.E.text();
+    if (A.Form == Form && A.Which == Which) {
+      T += (T.empty() ? " (or " : ", or ") + altText(A);
       First = First == 0 ? A.PartsAt : std::min(First, A.PartsAt);
     }
   return T.empty()
@@ -2450,12 +2570,13 @@ std::vector<std::string> CommStructure::describe() const {
       if (Op.Ctl == OpTemplate::Control::LoopBegin) {
         Add("a loop of " + std::to_string(Op.Span) + " events from " +
             estimator::formatBlock(Op.Proto.Block) + ", trips " + Op.Trips.text() +
-            partsText(Op.Trips));
+            partsText(Op.Trips) + altsText(Op, OpTemplate::Alt::Loop));
       } else if (Op.IsColl) {
         Add(estimator::formatBlock(Op.Coll.Site) + " " + kindName(Op.Coll.Kind) +
-            (Op.Coll.Root >= 0 || Op.Peer.A >= 0 ? " root " + Op.Peer.text() + altsText(Op, 0)
-                                                 : "") +
-            ", bytes " + Op.bytesText() +
+            (Op.Coll.Root >= 0 || Op.Peer.A >= 0
+                 ? " root " + Op.Peer.text() + altsText(Op, OpTemplate::Alt::Peer)
+                 : "") +
+            ", bytes " + Op.bytesText() + altsText(Op, OpTemplate::Alt::Count) +
             (Op.Share.K == TripExpr::Dealt
                  ? std::string(Op.Coll.Kind == trace::CollKind::Alltoallv
                                    ? " (to each member in proportion to its own)"
@@ -2465,15 +2586,19 @@ std::vector<std::string> CommStructure::describe() const {
             ", elements of " + std::to_string(Op.Coll.Elem) + " bytes" +
             (Op.Coll.Commutative ? "" : ", non-commutative") +
             (Op.Sub.K != SubComm::None
-                 ? ", on a sub-communicator of " + Op.Sub.text() + " (root as its rank)"
+                 ? ", on a sub-communicator of " + Op.Sub.text() +
+                       altsText(Op, OpTemplate::Alt::Comm) + " (root as its rank)"
                  : "") +
             ", lowered at the target size as the runtime lowers it");
       } else if (Op.Ctl == OpTemplate::Control::None &&
                  (Op.Proto.Kind == EventKind::SendStart || Op.Proto.Kind == EventKind::RecvStart)) {
         Add(estimator::formatBlock(Op.Proto.Block) +
             (Op.Proto.Kind == EventKind::SendStart ? " send to " : " receive from ") +
-            Op.Peer.text() + altsText(Op, 0) + ", bytes " + Op.bytesText() + partsText(Op.Share) +
-            (Op.Sub.K != SubComm::None ? ", on a sub-communicator of " + Op.Sub.text() : ""));
+            Op.Peer.text() + altsText(Op, OpTemplate::Alt::Peer) + ", bytes " + Op.bytesText() +
+            altsText(Op, OpTemplate::Alt::Count) + partsText(Op.Share) +
+            (Op.Sub.K != SubComm::None ? ", on a sub-communicator of " + Op.Sub.text() +
+                                             altsText(Op, OpTemplate::Alt::Comm)
+                                       : ""));
       }
     }
   }
@@ -2526,44 +2651,106 @@ bool CommStructure::powerOfTwoOnly(BlockId &Site, std::string &What) const {
 
 namespace {
 
-/// What Alt stands in for: the op's peer, root or a matched source.
+/// What a peer Alt stands in for: the op's peer, root or a matched source.
 const PeerExpr &ownForm(const OpTemplate &Op, const OpTemplate::Alt &A) {
   return A.Which == 0 ? Op.Peer : Op.Sources[A.Which - 1];
 }
 
+/// The form Alt names, as text.
+std::string altText(const OpTemplate::Alt &A) {
+  switch (A.Form) {
+  case OpTemplate::Alt::Count:
+    return A.Bytes.text();
+  case OpTemplate::Alt::Comm:
+    return A.Sub.text();
+  case OpTemplate::Alt::Loop:
+    return A.Trips.text();
+  default:
+    return A.E.text();
+  }
+}
+
+/// The op's own form that Alt stands in for, as text.
+std::string ownText(const OpTemplate &Op, const OpTemplate::Alt &A) {
+  switch (A.Form) {
+  case OpTemplate::Alt::Count:
+    return Op.Bytes.text();
+  case OpTemplate::Alt::Comm:
+    return Op.Sub.text();
+  case OpTemplate::Alt::Loop:
+    return Op.Trips.text();
+  default:
+    return ownForm(Op, A).text();
+  }
+}
+
+/// "ranks 0-3", "ranks 0, 4, 8", "rank 5": a sub-communicator's members.
+std::string membersText(int32_t Count, int32_t First, int32_t Step) {
+  const std::string F = std::to_string(First), L = std::to_string(First + (Count - 1) * Step);
+  if (Count <= 1)
+    return "rank " + F;
+  if (Step == 1)
+    return "ranks " + F + "-" + L;
+  return "ranks " + F + ", " + std::to_string(First + Step) + (Count > 3 ? ", ..., " : ", ") + L;
+}
+
 /// Whether Alt gives rank R of P ranks (size W) another value than the op's own form, on some
-/// trip of Loop (the LoopBegin around the op, or null); Mine and Theirs: the first two that
-/// differ. A rank whose loop runs no trip never makes the op.
+/// trip of Loop (the LoopBegin around the op, or the op itself; null: none); Values (when
+/// given, and they differ): the two values, "rank 3: 2 or 6". A rank whose loop runs no trip
+/// never makes the op.
 bool altDiffers(const OpTemplate &Op, const OpTemplate *Loop, const OpTemplate::Alt &A, int32_t R,
-                int32_t P, double W, int32_t &Mine, int32_t &Theirs) {
+                int32_t P, double W, std::string *Values) {
+  auto Say = [&](const std::string &Mine, const std::string &Theirs, bool Rank = true) {
+    if (Values != nullptr)
+      *Values =
+          (Rank ? "rank " + std::to_string(R) + ": " : std::string()) + Mine + " or " + Theirs;
+    return true;
+  };
+  if (A.Form == OpTemplate::Alt::Loop) {
+    const uint64_t Mine = Op.Trips.eval(R, P, W), Theirs = A.Trips.eval(R, P, W);
+    return Mine != Theirs && Say(std::to_string(Mine), std::to_string(Theirs) + " trips");
+  }
+  if (A.Form == OpTemplate::Alt::Comm) {
+    int32_t I1 = 0, C1 = 0, F1 = 0, S1 = 1, I2 = 0, C2 = 0, F2 = 0, S2 = 1;
+    Op.Sub.place(R, P, I1, C1, F1, S1);
+    A.Sub.place(R, P, I2, C2, F2, S2);
+    return (I1 != I2 || C1 != C2 || F1 != F2 || (C1 > 1 && S1 != S2)) &&
+           Say(membersText(C1, F1, S1), membersText(C2, F2, S2));
+  }
+  const uint64_t Trips = Loop != nullptr ? Loop->Trips.eval(R, P, W) : 1;
+  if (A.Form == OpTemplate::Alt::Count) {
+    const uint64_t Mine = Op.Bytes.eval(P, W), Theirs = A.Bytes.eval(P, W);
+    return Trips != 0 && Mine != Theirs &&
+           Say(std::to_string(Mine), std::to_string(Theirs) + " bytes", false);
+  }
+  auto Rank = [](int32_t V) {
+    return V == estimator::ProcNull ? std::string("MPI_PROC_NULL") : std::to_string(V);
+  };
   const PeerExpr &Own = ownForm(Op, A);
   if (Op.IsColl) {
     // A root is the communicator's rank, a function of the rank's index and the member count.
     int32_t Index = R, Count = P, First = 0, Step = 1;
     if (Op.Sub.K != SubComm::None)
       Op.Sub.place(R, P, Index, Count, First, Step);
-    Mine = Own.eval(Index, Count);
-    Theirs = A.E.eval(Index, Count);
-    return Mine != Theirs;
+    const int32_t Mine = Own.eval(Index, Count), Theirs = A.E.eval(Index, Count);
+    return Mine != Theirs && Say("the root " + Rank(Mine), Rank(Theirs), false);
   }
-  const uint64_t Trips = Loop != nullptr ? Loop->Trips.eval(R, P, W) : 1;
   if (Trips == 0)
     return false;
   if (!Own.usesTrip() && !A.E.usesTrip()) {
-    Mine = Own.eval(R, P);
-    Theirs = A.E.eval(R, P);
-    return Mine != Theirs;
+    const int32_t Mine = Own.eval(R, P), Theirs = A.E.eval(R, P);
+    return Mine != Theirs && Say(Rank(Mine), Rank(Theirs));
   }
   for (uint64_t T = 0; T < Trips; ++T) {
-    Mine = Own.evalTrip(R, P, T, Trips);
-    Theirs = A.E.evalTrip(R, P, T, Trips);
+    const int32_t Mine = Own.evalTrip(R, P, T, Trips), Theirs = A.E.evalTrip(R, P, T, Trips);
     if (Mine != Theirs)
-      return true;
+      return Say(Rank(Mine), Rank(Theirs));
   }
   return false;
 }
 
-/// Calls F(Class, Op, Loop around it or null, Alt) for every alternative form of S's ops.
+/// Calls F(Class, index of Op in it, Op, Loop around it or null, Alt) for every alternative form
+/// of S's ops (a LoopBegin is its own loop).
 template <class C, class Fn> void forEachAlt(C &S, Fn &&F) {
   for (auto &Cl : S.Classes) {
     size_t LoopAt = SIZE_MAX, LoopEnd = 0;
@@ -2575,13 +2762,24 @@ template <class C, class Fn> void forEachAlt(C &S, Fn &&F) {
       }
       const OpTemplate *Loop = LoopAt != SIZE_MAX && I < LoopEnd ? &Cl.Ops[LoopAt] : nullptr;
       for (size_t K = 0; K < Op.Alts.size();)
-        K += F(Cl, Op, Loop, K) ? 1 : 0;
+        K += F(Cl, I, Op, Loop, K) ? 1 : 0;
     }
   }
 }
 
-/// "its peer", "its root", "its matched source 2 of 3".
+/// "its peer", "its root", "its matched source 2 of 3", "its byte count", "its communicator",
+/// "its loop's trip count".
 std::string formName(const OpTemplate &Op, const OpTemplate::Alt &A) {
+  switch (A.Form) {
+  case OpTemplate::Alt::Count:
+    return "its byte count";
+  case OpTemplate::Alt::Comm:
+    return "its communicator";
+  case OpTemplate::Alt::Loop:
+    return "its loop's trip count";
+  default:
+    break;
+  }
   if (A.Which == 0)
     return Op.IsColl ? "its root" : "its peer";
   return Op.Sources.size() == 1 ? "its matched source"
@@ -2591,6 +2789,11 @@ std::string formName(const OpTemplate &Op, const OpTemplate::Alt &A) {
 
 BlockId opSite(const OpTemplate &Op) { return Op.IsColl ? Op.Coll.Site : Op.Proto.Block; }
 
+/// Where Alt's op is: a loop's trip count at its loop's site, the rest at the call's.
+BlockId altSite(const RankClass &Cl, size_t I, const OpTemplate::Alt &A) {
+  return A.Form == OpTemplate::Alt::Loop ? loopSite(Cl, I) : opSite(Cl.Ops[I]);
+}
+
 /// What altDiffers' answer depends on besides (P, W): the two forms, the class, the loop's trip
 /// count and, for a root, the sub-communicator's shape. Ops repeat (a time step's calls, each
 /// its own op where no loop was found: f77-wavefront has thousands), so the answers are kept by
@@ -2598,82 +2801,111 @@ BlockId opSite(const OpTemplate &Op) { return Op.IsColl ? Op.Coll.Site : Op.Prot
 std::string altKey(const RankClass &Cl, const OpTemplate &Op, const OpTemplate *Loop,
                    const OpTemplate::Alt &A) {
   std::ostringstream S;
-  auto Form = [&](const PeerExpr &E) {
+  S.precision(17);
+  auto Peer = [&](const PeerExpr &E) {
     S << int(E.K) << ' ' << E.A << ' ' << int(E.Dims) << ' ' << int(E.Axis) << ' '
       << int(E.Periodic) << ' ';
   };
-  S << int(Cl.K) << ' ';
-  Form(ownForm(Op, A));
-  Form(A.E);
-  if (Op.IsColl)
-    S << "coll " << int(Op.Sub.K) << ' ' << int(Op.Sub.GridDims) << ' ' << int(Op.Sub.GridAxes)
-      << ' ' << Op.Sub.Const;
-  else if (Loop != nullptr) {
-    const TripExpr &T = Loop->Trips;
-    S.precision(17);
-    S << "loop " << int(T.K) << ' ' << T.SConst << ' ' << int(T.GridDims) << ' ' << int(T.GridAxes)
-      << ' ' << T.A << ' ' << T.B << ' ' << T.Sz.Coeff << ' ' << T.Sz.WExp << ' ' << T.Sz.PExp
-      << ' ' << T.Sz.Const << ' ' << int(T.Sz.GridDims) << ' ' << int(T.Sz.GridAxes);
+  auto Bytes = [&](const BytesExpr &B) {
+    S << B.Coeff << ' ' << B.WExp << ' ' << B.PExp << ' ' << B.Const << ' ' << int(B.GridDims)
+      << ' ' << int(B.GridAxes) << ' ';
+  };
+  auto Sub = [&](const SubComm &C) {
+    S << int(C.K) << ' ' << int(C.GridDims) << ' ' << int(C.GridAxes) << ' ' << C.Const << ' ';
+  };
+  auto Trips = [&](const TripExpr &T) {
+    S << int(T.K) << ' ' << T.SConst << ' ' << int(T.GridDims) << ' ' << int(T.GridAxes) << ' '
+      << T.A << ' ' << T.B << ' ';
+    Bytes(T.Sz);
+  };
+  S << int(Cl.K) << ' ' << int(A.Form) << ' ';
+  switch (A.Form) {
+  case OpTemplate::Alt::Count:
+    Bytes(Op.Bytes);
+    Bytes(A.Bytes);
+    break;
+  case OpTemplate::Alt::Comm:
+    Sub(Op.Sub);
+    Sub(A.Sub);
+    return S.str();
+  case OpTemplate::Alt::Loop:
+    Trips(Op.Trips);
+    Trips(A.Trips);
+    return S.str();
+  default:
+    Peer(ownForm(Op, A));
+    Peer(A.E);
+    if (Op.IsColl) {
+      S << "coll ";
+      Sub(Op.Sub);
+      return S.str();
+    }
+  }
+  if (Loop != nullptr) {
+    S << "loop ";
+    Trips(Loop->Trips);
   }
   return S.str();
 }
 
 /// The ranks of class Cl at P ranks, [Lo, Hi] (Lo > Hi: none): every class is a run of
-/// consecutive ranks (all of them; rank 0; rank P-1; the rest).
-void classRanks(const CommStructure &S, const RankClass &Cl, int32_t P, int32_t &Lo, int32_t &Hi) {
+/// consecutive ranks (all of them; rank 0; rank P-1; the rest). A byte count outside a loop
+/// is the same on every rank: its first alone.
+void classRanks(const CommStructure &S, const RankClass &Cl, const OpTemplate *Loop,
+                const OpTemplate::Alt &A, int32_t P, int32_t &Lo, int32_t &Hi) {
   Lo = 0;
   while (Lo < P && &S.classOf(Lo, P) != &Cl)
     ++Lo;
   Hi = P - 1;
   while (Hi >= Lo && &S.classOf(Hi, P) != &Cl)
     --Hi;
+  if (A.Form == OpTemplate::Alt::Count && Loop == nullptr)
+    Hi = std::min(Hi, Lo);
 }
 
 } // namespace
 
 void CommStructure::settleAlternatives(double W) {
   std::map<std::string, int32_t> Known;
-  forEachAlt(*this, [&](const RankClass &Cl, OpTemplate &Op, const OpTemplate *Loop, size_t K) {
-    OpTemplate::Alt &A = Op.Alts[K];
-    A.PartsAt = 0;
-    auto [It, New] = Known.try_emplace(altKey(Cl, Op, Loop, A), 0);
-    if (New) {
-      int32_t Mine = 0, Theirs = 0, Lo = 0, Hi = 0;
-      for (int32_t P = 2; P <= 1024 && It->second == 0; P += P < 256 ? 1 : P) {
-        classRanks(*this, Cl, P, Lo, Hi);
-        for (int32_t R = Lo; R <= Hi && It->second == 0; ++R)
-          if (altDiffers(Op, Loop, A, R, P, W, Mine, Theirs))
-            It->second = P;
-      }
-    }
-    A.PartsAt = It->second;
-    if (A.PartsAt > 0)
-      return true;
-    Op.Alts.erase(Op.Alts.begin() + ptrdiff_t(K));
-    return false;
-  });
+  forEachAlt(*this,
+             [&](const RankClass &Cl, size_t, OpTemplate &Op, const OpTemplate *Loop, size_t K) {
+               OpTemplate::Alt &A = Op.Alts[K];
+               A.PartsAt = 0;
+               auto [It, New] = Known.try_emplace(altKey(Cl, Op, Loop, A), 0);
+               if (New) {
+                 int32_t Lo = 0, Hi = 0;
+                 for (int32_t P = 2; P <= 1024 && It->second == 0; P += P < 256 ? 1 : P) {
+                   classRanks(*this, Cl, Loop, A, P, Lo, Hi);
+                   for (int32_t R = Lo; R <= Hi && It->second == 0; ++R)
+                     if (altDiffers(Op, Loop, A, R, P, W, nullptr))
+                       It->second = P;
+                 }
+               }
+               A.PartsAt = It->second;
+               if (A.PartsAt > 0)
+                 return true;
+               Op.Alts.erase(Op.Alts.begin() + ptrdiff_t(K));
+               return false;
+             });
 }
 
-bool CommStructure::peersPartAt(int32_t P, double W, BlockId &Site, std::string &What) const {
+bool CommStructure::formsPartAt(int32_t P, double W, BlockId &Site, std::string &What) const {
   bool Found = false;
   std::set<std::string> Checked; // the keys (altKey) already checked at P: they agree there
-  forEachAlt(*this, [&](const RankClass &Cl, const OpTemplate &Op, const OpTemplate *Loop,
+  forEachAlt(*this, [&](const RankClass &Cl, size_t I, const OpTemplate &Op, const OpTemplate *Loop,
                         size_t K) {
     const OpTemplate::Alt &A = Op.Alts[K];
-    int32_t Mine = 0, Theirs = 0, Lo = 0, Hi = -1;
+    int32_t Lo = 0, Hi = -1;
     if (!Found && Checked.insert(altKey(Cl, Op, Loop, A)).second)
-      classRanks(*this, Cl, P, Lo, Hi);
+      classRanks(*this, Cl, Loop, A, P, Lo, Hi);
+    std::string Values;
     for (int32_t R = Lo; R <= Hi && !Found; ++R)
-      if (altDiffers(Op, Loop, A, R, P, W, Mine, Theirs)) {
+      if (altDiffers(Op, Loop, A, R, P, W, &Values)) {
         Found = true;
-        Site = opSite(Op);
-        auto Rank = [](int32_t V) {
-          return V == estimator::ProcNull ? std::string("MPI_PROC_NULL") : std::to_string(V);
-        };
-        What = formName(Op, A) + " is " + ownForm(Op, A).text() + ", but " + A.E.text() +
+        Site = altSite(Cl, I, A);
+        What = formName(Op, A) + " is " + ownText(Op, A) + ", but " + altText(A) +
                " gives every base run's as well; at " + std::to_string(P) + " ranks they differ (" +
-               (Op.IsColl ? std::string("the root ") : "rank " + std::to_string(R) + ": ") +
-               Rank(Mine) + " or " + Rank(Theirs) +
+               Values +
                "), and which one the program computes was "
                "never measured: add a base run at " +
                (A.PartsAt == P ? std::to_string(P) + " ranks"
@@ -2685,7 +2917,7 @@ bool CommStructure::peersPartAt(int32_t P, double W, BlockId &Site, std::string 
   return Found;
 }
 
-std::vector<CommStructure::Ambiguity> CommStructure::peerAmbiguities() const {
+std::vector<CommStructure::Ambiguity> CommStructure::formAmbiguities() const {
   // Per site and form (a loop in a time step repeats, and every class has its own ops): the
   // forms that fit as well, the least count where one differs.
   struct Group {
@@ -2695,15 +2927,17 @@ std::vector<CommStructure::Ambiguity> CommStructure::peerAmbiguities() const {
     int32_t PartsAt;
   };
   std::vector<Group> Gs;
-  forEachAlt(*this, [&](const RankClass &, const OpTemplate &Op, const OpTemplate *, size_t K) {
+  forEachAlt(*this, [&](const RankClass &Cl, size_t I, const OpTemplate &Op, const OpTemplate *,
+                        size_t K) {
     const OpTemplate::Alt &A = Op.Alts[K];
-    const std::string Head = formName(Op, A) + " is " + ownForm(Op, A).text();
+    const std::string Head = formName(Op, A) + " is " + ownText(Op, A);
+    const BlockId Site = altSite(Cl, I, A);
     auto It = std::find_if(Gs.begin(), Gs.end(),
-                           [&](const Group &G) { return G.Site == opSite(Op) && G.Head == Head; });
+                           [&](const Group &G) { return G.Site == Site && G.Head == Head; });
     if (It == Gs.end())
-      It = Gs.insert(Gs.end(), Group{opSite(Op), Head, {}, A.PartsAt});
-    if (std::find(It->Others.begin(), It->Others.end(), A.E.text()) == It->Others.end())
-      It->Others.push_back(A.E.text());
+      It = Gs.insert(Gs.end(), Group{Site, Head, {}, A.PartsAt});
+    if (std::find(It->Others.begin(), It->Others.end(), altText(A)) == It->Others.end())
+      It->Others.push_back(altText(A));
     It->PartsAt = std::min(It->PartsAt, A.PartsAt);
     return true;
   });
@@ -2811,7 +3045,7 @@ std::string unmeasuredRankCount(const CommStructure &S, const std::vector<int> &
            "; every run the model was built from has a power of two ranks, so how the program "
            "behaves at other counts was never measured: add a base run at a rank count that is "
            "not a power of two, or ask for a power of two";
-  if (S.peersPartAt(P, W, Site, What))
+  if (S.formsPartAt(P, W, Site, What))
     return "the structure cannot be generated at " + std::to_string(P) + " ranks: " + What;
   return "";
 }

@@ -174,6 +174,9 @@ std::string formatOp(const OpTemplate &Op) {
     // A count the base runs do not pin: parts N (files without it read as before).
     if (Op.Trips.K == TripExpr::Dealt && Op.Trips.PartsAt > 0)
       S << " parts " << Op.Trips.PartsAt;
+    // Another count the base runs fit as well: alt-trips TRIPS PARTSAT.
+    for (const OpTemplate::Alt &A : Op.Alts)
+      S << " alt-trips " << tripsText(A.Trips) << " " << A.PartsAt;
     return S.str();
   }
   if (Op.Ctl == OpTemplate::Control::LoopEnd) {
@@ -220,17 +223,26 @@ std::string formatOp(const OpTemplate &Op) {
     S << " from-rule " << int(Op.FromR) << " " << formatBlockId(Op.AltFrom);
   // Another form the base runs fit as well: alt WHICH PEER PARTSAT (WHICH 0: the peer or root,
   // k: the k-th matched source; files without it read as before).
+  // alt-bytes BYTES PARTSAT for a byte count, alt-sub KIND GRIDDIMS GRIDAXES CONST PARTSAT for
+  // a sub-communicator (its parent and creation count the op's own).
   for (const OpTemplate::Alt &A : Op.Alts)
-    S << " alt " << A.Which << " " << peerText(A.E) << " " << A.PartsAt;
+    if (A.Form == OpTemplate::Alt::Peer)
+      S << " alt " << A.Which << " " << peerText(A.E) << " " << A.PartsAt;
+    else if (A.Form == OpTemplate::Alt::Count)
+      S << " alt-bytes " << bytesText(A.Bytes) << " " << A.PartsAt;
+    else if (A.Form == OpTemplate::Alt::Comm)
+      S << " alt-sub " << int(A.Sub.K) << " " << int(A.Sub.GridDims) << " " << int(A.Sub.GridAxes)
+        << " " << A.Sub.Const << " " << A.PartsAt;
   return S.str();
 }
 
 namespace {
 
-/// The words after `sub`; false when they are not a sub-communicator.
-bool parseSub(std::istringstream &S, SubComm &Sub) {
+/// The words after `sub` (Own: after `alt-sub`, without the parent and creation count); false
+/// when they are not a sub-communicator.
+bool parseSub(std::istringstream &S, SubComm &Sub, bool Own = true) {
   int K = 0, Dims = 0, Axes = 0;
-  if (!(S >> K >> Dims >> Axes >> Sub.Const >> Sub.Parent >> Sub.Seq) ||
+  if (!(S >> K >> Dims >> Axes >> Sub.Const) || (Own && !(S >> Sub.Parent >> Sub.Seq)) ||
       (K != SubComm::Block && K != SubComm::Stride) || !gridOk(Dims, Axes) ||
       (Dims == 0 && Sub.Const < 1))
     return false;
@@ -273,6 +285,33 @@ bool parseAlt(std::istringstream &S, size_t Sources, OpTemplate &Op) {
   return true;
 }
 
+/// The words after `alt-bytes`, `alt-sub` or `alt-trips` (Word): another byte count,
+/// sub-communicator or trip count of Op; false when they are none, or Op has no such form of
+/// its own (a byte count of a share, no sub-communicator).
+bool parseFormAlt(const std::string &Word, std::istringstream &S, OpTemplate &Op) {
+  OpTemplate::Alt A;
+  std::string Bytes;
+  bool Ok = false;
+  if (Word == "alt-bytes") {
+    A.Form = OpTemplate::Alt::Count;
+    Ok = Op.Ctl == OpTemplate::Control::None && Op.Share.K != TripExpr::Dealt && S >> Bytes &&
+         parseBytes(Bytes, A.Bytes) && std::isfinite(A.Bytes.Coeff) &&
+         std::isfinite(A.Bytes.WExp) && std::isfinite(A.Bytes.PExp) && std::isfinite(A.Bytes.Const);
+  } else if (Word == "alt-sub") {
+    A.Form = OpTemplate::Alt::Comm;
+    Ok = Op.Sub.K != SubComm::None && parseSub(S, A.Sub, false);
+    A.Sub.Parent = Op.Sub.Parent;
+    A.Sub.Seq = Op.Sub.Seq;
+  } else if (Word == "alt-trips") {
+    A.Form = OpTemplate::Alt::Loop;
+    Ok = Op.Ctl == OpTemplate::Control::LoopBegin && parseTrips(S, A.Trips);
+  }
+  if (!Ok || !(S >> A.PartsAt) || A.PartsAt < 2)
+    return false;
+  Op.Alts.push_back(A);
+  return true;
+}
+
 } // namespace
 
 bool parseOp(const std::string &Text, OpTemplate &Op) {
@@ -292,10 +331,12 @@ bool parseOp(const std::string &Text, OpTemplate &Op) {
     }
     if (!parseTrips(S, T))
       return false;
-    if (S >> Rest && (Rest != "parts" || T.K != TripExpr::Dealt || !(S >> T.PartsAt) ||
-                      T.PartsAt < 1 || S >> Rest))
-      return false;
     Op.Ctl = OpTemplate::Control::LoopBegin;
+    while (S >> Rest)
+      if (Rest == "parts"
+              ? T.K != TripExpr::Dealt || !Op.Alts.empty() || !(S >> T.PartsAt) || T.PartsAt < 1
+              : !parseFormAlt(Rest, S, Op))
+        return false;
     return true;
   }
   if (!(S >> Kind >> Block >> From >> E.Tag >> E.Comm >> Mode >> Context >> Found >> Peer >> Bytes))
@@ -329,6 +370,9 @@ bool parseOp(const std::string &Text, OpTemplate &Op) {
           return false;
       } else if (Word == "alt") {
         if (!parseAlt(S, 0, Op))
+          return false;
+      } else if (Word == "alt-bytes" || Word == "alt-sub") {
+        if (!parseFormAlt(Word, S, Op))
           return false;
       } else if (Word == "share") {
         if (!collHasRankBytes(Op.Coll.Kind) || !parseTrips(S, Op.Share) ||
@@ -399,6 +443,9 @@ bool parseOp(const std::string &Text, OpTemplate &Op) {
                            E.Kind == estimator::EventKind::RecvStart ||
                            E.Kind == estimator::EventKind::Probe;
       if (!parseAlt(S, Op.Sources.size(), Op) || (Op.Alts.back().Which == 0 && !HasPeer))
+        return false;
+    } else if (Word == "alt-bytes" || Word == "alt-sub") {
+      if (!parseFormAlt(Word, S, Op))
         return false;
     } else {
       return false;

@@ -65,7 +65,7 @@ TEST(BestConfig, RankCountsWhereKeptFormsDifferAreLeftOut) {
     for (OpTemplate &Op : C.Ops)
       if (!Added && Op.Ctl == OpTemplate::Control::None && Op.Peer.K == PeerExpr::Wrap &&
           Op.Peer.A == 1) {
-        Op.Alts.push_back({0, {PeerExpr::Wrap, -3}, 3});
+        Op.Alts.push_back(OpTemplate::Alt::peer(0, {PeerExpr::Wrap, -3}, 3));
         Added = true;
       }
   ASSERT_TRUE(Added);

@@ -233,6 +233,7 @@ TEST(CollStructureTest, SubCommunicatorsOfAGridRoundTrip) {
           EXPECT_FALSE(Gen.failed());
           EXPECT_EQ(K, Want.size()) << "P " << P << " rank " << R;
         }
+      EXPECT_TRUE(S.formAmbiguities().empty()) << S.formAmbiguities().front().What;
       const std::vector<std::string> Lines = S.describe();
       ASSERT_FALSE(Lines.empty());
       EXPECT_NE(Lines.front().find(Stride ? "every d0 of Dims_create(P, 2)-th rank"
@@ -240,6 +241,42 @@ TEST(CollStructureTest, SubCommunicatorsOfAGridRoundTrip) {
                 std::string::npos)
           << Lines.front();
     }
+}
+
+// From 2 and 4 ranks the process rows of MPI_Dims_create(P, 2) have 2 ranks each: blocks of 2
+// fit them as well (and two 3-D readings), and part from them at 8 ranks (rows of 4), where
+// the model is refused at the call; at 4 ranks it is generated exactly.
+TEST(CollStructureTest, SubCommunicatorFromTwoAndFourRanksIsAmbiguous) {
+  const SubProgram Prog{CollKind::Allreduce, 4096};
+  CommStructure S;
+  Refusal Why;
+  ASSERT_TRUE(learnStructure(Prog.measure({2, 4}), S, Why)) << Why.Message;
+  const std::vector<CommStructure::Ambiguity> A = S.formAmbiguities();
+  ASSERT_EQ(A.size(), 1u);
+  EXPECT_EQ(A[0].Site, SiteB);
+  EXPECT_EQ(A[0].PartsAt, 3);
+  EXPECT_EQ(A[0].What, "its communicator is blocks of 2 consecutive ranks, but blocks of d0 of "
+                       "Dims_create(P, 2) consecutive ranks, blocks of d0 of Dims_create(P, 3) "
+                       "consecutive ranks and blocks of d0 * d2 of Dims_create(P, 3) consecutive "
+                       "ranks fit every base run as well");
+  BlockId At = 0;
+  EXPECT_EQ(unmeasuredRankCount(S, {2, 4}, 4, 1, At), "");
+  EXPECT_EQ(unmeasuredRankCount(S, {2, 4}, 8, 1, At),
+            "the structure cannot be generated at 8 ranks: its communicator is blocks of 2 "
+            "consecutive ranks, but blocks of d0 of Dims_create(P, 2) consecutive ranks gives "
+            "every base run's as well; at 8 ranks they differ (rank 0: ranks 0-1 or ranks 0-3), "
+            "and which one the program computes was never measured: add a base run at 3 ranks "
+            "(where they first differ) or at 8");
+  EXPECT_EQ(At, SiteB);
+  const std::vector<std::string> Lines = S.describe();
+  ASSERT_FALSE(Lines.empty());
+  EXPECT_EQ(Lines.front(),
+            "every rank: 0aa758c0:7 MPI_Allreduce, bytes 4096, elements of 8 bytes, on a "
+            "sub-communicator of blocks of 2 consecutive ranks (or blocks of d0 of "
+            "Dims_create(P, 2) consecutive ranks, or blocks of d0 of Dims_create(P, 3) "
+            "consecutive ranks, or blocks of d0 * d2 of Dims_create(P, 3) consecutive ranks: the "
+            "base runs fit them as well; they first differ at 3 ranks) (root as its rank), "
+            "lowered at the target size as the runtime lowers it");
 }
 
 TEST(CollStructureTest, SubCommunicatorOfNoBlockOrStrideRefused) {

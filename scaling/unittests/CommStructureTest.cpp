@@ -5,6 +5,8 @@
 #include "mpiete/CommId.h"
 #include "mpiete/scaling/ModelFile.h"
 
+#include "ThroughTheFile.h"
+
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -177,7 +179,7 @@ TEST(CommStructureTest, RingFromTwoAndFourRanksTakesTheNearerOffset) {
     CommStructure S;
     Refusal Why;
     ASSERT_TRUE(learnStructure(measure(F, {2, 4}), S, Why)) << Why.Message;
-    EXPECT_TRUE(S.peerAmbiguities().empty()) << S.peerAmbiguities().front().What;
+    EXPECT_TRUE(S.formAmbiguities().empty()) << S.formAmbiguities().front().What;
     BlockId At = 0;
     EXPECT_EQ(unmeasuredRankCount(S, {2, 4}, 8, 1, At), "");
   }
@@ -192,7 +194,7 @@ TEST(CommStructureTest, ShiftByTwoFromTwoAndFourRanksIsAmbiguous) {
   CommStructure S;
   Refusal Why;
   ASSERT_TRUE(learnStructure(measure(F, {2, 4}), S, Why)) << Why.Message;
-  const std::vector<CommStructure::Ambiguity> A = S.peerAmbiguities();
+  const std::vector<CommStructure::Ambiguity> A = S.formAmbiguities();
   ASSERT_EQ(A.size(), 2u); // the send's peer and the receive's
   EXPECT_EQ(A[0].Site, SiteA);
   EXPECT_EQ(A[0].PartsAt, 3);
@@ -202,9 +204,9 @@ TEST(CommStructureTest, ShiftByTwoFromTwoAndFourRanksIsAmbiguous) {
                        "base run as well");
   BlockId At = 0;
   std::string What;
-  EXPECT_FALSE(S.peersPartAt(4, 1, At, What));
-  EXPECT_FALSE(S.peersPartAt(2, 1, At, What));
-  ASSERT_TRUE(S.peersPartAt(8, 1, At, What));
+  EXPECT_FALSE(S.formsPartAt(4, 1, At, What));
+  EXPECT_FALSE(S.formsPartAt(2, 1, At, What));
+  ASSERT_TRUE(S.formsPartAt(8, 1, At, What));
   EXPECT_EQ(At, SiteA);
   EXPECT_EQ(What, "its peer is (r + 2) mod P, but (r - 2) mod P gives every base run's as well; "
                   "at 8 ranks they differ (rank 0: 2 or 6), and which one the program computes "
@@ -223,7 +225,40 @@ TEST(CommStructureTest, ShiftByTwoFromTwoAndFourRanksIsAmbiguous) {
     }
   roundTrip(F, 64, {2, 4, 8});
   ASSERT_TRUE(learnStructure(measure(F, {2, 4, 8}), S, Why)) << Why.Message;
-  EXPECT_TRUE(S.peerAmbiguities().empty());
+  EXPECT_TRUE(S.formAmbiguities().empty());
+}
+
+// A ring's message of 8192 / (d0 d1 of MPI_Dims_create(P, 3)) bytes is 4096 / (d1 of
+// MPI_Dims_create(P, 2)) as well at 2, 4, 8 and 16 ranks (4096, 2048, 2048, 1024); nothing
+// says which grid the program divides, so both are kept: refused at 32 ranks (512 or 1024
+// bytes), generated at 64 where they agree.
+TEST(CommStructureTest, ByteCountOverEitherGridsFactorsIsAmbiguous) {
+  const Pattern F = [](int R, int P, double) {
+    const std::vector<int> D = dimsCreate(P, 3);
+    return exchange({(R + 1) % P}, uint64_t(8192 / (D[0] * D[1])), 2);
+  };
+  CommStructure S;
+  Refusal Why;
+  ASSERT_TRUE(learnStructure(measure(F, {2, 4, 8, 16}), S, Why)) << Why.Message;
+  const std::vector<CommStructure::Ambiguity> A = S.formAmbiguities();
+  ASSERT_EQ(A.size(), 1u); // the send's and the receive's count, at one site
+  EXPECT_EQ(A[0].Site, SiteA);
+  EXPECT_EQ(A[0].PartsAt, 3);
+  EXPECT_EQ(A[0].What, "its byte count is 4096 / (d1 of Dims_create(P, 2)), but 8192 / (d0 * d1 "
+                       "of Dims_create(P, 3)) fits every base run as well");
+  BlockId At = 0;
+  EXPECT_EQ(unmeasuredRankCount(S, {2, 4, 8, 16}, 32, 1, At),
+            "the structure cannot be generated at 32 ranks: its byte count is 4096 / (d1 of "
+            "Dims_create(P, 2)), but 8192 / (d0 * d1 of Dims_create(P, 3)) gives every base "
+            "run's as well; at 32 ranks they differ (1024 or 512 bytes), and which one the "
+            "program computes was never measured: add a base run at 3 ranks (where they first "
+            "differ) or at 32");
+  EXPECT_EQ(At, SiteA);
+  EXPECT_EQ(unmeasuredRankCount(S, {2, 4, 8, 16}, 64, 1, At), "");
+  expectGenerated(S, F, 64, 1);
+  std::string Text;
+  const ScalingModelFile G = mpiete::scaling::test::throughTheFile(S, Text);
+  EXPECT_NE(unmeasuredRankCount(G.Learnt, {2, 4, 8, 16}, 32, 1, At), "");
 }
 
 TEST(CommStructureTest, LineWithProcNullEnds) {

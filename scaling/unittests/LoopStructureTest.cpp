@@ -210,6 +210,40 @@ TEST(LoopStructureTest, PlanesDealtToProcessRowsRoundTrip) {
   EXPECT_EQ(Loop->Trips.eval(31, 64, 1), 1u);
   for (int P : {32, 64})
     expectGenerated(S, F, P);
+  EXPECT_TRUE(S.formAmbiguities().empty()) << S.formAmbiguities().front().What;
+  // From 2 and 4 ranks, where every process row has 2 ranks, the planes may as well go to
+  // groups of 2: both kept, refused at 8 ranks (rows of 4) through the model file too, not at
+  // 4.
+  const CommStructure S4 = learnt(F, {2, 4});
+  const std::vector<CommStructure::Ambiguity> A = S4.formAmbiguities();
+  ASSERT_EQ(A.size(), 1u);
+  EXPECT_EQ(A[0].Site, Site(3)); // the loop's first call
+  EXPECT_EQ(A[0].PartsAt, 3);
+  EXPECT_EQ(A[0].What,
+            "its loop's trip count is group r / 2's of 2 items dealt round-robin to the P / 2 "
+            "groups of 2 consecutive ranks, but group r / (d0 of Dims_create(P, 2))'s of 2 items "
+            "dealt round-robin to the P / (d0 of Dims_create(P, 2)) groups of (d0 of "
+            "Dims_create(P, 2)) consecutive ranks, group r / (d0 of Dims_create(P, 3))'s of 2 "
+            "items dealt round-robin to the P / (d0 of Dims_create(P, 3)) groups of (d0 of "
+            "Dims_create(P, 3)) consecutive ranks and group r / (d0 * d2 of Dims_create(P, 3))'s "
+            "of 2 items dealt round-robin to the P / (d0 * d2 of Dims_create(P, 3)) groups of (d0 "
+            "* d2 of Dims_create(P, 3)) consecutive ranks fit every base run as well");
+  std::string Text;
+  const ScalingModelFile G = throughTheFile(S4, Text);
+  BlockId At = 0;
+  for (const CommStructure *Each : {&S4, &G.Learnt}) {
+    EXPECT_EQ(unmeasuredRankCount(*Each, {2, 4}, 4, 1, At), "");
+    EXPECT_EQ(unmeasuredRankCount(*Each, {2, 4}, 8, 1, At),
+              "the structure cannot be generated at 8 ranks: its loop's trip count is group r / "
+              "2's of 2 items dealt round-robin to the P / 2 groups of 2 consecutive ranks, but "
+              "group r / (d0 of Dims_create(P, 2))'s of 2 items dealt round-robin to the P / (d0 "
+              "of Dims_create(P, 2)) groups of (d0 of Dims_create(P, 2)) consecutive ranks gives "
+              "every base run's as well; at 8 ranks they differ (rank 4: 0 or 1 trips), and "
+              "which one the program computes was never measured: add a base run at 3 ranks "
+              "(where they first differ) or at 8");
+    EXPECT_EQ(At, Site(3));
+  }
+  expectGenerated(G.Learnt, F, 4);
 }
 
 /// A loop over the other ranks (P - 1 trips), learnt from 2, 4, 8 ranks.
@@ -277,8 +311,17 @@ TEST(LoopStructureTest, DoublingDistancesLearntAtPowersOfTwo) {
   EXPECT_NE(What.find("log2(P)"), std::string::npos) << What;
   EXPECT_EQ(unmeasuredRankCount(S, {2, 4, 8, 16}, 64, 1, At), "");
   EXPECT_NE(unmeasuredRankCount(S, {2, 4, 8, 16}, 48, 1, At), "");
-  // A run at a count that is not a power of two measured the program there.
-  EXPECT_EQ(unmeasuredRankCount(S, {2, 4, 6, 8}, 48, 1, At), "");
+  // A run at a count that is not a power of two measured the program there: the loop's
+  // count is pinned (floor and ceiling of log2(6) differ), and nothing else is kept (the
+  // dissemination steps alone: r xor 4 is past the last of 6 ranks).
+  const CommStructure S6 =
+      learnt([](int R, int P) { return doubling(R, P, 2, false); }, {2, 4, 6, 8});
+  ASSERT_FALSE(S6.Classes.empty());
+  EXPECT_TRUE(S6.formAmbiguities().empty()) << S6.formAmbiguities().front().What;
+  EXPECT_EQ(unmeasuredRankCount(S6, {2, 4, 6, 8}, 48, 1, At), "");
+  // From powers of two, floor and ceiling of log2(P) are not kept side by side: the gate above
+  // answers for them.
+  EXPECT_TRUE(S.formAmbiguities().empty()) << S.formAmbiguities().front().What;
   // Through the model file: the kinds, and the site found again without the loop's own.
   std::string Text;
   const ScalingModelFile G = throughTheFile(S, Text);

@@ -293,7 +293,7 @@ TEST(ModelFileTest, AlternativeFormsRoundTripAndMalformedOnesAreRefused) {
   Send.Proto = Event::send(SiteA, 0, 5, 64, 1);
   Send.Peer = {PeerExpr::Wrap, 2};
   Send.Bytes.Coeff = 64;
-  Send.Alts = {{0, {PeerExpr::Wrap, -2}, 3}};
+  Send.Alts = {OpTemplate::Alt::peer(0, {PeerExpr::Wrap, -2}, 3)};
   OpTemplate Back;
   ASSERT_TRUE(parseOp(formatOp(Send), Back)) << formatOp(Send);
   ASSERT_EQ(Back.Alts.size(), 1u);
@@ -306,7 +306,7 @@ TEST(ModelFileTest, AlternativeFormsRoundTripAndMalformedOnesAreRefused) {
   Wait.Sources = {{PeerExpr::Wrap, -2}};
   Wait.Tags = {{5, 5}};
   Wait.Dist = {0};
-  Wait.Alts = {{1, {PeerExpr::Wrap, 2}, 3}};
+  Wait.Alts = {OpTemplate::Alt::peer(1, {PeerExpr::Wrap, 2}, 3)};
   ASSERT_TRUE(parseOp(formatOp(Wait), Back)) << formatOp(Wait);
   ASSERT_EQ(Back.Alts.size(), 1u);
   EXPECT_EQ(Back.Alts[0].Which, 1u);
@@ -319,6 +319,66 @@ TEST(ModelFileTest, AlternativeFormsRoundTripAndMalformedOnesAreRefused) {
   EXPECT_FALSE(parseOp(SendBase + " alt 0 3:-2:0:0:0 1", Back));  // differs nowhere
   EXPECT_FALSE(parseOp(SendBase + " alt 0 99:-2:0:0:0 3", Back)); // no form
   EXPECT_FALSE(parseOp(SendBase + " alt 0 3:-2:0:0:0", Back));    // cut short
+}
+
+// Another byte count, sub-communicator or loop's trip count round-trips as well; one the op
+// has no such form of its own for (a share's count, no sub-communicator, no loop) is refused.
+TEST(ModelFileTest, OtherAlternativeFormsRoundTripAndMalformedOnesAreRefused) {
+  OpTemplate Coll;
+  Coll.IsColl = true;
+  Coll.Proto.Block = SiteA;
+  Coll.Coll = {mpiete::trace::CollKind::Allreduce, -1, 0, 8, true, SiteA, 0};
+  Coll.Bytes.Coeff = 2097152;
+  Coll.Sub = {SubComm::Block, 0, 0, 2, 77, 1};
+  OpTemplate::Alt Bytes, Sub;
+  Bytes.Form = OpTemplate::Alt::Count;
+  Bytes.Bytes = {4194304, 0, 0, 0, 2, 1};
+  Bytes.PartsAt = 3;
+  Sub.Form = OpTemplate::Alt::Comm;
+  Sub.Sub = {SubComm::Block, 2, 1, 2, 77, 1};
+  Sub.PartsAt = 3;
+  Coll.Alts = {Bytes, Sub};
+  OpTemplate Back;
+  ASSERT_TRUE(parseOp(formatOp(Coll), Back)) << formatOp(Coll);
+  ASSERT_EQ(Back.Alts.size(), 2u);
+  EXPECT_EQ(Back.Alts[0].Form, OpTemplate::Alt::Count);
+  EXPECT_EQ(Back.Alts[0].Bytes.text(), Bytes.Bytes.text());
+  EXPECT_EQ(Back.Alts[1].Form, OpTemplate::Alt::Comm);
+  EXPECT_EQ(Back.Alts[1].Sub.text(), "blocks of d0 of Dims_create(P, 2) consecutive ranks");
+  EXPECT_EQ(Back.Alts[1].Sub.Parent, 77u); // the op's own
+  EXPECT_EQ(Back.Alts[1].PartsAt, 3);
+  EXPECT_EQ(formatOp(Back), formatOp(Coll));
+  OpTemplate Loop;
+  Loop.Ctl = OpTemplate::Control::LoopBegin;
+  Loop.Span = 4;
+  Loop.Trips.K = TripExpr::Cyclic;
+  Loop.Trips.SConst = 2;
+  Loop.Trips.A = 4;
+  OpTemplate::Alt Trips;
+  Trips.Form = OpTemplate::Alt::Loop;
+  Trips.Trips = Loop.Trips;
+  Trips.Trips.SConst = 1;
+  Trips.Trips.GridDims = 2;
+  Trips.Trips.GridAxes = 1;
+  Trips.PartsAt = 3;
+  Loop.Alts = {Trips};
+  ASSERT_TRUE(parseOp(formatOp(Loop), Back)) << formatOp(Loop);
+  ASSERT_EQ(Back.Alts.size(), 1u);
+  EXPECT_EQ(Back.Alts[0].Trips.text(), Trips.Trips.text());
+  EXPECT_EQ(formatOp(Back), formatOp(Loop));
+  const std::string CollLine = formatOp(Coll), LoopLine = formatOp(Loop);
+  const std::string CollBase = CollLine.substr(0, CollLine.find(" alt-")),
+                    LoopBase = LoopLine.substr(0, LoopLine.find(" alt-"));
+  EXPECT_FALSE(parseOp(CollBase + " alt-bytes 64:0:0 1", Back));       // differs nowhere
+  EXPECT_FALSE(parseOp(CollBase + " alt-bytes nan:0:0 3", Back));      // no count
+  EXPECT_FALSE(parseOp(CollBase + " alt-sub 1 2 1 3", Back));          // cut short
+  EXPECT_FALSE(parseOp(CollBase + " alt-sub 1 0 0 0 3", Back));        // no block
+  EXPECT_FALSE(parseOp(CollBase + " alt-trips 2 1 2 1 4 0 3", Back));  // no loop
+  EXPECT_FALSE(parseOp(LoopBase + " alt-bytes 64:0:0 3", Back));       // a loop sends nothing
+  EXPECT_FALSE(parseOp(LoopBase + " alt-trips 2 1 2 1 4 0", Back));    // cut short
+  EXPECT_FALSE(parseOp(LoopBase + " alt-trips 99 1 2 1 4 0 3", Back)); // no count
+  const std::string NoSub = CollBase.substr(0, CollBase.find(" sub "));
+  EXPECT_FALSE(parseOp(NoSub + " alt-sub 1 2 1 2 3", Back)); // the op has no sub-communicator
 }
 
 TEST(ModelFileTest, GridDivisorTermsRoundTrip) {

@@ -345,7 +345,7 @@ int runModel(const CommandArgs &Args) {
                  What + ": every run is at a power of two ranks, so the model extrapolates to "
                         "powers of two only (a base run at another rank count lifts this)",
                  "scale");
-    for (const CommStructure::Ambiguity &A : S.peerAmbiguities())
+    for (const CommStructure::Ambiguity &A : S.formAmbiguities())
       Diags.note({Name(A.Site), 0, 0},
                  A.What + "; they first differ at " + std::to_string(A.PartsAt) +
                      " ranks, and the model is refused at a rank count where they differ (a base "

@@ -224,15 +224,30 @@ struct OpTemplate {
   /// point-to-point event's peer stays a world rank and only its communicator id is computed.
   SubComm Sub;
   std::vector<PeerExpr> Sources; ///< the completed receives' matched sources
-  /// Another form that gives every measured peer (Which 0: Peer, a collective's root) or
-  /// matched source (Which k + 1: Sources[k]) as well, and another value than the chosen one on
-  /// some rank of the op's class from PartsAt ranks on (the least such count from 2 to 256, or
-  /// 512 or 1024). The base runs cannot say which one the program computes: a target where they
-  /// differ is refused (CommStructure::peersPartAt). Empty for nearly every op.
+  /// Another form that fits every measured run as well, and gives another value than the
+  /// chosen one on some rank of the op's class from PartsAt ranks on (the least such count from
+  /// 2 to 256, or 512 or 1024). The base runs cannot say which one the program computes: a
+  /// target where they differ is refused (CommStructure::formsPartAt). Of says which form it
+  /// stands in for: the peer or a collective's root (Which 0) or matched source Which (Sources[
+  /// Which - 1]), in E; the byte count, in Bytes; the sub-communicator, in Sub (its Parent and
+  /// Seq the op's own); a LoopBegin's trip count, in Trips. Empty for nearly every op.
   struct Alt {
+    enum Of : uint8_t { Peer, Count, Comm, Loop };
     uint32_t Which = 0;
     PeerExpr E;
     int32_t PartsAt = 0;
+    Of Form = Peer;
+    BytesExpr Bytes;
+    SubComm Sub;
+    TripExpr Trips;
+    /// Another form of the peer or root (Which 0) or of matched source Which.
+    static Alt peer(uint32_t Which, const PeerExpr &E, int32_t PartsAt = 0) {
+      Alt A;
+      A.Which = Which;
+      A.E = E;
+      A.PartsAt = PartsAt;
+      return A;
+    }
   };
   std::vector<Alt> Alts;
   /// Per completed request: the matched tag, and the tag recorded when the source is
@@ -366,13 +381,13 @@ struct CommStructure {
     int32_t PartsAt = 0;
   };
   std::vector<Ambiguity> ambiguities() const;
-  /// The ops whose peer, root or matched source another form explains as well (OpTemplate::Alts),
-  /// once per site and form.
-  std::vector<Ambiguity> peerAmbiguities() const;
+  /// The ops whose peer, root, matched source, byte count, sub-communicator or loop's trip count
+  /// another form explains as well (OpTemplate::Alts), once per site and form.
+  std::vector<Ambiguity> formAmbiguities() const;
   /// The first op where an alternative form gives another value than the chosen one on some
   /// rank of P ranks, size W (on some trip of the loop around it): its call site and what
   /// differs; false when none does. Costs one evaluation per alternative, rank and trip.
-  bool peersPartAt(int32_t P, double W, BlockId &Site, std::string &What) const;
+  bool formsPartAt(int32_t P, double W, BlockId &Site, std::string &What) const;
   /// Sets each alternative's PartsAt at size W (the learner's, after the check against the
   /// measured runs) and drops those that give the chosen form's value on every rank of every
   /// count to 1024.
