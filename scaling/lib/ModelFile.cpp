@@ -16,6 +16,24 @@
 
 namespace mpiete::scaling {
 
+std::string ScalingModelFile::unmeasuredSize(double W) const {
+  if (Runs.empty() || W == Runs.front().Size ||
+      std::any_of(Runs.begin(), Runs.end(),
+                  [&](const ModelRun &R) { return R.Size != Runs.front().Size; }))
+    return "";
+  std::ostringstream S;
+  S.precision(15);
+  S << Runs.front().Size;
+  std::ostringstream T;
+  T.precision(15);
+  T << W;
+  return "the model was built from runs at one problem size, " + S.str() +
+         ", so how the program's compute, messages and loops change with the size was never "
+         "measured: give `mpiete model` runs at a second size as well (--run P:W:...), or ask "
+         "for size " +
+         S.str() + " (not " + T.str() + ")";
+}
+
 namespace {
 
 /// A model's error: the larger of its leave-one-out error and its terms' error at the largest

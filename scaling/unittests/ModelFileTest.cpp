@@ -381,6 +381,23 @@ TEST(ModelFileTest, OtherAlternativeFormsRoundTripAndMalformedOnesAreRefused) {
   EXPECT_FALSE(parseOp(NoSub + " alt-sub 1 2 1 2 3", Back)); // the op has no sub-communicator
 }
 
+// A model whose runs are all at one size predicts that size only; runs at two sizes or more let
+// it be asked at any.
+TEST(ModelFileTest, AnotherSizeThanTheOneMeasuredIsRefused) {
+  ScalingModelFile F;
+  EXPECT_EQ(F.unmeasuredSize(5), ""); // no runs: nothing to say
+  for (int P : {2, 4, 8})
+    F.Runs.push_back({P, 200, "t", "m", {}});
+  EXPECT_EQ(F.unmeasuredSize(200), "");
+  EXPECT_EQ(F.unmeasuredSize(400),
+            "the model was built from runs at one problem size, 200, so how the program's "
+            "compute, messages and loops change with the size was never measured: give `mpiete "
+            "model` runs at a second size as well (--run P:W:...), or ask for size 200 (not 400)");
+  F.Runs.push_back({2, 300, "t", "m", {}});
+  EXPECT_EQ(F.unmeasuredSize(400), "");
+  EXPECT_EQ(F.unmeasuredSize(1e6), "");
+}
+
 TEST(ModelFileTest, GridDivisorTermsRoundTrip) {
   ScalingModelFile F;
   F.Tool = "mpiete test";

@@ -38,6 +38,7 @@ shows only at counts that are not powers of two) and modelled; then:
   estimate   `mpiete estimate --ranks 64` replays the model; at 64 transpose's rows 4-7 have
              no plane, a computation no measured run showed, which the model says it took from
              the loop's other seam; no count is fractional there (every form divides);
+  one size   a model from runs at one size refuses `estimate --size` at another, saying why;
   rounded    wavefront at 16 ranks and n = 1000: its n / 32 blocks are 31.25, a count no base
              run showed rounded, which the estimate names at the loop's call site.
 Exits 1 on any failure.
@@ -233,6 +234,16 @@ def main():
                        f"{name}: estimate --ranks 64")
         est = yaml.safe_load(out)
         print(f"[estimate] {name} at 64: {est.get('predicted_seconds')} s")
+        # A model from runs at one size says nothing of another size: refused, naming it.
+        if "sizes" not in opts:
+            rc, out2, err2 = run_group([mpiete, "estimate", "--ranks", "64", "--size",
+                                        str(2 * size), "--model", model, "--network", "net.yaml"],
+                                       a.work, env, 300)
+            print(f"[one size] {name} at size {2 * size}: rc {rc}: {err2.strip()}")
+            if rc == 0 or not re.search(r"error: the model was built from runs at one problem "
+                                        rf"size, {size}, ", err2):
+                fails.append(f"estimate: {name}: size {2 * size} not refused from runs at one "
+                             f"size (rc {rc}):\n{out2}\n{err2}")
         if not est.get("predicted_seconds", 0) > 0:
             fails.append(f"estimate: {name}: no positive prediction at 64:\n{out}")
         # The band: the segments' errors weighted by their compute, so at most the largest

@@ -152,6 +152,10 @@ int runBestConfig(const CommandArgs &Args) {
   ClusterProblem Problem;
   Problem.File = &File;
   Problem.Size = Size > 0 ? Size : (File.Runs.empty() ? 1 : File.Runs.front().Size);
+  if (std::string Why = File.unmeasuredSize(Problem.Size); !Why.empty()) {
+    Diags.error({ModelPath, 0, 0}, Why, "scale");
+    return 1;
+  }
   for (size_t I = 0; I < Spec.Nodes.size(); ++I) {
     const ClusterNodeType &T = Spec.Nodes[I];
     NodeTypeSpec N;

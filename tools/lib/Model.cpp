@@ -543,6 +543,9 @@ std::vector<int> measuredRanks(const ScalingModelFile &File) {
 
 std::string unmeasuredRanks(const ScalingModelFile &File, const CommStructure &S, int P, double W,
                             std::string &Site) {
+  Site.clear();
+  if (std::string Why = File.unmeasuredSize(W); !Why.empty())
+    return Why;
   BlockId B = 0;
   std::string Why = unmeasuredRankCount(S, measuredRanks(File), P, W, B);
   if (!Why.empty())
@@ -714,7 +717,7 @@ int runScaledEstimate(const std::string &ModelPath, int Ranks, double Size,
     return 1;
   std::string Site;
   if (std::string Why = unmeasuredRanks(File, S, Ranks, Size, Site); !Why.empty()) {
-    Diags.error({Site, 0, 0}, Why, "scale");
+    Diags.error({Site.empty() ? ModelPath : Site, 0, 0}, Why, "scale");
     return 1;
   }
   const std::vector<int> Measured = measuredRanks(File);

@@ -41,7 +41,9 @@ void warnFractions(const scaling::ScalingModelFile &File, const scaling::CommStr
 /// The call site B as the model's program's block map names it (file:line), or its block id.
 std::string modelSiteName(const scaling::ScalingModelFile &File, estimator::BlockId B);
 
-/// Why the structure S, learnt from File's runs, cannot be generated at P ranks and size W
+/// Why the model cannot predict P ranks at size W: a size its runs never varied
+/// (ScalingModelFile::unmeasuredSize; Site left empty: the model file is at fault), or a rank
+/// count the structure S, learnt from File's runs, cannot be generated at
 /// (scaling::unmeasuredRankCount), with the call site as file:line in Site; empty when it can.
 std::string unmeasuredRanks(const scaling::ScalingModelFile &File, const scaling::CommStructure &S,
                             int P, double W, std::string &Site);

@@ -127,7 +127,7 @@ int runSurface(const CommandArgs &Args) {
   SurfacePredictor Predict = [&](int P, double W, std::string &Err) -> std::optional<double> {
     std::string Site;
     if (std::string Why = unmeasuredRanks(File, S, P, W, Site); !Why.empty()) {
-      Err = Site + ": " + Why;
+      Err = (Site.empty() ? ModelPath : Site) + ": " + Why;
       return std::nullopt;
     }
     ScaledComputeModel Compute(File, P, W);

@@ -66,6 +66,11 @@ struct ScalingModelFile {
   /// The caches that no run's working set lies beyond, seen from (P, W): a prediction there
   /// crosses a cache step whose height was never measured.
   std::vector<double> unmeasuredCacheSteps(double P, double W) const;
+  /// Why the model cannot be asked at problem size W: every run it was built from is at one
+  /// size and W is another, so how the compute, the byte counts and the loops' trips change
+  /// with the size was never measured (a model fitted at one size holds them constant). Empty:
+  /// it can.
+  std::string unmeasuredSize(double W) const;
   /// The error band of a prediction at (P, W), from the compute each segment takes there
   /// (Segments: the replay's, summed over the ranks).
   struct Band {
