@@ -1340,8 +1340,11 @@ bool wholeAtEverySize(const BytesExpr &C) {
 /// bounds: it is at least floor(C / G) and at most floor(C / G) + G - 1), then C's form over
 /// the sizes (a byte count's, at P = 1). Round-robin first, then blocks, then the rest to the
 /// last; of the group sizes that fit, one whose item count is whole at every size, then, as
-/// for Cyclic, the one with the fewest items. False when no way gives every observation.
-bool findDealt(const std::vector<TripObs> &Obs, TripExpr &Out) {
+/// for Cyclic, the one with the fewest items. False when no way gives every observation. Alts
+/// (when given) gets every other way that fits: the base runs cannot say which one the program
+/// deals by (CommStructure::settleAlternatives keeps those that differ somewhere).
+bool findDealt(const std::vector<TripObs> &Obs, TripExpr &Out,
+               std::vector<TripExpr> *Alts = nullptr) {
   if (Obs.empty())
     return false;
   std::vector<double> Ws;
@@ -1428,20 +1431,11 @@ bool findDealt(const std::vector<TripObs> &Obs, TripExpr &Out) {
   }
   if (!Found)
     return false;
-  // Out is the first way by the order above (round-robin first, then the fewest items); where
-  // another way fits as well, the least rank count from 2 at which some rank's count differs
-  // (every count to 256, then 512 and 1024: a learner that tries many loops pays for each),
-  // at the base sizes and twice the largest (at 1 rank two ways of dealing C differ whenever
-  // their C does).
-  std::vector<double> At(Ws);
-  At.push_back(2 * *std::max_element(Ws.begin(), Ws.end()));
-  Out.PartsAt = 0;
-  for (int32_t P = 2; P <= 1024 && Out.PartsAt == 0 && Fits.size() > 1; P += P < 256 ? 1 : P)
-    for (const TripExpr &E : Fits)
-      for (double W : At)
-        for (int32_t R = 0; R < P && Out.PartsAt == 0; ++R)
-          if (E.eval(R, P, W) != Out.eval(R, P, W))
-            Out.PartsAt = P;
+  // Out is the first way by the order above (round-robin first, then the fewest items).
+  for (const TripExpr &E : Fits)
+    if (Alts != nullptr && (E.A != Out.A || E.B != Out.B || E.SConst != Out.SConst ||
+                            E.GridDims != Out.GridDims || E.GridAxes != Out.GridAxes))
+      Alts->push_back(E);
   return true;
 }
 
@@ -1489,9 +1483,16 @@ bool findShareBytes(const std::vector<TripObs> &Counts, OpTemplate &Op) {
           Shares[I].N = uint64_t(N / C);
         }
         TripExpr E;
-        if (!Ok || !findDealt(Shares, E))
+        std::vector<TripExpr> Ways;
+        if (!Ok || !findDealt(Shares, E, &Ways))
           continue;
         Op.Share = E;
+        for (const TripExpr &T : Ways) {
+          OpTemplate::Alt Alt;
+          Alt.Form = OpTemplate::Alt::Share;
+          Alt.Trips = T;
+          Op.Alts.push_back(Alt);
+        }
         Op.Bytes = BytesExpr{};
         Op.Bytes.Coeff = double(C);
         Op.Bytes.WExp = double(WExp);
@@ -1650,8 +1651,24 @@ bool learnColl(const std::vector<Sample> &Members, OpTemplate &Op, Refusal &Why)
   if (Uneven) {
     Op.Bytes = Shares.Bytes;
     Op.Share = Shares.Share;
-    if (Lowers())
+    if (Lowers()) {
+      // The other ways of dealing, where they make up a scatter's root's record as well.
+      for (const OpTemplate::Alt &A : Shares.Alts) {
+        OpTemplate Other = Shares;
+        Other.Share = A.Trips;
+        bool Fits = true;
+        for (size_t I = 0; I < Members.size() && Fits && Scatter; ++I)
+          if (Places[I].Index == CommRoot(I)) {
+            uint64_t Sum = 0;
+            for (int32_t J = 0; J < Places[I].Count; ++J)
+              Sum += Other.count(J, Places[I].Count, Members[I].M->Run->Size);
+            Fits = Sum == Members[I].It->Coll->Bytes;
+          }
+        if (Fits)
+          Op.Alts.push_back(A);
+      }
       return true;
+    }
   }
   if (!Equal && !Uneven) {
     Why = {Ref.Site, Name +
@@ -1954,7 +1971,7 @@ bool findTrips(const std::vector<TripObs> &Obs, TripExpr &Out,
     return true;
   }
   // Last, a count of the rank and the size together: a share of items dealt to the ranks.
-  return findDealt(Obs, Out);
+  return findDealt(Obs, Out, Alts);
 }
 
 /// A class's members aligned: flat ops every member executes once, and loops whose trip counts
@@ -2506,10 +2523,14 @@ bool learnStructure(const std::vector<MeasuredRun> &Runs, CommStructure &Out, Re
     }
     S.finishClasses();
     if (Ok && verify(Runs, S, Why)) {
-      double W = 0;
+      // Ways of dealing items part at another size as often as at another rank count.
+      std::vector<double> Ws;
       for (const MeasuredRun &Run : Runs)
-        W = std::max(W, Run.Size);
-      S.settleAlternatives(W);
+        if (std::find(Ws.begin(), Ws.end(), Run.Size) == Ws.end())
+          Ws.push_back(Run.Size);
+      if (Ws.size() >= 2)
+        Ws.push_back(2 * *std::max_element(Ws.begin(), Ws.end()));
+      S.settleAlternatives(Ws);
       Out = std::move(S);
       return true;
     }
@@ -2581,7 +2602,7 @@ std::vector<std::string> CommStructure::describe() const {
                  ? std::string(Op.Coll.Kind == trace::CollKind::Alltoallv
                                    ? " (to each member in proportion to its own)"
                                    : " (each member its own)") +
-                       partsText(Op.Share)
+                       partsText(Op.Share) + altsText(Op, OpTemplate::Alt::Share)
                  : "") +
             ", elements of " + std::to_string(Op.Coll.Elem) + " bytes" +
             (Op.Coll.Commutative ? "" : ", non-commutative") +
@@ -2596,6 +2617,7 @@ std::vector<std::string> CommStructure::describe() const {
             (Op.Proto.Kind == EventKind::SendStart ? " send to " : " receive from ") +
             Op.Peer.text() + altsText(Op, OpTemplate::Alt::Peer) + ", bytes " + Op.bytesText() +
             altsText(Op, OpTemplate::Alt::Count) + partsText(Op.Share) +
+            altsText(Op, OpTemplate::Alt::Share) +
             (Op.Sub.K != SubComm::None ? ", on a sub-communicator of " + Op.Sub.text() +
                                              altsText(Op, OpTemplate::Alt::Comm)
                                        : ""));
@@ -2664,6 +2686,7 @@ std::string altText(const OpTemplate::Alt &A) {
   case OpTemplate::Alt::Comm:
     return A.Sub.text();
   case OpTemplate::Alt::Loop:
+  case OpTemplate::Alt::Share:
     return A.Trips.text();
   default:
     return A.E.text();
@@ -2679,6 +2702,8 @@ std::string ownText(const OpTemplate &Op, const OpTemplate::Alt &A) {
     return Op.Sub.text();
   case OpTemplate::Alt::Loop:
     return Op.Trips.text();
+  case OpTemplate::Alt::Share:
+    return Op.Share.text();
   default:
     return ownForm(Op, A).text();
   }
@@ -2718,6 +2743,16 @@ bool altDiffers(const OpTemplate &Op, const OpTemplate *Loop, const OpTemplate::
            Say(membersText(C1, F1, S1), membersText(C2, F2, S2));
   }
   const uint64_t Trips = Loop != nullptr ? Loop->Trips.eval(R, P, W) : 1;
+  if (A.Form == OpTemplate::Alt::Share) {
+    // A collective's member counts are its members' shares of the communicator's count.
+    int32_t Index = R, Count = P, First = 0, Step = 1;
+    if (Op.IsColl && Op.Sub.K != SubComm::None)
+      Op.Sub.place(R, P, Index, Count, First, Step);
+    const uint64_t Mine = Op.countOfShare(Op.Share, Index, Count, W),
+                   Theirs = Op.countOfShare(A.Trips, Index, Count, W);
+    return (Op.IsColl || Trips != 0) && Mine != Theirs &&
+           Say(std::to_string(Mine), std::to_string(Theirs) + " bytes");
+  }
   if (A.Form == OpTemplate::Alt::Count) {
     const uint64_t Mine = Op.Bytes.eval(P, W), Theirs = A.Bytes.eval(P, W);
     return Trips != 0 && Mine != Theirs &&
@@ -2768,7 +2803,7 @@ template <class C, class Fn> void forEachAlt(C &S, Fn &&F) {
 }
 
 /// "its peer", "its root", "its matched source 2 of 3", "its byte count", "its communicator",
-/// "its loop's trip count".
+/// "its loop's trip count", "its byte count's share".
 std::string formName(const OpTemplate &Op, const OpTemplate::Alt &A) {
   switch (A.Form) {
   case OpTemplate::Alt::Count:
@@ -2777,6 +2812,8 @@ std::string formName(const OpTemplate &Op, const OpTemplate::Alt &A) {
     return "its communicator";
   case OpTemplate::Alt::Loop:
     return "its loop's trip count";
+  case OpTemplate::Alt::Share:
+    return "its byte count's share";
   default:
     break;
   }
@@ -2832,6 +2869,16 @@ std::string altKey(const RankClass &Cl, const OpTemplate &Op, const OpTemplate *
     Trips(Op.Trips);
     Trips(A.Trips);
     return S.str();
+  case OpTemplate::Alt::Share:
+    Bytes(Op.Bytes);
+    Trips(Op.Share);
+    Trips(A.Trips);
+    if (Op.IsColl) {
+      S << "coll ";
+      Sub(Op.Sub);
+      return S.str();
+    }
+    break;
   default:
     Peer(ownForm(Op, A));
     Peer(A.E);
@@ -2865,7 +2912,7 @@ void classRanks(const CommStructure &S, const RankClass &Cl, const OpTemplate *L
 
 } // namespace
 
-void CommStructure::settleAlternatives(double W) {
+void CommStructure::settleAlternatives(const std::vector<double> &Ws) {
   std::map<std::string, int32_t> Known;
   forEachAlt(*this,
              [&](const RankClass &Cl, size_t, OpTemplate &Op, const OpTemplate *Loop, size_t K) {
@@ -2876,9 +2923,10 @@ void CommStructure::settleAlternatives(double W) {
                  int32_t Lo = 0, Hi = 0;
                  for (int32_t P = 2; P <= 1024 && It->second == 0; P += P < 256 ? 1 : P) {
                    classRanks(*this, Cl, Loop, A, P, Lo, Hi);
-                   for (int32_t R = Lo; R <= Hi && It->second == 0; ++R)
-                     if (altDiffers(Op, Loop, A, R, P, W, nullptr))
-                       It->second = P;
+                   for (double W : Ws)
+                     for (int32_t R = Lo; R <= Hi && It->second == 0; ++R)
+                       if (altDiffers(Op, Loop, A, R, P, W, nullptr))
+                         It->second = P;
                  }
                }
                A.PartsAt = It->second;

@@ -242,7 +242,8 @@ std::string formatOp(const OpTemplate &Op) {
   // Another form the base runs fit as well: alt WHICH PEER PARTSAT (WHICH 0: the peer or root,
   // k: the k-th matched source; files without it read as before).
   // alt-bytes BYTES PARTSAT for a byte count, alt-sub KIND GRIDDIMS GRIDAXES CONST PARTSAT for
-  // a sub-communicator (its parent and creation count the op's own).
+  // a sub-communicator (its parent and creation count the op's own), alt-share TRIPS PARTSAT
+  // for the share a byte count is of (another way of dealing).
   for (const OpTemplate::Alt &A : Op.Alts)
     if (A.Form == OpTemplate::Alt::Peer)
       S << " alt " << A.Which << " " << peerText(A.E) << " " << A.PartsAt;
@@ -251,6 +252,8 @@ std::string formatOp(const OpTemplate &Op) {
     else if (A.Form == OpTemplate::Alt::Comm)
       S << " alt-sub " << int(A.Sub.K) << " " << int(A.Sub.GridDims) << " " << int(A.Sub.GridAxes)
         << " " << A.Sub.Const << " " << A.PartsAt;
+    else if (A.Form == OpTemplate::Alt::Share)
+      S << " alt-share " << tripsText(A.Trips) << " " << A.PartsAt;
   return S.str();
 }
 
@@ -303,9 +306,9 @@ bool parseAlt(std::istringstream &S, size_t Sources, OpTemplate &Op) {
   return true;
 }
 
-/// The words after `alt-bytes`, `alt-sub` or `alt-trips` (Word): another byte count,
-/// sub-communicator or trip count of Op; false when they are none, or Op has no such form of
-/// its own (a byte count of a share, no sub-communicator).
+/// The words after `alt-bytes`, `alt-sub`, `alt-trips` or `alt-share` (Word): another byte
+/// count, sub-communicator, trip count or share of Op; false when they are none, or Op has no
+/// such form of its own (a byte count of a share, no sub-communicator, no loop, no share).
 bool parseFormAlt(const std::string &Word, std::istringstream &S, OpTemplate &Op) {
   OpTemplate::Alt A;
   std::string Bytes;
@@ -323,6 +326,9 @@ bool parseFormAlt(const std::string &Word, std::istringstream &S, OpTemplate &Op
   } else if (Word == "alt-trips") {
     A.Form = OpTemplate::Alt::Loop;
     Ok = Op.Ctl == OpTemplate::Control::LoopBegin && parseTrips(S, A.Trips);
+  } else if (Word == "alt-share") {
+    A.Form = OpTemplate::Alt::Share;
+    Ok = Op.Share.K == TripExpr::Dealt && parseTrips(S, A.Trips) && A.Trips.K == TripExpr::Dealt;
   }
   if (!Ok || !(S >> A.PartsAt) || A.PartsAt < 2)
     return false;
@@ -389,7 +395,7 @@ bool parseOp(const std::string &Text, OpTemplate &Op) {
       } else if (Word == "alt") {
         if (!parseAlt(S, 0, Op))
           return false;
-      } else if (Word == "alt-bytes" || Word == "alt-sub") {
+      } else if (Word == "alt-bytes" || Word == "alt-sub" || Word == "alt-share") {
         if (!parseFormAlt(Word, S, Op))
           return false;
       } else if (Word == "share") {
@@ -462,7 +468,7 @@ bool parseOp(const std::string &Text, OpTemplate &Op) {
                            E.Kind == estimator::EventKind::Probe;
       if (!parseAlt(S, Op.Sources.size(), Op) || (Op.Alts.back().Which == 0 && !HasPeer))
         return false;
-    } else if (Word == "alt-bytes" || Word == "alt-sub") {
+    } else if (Word == "alt-bytes" || Word == "alt-sub" || Word == "alt-share") {
       if (!parseFormAlt(Word, S, Op))
         return false;
     } else {

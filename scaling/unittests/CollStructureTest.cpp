@@ -441,9 +441,9 @@ TEST(CollStructureTest, UnevenVCountsOfSharesRoundTrip) {
 
 TEST(CollStructureTest, EvenSizesKeepWholeItemsAndSayWhatTheyCannotTell) {
   // At even sizes and even rank counts, n values dealt to ranks give pairs of ranks equal
-  // shares, as n / 2 pairs of values dealt to pairs of ranks would: the learner keeps n values
-  // (a count whole at every size: at 501 values the pairs' count would be 250.5) and records
-  // that 3 ranks would tell them apart.
+  // shares, as n / 2 pairs of values dealt to pairs of ranks would: the learner takes n values
+  // (a count whole at every size: at 501 values the pairs' count would be 250.5), keeps the
+  // pairs beside them, and refuses a target where they differ.
   const UnevenProgram Prog{CollKind::Gatherv};
   CommStructure S;
   Refusal Why;
@@ -457,11 +457,29 @@ TEST(CollStructureTest, EvenSizesKeepWholeItemsAndSayWhatTheyCannotTell) {
   EXPECT_EQ(Gather->Share.K, TripExpr::Dealt);
   EXPECT_EQ(Gather->Share.step(32), 1);
   EXPECT_EQ(Gather->Share.Sz.Coeff, 1.0);
-  EXPECT_EQ(Gather->Share.PartsAt, 3);
-  const std::vector<CommStructure::Ambiguity> Notes = S.ambiguities();
+  const std::vector<CommStructure::Ambiguity> Notes = S.formAmbiguities();
   ASSERT_EQ(Notes.size(), 1u);
   EXPECT_EQ(Notes[0].Site, SiteB);
   EXPECT_EQ(Notes[0].PartsAt, 3);
+  EXPECT_EQ(Notes[0].What,
+            "its byte count's share is rank r's share of C = 1 * W^1 (from the problem size W) "
+            "items dealt round-robin to the P ranks, but group r / 2's share of C = 0.5 * W^1 "
+            "(from the problem size W) items dealt round-robin to the G = P / 2 groups of 2 "
+            "consecutive ranks fits every base run as well");
+  // Refused where the two give some member another count: at 3 ranks, and at 16 for 501
+  // values (rank 5: 31 or 32 values); at 16 ranks and 250 values they agree.
+  BlockId At = 0;
+  EXPECT_EQ(unmeasuredRankCount(S, {2, 4, 8, 16}, 16, 250, At), "");
+  EXPECT_EQ(unmeasuredRankCount(S, {2, 4, 8, 16}, 16, 501, At),
+            "the structure cannot be generated at 16 ranks: its byte count's share is rank r's "
+            "share of C = 1 * W^1 (from the problem size W) items dealt round-robin to the P "
+            "ranks, but group r / 2's share of C = 0.5 * W^1 (from the problem size W) items "
+            "dealt round-robin to the G = P / 2 groups of 2 consecutive ranks gives every base "
+            "run's as well; at 16 ranks they differ (rank 5: 248 or 256 bytes), and which one "
+            "the program computes was never measured: add a base run at 3 ranks (where they "
+            "first differ) or at 16");
+  EXPECT_EQ(At, SiteB);
+  EXPECT_NE(unmeasuredRankCount(S, {2, 4, 8, 16}, 3, 250, At), "");
 }
 
 TEST(CollStructureTest, UnevenCountsOfNoShareRefused) {

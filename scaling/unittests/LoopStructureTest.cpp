@@ -722,7 +722,7 @@ TEST(LoopStructureTest, RowsDealtToProcessRowsFollowTheSize) {
                  "of (d1 of Dims_create(P, 2)) consecutive ranks");
   expectFileGeneratesAt(S, linesweep, "loop 6 7 1 2 2 0 0 1:1:0", {250, 501, 1003}, {12, 32, 64});
   // Pinned: no other way fits these runs.
-  EXPECT_TRUE(S.ambiguities().empty());
+  EXPECT_TRUE(S.formAmbiguities().empty()) << S.formAmbiguities().front().What;
   // At W = 501 and 389 every member shares 97 trips, and the whole shared prefix repeated once
   // or twice fitted 2 items dealt to groups of d0 d1 of Dims_create(P, 3); the rest of each
   // member's loop then followed as more trips of the one-row body, and the structure was
@@ -736,18 +736,38 @@ TEST(LoopStructureTest, RowsDealtToProcessRowsFollowTheSize) {
   // Dims_create(P, 3) as well (the fewest items, but no whole count at odd W: the process
   // rows' W is taken), which parts from the process rows' W at 3 ranks (Dims_create 3 x 1
   // against 3 x 1 x 1: three process rows of W rows against one group of W / 2); the loops
-  // say so, through the model file too, and at W = 501 the taken form generates exactly.
+  // keep the other way, through the model file too, and the target is refused where they
+  // differ (12 ranks at W = 250); at W = 501 the taken form generates exactly.
   CommStructure Even;
   ASSERT_TRUE(learnStructure(measureAt(linesweep, {2, 4, 8, 16}, {250, 390}), Even, Why));
   expectGeneratedAt(Even, linesweep, 32, 501);
-  const std::vector<CommStructure::Ambiguity> Open = Even.ambiguities();
+  const std::vector<CommStructure::Ambiguity> Open = Even.formAmbiguities();
   ASSERT_EQ(Open.size(), 2u); // the forward and backward loops, once each
   EXPECT_EQ(Open[0].PartsAt, 3);
   EXPECT_EQ(Open[0].Site, Site(1));
-  EXPECT_NE(Open[0].What.find("its loop's trips"), std::string::npos);
+  EXPECT_EQ(Open[0].What.substr(0, 109), "its loop's trip count is group r / (d1 of Dims_create(P, "
+                                        "2))'s share of C = 1 * W^1 (from the problem size W)");
+  EXPECT_NE(Open[0].What.find(", but group r / (d0 * d1 of Dims_create(P, 3))'s share of C = 0.5 "
+                              "* W^1"),
+            std::string::npos)
+      << Open[0].What;
   std::string Text;
-  EXPECT_EQ(throughTheFile(Even, Text).Learnt.ambiguities().size(), 2u);
-  EXPECT_NE(Text.find(" parts 3"), std::string::npos);
+  const ScalingModelFile Back = throughTheFile(Even, Text);
+  EXPECT_EQ(Back.Learnt.formAmbiguities().size(), 2u);
+  EXPECT_NE(Text.find(" alt-trips 7 "), std::string::npos) << Text;
+  BlockId At = 0;
+  for (const CommStructure *Each : {static_cast<const CommStructure *>(&Even), &Back.Learnt}) {
+    // At 12 ranks and W = 250 both give every rank the same trips; at 501 rank 3 has 125 or
+    // 126; at 32 ranks they part at either size.
+    EXPECT_EQ(unmeasuredRankCount(*Each, {2, 4, 8, 16}, 12, 250, At), "");
+    EXPECT_NE(unmeasuredRankCount(*Each, {2, 4, 8, 16}, 12, 501, At)
+                  .find("at 12 ranks they differ (rank 3: 125 or 126 trips)"),
+              std::string::npos);
+    EXPECT_NE(unmeasuredRankCount(*Each, {2, 4, 8, 16}, 32, 250, At)
+                  .find("at 32 ranks they differ (rank 0: 32 or 63 trips)"),
+              std::string::npos);
+    EXPECT_EQ(At, Site(1));
+  }
   // From W = 251 alone, rank 0 of 8 generates 251's rows at W = 389 too.
   CommStructure One;
   ASSERT_TRUE(learnStructure(measureAt(linesweep, {2, 4, 8, 16}, {251}), One, Why));

@@ -379,6 +379,31 @@ TEST(ModelFileTest, OtherAlternativeFormsRoundTripAndMalformedOnesAreRefused) {
   EXPECT_FALSE(parseOp(LoopBase + " alt-trips 99 1 2 1 4 0 3", Back)); // no count
   const std::string NoSub = CollBase.substr(0, CollBase.find(" sub "));
   EXPECT_FALSE(parseOp(NoSub + " alt-sub 1 2 1 2 3", Back)); // the op has no sub-communicator
+  // Another way of dealing the share a byte count is of.
+  OpTemplate Send;
+  Send.Proto = Event::send(SiteA, 0, 5, 64, 1);
+  Send.Peer = {PeerExpr::Wrap, 1};
+  Send.Bytes.Coeff = 8;
+  Send.Share.K = TripExpr::Dealt;
+  Send.Share.Sz.Coeff = 1;
+  Send.Share.Sz.WExp = 1;
+  OpTemplate::Alt Share;
+  Share.Form = OpTemplate::Alt::Share;
+  Share.Trips = Send.Share;
+  Share.Trips.SConst = 2;
+  Share.Trips.Sz.Coeff = 0.5;
+  Share.PartsAt = 3;
+  Send.Alts = {Share};
+  ASSERT_TRUE(parseOp(formatOp(Send), Back)) << formatOp(Send);
+  ASSERT_EQ(Back.Alts.size(), 1u);
+  EXPECT_EQ(Back.Alts[0].Form, OpTemplate::Alt::Share);
+  EXPECT_EQ(Back.Alts[0].Trips.text(), Share.Trips.text());
+  EXPECT_EQ(formatOp(Back), formatOp(Send));
+  const std::string SendLine = formatOp(Send);
+  const std::string SendBase = SendLine.substr(0, SendLine.find(" alt-"));
+  EXPECT_FALSE(parseOp(SendBase + " alt-share 2 1 0 0 4 0 3", Back)); // a round-robin count
+  EXPECT_FALSE(parseOp(SendBase + " alt-bytes 64:0:0 3", Back));      // the count is a share's
+  EXPECT_FALSE(parseOp(CollBase + " alt-share 7 2 0 0 0 0 0.5:1:0 3", Back)); // no share
 }
 
 // A model whose runs are all at one size predicts that size only; runs at two sizes or more let

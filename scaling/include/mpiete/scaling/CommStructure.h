@@ -230,9 +230,10 @@ struct OpTemplate {
   /// target where they differ is refused (CommStructure::formsPartAt). Of says which form it
   /// stands in for: the peer or a collective's root (Which 0) or matched source Which (Sources[
   /// Which - 1]), in E; the byte count, in Bytes; the sub-communicator, in Sub (its Parent and
-  /// Seq the op's own); a LoopBegin's trip count, in Trips. Empty for nearly every op.
+  /// Seq the op's own); a LoopBegin's trip count, in Trips; the share of items a byte count
+  /// of the rank's share is made of (Share), in Trips. Empty for nearly every op.
   struct Alt {
-    enum Of : uint8_t { Peer, Count, Comm, Loop };
+    enum Of : uint8_t { Peer, Count, Comm, Loop, Share };
     uint32_t Which = 0;
     PeerExpr E;
     int32_t PartsAt = 0;
@@ -284,8 +285,12 @@ struct OpTemplate {
   uint64_t count(int32_t R, int32_t P, double W) const {
     if (Share.K != TripExpr::Dealt) [[likely]]
       return Bytes.eval(P, W);
+    return countOfShare(Share, R, P, W);
+  }
+  /// The byte count with S as the rank's share (Share's form, another way of dealing).
+  uint64_t countOfShare(const TripExpr &S, int32_t R, int32_t P, double W) const {
     const double V = Bytes.Const + Bytes.Coeff * (Bytes.WExp == 0 ? 1 : std::pow(W, Bytes.WExp)) *
-                                       double(Share.eval(R, P, W));
+                                       double(S.eval(R, P, W));
     return V <= 0 ? 0 : uint64_t(std::llround(V));
   }
   /// Every member's count (members 0 .. Count - 1 of Count) at size W: a v-collective's uneven
@@ -388,10 +393,11 @@ struct CommStructure {
   /// rank of P ranks, size W (on some trip of the loop around it): its call site and what
   /// differs; false when none does. Costs one evaluation per alternative, rank and trip.
   bool formsPartAt(int32_t P, double W, BlockId &Site, std::string &What) const;
-  /// Sets each alternative's PartsAt at size W (the learner's, after the check against the
-  /// measured runs) and drops those that give the chosen form's value on every rank of every
-  /// count to 1024.
-  void settleAlternatives(double W);
+  /// Sets each alternative's PartsAt, the least rank count where it differs from the chosen
+  /// form at one of the sizes Ws (the learner's: the base runs', and twice the largest where
+  /// they are at two sizes or more), after the check against the measured runs; drops those
+  /// that give the chosen form's value on every rank of every count to 1024 at every size.
+  void settleAlternatives(const std::vector<double> &Ws);
   /// A count the structure computes that is no whole number at P ranks and size W: a byte
   /// count c * W^a / P^b where P does not divide, a loop's trips from the size, the items a
   /// share deals, a collective's elements or each member's part of a split one. The base runs
