@@ -1487,12 +1487,8 @@ bool findShareBytes(const std::vector<TripObs> &Counts, OpTemplate &Op) {
         if (!Ok || !findDealt(Shares, E, &Ways))
           continue;
         Op.Share = E;
-        for (const TripExpr &T : Ways) {
-          OpTemplate::Alt Alt;
-          Alt.Form = OpTemplate::Alt::Share;
-          Alt.Trips = T;
-          Op.Alts.push_back(Alt);
-        }
+        for (const TripExpr &T : Ways)
+          Op.Alts.push_back(OpTemplate::Alt::loop(T, OpTemplate::Alt::Share));
         Op.Bytes = BytesExpr{};
         Op.Bytes.Coeff = double(C);
         Op.Bytes.WExp = double(WExp);
@@ -1502,16 +1498,6 @@ bool findShareBytes(const std::vector<TripObs> &Counts, OpTemplate &Op) {
     }
   }
   return false;
-}
-
-/// Keeps the byte counts that fit as well as Op's (findBytes's Alts) as Op's alternatives.
-void pushBytesAlts(const std::vector<BytesExpr> &Alts, OpTemplate &Op) {
-  for (const BytesExpr &B : Alts) {
-    OpTemplate::Alt Alt;
-    Alt.Form = OpTemplate::Alt::Count;
-    Alt.Bytes = B;
-    Op.Alts.push_back(Alt);
-  }
 }
 
 /// A collective's element size and commutativity: the first that makes the runtime's lowering
@@ -1535,12 +1521,8 @@ bool learnColl(const std::vector<Sample> &Members, OpTemplate &Op, Refusal &Why)
   std::vector<SubComm> SubAlts;
   if (Sub && !learnSub(Members, Ids, Ref.Site, Name, Op.Sub, Why, &SubAlts))
     return false;
-  for (const SubComm &A : SubAlts) {
-    OpTemplate::Alt Alt;
-    Alt.Form = OpTemplate::Alt::Comm;
-    Alt.Sub = A;
-    Op.Alts.push_back(Alt);
-  }
+  for (const SubComm &A : SubAlts)
+    Op.Alts.push_back(OpTemplate::Alt::comm(A));
   struct Place {
     int32_t Index, Count, First, Step;
   };
@@ -1618,7 +1600,8 @@ bool learnColl(const std::vector<Sample> &Members, OpTemplate &Op, Refusal &Why)
   std::vector<BytesExpr> BytesAlts;
   const bool Equal = findBytes(Bytes, Op.Bytes, Sub ? Op.Sub.GridDims : uint8_t(0), &BytesAlts);
   if (Equal && Lowers()) {
-    pushBytesAlts(BytesAlts, Op);
+    for (const BytesExpr &B : BytesAlts)
+      Op.Alts.push_back(OpTemplate::Alt::count(B));
     return true;
   }
   // Counts that differ between one run's members (a v-variant's blocks as even as they come):
@@ -1640,33 +1623,27 @@ bool learnColl(const std::vector<Sample> &Members, OpTemplate &Op, Refusal &Why)
     Counts.push_back({Places[I].Index, Places[I].Count, Own, Members[I].M->Run->Size});
   }
   OpTemplate Shares;
-  Uneven = !Counts.empty() && findShareBytes(Counts, Shares);
-  for (size_t I = 0; I < Members.size() && Uneven && Scatter; ++I)
-    if (Places[I].Index == CommRoot(I)) {
-      uint64_t Sum = 0;
-      for (int32_t J = 0; J < Places[I].Count; ++J)
-        Sum += Shares.count(J, Places[I].Count, Members[I].M->Run->Size);
-      Uneven = Sum == Members[I].It->Coll->Bytes;
-    }
+  // Whether the members' counts with share S make up every scatter root's record.
+  auto RootsAgree = [&](const TripExpr &S) {
+    for (size_t I = 0; I < Members.size() && Scatter; ++I)
+      if (Places[I].Index == CommRoot(I)) {
+        uint64_t Sum = 0;
+        for (int32_t J = 0; J < Places[I].Count; ++J)
+          Sum += Shares.countOfShare(S, J, Places[I].Count, Members[I].M->Run->Size);
+        if (Sum != Members[I].It->Coll->Bytes)
+          return false;
+      }
+    return true;
+  };
+  Uneven = !Counts.empty() && findShareBytes(Counts, Shares) && RootsAgree(Shares.Share);
   if (Uneven) {
     Op.Bytes = Shares.Bytes;
     Op.Share = Shares.Share;
     if (Lowers()) {
-      // The other ways of dealing, where they make up a scatter's root's record as well.
-      for (const OpTemplate::Alt &A : Shares.Alts) {
-        OpTemplate Other = Shares;
-        Other.Share = A.Trips;
-        bool Fits = true;
-        for (size_t I = 0; I < Members.size() && Fits && Scatter; ++I)
-          if (Places[I].Index == CommRoot(I)) {
-            uint64_t Sum = 0;
-            for (int32_t J = 0; J < Places[I].Count; ++J)
-              Sum += Other.count(J, Places[I].Count, Members[I].M->Run->Size);
-            Fits = Sum == Members[I].It->Coll->Bytes;
-          }
-        if (Fits)
+      // The other ways of dealing, where they make up a scatter root's record as well.
+      for (const OpTemplate::Alt &A : Shares.Alts)
+        if (RootsAgree(A.Trips))
           Op.Alts.push_back(A);
-      }
       return true;
     }
   }
@@ -1770,12 +1747,8 @@ bool learnOp(const std::vector<Sample> &Ss, Where W, OpTemplate &Op, uint32_t &M
     if (!learnSub(Ss, Ids, RE.Block, describeEvent(RE), Op.Sub, Why, &SubAlts))
       return false;
     Op.Proto.Comm = 0;
-    for (const SubComm &A : SubAlts) {
-      OpTemplate::Alt Alt;
-      Alt.Form = OpTemplate::Alt::Comm;
-      Alt.Sub = A;
-      Op.Alts.push_back(Alt);
-    }
+    for (const SubComm &A : SubAlts)
+      Op.Alts.push_back(OpTemplate::Alt::comm(A));
   }
   std::vector<PeerExpr> Alts;
   if (HasPeer && !findPeer(Peers, Op.Peer, &Alts))
@@ -1785,13 +1758,15 @@ bool learnOp(const std::vector<Sample> &Ss, Where W, OpTemplate &Op, uint32_t &M
     Op.Alts.push_back(OpTemplate::Alt::peer(0, A));
   std::vector<BytesExpr> BytesAlts;
   if (HasCount && findBytes(Bytes, Op.Bytes,
-                            Op.Peer.K == PeerExpr::Grid ? Op.Peer.Dims : uint8_t(0), &BytesAlts))
-    pushBytesAlts(BytesAlts, Op);
-  else if (HasCount && !(HasPeer && findShareBytes(Counts, Op)))
+                            Op.Peer.K == PeerExpr::Grid ? Op.Peer.Dims : uint8_t(0), &BytesAlts)) {
+    for (const BytesExpr &B : BytesAlts)
+      Op.Alts.push_back(OpTemplate::Alt::count(B));
+  } else if (HasCount && !(HasPeer && findShareBytes(Counts, Op))) {
     return Fail(RE.Block,
                 describeEvent(RE) +
                     ": the byte count is no exact c0 + c * W^a / P^b, nor c * W^a over factors "
                     "of MPI_Dims_create(P), over the measured runs");
+  }
   if (RE.Kind == EventKind::Completion)
     for (size_t J = 0; J < RE.Completed.size(); ++J) {
       Peers.clear();
@@ -2346,12 +2321,8 @@ bool learnClass(const std::vector<Member> &Members, RankClass &C, uint32_t &MaxD
     Bound.Span = uint32_t(Lp.L);
     Bound.Trips = Lp.Count;
     Bound.Proto.Block = Lp.Body.front().Proto.Block;
-    for (const TripExpr &T : Lp.CountAlts) {
-      OpTemplate::Alt Alt;
-      Alt.Form = OpTemplate::Alt::Loop;
-      Alt.Trips = T;
-      Bound.Alts.push_back(Alt);
-    }
+    for (const TripExpr &T : Lp.CountAlts)
+      Bound.Alts.push_back(OpTemplate::Alt::loop(T));
     Placements.push_back({C.Ops.size(), S.Loop});
     C.Ops.push_back(Bound);
     std::move(Lp.Body.begin(), Lp.Body.end(), std::back_inserter(C.Ops));

@@ -746,7 +746,7 @@ TEST(LoopStructureTest, RowsDealtToProcessRowsFollowTheSize) {
   EXPECT_EQ(Open[0].PartsAt, 3);
   EXPECT_EQ(Open[0].Site, Site(1));
   EXPECT_EQ(Open[0].What.substr(0, 109), "its loop's trip count is group r / (d1 of Dims_create(P, "
-                                        "2))'s share of C = 1 * W^1 (from the problem size W)");
+                                         "2))'s share of C = 1 * W^1 (from the problem size W)");
   EXPECT_NE(Open[0].What.find(", but group r / (d0 * d1 of Dims_create(P, 3))'s share of C = 0.5 "
                               "* W^1"),
             std::string::npos)

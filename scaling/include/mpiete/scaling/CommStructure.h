@@ -249,6 +249,25 @@ struct OpTemplate {
       A.PartsAt = PartsAt;
       return A;
     }
+    /// Another byte count, sub-communicator, loop's trip count or share.
+    static Alt count(const BytesExpr &B) {
+      Alt A;
+      A.Form = Count;
+      A.Bytes = B;
+      return A;
+    }
+    static Alt comm(const SubComm &S) {
+      Alt A;
+      A.Form = Comm;
+      A.Sub = S;
+      return A;
+    }
+    static Alt loop(const TripExpr &T, Of Form = Loop) {
+      Alt A;
+      A.Form = Form;
+      A.Trips = T;
+      return A;
+    }
   };
   std::vector<Alt> Alts;
   /// Per completed request: the matched tag, and the tag recorded when the source is
