@@ -348,8 +348,8 @@ int runModel(const CommandArgs &Args) {
     for (const CommStructure::Ambiguity &A : S.formAmbiguities())
       Diags.note({Name(A.Site), 0, 0},
                  A.What + "; they first differ at " + std::to_string(A.PartsAt) +
-                     " ranks, and the model is refused at a rank count where they differ (a base "
-                     "run at one tells them apart)",
+                     " ranks, and the model is refused at a rank count and size where they "
+                     "differ (a base run there tells them apart)",
                  "scale");
     for (const CommStructure::Ambiguity &A : S.ambiguities())
       Diags.note({Name(A.Site), 0, 0},
