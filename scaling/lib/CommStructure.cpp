@@ -2666,18 +2666,13 @@ std::string altText(const OpTemplate::Alt &A) {
 
 /// The op's own form that Alt stands in for, as text.
 std::string ownText(const OpTemplate &Op, const OpTemplate::Alt &A) {
-  switch (A.Form) {
-  case OpTemplate::Alt::Count:
-    return Op.Bytes.text();
-  case OpTemplate::Alt::Comm:
-    return Op.Sub.text();
-  case OpTemplate::Alt::Loop:
-    return Op.Trips.text();
-  case OpTemplate::Alt::Share:
-    return Op.Share.text();
-  default:
-    return ownForm(Op, A).text();
-  }
+  OpTemplate::Alt Own = A;
+  if (A.Form == OpTemplate::Alt::Peer)
+    Own.E = ownForm(Op, A);
+  Own.Bytes = Op.Bytes;
+  Own.Sub = Op.Sub;
+  Own.Trips = A.Form == OpTemplate::Alt::Share ? Op.Share : Op.Trips;
+  return altText(Own);
 }
 
 /// "ranks 0-3", "ranks 0, 4, 8", "rank 5": a sub-communicator's members.
