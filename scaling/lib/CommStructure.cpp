@@ -826,6 +826,10 @@ bool sameForm(const PeerExpr &X, const PeerExpr &Y) {
          X.Periodic == Y.Periodic;
 }
 
+/// At most this many other forms of one peer, byte count, sub-communicator or trip count are kept
+/// beside the one taken (OpTemplate::Alts).
+constexpr size_t MaxAlts = 8;
+
 /// The first candidate form that gives every observed peer; false when none does. Alts gets
 /// the later candidates as simple as that one that give every observed peer as well (at most
 /// MaxAlts): a ring's shift by A and by -A where 2A is a multiple of every measured P, the
@@ -901,7 +905,6 @@ bool findPeer(const std::vector<PeerObs> &Obs, PeerExpr &Out,
         Exponent(int64_t(O.V) - O.R, PeerExpr::TripAbovePowRev, int64_t(O.N) - 1 - T + Bits);
       break;
     }
-  constexpr size_t MaxAlts = 8;
   bool Found = false;
   for (const PeerExpr &C : Cands) {
     if (Found) {
@@ -959,7 +962,6 @@ bool findBytes(const std::vector<BytesObs> &Obs, BytesExpr &Out, uint8_t PreferD
   const BytesObs &F = Obs.front();
   static constexpr double WExps[] = {0.0, 1.0, 2.0, 3.0};
   static constexpr double PExps[] = {0.0, 1.0, 0.5, 2.0, 1.0 / 3};
-  constexpr size_t MaxAlts = 8;
   bool Found = false;
   int Tier = 0;
   const bool OneSize =
@@ -1200,12 +1202,12 @@ const CommCreateRecord *creationOf(const Member &M, uint64_t Id) {
 
 /// The sub-communicator every member's Ids[i] is, as a function of (r, P): its creation
 /// records' members (a block or a stride of world ranks), parent and creation count; false
-/// with Why (at Site, about What) when none fits. Alts (when given) gets the later forms that
-/// fit every member as well (up to 8): blocks of 2 ranks at 2 and 4 ranks are the process rows
-/// of MPI_Dims_create(P, 2)'s grid as well.
+/// with Why (at Site, about What) when none fits. Alts gets the later forms that fit every
+/// member as well (up to MaxAlts): blocks of 2 ranks at 2 and 4 ranks are the process rows of
+/// MPI_Dims_create(P, 2)'s grid as well.
 bool learnSub(const std::vector<Sample> &Members, const std::vector<uint64_t> &Ids, BlockId Site,
               const std::string &What, SubComm &Out, Refusal &Why,
-              std::vector<SubComm> *Alts = nullptr) {
+              std::vector<OpTemplate::Alt> &Alts) {
   std::vector<const CommCreateRecord *> Creations;
   for (size_t I = 0; I < Members.size(); ++I) {
     const CommCreateRecord *C = creationOf(*Members[I].M, Ids[I]);
@@ -1252,6 +1254,7 @@ bool learnSub(const std::vector<Sample> &Members, const std::vector<uint64_t> &I
   };
   const CommCreateRecord &F = *Creations.front();
   bool Found = false;
+  size_t Kept = 0;
   // Offers S; true once the search is over.
   auto Offer = [&] {
     if (!Fits(S))
@@ -1259,11 +1262,10 @@ bool learnSub(const std::vector<Sample> &Members, const std::vector<uint64_t> &I
     if (!Found) {
       Out = S;
       Found = true;
-      return Alts == nullptr;
+    } else if (Kept++ < MaxAlts) {
+      Alts.push_back(OpTemplate::Alt::comm(S));
     }
-    if (Alts->size() < 8)
-      Alts->push_back(S);
-    return false;
+    return Kept == MaxAlts;
   };
   for (SubComm::Kind K : {SubComm::Block, SubComm::Stride}) {
     S.K = K;
@@ -1432,10 +1434,11 @@ bool findDealt(const std::vector<TripObs> &Obs, TripExpr &Out,
   if (!Found)
     return false;
   // Out is the first way by the order above (round-robin first, then the fewest items).
-  for (const TripExpr &E : Fits)
-    if (Alts != nullptr && (E.A != Out.A || E.B != Out.B || E.SConst != Out.SConst ||
-                            E.GridDims != Out.GridDims || E.GridAxes != Out.GridAxes))
-      Alts->push_back(E);
+  if (Alts != nullptr)
+    for (const TripExpr &E : Fits)
+      if (E.A != Out.A || E.B != Out.B || E.SConst != Out.SConst || E.GridDims != Out.GridDims ||
+          E.GridAxes != Out.GridAxes)
+        Alts->push_back(E);
   return true;
 }
 
@@ -1518,11 +1521,8 @@ bool learnColl(const std::vector<Sample> &Members, OpTemplate &Op, Refusal &Why)
     Ids.push_back(Rec.Comm);
   }
   // On a sub-communicator: each member's place in it (on the world: rank R of P).
-  std::vector<SubComm> SubAlts;
-  if (Sub && !learnSub(Members, Ids, Ref.Site, Name, Op.Sub, Why, &SubAlts))
+  if (Sub && !learnSub(Members, Ids, Ref.Site, Name, Op.Sub, Why, Op.Alts))
     return false;
-  for (const SubComm &A : SubAlts)
-    Op.Alts.push_back(OpTemplate::Alt::comm(A));
   struct Place {
     int32_t Index, Count, First, Step;
   };
@@ -1743,12 +1743,9 @@ bool learnOp(const std::vector<Sample> &Ss, Where W, OpTemplate &Op, uint32_t &M
     std::vector<uint64_t> Ids;
     for (const Sample &S : Ss)
       Ids.push_back(S.It->E.Comm);
-    std::vector<SubComm> SubAlts;
-    if (!learnSub(Ss, Ids, RE.Block, describeEvent(RE), Op.Sub, Why, &SubAlts))
+    if (!learnSub(Ss, Ids, RE.Block, describeEvent(RE), Op.Sub, Why, Op.Alts))
       return false;
     Op.Proto.Comm = 0;
-    for (const SubComm &A : SubAlts)
-      Op.Alts.push_back(OpTemplate::Alt::comm(A));
   }
   std::vector<PeerExpr> Alts;
   if (HasPeer && !findPeer(Peers, Op.Peer, &Alts))
@@ -1805,7 +1802,6 @@ bool sameShape(const Item &X, const Item &Y) {
 /// well.
 bool findTrips(const std::vector<TripObs> &Obs, TripExpr &Out,
                std::vector<TripExpr> *Alts = nullptr) {
-  constexpr size_t MaxAlts = 8;
   auto Keep = [&](const TripExpr &E) {
     if (Alts != nullptr && Alts->size() < MaxAlts)
       Alts->push_back(E);

@@ -21,17 +21,18 @@ std::string ScalingModelFile::unmeasuredSize(double W) const {
       std::any_of(Runs.begin(), Runs.end(),
                   [&](const ModelRun &R) { return R.Size != Runs.front().Size; }))
     return "";
-  std::ostringstream S;
-  S.precision(15);
-  S << Runs.front().Size;
-  std::ostringstream T;
-  T.precision(15);
-  T << W;
-  return "the model was built from runs at one problem size, " + S.str() +
+  auto Text = [](double V) {
+    std::ostringstream S;
+    S.precision(15);
+    S << V;
+    return S.str();
+  };
+  const std::string Measured = Text(Runs.front().Size);
+  return "the model was built from runs at one problem size, " + Measured +
          ", so how the program's compute, messages and loops change with the size was never "
          "measured: give `mpiete model` runs at a second size as well (--run P:W:...), or ask "
          "for size " +
-         S.str() + " (not " + T.str() + ")";
+         Measured + " (not " + Text(W) + ")";
 }
 
 namespace {

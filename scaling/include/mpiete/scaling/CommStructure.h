@@ -195,9 +195,9 @@ struct TripExpr {
   /// groups.
   int64_t A = 0, B = 0;
   BytesExpr Sz; ///< Size: the count; Dealt: the items
-  /// Dealt: another way of dealing (grouping, items) fits every base run as well and gives
-  /// some rank another count from PartsAt ranks on (the least such count from 2 to 256, or
-  /// 512 or 1024); 0: none.
+  /// Dealt, in model files written before session 39 (`parts N`, `share-parts N`): another way
+  /// of dealing fits every base run as well and gives some rank another count from PartsAt
+  /// ranks on; 0: none. The learner now keeps the other ways as OpTemplate::Alts instead.
   int32_t PartsAt = 0;
   uint64_t eval(int32_t R, int32_t P, double W) const;
   /// Whether some rank of some P >= 1 runs no trip (a linear or log2 count that grows from at
@@ -397,8 +397,9 @@ struct CommStructure {
   /// cannot determine (a log2 trip count, an xor partner): its call site and what it is; false
   /// when there is none.
   bool powerOfTwoOnly(BlockId &Site, std::string &What) const;
-  /// A loop's trips or a byte count of a share (TripExpr::Dealt) that the base runs do not pin:
-  /// another way of dealing fits them too and parts from it at PartsAt ranks.
+  /// A loop's trips or a byte count of a share (TripExpr::Dealt) that the base runs do not pin,
+  /// as model files written before session 39 record it (TripExpr::PartsAt): another way of
+  /// dealing fits them too and parts from it at PartsAt ranks.
   struct Ambiguity {
     BlockId Site = 0;
     std::string What;
