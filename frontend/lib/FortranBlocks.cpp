@@ -741,6 +741,19 @@ private:
       ++A;
 
     CallSite CS;
+    // The error argument, optional with mpi_f08. (A keyword argument never gets here: Flang
+    // rejects it in a call without an explicit interface, which the analysis-only modules do
+    // not give, and mpiete-fc builds such a file natively.)
+    const size_t Actuals = std::get<std::list<p::ActualArgSpec>>(C.call.t).size();
+    const unsigned Before = fortranArgsBeforeError(*Info);
+    if (Actuals != Before && Actuals != Before + 1) {
+      Diags.error(SM.loc(N->source),
+                  "this call to '" + Name + "' passes " + std::to_string(Actuals) + " arguments; " +
+                      Name + " takes " + std::to_string(Before) + " and an optional ierror",
+                  "unsupported");
+      return;
+    }
+    CS.Edits.NoError = Actuals == Before;
     CS.Routine = Name;
     CS.RuntimeName = std::string(Info->RuntimeName);
     CS.Role = Info->Role;

@@ -288,7 +288,7 @@ bool CommunicationAnalysis::silent(const p::Name &Callee) const {
 
 namespace {
 
-/// `use mpi_f08` and its profiling twin, which mpiete does not support; modules whose first
+/// `use pmpi_f08`, which mpiete does not support; modules whose first
 /// module file on the search path is not Flang's (gfortran's, from a build without mpiete-fc),
 /// which Flang would fail to read with a flood of errors.
 struct UseWalker {
@@ -312,11 +312,10 @@ struct UseWalker {
     std::string M = lower(U.moduleName.ToString());
     if (Defined.count(M))
       return false;
-    if (M == "mpi_f08" || M == "pmpi_f08") {
+    if (M == "pmpi_f08") {
       Diags.error(SM.loc(U.moduleName.source),
-                  "'use " + M +
-                      "' is not supported: mpiete instruments programs written against "
-                      "'use mpi' or 'include \"mpif.h\"'",
+                  "'use pmpi_f08' is not supported: mpiete instruments programs written against "
+                  "'use mpi_f08', 'use mpi' or 'include \"mpif.h\"'",
                   "unsupported");
       return false;
     }

@@ -24,9 +24,24 @@ constexpr MpiRole COLLECTIVE = MpiRole::Collective;
 constexpr MpiRole COMM = MpiRole::Comm;
 } // namespace def_roles
 
+/// The names in a stringised argument list: `(buf, count)` 2, `()` 0.
+constexpr unsigned countArgs(std::string_view List) {
+  unsigned Commas = 0;
+  bool Any = false;
+  for (char C : List) {
+    Commas += C == ',';
+    Any |= C != '(' && C != ')' && C != ' ';
+  }
+  return Any ? Commas + 1 : 0;
+}
+
+// The argument list's text after macro expansion (MPIETE_P2P_SEND_ARGS and the like).
+#define MPIETE_ARGS_TEXT_(...) #__VA_ARGS__
+#define MPIETE_ARGS_TEXT(Args) MPIETE_ARGS_TEXT_(Args)
+
 constexpr MpiRoutineInfo Rewritten[] = {
 #define MPIETE_ROUTINE(MpiName, RuntimeName, Role, Params, Args)                                   \
-  {#MpiName, #RuntimeName, def_roles::Role},
+  {#MpiName, #RuntimeName, def_roles::Role, countArgs(MPIETE_ARGS_TEXT(Args))},
 #include "mpiete/routines.def"
 };
 
@@ -218,6 +233,14 @@ const MpiRoutineInfo *findRewrittenRoutine(std::string_view Name) {
     if (R.Name == Name)
       return &R;
   return nullptr;
+}
+
+unsigned fortranArgsBeforeError(const MpiRoutineInfo &Info) {
+  if (Info.Name == "MPI_Init")
+    return 0;
+  if (Info.Name == "MPI_Init_thread")
+    return 2;
+  return Info.CArgs;
 }
 
 bool isLocalRoutine(std::string_view Name) {

@@ -1,7 +1,8 @@
 // The Fortran-callable MPI entry points: an instrumented Fortran source calls
-// `mpiete_x(UNIT, IDX, args..., ierr)` for `MPI_X(args..., ierr)`. Each entry point converts
-// MPI's Fortran arguments to C (handles, statuses, LOGICALs, the MPI_IN_PLACE / MPI_BOTTOM /
-// MPI_STATUS(ES)_IGNORE sentinels, request handles) and calls the C entry point of
+// `mpiete_x(UNIT, IDX, args..., ierr)` for `MPI_X(args..., ierr)`, and `mpiete_x(UNIT,
+// -(IDX + 1), args...)` for mpi_f08's `MPI_X(args...)` without ierror (Fortran.h, errorOut). Each
+// entry point converts MPI's Fortran arguments to C (handles, statuses, LOGICALs, the MPI_IN_PLACE
+// / MPI_BOTTOM / MPI_STATUS(ES)_IGNORE sentinels, request handles) and calls the C entry point of
 // routines.def, so the MPI logic exists once (in MpiEntry.cpp and the transport) and the
 // Fortran entry points behave the same under both variants.
 //
@@ -378,7 +379,7 @@ using namespace mpiete::fortran;
 // An entry point whose Fortran parameters map one to one onto the C entry point's.
 #define MPIETE_FORTRAN_FORWARD(Runtime, Params, Args)                                              \
   MPIETE_FORTRAN_ENTRY(Runtime, MPIETE_EXPAND Params) {                                            \
-    *ierr = forward(&Runtime, site(unit, idx), MPIETE_EXPAND Args);                                \
+    *errorOut(idx, ierr) = forward(&Runtime, site(unit, idx), MPIETE_EXPAND Args);                 \
   }
 // An entry point written out below.
 #define MPIETE_FORTRAN_WRITTEN(Runtime)
@@ -525,22 +526,25 @@ using namespace mpiete::fortran;
 #include "mpiete/routines.def"
 
 // MPI_INIT(ierr) has no argc / argv: C's init gets none, as Open MPI's Fortran MPI_INIT does.
-MPIETE_FORTRAN_ENTRY(mpiete_init) { *ierr = mpiete_init(site(unit, idx), nullptr, nullptr); }
+MPIETE_FORTRAN_ENTRY(mpiete_init) {
+  *errorOut(idx, ierr) = mpiete_init(site(unit, idx), nullptr, nullptr);
+}
 
 MPIETE_FORTRAN_ENTRY(mpiete_init_thread, const MPI_Fint *required, MPI_Fint *provided) {
   int Provided = MPI_THREAD_SINGLE;
-  *ierr = mpiete_init_thread(site(unit, idx), nullptr, nullptr, *required, &Provided);
+  *errorOut(idx, ierr) =
+      mpiete_init_thread(site(unit, idx), nullptr, nullptr, *required, &Provided);
   *provided = Provided;
 }
 
-MPIETE_FORTRAN_ENTRY(mpiete_finalize) { *ierr = mpiete_finalize(site(unit, idx)); }
+MPIETE_FORTRAN_ENTRY(mpiete_finalize) { *errorOut(idx, ierr) = mpiete_finalize(site(unit, idx)); }
 
 MPIETE_FORTRAN_ENTRY(mpiete_waitall, const MPI_Fint *count, MPI_Fint *array_of_requests,
                      MPI_Fint *array_of_statuses) {
   const int N = *count;
   RequestArray Reqs(array_of_requests, N);
   StatusArray Statuses(array_of_statuses, N);
-  *ierr = mpiete_waitall(site(unit, idx), N, Reqs.C, Statuses.C);
+  *errorOut(idx, ierr) = mpiete_waitall(site(unit, idx), N, Reqs.C, Statuses.C);
   Reqs.post();
   Statuses.post(N);
 }
@@ -551,10 +555,10 @@ MPIETE_FORTRAN_ENTRY(mpiete_testall, const MPI_Fint *count, MPI_Fint *array_of_r
   RequestArray Reqs(array_of_requests, N);
   StatusArray Statuses(array_of_statuses, N);
   int Flag = 0;
-  *ierr = mpiete_testall(site(unit, idx), N, Reqs.C, &Flag, Statuses.C);
+  *errorOut(idx, ierr) = mpiete_testall(site(unit, idx), N, Reqs.C, &Flag, Statuses.C);
   Reqs.post();
   // Statuses are defined only once every request completed (or on MPI_ERR_IN_STATUS).
-  if (Flag || *ierr == MPI_ERR_IN_STATUS)
+  if (Flag || *errorOut(idx, ierr) == MPI_ERR_IN_STATUS)
     Statuses.post(N);
   *flag = Flag ? True : False;
 }
@@ -565,7 +569,7 @@ MPIETE_FORTRAN_ENTRY(mpiete_waitany, const MPI_Fint *count, MPI_Fint *array_of_r
   RequestArray Reqs(array_of_requests, N);
   Arg<FStatus> Status(reinterpret_cast<FStatus *>(status));
   int Index = MPI_UNDEFINED;
-  *ierr = mpiete_waitany(site(unit, idx), N, Reqs.C, &Index, Status.get());
+  *errorOut(idx, ierr) = mpiete_waitany(site(unit, idx), N, Reqs.C, &Index, Status.get());
   Reqs.post();
   Status.post();
   *index = fortranIndex(Index);
@@ -578,7 +582,7 @@ MPIETE_FORTRAN_ENTRY(mpiete_testany, const MPI_Fint *count, MPI_Fint *array_of_r
   Arg<FStatus> Status(reinterpret_cast<FStatus *>(status));
   int Index = MPI_UNDEFINED;
   int Flag = 0;
-  *ierr = mpiete_testany(site(unit, idx), N, Reqs.C, &Index, &Flag, Status.get());
+  *errorOut(idx, ierr) = mpiete_testany(site(unit, idx), N, Reqs.C, &Index, &Flag, Status.get());
   Reqs.post();
   if (Flag)
     Status.post();
@@ -612,11 +616,11 @@ void someCall(Fn Call, mpiete_site_t Site, const MPI_Fint *incount, MPI_Fint *ar
 MPIETE_FORTRAN_ENTRY(mpiete_waitsome, const MPI_Fint *incount, MPI_Fint *array_of_requests,
                      MPI_Fint *outcount, MPI_Fint *array_of_indices, MPI_Fint *array_of_statuses) {
   someCall(&mpiete_waitsome, site(unit, idx), incount, array_of_requests, outcount,
-           array_of_indices, array_of_statuses, ierr);
+           array_of_indices, array_of_statuses, errorOut(idx, ierr));
 }
 
 MPIETE_FORTRAN_ENTRY(mpiete_testsome, const MPI_Fint *incount, MPI_Fint *array_of_requests,
                      MPI_Fint *outcount, MPI_Fint *array_of_indices, MPI_Fint *array_of_statuses) {
   someCall(&mpiete_testsome, site(unit, idx), incount, array_of_requests, outcount,
-           array_of_indices, array_of_statuses, ierr);
+           array_of_indices, array_of_statuses, errorOut(idx, ierr));
 }

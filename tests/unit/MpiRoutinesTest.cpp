@@ -1,5 +1,6 @@
 // Unit tests of the routine tables: routines.def is complete, and rejections give reasons.
 #include "mpiete/frontend/MpiRoutines.h"
+#include "mpiete/instrument.h"
 
 #include <gtest/gtest.h>
 
@@ -37,6 +38,37 @@ TEST(MpiRoutinesTest, EveryRoutineOfRoutinesDefIsRewritten) {
     EXPECT_EQ(std::string(toString(Info->Role)), lower(D.Role));
     EXPECT_FALSE(isLocalRoutine(D.Name)) << "a routine is rewritten or local, not both";
   }
+}
+
+template <class F> struct Arity;
+template <class R, class... A> struct Arity<R(A...)> {
+  static constexpr unsigned Value = sizeof...(A);
+};
+
+// The argument counts the Fortran rewriting checks a call against (and from which it tells an
+// omitted mpi_f08 ierror): those of the runtime's C entry points, less the site.
+TEST(MpiRoutinesTest, ArgumentCountsAreTheRuntimeEntryPoints) {
+  struct Count {
+    const char *Name;
+    unsigned Args;
+  };
+  const Count Counts[] = {
+#define MPIETE_ROUTINE(MpiName, RuntimeName, Role, Params, Args)                                   \
+  {#MpiName, Arity<decltype(RuntimeName)>::Value - 1},
+#include "mpiete/routines.def"
+  };
+  for (const Count &C : Counts) {
+    SCOPED_TRACE(C.Name);
+    const MpiRoutineInfo *Info = findRewrittenRoutine(C.Name);
+    ASSERT_NE(Info, nullptr);
+    EXPECT_EQ(Info->CArgs, C.Args);
+  }
+  EXPECT_EQ(findRewrittenRoutine("MPI_Isend")->CArgs, 7u);
+  EXPECT_EQ(fortranArgsBeforeError(*findRewrittenRoutine("MPI_Isend")), 7u);
+  EXPECT_EQ(fortranArgsBeforeError(*findRewrittenRoutine("MPI_Init")), 0u);
+  EXPECT_EQ(fortranArgsBeforeError(*findRewrittenRoutine("MPI_Init_thread")), 2u);
+  EXPECT_EQ(fortranArgsBeforeError(*findRewrittenRoutine("MPI_Finalize")), 0u);
+  EXPECT_EQ(fortranArgsBeforeError(*findRewrittenRoutine("MPI_Waitall")), 3u);
 }
 
 TEST(MpiRoutinesTest, OthersAreNotRewritten) {

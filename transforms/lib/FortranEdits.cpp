@@ -548,7 +548,10 @@ private:
     E.Inline.replace(S.Edits.CalleeBegin - L.start(Line), Written.size(), Name);
     E.Growth += Name.size() - Written.size();
     E.HasInline = true;
-    std::string Args = ids(S.FirstBlock) + (S.Edits.HasArgs ? ", " : "");
+    std::string Args = (S.Edits.NoError ? fortranUnitLiteral(Model.UnitId) + ", " +
+                                              std::to_string(-int64_t(S.FirstBlock) - 1)
+                                        : ids(S.FirstBlock)) +
+                       (S.Edits.HasArgs ? ", " : "");
     LineEdits &A = Edits[ArgsLine];
     unsigned Rel = S.Edits.ArgsBegin - L.start(ArgsLine);
     A.Inline.insert(Rel, Args, EditOrder::Open);

@@ -98,6 +98,9 @@ struct CallEdits {
   unsigned CalleeBegin = 0, CalleeEnd = 0; ///< the routine name as written
   unsigned ArgsBegin = 0;                  ///< just after '('
   bool HasArgs = true;                     ///< false for `MPI_Finalize()`
+  /// Fortran: the call passes no ierror (optional with `use mpi_f08`); the site's index is
+  /// then written as -(index + 1), and the runtime writes no error code.
+  bool NoError = false;
 };
 
 struct CallSite {

@@ -15,7 +15,13 @@ struct MpiRoutineInfo {
   std::string_view Name;        ///< MPI_Send
   std::string_view RuntimeName; ///< mpiete_send
   MpiRole Role;
+  /// The routine's arguments in C (MPI's own, without the site); in Fortran the same plus the
+  /// trailing ierror, except MPI_Init (none) and MPI_Init_thread (required, provided).
+  unsigned CArgs = 0;
 };
+
+/// The arguments a Fortran call to Info passes before its ierror (optional with mpi_f08).
+unsigned fortranArgsBeforeError(const MpiRoutineInfo &Info);
 
 /// A routine the runtime implements (abi/include/mpiete/routines.def), or null.
 const MpiRoutineInfo *findRewrittenRoutine(std::string_view Name);
