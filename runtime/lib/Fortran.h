@@ -26,18 +26,9 @@ constexpr MPI_Fint True = MPIETE_FORTRAN_TRUE;
 constexpr MPI_Fint False = 0;
 
 /// The 64-bit block id of (UNIT, IDX): the unit id is an unsigned 32-bit value the
-/// instrumenter wrote as a (possibly negative) default INTEGER. A call site that passes no
-/// ierror (optional with `use mpi_f08`) has its index written as -(index + 1).
+/// instrumenter wrote as a (possibly negative) default INTEGER.
 inline mpiete_site_t site(const MPI_Fint *Unit, const MPI_Fint *Idx) {
-  const MPI_Fint I = *Idx < 0 ? -(*Idx + 1) : *Idx;
-  return MPIETE_ID(static_cast<uint32_t>(*Unit), static_cast<uint32_t>(I));
-}
-
-/// Where an entry point writes its error code: the caller's ierror, or, where the call site
-/// passes none (IDX negative, above), a place nobody reads (that argument was never passed).
-inline MPI_Fint *errorOut(const MPI_Fint *Idx, MPI_Fint *Ierr) {
-  static thread_local MPI_Fint Unread;
-  return *Idx < 0 ? &Unread : Ierr;
+  return MPIETE_ID(static_cast<uint32_t>(*Unit), static_cast<uint32_t>(*Idx));
 }
 
 } // namespace mpiete::fortran

@@ -1,6 +1,6 @@
 // The Fortran-callable MPI entry points: an instrumented Fortran source calls
 // `mpiete_x(UNIT, IDX, args..., ierr)` for `MPI_X(args..., ierr)`, and `mpiete_x(UNIT,
-// -(IDX + 1), args...)` for mpi_f08's `MPI_X(args...)` without ierror (Fortran.h, errorOut). Each
+// -(IDX + 1), args...)` for mpi_f08's `MPI_X(args...)` without ierror (callSite, errorOut). Each
 // entry point converts MPI's Fortran arguments to C (handles, statuses, LOGICALs, the MPI_IN_PLACE
 // / MPI_BOTTOM / MPI_STATUS(ES)_IGNORE sentinels, request handles) and calls the C entry point of
 // routines.def, so the MPI logic exists once (in MpiEntry.cpp and the transport) and the
@@ -25,6 +25,7 @@
 #include "Fortran.h"
 #include "Recorder.h"
 #include "Util.h"
+#include "mpiete/BlockId.h"
 
 #include <cstdlib>
 #include <tuple>
@@ -54,6 +55,19 @@ extern int mpipriv2_[1] __attribute__((weak)); // MPICH: STATUSES_IGNORE
 
 namespace mpiete::fortran {
 namespace {
+
+/// The call site's block id: its index as written (mpiete/BlockId.h, writtenIndex), so also
+/// for a call without ierror.
+mpiete_site_t callSite(const MPI_Fint *Unit, const MPI_Fint *Idx) {
+  return makeBlockId(static_cast<uint32_t>(*Unit), writtenIndex(*Idx));
+}
+
+/// Where the entry point writes its error code: the caller's ierror, or, for a call site that
+/// passes none (a negative index), a place nobody reads (that argument was never passed).
+MPI_Fint *errorOut(const MPI_Fint *Idx, MPI_Fint *Ierr) {
+  static thread_local MPI_Fint Unread;
+  return *Idx < 0 ? &Unread : Ierr;
+}
 
 bool isOneOf(const void *P, const void *A, const void *B, const void *C, const void *D) {
   return P != nullptr && (P == A || P == B || P == C || P == D);
@@ -379,7 +393,7 @@ using namespace mpiete::fortran;
 // An entry point whose Fortran parameters map one to one onto the C entry point's.
 #define MPIETE_FORTRAN_FORWARD(Runtime, Params, Args)                                              \
   MPIETE_FORTRAN_ENTRY(Runtime, MPIETE_EXPAND Params) {                                            \
-    *errorOut(idx, ierr) = forward(&Runtime, site(unit, idx), MPIETE_EXPAND Args);                 \
+    *errorOut(idx, ierr) = forward(&Runtime, callSite(unit, idx), MPIETE_EXPAND Args);             \
   }
 // An entry point written out below.
 #define MPIETE_FORTRAN_WRITTEN(Runtime)
@@ -527,24 +541,26 @@ using namespace mpiete::fortran;
 
 // MPI_INIT(ierr) has no argc / argv: C's init gets none, as Open MPI's Fortran MPI_INIT does.
 MPIETE_FORTRAN_ENTRY(mpiete_init) {
-  *errorOut(idx, ierr) = mpiete_init(site(unit, idx), nullptr, nullptr);
+  *errorOut(idx, ierr) = mpiete_init(callSite(unit, idx), nullptr, nullptr);
 }
 
 MPIETE_FORTRAN_ENTRY(mpiete_init_thread, const MPI_Fint *required, MPI_Fint *provided) {
   int Provided = MPI_THREAD_SINGLE;
   *errorOut(idx, ierr) =
-      mpiete_init_thread(site(unit, idx), nullptr, nullptr, *required, &Provided);
+      mpiete_init_thread(callSite(unit, idx), nullptr, nullptr, *required, &Provided);
   *provided = Provided;
 }
 
-MPIETE_FORTRAN_ENTRY(mpiete_finalize) { *errorOut(idx, ierr) = mpiete_finalize(site(unit, idx)); }
+MPIETE_FORTRAN_ENTRY(mpiete_finalize) {
+  *errorOut(idx, ierr) = mpiete_finalize(callSite(unit, idx));
+}
 
 MPIETE_FORTRAN_ENTRY(mpiete_waitall, const MPI_Fint *count, MPI_Fint *array_of_requests,
                      MPI_Fint *array_of_statuses) {
   const int N = *count;
   RequestArray Reqs(array_of_requests, N);
   StatusArray Statuses(array_of_statuses, N);
-  *errorOut(idx, ierr) = mpiete_waitall(site(unit, idx), N, Reqs.C, Statuses.C);
+  *errorOut(idx, ierr) = mpiete_waitall(callSite(unit, idx), N, Reqs.C, Statuses.C);
   Reqs.post();
   Statuses.post(N);
 }
@@ -555,10 +571,11 @@ MPIETE_FORTRAN_ENTRY(mpiete_testall, const MPI_Fint *count, MPI_Fint *array_of_r
   RequestArray Reqs(array_of_requests, N);
   StatusArray Statuses(array_of_statuses, N);
   int Flag = 0;
-  *errorOut(idx, ierr) = mpiete_testall(site(unit, idx), N, Reqs.C, &Flag, Statuses.C);
+  const int Rc = mpiete_testall(callSite(unit, idx), N, Reqs.C, &Flag, Statuses.C);
+  *errorOut(idx, ierr) = Rc;
   Reqs.post();
   // Statuses are defined only once every request completed (or on MPI_ERR_IN_STATUS).
-  if (Flag || *errorOut(idx, ierr) == MPI_ERR_IN_STATUS)
+  if (Flag || Rc == MPI_ERR_IN_STATUS)
     Statuses.post(N);
   *flag = Flag ? True : False;
 }
@@ -569,7 +586,7 @@ MPIETE_FORTRAN_ENTRY(mpiete_waitany, const MPI_Fint *count, MPI_Fint *array_of_r
   RequestArray Reqs(array_of_requests, N);
   Arg<FStatus> Status(reinterpret_cast<FStatus *>(status));
   int Index = MPI_UNDEFINED;
-  *errorOut(idx, ierr) = mpiete_waitany(site(unit, idx), N, Reqs.C, &Index, Status.get());
+  *errorOut(idx, ierr) = mpiete_waitany(callSite(unit, idx), N, Reqs.C, &Index, Status.get());
   Reqs.post();
   Status.post();
   *index = fortranIndex(Index);
@@ -582,7 +599,8 @@ MPIETE_FORTRAN_ENTRY(mpiete_testany, const MPI_Fint *count, MPI_Fint *array_of_r
   Arg<FStatus> Status(reinterpret_cast<FStatus *>(status));
   int Index = MPI_UNDEFINED;
   int Flag = 0;
-  *errorOut(idx, ierr) = mpiete_testany(site(unit, idx), N, Reqs.C, &Index, &Flag, Status.get());
+  *errorOut(idx, ierr) =
+      mpiete_testany(callSite(unit, idx), N, Reqs.C, &Index, &Flag, Status.get());
   Reqs.post();
   if (Flag)
     Status.post();
@@ -615,12 +633,12 @@ void someCall(Fn Call, mpiete_site_t Site, const MPI_Fint *incount, MPI_Fint *ar
 
 MPIETE_FORTRAN_ENTRY(mpiete_waitsome, const MPI_Fint *incount, MPI_Fint *array_of_requests,
                      MPI_Fint *outcount, MPI_Fint *array_of_indices, MPI_Fint *array_of_statuses) {
-  someCall(&mpiete_waitsome, site(unit, idx), incount, array_of_requests, outcount,
+  someCall(&mpiete_waitsome, callSite(unit, idx), incount, array_of_requests, outcount,
            array_of_indices, array_of_statuses, errorOut(idx, ierr));
 }
 
 MPIETE_FORTRAN_ENTRY(mpiete_testsome, const MPI_Fint *incount, MPI_Fint *array_of_requests,
                      MPI_Fint *outcount, MPI_Fint *array_of_indices, MPI_Fint *array_of_statuses) {
-  someCall(&mpiete_testsome, site(unit, idx), incount, array_of_requests, outcount,
+  someCall(&mpiete_testsome, callSite(unit, idx), incount, array_of_requests, outcount,
            array_of_indices, array_of_statuses, errorOut(idx, ierr));
 }

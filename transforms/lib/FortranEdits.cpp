@@ -4,6 +4,7 @@
 // column is re-broken with continuation lines.
 #include "mpiete/transforms/FortranEdits.h"
 
+#include "mpiete/BlockId.h"
 #include "mpiete/transforms/EditSet.h"
 
 #include <algorithm>
@@ -135,8 +136,9 @@ private:
     return S;
   }
   std::string counter(uint32_t Block) const { return kw("mpiete_n" + std::to_string(Block)); }
-  std::string ids(uint32_t Block) const {
-    return fortranUnitLiteral(Model.UnitId) + ", " + std::to_string(Block);
+  /// `unit, index`: a block's index, or a call site's without ierror (noErrorIndex).
+  std::string ids(int64_t Index) const {
+    return fortranUnitLiteral(Model.UnitId) + ", " + std::to_string(Index);
   }
   std::string hook(const char *Name, uint32_t Block, bool Trips = false) const {
     std::string S = kw(std::string("call ") + Name) + "(" + ids(Block);
@@ -548,9 +550,7 @@ private:
     E.Inline.replace(S.Edits.CalleeBegin - L.start(Line), Written.size(), Name);
     E.Growth += Name.size() - Written.size();
     E.HasInline = true;
-    std::string Args = (S.Edits.NoError ? fortranUnitLiteral(Model.UnitId) + ", " +
-                                              std::to_string(-int64_t(S.FirstBlock) - 1)
-                                        : ids(S.FirstBlock)) +
+    std::string Args = ids(S.Edits.NoError ? noErrorIndex(S.FirstBlock) : S.FirstBlock) +
                        (S.Edits.HasArgs ? ", " : "");
     LineEdits &A = Edits[ArgsLine];
     unsigned Rel = S.Edits.ArgsBegin - L.start(ArgsLine);

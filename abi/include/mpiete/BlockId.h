@@ -25,6 +25,15 @@ constexpr uint64_t makeBlockId(uint32_t Unit, uint32_t Index) {
 constexpr uint32_t blockUnit(uint64_t Id) { return static_cast<uint32_t>(Id >> 32); }
 constexpr uint32_t blockIndex(uint64_t Id) { return static_cast<uint32_t>(Id); }
 
+/// A Fortran MPI call that passes no ierror (optional with `use mpi_f08`): the instrumenter
+/// writes its block index as -(index + 1), and the runtime's entry point then writes no error
+/// code. Every other written index (hooks, calls with ierror, the pseudo sites) is >= 0.
+constexpr int64_t noErrorIndex(uint32_t Index) { return -static_cast<int64_t>(Index) - 1; }
+/// The block index a Fortran entry point was given as Written (either form above).
+constexpr uint32_t writtenIndex(int32_t Written) {
+  return static_cast<uint32_t>(Written < 0 ? -(static_cast<int64_t>(Written) + 1) : Written);
+}
+
 //===-- Reserved ids ------------------------------------------------------------------------===//
 
 /// The unit no translation unit gets: the pseudo call sites of MPI calls made by code mpiete-cc
