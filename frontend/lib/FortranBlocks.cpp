@@ -741,11 +741,21 @@ private:
       ++A;
 
     CallSite CS;
-    // The error argument, optional with mpi_f08. (A keyword argument never gets here: Flang
-    // rejects it in a call without an explicit interface, which the analysis-only modules do
-    // not give, and mpiete-fc builds such a file natively.)
-    const size_t Actuals = std::get<std::list<p::ActualArgSpec>>(C.call.t).size();
+    // The error argument, optional with mpi_f08. A last `ierror=` lost its keyword before
+    // semantics (checkFortranParseTree); its text goes from the instrumented call too. (Any
+    // other keyword never gets here: Flang rejects it in a call without an explicit
+    // interface, which the analysis-only modules do not give, and mpiete-fc builds such a
+    // file natively.)
+    const auto &Specs = std::get<std::list<p::ActualArgSpec>>(C.call.t);
+    const size_t Actuals = Specs.size();
     const unsigned Before = fortranArgsBeforeError(*Info);
+    if (Actuals == Before + 1 && !errorKeyword(Specs.back(), C.source.begin(), CS.Edits)) {
+      Diags.error(SM.loc(N->source),
+                  "the 'ierror' keyword of this call to '" + Name +
+                      "' and its '=' are on different lines; mpiete cannot drop the keyword",
+                  "unsupported");
+      return;
+    }
     if (Actuals != Before && Actuals != Before + 1) {
       Diags.error(SM.loc(N->source),
                   "this call to '" + Name + "' passes " + std::to_string(Actuals) + " arguments; " +
@@ -776,6 +786,37 @@ private:
       B.Site = SiteIndex;
       Model.Blocks.push_back(std::move(B));
     }
+  }
+
+  /// A last argument written `ierror = value` (its keyword already gone from the parse tree):
+  /// sets the span of `ierror =` in E. The keyword is read back from the cooked text before
+  /// the value (continuations joined, so the value may sit on a later line); false where
+  /// `ierror` and its `=` are not on one line of the file; true with nothing set where the
+  /// argument has no keyword. Start is the call statement's first cooked character.
+  bool errorKeyword(const p::ActualArgSpec &Spec, const char *Start, CallEdits &E) const {
+    const auto *X =
+        std::get_if<Fortran::common::Indirection<p::Expr>>(&std::get<p::ActualArg>(Spec.t).u);
+    if (!X || X->value().source.empty())
+      return true;
+    const char *P = X->value().source.begin();
+    while (P > Start && P[-1] == ' ')
+      --P;
+    if (P == Start || P[-1] != '=')
+      return true; // positional
+    const char *Eq = P - 1, *NameEnd = Eq;
+    while (NameEnd > Start && NameEnd[-1] == ' ')
+      --NameEnd;
+    const char *Name = NameEnd;
+    while (Name > Start && (std::isalnum(static_cast<unsigned char>(Name[-1])) || Name[-1] == '_'))
+      --Name;
+    if (lower(std::string_view(Name, NameEnd - Name)) != "ierror")
+      return true; // not a keyword Flang let through (never happens: it rejects the others)
+    auto B = SM.offsetOf(Name), EqAt = SM.offsetOf(Eq);
+    if (!B || !EqAt || *EqAt < *B || Main.find('\n', *B) < *EqAt)
+      return false;
+    E.KeywordBegin = *B;
+    E.KeywordEnd = *EqAt + 1;
+    return true;
   }
 
   /// The call as written, on one line: continuation marks and comments removed.

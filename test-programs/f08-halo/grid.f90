@@ -1,5 +1,6 @@
 ! The decomposition and halo exchange of f08-halo, written against `use mpi_f08` as newer codes
-! are: handles are TYPE(MPI_Comm) and friends, and ierror is left out of all calls but one. A
+! are: handles are TYPE(MPI_Comm) and friends, and ierror is left out of all calls but one, which
+! names it by keyword. A
 ! rank holds an nx x ny block of a periodic 2-D grid of MPI_Dims_create's process grid; its
 ! north and south halo rows (fixed i, strided by nx + 2) go as an MPI_Type_vector, its west and
 ! east columns as contiguous reals.
@@ -20,7 +21,7 @@ contains
     periods = .true.
     call MPI_Comm_size(MPI_COMM_WORLD, nprocs)
     call MPI_Dims_create(nprocs, 2, dims)
-    call MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, .false., cart, ierr)
+    call MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, .false., cart, ierror=ierr)
     call MPI_Comm_rank(cart, me)
     call MPI_Cart_coords(cart, me, 2, coords)
     call MPI_Cart_shift(cart, 0, 1, north, south)

@@ -552,6 +552,13 @@ private:
     E.HasInline = true;
     std::string Args = ids(S.Edits.NoError ? noErrorIndex(S.FirstBlock) : S.FirstBlock) +
                        (S.Edits.HasArgs ? ", " : "");
+    if (S.Edits.KeywordEnd > S.Edits.KeywordBegin) {
+      const unsigned KwLine = L.lineOf(S.Edits.KeywordBegin);
+      LineEdits &K = Edits[KwLine];
+      K.Inline.replace(S.Edits.KeywordBegin - L.start(KwLine),
+                       S.Edits.KeywordEnd - S.Edits.KeywordBegin, "");
+      K.HasInline = true;
+    }
     LineEdits &A = Edits[ArgsLine];
     unsigned Rel = S.Edits.ArgsBegin - L.start(ArgsLine);
     A.Inline.insert(Rel, Args, EditOrder::Open);

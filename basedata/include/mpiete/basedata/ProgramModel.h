@@ -101,6 +101,9 @@ struct CallEdits {
   /// Fortran: the call passes no ierror (optional with `use mpi_f08`); the site's index is
   /// then written as -(index + 1), and the runtime writes no error code.
   bool NoError = false;
+  /// Fortran: a last argument written `ierror = value`, [KeywordBegin, KeywordEnd) its
+  /// `ierror =`: removed, as the runtime's entry points have no explicit interface.
+  unsigned KeywordBegin = 0, KeywordEnd = 0;
 };
 
 struct CallSite {

@@ -42,9 +42,12 @@ struct ForeignModule {
   DiagLoc Use;
 };
 
-/// Before semantics: rejects what mpiete cannot analyse at all (`use mpi_f08`), with a
+/// Before semantics: rejects what mpiete cannot analyse at all (`use pmpi_f08`), with a
 /// located error, and a USE whose module file Flang cannot read: an error too, unless Foreign
-/// is given, which then receives the first such module. Returns false on any error.
+/// is given, which then receives the first such module. A call of a routine mpiete rewrites
+/// whose only keyword is a last `ierror=` loses the keyword in the parse tree (the analysis
+/// modules give the routines no explicit interface, which a keyword needs; the instrumented
+/// text drops it as well). Returns false on any error.
 bool checkFortranParseTree(Fortran::parser::Parsing &Parsing, const FortranFrontendOptions &Opts,
                            DiagnosticSink &Diags, ForeignModule *Foreign = nullptr);
 
