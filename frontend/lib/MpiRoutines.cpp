@@ -211,7 +211,6 @@ constexpr std::pair<std::string_view, std::string_view> RejectedPrefixes[] = {
     {"MPI_Imrecv", "matched probe"},
     {"MPI_Grequest_", "generalized request"},
     {"MPI_Cancel", "request cancellation"},
-    {"MPI_Start", "persistent request"},
     {"MPI_Dist_graph_", "distributed graph topology"},
     {"MPI_Graph_create", "graph topology"},
     {"MPI_Alltoallw", "MPI_Alltoallw"},
@@ -253,8 +252,10 @@ std::string_view unhandledReason(std::string_view Name) {
   for (const auto &[Prefix, Reason] : RejectedPrefixes)
     if (Name.starts_with(Prefix))
       return Reason;
+  // Point-to-point ones (MPI_Send_init, ...) are rewritten; MPI-4's persistent collectives
+  // (MPI_Allreduce_init, ...) are not.
   if (Name.ends_with(PersistentSuffix))
-    return "persistent request";
+    return "persistent collective";
   // MPI_Ibcast, MPI_Iallreduce, ...: the non-blocking forms of the collectives we rewrite.
   if (Name.starts_with("MPI_I") && Name.size() > 5) {
     std::string Blocking = "MPI_" + std::string(Name.substr(5));

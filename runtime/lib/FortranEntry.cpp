@@ -453,6 +453,19 @@ using namespace mpiete::fortran;
              (FBuf * buf, FInt * count, FType * datatype, FInt * source, FInt * tag, FComm * comm, \
               FRequestOut * request),                                                              \
              (buf, count, datatype, source, tag, comm, request))
+#define MPIETE_FORTRAN_MPI_Send_init(R) MPIETE_FWD(R, MPIETE_F_ISEND)
+#define MPIETE_FORTRAN_MPI_Ssend_init(R) MPIETE_FWD(R, MPIETE_F_ISEND)
+#define MPIETE_FORTRAN_MPI_Rsend_init(R) MPIETE_FWD(R, MPIETE_F_ISEND)
+#define MPIETE_FORTRAN_MPI_Bsend_init(R) MPIETE_FWD(R, MPIETE_F_ISEND)
+#define MPIETE_FORTRAN_MPI_Recv_init(R)                                                            \
+  MPIETE_FWD(R,                                                                                    \
+             (FBuf * buf, FInt * count, FType * datatype, FInt * source, FInt * tag, FComm * comm, \
+              FRequestOut * request),                                                              \
+             (buf, count, datatype, source, tag, comm, request))
+// A persistent request keeps its Fortran handle: the C handle behind it never becomes null
+// before MPI_Request_free (runtime/lib/Persistent.h).
+#define MPIETE_FORTRAN_MPI_Start(R) MPIETE_FWD(R, (FRequestInOut * request), (request))
+#define MPIETE_FORTRAN_MPI_Startall MPIETE_FORTRAN_WRITTEN
 #define MPIETE_FORTRAN_MPI_Wait(R)                                                                 \
   MPIETE_FWD(R, (FRequestInOut * request, FStatus * status), (request, status))
 #define MPIETE_FORTRAN_MPI_Waitall MPIETE_FORTRAN_WRITTEN
@@ -563,6 +576,13 @@ MPIETE_FORTRAN_ENTRY(mpiete_waitall, const MPI_Fint *count, MPI_Fint *array_of_r
   *errorOut(idx, ierr) = mpiete_waitall(callSite(unit, idx), N, Reqs.C, Statuses.C);
   Reqs.post();
   Statuses.post(N);
+}
+
+MPIETE_FORTRAN_ENTRY(mpiete_startall, const MPI_Fint *count, MPI_Fint *array_of_requests) {
+  const int N = *count;
+  RequestArray Reqs(array_of_requests, N);
+  *errorOut(idx, ierr) = mpiete_startall(callSite(unit, idx), N, Reqs.C);
+  Reqs.post();
 }
 
 MPIETE_FORTRAN_ENTRY(mpiete_testall, const MPI_Fint *count, MPI_Fint *array_of_requests,

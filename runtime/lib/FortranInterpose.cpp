@@ -100,6 +100,13 @@ constexpr MPI_Fint pseudoIndex(FortranOrdinal O) {
 #define MPIETE_FNAME_MPI_Cart_create mpi_cart_create
 #define MPIETE_FNAME_MPI_Cart_sub mpi_cart_sub
 #define MPIETE_FNAME_MPI_Comm_free mpi_comm_free
+#define MPIETE_FNAME_MPI_Send_init mpi_send_init
+#define MPIETE_FNAME_MPI_Ssend_init mpi_ssend_init
+#define MPIETE_FNAME_MPI_Rsend_init mpi_rsend_init
+#define MPIETE_FNAME_MPI_Bsend_init mpi_bsend_init
+#define MPIETE_FNAME_MPI_Recv_init mpi_recv_init
+#define MPIETE_FNAME_MPI_Start mpi_start
+#define MPIETE_FNAME_MPI_Startall mpi_startall
 
 // The Fortran argument count: MPI's arguments and IERROR; MPI_Init has no argc/argv in Fortran.
 #define MPIETE_COUNT1(...)                                                                         \

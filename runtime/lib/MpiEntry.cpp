@@ -14,6 +14,7 @@
 //                       whose messages are all recorded under `site`
 #include "Comms.h"
 #include "Pack.h"
+#include "Persistent.h"
 #include "Recorder.h"
 #include "Transport.h"
 #include "Util.h"
@@ -214,15 +215,27 @@ bool inPlace(const void *SendBuf) { return SendBuf == MPI_IN_PLACE; }
 #define MPIETE_CALL_MPI_Irsend ::mpiete::startSend<::mpiete::transport::SendMode::Ready>
 #define MPIETE_CALL_MPI_Ibsend ::mpiete::startSend<::mpiete::transport::SendMode::Buffered>
 #define MPIETE_CALL_MPI_Irecv ::mpiete::startRecv
-#define MPIETE_CALL_MPI_Wait ::mpiete::transport::wait
-#define MPIETE_CALL_MPI_Waitall ::mpiete::transport::waitall
-#define MPIETE_CALL_MPI_Waitany ::mpiete::transport::waitany
-#define MPIETE_CALL_MPI_Waitsome ::mpiete::transport::waitsome
-#define MPIETE_CALL_MPI_Test ::mpiete::transport::test
-#define MPIETE_CALL_MPI_Testall ::mpiete::transport::testall
-#define MPIETE_CALL_MPI_Testany ::mpiete::transport::testany
-#define MPIETE_CALL_MPI_Testsome ::mpiete::transport::testsome
-#define MPIETE_CALL_MPI_Request_free ::mpiete::transport::requestFree
+#define MPIETE_CALL_MPI_Send_init                                                                  \
+  ::mpiete::persistent::sendInit<::mpiete::transport::SendMode::Standard>
+#define MPIETE_CALL_MPI_Ssend_init                                                                 \
+  ::mpiete::persistent::sendInit<::mpiete::transport::SendMode::Synchronous>
+#define MPIETE_CALL_MPI_Rsend_init                                                                 \
+  ::mpiete::persistent::sendInit<::mpiete::transport::SendMode::Ready>
+#define MPIETE_CALL_MPI_Bsend_init                                                                 \
+  ::mpiete::persistent::sendInit<::mpiete::transport::SendMode::Buffered>
+#define MPIETE_CALL_MPI_Recv_init ::mpiete::persistent::recvInit
+#define MPIETE_CALL_MPI_Start ::mpiete::persistent::start
+#define MPIETE_CALL_MPI_Startall ::mpiete::persistent::startall
+// Completion and release take the user's handles, persistent ones included (Persistent.h).
+#define MPIETE_CALL_MPI_Wait ::mpiete::persistent::wait
+#define MPIETE_CALL_MPI_Waitall ::mpiete::persistent::waitall
+#define MPIETE_CALL_MPI_Waitany ::mpiete::persistent::waitany
+#define MPIETE_CALL_MPI_Waitsome ::mpiete::persistent::waitsome
+#define MPIETE_CALL_MPI_Test ::mpiete::persistent::test
+#define MPIETE_CALL_MPI_Testall ::mpiete::persistent::testall
+#define MPIETE_CALL_MPI_Testany ::mpiete::persistent::testany
+#define MPIETE_CALL_MPI_Testsome ::mpiete::persistent::testsome
+#define MPIETE_CALL_MPI_Request_free ::mpiete::persistent::requestFree
 #define MPIETE_CALL_MPI_Probe ::mpiete::transport::probe
 #define MPIETE_CALL_MPI_Iprobe ::mpiete::transport::iprobe
 // Communicator routines: which parameter is the parent and which receives the new one.

@@ -111,9 +111,8 @@ TEST(MpiRoutinesTest, UnhandledReasons) {
   EXPECT_EQ(unhandledReason("MPI_Accumulate"), "one-sided communication");
   EXPECT_EQ(unhandledReason("MPI_File_open"), "MPI-IO");
   EXPECT_EQ(unhandledReason("MPI_File_write_all"), "MPI-IO");
-  EXPECT_EQ(unhandledReason("MPI_Send_init"), "persistent request");
-  EXPECT_EQ(unhandledReason("MPI_Recv_init"), "persistent request");
-  EXPECT_EQ(unhandledReason("MPI_Startall"), "persistent request");
+  EXPECT_EQ(unhandledReason("MPI_Allreduce_init"), "persistent collective");
+  EXPECT_EQ(unhandledReason("MPI_Bcast_init"), "persistent collective");
   EXPECT_EQ(unhandledReason("MPI_Mprobe"), "matched probe");
   EXPECT_EQ(unhandledReason("MPI_Comm_spawn"), "dynamic process management");
   EXPECT_EQ(unhandledReason("MPI_Neighbor_alltoall"), "neighbourhood collective");

@@ -1,0 +1,272 @@
+// Persistent point-to-point requests: descriptors behind the user's handles (Persistent.h).
+#include "Persistent.h"
+
+#include "Recorder.h"
+#include "Transport.h"
+#include "Util.h"
+
+#include <sys/mman.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <type_traits>
+
+namespace mpiete::persistent {
+namespace {
+
+/// What MPI_Send_init / MPI_Recv_init were given: the start each MPI_Start repeats.
+struct Descriptor {
+  void *Buf;
+  int Count;
+  MPI_Datatype Type;
+  int Peer;
+  int Tag;
+  MPI_Comm Comm;
+  MPI_Request Active; ///< the transport's request while started, else MPI_REQUEST_NULL
+  SendMode Mode;
+  bool Recv;
+  bool OwnType; ///< Type is the runtime's duplicate of a derived type (freed with the request)
+};
+
+/// Descriptors by slot, their handles made from the slot number. Slots are reused through a
+/// free list; a handle names its slot for as long as the request lives.
+class Table {
+public:
+  /// Slots at most: the size of the reserved address range pointer handles come from.
+  static constexpr uint32_t MaxSlots = 1u << 24;
+  /// Int handles (MPICH): MPICH keeps an object's kind in bits 30..31 and never uses kind 0.
+  static constexpr uint32_t IntBase = 0x20000000;
+
+  /// Live persistent requests: while 0 no handle is one of ours.
+  uint32_t live() const { return Live; }
+
+  /// The descriptor behind H, or nullptr where H is not a persistent request of ours.
+  Descriptor *find(MPI_Request H) {
+    const uint64_t Slot = slotOf(H);
+    return Slot < Capacity && InUse[Slot] ? &Slots[Slot] : nullptr;
+  }
+
+  MPI_Request add(Descriptor &&D) {
+    if (FreeCount == 0) [[unlikely]]
+      grow();
+    const uint32_t I = Free[--FreeCount];
+    Slots[I] = D;
+    InUse[I] = true;
+    ++Live;
+    return handleOf(I);
+  }
+
+  void release(Descriptor *D) {
+    const uint32_t I = static_cast<uint32_t>(D - Slots);
+    InUse[I] = false;
+    Free[FreeCount++] = I;
+    --Live;
+  }
+
+private:
+  // Templates, so that the branch for the other kind of handle is never instantiated.
+  template <class H = MPI_Request> uint64_t slotOf(H Handle) const {
+    if constexpr (std::is_pointer_v<H>)
+      return reinterpret_cast<uintptr_t>(Handle) - reinterpret_cast<uintptr_t>(Region);
+    else
+      return static_cast<uint64_t>(static_cast<uint32_t>(Handle)) - IntBase;
+  }
+  template <class H = MPI_Request> H handleOf(uint32_t I) const {
+    if constexpr (std::is_pointer_v<H>)
+      return reinterpret_cast<H>(Region + I);
+    else
+      return static_cast<H>(IntBase + I);
+  }
+
+  void grow() {
+    if (std::is_pointer_v<MPI_Request>) {
+      if (Region == nullptr) {
+        void *R =
+            mmap(nullptr, MaxSlots, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (R == MAP_FAILED)
+          Recorder::get().fail("cannot reserve the address range of persistent request handles");
+        Region = static_cast<char *>(R);
+      }
+    }
+    const uint32_t NewCapacity = Capacity == 0 ? 16 : Capacity * 2;
+    if (NewCapacity > MaxSlots)
+      Recorder::get().fail("more than %u persistent requests alive at once", Capacity);
+    auto *S = static_cast<Descriptor *>(std::realloc(Slots, NewCapacity * sizeof(Descriptor)));
+    auto *U = static_cast<bool *>(std::realloc(InUse, NewCapacity * sizeof(bool)));
+    auto *F = static_cast<uint32_t *>(std::realloc(Free, NewCapacity * sizeof(uint32_t)));
+    if (S == nullptr || U == nullptr || F == nullptr)
+      failOutOfMemory("persistent requests", NewCapacity);
+    Slots = S;
+    InUse = U;
+    Free = F;
+    // Lowest slots on top of the free list.
+    for (uint32_t I = NewCapacity; I-- > Capacity;) {
+      InUse[I] = false;
+      Free[FreeCount++] = I;
+    }
+    Capacity = NewCapacity;
+  }
+
+  Descriptor *Slots = nullptr;
+  bool *InUse = nullptr;
+  uint32_t *Free = nullptr;
+  uint32_t Capacity = 0, FreeCount = 0, Live = 0;
+  char *Region = nullptr;
+};
+constinit Table Requests;
+constinit Scratch<MPI_Request> Translated;
+
+/// The request's own copy of a derived datatype: MPI lets the user free a datatype while a
+/// persistent request made with it lives, so the runtime keeps a duplicate of its own.
+int keepType(MPI_Datatype Type, Descriptor &D) {
+  D.Type = Type;
+  int Ints = 0, Addresses = 0, Types = 0, Combiner = MPI_COMBINER_NAMED;
+  if (Type == MPI_DATATYPE_NULL ||
+      PMPI_Type_get_envelope(Type, &Ints, &Addresses, &Types, &Combiner) != MPI_SUCCESS ||
+      Combiner == MPI_COMBINER_NAMED)
+    return MPI_SUCCESS; // a named type, or one the start reports as invalid
+  const int Rc = PMPI_Type_dup(Type, &D.Type);
+  D.OwnType = Rc == MPI_SUCCESS;
+  return Rc;
+}
+
+void dropType(Descriptor &D) {
+  if (D.OwnType)
+    PMPI_Type_free(&D.Type);
+}
+
+/// Runs Call on the user's request array with every persistent handle replaced by its active
+/// request; afterwards the descriptors take the transport's results and the user's persistent
+/// handles stay as they were.
+template <class Fn> int translated(int N, MPI_Request Reqs[], Fn Call) {
+  if (Requests.live() == 0) [[likely]]
+    return Call(Reqs);
+  int First = 0;
+  while (First < N && Requests.find(Reqs[First]) == nullptr)
+    ++First;
+  if (First >= N)
+    return Call(Reqs);
+  MPI_Request *C = Translated.get(N);
+  for (int I = 0; I < N; ++I) {
+    const Descriptor *D = Requests.find(Reqs[I]);
+    C[I] = D != nullptr ? D->Active : Reqs[I];
+  }
+  const int Rc = Call(C);
+  for (int I = 0; I < N; ++I) {
+    if (Descriptor *D = Requests.find(Reqs[I]))
+      D->Active = C[I];
+    else
+      Reqs[I] = C[I];
+  }
+  return Rc;
+}
+
+int startOne(mpiete_site_t Site, MPI_Request H) {
+  Descriptor *D = Requests.find(H);
+  if (D == nullptr)
+    Recorder::get().fail("MPI_Start(all) on a request that is not a persistent request made by "
+                         "MPI_Send_init or MPI_Recv_init through mpiete (null, freed, or "
+                         "from a routine mpiete does not rewrite)");
+  if (D->Active != MPI_REQUEST_NULL)
+    Recorder::get().fail("MPI_Start(all) on a persistent request that is still active (not "
+                         "completed by a wait or a successful test since its last start)");
+  if (D->Recv)
+    return transport::irecv(Site, D->Buf, D->Count, D->Type, D->Peer, D->Tag, D->Comm,
+                            Context::User, &D->Active);
+  return transport::isend(Site, D->Buf, D->Count, D->Type, D->Peer, D->Tag, D->Comm, D->Mode,
+                          Context::User, &D->Active);
+}
+
+} // namespace
+
+int sendInit(SendMode Mode, mpiete_site_t, const void *Buf, int Count, MPI_Datatype Type, int Dest,
+             int Tag, MPI_Comm Comm, MPI_Request *Req) {
+  Descriptor D{const_cast<void *>(Buf),
+               Count,
+               MPI_DATATYPE_NULL,
+               Dest,
+               Tag,
+               Comm,
+               MPI_REQUEST_NULL,
+               Mode,
+               false,
+               false};
+  if (const int Rc = keepType(Type, D); Rc != MPI_SUCCESS)
+    return Rc;
+  *Req = Requests.add(static_cast<Descriptor &&>(D));
+  return MPI_SUCCESS;
+}
+
+int recvInit(mpiete_site_t, void *Buf, int Count, MPI_Datatype Type, int Source, int Tag,
+             MPI_Comm Comm, MPI_Request *Req) {
+  Descriptor D{Buf,  Count, MPI_DATATYPE_NULL, Source,
+               Tag,  Comm,  MPI_REQUEST_NULL,  SendMode::Standard,
+               true, false};
+  if (const int Rc = keepType(Type, D); Rc != MPI_SUCCESS)
+    return Rc;
+  *Req = Requests.add(static_cast<Descriptor &&>(D));
+  return MPI_SUCCESS;
+}
+
+int start(mpiete_site_t Site, MPI_Request *Req) { return startOne(Site, *Req); }
+
+int startall(mpiete_site_t Site, int N, MPI_Request Reqs[]) {
+  for (int I = 0; I < N; ++I)
+    if (const int Rc = startOne(Site, Reqs[I]); Rc != MPI_SUCCESS)
+      return Rc;
+  return MPI_SUCCESS;
+}
+
+int wait(mpiete_site_t Site, MPI_Request *Req, MPI_Status *Status) {
+  return translated(1, Req, [&](MPI_Request *R) { return transport::wait(Site, R, Status); });
+}
+int waitall(mpiete_site_t Site, int N, MPI_Request Reqs[], MPI_Status Statuses[]) {
+  return translated(N, Reqs,
+                    [&](MPI_Request *R) { return transport::waitall(Site, N, R, Statuses); });
+}
+int waitany(mpiete_site_t Site, int N, MPI_Request Reqs[], int *Index, MPI_Status *Status) {
+  return translated(N, Reqs,
+                    [&](MPI_Request *R) { return transport::waitany(Site, N, R, Index, Status); });
+}
+int waitsome(mpiete_site_t Site, int N, MPI_Request Reqs[], int *OutCount, int Indices[],
+             MPI_Status Statuses[]) {
+  return translated(N, Reqs, [&](MPI_Request *R) {
+    return transport::waitsome(Site, N, R, OutCount, Indices, Statuses);
+  });
+}
+int test(mpiete_site_t Site, MPI_Request *Req, int *Flag, MPI_Status *Status) {
+  return translated(1, Req, [&](MPI_Request *R) { return transport::test(Site, R, Flag, Status); });
+}
+int testall(mpiete_site_t Site, int N, MPI_Request Reqs[], int *Flag, MPI_Status Statuses[]) {
+  return translated(N, Reqs,
+                    [&](MPI_Request *R) { return transport::testall(Site, N, R, Flag, Statuses); });
+}
+int testany(mpiete_site_t Site, int N, MPI_Request Reqs[], int *Index, int *Flag,
+            MPI_Status *Status) {
+  return translated(
+      N, Reqs, [&](MPI_Request *R) { return transport::testany(Site, N, R, Index, Flag, Status); });
+}
+int testsome(mpiete_site_t Site, int N, MPI_Request Reqs[], int *OutCount, int Indices[],
+             MPI_Status Statuses[]) {
+  return translated(N, Reqs, [&](MPI_Request *R) {
+    return transport::testsome(Site, N, R, OutCount, Indices, Statuses);
+  });
+}
+
+int requestFree(mpiete_site_t Site, MPI_Request *Req) {
+  Descriptor *D = Requests.live() == 0 ? nullptr : Requests.find(*Req);
+  if (D == nullptr)
+    return transport::requestFree(Site, Req);
+  // An active request is freed as MPI frees it: the activation still completes, and keeps
+  // its datatype (the runtime's duplicate is then never freed).
+  int Rc = MPI_SUCCESS;
+  if (D->Active != MPI_REQUEST_NULL)
+    Rc = transport::requestFree(Site, &D->Active);
+  else
+    dropType(*D);
+  Requests.release(D);
+  *Req = MPI_REQUEST_NULL;
+  return Rc;
+}
+
+} // namespace mpiete::persistent
