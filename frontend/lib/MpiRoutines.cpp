@@ -139,35 +139,49 @@ constexpr std::string_view Local[] = {
     "MPI_Pack_external",
     "MPI_Pack_external_size",
     "MPI_Pack_size",
+    "MPI_Pcontrol",
     "MPI_Query_thread",
     "MPI_Reduce_local",
+    "MPI_Sizeof",
     "MPI_Request_get_status",
     "MPI_Status_set_cancelled",
     "MPI_Status_set_elements",
+    "MPI_Status_set_elements_x",
     "MPI_Test_cancelled",
     "MPI_Topo_test",
     "MPI_Type_commit",
     "MPI_Type_contiguous",
     "MPI_Type_create_darray",
+    "MPI_Type_create_f90_complex",
+    "MPI_Type_create_f90_integer",
+    "MPI_Type_create_f90_real",
     "MPI_Type_create_hindexed",
     "MPI_Type_create_hindexed_block",
     "MPI_Type_create_hvector",
     "MPI_Type_create_indexed_block",
+    "MPI_Type_create_keyval",
     "MPI_Type_create_resized",
     "MPI_Type_create_struct",
     "MPI_Type_create_subarray",
+    "MPI_Type_delete_attr",
     "MPI_Type_dup",
     "MPI_Type_extent",
     "MPI_Type_free",
+    "MPI_Type_free_keyval",
+    "MPI_Type_get_attr",
     "MPI_Type_get_contents",
     "MPI_Type_get_envelope",
     "MPI_Type_get_extent",
+    "MPI_Type_get_extent_x",
     "MPI_Type_get_name",
     "MPI_Type_get_true_extent",
+    "MPI_Type_get_true_extent_x",
     "MPI_Type_hindexed",
     "MPI_Type_hvector",
     "MPI_Type_indexed",
     "MPI_Type_lb",
+    "MPI_Type_match_size",
+    "MPI_Type_set_attr",
     "MPI_Type_set_name",
     "MPI_Type_size",
     "MPI_Type_size_x",
@@ -243,7 +257,9 @@ unsigned fortranArgsBeforeError(const MpiRoutineInfo &Info) {
 }
 
 bool isLocalRoutine(std::string_view Name) {
-  return std::find(std::begin(Local), std::end(Local), Name) != std::end(Local);
+  // MPI_T_*: the tool information interface (control and performance variables), local.
+  return Name.starts_with("MPI_T_") ||
+         std::find(std::begin(Local), std::end(Local), Name) != std::end(Local);
 }
 
 std::string_view unhandledReason(std::string_view Name) {

@@ -93,9 +93,12 @@ TEST(MpiRoutinesTest, BlocksPerRole) {
 
 TEST(MpiRoutinesTest, LocalRoutines) {
   for (const char *Local : {"MPI_Comm_rank", "MPI_Comm_size", "MPI_Wtime", "MPI_Type_commit",
-                            "MPI_Get_count", "MPI_Abort", "MPI_Cart_coords", "MPI_Initialized"})
+                            "MPI_Get_count", "MPI_Abort", "MPI_Cart_coords", "MPI_Initialized",
+                            "MPI_Pcontrol", "MPI_Type_create_f90_real", "MPI_Type_match_size",
+                            "MPI_Sizeof", "MPI_T_pvar_read", "MPI_Type_get_true_extent_x"})
     EXPECT_TRUE(isLocalRoutine(Local)) << Local;
-  for (const char *Not : {"MPI_Send", "MPI_Win_fence", "MPI_File_open", "MPI_Ibcast", "MPI_Put"})
+  for (const char *Not : {"MPI_Send", "MPI_Win_fence", "MPI_File_open", "MPI_Ibcast", "MPI_Put",
+                          "MPI_Test", "MPI_Testall", "MPI_Comm_idup"})
     EXPECT_FALSE(isLocalRoutine(Not)) << Not;
 }
 
