@@ -406,6 +406,10 @@ using namespace mpiete::fortran;
   (FBuf * buf, FInt * count, FType * datatype, FInt * dest, FInt * tag, FComm * comm,              \
    FRequestOut * request),                                                                         \
       (buf, count, datatype, dest, tag, comm, request)
+#define MPIETE_F_IRECV                                                                             \
+  (FBuf * buf, FInt * count, FType * datatype, FInt * source, FInt * tag, FComm * comm,            \
+   FRequestOut * request),                                                                         \
+      (buf, count, datatype, source, tag, comm, request)
 #define MPIETE_F_REDUCE_LIKE                                                                       \
   (FBuf * sendbuf, FBuf * recvbuf, FInt * count, FType * datatype, FOp * op, FComm * comm),        \
       (sendbuf, recvbuf, count, datatype, op, comm)
@@ -448,20 +452,12 @@ using namespace mpiete::fortran;
 #define MPIETE_FORTRAN_MPI_Issend(R) MPIETE_FWD(R, MPIETE_F_ISEND)
 #define MPIETE_FORTRAN_MPI_Irsend(R) MPIETE_FWD(R, MPIETE_F_ISEND)
 #define MPIETE_FORTRAN_MPI_Ibsend(R) MPIETE_FWD(R, MPIETE_F_ISEND)
-#define MPIETE_FORTRAN_MPI_Irecv(R)                                                                \
-  MPIETE_FWD(R,                                                                                    \
-             (FBuf * buf, FInt * count, FType * datatype, FInt * source, FInt * tag, FComm * comm, \
-              FRequestOut * request),                                                              \
-             (buf, count, datatype, source, tag, comm, request))
+#define MPIETE_FORTRAN_MPI_Irecv(R) MPIETE_FWD(R, MPIETE_F_IRECV)
 #define MPIETE_FORTRAN_MPI_Send_init(R) MPIETE_FWD(R, MPIETE_F_ISEND)
 #define MPIETE_FORTRAN_MPI_Ssend_init(R) MPIETE_FWD(R, MPIETE_F_ISEND)
 #define MPIETE_FORTRAN_MPI_Rsend_init(R) MPIETE_FWD(R, MPIETE_F_ISEND)
 #define MPIETE_FORTRAN_MPI_Bsend_init(R) MPIETE_FWD(R, MPIETE_F_ISEND)
-#define MPIETE_FORTRAN_MPI_Recv_init(R)                                                            \
-  MPIETE_FWD(R,                                                                                    \
-             (FBuf * buf, FInt * count, FType * datatype, FInt * source, FInt * tag, FComm * comm, \
-              FRequestOut * request),                                                              \
-             (buf, count, datatype, source, tag, comm, request))
+#define MPIETE_FORTRAN_MPI_Recv_init(R) MPIETE_FWD(R, MPIETE_F_IRECV)
 // A persistent request keeps its Fortran handle: the C handle behind it never becomes null
 // before MPI_Request_free (runtime/lib/Persistent.h).
 #define MPIETE_FORTRAN_MPI_Start(R) MPIETE_FWD(R, (FRequestInOut * request), (request))
