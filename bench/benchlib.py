@@ -23,8 +23,8 @@ FORTRAN_TARGETS = ["mpiete-fc", "mpiete-fortran", "mpiete_fortran_mpi_module"]
 
 
 def is_fortran(prog):
-    """The Fortran test programs are the ones named f77-* and f90-*."""
-    return prog.startswith(("f77-", "f90-"))
+    """The Fortran test programs are the ones named f77-*, f90-* and f08-*."""
+    return prog.startswith(("f77-", "f90-", "f08-"))
 
 ELAPSED = re.compile(r"^(\S+): elapsed ([0-9.eE+-]+) s", re.M)
 # bench/pmpi/pmpiclock.c's line per rank at MPI_Finalize.
