@@ -396,8 +396,10 @@ struct ErrorKeywordEraser {
   template <typename T> void Post(T &) {}
   void Post(p::Call &C) {
     const p::Name *N = designatorName(C);
-    if (!N || !isMpiName(lower(N->ToString())) ||
-        !findRewrittenRoutine(canonicalMpi(lower(N->ToString()))))
+    if (!N)
+      return;
+    const std::string Called = lower(N->ToString());
+    if (!isMpiName(Called) || !findRewrittenRoutine(canonicalMpi(Called)))
       return;
     auto &Actuals = std::get<std::list<p::ActualArgSpec>>(C.t);
     unsigned Keywords = 0;

@@ -26,6 +26,7 @@ struct Descriptor {
   SendMode Mode;
   bool Recv;
   bool OwnType; ///< Type is the runtime's duplicate of a derived type (freed with the request)
+  bool Used;    ///< the slot holds a live request (Table)
 };
 
 /// Descriptors by slot, their handles made from the slot number. Slots are reused through a
@@ -43,23 +44,22 @@ public:
   /// The descriptor behind H, or nullptr where H is not a persistent request of ours.
   Descriptor *find(MPI_Request H) {
     const uint64_t Slot = slotOf(H);
-    return Slot < Capacity && InUse[Slot] ? &Slots[Slot] : nullptr;
+    return Slot < Capacity && Slots[Slot].Used ? &Slots[Slot] : nullptr;
   }
 
-  MPI_Request add(Descriptor &&D) {
+  MPI_Request add(const Descriptor &D) {
     if (FreeCount == 0) [[unlikely]]
       grow();
     const uint32_t I = Free[--FreeCount];
     Slots[I] = D;
-    InUse[I] = true;
+    Slots[I].Used = true;
     ++Live;
     return handleOf(I);
   }
 
   void release(Descriptor *D) {
-    const uint32_t I = static_cast<uint32_t>(D - Slots);
-    InUse[I] = false;
-    Free[FreeCount++] = I;
+    D->Used = false;
+    Free[FreeCount++] = static_cast<uint32_t>(D - Slots);
     --Live;
   }
 
@@ -79,7 +79,7 @@ private:
   }
 
   void grow() {
-    if (std::is_pointer_v<MPI_Request>) {
+    if constexpr (std::is_pointer_v<MPI_Request>) {
       if (Region == nullptr) {
         void *R =
             mmap(nullptr, MaxSlots, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -92,23 +92,20 @@ private:
     if (NewCapacity > MaxSlots)
       Recorder::get().fail("more than %u persistent requests alive at once", Capacity);
     auto *S = static_cast<Descriptor *>(std::realloc(Slots, NewCapacity * sizeof(Descriptor)));
-    auto *U = static_cast<bool *>(std::realloc(InUse, NewCapacity * sizeof(bool)));
     auto *F = static_cast<uint32_t *>(std::realloc(Free, NewCapacity * sizeof(uint32_t)));
-    if (S == nullptr || U == nullptr || F == nullptr)
+    if (S == nullptr || F == nullptr)
       failOutOfMemory("persistent requests", NewCapacity);
     Slots = S;
-    InUse = U;
     Free = F;
     // Lowest slots on top of the free list.
     for (uint32_t I = NewCapacity; I-- > Capacity;) {
-      InUse[I] = false;
+      Slots[I].Used = false;
       Free[FreeCount++] = I;
     }
     Capacity = NewCapacity;
   }
 
   Descriptor *Slots = nullptr;
-  bool *InUse = nullptr;
   uint32_t *Free = nullptr;
   uint32_t Capacity = 0, FreeCount = 0, Live = 0;
   char *Region = nullptr;
@@ -118,8 +115,8 @@ constinit Scratch<MPI_Request> Translated;
 
 /// The request's own copy of a derived datatype: MPI lets the user free a datatype while a
 /// persistent request made with it lives, so the runtime keeps a duplicate of its own.
-int keepType(MPI_Datatype Type, Descriptor &D) {
-  D.Type = Type;
+int keepType(Descriptor &D) {
+  const MPI_Datatype Type = D.Type;
   int Ints = 0, Addresses = 0, Types = 0, Combiner = MPI_COMBINER_NAMED;
   if (Type == MPI_DATATYPE_NULL ||
       PMPI_Type_get_envelope(Type, &Ints, &Addresses, &Types, &Combiner) != MPI_SUCCESS ||
@@ -128,6 +125,14 @@ int keepType(MPI_Datatype Type, Descriptor &D) {
   const int Rc = PMPI_Type_dup(Type, &D.Type);
   D.OwnType = Rc == MPI_SUCCESS;
   return Rc;
+}
+
+/// MPI_Send_init / MPI_Recv_init: D as given (the user's datatype), its handle in *Req.
+int create(Descriptor D, MPI_Request *Req) {
+  if (const int Rc = keepType(D); Rc != MPI_SUCCESS)
+    return Rc;
+  *Req = Requests.add(D);
+  return MPI_SUCCESS;
 }
 
 void dropType(Descriptor &D) {
@@ -141,16 +146,15 @@ void dropType(Descriptor &D) {
 template <class Fn> int translated(int N, MPI_Request Reqs[], Fn Call) {
   if (Requests.live() == 0) [[likely]]
     return Call(Reqs);
-  int First = 0;
-  while (First < N && Requests.find(Reqs[First]) == nullptr)
-    ++First;
-  if (First >= N)
-    return Call(Reqs);
   MPI_Request *C = Translated.get(N);
+  bool Any = false;
   for (int I = 0; I < N; ++I) {
     const Descriptor *D = Requests.find(Reqs[I]);
+    Any |= D != nullptr;
     C[I] = D != nullptr ? D->Active : Reqs[I];
   }
+  if (!Any)
+    return Call(Reqs);
   const int Rc = Call(C);
   for (int I = 0; I < N; ++I) {
     if (Descriptor *D = Requests.find(Reqs[I]))
@@ -181,31 +185,16 @@ int startOne(mpiete_site_t Site, MPI_Request H) {
 
 int sendInit(SendMode Mode, mpiete_site_t, const void *Buf, int Count, MPI_Datatype Type, int Dest,
              int Tag, MPI_Comm Comm, MPI_Request *Req) {
-  Descriptor D{const_cast<void *>(Buf),
-               Count,
-               MPI_DATATYPE_NULL,
-               Dest,
-               Tag,
-               Comm,
-               MPI_REQUEST_NULL,
-               Mode,
-               false,
-               false};
-  if (const int Rc = keepType(Type, D); Rc != MPI_SUCCESS)
-    return Rc;
-  *Req = Requests.add(static_cast<Descriptor &&>(D));
-  return MPI_SUCCESS;
+  return create({const_cast<void *>(Buf), Count, Type, Dest, Tag, Comm, MPI_REQUEST_NULL, Mode,
+                 false, false, false},
+                Req);
 }
 
 int recvInit(mpiete_site_t, void *Buf, int Count, MPI_Datatype Type, int Source, int Tag,
              MPI_Comm Comm, MPI_Request *Req) {
-  Descriptor D{Buf,  Count, MPI_DATATYPE_NULL, Source,
-               Tag,  Comm,  MPI_REQUEST_NULL,  SendMode::Standard,
-               true, false};
-  if (const int Rc = keepType(Type, D); Rc != MPI_SUCCESS)
-    return Rc;
-  *Req = Requests.add(static_cast<Descriptor &&>(D));
-  return MPI_SUCCESS;
+  return create({Buf, Count, Type, Source, Tag, Comm, MPI_REQUEST_NULL, SendMode::Standard, true,
+                 false, false},
+                Req);
 }
 
 int start(mpiete_site_t Site, MPI_Request *Req) { return startOne(Site, *Req); }
