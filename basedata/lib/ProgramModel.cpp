@@ -57,6 +57,8 @@ std::string_view toString(MpiRole R) {
     return "collective";
   case MpiRole::Comm:
     return "comm";
+  case MpiRole::ICollective:
+    return "icollective";
   }
   return "?";
 }

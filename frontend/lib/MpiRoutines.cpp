@@ -22,6 +22,7 @@ constexpr MpiRole WAIT = MpiRole::Wait;
 constexpr MpiRole PROBE = MpiRole::Probe;
 constexpr MpiRole COLLECTIVE = MpiRole::Collective;
 constexpr MpiRole COMM = MpiRole::Comm;
+constexpr MpiRole ICOLLECTIVE = MpiRole::ICollective;
 } // namespace def_roles
 
 /// The names in a stringised argument list: `(buf, count)` 2, `()` 0.
@@ -228,6 +229,7 @@ constexpr std::pair<std::string_view, std::string_view> RejectedPrefixes[] = {
     {"MPI_Dist_graph_", "distributed graph topology"},
     {"MPI_Graph_create", "graph topology"},
     {"MPI_Alltoallw", "MPI_Alltoallw"},
+    {"MPI_Ialltoallw", "MPI_Ialltoallw"},
 };
 
 // One-sided operations whose names do not start with MPI_Win_.
@@ -272,14 +274,6 @@ std::string_view unhandledReason(std::string_view Name) {
   // (MPI_Allreduce_init, ...) are not.
   if (Name.ends_with(PersistentSuffix))
     return "persistent collective";
-  // MPI_Ibcast, MPI_Iallreduce, ...: the non-blocking forms of the collectives we rewrite.
-  if (Name.starts_with("MPI_I") && Name.size() > 5) {
-    std::string Blocking = "MPI_" + std::string(Name.substr(5));
-    Blocking[4] = static_cast<char>(std::toupper(static_cast<unsigned char>(Blocking[4])));
-    if (const MpiRoutineInfo *R = findRewrittenRoutine(Blocking))
-      if (R->Role == MpiRole::Collective)
-        return "non-blocking collective";
-  }
   return "routine not supported";
 }
 
@@ -328,6 +322,7 @@ RoleBlock roleBlock(MpiRole R, unsigned I) {
   case MpiRole::Probe:
     return {BlockKind::Wait, "wait"};
   case MpiRole::Collective:
+  case MpiRole::ICollective:
     return {BlockKind::Collective, ""};
   case MpiRole::Comm:
     return {BlockKind::CommMgmt, ""};

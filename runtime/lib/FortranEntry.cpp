@@ -525,6 +525,70 @@ using namespace mpiete::fortran;
 #define MPIETE_FORTRAN_MPI_Reduce_scatter_block(R) MPIETE_FWD(R, MPIETE_F_REDUCE_LIKE)
 #define MPIETE_FORTRAN_MPI_Scan(R) MPIETE_FWD(R, MPIETE_F_REDUCE_LIKE)
 #define MPIETE_FORTRAN_MPI_Exscan(R) MPIETE_FWD(R, MPIETE_F_REDUCE_LIKE)
+// Non-blocking collectives: the blocking twin's parameters and the request.
+#define MPIETE_FORTRAN_MPI_Ibarrier(R)                                                             \
+  MPIETE_FWD(R, (FComm * comm, FRequestOut * request), (comm, request))
+#define MPIETE_FORTRAN_MPI_Ibcast(R)                                                               \
+  MPIETE_FWD(R,                                                                                    \
+             (FBuf * buffer, FInt * count, FType * datatype, FInt * root, FComm * comm,            \
+              FRequestOut * request),                                                              \
+             (buffer, count, datatype, root, comm, request))
+#define MPIETE_FORTRAN_MPI_Ireduce(R)                                                              \
+  MPIETE_FWD(R,                                                                                    \
+             (FBuf * sendbuf, FBuf * recvbuf, FInt * count, FType * datatype, FOp * op,            \
+              FInt * root, FComm * comm, FRequestOut * request),                                   \
+             (sendbuf, recvbuf, count, datatype, op, root, comm, request))
+#define MPIETE_F_IREDUCE_LIKE                                                                      \
+  (FBuf * sendbuf, FBuf * recvbuf, FInt * count, FType * datatype, FOp * op, FComm * comm,         \
+   FRequestOut * request),                                                                         \
+      (sendbuf, recvbuf, count, datatype, op, comm, request)
+#define MPIETE_F_IGATHER_LIKE                                                                      \
+  (FBuf * sendbuf, FInt * sendcount, FType * sendtype, FBuf * recvbuf, FInt * recvcount,           \
+   FType * recvtype, FInt * root, FComm * comm, FRequestOut * request),                            \
+      (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request)
+#define MPIETE_F_IALLGATHER_LIKE                                                                   \
+  (FBuf * sendbuf, FInt * sendcount, FType * sendtype, FBuf * recvbuf, FInt * recvcount,           \
+   FType * recvtype, FComm * comm, FRequestOut * request),                                         \
+      (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request)
+#define MPIETE_FORTRAN_MPI_Iallreduce(R) MPIETE_FWD(R, MPIETE_F_IREDUCE_LIKE)
+#define MPIETE_FORTRAN_MPI_Igather(R) MPIETE_FWD(R, MPIETE_F_IGATHER_LIKE)
+#define MPIETE_FORTRAN_MPI_Igatherv(R)                                                             \
+  MPIETE_FWD(                                                                                      \
+      R,                                                                                           \
+      (FBuf * sendbuf, FInt * sendcount, FType * sendtype, FBuf * recvbuf, FIntArray * recvcounts, \
+       FIntArray * displs, FType * recvtype, FInt * root, FComm * comm, FRequestOut * request),    \
+      (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request))
+#define MPIETE_FORTRAN_MPI_Iscatter(R) MPIETE_FWD(R, MPIETE_F_IGATHER_LIKE)
+#define MPIETE_FORTRAN_MPI_Iscatterv(R)                                                            \
+  MPIETE_FWD(                                                                                      \
+      R,                                                                                           \
+      (FBuf * sendbuf, FIntArray * sendcounts, FIntArray * displs, FType * sendtype,               \
+       FBuf * recvbuf, FInt * recvcount, FType * recvtype, FInt * root, FComm * comm,              \
+       FRequestOut * request),                                                                     \
+      (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request))
+#define MPIETE_FORTRAN_MPI_Iallgather(R) MPIETE_FWD(R, MPIETE_F_IALLGATHER_LIKE)
+#define MPIETE_FORTRAN_MPI_Iallgatherv(R)                                                          \
+  MPIETE_FWD(R,                                                                                    \
+             (FBuf * sendbuf, FInt * sendcount, FType * sendtype, FBuf * recvbuf,                  \
+              FIntArray * recvcounts, FIntArray * displs, FType * recvtype, FComm * comm,          \
+              FRequestOut * request),                                                              \
+             (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request))
+#define MPIETE_FORTRAN_MPI_Ialltoall(R) MPIETE_FWD(R, MPIETE_F_IALLGATHER_LIKE)
+#define MPIETE_FORTRAN_MPI_Ialltoallv(R)                                                           \
+  MPIETE_FWD(R,                                                                                    \
+             (FBuf * sendbuf, FIntArray * sendcounts, FIntArray * sdispls, FType * sendtype,       \
+              FBuf * recvbuf, FIntArray * recvcounts, FIntArray * rdispls, FType * recvtype,       \
+              FComm * comm, FRequestOut * request),                                                \
+             (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,      \
+              comm, request))
+#define MPIETE_FORTRAN_MPI_Ireduce_scatter(R)                                                      \
+  MPIETE_FWD(R,                                                                                    \
+             (FBuf * sendbuf, FBuf * recvbuf, FIntArray * recvcounts, FType * datatype, FOp * op,  \
+              FComm * comm, FRequestOut * request),                                                \
+             (sendbuf, recvbuf, recvcounts, datatype, op, comm, request))
+#define MPIETE_FORTRAN_MPI_Ireduce_scatter_block(R) MPIETE_FWD(R, MPIETE_F_IREDUCE_LIKE)
+#define MPIETE_FORTRAN_MPI_Iscan(R) MPIETE_FWD(R, MPIETE_F_IREDUCE_LIKE)
+#define MPIETE_FORTRAN_MPI_Iexscan(R) MPIETE_FWD(R, MPIETE_F_IREDUCE_LIKE)
 #define MPIETE_FORTRAN_MPI_Comm_split(R)                                                           \
   MPIETE_FWD(R, (FComm * comm, FInt * color, FInt * key, FCommOut * newcomm),                      \
              (comm, color, key, newcomm))

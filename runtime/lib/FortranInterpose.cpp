@@ -107,6 +107,22 @@ constexpr MPI_Fint pseudoIndex(FortranOrdinal O) {
 #define MPIETE_FNAME_MPI_Recv_init mpi_recv_init
 #define MPIETE_FNAME_MPI_Start mpi_start
 #define MPIETE_FNAME_MPI_Startall mpi_startall
+#define MPIETE_FNAME_MPI_Ibarrier mpi_ibarrier
+#define MPIETE_FNAME_MPI_Ibcast mpi_ibcast
+#define MPIETE_FNAME_MPI_Ireduce mpi_ireduce
+#define MPIETE_FNAME_MPI_Iallreduce mpi_iallreduce
+#define MPIETE_FNAME_MPI_Igather mpi_igather
+#define MPIETE_FNAME_MPI_Igatherv mpi_igatherv
+#define MPIETE_FNAME_MPI_Iscatter mpi_iscatter
+#define MPIETE_FNAME_MPI_Iscatterv mpi_iscatterv
+#define MPIETE_FNAME_MPI_Iallgather mpi_iallgather
+#define MPIETE_FNAME_MPI_Iallgatherv mpi_iallgatherv
+#define MPIETE_FNAME_MPI_Ialltoall mpi_ialltoall
+#define MPIETE_FNAME_MPI_Ialltoallv mpi_ialltoallv
+#define MPIETE_FNAME_MPI_Ireduce_scatter mpi_ireduce_scatter
+#define MPIETE_FNAME_MPI_Ireduce_scatter_block mpi_ireduce_scatter_block
+#define MPIETE_FNAME_MPI_Iscan mpi_iscan
+#define MPIETE_FNAME_MPI_Iexscan mpi_iexscan
 
 // The Fortran argument count: MPI's arguments and IERROR; MPI_Init has no argc/argv in Fortran.
 #define MPIETE_COUNT1(...)                                                                         \

@@ -13,6 +13,7 @@
 //   COLLECTIVE          record one event of `site`, then the lowered collective (Collectives.h),
 //                       whose messages are all recorded under `site`
 #include "Comms.h"
+#include "Nonblocking.h"
 #include "Pack.h"
 #include "Persistent.h"
 #include "Recorder.h"
@@ -177,6 +178,8 @@ template <class F> int commCreate(mpiete_site_t Site, MPI_Comm Parent, MPI_Comm 
 int commFree(mpiete_site_t Site, MPI_Comm *Comm) {
   MpiScope Scope(Site);
   const MPI_Comm Old = *Comm;
+  if (nbc::outstanding() != 0) [[unlikely]]
+    nbc::drain(Old); // its pending non-blocking collectives complete first
   transport::commFreed(Site, Old);
   comms::freed(Old);
   return collective(Site, Old, [Comm] { return PMPI_Comm_free(Comm); });
@@ -353,7 +356,58 @@ bool inPlace(const void *SendBuf) { return SendBuf == MPI_IN_PLACE; }
       const comms::Info &CommInfo = comms::lookup(comm, site);                                     \
       transport::collectiveStarted(site, CommInfo, MPIETE_INFO_##Mpi);                             \
     }                                                                                              \
+    if (::mpiete::nbc::outstanding() != 0) [[unlikely]]                                            \
+      ::mpiete::nbc::drain(comm); /* the non-blocking ones started before it finish first */       \
     return MPIETE_COLL_##Mpi(site, MPIETE_EXPAND Args);                                            \
+  }
+
+// Non-blocking collectives: the blocking twin's record, then its lowered implementation as an
+// operation of Nonblocking.h behind a request of Persistent.h's table. Per routine: the twin
+// (its record) and the lowered call, made with the arguments the closure captures.
+#define MPIETE_NBC_MPI_Ibarrier MPI_Barrier, (comm)
+#define MPIETE_NBC_MPI_Ibcast MPI_Bcast, (buffer, count, datatype, root, comm)
+#define MPIETE_NBC_MPI_Ireduce MPI_Reduce, (sendbuf, recvbuf, count, datatype, op, root, comm)
+#define MPIETE_NBC_MPI_Iallreduce MPI_Allreduce, (sendbuf, recvbuf, count, datatype, op, comm)
+#define MPIETE_NBC_MPI_Igather                                                                     \
+  MPI_Gather, (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm)
+#define MPIETE_NBC_MPI_Igatherv                                                                    \
+  MPI_Gatherv, (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm)
+#define MPIETE_NBC_MPI_Iscatter                                                                    \
+  MPI_Scatter, (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm)
+#define MPIETE_NBC_MPI_Iscatterv                                                                   \
+  MPI_Scatterv, (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm)
+#define MPIETE_NBC_MPI_Iallgather                                                                  \
+  MPI_Allgather, (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm)
+#define MPIETE_NBC_MPI_Iallgatherv                                                                 \
+  MPI_Allgatherv, (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm)
+#define MPIETE_NBC_MPI_Ialltoall                                                                   \
+  MPI_Alltoall, (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm)
+#define MPIETE_NBC_MPI_Ialltoallv                                                                  \
+  MPI_Alltoallv,                                                                                   \
+      (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm)
+#define MPIETE_NBC_MPI_Ireduce_scatter                                                             \
+  MPI_Reduce_scatter, (sendbuf, recvbuf, recvcounts, datatype, op, comm)
+#define MPIETE_NBC_MPI_Ireduce_scatter_block                                                       \
+  MPI_Reduce_scatter_block, (sendbuf, recvbuf, count, datatype, op, comm)
+#define MPIETE_NBC_MPI_Iscan MPI_Scan, (sendbuf, recvbuf, count, datatype, op, comm)
+#define MPIETE_NBC_MPI_Iexscan MPI_Exscan, (sendbuf, recvbuf, count, datatype, op, comm)
+#define MPIETE_NBC_INFO(Twin, TwinArgs) MPIETE_INFO_##Twin
+#define MPIETE_NBC_INFO_(...) MPIETE_NBC_INFO(__VA_ARGS__)
+#define MPIETE_NBC_CALL(Twin, TwinArgs) MPIETE_COLL_##Twin(site, MPIETE_EXPAND TwinArgs)
+#define MPIETE_NBC_CALL_(...) MPIETE_NBC_CALL(__VA_ARGS__)
+#define MPIETE_DEFINE_ICOLLECTIVE(Mpi, Runtime, Params, Args)                                      \
+  extern "C" int Runtime Params {                                                                  \
+    ::mpiete::MpiScope Scope(site);                                                                \
+    ::mpiete::Recorder::get().record(site, ::mpiete::Kind::Collective);                            \
+    if (::mpiete::transport::recordsCollectives()) {                                               \
+      using namespace ::mpiete;                                                                    \
+      const comms::Info &CommInfo = comms::lookup(comm, site);                                     \
+      transport::collectiveStarted(site, CommInfo, MPIETE_NBC_INFO_(MPIETE_NBC_##Mpi));            \
+    }                                                                                              \
+    ::mpiete::nbc::Body Body;                                                                      \
+    Body.set([=] { return MPIETE_NBC_CALL_(MPIETE_NBC_##Mpi); });                                  \
+    *request = ::mpiete::persistent::adoptCollective(::mpiete::nbc::start(site, comm, Body));      \
+    return MPI_SUCCESS;                                                                            \
   }
 
 #define MPIETE_ROUTINE(Mpi, Runtime, Role, Params, Args)                                           \

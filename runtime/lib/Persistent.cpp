@@ -1,6 +1,7 @@
 // Persistent point-to-point requests: descriptors behind the user's handles (Persistent.h).
 #include "Persistent.h"
 
+#include "Nonblocking.h"
 #include "Recorder.h"
 #include "Transport.h"
 #include "Util.h"
@@ -27,6 +28,7 @@ struct Descriptor {
   bool Recv;
   bool OwnType; ///< Type is the runtime's duplicate of a derived type (freed with the request)
   bool Used;    ///< the slot holds a live request (Table)
+  nbc::Op *Op;  ///< a non-blocking collective's operation (the other fields unused), or null
 };
 
 /// Descriptors by slot, their handles made from the slot number. Slots are reused through a
@@ -167,7 +169,7 @@ template <class Fn> int translated(int N, MPI_Request Reqs[], Fn Call) {
 
 int startOne(mpiete_site_t Site, MPI_Request H) {
   Descriptor *D = Requests.find(H);
-  if (D == nullptr)
+  if (D == nullptr || D->Op != nullptr)
     Recorder::get().fail("MPI_Start(all) on a request that is not a persistent request made by "
                          "MPI_Send_init or MPI_Recv_init through mpiete (null, freed, or "
                          "from a routine mpiete does not rewrite)");
@@ -186,14 +188,14 @@ int startOne(mpiete_site_t Site, MPI_Request H) {
 int sendInit(SendMode Mode, mpiete_site_t, const void *Buf, int Count, MPI_Datatype Type, int Dest,
              int Tag, MPI_Comm Comm, MPI_Request *Req) {
   return create({const_cast<void *>(Buf), Count, Type, Dest, Tag, Comm, MPI_REQUEST_NULL, Mode,
-                 false, false, false},
+                 false, false, false, nullptr},
                 Req);
 }
 
 int recvInit(mpiete_site_t, void *Buf, int Count, MPI_Datatype Type, int Source, int Tag,
              MPI_Comm Comm, MPI_Request *Req) {
   return create({Buf, Count, Type, Source, Tag, Comm, MPI_REQUEST_NULL, SendMode::Standard, true,
-                 false, false},
+                 false, false, nullptr},
                 Req);
 }
 
@@ -206,37 +208,268 @@ int startall(mpiete_site_t Site, int N, MPI_Request Reqs[]) {
   return MPI_SUCCESS;
 }
 
+MPI_Request adoptCollective(nbc::Op *O) {
+  Descriptor D{};
+  D.Active = MPI_REQUEST_NULL;
+  D.Op = O;
+  return Requests.add(D);
+}
+
+namespace {
+
+// The completion routines with a non-blocking collective among their requests. Each writes its
+// own record first (a wait on MPI_REQUEST_NULL at its site, so the records of the operations
+// it drives follow inside the call), drives the operations (Nonblocking.h), then, if other
+// requests are active, runs the transport's routine over them, the collectives' handles
+// standing for MPI_REQUEST_NULL there. A collective's completion has an empty status.
+
+/// The operation behind handle H, or null.
+nbc::Op *collectiveOf(MPI_Request H) {
+  const Descriptor *D = Requests.find(H);
+  return D != nullptr ? D->Op : nullptr;
+}
+
+bool anyCollective(int N, const MPI_Request Reqs[]) {
+  if (nbc::outstanding() == 0) [[likely]]
+    return false;
+  for (int I = 0; I < N; ++I)
+    if (collectiveOf(Reqs[I]) != nullptr)
+      return true;
+  return false;
+}
+
+/// The call's own record (a wait on MPI_REQUEST_NULL); returns the empty status it gives.
+MPI_Status ownRecord(mpiete_site_t Site) {
+  MPI_Request Null = MPI_REQUEST_NULL;
+  MPI_Status Empty;
+  transport::wait(Site, &Null, &Empty);
+  return Empty;
+}
+
+void put(MPI_Status *St, const MPI_Status &V) {
+  if (St != MPI_STATUS_IGNORE)
+    *St = V;
+}
+
+/// A finished operation's request, completed: its slot released, the handle null, its status
+/// empty (with the operation's error).
+int completeCollective(MPI_Request *H, MPI_Status *St, const MPI_Status &Empty) {
+  Descriptor *D = Requests.find(*H);
+  const int Rc = nbc::release(D->Op);
+  Requests.release(D);
+  *H = MPI_REQUEST_NULL;
+  if (St != MPI_STATUS_IGNORE) {
+    *St = Empty;
+    St->MPI_ERROR = Rc;
+  }
+  return Rc;
+}
+
+/// Whether a request that is not a collective's is active (a persistent one: started).
+bool otherActive(int N, const MPI_Request Reqs[]) {
+  for (int I = 0; I < N; ++I) {
+    if (Reqs[I] == MPI_REQUEST_NULL)
+      continue;
+    const Descriptor *D = Requests.find(Reqs[I]);
+    if (D == nullptr || (D->Op == nullptr && D->Active != MPI_REQUEST_NULL))
+      return true;
+  }
+  return false;
+}
+
+MPI_Status *statusAt(MPI_Status Statuses[], int I) {
+  return Statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &Statuses[I];
+}
+
+/// Waitall / Testall once every collective among Reqs has finished: completes them; the other
+/// requests' statuses, if the transport did not fill them, are empty (Others false).
+int completeCollectives(int N, MPI_Request Reqs[], MPI_Status Statuses[], const MPI_Status &Empty,
+                        bool Others, int Rc) {
+  bool Failed = false;
+  for (int I = 0; I < N; ++I) {
+    if (collectiveOf(Reqs[I]) != nullptr)
+      Failed |= completeCollective(&Reqs[I], statusAt(Statuses, I), Empty) != MPI_SUCCESS;
+    else if (!Others)
+      put(statusAt(Statuses, I), Empty);
+  }
+  return Failed ? MPI_ERR_IN_STATUS : Rc;
+}
+
+/// Waitany / Testany / Waitsome / Testsome: polls each collective once; the index of the
+/// first that has finished, or -1.
+int finishedCollective(int N, const MPI_Request Reqs[]) {
+  int Found = -1;
+  for (int I = 0; I < N; ++I)
+    if (nbc::Op *O = collectiveOf(Reqs[I]); O != nullptr && nbc::poll(O) && Found < 0)
+      Found = I;
+  return Found;
+}
+
+int firstCollective(int N, const MPI_Request Reqs[]) {
+  for (int I = 0; I < N; ++I)
+    if (collectiveOf(Reqs[I]) != nullptr)
+      return I;
+  return -1;
+}
+
+/// Waitsome / Testsome: completes every finished collective among Reqs.
+int someCollectives(int N, MPI_Request Reqs[], int *OutCount, int Indices[], MPI_Status Statuses[],
+                    const MPI_Status &Empty) {
+  int Out = 0;
+  bool Failed = false;
+  for (int K = 0; K < N; ++K) {
+    nbc::Op *O = collectiveOf(Reqs[K]);
+    if (O == nullptr || !nbc::done(O))
+      continue;
+    Failed |= completeCollective(&Reqs[K], statusAt(Statuses, Out), Empty) != MPI_SUCCESS;
+    Indices[Out++] = K;
+  }
+  *OutCount = Out;
+  return Failed ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
+}
+
+} // namespace
+
 int wait(mpiete_site_t Site, MPI_Request *Req, MPI_Status *Status) {
+  if (nbc::Op *O = nbc::outstanding() != 0 ? collectiveOf(*Req) : nullptr) [[unlikely]] {
+    const MPI_Status Empty = ownRecord(Site);
+    nbc::finish(O);
+    return completeCollective(Req, Status, Empty);
+  }
   return translated(1, Req, [&](MPI_Request *R) { return transport::wait(Site, R, Status); });
 }
 int waitall(mpiete_site_t Site, int N, MPI_Request Reqs[], MPI_Status Statuses[]) {
+  if (anyCollective(N, Reqs)) [[unlikely]] {
+    const MPI_Status Empty = ownRecord(Site);
+    for (int I = 0; I < N; ++I)
+      if (nbc::Op *O = collectiveOf(Reqs[I]))
+        nbc::finish(O);
+    const bool Others = otherActive(N, Reqs);
+    int Rc = MPI_SUCCESS;
+    if (Others)
+      Rc = translated(N, Reqs,
+                      [&](MPI_Request *R) { return transport::waitall(Site, N, R, Statuses); });
+    return completeCollectives(N, Reqs, Statuses, Empty, Others, Rc);
+  }
   return translated(N, Reqs,
                     [&](MPI_Request *R) { return transport::waitall(Site, N, R, Statuses); });
 }
 int waitany(mpiete_site_t Site, int N, MPI_Request Reqs[], int *Index, MPI_Status *Status) {
+  if (anyCollective(N, Reqs)) [[unlikely]] {
+    const MPI_Status Empty = ownRecord(Site);
+    for (;;) {
+      int I = finishedCollective(N, Reqs);
+      if (I < 0 && !otherActive(N, Reqs)) {
+        I = firstCollective(N, Reqs);
+        nbc::finish(collectiveOf(Reqs[I]));
+      }
+      if (I >= 0) {
+        *Index = I;
+        return completeCollective(&Reqs[I], Status, Empty);
+      }
+      // Poll the other requests once (a record each time) and the collectives again.
+      int Flag = 0;
+      const int Rc = translated(N, Reqs, [&](MPI_Request *R) {
+        return transport::testany(Site, N, R, Index, &Flag, Status);
+      });
+      if (Rc != MPI_SUCCESS || (Flag && *Index != MPI_UNDEFINED))
+        return Rc;
+    }
+  }
   return translated(N, Reqs,
                     [&](MPI_Request *R) { return transport::waitany(Site, N, R, Index, Status); });
 }
 int waitsome(mpiete_site_t Site, int N, MPI_Request Reqs[], int *OutCount, int Indices[],
              MPI_Status Statuses[]) {
+  if (anyCollective(N, Reqs)) [[unlikely]] {
+    const MPI_Status Empty = ownRecord(Site);
+    for (;;) {
+      int I = finishedCollective(N, Reqs);
+      if (I < 0 && !otherActive(N, Reqs)) {
+        I = firstCollective(N, Reqs);
+        nbc::finish(collectiveOf(Reqs[I]));
+      }
+      if (I >= 0) // the finished collectives; other requests are left for the next call
+        return someCollectives(N, Reqs, OutCount, Indices, Statuses, Empty);
+      const int Rc = translated(N, Reqs, [&](MPI_Request *R) {
+        return transport::testsome(Site, N, R, OutCount, Indices, Statuses);
+      });
+      if (Rc != MPI_SUCCESS || (*OutCount != MPI_UNDEFINED && *OutCount > 0))
+        return Rc;
+    }
+  }
   return translated(N, Reqs, [&](MPI_Request *R) {
     return transport::waitsome(Site, N, R, OutCount, Indices, Statuses);
   });
 }
 int test(mpiete_site_t Site, MPI_Request *Req, int *Flag, MPI_Status *Status) {
+  if (nbc::Op *O = nbc::outstanding() != 0 ? collectiveOf(*Req) : nullptr) [[unlikely]] {
+    const MPI_Status Empty = ownRecord(Site);
+    *Flag = nbc::poll(O);
+    return *Flag ? completeCollective(Req, Status, Empty) : MPI_SUCCESS;
+  }
   return translated(1, Req, [&](MPI_Request *R) { return transport::test(Site, R, Flag, Status); });
 }
 int testall(mpiete_site_t Site, int N, MPI_Request Reqs[], int *Flag, MPI_Status Statuses[]) {
+  if (anyCollective(N, Reqs)) [[unlikely]] {
+    const MPI_Status Empty = ownRecord(Site);
+    bool All = true;
+    for (int I = 0; I < N; ++I)
+      if (nbc::Op *O = collectiveOf(Reqs[I]))
+        All &= nbc::poll(O);
+    *Flag = 0;
+    if (!All) // MPI completes none of them
+      return MPI_SUCCESS;
+    const bool Others = otherActive(N, Reqs);
+    int Rc = MPI_SUCCESS;
+    *Flag = 1;
+    if (Others)
+      Rc = translated(
+          N, Reqs, [&](MPI_Request *R) { return transport::testall(Site, N, R, Flag, Statuses); });
+    return *Flag ? completeCollectives(N, Reqs, Statuses, Empty, Others, Rc) : Rc;
+  }
   return translated(N, Reqs,
                     [&](MPI_Request *R) { return transport::testall(Site, N, R, Flag, Statuses); });
 }
 int testany(mpiete_site_t Site, int N, MPI_Request Reqs[], int *Index, int *Flag,
             MPI_Status *Status) {
+  if (anyCollective(N, Reqs)) [[unlikely]] {
+    const MPI_Status Empty = ownRecord(Site);
+    if (const int I = finishedCollective(N, Reqs); I >= 0) {
+      *Index = I;
+      *Flag = 1;
+      return completeCollective(&Reqs[I], Status, Empty);
+    }
+    *Flag = 0;
+    *Index = MPI_UNDEFINED;
+    if (!otherActive(N, Reqs))
+      return MPI_SUCCESS;
+    const int Rc = translated(N, Reqs, [&](MPI_Request *R) {
+      return transport::testany(Site, N, R, Index, Flag, Status);
+    });
+    if (*Flag && *Index == MPI_UNDEFINED)
+      *Flag = 0; // the collectives are still active
+    return Rc;
+  }
   return translated(
       N, Reqs, [&](MPI_Request *R) { return transport::testany(Site, N, R, Index, Flag, Status); });
 }
 int testsome(mpiete_site_t Site, int N, MPI_Request Reqs[], int *OutCount, int Indices[],
              MPI_Status Statuses[]) {
+  if (anyCollective(N, Reqs)) [[unlikely]] {
+    const MPI_Status Empty = ownRecord(Site);
+    if (finishedCollective(N, Reqs) >= 0)
+      return someCollectives(N, Reqs, OutCount, Indices, Statuses, Empty);
+    *OutCount = 0;
+    if (!otherActive(N, Reqs))
+      return MPI_SUCCESS;
+    const int Rc = translated(N, Reqs, [&](MPI_Request *R) {
+      return transport::testsome(Site, N, R, OutCount, Indices, Statuses);
+    });
+    if (*OutCount == MPI_UNDEFINED)
+      *OutCount = 0; // the collectives are still active
+    return Rc;
+  }
   return translated(N, Reqs, [&](MPI_Request *R) {
     return transport::testsome(Site, N, R, OutCount, Indices, Statuses);
   });
@@ -246,6 +479,9 @@ int requestFree(mpiete_site_t Site, MPI_Request *Req) {
   Descriptor *D = Requests.live() == 0 ? nullptr : Requests.find(*Req);
   if (D == nullptr)
     return transport::requestFree(Site, Req);
+  if (D->Op != nullptr)
+    Recorder::get().fail("MPI_Request_free on the request of a non-blocking collective (MPI "
+                         "makes that erroneous: complete it with a wait or a test)");
   // An active request is freed as MPI frees it: the activation still completes, and keeps
   // its datatype (the runtime's duplicate is then never freed).
   int Rc = MPI_SUCCESS;

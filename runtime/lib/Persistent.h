@@ -26,7 +26,15 @@
 
 #include <mpi.h>
 
+namespace mpiete::nbc {
+struct Op;
+}
+
 namespace mpiete::persistent {
+
+/// A non-blocking collective's request (Nonblocking.h): a handle of the same table, so the
+/// completion routines below complete it too.
+MPI_Request adoptCollective(nbc::Op *O);
 
 int sendInit(SendMode Mode, mpiete_site_t Site, const void *Buf, int Count, MPI_Datatype Type,
              int Dest, int Tag, MPI_Comm Comm, MPI_Request *Req);

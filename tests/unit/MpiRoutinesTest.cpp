@@ -64,6 +64,8 @@ TEST(MpiRoutinesTest, ArgumentCountsAreTheRuntimeEntryPoints) {
     EXPECT_EQ(Info->CArgs, C.Args);
   }
   EXPECT_EQ(findRewrittenRoutine("MPI_Isend")->CArgs, 7u);
+  EXPECT_EQ(findRewrittenRoutine("MPI_Ialltoallv")->CArgs, 10u);
+  EXPECT_EQ(findRewrittenRoutine("MPI_Ibarrier")->Role, MpiRole::ICollective);
   EXPECT_EQ(fortranArgsBeforeError(*findRewrittenRoutine("MPI_Isend")), 7u);
   EXPECT_EQ(fortranArgsBeforeError(*findRewrittenRoutine("MPI_Init")), 0u);
   EXPECT_EQ(fortranArgsBeforeError(*findRewrittenRoutine("MPI_Init_thread")), 2u);
@@ -73,7 +75,8 @@ TEST(MpiRoutinesTest, ArgumentCountsAreTheRuntimeEntryPoints) {
 
 TEST(MpiRoutinesTest, OthersAreNotRewritten) {
   EXPECT_EQ(findRewrittenRoutine("MPI_Comm_rank"), nullptr);
-  EXPECT_EQ(findRewrittenRoutine("MPI_Ibcast"), nullptr);
+  EXPECT_EQ(findRewrittenRoutine("MPI_Ialltoallw"), nullptr);
+  EXPECT_EQ(findRewrittenRoutine("MPI_Allreduce_init"), nullptr);
   EXPECT_EQ(findRewrittenRoutine("PMPI_Send"), nullptr);
   EXPECT_EQ(findRewrittenRoutine("MPI_send"), nullptr);
   EXPECT_EQ(findRewrittenRoutine(""), nullptr);
@@ -103,10 +106,9 @@ TEST(MpiRoutinesTest, LocalRoutines) {
 }
 
 TEST(MpiRoutinesTest, UnhandledReasons) {
-  EXPECT_EQ(unhandledReason("MPI_Ibcast"), "non-blocking collective");
-  EXPECT_EQ(unhandledReason("MPI_Iallreduce"), "non-blocking collective");
-  EXPECT_EQ(unhandledReason("MPI_Ibarrier"), "non-blocking collective");
-  EXPECT_EQ(unhandledReason("MPI_Ireduce_scatter_block"), "non-blocking collective");
+  EXPECT_EQ(unhandledReason("MPI_Ialltoallw"), "MPI_Ialltoallw");
+  EXPECT_EQ(unhandledReason("MPI_Ineighbor_alltoall"), "non-blocking neighbourhood collective");
+  EXPECT_EQ(unhandledReason("MPI_Comm_idup"), "routine not supported");
   EXPECT_EQ(unhandledReason("MPI_Win_put"), "one-sided communication");
   EXPECT_EQ(unhandledReason("MPI_Win_fence"), "one-sided communication");
   EXPECT_EQ(unhandledReason("MPI_Put"), "one-sided communication");

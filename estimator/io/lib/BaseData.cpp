@@ -19,6 +19,10 @@ CallSites CallSites::fromBlockMap(const BlockMap &Map) {
                      : B.Kind == BlockKind::Finalize ? Kind::Finalize
                                                      : Kind::Other;
       Out.Sites.emplace(U.blockId(B.Index), K);
+      // A collective block of MPI_Ibcast, MPI_Iallreduce, ... (no blocking collective's name
+      // starts with MPI_I).
+      if (B.Kind == BlockKind::Collective && B.Routine.starts_with("MPI_I"))
+        Out.Nonblocking.insert(U.blockId(B.Index));
     }
   }
   return Out;
@@ -49,7 +53,9 @@ bool TraceEventSource::checkCallSite() {
 // The other records of a call are written under the ids its site owns (a blocking send's wait
 // at site + 1, a sendrecv's receive and wait at site + 1 and + 2; four ids a site, BlockId.h):
 // a record of an instrumented unit elsewhere contradicts the call it belongs to (a flipped
-// block index would move that record's wait to another call site of the report).
+// block index would move that record's wait to another call site of the report). The one
+// exception: a non-blocking collective's messages and waits, which the call that drives the
+// operation writes under the collective's own site.
 bool TraceEventSource::checkInCall() {
   switch (Rec.Kind) {
   case trace::RecordKind::Block:
@@ -63,6 +69,8 @@ bool TraceEventSource::checkInCall() {
     return true;
   if (blockUnit(Rec.Block) == blockUnit(CallSite) && Rec.Block >= CallSite &&
       Rec.Block - CallSite < 4)
+    return true;
+  if (!Check->Nonblocking.empty() && Check->Nonblocking.count(Rec.Block) != 0)
     return true;
   return Reader.reject("a record of block " + formatBlockId(Rec.Block) +
                        " inside the call at site " + formatBlockId(CallSite) +

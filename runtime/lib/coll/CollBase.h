@@ -13,6 +13,7 @@
 #define MPIETE_RUNTIME_COLL_COLLBASE_H
 
 #include "CollDecision.h"
+#include "Nonblocking.h"
 #include "Transport.h"
 
 #include <cstdlib>
@@ -50,18 +51,32 @@ struct Ctx {
   int irecv(void *Buf, int Count, MPI_Datatype T, int Src, MPI_Request *R) const {
     return transport::irecv(Site, Buf, Count, T, Src, Tag, Comm, Context::Collective, R);
   }
+  /// Every wait of a lowered collective: inside a non-blocking collective's fiber it may
+  /// return to the fiber's caller first (Nonblocking.h). The scaling library's simulated
+  /// transport (MPIETE_COLL_BLOCKING_ONLY) runs blocking collectives alone.
   int waitall(int N, MPI_Request *R) const {
+#ifndef MPIETE_COLL_BLOCKING_ONLY
+    if (nbc::inFiber()) [[unlikely]]
+      return nbc::waitPoint(Site, N, R);
+#endif
     return transport::waitall(Site, N, R, MPI_STATUSES_IGNORE);
+  }
+  int wait(MPI_Request *R) const {
+#ifndef MPIETE_COLL_BLOCKING_ONLY
+    if (nbc::inFiber()) [[unlikely]]
+      return nbc::waitPoint(Site, 1, R);
+#endif
+    return transport::wait(Site, R, MPI_STATUS_IGNORE);
   }
   int send(const void *Buf, int Count, MPI_Datatype T, int Dest) const {
     MPI_Request R;
     MPIETE_TRY(isend(Buf, Count, T, Dest, &R));
-    return transport::wait(Site, &R, MPI_STATUS_IGNORE);
+    return wait(&R);
   }
   int recv(void *Buf, int Count, MPI_Datatype T, int Src) const {
     MPI_Request R;
     MPIETE_TRY(irecv(Buf, Count, T, Src, &R));
-    return transport::wait(Site, &R, MPI_STATUS_IGNORE);
+    return wait(&R);
   }
   int sendrecv(const void *SBuf, int SCount, MPI_Datatype ST, int Dest, void *RBuf, int RCount,
                MPI_Datatype RT, int Src) const {

@@ -35,7 +35,8 @@ enum class MpiRole : uint8_t {
   Wait,
   Probe,
   Collective,
-  Comm
+  Comm,
+  ICollective ///< a non-blocking collective: one block, as a collective's
 };
 
 std::string_view toString(BlockKind K);

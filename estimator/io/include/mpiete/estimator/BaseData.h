@@ -34,6 +34,9 @@ struct CallSites {
   enum class Kind : uint8_t { Init, Finalize, Other };
   std::unordered_map<BlockId, Kind> Sites;
   std::unordered_set<uint32_t> Units; ///< units the map describes; other units are not checked
+  /// Non-blocking collectives' sites: their records may follow inside a later call (the wait
+  /// or test that drives the operation, runtime/lib/Nonblocking.h).
+  std::unordered_set<BlockId> Nonblocking;
   static CallSites fromBlockMap(const BlockMap &Map);
   static const char *name(Kind K) {
     return K == Kind::Init       ? "MPI_Init"

@@ -1,0 +1,228 @@
+// Non-blocking collectives: each operation a fiber running the lowered blocking algorithm
+// (Nonblocking.h).
+#include "Nonblocking.h"
+
+#include "Transport.h"
+
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+namespace mpiete::nbc {
+
+enum class State : uint8_t { Queued, Running, Done };
+/// How a resumed fiber treats its waits: Start returns at once (the round's messages are
+/// posted), Poll tests them once, Block waits for them.
+enum class Mode : uint8_t { Start, Poll, Block };
+
+struct Op {
+  ucontext_t Fiber;
+  ucontext_t Caller;
+  void *Stack = nullptr;
+  Body B;
+  mpiete_site_t Site = 0;
+  MPI_Comm Comm = MPI_COMM_NULL;
+  Op *Next = nullptr; ///< the next operation started on Comm (while this one is unfinished)
+  int Rc = MPI_SUCCESS;
+  State S = State::Queued;
+  Mode M = Mode::Start;
+};
+
+namespace {
+
+/// Fiber stacks: generous for the algorithms' PMPI calls (they allocate their buffers on the
+/// heap), committed only where touched, with an inaccessible guard page below.
+constexpr size_t StackBytes = 512 * 1024;
+
+/// The unfinished operations of one communicator, in start order: the head alone may have
+/// run (Running), the others wait for it (Queued).
+struct Chain {
+  MPI_Comm Comm;
+  Op *Head;
+  Op *Tail;
+};
+
+constinit thread_local Op *Current = nullptr;
+constinit int Outstanding = 0;
+std::vector<Op *> FreeOps;
+std::vector<Chain> Chains;
+
+size_t pageSize() {
+  static const size_t P = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  return P;
+}
+
+void *newStack() {
+  const size_t Guard = pageSize();
+  void *M = ::mmap(nullptr, StackBytes + Guard, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (M == MAP_FAILED) {
+    std::fprintf(stderr, "mpiete: error: cannot map a stack for a non-blocking collective\n");
+    std::abort();
+  }
+  ::mprotect(M, Guard, PROT_NONE);
+  return static_cast<char *>(M) + Guard;
+}
+
+Op *newOp() {
+  if (!FreeOps.empty()) {
+    Op *O = FreeOps.back();
+    FreeOps.pop_back();
+    return O;
+  }
+  Op *O = new Op;
+  O->Stack = newStack();
+  return O;
+}
+
+Chain &chainOf(MPI_Comm Comm) {
+  for (Chain &C : Chains)
+    if (C.Comm == Comm)
+      return C;
+  Chains.push_back({Comm, nullptr, nullptr});
+  return Chains.back();
+}
+
+void entry() {
+  Op *O = Current;
+  O->Rc = O->B.Run(O->B.Storage);
+  O->S = State::Done;
+  // Returning continues at uc_link: the context of the resume that ran this last.
+}
+
+/// Runs O's fiber in mode M until it waits (Start, Poll) or ends.
+void resume(Op *O, Mode M) {
+  if (O->S == State::Done)
+    return;
+  if (O->S == State::Queued) {
+    ::getcontext(&O->Fiber);
+    O->Fiber.uc_stack.ss_sp = O->Stack;
+    O->Fiber.uc_stack.ss_size = StackBytes;
+    O->Fiber.uc_link = &O->Caller;
+    ::makecontext(&O->Fiber, entry, 0);
+    O->S = State::Running;
+  }
+  O->M = M;
+  Op *const Outer = Current;
+  Current = O;
+  ::swapcontext(&O->Caller, &O->Fiber);
+  Current = Outer;
+}
+
+/// After Chain's head may have finished: drops finished operations from the chain and starts
+/// the next one (its first round), as MPI's progress would.
+void advance(Chain &C) {
+  while (C.Head != nullptr && C.Head->S == State::Done) {
+    Op *Next = C.Head->Next;
+    C.Head->Next = nullptr;
+    C.Head = Next;
+    if (Next == nullptr)
+      C.Tail = nullptr;
+    else if (Next->S == State::Queued)
+      resume(Next, Mode::Start);
+  }
+}
+
+void yieldToCaller(Op *O) { ::swapcontext(&O->Fiber, &O->Caller); }
+
+} // namespace
+
+Op *start(mpiete_site_t Site, MPI_Comm Comm, const Body &B) {
+  Op *O = newOp();
+  O->B = B;
+  O->Site = Site;
+  O->Comm = Comm;
+  O->Next = nullptr;
+  O->Rc = MPI_SUCCESS;
+  O->S = State::Queued;
+  ++Outstanding;
+  Chain &C = chainOf(Comm);
+  if (C.Tail != nullptr) {
+    C.Tail->Next = O;
+    C.Tail = O;
+    return O; // starts when the operations before it have finished
+  }
+  C.Head = C.Tail = O;
+  resume(O, Mode::Start);
+  advance(C);
+  return O;
+}
+
+bool poll(Op *O) {
+  if (O->S == State::Done)
+    return true;
+  Chain &C = chainOf(O->Comm);
+  while (C.Head != nullptr) {
+    Op *H = C.Head;
+    // A queued operation gets its first round posted; a running one is tested once.
+    resume(H, H->S == State::Queued ? Mode::Start : Mode::Poll);
+    const bool Finished = H->S == State::Done;
+    advance(C);
+    if (!Finished || H == O)
+      break;
+  }
+  return O->S == State::Done;
+}
+
+int finish(Op *O) {
+  Chain &C = chainOf(O->Comm);
+  while (O->S != State::Done) {
+    Op *H = C.Head;
+    resume(H, Mode::Block);
+    advance(C);
+  }
+  return O->Rc;
+}
+
+bool done(const Op *O) { return O->S == State::Done; }
+
+int release(Op *O) {
+  const int Rc = O->Rc;
+  --Outstanding;
+  FreeOps.push_back(O);
+  return Rc;
+}
+
+int outstanding() { return Outstanding; }
+
+void drain(MPI_Comm Comm) {
+  for (Chain &C : Chains)
+    if (C.Comm == Comm && C.Tail != nullptr)
+      finish(C.Tail);
+}
+
+bool inFiber() { return Current != nullptr; }
+
+int waitPoint(mpiete_site_t Site, int N, MPI_Request Reqs[]) {
+  Op *O = Current;
+  for (;;) {
+    switch (O->M) {
+    case Mode::Block:
+      return N == 1 ? transport::wait(Site, Reqs, MPI_STATUS_IGNORE)
+                    : transport::waitall(Site, N, Reqs, MPI_STATUSES_IGNORE);
+    case Mode::Poll: {
+      int Flag = 0;
+      const int Rc = N == 1 ? transport::test(Site, Reqs, &Flag, MPI_STATUS_IGNORE)
+                            : transport::testall(Site, N, Reqs, &Flag, MPI_STATUSES_IGNORE);
+      if (Rc != MPI_SUCCESS)
+        return Rc;
+      if (Flag) {
+        // One test per poll: the algorithm runs on to its next round and posts it.
+        O->M = Mode::Start;
+        return MPI_SUCCESS;
+      }
+      yieldToCaller(O);
+      break;
+    }
+    case Mode::Start:
+      yieldToCaller(O);
+      break;
+    }
+  }
+}
+
+} // namespace mpiete::nbc

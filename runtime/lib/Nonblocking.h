@@ -1,0 +1,84 @@
+// Non-blocking collectives (MPI_Ibarrier, MPI_Iallreduce, ...): the blocking collective's
+// lowered algorithm (runtime/lib/coll), run as a coroutine of its own, so both variants get
+// them at once and the trace holds ordinary collective messages the estimator replays.
+//
+// Each operation runs on a small stack of its own (a ucontext fiber). Wherever the lowered
+// algorithm waits for its messages (CollBase.h's Ctx), a fiber returns to its caller instead
+// of blocking, and the operation continues at the next call that drives it:
+//   - its start runs it up to its first wait (the first round's messages are posted);
+//   - MPI_Test (and the Test family) on its request polls it once: its pending messages are
+//     tested through the transport (recorded as a test, a failed one gives the token machine's
+//     other ranks their turn) and, if they are complete, the algorithm runs on to its next
+//     wait;
+//   - MPI_Wait (and the Wait family) runs it to its end, waiting as the blocking collective
+//     would.
+// Operations on one communicator run in the order they were started (MPI's rule for
+// collectives): an operation starts its first round only when the one before it on the
+// communicator has finished, and driving an operation drives the ones before it first. So the
+// messages of two operations between two ranks never overtake each other, and every operation
+// keeps its blocking twin's tag. A blocking collective, or MPI_Comm_free, on a communicator
+// with operations outstanding first finishes them.
+//
+// Progress happens only in these calls: a rank blocked in another MPI call (MPI_Recv, a wait
+// on other requests) does not advance its outstanding operations. A program whose peer can
+// only proceed once such an operation advances (legal MPI, as MPI libraries progress
+// everything while blocked) deadlocks in the probes: the token machine reports the deadlock.
+// docs/runtime-abi.md, "Non-blocking collectives".
+#ifndef MPIETE_RUNTIME_NONBLOCKING_H
+#define MPIETE_RUNTIME_NONBLOCKING_H
+
+#include "mpiete/instrument.h"
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <new>
+#include <type_traits>
+#include <utility>
+
+namespace mpiete::nbc {
+
+struct Op;
+
+/// The closure an operation runs: the blocking collective's lowered implementation with the
+/// user's arguments, stored inside the operation (no allocation per start beyond the first
+/// operations' storage, which is reused).
+struct Body {
+  static constexpr size_t Capacity = 160;
+  alignas(std::max_align_t) unsigned char Storage[Capacity];
+  int (*Run)(void *) = nullptr;
+  template <class F> void set(F Fn) {
+    static_assert(sizeof(F) <= Capacity, "non-blocking collective closure too large");
+    static_assert(std::is_trivially_copyable_v<F> && std::is_trivially_destructible_v<F>);
+    ::new (static_cast<void *>(Storage)) F(std::move(Fn));
+    Run = [](void *S) { return (*static_cast<F *>(S))(); };
+  }
+};
+
+/// Starts an operation on Comm that runs B, and runs it up to its first wait if no earlier
+/// operation on Comm is outstanding. Site is the call site (the records' block).
+Op *start(mpiete_site_t Site, MPI_Comm Comm, const Body &B);
+
+/// Drives Op (and the operations started before it on its communicator) once: true when Op
+/// has finished. A failed poll lets the token machine's other ranks run.
+bool poll(Op *O);
+/// Runs Op (and those before it on its communicator) to its end; its result code.
+int finish(Op *O);
+/// Whether Op has finished (without driving it).
+bool done(const Op *O);
+/// Returns a finished operation's storage; its result code.
+int release(Op *O);
+
+/// Operations started and not yet released: while 0, nothing here costs anything.
+int outstanding();
+/// Finishes every outstanding operation on Comm (before a blocking collective on it, or its
+/// release).
+void drain(MPI_Comm Comm);
+
+/// Inside an operation's fiber: the lowered algorithm's waits go through here.
+bool inFiber();
+int waitPoint(mpiete_site_t Site, int N, MPI_Request Reqs[]);
+
+} // namespace mpiete::nbc
+
+#endif // MPIETE_RUNTIME_NONBLOCKING_H

@@ -1,0 +1,201 @@
+/* Non-blocking collectives (runtime/lib/Nonblocking.h): each one's result against the values
+ * MPI defines; two outstanding on one communicator completed in the other order; one
+ * overlapped with point-to-point messages in one Waitall; MPI_Test polling; Waitany, Waitsome,
+ * Testall; a blocking collective while one is outstanding; the empty status of a completion. */
+#include "test_util.h"
+
+static void check_empty(const MPI_Status *st, const char *what) {
+  CHECK(st->MPI_SOURCE == MPI_ANY_SOURCE && st->MPI_TAG == MPI_ANY_TAG, "%s: status %d/%d", what,
+        st->MPI_SOURCE, st->MPI_TAG);
+}
+
+int main(int argc, char **argv) {
+  CHECK_OK(mpiete_init(T_ID(1), &argc, &argv));
+  t_started();
+  T_EXPECT(T_ID(1), "init");
+  const int rank = t_rank, size = t_size;
+  const int right = (rank + 1) % size, left = (rank + size - 1) % size;
+  MPI_Status st;
+  MPI_Request r[4];
+
+  /* 1. Iallreduce, then Wait: the sum of the ranks; an empty status. */
+  long sum = 0, mine = rank + 1;
+  CHECK_OK(mpiete_iallreduce(T_ID(10), &mine, &sum, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD, &r[0]));
+  T_EXPECT(T_ID(10), "collective");
+  CHECK(r[0] != MPI_REQUEST_NULL, "iallreduce request");
+  CHECK_OK(mpiete_wait(T_ID(11), &r[0], &st));
+  T_EXPECT(T_ID(11), "wait");
+  CHECK(r[0] == MPI_REQUEST_NULL, "wait left the request");
+  CHECK(sum == (long)size * (size + 1) / 2, "iallreduce sum %ld", sum);
+  check_empty(&st, "iallreduce wait");
+
+  /* 2. Ibcast and Iallreduce outstanding at once, completed in the other order. */
+  int params[3] = {0, 0, 0};
+  if (rank == 0) {
+    params[0] = 7;
+    params[1] = 11;
+    params[2] = 13;
+  }
+  int mx = -1, val = 10 * rank;
+  CHECK_OK(mpiete_ibcast(T_ID(12), params, 3, MPI_INT, 0, MPI_COMM_WORLD, &r[0]));
+  T_EXPECT(T_ID(12), "collective");
+  CHECK_OK(mpiete_iallreduce(T_ID(13), &val, &mx, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &r[1]));
+  T_EXPECT(T_ID(13), "collective");
+  CHECK_OK(mpiete_wait(T_ID(14), &r[1], MPI_STATUS_IGNORE));
+  T_EXPECT(T_ID(14), "wait");
+  CHECK(mx == 10 * (size - 1), "iallreduce max %d", mx);
+  CHECK_OK(mpiete_wait(T_ID(15), &r[0], MPI_STATUS_IGNORE));
+  T_EXPECT(T_ID(15), "wait");
+  CHECK(params[0] == 7 && params[1] == 11 && params[2] == 13, "ibcast %d %d %d", params[0],
+        params[1], params[2]);
+
+  /* 3. Overlapped with a ring exchange, all in one Waitall. */
+  for (int round = 0; round < 3; ++round) {
+    double in = -1, out = 100.0 * round + rank, dsum = 0, dmine = round + rank;
+    MPI_Status sts[3];
+    CHECK_OK(
+        mpiete_iallreduce(T_ID(16), &dmine, &dsum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &r[0]));
+    T_EXPECT(T_ID(16), "collective");
+    CHECK_OK(mpiete_irecv(T_ID(17), &in, 1, MPI_DOUBLE, left, 3, MPI_COMM_WORLD, &r[1]));
+    T_EXPECT(T_ID(17), "start");
+    CHECK_OK(mpiete_isend(T_ID(18), &out, 1, MPI_DOUBLE, right, 3, MPI_COMM_WORLD, &r[2]));
+    T_EXPECT(T_ID(18), "start");
+    CHECK_OK(mpiete_waitall(T_ID(19), 3, r, sts));
+    T_EXPECT(T_ID(19), "wait"); /* its own record, then the receive's and send's wait */
+    T_EXPECT(T_ID(19), "wait");
+    CHECK(r[0] == MPI_REQUEST_NULL && r[1] == MPI_REQUEST_NULL && r[2] == MPI_REQUEST_NULL,
+          "waitall left a request");
+    CHECK(in == 100.0 * round + left, "ring in %g", in);
+    CHECK(sts[1].MPI_SOURCE == left && sts[1].MPI_TAG == 3, "ring status");
+    CHECK(dsum == (double)size * round + (double)size * (size - 1) / 2, "overlapped sum %g", dsum);
+  }
+
+  /* 4. MPI_Test polling an Ibarrier until it completes. */
+  CHECK_OK(mpiete_ibarrier(T_ID(20), MPI_COMM_WORLD, &r[0]));
+  T_EXPECT(T_ID(20), "collective");
+  int flag = 0, polls = 0;
+  while (!flag) {
+    CHECK_OK(mpiete_test(T_ID(21), &r[0], &flag, MPI_STATUS_IGNORE));
+    T_EXPECT(T_ID(21), "wait");
+    CHECK(++polls < 100000000, "ibarrier never completed");
+  }
+  CHECK(r[0] == MPI_REQUEST_NULL, "test left the request");
+
+  /* 5. The other collectives, each completed by Wait, checked against MPI's definitions. */
+  int *all = malloc(sizeof(int) * 4 * size), *recv = malloc(sizeof(int) * 4 * size);
+  int *counts = malloc(sizeof(int) * size), *displs = malloc(sizeof(int) * size);
+  for (int i = 0; i < 4 * size; ++i)
+    all[i] = 1000 * rank + i;
+  int red = -1, one = rank + 3;
+  CHECK_OK(
+      mpiete_ireduce(T_ID(22), &one, &red, 1, MPI_INT, MPI_SUM, size - 1, MPI_COMM_WORLD, &r[0]));
+  T_EXPECT(T_ID(22), "collective");
+  CHECK_OK(mpiete_wait(T_ID(23), &r[0], MPI_STATUS_IGNORE));
+  T_EXPECT(T_ID(23), "wait");
+  if (rank == size - 1)
+    CHECK(red == size * (size - 1) / 2 + 3 * size, "ireduce %d", red);
+
+  CHECK_OK(mpiete_igather(T_ID(24), &one, 1, MPI_INT, recv, 1, MPI_INT, 0, MPI_COMM_WORLD, &r[0]));
+  T_EXPECT(T_ID(24), "collective");
+  CHECK_OK(mpiete_wait(T_ID(23), &r[0], MPI_STATUS_IGNORE));
+  T_EXPECT(T_ID(23), "wait");
+  if (rank == 0)
+    for (int i = 0; i < size; ++i)
+      CHECK(recv[i] == i + 3, "igather [%d] = %d", i, recv[i]);
+
+  int piece = -1;
+  CHECK_OK(
+      mpiete_iscatter(T_ID(25), all, 1, MPI_INT, &piece, 1, MPI_INT, 0, MPI_COMM_WORLD, &r[0]));
+  T_EXPECT(T_ID(25), "collective");
+  CHECK_OK(mpiete_wait(T_ID(23), &r[0], MPI_STATUS_IGNORE));
+  T_EXPECT(T_ID(23), "wait");
+  CHECK(piece == rank, "iscatter %d", piece); /* rank 0's all[rank] */
+
+  CHECK_OK(mpiete_ialltoall(T_ID(26), all, 2, MPI_INT, recv, 2, MPI_INT, MPI_COMM_WORLD, &r[0]));
+  T_EXPECT(T_ID(26), "collective");
+  CHECK_OK(mpiete_wait(T_ID(23), &r[0], MPI_STATUS_IGNORE));
+  T_EXPECT(T_ID(23), "wait");
+  for (int s = 0; s < size; ++s)
+    for (int k = 0; k < 2; ++k)
+      CHECK(recv[2 * s + k] == 1000 * s + 2 * rank + k, "ialltoall from %d", s);
+
+  for (int s = 0; s < size; ++s) {
+    counts[s] = s % 3 + 1;
+    displs[s] = 4 * s;
+  }
+  int mycount = rank % 3 + 1, mydata[3] = {rank, rank * 2, rank * 3};
+  CHECK_OK(mpiete_iallgatherv(T_ID(27), mydata, mycount, MPI_INT, recv, counts, displs, MPI_INT,
+                              MPI_COMM_WORLD, &r[0]));
+  T_EXPECT(T_ID(27), "collective");
+  CHECK_OK(mpiete_wait(T_ID(23), &r[0], MPI_STATUS_IGNORE));
+  T_EXPECT(T_ID(23), "wait");
+  for (int s = 0; s < size; ++s)
+    for (int k = 0; k < counts[s]; ++k)
+      CHECK(recv[4 * s + k] == s * (k + 1), "iallgatherv from %d [%d]", s, k);
+
+  int scan = -1, exscan = -1;
+  CHECK_OK(mpiete_iscan(T_ID(28), &one, &scan, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[0]));
+  T_EXPECT(T_ID(28), "collective");
+  CHECK_OK(mpiete_iexscan(T_ID(29), &one, &exscan, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[1]));
+  T_EXPECT(T_ID(29), "collective");
+  /* 6. Waitany, then Waitsome over the rest. */
+  int index = -1;
+  CHECK_OK(mpiete_waitany(T_ID(30), 2, r, &index, &st));
+  T_EXPECT(T_ID(30), "wait");
+  CHECK(index == 0 || index == 1, "waitany index %d", index);
+  CHECK(r[index] == MPI_REQUEST_NULL, "waitany left its request");
+  int outcount = 0, indices[2];
+  CHECK_OK(mpiete_waitsome(T_ID(31), 2, r, &outcount, indices, MPI_STATUSES_IGNORE));
+  T_EXPECT(T_ID(31), "wait");
+  CHECK(outcount == 1 && indices[0] == 1 - index, "waitsome %d [%d]", outcount, indices[0]);
+  CHECK(scan == rank * (rank + 1) / 2 + 3 * (rank + 1), "iscan %d", scan);
+  if (rank > 0)
+    CHECK(exscan == (rank - 1) * rank / 2 + 3 * rank, "iexscan %d", exscan);
+
+  /* 7. Testall polling a reduce-scatter-block, a receive waited for after it. */
+  int rsb_in[8], rsb_out[2] = {-1, -1}, token = -1, token_out = rank;
+  for (int i = 0; i < 2 * size && i < 8; ++i)
+    rsb_in[i] = i + rank;
+  if (size <= 4) {
+    CHECK_OK(mpiete_ireduce_scatter_block(T_ID(32), rsb_in, rsb_out, 2, MPI_INT, MPI_SUM,
+                                          MPI_COMM_WORLD, &r[0]));
+    T_EXPECT(T_ID(32), "collective");
+    CHECK_OK(mpiete_irecv(T_ID(33), &token, 1, MPI_INT, left, 4, MPI_COMM_WORLD, &r[1]));
+    T_EXPECT(T_ID(33), "start");
+    CHECK_OK(mpiete_send(T_ID(34), &token_out, 1, MPI_INT, right, 4, MPI_COMM_WORLD));
+    T_EXPECT(T_ID(34), "start");
+    T_EXPECT(T_ID(35), "wait");
+    flag = 0;
+    while (!flag) {
+      CHECK_OK(mpiete_testall(T_ID(36), 1, r, &flag, MPI_STATUSES_IGNORE));
+      T_EXPECT(T_ID(36), "wait");
+    }
+    CHECK(r[0] == MPI_REQUEST_NULL, "testall left the request");
+    CHECK_OK(mpiete_wait(T_ID(40), &r[1], MPI_STATUS_IGNORE));
+    T_EXPECT(T_ID(40), "wait");
+    CHECK(token == left, "receive %d", token);
+    for (int k = 0; k < 2; ++k)
+      CHECK(rsb_out[k] == size * (2 * rank + k) + size * (size - 1) / 2, "ireduce_scatter_block %d",
+            rsb_out[k]);
+  }
+
+  /* 8. A blocking collective while a non-blocking one is outstanding on the communicator. */
+  long s1 = 0, s2 = 0, m1 = rank, m2 = 2 * rank;
+  CHECK_OK(mpiete_iallreduce(T_ID(37), &m1, &s1, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD, &r[0]));
+  T_EXPECT(T_ID(37), "collective");
+  CHECK_OK(mpiete_allreduce(T_ID(38), &m2, &s2, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD));
+  T_EXPECT(T_ID(38), "collective");
+  CHECK(s2 == (long)size * (size - 1), "allreduce %ld", s2);
+  CHECK_OK(mpiete_wait(T_ID(39), &r[0], MPI_STATUS_IGNORE));
+  T_EXPECT(T_ID(39), "wait");
+  CHECK(s1 == (long)size * (size - 1) / 2, "iallreduce before allreduce %ld", s1);
+
+  free(all);
+  free(recv);
+  free(counts);
+  free(displs);
+  CHECK_OK(mpiete_finalize(T_ID(2)));
+  T_EXPECT(T_ID(2), "finalize");
+  t_check_output();
+  return 0;
+}
