@@ -190,6 +190,51 @@ int main(int argc, char **argv) {
   T_EXPECT(T_ID(39), "wait");
   CHECK(s1 == (long)size * (size - 1) / 2, "iallreduce before allreduce %ld", s1);
 
+  /* 9. The NBX sparse exchange (Hoefler et al.): synchronous sends to two peers, a loop that
+   * receives whatever a wildcard probe finds and, once this rank's sends have completed,
+   * starts an Ibarrier and tests it; the barrier completing means every message was received.
+   * Only MPI_Test and MPI_Testall drive the barrier here. */
+  {
+    int msg[2] = {100 + rank, 200 + rank}, got[2] = {-1, -1}, received = 0;
+    const int peers[2] = {right, left};
+    MPI_Request sends[2], barrier = MPI_REQUEST_NULL;
+    for (int k = 0; k < 2; ++k) {
+      CHECK_OK(
+          mpiete_issend(T_ID(41), &msg[k], 1, MPI_INT, peers[k], 9 + k, MPI_COMM_WORLD, &sends[k]));
+      T_EXPECT(T_ID(41), "start");
+    }
+    int done = 0, polls = 0;
+    while (!done) {
+      int found = 0;
+      MPI_Status ps;
+      CHECK_OK(mpiete_iprobe(T_ID(42), MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &found, &ps));
+      T_EXPECT(T_ID(42), "wait");
+      if (found) {
+        CHECK(received < 2, "NBX: a third message");
+        CHECK_OK(mpiete_recv(T_ID(43), &got[ps.MPI_TAG - 9], 1, MPI_INT, ps.MPI_SOURCE, ps.MPI_TAG,
+                             MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        T_EXPECT(T_ID(43), "start");
+        T_EXPECT(T_ID(44), "wait");
+        ++received;
+      }
+      if (barrier == MPI_REQUEST_NULL) {
+        int sent = 0;
+        CHECK_OK(mpiete_testall(T_ID(45), 2, sends, &sent, MPI_STATUSES_IGNORE));
+        T_EXPECT(T_ID(45), "wait");
+        if (sent) {
+          CHECK_OK(mpiete_ibarrier(T_ID(46), MPI_COMM_WORLD, &barrier));
+          T_EXPECT(T_ID(46), "collective");
+        }
+      } else {
+        CHECK_OK(mpiete_test(T_ID(47), &barrier, &done, MPI_STATUS_IGNORE));
+        T_EXPECT(T_ID(47), "wait");
+      }
+      CHECK(++polls < 100000000, "NBX never ended");
+    }
+    CHECK(received == 2, "NBX: %d messages", received);
+    CHECK(got[0] == 100 + left && got[1] == 200 + right, "NBX: got %d %d", got[0], got[1]);
+  }
+
   free(all);
   free(recv);
   free(counts);
