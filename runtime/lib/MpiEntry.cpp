@@ -347,15 +347,18 @@ bool inPlace(const void *SendBuf) { return SendBuf == MPI_IN_PLACE; }
       bytesOf(static_cast<long long>(count) * CommInfo.Size, datatype)
 #define MPIETE_INFO_MPI_Scan MPIETE_CK(Scan), -1, bytesOf(count, datatype)
 #define MPIETE_INFO_MPI_Exscan MPIETE_CK(Exscan), -1, bytesOf(count, datatype)
+// A collective's start: counted once, and its record (kind, root, bytes: Info's arguments).
+#define MPIETE_COLLECTIVE_STARTED(...)                                                             \
+  ::mpiete::Recorder::get().record(site, ::mpiete::Kind::Collective);                              \
+  if (::mpiete::transport::recordsCollectives()) {                                                 \
+    using namespace ::mpiete;                                                                      \
+    const comms::Info &CommInfo = comms::lookup(comm, site);                                       \
+    transport::collectiveStarted(site, CommInfo, __VA_ARGS__);                                     \
+  }
 #define MPIETE_DEFINE_COLLECTIVE(Mpi, Runtime, Params, Args)                                       \
   extern "C" int Runtime Params {                                                                  \
     ::mpiete::MpiScope Scope(site);                                                                \
-    ::mpiete::Recorder::get().record(site, ::mpiete::Kind::Collective);                            \
-    if (::mpiete::transport::recordsCollectives()) {                                               \
-      using namespace ::mpiete;                                                                    \
-      const comms::Info &CommInfo = comms::lookup(comm, site);                                     \
-      transport::collectiveStarted(site, CommInfo, MPIETE_INFO_##Mpi);                             \
-    }                                                                                              \
+    MPIETE_COLLECTIVE_STARTED(MPIETE_INFO_##Mpi)                                                   \
     if (::mpiete::nbc::outstanding() != 0) [[unlikely]]                                            \
       ::mpiete::nbc::drain(comm); /* the non-blocking ones started before it finish first */       \
     return MPIETE_COLL_##Mpi(site, MPIETE_EXPAND Args);                                            \
@@ -398,12 +401,7 @@ bool inPlace(const void *SendBuf) { return SendBuf == MPI_IN_PLACE; }
 #define MPIETE_DEFINE_ICOLLECTIVE(Mpi, Runtime, Params, Args)                                      \
   extern "C" int Runtime Params {                                                                  \
     ::mpiete::MpiScope Scope(site);                                                                \
-    ::mpiete::Recorder::get().record(site, ::mpiete::Kind::Collective);                            \
-    if (::mpiete::transport::recordsCollectives()) {                                               \
-      using namespace ::mpiete;                                                                    \
-      const comms::Info &CommInfo = comms::lookup(comm, site);                                     \
-      transport::collectiveStarted(site, CommInfo, MPIETE_NBC_INFO_(MPIETE_NBC_##Mpi));            \
-    }                                                                                              \
+    MPIETE_COLLECTIVE_STARTED(MPIETE_NBC_INFO_(MPIETE_NBC_##Mpi))                                  \
     ::mpiete::nbc::Body Body;                                                                      \
     Body.set([=] { return MPIETE_NBC_CALL_(MPIETE_NBC_##Mpi); });                                  \
     *request = ::mpiete::persistent::adoptCollective(::mpiete::nbc::start(site, comm, Body));      \
