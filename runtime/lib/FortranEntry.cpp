@@ -480,115 +480,71 @@ using namespace mpiete::fortran;
 #define MPIETE_FORTRAN_MPI_Iprobe(R)                                                               \
   MPIETE_FWD(R, (FInt * source, FInt * tag, FComm * comm, FLogicalOut * flag, FStatus * status),   \
              (source, tag, comm, flag, status))
-#define MPIETE_FORTRAN_MPI_Barrier(R) MPIETE_FWD(R, (FComm * comm), (comm))
-#define MPIETE_FORTRAN_MPI_Bcast(R)                                                                \
-  MPIETE_FWD(R, (FBuf * buffer, FInt * count, FType * datatype, FInt * root, FComm * comm),        \
-             (buffer, count, datatype, root, comm))
-#define MPIETE_FORTRAN_MPI_Reduce(R)                                                               \
-  MPIETE_FWD(R,                                                                                    \
-             (FBuf * sendbuf, FBuf * recvbuf, FInt * count, FType * datatype, FOp * op,            \
-              FInt * root, FComm * comm),                                                          \
-             (sendbuf, recvbuf, count, datatype, op, root, comm))
+// Collectives: each one's parameters once, for the blocking routine and for its non-blocking
+// twin, which takes the same and the request (MPIETE_F_NB).
+#define MPIETE_F_NB(...) MPIETE_F_NB_(__VA_ARGS__)
+#define MPIETE_F_NB_(Params, Args)                                                                 \
+  (MPIETE_EXPAND Params, FRequestOut * request), (MPIETE_EXPAND Args, request)
+#define MPIETE_F_BARRIER (FComm * comm), (comm)
+#define MPIETE_F_BCAST                                                                             \
+  (FBuf * buffer, FInt * count, FType * datatype, FInt * root, FComm * comm),                      \
+      (buffer, count, datatype, root, comm)
+#define MPIETE_F_REDUCE                                                                            \
+  (FBuf * sendbuf, FBuf * recvbuf, FInt * count, FType * datatype, FOp * op, FInt * root,          \
+   FComm * comm),                                                                                  \
+      (sendbuf, recvbuf, count, datatype, op, root, comm)
+#define MPIETE_F_GATHERV                                                                           \
+  (FBuf * sendbuf, FInt * sendcount, FType * sendtype, FBuf * recvbuf, FIntArray * recvcounts,     \
+   FIntArray * displs, FType * recvtype, FInt * root, FComm * comm),                               \
+      (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm)
+#define MPIETE_F_SCATTERV                                                                          \
+  (FBuf * sendbuf, FIntArray * sendcounts, FIntArray * displs, FType * sendtype, FBuf * recvbuf,   \
+   FInt * recvcount, FType * recvtype, FInt * root, FComm * comm),                                 \
+      (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm)
+#define MPIETE_F_ALLGATHERV                                                                        \
+  (FBuf * sendbuf, FInt * sendcount, FType * sendtype, FBuf * recvbuf, FIntArray * recvcounts,     \
+   FIntArray * displs, FType * recvtype, FComm * comm),                                            \
+      (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm)
+#define MPIETE_F_ALLTOALLV                                                                         \
+  (FBuf * sendbuf, FIntArray * sendcounts, FIntArray * sdispls, FType * sendtype, FBuf * recvbuf,  \
+   FIntArray * recvcounts, FIntArray * rdispls, FType * recvtype, FComm * comm),                   \
+      (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm)
+#define MPIETE_F_REDUCE_SCATTER                                                                    \
+  (FBuf * sendbuf, FBuf * recvbuf, FIntArray * recvcounts, FType * datatype, FOp * op,             \
+   FComm * comm),                                                                                  \
+      (sendbuf, recvbuf, recvcounts, datatype, op, comm)
+#define MPIETE_FORTRAN_MPI_Barrier(R) MPIETE_FWD(R, MPIETE_F_BARRIER)
+#define MPIETE_FORTRAN_MPI_Bcast(R) MPIETE_FWD(R, MPIETE_F_BCAST)
+#define MPIETE_FORTRAN_MPI_Reduce(R) MPIETE_FWD(R, MPIETE_F_REDUCE)
 #define MPIETE_FORTRAN_MPI_Allreduce(R) MPIETE_FWD(R, MPIETE_F_REDUCE_LIKE)
 #define MPIETE_FORTRAN_MPI_Gather(R) MPIETE_FWD(R, MPIETE_F_GATHER_LIKE)
-#define MPIETE_FORTRAN_MPI_Gatherv(R)                                                              \
-  MPIETE_FWD(R,                                                                                    \
-             (FBuf * sendbuf, FInt * sendcount, FType * sendtype, FBuf * recvbuf,                  \
-              FIntArray * recvcounts, FIntArray * displs, FType * recvtype, FInt * root,           \
-              FComm * comm),                                                                       \
-             (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm))
+#define MPIETE_FORTRAN_MPI_Gatherv(R) MPIETE_FWD(R, MPIETE_F_GATHERV)
 #define MPIETE_FORTRAN_MPI_Scatter(R) MPIETE_FWD(R, MPIETE_F_GATHER_LIKE)
-#define MPIETE_FORTRAN_MPI_Scatterv(R)                                                             \
-  MPIETE_FWD(R,                                                                                    \
-             (FBuf * sendbuf, FIntArray * sendcounts, FIntArray * displs, FType * sendtype,        \
-              FBuf * recvbuf, FInt * recvcount, FType * recvtype, FInt * root, FComm * comm),      \
-             (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm))
+#define MPIETE_FORTRAN_MPI_Scatterv(R) MPIETE_FWD(R, MPIETE_F_SCATTERV)
 #define MPIETE_FORTRAN_MPI_Allgather(R) MPIETE_FWD(R, MPIETE_F_ALLGATHER_LIKE)
-#define MPIETE_FORTRAN_MPI_Allgatherv(R)                                                           \
-  MPIETE_FWD(R,                                                                                    \
-             (FBuf * sendbuf, FInt * sendcount, FType * sendtype, FBuf * recvbuf,                  \
-              FIntArray * recvcounts, FIntArray * displs, FType * recvtype, FComm * comm),         \
-             (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm))
+#define MPIETE_FORTRAN_MPI_Allgatherv(R) MPIETE_FWD(R, MPIETE_F_ALLGATHERV)
 #define MPIETE_FORTRAN_MPI_Alltoall(R) MPIETE_FWD(R, MPIETE_F_ALLGATHER_LIKE)
-#define MPIETE_FORTRAN_MPI_Alltoallv(R)                                                            \
-  MPIETE_FWD(                                                                                      \
-      R,                                                                                           \
-      (FBuf * sendbuf, FIntArray * sendcounts, FIntArray * sdispls, FType * sendtype,              \
-       FBuf * recvbuf, FIntArray * recvcounts, FIntArray * rdispls, FType * recvtype,              \
-       FComm * comm),                                                                              \
-      (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm))
-#define MPIETE_FORTRAN_MPI_Reduce_scatter(R)                                                       \
-  MPIETE_FWD(R,                                                                                    \
-             (FBuf * sendbuf, FBuf * recvbuf, FIntArray * recvcounts, FType * datatype, FOp * op,  \
-              FComm * comm),                                                                       \
-             (sendbuf, recvbuf, recvcounts, datatype, op, comm))
+#define MPIETE_FORTRAN_MPI_Alltoallv(R) MPIETE_FWD(R, MPIETE_F_ALLTOALLV)
+#define MPIETE_FORTRAN_MPI_Reduce_scatter(R) MPIETE_FWD(R, MPIETE_F_REDUCE_SCATTER)
 #define MPIETE_FORTRAN_MPI_Reduce_scatter_block(R) MPIETE_FWD(R, MPIETE_F_REDUCE_LIKE)
 #define MPIETE_FORTRAN_MPI_Scan(R) MPIETE_FWD(R, MPIETE_F_REDUCE_LIKE)
 #define MPIETE_FORTRAN_MPI_Exscan(R) MPIETE_FWD(R, MPIETE_F_REDUCE_LIKE)
-// Non-blocking collectives: the blocking twin's parameters and the request.
-#define MPIETE_FORTRAN_MPI_Ibarrier(R)                                                             \
-  MPIETE_FWD(R, (FComm * comm, FRequestOut * request), (comm, request))
-#define MPIETE_FORTRAN_MPI_Ibcast(R)                                                               \
-  MPIETE_FWD(R,                                                                                    \
-             (FBuf * buffer, FInt * count, FType * datatype, FInt * root, FComm * comm,            \
-              FRequestOut * request),                                                              \
-             (buffer, count, datatype, root, comm, request))
-#define MPIETE_FORTRAN_MPI_Ireduce(R)                                                              \
-  MPIETE_FWD(R,                                                                                    \
-             (FBuf * sendbuf, FBuf * recvbuf, FInt * count, FType * datatype, FOp * op,            \
-              FInt * root, FComm * comm, FRequestOut * request),                                   \
-             (sendbuf, recvbuf, count, datatype, op, root, comm, request))
-#define MPIETE_F_IREDUCE_LIKE                                                                      \
-  (FBuf * sendbuf, FBuf * recvbuf, FInt * count, FType * datatype, FOp * op, FComm * comm,         \
-   FRequestOut * request),                                                                         \
-      (sendbuf, recvbuf, count, datatype, op, comm, request)
-#define MPIETE_F_IGATHER_LIKE                                                                      \
-  (FBuf * sendbuf, FInt * sendcount, FType * sendtype, FBuf * recvbuf, FInt * recvcount,           \
-   FType * recvtype, FInt * root, FComm * comm, FRequestOut * request),                            \
-      (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request)
-#define MPIETE_F_IALLGATHER_LIKE                                                                   \
-  (FBuf * sendbuf, FInt * sendcount, FType * sendtype, FBuf * recvbuf, FInt * recvcount,           \
-   FType * recvtype, FComm * comm, FRequestOut * request),                                         \
-      (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request)
-#define MPIETE_FORTRAN_MPI_Iallreduce(R) MPIETE_FWD(R, MPIETE_F_IREDUCE_LIKE)
-#define MPIETE_FORTRAN_MPI_Igather(R) MPIETE_FWD(R, MPIETE_F_IGATHER_LIKE)
-#define MPIETE_FORTRAN_MPI_Igatherv(R)                                                             \
-  MPIETE_FWD(                                                                                      \
-      R,                                                                                           \
-      (FBuf * sendbuf, FInt * sendcount, FType * sendtype, FBuf * recvbuf, FIntArray * recvcounts, \
-       FIntArray * displs, FType * recvtype, FInt * root, FComm * comm, FRequestOut * request),    \
-      (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request))
-#define MPIETE_FORTRAN_MPI_Iscatter(R) MPIETE_FWD(R, MPIETE_F_IGATHER_LIKE)
-#define MPIETE_FORTRAN_MPI_Iscatterv(R)                                                            \
-  MPIETE_FWD(                                                                                      \
-      R,                                                                                           \
-      (FBuf * sendbuf, FIntArray * sendcounts, FIntArray * displs, FType * sendtype,               \
-       FBuf * recvbuf, FInt * recvcount, FType * recvtype, FInt * root, FComm * comm,              \
-       FRequestOut * request),                                                                     \
-      (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request))
-#define MPIETE_FORTRAN_MPI_Iallgather(R) MPIETE_FWD(R, MPIETE_F_IALLGATHER_LIKE)
-#define MPIETE_FORTRAN_MPI_Iallgatherv(R)                                                          \
-  MPIETE_FWD(R,                                                                                    \
-             (FBuf * sendbuf, FInt * sendcount, FType * sendtype, FBuf * recvbuf,                  \
-              FIntArray * recvcounts, FIntArray * displs, FType * recvtype, FComm * comm,          \
-              FRequestOut * request),                                                              \
-             (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request))
-#define MPIETE_FORTRAN_MPI_Ialltoall(R) MPIETE_FWD(R, MPIETE_F_IALLGATHER_LIKE)
-#define MPIETE_FORTRAN_MPI_Ialltoallv(R)                                                           \
-  MPIETE_FWD(R,                                                                                    \
-             (FBuf * sendbuf, FIntArray * sendcounts, FIntArray * sdispls, FType * sendtype,       \
-              FBuf * recvbuf, FIntArray * recvcounts, FIntArray * rdispls, FType * recvtype,       \
-              FComm * comm, FRequestOut * request),                                                \
-             (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,      \
-              comm, request))
-#define MPIETE_FORTRAN_MPI_Ireduce_scatter(R)                                                      \
-  MPIETE_FWD(R,                                                                                    \
-             (FBuf * sendbuf, FBuf * recvbuf, FIntArray * recvcounts, FType * datatype, FOp * op,  \
-              FComm * comm, FRequestOut * request),                                                \
-             (sendbuf, recvbuf, recvcounts, datatype, op, comm, request))
-#define MPIETE_FORTRAN_MPI_Ireduce_scatter_block(R) MPIETE_FWD(R, MPIETE_F_IREDUCE_LIKE)
-#define MPIETE_FORTRAN_MPI_Iscan(R) MPIETE_FWD(R, MPIETE_F_IREDUCE_LIKE)
-#define MPIETE_FORTRAN_MPI_Iexscan(R) MPIETE_FWD(R, MPIETE_F_IREDUCE_LIKE)
+#define MPIETE_FORTRAN_MPI_Ibarrier(R) MPIETE_FWD(R, MPIETE_F_NB(MPIETE_F_BARRIER))
+#define MPIETE_FORTRAN_MPI_Ibcast(R) MPIETE_FWD(R, MPIETE_F_NB(MPIETE_F_BCAST))
+#define MPIETE_FORTRAN_MPI_Ireduce(R) MPIETE_FWD(R, MPIETE_F_NB(MPIETE_F_REDUCE))
+#define MPIETE_FORTRAN_MPI_Iallreduce(R) MPIETE_FWD(R, MPIETE_F_NB(MPIETE_F_REDUCE_LIKE))
+#define MPIETE_FORTRAN_MPI_Igather(R) MPIETE_FWD(R, MPIETE_F_NB(MPIETE_F_GATHER_LIKE))
+#define MPIETE_FORTRAN_MPI_Igatherv(R) MPIETE_FWD(R, MPIETE_F_NB(MPIETE_F_GATHERV))
+#define MPIETE_FORTRAN_MPI_Iscatter(R) MPIETE_FWD(R, MPIETE_F_NB(MPIETE_F_GATHER_LIKE))
+#define MPIETE_FORTRAN_MPI_Iscatterv(R) MPIETE_FWD(R, MPIETE_F_NB(MPIETE_F_SCATTERV))
+#define MPIETE_FORTRAN_MPI_Iallgather(R) MPIETE_FWD(R, MPIETE_F_NB(MPIETE_F_ALLGATHER_LIKE))
+#define MPIETE_FORTRAN_MPI_Iallgatherv(R) MPIETE_FWD(R, MPIETE_F_NB(MPIETE_F_ALLGATHERV))
+#define MPIETE_FORTRAN_MPI_Ialltoall(R) MPIETE_FWD(R, MPIETE_F_NB(MPIETE_F_ALLGATHER_LIKE))
+#define MPIETE_FORTRAN_MPI_Ialltoallv(R) MPIETE_FWD(R, MPIETE_F_NB(MPIETE_F_ALLTOALLV))
+#define MPIETE_FORTRAN_MPI_Ireduce_scatter(R) MPIETE_FWD(R, MPIETE_F_NB(MPIETE_F_REDUCE_SCATTER))
+#define MPIETE_FORTRAN_MPI_Ireduce_scatter_block(R) MPIETE_FWD(R, MPIETE_F_NB(MPIETE_F_REDUCE_LIKE))
+#define MPIETE_FORTRAN_MPI_Iscan(R) MPIETE_FWD(R, MPIETE_F_NB(MPIETE_F_REDUCE_LIKE))
+#define MPIETE_FORTRAN_MPI_Iexscan(R) MPIETE_FWD(R, MPIETE_F_NB(MPIETE_F_REDUCE_LIKE))
 #define MPIETE_FORTRAN_MPI_Comm_split(R)                                                           \
   MPIETE_FWD(R, (FComm * comm, FInt * color, FInt * key, FCommOut * newcomm),                      \
              (comm, color, key, newcomm))

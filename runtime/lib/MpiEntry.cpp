@@ -404,7 +404,7 @@ bool inPlace(const void *SendBuf) { return SendBuf == MPI_IN_PLACE; }
     MPIETE_COLLECTIVE_STARTED(MPIETE_NBC_INFO_(MPIETE_NBC_##Mpi))                                  \
     ::mpiete::nbc::Body Body;                                                                      \
     Body.set([=] { return MPIETE_NBC_CALL_(MPIETE_NBC_##Mpi); });                                  \
-    *request = ::mpiete::persistent::adoptCollective(::mpiete::nbc::start(site, comm, Body));      \
+    *request = ::mpiete::persistent::adoptCollective(::mpiete::nbc::start(comm, Body));            \
     return MPI_SUCCESS;                                                                            \
   }
 

@@ -55,9 +55,10 @@ struct Body {
   }
 };
 
-/// Starts an operation on Comm that runs B, and runs it up to its first wait if no earlier
-/// operation on Comm is outstanding. Site is the call site (the records' block).
-Op *start(mpiete_site_t Site, MPI_Comm Comm, const Body &B);
+/// Starts an operation on Comm that runs B (whose closure holds the call site its records are
+/// written under), and runs it up to its first wait if no earlier operation on Comm is
+/// outstanding.
+Op *start(MPI_Comm Comm, const Body &B);
 
 /// Drives Op (and the operations started before it on its communicator) once: true when Op
 /// has finished. A failed poll lets the token machine's other ranks run.

@@ -305,10 +305,16 @@ int finishedCollective(int N, const MPI_Request Reqs[]) {
   return Found;
 }
 
-int firstCollective(int N, const MPI_Request Reqs[]) {
+/// Waitany / Waitsome: a collective that has finished (each polled once), or, when no other
+/// request is active, the first collective run to its end; -1 while others may finish first.
+int collectiveToComplete(int N, const MPI_Request Reqs[]) {
+  if (const int I = finishedCollective(N, Reqs); I >= 0 || otherActive(N, Reqs))
+    return I;
   for (int I = 0; I < N; ++I)
-    if (collectiveOf(Reqs[I]) != nullptr)
+    if (nbc::Op *O = collectiveOf(Reqs[I])) {
+      nbc::finish(O);
       return I;
+    }
   return -1;
 }
 
@@ -358,12 +364,7 @@ int waitany(mpiete_site_t Site, int N, MPI_Request Reqs[], int *Index, MPI_Statu
   if (anyCollective(N, Reqs)) [[unlikely]] {
     const MPI_Status Empty = ownRecord(Site);
     for (;;) {
-      int I = finishedCollective(N, Reqs);
-      if (I < 0 && !otherActive(N, Reqs)) {
-        I = firstCollective(N, Reqs);
-        nbc::finish(collectiveOf(Reqs[I]));
-      }
-      if (I >= 0) {
+      if (const int I = collectiveToComplete(N, Reqs); I >= 0) {
         *Index = I;
         return completeCollective(&Reqs[I], Status, Empty);
       }
@@ -384,12 +385,7 @@ int waitsome(mpiete_site_t Site, int N, MPI_Request Reqs[], int *OutCount, int I
   if (anyCollective(N, Reqs)) [[unlikely]] {
     const MPI_Status Empty = ownRecord(Site);
     for (;;) {
-      int I = finishedCollective(N, Reqs);
-      if (I < 0 && !otherActive(N, Reqs)) {
-        I = firstCollective(N, Reqs);
-        nbc::finish(collectiveOf(Reqs[I]));
-      }
-      if (I >= 0) // the finished collectives; other requests are left for the next call
+      if (collectiveToComplete(N, Reqs) >= 0) // the finished ones; the others wait for a call
         return someCollectives(N, Reqs, OutCount, Indices, Statuses, Empty);
       const int Rc = translated(N, Reqs, [&](MPI_Request *R) {
         return transport::testsome(Site, N, R, OutCount, Indices, Statuses);

@@ -6,8 +6,24 @@
 #include <filesystem>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 namespace mpiete::estimator {
+namespace {
+
+/// A routine of role ICOLLECTIVE in routines.def (MPI_Ibcast, MPI_Iallreduce, ...).
+bool isNonblockingCollective(std::string_view Routine) {
+  static constexpr std::string_view Roles[][2] = {
+#define MPIETE_ROUTINE(MpiName, RuntimeName, Role, Params, Args) {#MpiName, #Role},
+#include "mpiete/routines.def"
+  };
+  for (const auto &[Name, Role] : Roles)
+    if (Name == Routine)
+      return Role == "ICOLLECTIVE";
+  return false;
+}
+
+} // namespace
 
 CallSites CallSites::fromBlockMap(const BlockMap &Map) {
   CallSites Out;
@@ -19,9 +35,7 @@ CallSites CallSites::fromBlockMap(const BlockMap &Map) {
                      : B.Kind == BlockKind::Finalize ? Kind::Finalize
                                                      : Kind::Other;
       Out.Sites.emplace(U.blockId(B.Index), K);
-      // A collective block of MPI_Ibcast, MPI_Iallreduce, ... (no blocking collective's name
-      // starts with MPI_I).
-      if (B.Kind == BlockKind::Collective && B.Routine.starts_with("MPI_I"))
+      if (B.Kind == BlockKind::Collective && isNonblockingCollective(B.Routine))
         Out.Nonblocking.insert(U.blockId(B.Index));
     }
   }
