@@ -16,8 +16,9 @@ namespace mpiete::nbc {
 
 enum class State : uint8_t { Queued, Running, Done };
 /// How a resumed fiber treats its waits: Start returns at once (the round's messages are
-/// posted), Poll tests them once, Block waits for them.
-enum class Mode : uint8_t { Start, Poll, Block };
+/// posted), Poll tests them once, Block waits for them, Progress completes them only if they
+/// are complete already (asking the transport without recording anything).
+enum class Mode : uint8_t { Start, Poll, Block, Progress };
 
 struct Op {
   ucontext_t Fiber;
@@ -47,6 +48,8 @@ struct Chain {
 
 constinit thread_local Op *Current = nullptr;
 constinit int Outstanding = 0;
+/// Set by a Progress-mode wait that completed its round.
+constinit bool Progressed = false;
 std::vector<Op *> FreeOps;
 std::vector<Chain> Chains;
 
@@ -187,6 +190,48 @@ int release(Op *O) {
 
 int outstanding() { return Outstanding; }
 
+namespace {
+
+/// Drives every communicator's running operations once in Progress mode (a queued head gets
+/// its first round posted): whether any of them moved on.
+bool progressAll() {
+  bool Advanced = false;
+  for (Chain &C : Chains) {
+    while (C.Head != nullptr) {
+      Op *H = C.Head;
+      const bool WasQueued = H->S == State::Queued;
+      Progressed = false;
+      resume(H, WasQueued ? Mode::Start : Mode::Progress);
+      const bool Finished = H->S == State::Done;
+      Advanced |= WasQueued || Progressed || Finished;
+      advance(C);
+      if (!Finished)
+        break;
+    }
+  }
+  return Advanced;
+}
+
+bool anyRunning() {
+  for (const Chain &C : Chains)
+    if (C.Head != nullptr)
+      return true;
+  return false;
+}
+
+} // namespace
+
+void whileBlocked(mpiete_site_t Block, int N, const MPI_Request Reqs[], bool Any) {
+  if (Current != nullptr)
+    return; // an operation's own wait: driven by its caller
+  bool Advanced = true;
+  while (anyRunning() && !transport::ready(N, Reqs, Any)) {
+    if (!Advanced)
+      transport::idle(Block, N, Reqs);
+    Advanced = progressAll();
+  }
+}
+
 void drain(MPI_Comm Comm) {
   for (Chain &C : Chains)
     if (C.Comm == Comm && C.Tail != nullptr)
@@ -215,6 +260,17 @@ int waitPoint(mpiete_site_t Site, int N, MPI_Request Reqs[]) {
       }
       yieldToCaller(O);
       break;
+    }
+    case Mode::Progress: {
+      if (!transport::ready(N, Reqs, false)) {
+        yieldToCaller(O);
+        break;
+      }
+      // Complete: the wait the blocking twin records returns at once; on to the next round.
+      Progressed = true;
+      O->M = Mode::Start;
+      return N == 1 ? transport::wait(Site, Reqs, MPI_STATUS_IGNORE)
+                    : transport::waitall(Site, N, Reqs, MPI_STATUSES_IGNORE);
     }
     case Mode::Start:
       yieldToCaller(O);

@@ -19,10 +19,14 @@
 // keeps its blocking twin's tag. A blocking collective, or MPI_Comm_free, on a communicator
 // with operations outstanding first finishes them.
 //
-// Progress happens only in these calls: a rank blocked in another MPI call (MPI_Recv, a wait
-// on other requests) does not advance its outstanding operations. A program whose peer can
-// only proceed once such an operation advances (legal MPI, as MPI libraries progress
-// everything while blocked) deadlocks in the probes: the token machine reports the deadlock.
+// A rank blocked in another wait (MPI_Recv, MPI_Wait on other requests, a blocking collective's
+// messages) drives its outstanding operations too, as MPI libraries progress everything while
+// blocked: before such a wait blocks, the transport calls whileBlocked, which moves every
+// running operation on by the rounds whose messages have arrived (a round's completion is
+// recorded as the blocking twin's wait, so the records do not depend on how often it looked)
+// until the wait's own requests are complete. So a peer that can proceed only once an
+// operation advances (legal MPI) does not deadlock. Not covered: MPI_Probe, and an operation's
+// own wait (MPI_Wait on its request) does not drive operations on other communicators.
 // docs/runtime-abi.md, "Non-blocking collectives".
 #ifndef MPIETE_RUNTIME_NONBLOCKING_H
 #define MPIETE_RUNTIME_NONBLOCKING_H
@@ -75,6 +79,12 @@ int outstanding();
 /// Finishes every outstanding operation on Comm (before a blocking collective on it, or its
 /// release).
 void drain(MPI_Comm Comm);
+
+/// A blocking wait outside the operations' fibers (the transport's Wait family) calls this
+/// first while operations are outstanding: until the transport says the wait's own requests
+/// (all of them, or any one for Any) are complete, it drives every running operation, and when
+/// none could advance it lets the transport idle (the token machine: the other ranks run once).
+void whileBlocked(mpiete_site_t Block, int N, const MPI_Request Reqs[], bool Any);
 
 /// Inside an operation's fiber: the lowered algorithm's waits go through here.
 bool inFiber();

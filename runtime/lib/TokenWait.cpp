@@ -1,6 +1,7 @@
 // The token machine's completions: the Wait/Test family (one loop for all eight), the probes
 // and MPI_Request_free. A wait that cannot complete gives the token away until something
 // arrives for its rank; a test lets the other ranks run once before it answers no.
+#include "Nonblocking.h"
 #include "TokenMachine.h"
 
 namespace mpiete::transport::token {
@@ -179,12 +180,16 @@ namespace mpiete::transport {
 using namespace token;
 
 int wait(mpiete_site_t Block, MPI_Request *Req, MPI_Status *Status) {
+  if (nbc::outstanding() != 0) [[unlikely]]
+    nbc::whileBlocked(Block, 1, Req, false);
   int Rc = MPI_SUCCESS;
   complete(WaitWhat::Wait, Block, 1, Req, [&] { return oneDone(Req, Status, Rc); });
   return mpiError(Rc, Block, "MPI_Wait");
 }
 
 int waitall(mpiete_site_t Block, int N, MPI_Request Reqs[], MPI_Status Statuses[]) {
+  if (nbc::outstanding() != 0) [[unlikely]]
+    nbc::whileBlocked(Block, N, Reqs, false);
   int Rc = MPI_SUCCESS;
   complete(WaitWhat::Waitall, Block, N, Reqs, [&] {
     if (!allDone(N, Reqs))
@@ -196,6 +201,8 @@ int waitall(mpiete_site_t Block, int N, MPI_Request Reqs[], MPI_Status Statuses[
 }
 
 int waitany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index, MPI_Status *Status) {
+  if (nbc::outstanding() != 0) [[unlikely]]
+    nbc::whileBlocked(Block, N, Reqs, true);
   int Rc = MPI_SUCCESS;
   complete(WaitWhat::Waitany, Block, N, Reqs, [&] { return anyDone(N, Reqs, Index, Status, Rc); });
   return mpiError(Rc, Block, "MPI_Waitany");
@@ -203,10 +210,37 @@ int waitany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index, MPI_Stat
 
 int waitsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount, int Indices[],
              MPI_Status Statuses[]) {
+  if (nbc::outstanding() != 0) [[unlikely]]
+    nbc::whileBlocked(Block, N, Reqs, true);
   int Rc = MPI_SUCCESS;
   complete(WaitWhat::Waitsome, Block, N, Reqs,
            [&] { return someDone(N, Reqs, OutCount, Indices, Statuses, Rc); });
   return mpiError(Rc, Block, "MPI_Waitsome");
+}
+
+bool ready(int N, const MPI_Request Reqs[], bool Any) {
+  SegmentLock Lock;
+  progress();
+  bool Active = false;
+  for (int I = 0; I < N; ++I) {
+    if (Reqs[I] == MPI_REQUEST_NULL)
+      continue;
+    Active = true;
+    const bool Done = fromHandle(Reqs[I])->Complete;
+    if (Done && Any)
+      return true;
+    if (!Done && !Any)
+      return false;
+  }
+  return !Any || !Active;
+}
+
+void idle(mpiete_site_t Block, int N, const MPI_Request Reqs[]) {
+  // A poll, not blockUntilArrival: an operation's message may have arrived since the last
+  // look (ranks that share a node run at once), and polling cannot miss it.
+  SegmentLock Lock;
+  describeWait(N == 1 ? WaitWhat::Wait : WaitWhat::Waitall, Block, N, Reqs);
+  yieldAfterFailedPoll();
 }
 
 int test(mpiete_site_t Block, MPI_Request *Req, int *Flag, MPI_Status *Status) {

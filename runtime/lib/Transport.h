@@ -55,6 +55,14 @@ int probe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, MPI_Status *S
 int iprobe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, int *Flag, MPI_Status *Status);
 int requestFree(mpiete_site_t Block, MPI_Request *Req);
 
+/// Whether the requests are complete (all of them, or for Any at least one, or none active),
+/// without completing them and without recording anything: for driving non-blocking
+/// collectives while a wait would block (Nonblocking.h, whileBlocked).
+bool ready(int N, const MPI_Request Reqs[], bool Any);
+/// Between two such looks when nothing could advance: the trace variant returns at once (its
+/// looks run MPI's progress), the token machine lets the other ranks run once (a poll).
+void idle(mpiete_site_t Block, int N, const MPI_Request Reqs[]);
+
 /// Whether collectiveStarted records anything (the trace variant while tracing): the entry
 /// point computes the collective's byte count only then.
 bool recordsCollectives();

@@ -8,6 +8,7 @@
 // trace::ProcNull: the estimator treats them as no-ops.
 #include "Comms.h"
 #include "HandleMap.h"
+#include "Nonblocking.h"
 #include "Recorder.h"
 #include "TraceWriter.h"
 #include "Transport.h"
@@ -232,6 +233,8 @@ int irecv(mpiete_site_t Block, void *Buf, int Count, MPI_Datatype Type, int Sour
 }
 
 int wait(mpiete_site_t Block, MPI_Request *Req, MPI_Status *Status) {
+  if (nbc::outstanding() != 0) [[unlikely]]
+    nbc::whileBlocked(Block, 1, Req, false);
   if (!out().on())
     return PMPI_Wait(Req, Status);
   const MPI_Request B = *Req;
@@ -246,6 +249,8 @@ int wait(mpiete_site_t Block, MPI_Request *Req, MPI_Status *Status) {
 }
 
 int waitall(mpiete_site_t Block, int N, MPI_Request Reqs[], MPI_Status Statuses[]) {
+  if (nbc::outstanding() != 0) [[unlikely]]
+    nbc::whileBlocked(Block, N, Reqs, false);
   if (!out().on())
     return PMPI_Waitall(N, Reqs, Statuses);
   MPI_Request *B = saveHandles(N, Reqs);
@@ -256,6 +261,8 @@ int waitall(mpiete_site_t Block, int N, MPI_Request Reqs[], MPI_Status Statuses[
 }
 
 int waitany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index, MPI_Status *Status) {
+  if (nbc::outstanding() != 0) [[unlikely]]
+    nbc::whileBlocked(Block, N, Reqs, true);
   if (!out().on())
     return PMPI_Waitany(N, Reqs, Index, Status);
   MPI_Request *B = saveHandles(N, Reqs);
@@ -271,6 +278,8 @@ int waitany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index, MPI_Stat
 
 int waitsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount, int Indices[],
              MPI_Status Statuses[]) {
+  if (nbc::outstanding() != 0) [[unlikely]]
+    nbc::whileBlocked(Block, N, Reqs, true);
   if (!out().on())
     return PMPI_Waitsome(N, Reqs, OutCount, Indices, Statuses);
   MPI_Request *B = saveHandles(N, Reqs);
@@ -279,6 +288,24 @@ int waitsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount, int 
   someCompleted(Block, trace::WaitOp::Waitsome, B, *OutCount, Indices, S);
   return Rc;
 }
+
+bool ready(int N, const MPI_Request Reqs[], bool Any) {
+  bool Active = false;
+  for (int I = 0; I < N; ++I) {
+    if (Reqs[I] == MPI_REQUEST_NULL)
+      continue;
+    Active = true;
+    int Flag = 0;
+    PMPI_Request_get_status(Reqs[I], &Flag, MPI_STATUS_IGNORE); // completes nothing
+    if (Flag && Any)
+      return true;
+    if (!Flag && !Any)
+      return false;
+  }
+  return !Any || !Active;
+}
+
+void idle(mpiete_site_t, int, const MPI_Request[]) {}
 
 int test(mpiete_site_t Block, MPI_Request *Req, int *Flag, MPI_Status *Status) {
   if (!out().on())

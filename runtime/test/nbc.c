@@ -1,7 +1,8 @@
 /* Non-blocking collectives (runtime/lib/Nonblocking.h): each one's result against the values
  * MPI defines; two outstanding on one communicator completed in the other order; one
  * overlapped with point-to-point messages in one Waitall; MPI_Test polling; Waitany, Waitsome,
- * Testall; a blocking collective while one is outstanding; the empty status of a completion. */
+ * Testall; a blocking collective while one is outstanding; the empty status of a completion;
+ * the NBX sparse exchange; operations that advance while their rank is blocked in MPI_Recv. */
 #include "test_util.h"
 
 static void check_empty(const MPI_Status *st, const char *what) {
@@ -233,6 +234,44 @@ int main(int argc, char **argv) {
     }
     CHECK(received == 2, "NBX: %d messages", received);
     CHECK(got[0] == 100 + left && got[1] == 200 + right, "NBX: got %d %d", got[0], got[1]);
+  }
+
+  /* 10. Progress while blocked elsewhere: every rank but the last blocks in MPI_Recv from the
+   * rank above before it waits for its operations; the last waits for them first and only then
+   * sends, so the others' rounds must advance inside their MPI_Recv (MPI's progress rule; at 3
+   * ranks and more the barrier, the broadcast and the reduction take several rounds). */
+  {
+    MPI_Request q[3];
+    int bc[4] = {0, 0, 0, 0}, chain = -1, chain_out = 1000 + rank;
+    long psum = 0, pmine = 3 * rank + 1;
+    if (rank == 0)
+      for (int i = 0; i < 4; ++i)
+        bc[i] = 21 + i;
+    CHECK_OK(mpiete_ibarrier(T_ID(50), MPI_COMM_WORLD, &q[0]));
+    T_EXPECT(T_ID(50), "collective");
+    CHECK_OK(mpiete_ibcast(T_ID(51), bc, 4, MPI_INT, 0, MPI_COMM_WORLD, &q[1]));
+    T_EXPECT(T_ID(51), "collective");
+    CHECK_OK(
+        mpiete_iallreduce(T_ID(52), &pmine, &psum, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD, &q[2]));
+    T_EXPECT(T_ID(52), "collective");
+    if (rank == size - 1) {
+      CHECK_OK(mpiete_waitall(T_ID(53), 3, q, MPI_STATUSES_IGNORE));
+      T_EXPECT(T_ID(53), "wait");
+    } else {
+      CHECK_OK(mpiete_recv(T_ID(54), &chain, 1, MPI_INT, rank + 1, 6, MPI_COMM_WORLD, &st));
+      T_EXPECT_SPLIT(T_ID(54));
+      CHECK(chain == 1001 + rank, "chain: %d from rank %d", chain, rank + 1);
+    }
+    if (rank > 0) {
+      CHECK_OK(mpiete_send(T_ID(56), &chain_out, 1, MPI_INT, rank - 1, 6, MPI_COMM_WORLD));
+      T_EXPECT_SPLIT(T_ID(56));
+    }
+    if (rank < size - 1) {
+      CHECK_OK(mpiete_waitall(T_ID(53), 3, q, MPI_STATUSES_IGNORE));
+      T_EXPECT(T_ID(53), "wait");
+    }
+    CHECK(bc[0] == 21 && bc[3] == 24, "progress: ibcast %d %d", bc[0], bc[3]);
+    CHECK(psum == 3L * size * (size - 1) / 2 + size, "progress: iallreduce %ld", psum);
   }
 
   free(all);

@@ -9,6 +9,7 @@
 #include "mpiete/basedata/BlockMap.h"
 #include "mpiete/basedata/ProbeRun.h"
 #include "mpiete/basedata/TaskCosts.h"
+#include "mpiete/estimator/BaseData.h"
 #include "mpiete/support/Diagnostics.h"
 #include "mpiete/support/Hash.h"
 #include "mpiete/support/Process.h"
@@ -359,8 +360,9 @@ int runProbeProgram(const CommandArgs &Args) {
       return Rc;
     bool Ok = true;
     uint64_t Records = 0, Timing = 0;
-    std::optional<TraceDifference> D =
-        compareTraceDirs(Dir, Dir / "skeleton", Spec.Np, Diags, Ok, Records, Timing);
+    std::optional<TraceDifference> D = compareTraceDirs(
+        Dir, Dir / "skeleton", Spec.Np, estimator::CallSites::fromBlockMap(Map).Nonblocking, Diags,
+        Ok, Records, Timing);
     if (!Ok)
       return 1;
     if (D) {

@@ -3,7 +3,12 @@
 
 #include "mpiete/BlockId.h"
 
+#include <algorithm>
+#include <deque>
 #include <sstream>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace mpiete {
 
@@ -85,10 +90,17 @@ std::string describeRecord(const Record &R) {
 
 std::optional<TraceDifference> compareTraceDirs(const std::filesystem::path &FullDir,
                                                 const std::filesystem::path &SkeletonDir, int Ranks,
+                                                const std::unordered_set<uint64_t> &Nonblocking,
                                                 DiagnosticSink &Diags, bool &Ok, uint64_t &Records,
                                                 uint64_t &Timing) {
   Ok = true;
   Records = Timing = 0;
+  // The sites in a fixed order (their ids sorted): a site's renamed requests say which site.
+  std::vector<uint64_t> Sorted(Nonblocking.begin(), Nonblocking.end());
+  std::sort(Sorted.begin(), Sorted.end());
+  std::unordered_map<uint64_t, uint64_t> Sites;
+  for (size_t I = 0; I < Sorted.size(); ++I)
+    Sites.emplace(Sorted[I], I + 1);
   for (int Rank = 0; Rank < Ranks; ++Rank) {
     const std::string Name = "rank" + std::to_string(Rank) + ".trace";
     trace::TraceReader Full(Diags), Skel(Diags);
@@ -96,34 +108,111 @@ std::optional<TraceDifference> compareTraceDirs(const std::filesystem::path &Ful
       Ok = false;
       return std::nullopt;
     }
-    Record A, B;
-    uint64_t Previous = 0;
-    for (uint64_t N = 0;; ++N) {
-      // The reader fills only the fields of the kind it read: no stale fields compared.
-      A = Record();
-      B = Record();
-      const bool HaveA = Full.next(A), HaveB = Skel.next(B);
+    // A non-blocking collective's rounds are recorded where the rank drove it, which may be
+    // inside any later wait and depends on timing (runtime/lib/Nonblocking.h): they are
+    // compared per site, in their own order; every other record in the trace's order. Request
+    // numbers count every start of the rank, so each trace's are renamed first: the k-th start
+    // of the other records is k, the j-th of a site's rounds (site, j).
+    struct Renamer {
+      std::unordered_map<uint64_t, uint64_t> Names;
+      std::unordered_map<uint64_t, uint64_t> Count; ///< starts per site (0: the other records)
+      /// R as compared: its requests renamed.
+      Record renamed(const Record &R, uint64_t Site, uint64_t SiteIndex) {
+        Record Out = R;
+        if ((R.Kind == RecordKind::Send || R.Kind == RecordKind::Recv) && R.Request != 0) {
+          const uint64_t J = ++Count[Site];
+          const uint64_t Name = Site == 0 ? J : (uint64_t{1} << 63) | (SiteIndex << 40) | J;
+          Names[R.Request] = Name;
+          Out.Request = Name;
+        }
+        for (Completion &C : Out.Completions)
+          if (auto It = Names.find(C.Request); It != Names.end())
+            C.Request = It->second;
+        return Out;
+      }
+    };
+    Renamer RenameFull, RenameSkel;
+    struct Entry {
+      Record Read, Compared; ///< as read (described), renamed (compared)
+      uint64_t N;            ///< its index in the full trace
+    };
+    struct Pending {
+      std::deque<Entry> Full, Skel;
+    };
+    std::unordered_map<uint64_t, Pending> Queues;
+    uint64_t Previous = 0, NFull = 0;
+    std::optional<TraceDifference> D;
+    auto differ = [&](const Record *A, const Record *B, uint64_t N) {
+      D.emplace();
+      D->Rank = Rank;
+      D->Record = N;
+      D->Full = A != nullptr ? describeRecord(*A) : "(end of trace)";
+      D->Skeleton = B != nullptr ? describeRecord(*B) : "(end of trace)";
+      D->FullSite = A != nullptr ? A->Block : (B != nullptr ? B->Block : 0);
+      D->PreviousSite = Previous;
+    };
+    auto matchQueue = [&](Pending &Q) {
+      while (!D && !Q.Full.empty() && !Q.Skel.empty()) {
+        const Record &A = Q.Full.front().Compared, &B = Q.Skel.front().Compared;
+        if (!sameRecord(A, B) && !sameUpToTiming(A, B)) {
+          differ(&Q.Full.front().Read, &Q.Skel.front().Read, Q.Full.front().N);
+          return;
+        }
+        Timing += !sameRecord(A, B);
+        ++Records;
+        Q.Full.pop_front();
+        Q.Skel.pop_front();
+      }
+    };
+    // The next record of the trace's own order; a non-blocking collective's on the way goes to
+    // its site's queue.
+    auto next = [&](trace::TraceReader &R, Record &Out, Record &Compared, bool IsFull) {
+      for (;;) {
+        Out = Record(); // the reader fills only the fields of the kind it read
+        if (!R.next(Out))
+          return false;
+        const uint64_t N = IsFull ? NFull++ : 0;
+        Renamer &Names = IsFull ? RenameFull : RenameSkel;
+        const auto Site = Sites.find(Out.Block);
+        if (Site == Sites.end()) {
+          Compared = Names.renamed(Out, 0, 0);
+          return true;
+        }
+        Pending &Q = Queues[Out.Block];
+        (IsFull ? Q.Full : Q.Skel).push_back({Out, Names.renamed(Out, Out.Block, Site->second), N});
+        matchQueue(Q);
+        if (D)
+          return false;
+      }
+    };
+    Record A, B, CA, CB;
+    for (;;) {
+      const bool HaveA = next(Full, A, CA, true);
+      const bool HaveB = !D && next(Skel, B, CB, false);
       if (!Full.ok() || !Skel.ok()) {
         Ok = false;
         return std::nullopt;
       }
+      if (D)
+        return D;
       if (!HaveA && !HaveB)
         break;
-      if (HaveA && HaveB && (sameRecord(A, B) || sameUpToTiming(A, B))) {
-        Timing += !sameRecord(A, B);
+      if (HaveA && HaveB && (sameRecord(CA, CB) || sameUpToTiming(CA, CB))) {
+        Timing += !sameRecord(CA, CB);
         ++Records;
         Previous = A.Block;
         continue;
       }
-      TraceDifference D;
-      D.Rank = Rank;
-      D.Record = N;
-      D.Full = HaveA ? describeRecord(A) : "(end of trace)";
-      D.Skeleton = HaveB ? describeRecord(B) : "(end of trace)";
-      D.FullSite = HaveA ? A.Block : (HaveB ? B.Block : 0);
-      D.PreviousSite = Previous;
+      differ(HaveA ? &A : nullptr, HaveB ? &B : nullptr, HaveA ? NFull - 1 : NFull);
       return D;
     }
+    for (auto &[Block, Q] : Queues)
+      if (!Q.Full.empty() || !Q.Skel.empty()) {
+        differ(Q.Full.empty() ? nullptr : &Q.Full.front().Read,
+               Q.Skel.empty() ? nullptr : &Q.Skel.front().Read,
+               Q.Full.empty() ? NFull : Q.Full.front().N);
+        return D;
+      }
   }
   return std::nullopt;
 }

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <unordered_set>
 
 namespace mpiete {
 
@@ -32,12 +33,15 @@ struct TraceDifference {
   uint64_t PreviousSite = 0;  ///< the site of the last record both agree on (0: none)
 };
 
-/// Compares DIR/rank<N>.trace of FullDir and SkeletonDir for N < Ranks. Records counts the
+/// Compares DIR/rank<N>.trace of FullDir and SkeletonDir for N < Ranks; the records of the
+/// non-blocking collectives' sites (Nonblocking) per site, as their place in the trace depends
+/// on timing, every other record in order. Records counts the
 /// records compared, Timing those of them equal only up to timing (sameUpToTiming). Returns
 /// the first difference, or nothing when all are equal or a trace could not be read (then Ok
 /// is false, reported to Diags).
 std::optional<TraceDifference> compareTraceDirs(const std::filesystem::path &FullDir,
                                                 const std::filesystem::path &SkeletonDir, int Ranks,
+                                                const std::unordered_set<uint64_t> &Nonblocking,
                                                 DiagnosticSink &Diags, bool &Ok, uint64_t &Records,
                                                 uint64_t &Timing);
 
