@@ -30,6 +30,11 @@ struct Op {
   int Rc = MPI_SUCCESS;
   State S = State::Queued;
   Mode M = Mode::Start;
+  /// Where its fiber waits (valid while it is suspended in waitPoint): what a rank that can
+  /// only wait for it says it waits for (the token machine's deadlock report).
+  mpiete_site_t WaitSite = 0;
+  int WaitN = 0;
+  MPI_Request *WaitReqs = nullptr;
 };
 
 namespace {
@@ -131,6 +136,33 @@ void advance(Chain &C) {
 
 void yieldToCaller(Op *O) { ::swapcontext(&O->Fiber, &O->Caller); }
 
+/// Drives every communicator's running operations once in Progress mode (a queued head gets
+/// its first round posted): whether any of them moved on.
+bool progressAllImpl() {
+  bool Advanced = false;
+  for (Chain &C : Chains) {
+    while (C.Head != nullptr) {
+      Op *H = C.Head;
+      const bool WasQueued = H->S == State::Queued;
+      Progressed = false;
+      resume(H, WasQueued ? Mode::Start : Mode::Progress);
+      const bool Finished = H->S == State::Done;
+      Advanced |= WasQueued || Progressed || Finished;
+      advance(C);
+      if (!Finished)
+        break;
+    }
+  }
+  return Advanced;
+}
+
+bool anyRunningImpl() {
+  for (const Chain &C : Chains)
+    if (C.Head != nullptr)
+      return true;
+  return false;
+}
+
 } // namespace
 
 Op *start(MPI_Comm Comm, const Body &B) {
@@ -171,10 +203,24 @@ bool poll(Op *O) {
 
 int finish(Op *O) {
   Chain &C = chainOf(O->Comm);
+  if (Current != nullptr) { // inside another operation's fiber (not done today): block on it
+    while (O->S != State::Done) {
+      Op *H = C.Head;
+      resume(H, Mode::Block);
+      advance(C);
+    }
+    return O->Rc;
+  }
+  // Every communicator's operations move on while this rank waits for O (a peer may wait for
+  // one on another communicator before it can serve O's).
   while (O->S != State::Done) {
-    Op *H = C.Head;
-    resume(H, Mode::Block);
-    advance(C);
+    const bool Advanced = progressAllImpl();
+    if (O->S == State::Done)
+      break;
+    if (!Advanced) {
+      const Op *H = C.Head; // running: O or one before it, suspended in waitPoint
+      transport::idle(H->WaitSite, H->WaitN, H->WaitReqs);
+    }
   }
   return O->Rc;
 }
@@ -190,46 +236,12 @@ int release(Op *O) {
 
 int outstanding() { return Outstanding; }
 
-namespace {
-
-/// Drives every communicator's running operations once in Progress mode (a queued head gets
-/// its first round posted): whether any of them moved on.
-bool progressAll() {
-  bool Advanced = false;
-  for (Chain &C : Chains) {
-    while (C.Head != nullptr) {
-      Op *H = C.Head;
-      const bool WasQueued = H->S == State::Queued;
-      Progressed = false;
-      resume(H, WasQueued ? Mode::Start : Mode::Progress);
-      const bool Finished = H->S == State::Done;
-      Advanced |= WasQueued || Progressed || Finished;
-      advance(C);
-      if (!Finished)
-        break;
-    }
-  }
-  return Advanced;
-}
-
-bool anyRunning() {
-  for (const Chain &C : Chains)
-    if (C.Head != nullptr)
-      return true;
-  return false;
-}
-
-} // namespace
+bool running() { return anyRunningImpl(); }
+bool progressAll() { return progressAllImpl(); }
 
 void whileBlocked(mpiete_site_t Block, int N, const MPI_Request Reqs[], bool Any) {
-  if (Current != nullptr)
-    return; // an operation's own wait: driven by its caller
-  bool Advanced = true;
-  while (anyRunning() && !transport::ready(N, Reqs, Any)) {
-    if (!Advanced)
-      transport::idle(Block, N, Reqs);
-    Advanced = progressAll();
-  }
+  driveUntil([&] { return transport::ready(N, Reqs, Any); },
+             [&] { transport::idle(Block, N, Reqs); });
 }
 
 void drain(MPI_Comm Comm) {
@@ -242,6 +254,9 @@ bool inFiber() { return Current != nullptr; }
 
 int waitPoint(mpiete_site_t Site, int N, MPI_Request Reqs[]) {
   Op *O = Current;
+  O->WaitSite = Site;
+  O->WaitN = N;
+  O->WaitReqs = Reqs;
   for (;;) {
     switch (O->M) {
     case Mode::Block:

@@ -10,8 +10,8 @@
 //     tested through the transport (recorded as a test, a failed one gives the token machine's
 //     other ranks their turn) and, if they are complete, the algorithm runs on to its next
 //     wait;
-//   - MPI_Wait (and the Wait family) runs it to its end, waiting as the blocking collective
-//     would.
+//   - MPI_Wait (and the Wait family) runs it to its end, driving every other communicator's
+//     operations meanwhile.
 // Operations on one communicator run in the order they were started (MPI's rule for
 // collectives): an operation starts its first round only when the one before it on the
 // communicator has finished, and driving an operation drives the ones before it first. So the
@@ -25,8 +25,8 @@
 // running operation on by the rounds whose messages have arrived (a round's completion is
 // recorded as the blocking twin's wait, so the records do not depend on how often it looked)
 // until the wait's own requests are complete. So a peer that can proceed only once an
-// operation advances (legal MPI) does not deadlock. Not covered: MPI_Probe, and an operation's
-// own wait (MPI_Wait on its request) does not drive operations on other communicators.
+// operation advances (legal MPI) does not deadlock; MPI_Probe does the same (driveUntil). Not
+// covered: the communicator calls.
 // docs/runtime-abi.md, "Non-blocking collectives".
 #ifndef MPIETE_RUNTIME_NONBLOCKING_H
 #define MPIETE_RUNTIME_NONBLOCKING_H
@@ -67,7 +67,8 @@ Op *start(MPI_Comm Comm, const Body &B);
 /// Drives Op (and the operations started before it on its communicator) once: true when Op
 /// has finished. A failed poll lets the token machine's other ranks run.
 bool poll(Op *O);
-/// Runs Op (and those before it on its communicator) to its end; its result code.
+/// Runs Op (and those before it on its communicator) to its end, every other communicator's
+/// operations driven meanwhile; its result code.
 int finish(Op *O);
 /// Whether Op has finished (without driving it).
 bool done(const Op *O);
@@ -80,6 +81,28 @@ int outstanding();
 /// release).
 void drain(MPI_Comm Comm);
 
+/// Whether the caller runs inside an operation's fiber.
+bool inFiber();
+/// Whether an operation has its first round posted and is not finished.
+bool running();
+/// Drives every running operation once (Progress: a round whose messages have all arrived is
+/// completed, recorded as its blocking twin's wait, and the next posted); whether any moved.
+bool progressAll();
+
+/// The loop of whileBlocked for any blocking call: until Ready() says the call can complete,
+/// drives the operations, and Idle() when none could move on. Nothing while none runs, or
+/// inside an operation's fiber.
+template <class ReadyFn, class IdleFn> void driveUntil(ReadyFn Ready, IdleFn Idle) {
+  if (inFiber())
+    return;
+  bool Advanced = true;
+  while (running() && !Ready()) {
+    if (!Advanced)
+      Idle();
+    Advanced = progressAll();
+  }
+}
+
 /// A blocking wait outside the operations' fibers (the transport's Wait family) calls this
 /// first while operations are outstanding: until the transport says the wait's own requests
 /// (all of them, or any one for Any) are complete, it drives every running operation, and when
@@ -87,7 +110,6 @@ void drain(MPI_Comm Comm);
 void whileBlocked(mpiete_site_t Block, int N, const MPI_Request Reqs[], bool Any);
 
 /// Inside an operation's fiber: the lowered algorithm's waits go through here.
-bool inFiber();
 int waitPoint(mpiete_site_t Site, int N, MPI_Request Reqs[]);
 
 } // namespace mpiete::nbc

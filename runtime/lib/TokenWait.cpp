@@ -309,8 +309,39 @@ bool startProbe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, MPI_Sta
 
 } // namespace
 
+namespace {
+
+/// A look for MPI_Probe's message while non-blocking collectives run (Nonblocking.h), recording
+/// nothing: whether it is there (or the probe answers at once); if not and Idle, the other
+/// ranks run once.
+bool probeLook(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, bool Idle) {
+  SegmentLock Lock;
+  if (Source == MPI_PROC_NULL)
+    return true;
+  const comms::Info &C = comms::lookup(Comm, Block);
+  if (Source != MPI_ANY_SOURCE && (Source < 0 || Source >= C.Size))
+    return true; // MPI_Probe reports the bad rank
+  Request P = probeRecord(Block, Source, Tag, C);
+  if (Source == MPI_ANY_SOURCE && tracedSource() >= 0)
+    P.SrcWorld = tracedSource();
+  progress();
+  uint32_t Prev;
+  if (findMatch(P, Prev) != NoMsg)
+    return true;
+  if (Idle) {
+    describeProbe(WaitWhat::Probe, Block, P);
+    yieldAfterFailedPoll();
+  }
+  return false;
+}
+
+} // namespace
+
 int probe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, MPI_Status *Status) {
   checkActive("MPI_Probe");
+  if (nbc::outstanding() != 0) [[unlikely]] // its messages may need this rank's operations
+    nbc::driveUntil([&] { return probeLook(Block, Source, Tag, Comm, false); },
+                    [&] { probeLook(Block, Source, Tag, Comm, true); });
   SegmentLock Lock;
   Request P;
   int Rc;

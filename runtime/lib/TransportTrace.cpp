@@ -369,6 +369,14 @@ void recordProbe(mpiete_site_t Block, bool Blocking, int Source, int Tag, MPI_Co
 } // namespace
 
 int probe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, MPI_Status *Status) {
+  if (nbc::outstanding() != 0) [[unlikely]] // its messages may need this rank's operations
+    nbc::driveUntil(
+        [&] {
+          int Flag = 0;
+          PMPI_Iprobe(Source, Tag, Comm, &Flag, MPI_STATUS_IGNORE); // records nothing
+          return Flag != 0;
+        },
+        [] {});
   if (!out().on())
     return PMPI_Probe(Source, Tag, Comm, Status);
   MPI_Status Own;

@@ -2,7 +2,8 @@
  * MPI defines; two outstanding on one communicator completed in the other order; one
  * overlapped with point-to-point messages in one Waitall; MPI_Test polling; Waitany, Waitsome,
  * Testall; a blocking collective while one is outstanding; the empty status of a completion;
- * the NBX sparse exchange; operations that advance while their rank is blocked in MPI_Recv. */
+ * the NBX sparse exchange; operations that advance while their rank is blocked in MPI_Recv or
+ * MPI_Probe, or waits for an operation on another communicator. */
 #include "test_util.h"
 
 static void check_empty(const MPI_Status *st, const char *what) {
@@ -272,6 +273,61 @@ int main(int argc, char **argv) {
     }
     CHECK(bc[0] == 21 && bc[3] == 24, "progress: ibcast %d %d", bc[0], bc[3]);
     CHECK(psum == 3L * size * (size - 1) / 2 + size, "progress: iallreduce %ld", psum);
+  }
+
+  /* 11. Reductions on two communicators, rank 0 completing the one on MPI_COMM_WORLD first, the
+   * others the one on its duplicate first: waiting for one must drive the other (at 3 ranks
+   * and more each takes several rounds in which rank 0 has a part). */
+  {
+    MPI_Comm dup;
+    MPI_Request q[2];
+    long a = 0, b = 0, ma = rank + 1, mb = 10 * (rank + 1);
+    CHECK_OK(mpiete_comm_dup(T_ID(62), MPI_COMM_WORLD, &dup));
+    T_EXPECT(T_ID(62), "comm");
+    CHECK_OK(mpiete_iallreduce(T_ID(63), &ma, &a, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD, &q[0]));
+    T_EXPECT(T_ID(63), "collective");
+    CHECK_OK(mpiete_iallreduce(T_ID(64), &mb, &b, 1, MPI_LONG, MPI_SUM, dup, &q[1]));
+    T_EXPECT(T_ID(64), "collective");
+    for (int k = 0; k < 2; ++k) {
+      CHECK_OK(mpiete_wait(T_ID(65), &q[rank == 0 ? k : 1 - k], MPI_STATUS_IGNORE));
+      T_EXPECT(T_ID(65), "wait");
+    }
+    CHECK(a == (long)size * (size + 1) / 2 && b == 10 * a, "two reductions %ld %ld", a, b);
+    CHECK_OK(mpiete_comm_free(T_ID(66), &dup));
+    T_EXPECT(T_ID(66), "comm");
+  }
+
+  /* 12. Part 10 with MPI_Probe: the ranks blocked in it drive their operations too. */
+  {
+    MPI_Request q[2];
+    int chain = -1, chain_out = 2000 + rank;
+    long psum = 0, pmine = rank;
+    CHECK_OK(mpiete_ibarrier(T_ID(67), MPI_COMM_WORLD, &q[0]));
+    T_EXPECT(T_ID(67), "collective");
+    CHECK_OK(
+        mpiete_iallreduce(T_ID(68), &pmine, &psum, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD, &q[1]));
+    T_EXPECT(T_ID(68), "collective");
+    if (rank == size - 1) {
+      CHECK_OK(mpiete_waitall(T_ID(69), 2, q, MPI_STATUSES_IGNORE));
+      T_EXPECT(T_ID(69), "wait");
+    } else {
+      CHECK_OK(mpiete_probe(T_ID(70), rank + 1, 7, MPI_COMM_WORLD, &st));
+      T_EXPECT(T_ID(70), "wait");
+      CHECK(st.MPI_SOURCE == rank + 1 && st.MPI_TAG == 7, "probe: %d %d", st.MPI_SOURCE,
+            st.MPI_TAG);
+      CHECK_OK(mpiete_recv(T_ID(71), &chain, 1, MPI_INT, rank + 1, 7, MPI_COMM_WORLD, &st));
+      T_EXPECT_SPLIT(T_ID(71));
+      CHECK(chain == 2001 + rank, "probe chain: %d", chain);
+    }
+    if (rank > 0) {
+      CHECK_OK(mpiete_send(T_ID(73), &chain_out, 1, MPI_INT, rank - 1, 7, MPI_COMM_WORLD));
+      T_EXPECT_SPLIT(T_ID(73));
+    }
+    if (rank < size - 1) {
+      CHECK_OK(mpiete_waitall(T_ID(69), 2, q, MPI_STATUSES_IGNORE));
+      T_EXPECT(T_ID(69), "wait");
+    }
+    CHECK(psum == (long)size * (size - 1) / 2, "probe: iallreduce %ld", psum);
   }
 
   free(all);
