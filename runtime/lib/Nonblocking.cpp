@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <vector>
 
 namespace mpiete::nbc {
@@ -136,31 +137,29 @@ void advance(Chain &C) {
 
 void yieldToCaller(Op *O) { ::swapcontext(&O->Fiber, &O->Caller); }
 
-/// Drives every communicator's running operations once in Progress mode (a queued head gets
-/// its first round posted): whether any of them moved on.
-bool progressAllImpl() {
+/// Drives C's head once in Progress mode (a queued head gets its first round posted), and on
+/// along the chain while operations finish, stopping after Last if given: whether any moved.
+bool progressChain(Chain &C, const Op *Last) {
   bool Advanced = false;
-  for (Chain &C : Chains) {
-    while (C.Head != nullptr) {
-      Op *H = C.Head;
-      const bool WasQueued = H->S == State::Queued;
-      Progressed = false;
-      resume(H, WasQueued ? Mode::Start : Mode::Progress);
-      const bool Finished = H->S == State::Done;
-      Advanced |= WasQueued || Progressed || Finished;
-      advance(C);
-      if (!Finished)
-        break;
-    }
+  while (C.Head != nullptr) {
+    Op *H = C.Head;
+    const bool WasQueued = H->S == State::Queued;
+    Progressed = false;
+    resume(H, WasQueued ? Mode::Start : Mode::Progress);
+    const bool Finished = H->S == State::Done;
+    Advanced |= WasQueued || Progressed || Finished;
+    advance(C);
+    if (!Finished || H == Last)
+      break;
   }
   return Advanced;
 }
 
-bool anyRunningImpl() {
-  for (const Chain &C : Chains)
-    if (C.Head != nullptr)
-      return true;
-  return false;
+/// Wall-clock seconds (the grace's clock).
+double now() {
+  timespec T;
+  ::clock_gettime(CLOCK_MONOTONIC, &T);
+  return static_cast<double>(T.tv_sec) + 1e-9 * static_cast<double>(T.tv_nsec);
 }
 
 } // namespace
@@ -211,12 +210,23 @@ int finish(Op *O) {
     }
     return O->Rc;
   }
-  // Every communicator's operations move on while this rank waits for O (a peer may wait for
-  // one on another communicator before it can serve O's).
+  // O's own chain first, as far as O: what follows O on its communicator is left for later
+  // calls, so the records of a round never land here or there by timing. Every other
+  // communicator's operations move on once O's chain is stuck for the grace (a peer may wait
+  // for one on another communicator before it can serve O's).
+  Grace G;
   while (O->S != State::Done) {
-    const bool Advanced = progressAllImpl();
+    bool Advanced = progressChain(C, O);
     if (O->S == State::Done)
       break;
+    if (Advanced) {
+      G = Grace();
+      continue;
+    }
+    if (G.over())
+      for (Chain &Other : Chains)
+        if (&Other != &C)
+          Advanced |= progressChain(Other, nullptr);
     if (!Advanced) {
       const Op *H = C.Head; // running: O or one before it, suspended in waitPoint
       transport::idle(H->WaitSite, H->WaitN, H->WaitReqs);
@@ -236,10 +246,38 @@ int release(Op *O) {
 
 int outstanding() { return Outstanding; }
 
-bool running() { return anyRunningImpl(); }
-bool progressAll() { return progressAllImpl(); }
+bool running() {
+  for (const Chain &C : Chains)
+    if (C.Head != nullptr)
+      return true;
+  return false;
+}
 
-void whileBlocked(mpiete_site_t Block, int N, const MPI_Request Reqs[], bool Any) {
+bool progressAll() {
+  bool Advanced = false;
+  for (Chain &C : Chains)
+    Advanced |= progressChain(C, nullptr);
+  return Advanced;
+}
+
+bool Grace::over() {
+  if (Until < 0) {
+    const double Seconds = transport::driveGraceSeconds();
+    if (Seconds <= 0) {
+      Until = 0;
+      return true;
+    }
+    Until = now() + Seconds;
+    return false;
+  }
+  if (Until == 0 || now() >= Until) {
+    Until = 0; // over for good: no more clock reads
+    return true;
+  }
+  return false;
+}
+
+void driveWhileBlocked(mpiete_site_t Block, int N, const MPI_Request Reqs[], bool Any) {
   driveUntil([&] { return transport::ready(N, Reqs, Any); },
              [&] { transport::idle(Block, N, Reqs); });
 }

@@ -26,7 +26,11 @@
 // recorded as the blocking twin's wait, so the records do not depend on how often it looked)
 // until the wait's own requests are complete. So a peer that can proceed only once an
 // operation advances (legal MPI) does not deadlock; MPI_Probe does the same (driveUntil). Not
-// covered: the communicator calls.
+// covered: the communicator calls. Such a wait drives only after the transport's grace (a few
+// milliseconds in the trace variant, none under token passing), and an operation's own wait
+// drives its communicator only as far as that operation: where a round's records land then
+// does not depend on timing unless a rank really is stuck, so a time-step loop's iterations
+// stay identical and its trace compacted.
 // docs/runtime-abi.md, "Non-blocking collectives".
 #ifndef MPIETE_RUNTIME_NONBLOCKING_H
 #define MPIETE_RUNTIME_NONBLOCKING_H
@@ -89,14 +93,32 @@ bool running();
 /// completed, recorded as its blocking twin's wait, and the next posted); whether any moved.
 bool progressAll();
 
+/// A blocking call's grace (the transport's driveGraceSeconds, counted from its start): the
+/// first look at the clock starts it; while it lasts the call only looks at its own requests.
+class Grace {
+public:
+  bool over();
+
+private:
+  double Until = -1;
+};
+
 /// The loop of whileBlocked for any blocking call: until Ready() says the call can complete,
-/// drives the operations, and Idle() when none could move on. Nothing while none runs, or
-/// inside an operation's fiber.
+/// drives the operations, and Idle() when none could move on; during the transport's grace it
+/// only looks (Ready, Idle). Nothing while no operation is outstanding, or inside an
+/// operation's fiber.
 template <class ReadyFn, class IdleFn> void driveUntil(ReadyFn Ready, IdleFn Idle) {
+  if (outstanding() == 0) [[likely]]
+    return;
   if (inFiber())
     return;
+  Grace G;
   bool Advanced = true;
   while (running() && !Ready()) {
+    if (!G.over()) {
+      Idle();
+      continue;
+    }
     if (!Advanced)
       Idle();
     Advanced = progressAll();
@@ -104,10 +126,15 @@ template <class ReadyFn, class IdleFn> void driveUntil(ReadyFn Ready, IdleFn Idl
 }
 
 /// A blocking wait outside the operations' fibers (the transport's Wait family) calls this
-/// first while operations are outstanding: until the transport says the wait's own requests
-/// (all of them, or any one for Any) are complete, it drives every running operation, and when
-/// none could advance it lets the transport idle (the token machine: the other ranks run once).
-void whileBlocked(mpiete_site_t Block, int N, const MPI_Request Reqs[], bool Any);
+/// first: while operations are outstanding and until the transport says the wait's own
+/// requests (all of them, or any one for Any) are complete, it drives every running operation,
+/// and when none could advance it lets the transport idle (the token machine: the other ranks
+/// run once).
+void driveWhileBlocked(mpiete_site_t Block, int N, const MPI_Request Reqs[], bool Any);
+inline void whileBlocked(mpiete_site_t Block, int N, const MPI_Request Reqs[], bool Any) {
+  if (outstanding() != 0) [[unlikely]]
+    driveWhileBlocked(Block, N, Reqs, Any);
+}
 
 /// Inside an operation's fiber: the lowered algorithm's waits go through here.
 int waitPoint(mpiete_site_t Site, int N, MPI_Request Reqs[]);

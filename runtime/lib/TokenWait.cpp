@@ -180,16 +180,14 @@ namespace mpiete::transport {
 using namespace token;
 
 int wait(mpiete_site_t Block, MPI_Request *Req, MPI_Status *Status) {
-  if (nbc::outstanding() != 0) [[unlikely]]
-    nbc::whileBlocked(Block, 1, Req, false);
+  nbc::whileBlocked(Block, 1, Req, false);
   int Rc = MPI_SUCCESS;
   complete(WaitWhat::Wait, Block, 1, Req, [&] { return oneDone(Req, Status, Rc); });
   return mpiError(Rc, Block, "MPI_Wait");
 }
 
 int waitall(mpiete_site_t Block, int N, MPI_Request Reqs[], MPI_Status Statuses[]) {
-  if (nbc::outstanding() != 0) [[unlikely]]
-    nbc::whileBlocked(Block, N, Reqs, false);
+  nbc::whileBlocked(Block, N, Reqs, false);
   int Rc = MPI_SUCCESS;
   complete(WaitWhat::Waitall, Block, N, Reqs, [&] {
     if (!allDone(N, Reqs))
@@ -201,8 +199,7 @@ int waitall(mpiete_site_t Block, int N, MPI_Request Reqs[], MPI_Status Statuses[
 }
 
 int waitany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index, MPI_Status *Status) {
-  if (nbc::outstanding() != 0) [[unlikely]]
-    nbc::whileBlocked(Block, N, Reqs, true);
+  nbc::whileBlocked(Block, N, Reqs, true);
   int Rc = MPI_SUCCESS;
   complete(WaitWhat::Waitany, Block, N, Reqs, [&] { return anyDone(N, Reqs, Index, Status, Rc); });
   return mpiError(Rc, Block, "MPI_Waitany");
@@ -210,8 +207,7 @@ int waitany(mpiete_site_t Block, int N, MPI_Request Reqs[], int *Index, MPI_Stat
 
 int waitsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount, int Indices[],
              MPI_Status Statuses[]) {
-  if (nbc::outstanding() != 0) [[unlikely]]
-    nbc::whileBlocked(Block, N, Reqs, true);
+  nbc::whileBlocked(Block, N, Reqs, true);
   int Rc = MPI_SUCCESS;
   complete(WaitWhat::Waitsome, Block, N, Reqs,
            [&] { return someDone(N, Reqs, OutCount, Indices, Statuses, Rc); });
@@ -221,19 +217,10 @@ int waitsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount, int 
 bool ready(int N, const MPI_Request Reqs[], bool Any) {
   SegmentLock Lock;
   progress();
-  bool Active = false;
-  for (int I = 0; I < N; ++I) {
-    if (Reqs[I] == MPI_REQUEST_NULL)
-      continue;
-    Active = true;
-    const bool Done = fromHandle(Reqs[I])->Complete;
-    if (Done && Any)
-      return true;
-    if (!Done && !Any)
-      return false;
-  }
-  return !Any || !Active;
+  return requestsReady(N, Reqs, Any, [](MPI_Request R) { return fromHandle(R)->Complete; });
 }
+
+double driveGraceSeconds() { return 0; }
 
 void idle(mpiete_site_t Block, int N, const MPI_Request Reqs[]) {
   // A poll, not blockUntilArrival: an operation's message may have arrived since the last
@@ -339,9 +326,9 @@ bool probeLook(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, bool Idl
 
 int probe(mpiete_site_t Block, int Source, int Tag, MPI_Comm Comm, MPI_Status *Status) {
   checkActive("MPI_Probe");
-  if (nbc::outstanding() != 0) [[unlikely]] // its messages may need this rank's operations
-    nbc::driveUntil([&] { return probeLook(Block, Source, Tag, Comm, false); },
-                    [&] { probeLook(Block, Source, Tag, Comm, true); });
+  // Its messages may need this rank's operations.
+  nbc::driveUntil([&] { return probeLook(Block, Source, Tag, Comm, false); },
+                  [&] { probeLook(Block, Source, Tag, Comm, true); });
   SegmentLock Lock;
   Request P;
   int Rc;

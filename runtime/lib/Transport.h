@@ -62,6 +62,30 @@ bool ready(int N, const MPI_Request Reqs[], bool Any);
 /// Between two such looks when nothing could advance: the trace variant returns at once (its
 /// looks run MPI's progress), the token machine lets the other ranks run once (a poll).
 void idle(mpiete_site_t Block, int N, const MPI_Request Reqs[]);
+/// How long a blocking call looks at its own requests before it drives the non-blocking
+/// collectives (Nonblocking.h): the trace variant's runs are timed by the machine, so a round
+/// whose messages arrive while some other wait blocks for a moment would land in the trace at
+/// a place that changes from run to run; waiting a little first keeps a time-step loop's
+/// iterations identical (compacted) unless the rank really is stuck. The token machine's
+/// schedule does not depend on time, so it drives at once (0).
+double driveGraceSeconds();
+
+/// ready()'s rule over a per-request look Done(Request) (each transport's own), for every
+/// implementation alike.
+template <class DoneFn> bool requestsReady(int N, const MPI_Request Reqs[], bool Any, DoneFn Done) {
+  bool Active = false;
+  for (int I = 0; I < N; ++I) {
+    if (Reqs[I] == MPI_REQUEST_NULL)
+      continue;
+    Active = true;
+    const bool D = Done(Reqs[I]);
+    if (D && Any)
+      return true;
+    if (!D && !Any)
+      return false;
+  }
+  return !Any || !Active;
+}
 
 /// Whether collectiveStarted records anything (the trace variant while tracing): the entry
 /// point computes the collective's byte count only then.

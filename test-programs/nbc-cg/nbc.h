@@ -7,13 +7,19 @@
 #include <mpi.h>
 #include <stddef.h>
 
-/* Compile-time switch (the Makefile sets it; this is the fallback).
+/* Compile-time switches (the Makefile sets TEST_EVERY; these are the fallbacks).
  *   TEST_EVERY  every TEST_EVERY-th iteration polls the dot-product MPI_Iallreduce with
  *               MPI_Test, computing one interior row of the matrix-vector product between
  *               polls, instead of computing them all first; 0: never.  Same numerical result;
- *               the number of MPI_Test calls depends on timing. */
+ *               the number of MPI_Test calls depends on timing.
+ *   SPLIT_WAIT  1: the halo exchange is completed by its own MPI_Waitall while the reduction
+ *               is still outstanding, and the reduction by MPI_Wait after it (the order many
+ *               codes use); 0: one MPI_Waitall completes both.  Same result. */
 #ifndef TEST_EVERY
 #define TEST_EVERY 0
+#endif
+#ifndef SPLIT_WAIT
+#define SPLIT_WAIT 0
 #endif
 
 #define TAG_UP 31   /* halo row travelling to the rank above (rank - 1) */

@@ -152,8 +152,13 @@ void cg_run(cg_t *g, int iters)
         }
         matvec_rows(g, g->w, g->q, next, nloc - 1);
         /* req[0] is the reduction (MPI_REQUEST_NULL if polled to completion), req[1..4] the
-         * halo: one MPI_Waitall over both kinds. */
-        CHECK(MPI_Waitall(NREQ, req, st));
+         * halo: one MPI_Waitall over both kinds, or the halo's first. */
+        if (SPLIT_WAIT) {
+            CHECK(MPI_Waitall(NREQ - 1, req + 1, st + 1));
+            CHECK(MPI_Wait(&req[0], MPI_STATUS_IGNORE));
+        } else {
+            CHECK(MPI_Waitall(NREQ, req, st));
+        }
         check_received(g, st + 1);
         matvec_rows(g, g->w, g->q, 1, 1);
         if (nloc > 1)

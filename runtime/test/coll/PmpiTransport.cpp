@@ -127,19 +127,14 @@ int waitsome(mpiete_site_t Block, int N, MPI_Request Reqs[], int *OutCount, int 
 // Non-blocking collectives (Nonblocking.cpp, linked in) ask these; the lowered collectives
 // checked here never run as one.
 bool ready(int N, const MPI_Request Reqs[], bool Any) {
-  bool Active = false;
-  for (int I = 0; I < N; ++I) {
-    if (Reqs[I] == MPI_REQUEST_NULL)
-      continue;
-    Active = true;
+  return requestsReady(N, Reqs, Any, [](MPI_Request R) {
     int Flag = 0;
-    PMPI_Request_get_status(Reqs[I], &Flag, MPI_STATUS_IGNORE);
-    if (Flag == static_cast<int>(Any))
-      return Any;
-  }
-  return !Any || !Active;
+    PMPI_Request_get_status(R, &Flag, MPI_STATUS_IGNORE);
+    return Flag != 0;
+  });
 }
 void idle(mpiete_site_t, int, const MPI_Request[]) {}
+double driveGraceSeconds() { return 0; }
 int test(mpiete_site_t Block, MPI_Request *Req, int *Flag, MPI_Status *Status) {
   note(Block);
   return PMPI_Test(Req, Flag, Status);
