@@ -113,12 +113,14 @@ std::optional<TraceDifference> compareTraceDirs(const std::filesystem::path &Ful
     // compared per site, in their own order; every other record in the trace's order. Request
     // numbers count every start of the rank, so each trace's are renamed first: the k-th start
     // of the other records is k, the j-th of a site's rounds (site, j).
+    // A request completes once: its name is dropped then, so the map holds the requests in
+    // flight, not every start of the trace.
     struct Renamer {
       std::unordered_map<uint64_t, uint64_t> Names;
       std::unordered_map<uint64_t, uint64_t> Count; ///< starts per site (0: the other records)
-      /// R as compared: its requests renamed.
-      Record renamed(const Record &R, uint64_t Site, uint64_t SiteIndex) {
-        Record Out = R;
+      /// Out = R as compared: its requests renamed (Out's storage reused).
+      void rename(const Record &R, uint64_t Site, uint64_t SiteIndex, Record &Out) {
+        Out = R;
         if ((R.Kind == RecordKind::Send || R.Kind == RecordKind::Recv) && R.Request != 0) {
           const uint64_t J = ++Count[Site];
           const uint64_t Name = Site == 0 ? J : (uint64_t{1} << 63) | (SiteIndex << 40) | J;
@@ -126,9 +128,10 @@ std::optional<TraceDifference> compareTraceDirs(const std::filesystem::path &Ful
           Out.Request = Name;
         }
         for (Completion &C : Out.Completions)
-          if (auto It = Names.find(C.Request); It != Names.end())
+          if (auto It = Names.find(C.Request); It != Names.end()) {
             C.Request = It->second;
-        return Out;
+            Names.erase(It);
+          }
       }
     };
     Renamer RenameFull, RenameSkel;
@@ -168,18 +171,26 @@ std::optional<TraceDifference> compareTraceDirs(const std::filesystem::path &Ful
     // its site's queue.
     auto next = [&](trace::TraceReader &R, Record &Out, Record &Compared, bool IsFull) {
       for (;;) {
-        Out = Record(); // the reader fills only the fields of the kind it read
+        // The reader fills only the fields of the kind it read: the others reset, the
+        // completions' storage kept.
+        std::vector<Completion> Keep = std::move(Out.Completions);
+        Keep.clear();
+        Out = Record();
+        Out.Completions = std::move(Keep);
         if (!R.next(Out))
           return false;
         const uint64_t N = IsFull ? NFull++ : 0;
         Renamer &Names = IsFull ? RenameFull : RenameSkel;
         const auto Site = Sites.find(Out.Block);
         if (Site == Sites.end()) {
-          Compared = Names.renamed(Out, 0, 0);
+          Names.rename(Out, 0, 0, Compared);
           return true;
         }
         Pending &Q = Queues[Out.Block];
-        (IsFull ? Q.Full : Q.Skel).push_back({Out, Names.renamed(Out, Out.Block, Site->second), N});
+        Entry &E = (IsFull ? Q.Full : Q.Skel).emplace_back();
+        E.Read = Out;
+        E.N = N;
+        Names.rename(Out, Out.Block, Site->second, E.Compared);
         matchQueue(Q);
         if (D)
           return false;
