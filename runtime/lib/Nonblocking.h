@@ -10,8 +10,8 @@
 //     tested through the transport (recorded as a test, a failed one gives the token machine's
 //     other ranks their turn) and, if they are complete, the algorithm runs on to its next
 //     wait;
-//   - MPI_Wait (and the Wait family) runs it to its end, driving every other communicator's
-//     operations meanwhile.
+//   - MPI_Wait (and the Wait family) runs it to its end (its communicator's operations as far
+//     as itself), driving every other communicator's operations once it is stuck.
 // Operations on one communicator run in the order they were started (MPI's rule for
 // collectives): an operation starts its first round only when the one before it on the
 // communicator has finished, and driving an operation drives the ones before it first. So the
@@ -71,8 +71,9 @@ Op *start(MPI_Comm Comm, const Body &B);
 /// Drives Op (and the operations started before it on its communicator) once: true when Op
 /// has finished. A failed poll lets the token machine's other ranks run.
 bool poll(Op *O);
-/// Runs Op (and those before it on its communicator) to its end, every other communicator's
-/// operations driven meanwhile; its result code.
+/// Runs Op (and those before it on its communicator, never those after it) to its end, every
+/// other communicator's operations driven while its own have not moved for the grace; its
+/// result code.
 int finish(Op *O);
 /// Whether Op has finished (without driving it).
 bool done(const Op *O);
