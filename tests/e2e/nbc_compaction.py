@@ -20,10 +20,9 @@ import argparse
 import os
 import re
 import shutil
-import subprocess
 import sys
 
-from e2e_util import fresh_work
+from e2e_util import fresh_work, run_group
 
 SHORT, LONG = 200, 800  # past the detector's first rounds (docs/trace-size.md)
 SIZE = "96"
@@ -34,11 +33,11 @@ class Failure(Exception):
 
 
 def run(cmd, env, cwd):
-    p = subprocess.run(cmd, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       text=True, timeout=240)
-    if p.returncode != 0:
-        raise Failure(f"{' '.join(cmd)} failed ({p.returncode}):\n{p.stderr}")
-    return p.stdout
+    """cmd's stdout; a failure or a timeout (the launcher and its ranks killed) is a Failure."""
+    rc, out, err = run_group(cmd, cwd, env, timeout=240)
+    if rc != 0:
+        raise Failure(f"{' '.join(cmd)} {'timed out' if rc is None else f'failed ({rc})'}:\n{err}")
+    return out
 
 
 def records(mpiete, env, path):
@@ -90,7 +89,7 @@ def main():
     try:
         case(args, env, 0, "0")
         case(args, env, 1, "2000")
-    except (Failure, subprocess.TimeoutExpired) as e:
+    except Failure as e:
         print(f"FAIL: {e}", file=sys.stderr)
         return 1
     print("PASS")
