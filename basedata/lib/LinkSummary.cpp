@@ -77,7 +77,7 @@ bool header(YamlParser &P, const YAML::Node &Root, const char *Format) {
 }
 
 /// Version 2 records the unit's language.
-constexpr int64_t RecipeVersion = 2;
+constexpr int64_t RecipeVersion = 3;
 
 } // namespace
 
@@ -210,6 +210,7 @@ void writeUnitRecipe(std::ostream &OS, const UnitRecipe &R) {
   E << YAML::Key << "source" << YAML::Value << R.Source;
   E << YAML::Key << "language" << YAML::Value << R.Language;
   E << YAML::Key << "directory" << YAML::Value << R.Directory;
+  flowList(E, "options", R.Options);
   flowList(E, "instrument_flags", R.InstrumentFlags);
   flowList(E, "compile", R.Compile);
   E << YAML::EndMap;
@@ -237,6 +238,7 @@ bool parseUnitRecipe(const std::string &Name, const std::string &Text, UnitRecip
   if (Out.Language != "c" && Out.Language != "fortran")
     return P.error(Root["language"], "'language' is c or fortran, not '" + Out.Language + "'");
   return P.string(Root, "source", Out.Source) && P.string(Root, "directory", Out.Directory) &&
+         stringVector(P, Root, "options", Out.Options) &&
          stringVector(P, Root, "instrument_flags", Out.InstrumentFlags) &&
          stringVector(P, Root, "compile", Out.Compile) && P.Ok;
 }

@@ -79,6 +79,7 @@ TEST(LinkSummaryTest, RecipeRoundTrips) {
   In.Source = "dir with space/main.c";
   In.Language = "fortran";
   In.Directory = "/home/user/app";
+  In.Options = {"--pass-through=MPI_Win_fence"};
   In.InstrumentFlags = {"-O2", "-DN=3", "-I/usr/include/mpi"};
   In.Compile = {"mpicc", "-iquote", "dir with space", "-O2", "-w"};
   std::ostringstream OS, Errors;
@@ -89,8 +90,8 @@ TEST(LinkSummaryTest, RecipeRoundTrips) {
   EXPECT_EQ(Out, In);
 }
 
-// A recipe an older mpiete-cc wrote (version 1, no language) is no error: a note, and the
-// unit keeps its per-unit skeleton.
+// A recipe an older mpiete-cc wrote (version 1, no language; version 2, no options) is no
+// error: a note, and the unit keeps its per-unit skeleton.
 TEST(LinkSummaryTest, OlderRecipeIsANoteNotAnError) {
   std::ostringstream Errors;
   DiagnosticSink Diags(Errors);

@@ -11,6 +11,10 @@
 // One-sided windows passed through uninstrumented (--mpiete-pass-through) are created, fenced
 // and freed collectively by their members; they are run through transport::collectiveCall
 // (all members at once under the token machine), and their communication is not modelled.
+// MPI-IO's collective routines (MPI_File_open, MPI_File_write_all, ...) are run the same way
+// over the file's communicator; its other blocking routines run where the program calls them
+// (docs/mpiete-cc.md, "MPI-IO").
+#include "FileCalls.h"
 #include "Recorder.h"
 #include "Transport.h"
 #include "Variant.h"
@@ -97,10 +101,11 @@ void forgetWindow(MPI_Win Win) {
     }
 }
 
-template <typename Fn> int collectively(MPI_Comm Comm, Fn &&Call) {
-  MpiScope Scope(WindowCallBlock);
+template <typename Fn>
+int collectively(MPI_Comm Comm, Fn &&Call, uint64_t Block = WindowCallBlock) {
+  MpiScope Scope(Block);
   return transport::collectiveCall(
-      WindowCallBlock, Comm, [](void *Arg) { return (*static_cast<Fn *>(Arg))(); }, &Call);
+      Block, Comm, [](void *Arg) { return (*static_cast<Fn *>(Arg))(); }, &Call);
 }
 
 } // namespace
@@ -135,3 +140,155 @@ extern "C" int MPI_Win_free(MPI_Win *Win) {
   mpiete::forgetWindow(Freed);
   return Rc;
 }
+
+//===-- MPI-IO ------------------------------------------------------------------------------===//
+//
+// mpiete-cc and mpiete-fc leave MPI-IO calls as the program wrote them (a warning names each;
+// the non-blocking ones stay unsupported). The collective ones must be entered by every member
+// of the file's communicator at once, which the token machine allows only through
+// transport::collectiveCall (one rank at a time would wait in MPI_File_open forever): they are
+// defined here, before the MPI library on the probe link line. Their time is not charged to
+// any rank (nothing is timed while a communicator call runs) and the estimator sees a call with
+// no communication at FileCallBlock: predictions leave collective file I/O out. The independent
+// routines (MPI_File_write_at, MPI_File_read, ...) are not interposed: they run while the rank
+// holds its token, so their time is part of the computation around them.
+
+namespace mpiete {
+namespace {
+
+struct FileComm {
+  MPI_File File;
+  MPI_Comm Comm;
+};
+FileComm Files[256];
+int FileCount = 0;
+
+MPI_Comm commOfFile(MPI_File File) {
+  for (int I = 0; I < FileCount; ++I)
+    if (Files[I].File == File)
+      return Files[I].Comm;
+  Recorder::get().fail("an MPI-IO file was not opened through MPI_File_open; mpiete cannot run "
+                       "its collective calls");
+}
+
+} // namespace
+
+/// Remembers the communicator a file was opened on (also from the Fortran binding).
+void rememberFile(MPI_File File, MPI_Comm Comm) {
+  if (FileCount == 256)
+    Recorder::get().fail("more than 256 MPI-IO files open at once");
+  Files[FileCount++] = {File, Comm};
+}
+
+void forgetFile(MPI_File File) {
+  for (int I = 0; I < FileCount; ++I)
+    if (Files[I].File == File) {
+      Files[I] = Files[--FileCount];
+      return;
+    }
+}
+
+/// Runs Call, a collective MPI-IO routine of File, with every member of its communicator.
+int fileCollectively(MPI_File File, int (*Call)(void *), void *Arg) {
+  MpiScope Scope(FileCallBlock);
+  return transport::collectiveCall(FileCallBlock, commOfFile(File), Call, Arg);
+}
+
+int fileOpenCollectively(MPI_Comm Comm, int (*Call)(void *), void *Arg) {
+  MpiScope Scope(FileCallBlock);
+  return transport::collectiveCall(FileCallBlock, Comm, Call, Arg);
+}
+
+namespace {
+template <typename Fn> int onFile(MPI_File File, Fn &&Call) {
+  return fileCollectively(File, [](void *Arg) { return (*static_cast<Fn *>(Arg))(); }, &Call);
+}
+} // namespace
+} // namespace mpiete
+
+extern "C" int MPI_File_open(MPI_Comm Comm, const char *Name, int Amode, MPI_Info Info,
+                             MPI_File *Fh) {
+  auto Call = [&] { return PMPI_File_open(Comm, Name, Amode, Info, Fh); };
+  int Rc = mpiete::fileOpenCollectively(
+      Comm, [](void *Arg) { return (*static_cast<decltype(Call) *>(Arg))(); }, &Call);
+  if (Rc == MPI_SUCCESS)
+    mpiete::rememberFile(*Fh, Comm);
+  return Rc;
+}
+
+extern "C" int MPI_File_close(MPI_File *Fh) {
+  MPI_File Closed = *Fh;
+  int Rc = mpiete::onFile(Closed, [&] { return PMPI_File_close(Fh); });
+  mpiete::forgetFile(Closed);
+  return Rc;
+}
+
+// The other collective routines: the same call, run by every member at once.
+#define MPIETE_FILE_COLLECTIVE(Name, Params, Args)                                                 \
+  extern "C" int MPI_##Name Params {                                                               \
+    return mpiete::onFile(Fh, [&] { return PMPI_##Name Args; });                                   \
+  }
+MPIETE_FILE_COLLECTIVE(File_set_size, (MPI_File Fh, MPI_Offset Size), (Fh, Size))
+MPIETE_FILE_COLLECTIVE(File_preallocate, (MPI_File Fh, MPI_Offset Size), (Fh, Size))
+MPIETE_FILE_COLLECTIVE(File_set_info, (MPI_File Fh, MPI_Info Info), (Fh, Info))
+MPIETE_FILE_COLLECTIVE(File_set_view,
+                       (MPI_File Fh, MPI_Offset Disp, MPI_Datatype Etype, MPI_Datatype Filetype,
+                        const char *Datarep, MPI_Info Info),
+                       (Fh, Disp, Etype, Filetype, Datarep, Info))
+MPIETE_FILE_COLLECTIVE(File_set_atomicity, (MPI_File Fh, int Flag), (Fh, Flag))
+MPIETE_FILE_COLLECTIVE(File_sync, (MPI_File Fh), (Fh))
+MPIETE_FILE_COLLECTIVE(File_seek_shared, (MPI_File Fh, MPI_Offset Offset, int Whence),
+                       (Fh, Offset, Whence))
+MPIETE_FILE_COLLECTIVE(File_read_at_all,
+                       (MPI_File Fh, MPI_Offset Offset, void *Buf, int Count, MPI_Datatype Type,
+                        MPI_Status *Status),
+                       (Fh, Offset, Buf, Count, Type, Status))
+MPIETE_FILE_COLLECTIVE(File_write_at_all,
+                       (MPI_File Fh, MPI_Offset Offset, const void *Buf, int Count,
+                        MPI_Datatype Type, MPI_Status *Status),
+                       (Fh, Offset, Buf, Count, Type, Status))
+MPIETE_FILE_COLLECTIVE(File_read_all,
+                       (MPI_File Fh, void *Buf, int Count, MPI_Datatype Type, MPI_Status *Status),
+                       (Fh, Buf, Count, Type, Status))
+MPIETE_FILE_COLLECTIVE(File_write_all,
+                       (MPI_File Fh, const void *Buf, int Count, MPI_Datatype Type,
+                        MPI_Status *Status),
+                       (Fh, Buf, Count, Type, Status))
+MPIETE_FILE_COLLECTIVE(File_read_ordered,
+                       (MPI_File Fh, void *Buf, int Count, MPI_Datatype Type, MPI_Status *Status),
+                       (Fh, Buf, Count, Type, Status))
+MPIETE_FILE_COLLECTIVE(File_write_ordered,
+                       (MPI_File Fh, const void *Buf, int Count, MPI_Datatype Type,
+                        MPI_Status *Status),
+                       (Fh, Buf, Count, Type, Status))
+MPIETE_FILE_COLLECTIVE(File_read_at_all_begin,
+                       (MPI_File Fh, MPI_Offset Offset, void *Buf, int Count, MPI_Datatype Type),
+                       (Fh, Offset, Buf, Count, Type))
+MPIETE_FILE_COLLECTIVE(File_read_at_all_end, (MPI_File Fh, void *Buf, MPI_Status *Status),
+                       (Fh, Buf, Status))
+MPIETE_FILE_COLLECTIVE(File_write_at_all_begin,
+                       (MPI_File Fh, MPI_Offset Offset, const void *Buf, int Count,
+                        MPI_Datatype Type),
+                       (Fh, Offset, Buf, Count, Type))
+MPIETE_FILE_COLLECTIVE(File_write_at_all_end, (MPI_File Fh, const void *Buf, MPI_Status *Status),
+                       (Fh, Buf, Status))
+MPIETE_FILE_COLLECTIVE(File_read_all_begin, (MPI_File Fh, void *Buf, int Count, MPI_Datatype Type),
+                       (Fh, Buf, Count, Type))
+MPIETE_FILE_COLLECTIVE(File_read_all_end, (MPI_File Fh, void *Buf, MPI_Status *Status),
+                       (Fh, Buf, Status))
+MPIETE_FILE_COLLECTIVE(File_write_all_begin,
+                       (MPI_File Fh, const void *Buf, int Count, MPI_Datatype Type),
+                       (Fh, Buf, Count, Type))
+MPIETE_FILE_COLLECTIVE(File_write_all_end, (MPI_File Fh, const void *Buf, MPI_Status *Status),
+                       (Fh, Buf, Status))
+MPIETE_FILE_COLLECTIVE(File_read_ordered_begin,
+                       (MPI_File Fh, void *Buf, int Count, MPI_Datatype Type),
+                       (Fh, Buf, Count, Type))
+MPIETE_FILE_COLLECTIVE(File_read_ordered_end, (MPI_File Fh, void *Buf, MPI_Status *Status),
+                       (Fh, Buf, Status))
+MPIETE_FILE_COLLECTIVE(File_write_ordered_begin,
+                       (MPI_File Fh, const void *Buf, int Count, MPI_Datatype Type),
+                       (Fh, Buf, Count, Type))
+MPIETE_FILE_COLLECTIVE(File_write_ordered_end, (MPI_File Fh, const void *Buf, MPI_Status *Status),
+                       (Fh, Buf, Status))
+#undef MPIETE_FILE_COLLECTIVE

@@ -20,8 +20,10 @@ void DiagnosticSink::report(const DiagLoc &Loc, Severity Sev, std::string_view M
     ++Errors;
     break;
   case Severity::Warning:
-    Line << ": warning: ";
     ++Warnings;
+    if (HideWarnings)
+      return;
+    Line << ": warning: ";
     break;
   case Severity::Note:
     Line << ": note: ";

@@ -105,6 +105,17 @@ TEST(MpiRoutinesTest, LocalRoutines) {
     EXPECT_FALSE(isLocalRoutine(Not)) << Not;
 }
 
+// MPI-IO's blocking routines run as written (a warning); the non-blocking ones do not.
+TEST(MpiRoutinesTest, MpiIoRoutinesRun) {
+  for (const char *Run :
+       {"MPI_File_open", "MPI_File_write_all", "MPI_File_read_at", "MPI_File_close",
+        "MPI_File_set_view", "MPI_File_write_ordered_end", "MPI_File_get_size"})
+    EXPECT_TRUE(isRunMpiIoRoutine(Run)) << Run;
+  for (const char *Not : {"MPI_File_iwrite", "MPI_File_iread_at_all", "MPI_File_iwrite_shared",
+                          "MPI_Win_fence", "MPI_Register_datarep", "MPI_Send"})
+    EXPECT_FALSE(isRunMpiIoRoutine(Not)) << Not;
+}
+
 TEST(MpiRoutinesTest, UnhandledReasons) {
   EXPECT_EQ(unhandledReason("MPI_Ialltoallw"), "MPI_Ialltoallw");
   EXPECT_EQ(unhandledReason("MPI_Ineighbor_alltoall"), "non-blocking neighbourhood collective");

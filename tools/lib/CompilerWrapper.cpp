@@ -648,6 +648,12 @@ private:
     R.Language = isFortranSource(Source) ? "fortran" : "c";
     std::error_code EC;
     R.Directory = fs::current_path(EC).string();
+    // The options that decide what the instrumenter accepts: the re-slice must accept the
+    // same calls (a passed-through routine is an error without its option).
+    for (const std::string &P : Cmd.PassThrough)
+      R.Options.push_back("--pass-through=" + P);
+    if (Cmd.PassThroughAll)
+      R.Options.push_back("--pass-through-all");
     R.InstrumentFlags = instrumenterFlags(Cmd);
     if (MpiFlags.empty())
       MpiFlags = mpiFlags();

@@ -173,7 +173,9 @@ bool linkWholeProgram(const std::vector<WholeProgramUnit> &Inputs, const std::st
       if (EC || TS > fs::last_write_time(In.Prefix + ".skeleton.recipe", EC))
         return perUnit(Src.string() + " changed since it was compiled");
       std::vector<std::string> Argv{Instr, "--summary-out=" + U.Work + ".summary",
-                                    "--unit-path=" + U.Recipe.Source, U.Recipe.Source, "--"};
+                                    "--unit-path=" + U.Recipe.Source, "--no-warnings"};
+      Argv.insert(Argv.end(), U.Recipe.Options.begin(), U.Recipe.Options.end());
+      Argv.insert(Argv.end(), {U.Recipe.Source, "--"});
       Argv.insert(Argv.end(), U.Recipe.InstrumentFlags.begin(), U.Recipe.InstrumentFlags.end());
       if (!runIn(U.Recipe.Directory, Argv, Verbose) ||
           !loadLinkSummary(U.Work + ".summary", U.Built, Diags))
@@ -223,9 +225,10 @@ bool linkWholeProgram(const std::vector<WholeProgramUnit> &Inputs, const std::st
         continue;
       std::vector<std::string> Argv{Instr, "--summary-out=" + U.Work + ".summary",
                                     "--program-summary=" + ProgramPath,
-                                    "--unit-path=" + U.Recipe.Source};
+                                    "--unit-path=" + U.Recipe.Source, "--no-warnings"};
       if (U.In.Instrumented)
         Argv.push_back("--skeleton-out=" + U.Work + ".skeleton.c");
+      Argv.insert(Argv.end(), U.Recipe.Options.begin(), U.Recipe.Options.end());
       Argv.insert(Argv.end(), {U.Recipe.Source, "--"});
       Argv.insert(Argv.end(), U.Recipe.InstrumentFlags.begin(), U.Recipe.InstrumentFlags.end());
       // The unit keeps its per-unit skeleton: said as a warning or a note.

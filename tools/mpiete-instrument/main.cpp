@@ -45,6 +45,8 @@ writes its instrumented variants (the user's text with edits at known positions)
                            procedures (a call to one that cannot communicate is an ordinary
                            statement)
   --unit-path=PATH         the path recorded for the unit (default: SOURCE as given)
+  --no-warnings            print errors and notes only (mpiete-cc's link-time re-slice of a
+                           unit whose compile printed its warnings)
   --pass-through=MPI_X     leave this unsupported routine uninstrumented (repeatable)
   --pass-through-all       leave every unsupported routine uninstrumented
   --seed-blocks            seed 004's partition: every loop and branch ends a compute block
@@ -205,6 +207,8 @@ static int guardedMain(int Argc, char **Argv) {
       SummaryOut = A.substr(14);
     } else if (A.starts_with("--program-summary=")) {
       ProgramSummaryPath = A.substr(18);
+    } else if (A == "--no-warnings") {
+      Diags.hideWarnings();
     } else if (A.starts_with("--blocks-out=")) {
       Out.BlocksOut = A.substr(13);
     } else if (A.starts_with("--unit-path=")) {

@@ -56,6 +56,10 @@ inline constexpr uint64_t CalibrationBlock = makeBlockId(ReservedUnit, 0xfffffff
 /// (--mpiete-pass-through): created, fenced and freed collectively under the token machine.
 inline constexpr uint64_t WindowCallBlock = makeBlockId(ReservedUnit, 0xfffffff0u);
 
+/// The collective MPI-IO calls (MPI_File_open, MPI_File_write_all, ...): run by all members of
+/// the file's communicator at once under the token machine (runtime/lib/Interpose.cpp).
+inline constexpr uint64_t FileCallBlock = makeBlockId(ReservedUnit, 0xfffffff2u);
+
 /// The segment key's `from` before a rank's first MPI call: the computation from the process's
 /// start to its first MPI call is the segment ProgramStart -> that call's site.
 inline constexpr uint64_t ProgramStart = makeBlockId(ReservedUnit, 0xfffffff1u);

@@ -49,6 +49,10 @@ void SiteNames::load(const BlockMap &Map) {
 
 std::string SiteNames::site(BlockId Id) const {
   if (isReservedBlock(Id)) {
+    if (Id == FileCallBlock)
+      return "a collective MPI-IO call";
+    if (Id == WindowCallBlock)
+      return "a one-sided window call";
     std::string R = uninstrumentedRoutine(Id);
     // The other reserved id a segment starts after is the start of the program.
     return R.empty() ? "program start" : R + " (uninstrumented)";

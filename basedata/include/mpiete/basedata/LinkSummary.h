@@ -93,6 +93,7 @@ struct UnitRecipe {
   std::string Source;         ///< as given to the compiler (the unit's path in ids and summaries)
   std::string Language = "c"; ///< c or fortran: only C units are sliced with the whole program
   std::string Directory;      ///< the directory the compile ran in (absolute)
+  std::vector<std::string> Options; ///< the instrumenter's own options (--pass-through=...)
   std::vector<std::string> InstrumentFlags;
   std::vector<std::string> Compile;
   bool operator==(const UnitRecipe &) const = default;

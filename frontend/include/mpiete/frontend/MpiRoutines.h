@@ -34,6 +34,10 @@ bool isLocalRoutine(std::string_view Name);
 /// communication", "MPI-IO", ...); a short phrase for the diagnostic.
 std::string_view unhandledReason(std::string_view Name);
 
+/// An MPI-IO routine the probes run as the program calls it (MPI_File_open, MPI_File_write_all,
+/// ...; not the non-blocking MPI_File_i* ones): accepted with a located warning [mpiete-io].
+bool isRunMpiIoRoutine(std::string_view Name);
+
 /// Diagnoses a call, at Loc, of an MPI routine that is neither rewritten nor local, the same way
 /// for both frontends: a direct PMPI_ call is an error; a routine the user passes through
 /// (PassThroughAll, or named in PassThrough) a warning, recorded once in Model.PassedThrough;

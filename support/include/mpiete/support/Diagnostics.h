@@ -44,6 +44,9 @@ public:
     Recorded = &Lines;
     Skip = SkipRecorded;
   }
+  /// Counts warnings without printing them (a second pass over a unit whose first pass said
+  /// them: mpiete-cc's link-time re-slice).
+  void hideWarnings() { HideWarnings = true; }
   /// Prints every line from here on, recorded or not.
   void stopRecording() {
     Recorded = nullptr;
@@ -54,6 +57,7 @@ private:
   std::ostream &OS;
   std::unordered_set<std::string> *Recorded = nullptr;
   bool Skip = false;
+  bool HideWarnings = false;
   unsigned Errors = 0;
   unsigned Warnings = 0;
 };
