@@ -2,13 +2,15 @@
 """Programs that write checkpoints with MPI-IO build as shipped and run under every probe.
 
 test-programs/c-mpiio (C, one file) and, with --fortran, test-programs/f90-mpiio (a module of
-its own file, objects and .mod files in the current folder) are built with their unchanged
+its own file, objects and .mod files in the current folder) and f08-mpiio (`use mpi_f08`, one
+file) are built with their unchanged
 Makefiles and mpiete-cc / mpiete-fc, no option: each MPI-IO call is a located warning
 [mpiete-io], said once (the link step's re-slice does not repeat it). At 2 ranks:
 - the original run, and the timing probe, print the same line and write the same checkpoint
   (the timing probe once waited forever in MPI_File_open: one rank at a time under the token
-  machine, while the collective call needs both; runtime/lib/Interpose.cpp and
-  FortranFileInterpose.cpp run the collective MPI-IO routines with every member at once);
+  machine, while the collective call needs both; runtime/lib/Interpose.cpp,
+  FortranFileInterpose.cpp and FortranF08FileInterpose.cpp run the collective MPI-IO routines
+  with every member at once);
 - the trace probe's skeleton gives the full probe's traces (--verify-skeleton);
 - mpiete estimate replays them and names the collective file calls in its segments.
 """
@@ -25,6 +27,7 @@ from e2e_util import fresh_work, launch, run_group
 PROGRAMS = {
     "c-mpiio": ("CC=mpiete-cc", "heat.ckpt", ["20000", "40", "10"]),
     "f90-mpiio": ("FC=mpiete-fc", "heat90.ckpt", ["20000", "40", "10"]),
+    "f08-mpiio": ("FC=mpiete-fc", "heat08.ckpt", ["20000", "40", "10"]),
 }
 
 
@@ -106,7 +109,7 @@ def main():
     ap.add_argument("--fortran", action="store_true")
     args = ap.parse_args()
     env = fresh_work(args.work, args.build)
-    names = ["c-mpiio"] + (["f90-mpiio"] if args.fortran else [])
+    names = ["c-mpiio"] + (["f90-mpiio", "f08-mpiio"] if args.fortran else [])
     try:
         if args.network is None:
             args.network = os.path.join(args.work, "network.yaml")
