@@ -116,13 +116,10 @@ template <class ReadyFn, class IdleFn> void driveUntil(ReadyFn Ready, IdleFn Idl
   Grace G;
   bool Advanced = true;
   while (running() && !Ready()) {
-    if (!G.over()) {
-      Idle();
-      continue;
-    }
     if (!Advanced)
       Idle();
-    Advanced = progressAll();
+    // During the grace nothing is driven, so nothing advances: the next round idles.
+    Advanced = G.over() && progressAll();
   }
 }
 
