@@ -70,36 +70,49 @@ void noteUninstrumented(RoutineOrdinal O, const char *Name) {
 namespace mpiete {
 namespace {
 
-/// The communicator each live window was created on: fence and free are collective over it.
-/// A small fixed table: programs create few windows.
-struct WindowComm {
-  MPI_Win Win;
-  MPI_Comm Comm;
+/// The communicator each live handle (a window, a file) was made on: its collective calls run
+/// over it. A small fixed table: programs hold few windows and files at once.
+template <typename Handle, int Capacity> class HandleComms {
+public:
+  HandleComms(const char *Unknown, const char *Full) : Unknown(Unknown), Full(Full) {}
+
+  MPI_Comm comm(Handle H) const {
+    for (int I = 0; I < Count; ++I)
+      if (Entries[I].H == H)
+        return Entries[I].Comm;
+    Recorder::get().fail("%s", Unknown);
+  }
+  void remember(Handle H, MPI_Comm Comm) {
+    if (Count == Capacity)
+      Recorder::get().fail("%s", Full);
+    Entries[Count++] = {H, Comm};
+  }
+  void forget(Handle H) {
+    for (int I = 0; I < Count; ++I)
+      if (Entries[I].H == H) {
+        Entries[I] = Entries[--Count];
+        return;
+      }
+  }
+
+private:
+  struct Entry {
+    Handle H;
+    MPI_Comm Comm;
+  };
+  Entry Entries[Capacity];
+  int Count = 0;
+  const char *Unknown;
+  const char *Full;
 };
-WindowComm Windows[64];
-int WindowCount = 0;
 
-MPI_Comm commOfWindow(MPI_Win Win) {
-  for (int I = 0; I < WindowCount; ++I)
-    if (Windows[I].Win == Win)
-      return Windows[I].Comm;
-  Recorder::get().fail("a one-sided window was not created through MPI_Win_create or "
-                       "MPI_Win_allocate; mpiete cannot run it");
-}
+HandleComms<MPI_Win, 64> Windows("a one-sided window was not created through MPI_Win_create or "
+                                 "MPI_Win_allocate; mpiete cannot run it",
+                                 "more than 64 live one-sided windows passed through");
 
-void rememberWindow(MPI_Win Win, MPI_Comm Comm) {
-  if (WindowCount == 64)
-    Recorder::get().fail("more than 64 live one-sided windows passed through");
-  Windows[WindowCount++] = {Win, Comm};
-}
-
-void forgetWindow(MPI_Win Win) {
-  for (int I = 0; I < WindowCount; ++I)
-    if (Windows[I].Win == Win) {
-      Windows[I] = Windows[--WindowCount];
-      return;
-    }
-}
+MPI_Comm commOfWindow(MPI_Win Win) { return Windows.comm(Win); }
+void rememberWindow(MPI_Win Win, MPI_Comm Comm) { Windows.remember(Win, Comm); }
+void forgetWindow(MPI_Win Win) { Windows.forget(Win); }
 
 template <typename Fn>
 int collectively(MPI_Comm Comm, Fn &&Call, uint64_t Block = WindowCallBlock) {
@@ -156,42 +169,20 @@ extern "C" int MPI_Win_free(MPI_Win *Win) {
 namespace mpiete {
 namespace {
 
-struct FileComm {
-  MPI_File File;
-  MPI_Comm Comm;
-};
-FileComm Files[256];
-int FileCount = 0;
-
-MPI_Comm commOfFile(MPI_File File) {
-  for (int I = 0; I < FileCount; ++I)
-    if (Files[I].File == File)
-      return Files[I].Comm;
-  Recorder::get().fail("an MPI-IO file was not opened through MPI_File_open; mpiete cannot run "
-                       "its collective calls");
-}
+HandleComms<MPI_File, 256> Files("an MPI-IO file was not opened through MPI_File_open; mpiete "
+                                 "cannot run its collective calls",
+                                 "more than 256 MPI-IO files open at once");
 
 } // namespace
 
-/// Remembers the communicator a file was opened on (also from the Fortran binding).
-void rememberFile(MPI_File File, MPI_Comm Comm) {
-  if (FileCount == 256)
-    Recorder::get().fail("more than 256 MPI-IO files open at once");
-  Files[FileCount++] = {File, Comm};
-}
-
-void forgetFile(MPI_File File) {
-  for (int I = 0; I < FileCount; ++I)
-    if (Files[I].File == File) {
-      Files[I] = Files[--FileCount];
-      return;
-    }
-}
+/// Remembers the communicator a file was opened on (also from the Fortran bindings).
+void rememberFile(MPI_File File, MPI_Comm Comm) { Files.remember(File, Comm); }
+void forgetFile(MPI_File File) { Files.forget(File); }
 
 /// Runs Call, a collective MPI-IO routine of File, with every member of its communicator.
 int fileCollectively(MPI_File File, int (*Call)(void *), void *Arg) {
   MpiScope Scope(FileCallBlock);
-  return transport::collectiveCall(FileCallBlock, commOfFile(File), Call, Arg);
+  return transport::collectiveCall(FileCallBlock, Files.comm(File), Call, Arg);
 }
 
 int fileOpenCollectively(MPI_Comm Comm, int (*Call)(void *), void *Arg) {
