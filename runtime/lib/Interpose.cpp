@@ -20,6 +20,7 @@
 #include "Variant.h"
 
 #include <cstdio>
+#include <utility>
 
 namespace mpiete {
 namespace {
@@ -114,11 +115,14 @@ MPI_Comm commOfWindow(MPI_Win Win) { return Windows.comm(Win); }
 void rememberWindow(MPI_Win Win, MPI_Comm Comm) { Windows.remember(Win, Comm); }
 void forgetWindow(MPI_Win Win) { Windows.forget(Win); }
 
-template <typename Fn>
-int collectively(MPI_Comm Comm, Fn &&Call, uint64_t Block = WindowCallBlock) {
+/// Runs Call(Arg) at Block with every member of Comm at once.
+int runCollectively(uint64_t Block, MPI_Comm Comm, int (*Call)(void *), void *Arg) {
   MpiScope Scope(Block);
-  return transport::collectiveCall(
-      Block, Comm, [](void *Arg) { return (*static_cast<Fn *>(Arg))(); }, &Call);
+  return transport::collectiveCall(Block, Comm, Call, Arg);
+}
+
+template <typename Fn> int collectively(uint64_t Block, MPI_Comm Comm, Fn &&Call) {
+  return runCollectively(Block, Comm, [](void *Arg) { return (*static_cast<Fn *>(Arg))(); }, &Call);
 }
 
 } // namespace
@@ -126,8 +130,9 @@ int collectively(MPI_Comm Comm, Fn &&Call, uint64_t Block = WindowCallBlock) {
 
 extern "C" int MPI_Win_create(void *Base, MPI_Aint Size, int DispUnit, MPI_Info Info, MPI_Comm Comm,
                               MPI_Win *Win) {
-  int Rc = mpiete::collectively(
-      Comm, [&] { return PMPI_Win_create(Base, Size, DispUnit, Info, Comm, Win); });
+  int Rc = mpiete::collectively(mpiete::WindowCallBlock, Comm, [&] {
+    return PMPI_Win_create(Base, Size, DispUnit, Info, Comm, Win);
+  });
   if (Rc == MPI_SUCCESS)
     mpiete::rememberWindow(*Win, Comm);
   return Rc;
@@ -135,21 +140,23 @@ extern "C" int MPI_Win_create(void *Base, MPI_Aint Size, int DispUnit, MPI_Info 
 
 extern "C" int MPI_Win_allocate(MPI_Aint Size, int DispUnit, MPI_Info Info, MPI_Comm Comm,
                                 void *BaseOut, MPI_Win *Win) {
-  int Rc = mpiete::collectively(
-      Comm, [&] { return PMPI_Win_allocate(Size, DispUnit, Info, Comm, BaseOut, Win); });
+  int Rc = mpiete::collectively(mpiete::WindowCallBlock, Comm, [&] {
+    return PMPI_Win_allocate(Size, DispUnit, Info, Comm, BaseOut, Win);
+  });
   if (Rc == MPI_SUCCESS)
     mpiete::rememberWindow(*Win, Comm);
   return Rc;
 }
 
 extern "C" int MPI_Win_fence(int Assert, MPI_Win Win) {
-  return mpiete::collectively(mpiete::commOfWindow(Win),
+  return mpiete::collectively(mpiete::WindowCallBlock, mpiete::commOfWindow(Win),
                               [&] { return PMPI_Win_fence(Assert, Win); });
 }
 
 extern "C" int MPI_Win_free(MPI_Win *Win) {
   MPI_Win Freed = *Win;
-  int Rc = mpiete::collectively(mpiete::commOfWindow(Freed), [&] { return PMPI_Win_free(Win); });
+  int Rc = mpiete::collectively(mpiete::WindowCallBlock, mpiete::commOfWindow(Freed),
+                                [&] { return PMPI_Win_free(Win); });
   mpiete::forgetWindow(Freed);
   return Rc;
 }
@@ -181,27 +188,24 @@ void forgetFile(MPI_File File) { Files.forget(File); }
 
 /// Runs Call, a collective MPI-IO routine of File, with every member of its communicator.
 int fileCollectively(MPI_File File, int (*Call)(void *), void *Arg) {
-  MpiScope Scope(FileCallBlock);
-  return transport::collectiveCall(FileCallBlock, Files.comm(File), Call, Arg);
+  return runCollectively(FileCallBlock, Files.comm(File), Call, Arg);
 }
 
 int fileOpenCollectively(MPI_Comm Comm, int (*Call)(void *), void *Arg) {
-  MpiScope Scope(FileCallBlock);
-  return transport::collectiveCall(FileCallBlock, Comm, Call, Arg);
+  return runCollectively(FileCallBlock, Comm, Call, Arg);
 }
 
 namespace {
 template <typename Fn> int onFile(MPI_File File, Fn &&Call) {
-  return fileCollectively(File, [](void *Arg) { return (*static_cast<Fn *>(Arg))(); }, &Call);
+  return collectively(FileCallBlock, Files.comm(File), std::forward<Fn>(Call));
 }
 } // namespace
 } // namespace mpiete
 
 extern "C" int MPI_File_open(MPI_Comm Comm, const char *Name, int Amode, MPI_Info Info,
                              MPI_File *Fh) {
-  auto Call = [&] { return PMPI_File_open(Comm, Name, Amode, Info, Fh); };
-  int Rc = mpiete::fileOpenCollectively(
-      Comm, [](void *Arg) { return (*static_cast<decltype(Call) *>(Arg))(); }, &Call);
+  int Rc = mpiete::collectively(mpiete::FileCallBlock, Comm,
+                                [&] { return PMPI_File_open(Comm, Name, Amode, Info, Fh); });
   if (Rc == MPI_SUCCESS)
     mpiete::rememberFile(*Fh, Comm);
   return Rc;
