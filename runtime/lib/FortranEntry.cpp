@@ -545,6 +545,15 @@ using namespace mpiete::fortran;
 #define MPIETE_FORTRAN_MPI_Ireduce_scatter_block(R) MPIETE_FWD(R, MPIETE_F_NB(MPIETE_F_REDUCE_LIKE))
 #define MPIETE_FORTRAN_MPI_Iscan(R) MPIETE_FWD(R, MPIETE_F_NB(MPIETE_F_REDUCE_LIKE))
 #define MPIETE_FORTRAN_MPI_Iexscan(R) MPIETE_FWD(R, MPIETE_F_NB(MPIETE_F_REDUCE_LIKE))
+#define MPIETE_FORTRAN_MPI_Neighbor_allgather(R) MPIETE_FWD(R, MPIETE_F_ALLGATHER_LIKE)
+#define MPIETE_FORTRAN_MPI_Neighbor_allgatherv(R) MPIETE_FWD(R, MPIETE_F_ALLGATHERV)
+#define MPIETE_FORTRAN_MPI_Neighbor_alltoall(R) MPIETE_FWD(R, MPIETE_F_ALLGATHER_LIKE)
+#define MPIETE_FORTRAN_MPI_Neighbor_alltoallv(R) MPIETE_FWD(R, MPIETE_F_ALLTOALLV)
+#define MPIETE_FORTRAN_MPI_Ineighbor_allgather(R)                                                  \
+  MPIETE_FWD(R, MPIETE_F_NB(MPIETE_F_ALLGATHER_LIKE))
+#define MPIETE_FORTRAN_MPI_Ineighbor_allgatherv(R) MPIETE_FWD(R, MPIETE_F_NB(MPIETE_F_ALLGATHERV))
+#define MPIETE_FORTRAN_MPI_Ineighbor_alltoall(R) MPIETE_FWD(R, MPIETE_F_NB(MPIETE_F_ALLGATHER_LIKE))
+#define MPIETE_FORTRAN_MPI_Ineighbor_alltoallv(R) MPIETE_FWD(R, MPIETE_F_NB(MPIETE_F_ALLTOALLV))
 #define MPIETE_FORTRAN_MPI_Comm_split(R)                                                           \
   MPIETE_FWD(R, (FComm * comm, FInt * color, FInt * key, FCommOut * newcomm),                      \
              (comm, color, key, newcomm))

@@ -123,6 +123,14 @@ constexpr MPI_Fint pseudoIndex(FortranOrdinal O) {
 #define MPIETE_FNAME_MPI_Ireduce_scatter_block mpi_ireduce_scatter_block
 #define MPIETE_FNAME_MPI_Iscan mpi_iscan
 #define MPIETE_FNAME_MPI_Iexscan mpi_iexscan
+#define MPIETE_FNAME_MPI_Neighbor_allgather mpi_neighbor_allgather
+#define MPIETE_FNAME_MPI_Neighbor_allgatherv mpi_neighbor_allgatherv
+#define MPIETE_FNAME_MPI_Neighbor_alltoall mpi_neighbor_alltoall
+#define MPIETE_FNAME_MPI_Neighbor_alltoallv mpi_neighbor_alltoallv
+#define MPIETE_FNAME_MPI_Ineighbor_allgather mpi_ineighbor_allgather
+#define MPIETE_FNAME_MPI_Ineighbor_allgatherv mpi_ineighbor_allgatherv
+#define MPIETE_FNAME_MPI_Ineighbor_alltoall mpi_ineighbor_alltoall
+#define MPIETE_FNAME_MPI_Ineighbor_alltoallv mpi_ineighbor_alltoallv
 
 // The Fortran argument count: MPI's arguments and IERROR; MPI_Init has no argc/argv in Fortran.
 #define MPIETE_COUNT1(...)                                                                         \

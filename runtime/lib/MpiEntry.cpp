@@ -302,6 +302,10 @@ bool inPlace(const void *SendBuf) { return SendBuf == MPI_IN_PLACE; }
 #define MPIETE_COLL_MPI_Reduce_scatter_block ::mpiete::coll::reduceScatterBlock
 #define MPIETE_COLL_MPI_Scan ::mpiete::coll::scan
 #define MPIETE_COLL_MPI_Exscan ::mpiete::coll::exscan
+#define MPIETE_COLL_MPI_Neighbor_allgather ::mpiete::coll::neighborAllgather
+#define MPIETE_COLL_MPI_Neighbor_allgatherv ::mpiete::coll::neighborAllgatherv
+#define MPIETE_COLL_MPI_Neighbor_alltoall ::mpiete::coll::neighborAlltoall
+#define MPIETE_COLL_MPI_Neighbor_alltoallv ::mpiete::coll::neighborAlltoallv
 // Each collective's record: kind, root, bytes (in terms of its parameters and CommInfo, the
 // communicator's record).
 #define MPIETE_CK(K) ::mpiete::trace::CollKind::K
@@ -347,6 +351,18 @@ bool inPlace(const void *SendBuf) { return SendBuf == MPI_IN_PLACE; }
       bytesOf(static_cast<long long>(count) * CommInfo.Size, datatype)
 #define MPIETE_INFO_MPI_Scan MPIETE_CK(Scan), -1, bytesOf(count, datatype)
 #define MPIETE_INFO_MPI_Exscan MPIETE_CK(Exscan), -1, bytesOf(count, datatype)
+// Neighbourhood collectives: the rank's send buffer (an allgather sends the same one to each of
+// its 2 x ndims neighbours, an all-to-all a block to each).
+#define MPIETE_INFO_MPI_Neighbor_allgather                                                         \
+  MPIETE_CK(NeighborAllgather), -1, bytesOf(sendcount, sendtype)
+#define MPIETE_INFO_MPI_Neighbor_allgatherv                                                        \
+  MPIETE_CK(NeighborAllgatherv), -1, bytesOf(sendcount, sendtype)
+#define MPIETE_INFO_MPI_Neighbor_alltoall                                                          \
+  MPIETE_CK(NeighborAlltoall), -1,                                                                 \
+      bytesOf(static_cast<long long>(sendcount) * ::mpiete::coll::neighborCount(comm), sendtype)
+#define MPIETE_INFO_MPI_Neighbor_alltoallv                                                         \
+  MPIETE_CK(NeighborAlltoallv), -1,                                                                \
+      bytesOf(sumOf(sendcounts, ::mpiete::coll::neighborCount(comm)), sendtype)
 // A collective's start: counted once, and its record (kind, root, bytes: Info's arguments).
 #define MPIETE_COLLECTIVE_STARTED(...)                                                             \
   ::mpiete::Recorder::get().record(site, ::mpiete::Kind::Collective);                              \
@@ -394,6 +410,16 @@ bool inPlace(const void *SendBuf) { return SendBuf == MPI_IN_PLACE; }
   MPI_Reduce_scatter_block, (sendbuf, recvbuf, count, datatype, op, comm)
 #define MPIETE_NBC_MPI_Iscan MPI_Scan, (sendbuf, recvbuf, count, datatype, op, comm)
 #define MPIETE_NBC_MPI_Iexscan MPI_Exscan, (sendbuf, recvbuf, count, datatype, op, comm)
+#define MPIETE_NBC_MPI_Ineighbor_allgather                                                         \
+  MPI_Neighbor_allgather, (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm)
+#define MPIETE_NBC_MPI_Ineighbor_allgatherv                                                        \
+  MPI_Neighbor_allgatherv,                                                                         \
+      (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm)
+#define MPIETE_NBC_MPI_Ineighbor_alltoall                                                          \
+  MPI_Neighbor_alltoall, (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm)
+#define MPIETE_NBC_MPI_Ineighbor_alltoallv                                                         \
+  MPI_Neighbor_alltoallv,                                                                          \
+      (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm)
 #define MPIETE_NBC_INFO(Twin, TwinArgs) MPIETE_INFO_##Twin
 #define MPIETE_NBC_INFO_(...) MPIETE_NBC_INFO(__VA_ARGS__)
 #define MPIETE_NBC_CALL(Twin, TwinArgs) MPIETE_COLL_##Twin(site, MPIETE_EXPAND TwinArgs)

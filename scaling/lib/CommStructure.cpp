@@ -1142,6 +1142,13 @@ bool toItems(const MeasuredRun &Run, int Rank, std::vector<Item> &Out, Refusal &
     // A collective call: its lowered messages follow under its site until the next call.
     auto C = std::make_unique<CollItem>();
     C->Rec = Colls[NextColl];
+    if (unsigned(C->Rec.Kind) > trace::LastGlobalCollKind) {
+      Why = {C->Rec.Site, std::string("a neighbourhood collective (") +
+                              trace::collKindName(C->Rec.Kind) +
+                              ") is not extrapolated: its peers come from the communicator's "
+                              "Cartesian topology, which the trace does not record"};
+      return false;
+    }
     C->FirstRequest = LastRequest;
     C->Bytes = C->Rec.Bytes;
     if (collBytesFromRoot(C->Rec.Kind) && C->Rec.Root >= 0 &&

@@ -107,13 +107,51 @@ void roundTrip(const Program &Prog, std::vector<int> Targets) {
 TEST(CollStructureTest, EveryCollectiveRoundTrips) {
   // 2 KiB per call (divisible by every rank count used): at 16 and 64 ranks most kinds run
   // other algorithms than at 2, 4 and 8 (the decision table changes with the size).
-  for (uint8_t K = 0; K <= mpiete::trace::LastCollKind; ++K) {
+  for (uint8_t K = 0; K <= mpiete::trace::LastGlobalCollKind; ++K) {
     const CollKind Kind = CollKind(K);
     const bool Rooted = Kind == CollKind::Bcast || Kind == CollKind::Reduce ||
                         Kind == CollKind::Gather || Kind == CollKind::Gatherv ||
                         Kind == CollKind::Scatter || Kind == CollKind::Scatterv;
     roundTrip({Kind, Kind == CollKind::Barrier ? 0u : 2048u, Rooted ? 0 : -1}, {16, 13, 64});
   }
+}
+
+TEST(CollStructureTest, NeighbourhoodCollectivesAreRefusedAtTheirSite) {
+  // A 1-D periodic MPI_Neighbor_alltoall at 2, 4, 8 ranks: each rank receives from and sends
+  // to r - 1 and r + 1 (direction tags, as runtime/lib/coll/Neighbor.cpp). The peers come from
+  // a topology the trace does not hold, so the structure refuses the call, at its site, by name.
+  std::string LowerWhy;
+  uint64_t Last = 0;
+  std::vector<Event> Lowered;
+  EXPECT_FALSE(lowerCollective({CollKind::NeighborAlltoall, -1, 16, 8, true, SiteB}, 0, 4, Last,
+                               Lowered, LowerWhy));
+  EXPECT_NE(LowerWhy.find("neighbourhood collective"), std::string::npos) << LowerWhy;
+  std::vector<MeasuredRun> Runs;
+  for (int P : {2, 4, 8}) {
+    MeasuredRun Run{P, 1, {}, {}};
+    for (int R = 0; R < P; ++R) {
+      const int Src = (R + P - 1) % P, Dst = (R + 1) % P;
+      const int Tag = int(CollKind::NeighborAlltoall) * 1024;
+      std::vector<Event> Es = {Event::segment(mpiete::ProgramStart, SiteA),
+                               Event::segment(SiteA, SiteB)};
+      Run.Colls.push_back({{SiteB, CollKind::NeighborAlltoall, 0, true, -1, 16}});
+      Es.push_back(Event::recv(SiteB, Src, Tag, 8, 1, 0, 1));
+      Es.push_back(Event::recv(SiteB, Dst, Tag + 1, 8, 2, 0, 1));
+      Es.push_back(Event::send(SiteB, Src, Tag + 1, 8, 3, 0, 1));
+      Es.push_back(Event::send(SiteB, Dst, Tag, 8, 4, 0, 1));
+      Es.push_back(Event::completion(
+          SiteB,
+          {{1, Src, Tag}, {2, Dst, Tag + 1}, {3, NoStatus, NoStatus}, {4, NoStatus, NoStatus}}));
+      Run.PerRank.push_back(std::move(Es));
+    }
+    Runs.push_back(std::move(Run));
+  }
+  CommStructure S;
+  Refusal Why;
+  EXPECT_FALSE(learnStructure(Runs, S, Why));
+  EXPECT_EQ(Why.Site, SiteB);
+  EXPECT_NE(Why.Message.find("neighbourhood collective (neighbor_alltoall)"), std::string::npos)
+      << Why.Message;
 }
 
 TEST(CollStructureTest, CountsThatDoNotDivideAreNamed) {

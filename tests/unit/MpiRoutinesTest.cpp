@@ -88,9 +88,9 @@ TEST(MpiRoutinesTest, BlocksPerRole) {
   EXPECT_EQ(blocksForRole(findRewrittenRoutine("MPI_Recv")->Role), 2u);
   EXPECT_EQ(blocksForRole(findRewrittenRoutine("MPI_Sendrecv")->Role), 3u);
   EXPECT_EQ(blocksForRole(findRewrittenRoutine("MPI_Sendrecv_replace")->Role), 3u);
-  for (const char *One :
-       {"MPI_Isend", "MPI_Irecv", "MPI_Wait", "MPI_Testsome", "MPI_Probe", "MPI_Barrier",
-        "MPI_Exscan", "MPI_Comm_split", "MPI_Init", "MPI_Finalize"})
+  for (const char *One : {"MPI_Isend", "MPI_Irecv", "MPI_Wait", "MPI_Testsome", "MPI_Probe",
+                          "MPI_Barrier", "MPI_Exscan", "MPI_Comm_split", "MPI_Init", "MPI_Finalize",
+                          "MPI_Neighbor_alltoallv", "MPI_Ineighbor_allgather"})
     EXPECT_EQ(blocksForRole(findRewrittenRoutine(One)->Role), 1u) << One;
 }
 
@@ -118,7 +118,8 @@ TEST(MpiRoutinesTest, MpiIoRoutinesRun) {
 
 TEST(MpiRoutinesTest, UnhandledReasons) {
   EXPECT_EQ(unhandledReason("MPI_Ialltoallw"), "MPI_Ialltoallw");
-  EXPECT_EQ(unhandledReason("MPI_Ineighbor_alltoall"), "non-blocking neighbourhood collective");
+  EXPECT_EQ(unhandledReason("MPI_Ineighbor_alltoallw"),
+            "neighbourhood collective with a datatype per neighbour");
   EXPECT_EQ(unhandledReason("MPI_Comm_idup"), "routine not supported");
   EXPECT_EQ(unhandledReason("MPI_Win_put"), "one-sided communication");
   EXPECT_EQ(unhandledReason("MPI_Win_fence"), "one-sided communication");
@@ -131,7 +132,8 @@ TEST(MpiRoutinesTest, UnhandledReasons) {
   EXPECT_EQ(unhandledReason("MPI_Bcast_init"), "persistent collective");
   EXPECT_EQ(unhandledReason("MPI_Mprobe"), "matched probe");
   EXPECT_EQ(unhandledReason("MPI_Comm_spawn"), "dynamic process management");
-  EXPECT_EQ(unhandledReason("MPI_Neighbor_alltoall"), "neighbourhood collective");
+  EXPECT_EQ(unhandledReason("MPI_Neighbor_alltoallw"),
+            "neighbourhood collective with a datatype per neighbour");
   // Non-blocking point-to-point with an I prefix is rewritten, so an unknown I-routine is not
   // called a collective.
   EXPECT_EQ(unhandledReason("MPI_Ifoo"), "routine not supported");

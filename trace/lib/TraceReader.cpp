@@ -81,14 +81,26 @@ const char *contextName(Context C) {
 }
 
 const char *collKindName(CollKind K) {
-  static const char *const Names[] = {"barrier",        "bcast",
-                                      "reduce",         "allreduce",
-                                      "gather",         "gatherv",
-                                      "scatter",        "scatterv",
-                                      "allgather",      "allgatherv",
-                                      "alltoall",       "alltoallv",
-                                      "reduce_scatter", "reduce_scatter_block",
-                                      "scan",           "exscan"};
+  static const char *const Names[] = {"barrier",
+                                      "bcast",
+                                      "reduce",
+                                      "allreduce",
+                                      "gather",
+                                      "gatherv",
+                                      "scatter",
+                                      "scatterv",
+                                      "allgather",
+                                      "allgatherv",
+                                      "alltoall",
+                                      "alltoallv",
+                                      "reduce_scatter",
+                                      "reduce_scatter_block",
+                                      "scan",
+                                      "exscan",
+                                      "neighbor_allgather",
+                                      "neighbor_allgatherv",
+                                      "neighbor_alltoall",
+                                      "neighbor_alltoallv"};
   const auto I = static_cast<unsigned>(K);
   return I <= LastCollKind ? Names[I] : "?";
 }

@@ -114,8 +114,16 @@ enum class CollKind : uint8_t {
   ReduceScatterBlock,
   Scan,
   Exscan,
+  // Neighbourhood collectives on a Cartesian communicator (MPI-3): every rank exchanges with
+  // its 2 x ndims neighbours only.
+  NeighborAllgather,
+  NeighborAllgatherv,
+  NeighborAlltoall,
+  NeighborAlltoallv,
 };
-inline constexpr uint8_t LastCollKind = static_cast<uint8_t>(CollKind::Exscan);
+inline constexpr uint8_t LastCollKind = static_cast<uint8_t>(CollKind::NeighborAlltoallv);
+/// The collectives over the whole communicator (the scaling library lowers these at any size).
+inline constexpr uint8_t LastGlobalCollKind = static_cast<uint8_t>(CollKind::Exscan);
 
 /// Probe flags: bit 0 = blocking (MPI_Probe), bit 1 = a message was found (then the matched
 /// source, tag and byte count follow).

@@ -429,14 +429,26 @@ Library library() {
 const char *libraryName(Library L) { return L == Library::Mpich ? "mpich" : "ompi41"; }
 
 const char *collName(Coll C) {
-  static const char *const Names[] = {"barrier",        "bcast",
-                                      "reduce",         "allreduce",
-                                      "gather",         "gatherv",
-                                      "scatter",        "scatterv",
-                                      "allgather",      "allgatherv",
-                                      "alltoall",       "alltoallv",
-                                      "reduce_scatter", "reduce_scatter_block",
-                                      "scan",           "exscan"};
+  static const char *const Names[] = {"barrier",
+                                      "bcast",
+                                      "reduce",
+                                      "allreduce",
+                                      "gather",
+                                      "gatherv",
+                                      "scatter",
+                                      "scatterv",
+                                      "allgather",
+                                      "allgatherv",
+                                      "alltoall",
+                                      "alltoallv",
+                                      "reduce_scatter",
+                                      "reduce_scatter_block",
+                                      "scan",
+                                      "exscan",
+                                      "neighbor_allgather",
+                                      "neighbor_allgatherv",
+                                      "neighbor_alltoall",
+                                      "neighbor_alltoallv"};
   return Names[static_cast<int>(C)];
 }
 

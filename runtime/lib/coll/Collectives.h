@@ -47,6 +47,22 @@ int scan(mpiete_site_t Site, const void *SendBuf, void *RecvBuf, int Count, MPI_
 int exscan(mpiete_site_t Site, const void *SendBuf, void *RecvBuf, int Count, MPI_Datatype Type,
            MPI_Op Op, MPI_Comm Comm);
 
+// Neighbourhood collectives (Neighbor.cpp): Cartesian communicators only (MPI_ERR_TOPOLOGY
+// otherwise).
+int neighborAllgather(mpiete_site_t Site, const void *SendBuf, int SendCount, MPI_Datatype SendType,
+                      void *RecvBuf, int RecvCount, MPI_Datatype RecvType, MPI_Comm Comm);
+int neighborAllgatherv(mpiete_site_t Site, const void *SendBuf, int SendCount,
+                       MPI_Datatype SendType, void *RecvBuf, const int RecvCounts[],
+                       const int Displs[], MPI_Datatype RecvType, MPI_Comm Comm);
+int neighborAlltoall(mpiete_site_t Site, const void *SendBuf, int SendCount, MPI_Datatype SendType,
+                     void *RecvBuf, int RecvCount, MPI_Datatype RecvType, MPI_Comm Comm);
+int neighborAlltoallv(mpiete_site_t Site, const void *SendBuf, const int SendCounts[],
+                      const int SendDispls[], MPI_Datatype SendType, void *RecvBuf,
+                      const int RecvCounts[], const int RecvDispls[], MPI_Datatype RecvType,
+                      MPI_Comm Comm);
+/// A Cartesian communicator's neighbour count (2 x its dimensions); 0 for any other.
+int neighborCount(MPI_Comm Comm);
+
 } // namespace mpiete::coll
 
 #endif // MPIETE_RUNTIME_COLLECTIVES_H

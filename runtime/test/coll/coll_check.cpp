@@ -5,7 +5,7 @@
 // order legitimately differs between algorithms: those agree to a relative 1e-12.
 //
 // Usage: coll_check [family...]   (families: bcast reduce allreduce gather scatter allgather
-// alltoall vector redscat scan barrier; default all). Exits non-zero on any mismatch.
+// alltoall vector redscat scan barrier neighbor; default all). Exits non-zero on any mismatch.
 #include "PmpiTransport.h"
 #include "coll/CollDecision.h"
 #include "coll/Collectives.h"
@@ -689,6 +689,103 @@ void runScan() {
         }
 }
 
+/// The neighbourhood collectives on Cartesian communicators over Comm: 1-D periodic and not, a
+/// 2-D grid periodic along one dimension, and one with a periodic dimension of size 1 (the rank
+/// its own neighbour) and one of size Size (periodic: at 2 ranks both neighbours are one rank).
+void runNeighbor() {
+  struct Topo {
+    const char *Name;
+    std::vector<int> Dims, Periods;
+  };
+  int Grid[2] = {0, 0};
+  MPI_Dims_create(Size, 2, Grid);
+  const std::vector<Topo> Topos = {{"ring", {Size}, {1}},
+                                   {"line", {Size}, {0}},
+                                   {"grid", {Grid[0], Grid[1]}, {1, 0}},
+                                   {"self", {Size, 1}, {1, 1}},
+                                   {"open3", {1, Size, 1}, {0, 0, 1}}};
+  for (const Topo &T : Topos) {
+    MPI_Comm Cart;
+    MPI_Cart_create(Comm, int(T.Dims.size()), T.Dims.data(), T.Periods.data(), 0, &Cart);
+    testing::registerComm(Cart);
+    const int Nb = 2 * int(T.Dims.size());
+    if (coll::neighborCount(Cart) != Nb) {
+      ++Failures;
+      std::fprintf(stderr, "rank %d: %s: neighborCount %d, want %d\n", Rank, T.Name,
+                   coll::neighborCount(Cart), Nb);
+    }
+    for (const TypePair &TP : typePairs())
+      for (long N : {0L, 1L, 5L, 3000L}) {
+        const long RN = N * TP.RecvPerSend;
+        const std::string Extra = std::string("topology=") + T.Name;
+        { // alltoall: a block per neighbour
+          auto In = buffer(N * Nb, TP.Send), Want = buffer(RN * Nb, TP.Recv);
+          pattern(In, 11);
+          auto Got = Want;
+          MPI_Neighbor_alltoall(In.data(), (int)N, TP.Send, Want.data(), (int)RN, TP.Recv, Cart);
+          testing::resetCounts(Site);
+          coll::neighborAlltoall(Site, In.data(), (int)N, TP.Send, Got.data(), (int)RN, TP.Recv,
+                                 Cart);
+          const std::string What = name("neighbor_alltoall", TP.Name, N, Extra.c_str());
+          checkTransport(What);
+          expectEqual(Want, Got, What);
+        }
+        { // allgather: the same buffer to every neighbour
+          auto In = buffer(N, TP.Send), Want = buffer(RN * Nb, TP.Recv);
+          pattern(In, 12);
+          auto Got = Want;
+          MPI_Neighbor_allgather(In.data(), (int)N, TP.Send, Want.data(), (int)RN, TP.Recv, Cart);
+          testing::resetCounts(Site);
+          coll::neighborAllgather(Site, In.data(), (int)N, TP.Send, Got.data(), (int)RN, TP.Recv,
+                                  Cart);
+          const std::string What = name("neighbor_allgather", TP.Name, N, Extra.c_str());
+          checkTransport(What);
+          expectEqual(Want, Got, What);
+        }
+      }
+    // The v-variants: uneven counts (zeros included) at gapped displacements, one type.
+    const MPI_Datatype T1 = MoveTypes[0].T;
+    for (int Scale : {1, 700}) {
+      // A count per dimension (0 along some): both directions of a dimension carry the same
+      // count, as they must where the two neighbours are one rank (blocks match in order).
+      std::vector<int> RC(size_t(Nb), 0);
+      for (int I = 0; I < Nb; ++I)
+        RC[size_t(I)] = Scale * ((I / 2 + 1) % 3);
+      const std::vector<int> &SC = RC;
+      const std::vector<int> SD = gappedDispls(SC), RD = gappedDispls(RC);
+      const long SLen = SD.empty() ? 0 : SD.back() + SC.back() + 3,
+                 RLen = RD.empty() ? 0 : RD.back() + RC.back() + 3;
+      auto In = buffer(SLen, T1), Want = buffer(RLen, T1);
+      pattern(In, 13);
+      auto Got = Want;
+      MPI_Neighbor_alltoallv(In.data(), SC.data(), SD.data(), T1, Want.data(), RC.data(), RD.data(),
+                             T1, Cart);
+      testing::resetCounts(Site);
+      coll::neighborAlltoallv(Site, In.data(), SC.data(), SD.data(), T1, Got.data(), RC.data(),
+                              RD.data(), T1, Cart);
+      std::string What = name("neighbor_alltoallv", MoveTypes[0].Name, Scale, T.Name);
+      checkTransport(What);
+      expectEqual(Want, Got, What);
+      // allgatherv: every rank sends the same count, received at gapped displacements.
+      std::vector<int> GC(size_t(Nb), Scale), GD = gappedDispls(GC);
+      const long GLen = GD.back() + GC.back() + 3;
+      auto GIn = buffer(Scale, T1), GWant = buffer(GLen, T1);
+      pattern(GIn, 14);
+      auto GGot = GWant;
+      MPI_Neighbor_allgatherv(GIn.data(), Scale, T1, GWant.data(), GC.data(), GD.data(), T1, Cart);
+      testing::resetCounts(Site);
+      coll::neighborAllgatherv(Site, GIn.data(), Scale, T1, GGot.data(), GC.data(), GD.data(), T1,
+                               Cart);
+      What = name("neighbor_allgatherv", MoveTypes[0].Name, Scale, T.Name);
+      checkTransport(What);
+      expectEqual(GWant, GGot, What);
+    }
+    testing::unregisterComm(Cart);
+    MPI_Comm_free(&Cart);
+  }
+  Exercised.insert("neighbor/linear");
+}
+
 void runBarrier() {
   // A barrier has no result: check it completes, stays in its block, and really synchronises
   // (a rank leaving before another entered would see that rank's flag unset).
@@ -713,7 +810,7 @@ int main(int argc, char **argv) {
       {"barrier", runBarrier},       {"bcast", runBcast},       {"reduce", runReduce},
       {"allreduce", runAllreduce},   {"gather", runGather},     {"scatter", runScatter},
       {"allgather", runAllgather},   {"alltoall", runAlltoall}, {"vector", runVector},
-      {"redscat", runReduceScatter}, {"scan", runScan}};
+      {"redscat", runReduceScatter}, {"scan", runScan},         {"neighbor", runNeighbor}};
   // Twice: on MPI_COMM_WORLD and on a communicator with the ranks in reverse order.
   MPI_Comm Reversed;
   MPI_Comm_split(MPI_COMM_WORLD, 0, Size - Rank, &Reversed);
@@ -725,7 +822,8 @@ int main(int argc, char **argv) {
       // The reversed communicator re-runs the families where roots and rank order matter
       // most; the others take long enough once.
       const bool Reordered = C != MPI_COMM_WORLD;
-      if (Reordered && (Name == "redscat" || Name == "alltoall" || Name == "allgather"))
+      if (Reordered &&
+          (Name == "redscat" || Name == "alltoall" || Name == "allgather" || Name == "neighbor"))
         continue;
       bool Wanted = argc == 1;
       for (int I = 1; I < argc; ++I)

@@ -382,6 +382,12 @@ bool lowerCollective(const CollCall &C, int R, int P, uint64_t &LastRequest,
   case CollKind::Exscan:
     Rc = coll::exscan(Site, Buf, Buf, Count, T, Op, W);
     break;
+  default:
+    // The neighbourhood collectives: their peers are a Cartesian topology's, which the record
+    // does not carry.
+    Cur = nullptr;
+    Why = "a neighbourhood collective is not extrapolated (its topology is not in the trace)";
+    return false;
   }
   Cur = nullptr;
   if (Rc != MPI_SUCCESS) {

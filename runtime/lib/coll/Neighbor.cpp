@@ -1,0 +1,165 @@
+// The neighbourhood collectives (MPI_Neighbor_allgather(v), MPI_Neighbor_alltoall(v)) on a
+// Cartesian communicator, lowered as Open MPI 4.1's coll/basic lowers them: along each
+// dimension d the neighbours are the source and the destination of a shift by +1 (block 2d from
+// and to the source, block 2d + 1 from and to the destination); every receive is posted first,
+// dimension by dimension, then every send, then one wait for all. A neighbour that does not
+// exist (MPI_PROC_NULL at a non-periodic edge) keeps its block but exchanges nothing; a
+// periodic dimension of size 1 makes the rank its own neighbour twice. Each direction of a
+// dimension has its own tag (a block sent to the source arrives as the source's block from its
+// destination), so where both neighbours are one rank (a periodic dimension of size 1 or 2)
+// the blocks still land by direction, as Open MPI 4.1 delivers them; MPICH 4.0 matches such
+// blocks in posting order instead (docs/collectives.md).
+#include "CollBase.h"
+#include "Collectives.h"
+
+namespace mpiete::coll {
+namespace {
+
+/// Up to this many dimensions without a heap allocation (4 requests per dimension).
+constexpr int MaxInlineDims = 8;
+
+/// A rank's Cartesian neighbours: Src[d] and Dst[d] of a shift by +1 along dimension d.
+struct CartNeighbors {
+  int NDims = 0;
+  int Src[MaxInlineDims], Dst[MaxInlineDims];
+  int *S = Src, *D = Dst;
+
+  CartNeighbors() = default;
+  CartNeighbors(const CartNeighbors &) = delete;
+  CartNeighbors &operator=(const CartNeighbors &) = delete;
+  ~CartNeighbors() {
+    if (S != Src) {
+      std::free(S);
+      std::free(D);
+    }
+  }
+
+  /// MPI_ERR_TOPOLOGY unless Comm has a Cartesian topology (graph topologies are not lowered).
+  int read(MPI_Comm Comm, int Rank) {
+    int Status = MPI_UNDEFINED;
+    MPIETE_TRY(PMPI_Topo_test(Comm, &Status));
+    if (Status != MPI_CART)
+      return MPI_ERR_TOPOLOGY;
+    MPIETE_TRY(PMPI_Cartdim_get(Comm, &NDims));
+    if (NDims > MaxInlineDims) {
+      S = static_cast<int *>(std::malloc(sizeof(int) * size_t(NDims)));
+      D = static_cast<int *>(std::malloc(sizeof(int) * size_t(NDims)));
+    }
+    int DimsInline[MaxInlineDims], PeriodsInline[MaxInlineDims], CoordsInline[MaxInlineDims];
+    const bool Big = NDims > MaxInlineDims;
+    int *Dims = Big ? static_cast<int *>(std::malloc(sizeof(int) * 3 * size_t(NDims))) : DimsInline;
+    int *Periods = Big ? Dims + NDims : PeriodsInline;
+    int *Coords = Big ? Dims + 2 * NDims : CoordsInline;
+    int Rc = NDims > 0 ? PMPI_Cart_get(Comm, NDims, Dims, Periods, Coords) : MPI_SUCCESS;
+    for (int K = 0; K < NDims && Rc == MPI_SUCCESS; ++K) {
+      S[K] = D[K] = MPI_PROC_NULL;
+      if (Dims[K] > 1)
+        Rc = PMPI_Cart_shift(Comm, K, 1, &S[K], &D[K]);
+      else if (Dims[K] == 1 && Periods[K])
+        S[K] = D[K] = Rank;
+    }
+    if (Big)
+      std::free(Dims);
+    return Rc;
+  }
+  int count() const { return 2 * NDims; }
+  /// Neighbour I of the 2 x NDims: the source of dimension I / 2, then its destination.
+  int peer(int I) const { return I % 2 == 0 ? S[I / 2] : D[I / 2]; }
+};
+
+/// What one call sends and receives per neighbour index.
+struct NeighborArgs {
+  const void *SBuf;
+  MPI_Datatype ST;
+  void *RBuf;
+  MPI_Datatype RT;
+  const int *SCounts, *SDispls, *RCounts, *RDispls; // null: uniform blocks
+  int SCount, RCount;
+  bool SameSend; // allgather: every neighbour gets the whole send buffer
+
+  int scount(int I) const { return SCounts ? SCounts[I] : SCount; }
+  int rcount(int I) const { return RCounts ? RCounts[I] : RCount; }
+  const char *sptr(int I) const {
+    if (SameSend)
+      return static_cast<const char *>(SBuf);
+    return at(SBuf, SDispls ? SDispls[I] : static_cast<MPI_Aint>(I) * SCount, extentOf(ST));
+  }
+  char *rptr(int I) const {
+    return at(RBuf, RDispls ? RDispls[I] : static_cast<MPI_Aint>(I) * RCount, extentOf(RT));
+  }
+};
+
+int neighborRun(mpiete_site_t Site, MPI_Comm Comm, Coll C, const NeighborArgs &A) {
+  const Ctx K(Site, Comm, C);
+  CartNeighbors N;
+  MPIETE_TRY(N.read(Comm, K.Rank));
+  const int Count = N.count();
+  MPI_Request Inline[4 * MaxInlineDims];
+  MPI_Request *Reqs =
+      Count <= 2 * MaxInlineDims
+          ? Inline
+          : static_cast<MPI_Request *>(std::malloc(sizeof(MPI_Request) * 2 * size_t(Count)));
+  // Tag Base + I: what arrives as block I (from neighbour I, sent as its block I ^ 1). The kind
+  // times 1024 keeps every tag below 32767, the least MPI_TAG_UB MPI allows.
+  Ctx D = K;
+  const int Base = static_cast<int>(C) * 1024;
+  int NReqs = 0, Rc = MPI_SUCCESS;
+  for (int I = 0; I < Count && Rc == MPI_SUCCESS; ++I)
+    if (N.peer(I) != MPI_PROC_NULL) {
+      D.Tag = Base + I;
+      Rc = D.irecv(A.rptr(I), A.rcount(I), A.RT, N.peer(I), &Reqs[NReqs++]);
+    }
+  for (int I = 0; I < Count && Rc == MPI_SUCCESS; ++I)
+    if (N.peer(I) != MPI_PROC_NULL) {
+      D.Tag = Base + (I ^ 1);
+      Rc = D.isend(A.sptr(I), A.scount(I), A.ST, N.peer(I), &Reqs[NReqs++]);
+    }
+  if (Rc == MPI_SUCCESS && NReqs > 0)
+    Rc = D.waitall(NReqs, Reqs);
+  if (Reqs != Inline)
+    std::free(Reqs);
+  return Rc;
+}
+
+} // namespace
+
+int neighborCount(MPI_Comm Comm) {
+  int Status = MPI_UNDEFINED, NDims = 0;
+  if (PMPI_Topo_test(Comm, &Status) != MPI_SUCCESS || Status != MPI_CART ||
+      PMPI_Cartdim_get(Comm, &NDims) != MPI_SUCCESS)
+    return 0;
+  return 2 * NDims;
+}
+
+int neighborAllgather(mpiete_site_t Site, const void *SendBuf, int SendCount, MPI_Datatype SendType,
+                      void *RecvBuf, int RecvCount, MPI_Datatype RecvType, MPI_Comm Comm) {
+  const NeighborArgs A{SendBuf, SendType, RecvBuf,   RecvType,  nullptr, nullptr,
+                       nullptr, nullptr,  SendCount, RecvCount, true};
+  return neighborRun(Site, Comm, Coll::NeighborAllgather, A);
+}
+
+int neighborAllgatherv(mpiete_site_t Site, const void *SendBuf, int SendCount,
+                       MPI_Datatype SendType, void *RecvBuf, const int RecvCounts[],
+                       const int Displs[], MPI_Datatype RecvType, MPI_Comm Comm) {
+  const NeighborArgs A{SendBuf,    SendType, RecvBuf,   RecvType, nullptr, nullptr,
+                       RecvCounts, Displs,   SendCount, 0,        true};
+  return neighborRun(Site, Comm, Coll::NeighborAllgatherv, A);
+}
+
+int neighborAlltoall(mpiete_site_t Site, const void *SendBuf, int SendCount, MPI_Datatype SendType,
+                     void *RecvBuf, int RecvCount, MPI_Datatype RecvType, MPI_Comm Comm) {
+  const NeighborArgs A{SendBuf, SendType, RecvBuf,   RecvType,  nullptr, nullptr,
+                       nullptr, nullptr,  SendCount, RecvCount, false};
+  return neighborRun(Site, Comm, Coll::NeighborAlltoall, A);
+}
+
+int neighborAlltoallv(mpiete_site_t Site, const void *SendBuf, const int SendCounts[],
+                      const int SendDispls[], MPI_Datatype SendType, void *RecvBuf,
+                      const int RecvCounts[], const int RecvDispls[], MPI_Datatype RecvType,
+                      MPI_Comm Comm) {
+  const NeighborArgs A{SendBuf,    SendType,   RecvBuf, RecvType, SendCounts, SendDispls,
+                       RecvCounts, RecvDispls, 0,       0,        false};
+  return neighborRun(Site, Comm, Coll::NeighborAlltoallv, A);
+}
+
+} // namespace mpiete::coll
