@@ -269,6 +269,12 @@ W(Neighbor_alltoallv, (CV * B, CI N[], CI X[], T D, void *B2, CI N2[], CI X2[], 
   (B, N, X, D, B2, N2, X2, D2, M))
 W(Ineighbor_alltoall, (CV * B, int N, T D, void *B2, int N2, T D2, C M, R *Q),
   (B, N, D, B2, N2, D2, M, Q))
+W(Alltoallw, (CV * B, CI N[], CI X[], const T D[], void *B2, CI N2[], CI X2[], const T D2[], C M),
+  (B, N, X, D, B2, N2, X2, D2, M))
+W(Neighbor_alltoallw,
+  (CV * B, CI N[], const MPI_Aint X[], const T D[], void *B2, CI N2[], const MPI_Aint X2[],
+   const T D2[], C M),
+  (B, N, X, D, B2, N2, X2, D2, M))
 W(Comm_split, (C M, int Color, int Key, C *New), (M, Color, Key, New))
 W(Comm_dup, (C M, C *New), (M, New))
 W(Comm_free, (C * M), (M))
@@ -350,6 +356,7 @@ F(mpi_neighbor_allgather, 8)
 F(mpi_neighbor_allgatherv, 9)
 F(mpi_neighbor_alltoall, 8)
 F(mpi_neighbor_alltoallv, 10)
+F(mpi_alltoallw, 10)
 F(mpi_testall, 5)
 F(mpi_start, 2)
 F(mpi_startall, 3)

@@ -88,6 +88,7 @@ std::vector<BufferArg> bufferArgs(const std::string &Routine) {
       {"neighbor_allgatherv", {{0, 'S'}, {3, 'R'}}},
       {"neighbor_alltoall", {{0, 'S'}, {3, 'R'}}},
       {"neighbor_alltoallv", {{0, 'S'}, {4, 'R'}}},
+      {"neighbor_alltoallw", {{0, 'S'}, {4, 'R'}}},
   };
   auto It = Table.find(R);
   return It == Table.end() ? std::vector<BufferArg>{} : It->second;

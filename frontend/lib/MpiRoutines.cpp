@@ -214,10 +214,6 @@ constexpr std::pair<std::string_view, std::string_view> RejectedPrefixes[] = {
     {"MPI_Win_", "one-sided communication"},
     {"MPI_File_", "MPI-IO"},
     {"MPI_Register_datarep", "MPI-IO"},
-    // The other neighbourhood collectives are rewritten (routines.def); these take a datatype
-    // per neighbour.
-    {"MPI_Neighbor_alltoallw", "neighbourhood collective with a datatype per neighbour"},
-    {"MPI_Ineighbor_alltoallw", "neighbourhood collective with a datatype per neighbour"},
     {"MPI_Comm_spawn", "dynamic process management"},
     {"MPI_Comm_accept", "dynamic process management"},
     {"MPI_Comm_connect", "dynamic process management"},
@@ -230,8 +226,6 @@ constexpr std::pair<std::string_view, std::string_view> RejectedPrefixes[] = {
     {"MPI_Cancel", "request cancellation"},
     {"MPI_Dist_graph_", "distributed graph topology"},
     {"MPI_Graph_create", "graph topology"},
-    {"MPI_Alltoallw", "MPI_Alltoallw"},
-    {"MPI_Ialltoallw", "MPI_Ialltoallw"},
 };
 
 // One-sided operations whose names do not start with MPI_Win_.

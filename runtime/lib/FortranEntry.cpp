@@ -25,6 +25,7 @@
 #include "Fortran.h"
 #include "Recorder.h"
 #include "Util.h"
+#include "coll/Collectives.h"
 #include "mpiete/BlockId.h"
 
 #include <cstdlib>
@@ -554,6 +555,12 @@ using namespace mpiete::fortran;
 #define MPIETE_FORTRAN_MPI_Ineighbor_allgatherv(R) MPIETE_FWD(R, MPIETE_F_NB(MPIETE_F_ALLGATHERV))
 #define MPIETE_FORTRAN_MPI_Ineighbor_alltoall(R) MPIETE_FWD(R, MPIETE_F_NB(MPIETE_F_ALLGATHER_LIKE))
 #define MPIETE_FORTRAN_MPI_Ineighbor_alltoallv(R) MPIETE_FWD(R, MPIETE_F_NB(MPIETE_F_ALLTOALLV))
+// A datatype per peer: arrays of handles whose length is the communicator's size (or its
+// neighbour count), written out below.
+#define MPIETE_FORTRAN_MPI_Alltoallw MPIETE_FORTRAN_WRITTEN
+#define MPIETE_FORTRAN_MPI_Ialltoallw MPIETE_FORTRAN_WRITTEN
+#define MPIETE_FORTRAN_MPI_Neighbor_alltoallw MPIETE_FORTRAN_WRITTEN
+#define MPIETE_FORTRAN_MPI_Ineighbor_alltoallw MPIETE_FORTRAN_WRITTEN
 #define MPIETE_FORTRAN_MPI_Comm_split(R)                                                           \
   MPIETE_FWD(R, (FComm * comm, FInt * color, FInt * key, FCommOut * newcomm),                      \
              (comm, color, key, newcomm))
@@ -686,4 +693,90 @@ MPIETE_FORTRAN_ENTRY(mpiete_testsome, const MPI_Fint *incount, MPI_Fint *array_o
                      MPI_Fint *outcount, MPI_Fint *array_of_indices, MPI_Fint *array_of_statuses) {
   someCall(&mpiete_testsome, callSite(unit, idx), incount, array_of_requests, outcount,
            array_of_indices, array_of_statuses, errorOut(idx, ierr));
+}
+
+//===-- The w-variants: a datatype per peer -------------------------------------------------===//
+
+extern "C" int mpiete_ialltoallw_owned(mpiete_site_t, const void *, const int[], const int[],
+                                       MPI_Datatype *, void *, const int[], const int[], MPI_Comm,
+                                       MPI_Request *);
+extern "C" int mpiete_ineighbor_alltoallw_owned(mpiete_site_t, const void *, const int[],
+                                                const MPI_Aint[], MPI_Datatype *, void *,
+                                                const int[], const MPI_Aint[], MPI_Comm,
+                                                MPI_Request *);
+
+namespace {
+
+/// The C handles of N send types (none in place) then N receive types, malloc'd.
+MPI_Datatype *typesToC(const void *SendBuf, const MPI_Fint *SendTypes, const MPI_Fint *RecvTypes,
+                       int N) {
+  auto *T = static_cast<MPI_Datatype *>(std::malloc(sizeof(MPI_Datatype) * size_t(2 * N + 1)));
+  if (T == nullptr)
+    mpiete::Recorder::get().fail("out of memory converting %d Fortran datatypes", 2 * N);
+  for (int I = 0; I < N; ++I) {
+    T[I] = SendBuf == MPI_IN_PLACE ? MPI_DATATYPE_NULL : PMPI_Type_f2c(SendTypes[I]);
+    T[N + I] = PMPI_Type_f2c(RecvTypes[I]);
+  }
+  return T;
+}
+int commSize(MPI_Comm C) {
+  int N = 0;
+  PMPI_Comm_size(C, &N);
+  return N;
+}
+
+} // namespace
+
+MPIETE_FORTRAN_ENTRY(mpiete_alltoallw, void *sendbuf, const MPI_Fint *sendcounts,
+                     const MPI_Fint *sdispls, const MPI_Fint *sendtypes, void *recvbuf,
+                     const MPI_Fint *recvcounts, const MPI_Fint *rdispls, const MPI_Fint *recvtypes,
+                     const MPI_Fint *comm) {
+  const MPI_Comm C = PMPI_Comm_f2c(*comm);
+  void *S = buffer(sendbuf);
+  const int N = commSize(C);
+  MPI_Datatype *T = typesToC(S, sendtypes, recvtypes, N);
+  *errorOut(idx, ierr) = mpiete_alltoallw(callSite(unit, idx), S, sendcounts, sdispls, T,
+                                          buffer(recvbuf), recvcounts, rdispls, T + N, C);
+  std::free(T);
+}
+
+MPIETE_FORTRAN_ENTRY(mpiete_ialltoallw, void *sendbuf, const MPI_Fint *sendcounts,
+                     const MPI_Fint *sdispls, const MPI_Fint *sendtypes, void *recvbuf,
+                     const MPI_Fint *recvcounts, const MPI_Fint *rdispls, const MPI_Fint *recvtypes,
+                     const MPI_Fint *comm, MPI_Fint *request) {
+  const MPI_Comm C = PMPI_Comm_f2c(*comm);
+  void *S = buffer(sendbuf);
+  MPI_Datatype *T = typesToC(S, sendtypes, recvtypes, commSize(C));
+  Arg<FRequestOut> Req(reinterpret_cast<FRequestOut *>(request));
+  *errorOut(idx, ierr) =
+      mpiete_ialltoallw_owned(callSite(unit, idx), S, sendcounts, sdispls, T, buffer(recvbuf),
+                              recvcounts, rdispls, C, Req.get());
+  Req.post();
+}
+
+MPIETE_FORTRAN_ENTRY(mpiete_neighbor_alltoallw, void *sendbuf, const MPI_Fint *sendcounts,
+                     const MPI_Aint *sdispls, const MPI_Fint *sendtypes, void *recvbuf,
+                     const MPI_Fint *recvcounts, const MPI_Aint *rdispls, const MPI_Fint *recvtypes,
+                     const MPI_Fint *comm) {
+  const MPI_Comm C = PMPI_Comm_f2c(*comm);
+  void *S = buffer(sendbuf);
+  const int N = mpiete::coll::neighborCount(C);
+  MPI_Datatype *T = typesToC(S, sendtypes, recvtypes, N);
+  *errorOut(idx, ierr) = mpiete_neighbor_alltoallw(callSite(unit, idx), S, sendcounts, sdispls, T,
+                                                   buffer(recvbuf), recvcounts, rdispls, T + N, C);
+  std::free(T);
+}
+
+MPIETE_FORTRAN_ENTRY(mpiete_ineighbor_alltoallw, void *sendbuf, const MPI_Fint *sendcounts,
+                     const MPI_Aint *sdispls, const MPI_Fint *sendtypes, void *recvbuf,
+                     const MPI_Fint *recvcounts, const MPI_Aint *rdispls, const MPI_Fint *recvtypes,
+                     const MPI_Fint *comm, MPI_Fint *request) {
+  const MPI_Comm C = PMPI_Comm_f2c(*comm);
+  void *S = buffer(sendbuf);
+  MPI_Datatype *T = typesToC(S, sendtypes, recvtypes, mpiete::coll::neighborCount(C));
+  Arg<FRequestOut> Req(reinterpret_cast<FRequestOut *>(request));
+  *errorOut(idx, ierr) =
+      mpiete_ineighbor_alltoallw_owned(callSite(unit, idx), S, sendcounts, sdispls, T,
+                                       buffer(recvbuf), recvcounts, rdispls, C, Req.get());
+  Req.post();
 }

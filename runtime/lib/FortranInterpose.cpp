@@ -131,6 +131,10 @@ constexpr MPI_Fint pseudoIndex(FortranOrdinal O) {
 #define MPIETE_FNAME_MPI_Ineighbor_allgatherv mpi_ineighbor_allgatherv
 #define MPIETE_FNAME_MPI_Ineighbor_alltoall mpi_ineighbor_alltoall
 #define MPIETE_FNAME_MPI_Ineighbor_alltoallv mpi_ineighbor_alltoallv
+#define MPIETE_FNAME_MPI_Alltoallw mpi_alltoallw
+#define MPIETE_FNAME_MPI_Ialltoallw mpi_ialltoallw
+#define MPIETE_FNAME_MPI_Neighbor_alltoallw mpi_neighbor_alltoallw
+#define MPIETE_FNAME_MPI_Ineighbor_alltoallw mpi_ineighbor_alltoallw
 
 // The Fortran argument count: MPI's arguments and IERROR; MPI_Init has no argc/argv in Fortran.
 #define MPIETE_COUNT1(...)                                                                         \

@@ -22,6 +22,8 @@
 #include "Variant.h"
 #include "coll/Collectives.h"
 
+#include <cstdlib>
+
 namespace mpiete {
 namespace {
 
@@ -196,6 +198,13 @@ long long sumOf(const int *Counts, int N) {
   return S;
 }
 bool inPlace(const void *SendBuf) { return SendBuf == MPI_IN_PLACE; }
+/// The bytes of N blocks of Counts[i] elements of Types[i] (the w-variants).
+uint64_t typedBytes(const int *Counts, const MPI_Datatype *Types, int N) {
+  uint64_t S = 0;
+  for (int I = 0; Counts != nullptr && Types != nullptr && I < N; ++I)
+    S += bytesOf(Counts[I], Types[I]);
+  return S;
+}
 
 } // namespace
 } // namespace mpiete
@@ -306,6 +315,8 @@ bool inPlace(const void *SendBuf) { return SendBuf == MPI_IN_PLACE; }
 #define MPIETE_COLL_MPI_Neighbor_allgatherv ::mpiete::coll::neighborAllgatherv
 #define MPIETE_COLL_MPI_Neighbor_alltoall ::mpiete::coll::neighborAlltoall
 #define MPIETE_COLL_MPI_Neighbor_alltoallv ::mpiete::coll::neighborAlltoallv
+#define MPIETE_COLL_MPI_Alltoallw ::mpiete::coll::alltoallw
+#define MPIETE_COLL_MPI_Neighbor_alltoallw ::mpiete::coll::neighborAlltoallw
 // Each collective's record: kind, root, bytes (in terms of its parameters and CommInfo, the
 // communicator's record).
 #define MPIETE_CK(K) ::mpiete::trace::CollKind::K
@@ -363,6 +374,13 @@ bool inPlace(const void *SendBuf) { return SendBuf == MPI_IN_PLACE; }
 #define MPIETE_INFO_MPI_Neighbor_alltoallv                                                         \
   MPIETE_CK(NeighborAlltoallv), -1,                                                                \
       bytesOf(sumOf(sendcounts, ::mpiete::coll::neighborCount(comm)), sendtype)
+#define MPIETE_INFO_MPI_Alltoallw                                                                  \
+  MPIETE_CK(Alltoallw), -1,                                                                        \
+      inPlace(sendbuf) ? typedBytes(recvcounts, recvtypes, CommInfo.Size)                          \
+                       : typedBytes(sendcounts, sendtypes, CommInfo.Size)
+#define MPIETE_INFO_MPI_Neighbor_alltoallw                                                         \
+  MPIETE_CK(NeighborAlltoallw), -1,                                                                \
+      typedBytes(sendcounts, sendtypes, ::mpiete::coll::neighborCount(comm))
 // A collective's start: counted once, and its record (kind, root, bytes: Info's arguments).
 #define MPIETE_COLLECTIVE_STARTED(...)                                                             \
   ::mpiete::Recorder::get().record(site, ::mpiete::Kind::Collective);                              \
@@ -420,6 +438,12 @@ bool inPlace(const void *SendBuf) { return SendBuf == MPI_IN_PLACE; }
 #define MPIETE_NBC_MPI_Ineighbor_alltoallv                                                         \
   MPI_Neighbor_alltoallv,                                                                          \
       (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm)
+#define MPIETE_NBC_MPI_Ialltoallw                                                                  \
+  MPI_Alltoallw,                                                                                   \
+      (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm)
+#define MPIETE_NBC_MPI_Ineighbor_alltoallw                                                         \
+  MPI_Neighbor_alltoallw,                                                                          \
+      (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm)
 #define MPIETE_NBC_INFO(Twin, TwinArgs) MPIETE_INFO_##Twin
 #define MPIETE_NBC_INFO_(...) MPIETE_NBC_INFO(__VA_ARGS__)
 #define MPIETE_NBC_CALL(Twin, TwinArgs) MPIETE_COLL_##Twin(site, MPIETE_EXPAND TwinArgs)
@@ -437,3 +461,47 @@ bool inPlace(const void *SendBuf) { return SendBuf == MPI_IN_PLACE; }
 #define MPIETE_ROUTINE(Mpi, Runtime, Role, Params, Args)                                           \
   MPIETE_DEFINE_##Role(Mpi, Runtime, Params, Args)
 #include "mpiete/routines.def"
+
+// The Fortran entry points' non-blocking w-variants (FortranEntry.cpp): the datatypes arrive as
+// Fortran handles, converted into Types (malloc'd: the send types, then the receive types),
+// which must outlive the call; the operation frees them when it ends. Otherwise as
+// MPIETE_DEFINE_ICOLLECTIVE (counts and displacements are the user's arrays, which MPI keeps
+// valid until completion).
+extern "C" int mpiete_ialltoallw_owned(mpiete_site_t site, const void *sendbuf,
+                                       const int sendcounts[], const int sdispls[],
+                                       MPI_Datatype *types, void *recvbuf, const int recvcounts[],
+                                       const int rdispls[], MPI_Comm comm, MPI_Request *request) {
+  ::mpiete::MpiScope Scope(site);
+  int N = 0;
+  PMPI_Comm_size(comm, &N);
+  const MPI_Datatype *sendtypes = types, *recvtypes = types + N;
+  MPIETE_COLLECTIVE_STARTED(MPIETE_INFO_MPI_Alltoallw)
+  ::mpiete::nbc::Body Body;
+  Body.set([=] {
+    const int Rc = ::mpiete::coll::alltoallw(site, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                             recvcounts, rdispls, recvtypes, comm);
+    std::free(types);
+    return Rc;
+  });
+  *request = ::mpiete::persistent::adoptCollective(::mpiete::nbc::start(comm, Body));
+  return MPI_SUCCESS;
+}
+extern "C" int mpiete_ineighbor_alltoallw_owned(mpiete_site_t site, const void *sendbuf,
+                                                const int sendcounts[], const MPI_Aint sdispls[],
+                                                MPI_Datatype *types, void *recvbuf,
+                                                const int recvcounts[], const MPI_Aint rdispls[],
+                                                MPI_Comm comm, MPI_Request *request) {
+  ::mpiete::MpiScope Scope(site);
+  const int N = ::mpiete::coll::neighborCount(comm);
+  const MPI_Datatype *sendtypes = types, *recvtypes = types + N;
+  MPIETE_COLLECTIVE_STARTED(MPIETE_INFO_MPI_Neighbor_alltoallw)
+  ::mpiete::nbc::Body Body;
+  Body.set([=] {
+    const int Rc = ::mpiete::coll::neighborAlltoallw(site, sendbuf, sendcounts, sdispls, sendtypes,
+                                                     recvbuf, recvcounts, rdispls, recvtypes, comm);
+    std::free(types);
+    return Rc;
+  });
+  *request = ::mpiete::persistent::adoptCollective(::mpiete::nbc::start(comm, Body));
+  return MPI_SUCCESS;
+}

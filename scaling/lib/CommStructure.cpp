@@ -1143,10 +1143,13 @@ bool toItems(const MeasuredRun &Run, int Rank, std::vector<Item> &Out, Refusal &
     auto C = std::make_unique<CollItem>();
     C->Rec = Colls[NextColl];
     if (unsigned(C->Rec.Kind) > trace::LastGlobalCollKind) {
-      Why = {C->Rec.Site, std::string("a neighbourhood collective (") +
-                              trace::collKindName(C->Rec.Kind) +
-                              ") is not extrapolated: its peers come from the communicator's "
-                              "Cartesian topology, which the trace does not record"};
+      Why = {C->Rec.Site,
+             C->Rec.Kind == trace::CollKind::Alltoallw
+                 ? std::string("an alltoallw is not extrapolated: its datatypes per peer, which "
+                               "decide its byte counts, are not in the trace")
+                 : std::string("a neighbourhood collective (") + trace::collKindName(C->Rec.Kind) +
+                       ") is not extrapolated: its peers come from the communicator's Cartesian "
+                       "topology, which the trace does not record"};
       return false;
     }
     C->FirstRequest = LastRequest;

@@ -1,7 +1,10 @@
 ! halo.f90: f90-neighbor's grid and its exchanges, through MPI-3 neighbourhood collectives on
 ! a 2-D Cartesian communicator (periodic along x, walls along y): the four faces with
-! MPI_NEIGHBOR_ALLTOALL or MPI_NEIGHBOR_ALLTOALLV (alternating), and every rank's block size
-! with MPI_NEIGHBOR_ALLGATHER once at the start. Neighbour order is MPI's: x-, x+, y-, y+.
+! MPI_NEIGHBOR_ALLTOALL or MPI_NEIGHBOR_ALLTOALLV (alternating); every rank's block size with
+! MPI_NEIGHBOR_ALLGATHER and every rank's grid coordinates with MPI_ALLTOALLW once at the
+! start. Neighbour order is MPI's: x-, x+, y-, y+. (Not MPI_NEIGHBOR_ALLTOALLW: Open MPI 4.1's
+! Fortran binding converts as many datatypes as the communicator has ranks, not neighbours, and
+! fails below 2 x ndims ranks: open-mpi/ompi issue 10740.)
 module halo_mod
   use mpi
   implicit none
@@ -9,6 +12,7 @@ module halo_mod
   integer :: cart, dims(2), coords(2), nx, ny, face
   integer, allocatable :: u(:,:), v(:,:), sendbuf(:), recvbuf(:)
   integer :: nbsize(4)
+  integer, allocatable :: allcoords(:,:)
 contains
 
   subroutine setup(n)
@@ -32,7 +36,30 @@ contains
     mine = nx * ny
     nbsize = -1
     call MPI_NEIGHBOR_ALLGATHER(mine, 1, MPI_INTEGER, nbsize, 1, MPI_INTEGER, cart, ierr)
+    call gather_coords(size)
   end subroutine setup
+
+  ! Every rank's grid coordinates, on every rank, through MPI_ALLTOALLW: the same two integers
+  ! to each peer (displacement 0), received at 8 bytes per peer. (Not MPI_IALLTOALLW: the
+  ! native program crashed in it with Open MPI 4.1.4, whose Fortran binding has had datatype
+  ! lifetime bugs there: open-mpi/ompi issue 8763.)
+  subroutine gather_coords(size)
+    integer, intent(in) :: size
+    integer :: ierr, r
+    integer, allocatable :: sc(:), sd(:), st(:), rc(:), rd(:), rt(:)
+    allocate(allcoords(2, 0:size-1))
+    allocate(sc(size), sd(size), st(size), rc(size), rd(size), rt(size))
+    do r = 1, size
+      sc(r) = 2
+      sd(r) = 0
+      st(r) = MPI_INTEGER
+      rc(r) = 2
+      rd(r) = 8 * (r - 1)
+      rt(r) = MPI_INTEGER
+    end do
+    call MPI_ALLTOALLW(coords, sc, sd, st, allcoords, rc, rd, rt, cart, ierr)
+    deallocate(sc, sd, st, rc, rd, rt)
+  end subroutine gather_coords
 
   subroutine exchange(step)
     integer, intent(in) :: step

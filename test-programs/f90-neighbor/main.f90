@@ -54,6 +54,7 @@ program f90_neighbor
   call MPI_REDUCE(local, total, 1, MPI_INTEGER8, MPI_SUM, 0, cart, ierr)
   if (rank == 0) then
     write (*, '(A, I0)') 'checksum: ', mod(total, 2147483647_8)
+    if (any(allcoords(:, 0) /= 0)) write (*, '(A)') 'coordinates: wrong'
     if (any(nbsize > 0 .and. nbsize /= (n / dims(1)) * (n / dims(2)) .and. &
             mod(n, dims(1)) == 0 .and. mod(n, dims(2)) == 0)) write (*, '(A)') 'sizes: wrong'
   end if

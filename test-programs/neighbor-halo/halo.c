@@ -1,7 +1,8 @@
 /* halo.c: the neighbor-halo test program's exchanges, all through MPI-3 neighbourhood
  * collectives on the Cartesian communicator: the four faces with MPI_Neighbor_alltoall (or
- * MPI_Neighbor_alltoallv, or the non-blocking MPI_Ineighbor_alltoall, by step), and the corner
- * values with MPI_Neighbor_allgather. Neighbour order is MPI's: along x the source then the
+ * MPI_Neighbor_alltoallv, or the non-blocking MPI_Ineighbor_alltoall, by step, all three on
+ * packed faces; or MPI_Neighbor_alltoallw straight from and into the grid with a derived type
+ * per face), and the corner values with MPI_Neighbor_allgather. Neighbour order is MPI's: along x the source then the
  * destination of a shift by +1, then along y. A wall (MPI_PROC_NULL) keeps its block. */
 #include <string.h>
 #include "halo.h"
@@ -37,8 +38,38 @@ static void unpack(grid_t *g)
     }
 }
 
+/* The faces as datatypes of the grid itself: a row of x (stride ny + 2) and a column of y. */
+static void exchange_typed(grid_t *g)
+{
+    MPI_Datatype xface, yface, types[4];
+    MPI_Aint sd[4], rd[4], row = (MPI_Aint)(g->ny + 2) * (MPI_Aint)sizeof(double);
+    int counts[4] = {1, 1, 1, 1};
+    MPI_Type_contiguous(g->ny, MPI_DOUBLE, &xface);       /* i fixed, j = 1..ny */
+    MPI_Type_vector(g->nx, 1, g->ny + 2, MPI_DOUBLE, &yface); /* j fixed, i = 1..nx */
+    MPI_Type_commit(&xface);
+    MPI_Type_commit(&yface);
+    types[0] = types[1] = xface;
+    types[2] = types[3] = yface;
+    /* Send the first and last interior rows and columns, receive into the ghost ones. */
+    sd[0] = 1 * row + (MPI_Aint)sizeof(double);
+    sd[1] = (MPI_Aint)g->nx * row + (MPI_Aint)sizeof(double);
+    sd[2] = 1 * row + 1 * (MPI_Aint)sizeof(double);
+    sd[3] = 1 * row + (MPI_Aint)g->ny * (MPI_Aint)sizeof(double);
+    rd[0] = 0 * row + (MPI_Aint)sizeof(double);
+    rd[1] = (MPI_Aint)(g->nx + 1) * row + (MPI_Aint)sizeof(double);
+    rd[2] = 1 * row + 0;
+    rd[3] = 1 * row + (MPI_Aint)(g->ny + 1) * (MPI_Aint)sizeof(double);
+    MPI_Neighbor_alltoallw(g->u, counts, sd, types, g->u, counts, rd, types, g->cart);
+    MPI_Type_free(&xface);
+    MPI_Type_free(&yface);
+}
+
 void exchange(grid_t *g, int mode)
 {
+    if (mode == 3) {
+        exchange_typed(g);
+        return;
+    }
     pack(g);
     if (mode == 0) {
         MPI_Neighbor_alltoall(g->send, g->face, MPI_DOUBLE, g->recv, g->face, MPI_DOUBLE,

@@ -47,7 +47,7 @@ int main(int argc, char **argv)
             AT(&g, g.u, i, 0) = 50.0;
     for (step = 1; step <= steps; step++) {
         double *t;
-        exchange(&g, step % 3);
+        exchange(&g, step % 4);
         for (i = 1; i <= g.nx; i++)
             for (j = 1; j <= g.ny; j++)
                 AT(&g, g.v, i, j) = AT(&g, g.u, i, j) +

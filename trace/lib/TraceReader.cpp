@@ -100,7 +100,9 @@ const char *collKindName(CollKind K) {
                                       "neighbor_allgather",
                                       "neighbor_allgatherv",
                                       "neighbor_alltoall",
-                                      "neighbor_alltoallv"};
+                                      "neighbor_alltoallv",
+                                      "alltoallw",
+                                      "neighbor_alltoallw"};
   const auto I = static_cast<unsigned>(K);
   return I <= LastCollKind ? Names[I] : "?";
 }

@@ -120,8 +120,11 @@ enum class CollKind : uint8_t {
   NeighborAllgatherv,
   NeighborAlltoall,
   NeighborAlltoallv,
+  // A datatype per peer (MPI_Alltoallw) or per neighbour (MPI_Neighbor_alltoallw).
+  Alltoallw,
+  NeighborAlltoallw,
 };
-inline constexpr uint8_t LastCollKind = static_cast<uint8_t>(CollKind::NeighborAlltoallv);
+inline constexpr uint8_t LastCollKind = static_cast<uint8_t>(CollKind::NeighborAlltoallw);
 /// The collectives over the whole communicator (the scaling library lowers these at any size).
 inline constexpr uint8_t LastGlobalCollKind = static_cast<uint8_t>(CollKind::Exscan);
 

@@ -448,7 +448,9 @@ const char *collName(Coll C) {
                                       "neighbor_allgather",
                                       "neighbor_allgatherv",
                                       "neighbor_alltoall",
-                                      "neighbor_alltoallv"};
+                                      "neighbor_alltoallv",
+                                      "alltoallw",
+                                      "neighbor_alltoallw"};
   return Names[static_cast<int>(C)];
 }
 

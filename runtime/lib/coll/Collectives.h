@@ -47,6 +47,12 @@ int scan(mpiete_site_t Site, const void *SendBuf, void *RecvBuf, int Count, MPI_
 int exscan(mpiete_site_t Site, const void *SendBuf, void *RecvBuf, int Count, MPI_Datatype Type,
            MPI_Op Op, MPI_Comm Comm);
 
+/// Open MPI's coll/basic alltoallw (Alltoall.cpp): displacements in bytes, a type per peer.
+int alltoallw(mpiete_site_t Site, const void *SendBuf, const int SendCounts[],
+              const int SendDispls[], const MPI_Datatype SendTypes[], void *RecvBuf,
+              const int RecvCounts[], const int RecvDispls[], const MPI_Datatype RecvTypes[],
+              MPI_Comm Comm);
+
 // Neighbourhood collectives (Neighbor.cpp): Cartesian communicators only (MPI_ERR_TOPOLOGY
 // otherwise).
 int neighborAllgather(mpiete_site_t Site, const void *SendBuf, int SendCount, MPI_Datatype SendType,
@@ -60,6 +66,10 @@ int neighborAlltoallv(mpiete_site_t Site, const void *SendBuf, const int SendCou
                       const int SendDispls[], MPI_Datatype SendType, void *RecvBuf,
                       const int RecvCounts[], const int RecvDispls[], MPI_Datatype RecvType,
                       MPI_Comm Comm);
+int neighborAlltoallw(mpiete_site_t Site, const void *SendBuf, const int SendCounts[],
+                      const MPI_Aint SendDispls[], const MPI_Datatype SendTypes[], void *RecvBuf,
+                      const int RecvCounts[], const MPI_Aint RecvDispls[],
+                      const MPI_Datatype RecvTypes[], MPI_Comm Comm);
 /// A Cartesian communicator's neighbour count (2 x its dimensions); 0 for any other.
 int neighborCount(MPI_Comm Comm);
 

@@ -1,4 +1,4 @@
-// The neighbourhood collectives (MPI_Neighbor_allgather(v), MPI_Neighbor_alltoall(v)) on a
+// The neighbourhood collectives (MPI_Neighbor_allgather(v), MPI_Neighbor_alltoall(v, w)) on a
 // Cartesian communicator, lowered as Open MPI 4.1's coll/basic lowers them: along each
 // dimension d the neighbours are the source and the destination of a shift by +1 (block 2d from
 // and to the source, block 2d + 1 from and to the destination); every receive is posted first,
@@ -76,15 +76,25 @@ struct NeighborArgs {
   const int *SCounts, *SDispls, *RCounts, *RDispls; // null: uniform blocks
   int SCount, RCount;
   bool SameSend; // allgather: every neighbour gets the whole send buffer
+  // MPI_Neighbor_alltoallw: a type per neighbour, displacements in bytes (then ST, RT,
+  // SDispls and RDispls are unused).
+  const MPI_Datatype *STypes = nullptr, *RTypes = nullptr;
+  const MPI_Aint *SBytes = nullptr, *RBytes = nullptr;
 
   int scount(int I) const { return SCounts ? SCounts[I] : SCount; }
   int rcount(int I) const { return RCounts ? RCounts[I] : RCount; }
+  MPI_Datatype stype(int I) const { return STypes ? STypes[I] : ST; }
+  MPI_Datatype rtype(int I) const { return RTypes ? RTypes[I] : RT; }
   const char *sptr(int I) const {
+    if (SBytes)
+      return static_cast<const char *>(SBuf) + SBytes[I];
     if (SameSend)
       return static_cast<const char *>(SBuf);
     return at(SBuf, SDispls ? SDispls[I] : static_cast<MPI_Aint>(I) * SCount, extentOf(ST));
   }
   char *rptr(int I) const {
+    if (RBytes)
+      return static_cast<char *>(RBuf) + RBytes[I];
     return at(RBuf, RDispls ? RDispls[I] : static_cast<MPI_Aint>(I) * RCount, extentOf(RT));
   }
 };
@@ -107,12 +117,12 @@ int neighborRun(mpiete_site_t Site, MPI_Comm Comm, Coll C, const NeighborArgs &A
   for (int I = 0; I < Count && Rc == MPI_SUCCESS; ++I)
     if (N.peer(I) != MPI_PROC_NULL) {
       D.Tag = Base + I;
-      Rc = D.irecv(A.rptr(I), A.rcount(I), A.RT, N.peer(I), &Reqs[NReqs++]);
+      Rc = D.irecv(A.rptr(I), A.rcount(I), A.rtype(I), N.peer(I), &Reqs[NReqs++]);
     }
   for (int I = 0; I < Count && Rc == MPI_SUCCESS; ++I)
     if (N.peer(I) != MPI_PROC_NULL) {
       D.Tag = Base + (I ^ 1);
-      Rc = D.isend(A.sptr(I), A.scount(I), A.ST, N.peer(I), &Reqs[NReqs++]);
+      Rc = D.isend(A.sptr(I), A.scount(I), A.stype(I), N.peer(I), &Reqs[NReqs++]);
     }
   if (Rc == MPI_SUCCESS && NReqs > 0)
     Rc = D.waitall(NReqs, Reqs);
@@ -160,6 +170,19 @@ int neighborAlltoallv(mpiete_site_t Site, const void *SendBuf, const int SendCou
   const NeighborArgs A{SendBuf,    SendType,   RecvBuf, RecvType, SendCounts, SendDispls,
                        RecvCounts, RecvDispls, 0,       0,        false};
   return neighborRun(Site, Comm, Coll::NeighborAlltoallv, A);
+}
+
+int neighborAlltoallw(mpiete_site_t Site, const void *SendBuf, const int SendCounts[],
+                      const MPI_Aint SendDispls[], const MPI_Datatype SendTypes[], void *RecvBuf,
+                      const int RecvCounts[], const MPI_Aint RecvDispls[],
+                      const MPI_Datatype RecvTypes[], MPI_Comm Comm) {
+  NeighborArgs A{SendBuf,    MPI_BYTE, RecvBuf, MPI_BYTE, SendCounts, nullptr,
+                 RecvCounts, nullptr,  0,       0,        false};
+  A.STypes = SendTypes;
+  A.RTypes = RecvTypes;
+  A.SBytes = SendDispls;
+  A.RBytes = RecvDispls;
+  return neighborRun(Site, Comm, Coll::NeighborAlltoallw, A);
 }
 
 } // namespace mpiete::coll

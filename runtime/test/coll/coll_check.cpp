@@ -5,7 +5,8 @@
 // order legitimately differs between algorithms: those agree to a relative 1e-12.
 //
 // Usage: coll_check [family...]   (families: bcast reduce allreduce gather scatter allgather
-// alltoall vector redscat scan barrier neighbor; default all). Exits non-zero on any mismatch.
+// alltoall vector redscat scan barrier neighbor alltoallw; default all). Exits non-zero on any
+// mismatch.
 #include "PmpiTransport.h"
 #include "coll/CollDecision.h"
 #include "coll/Collectives.h"
@@ -779,11 +780,88 @@ void runNeighbor() {
       What = name("neighbor_allgatherv", MoveTypes[0].Name, Scale, T.Name);
       checkTransport(What);
       expectEqual(GWant, GGot, What);
+      // alltoallw: dimension d's blocks in type d % NT (both directions alike), byte
+      // displacements with gaps.
+      std::vector<MPI_Datatype> WT(static_cast<size_t>(Nb));
+      std::vector<MPI_Aint> WD(static_cast<size_t>(Nb));
+      MPI_Aint WLen = 0;
+      for (int I = 0; I < Nb; ++I) {
+        WT[size_t(I)] = MoveTypes[size_t(I / 2) % MoveTypes.size()].T;
+        WD[size_t(I)] = WLen;
+        WLen += MPI_Aint(RC[size_t(I)]) * extentOf(WT[size_t(I)]) + 8;
+      }
+      std::vector<unsigned char> WIn(size_t(WLen) + 1), WWant(size_t(WLen) + 1, 0xA5);
+      pattern(WIn, 15);
+      auto WGot = WWant;
+      MPI_Neighbor_alltoallw(WIn.data(), SC.data(), WD.data(), WT.data(), WWant.data(), RC.data(),
+                             WD.data(), WT.data(), Cart);
+      testing::resetCounts(Site);
+      coll::neighborAlltoallw(Site, WIn.data(), SC.data(), WD.data(), WT.data(), WGot.data(),
+                              RC.data(), WD.data(), WT.data(), Cart);
+      What = name("neighbor_alltoallw", "mixed", Scale, T.Name);
+      checkTransport(What);
+      expectEqual(WWant, WGot, What);
     }
     testing::unregisterComm(Cart);
     MPI_Comm_free(&Cart);
   }
   Exercised.insert("neighbor/linear");
+}
+
+/// MPI_Alltoallw: a different datatype per peer (the move types in turn, shifted by the rank, so
+/// the send type to j is the type j receives from this rank), uneven counts with zeros, byte
+/// displacements with gaps; out of place and in place.
+void runAlltoallw() {
+  const size_t NT = MoveTypes.size();
+  for (int Scale : {1, 40, 3000})
+    for (bool InPlace : {false, true}) {
+      std::vector<int> SC(Size), SD(Size), RC(Size), RD(Size);
+      std::vector<MPI_Datatype> ST(Size), RT(Size);
+      long SBytes = 0, RBytes = 0;
+      for (int J = 0; J < Size; ++J) {
+        // Block (i -> j): type (i + j) % NT, count Scale * ((i + 2 j) % 3) (0 for some).
+        const int Send = Scale * ((Rank + 2 * J) % 3), Recv = Scale * ((J + 2 * Rank) % 3);
+        ST[J] = MoveTypes[size_t(Rank + J) % NT].T;
+        RT[J] = MoveTypes[size_t(J + Rank) % NT].T;
+        SC[J] = Send;
+        RC[J] = Recv;
+        SD[J] = int(SBytes);
+        SBytes += long(Send) * extentOf(ST[J]) + 8;
+        RD[J] = int(RBytes);
+        RBytes += long(Recv) * extentOf(RT[J]) + 8;
+      }
+      if (InPlace) { // in place every peer's block has the receive layout, and (i, j) and
+                     // (j, i) must agree: the counts (i + 2 j) % 3 and (j + 2 i) % 3 differ,
+                     // so use a symmetric count.
+        RBytes = 0;
+        for (int J = 0; J < Size; ++J) {
+          RC[J] = Scale * ((Rank + J) % 3);
+          RD[J] = int(RBytes);
+          RBytes += long(RC[J]) * extentOf(RT[J]) + 8;
+        }
+      }
+      std::vector<unsigned char> In(size_t(SBytes) + 1), Want(size_t(RBytes) + 1, 0xA5);
+      pattern(In, 21);
+      pattern(Want, 22);
+      auto Got = Want;
+      if (InPlace)
+        MPI_Alltoallw(MPI_IN_PLACE, nullptr, nullptr, nullptr, Want.data(), RC.data(), RD.data(),
+                      RT.data(), Comm);
+      else
+        MPI_Alltoallw(In.data(), SC.data(), SD.data(), ST.data(), Want.data(), RC.data(), RD.data(),
+                      RT.data(), Comm);
+      testing::resetCounts(Site);
+      if (InPlace)
+        coll::alltoallw(Site, MPI_IN_PLACE, nullptr, nullptr, nullptr, Got.data(), RC.data(),
+                        RD.data(), RT.data(), Comm);
+      else
+        coll::alltoallw(Site, In.data(), SC.data(), SD.data(), ST.data(), Got.data(), RC.data(),
+                        RD.data(), RT.data(), Comm);
+      const std::string What = name("alltoallw", "mixed", Scale, InPlace ? "in_place" : "");
+      checkTransport(What);
+      expectEqual(Want, Got, What);
+    }
+  Exercised.insert("alltoallw/linear");
 }
 
 void runBarrier() {
@@ -810,7 +888,8 @@ int main(int argc, char **argv) {
       {"barrier", runBarrier},       {"bcast", runBcast},       {"reduce", runReduce},
       {"allreduce", runAllreduce},   {"gather", runGather},     {"scatter", runScatter},
       {"allgather", runAllgather},   {"alltoall", runAlltoall}, {"vector", runVector},
-      {"redscat", runReduceScatter}, {"scan", runScan},         {"neighbor", runNeighbor}};
+      {"redscat", runReduceScatter}, {"scan", runScan},         {"neighbor", runNeighbor},
+      {"alltoallw", runAlltoallw}};
   // Twice: on MPI_COMM_WORLD and on a communicator with the ranks in reverse order.
   MPI_Comm Reversed;
   MPI_Comm_split(MPI_COMM_WORLD, 0, Size - Rank, &Reversed);

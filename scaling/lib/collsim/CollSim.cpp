@@ -383,10 +383,11 @@ bool lowerCollective(const CollCall &C, int R, int P, uint64_t &LastRequest,
     Rc = coll::exscan(Site, Buf, Buf, Count, T, Op, W);
     break;
   default:
-    // The neighbourhood collectives: their peers are a Cartesian topology's, which the record
-    // does not carry.
+    // The neighbourhood collectives (their peers are a Cartesian topology's) and the
+    // w-variants (a datatype per peer): the record carries neither.
     Cur = nullptr;
-    Why = "a neighbourhood collective is not extrapolated (its topology is not in the trace)";
+    Why = "a neighbourhood collective or an alltoallw is not extrapolated (its topology or "
+          "datatypes are not in the trace)";
     return false;
   }
   Cur = nullptr;
