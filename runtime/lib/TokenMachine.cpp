@@ -180,6 +180,7 @@ void init(mpiete_site_t Block) {
   M.Me = Me;
   M.N = N;
   M.PollLimit = envNumber("MPIETE_POLL_LIMIT", 1000000);
+  M.BigPool = envNumber("MPIETE_BIG_BUFFERS", 1) != 0;
   loadWildcardSources();
 
   // The segment's name and the number of tokens (ranks per node): rank 0 decides; with the
@@ -274,9 +275,10 @@ void finalize(mpiete_site_t Block) {
   }
   unlockSegment();
   for (size_t I = 0; I < M.NOwned; ++I)
-    if (M.OwnedList[I].Fd >= 0)
+    if (M.OwnedList[I].Fd >= 0 && !M.OwnedList[I].Pooled)
       ::close(M.OwnedList[I].Fd);
   M.NOwned = 0;
+  unmapAllBig();
   M.Active = false;
   // This process touches the segment no more (its name was unlinked at init).
   ::munmap(M.H, M.MapBytes);
@@ -320,15 +322,22 @@ int isend(mpiete_site_t Block, const void *Buf, int Count, MPI_Datatype Type, in
   MsgDesc &D = M.Msgs[I];
   D.Store = Storage::None;
   D.Fd = -1;
+  D.Pooled = 0;
   D.HeapOff = NoOffset;
   void *Dst = nullptr;
   void *Map = MAP_FAILED;
   if (PackBytes > 0) {
     D.HeapChunk = static_cast<uint64_t>(PackBytes);
     D.HeapOff = heapAlloc(D.HeapChunk);
+    const int B = D.HeapOff == NoOffset ? acquireBig(static_cast<uint64_t>(PackBytes)) : -1;
     if (D.HeapOff != NoOffset) {
       D.Store = Storage::Heap;
       Dst = M.Heap + D.HeapOff;
+    } else if (B >= 0) {
+      D.Store = Storage::Memfd;
+      D.Fd = M.Big[B].Fd;
+      D.Pooled = 1;
+      Dst = M.Big[B].Map;
     } else {
       D.Fd = memfd_create("mpiete-message", MFD_CLOEXEC);
       if (D.Fd < 0 || ::ftruncate(D.Fd, PackBytes) != 0)
@@ -347,7 +356,9 @@ int isend(mpiete_site_t Block, const void *Buf, int Count, MPI_Datatype Type, in
   if (Map != MAP_FAILED)
     ::munmap(Map, static_cast<size_t>(PackBytes));
   if (Rc != MPI_SUCCESS) {
-    if (D.Fd >= 0)
+    if (D.Pooled)
+      releaseBig(D.Fd);
+    else if (D.Fd >= 0)
       ::close(D.Fd);
     freeMsg(I);
     releaseRequest(R);
@@ -379,7 +390,7 @@ int isend(mpiete_site_t Block, const void *Buf, int Count, MPI_Datatype Type, in
 
   R->Sync = D.Sync;
   if (D.Sync || D.Store == Storage::Memfd)
-    addOwned(I, D.Fd, D.Sync ? R : nullptr);
+    addOwned(I, D.Fd, D.Pooled != 0, D.Sync ? R : nullptr);
   if (!D.Sync)
     R->Complete = true;
   return MPI_SUCCESS;

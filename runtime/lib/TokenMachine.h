@@ -136,7 +136,9 @@ struct MsgDesc {
   Context Ctx;
   Storage Store;
   uint8_t Sync;
-  uint8_t Done; // matched and read: the sender may release it (Sync, Memfd)
+  uint8_t Done;   // matched and read: the sender may release it (Sync, Memfd)
+  uint8_t Pooled; // Memfd: one of the sender's reused buffers (BigBuffer): the receiver may keep
+                  // its mapping, since the descriptor stays open and names that buffer
 };
 
 struct CollSlot {
@@ -206,8 +208,31 @@ struct Request {
 struct Owned {
   uint32_t Msg;
   int Fd;
+  bool Pooled;  // Fd is a reused BigBuffer's: released, not closed
   Request *Req; // the synchronous send's request, or null
 };
+
+/// A message too large for the segment's heap goes into a memfd. A fresh memfd per message
+/// costs fresh zeroed pages (a page fault per 4 KiB on both sides) and a TLB flush per munmap,
+/// and that disturbs the computation around it (a transpose's 11 MB messages: its compute
+/// 1.6-1.8x the original's, docs/token-passing.md). The sender keeps up to MaxBigBuffers of them
+/// open and mapped and reuses one once its receiver has read it; the receiver keeps its mappings
+/// of them (BigMapping).
+struct BigBuffer {
+  int Fd = -1;
+  uint64_t Capacity = 0;
+  void *Map = nullptr;
+  bool InUse = false;
+};
+struct BigMapping {
+  int SrcWorld = -1;
+  int Fd = -1;
+  uint64_t Length = 0;
+  void *Map = nullptr;
+  uint64_t LastUse = 0;
+};
+constexpr int MaxBigBuffers = 8;
+constexpr int MaxBigMappings = 32;
 
 struct Machine {
   bool Active = false;
@@ -250,6 +275,13 @@ struct Machine {
   Owned *OwnedList = nullptr;
   size_t NOwned = 0;
   size_t OwnedCap = 0;
+
+  // Reused memfds for messages larger than a heap chunk (MPIETE_BIG_BUFFERS=0: a fresh one per
+  // message, as before the forty-sixth session).
+  bool BigPool = true;
+  BigBuffer Big[MaxBigBuffers];
+  BigMapping BigMaps[MaxBigMappings];
+  uint64_t BigUses = 0;
 
   // The traced run's matches (MPIETE_WILDCARD_SOURCES, probe-compute --program): the world
   // rank each of this rank's user MPI_ANY_SOURCE receives and found MPI_ANY_SOURCE probes
@@ -397,9 +429,16 @@ void emptyStatus(MPI_Status *St);
 /// A completed request's status and error; releases it and sets the handle to null.
 int finish(MPI_Request *Handle, MPI_Status *St);
 /// A message this process sent and must release later (a synchronous send's Req, or null).
-void addOwned(uint32_t Msg, int Fd, Request *Req);
+void addOwned(uint32_t Msg, int Fd, bool Pooled, Request *Req);
 /// Releases the messages the receivers have read; completes synchronous sends.
 void sweepOwned();
+/// A reused memfd of at least Bytes for a message (its index, or -1: none free, send through a
+/// fresh memfd); releaseBig when the receiver has read it.
+int acquireBig(uint64_t Bytes);
+void releaseBig(int Fd);
+/// The receiver's mapping of a sender's reused memfd, at least Bytes long.
+const void *mapBig(int SrcWorld, int Fd, uint64_t Bytes);
+void unmapAllBig();
 /// The first message in this rank's queue that the receive (or probe) R matches; Prev gets its
 /// predecessor (NoMsg for the head).
 uint32_t findMatch(const Request &R, uint32_t &Prev);

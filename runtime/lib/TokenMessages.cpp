@@ -11,6 +11,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace mpiete::transport::token {
@@ -52,6 +53,8 @@ void deliver(uint32_t I, Request &R) {
     int Fd = -1;
     if (D.Store == Storage::Heap) {
       Data = M.Heap + D.HeapOff;
+    } else if (D.Pooled) {
+      Data = mapBig(D.SrcWorld, D.Fd, D.Bytes);
     } else {
       char Path[64];
       std::snprintf(Path, sizeof Path, "/proc/%d/fd/%d", slot(D.SrcWorld).Pid, D.Fd);
@@ -178,7 +181,7 @@ int finish(MPI_Request *Handle, MPI_Status *St) {
 
 //===-- Progress ----------------------------------------------------------------------------===//
 
-void addOwned(uint32_t Msg, int Fd, Request *Req) {
+void addOwned(uint32_t Msg, int Fd, bool Pooled, Request *Req) {
   if (M.NOwned == M.OwnedCap) {
     const size_t Cap = M.OwnedCap == 0 ? 64 : M.OwnedCap * 2;
     auto *New = static_cast<Owned *>(std::realloc(M.OwnedList, Cap * sizeof(Owned)));
@@ -187,7 +190,7 @@ void addOwned(uint32_t Msg, int Fd, Request *Req) {
     M.OwnedList = New;
     M.OwnedCap = Cap;
   }
-  M.OwnedList[M.NOwned++] = Owned{Msg, Fd, Req};
+  M.OwnedList[M.NOwned++] = Owned{Msg, Fd, Pooled, Req};
 }
 
 /// Releases the messages the receivers have read; completes synchronous sends.
@@ -199,7 +202,9 @@ void sweepOwned() {
       M.OwnedList[Kept++] = O;
       continue;
     }
-    if (O.Fd >= 0)
+    if (O.Pooled)
+      releaseBig(O.Fd);
+    else if (O.Fd >= 0)
       ::close(O.Fd);
     if (O.Req != nullptr) {
       O.Req->Complete = true;
@@ -244,6 +249,121 @@ void progress() {
     deliver(I, *R);
     if (R->Freed)
       releaseRequest(R);
+  }
+}
+
+} // namespace mpiete::transport::token
+
+//===-- Reused memfds for large messages ----------------------------------------------------===//
+
+namespace mpiete::transport::token {
+
+int acquireBig(uint64_t Bytes) {
+  if (!M.BigPool || Bytes == 0)
+    return -1;
+  // The smallest free buffer that holds the message; else grow the largest free one, or open a
+  // new one while there is room.
+  int Fit = -1, Free = -1, Empty = -1;
+  for (int B = 0; B < MaxBigBuffers; ++B) {
+    BigBuffer &X = M.Big[B];
+    if (X.Fd < 0) {
+      Empty = Empty < 0 ? B : Empty;
+    } else if (!X.InUse) {
+      if (X.Capacity >= Bytes && (Fit < 0 || X.Capacity < M.Big[Fit].Capacity))
+        Fit = B;
+      if (Free < 0 || X.Capacity > M.Big[Free].Capacity)
+        Free = B;
+    }
+  }
+  const int B = Fit >= 0 ? Fit : Empty >= 0 ? Empty : Free;
+  if (B < 0)
+    return -1;
+  BigBuffer &X = M.Big[B];
+  if (X.Capacity < Bytes) {
+    // Whole mebibytes: a message a little larger than the last reuses the buffer.
+    const uint64_t Capacity = (Bytes + (1ULL << 20) - 1) & ~((1ULL << 20) - 1);
+    if (X.Fd < 0) {
+      X.Fd = memfd_create("mpiete-big-message", MFD_CLOEXEC);
+      if (X.Fd < 0)
+        return -1;
+    }
+    if (X.Map != nullptr)
+      ::munmap(X.Map, X.Capacity);
+    X.Map = nullptr;
+    X.Capacity = 0;
+    if (::ftruncate(X.Fd, static_cast<off_t>(Capacity)) != 0)
+      return -1;
+    void *Map = ::mmap(nullptr, Capacity, PROT_READ | PROT_WRITE, MAP_SHARED, X.Fd, 0);
+    if (Map == MAP_FAILED)
+      return -1;
+    X.Map = Map;
+    X.Capacity = Capacity;
+  }
+  X.InUse = true;
+  return B;
+}
+
+void releaseBig(int Fd) {
+  for (BigBuffer &X : M.Big)
+    if (X.Fd == Fd)
+      X.InUse = false;
+}
+
+const void *mapBig(int SrcWorld, int Fd, uint64_t Bytes) {
+  BigMapping *Use = nullptr, *Oldest = &M.BigMaps[0];
+  for (BigMapping &X : M.BigMaps) {
+    if (X.SrcWorld == SrcWorld && X.Fd == Fd)
+      Use = &X;
+    if (X.LastUse < Oldest->LastUse)
+      Oldest = &X;
+  }
+  if (Use == nullptr) {
+    Use = Oldest;
+    if (Use->Map != nullptr)
+      ::munmap(Use->Map, Use->Length);
+    *Use = BigMapping{};
+  }
+  Use->LastUse = ++M.BigUses;
+  if (Use->Map != nullptr && Use->Length >= Bytes)
+    return Use->Map;
+  // A new buffer, or one that grew since it was mapped here (the sender only ever grows it).
+  if (Use->Map != nullptr)
+    ::munmap(Use->Map, Use->Length);
+  Use->Map = nullptr;
+  char Path[64];
+  std::snprintf(Path, sizeof Path, "/proc/%d/fd/%d", slot(SrcWorld).Pid, Fd);
+  const int F = ::open(Path, O_RDONLY | O_CLOEXEC);
+  if (F < 0)
+    fatal("cannot open the %" PRIu64 "-byte message from rank %d ('%s'): %s", Bytes, SrcWorld, Path,
+          std::strerror(errno));
+  struct stat St;
+  const uint64_t Length = ::fstat(F, &St) == 0 && static_cast<uint64_t>(St.st_size) >= Bytes
+                              ? static_cast<uint64_t>(St.st_size)
+                              : Bytes;
+  void *Map = ::mmap(nullptr, Length, PROT_READ, MAP_SHARED, F, 0);
+  ::close(F);
+  if (Map == MAP_FAILED)
+    fatal("cannot map the %" PRIu64 "-byte message from rank %d: %s", Bytes, SrcWorld,
+          std::strerror(errno));
+  Use->SrcWorld = SrcWorld;
+  Use->Fd = Fd;
+  Use->Length = Length;
+  Use->Map = Map;
+  return Map;
+}
+
+void unmapAllBig() {
+  for (BigMapping &X : M.BigMaps) {
+    if (X.Map != nullptr)
+      ::munmap(X.Map, X.Length);
+    X = BigMapping{};
+  }
+  for (BigBuffer &X : M.Big) {
+    if (X.Map != nullptr)
+      ::munmap(X.Map, X.Capacity);
+    if (X.Fd >= 0)
+      ::close(X.Fd);
+    X = BigBuffer{};
   }
 }
 

@@ -84,6 +84,66 @@ static void recv_(mpiete_site_t site, void *b, int n, MPI_Datatype t, int src, i
   T_EXPECT_SPLIT(site);
 }
 
+/* Messages larger than a heap chunk (4 MiB) go through the sender's reused memfds (at most 8)
+ * or, when all are in use, a fresh one. Rank 0 sends rank 1 rounds of non-blocking messages of
+ * sizes that grow and shrink (so a buffer is reused, grown, and remapped by the receiver), 10
+ * in flight at once (2 past the reused ones) plus a synchronous one, each with its own content;
+ * rank 1 receives them in reverse tag order once they are all sent, checks every byte and
+ * answers with one large message per round the other way. */
+static void bigmessages(void) {
+  enum { NMSG = 10, ROUNDS = 3 };
+  const size_t mib = 1u << 20;
+  if (size < 2) {
+    return;
+  }
+  unsigned char *bufs[NMSG];
+  for (int k = 0; k < NMSG; ++k) {
+    bufs[k] = malloc(24 * mib);
+    CHECK(bufs[k] != NULL, "no memory");
+  }
+  for (int round = 0; round < ROUNDS; ++round) {
+    size_t sizes[NMSG];
+    for (int k = 0; k < NMSG; ++k) /* 5..23 MiB, a different mix every round */
+      sizes[k] = (5 + (size_t)((k * 7 + round * 5) % 19)) * mib + (size_t)k * 4099;
+    if (rank == 0) {
+      MPI_Request reqs[NMSG];
+      for (int k = 0; k < NMSG; ++k) {
+        fill(bufs[k], 100 * round + k, sizes[k]);
+        CHECK_OK(mpiete_isend(T_ID(130), bufs[k], (int)sizes[k], MPI_BYTE, 1, k, MPI_COMM_WORLD,
+                              &reqs[k]));
+        T_EXPECT(T_ID(130), "start");
+      }
+      CHECK_OK(mpiete_waitall(T_ID(131), NMSG, reqs, MPI_STATUSES_IGNORE));
+      T_EXPECT(T_ID(131), "wait");
+      fill(bufs[0], 100 * round + 50, 6 * mib);
+      CHECK_OK(mpiete_ssend(T_ID(140), bufs[0], (int)(6 * mib), MPI_BYTE, 1, 50, MPI_COMM_WORLD));
+      T_EXPECT_SPLIT(T_ID(140));
+      MPI_Status st;
+      recv_(T_ID(142), bufs[1], (int)(24 * mib), MPI_BYTE, 1, 60, &st);
+      int n = -1;
+      CHECK_OK(MPI_Get_count(&st, MPI_BYTE, &n));
+      check_bytes(bufs[1], 1000 + round, (size_t)n);
+      CHECK(n == (int)((9 + round * 4) * mib), "answer count %d", n);
+    } else if (rank == 1) {
+      for (int k = NMSG - 1; k >= 0; --k) {
+        MPI_Status st;
+        int n = -1;
+        recv_(T_ID(144), bufs[k], (int)(24 * mib), MPI_BYTE, 0, k, &st);
+        CHECK_OK(MPI_Get_count(&st, MPI_BYTE, &n));
+        CHECK(n == (int)sizes[k], "count %d want %zu", n, sizes[k]);
+        check_bytes(bufs[k], 100 * round + k, sizes[k]);
+      }
+      recv_(T_ID(146), bufs[0], (int)(24 * mib), MPI_BYTE, 0, 50, MPI_STATUS_IGNORE);
+      check_bytes(bufs[0], 100 * round + 50, 6 * mib);
+      const size_t answer = (9 + (size_t)round * 4) * mib;
+      fill(bufs[1], 1000 + round, answer);
+      send_(T_ID(148), bufs[1], (int)answer, MPI_BYTE, 0, 60);
+    }
+  }
+  for (int k = 0; k < NMSG; ++k)
+    free(bufs[k]);
+}
+
 /* 1. Every rank but 1 sends rank 1 messages of 0 B, 100 B, 1 MiB and 16 MiB (the last one
  *    synchronous), and a strided vector, then waits for an ack; rank 1 runs only once they all
  *    sleep, receives from the highest source down, and checks every byte. */
@@ -601,6 +661,8 @@ int main(int argc, char **argv) {
     wildcard_forced();
   else if (strcmp(s, "ring") == 0)
     ring();
+  else if (strcmp(s, "bigmessages") == 0)
+    bigmessages();
   else if (strcmp(s, "testloop") == 0)
     testloop();
   else if (strcmp(s, "semantics") == 0)
