@@ -467,6 +467,18 @@ uint64_t typedBytes(const int *Counts, const MPI_Datatype *Types, int N) {
 // which must outlive the call; the operation frees them when it ends. Otherwise as
 // MPIETE_DEFINE_ICOLLECTIVE (counts and displacements are the user's arrays, which MPI keeps
 // valid until completion).
+namespace {
+template <class Fn> MPI_Request startOwningTypes(MPI_Comm Comm, MPI_Datatype *Types, Fn Call) {
+  ::mpiete::nbc::Body Body;
+  Body.set([=] {
+    const int Rc = Call();
+    std::free(Types);
+    return Rc;
+  });
+  return ::mpiete::persistent::adoptCollective(::mpiete::nbc::start(Comm, Body));
+}
+} // namespace
+
 extern "C" int mpiete_ialltoallw_owned(mpiete_site_t site, const void *sendbuf,
                                        const int sendcounts[], const int sdispls[],
                                        MPI_Datatype *types, void *recvbuf, const int recvcounts[],
@@ -476,14 +488,10 @@ extern "C" int mpiete_ialltoallw_owned(mpiete_site_t site, const void *sendbuf,
   PMPI_Comm_size(comm, &N);
   const MPI_Datatype *sendtypes = types, *recvtypes = types + N;
   MPIETE_COLLECTIVE_STARTED(MPIETE_INFO_MPI_Alltoallw)
-  ::mpiete::nbc::Body Body;
-  Body.set([=] {
-    const int Rc = ::mpiete::coll::alltoallw(site, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                                             recvcounts, rdispls, recvtypes, comm);
-    std::free(types);
-    return Rc;
+  *request = startOwningTypes(comm, types, [=] {
+    return ::mpiete::coll::alltoallw(site, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                     recvcounts, rdispls, recvtypes, comm);
   });
-  *request = ::mpiete::persistent::adoptCollective(::mpiete::nbc::start(comm, Body));
   return MPI_SUCCESS;
 }
 extern "C" int mpiete_ineighbor_alltoallw_owned(mpiete_site_t site, const void *sendbuf,
@@ -495,13 +503,9 @@ extern "C" int mpiete_ineighbor_alltoallw_owned(mpiete_site_t site, const void *
   const int N = ::mpiete::coll::neighborCount(comm);
   const MPI_Datatype *sendtypes = types, *recvtypes = types + N;
   MPIETE_COLLECTIVE_STARTED(MPIETE_INFO_MPI_Neighbor_alltoallw)
-  ::mpiete::nbc::Body Body;
-  Body.set([=] {
-    const int Rc = ::mpiete::coll::neighborAlltoallw(site, sendbuf, sendcounts, sdispls, sendtypes,
-                                                     recvbuf, recvcounts, rdispls, recvtypes, comm);
-    std::free(types);
-    return Rc;
+  *request = startOwningTypes(comm, types, [=] {
+    return ::mpiete::coll::neighborAlltoallw(site, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                             recvcounts, rdispls, recvtypes, comm);
   });
-  *request = ::mpiete::persistent::adoptCollective(::mpiete::nbc::start(comm, Body));
   return MPI_SUCCESS;
 }

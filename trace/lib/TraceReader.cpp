@@ -81,30 +81,8 @@ const char *contextName(Context C) {
 }
 
 const char *collKindName(CollKind K) {
-  static const char *const Names[] = {"barrier",
-                                      "bcast",
-                                      "reduce",
-                                      "allreduce",
-                                      "gather",
-                                      "gatherv",
-                                      "scatter",
-                                      "scatterv",
-                                      "allgather",
-                                      "allgatherv",
-                                      "alltoall",
-                                      "alltoallv",
-                                      "reduce_scatter",
-                                      "reduce_scatter_block",
-                                      "scan",
-                                      "exscan",
-                                      "neighbor_allgather",
-                                      "neighbor_allgatherv",
-                                      "neighbor_alltoall",
-                                      "neighbor_alltoallv",
-                                      "alltoallw",
-                                      "neighbor_alltoallw"};
   const auto I = static_cast<unsigned>(K);
-  return I <= LastCollKind ? Names[I] : "?";
+  return I <= LastCollKind ? CollKindNames[I] : "?";
 }
 
 TraceReader::TraceReader(DiagnosticSink &Diags) : Diags(Diags) {}

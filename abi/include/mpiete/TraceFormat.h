@@ -125,6 +125,29 @@ enum class CollKind : uint8_t {
   NeighborAlltoallw,
 };
 inline constexpr uint8_t LastCollKind = static_cast<uint8_t>(CollKind::NeighborAlltoallw);
+/// Each kind's name, as reports and the collective decision table print it.
+inline constexpr const char *CollKindNames[LastCollKind + 1] = {"barrier",
+                                                                "bcast",
+                                                                "reduce",
+                                                                "allreduce",
+                                                                "gather",
+                                                                "gatherv",
+                                                                "scatter",
+                                                                "scatterv",
+                                                                "allgather",
+                                                                "allgatherv",
+                                                                "alltoall",
+                                                                "alltoallv",
+                                                                "reduce_scatter",
+                                                                "reduce_scatter_block",
+                                                                "scan",
+                                                                "exscan",
+                                                                "neighbor_allgather",
+                                                                "neighbor_allgatherv",
+                                                                "neighbor_alltoall",
+                                                                "neighbor_alltoallv",
+                                                                "alltoallw",
+                                                                "neighbor_alltoallw"};
 /// The collectives over the whole communicator (the scaling library lowers these at any size).
 inline constexpr uint8_t LastGlobalCollKind = static_cast<uint8_t>(CollKind::Exscan);
 

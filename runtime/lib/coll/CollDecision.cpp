@@ -428,31 +428,7 @@ Library library() {
 
 const char *libraryName(Library L) { return L == Library::Mpich ? "mpich" : "ompi41"; }
 
-const char *collName(Coll C) {
-  static const char *const Names[] = {"barrier",
-                                      "bcast",
-                                      "reduce",
-                                      "allreduce",
-                                      "gather",
-                                      "gatherv",
-                                      "scatter",
-                                      "scatterv",
-                                      "allgather",
-                                      "allgatherv",
-                                      "alltoall",
-                                      "alltoallv",
-                                      "reduce_scatter",
-                                      "reduce_scatter_block",
-                                      "scan",
-                                      "exscan",
-                                      "neighbor_allgather",
-                                      "neighbor_allgatherv",
-                                      "neighbor_alltoall",
-                                      "neighbor_alltoallv",
-                                      "alltoallw",
-                                      "neighbor_alltoallw"};
-  return Names[static_cast<int>(C)];
-}
+const char *collName(Coll C) { return trace::CollKindNames[static_cast<int>(C)]; }
 
 const char *algoName(Algo A) {
   static const char *const Names[] = {"linear",
