@@ -31,6 +31,18 @@ inline mpiete_site_t site(const MPI_Fint *Unit, const MPI_Fint *Idx) {
   return MPIETE_ID(static_cast<uint32_t>(*Unit), static_cast<uint32_t>(*Idx));
 }
 
+/// MPI_Ialltoallw and MPI_Ineighbor_alltoallw with the datatypes converted from Fortran into
+/// Types (malloc'd: the send types, then the receive types). The converted array must outlive
+/// the call; the operation frees it when it ends (MpiEntry.cpp).
+int ialltoallwOwned(mpiete_site_t Site, const void *SendBuf, const int SendCounts[],
+                    const int SendDispls[], MPI_Datatype *Types, void *RecvBuf,
+                    const int RecvCounts[], const int RecvDispls[], MPI_Comm Comm,
+                    MPI_Request *Request);
+int ineighborAlltoallwOwned(mpiete_site_t Site, const void *SendBuf, const int SendCounts[],
+                            const MPI_Aint SendDispls[], MPI_Datatype *Types, void *RecvBuf,
+                            const int RecvCounts[], const MPI_Aint RecvDispls[], MPI_Comm Comm,
+                            MPI_Request *Request);
+
 } // namespace mpiete::fortran
 
 #endif // MPIETE_RUNTIME_FORTRAN_H

@@ -697,14 +697,6 @@ MPIETE_FORTRAN_ENTRY(mpiete_testsome, const MPI_Fint *incount, MPI_Fint *array_o
 
 //===-- The w-variants: a datatype per peer -------------------------------------------------===//
 
-extern "C" int mpiete_ialltoallw_owned(mpiete_site_t, const void *, const int[], const int[],
-                                       MPI_Datatype *, void *, const int[], const int[], MPI_Comm,
-                                       MPI_Request *);
-extern "C" int mpiete_ineighbor_alltoallw_owned(mpiete_site_t, const void *, const int[],
-                                                const MPI_Aint[], MPI_Datatype *, void *,
-                                                const int[], const MPI_Aint[], MPI_Comm,
-                                                MPI_Request *);
-
 namespace {
 
 /// The C handles of N send types (none in place) then N receive types, malloc'd.
@@ -748,9 +740,8 @@ MPIETE_FORTRAN_ENTRY(mpiete_ialltoallw, void *sendbuf, const MPI_Fint *sendcount
   void *S = buffer(sendbuf);
   MPI_Datatype *T = typesToC(S, sendtypes, recvtypes, commSize(C));
   Arg<FRequestOut> Req(reinterpret_cast<FRequestOut *>(request));
-  *errorOut(idx, ierr) =
-      mpiete_ialltoallw_owned(callSite(unit, idx), S, sendcounts, sdispls, T, buffer(recvbuf),
-                              recvcounts, rdispls, C, Req.get());
+  *errorOut(idx, ierr) = ialltoallwOwned(callSite(unit, idx), S, sendcounts, sdispls, T,
+                                         buffer(recvbuf), recvcounts, rdispls, C, Req.get());
   Req.post();
 }
 
@@ -776,7 +767,7 @@ MPIETE_FORTRAN_ENTRY(mpiete_ineighbor_alltoallw, void *sendbuf, const MPI_Fint *
   MPI_Datatype *T = typesToC(S, sendtypes, recvtypes, mpiete::coll::neighborCount(C));
   Arg<FRequestOut> Req(reinterpret_cast<FRequestOut *>(request));
   *errorOut(idx, ierr) =
-      mpiete_ineighbor_alltoallw_owned(callSite(unit, idx), S, sendcounts, sdispls, T,
-                                       buffer(recvbuf), recvcounts, rdispls, C, Req.get());
+      ineighborAlltoallwOwned(callSite(unit, idx), S, sendcounts, sdispls, T, buffer(recvbuf),
+                              recvcounts, rdispls, C, Req.get());
   Req.post();
 }

@@ -13,6 +13,7 @@
 //   COLLECTIVE          record one event of `site`, then the lowered collective (Collectives.h),
 //                       whose messages are all recorded under `site`
 #include "Comms.h"
+#include "Fortran.h"
 #include "Nonblocking.h"
 #include "Pack.h"
 #include "Persistent.h"
@@ -198,6 +199,14 @@ long long sumOf(const int *Counts, int N) {
   return S;
 }
 bool inPlace(const void *SendBuf) { return SendBuf == MPI_IN_PLACE; }
+
+/// A non-blocking collective's request: Run (the lowered call, its arguments captured) as an
+/// operation of Nonblocking.h behind a request of Persistent.h's table.
+template <class Fn> MPI_Request startOperation(MPI_Comm Comm, Fn Run) {
+  nbc::Body Body;
+  Body.set(Run);
+  return persistent::adoptCollective(nbc::start(Comm, Body));
+}
 /// The bytes of N blocks of Counts[i] elements of Types[i] (the w-variants).
 uint64_t typedBytes(const int *Counts, const MPI_Datatype *Types, int N) {
   uint64_t S = 0;
@@ -452,9 +461,7 @@ uint64_t typedBytes(const int *Counts, const MPI_Datatype *Types, int N) {
   extern "C" int Runtime Params {                                                                  \
     ::mpiete::MpiScope Scope(site);                                                                \
     MPIETE_COLLECTIVE_STARTED(MPIETE_NBC_INFO_(MPIETE_NBC_##Mpi))                                  \
-    ::mpiete::nbc::Body Body;                                                                      \
-    Body.set([=] { return MPIETE_NBC_CALL_(MPIETE_NBC_##Mpi); });                                  \
-    *request = ::mpiete::persistent::adoptCollective(::mpiete::nbc::start(comm, Body));            \
+    *request = ::mpiete::startOperation(comm, [=] { return MPIETE_NBC_CALL_(MPIETE_NBC_##Mpi); }); \
     return MPI_SUCCESS;                                                                            \
   }
 
@@ -462,50 +469,42 @@ uint64_t typedBytes(const int *Counts, const MPI_Datatype *Types, int N) {
   MPIETE_DEFINE_##Role(Mpi, Runtime, Params, Args)
 #include "mpiete/routines.def"
 
-// The Fortran entry points' non-blocking w-variants (FortranEntry.cpp): the datatypes arrive as
-// Fortran handles, converted into Types (malloc'd: the send types, then the receive types),
-// which must outlive the call; the operation frees them when it ends. Otherwise as
-// MPIETE_DEFINE_ICOLLECTIVE (counts and displacements are the user's arrays, which MPI keeps
-// valid until completion).
-namespace {
-template <class Fn> MPI_Request startOwningTypes(MPI_Comm Comm, MPI_Datatype *Types, Fn Call) {
-  ::mpiete::nbc::Body Body;
-  Body.set([=] {
-    const int Rc = Call();
-    std::free(Types);
-    return Rc;
-  });
-  return ::mpiete::persistent::adoptCollective(::mpiete::nbc::start(Comm, Body));
-}
-} // namespace
+// The Fortran entry points' non-blocking w-variants (Fortran.h): as MPIETE_DEFINE_ICOLLECTIVE,
+// and the operation frees the converted datatypes when it ends.
+namespace mpiete::fortran {
 
-extern "C" int mpiete_ialltoallw_owned(mpiete_site_t site, const void *sendbuf,
-                                       const int sendcounts[], const int sdispls[],
-                                       MPI_Datatype *types, void *recvbuf, const int recvcounts[],
-                                       const int rdispls[], MPI_Comm comm, MPI_Request *request) {
-  ::mpiete::MpiScope Scope(site);
+int ialltoallwOwned(mpiete_site_t site, const void *sendbuf, const int sendcounts[],
+                    const int sdispls[], MPI_Datatype *types, void *recvbuf, const int recvcounts[],
+                    const int rdispls[], MPI_Comm comm, MPI_Request *request) {
+  MpiScope Scope(site);
   int N = 0;
   PMPI_Comm_size(comm, &N);
   const MPI_Datatype *sendtypes = types, *recvtypes = types + N;
   MPIETE_COLLECTIVE_STARTED(MPIETE_INFO_MPI_Alltoallw)
-  *request = startOwningTypes(comm, types, [=] {
-    return ::mpiete::coll::alltoallw(site, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                                     recvcounts, rdispls, recvtypes, comm);
+  *request = startOperation(comm, [=] {
+    const int Rc = coll::alltoallw(site, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                   recvcounts, rdispls, recvtypes, comm);
+    std::free(types);
+    return Rc;
   });
   return MPI_SUCCESS;
 }
-extern "C" int mpiete_ineighbor_alltoallw_owned(mpiete_site_t site, const void *sendbuf,
-                                                const int sendcounts[], const MPI_Aint sdispls[],
-                                                MPI_Datatype *types, void *recvbuf,
-                                                const int recvcounts[], const MPI_Aint rdispls[],
-                                                MPI_Comm comm, MPI_Request *request) {
-  ::mpiete::MpiScope Scope(site);
-  const int N = ::mpiete::coll::neighborCount(comm);
+
+int ineighborAlltoallwOwned(mpiete_site_t site, const void *sendbuf, const int sendcounts[],
+                            const MPI_Aint sdispls[], MPI_Datatype *types, void *recvbuf,
+                            const int recvcounts[], const MPI_Aint rdispls[], MPI_Comm comm,
+                            MPI_Request *request) {
+  MpiScope Scope(site);
+  const int N = coll::neighborCount(comm);
   const MPI_Datatype *sendtypes = types, *recvtypes = types + N;
   MPIETE_COLLECTIVE_STARTED(MPIETE_INFO_MPI_Neighbor_alltoallw)
-  *request = startOwningTypes(comm, types, [=] {
-    return ::mpiete::coll::neighborAlltoallw(site, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                                             recvcounts, rdispls, recvtypes, comm);
+  *request = startOperation(comm, [=] {
+    const int Rc = coll::neighborAlltoallw(site, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                           recvcounts, rdispls, recvtypes, comm);
+    std::free(types);
+    return Rc;
   });
   return MPI_SUCCESS;
 }
+
+} // namespace mpiete::fortran

@@ -275,8 +275,7 @@ void finalize(mpiete_site_t Block) {
   }
   unlockSegment();
   for (size_t I = 0; I < M.NOwned; ++I)
-    if (M.OwnedList[I].Fd >= 0 && !M.OwnedList[I].Pooled)
-      ::close(M.OwnedList[I].Fd);
+    releaseMemfd(M.Msgs[M.OwnedList[I].Msg]);
   M.NOwned = 0;
   unmapAllBig();
   M.Active = false;
@@ -329,11 +328,11 @@ int isend(mpiete_site_t Block, const void *Buf, int Count, MPI_Datatype Type, in
   if (PackBytes > 0) {
     D.HeapChunk = static_cast<uint64_t>(PackBytes);
     D.HeapOff = heapAlloc(D.HeapChunk);
-    const int B = D.HeapOff == NoOffset ? acquireBig(static_cast<uint64_t>(PackBytes)) : -1;
+    int B = -1;
     if (D.HeapOff != NoOffset) {
       D.Store = Storage::Heap;
       Dst = M.Heap + D.HeapOff;
-    } else if (B >= 0) {
+    } else if ((B = acquireBig(static_cast<uint64_t>(PackBytes))) >= 0) {
       D.Store = Storage::Memfd;
       D.Fd = M.Big[B].Fd;
       D.Pooled = 1;
@@ -356,10 +355,7 @@ int isend(mpiete_site_t Block, const void *Buf, int Count, MPI_Datatype Type, in
   if (Map != MAP_FAILED)
     ::munmap(Map, static_cast<size_t>(PackBytes));
   if (Rc != MPI_SUCCESS) {
-    if (D.Pooled)
-      releaseBig(D.Fd);
-    else if (D.Fd >= 0)
-      ::close(D.Fd);
+    releaseMemfd(D);
     freeMsg(I);
     releaseRequest(R);
     *Req = MPI_REQUEST_NULL;
@@ -390,7 +386,7 @@ int isend(mpiete_site_t Block, const void *Buf, int Count, MPI_Datatype Type, in
 
   R->Sync = D.Sync;
   if (D.Sync || D.Store == Storage::Memfd)
-    addOwned(I, D.Fd, D.Pooled != 0, D.Sync ? R : nullptr);
+    addOwned(I, D.Sync ? R : nullptr);
   if (!D.Sync)
     R->Complete = true;
   return MPI_SUCCESS;

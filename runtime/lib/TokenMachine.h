@@ -206,9 +206,7 @@ struct Request {
 /// (complete when matched) and memfd messages (the descriptor stays open until
 /// the receiver has read it).
 struct Owned {
-  uint32_t Msg;
-  int Fd;
-  bool Pooled;  // Fd is a reused BigBuffer's: released, not closed
+  uint32_t Msg; // its descriptor says which memfd to release (releaseMemfd)
   Request *Req; // the synchronous send's request, or null
 };
 
@@ -429,13 +427,15 @@ void emptyStatus(MPI_Status *St);
 /// A completed request's status and error; releases it and sets the handle to null.
 int finish(MPI_Request *Handle, MPI_Status *St);
 /// A message this process sent and must release later (a synchronous send's Req, or null).
-void addOwned(uint32_t Msg, int Fd, bool Pooled, Request *Req);
+void addOwned(uint32_t Msg, Request *Req);
 /// Releases the messages the receivers have read; completes synchronous sends.
 void sweepOwned();
 /// A reused memfd of at least Bytes for a message (its index, or -1: none free, send through a
 /// fresh memfd); releaseBig when the receiver has read it.
 int acquireBig(uint64_t Bytes);
 void releaseBig(int Fd);
+/// Gives a sent message's memfd back: a reused one to the pool, a fresh one closed.
+void releaseMemfd(const MsgDesc &D);
 /// The receiver's mapping of a sender's reused memfd, at least Bytes long.
 const void *mapBig(int SrcWorld, int Fd, uint64_t Bytes);
 void unmapAllBig();

@@ -181,7 +181,7 @@ int finish(MPI_Request *Handle, MPI_Status *St) {
 
 //===-- Progress ----------------------------------------------------------------------------===//
 
-void addOwned(uint32_t Msg, int Fd, bool Pooled, Request *Req) {
+void addOwned(uint32_t Msg, Request *Req) {
   if (M.NOwned == M.OwnedCap) {
     const size_t Cap = M.OwnedCap == 0 ? 64 : M.OwnedCap * 2;
     auto *New = static_cast<Owned *>(std::realloc(M.OwnedList, Cap * sizeof(Owned)));
@@ -190,7 +190,7 @@ void addOwned(uint32_t Msg, int Fd, bool Pooled, Request *Req) {
     M.OwnedList = New;
     M.OwnedCap = Cap;
   }
-  M.OwnedList[M.NOwned++] = Owned{Msg, Fd, Pooled, Req};
+  M.OwnedList[M.NOwned++] = Owned{Msg, Req};
 }
 
 /// Releases the messages the receivers have read; completes synchronous sends.
@@ -202,10 +202,7 @@ void sweepOwned() {
       M.OwnedList[Kept++] = O;
       continue;
     }
-    if (O.Pooled)
-      releaseBig(O.Fd);
-    else if (O.Fd >= 0)
-      ::close(O.Fd);
+    releaseMemfd(M.Msgs[O.Msg]);
     if (O.Req != nullptr) {
       O.Req->Complete = true;
       if (O.Req->Freed)
@@ -259,7 +256,7 @@ void progress() {
 namespace mpiete::transport::token {
 
 int acquireBig(uint64_t Bytes) {
-  if (!M.BigPool || Bytes == 0)
+  if (!M.BigPool)
     return -1;
   // The smallest free buffer that holds the message; else grow the largest free one, or open a
   // new one while there is room.
@@ -301,6 +298,13 @@ int acquireBig(uint64_t Bytes) {
   }
   X.InUse = true;
   return B;
+}
+
+void releaseMemfd(const MsgDesc &D) {
+  if (D.Pooled)
+    releaseBig(D.Fd);
+  else if (D.Fd >= 0)
+    ::close(D.Fd);
 }
 
 void releaseBig(int Fd) {

@@ -1142,14 +1142,8 @@ bool toItems(const MeasuredRun &Run, int Rank, std::vector<Item> &Out, Refusal &
     // A collective call: its lowered messages follow under its site until the next call.
     auto C = std::make_unique<CollItem>();
     C->Rec = Colls[NextColl];
-    if (unsigned(C->Rec.Kind) > trace::LastGlobalCollKind) {
-      Why = {C->Rec.Site,
-             C->Rec.Kind == trace::CollKind::Alltoallw
-                 ? std::string("an alltoallw is not extrapolated: its datatypes per peer, which "
-                               "decide its byte counts, are not in the trace")
-                 : std::string("a neighbourhood collective (") + trace::collKindName(C->Rec.Kind) +
-                       ") is not extrapolated: its peers come from the communicator's Cartesian "
-                       "topology, which the trace does not record"};
+    if (std::string NotLowered = collNotLowered(C->Rec.Kind); !NotLowered.empty()) {
+      Why = {C->Rec.Site, std::move(NotLowered)};
       return false;
     }
     C->FirstRequest = LastRequest;

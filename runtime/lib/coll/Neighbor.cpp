@@ -18,64 +18,58 @@ namespace {
 /// Up to this many dimensions without a heap allocation (4 requests per dimension).
 constexpr int MaxInlineDims = 8;
 
-/// A rank's Cartesian neighbours: Src[d] and Dst[d] of a shift by +1 along dimension d.
-struct CartNeighbors {
-  int NDims = 0;
-  int Src[MaxInlineDims], Dst[MaxInlineDims];
-  int *S = Src, *D = Dst;
+/// Comm's number of Cartesian dimensions; MPI_ERR_TOPOLOGY unless it has a Cartesian topology
+/// (graph topologies are not lowered).
+int cartDims(MPI_Comm Comm, int &NDims) {
+  int Status = MPI_UNDEFINED;
+  MPIETE_TRY(PMPI_Topo_test(Comm, &Status));
+  if (Status != MPI_CART)
+    return MPI_ERR_TOPOLOGY;
+  return PMPI_Cartdim_get(Comm, &NDims);
+}
 
+/// A rank's 2 x ndims Cartesian neighbours in MPI's order: along each dimension the source,
+/// then the destination of a shift by +1 (MPI_Cart_shift: MPI_PROC_NULL at a non-periodic edge,
+/// the rank itself along a periodic dimension of size 1).
+class CartNeighbors {
+public:
   CartNeighbors() = default;
   CartNeighbors(const CartNeighbors &) = delete;
   CartNeighbors &operator=(const CartNeighbors &) = delete;
   ~CartNeighbors() {
-    if (S != Src) {
-      std::free(S);
-      std::free(D);
-    }
+    if (Peers != Inline)
+      std::free(Peers);
   }
 
-  /// MPI_ERR_TOPOLOGY unless Comm has a Cartesian topology (graph topologies are not lowered).
-  int read(MPI_Comm Comm, int Rank) {
-    int Status = MPI_UNDEFINED;
-    MPIETE_TRY(PMPI_Topo_test(Comm, &Status));
-    if (Status != MPI_CART)
-      return MPI_ERR_TOPOLOGY;
-    MPIETE_TRY(PMPI_Cartdim_get(Comm, &NDims));
-    if (NDims > MaxInlineDims) {
-      S = static_cast<int *>(std::malloc(sizeof(int) * size_t(NDims)));
-      D = static_cast<int *>(std::malloc(sizeof(int) * size_t(NDims)));
-    }
-    int DimsInline[MaxInlineDims], PeriodsInline[MaxInlineDims], CoordsInline[MaxInlineDims];
-    const bool Big = NDims > MaxInlineDims;
-    int *Dims = Big ? static_cast<int *>(std::malloc(sizeof(int) * 3 * size_t(NDims))) : DimsInline;
-    int *Periods = Big ? Dims + NDims : PeriodsInline;
-    int *Coords = Big ? Dims + 2 * NDims : CoordsInline;
-    int Rc = NDims > 0 ? PMPI_Cart_get(Comm, NDims, Dims, Periods, Coords) : MPI_SUCCESS;
-    for (int K = 0; K < NDims && Rc == MPI_SUCCESS; ++K) {
-      S[K] = D[K] = MPI_PROC_NULL;
-      if (Dims[K] > 1)
-        Rc = PMPI_Cart_shift(Comm, K, 1, &S[K], &D[K]);
-      else if (Dims[K] == 1 && Periods[K])
-        S[K] = D[K] = Rank;
-    }
-    if (Big)
-      std::free(Dims);
-    return Rc;
+  int read(MPI_Comm Comm) {
+    int NDims = 0;
+    MPIETE_TRY(cartDims(Comm, NDims));
+    Count = 2 * NDims;
+    if (NDims > MaxInlineDims)
+      Peers = static_cast<int *>(std::malloc(sizeof(int) * size_t(Count)));
+    for (int K = 0; K < NDims; ++K)
+      MPIETE_TRY(PMPI_Cart_shift(Comm, K, 1, &Peers[2 * K], &Peers[2 * K + 1]));
+    return MPI_SUCCESS;
   }
-  int count() const { return 2 * NDims; }
-  /// Neighbour I of the 2 x NDims: the source of dimension I / 2, then its destination.
-  int peer(int I) const { return I % 2 == 0 ? S[I / 2] : D[I / 2]; }
+  int count() const { return Count; }
+  int peer(int I) const { return Peers[I]; }
+
+private:
+  int Inline[2 * MaxInlineDims];
+  int *Peers = Inline;
+  int Count = 0;
 };
 
 /// What one call sends and receives per neighbour index.
 struct NeighborArgs {
-  const void *SBuf;
-  MPI_Datatype ST;
-  void *RBuf;
-  MPI_Datatype RT;
-  const int *SCounts, *SDispls, *RCounts, *RDispls; // null: uniform blocks
-  int SCount, RCount;
-  bool SameSend; // allgather: every neighbour gets the whole send buffer
+  const void *SBuf = nullptr;
+  MPI_Datatype ST = MPI_DATATYPE_NULL;
+  void *RBuf = nullptr;
+  MPI_Datatype RT = MPI_DATATYPE_NULL;
+  const int *SCounts = nullptr, *SDispls = nullptr; // null: uniform blocks
+  const int *RCounts = nullptr, *RDispls = nullptr;
+  int SCount = 0, RCount = 0;
+  bool SameSend = false; // allgather: every neighbour gets the whole send buffer
   // MPI_Neighbor_alltoallw: a type per neighbour, displacements in bytes (then ST, RT,
   // SDispls and RDispls are unused).
   const MPI_Datatype *STypes = nullptr, *RTypes = nullptr;
@@ -102,7 +96,7 @@ struct NeighborArgs {
 int neighborRun(mpiete_site_t Site, MPI_Comm Comm, Coll C, const NeighborArgs &A) {
   const Ctx K(Site, Comm, C);
   CartNeighbors N;
-  MPIETE_TRY(N.read(Comm, K.Rank));
+  MPIETE_TRY(N.read(Comm));
   const int Count = N.count();
   MPI_Request Inline[4 * MaxInlineDims];
   MPI_Request *Reqs =
@@ -134,32 +128,44 @@ int neighborRun(mpiete_site_t Site, MPI_Comm Comm, Coll C, const NeighborArgs &A
 } // namespace
 
 int neighborCount(MPI_Comm Comm) {
-  int Status = MPI_UNDEFINED, NDims = 0;
-  if (PMPI_Topo_test(Comm, &Status) != MPI_SUCCESS || Status != MPI_CART ||
-      PMPI_Cartdim_get(Comm, &NDims) != MPI_SUCCESS)
-    return 0;
-  return 2 * NDims;
+  int NDims = 0;
+  return cartDims(Comm, NDims) == MPI_SUCCESS ? 2 * NDims : 0;
 }
 
 int neighborAllgather(mpiete_site_t Site, const void *SendBuf, int SendCount, MPI_Datatype SendType,
                       void *RecvBuf, int RecvCount, MPI_Datatype RecvType, MPI_Comm Comm) {
-  const NeighborArgs A{SendBuf, SendType, RecvBuf,   RecvType,  nullptr, nullptr,
-                       nullptr, nullptr,  SendCount, RecvCount, true};
+  const NeighborArgs A{.SBuf = SendBuf,
+                       .ST = SendType,
+                       .RBuf = RecvBuf,
+                       .RT = RecvType,
+                       .SCount = SendCount,
+                       .RCount = RecvCount,
+                       .SameSend = true};
   return neighborRun(Site, Comm, Coll::NeighborAllgather, A);
 }
 
 int neighborAllgatherv(mpiete_site_t Site, const void *SendBuf, int SendCount,
                        MPI_Datatype SendType, void *RecvBuf, const int RecvCounts[],
                        const int Displs[], MPI_Datatype RecvType, MPI_Comm Comm) {
-  const NeighborArgs A{SendBuf,    SendType, RecvBuf,   RecvType, nullptr, nullptr,
-                       RecvCounts, Displs,   SendCount, 0,        true};
+  const NeighborArgs A{.SBuf = SendBuf,
+                       .ST = SendType,
+                       .RBuf = RecvBuf,
+                       .RT = RecvType,
+                       .RCounts = RecvCounts,
+                       .RDispls = Displs,
+                       .SCount = SendCount,
+                       .SameSend = true};
   return neighborRun(Site, Comm, Coll::NeighborAllgatherv, A);
 }
 
 int neighborAlltoall(mpiete_site_t Site, const void *SendBuf, int SendCount, MPI_Datatype SendType,
                      void *RecvBuf, int RecvCount, MPI_Datatype RecvType, MPI_Comm Comm) {
-  const NeighborArgs A{SendBuf, SendType, RecvBuf,   RecvType,  nullptr, nullptr,
-                       nullptr, nullptr,  SendCount, RecvCount, false};
+  const NeighborArgs A{.SBuf = SendBuf,
+                       .ST = SendType,
+                       .RBuf = RecvBuf,
+                       .RT = RecvType,
+                       .SCount = SendCount,
+                       .RCount = RecvCount};
   return neighborRun(Site, Comm, Coll::NeighborAlltoall, A);
 }
 
@@ -167,8 +173,14 @@ int neighborAlltoallv(mpiete_site_t Site, const void *SendBuf, const int SendCou
                       const int SendDispls[], MPI_Datatype SendType, void *RecvBuf,
                       const int RecvCounts[], const int RecvDispls[], MPI_Datatype RecvType,
                       MPI_Comm Comm) {
-  const NeighborArgs A{SendBuf,    SendType,   RecvBuf, RecvType, SendCounts, SendDispls,
-                       RecvCounts, RecvDispls, 0,       0,        false};
+  const NeighborArgs A{.SBuf = SendBuf,
+                       .ST = SendType,
+                       .RBuf = RecvBuf,
+                       .RT = RecvType,
+                       .SCounts = SendCounts,
+                       .SDispls = SendDispls,
+                       .RCounts = RecvCounts,
+                       .RDispls = RecvDispls};
   return neighborRun(Site, Comm, Coll::NeighborAlltoallv, A);
 }
 
@@ -176,12 +188,14 @@ int neighborAlltoallw(mpiete_site_t Site, const void *SendBuf, const int SendCou
                       const MPI_Aint SendDispls[], const MPI_Datatype SendTypes[], void *RecvBuf,
                       const int RecvCounts[], const MPI_Aint RecvDispls[],
                       const MPI_Datatype RecvTypes[], MPI_Comm Comm) {
-  NeighborArgs A{SendBuf,    MPI_BYTE, RecvBuf, MPI_BYTE, SendCounts, nullptr,
-                 RecvCounts, nullptr,  0,       0,        false};
-  A.STypes = SendTypes;
-  A.RTypes = RecvTypes;
-  A.SBytes = SendDispls;
-  A.RBytes = RecvDispls;
+  const NeighborArgs A{.SBuf = SendBuf,
+                       .RBuf = RecvBuf,
+                       .SCounts = SendCounts,
+                       .RCounts = RecvCounts,
+                       .STypes = SendTypes,
+                       .RTypes = RecvTypes,
+                       .SBytes = SendDispls,
+                       .RBytes = RecvDispls};
   return neighborRun(Site, Comm, Coll::NeighborAlltoallw, A);
 }
 

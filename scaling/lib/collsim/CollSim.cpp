@@ -233,6 +233,17 @@ namespace mpiete::scaling {
 
 using trace::CollKind;
 
+std::string collNotLowered(CollKind K) {
+  if (unsigned(K) <= trace::LastGlobalCollKind)
+    return {};
+  if (K == CollKind::Alltoallw)
+    return "an alltoallw is not extrapolated: its datatypes per peer, which decide its byte "
+           "counts, are not in the trace";
+  return std::string("a neighbourhood collective (") + trace::CollKindNames[unsigned(K)] +
+         ") is not extrapolated: its peers come from the communicator's Cartesian topology, "
+         "which the trace does not record";
+}
+
 bool collHasRankBytes(CollKind K) {
   return K == CollKind::Gatherv || K == CollKind::Allgatherv || K == CollKind::Alltoallv ||
          K == CollKind::Scatterv;
@@ -383,11 +394,8 @@ bool lowerCollective(const CollCall &C, int R, int P, uint64_t &LastRequest,
     Rc = coll::exscan(Site, Buf, Buf, Count, T, Op, W);
     break;
   default:
-    // The neighbourhood collectives (their peers are a Cartesian topology's) and the
-    // w-variants (a datatype per peer): the record carries neither.
     Cur = nullptr;
-    Why = "a neighbourhood collective or an alltoallw is not extrapolated (its topology or "
-          "datatypes are not in the trace)";
+    Why = collNotLowered(C.Kind);
     return false;
   }
   Cur = nullptr;

@@ -33,6 +33,10 @@ struct CollCall {
   const std::vector<uint64_t> *RankBytes = nullptr;
 };
 
+/// Why a collective of kind K is never lowered at another size (a neighbourhood collective's
+/// peers and an alltoallw's datatypes are not in the trace); empty for the kinds that are.
+std::string collNotLowered(trace::CollKind K);
+
 /// Whether the kind's counts may differ between the members (CollCall::RankBytes).
 bool collHasRankBytes(trace::CollKind K);
 
