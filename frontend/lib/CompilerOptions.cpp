@@ -128,9 +128,11 @@ constexpr CompilerOption Table[] = {
     {"--mpiete-coarse-blocks", A::Flag, C::Mpiete, UseNone, "",
      "C: compute blocks between MPI calls (loops of pure\n"
      "computation inside them) instead of segments"},
-    {"--mpiete-align-loops=", A::Joined, C::Mpiete, UseNone, "N|no",
-     "the timing probe's loops start on N-byte boundaries\n"
-     "(default 64; also MPIETE_ALIGN_LOOPS): docs/probes.md"},
+    {"--mpiete-align-loops=", A::Joined, C::Mpiete, UseNone, "match|N|no",
+     "where the timing probe's loops start: match (the default\n"
+     "with GCC) where the program's do, within their 64-byte lines;\n"
+     "N on N-byte boundaries; no: where the compiler puts them\n"
+     "(also MPIETE_ALIGN_LOOPS): docs/probes.md"},
     {"--mpiete-help", A::Flag, C::Mpiete},
     // Unknown --mpiete-* options are dropped too: they are never the native compiler's.
     {"--mpiete-", A::Joined, C::Mpiete},

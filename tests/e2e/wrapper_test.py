@@ -583,14 +583,66 @@ def case_native_no_mpi(ctx):
     run_variants(ctx, os.path.join(c, "app"), 2, expected_line(2, 3, True))
 
 
+def short_loop_offsets(exe, fn):
+    """The offsets within their 64-byte lines of the targets of fn's backward jumps in exe (its
+    loop heads), sorted: read from objdump's disassembly, not from mpiete's listings."""
+    out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", exe], capture_output=True,
+                         text=True, check=True).stdout
+    m = re.search(r"^[0-9a-f]+ <%s>:\n(.*?)\n\n" % re.escape(fn), out, re.S | re.M)
+    expect(m is not None, f"{exe}: no function {fn} in the disassembly")
+    heads = []
+    for line in m.group(1).splitlines():
+        j = re.match(r"\s*([0-9a-f]+):\s+j\w+\s+([0-9a-f]+) <", line)
+        if j and int(j.group(2), 16) < int(j.group(1), 16):
+            heads.append(int(j.group(2), 16) % 64)
+    return sorted(heads)
+
+
+def case_place_loops(ctx):
+    """By default the timing probe's loops lie where the program's do within their 64-byte
+    lines (docs/probes.md, "Loop alignment"): layout_main.c (MPI calls around loops of pure
+    computation in main) and layout_kernel.c (no MPI calls) are compiled to listings, the
+    link pads each loop head to its twin's offset in the program, and app.timing links the
+    padded objects; the block map says how many loops were placed. Checked on the
+    disassembly: every backward jump target of main and smooth has the same offset in its line
+    in app and app.timing. The native objects are mpicc's, byte for byte; every variant prints
+    the program's result."""
+    c, r = ctx.dir("c"), ctx.dir("ref")
+    env = dict(ctx.env, MPIETE_VERBOSE="1")
+    _, _, err = ctx.mpiete(["-O2", "-c", "../src/layout_kernel.c", "-o", "kernel.o"], c, env=env)
+    _, _, err2 = ctx.mpiete(["-O2", "-o", "app", "../src/layout_main.c", "kernel.o"], c, env=env)
+    err += err2
+    timing = [l for l in err.splitlines() if l.startswith("+ ") and "libmpiete_timing.a" in l]
+    expect(len(timing) == 1 and ".mpiete/app.kernel.o.timing.placed.o" in timing[0].split()
+           and "kernel.o" not in timing[0].split()
+           and ".mpiete/app.layout_main.c.timing.placed.o" in timing[0].split(),
+           f"timing link: {timing}")
+    expect("-falign-loops" not in err, f"a loop alignment flag was used:\n{err}")
+    ctx.mpicc(["-O2", "-c", "../src/layout_kernel.c", "-o", "kernel.o"], r)
+    same(os.path.join(c, "kernel.o"), os.path.join(r, "kernel.o"), "native object")
+    m = re.search(rb"timing probe: loops placed as in the program \((\d+) of (\d+)\)",
+                  read(os.path.join(c, "app.blocks.yaml")))
+    expect(m is not None and int(m.group(1)) > 0, "the block map does not say the loops' placement")
+    app = os.path.join(c, "app")
+    for fn in ("main", "smooth"):
+        want, got = short_loop_offsets(app, fn), short_loop_offsets(app + ".timing", fn)
+        expect(want and want == got, f"{fn}'s loop heads in their lines: program {want}, "
+               f"timing probe {got}")
+    outs = {v: ctx.mpirun(app if v == "native" else f"{app}.{v}", 2, c,
+                          os.path.join(c, f"out-{v}")) for v in ("native", "trace", "timing")}
+    expect("layout: 2 ranks, sum" in outs["native"] and outs["trace"] == outs["native"]
+           and outs["timing"] == outs["native"], f"outputs differ: {outs}")
+
+
 def case_align_loops(ctx):
-    """The timing probe's loops start on 64-byte boundaries (docs/probes.md, "Loop
-    alignment"): util.c's timing variant is compiled with -falign-loops=64 and its trace
-    variant without; helper.c (no MPI calls) keeps its native object, byte for byte mpicc's,
-    and gets a copy with the flag that app.timing links instead; the block map says so.
-    --mpiete-align-loops=no adds neither; MPIETE_ALIGN_LOOPS=128 sets the boundary; a flag of
-    the user's own (-falign-loops=32) is left alone; a boundary that is not a power of two is
-    an error before anything is built. Every variant prints the right result."""
+    """--mpiete-align-loops=64 starts the timing probe's loops on 64-byte boundaries instead
+    (docs/probes.md, "Loop alignment"): util.c's timing variant is compiled with
+    -falign-loops=64 and its trace variant without; helper.c (no MPI calls) keeps its native
+    object, byte for byte mpicc's, and gets a copy with the flag that app.timing links instead;
+    the block map says so. --mpiete-align-loops=no adds neither; MPIETE_ALIGN_LOOPS=128 sets
+    the boundary; a flag of the user's own (-falign-loops=32) is left alone (no placement
+    either); a boundary that is not a power of two is an error before anything is built. Every
+    variant prints the right result."""
     c, r = ctx.dir("c"), ctx.dir("ref")
     env = dict(ctx.env, MPIETE_VERBOSE="1")
 
@@ -605,7 +657,7 @@ def case_align_loops(ctx):
     def commands(err, needle):
         return [l for l in err.splitlines() if l.startswith("+ ") and needle in l]
 
-    err = build([], env)
+    err = build(["--mpiete-align-loops=64"], env)
     timing = commands(err, "-c .mpiete/util.o.timing.c")
     trace = commands(err, "-c .mpiete/util.o.trace.c")
     expect(len(timing) == 1 and "-falign-loops=64" in timing[0].split(),
@@ -638,13 +690,14 @@ def case_align_loops(ctx):
     err = build(["-falign-loops=32"], env)
     expect(all("-falign-loops=64" not in l for l in commands(err, "")),
            f"the user's -falign-loops=32 got mpiete's too:\n{err}")
+    expect(".placed." not in err, f"the user's -falign-loops=32 got placed loops:\n{err}")
     absent(os.path.join(c, ".mpiete", "helper.o.aligned.o"))
 
     for bad_args, bad_env in ((["--mpiete-align-loops=48"], env),
                               ([], dict(env, MPIETE_ALIGN_LOOPS="sixty"))):
         rc, _, err = ctx.mpiete(bad_args + ["-c", "../src/util.c", "-o", "bad.o"] + INC, c,
                                 ok=False, env=bad_env)
-        expect(rc != 0 and "must be a power of two" in err and "[mpiete-driver]" in err,
+        expect(rc != 0 and "a power of two" in err and "[mpiete-driver]" in err,
                f"bad alignment: exit {rc}, stderr:\n{err}")
         absent(os.path.join(c, "bad.o"))
 

@@ -179,10 +179,13 @@ TEST(CompilerOptionsTest, HelpComesFromTheTable) {
             "pure\n"
             "                                       computation inside them) instead of "
             "segments\n"
-            "  --mpiete-align-loops=N|no            the timing probe's loops start on N-byte "
-            "boundaries\n"
-            "                                       (default 64; also MPIETE_ALIGN_LOOPS): "
-            "docs/probes.md\n");
+            "  --mpiete-align-loops=match|N|no      where the timing probe's loops start: match "
+            "(the default\n"
+            "                                       with GCC) where the program's do, within "
+            "their 64-byte lines;\n"
+            "                                       N on N-byte boundaries; no: where the "
+            "compiler puts them\n"
+            "                                       (also MPIETE_ALIGN_LOOPS): docs/probes.md\n");
 }
 
 } // namespace

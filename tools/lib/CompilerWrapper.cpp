@@ -1,5 +1,6 @@
 // mpiete-cc's logic: the native build first and untouched, then the probes beside it.
 #include "mpiete/tools/CompilerWrapper.h"
+#include "mpiete/tools/LoopLayout.h"
 
 #include "mpiete/basedata/BlockMap.h"
 #include "mpiete/basedata/LinkSummary.h"
@@ -27,6 +28,7 @@
 #include <unistd.h>
 
 namespace fs = std::filesystem;
+namespace layout = mpiete::tools::layout;
 
 namespace mpiete {
 namespace {
@@ -326,17 +328,105 @@ private:
   const std::string &alignFlag() {
     if (!AlignKnown) {
       AlignKnown = true;
-      const std::string N = Cmd.AlignLoops.empty() ? "64" : Cmd.AlignLoops;
+      const std::string N = Cmd.AlignLoops.empty() ? "match" : Cmd.AlignLoops;
       bool UserSetsIt = false;
       for (const std::string &A : Cmd.Native)
         UserSetsIt |= A.starts_with("-falign-loops") || A.starts_with("-fno-align-loops");
       const std::string &V = nativeVersion();
-      const bool Known = V.find("Free Software Foundation") != std::string::npos ||
-                         V.find("clang version") != std::string::npos;
-      if (N != "no" && !UserSetsIt && Known)
+      const bool Gcc = V.find("Free Software Foundation") != std::string::npos &&
+                       V.find("clang version") == std::string::npos;
+      const bool Known = Gcc || V.find("clang version") != std::string::npos;
+      bool Lto = false;
+      for (const std::string &A : Cmd.Native)
+        Lto |= A.starts_with("-flto") && A != "-fno-lto";
+      if (N == "match")
+        Match = !UserSetsIt && Gcc && !Lto;
+      else if (N != "no" && !UserSetsIt && Known)
         Align = "-falign-loops=" + N;
     }
     return Align;
+  }
+
+  /// Whether the timing probe's loops are placed as the program's (the default with GCC,
+  /// docs/probes.md "Loop alignment"): the link step pads each loop head of the probe's listing
+  /// (Prefix.timing.s) to its twin's offset in the program's 64-byte lines, found from the
+  /// original's listing assembled with its labels kept (Prefix.orig.s, Prefix.orig.o).
+  bool matchLoops() {
+    alignFlag();
+    return Match;
+  }
+
+  /// The original unit's listing and its object with local labels kept, as the user's command
+  /// compiles it (-S, then the assembler with --keep-locals): where its loops lie in the
+  /// program. Nothing is lost when it cannot be built: the probe's loops stay where the
+  /// compiler put them.
+  void originalListing(const std::string &Source, const std::string &Prefix) {
+    std::vector<std::string> Compile{Env.NativeCompiler};
+    std::vector<std::string> Flags = variantCompileFlags(Cmd);
+    Compile.insert(Compile.end(), Flags.begin(), Flags.end());
+    Compile.insert(Compile.end(), {"-w", "-S", Source, "-o", Prefix + ".orig.s"});
+    std::string Ignored;
+    int Rc = execKeepingStderr(Compile, Ignored);
+    if (Rc == 0)
+      Rc = execKeepingStderr(
+          {Env.NativeCompiler, "-c", "-Wa,-L", Prefix + ".orig.s", "-o", Prefix + ".orig.o"},
+          Ignored);
+    if (Rc != 0) {
+      std::error_code EC;
+      fs::remove(Prefix + ".orig.s", EC);
+      fs::remove(Prefix + ".orig.o", EC);
+      Diags.warning({Source, 0, 0},
+                    "its listing for placing the timing probe's loops does not build (" +
+                        Env.NativeCompiler + " exit status " + std::to_string(Rc) +
+                        "); the probe's loops of this file may lie on other boundaries than "
+                        "in the program",
+                    "align");
+    }
+  }
+
+  /// The timing probe's object of the unit under Prefix with its loops placed as in the
+  /// program (Program: the program's symbols), written as Dest.s and Dest.o, or nullopt: no
+  /// listings, or one older than Obj (the object the program links, if given), or nothing to
+  /// place. Listing is the probe's assembly (Prefix.timing.s; a native unit's is its original
+  /// listing). Dest is the link output's own (an object linked into two programs at once by
+  /// a parallel make is placed for each in its own file).
+  std::optional<std::string> placedTiming(const std::string &Prefix, const std::string &Listing,
+                                          const std::string &Dest, const std::string &Obj,
+                                          const std::vector<layout::ElfSymbol> &Program) {
+    const std::string OrigS = Prefix + ".orig.s", OrigO = Prefix + ".orig.o";
+    if (!fs::exists(OrigS) || !fs::exists(OrigO) || !fs::exists(Listing) ||
+        (!Obj.empty() && isOlder(OrigO, Obj)))
+      return std::nullopt;
+    std::string Error;
+    auto Orig = layout::readElfSymbols(OrigO, Error);
+    if (!Orig)
+      return std::nullopt;
+    auto slurp = [](const std::string &Path) {
+      std::ifstream In(Path);
+      return std::string{std::istreambuf_iterator<char>(In), std::istreambuf_iterator<char>()};
+    };
+    const std::string OrigText = slurp(OrigS), Text = slurp(Listing);
+    layout::LayoutResult R = layout::placeLoops(OrigText, *Orig, Program, Text);
+    LoopsSeen += R.Loops;
+    LoopsPlaced += R.Placements.size();
+    if (Cmd.Verbose)
+      for (const std::string &U : R.Unmatched)
+        std::cerr << Env.Tool << ": " << Prefix << ": loops left as compiled in " << U << "\n";
+    if (R.Placements.empty())
+      return std::nullopt;
+    const std::string PlacedS = Dest + ".s", PlacedO = Dest + ".o";
+    {
+      std::ofstream OS(PlacedS);
+      OS << layout::applyPlacements(Text, R.Placements);
+      if (!OS)
+        return std::nullopt;
+    }
+    std::string Ignored;
+    if (execKeepingStderr({Env.NativeCompiler, "-c", PlacedS, "-o", PlacedO}, Ignored) != 0) {
+      LoopsPlaced -= R.Placements.size();
+      return std::nullopt;
+    }
+    return PlacedO;
   }
 
   /// A native unit's copy for the timing probe, compiled as the user's command compiles it
@@ -344,6 +434,10 @@ private:
   /// would land elsewhere in the probe than in the program, its hot loops on other line
   /// boundaries. Nothing is lost when it cannot be built: the probe links the native object.
   void alignedCopy(const std::string &Source, const std::string &Prefix) {
+    if (matchLoops()) {
+      originalListing(Source, Prefix);
+      return;
+    }
     if (alignFlag().empty())
       return;
     std::vector<std::string> Compile{Env.NativeCompiler};
@@ -446,7 +540,7 @@ private:
   Probes native(const std::string &Source, const std::string &Prefix, bool WriteNote,
                 const std::string &Reason) {
     std::error_code EC;
-    for (const char *Old : {".trace.o", ".timing.o", ".blocks.yaml"})
+    for (const char *Old : {".trace.o", ".timing.o", ".blocks.yaml", ".timing.s"})
       fs::remove(Prefix + Old, EC);
     alignedCopy(Source, Prefix);
     if (WriteNote) {
@@ -472,7 +566,7 @@ private:
       Diags.error({Prefix, 0, 0}, "cannot create directory: " + EC.message(), "driver");
       return Probes::Failed;
     }
-    for (const char *Old : {".native", ".aligned.o"})
+    for (const char *Old : {".native", ".aligned.o", ".orig.s", ".orig.o", ".timing.s"})
       fs::remove(Prefix + Old, EC);
     if (!namesFit(Source, Prefix, {".blocks.yaml.tmp"}))
       return Probes::Failed;
@@ -610,8 +704,15 @@ private:
         Compile.push_back("-w");
         SkeletonCompile = Compile;
       }
-      Compile.insert(Compile.end(), {"-c", Prefix + "." + V + Ext, "-o", Prefix + "." + V + ".o"});
-      const int Rc = exec(Compile);
+      const bool Listing = std::string(V) == "timing" && matchLoops();
+      if (Listing) // assembled below: the link step places its loops (matchLoops)
+        Compile.insert(Compile.end(), {"-S", Prefix + "." + V + Ext, "-o", Prefix + ".timing.s"});
+      else
+        Compile.insert(Compile.end(),
+                       {"-c", Prefix + "." + V + Ext, "-o", Prefix + "." + V + ".o"});
+      int Rc = exec(Compile);
+      if (Rc == 0 && Listing)
+        Rc = exec({Env.NativeCompiler, "-c", Prefix + ".timing.s", "-o", Prefix + ".timing.o"});
       if (Rc != 0 && std::string(V) == "skeleton") {
         // A slice that does not compile is mpiete's bug, but the full trace probe serves.
         Diags.warning({Source, 0, 0},
@@ -636,6 +737,8 @@ private:
     if (Skeleton && fs::exists(Prefix + ".skeleton.o", EC) &&
         !writeRecipe(Source, Prefix, SkeletonCompile))
       return Probes::Failed;
+    if (matchLoops())
+      originalListing(Source, Prefix);
     return Probes::Instrumented;
   }
 
@@ -735,7 +838,8 @@ private:
       if (probeObjects(Src, Prefix) == Probes::Failed) {
         removeOutputs({Object, Prefix + ".trace.o", Prefix + ".timing.o", Prefix + ".blocks.yaml",
                        Prefix + ".native", Prefix + ".aligned.o", Prefix + ".skeleton.o",
-                       Prefix + ".skeleton.summary", Prefix + ".skeleton.recipe"},
+                       Prefix + ".skeleton.summary", Prefix + ".skeleton.recipe",
+                       Prefix + ".orig.s", Prefix + ".orig.o", Prefix + ".timing.s"},
                       Object);
         Ok = false;
       }
@@ -757,6 +861,7 @@ private:
     std::string OutPrefix = sidecarPrefix(Out);
     std::map<size_t, std::string> Variant; // Native index -> prefix of its instrumented object
     std::map<size_t, std::string> Aligned; // Native index -> a native unit's aligned timing copy
+    std::map<size_t, std::string> NativeUnits; // Native index -> prefix of a unit built natively
     std::vector<std::string> UnitMaps;
     std::vector<WholeProgramUnit> Units; // every link input mpiete-cc built (for the skeleton)
     bool Ok = true;
@@ -779,6 +884,7 @@ private:
         // probe its copy with aligned loops, where there is one)
         if (auto Copy = alignedCopyOf(Prefix, ""))
           Aligned[I] = *Copy;
+        NativeUnits[I] = Prefix;
         Units.push_back({Prefix, false});
         break;
       case Probes::Failed:
@@ -801,6 +907,7 @@ private:
       if (Native) {
         if (auto Copy = alignedCopyOf(Prefix, Obj))
           Aligned[I] = *Copy;
+        NativeUnits[I] = Prefix;
         Units.push_back({Prefix, false});
         continue;
       }
@@ -873,6 +980,32 @@ private:
       Removed += Text;
     }
     removeOutputs({Out + ".skeleton", Out + ".skeleton.removed"}, Out);
+    // The timing probe's loops where the program has them (matchLoops): per unit, its listing
+    // padded after the program's symbols; a unit that cannot be placed keeps its object.
+    std::map<size_t, std::string> Placed;
+    if (matchLoops()) {
+      std::string Error;
+      std::optional<std::vector<layout::ElfSymbol>> Program = layout::readElfSymbols(Out, Error);
+      if (!Program && Cmd.Verbose)
+        std::cerr << Env.Tool << ": the timing probe's loops are not placed: " << Out << ": "
+                  << Error << "\n";
+      for (size_t I = 0; Program && I < Cmd.Native.size(); ++I) {
+        const bool Object =
+            std::find(Cmd.Objects.begin(), Cmd.Objects.end(), I) != Cmd.Objects.end();
+        // OutPrefix.<object name>.timing.placed: the link output's own file for this input.
+        const std::string Dest =
+            OutPrefix + "." + fs::path(Cmd.Native[I]).filename().string() + ".timing.placed";
+        const std::string Obj = Object ? Cmd.Native[I] : "";
+        if (auto It = Variant.find(I); It != Variant.end()) {
+          if (auto P = placedTiming(It->second, It->second + ".timing.s", Dest, Obj, *Program))
+            Placed[I] = *P;
+        } else if (NativeUnits.count(I)) {
+          if (auto P =
+                  placedTiming(NativeUnits[I], NativeUnits[I] + ".orig.s", Dest, Obj, *Program))
+            Placed[I] = *P;
+        }
+      }
+    }
     for (const char *V : {"trace", "timing", "skeleton"}) {
       const bool Skel = std::string(V) == "skeleton";
       if (Skel && !AnySkeleton)
@@ -880,7 +1013,9 @@ private:
       std::vector<std::string> Link{Env.NativeCompiler};
       for (size_t I = 0; I < Cmd.Native.size(); ++I) {
         auto It = Variant.find(I);
-        if (It != Variant.end() && Skel && fs::exists(It->second + ".skeleton.o"))
+        if (std::string(V) == "timing" && Placed.count(I))
+          Link.push_back(Placed[I]);
+        else if (It != Variant.end() && Skel && fs::exists(It->second + ".skeleton.o"))
           Link.push_back(skeletonOf(It->second));
         else if (It != Variant.end())
           Link.push_back(It->second + "." + (Skel ? "trace" : V) + ".o");
@@ -929,6 +1064,9 @@ private:
     // How the timing probe's code differs from the program's besides the hooks.
     if (!alignFlag().empty())
       Program.Compiler += "; timing probe: " + alignFlag();
+    else if (matchLoops())
+      Program.Compiler += "; timing probe: loops placed as in the program (" +
+                          std::to_string(LoopsPlaced) + " of " + std::to_string(LoopsSeen) + ")";
     std::map<uint32_t, std::pair<std::string, uint64_t>> Seen;
     for (const std::string &P : Paths) {
       BlockMap Unit;
@@ -962,14 +1100,15 @@ private:
   const WrapperEnv &Env;
   DiagnosticSink &Diags;
   std::vector<std::string> MpiFlags;
-  bool VersionKnown = false, AlignKnown = false;
+  bool VersionKnown = false, AlignKnown = false, Match = false;
   std::string Version, Align;
+  size_t LoopsSeen = 0, LoopsPlaced = 0; // the timing probe's loop heads, and those placed
 };
 
 } // namespace
 
 bool validAlignment(const std::string &Value) {
-  if (Value == "no")
+  if (Value == "no" || Value == "match")
     return true;
   if (Value.empty() || Value.size() > 4 ||
       !std::all_of(Value.begin(), Value.end(), [](char C) { return C >= '0' && C <= '9'; }))
@@ -999,10 +1138,11 @@ int wrapperMain(const std::vector<std::string> &Args, WrapperLanguage Lang, cons
   if (const char *V = std::getenv("MPIETE_ALIGN_LOOPS"); V && *V && Cmd.AlignLoops.empty())
     Cmd.AlignLoops = V;
   if (!Cmd.AlignLoops.empty() && !validAlignment(Cmd.AlignLoops)) {
-    Diags.error({Tool, 0, 0},
-                "--mpiete-align-loops=" + Cmd.AlignLoops +
-                    " (or MPIETE_ALIGN_LOOPS): must be a power of two from 1 to 4096, or 'no'",
-                "driver");
+    Diags.error(
+        {Tool, 0, 0},
+        "--mpiete-align-loops=" + Cmd.AlignLoops +
+            " (or MPIETE_ALIGN_LOOPS): must be 'match', a power of two from 1 to 4096, or 'no'",
+        "driver");
     return 1;
   }
 

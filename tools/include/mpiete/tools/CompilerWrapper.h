@@ -36,8 +36,8 @@ struct WrapperCommand {
   /// hooks, for probe-compute --sample (docs/probes.md, "Sampled loops")
   bool SampleLoops = false;
   /// --mpiete-align-loops=N|no (or MPIETE_ALIGN_LOOPS): the boundary the timing probe's loops
-  /// start on; empty: the default (64); "no": the compiler's own (docs/probes.md, "Loop
-  /// alignment")
+  /// start on; empty or "match": the default, each where the program has it within its
+  /// 64-byte line (GCC only); "no": the compiler's own (docs/probes.md, "Loop alignment")
   std::string AlignLoops;
   bool Verbose = false;
 

@@ -1,0 +1,133 @@
+// The timing probe's loop placement (tools/lib/LoopLayout.cpp): listings scanned for loop
+// heads, loops matched to the original's, labels padded to their offsets.
+#include "mpiete/tools/LoopLayout.h"
+
+#include <gtest/gtest.h>
+
+using namespace mpiete::tools::layout;
+
+namespace {
+
+// A GCC-style listing: main in .text.startup with an outer loop (.L3, with a call) and an inner
+// loop (.L4), a helper in .text with one loop. Extra: lines inserted before the inner loop.
+std::string listing(const std::string &Extra, const std::string &InnerReg = "%rcx") {
+  return "\t.text\n"
+         "\t.p2align 4\n"
+         "\t.globl\thelper\n"
+         "\t.type\thelper, @function\n"
+         "helper:\n"
+         ".LFB0:\n"
+         "\txorl\t%eax, %eax\n"
+         "\t.p2align 4,,10\n"
+         "\t.p2align 3\n"
+         ".L2:\n"
+         "\taddl\t$1, %eax\n"
+         "\tcmpl\t%edi, %eax\n"
+         "\tjne\t.L2\n"
+         "\tret\n"
+         "\t.size\thelper, .-helper\n"
+         "\t.section\t.text.startup,\"ax\",@progbits\n"
+         "\t.p2align 4\n"
+         "\t.globl\tmain\n"
+         "\t.type\tmain, @function\n"
+         "main:\n"
+         "\tpushq\t%rbx\n"
+         ".L3:\n"
+         "\tcall\tMPI_Barrier\n" +
+         Extra +
+         "\t.p2align 4,,10\n"
+         "\t.p2align 3\n"
+         ".L4:\n"
+         "\tmovsd\t(%rax), %xmm0\n"
+         "\tmovq\t%rax, " +
+         InnerReg +
+         "\n"
+         "\taddq\t$8, %rax\n"
+         "\tcmpq\t%rsi, %rax\n"
+         "\tjne\t.L4\n"
+         "\tsubl\t$1, %ebx\n"
+         "\tjne\t.L3\n"
+         "\tpopq\t%rbx\n"
+         "\tret\n"
+         "\t.size\tmain, .-main\n";
+}
+
+} // namespace
+
+TEST(LoopLayoutTest, ScanFindsLoopHeadsPerFunctionAndSection) {
+  std::vector<AsmFunction> F = scanAssembly(listing(""));
+  ASSERT_EQ(F.size(), 2u);
+  EXPECT_EQ(F[0].Name, "helper");
+  EXPECT_EQ(F[0].Section, ".text");
+  ASSERT_EQ(F[0].Loops.size(), 1u);
+  EXPECT_EQ(F[0].Loops[0].Label, ".L2");
+  EXPECT_EQ(F[0].Loops[0].Instructions, 3u);
+  EXPECT_EQ(F[1].Name, "main");
+  EXPECT_EQ(F[1].Section, ".text.startup");
+  ASSERT_EQ(F[1].Loops.size(), 2u);
+  EXPECT_EQ(F[1].Loops[0].Label, ".L3"); // the outer loop, in text order
+  EXPECT_EQ(F[1].Loops[1].Label, ".L4");
+  EXPECT_EQ(F[1].Loops[1].Instructions, 5u);
+  // A forward jump makes no loop; a jump to another function's label neither.
+  EXPECT_TRUE(scanAssembly("\t.type\tf, @function\nf:\n\tjmp\t.L9\n.L9:\n\tret\n\t.size\tf, .-f\n")
+                  .front()
+                  .Loops.empty());
+}
+
+TEST(LoopLayoutTest, PlacesEachLoopAtItsTwinsOffset) {
+  // The original object: helper at 0x10 of .text, its loop at 0x30; main at 0 of .text.startup,
+  // .L3 at 0x1, .L4 at 0x10. The program: .text of this unit at 0x1234 - 0x10 + ..., i.e.
+  // helper at 0x1240 (base 0x1230), main at 0x1005 (base 0x1005).
+  std::vector<ElfSymbol> Orig = {
+      {"helper", ".text", 0x10, true, false},      {".L2", ".text", 0x30, false, true},
+      {"main", ".text.startup", 0x0, true, false}, {".L3", ".text.startup", 0x1, false, true},
+      {".L4", ".text.startup", 0x10, false, true},
+  };
+  std::vector<ElfSymbol> Program = {{"helper", ".text", 0x1240, true, false},
+                                    {"main", ".text", 0x1005, true, false}};
+  // The probe: extra code before the inner loop, another register inside it.
+  const std::string Timing = listing("\tmovabsq\t$42, %rdi\n\tleaq\t8(%rsp), %rsi\n", "%r15");
+  LayoutResult R = placeLoops(listing(""), Orig, Program, Timing);
+  EXPECT_EQ(R.Loops, 3u);
+  ASSERT_EQ(R.Placements.size(), 3u) << (R.Unmatched.empty() ? "" : R.Unmatched[0]);
+  // helper's .L2: 0x1230 + 0x30 = 0x1260 -> 32; main's .L3: 0x1006 -> 6; .L4: 0x1015 -> 21.
+  EXPECT_EQ(R.Placements[0].Offset, 32u);
+  EXPECT_EQ(R.Placements[1].Offset, 6u);
+  EXPECT_EQ(R.Placements[2].Offset, 21u);
+  const std::string Out = applyPlacements(Timing, R.Placements);
+  // GCC's own alignment of the placed labels is replaced, nothing else is.
+  EXPECT_EQ(Out.find("\t.p2align 4,,10\n"), std::string::npos);
+  EXPECT_NE(Out.find("\t.p2align 6\n\t.nops 21\n.L4:\n"), std::string::npos);
+  EXPECT_NE(Out.find("\t.p2align 6\n\t.nops 32\n.L2:\n"), std::string::npos);
+  EXPECT_NE(Out.find("\t.p2align 4\n\t.globl\tmain\n"), std::string::npos);
+  EXPECT_NE(Out.find("\tmovabsq\t$42, %rdi\n"), std::string::npos);
+}
+
+TEST(LoopLayoutTest, LeavesWhatItCannotPlace) {
+  std::vector<ElfSymbol> Orig = {{"helper", ".text", 0x10, true, false},
+                                 {".L2", ".text", 0x30, false, true},
+                                 {"main", ".text.startup", 0x0, true, false},
+                                 {".L3", ".text.startup", 0x1, false, true},
+                                 {".L4", ".text.startup", 0x10, false, true}};
+  // helper twice in the program (another unit's static helper): .text has no known address.
+  std::vector<ElfSymbol> Program = {{"helper", ".text", 0x1240, true, true},
+                                    {"helper", ".text", 0x2240, true, true},
+                                    {"main", ".text", 0x1005, true, false}};
+  LayoutResult R = placeLoops(listing(""), Orig, Program, listing(""));
+  EXPECT_EQ(R.Placements.size(), 2u); // main's loops only
+  ASSERT_EQ(R.Unmatched.size(), 1u);
+  EXPECT_NE(R.Unmatched[0].find("helper"), std::string::npos);
+  // A loop whose code differs (another inner loop body) keeps the in-order twins it has.
+  const std::string Other =
+      listing("") +
+      "\t.text\n\t.type\tg, @function\ng:\n.L7:\n\tnop\n\tjmp\t.L7\n\t.size\tg, .-g\n";
+  R = placeLoops(listing(""), Orig, {{"main", ".text", 0x1005, true, false}}, Other);
+  EXPECT_EQ(R.Placements.size(), 2u);
+  EXPECT_EQ(R.Loops, 4u);
+}
+
+TEST(LoopLayoutTest, ReadsNoSymbolsFromWhatIsNotElf) {
+  std::string Error;
+  EXPECT_FALSE(readElfSymbols("/nonexistent/file.o", Error));
+  EXPECT_FALSE(Error.empty());
+}

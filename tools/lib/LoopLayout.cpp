@@ -1,0 +1,378 @@
+// Loop placement for the timing probe (docs/probes.md, "Loop alignment").
+//
+// The ELF symbol table is read by hand (<elf.h>'s structures, some fifty lines): the wrapper
+// needs names, sections and values only, and linking LLVM's object library would multiply the
+// size of mpiete-cc and mpiete-fc, which link no LLVM today.
+#include "mpiete/tools/LoopLayout.h"
+
+#include <elf.h>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <set>
+
+namespace mpiete::tools::layout {
+namespace {
+
+std::string_view trim(std::string_view S) {
+  while (!S.empty() && (S.front() == ' ' || S.front() == '\t'))
+    S.remove_prefix(1);
+  while (!S.empty() && (S.back() == ' ' || S.back() == '\t' || S.back() == '\r'))
+    S.remove_suffix(1);
+  return S;
+}
+
+std::vector<std::string_view> splitLines(std::string_view Text) {
+  std::vector<std::string_view> Lines;
+  size_t Pos = 0;
+  while (Pos < Text.size()) {
+    size_t End = Text.find('\n', Pos);
+    if (End == std::string_view::npos)
+      End = Text.size();
+    Lines.push_back(Text.substr(Pos, End - Pos));
+    Pos = End + 1;
+  }
+  return Lines;
+}
+
+/// The first operand word of a directive line (`.section .text.startup,"ax"` -> .text.startup).
+std::string_view firstOperand(std::string_view Rest) {
+  Rest = trim(Rest);
+  size_t End = Rest.find_first_of(", \t");
+  return Rest.substr(0, End);
+}
+
+/// A label definition at the start of Line (`name:`), or empty.
+std::string_view labelOf(std::string_view Line) {
+  if (Line.empty() || Line[0] == '\t' || Line[0] == ' ' || Line[0] == '#')
+    return {};
+  size_t Colon = Line.find(':');
+  if (Colon == std::string_view::npos || Colon == 0)
+    return {};
+  std::string_view Name = Line.substr(0, Colon);
+  if (Name.find_first_of(" \t\"") != std::string_view::npos)
+    return {};
+  return Name;
+}
+
+bool isAlignDirective(std::string_view T) {
+  return T.starts_with(".p2align") || T.starts_with(".balign") || T.starts_with(".align");
+}
+
+} // namespace
+
+std::vector<AsmFunction> scanAssembly(std::string_view Text) {
+  std::vector<std::string_view> Lines = splitLines(Text);
+  std::set<std::string, std::less<>> Functions;
+  for (std::string_view L : Lines) {
+    std::string_view T = trim(L);
+    if (T.starts_with(".type")) {
+      std::string_view Rest = T.substr(5);
+      size_t Comma = Rest.find(',');
+      if (Comma != std::string_view::npos && trim(Rest.substr(Comma + 1)).starts_with("@function"))
+        Functions.emplace(trim(Rest.substr(0, Comma)));
+    }
+  }
+  std::vector<AsmFunction> Out;
+  std::string Section = ".text", Previous = ".text";
+  std::vector<std::string> Stack;
+  AsmFunction *Cur = nullptr;
+  // Per function: local labels (line) and jumps (line, target) until its .size.
+  std::map<std::string, size_t, std::less<>> Labels;
+  std::vector<std::pair<size_t, std::string>> Jumps;
+  std::vector<size_t> InstructionLines;
+  std::vector<uint64_t> Mnemonics; // per instruction line, its mnemonic's hash
+  auto finish = [&] {
+    if (Cur == nullptr)
+      return;
+    std::map<std::string, size_t, std::less<>> LastJump;
+    for (const auto &[Line, Target] : Jumps) {
+      auto It = Labels.find(Target);
+      if (It != Labels.end() && It->second < Line)
+        LastJump[Target] = std::max(LastJump[Target], Line);
+    }
+    for (const auto &[Label, Line] : Labels) {
+      auto J = LastJump.find(Label);
+      if (J == LastJump.end())
+        continue;
+      AsmLoop Loop{Label, Line, 0};
+      const size_t First =
+          size_t(std::lower_bound(InstructionLines.begin(), InstructionLines.end(), Line) -
+                 InstructionLines.begin());
+      const size_t Last =
+          size_t(std::upper_bound(InstructionLines.begin(), InstructionLines.end(), J->second) -
+                 InstructionLines.begin());
+      Loop.Instructions = Last - First;
+      uint64_t H = 1469598103934665603ull;
+      for (size_t K = First; K < Last; ++K)
+        H = (H ^ Mnemonics[K]) * 1099511628211ull;
+      Loop.Shape = H;
+      Cur->Loops.push_back(std::move(Loop));
+    }
+    std::sort(Cur->Loops.begin(), Cur->Loops.end(),
+              [](const AsmLoop &A, const AsmLoop &B) { return A.Line < B.Line; });
+    Cur = nullptr;
+    Labels.clear();
+    Jumps.clear();
+    InstructionLines.clear();
+    Mnemonics.clear();
+  };
+  for (size_t I = 0; I < Lines.size(); ++I) {
+    std::string_view L = Lines[I];
+    if (std::string_view Label = labelOf(L); !Label.empty()) {
+      if (Functions.count(Label)) {
+        finish();
+        Out.push_back({std::string(Label), Section, {}});
+        Cur = &Out.back();
+      } else if (Cur != nullptr && Label.starts_with(".L")) {
+        Labels.emplace(std::string(Label), I);
+      }
+      continue;
+    }
+    std::string_view T = trim(L);
+    if (T.empty() || T[0] == '#')
+      continue;
+    if (T[0] == '.') {
+      auto setSection = [&](std::string S) {
+        Previous = Section;
+        Section = std::move(S);
+      };
+      if (T == ".text" || T.starts_with(".text ") || T.starts_with(".text\t"))
+        setSection(".text");
+      else if (T == ".data" || T == ".bss" || T.starts_with(".data ") || T.starts_with(".bss "))
+        setSection(std::string(T.substr(0, T.find_first_of(" \t"))));
+      else if (T.starts_with(".section"))
+        setSection(std::string(firstOperand(T.substr(8))));
+      else if (T.starts_with(".pushsection")) {
+        Stack.push_back(Section);
+        setSection(std::string(firstOperand(T.substr(12))));
+      } else if (T.starts_with(".popsection") && !Stack.empty()) {
+        setSection(Stack.back());
+        Stack.pop_back();
+      } else if (T.starts_with(".previous"))
+        std::swap(Section, Previous);
+      else if (T.starts_with(".size") && Cur != nullptr) {
+        std::string_view Rest = T.substr(5);
+        if (trim(Rest.substr(0, Rest.find(','))) == Cur->Name)
+          finish();
+      }
+      continue;
+    }
+    if (Cur == nullptr)
+      continue;
+    InstructionLines.push_back(I);
+    // A jump to a local label: `jne .L23`, `jmp .L5`, `loop .L7`.
+    size_t End = T.find_first_of(" \t");
+    std::string_view Mnemonic = T.substr(0, End);
+    uint64_t H = 1469598103934665603ull;
+    for (char C : Mnemonic)
+      H = (H ^ uint8_t(C)) * 1099511628211ull;
+    Mnemonics.push_back(H);
+    if (End == std::string_view::npos)
+      continue;
+    if (Mnemonic[0] != 'j' && !Mnemonic.starts_with("loop"))
+      continue;
+    std::string_view Target = trim(T.substr(End));
+    if (Target.starts_with(".L") && Target.find_first_of(" ,(*") == std::string_view::npos)
+      Jumps.emplace_back(I, std::string(Target));
+  }
+  finish();
+  return Out;
+}
+
+std::optional<std::vector<ElfSymbol>> readElfSymbols(const std::string &Path, std::string &Error) {
+  std::ifstream In(Path, std::ios::binary);
+  if (!In) {
+    Error = "cannot open";
+    return std::nullopt;
+  }
+  std::string Data{std::istreambuf_iterator<char>(In), std::istreambuf_iterator<char>()};
+  auto fits = [&](uint64_t Off, uint64_t Len) {
+    return Off <= Data.size() && Len <= Data.size() - Off;
+  };
+  if (!fits(0, sizeof(Elf64_Ehdr)) || std::memcmp(Data.data(), ELFMAG, SELFMAG) != 0 ||
+      Data[EI_CLASS] != ELFCLASS64 || Data[EI_DATA] != ELFDATA2LSB) {
+    Error = "not a 64-bit little-endian ELF file";
+    return std::nullopt;
+  }
+  Elf64_Ehdr H;
+  std::memcpy(&H, Data.data(), sizeof H);
+  if (H.e_shentsize != sizeof(Elf64_Shdr) ||
+      !fits(H.e_shoff, uint64_t(H.e_shnum) * sizeof(Elf64_Shdr)) || H.e_shstrndx >= H.e_shnum) {
+    Error = "bad section header table";
+    return std::nullopt;
+  }
+  std::vector<Elf64_Shdr> Sec(H.e_shnum);
+  std::memcpy(Sec.data(), Data.data() + H.e_shoff, Sec.size() * sizeof(Elf64_Shdr));
+  auto stringAt = [&](const Elf64_Shdr &Table, uint64_t Off) -> std::string {
+    if (Off >= Table.sh_size || !fits(Table.sh_offset, Table.sh_size))
+      return {};
+    const char *P = Data.data() + Table.sh_offset + Off;
+    return std::string(P, strnlen(P, Table.sh_size - Off));
+  };
+  const Elf64_Shdr &Names = Sec[H.e_shstrndx];
+  for (const Elf64_Shdr &S : Sec) {
+    if (S.sh_type != SHT_SYMTAB)
+      continue;
+    if (S.sh_entsize != sizeof(Elf64_Sym) || S.sh_link >= Sec.size() ||
+        !fits(S.sh_offset, S.sh_size)) {
+      Error = "bad symbol table";
+      return std::nullopt;
+    }
+    const Elf64_Shdr &Strings = Sec[S.sh_link];
+    std::vector<ElfSymbol> Out;
+    for (uint64_t Off = 0; Off + sizeof(Elf64_Sym) <= S.sh_size; Off += sizeof(Elf64_Sym)) {
+      Elf64_Sym Sym;
+      std::memcpy(&Sym, Data.data() + S.sh_offset + Off, sizeof Sym);
+      if (Sym.st_shndx == SHN_UNDEF || Sym.st_shndx >= Sec.size())
+        continue;
+      const unsigned Type = ELF64_ST_TYPE(Sym.st_info);
+      if (Type == STT_SECTION || Type == STT_FILE)
+        continue;
+      ElfSymbol E;
+      E.Name = stringAt(Strings, Sym.st_name);
+      if (E.Name.empty())
+        continue;
+      E.Section = stringAt(Names, Sec[Sym.st_shndx].sh_name);
+      E.Value = Sym.st_value;
+      E.Function = Type == STT_FUNC;
+      E.Local = ELF64_ST_BIND(Sym.st_info) == STB_LOCAL;
+      Out.push_back(std::move(E));
+    }
+    return Out;
+  }
+  Error = "no symbol table (stripped?)";
+  return std::nullopt;
+}
+
+LayoutResult placeLoops(std::string_view OrigAsm, const std::vector<ElfSymbol> &Orig,
+                        const std::vector<ElfSymbol> &Program, std::string_view TimingAsm) {
+  LayoutResult R;
+  std::vector<AsmFunction> O = scanAssembly(OrigAsm), T = scanAssembly(TimingAsm);
+  for (const AsmFunction &F : T)
+    R.Loops += F.Loops.size();
+  // Names that occur once in the program, and once in the original object.
+  std::map<std::string, std::pair<int, uint64_t>, std::less<>> InProgram, InObject;
+  for (const ElfSymbol &S : Program) {
+    auto &[N, V] = InProgram[S.Name];
+    ++N;
+    V = S.Value;
+  }
+  std::map<std::string, const ElfSymbol *, std::less<>> ObjectSyms;
+  for (const ElfSymbol &S : Orig) {
+    auto &[N, V] = InObject[S.Name];
+    ++N;
+    V = S.Value;
+    ObjectSyms[S.Name] = &S;
+  }
+  // Each section's address in the program, from every function of it named once in both; a
+  // section whose functions disagree (the name is another unit's) is left alone.
+  std::map<std::string, std::optional<uint64_t>, std::less<>> Base;
+  for (const ElfSymbol &S : Orig) {
+    if (!S.Function)
+      continue;
+    auto P = InProgram.find(S.Name);
+    if (P == InProgram.end() || P->second.first != 1 || InObject[S.Name].first != 1)
+      continue;
+    const uint64_t B = P->second.second - S.Value;
+    auto [It, New] = Base.try_emplace(S.Section, B);
+    if (!New && It->second && *It->second != B)
+      It->second = std::nullopt;
+  }
+  std::map<std::string, const AsmFunction *, std::less<>> ByName;
+  for (const AsmFunction &F : O)
+    ByName[F.Name] = &F;
+  for (const AsmFunction &F : T) {
+    if (F.Loops.empty())
+      continue;
+    auto It = ByName.find(F.Name);
+    if (It == ByName.end()) {
+      R.Unmatched.push_back(F.Name + ": not in the original");
+      continue;
+    }
+    const AsmFunction &G = *It->second;
+    auto B = Base.find(G.Section);
+    if (B == Base.end() || !B->second) {
+      R.Unmatched.push_back(F.Name + ": section " + G.Section + " not found in the program");
+      continue;
+    }
+    // Pairs (timing loop, original loop). As many loops of about as many instructions each
+    // (an MPI call's arguments differ, a loop's code hardly): all, in order. Otherwise (the
+    // hooks of a loop that calls MPI changed the compiler's loop transformations) the longest
+    // in-order sequence of loops with the same mnemonics.
+    std::vector<std::pair<size_t, size_t>> Pairs;
+    const size_t NT = F.Loops.size(), NO = G.Loops.size();
+    bool Similar = NT == NO;
+    for (size_t K = 0; K < NT && Similar; ++K) {
+      const size_t A = F.Loops[K].Instructions, C = G.Loops[K].Instructions;
+      Similar = 4 * std::max(A, C) <= 5 * std::min(A, C) + 8;
+    }
+    if (Similar) {
+      for (size_t K = 0; K < NT; ++K)
+        Pairs.emplace_back(K, K);
+    } else {
+      std::vector<std::vector<uint32_t>> L(NT + 1, std::vector<uint32_t>(NO + 1, 0));
+      for (size_t A = NT; A-- > 0;)
+        for (size_t C = NO; C-- > 0;)
+          L[A][C] = F.Loops[A].Shape == G.Loops[C].Shape ? L[A + 1][C + 1] + 1
+                                                         : std::max(L[A + 1][C], L[A][C + 1]);
+      for (size_t A = 0, C = 0; A < NT && C < NO;) {
+        if (F.Loops[A].Shape == G.Loops[C].Shape && L[A][C] == L[A + 1][C + 1] + 1)
+          Pairs.emplace_back(A++, C++);
+        else if (L[A + 1][C] >= L[A][C + 1])
+          ++A;
+        else
+          ++C;
+      }
+      if (Pairs.size() < NT)
+        R.Unmatched.push_back(F.Name + ": " + std::to_string(NT - Pairs.size()) + " of " +
+                              std::to_string(NT) + " loops without a twin of the same code");
+    }
+    std::vector<Placement> Mine;
+    bool Kept = true;
+    for (const auto &[A, C] : Pairs) {
+      auto S = ObjectSyms.find(G.Loops[C].Label);
+      if (S == ObjectSyms.end() || S->second->Section != G.Section) {
+        Kept = false;
+        break;
+      }
+      Mine.push_back({F.Loops[A].Line, unsigned((*B->second + S->second->Value) & 63)});
+    }
+    if (!Kept) {
+      R.Unmatched.push_back(F.Name + ": the original object has not kept its labels");
+      continue;
+    }
+    R.Placements.insert(R.Placements.end(), Mine.begin(), Mine.end());
+  }
+  return R;
+}
+
+std::string applyPlacements(std::string_view TimingAsm, const std::vector<Placement> &P) {
+  std::vector<std::string_view> Lines = splitLines(TimingAsm);
+  std::map<size_t, unsigned> At;
+  for (const Placement &X : P)
+    At[X.Line] = X.Offset;
+  std::vector<bool> Drop(Lines.size(), false);
+  for (const auto &[Line, Offset] : At)
+    for (size_t K = Line; K-- > 0 && isAlignDirective(trim(Lines[K]));)
+      Drop[K] = true;
+  std::string Out;
+  Out.reserve(TimingAsm.size() + P.size() * 32);
+  for (size_t I = 0; I < Lines.size(); ++I) {
+    if (Drop[I])
+      continue;
+    if (auto It = At.find(I); It != At.end()) {
+      Out += "\t.p2align 6\n";
+      if (It->second != 0)
+        Out += "\t.nops " + std::to_string(It->second) + "\n";
+    }
+    Out += Lines[I];
+    Out += '\n';
+  }
+  return Out;
+}
+
+} // namespace mpiete::tools::layout
