@@ -52,6 +52,16 @@ std::string listing(const std::string &Extra, const std::string &InnerReg = "%rc
          "\t.size\tmain, .-main\n";
 }
 
+// The original object of listing(""): helper at 0x10 of .text, its loop at 0x30; main at 0 of
+// .text.startup, .L3 at 0x1, .L4 at 0x10.
+std::vector<ElfSymbol> originalSymbols() {
+  return {{"helper", ".text", 0x10, true, false},
+          {".L2", ".text", 0x30, false, true},
+          {"main", ".text.startup", 0x0, true, false},
+          {".L3", ".text.startup", 0x1, false, true},
+          {".L4", ".text.startup", 0x10, false, true}};
+}
+
 } // namespace
 
 TEST(LoopLayoutTest, ScanFindsLoopHeadsPerFunctionAndSection) {
@@ -75,14 +85,8 @@ TEST(LoopLayoutTest, ScanFindsLoopHeadsPerFunctionAndSection) {
 }
 
 TEST(LoopLayoutTest, PlacesEachLoopAtItsTwinsOffset) {
-  // The original object: helper at 0x10 of .text, its loop at 0x30; main at 0 of .text.startup,
-  // .L3 at 0x1, .L4 at 0x10. The program: .text of this unit at 0x1234 - 0x10 + ..., i.e.
-  // helper at 0x1240 (base 0x1230), main at 0x1005 (base 0x1005).
-  std::vector<ElfSymbol> Orig = {
-      {"helper", ".text", 0x10, true, false},      {".L2", ".text", 0x30, false, true},
-      {"main", ".text.startup", 0x0, true, false}, {".L3", ".text.startup", 0x1, false, true},
-      {".L4", ".text.startup", 0x10, false, true},
-  };
+  // The program: helper at 0x1240 (.text at 0x1230), main at 0x1005 (.text.startup there).
+  const std::vector<ElfSymbol> Orig = originalSymbols();
   std::vector<ElfSymbol> Program = {{"helper", ".text", 0x1240, true, false},
                                     {"main", ".text", 0x1005, true, false}};
   // The probe: extra code before the inner loop, another register inside it.
@@ -104,11 +108,7 @@ TEST(LoopLayoutTest, PlacesEachLoopAtItsTwinsOffset) {
 }
 
 TEST(LoopLayoutTest, LeavesWhatItCannotPlace) {
-  std::vector<ElfSymbol> Orig = {{"helper", ".text", 0x10, true, false},
-                                 {".L2", ".text", 0x30, false, true},
-                                 {"main", ".text.startup", 0x0, true, false},
-                                 {".L3", ".text.startup", 0x1, false, true},
-                                 {".L4", ".text.startup", 0x10, false, true}};
+  const std::vector<ElfSymbol> Orig = originalSymbols();
   // helper twice in the program (another unit's static helper): .text has no known address.
   std::vector<ElfSymbol> Program = {{"helper", ".text", 0x1240, true, true},
                                     {"helper", ".text", 0x2240, true, true},
