@@ -606,7 +606,7 @@ def case_place_loops(ctx):
     padded objects; the block map says how many loops were placed. Checked on the
     disassembly: every backward jump target of main and smooth has the same offset in its line
     in app and app.timing. The native objects are mpicc's, byte for byte; every variant prints
-    the program's result."""
+    the program's result. The same with mpiete-fc for layout_main.f90 and layout_kernel.f90."""
     c, r = ctx.dir("c"), ctx.dir("ref")
     env = dict(ctx.env, MPIETE_VERBOSE="1")
     _, _, err = ctx.mpiete(["-O2", "-c", "../src/layout_kernel.c", "-o", "kernel.o"], c, env=env)
@@ -632,6 +632,24 @@ def case_place_loops(ctx):
                           os.path.join(c, f"out-{v}")) for v in ("native", "trace", "timing")}
     expect("layout: 2 ranks, sum" in outs["native"] and outs["trace"] == outs["native"]
            and outs["timing"] == outs["native"], f"outputs differ: {outs}")
+    # The same with mpiete-fc: a main program with loops between its MPI calls and a natively
+    # built subroutine (gfortran's listings: MAIN__, fsmooth_).
+    fc = fortran_ctx(ctx)
+    f = ctx.dir("f")
+    for args in (["-O2", "-c", "../src/layout_kernel.f90", "-o", "kernel.o"],
+                 ["-O2", "-o", "fapp", "../src/layout_main.f90", "kernel.o"]):
+        rc, out, err = ctx.run([fc] + args, f)
+        expect(rc == 0, f"mpiete-fc {' '.join(args)} failed (exit {rc}):\n{out}{err}")
+    m = re.search(rb"timing probe: loops placed as in the program \((\d+) of (\d+)\)",
+                  read(os.path.join(f, "fapp.blocks.yaml")))
+    expect(m is not None and int(m.group(1)) > 0, "fapp's block map does not say the placement")
+    fapp = os.path.join(f, "fapp")
+    for fn in ("MAIN__", "fsmooth_"):
+        want, got = short_loop_offsets(fapp, fn), short_loop_offsets(fapp + ".timing", fn)
+        expect(want and want == got, f"{fn}'s loop heads in their lines: program {want}, "
+               f"timing probe {got}")
+    out = fortran_outputs(ctx, fapp, 2)
+    expect(out.startswith("flayout: 2 ranks, sum"), f"fapp printed {out!r}")
 
 
 def case_align_loops(ctx):
