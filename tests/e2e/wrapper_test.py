@@ -583,7 +583,7 @@ def case_native_no_mpi(ctx):
     run_variants(ctx, os.path.join(c, "app"), 2, expected_line(2, 3, True))
 
 
-def short_loop_offsets(exe, fn):
+def loop_head_offsets(exe, fn):
     """The offsets within their 64-byte lines of the targets of fn's backward jumps in exe (its
     loop heads), sorted: read from objdump's disassembly, not from mpiete's listings."""
     out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", exe], capture_output=True,
@@ -596,6 +596,19 @@ def short_loop_offsets(exe, fn):
         if j and int(j.group(2), 16) < int(j.group(1), 16):
             heads.append(int(j.group(2), 16) % 64)
     return sorted(heads)
+
+
+def expect_placed(exe, functions):
+    """exe's block map says its timing probe's loops were placed (some of them), and each of
+    functions has its loop heads at the same offsets within their lines in exe and exe.timing."""
+    m = re.search(rb"timing probe: loops placed as in the program \((\d+) of (\d+)\)",
+                  read(exe + ".blocks.yaml"))
+    expect(m is not None and int(m.group(1)) > 0,
+           f"{exe}'s block map does not say the loops' placement")
+    for fn in functions:
+        want, got = loop_head_offsets(exe, fn), loop_head_offsets(exe + ".timing", fn)
+        expect(want and want == got, f"{fn}'s loop heads in their lines: program {want}, "
+               f"timing probe {got}")
 
 
 def case_place_loops(ctx):
@@ -620,14 +633,8 @@ def case_place_loops(ctx):
     expect("-falign-loops" not in err, f"a loop alignment flag was used:\n{err}")
     ctx.mpicc(["-O2", "-c", "../src/layout_kernel.c", "-o", "kernel.o"], r)
     same(os.path.join(c, "kernel.o"), os.path.join(r, "kernel.o"), "native object")
-    m = re.search(rb"timing probe: loops placed as in the program \((\d+) of (\d+)\)",
-                  read(os.path.join(c, "app.blocks.yaml")))
-    expect(m is not None and int(m.group(1)) > 0, "the block map does not say the loops' placement")
     app = os.path.join(c, "app")
-    for fn in ("main", "smooth"):
-        want, got = short_loop_offsets(app, fn), short_loop_offsets(app + ".timing", fn)
-        expect(want and want == got, f"{fn}'s loop heads in their lines: program {want}, "
-               f"timing probe {got}")
+    expect_placed(app, ("main", "smooth"))
     outs = {v: ctx.mpirun(app if v == "native" else f"{app}.{v}", 2, c,
                           os.path.join(c, f"out-{v}")) for v in ("native", "trace", "timing")}
     expect("layout: 2 ranks, sum" in outs["native"] and outs["trace"] == outs["native"]
@@ -640,14 +647,8 @@ def case_place_loops(ctx):
                  ["-O2", "-o", "fapp", "../src/layout_main.f90", "kernel.o"]):
         rc, out, err = ctx.run([fc] + args, f)
         expect(rc == 0, f"mpiete-fc {' '.join(args)} failed (exit {rc}):\n{out}{err}")
-    m = re.search(rb"timing probe: loops placed as in the program \((\d+) of (\d+)\)",
-                  read(os.path.join(f, "fapp.blocks.yaml")))
-    expect(m is not None and int(m.group(1)) > 0, "fapp's block map does not say the placement")
     fapp = os.path.join(f, "fapp")
-    for fn in ("MAIN__", "fsmooth_"):
-        want, got = short_loop_offsets(fapp, fn), short_loop_offsets(fapp + ".timing", fn)
-        expect(want and want == got, f"{fn}'s loop heads in their lines: program {want}, "
-               f"timing probe {got}")
+    expect_placed(fapp, ("MAIN__", "fsmooth_"))
     out = fortran_outputs(ctx, fapp, 2)
     expect(out.startswith("flayout: 2 ranks, sum"), f"fapp printed {out!r}")
 

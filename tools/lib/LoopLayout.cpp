@@ -58,6 +58,16 @@ std::string_view labelOf(std::string_view Line) {
   return Name;
 }
 
+/// Each name of Symbols, with its symbol where it occurs once, nullptr where more often.
+std::map<std::string, const ElfSymbol *, std::less<>>
+uniqueNames(const std::vector<ElfSymbol> &Symbols) {
+  std::map<std::string, const ElfSymbol *, std::less<>> Out;
+  for (const ElfSymbol &S : Symbols)
+    if (auto [It, New] = Out.try_emplace(S.Name, &S); !New)
+      It->second = nullptr;
+  return Out;
+}
+
 bool isAlignDirective(std::string_view T) {
   return T.starts_with(".p2align") || T.starts_with(".balign") || T.starts_with(".align");
 }
@@ -254,30 +264,16 @@ LayoutResult placeLoops(std::string_view OrigAsm, const std::vector<ElfSymbol> &
   std::vector<AsmFunction> O = scanAssembly(OrigAsm), T = scanAssembly(TimingAsm);
   for (const AsmFunction &F : T)
     R.Loops += F.Loops.size();
-  // Names that occur once in the program, and once in the original object.
-  std::map<std::string, std::pair<int, uint64_t>, std::less<>> InProgram, InObject;
-  for (const ElfSymbol &S : Program) {
-    auto &[N, V] = InProgram[S.Name];
-    ++N;
-    V = S.Value;
-  }
-  std::map<std::string, const ElfSymbol *, std::less<>> ObjectSyms;
-  for (const ElfSymbol &S : Orig) {
-    auto &[N, V] = InObject[S.Name];
-    ++N;
-    V = S.Value;
-    ObjectSyms[S.Name] = &S;
-  }
+  const std::map<std::string, const ElfSymbol *, std::less<>> InProgram = uniqueNames(Program),
+                                                              InObject = uniqueNames(Orig);
   // Each section's address in the program, from every function of it named once in both; a
   // section whose functions disagree (the name is another unit's) is left alone.
   std::map<std::string, std::optional<uint64_t>, std::less<>> Base;
   for (const ElfSymbol &S : Orig) {
-    if (!S.Function)
-      continue;
     auto P = InProgram.find(S.Name);
-    if (P == InProgram.end() || P->second.first != 1 || InObject[S.Name].first != 1)
+    if (!S.Function || P == InProgram.end() || !P->second || !InObject.at(S.Name))
       continue;
-    const uint64_t B = P->second.second - S.Value;
+    const uint64_t B = P->second->Value - S.Value;
     auto [It, New] = Base.try_emplace(S.Section, B);
     if (!New && It->second && *It->second != B)
       It->second = std::nullopt;
@@ -334,8 +330,8 @@ LayoutResult placeLoops(std::string_view OrigAsm, const std::vector<ElfSymbol> &
     std::vector<Placement> Mine;
     bool Kept = true;
     for (const auto &[A, C] : Pairs) {
-      auto S = ObjectSyms.find(G.Loops[C].Label);
-      if (S == ObjectSyms.end() || S->second->Section != G.Section) {
+      auto S = InObject.find(G.Loops[C].Label);
+      if (S == InObject.end() || !S->second || S->second->Section != G.Section) {
         Kept = false;
         break;
       }
