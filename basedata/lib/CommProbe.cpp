@@ -93,6 +93,18 @@ std::string parseCommProbeOutput(const std::string &Text, CommProbeOutput &Out) 
       R.Bytes = uint64_t(Bytes);
       if (Ok)
         (Key == "copy" ? Out.Copies : Out.SameBuffer).push_back(R);
+    } else if (Key == "packed") {
+      CopyRow R;
+      long long Piece = -1, Bytes = -1;
+      Ok = static_cast<bool>(Fields >> Piece >> Bytes) && Piece >= 1 && Piece < (1LL << 40) &&
+           Bytes >= 0 && Bytes < (1LL << 50) && readCount(Fields, R.Repetitions, 1) &&
+           readSpread(Fields, R.Time);
+      R.Bytes = uint64_t(Bytes);
+      if (Ok) {
+        if (Out.Packed.empty() || Out.Packed.back().first != uint64_t(Piece))
+          Out.Packed.push_back({uint64_t(Piece), {}});
+        Out.Packed.back().second.push_back(R);
+      }
     } else if (Key == "stream") {
       Ok = readCount(Fields, Out.StreamLength, 1) && readCount(Fields, Out.StreamReps, 1) &&
            readSpread(Fields, Out.Stream);

@@ -24,6 +24,13 @@ NetworkFile makeNetworkFile(const CommProbeOutput &Data, const LogGpsFit &Fit,
     F.Copies.push_back({R.Bytes, R.Time, R.Repetitions});
   for (const CopyRow &R : Data.SameBuffer)
     F.SameBuffer.push_back({R.Bytes, R.Time, R.Repetitions});
+  for (const auto &[Piece, Rows] : Data.Packed) {
+    NetworkPackedTable T;
+    T.PieceBytes = Piece;
+    for (const CopyRow &R : Rows)
+      T.Rows.push_back({R.Bytes, R.Time, R.Repetitions});
+    F.Packed.push_back(std::move(T));
+  }
   F.Fit = {Fit.Fit.HasBreak, Fit.Threshold.Below, Fit.Threshold.Above, Fit.Fit.Left,
            Fit.Fit.Right,    Fit.Fit.RelativeRms, Fit.LClamped};
   return F;
@@ -41,20 +48,27 @@ void emitLine(YAML::Emitter &E, const LineFit &L) {
     << YAML::Key << "slope" << YAML::Value << L.Slope << YAML::EndMap;
 }
 
+/// A size table's columns and rows, in the map being written.
+void emitRows(YAML::Emitter &E, const std::vector<NetworkCopyRow> &Rows,
+              const std::string &Column) {
+  E << YAML::Key << "columns" << YAML::Value << YAML::Flow << YAML::BeginSeq << "bytes"
+    << Column + "_s" << Column + "_p10_s" << Column + "_p90_s" << "repetitions" << YAML::EndSeq;
+  E << YAML::Key << "rows" << YAML::Value << YAML::BeginSeq;
+  for (const NetworkCopyRow &R : Rows)
+    E << YAML::Flow << YAML::BeginSeq << R.Bytes << R.Time.Median << R.Time.P10 << R.Time.P90
+      << R.Repetitions << YAML::EndSeq;
+  E << YAML::EndSeq;
+}
+
 /// An optional table of one time per size (memory_copy, same_buffer): left out when empty.
 void emitSizeTable(YAML::Emitter &E, const char *Section, const std::vector<NetworkCopyRow> &Rows,
                    const std::string &Column, const char *Meaning) {
   if (Rows.empty())
     return;
   E << YAML::Key << Section << YAML::Value << YAML::BeginMap;
-  E << YAML::Key << "columns" << YAML::Value << YAML::Flow << YAML::BeginSeq << "bytes"
-    << Column + "_s" << Column + "_p10_s" << Column + "_p90_s" << "repetitions" << YAML::EndSeq;
   E << YAML::Key << "meaning" << YAML::Value << Meaning;
-  E << YAML::Key << "rows" << YAML::Value << YAML::BeginSeq;
-  for (const NetworkCopyRow &R : Rows)
-    E << YAML::Flow << YAML::BeginSeq << R.Bytes << R.Time.Median << R.Time.P10 << R.Time.P90
-      << R.Repetitions << YAML::EndSeq;
-  E << YAML::EndSeq << YAML::EndMap;
+  emitRows(E, Rows, Column);
+  E << YAML::EndMap;
 }
 
 } // namespace
@@ -160,6 +174,20 @@ void writeNetworkFile(std::ostream &OS, const NetworkFile &File) {
                 "one way (half the round trip) of a ping-pong in which each rank receives into "
                 "the buffer it has just sent from (median): a message received into a buffer "
                 "the peer has just read");
+  if (!File.Packed.empty()) {
+    E << YAML::Key << "packed" << YAML::Value << YAML::BeginMap;
+    E << YAML::Key << "meaning" << YAML::Value
+      << "one way (half the round trip) of a ping-pong whose sender's datatype is a vector of "
+         "pieces of piece_bytes with gaps between them, received contiguously (median): a "
+         "message the library packs";
+    E << YAML::Key << "pieces" << YAML::Value << YAML::BeginSeq;
+    for (const NetworkPackedTable &T : File.Packed) {
+      E << YAML::BeginMap << YAML::Key << "piece_bytes" << YAML::Value << T.PieceBytes;
+      emitRows(E, T.Rows, "oneway");
+      E << YAML::EndMap;
+    }
+    E << YAML::EndSeq << YAML::EndMap;
+  }
   E << YAML::EndMap;
   OS << "# mpiete communication base data (docs/probes.md)\n" << E.c_str() << '\n';
 }
@@ -236,13 +264,53 @@ bool readTableRows(YamlParser &P, const YAML::Node &Root, std::vector<NetworkRow
 /// An optional table of one time per size (memory_copy: column copy_s; same_buffer: recv_s):
 /// columns bytes and <Column>_s (the spread and repetitions read when there), at least one
 /// row, sizes strictly ascending, finite non-negative values.
+bool readSizeRows(YamlParser &P, const YAML::Node &Copy, const std::string &Section,
+                  const std::string &Column, std::vector<NetworkCopyRow> &Out);
+
 bool readSizeTable(YamlParser &P, const YAML::Node &Root, const std::string &Section,
                    const std::string &Column, std::vector<NetworkCopyRow> &Out) {
-  YAML::Node Copy, Columns, Rows;
+  YAML::Node Copy;
   if (!P.map(Root, Section.c_str(), Copy, false))
     return false;
   if (!Copy.IsMap())
     return true; // files of probes before the table
+  return readSizeRows(P, Copy, Section, Column, Out);
+}
+
+/// The optional packed tables: a list of size tables (column oneway_s), each with its
+/// piece_bytes, pieces strictly ascending.
+bool readPackedTables(YamlParser &P, const YAML::Node &Root, std::vector<NetworkPackedTable> &Out) {
+  YAML::Node Packed, Pieces;
+  if (!P.map(Root, "packed", Packed, false))
+    return false;
+  if (!Packed.IsMap())
+    return true; // files of probes before the tables
+  if (!P.list(Packed, "pieces", Pieces))
+    return false;
+  if (Pieces.size() == 0)
+    return P.error(Pieces, "the packed tables list no piece lengths");
+  for (const YAML::Node &Piece : Pieces) {
+    if (!Piece.IsMap())
+      return P.error(Piece, "a packed table is a map with piece_bytes, columns and rows");
+    int64_t Bytes = 0;
+    if (!P.integer(Piece, "piece_bytes", Bytes, 1, MaxBytes))
+      return false;
+    if (!Out.empty() && uint64_t(Bytes) <= Out.back().PieceBytes)
+      return P.error(Piece, "packed piece lengths must ascend: " + std::to_string(Bytes) +
+                                " after " + std::to_string(Out.back().PieceBytes));
+    NetworkPackedTable T;
+    T.PieceBytes = uint64_t(Bytes);
+    if (!readSizeRows(P, Piece, "packed (piece_bytes " + std::to_string(Bytes) + ")", "oneway",
+                      T.Rows))
+      return false;
+    Out.push_back(std::move(T));
+  }
+  return true;
+}
+
+bool readSizeRows(YamlParser &P, const YAML::Node &Copy, const std::string &Section,
+                  const std::string &Column, std::vector<NetworkCopyRow> &Out) {
+  YAML::Node Columns, Rows;
   if (!P.list(Copy, "columns", Columns) || !P.list(Copy, "rows", Rows))
     return false;
   enum ColumnIndex { Bytes, Time, P10, P90, Reps, NumColumns };
@@ -403,7 +471,8 @@ bool parseNetworkFile(const std::string &Name, const std::string &Text, NetworkF
   }
   if (!readDescription(P, Root, Out) ||
       !readSizeTable(P, Root, "memory_copy", "copy", Out.Copies) ||
-      !readSizeTable(P, Root, "same_buffer", "recv", Out.SameBuffer))
+      !readSizeTable(P, Root, "same_buffer", "recv", Out.SameBuffer) ||
+      !readPackedTables(P, Root, Out.Packed))
     return false;
   if (Parts & NetworkLogGps) {
     YAML::Node G;

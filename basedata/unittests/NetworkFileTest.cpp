@@ -284,3 +284,47 @@ TEST(NetworkFileTest, SameBufferTableIsOptionalAndChecked) {
   Fails("same_buffer:\n  columns: [bytes, copy_s]\n  rows: [[64, 1.0e-8]]\n",
         "'bytes' and 'recv_s'");
 }
+
+// Issue 13 (alltoallw-transpose): the optional packed tables (one per piece length) round-trip
+// beside the other size tables; files without them read with none; bad ones are located.
+TEST(NetworkFileTest, PackedTablesAreOptionalAndChecked) {
+  NetworkFile In = sample();
+  EXPECT_TRUE(roundTrip(In).Packed.empty());
+  In.Packed.push_back(
+      {8, {{4096, {3.0e-5, 2.9e-5, 3.2e-5}, 40}, {65536, {4.0e-4, 3e-4, 5e-4}, 20}}});
+  In.Packed.push_back({4096, {{65536, {9.0e-6, 8e-6, 1e-5}, 30}}});
+  In.SameBuffer.push_back({1024, {7.5e-7, 7e-7, 8e-7}, 300});
+  NetworkFile Out = roundTrip(In);
+  ASSERT_EQ(Out.Packed.size(), 2u);
+  EXPECT_EQ(Out.Packed[0].PieceBytes, 8u);
+  ASSERT_EQ(Out.Packed[0].Rows.size(), 2u);
+  EXPECT_EQ(Out.Packed[0].Rows[1].Bytes, 65536u);
+  expectSpread(Out.Packed[0].Rows[1].Time, In.Packed[0].Rows[1].Time);
+  EXPECT_EQ(Out.Packed[0].Rows[0].Repetitions, 40);
+  EXPECT_EQ(Out.Packed[1].PieceBytes, 4096u);
+  ASSERT_EQ(Out.Packed[1].Rows.size(), 1u);
+  expectSpread(Out.Packed[1].Rows[0].Time, In.Packed[1].Rows[0].Time);
+  ASSERT_EQ(Out.SameBuffer.size(), 1u); // the tables do not mix
+
+  auto Fails = [](const std::string &Section, const std::string &Expected) {
+    std::ostringstream OS, Errors;
+    writeNetworkFile(OS, sample());
+    DiagnosticSink Diags(Errors);
+    NetworkFile F;
+    EXPECT_FALSE(parseNetworkFile("network.yaml", OS.str() + Section, F, Diags)) << Section;
+    EXPECT_NE(Errors.str().find(Expected), std::string::npos) << Errors.str();
+    EXPECT_NE(Errors.str().find("network.yaml:"), std::string::npos) << Errors.str();
+  };
+  const std::string Table = "    columns: [bytes, oneway_s]\n    rows: [[64, 1.0e-8]]\n";
+  Fails("packed:\n  pieces:\n  - piece_bytes: 64\n" + Table + "  - piece_bytes: 8\n" + Table,
+        "packed piece lengths must ascend: 8 after 64");
+  Fails("packed:\n  pieces:\n  - piece_bytes: 0\n" + Table, "piece_bytes");
+  Fails("packed:\n  pieces: []\n", "no piece lengths");
+  Fails("packed:\n  pieces:\n  - piece_bytes: 8\n    columns: [bytes, oneway_s]\n"
+        "    rows: [[64, 1.0e-8], [32, 1.0e-8]]\n",
+        "sizes must ascend: 32 after 64");
+  Fails(
+      "packed:\n  pieces:\n  - piece_bytes: 8\n    columns: [bytes, recv_s]\n    rows: [[64, 1]]\n",
+      "'bytes' and 'oneway_s'");
+  Fails("packed:\n  pieces:\n  - 8\n", "a packed table is a map");
+}

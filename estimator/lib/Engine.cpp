@@ -1,6 +1,7 @@
 // The replay engine's event loop, MPI matching engine and accounting.
 #include "EngineImpl.h"
 #include "RoundNs.h"
+#include "mpiete/TraceFormat.h"
 
 #include <algorithm>
 #include <cmath>
@@ -149,6 +150,14 @@ EstimateResult Engine::Impl::run(std::span<EventSource *const> Sources) {
 
 namespace {
 
+/// Of a send's and a receive's layout classes, the one a message is costed at: contiguous if
+/// both are, else the one with the shorter pieces (packing them costs more).
+uint8_t packedLayout(uint8_t Send, uint8_t Recv) {
+  if (Send == 0 || Recv == 0)
+    return uint8_t(Send | Recv);
+  return trace::pieceOfClass(Send) <= trace::pieceOfClass(Recv) ? Send : Recv;
+}
+
 /// Asks for the cache lines of [P, P + Bytes) (a hint: no effect on any result).
 void prefetchBytes(const void *P, size_t Bytes) {
   const char *C = static_cast<const char *>(P);
@@ -166,6 +175,7 @@ void copyHeld(Event &To, const Event &From) {
   To.Context = From.Context;
   To.Found = From.Found;
   To.SameBuffer = From.SameBuffer;
+  To.Layout = From.Layout;
   To.Block = From.Block;
   To.From = From.From;
   To.Peer = From.Peer;
@@ -644,6 +654,7 @@ uint32_t Engine::Impl::newRequest(uint32_t R, const Event &E) {
   Q.Context = E.Context;
   Q.IsRecv = Q.Known = Q.Waited = Q.Detached = false;
   Q.SameBuffer = E.SameBuffer;
+  Q.Layout = E.Layout;
   if (Opt.Observer) // the only reader of the partner fields
     extra(Slot) = RequestExtra();
   bool Inserted = false;
@@ -739,6 +750,7 @@ void Engine::Impl::doSend(uint32_t R, const Event &E) {
   V.Block = E.Block;
   V.Inject = Inject;
   V.Rendezvous = Rendezvous;
+  V.Layout = E.Layout;
   V.Next = NoIndex;
   V.SendReq = SendWaits ? Slot : NoIndex;
   V.Arrival = Inject + std::max<TimeNs>(0, Transfer);
@@ -943,10 +955,16 @@ void Engine::Impl::match(uint32_t Env, uint32_t Recv, TimeNs Now) {
     }
   }
   TimeNs Done;
+  // A datatype with gaps on either side: the message is packed and unpacked piece by piece
+  // (the shorter pieces decide), and on shared memory cannot be handed over in one copy
+  // (docs/estimator.md, "Packed messages").
+  const uint8_t Layout = packedLayout(V.Layout, Q.Layout);
   if (!V.Rendezvous) {
     // An eager message that arrived before the receive was posted waits in the unexpected
     // queue; the receive completes when posted.
     Done = std::max(V.Arrival, Q.Start);
+    if (Layout != 0) [[unlikely]] // the unpacking; a faster packed path is a rendezvous' own
+      Done += std::max<TimeNs>(0, Net.link(V.Source, Q.Owner).packedExtra(Layout, V.Bytes));
   } else {
     // The transfer starts once the send has started and the receive is posted.
     const LinkModel &L = Net.link(V.Source, Q.Owner);
@@ -956,6 +974,10 @@ void Engine::Impl::match(uint32_t Env, uint32_t Recv, TimeNs Now) {
     // the buffer's lines back from the peer that read them (docs/estimator.md).
     if (Q.SameBuffer) [[unlikely]]
       End += L.sameBufferExtra(V.Bytes);
+    // Negative where the packed path is faster: large messages that shared memory would
+    // hand over in one copy of the whole buffer, slower than the pipeline of packed pieces.
+    if (Layout != 0) [[unlikely]]
+      End = std::max(Begin, End + L.packedExtra(Layout, V.Bytes));
     uint32_t F = newFlow(V.Source, Q.Owner, L, V.Bytes, End, Now);
     if (F != NoIndex) {
       // Under contention the data streams as a flow; both requests complete at its end.

@@ -37,6 +37,7 @@ private:
     uint8_t Context = 0;
     bool IsRecv = false, Known = false, Waited = false, Detached = false;
     bool SameBuffer = false; ///< receives: Event::SameBuffer
+    uint8_t Layout = 0;      ///< Event::Layout
     /// A receive with a wildcard source or tag: its predicted and recorded matches are kept
     /// (RequestExtra) for the nondeterminism check.
     bool wildcard() const { return IsRecv && (Peer == AnySource || Tag == AnyTag); }
@@ -70,6 +71,7 @@ private:
     int32_t Source = 0, Tag = 0;
     bool Rendezvous = false;
     bool InTransit = false; ///< its arrival waits for the end of its flow (contention)
+    uint8_t Layout = 0;     ///< the send's Event::Layout
   };
 
   /// One direction of (source, receiver space): envelopes arrive in send order.

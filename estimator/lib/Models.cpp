@@ -2,6 +2,7 @@
 // tables, LogGPS parameters and the rank-to-node map.
 #include "mpiete/estimator/Models.h"
 #include "RoundNs.h"
+#include "mpiete/TraceFormat.h"
 
 #include <algorithm>
 #include <cassert>
@@ -163,6 +164,7 @@ TableLinkModel::TableLinkModel(std::vector<Point> Points, double SendOverheadSec
     Table.Sizes.push_back(P.Bytes);
     Table.Nanos.push_back(P.Seconds * 1e9);
   }
+  Table.fitTail();
 }
 
 TimeNs TableLinkModel::sendOverhead(uint64_t Bytes) const {
@@ -180,20 +182,54 @@ void SizeTable::assign(const std::vector<std::pair<uint64_t, double>> &Points, b
     Sizes.push_back(Bytes);
     Nanos.push_back((FloorAtZero ? std::max(0.0, Seconds) : Seconds) * 1e9);
   }
+  fitTail();
+}
+
+void SizeTable::fitTail() {
+  TailNanos = Nanos.empty() ? 0 : Nanos.back();
+  TailSlope = 0;
+  if (Sizes.size() < 2)
+    return;
+  // Least squares over the sizes of at least half the largest (at least the last segment).
+  const double Last = double(Sizes.back());
+  size_t First = Sizes.size() - 2;
+  while (First > 0 && double(Sizes[First - 1]) >= Last / 2)
+    --First;
+  const double N = double(Sizes.size() - First);
+  double SumX = 0, SumY = 0;
+  for (size_t I = First; I < Sizes.size(); ++I) {
+    SumX += double(Sizes[I]);
+    SumY += Nanos[I];
+  }
+  const double MeanX = SumX / N, MeanY = SumY / N;
+  double Sxx = 0, Sxy = 0;
+  for (size_t I = First; I < Sizes.size(); ++I) {
+    Sxx += (double(Sizes[I]) - MeanX) * (double(Sizes[I]) - MeanX);
+    Sxy += (double(Sizes[I]) - MeanX) * (Nanos[I] - MeanY);
+  }
+  if (Sxx <= 0)
+    return;
+  // The line's value at the largest size; beyond it never falling (a falling tail is noise,
+  // or a protocol change the next sizes would show: held level).
+  TailNanos = MeanY + Sxy / Sxx * (Last - MeanX);
+  TailSlope = std::max(0.0, Sxy / Sxx);
 }
 
 TimeNs SizeTable::at(uint64_t Bytes) const {
+  auto floored = [this](TimeNs T) { return Signed ? T : std::max<TimeNs>(0, T); };
   if (Sizes.empty())
     return 0;
   if (Sizes.size() == 1)
-    return std::max<TimeNs>(0, roundNs(Nanos[0]));
+    return floored(roundNs(Nanos[0]));
+  if (Bytes > Sizes.back())
+    return floored(roundNs(TailNanos + TailSlope * double(Bytes - Sizes.back())));
   // The segment containing Bytes, or the first / last one to extrapolate along.
   size_t Hi = size_t(std::upper_bound(Sizes.begin(), Sizes.end(), Bytes) - Sizes.begin());
   Hi = std::clamp<size_t>(Hi, 1, Sizes.size() - 1);
   size_t Lo = Hi - 1;
   double X0 = double(Sizes[Lo]), X1 = double(Sizes[Hi]);
   double Y = Nanos[Lo] + (Nanos[Hi] - Nanos[Lo]) * ((double(Bytes) - X0) / (X1 - X0));
-  return std::max<TimeNs>(0, roundNs(Y));
+  return floored(roundNs(Y));
 }
 
 TimeNs TableLinkModel::transfer(uint64_t Bytes) const { return Table.at(Bytes); }
@@ -209,6 +245,29 @@ void LinkModel::setSameBufferTable(std::vector<std::pair<uint64_t, double>> Poin
 }
 
 TimeNs LinkModel::sameBufferExtra(uint64_t Bytes) const { return SameBuffer.at(Bytes); }
+
+void LinkModel::addPackedTable(double PieceBytes, std::vector<std::pair<uint64_t, double>> Points) {
+  PackedTable T;
+  T.Log2Piece = std::log2(std::max(1.0, PieceBytes));
+  T.Extra.assign(Points, false);
+  T.Extra.Signed = true;
+  Packed.push_back(std::move(T));
+}
+
+TimeNs LinkModel::packedExtra(uint8_t Layout, uint64_t Bytes) const {
+  if (Layout == trace::LayoutContiguous || Packed.empty())
+    return 0;
+  const double X = std::log2(std::max(1.0, trace::pieceOfClass(Layout)));
+  if (X <= Packed.front().Log2Piece)
+    return Packed.front().Extra.at(Bytes);
+  for (size_t I = 1; I < Packed.size(); ++I)
+    if (X <= Packed[I].Log2Piece) {
+      const PackedTable &A = Packed[I - 1], &B = Packed[I];
+      const double W = (X - A.Log2Piece) / (B.Log2Piece - A.Log2Piece);
+      return roundNs(double(A.Extra.at(Bytes)) * (1 - W) + double(B.Extra.at(Bytes)) * W);
+    }
+  return Packed.back().Extra.at(Bytes);
+}
 
 void TableLinkModel::setStreamGaps(double G, double GEager) {
   GNs = std::max(0.0, G * 1e9);

@@ -354,7 +354,8 @@ TEST(BaseDataTest, RecordsOfACallKeepItsIds) {
 
 // Issue 13: with setEmitLocalCopies(true), a collective whose Open MPI algorithm copies the
 // rank's own block locally gives a LocalCopy event of that block's bytes before its messages
-// (docs/collectives.md); reductions, bcast and the v-variants without a known own block none.
+// (docs/collectives.md); reductions and bcast none; the v- and w-all-to-alls learn it from the
+// messages they send.
 TEST(BaseDataTest, LocalCopiesOfCollectivesOwnBlocks) {
   const std::string Dir = tempDir("copies");
   {
@@ -369,13 +370,32 @@ TEST(BaseDataTest, LocalCopiesOfCollectivesOwnBlocks) {
       W->collective(id(Site), K, Comm, Root, Bytes);
       W->callEnd(id(Site));
     };
-    Coll(10, trace::CollKind::Alltoall, 0, -1, 4000);  // 4 blocks of 1000
-    Coll(11, trace::CollKind::Gather, 0, 0, 500);      // not the root: no copy
-    Coll(12, trace::CollKind::Gather, 0, 1, 500);      // the root copies its 500
-    Coll(13, trace::CollKind::Scatter, 0, 1, 400);     // the root's own block: 100
-    Coll(14, trace::CollKind::Allgather, 0, -1, 64);   // its own 64
-    Coll(15, trace::CollKind::Allreduce, 0, -1, 8);    // combines, no copy
-    Coll(16, trace::CollKind::Alltoallv, 0, -1, 4000); // own block unknown
+    Coll(10, trace::CollKind::Alltoall, 0, -1, 4000); // 4 blocks of 1000
+    Coll(11, trace::CollKind::Gather, 0, 0, 500);     // not the root: no copy
+    Coll(12, trace::CollKind::Gather, 0, 1, 500);     // the root copies its 500
+    Coll(13, trace::CollKind::Scatter, 0, 1, 400);    // the root's own block: 100
+    Coll(14, trace::CollKind::Allgather, 0, -1, 64);  // its own 64
+    Coll(15, trace::CollKind::Allreduce, 0, -1, 8);   // combines, no copy
+    // The v- and w-variants: the own block is what the lowered sends to the others leave
+    // (4000 - 3 x 1000; 2500 - 1500 - 500), read ahead of the events that follow.
+    W->callBegin();
+    W->collective(id(16), trace::CollKind::Alltoallv, 0, -1, 4000);
+    for (int32_t Peer : {0, 2, 3})
+      W->send(id(16), Peer, 5, 0, 1000, trace::SendMode::Standard, trace::Context::Collective);
+    W->wait(id(16), trace::WaitOp::Waitall, 3);
+    for (uint64_t Request : {1, 2, 3})
+      W->sendCompleted(Request);
+    W->callEnd(id(16));
+    W->callBegin();
+    W->collective(id(17), trace::CollKind::Alltoallw, 0, -1, 2500);
+    W->recv(id(17), 0, 5, 0, 800, trace::Context::Collective);
+    W->send(id(17), 0, 5, 0, 1500, trace::SendMode::Standard, trace::Context::Collective, 6);
+    W->send(id(17), 2, 5, 0, 500, trace::SendMode::Standard, trace::Context::Collective);
+    W->wait(id(17), trace::WaitOp::Waitall, 3);
+    W->recvCompleted(4, 0, 5, 800);
+    W->sendCompleted(5);
+    W->sendCompleted(6);
+    W->callEnd(id(17));
     const int Members[2] = {1, 3};
     W->callBegin();
     W->commCreate(id(20), 0, true, 7, 2, Members);
@@ -398,12 +418,16 @@ TEST(BaseDataTest, LocalCopiesOfCollectivesOwnBlocks) {
     while (Src.next(E))
       if (E.Kind == EventKind::LocalCopy)
         Out += formatBlockId(E.Block) + "=" + std::to_string(E.Count) + " ";
+      else if (E.Kind == EventKind::SendStart || E.Kind == EventKind::RecvStart)
+        Out += (E.Kind == EventKind::SendStart ? "s" : "r") + std::to_string(E.Count) +
+               (E.Layout ? "/" + std::to_string(E.Layout) : "") + " ";
     EXPECT_FALSE(Src.failed()) << Errors.str();
-    EXPECT_EQ(Src.localCopies(), On ? 6u : 0u);
+    EXPECT_EQ(Src.localCopies(), On ? 8u : 0u);
     return Out;
   };
-  EXPECT_EQ(Copies(false), "");
+  EXPECT_EQ(Copies(false), "s1000 s1000 s1000 r800 s1500/6 s500 ");
   EXPECT_EQ(Copies(true), "0aa758c0:10=1000 0aa758c0:12=500 0aa758c0:13=100 0aa758c0:14=64 "
+                          "0aa758c0:16=1000 s1000 s1000 s1000 0aa758c0:17=500 r800 s1500/6 s500 "
                           "0aa758c0:21=300 0aa758c0:22=50 ");
   std::filesystem::remove_all(Dir);
 }

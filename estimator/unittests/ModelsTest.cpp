@@ -15,11 +15,32 @@ TEST(ModelsTest, TableInterpolatesAndExtrapolates) {
   EXPECT_EQ(T.transfer(0), 1000);
   EXPECT_EQ(T.transfer(50), 1050);
   EXPECT_EQ(T.transfer(150), 1200); // on the second segment, slope 2 ns/byte
-  EXPECT_EQ(T.transfer(300), 1500); // extrapolated along the last segment
+  EXPECT_EQ(T.transfer(300), 1500); // the last octave (100, 200) is the last segment here
   EXPECT_EQ(T.sendOverhead(10), 5);
   EXPECT_EQ(T.recvOverhead(10), 7);
   EXPECT_EQ(T.gap(), 3);
   EXPECT_EQ(T.eagerLimit(), 64u);
+}
+
+// Beyond the largest size the table follows the least-squares line through its last octave,
+// not its last segment, which one noisy row could tilt either way.
+TEST(ModelsTest, TableExtrapolatesAlongItsLastOctave) {
+  // 1 ns per byte from 0 to 4000 bytes; the last row 200 ns late, the one before 100 early.
+  std::vector<TableLinkModel::Point> Points;
+  for (uint64_t B = 0; B <= 4000; B += 500)
+    Points.push_back({B, double(B) * 1e-9});
+  Points[7].Seconds -= 100e-9; // 3500
+  Points[8].Seconds += 200e-9; // 4000
+  TableLinkModel T(Points, 0, 0, 0);
+  EXPECT_EQ(T.transfer(4000), 4200); // measured sizes keep their own rows
+  // Octave 2000-4000 (5 rows, x mean 3000, residuals 0, 0, 0, -100, +200): slope 1 + 80/1e6...
+  // exactly: Sxy = 500 x (-100) + 1000 x 200 = 150000 over Sxx = 2.5e6: 1.06 ns/B; at 4000:
+  // mean 3020 + 1.06 x 1000 = 4080; at 14000: 4080 + 10600 = 14680 (the last segment's slope,
+  // 1.6, would give 20200).
+  EXPECT_EQ(T.transfer(14000), 14680);
+  // A falling tail is held level at the line's value at the largest size.
+  TableLinkModel Falling({{0, 0}, {1000, 2000e-9}, {1500, 1800e-9}, {2000, 1600e-9}}, 0, 0, 0);
+  EXPECT_EQ(Falling.transfer(5000), 1600);
 }
 
 TEST(ModelsTest, TableBelowFirstPointNeverNegative) {

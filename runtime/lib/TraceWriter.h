@@ -73,28 +73,29 @@ public:
   void init(mpiete_site_t Block) { begin(trace::Tag::Init, Block, 0); }
   void finalize(mpiete_site_t Block) { begin(trace::Tag::Finalize, Block, 0); }
   /// A send start; returns its request id (implicit in the file: the rank's start counter).
+  /// Layout: the datatype's layout class (trace::LayoutShift), 0 contiguous.
   uint64_t send(mpiete_site_t Block, int32_t Peer, int32_t Tag, uint64_t Comm, uint64_t Bytes,
-                trace::SendMode Mode, trace::Context Ctx) {
+                trace::SendMode Mode, trace::Context Ctx, uint8_t Layout = 0) {
     begin(trace::Tag::Send, Block, 4 * trace::MaxVarint + 2);
     s(Peer);
     s(Tag);
     u(Comm);
     u(Bytes);
     byte(static_cast<uint8_t>(Mode));
-    byte(static_cast<uint8_t>(Ctx));
+    byte(static_cast<uint8_t>(static_cast<uint8_t>(Ctx) | (Layout << trace::LayoutShift)));
     return ++Starts;
   }
   /// A receive start; returns its request id. SameBuffer: its buffer overlaps one the rank
-  /// sent from since its previous receive (trace::SameBufferFlag).
+  /// sent from since its previous receive (trace::SameBufferFlag); Layout as for send.
   uint64_t recv(mpiete_site_t Block, int32_t Source, int32_t Tag, uint64_t Comm, uint64_t Bytes,
-                trace::Context Ctx, bool SameBuffer = false) {
+                trace::Context Ctx, bool SameBuffer = false, uint8_t Layout = 0) {
     begin(trace::Tag::Recv, Block, 4 * trace::MaxVarint + 1);
     s(Source);
     s(Tag);
     u(Comm);
     u(Bytes);
-    byte(
-        static_cast<uint8_t>(static_cast<uint8_t>(Ctx) | (SameBuffer ? trace::SameBufferFlag : 0)));
+    byte(static_cast<uint8_t>(static_cast<uint8_t>(Ctx) | (Layout << trace::LayoutShift) |
+                              (SameBuffer ? trace::SameBufferFlag : 0)));
     return ++Starts;
   }
   /// A collective call's own record, before its lowered messages.

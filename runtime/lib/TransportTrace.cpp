@@ -8,6 +8,7 @@
 // trace::ProcNull: the estimator treats them as no-ops.
 #include "Comms.h"
 #include "HandleMap.h"
+#include "Layout.h"
 #include "Nonblocking.h"
 #include "Recorder.h"
 #include "TraceWriter.h"
@@ -213,7 +214,8 @@ int isend(mpiete_site_t Block, const void *Buf, int Count, MPI_Datatype Type, in
     return Rc;
   const uint64_t Bytes = bytesOf(Count, Type);
   SentBuffers.sent(Buf, Bytes);
-  const uint64_t Id = out().send(Block, tracePeer(C, Dest), Tag, C.Id, Bytes, Mode, Ctx);
+  const uint64_t Id =
+      out().send(Block, tracePeer(C, Dest), Tag, C.Id, Bytes, Mode, Ctx, layoutOf(Count, Type));
   started(*Req, C, false, Id, false);
   return Rc;
 }
@@ -226,8 +228,8 @@ int irecv(mpiete_site_t Block, void *Buf, int Count, MPI_Datatype Type, int Sour
     return Rc;
   const uint64_t Bytes = bytesOf(Count, Type);
   const bool Same = SentBuffers.receive(Buf, Bytes);
-  const uint64_t Id =
-      out().recv(Block, tracePeer(C, Source), traceTag(Tag), C.Id, Bytes, Ctx, Same);
+  const uint64_t Id = out().recv(Block, tracePeer(C, Source), traceTag(Tag), C.Id, Bytes, Ctx, Same,
+                                 layoutOf(Count, Type));
   started(*Req, C, true, Id, Source == MPI_PROC_NULL);
   return Rc;
 }

@@ -19,6 +19,12 @@
  * rendezvous message leaves the buffer's lines in the peer's cache, and the receive into that
  * buffer has to take them back (bench/ring-hops: 16 KiB 4.0 against 3.3 us a hop).
  *
+ * A third ping-pong ("packed", network.yaml packed) sends every message as a vector of pieces
+ * of 8, 64, 512 or 4096 bytes with a gap of a piece after each and receives it contiguously:
+ * the library packs it piece by piece and, on shared memory, cannot hand it over in one copy
+ * (a non-contiguous Open MPI message went at 1.4 GB/s where a contiguous one went at 8.9;
+ * docs/accuracy.md, alltoallw-transpose).
+ *
  * Before each timed send the sender rewrites its send buffer, off the clock, as a program writes
  * the data it sends: a buffer sent unchanged again and again stays clean in both processors'
  * caches, and on shared memory its messages above the eager limit took half the time of the same
@@ -365,7 +371,7 @@ static void measureInRounds(int NumSizes, int Cap, BatchFn Fn, void *Ctx, const 
 struct Series {
   int IsSender, Peer, Active, Cap;
   const long *Sizes;
-  char *Send, *Recv;
+  char *Send, *Recv, *Wide;
   double *PingPong, *Isend, *Irecv, *Arrived, *Same, *Copy;
 };
 
@@ -408,6 +414,48 @@ static void sameBufferBatch(void *Ctx, int SI, int N, int First) {
     *at(S->Same, S, SI, N + B) = sameBuffer(S->IsSender, S->Peer, K, S->Send);
 }
 
+/* One round trip of the packed ping-pong: each side sends K bytes as a vector of pieces of
+ * Piece bytes, a gap of Piece after each (from a buffer of 2K), and receives them contiguously,
+ * the send buffer rewritten before each send as in exchange(); the sender's half. */
+static double packedOnce(int IsSender, int Peer, long K, MPI_Datatype Type, char *Wide, char *Recv) {
+  int Count = (int)K;
+  if (IsSender) {
+    double T0 = MPI_Wtime();
+    MPI_Send(Wide, 1, Type, Peer, TagPing, MPI_COMM_WORLD);
+    MPI_Recv(Recv, Count, MPI_BYTE, Peer, TagPong, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    double T = (MPI_Wtime() - T0) / 2;
+    rewrite(Wide, 2 * K);
+    /* The next ping leaves once the peer has rewritten its buffer too. */
+    MPI_Recv(NULL, 0, MPI_BYTE, Peer, TagDrained, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    return T;
+  }
+  MPI_Recv(Recv, Count, MPI_BYTE, Peer, TagPing, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Send(Wide, 1, Type, Peer, TagPong, MPI_COMM_WORLD);
+  rewrite(Wide, 2 * K);
+  MPI_Send(NULL, 0, MPI_BYTE, Peer, TagDrained, MPI_COMM_WORLD);
+  return 0;
+}
+
+/* The packed series of one piece length: its sizes and a vector type per size. */
+struct PackedSeries {
+  struct Series *S;
+  long Piece;
+  const long *Sizes;
+  MPI_Datatype *Types;
+};
+
+static void packedBatch(void *Ctx, int SI, int N, int First) {
+  struct PackedSeries *P = Ctx;
+  struct Series *S = P->S;
+  long K = P->Sizes[SI];
+  if (!S->Active)
+    return;
+  for (int W = 0; W < (First ? Warmup : 1); ++W)
+    packedOnce(S->IsSender, S->Peer, K, P->Types[SI], S->Wide, S->Recv);
+  for (int B = 0; B < Batch; ++B)
+    *at(S->Same, S, SI, N + B) = packedOnce(S->IsSender, S->Peer, K, P->Types[SI], S->Wide, S->Recv);
+}
+
 static void copyBatch(void *Ctx, int SI, int N, int First) {
   struct Series *S = Ctx;
   long K = S->Sizes[SI];
@@ -447,7 +495,7 @@ int main(int Argc, char **Argv) {
   memset(Recv, 0, (size_t)O.MaxSize + 1);
   int Cap = O.MaxReps + Batch;
   size_t Cells = (size_t)NumSizes * (size_t)Cap;
-  struct Series Ser = {IsSender, Peer, Active, Cap,  Sizes, Send, Recv,
+  struct Series Ser = {IsSender, Peer, Active, Cap,  Sizes, Send, Recv, NULL,
                        NULL,     NULL, NULL,   NULL, NULL,  NULL};
   Ser.PingPong = calloc(Cells, sizeof(double));
   Ser.Isend = calloc(Cells, sizeof(double));
@@ -511,6 +559,50 @@ int main(int Argc, char **Argv) {
     }
     fflush(stdout);
   }
+
+  /* The packed ping-pong (network.yaml packed): per piece length, the sizes of at least 256
+   * bytes and one piece, rounded down to whole pieces. Both sides pack (a vector with a gap of
+   * a piece after each) and receive contiguously. */
+  Ser.Wide = malloc(2 * (size_t)O.MaxSize + 1);
+  long *PackedSizes = malloc(sizeof(long) * (size_t)NumSizes);
+  MPI_Datatype *Types = malloc(sizeof(MPI_Datatype) * (size_t)NumSizes);
+  if (!Ser.Wide || !PackedSizes || !Types)
+    fail("cannot allocate the packed series");
+  memset(Ser.Wide, 'p', 2 * (size_t)O.MaxSize + 1);
+  static const long Pieces[] = {8, 64, 512, 4096};
+  for (size_t PI = 0; PI < sizeof Pieces / sizeof Pieces[0]; ++PI) {
+    const long Piece = Pieces[PI];
+    int NP = 0;
+    for (int SI = 0; SI < NumSizes; ++SI) {
+      long K = Sizes[SI] / Piece * Piece;
+      if (Sizes[SI] < 256 || K < Piece || K > O.MaxSize || (NP > 0 && PackedSizes[NP - 1] == K))
+        continue;
+      PackedSizes[NP] = K;
+      MPI_Type_vector((int)(K / Piece), (int)Piece, (int)(2 * Piece), MPI_BYTE, &Types[NP]);
+      MPI_Type_commit(&Types[NP]);
+      ++NP;
+    }
+    if (NP == 0)
+      continue;
+    struct PackedSeries PS = {&Ser, Piece, PackedSizes, Types};
+    char What[48];
+    snprintf(What, sizeof What, "packed, pieces of %ld bytes", Piece);
+    memset(Counts, 0, sizeof(int) * (size_t)NumSizes);
+    measureInRounds(NP, Cap, packedBatch, &PS, Ser.Same, Counts, 1, Rank, What, &O, Scratch);
+    if (Rank == 0) {
+      for (int SI = 0; SI < NP; ++SI) {
+        printf("packed %ld %ld %d", Piece, PackedSizes[SI], Counts[SI]);
+        printStats(at(Ser.Same, &Ser, SI, 0), Counts[SI], Scratch);
+        printf("\n");
+      }
+      fflush(stdout);
+    }
+    for (int SI = 0; SI < NP; ++SI)
+      MPI_Type_free(&Types[SI]);
+  }
+  free(PackedSizes);
+  free(Types);
+  free(Ser.Wide);
 
   int N = 0, Done = 0;
   double Prev = 0, Start = MPI_Wtime();

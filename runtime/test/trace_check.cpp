@@ -323,6 +323,17 @@ int checkContent(const std::string &Dir, int Np) {
       EXPECT(A.size() == 2 && !A[0]->SameBuffer && A[1]->SameBuffer,
              Who << "same-buffer flags of 80");
     }
+    // 7. Layouts: rank 0's vector send of a column, class 1 (8-byte pieces); rank 1's
+    // contiguous receive of it, 0.
+    if (Rank == 0 && Np > 1) {
+      auto S = at(Rs, id(90));
+      EXPECT(S.size() >= 1 && S[0]->Kind == RecordKind::Send && S[0]->Layout == 1 &&
+                 S[0]->Bytes == 128,
+             Who << "layout of the column's send (90)");
+    } else if (Rank == 1) {
+      auto A = Recvs(92);
+      EXPECT(A.size() == 1 && A[0]->Layout == 0, Who << "layout of the contiguous receive (92)");
+    }
   }
   // One id per colour, agreed by all of its members; two colours when Np > 1.
   EXPECT(SplitMembers.size() == static_cast<size_t>(Np > 1 ? 2 : 1), SplitMembers.size()

@@ -350,6 +350,8 @@ std::string describe(const Record &R) {
   case RecordKind::Recv:
     S << " peer=" << R.Peer << " tag=" << R.Tag << " comm=" << R.Comm << " bytes=" << R.Bytes
       << " req=" << R.Request << (R.SameBuffer ? " same-buffer" : "");
+    if (R.Layout != 0)
+      S << " layout=" << int(R.Layout);
     break;
   case RecordKind::Wait:
     S << ' ' << waitOpName(R.Op);
@@ -842,7 +844,7 @@ TEST(TraceFile, SameBufferFlagRoundTripsAndOldFilesReadWithout) {
   }
   Reading Rd;
   ASSERT_TRUE(Rd.Reader.openBuffer("rank0.trace", slurp(Dir + "/rank0.trace")));
-  EXPECT_EQ(Rd.Reader.header().FormatVersion, 3u);
+  EXPECT_EQ(Rd.Reader.header().FormatVersion, trace::FormatVersion);
   std::vector<Record> Rs;
   Record R;
   while (Rd.Reader.next(R))
@@ -867,4 +869,49 @@ TEST(TraceFile, SameBufferFlagRoundTripsAndOldFilesReadWithout) {
   std::string Errors;
   records(handTrace(2, Flagged, 2), &Errors);
   EXPECT_NE(Errors.find("corrupt trace: context 128"), std::string::npos) << Errors;
+}
+
+// Issue 13 (alltoallw-transpose): version 4's layout class in bits 4-6 of a Send's and a Recv's
+// context byte round-trips through the writer beside the same-buffer flag and the context; in
+// a version 3 file the same bits are a corrupt context (old files never carry them).
+TEST(TraceFile, LayoutClassRoundTripsAndOldFilesReadWithout) {
+  const std::string Dir = tempDir("layout");
+  {
+    auto W = std::make_unique<TraceWriter>();
+    W->enable(Dir.c_str());
+    W->start(0, 2);
+    W->send(idA(30), 1, 7, 0, 16384, SendMode::Standard, Context::Collective, 6);
+    W->recv(idA(31), 1, 7, 0, 16384, Context::Collective, true, trace::LayoutUnknown);
+    W->recv(idA(32), 1, 7, 0, 16384, Context::User, false, 1);
+    W->send(idA(33), 1, 7, 0, 16384, SendMode::Synchronous, Context::User);
+    W->finish();
+  }
+  Reading Rd;
+  ASSERT_TRUE(Rd.Reader.openBuffer("rank0.trace", slurp(Dir + "/rank0.trace")));
+  std::vector<Record> Rs;
+  Record R;
+  while (Rd.Reader.next(R))
+    Rs.push_back(R);
+  ASSERT_TRUE(Rd.Reader.ok()) << Rd.Errors.str();
+  ASSERT_EQ(Rs.size(), 4u);
+  EXPECT_EQ(Rs[0].Layout, 6);
+  EXPECT_EQ(Rs[0].Ctx, Context::Collective);
+  EXPECT_EQ(Rs[1].Layout, trace::LayoutUnknown);
+  EXPECT_TRUE(Rs[1].SameBuffer);
+  EXPECT_EQ(Rs[1].Ctx, Context::Collective);
+  EXPECT_EQ(Rs[2].Layout, 1);
+  EXPECT_FALSE(Rs[2].SameBuffer);
+  EXPECT_EQ(Rs[2].Ctx, Context::User);
+  EXPECT_EQ(Rs[3].Layout, 0);
+  EXPECT_EQ(Rs[3].Mode, SendMode::Synchronous);
+  std::filesystem::remove_all(Dir);
+
+  // Recv 00abc123:16 from 1, tag 7, comm 0, 8 bytes, context byte 0x31 (layout 3, collective).
+  const std::string Packed = std::string("\x05\x00\x10\x02\x0e\x00\x08\x31", 8);
+  EXPECT_EQ(
+      records(handTrace(4, Packed, 2)),
+      std::vector<std::string>{"recv 00abc123:16 peer=1 tag=7 comm=0 bytes=8 req=1 layout=3"});
+  std::string Errors;
+  records(handTrace(3, Packed, 2), &Errors);
+  EXPECT_NE(Errors.find("corrupt trace: context 49"), std::string::npos) << Errors;
 }

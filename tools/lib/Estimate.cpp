@@ -490,6 +490,27 @@ int runEstimate(const CommandArgs &Args) {
                    " receives into a buffer just sent from cost no more than other messages; "
                    "run probe-comm again",
                "estimate");
+  uint64_t Largest = 0;
+  for (auto &T : Traces)
+    Largest = std::max(Largest, T->largestMessage());
+  if (const uint64_t Measured = Net->link(0, 0).largestMeasured();
+      Measured > 0 && Largest > Measured)
+    Diags.note({Opt["--network"], 0, 0},
+               "the largest message, " + std::to_string(Largest) +
+                   " bytes, is larger than any probe-comm measured (" + std::to_string(Measured) +
+                   "): larger messages are extrapolated along the last octave of sizes, across "
+                   "any cache or protocol step above it; run probe-comm --max-size " +
+                   std::to_string(Largest) + " to measure them",
+               "estimate");
+  uint64_t Packed = 0;
+  for (auto &T : Traces)
+    Packed += T->packedMessages();
+  if (Packed && !Net->link(0, 0).hasPackedTables())
+    Diags.note({Opt["--network"], 0, 0},
+               "no packed tables (a probe-comm before them): the " + std::to_string(Packed) +
+                   " sends and receives of non-contiguous datatypes cost what contiguous "
+                   "messages of their size do; run probe-comm again",
+               "estimate");
   if (!Compute.fallbacks().empty()) {
     const auto &[Rank, Block] = Compute.fallbacks().front();
     Diags.warning({Opt["--machine"], 0, 0},

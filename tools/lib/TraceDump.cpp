@@ -35,6 +35,16 @@ std::string hex(uint64_t V) {
 /// Communicator ids: world and self by name, the rest as 16 hex digits.
 std::string comm(uint64_t Id) { return Id == 0 ? "world" : Id == 1 ? "self" : hex(Id); }
 
+/// A send's or receive's datatype layout (format 4): nothing when contiguous, else
+/// ` packed=<16` and so on (the class's range of mean piece lengths in bytes).
+std::string layoutText(uint8_t Layout) {
+  static const char *const Names[LastLayout + 1] = {"",      "<16",   "<64",    "<256",
+                                                    "<1024", "<4096", ">=4096", "unknown"};
+  if (Layout == LayoutContiguous || Layout > LastLayout)
+    return "";
+  return std::string(" packed=") + Names[Layout];
+}
+
 void printRecord(std::ostream &OS, const Record &R) {
   if (R.Kind == RecordKind::Repeat) {
     OS << "repeat count=" << R.RepeatCount << " bytes=" << R.RepeatLength << '\n';
@@ -62,12 +72,12 @@ void printRecord(std::ostream &OS, const Record &R) {
   case RecordKind::Send:
     OS << " req=" << R.Request << " to=" << peer(R.Peer) << " tag=" << R.Tag
        << " comm=" << comm(R.Comm) << " bytes=" << R.Bytes << " mode=" << sendModeName(R.Mode)
-       << " ctx=" << contextName(R.Ctx);
+       << " ctx=" << contextName(R.Ctx) << layoutText(R.Layout);
     break;
   case RecordKind::Recv:
     OS << " req=" << R.Request << " from=" << peer(R.Peer) << " tag=" << tagText(R.Tag)
        << " comm=" << comm(R.Comm) << " bytes=" << R.Bytes << " ctx=" << contextName(R.Ctx)
-       << (R.SameBuffer ? " same-buffer" : "");
+       << (R.SameBuffer ? " same-buffer" : "") << layoutText(R.Layout);
     break;
   case RecordKind::Wait:
     OS << " op=" << waitOpName(R.Op) << " done=" << R.Completions.size();

@@ -23,6 +23,12 @@ copies=$(sed -n '/^memory_copy:/,/^same_buffer:/p' "$work/linear.yaml" | grep -c
 # The same-buffer ping-pong (issue 13, ring): one row per size as well.
 same=$(sed -n '/^same_buffer:/,$p' "$work/linear.yaml" | grep -c '^    - \[')
 [ "$same" = 5 ] || { echo "expected 5 same_buffer rows, got $same"; exit 1; }
+# The packed ping-pong (issue 13, alltoallw-transpose): a table per piece length up to the
+# largest size (8, 64 and 512 bytes here), a row per size of at least 256 bytes and a piece.
+pieces=$(sed -n '/^packed:/,$p' "$work/linear.yaml" | grep -c '^    - piece_bytes: ')
+[ "$pieces" = 3 ] || { echo "expected 3 packed tables, got $pieces"; exit 1; }
+packed=$(sed -n '/^packed:/,$p' "$work/linear.yaml" | grep -c '^        - \[')
+[ "$packed" = 12 ] || { echo "expected 12 packed rows, got $packed"; exit 1; }
 # Errors: no output file; too few ranks for two pairs.
 if "$mpiete" probe-comm --max-size 1K 2> "$work/err.txt"; then exit 1; fi
 grep -q "give -o FILE" "$work/err.txt"

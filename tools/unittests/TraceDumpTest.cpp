@@ -45,7 +45,7 @@ TEST(TraceDump, PrintsHeaderAndOneLinePerRecord) {
   W->callEnd(MPIETE_ID(0xabc123, 1));
   W->loop(MPIETE_ID(0xabc123, 10), 5);
   W->callBegin();
-  W->send(MPIETE_ID(0xabc123, 12), 1, 7, 0, 4, trace::SendMode::Standard, trace::Context::User);
+  W->send(MPIETE_ID(0xabc123, 12), 1, 7, 0, 4, trace::SendMode::Standard, trace::Context::User, 2);
   W->recv(MPIETE_ID(0x10, 99), trace::AnySource, trace::AnyTag, 1, 8, trace::Context::Collective,
           true);
   W->wait(MPIETE_ID(0xabc123, 13), trace::WaitOp::Waitall, 2);
@@ -78,7 +78,7 @@ TEST(TraceDump, PrintsHeaderAndOneLinePerRecord) {
   ASSERT_EQ(dump({Path}, Out, Err), 0) << Err;
   EXPECT_EQ(Err, "");
   const std::string Header = "# mpiete trace " + Path +
-                             "\nformat 3\nrank 0 of 2\n"
+                             "\nformat 4\nrank 0 of 2\n"
                              "fingerprint -\nhost ";
   EXPECT_EQ(Out.rfind(Header, 0), 0u) << Out;
   const size_t Body = Out.find("00abc123:5 block\n");
@@ -88,7 +88,7 @@ TEST(TraceDump, PrintsHeaderAndOneLinePerRecord) {
             "00abc123:1 init call-start\n"
             "00abc123:10 loop trips=5\n"
             "00abc123:12 send call-start req=1 to=1 tag=7 comm=world bytes=4 mode=standard "
-            "ctx=user\n"
+            "ctx=user packed=<64\n"
             "00000010:99 recv req=2 from=any tag=any comm=self bytes=8 ctx=collective same-buffer\n"
             "00abc123:13 wait op=waitall done=2 [req=1] [req=2 from=1 tag=3 bytes=8]\n"
             "00abc123:14 wait op=test done=0\n"

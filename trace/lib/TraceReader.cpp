@@ -320,6 +320,15 @@ bool TraceReader::next(Record &R) {
   if (Failed || Ended)
     return false;
   const bool V2 = Hdr.FormatVersion >= 2;
+  // Version 4: a Send's or Recv's context byte carries the datatype's layout class in bits
+  // 4-6 (after the same-buffer bit is taken off): returned, and taken off the context.
+  auto layoutOf = [this](uint8_t &Ctx) -> uint8_t {
+    if (Hdr.FormatVersion < 4)
+      return 0;
+    const uint8_t Layout = uint8_t((Ctx & LayoutMask) >> LayoutShift);
+    Ctx &= ContextMaskV4;
+    return Layout;
+  };
   for (;;) {
     // A replayed region that ended starts over, or hands back to what it was replayed from.
     while (!Replays.empty() && Replays.back().Cur == Replays.back().End) {
@@ -421,6 +430,7 @@ bool TraceReader::next(Record &R) {
         R.Request = ExpandRepeats ? ++Starts : 0;
       if (Mode > static_cast<uint8_t>(SendMode::Buffered))
         return fail("corrupt trace: send mode " + std::to_string(Mode));
+      R.Layout = layoutOf(Ctx);
       if (Ctx > static_cast<uint8_t>(Context::Collective))
         return fail("corrupt trace: context " + std::to_string(Ctx));
       R.Mode = static_cast<SendMode>(Mode);
@@ -439,6 +449,7 @@ bool TraceReader::next(Record &R) {
       R.SameBuffer = Hdr.FormatVersion >= 3 && (Ctx & SameBufferFlag) != 0;
       if (Hdr.FormatVersion >= 3)
         Ctx &= ContextMask;
+      R.Layout = layoutOf(Ctx);
       if (Ctx > static_cast<uint8_t>(Context::Collective))
         return fail("corrupt trace: context " + std::to_string(Ctx));
       R.Ctx = static_cast<Context>(Ctx);

@@ -11,7 +11,8 @@
 // Repeat records, and position-independent request ids (implicit on starts, a backward distance
 // on completions), so that the iterations of a loop encode to identical bytes and a Repeat
 // record can stand for them. Version 3 adds the same-buffer flag on a Recv record's context
-// byte. Readers still read versions 1 and 2.
+// byte, version 4 the datatype's layout on Send and Recv records' context bytes. Readers still
+// read versions 1 to 3.
 #ifndef MPIETE_TRACEFORMAT_H
 #define MPIETE_TRACEFORMAT_H
 
@@ -23,7 +24,7 @@
 namespace mpiete::trace {
 
 inline constexpr unsigned char Magic[8] = {'M', 'P', 'I', 'E', 'T', 'R', 'C', '\n'};
-inline constexpr uint64_t FormatVersion = 3;
+inline constexpr uint64_t FormatVersion = 4;
 /// The oldest version the reader still reads.
 inline constexpr uint64_t MinFormatVersion = 1;
 
@@ -38,6 +39,35 @@ inline constexpr uint8_t TagMask = 0x7f;
 /// more; docs/trace-format.md). The context is the low 7 bits.
 inline constexpr uint8_t SameBufferFlag = 0x80;
 inline constexpr uint8_t ContextMask = 0x7f;
+
+/// Version 4: bits 4-6 of a Send or Recv record's context byte give the layout of the message's
+/// datatype (count x type) in memory: 0 contiguous; otherwise the message is packed and
+/// unpacked piece by piece, and the class says how long its contiguous pieces are on average
+/// (classOfPiece). The context is then the low 4 bits.
+inline constexpr uint8_t LayoutShift = 4;
+inline constexpr uint8_t LayoutMask = 0x70;
+inline constexpr uint8_t ContextMaskV4 = 0x0f;
+/// Layout classes: 0 contiguous; 1-6 non-contiguous with a mean contiguous piece of < 16,
+/// < 64, < 256, < 1024, < 4096 and >= 4096 bytes; 7 non-contiguous, piece length not known (a
+/// distributed-array type, or a type nested deeper than the runtime decodes).
+inline constexpr uint8_t LayoutContiguous = 0;
+inline constexpr uint8_t LayoutUnknown = 7;
+inline constexpr uint8_t LastLayout = 7;
+/// The class of a non-contiguous layout whose pieces average PieceBytes.
+inline constexpr uint8_t classOfPiece(double PieceBytes) {
+  return PieceBytes < 16     ? 1
+         : PieceBytes < 64   ? 2
+         : PieceBytes < 256  ? 3
+         : PieceBytes < 1024 ? 4
+         : PieceBytes < 4096 ? 5
+                             : 6;
+}
+/// A piece length standing for a class (the geometric middle of its range; 512 for unknown):
+/// what the estimator interpolates the measured packed transfers at.
+inline constexpr double pieceOfClass(uint8_t Class) {
+  constexpr double Pieces[LastLayout + 1] = {0, 8, 32, 128, 512, 2048, 8192, 512};
+  return Class <= LastLayout ? Pieces[Class] : 0;
+}
 
 /// The longest repeated region (bytes) a writer produces: its buffer. A reader keeps at least
 /// this many bytes of history to expand Repeat records.
@@ -65,8 +95,9 @@ enum class Tag : uint8_t {
   Block = 0x02,       ///< b: a compute block starts
   Loop = 0x03,        ///< b, v trips: a loop timed whole ended
   Send = 0x04,        ///< b, z peer, z tag, v comm, v bytes, [v1: v request,] 1 mode, 1 context
+                      ///< (v4: | layout << LayoutShift)
   Recv = 0x05,        ///< b, z source, z tag, v comm, v bytes posted, [v1: v request,] 1 context
-                      ///< (v3: | SameBufferFlag)
+                      ///< (v3: | SameBufferFlag; v4: | layout << LayoutShift)
   Wait = 0x06,        ///< b, 1 op, v n, n x completion (see WaitOp / completion below)
   Probe = 0x07,       ///< b, 1 flags, z source, z tag, v comm [, z source, z tag, v bytes]
   Init = 0x08,        ///< b

@@ -97,7 +97,7 @@ bool TraceEventSource::next(Event &E) {
     if (Held) {
       Held = false;
     } else {
-      if (!Reader.next(Rec))
+      if (!nextRecord(Rec))
         return false;
       if (Rec.CallStart) {
         if (Check && !checkCallSite())
@@ -145,6 +145,9 @@ bool TraceEventSource::next(Event &E) {
       E.Context = static_cast<uint8_t>(Rec.Ctx);
       E.SameBuffer = Rec.Kind == trace::RecordKind::Recv && Rec.SameBuffer;
       SameBufferReceives += E.SameBuffer;
+      E.Layout = Rec.Layout;
+      PackedMessages += E.Layout != trace::LayoutContiguous;
+      LargestMessage = std::max(LargestMessage, Rec.Bytes);
       return true;
     case trace::RecordKind::Wait:
       E.Kind = EventKind::Completion;
@@ -197,7 +200,40 @@ bool TraceEventSource::next(Event &E) {
   }
 }
 
-uint64_t TraceEventSource::ownBlockCopy() const {
+bool TraceEventSource::nextRecord(trace::Record &R) {
+  if (AheadAt < Ahead.size()) {
+    std::swap(R, Ahead[AheadAt++]);
+    if (AheadAt == Ahead.size()) {
+      Ahead.clear();
+      AheadAt = 0;
+    }
+    return true;
+  }
+  return Reader.next(R);
+}
+
+uint64_t TraceEventSource::ownBlockFromMessages() {
+  // The record's bytes are the rank's whole send side, its own block among them; the lowered
+  // sends to the other ranks follow within the call (up to the next call's first record).
+  // Read them ahead, kept for next() to hand out in order.
+  const uint64_t Total = Rec.Bytes;
+  const int32_t Me = Reader.header().Rank;
+  uint64_t Sent = 0;
+  for (;;) {
+    trace::Record R;
+    if (!Reader.next(R))
+      break; // the end (or an error the reader keeps): next() meets it
+    const bool NextCall = R.CallStart;
+    if (!NextCall && R.Kind == trace::RecordKind::Send && R.Peer != Me)
+      Sent += R.Bytes;
+    Ahead.push_back(std::move(R));
+    if (NextCall)
+      break;
+  }
+  return Total > Sent ? Total - Sent : 0;
+}
+
+uint64_t TraceEventSource::ownBlockCopy() {
   // The record's bytes are what this rank contributes (docs/trace-format.md); Open MPI 4.1's
   // algorithms copy the rank's own block from the send to the receive buffer locally.
   using trace::CollKind;
@@ -225,9 +261,13 @@ uint64_t TraceEventSource::ownBlockCopy() const {
     const uint64_t N = Size();
     return Root && N ? Rec.Bytes / N : 0;
   }
+  case CollKind::Alltoallv:
+  case CollKind::Alltoallw:
+    // The record does not say the own block's size: what its messages to others leave.
+    return ownBlockFromMessages();
   default:
-    // Alltoallv, Scatterv: the record does not say the own block's size. Reductions combine
-    // rather than copy; bcast and barrier copy nothing.
+    // Scatterv: the record does not say the root's own block. Reductions combine rather than
+    // copy; bcast and barrier copy nothing.
     return 0;
   }
 }
@@ -367,12 +407,25 @@ static void setSameBuffer(const NetworkFile &File, LinkModel &Model) {
   Model.setSameBufferTable(std::move(Extra));
 }
 
+/// The packed tables, when the file has them: per piece length and size, the packed one-way
+/// time minus what the model charges a contiguous message of that size; negative where the
+/// packed path was faster (docs/estimator.md, "Packed messages").
+static void setPacked(const NetworkFile &File, LinkModel &Model) {
+  for (const NetworkPackedTable &T : File.Packed) {
+    std::vector<std::pair<uint64_t, double>> Extra;
+    for (const NetworkCopyRow &R : T.Rows)
+      Extra.emplace_back(R.Bytes, R.Time.Median - double(Model.transfer(R.Bytes)) * 1e-9);
+    Model.addPackedTable(double(T.PieceBytes), std::move(Extra));
+  }
+}
+
 std::shared_ptr<LinkModel> linkModelOf(const NetworkFile &File, NetworkModelKind Kind) {
   const LogGpsParams &L = File.LogGps;
   if (Kind == NetworkModelKind::LogGPS) {
     auto Model = std::make_shared<LogGPSLinkModel>(L);
     setCopies(File, *Model);
     setSameBuffer(File, *Model);
+    setPacked(File, *Model);
     return Model;
   }
   std::vector<TableLinkModel::Point> Points;
@@ -384,6 +437,7 @@ std::shared_ptr<LinkModel> linkModelOf(const NetworkFile &File, NetworkModelKind
   Model->setStreamGaps(L.G, L.GEager);
   setCopies(File, *Model);
   setSameBuffer(File, *Model);
+  setPacked(File, *Model);
   return Model;
 }
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mpiete {
@@ -50,6 +51,10 @@ struct CommProbeOutput {
   /// "same" lines: the ping-pong receiving into the buffer just sent from (one way); empty
   /// from probes before it.
   std::vector<CopyRow> SameBuffer;
+  /// "packed" lines: the ping-pong whose sender's datatype is a vector of pieces (one way),
+  /// per piece length in the order printed (lengths ascending, each one's sizes ascending);
+  /// empty from probes before it.
+  std::vector<std::pair<uint64_t, std::vector<CopyRow>>> Packed;
 };
 
 /// Reads comm_probe's text between its begin and end markers (anything around them, e.g. the

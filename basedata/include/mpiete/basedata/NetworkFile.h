@@ -72,6 +72,13 @@ struct NetworkCopyRow {
   int Repetitions = 0;
 };
 
+/// One piece length of the optional packed tables: one way of a message whose sender's
+/// datatype has pieces of PieceBytes with gaps between them, per size.
+struct NetworkPackedTable {
+  uint64_t PieceBytes = 0;
+  std::vector<NetworkCopyRow> Rows;
+};
+
 struct NetworkFile {
   static constexpr int FormatVersion = 1;
   NetworkProvenance Provenance;
@@ -87,6 +94,10 @@ struct NetworkFile {
   /// just sent from (its lines left in the peer's cache by the peer's read); empty in files of
   /// probes before it (the estimator then charges such receives nothing extra). Sizes ascend.
   std::vector<NetworkCopyRow> SameBuffer;
+  /// packed: per piece length (ascending), one way of a message packed from pieces of it;
+  /// empty in files of probes before it (the estimator then costs such messages as
+  /// contiguous ones).
+  std::vector<NetworkPackedTable> Packed;
 };
 
 /// What `mpiete probe-comm` knows besides the probe's output.

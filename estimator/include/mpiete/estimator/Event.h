@@ -60,6 +60,9 @@ struct Event {
   /// (the trace's same-buffer flag): a rendezvous message into it costs the link's
   /// sameBufferExtra on top of its transfer.
   bool SameBuffer = false;
+  /// SendStart, RecvStart: the layout class of the message's datatype (the trace's, 0
+  /// contiguous): a message either side packs costs the link's packedExtra on top.
+  uint8_t Layout = 0;
   BlockId Block = 0;
   BlockId From = 0; ///< Segment: the call site the computation started after
   int32_t Peer = 0; ///< destination (send) or source (receive, probe) world rank, or ANY/PROC_NULL

@@ -129,13 +129,24 @@ private:
 };
 
 /// Nanoseconds by message size: piecewise linear in the sizes (ascending), extrapolated along
-/// the last (or first) segment, never < 0; 0 when empty. The receive table of TableLinkModel
-/// and a link's memory-copy and same-buffer tables.
+/// the first segment below them and, above them, along the least-squares line through the
+/// last octave of sizes (those of at least half the largest), never < 0; 0 when empty. The
+/// receive table of TableLinkModel and a link's memory-copy, same-buffer and packed tables.
+/// The last octave, not the last segment: two neighbouring sizes differ by a few percent, so
+/// one noisy row used to set the slope for every larger message (an 11.5 MB message costed
+/// 0.8 or 5 ms from two probe-comm runs of the same hour, docs/estimator.md).
 struct SizeTable {
   std::vector<uint64_t> Sizes;
   std::vector<double> Nanos;
+  /// The line beyond the largest size: its value there and its slope (ns per byte, >= 0).
+  double TailNanos = 0, TailSlope = 0;
+  /// Values may be negative (the packed tables' differences); otherwise floored at 0.
+  bool Signed = false;
   /// From (bytes, seconds) points, sizes ascending; with FloorAtZero negative seconds count as 0.
   void assign(const std::vector<std::pair<uint64_t, double>> &Points, bool FloorAtZero);
+  /// Fits the line beyond the largest size; assign() calls it, and whoever fills Sizes and
+  /// Nanos directly.
+  void fitTail();
   TimeNs at(uint64_t Bytes) const;
   bool empty() const { return Sizes.empty(); }
 };
@@ -176,6 +187,9 @@ public:
   /// message whose own rate is faster (1/G_eager > 1/G: small messages ride the network's
   /// buffers) takes the link for its own time, as a large one does.
   virtual double sustainedStreamRate() const { return streamRate(~uint64_t(0)); }
+  /// The largest message size the model's times were measured at (0: a formula, no table);
+  /// larger messages are extrapolated.
+  virtual uint64_t largestMeasured() const { return 0; }
 
   /// A rank's local copy of Bytes (a collective's own block, docs/collectives.md), from the
   /// memory-copy table of network.yaml: piecewise linear in the measured sizes, extrapolated
@@ -193,8 +207,26 @@ public:
   void setSameBufferTable(std::vector<std::pair<uint64_t, double>> Points);
   bool hasSameBufferTable() const { return !SameBuffer.empty(); }
 
+  /// What a message whose datatype is not contiguous costs on top of transfer(Bytes): the
+  /// library packs and unpacks it piece by piece and, on shared memory, cannot hand it over in
+  /// one copy (network.yaml packed, against the fit). Layout is the trace's class
+  /// (trace::classOfPiece); the tables measured at several piece lengths are interpolated in
+  /// log2 of the class's piece length (trace::pieceOfClass), and held constant beyond the
+  /// shortest and longest pieces measured. 0 for a contiguous layout or without tables;
+  /// negative where the packed path was measured faster.
+  TimeNs packedExtra(uint8_t Layout, uint64_t Bytes) const;
+  /// One table per piece length (bytes): sizes ascending, extra seconds per message (negative
+  /// where packing was faster). Pieces ascending.
+  void addPackedTable(double PieceBytes, std::vector<std::pair<uint64_t, double>> Points);
+  bool hasPackedTables() const { return !Packed.empty(); }
+
 private:
   SizeTable Copies, SameBuffer;
+  struct PackedTable {
+    double Log2Piece = 0;
+    SizeTable Extra;
+  };
+  std::vector<PackedTable> Packed;
 };
 
 /// Measured receive times, piecewise linear in the message size and extrapolated along the
@@ -214,6 +246,7 @@ public:
   TimeNs transfer(uint64_t Bytes) const override;
   uint64_t eagerLimit() const override { return Eager; }
   TimeNs gap() const override { return Gap; }
+  uint64_t largestMeasured() const override { return Table.empty() ? 0 : Table.Sizes.back(); }
   /// The gaps per byte of the LogGPS fit (seconds per byte), for contention: the table says
   /// how long a message takes, not which part of it is streaming. GEager < 0: G.
   void setStreamGaps(double G, double GEager = -1);

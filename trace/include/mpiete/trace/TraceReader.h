@@ -82,6 +82,9 @@ struct Record {
   /// Recv (version 3): the receive buffer overlaps a buffer the rank sent from since its
   /// previous receive (trace::SameBufferFlag); false in older files.
   bool SameBuffer = false;
+  /// Send, Recv (v4): the layout class of the message's datatype (trace::LayoutShift): 0
+  /// contiguous (and in older files), otherwise packed with pieces of the class's length.
+  uint8_t Layout = 0;
 
   WaitOp Op = WaitOp::Wait;            ///< Wait
   std::vector<Completion> Completions; ///< Wait

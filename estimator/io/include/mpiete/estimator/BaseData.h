@@ -70,6 +70,10 @@ public:
   uint64_t localCopies() const { return LocalCopies; }
   /// Receives flagged same-buffer (Event::SameBuffer) read so far.
   uint64_t sameBufferReceives() const { return SameBufferReceives; }
+  /// Sends and receives whose datatype is not contiguous (Event::Layout) read so far.
+  uint64_t packedMessages() const { return PackedMessages; }
+  /// The largest send or receive read so far (bytes).
+  uint64_t largestMessage() const { return LargestMessage; }
 
   bool next(Event &E) override;
   std::string name() const override { return Reader.name(); }
@@ -82,9 +86,17 @@ private:
   bool EmitLocalCopies = false;
   uint64_t LocalCopies = 0;
   uint64_t SameBufferReceives = 0;
+  uint64_t PackedMessages = 0;
+  uint64_t LargestMessage = 0;
   /// Communicator id -> size, from the comm-create records (world and self known).
   std::unordered_map<uint64_t, uint64_t> CommSizes;
-  uint64_t ownBlockCopy() const;
+  uint64_t ownBlockCopy();
+  /// Records read ahead of Rec (the v and w all-to-alls' lowered messages, to learn their own
+  /// block), handed out before the reader's next ones.
+  std::vector<trace::Record> Ahead;
+  size_t AheadAt = 0;
+  bool nextRecord(trace::Record &R);
+  uint64_t ownBlockFromMessages();
   const CallSites *Check = nullptr;
   bool checkCallSite();
   bool checkInCall();
