@@ -745,7 +745,7 @@ TEST(TraceFile, LargeSpansStayLossless) {
 namespace {
 
 /// One step of neighbor-halo: a halo exchange whose kind cycles with the step (four distinct
-/// calls of six records each), and with Blocks compute blocks in it (large steps).
+/// calls of five records each), and with Blocks compute blocks in it (large steps).
 void haloExchange(TraceWriter &W, int Step, int Blocks = 0) {
   const mpiete_site_t Site = idA(900 + 4 * static_cast<uint32_t>(Step % 4));
   W.callBegin();
@@ -775,15 +775,15 @@ void haloReport(TraceWriter &W) {
 }
 
 /// neighbor-halo's time steps (hooked; the hooks are off in Mode::Detect), with a report after
-/// every step Report(step) says, and Blocks compute blocks in every exchange.
-template <typename Fn> auto haloProgram(int Steps, Fn Report, int Blocks = 0) {
+/// every step Report(step) says, and Blocks(step) compute blocks in its exchange.
+template <typename Fn> auto haloProgram(int Steps, Fn Report, int (*Blocks)(int) = nullptr) {
   return [=](TraceWriter &W) {
     W.callBegin();
     W.init(idA(1));
     W.callEnd(idA(1));
     for (int Step = 1; Step <= Steps; ++Step) {
       W.iter(Outer);
-      haloExchange(W, Step, Blocks);
+      haloExchange(W, Step, Blocks ? Blocks(Step) : 0);
       if (Report(Step) || Step == Steps)
         haloReport(W);
     }
@@ -815,19 +815,23 @@ TEST(TraceFile, BlocksBetweenReportsAreDetected) {
 }
 
 // Blocks of different lengths (a report every 50 steps, then every 37; reports at both
-// multiples), and blocks too large for the buffer to hold two of them, stay lossless.
+// multiples), and calls too large for the buffer to hold them with the second level's
+// iterations (its frame then gives its iterations up), stay lossless.
 TEST(TraceFile, BlocksOfDifferentLengthsStayLossless) {
   const auto Then37 = [](int Step) { return Step <= 800 ? Step % 50 == 0 : Step % 37 == 0; };
   const auto Both = [](int Step) { return Step % 50 == 0 || Step % 37 == 0; };
+  const auto Every50 = [](int Step) { return Step % 50 == 0; };
+  // One while the detector's frame is open above the second level's, one while the detector
+  // only keeps its history there.
+  int (*Large)(int) = [](int Step) { return Step == 790 ? 400000 : Step == 1277 ? 330000 : 300; };
   for (Mode M : {Mode::Both, Mode::Detect}) {
     SCOPED_TRACE(M == Mode::Both ? "hooks and detector" : "detector alone");
     expectSameRecords(writeWith("v-packed", M, haloProgram(1600, Then37)),
                       writeWith("v-plain", Mode::Plain, haloProgram(1600, Then37)));
     expectSameRecords(writeWith("w-packed", M, haloProgram(1600, Both)),
                       writeWith("w-plain", Mode::Plain, haloProgram(1600, Both)));
-    const auto Every50 = [](int Step) { return Step % 50 == 0; };
-    expectSameRecords(writeWith("x-packed", M, haloProgram(1000, Every50, 800)),
-                      writeWith("x-plain", Mode::Plain, haloProgram(1000, Every50, 800)));
+    expectSameRecords(writeWith("x-packed", M, haloProgram(1400, Every50, Large)),
+                      writeWith("x-plain", Mode::Plain, haloProgram(1400, Every50, Large)));
   }
 }
 
