@@ -763,12 +763,20 @@ void haloExchange(TraceWriter &W, int Step, int Blocks = 0) {
   W.callEnd(Site);
 }
 
-/// neighbor-halo's report: an allreduce of the heat and a reduce of the corners.
-void haloReport(TraceWriter &W) {
-  W.callBegin();
-  W.collective(idA(950), CollKind::Allreduce, 0, -1, 8);
-  W.send(idA(950), 1, 0, 0, 8, SendMode::Standard, Context::Collective);
-  W.callEnd(idA(950));
+/// neighbor-halo's report: an allreduce of the heat and a reduce of the corners; Hooked: the
+/// allreduce three times in a hooked loop, the first time with other bytes (its frame compresses
+/// the other two, inside the blocks).
+void haloReport(TraceWriter &W, bool Hooked) {
+  for (int K = 0; K < (Hooked ? 3 : 1); ++K) {
+    if (Hooked)
+      W.iter(Inner);
+    W.callBegin();
+    W.collective(idA(950), CollKind::Allreduce, 0, -1, 8 << (K == 0 ? 1 : 0));
+    W.send(idA(950), 1, 0, 0, 8, SendMode::Standard, Context::Collective);
+    W.callEnd(idA(950));
+  }
+  if (Hooked)
+    W.loopExit(Inner);
   W.callBegin();
   W.collective(idA(951), CollKind::Reduce, 0, 0, 8);
   W.callEnd(idA(951));
@@ -776,7 +784,8 @@ void haloReport(TraceWriter &W) {
 
 /// neighbor-halo's time steps (hooked; the hooks are off in Mode::Detect), with a report after
 /// every step Report(step) says, and Blocks(step) compute blocks in its exchange.
-template <typename Fn> auto haloProgram(int Steps, Fn Report, int (*Blocks)(int) = nullptr) {
+template <typename Fn>
+auto haloProgram(int Steps, Fn Report, int (*Blocks)(int) = nullptr, bool HookedReport = false) {
   return [=](TraceWriter &W) {
     W.callBegin();
     W.init(idA(1));
@@ -785,7 +794,7 @@ template <typename Fn> auto haloProgram(int Steps, Fn Report, int (*Blocks)(int)
       W.iter(Outer);
       haloExchange(W, Step, Blocks ? Blocks(Step) : 0);
       if (Report(Step) || Step == Steps)
-        haloReport(W);
+        haloReport(W, HookedReport);
     }
     W.loopExit(Outer);
     W.callBegin();
@@ -799,7 +808,8 @@ template <typename Fn> auto haloProgram(int Steps, Fn Report, int (*Blocks)(int)
 // neighbor-halo: a period of four steps broken by a report every 50 steps. Each 50-step block
 // is compressed inside by the detector, and the compressed blocks repeat themselves (every
 // other block starts at another step % 4, so blocks repeat with a period of a few blocks): the
-// trace expands to the records written and does not grow with the blocks.
+// trace expands to the records written and does not grow with the blocks. The same with a
+// hooked loop in the report.
 TEST(TraceFile, BlocksBetweenReportsAreDetected) {
   const auto Every50 = [](int Step) { return Step % 50 == 0; };
   for (Mode M : {Mode::Both, Mode::Detect}) {
@@ -811,6 +821,16 @@ TEST(TraceFile, BlocksBetweenReportsAreDetected) {
     expectSameRecords(Longer, writeWith("h-lplain", Mode::Plain, haloProgram(1600, Every50)));
     EXPECT_LE(Longer.size(), Packed.size() + 64) << Packed.size() << " -> " << Longer.size();
     EXPECT_LT(Packed.size() * 10, Plain.size()) << Packed.size() << " of " << Plain.size();
+    const std::string HookedPlain =
+        writeWith("k-plain", Mode::Plain, haloProgram(800, Every50, nullptr, true));
+    const std::string Hooked = writeWith("k-packed", M, haloProgram(800, Every50, nullptr, true));
+    expectSameRecords(Hooked, HookedPlain);
+    const std::string HookedLonger =
+        writeWith("k-longer", M, haloProgram(1600, Every50, nullptr, true));
+    expectSameRecords(HookedLonger, writeWith("k-lplain", Mode::Plain,
+                                              haloProgram(1600, Every50, nullptr, true)));
+    EXPECT_LE(HookedLonger.size(), Hooked.size() + 64)
+        << Hooked.size() << " -> " << HookedLonger.size();
   }
 }
 
