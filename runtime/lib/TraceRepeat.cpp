@@ -52,7 +52,9 @@ void TraceWriter::insertRepeat(LoopFrame &F) {
   ++F.CurRecords;
   ++Records;
   F.Count = 0;
-  if (&F == &Auto)
+  if (&F == &BlockAuto)
+    shiftSpans(At, N);
+  if (&F == &Auto || &F == &BlockAuto)
     shiftFrames(At, N);
   else
     for (size_t I = 0; I < Depth; ++I)
@@ -239,8 +241,10 @@ void TraceWriter::spanEnd() {
     }
     // The sequence stopped repeating (its Repeat is written) or drain() gave it up. Only one
     // detector frame is open at a time, so the spans it dropped are no history to compare
-    // with: the detector starts afresh here.
+    // with: the detector starts afresh here, and what lies since its last start is a block of
+    // the second level.
     closeAuto();
+    blockEnd();
     restartHistory();
     return;
   }
@@ -252,6 +256,27 @@ void TraceWriter::spanEnd() {
   if (Drained + End == Start)
     return; // nothing new is final
   noteSpan(hashBytes(Buf + (Start - Drained), End - (Start - Drained)), Drained + End, EndRecords);
+}
+
+void TraceWriter::shiftSpans(size_t Pos, size_t N) {
+  // A repeat record was inserted at Pos, the start of the second level's current iteration,
+  // while the detector's frame or history may lie above it (drain() gave that frame up).
+  const uint64_t From = Drained + Pos;
+  if (AutoOpen && Auto.Claim && Auto.Prev >= Pos) {
+    Auto.Prev += N;
+    ++Auto.PrevRecords;
+    Auto.Cur += N;
+    ++Auto.CurRecords;
+  }
+  if (CutAt >= From)
+    CutAt += N;
+  for (uint64_t S = HistFirst - 1; S <= Spans; ++S) {
+    SpanEnd &E = Hist[S % HistSize];
+    if (E.Pos >= From) {
+      E.Pos += N;
+      ++E.Records;
+    }
+  }
 }
 
 uint64_t TraceWriter::gramKey(uint64_t N) const {
@@ -329,6 +354,107 @@ void TraceWriter::noteSpan(uint64_t H, uint64_t End, uint64_t EndRecords) {
   AutoOpen = true;
   AutoPeriod = P;
   AutoSpans = 0;
+}
+
+//===-- The second level: blocks between closes of the detector's frame ---------------------===//
+
+void TraceWriter::restartBlocks() {
+  uint64_t EndRecords = 0;
+  const size_t End = finalEnd(EndRecords);
+  BlocksLost = false;
+  BlockFirst = Blocks + 1;
+  BlockHist[Blocks % BlockHistSize] = SpanEnd{0, Drained + End, EndRecords};
+  for (uint64_t &R : BlockRun)
+    R = 0;
+}
+
+uint64_t TraceWriter::oldestBlockKept() const {
+  if (BlockAutoOpen)
+    return Drained + (BlockAuto.Claim ? BlockAuto.Prev : Len);
+  if (BlocksLost)
+    return Drained + Len;
+  // The earliest block end a period can still start at: a frame opens on at most
+  // 2 x MaxBlockPeriod blocks.
+  uint64_t Lo = BlockFirst - 1;
+  if (Blocks > 2 * MaxBlockPeriod && Blocks - 2 * MaxBlockPeriod > Lo)
+    Lo = Blocks - 2 * MaxBlockPeriod;
+  return BlockHist[Lo % BlockHistSize].Pos;
+}
+
+void TraceWriter::closeBlockAuto() {
+  if (BlockAutoOpen && BlockAuto.Claim && BlockAuto.Count > 0)
+    insertRepeat(BlockAuto);
+  BlockAutoOpen = false;
+}
+
+void TraceWriter::blockEnd() {
+  // Called where the detector's frame closed: the block is final and the detector holds no
+  // bytes, so copies can be dropped and repeat records inserted without moving its state.
+  makeHookRoom();
+  uint64_t EndRecords = 0;
+  const size_t End = finalEnd(EndRecords);
+  if (BlockAutoOpen) {
+    LoopFrame &F = BlockAuto;
+    if (F.Claim && ++BlocksIn < BlockPeriod)
+      return;
+    BlocksIn = 0;
+    if (F.Claim && End - F.Cur == F.Cur - F.Prev &&
+        std::memcmp(Buf + F.Prev, Buf + F.Cur, End - F.Cur) == 0) {
+      // The level below compressed this iteration as it did the previous one.
+      dropHeld(F.Cur, End, EndRecords - F.CurRecords);
+      ++F.Count;
+      return;
+    }
+    closeBlockAuto();
+    restartBlocks();
+    return;
+  }
+  const uint64_t Start = BlockHist[Blocks % BlockHistSize].Pos;
+  if (BlocksLost || Start < Drained) {
+    restartBlocks();
+    return;
+  }
+  ++Blocks;
+  BlockHist[Blocks % BlockHistSize] =
+      SpanEnd{hashBytes(Buf + (Start - Drained), Drained + End - Start), Drained + End, EndRecords};
+  if (Blocks - (BlockFirst - 1) >= BlockHistSize)
+    BlockFirst = Blocks - BlockHistSize + 2;
+  auto HashAt = [this](uint64_t N) { return BlockHist[N % BlockHistSize].Hash; };
+
+  // Blocks are few (one per run the detector found), so every period is tried; the shortest
+  // whose run is long enough wins.
+  uint64_t P = 0;
+  for (uint64_t Q = 1; Q <= MaxBlockPeriod; ++Q) {
+    BlockRun[Q] =
+        Blocks >= Q + BlockFirst && HashAt(Blocks - Q) == HashAt(Blocks) ? BlockRun[Q] + 1 : 0;
+    if (P == 0 && BlockRun[Q] >= Q && BlockRun[Q] >= BlockMinRun)
+      P = Q;
+  }
+  if (P == 0)
+    return;
+  // As for spans: the last K copies of the period, compared byte for byte, all but the first
+  // dropped under the second level's frame.
+  const uint64_t K = (BlockRun[P] + P) / P;
+  for (uint64_t &R : BlockRun)
+    R = 0;
+  const SpanEnd &A = BlockHist[(Blocks - K * P) % BlockHistSize];
+  const SpanEnd &B = BlockHist[(Blocks - (K - 1) * P) % BlockHistSize];
+  if (A.Pos < Drained)
+    return;
+  const size_t First = static_cast<size_t>(A.Pos - Drained);
+  const size_t Length = static_cast<size_t>(B.Pos - A.Pos);
+  if (Length == 0 || First + K * Length != End)
+    return; // copies of different lengths: a hash collision
+  for (uint64_t C = 1; C < K; ++C)
+    if (BlockHist[(Blocks - (K - 1 - C) * P) % BlockHistSize].Pos != A.Pos + (C + 1) * Length ||
+        std::memcmp(Buf + First, Buf + First + C * Length, Length) != 0)
+      return; // a hash collision: the bytes differ (and nothing changed)
+  dropHeld(First + Length, End, EndRecords - B.Records);
+  BlockAuto =
+      LoopFrame{0, First, First + Length, B.Records, K - 1, true, true, false, 0, A.Records};
+  BlockAutoOpen = true;
+  BlockPeriod = P;
+  BlocksIn = 0;
 }
 
 } // namespace mpiete

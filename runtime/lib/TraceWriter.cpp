@@ -3,6 +3,7 @@
 #include "Recorder.h"
 #include "Util.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -129,11 +130,24 @@ void TraceWriter::drain(size_t Need) {
         Auto.Prev -= Keep;
         Auto.Cur -= Keep;
       }
+      if (BlockAutoOpen && BlockAuto.Claim) {
+        BlockAuto.Prev -= Keep;
+        BlockAuto.Cur -= Keep;
+      }
     }
     if (Len + Need <= Capacity)
       return;
-    // Still no room: the frame holding the earliest bytes gives its iterations up (the
-    // detector's frame lies below the hooks' frames), else the detector its history.
+    // Still no room: what holds the earliest bytes gives them up: the second level's frame or
+    // history (blocks hold the detector's spans), the detector's frame (below the hooks'
+    // frames), the hooks' frames, else the detector its history.
+    if (BlockAutoOpen && BlockAuto.Claim) {
+      release(BlockAuto);
+      continue;
+    }
+    if (!BlockAutoOpen && !BlocksLost) {
+      BlocksLost = true; // restarted where the detector's frame next closes
+      continue;
+    }
     if (AutoOpen && Auto.Claim) {
       release(Auto);
       continue;
@@ -155,7 +169,7 @@ size_t TraceWriter::keep() const {
   uint64_t EndRecords = 0;
   size_t Keep = AutoOpen && Auto.Claim ? Auto.Prev : finalEnd(EndRecords);
   if (DetectOn) {
-    const uint64_t Oldest = oldestKept() - Drained;
+    const uint64_t Oldest = std::min(oldestKept(), oldestBlockKept()) - Drained;
     if (Oldest < Keep)
       Keep = static_cast<size_t>(Oldest);
   }
@@ -231,6 +245,7 @@ void TraceWriter::start(int Rank, int WorldSize) {
 void TraceWriter::flush() {
   // The detector's history goes out too (MPI_Finalize: hardly any calls follow).
   HistLost = true;
+  BlocksLost = true;
   if (State == Open && Started && Len > 0)
     drain(0);
 }
@@ -251,6 +266,7 @@ void TraceWriter::finish(bool Complete) {
   while (Depth > 0)
     closeFrame(Frames[--Depth]);
   closeAuto();
+  closeBlockAuto();
   reserve(1 + trace::MaxVarint);
   Buf[Len++] = static_cast<unsigned char>(trace::Tag::End);
   u(Records);

@@ -22,6 +22,12 @@
 // iteration differs), so a hooked loop whose runs of equal steps are broken every few steps
 // (a convergence test) is cut into spans too, below its hook frame.
 //
+// A second level sees what lies between two closes of the detector's frame (a block: the spans
+// it left plain, its compressed copies and repeat record, and the iteration that broke them) as
+// one unit: once the last blocks repeat with a period of up to MaxBlockPeriod blocks, a frame of
+// its own below the detector's drops the copies, so that a time step whose period is broken by
+// a report every few dozen steps costs its first few blocks only.
+//
 // Writing is on only when MPIETE_OUTDIR is set. Not thread-safe, like the rest of the runtime.
 #ifndef MPIETE_RUNTIME_TRACEWRITER_H
 #define MPIETE_RUNTIME_TRACEWRITER_H
@@ -259,6 +265,7 @@ private:
   uint64_t oldestKept() const;
   size_t finalEnd(uint64_t &EndRecords) const;
   void dropHeld(size_t From, size_t To, uint64_t Dropped);
+  void shiftSpans(size_t Pos, size_t N);
 
   bool HooksOn = true;
   bool DetectOn = true;
@@ -275,6 +282,28 @@ private:
   uint64_t AutoPeriod = 0; // its iterations' length in spans
   uint64_t AutoSpans = 0;  // spans in its current iteration so far
   uint64_t CutAt = 0;      // absolute position of the last span's end (the detector's frame)
+
+  //===-- Its second level: blocks between closes of the detector's frame ----------------===//
+  /// Blocks of history kept (a power of two); a period is at most MaxBlockPeriod blocks, and
+  /// its frame opens once BlockMinRun blocks in a row (and at least a period) equal those a
+  /// period before: few, as a block is itself at least MinRun spans.
+  static constexpr size_t BlockHistSize = 64;
+  static constexpr uint64_t MaxBlockPeriod = 16;
+  static constexpr uint64_t BlockMinRun = 4;
+  static_assert(2 * MaxBlockPeriod + 1 < BlockHistSize);
+  void blockEnd();
+  void restartBlocks();
+  void closeBlockAuto();
+  uint64_t oldestBlockKept() const;
+  SpanEnd BlockHist[BlockHistSize] = {};
+  uint64_t Blocks = 0;                        // blocks ended so far, as Spans
+  uint64_t BlockFirst = 1;                    // as HistFirst
+  bool BlocksLost = true;                     // no history: restarted at the next block's end
+  uint64_t BlockRun[MaxBlockPeriod + 1] = {}; // per period: blocks in a row equal to that before
+  LoopFrame BlockAuto = {};                   // the second level's frame (valid if BlockAutoOpen)
+  bool BlockAutoOpen = false;
+  uint64_t BlockPeriod = 0; // its iterations' length in blocks
+  uint64_t BlocksIn = 0;    // blocks in its current iteration so far
   void makeHookRoom() {
     if (Len + MaxFrames * RepeatRoom > Capacity) [[unlikely]]
       drain(MaxFrames * RepeatRoom);

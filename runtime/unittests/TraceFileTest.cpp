@@ -742,6 +742,123 @@ TEST(TraceFile, LargeSpansStayLossless) {
   }
 }
 
+//===-- The detector's second level: blocks between reports ---------------------------------===//
+
+namespace {
+
+/// One step of neighbor-halo: a halo exchange whose kind cycles with the step (four distinct
+/// calls of five records each), and with Blocks compute blocks in it (large steps).
+void haloExchange(TraceWriter &W, int Step, int Blocks = 0) {
+  const mpiete_site_t Site = idA(900 + 4 * static_cast<uint32_t>(Step % 4));
+  W.callBegin();
+  for (int B = 0; B < Blocks; ++B)
+    W.block(idB(static_cast<uint32_t>(B % 50 + Step % 4)));
+  const uint64_t S0 = W.send(Site, 0, Step % 4, 0, 4096, SendMode::Standard, Context::Collective);
+  const uint64_t R0 = W.recv(Site + 1, 0, Step % 4, 0, 4096, Context::Collective);
+  const uint64_t S1 = W.send(Site, 1, Step % 4, 0, 4096, SendMode::Standard, Context::Collective);
+  const uint64_t R1 = W.recv(Site + 1, 1, Step % 4, 0, 4096, Context::Collective);
+  W.wait(Site + 2, WaitOp::Waitall, 4);
+  W.sendCompleted(S0);
+  W.recvCompleted(R0, 0, Step % 4, 4096);
+  W.sendCompleted(S1);
+  W.recvCompleted(R1, 1, Step % 4, 4096);
+  W.callEnd(Site);
+}
+
+/// neighbor-halo's report: an allreduce of the heat and a reduce of the corners; Hooked: the
+/// allreduce three times in a hooked loop, the first time with other bytes (its frame compresses
+/// the other two, inside the blocks).
+void haloReport(TraceWriter &W, bool Hooked) {
+  for (int K = 0; K < (Hooked ? 3 : 1); ++K) {
+    if (Hooked)
+      W.iter(Inner);
+    W.callBegin();
+    W.collective(idA(950), CollKind::Allreduce, 0, -1, 8 << (K == 0 ? 1 : 0));
+    W.send(idA(950), 1, 0, 0, 8, SendMode::Standard, Context::Collective);
+    W.callEnd(idA(950));
+  }
+  if (Hooked)
+    W.loopExit(Inner);
+  W.callBegin();
+  W.collective(idA(951), CollKind::Reduce, 0, 0, 8);
+  W.callEnd(idA(951));
+}
+
+/// neighbor-halo's time steps (hooked; the hooks are off in Mode::Detect), with a report after
+/// every step Report(step) says, and Blocks(step) compute blocks in its exchange.
+template <typename Fn>
+auto haloProgram(int Steps, Fn Report, int (*Blocks)(int) = nullptr, bool HookedReport = false) {
+  return [=](TraceWriter &W) {
+    W.callBegin();
+    W.init(idA(1));
+    W.callEnd(idA(1));
+    for (int Step = 1; Step <= Steps; ++Step) {
+      W.iter(Outer);
+      haloExchange(W, Step, Blocks ? Blocks(Step) : 0);
+      if (Report(Step) || Step == Steps)
+        haloReport(W, HookedReport);
+    }
+    W.loopExit(Outer);
+    W.callBegin();
+    W.finalize(idA(2));
+    W.callEnd(idA(2));
+  };
+}
+
+} // namespace
+
+// neighbor-halo: a period of four steps broken by a report every 50 steps. Each 50-step block
+// is compressed inside by the detector, and the compressed blocks repeat themselves (every
+// other block starts at another step % 4, so blocks repeat with a period of a few blocks): the
+// trace expands to the records written and does not grow with the blocks. The same with a
+// hooked loop in the report.
+TEST(TraceFile, BlocksBetweenReportsAreDetected) {
+  const auto Every50 = [](int Step) { return Step % 50 == 0; };
+  for (Mode M : {Mode::Both, Mode::Detect}) {
+    SCOPED_TRACE(M == Mode::Both ? "hooks and detector" : "detector alone");
+    const std::string Plain = writeWith("h-plain", Mode::Plain, haloProgram(800, Every50));
+    const std::string Packed = writeWith("h-packed", M, haloProgram(800, Every50));
+    expectSameRecords(Packed, Plain);
+    const std::string Longer = writeWith("h-longer", M, haloProgram(1600, Every50));
+    expectSameRecords(Longer, writeWith("h-lplain", Mode::Plain, haloProgram(1600, Every50)));
+    EXPECT_LE(Longer.size(), Packed.size() + 64) << Packed.size() << " -> " << Longer.size();
+    EXPECT_LT(Packed.size() * 10, Plain.size()) << Packed.size() << " of " << Plain.size();
+    const std::string HookedPlain =
+        writeWith("k-plain", Mode::Plain, haloProgram(800, Every50, nullptr, true));
+    const std::string Hooked = writeWith("k-packed", M, haloProgram(800, Every50, nullptr, true));
+    expectSameRecords(Hooked, HookedPlain);
+    const std::string HookedLonger =
+        writeWith("k-longer", M, haloProgram(1600, Every50, nullptr, true));
+    expectSameRecords(HookedLonger, writeWith("k-lplain", Mode::Plain,
+                                              haloProgram(1600, Every50, nullptr, true)));
+    EXPECT_LE(HookedLonger.size(), Hooked.size() + 64)
+        << Hooked.size() << " -> " << HookedLonger.size();
+  }
+}
+
+// Blocks of different lengths (a report every 50 steps, then every 37; reports at both
+// multiples), and calls too large for the buffer to hold them with the second level's
+// iterations (its frame then gives its iterations up), stay lossless.
+TEST(TraceFile, BlocksOfDifferentLengthsStayLossless) {
+  const auto Then37 = [](int Step) { return Step <= 800 ? Step % 50 == 0 : Step % 37 == 0; };
+  const auto Both = [](int Step) { return Step % 50 == 0 || Step % 37 == 0; };
+  const auto Every50 = [](int Step) { return Step % 50 == 0; };
+  // One while the detector's frame is open above the second level's, one while the detector
+  // only keeps its history there.
+  int (*Large)(int) = [](int Step) { return Step == 790 ? 400000 : Step == 1277 ? 330000 : 300; };
+  for (Mode M : {Mode::Both, Mode::Detect}) {
+    SCOPED_TRACE(M == Mode::Both ? "hooks and detector" : "detector alone");
+    expectSameRecords(writeWith("v-packed", M, haloProgram(1600, Then37)),
+                      writeWith("v-plain", Mode::Plain, haloProgram(1600, Then37)));
+    expectSameRecords(writeWith("w-packed", M, haloProgram(1600, Both)),
+                      writeWith("w-plain", Mode::Plain, haloProgram(1600, Both)));
+    expectSameRecords(writeWith("x-packed", M, haloProgram(1400, Every50, Large)),
+                      writeWith("x-plain", Mode::Plain, haloProgram(1400, Every50, Large)));
+  }
+}
+
+//===----------------------------------------------------------------------------------------===//
+
 // Every proper prefix of a compressed trace is an error, never a shorter valid trace.
 TEST(TraceFile, EveryTruncationOfACompressedTraceIsReported) {
   const std::string Dir = tempDir("cut2");
