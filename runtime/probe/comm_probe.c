@@ -417,7 +417,8 @@ static void sameBufferBatch(void *Ctx, int SI, int N, int First) {
 /* One round trip of the packed ping-pong: each side sends K bytes as a vector of pieces of
  * Piece bytes, a gap of Piece after each (from a buffer of 2K), and receives them contiguously,
  * the send buffer rewritten before each send as in exchange(); the sender's half. */
-static double packedOnce(int IsSender, int Peer, long K, MPI_Datatype Type, char *Wide, char *Recv) {
+static double packedOnce(int IsSender, int Peer, long K, MPI_Datatype Type, char *Wide,
+                         char *Recv) {
   int Count = (int)K;
   if (IsSender) {
     double T0 = MPI_Wtime();
@@ -453,7 +454,8 @@ static void packedBatch(void *Ctx, int SI, int N, int First) {
   for (int W = 0; W < (First ? Warmup : 1); ++W)
     packedOnce(S->IsSender, S->Peer, K, P->Types[SI], S->Wide, S->Recv);
   for (int B = 0; B < Batch; ++B)
-    *at(S->Same, S, SI, N + B) = packedOnce(S->IsSender, S->Peer, K, P->Types[SI], S->Wide, S->Recv);
+    *at(S->Same, S, SI, N + B) =
+        packedOnce(S->IsSender, S->Peer, K, P->Types[SI], S->Wide, S->Recv);
 }
 
 static void copyBatch(void *Ctx, int SI, int N, int First) {
@@ -495,8 +497,8 @@ int main(int Argc, char **Argv) {
   memset(Recv, 0, (size_t)O.MaxSize + 1);
   int Cap = O.MaxReps + Batch;
   size_t Cells = (size_t)NumSizes * (size_t)Cap;
-  struct Series Ser = {IsSender, Peer, Active, Cap,  Sizes, Send, Recv, NULL,
-                       NULL,     NULL, NULL,   NULL, NULL,  NULL};
+  struct Series Ser = {IsSender, Peer, Active, Cap,  Sizes, Send, Recv,
+                       NULL,     NULL, NULL,   NULL, NULL,  NULL, NULL};
   Ser.PingPong = calloc(Cells, sizeof(double));
   Ser.Isend = calloc(Cells, sizeof(double));
   Ser.Irecv = calloc(Cells, sizeof(double));

@@ -26,9 +26,8 @@ int main(int argc, char **argv) {
   /* 2. Sendrecv around the ring: 2 doubles right, from the left. */
   {
     double out[2] = {rank, rank}, in[2];
-    CHECK_OK(mpiete_sendrecv(T_ID(20), out, 2, MPI_DOUBLE, (rank + 1) % size, 20, in, 2,
-                             MPI_DOUBLE, (rank + size - 1) % size, 20, MPI_COMM_WORLD,
-                             MPI_STATUS_IGNORE));
+    CHECK_OK(mpiete_sendrecv(T_ID(20), out, 2, MPI_DOUBLE, (rank + 1) % size, 20, in, 2, MPI_DOUBLE,
+                             (rank + size - 1) % size, 20, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     CHECK(in[0] == (rank + size - 1) % size, "ring %g", in[0]);
   }
 
