@@ -222,6 +222,19 @@ TEST(NetworkFileTest, PairsDataGivesTheAggregateBandwidth) {
 
 // Issue 13: the optional memory_copy table round-trips; files without it read with none; a
 // bad one (sizes not ascending, a negative time, no rows) is located.
+namespace {
+/// A sample file with Section appended fails to parse, with Expected in its located error.
+void sectionFails(const std::string &Section, const std::string &Expected) {
+  std::ostringstream OS, Errors;
+  writeNetworkFile(OS, sample());
+  DiagnosticSink Diags(Errors);
+  NetworkFile F;
+  EXPECT_FALSE(parseNetworkFile("network.yaml", OS.str() + Section, F, Diags)) << Section;
+  EXPECT_NE(Errors.str().find(Expected), std::string::npos) << Errors.str();
+  EXPECT_NE(Errors.str().find("network.yaml:"), std::string::npos) << Errors.str();
+}
+} // namespace
+
 TEST(NetworkFileTest, MemoryCopyTableIsOptionalAndChecked) {
   NetworkFile In = sample();
   EXPECT_TRUE(roundTrip(In).Copies.empty()); // the writer leaves the section out
@@ -234,15 +247,7 @@ TEST(NetworkFileTest, MemoryCopyTableIsOptionalAndChecked) {
   expectSpread(Out.Copies[1].Time, In.Copies[1].Time);
   EXPECT_EQ(Out.Copies[1].Repetitions, 200);
 
-  auto Fails = [](const std::string &Section, const std::string &Expected) {
-    std::ostringstream OS, Errors;
-    writeNetworkFile(OS, sample());
-    DiagnosticSink Diags(Errors);
-    NetworkFile F;
-    EXPECT_FALSE(parseNetworkFile("network.yaml", OS.str() + Section, F, Diags)) << Section;
-    EXPECT_NE(Errors.str().find(Expected), std::string::npos) << Errors.str();
-    EXPECT_NE(Errors.str().find("network.yaml:"), std::string::npos) << Errors.str();
-  };
+  const auto Fails = sectionFails;
   Fails("memory_copy:\n  columns: [bytes, copy_s]\n  rows: [[64, 1.0e-8], [8, 2.0e-8]]\n",
         "memory_copy sizes must ascend: 8 after 64");
   Fails("memory_copy:\n  columns: [bytes, copy_s]\n  rows: [[64, -1.0e-8]]\n", "copy_s");
@@ -268,15 +273,7 @@ TEST(NetworkFileTest, SameBufferTableIsOptionalAndChecked) {
   ASSERT_EQ(Out.Copies.size(), 1u); // the tables do not mix
   expectSpread(Out.Copies[0].Time, In.Copies[0].Time);
 
-  auto Fails = [](const std::string &Section, const std::string &Expected) {
-    std::ostringstream OS, Errors;
-    writeNetworkFile(OS, sample());
-    DiagnosticSink Diags(Errors);
-    NetworkFile F;
-    EXPECT_FALSE(parseNetworkFile("network.yaml", OS.str() + Section, F, Diags)) << Section;
-    EXPECT_NE(Errors.str().find(Expected), std::string::npos) << Errors.str();
-    EXPECT_NE(Errors.str().find("network.yaml:"), std::string::npos) << Errors.str();
-  };
+  const auto Fails = sectionFails;
   Fails("same_buffer:\n  columns: [bytes, recv_s]\n  rows: [[64, 1.0e-8], [8, 2.0e-8]]\n",
         "same_buffer sizes must ascend: 8 after 64");
   Fails("same_buffer:\n  columns: [bytes, recv_s]\n  rows: [[64, .nan]]\n", "recv_s");
@@ -306,15 +303,7 @@ TEST(NetworkFileTest, PackedTablesAreOptionalAndChecked) {
   expectSpread(Out.Packed[1].Rows[0].Time, In.Packed[1].Rows[0].Time);
   ASSERT_EQ(Out.SameBuffer.size(), 1u); // the tables do not mix
 
-  auto Fails = [](const std::string &Section, const std::string &Expected) {
-    std::ostringstream OS, Errors;
-    writeNetworkFile(OS, sample());
-    DiagnosticSink Diags(Errors);
-    NetworkFile F;
-    EXPECT_FALSE(parseNetworkFile("network.yaml", OS.str() + Section, F, Diags)) << Section;
-    EXPECT_NE(Errors.str().find(Expected), std::string::npos) << Errors.str();
-    EXPECT_NE(Errors.str().find("network.yaml:"), std::string::npos) << Errors.str();
-  };
+  const auto Fails = sectionFails;
   const std::string Table = "    columns: [bytes, oneway_s]\n    rows: [[64, 1.0e-8]]\n";
   Fails("packed:\n  pieces:\n  - piece_bytes: 64\n" + Table + "  - piece_bytes: 8\n" + Table,
         "packed piece lengths must ascend: 8 after 64");
