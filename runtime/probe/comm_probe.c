@@ -440,7 +440,6 @@ static double packedOnce(int IsSender, int Peer, long K, MPI_Datatype Type, char
 /* The packed series of one piece length: its sizes and a vector type per size. */
 struct PackedSeries {
   struct Series *S;
-  long Piece;
   const long *Sizes;
   MPI_Datatype *Types;
 };
@@ -586,7 +585,7 @@ int main(int Argc, char **Argv) {
     }
     if (NP == 0)
       continue;
-    struct PackedSeries PS = {&Ser, Piece, PackedSizes, Types};
+    struct PackedSeries PS = {&Ser, PackedSizes, Types};
     char What[48];
     snprintf(What, sizeof What, "packed, pieces of %ld bytes", Piece);
     memset(Counts, 0, sizeof(int) * (size_t)NumSizes);

@@ -473,44 +473,35 @@ int runEstimate(const CommandArgs &Args) {
     for (const std::string &N : FarmIn.Notes)
       Diags.note({FarmIn.ReferencePath, 0, 0}, N, "estimate");
   }
-  uint64_t Copies = 0;
-  for (auto &T : Traces)
+  // What the traces held that the network file may not price: one pass over the sources.
+  uint64_t Copies = 0, Same = 0, Packed = 0, Largest = 0;
+  for (auto &T : Traces) {
     Copies += T->localCopies();
-  if (Copies && !Net->link(0, 0).hasCopyTable())
-    Diags.note({Opt["--network"], 0, 0},
-               "no memory_copy table (a probe-comm before it): the " + std::to_string(Copies) +
-                   " local copies of collectives' own blocks cost nothing; run probe-comm again",
-               "estimate");
-  uint64_t Same = 0;
-  for (auto &T : Traces)
     Same += T->sameBufferReceives();
-  if (Same && !Net->link(0, 0).hasSameBufferTable())
-    Diags.note({Opt["--network"], 0, 0},
-               "no same_buffer table (a probe-comm before it): the " + std::to_string(Same) +
-                   " receives into a buffer just sent from cost no more than other messages; "
-                   "run probe-comm again",
-               "estimate");
-  uint64_t Largest = 0;
-  for (auto &T : Traces)
-    Largest = std::max(Largest, T->largestMessage());
-  if (const uint64_t Measured = Net->link(0, 0).largestMeasured();
-      Measured > 0 && Largest > Measured)
-    Diags.note({Opt["--network"], 0, 0},
-               "the largest message, " + std::to_string(Largest) +
-                   " bytes, is larger than any probe-comm measured (" + std::to_string(Measured) +
-                   "): larger messages are extrapolated along the last octave of sizes, across "
-                   "any cache or protocol step above it; run probe-comm --max-size " +
-                   std::to_string(Largest) + " to measure them",
-               "estimate");
-  uint64_t Packed = 0;
-  for (auto &T : Traces)
     Packed += T->packedMessages();
-  if (Packed && !Net->link(0, 0).hasPackedTables())
-    Diags.note({Opt["--network"], 0, 0},
-               "no packed tables (a probe-comm before them): the " + std::to_string(Packed) +
-                   " sends and receives of non-contiguous datatypes cost what contiguous "
-                   "messages of their size do; run probe-comm again",
-               "estimate");
+    Largest = std::max(Largest, T->largestMessage());
+  }
+  const LinkModel &Link = Net->link(0, 0);
+  auto Note = [&](const std::string &Text) {
+    Diags.note({Opt["--network"], 0, 0}, Text, "estimate");
+  };
+  if (Copies && !Link.hasCopyTable())
+    Note("no memory_copy table (a probe-comm before it): the " + std::to_string(Copies) +
+         " local copies of collectives' own blocks cost nothing; run probe-comm again");
+  if (Same && !Link.hasSameBufferTable())
+    Note("no same_buffer table (a probe-comm before it): the " + std::to_string(Same) +
+         " receives into a buffer just sent from cost no more than other messages; run "
+         "probe-comm again");
+  if (const uint64_t Measured = Link.largestMeasured(); Measured > 0 && Largest > Measured)
+    Note("the largest message, " + std::to_string(Largest) +
+         " bytes, is larger than any probe-comm measured (" + std::to_string(Measured) +
+         "): larger messages are extrapolated along the last octave of sizes, across any cache "
+         "or protocol step above it; run probe-comm --max-size " +
+         std::to_string(Largest) + " to measure them");
+  if (Packed && !Link.hasPackedTables())
+    Note("no packed tables (a probe-comm before them): the " + std::to_string(Packed) +
+         " sends and receives of non-contiguous datatypes cost what contiguous messages of "
+         "their size do; run probe-comm again");
   if (!Compute.fallbacks().empty()) {
     const auto &[Rank, Block] = Compute.fallbacks().front();
     Diags.warning({Opt["--machine"], 0, 0},
