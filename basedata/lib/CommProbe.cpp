@@ -85,15 +85,28 @@ std::string parseCommProbeOutput(const std::string &Text, CommProbeOutput &Out) 
       R.Bytes = uint64_t(Bytes);
       if (Ok)
         Out.Rows.push_back(R);
-    } else if (Key == "copy" || Key == "same") {
+    } else if (Key == "copy" || Key == "same" || Key == "exchange") {
       CopyRow R;
       long long Bytes = -1;
       Ok = static_cast<bool>(Fields >> Bytes) && Bytes >= 0 && Bytes < (1LL << 50) &&
            readCount(Fields, R.Repetitions, 1) && readSpread(Fields, R.Time);
       R.Bytes = uint64_t(Bytes);
       if (Ok)
-        (Key == "copy" ? Out.Copies : Out.SameBuffer).push_back(R);
-    } else if (Key == "packed") {
+        (Key == "copy" ? Out.Copies : Key == "same" ? Out.SameBuffer : Out.Exchange).push_back(R);
+    } else if (Key == "exchange-packed") {
+      CopyRow R;
+      long long Piece = -1, Bytes = -1;
+      Ok = static_cast<bool>(Fields >> Piece >> Bytes) && Piece >= 1 && Piece < (1LL << 40) &&
+           Bytes >= 0 && Bytes < (1LL << 50) && readCount(Fields, R.Repetitions, 1) &&
+           readSpread(Fields, R.Time) &&
+           (Out.ExchangePacked.empty() || Out.ExchangePiece == uint64_t(Piece));
+      R.Bytes = uint64_t(Bytes);
+      if (Ok) {
+        Out.ExchangePiece = uint64_t(Piece);
+        Out.ExchangePacked.push_back(R);
+      }
+    } else if (Key == "packed" || Key == "copy-packed") {
+      auto &Tables = Key == "packed" ? Out.Packed : Out.PackedCopies;
       CopyRow R;
       long long Piece = -1, Bytes = -1;
       Ok = static_cast<bool>(Fields >> Piece >> Bytes) && Piece >= 1 && Piece < (1LL << 40) &&
@@ -101,9 +114,9 @@ std::string parseCommProbeOutput(const std::string &Text, CommProbeOutput &Out) 
            readSpread(Fields, R.Time);
       R.Bytes = uint64_t(Bytes);
       if (Ok) {
-        if (Out.Packed.empty() || Out.Packed.back().first != uint64_t(Piece))
-          Out.Packed.push_back({uint64_t(Piece), {}});
-        Out.Packed.back().second.push_back(R);
+        if (Tables.empty() || Tables.back().first != uint64_t(Piece))
+          Tables.push_back({uint64_t(Piece), {}});
+        Tables.back().second.push_back(R);
       }
     } else if (Key == "stream") {
       Ok = readCount(Fields, Out.StreamLength, 1) && readCount(Fields, Out.StreamReps, 1) &&

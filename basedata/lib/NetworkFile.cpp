@@ -24,12 +24,24 @@ NetworkFile makeNetworkFile(const CommProbeOutput &Data, const LogGpsFit &Fit,
     F.Copies.push_back({R.Bytes, R.Time, R.Repetitions});
   for (const CopyRow &R : Data.SameBuffer)
     F.SameBuffer.push_back({R.Bytes, R.Time, R.Repetitions});
+  for (const CopyRow &R : Data.Exchange)
+    F.Exchange.push_back({R.Bytes, R.Time, R.Repetitions});
+  F.ExchangePacked.PieceBytes = Data.ExchangePiece;
+  for (const CopyRow &R : Data.ExchangePacked)
+    F.ExchangePacked.Rows.push_back({R.Bytes, R.Time, R.Repetitions});
   for (const auto &[Piece, Rows] : Data.Packed) {
     NetworkPackedTable T;
     T.PieceBytes = Piece;
     for (const CopyRow &R : Rows)
       T.Rows.push_back({R.Bytes, R.Time, R.Repetitions});
     F.Packed.push_back(std::move(T));
+  }
+  for (const auto &[Piece, Rows] : Data.PackedCopies) {
+    NetworkPackedTable T;
+    T.PieceBytes = Piece;
+    for (const CopyRow &R : Rows)
+      T.Rows.push_back({R.Bytes, R.Time, R.Repetitions});
+    F.PackedCopies.push_back(std::move(T));
   }
   F.Fit = {Fit.Fit.HasBreak, Fit.Threshold.Below, Fit.Threshold.Above, Fit.Fit.Left,
            Fit.Fit.Right,    Fit.Fit.RelativeRms, Fit.LClamped};
@@ -69,6 +81,23 @@ void emitSizeTable(YAML::Emitter &E, const char *Section, const std::vector<Netw
   E << YAML::Key << "meaning" << YAML::Value << Meaning;
   emitRows(E, Rows, Column);
   E << YAML::EndMap;
+}
+
+/// Optional tables per piece length (packed, memory_copy_packed): left out when empty.
+void emitPackedTables(YAML::Emitter &E, const char *Section,
+                      const std::vector<NetworkPackedTable> &Tables, const std::string &Column,
+                      const char *Meaning) {
+  if (Tables.empty())
+    return;
+  E << YAML::Key << Section << YAML::Value << YAML::BeginMap;
+  E << YAML::Key << "meaning" << YAML::Value << Meaning;
+  E << YAML::Key << "pieces" << YAML::Value << YAML::BeginSeq;
+  for (const NetworkPackedTable &T : Tables) {
+    E << YAML::BeginMap << YAML::Key << "piece_bytes" << YAML::Value << T.PieceBytes;
+    emitRows(E, T.Rows, Column);
+    E << YAML::EndMap;
+  }
+  E << YAML::EndSeq << YAML::EndMap;
 }
 
 } // namespace
@@ -174,20 +203,27 @@ void writeNetworkFile(std::ostream &OS, const NetworkFile &File) {
                 "one way (half the round trip) of a ping-pong in which each rank receives into "
                 "the buffer it has just sent from (median): a message received into a buffer "
                 "the peer has just read");
-  if (!File.Packed.empty()) {
-    E << YAML::Key << "packed" << YAML::Value << YAML::BeginMap;
+  emitSizeTable(E, "exchange", File.Exchange, "exchange",
+                "both ranks of a pair sending this many bytes to each other at once "
+                "(MPI_Sendrecv, median): a rank's two transfers sharing what copies them");
+  if (!File.ExchangePacked.Rows.empty()) {
+    E << YAML::Key << "exchange_packed" << YAML::Value << YAML::BeginMap;
     E << YAML::Key << "meaning" << YAML::Value
-      << "one way (half the round trip) of a ping-pong whose sender's datatype is a vector of "
-         "pieces of piece_bytes with gaps between them, received contiguously (median): a "
-         "message the library packs";
-    E << YAML::Key << "pieces" << YAML::Value << YAML::BeginSeq;
-    for (const NetworkPackedTable &T : File.Packed) {
-      E << YAML::BeginMap << YAML::Key << "piece_bytes" << YAML::Value << T.PieceBytes;
-      emitRows(E, T.Rows, "oneway");
-      E << YAML::EndMap;
-    }
-    E << YAML::EndSeq << YAML::EndMap;
+      << "both ranks of a pair sending this many bytes to each other at once, each as a vector "
+         "of pieces of piece_bytes with gaps between them, received contiguously (median): "
+         "each rank packing its message and unpacking its peer's";
+    E << YAML::Key << "piece_bytes" << YAML::Value << File.ExchangePacked.PieceBytes;
+    emitRows(E, File.ExchangePacked.Rows, "exchange");
+    E << YAML::EndMap;
   }
+  emitPackedTables(E, "packed", File.Packed, "oneway",
+                   "one way (half the round trip) of a ping-pong whose sender's datatype is a "
+                   "vector of pieces of piece_bytes with gaps between them, received "
+                   "contiguously (median): a message the library packs");
+  emitPackedTables(E, "memory_copy_packed", File.PackedCopies, "copy",
+                   "MPI_Pack of a vector of pieces of piece_bytes with gaps between them into a "
+                   "contiguous buffer on one rank, the source rewritten before each (median): "
+                   "what a collective's copy of an own block with gaps costs");
   E << YAML::EndMap;
   OS << "# mpiete communication base data (docs/probes.md)\n" << E.c_str() << '\n';
 }
@@ -277,18 +313,19 @@ bool readSizeTable(YamlParser &P, const YAML::Node &Root, const std::string &Sec
   return readSizeRows(P, Copy, Section, Column, Out);
 }
 
-/// The optional packed tables: a list of size tables (column oneway_s), each with its
-/// piece_bytes, pieces strictly ascending.
-bool readPackedTables(YamlParser &P, const YAML::Node &Root, std::vector<NetworkPackedTable> &Out) {
+/// Optional tables per piece length (packed: column oneway_s; memory_copy_packed: copy_s): a
+/// list of size tables, each with its piece_bytes, pieces strictly ascending.
+bool readPackedTables(YamlParser &P, const YAML::Node &Root, const std::string &Section,
+                      const std::string &Column, std::vector<NetworkPackedTable> &Out) {
   YAML::Node Packed, Pieces;
-  if (!P.map(Root, "packed", Packed, false))
+  if (!P.map(Root, Section.c_str(), Packed, false))
     return false;
   if (!Packed.IsMap())
     return true; // files of probes before the tables
   if (!P.list(Packed, "pieces", Pieces))
     return false;
   if (Pieces.size() == 0)
-    return P.error(Pieces, "the packed tables list no piece lengths");
+    return P.error(Pieces, "the " + Section + " tables list no piece lengths");
   for (const YAML::Node &Piece : Pieces) {
     if (!Piece.IsMap())
       return P.error(Piece, "a packed table is a map with piece_bytes, columns and rows");
@@ -300,12 +337,26 @@ bool readPackedTables(YamlParser &P, const YAML::Node &Root, std::vector<Network
                                 " after " + std::to_string(Out.back().PieceBytes));
     NetworkPackedTable T;
     T.PieceBytes = uint64_t(Bytes);
-    if (!readSizeRows(P, Piece, "packed (piece_bytes " + std::to_string(Bytes) + ")", "oneway",
+    if (!readSizeRows(P, Piece, Section + " (piece_bytes " + std::to_string(Bytes) + ")", Column,
                       T.Rows))
       return false;
     Out.push_back(std::move(T));
   }
   return true;
+}
+
+/// The optional exchange_packed table: piece_bytes and a size table (column exchange_s).
+bool readExchangePacked(YamlParser &P, const YAML::Node &Root, NetworkPackedTable &Out) {
+  YAML::Node Table;
+  if (!P.map(Root, "exchange_packed", Table, false))
+    return false;
+  if (!Table.IsMap())
+    return true; // files of probes before the table
+  int64_t Bytes = 0;
+  if (!P.integer(Table, "piece_bytes", Bytes, 1, MaxBytes))
+    return false;
+  Out.PieceBytes = uint64_t(Bytes);
+  return readSizeRows(P, Table, "exchange_packed", "exchange", Out.Rows);
 }
 
 bool readSizeRows(YamlParser &P, const YAML::Node &Copy, const std::string &Section,
@@ -472,7 +523,10 @@ bool parseNetworkFile(const std::string &Name, const std::string &Text, NetworkF
   if (!readDescription(P, Root, Out) ||
       !readSizeTable(P, Root, "memory_copy", "copy", Out.Copies) ||
       !readSizeTable(P, Root, "same_buffer", "recv", Out.SameBuffer) ||
-      !readPackedTables(P, Root, Out.Packed))
+      !readSizeTable(P, Root, "exchange", "exchange", Out.Exchange) ||
+      !readExchangePacked(P, Root, Out.ExchangePacked) ||
+      !readPackedTables(P, Root, "packed", "oneway", Out.Packed) ||
+      !readPackedTables(P, Root, "memory_copy_packed", "copy", Out.PackedCopies))
     return false;
   if (Parts & NetworkLogGps) {
     YAML::Node G;

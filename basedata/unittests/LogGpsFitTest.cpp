@@ -154,6 +154,11 @@ TEST(CommProbeOutput, ParsesBetweenMarkers) {
                      "stream 64 30 5e-5 4e-5 6e-5\n"
                      "copy 0 20 2e-8 1e-8 3e-8\n"
                      "copy 1024 40 1e-7 9e-8 2e-7\n"
+                     "copy-packed 8 4096 20 5e-6 4e-6 6e-6\n"
+                     "copy-packed 64 4096 20 2e-6 1e-6 3e-6\n"
+                     "exchange 8192 30 4e-6 3e-6 5e-6\n"
+                     "exchange-packed 512 8192 20 9e-6 8e-6 1e-5\n"
+                     "exchange-packed 512 16384 20 2e-5 1e-5 3e-5\n"
                      "mpiete-comm-probe-end\nmore noise\n";
   CommProbeOutput D;
   ASSERT_EQ(parseCommProbeOutput(Text, D), "");
@@ -172,6 +177,23 @@ TEST(CommProbeOutput, ParsesBetweenMarkers) {
   EXPECT_EQ(D.Copies[1].Repetitions, 40);
   EXPECT_DOUBLE_EQ(D.Copies[1].Time.Median, 1e-7);
   EXPECT_DOUBLE_EQ(D.Copies[0].Time.P90, 3e-8);
+  ASSERT_EQ(D.PackedCopies.size(), 2u); // MPI_Pack per piece length (issue 13)
+  EXPECT_EQ(D.PackedCopies[1].first, 64u);
+  ASSERT_EQ(D.PackedCopies[1].second.size(), 1u);
+  EXPECT_DOUBLE_EQ(D.PackedCopies[1].second[0].Time.Median, 2e-6);
+  EXPECT_TRUE(D.Packed.empty());    // the tables do not mix
+  ASSERT_EQ(D.Exchange.size(), 1u); // the exchanges (issue 13)
+  EXPECT_EQ(D.Exchange[0].Bytes, 8192u);
+  EXPECT_DOUBLE_EQ(D.Exchange[0].Time.Median, 4e-6);
+  EXPECT_EQ(D.ExchangePiece, 512u);
+  ASSERT_EQ(D.ExchangePacked.size(), 2u);
+  EXPECT_EQ(D.ExchangePacked[1].Bytes, 16384u);
+  EXPECT_DOUBLE_EQ(D.ExchangePacked[1].Time.P90, 3e-5);
+  CommProbeOutput TwoPieces; // one piece length only
+  EXPECT_NE(parseCommProbeOutput("mpiete-comm-probe-begin 1\nexchange-packed 512 64 20 1e-6 0 "
+                                 "0\nexchange-packed 8 64 20 1e-6 0 0\n",
+                                 TwoPieces),
+            "");
 
   CommProbeOutput Bad;
   EXPECT_NE(parseCommProbeOutput("mpiete-comm-probe-begin 1\nrow 0 20 1e-6\n", Bad), "");

@@ -282,6 +282,46 @@ TEST(NetworkFileTest, SameBufferTableIsOptionalAndChecked) {
         "'bytes' and 'recv_s'");
 }
 
+// Issue 13 (alltoallw-transpose): the optional exchange tables (contiguous, and packed from
+// pieces of one length) round-trip; files without them read with none; bad ones are located.
+TEST(NetworkFileTest, ExchangeTablesAreOptionalAndChecked) {
+  NetworkFile In = sample();
+  EXPECT_TRUE(roundTrip(In).Exchange.empty());
+  EXPECT_TRUE(roundTrip(In).ExchangePacked.Rows.empty());
+  In.Exchange.push_back({8192, {4.0e-6, 3e-6, 5e-6}, 30});
+  In.Exchange.push_back({65536, {1.2e-5, 1e-5, 1.5e-5}, 20});
+  In.ExchangePacked = {512, {{8192, {9.0e-6, 8e-6, 1e-5}, 20}}};
+  In.PackedCopies.push_back({8, {{4096, {5.0e-6, 4e-6, 6e-6}, 20}}});
+  In.PackedCopies.push_back({64, {{4096, {2.0e-6, 1e-6, 3e-6}, 20}}});
+  In.SameBuffer.push_back({1024, {7.5e-7, 7e-7, 8e-7}, 300});
+  NetworkFile Out = roundTrip(In);
+  ASSERT_EQ(Out.Exchange.size(), 2u);
+  EXPECT_EQ(Out.Exchange[1].Bytes, 65536u);
+  expectSpread(Out.Exchange[1].Time, In.Exchange[1].Time);
+  EXPECT_EQ(Out.ExchangePacked.PieceBytes, 512u);
+  ASSERT_EQ(Out.ExchangePacked.Rows.size(), 1u);
+  expectSpread(Out.ExchangePacked.Rows[0].Time, In.ExchangePacked.Rows[0].Time);
+  ASSERT_EQ(Out.SameBuffer.size(), 1u); // the tables do not mix
+  ASSERT_EQ(Out.PackedCopies.size(), 2u);
+  EXPECT_EQ(Out.PackedCopies[1].PieceBytes, 64u);
+  expectSpread(Out.PackedCopies[1].Rows[0].Time, In.PackedCopies[1].Rows[0].Time);
+  EXPECT_TRUE(Out.Packed.empty());
+
+  const auto Fails = sectionFails;
+  Fails("memory_copy_packed:\n  pieces:\n  - piece_bytes: 8\n    columns: [bytes, oneway_s]\n"
+        "    rows: [[64, 1]]\n",
+        "'bytes' and 'copy_s'");
+  Fails("memory_copy_packed:\n  pieces: []\n", "memory_copy_packed tables list no piece lengths");
+  Fails("exchange:\n  columns: [bytes, exchange_s]\n  rows: [[64, 1.0e-8], [8, 2.0e-8]]\n",
+        "exchange sizes must ascend: 8 after 64");
+  Fails("exchange:\n  columns: [bytes, recv_s]\n  rows: [[64, 1.0e-8]]\n",
+        "'bytes' and 'exchange_s'");
+  Fails("exchange_packed:\n  columns: [bytes, exchange_s]\n  rows: [[64, 1.0e-8]]\n",
+        "piece_bytes");
+  Fails("exchange_packed:\n  piece_bytes: 512\n  columns: [bytes, exchange_s]\n  rows: []\n",
+        "no rows");
+}
+
 // Issue 13 (alltoallw-transpose): the optional packed tables (one per piece length) round-trip
 // beside the other size tables; files without them read with none; bad ones are located.
 TEST(NetworkFileTest, PackedTablesAreOptionalAndChecked) {

@@ -76,9 +76,11 @@ EstimateResult Engine::Impl::run(std::span<EventSource *const> Sources) {
     push(0, QueueKind::Resume, R);
   }
   int Nodes = Net.nodeCount();
-  double LinkCap = Net.linkCapacity();
-  Contention = Nodes > 0 && LinkCap > 0;
-  if (Contention) {
+  double LinkCap = Net.linkCapacity(), EndpointCap = Net.endpointCapacity();
+  NodeLinks = Nodes > 0 && LinkCap > 0;
+  Endpoints = EndpointCap > 0 && Ranks.size() > 1;
+  Contention = NodeLinks || Endpoints;
+  if (NodeLinks) {
     NodeOf.resize(Ranks.size());
     for (uint32_t R = 0; R < Ranks.size(); ++R) {
       int N = Net.nodeOf(int(R));
@@ -86,6 +88,11 @@ EstimateResult Engine::Impl::run(std::span<EventSource *const> Sources) {
     }
     for (int N = 0; N < Nodes * 2; ++N)
       Sharing.addLink(LinkCap);
+  }
+  if (Endpoints) {
+    EndpointBase = NodeLinks ? uint32_t(Nodes) * 2 : 0;
+    for (uint32_t R = 0; R < Ranks.size(); ++R)
+      Sharing.addLink(EndpointCap);
   }
 
   while (!Failed) {
@@ -150,13 +157,8 @@ EstimateResult Engine::Impl::run(std::span<EventSource *const> Sources) {
 
 namespace {
 
-/// Of a send's and a receive's layout classes, the one a message is costed at: contiguous if
-/// both are, else the one with the shorter pieces (packing them costs more).
-uint8_t packedLayout(uint8_t Send, uint8_t Recv) {
-  if (Send == 0 || Recv == 0)
-    return uint8_t(Send | Recv);
-  return trace::pieceOfClass(Send) <= trace::pieceOfClass(Recv) ? Send : Recv;
-}
+/// Of a send's and a receive's layout classes, the one a message is costed at.
+uint8_t packedLayout(uint8_t Send, uint8_t Recv) { return trace::shorterPieces(Send, Recv); }
 
 /// Asks for the cache lines of [P, P + Bytes) (a hint: no effect on any result).
 void prefetchBytes(const void *P, size_t Bytes) {
@@ -474,8 +476,9 @@ bool Engine::Impl::dispatch(uint32_t R, const Event &E) {
     doRequestFree(R, E);
     break;
   case EventKind::LocalCopy: {
-    // The rank's CPU copies its own block: its time, like a send's overhead.
-    const TimeNs Copy = Net.link(int(R), int(R)).localCopy(E.Count);
+    // The rank's CPU copies its own block: its time, like a send's overhead (piece by piece
+    // when its datatype has gaps).
+    const TimeNs Copy = Net.link(int(R), int(R)).localCopy(E.Count, E.Layout);
     if (Copy > 0) {
       const TimeNs Start = Ranks[R].Now;
       Ranks[R].Now += Copy;
@@ -978,7 +981,7 @@ void Engine::Impl::match(uint32_t Env, uint32_t Recv, TimeNs Now) {
     // hand over in one copy of the whole buffer, slower than the pipeline of packed pieces.
     if (Layout != 0) [[unlikely]]
       End = std::max(Begin, End + L.packedExtra(Layout, V.Bytes));
-    uint32_t F = newFlow(V.Source, Q.Owner, L, V.Bytes, End, Now);
+    uint32_t F = newFlow(V.Source, Q.Owner, L, V.Bytes, End, Now, Layout != 0, Begin);
     if (F != NoIndex) {
       // Under contention the data streams as a flow; both requests complete at its end.
       Flows[F].Recv = Recv;

@@ -1,5 +1,6 @@
 // The engine's contention model: transfers between nodes stream as fluid flows through their
-// nodes' egress and ingress links, at the max-min fair rates LinkSharing gives them.
+// nodes' egress and ingress links, transfers within a node (with endpoint sharing) through
+// their ranks' endpoints, at the max-min fair rates LinkSharing gives them.
 #include "EngineImpl.h"
 #include "RoundNs.h"
 
@@ -10,18 +11,27 @@
 namespace mpiete::estimator {
 
 uint32_t Engine::Impl::newFlow(int32_t Src, int32_t Dst, const LinkModel &L, uint64_t Bytes,
-                               TimeNs End, TimeNs Now) {
-  if (!Contention)
+                               TimeNs End, TimeNs Now, bool Packed, TimeNs Begin) {
+  if (!Contention || Src == Dst)
     return NoIndex;
-  int32_t A = NodeOf[uint32_t(Src)], B = NodeOf[uint32_t(Dst)];
-  if (A < 0 || B < 0 || A == B)
-    return NoIndex; // within a node: not through the node's network link
+  int32_t A = NodeLinks ? NodeOf[uint32_t(Src)] : -1, B = NodeLinks ? NodeOf[uint32_t(Dst)] : -1;
+  bool Between = A >= 0 && B >= 0 && A != B;
+  // Within a node (or on a network without nodes): through the ranks' endpoints when the
+  // network's transfers share them, else not shared at all.
+  if (!Between && (!Endpoints || L.endpointRate() <= 0))
+    return NoIndex;
   TimeNs Stream = L.streamTime(Bytes);
   // A flow alone fills its links at the sustained rate, whatever its own rate (an eager one
   // streams faster, but for a shorter time): the link share it takes at its own pace.
   double Rate = L.sustainedStreamRate();
   if (Stream <= 0 || Rate <= 0 || L.streamRate(Bytes) <= 0)
     return NoIndex;
+  if (Packed && !Between && L.packedFlowRate() > 0) {
+    // Both processors pack and unpack piece by piece: the whole transfer but its fixed part
+    // is their work, which a rank's other transfers share (docs/estimator.md, "Contention").
+    Stream = std::max<TimeNs>(0, End - Begin - (L.transfer(Bytes) - Stream));
+    Rate = L.packedFlowRate();
+  }
   // The streaming is the last part of the transfer. A rendezvous matched after its streaming
   // would have begun (the receive was posted while the envelope was on its way) has streamed
   // alone until now.
@@ -38,8 +48,13 @@ uint32_t Engine::Impl::newFlow(int32_t Src, int32_t Dst, const LinkModel &L, uin
   W = Flow();
   W.Remaining = Remaining;
   W.Cap = Rate;
-  W.Links[0] = uint32_t(A) * 2;     // egress of the sender's node
-  W.Links[1] = uint32_t(B) * 2 + 1; // ingress of the receiver's node
+  if (Between) {
+    W.Links[0] = uint32_t(A) * 2;     // egress of the sender's node
+    W.Links[1] = uint32_t(B) * 2 + 1; // ingress of the receiver's node
+  } else {
+    W.Links[0] = EndpointBase + uint32_t(Src);
+    W.Links[1] = EndpointBase + uint32_t(Dst);
+  }
   push(At, QueueKind::FlowStart, F);
   return F;
 }

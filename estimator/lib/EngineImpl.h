@@ -80,8 +80,9 @@ private:
     uint32_t Head = NoIndex, Tail = NoIndex; ///< sent, not delivered (behind one in transit)
   };
 
-  /// The streaming part of a transfer between nodes under contention (fluid model): it goes
-  /// through the sender node's egress link and the receiver node's ingress link.
+  /// The streaming part of a transfer under contention (fluid model): between nodes it goes
+  /// through the sender node's egress link and the receiver node's ingress link; within a
+  /// node through the sender's and the receiver's endpoints.
   struct Flow {
     double Remaining = 0; ///< ns of streaming at the flow's own rate
     double Cap = 0;       ///< link bytes per ns at its own pace (1/G)
@@ -326,8 +327,10 @@ private:
   void dispatchEnvelope(uint32_t Env);
   void drainChannel(uint32_t Ch);
   // Contention (EngineFlows.cpp).
+  /// Packed: a rendezvous whose sender packs (Begin its start): within a node all of it but
+  /// the contiguous transfer's fixed part streams, at L.packedFlowRate().
   uint32_t newFlow(int32_t Src, int32_t Dst, const LinkModel &L, uint64_t Bytes, TimeNs End,
-                   TimeNs Now);
+                   TimeNs Now, bool Packed = false, TimeNs Begin = 0);
   void startFlow(uint32_t F, TimeNs Now);
   void endFlows(TimeNs Now);
   void finishFlow(uint32_t F, TimeNs Now);
@@ -423,12 +426,16 @@ private:
     uint32_t Idx[2] = {NoIndex, NoIndex};
   };
   std::vector<RecentSpace> RecentSpaces;
-  // Contention (fluid flows through node links); off unless the network model has nodes.
+  // Contention (fluid flows through node links, and through ranks' endpoints within a node);
+  // off unless the network model has nodes or endpoint sharing.
   bool Contention = false;
-  std::vector<int32_t> NodeOf; ///< rank -> node
+  bool NodeLinks = false;      ///< transfers between nodes share node links
+  bool Endpoints = false;      ///< transfers within a node share their ranks' endpoints
+  uint32_t EndpointBase = 0;   ///< the link of rank r's endpoint: EndpointBase + r
+  std::vector<int32_t> NodeOf; ///< rank -> node (with NodeLinks)
   std::vector<Flow> Flows;
   std::vector<uint32_t> FreeFlows;
-  LinkSharing Sharing;                ///< node links 2n (egress) and 2n + 1 (ingress) of node n
+  LinkSharing Sharing; ///< node links 2n (egress) and 2n + 1 (ingress) of node n, endpoints
   std::vector<FlowClass> Classes;     ///< by LinkSharing group
   uint64_t FlowEndSeq = ~uint64_t(0); ///< sequence of the valid FlowEnd entry; others are stale
   TimeNs FlowEndAt = 0;               ///< its time

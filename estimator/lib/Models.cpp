@@ -246,6 +246,46 @@ void LinkModel::setSameBufferTable(std::vector<std::pair<uint64_t, double>> Poin
 
 TimeNs LinkModel::sameBufferExtra(uint64_t Bytes) const { return SameBuffer.at(Bytes); }
 
+void LinkModel::setExchangeTables(const std::vector<std::pair<uint64_t, double>> &Contiguous,
+                                  double PieceBytes,
+                                  const std::vector<std::pair<uint64_t, double>> &Packed) {
+  // The median share over the usable sizes, within [1/2, 1]; -1 when none is usable.
+  auto ShareOf = [&](const std::vector<std::pair<uint64_t, double>> &Points, uint8_t Layout) {
+    std::vector<double> Shares;
+    for (const auto &[Bytes, Seconds] : Points) {
+      if (Bytes <= eagerLimit() || !std::isfinite(Seconds))
+        continue;
+      double Contig = double(transfer(Bytes)), Fixed = Contig - double(streamTime(Bytes));
+      double T = Layout ? std::max(0.0, Contig + double(packedExtra(Layout, Bytes))) : Contig;
+      double S = T - Fixed;
+      if (S <= 0 || S < 0.25 * T)
+        continue;
+      Shares.push_back(S / (S + std::max(0.0, Seconds * 1e9 - T)));
+    }
+    if (Shares.empty())
+      return -1.0;
+    std::sort(Shares.begin(), Shares.end());
+    size_t N = Shares.size();
+    double F = N % 2 ? Shares[N / 2] : 0.5 * (Shares[N / 2 - 1] + Shares[N / 2]);
+    return std::clamp(F, 0.5, 1.0);
+  };
+  HasExchange = !Contiguous.empty();
+  ExchangeShare = PackedExchangeShare = 1;
+  EndpointRate = PackedFlowRate = 0;
+  const double R = sustainedStreamRate();
+  if (R <= 0)
+    return;
+  double C = ShareOf(Contiguous, 0);
+  double P =
+      PieceBytes >= 1 && !Packed.empty() ? ShareOf(Packed, trace::classOfPiece(PieceBytes)) : -1.0;
+  ExchangeShare = C > 0 ? C : 1;
+  PackedExchangeShare = P > 0 ? P : ExchangeShare;
+  if (ExchangeShare == 1 && PackedExchangeShare == 1)
+    return;
+  EndpointRate = 2 * ExchangeShare * R;
+  PackedFlowRate = EndpointRate / (2 * PackedExchangeShare);
+}
+
 void LinkModel::addPackedTable(double PieceBytes, std::vector<std::pair<uint64_t, double>> Points) {
   PackedTable T;
   T.Log2Piece = std::log2(std::max(1.0, PieceBytes));
@@ -254,19 +294,38 @@ void LinkModel::addPackedTable(double PieceBytes, std::vector<std::pair<uint64_t
   Packed.push_back(std::move(T));
 }
 
-TimeNs LinkModel::packedExtra(uint8_t Layout, uint64_t Bytes) const {
-  if (Layout == trace::LayoutContiguous || Packed.empty())
+void LinkModel::addPackedCopyTable(double PieceBytes,
+                                   std::vector<std::pair<uint64_t, double>> Points) {
+  PackedTable T;
+  T.Log2Piece = std::log2(std::max(1.0, PieceBytes));
+  T.Extra.assign(Points, false);
+  T.Extra.Signed = true;
+  PackedCopies.push_back(std::move(T));
+}
+
+TimeNs LinkModel::extraOfLayout(const std::vector<PackedTable> &Tables, uint8_t Layout,
+                                uint64_t Bytes) {
+  if (Layout == trace::LayoutContiguous || Tables.empty())
     return 0;
   const double X = std::log2(std::max(1.0, trace::pieceOfClass(Layout)));
-  if (X <= Packed.front().Log2Piece)
-    return Packed.front().Extra.at(Bytes);
-  for (size_t I = 1; I < Packed.size(); ++I)
-    if (X <= Packed[I].Log2Piece) {
-      const PackedTable &A = Packed[I - 1], &B = Packed[I];
+  if (X <= Tables.front().Log2Piece)
+    return Tables.front().Extra.at(Bytes);
+  for (size_t I = 1; I < Tables.size(); ++I)
+    if (X <= Tables[I].Log2Piece) {
+      const PackedTable &A = Tables[I - 1], &B = Tables[I];
       const double W = (X - A.Log2Piece) / (B.Log2Piece - A.Log2Piece);
       return roundNs(double(A.Extra.at(Bytes)) * (1 - W) + double(B.Extra.at(Bytes)) * W);
     }
-  return Packed.back().Extra.at(Bytes);
+  return Tables.back().Extra.at(Bytes);
+}
+
+TimeNs LinkModel::packedExtra(uint8_t Layout, uint64_t Bytes) const {
+  return extraOfLayout(Packed, Layout, Bytes);
+}
+
+TimeNs LinkModel::localCopy(uint64_t Bytes, uint8_t Layout) const {
+  const TimeNs Copy = localCopy(Bytes);
+  return std::max<TimeNs>(0, Copy + extraOfLayout(PackedCopies, Layout, Bytes));
 }
 
 void TableLinkModel::setStreamGaps(double G, double GEager) {
@@ -339,6 +398,12 @@ int ClusterNetworkModel::nodeCount() const {
 
 int ClusterNetworkModel::nodeOf(int Rank) const {
   return Rank >= 0 && size_t(Rank) < NodeOfRank.size() ? NodeOfRank[size_t(Rank)] : -1;
+}
+
+double ClusterNetworkModel::endpointCapacity() const {
+  if (Contention == ContentionKind::None && !NodeOfRank.empty())
+    return 0;
+  return Intra->endpointRate();
 }
 
 double ClusterNetworkModel::linkCapacity() const {

@@ -390,7 +390,7 @@ TEST(BaseDataTest, LocalCopiesOfCollectivesOwnBlocks) {
     W->collective(id(17), trace::CollKind::Alltoallw, 0, -1, 2500);
     W->recv(id(17), 0, 5, 0, 800, trace::Context::Collective);
     W->send(id(17), 0, 5, 0, 1500, trace::SendMode::Standard, trace::Context::Collective, 6);
-    W->send(id(17), 2, 5, 0, 500, trace::SendMode::Standard, trace::Context::Collective);
+    W->send(id(17), 2, 5, 0, 500, trace::SendMode::Standard, trace::Context::Collective, 3);
     W->wait(id(17), trace::WaitOp::Waitall, 3);
     W->recvCompleted(4, 0, 5, 800);
     W->sendCompleted(5);
@@ -417,18 +417,22 @@ TEST(BaseDataTest, LocalCopiesOfCollectivesOwnBlocks) {
     Event E;
     while (Src.next(E))
       if (E.Kind == EventKind::LocalCopy)
-        Out += formatBlockId(E.Block) + "=" + std::to_string(E.Count) + " ";
+        Out += formatBlockId(E.Block) + "=" + std::to_string(E.Count) +
+               (E.Layout ? "/" + std::to_string(E.Layout) : "") + " ";
       else if (E.Kind == EventKind::SendStart || E.Kind == EventKind::RecvStart)
         Out += (E.Kind == EventKind::SendStart ? "s" : "r") + std::to_string(E.Count) +
                (E.Layout ? "/" + std::to_string(E.Layout) : "") + " ";
     EXPECT_FALSE(Src.failed()) << Errors.str();
     EXPECT_EQ(Src.localCopies(), On ? 8u : 0u);
+    EXPECT_EQ(Src.packedLocalCopies(), On ? 1u : 0u);
     return Out;
   };
-  EXPECT_EQ(Copies(false), "s1000 s1000 s1000 r800 s1500/6 s500 ");
+  // The own block's layout is that of the call's messages with the shortest pieces (classes 6
+  // and 3: 3), the trace recording none for the block itself.
+  EXPECT_EQ(Copies(false), "s1000 s1000 s1000 r800 s1500/6 s500/3 ");
   EXPECT_EQ(Copies(true), "0aa758c0:10=1000 0aa758c0:12=500 0aa758c0:13=100 0aa758c0:14=64 "
-                          "0aa758c0:16=1000 s1000 s1000 s1000 0aa758c0:17=500 r800 s1500/6 s500 "
-                          "0aa758c0:21=300 0aa758c0:22=50 ");
+                          "0aa758c0:16=1000 s1000 s1000 s1000 0aa758c0:17=500/3 r800 s1500/6 "
+                          "s500/3 0aa758c0:21=300 0aa758c0:22=50 ");
   std::filesystem::remove_all(Dir);
 }
 

@@ -280,3 +280,93 @@ TEST(ContentionTest, AnEagerFlowTakesTheLinkForItsOwnTime) {
   EXPECT_EQ(B.Ranks[1].End, 6000);
   EXPECT_EQ(B.Ranks[2].End, 1002000);
 }
+
+namespace {
+
+/// Ranks 0 and 1 exchange Bytes at once: each posts its receive and starts its send at 0,
+/// then waits for both. Layout: the sends' datatype class (0 contiguous).
+std::vector<std::vector<Event>> exchangeOf(uint64_t Bytes, uint8_t Layout = 0) {
+  std::vector<std::vector<Event>> T;
+  for (int R = 0; R < 2; ++R) {
+    Event Send = Event::send(11, 1 - R, 0, Bytes, 2);
+    Send.Layout = Layout;
+    T.push_back({Event::recv(10, 1 - R, 0, Bytes, 1), Send,
+                 Event::completion(12, {req(1, 1 - R, 0), req(2)})});
+  }
+  return T;
+}
+
+} // namespace
+
+// Transfers within a node share their ranks' endpoints when network.yaml measured exchanges
+// slower than one-way messages (LinkModel::setExchangeTables). Rendezvous (S = 1024): each
+// 1 MB transfer runs from 0 to T(1 MB) = 1,001,000 alone, streaming from 1000.
+TEST(ContentionTest, AnExchangeSharesItsRanksEndpoints) {
+  // Exchanges of 1 MB measured at 1,251,000 ns: each of the two kept f = 1e6 / (1e6 + 250,000)
+  // = 0.8 of its rate, so each endpoint carries 1.6 bytes per ns.
+  Cluster S({0, 0}, ContentionKind::Fair, 0, 1024);
+  S.Link->setExchangeTables({{MB, 1251000e-9}}, 0, {});
+  EXPECT_DOUBLE_EQ(S.Link->exchangeShare(), 0.8);
+  EXPECT_DOUBLE_EQ(S.Net->endpointCapacity(), 1.6);
+  EstimateResult R = S.run(exchangeOf(MB));
+  ASSERT_TRUE(R.Ok) << allErrors(R);
+  EXPECT_EQ(R.Ranks[0].End, 1251000); // 1000 + 1e6 / 0.8
+  EXPECT_EQ(R.Ranks[1].End, 1251000);
+  // One message alone is never slowed.
+  R = S.run({sendAll({{1, MB}}), recvOne(0, MB)});
+  ASSERT_TRUE(R.Ok) << allErrors(R);
+  EXPECT_EQ(R.Ranks[1].End, 1001000);
+  // Without the table, or with a node map and contention none, nothing is shared.
+  Cluster Old({0, 0}, ContentionKind::Fair, 0, 1024);
+  EXPECT_EQ(Old.run(exchangeOf(MB)).Ranks[0].End, 1001000);
+  Cluster None({0, 0}, ContentionKind::None, 0, 1024);
+  None.Link->setExchangeTables({{MB, 1251000e-9}}, 0, {});
+  EXPECT_EQ(None.Net->endpointCapacity(), 0);
+  EXPECT_EQ(None.run(exchangeOf(MB)).Ranks[0].End, 1001000);
+  // Without a node map (one network file for every pair) the endpoints are shared too.
+  ClusterNetworkModel Flat(S.Link);
+  EstimateResult F = test::replay(S.Compute, Flat, exchangeOf(MB));
+  ASSERT_TRUE(F.Ok) << allErrors(F);
+  EXPECT_EQ(F.Ranks[0].End, 1251000);
+}
+
+TEST(ContentionTest, PackedExchangesShareTheirPackingWork) {
+  // Pieces of 512 bytes (class 4) cost 500,000 ns more at 1 MB: one way 1,501,000, of which
+  // all but the fixed 1000 is work; exchanged at once in 3,001,000 (f = 0.5). Contiguous
+  // exchanges as above (f = 0.8): endpoints of 1.6 bytes per ns, a packed transfer taking
+  // 1.6 / (2 x 0.5) of one at its own pace.
+  Cluster S({0, 0}, ContentionKind::Fair, 0, 1024);
+  S.Link->addPackedTable(512, {{0, 0}, {MB, 500000e-9}});
+  S.Link->setExchangeTables({{MB, 1251000e-9}}, 512, {{MB, 3001000e-9}});
+  EXPECT_DOUBLE_EQ(S.Link->packedExchangeShare(), 0.5);
+  EXPECT_DOUBLE_EQ(S.Link->packedFlowRate(), 1.6);
+  EstimateResult R = S.run(exchangeOf(MB, 4));
+  ASSERT_TRUE(R.Ok) << allErrors(R);
+  EXPECT_EQ(R.Ranks[0].End, 3001000); // 1000 + 1.5e6 / 0.5
+  EXPECT_EQ(R.Ranks[1].End, 3001000);
+  // Alone, a packed transfer takes its one-way time.
+  std::vector<std::vector<Event>> One = {sendAll({{1, MB}}), recvOne(0, MB)};
+  One[0][0].Layout = 4;
+  R = S.run(One);
+  ASSERT_TRUE(R.Ok) << allErrors(R);
+  EXPECT_EQ(R.Ranks[1].End, 1501000);
+  // Contiguous exchanges keep their own share.
+  EXPECT_EQ(S.run(exchangeOf(MB)).Ranks[0].End, 1251000);
+}
+
+TEST(ContentionTest, ExchangeSharesAreMediansHeldWithinHalfAndOne) {
+  Cluster S({0, 0}, ContentionKind::Fair, 0, 1024);
+  // Eager sizes and sizes whose streaming is under a quarter of their time are left out;
+  // 100 KB (T 101,000, S 100,000): f = 100,000 / (100,000 + 400,000) = 0.2, held at 0.5.
+  S.Link->setExchangeTables({{512, 1e-3}, {100, 1e-3}, {100000, 501000e-9}}, 0, {});
+  EXPECT_DOUBLE_EQ(S.Link->exchangeShare(), 0.5);
+  EXPECT_DOUBLE_EQ(S.Link->endpointRate(), 1.0);
+  // Median of 0.8, 1 (faster than one way) and 1: 1, no sharing at all.
+  S.Link->setExchangeTables({{MB, 1251000e-9}, {2 * MB, 1.5e-3}, {3 * MB, 3.001e-3}}, 0, {});
+  EXPECT_DOUBLE_EQ(S.Link->exchangeShare(), 1);
+  EXPECT_EQ(S.Link->endpointRate(), 0);
+  EXPECT_TRUE(S.Link->hasExchangeTable());
+  // No usable size: the packed share falls back on the contiguous one.
+  S.Link->setExchangeTables({{MB, 1251000e-9}}, 512, {{100, 1e-3}});
+  EXPECT_DOUBLE_EQ(S.Link->packedExchangeShare(), 0.8);
+}

@@ -540,6 +540,24 @@ TEST(EngineTest, LocalCopyCostsTheCopyTable) {
   EstimateResult R0 = Old.run(Traces());
   ASSERT_TRUE(R0.Ok) << allErrors(R0);
   EXPECT_EQ(R0.Predicted, 1100);
+  // An own block with gaps costs what MPI_Pack took over the memcpy (memory_copy_packed),
+  // interpolated in log2 of the piece length as packed messages are; never below 0.
+  S.Link->addPackedCopyTable(8, {{0, 0}, {1000, 100e-9}});
+  S.Link->addPackedCopyTable(512, {{0, 0}, {1000, -40e-9}});
+  EXPECT_EQ(S.Link->localCopy(500, 0), 60);
+  EXPECT_EQ(S.Link->localCopy(500, 1), 110);  // pieces of 8: 60 + 50
+  EXPECT_EQ(S.Link->localCopy(500, 4), 40);   // 512: 60 - 20
+  EXPECT_EQ(S.Link->localCopy(500, 2), 87);   // 32, a third of the way: 60 + 50 - 70 / 3
+  EXPECT_EQ(S.Link->localCopy(0, 6), 10);     // held beyond 512
+  EXPECT_EQ(S.Link->localCopy(5000, 4), 470); // 510 - 40: a falling tail is held level
+  S.Link->addPackedCopyTable(4096, {{0, -1e-6}});
+  EXPECT_EQ(S.Link->localCopy(500, 6), 0);
+  std::vector<std::vector<Event>> Packed = Traces();
+  Packed[1][0].Layout = 1; // rank 1's 2000 bytes: 210 + 200; its receive posted at 410
+  EstimateResult RP = S.run(Packed);
+  ASSERT_TRUE(RP.Ok) << allErrors(RP);
+  EXPECT_EQ(RP.Ranks[1].Comm, 430);
+  EXPECT_EQ(RP.Ranks[1].End, 1160);
   EXPECT_EQ(R0.Ranks[0].Comm, 10);
   EXPECT_EQ(R0.Ranks[1].Comm, 20);
 }

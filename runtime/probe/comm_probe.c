@@ -19,6 +19,21 @@
  * rendezvous message leaves the buffer's lines in the peer's cache, and the receive into that
  * buffer has to take them back (bench/ring-hops: 16 KiB 4.0 against 3.3 us a hop).
  *
+ * A simultaneous exchange per size ("exchange", network.yaml exchange): both ranks of a pair
+ * send K bytes to each other at once (MPI_Sendrecv, after a 0-byte one that lines them up), as
+ * a halo exchange or a two-rank alltoall does; the sender's time. Where the two transfers share
+ * what copies them, which no ping-pong (one message at a time) shows, it takes longer than one
+ * way. The same exchange of messages packed from
+ * pieces of 512 bytes ("exchange-packed", network.yaml exchange_packed): each processor packs
+ * its message and unpacks its peer's, the work of both ends of a one-way message (1.4-2 times
+ * one way on this VM, where contiguous exchanges took 1.0-1.2 times once the caches held other
+ * data, as a program's do).
+ *
+ * Per piece length, rank 0 also times MPI_Pack of such a vector into a contiguous buffer
+ * ("copy-packed", network.yaml memory_copy_packed): a collective's copy of its own block when
+ * the datatype has gaps (alltoallw-transpose's subarrays), piece by piece through the library's
+ * datatype engine rather than in one memcpy.
+ *
  * A third ping-pong ("packed", network.yaml packed) sends every message as a vector of pieces
  * of 8, 64, 512 or 4096 bytes with a gap of a piece after each and receives it contiguously:
  * the library packs it piece by piece and, on shared memory, cannot hand it over in one copy
@@ -49,6 +64,8 @@ enum {
   TagDrained
 };
 enum { Batch = 10, Warmup = 2, StreamLength = 64 };
+/* The piece length of the packed exchange series. */
+enum { ExchangePiece = 512 };
 
 struct Options {
   long MaxSize;
@@ -414,6 +431,33 @@ static void sameBufferBatch(void *Ctx, int SI, int N, int First) {
     *at(S->Same, S, SI, N + B) = sameBuffer(S->IsSender, S->Peer, K, S->Send);
 }
 
+/* One simultaneous exchange: both sides send K bytes (Count x Type from Send, whose Span
+ * bytes are rewritten first, off the clock) and receive K contiguously at once, lined up by a
+ * 0-byte exchange off the clock; the sender's time. */
+static double exchangeOnce(int IsSender, int Peer, long K, char *Send, int Count, MPI_Datatype Type,
+                           long Span, char *Recv) {
+  rewrite(Send, Span);
+  MPI_Sendrecv(NULL, 0, MPI_BYTE, Peer, TagReady, NULL, 0, MPI_BYTE, Peer, TagReady, MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE);
+  double T0 = MPI_Wtime();
+  MPI_Sendrecv(Send, Count, Type, Peer, TagData, Recv, (int)K, MPI_BYTE, Peer, TagData,
+               MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  double T = MPI_Wtime() - T0;
+  return IsSender ? T : 0;
+}
+
+static void exchangeAtOnceBatch(void *Ctx, int SI, int N, int First) {
+  struct Series *S = Ctx;
+  long K = S->Sizes[SI];
+  if (!S->Active)
+    return;
+  for (int W = 0; W < (First ? Warmup : 1); ++W)
+    exchangeOnce(S->IsSender, S->Peer, K, S->Send, (int)K, MPI_BYTE, K, S->Recv);
+  for (int B = 0; B < Batch; ++B)
+    *at(S->Same, S, SI, N + B) =
+        exchangeOnce(S->IsSender, S->Peer, K, S->Send, (int)K, MPI_BYTE, K, S->Recv);
+}
+
 /* One round trip of the packed ping-pong: each side sends K bytes as a vector of pieces of
  * Piece bytes, a gap of Piece after each (from a buffer of 2K), and receives them contiguously,
  * the send buffer rewritten before each send as in exchange(); the sender's half. */
@@ -455,6 +499,45 @@ static void packedBatch(void *Ctx, int SI, int N, int First) {
   for (int B = 0; B < Batch; ++B)
     *at(S->Same, S, SI, N + B) =
         packedOnce(S->IsSender, S->Peer, K, P->Types[SI], S->Wide, S->Recv);
+}
+
+/* The packed exchange: both sides send a vector of pieces (the packed series' types) at once. */
+static void packedExchangeBatch(void *Ctx, int SI, int N, int First) {
+  struct PackedSeries *P = Ctx;
+  struct Series *S = P->S;
+  long K = P->Sizes[SI];
+  if (!S->Active)
+    return;
+  for (int W = 0; W < (First ? Warmup : 1); ++W)
+    exchangeOnce(S->IsSender, S->Peer, K, S->Wide, 1, P->Types[SI], 2 * K, S->Recv);
+  for (int B = 0; B < Batch; ++B)
+    *at(S->Same, S, SI, N + B) =
+        exchangeOnce(S->IsSender, S->Peer, K, S->Wide, 1, P->Types[SI], 2 * K, S->Recv);
+}
+
+/* One timed MPI_Pack of K bytes from a vector of pieces (gaps between them) into a contiguous
+ * buffer, the source rewritten first (off the clock): what a collective's copy of the rank's
+ * own block costs when its datatype is not contiguous (the library's datatype engine, as
+ * Open MPI's and MPICH's local copies use it). */
+static double packCopyOnce(char *Wide, MPI_Datatype Type, long K, char *Dst) {
+  rewrite(Wide, 2 * K);
+  int Position = 0;
+  double T0 = MPI_Wtime();
+  MPI_Pack(Wide, 1, Type, Dst, (int)K, &Position, MPI_COMM_SELF);
+  double T = MPI_Wtime() - T0;
+  if (Position != (int)K)
+    fail("MPI_Pack packed another size than its datatype's");
+  return T;
+}
+
+static void packCopyBatch(void *Ctx, int SI, int N, int First) {
+  struct PackedSeries *P = Ctx;
+  struct Series *S = P->S;
+  long K = P->Sizes[SI];
+  for (int W = 0; W < (First ? Warmup : 1); ++W)
+    packCopyOnce(S->Wide, P->Types[SI], K, S->Recv);
+  for (int B = 0; B < Batch; ++B)
+    *at(S->Same, S, SI, N + B) = packCopyOnce(S->Wide, P->Types[SI], K, S->Recv);
 }
 
 static void copyBatch(void *Ctx, int SI, int N, int First) {
@@ -561,6 +644,19 @@ int main(int Argc, char **Argv) {
     fflush(stdout);
   }
 
+  /* The simultaneous exchange, every size. */
+  memset(Counts, 0, sizeof(int) * (size_t)NumSizes);
+  measureInRounds(NumSizes, Cap, exchangeAtOnceBatch, &Ser, Ser.Same, Counts, 1, Rank, "exchange",
+                  &O, Scratch);
+  if (Rank == 0) {
+    for (int SI = 0; SI < NumSizes; ++SI) {
+      printf("exchange %ld %d", Sizes[SI], Counts[SI]);
+      printStats(at(Ser.Same, &Ser, SI, 0), Counts[SI], Scratch);
+      printf("\n");
+    }
+    fflush(stdout);
+  }
+
   /* The packed ping-pong (network.yaml packed): per piece length, the sizes of at least 256
    * bytes and one piece, rounded down to whole pieces. Both sides pack (a vector with a gap of
    * a piece after each) and receive contiguously. */
@@ -597,6 +693,36 @@ int main(int Argc, char **Argv) {
         printf("\n");
       }
       fflush(stdout);
+    }
+    /* The packed local copy (network.yaml memory_copy_packed): rank 0 alone, its partner idle
+     * in the series' closing broadcast; no rank but 0 takes part, so no rank waits in MPI. */
+    snprintf(What, sizeof What, "packed copy, pieces of %ld bytes", Piece);
+    memset(Counts, 0, sizeof(int) * (size_t)NumSizes);
+    if (Rank == 0) {
+      measureInRounds(NP, Cap, packCopyBatch, &PS, Ser.Same, Counts, 0, Rank, What, &O, Scratch);
+      for (int SI = 0; SI < NP; ++SI) {
+        printf("copy-packed %ld %ld %d", Piece, PackedSizes[SI], Counts[SI]);
+        printStats(at(Ser.Same, &Ser, SI, 0), Counts[SI], Scratch);
+        printf("\n");
+      }
+      fflush(stdout);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (Piece == ExchangePiece) {
+      /* Both sides packing and unpacking at once: on shared memory each rank's processor does
+       * the work of both ends (network.yaml exchange_packed). */
+      snprintf(What, sizeof What, "packed exchange, pieces of %ld bytes", Piece);
+      memset(Counts, 0, sizeof(int) * (size_t)NumSizes);
+      measureInRounds(NP, Cap, packedExchangeBatch, &PS, Ser.Same, Counts, 1, Rank, What, &O,
+                      Scratch);
+      if (Rank == 0) {
+        for (int SI = 0; SI < NP; ++SI) {
+          printf("exchange-packed %ld %ld %d", Piece, PackedSizes[SI], Counts[SI]);
+          printStats(at(Ser.Same, &Ser, SI, 0), Counts[SI], Scratch);
+          printf("\n");
+        }
+        fflush(stdout);
+      }
     }
     for (int SI = 0; SI < NP; ++SI)
       MPI_Type_free(&Types[SI]);

@@ -474,9 +474,10 @@ int runEstimate(const CommandArgs &Args) {
       Diags.note({FarmIn.ReferencePath, 0, 0}, N, "estimate");
   }
   // What the traces held that the network file may not price: one pass over the sources.
-  uint64_t Copies = 0, Same = 0, Packed = 0, Largest = 0;
+  uint64_t Copies = 0, PackedCopies = 0, Same = 0, Packed = 0, Largest = 0;
   for (auto &T : Traces) {
     Copies += T->localCopies();
+    PackedCopies += T->packedLocalCopies();
     Same += T->sameBufferReceives();
     Packed += T->packedMessages();
     Largest = std::max(Largest, T->largestMessage());
@@ -498,6 +499,14 @@ int runEstimate(const CommandArgs &Args) {
          "): larger messages are extrapolated along the last octave of sizes, across any cache "
          "or protocol step above it; run probe-comm --max-size " +
          std::to_string(Largest) + " to measure them");
+  if (PackedCopies && Link.hasCopyTable() && !Link.hasPackedCopyTables())
+    Note("no memory_copy_packed tables (a probe-comm before them): the " +
+         std::to_string(PackedCopies) +
+         " local copies of own blocks with gaps cost what a memcpy of their size does; run "
+         "probe-comm again");
+  if (R.Messages > 0 && !Link.hasExchangeTable())
+    Note("no exchange table (a probe-comm before it): a rank's simultaneous transfers within a "
+         "node stream as if each were alone; run probe-comm again");
   if (Packed && !Link.hasPackedTables())
     Note("no packed tables (a probe-comm before them): the " + std::to_string(Packed) +
          " sends and receives of non-contiguous datatypes cost what contiguous messages of "
@@ -582,6 +591,13 @@ int runEstimate(const CommandArgs &Args) {
                    {"machine", Opt["--machine"]},
                    {"network", Opt["--network"]},
                    {"network_model", ModelName}};
+  if (Net->endpointCapacity() > 0) { // docs/estimator.md, "Contention"
+    char Buf[32];
+    std::snprintf(Buf, sizeof Buf, "%.3g", Link.exchangeShare());
+    RO.Provenance.emplace_back("exchange_share", Buf);
+    std::snprintf(Buf, sizeof Buf, "%.3g", Link.packedExchangeShare());
+    RO.Provenance.emplace_back("packed_exchange_share", Buf);
+  }
   if (!Recorded.empty()) // the replay took the recorded wildcard matches (warned above)
     RO.Provenance.emplace_back("wildcard_matches", "recorded");
   const double Predicted = R.predictedSeconds();

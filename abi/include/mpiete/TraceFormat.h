@@ -68,6 +68,13 @@ inline constexpr double pieceOfClass(uint8_t Class) {
   constexpr double Pieces[LastLayout + 1] = {0, 8, 32, 128, 512, 2048, 8192, 512};
   return Class <= LastLayout ? Pieces[Class] : 0;
 }
+/// Of two layout classes (a send's and a receive's), the one a copy between them is costed at:
+/// contiguous if both are, else the one with the shorter pieces (packing them costs more).
+inline constexpr uint8_t shorterPieces(uint8_t A, uint8_t B) {
+  if (A == LayoutContiguous || B == LayoutContiguous)
+    return uint8_t(A | B);
+  return pieceOfClass(A) <= pieceOfClass(B) ? A : B;
+}
 
 /// The longest repeated region (bytes) a writer produces: its buffer. A reader keeps at least
 /// this many bytes of history to expand Repeat records.

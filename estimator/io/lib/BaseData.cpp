@@ -188,7 +188,9 @@ bool TraceEventSource::next(Event &E) {
           E.Kind = EventKind::LocalCopy;
           E.Context = 1;
           E.Count = Bytes;
+          E.Layout = OwnLayout;
           ++LocalCopies;
+          PackedLocalCopies += OwnLayout != trace::LayoutContiguous;
           return true;
         }
       }
@@ -212,25 +214,29 @@ bool TraceEventSource::nextRecord(trace::Record &R) {
   return Reader.next(R);
 }
 
-uint64_t TraceEventSource::ownBlockFromMessages() {
-  // The record's bytes are the rank's whole send side, its own block among them; the lowered
-  // sends to the other ranks follow within the call (up to the next call's first record).
-  // Read them ahead, kept for next() to hand out in order.
-  const uint64_t Total = Rec.Bytes;
+void TraceEventSource::readCallAhead(uint64_t &SentToOthers, uint8_t &Layout) {
+  // The lowered messages follow the collective's record within the call (up to the next
+  // call's first record). Read them ahead, kept for next() to hand out in order.
   const int32_t Me = Reader.header().Rank;
-  uint64_t Sent = 0;
+  SentToOthers = 0;
+  Layout = trace::LayoutContiguous;
   for (;;) {
     trace::Record R;
     if (!Reader.next(R))
       break; // the end (or an error the reader keeps): next() meets it
     const bool NextCall = R.CallStart;
-    if (!NextCall && R.Kind == trace::RecordKind::Send && R.Peer != Me)
-      Sent += R.Bytes;
+    const bool Message = R.Kind == trace::RecordKind::Send || R.Kind == trace::RecordKind::Recv;
+    if (!NextCall && Message && R.Peer != Me) {
+      if (R.Kind == trace::RecordKind::Send)
+        SentToOthers += R.Bytes;
+      if (R.Layout != trace::LayoutContiguous)
+        Layout =
+            Layout == trace::LayoutContiguous ? R.Layout : trace::shorterPieces(Layout, R.Layout);
+    }
     Ahead.push_back(std::move(R));
     if (NextCall)
       break;
   }
-  return Total > Sent ? Total - Sent : 0;
 }
 
 uint64_t TraceEventSource::ownBlockCopy() {
@@ -246,25 +252,39 @@ uint64_t TraceEventSource::ownBlockCopy() {
     return It == CommSizes.end() ? 0 : It->second;
   };
   const bool Root = Rec.Root == Reader.header().Rank;
+  // The own block's size, from the record where it says; its layout from the call's messages.
+  auto Own = [&](uint64_t Bytes) -> uint64_t {
+    if (Bytes > 0 && Ahead.empty()) {
+      uint64_t Sent = 0;
+      readCallAhead(Sent, OwnLayout);
+    }
+    return Bytes;
+  };
+  OwnLayout = trace::LayoutContiguous;
   switch (Rec.Coll) {
   case CollKind::Alltoall: {
     const uint64_t N = Size();
-    return N ? Rec.Bytes / N : 0;
+    return Own(N ? Rec.Bytes / N : 0);
   }
   case CollKind::Allgather:
   case CollKind::Allgatherv:
-    return Rec.Bytes;
+    return Own(Rec.Bytes);
   case CollKind::Gather:
   case CollKind::Gatherv:
-    return Root ? Rec.Bytes : 0;
+    return Own(Root ? Rec.Bytes : 0);
   case CollKind::Scatter: {
     const uint64_t N = Size();
-    return Root && N ? Rec.Bytes / N : 0;
+    return Own(Root && N ? Rec.Bytes / N : 0);
   }
   case CollKind::Alltoallv:
-  case CollKind::Alltoallw:
+  case CollKind::Alltoallw: {
     // The record does not say the own block's size: what its messages to others leave.
-    return ownBlockFromMessages();
+    if (!Ahead.empty())
+      return 0; // not at a call's start (never, as the writer orders records)
+    uint64_t Sent = 0;
+    readCallAhead(Sent, OwnLayout);
+    return Rec.Bytes > Sent ? Rec.Bytes - Sent : 0;
+  }
   default:
     // Scatterv: the record does not say the root's own block. Reductions combine rather than
     // copy; bcast and barrier copy nothing.
@@ -419,6 +439,28 @@ static void setPacked(const NetworkFile &File, LinkModel &Model) {
   }
 }
 
+/// The exchange table, when the file has one: the endpoint a rank's simultaneous transfers
+/// share (LinkModel::setExchangeTable; docs/estimator.md, "Contention").
+static void setExchange(const NetworkFile &File, LinkModel &Model) {
+  std::vector<std::pair<uint64_t, double>> Contiguous, Packed;
+  for (const NetworkCopyRow &R : File.Exchange)
+    Contiguous.emplace_back(R.Bytes, R.Time.Median);
+  for (const NetworkCopyRow &R : File.ExchangePacked.Rows)
+    Packed.emplace_back(R.Bytes, R.Time.Median);
+  Model.setExchangeTables(Contiguous, double(File.ExchangePacked.PieceBytes), Packed);
+}
+
+/// The packed copy tables, when the file has them: per piece length and size, MPI_Pack's time
+/// minus the memcpy table's for that size (LinkModel::localCopy with a layout).
+static void setPackedCopies(const NetworkFile &File, LinkModel &Model) {
+  for (const NetworkPackedTable &T : File.PackedCopies) {
+    std::vector<std::pair<uint64_t, double>> Extra;
+    for (const NetworkCopyRow &R : T.Rows)
+      Extra.emplace_back(R.Bytes, R.Time.Median - double(Model.localCopy(R.Bytes)) * 1e-9);
+    Model.addPackedCopyTable(double(T.PieceBytes), std::move(Extra));
+  }
+}
+
 std::shared_ptr<LinkModel> linkModelOf(const NetworkFile &File, NetworkModelKind Kind) {
   const LogGpsParams &L = File.LogGps;
   if (Kind == NetworkModelKind::LogGPS) {
@@ -426,6 +468,8 @@ std::shared_ptr<LinkModel> linkModelOf(const NetworkFile &File, NetworkModelKind
     setCopies(File, *Model);
     setSameBuffer(File, *Model);
     setPacked(File, *Model);
+    setExchange(File, *Model);
+    setPackedCopies(File, *Model);
     return Model;
   }
   std::vector<TableLinkModel::Point> Points;
@@ -438,6 +482,8 @@ std::shared_ptr<LinkModel> linkModelOf(const NetworkFile &File, NetworkModelKind
   setCopies(File, *Model);
   setSameBuffer(File, *Model);
   setPacked(File, *Model);
+  setExchange(File, *Model);
+  setPackedCopies(File, *Model);
   return Model;
 }
 

@@ -51,10 +51,20 @@ struct CommProbeOutput {
   /// "same" lines: the ping-pong receiving into the buffer just sent from (one way); empty
   /// from probes before it.
   std::vector<CopyRow> SameBuffer;
+  /// "exchange" lines: both ranks of a pair sending to each other at once (the sender's
+  /// time); empty from probes before it.
+  std::vector<CopyRow> Exchange;
+  /// "exchange-packed" lines: the same exchange of messages packed from pieces of
+  /// ExchangePiece bytes; empty from probes before it.
+  uint64_t ExchangePiece = 0;
+  std::vector<CopyRow> ExchangePacked;
   /// "packed" lines: the ping-pong whose sender's datatype is a vector of pieces (one way),
   /// per piece length in the order printed (lengths ascending, each one's sizes ascending);
   /// empty from probes before it.
   std::vector<std::pair<uint64_t, std::vector<CopyRow>>> Packed;
+  /// "copy-packed" lines: MPI_Pack of such vectors into a contiguous buffer on rank 0, per
+  /// piece length as Packed; empty from probes before it.
+  std::vector<std::pair<uint64_t, std::vector<CopyRow>>> PackedCopies;
 };
 
 /// Reads comm_probe's text between its begin and end markers (anything around them, e.g. the

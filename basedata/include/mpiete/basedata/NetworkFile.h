@@ -94,10 +94,22 @@ struct NetworkFile {
   /// just sent from (its lines left in the peer's cache by the peer's read); empty in files of
   /// probes before it (the estimator then charges such receives nothing extra). Sizes ascend.
   std::vector<NetworkCopyRow> SameBuffer;
+  /// exchange: both ranks of a pair sending to each other at once, per size (the time of one
+  /// such exchange); empty in files of probes before it (the estimator then lets a rank's
+  /// simultaneous transfers run as if each were alone). Sizes ascend.
+  std::vector<NetworkCopyRow> Exchange;
+  /// exchange_packed: the same exchange of messages packed from pieces of PieceBytes; no rows
+  /// in files of probes before it (the estimator then lets packed transfers share endpoints
+  /// as contiguous ones do).
+  NetworkPackedTable ExchangePacked;
   /// packed: per piece length (ascending), one way of a message packed from pieces of it;
   /// empty in files of probes before it (the estimator then costs such messages as
   /// contiguous ones).
   std::vector<NetworkPackedTable> Packed;
+  /// memory_copy_packed: per piece length (ascending), MPI_Pack of such a vector into a
+  /// contiguous buffer on one rank (a collective's copy of an own block with gaps); empty in
+  /// files of probes before it (the estimator then costs such copies as a memcpy).
+  std::vector<NetworkPackedTable> PackedCopies;
 };
 
 /// What `mpiete probe-comm` knows besides the probe's output.

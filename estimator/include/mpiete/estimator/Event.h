@@ -61,7 +61,8 @@ struct Event {
   /// sameBufferExtra on top of its transfer.
   bool SameBuffer = false;
   /// SendStart, RecvStart: the layout class of the message's datatype (the trace's, 0
-  /// contiguous): a message either side packs costs the link's packedExtra on top.
+  /// contiguous): a message either side packs costs the link's packedExtra on top. LocalCopy:
+  /// the own block's, costed by the link's localCopy(Count, Layout).
   uint8_t Layout = 0;
   BlockId Block = 0;
   BlockId From = 0; ///< Segment: the call site the computation started after

@@ -220,13 +220,53 @@ public:
   void addPackedTable(double PieceBytes, std::vector<std::pair<uint64_t, double>> Points);
   bool hasPackedTables() const { return !Packed.empty(); }
 
+  /// A local copy of Bytes whose datatype has gaps (Layout as for packedExtra): localCopy
+  /// plus what MPI_Pack of such a vector took over a memcpy (network.yaml memory_copy_packed),
+  /// interpolated in log2 of the piece length as packedExtra; never below 0. A contiguous
+  /// layout, or no tables: localCopy(Bytes).
+  TimeNs localCopy(uint64_t Bytes, uint8_t Layout) const;
+  /// One table per piece length (bytes): sizes ascending, seconds over the memcpy table's.
+  void addPackedCopyTable(double PieceBytes, std::vector<std::pair<uint64_t, double>> Points);
+  bool hasPackedCopyTables() const { return !PackedCopies.empty(); }
+
+  /// A rank's simultaneous transfers over this network share what copies them (network.yaml
+  /// exchange; docs/estimator.md, "Contention"): each rank has an endpoint of endpointRate()
+  /// bytes per ns, which every transfer it sends or receives streams through, max-min fairly
+  /// as the node links. 0: transfers do not share endpoints (no exchange table, or exchanges
+  /// measured no slower than one-way messages).
+  double endpointRate() const { return EndpointRate; }
+  /// The share of its own streaming rate each of two contiguous transfers of one exchange
+  /// kept (1: none lost), and each of two packed ones.
+  double exchangeShare() const { return ExchangeShare; }
+  double packedExchangeShare() const { return PackedExchangeShare; }
+  bool hasExchangeTable() const { return HasExchange; }
+  /// The link share a packed rendezvous transfer takes of its endpoints at its own pace
+  /// (bytes per ns; contiguous ones take sustainedStreamRate()).
+  double packedFlowRate() const { return PackedFlowRate; }
+  /// From the times of simultaneous exchanges (sizes ascending, seconds): per size above the
+  /// eager limit whose streaming is at least a quarter of its transfer, the share f of its
+  /// own rate each of the two transfers kept, the one for which the exchange takes
+  /// T - S + S / f (T the one-way time, S its streaming part: streamTime for a contiguous
+  /// message; for one packed from pieces of PieceBytes, T with packedExtra and S all of it but
+  /// the contiguous message's fixed part); their median, held within [1/2, 1] (a transfer alone
+  /// is never slowed; two share an endpoint at worst evenly). Packed: without its table, the
+  /// contiguous share. With either share below 1, each endpoint carries 2 f sustainedStreamRate()
+  /// (f the contiguous share) and a packed transfer takes endpointRate() / (2 f_packed) of
+  /// it. Needs the stream gaps and the packed tables set first.
+  void setExchangeTables(const std::vector<std::pair<uint64_t, double>> &Contiguous,
+                         double PieceBytes, const std::vector<std::pair<uint64_t, double>> &Packed);
+
 private:
   SizeTable Copies, SameBuffer;
+  double EndpointRate = 0, ExchangeShare = 1, PackedExchangeShare = 1, PackedFlowRate = 0;
+  bool HasExchange = false;
   struct PackedTable {
     double Log2Piece = 0;
     SizeTable Extra;
   };
-  std::vector<PackedTable> Packed;
+  static TimeNs extraOfLayout(const std::vector<PackedTable> &Tables, uint8_t Layout,
+                              uint64_t Bytes);
+  std::vector<PackedTable> Packed, PackedCopies;
 };
 
 /// Measured receive times, piecewise linear in the message size and extrapolated along the
@@ -294,6 +334,10 @@ public:
     return -1;
   }
   virtual double linkCapacity() const { return 0; }
+  /// Transfers within a node (and all of them without a node map) stream through their
+  /// sender's and receiver's endpoints, each of endpointCapacity() bytes per ns
+  /// (LinkModel::endpointRate of the intra-node link); 0: no endpoint sharing.
+  virtual double endpointCapacity() const { return 0; }
 };
 
 enum class ContentionKind { None, Fair };
@@ -317,6 +361,8 @@ public:
   int nodeCount() const override;
   int nodeOf(int Rank) const override;
   double linkCapacity() const override;
+  /// The intra-node link's endpointRate(); 0 with a node map and contention None.
+  double endpointCapacity() const override;
 
 private:
   std::vector<int> NodeOfRank;

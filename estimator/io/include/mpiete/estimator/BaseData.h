@@ -68,6 +68,8 @@ public:
   void setEmitLocalCopies(bool On) { EmitLocalCopies = On; }
   /// LocalCopy events emitted so far.
   uint64_t localCopies() const { return LocalCopies; }
+  /// Of them, those whose block has gaps (Event::Layout from the call's messages).
+  uint64_t packedLocalCopies() const { return PackedLocalCopies; }
   /// Receives flagged same-buffer (Event::SameBuffer) read so far.
   uint64_t sameBufferReceives() const { return SameBufferReceives; }
   /// Sends and receives whose datatype is not contiguous (Event::Layout) read so far.
@@ -84,19 +86,24 @@ private:
   trace::Record Rec;
   bool EmitSegments = false;
   bool EmitLocalCopies = false;
-  uint64_t LocalCopies = 0;
+  uint64_t LocalCopies = 0, PackedLocalCopies = 0;
   uint64_t SameBufferReceives = 0;
   uint64_t PackedMessages = 0;
   uint64_t LargestMessage = 0;
   /// Communicator id -> size, from the comm-create records (world and self known).
   std::unordered_map<uint64_t, uint64_t> CommSizes;
   uint64_t ownBlockCopy();
-  /// Records read ahead of Rec (the v and w all-to-alls' lowered messages, to learn their own
-  /// block), handed out before the reader's next ones.
+  /// Records read ahead of Rec (a collective's lowered messages, to learn its own block's size
+  /// and layout), handed out before the reader's next ones.
   std::vector<trace::Record> Ahead;
   size_t AheadAt = 0;
   bool nextRecord(trace::Record &R);
-  uint64_t ownBlockFromMessages();
+  /// Reads the rest of the current call's records ahead: the bytes of its lowered sends to
+  /// other ranks, and of its messages to and from them the layout with the shortest pieces
+  /// (0: all contiguous), which the own block's copy is costed at (the trace records no
+  /// layout for the own block itself).
+  void readCallAhead(uint64_t &SentToOthers, uint8_t &Layout);
+  uint8_t OwnLayout = 0; ///< the layout of the own block ownBlockCopy() returned
   const CallSites *Check = nullptr;
   bool checkCallSite();
   bool checkInCall();
