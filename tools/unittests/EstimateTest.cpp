@@ -373,3 +373,40 @@ TEST(EstimateCommandTest, ReportsTheCostOfPrediction) {
   Args.back() = "1,x";
   EXPECT_EQ(runEstimate(Args), 1);
 }
+
+// Issue 13: what the network file does not price is said once, on stderr; the exchange
+// tables' shares are recorded in the YAML provenance (docs/estimator.md, "Endpoints").
+TEST(EstimateCommandTest, NotesWhatTheNetworkFileDoesNotPriceAndRecordsTheShares) {
+  std::string Dir = tempDir("exchange");
+  writePingPong(Dir);
+  writePingPongMachine(Dir);
+  writePingPongNetwork(Dir);
+  const std::string Out = Dir + "/estimate.yaml";
+  CommandArgs Args = {"--program", Dir,
+                      "--machine", Dir + "/machine.yaml",
+                      "--network", Dir + "/network.yaml",
+                      "--format",  "yaml",
+                      "-o",        Out};
+  testing::internal::CaptureStderr();
+  ASSERT_EQ(runEstimate(Args), 0);
+  std::string Err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(Err.find("note: no exchange table (a probe-comm before it): a rank's simultaneous "
+                     "transfers within a node stream as if each were alone"),
+            std::string::npos)
+      << Err;
+  EXPECT_FALSE(YAML::LoadFile(Out)["provenance"]["exchange_share"]);
+  // T(2048) = 3048 ns, 2048 of them streaming: an exchange of 3560 ns keeps 2048 / 2560 = 0.8.
+  {
+    std::ofstream N(Dir + "/network.yaml", std::ios::app);
+    N << "exchange:\n  columns: [bytes, exchange_s]\n  rows: [[2048, 3.56e-6]]\n";
+  }
+  testing::internal::CaptureStderr();
+  ASSERT_EQ(runEstimate(Args), 0);
+  Err = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(Err.find("no exchange table"), std::string::npos) << Err;
+  YAML::Node P = YAML::LoadFile(Out)["provenance"];
+  EXPECT_EQ(P["exchange_share"].as<std::string>(), "0.8");
+  EXPECT_EQ(P["packed_exchange_share"].as<std::string>(), "0.8");
+  // The ping-pong's messages go one at a time: the prediction is unchanged.
+  EXPECT_EQ(YAML::LoadFile(Out)["predicted_seconds"].as<std::string>(), "0.000002300");
+}
