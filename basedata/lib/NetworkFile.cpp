@@ -20,29 +20,24 @@ NetworkFile makeNetworkFile(const CommProbeOutput &Data, const LogGpsFit &Fit,
                       R.Repetitions});
   F.Stream = {Data.StreamLength, Data.StreamReps, Data.Stream};
   F.LogGps = Fit.Params;
-  for (const CopyRow &R : Data.Copies)
-    F.Copies.push_back({R.Bytes, R.Time, R.Repetitions});
-  for (const CopyRow &R : Data.SameBuffer)
-    F.SameBuffer.push_back({R.Bytes, R.Time, R.Repetitions});
-  for (const CopyRow &R : Data.Exchange)
-    F.Exchange.push_back({R.Bytes, R.Time, R.Repetitions});
-  F.ExchangePacked.PieceBytes = Data.ExchangePiece;
-  for (const CopyRow &R : Data.ExchangePacked)
-    F.ExchangePacked.Rows.push_back({R.Bytes, R.Time, R.Repetitions});
-  for (const auto &[Piece, Rows] : Data.Packed) {
-    NetworkPackedTable T;
-    T.PieceBytes = Piece;
+  auto RowsOf = [](const std::vector<CopyRow> &Rows) {
+    std::vector<NetworkCopyRow> Out;
     for (const CopyRow &R : Rows)
-      T.Rows.push_back({R.Bytes, R.Time, R.Repetitions});
-    F.Packed.push_back(std::move(T));
-  }
-  for (const auto &[Piece, Rows] : Data.PackedCopies) {
-    NetworkPackedTable T;
-    T.PieceBytes = Piece;
-    for (const CopyRow &R : Rows)
-      T.Rows.push_back({R.Bytes, R.Time, R.Repetitions});
-    F.PackedCopies.push_back(std::move(T));
-  }
+      Out.push_back({R.Bytes, R.Time, R.Repetitions});
+    return Out;
+  };
+  auto TablesOf = [&](const std::vector<std::pair<uint64_t, std::vector<CopyRow>>> &Tables) {
+    std::vector<NetworkPackedTable> Out;
+    for (const auto &[Piece, Rows] : Tables)
+      Out.push_back({Piece, RowsOf(Rows)});
+    return Out;
+  };
+  F.Copies = RowsOf(Data.Copies);
+  F.SameBuffer = RowsOf(Data.SameBuffer);
+  F.Exchange = RowsOf(Data.Exchange);
+  F.ExchangePacked = {Data.ExchangePiece, RowsOf(Data.ExchangePacked)};
+  F.Packed = TablesOf(Data.Packed);
+  F.PackedCopies = TablesOf(Data.PackedCopies);
   F.Fit = {Fit.Fit.HasBreak, Fit.Threshold.Below, Fit.Threshold.Above, Fit.Fit.Left,
            Fit.Fit.Right,    Fit.Fit.RelativeRms, Fit.LClamped};
   return F;

@@ -396,6 +396,21 @@ static double *at(double *Samples, const struct Series *S, int SI, int N) {
   return Samples + (size_t)SI * (size_t)S->Cap + (size_t)N;
 }
 
+/* Prints a series of one time per size on rank 0: "Key [Piece] bytes count median p10 p90" per
+ * size (Piece 0: none), from Samples. */
+static void printSeries(const char *Key, long Piece, const long *Sizes, int N, const int *Counts,
+                        double *Samples, const struct Series *S, double *Scratch) {
+  for (int SI = 0; SI < N; ++SI) {
+    if (Piece > 0)
+      printf("%s %ld %ld %d", Key, Piece, Sizes[SI], Counts[SI]);
+    else
+      printf("%s %ld %d", Key, Sizes[SI], Counts[SI]);
+    printStats(at(Samples, S, SI, 0), Counts[SI], Scratch);
+    printf("\n");
+  }
+  fflush(stdout);
+}
+
 /* A batch of the three exchanges; the receiver's samples travel to the sender after it, off
  * the clock. */
 static void exchangeBatch(void *Ctx, int SI, int N, int First) {
@@ -635,27 +650,15 @@ int main(int Argc, char **Argv) {
   memset(Counts, 0, sizeof(int) * (size_t)NumSizes);
   measureInRounds(NumSizes, Cap, sameBufferBatch, &Ser, Ser.Same, Counts, 1, Rank, "same buffer",
                   &O, Scratch);
-  if (Rank == 0) {
-    for (int SI = 0; SI < NumSizes; ++SI) {
-      printf("same %ld %d", Sizes[SI], Counts[SI]);
-      printStats(at(Ser.Same, &Ser, SI, 0), Counts[SI], Scratch);
-      printf("\n");
-    }
-    fflush(stdout);
-  }
+  if (Rank == 0)
+    printSeries("same", 0, Sizes, NumSizes, Counts, Ser.Same, &Ser, Scratch);
 
   /* The simultaneous exchange, every size. */
   memset(Counts, 0, sizeof(int) * (size_t)NumSizes);
   measureInRounds(NumSizes, Cap, exchangeAtOnceBatch, &Ser, Ser.Same, Counts, 1, Rank, "exchange",
                   &O, Scratch);
-  if (Rank == 0) {
-    for (int SI = 0; SI < NumSizes; ++SI) {
-      printf("exchange %ld %d", Sizes[SI], Counts[SI]);
-      printStats(at(Ser.Same, &Ser, SI, 0), Counts[SI], Scratch);
-      printf("\n");
-    }
-    fflush(stdout);
-  }
+  if (Rank == 0)
+    printSeries("exchange", 0, Sizes, NumSizes, Counts, Ser.Same, &Ser, Scratch);
 
   /* The packed ping-pong (network.yaml packed): per piece length, the sizes of at least 256
    * bytes and one piece, rounded down to whole pieces. Both sides pack (a vector with a gap of
@@ -686,26 +689,15 @@ int main(int Argc, char **Argv) {
     snprintf(What, sizeof What, "packed, pieces of %ld bytes", Piece);
     memset(Counts, 0, sizeof(int) * (size_t)NumSizes);
     measureInRounds(NP, Cap, packedBatch, &PS, Ser.Same, Counts, 1, Rank, What, &O, Scratch);
-    if (Rank == 0) {
-      for (int SI = 0; SI < NP; ++SI) {
-        printf("packed %ld %ld %d", Piece, PackedSizes[SI], Counts[SI]);
-        printStats(at(Ser.Same, &Ser, SI, 0), Counts[SI], Scratch);
-        printf("\n");
-      }
-      fflush(stdout);
-    }
-    /* The packed local copy (network.yaml memory_copy_packed): rank 0 alone, its partner idle
-     * in the series' closing broadcast; no rank but 0 takes part, so no rank waits in MPI. */
+    if (Rank == 0)
+      printSeries("packed", Piece, PackedSizes, NP, Counts, Ser.Same, &Ser, Scratch);
+    /* The packed local copy (network.yaml memory_copy_packed): rank 0 alone, the other ranks
+     * waiting in the barrier after it. */
     snprintf(What, sizeof What, "packed copy, pieces of %ld bytes", Piece);
     memset(Counts, 0, sizeof(int) * (size_t)NumSizes);
     if (Rank == 0) {
       measureInRounds(NP, Cap, packCopyBatch, &PS, Ser.Same, Counts, 0, Rank, What, &O, Scratch);
-      for (int SI = 0; SI < NP; ++SI) {
-        printf("copy-packed %ld %ld %d", Piece, PackedSizes[SI], Counts[SI]);
-        printStats(at(Ser.Same, &Ser, SI, 0), Counts[SI], Scratch);
-        printf("\n");
-      }
-      fflush(stdout);
+      printSeries("copy-packed", Piece, PackedSizes, NP, Counts, Ser.Same, &Ser, Scratch);
     }
     MPI_Barrier(MPI_COMM_WORLD);
     if (Piece == ExchangePiece) {
@@ -715,14 +707,8 @@ int main(int Argc, char **Argv) {
       memset(Counts, 0, sizeof(int) * (size_t)NumSizes);
       measureInRounds(NP, Cap, packedExchangeBatch, &PS, Ser.Same, Counts, 1, Rank, What, &O,
                       Scratch);
-      if (Rank == 0) {
-        for (int SI = 0; SI < NP; ++SI) {
-          printf("exchange-packed %ld %ld %d", Piece, PackedSizes[SI], Counts[SI]);
-          printStats(at(Ser.Same, &Ser, SI, 0), Counts[SI], Scratch);
-          printf("\n");
-        }
-        fflush(stdout);
-      }
+      if (Rank == 0)
+        printSeries("exchange-packed", Piece, PackedSizes, NP, Counts, Ser.Same, &Ser, Scratch);
     }
     for (int SI = 0; SI < NP; ++SI)
       MPI_Type_free(&Types[SI]);
@@ -752,11 +738,7 @@ int main(int Argc, char **Argv) {
     memset(Counts, 0, sizeof(int) * (size_t)NumSizes);
     measureInRounds(NumSizes, Cap, copyBatch, &Ser, Ser.Copy, Counts, 0, Rank, "memory copy", &O,
                     Scratch);
-    for (int SI = 0; SI < NumSizes; ++SI) {
-      printf("copy %ld %d", Sizes[SI], Counts[SI]);
-      printStats(at(Ser.Copy, &Ser, SI, 0), Counts[SI], Scratch);
-      printf("\n");
-    }
+    printSeries("copy", 0, Sizes, NumSizes, Counts, Ser.Copy, &Ser, Scratch);
     printf("mpiete-comm-probe-end\n");
     fflush(stdout);
     if (O.Progress)

@@ -417,30 +417,35 @@ static void setCopies(const NetworkFile &File, LinkModel &Model) {
   Model.setCopyTable(std::move(Copies));
 }
 
+/// Per row, its median time (seconds) minus what Base (ns) charges at its size.
+template <typename BaseFn>
+static std::vector<std::pair<uint64_t, double>> extrasOver(const std::vector<NetworkCopyRow> &Rows,
+                                                           BaseFn Base) {
+  std::vector<std::pair<uint64_t, double>> Extra;
+  for (const NetworkCopyRow &R : Rows)
+    Extra.emplace_back(R.Bytes, R.Time.Median - double(Base(R.Bytes)) * 1e-9);
+  return Extra;
+}
+
 /// The same-buffer table, when the file has one: per size, its one-way time minus what the
 /// model charges a message of that size (the table's own time, or the fit's), so that such a
 /// receive costs what the same-buffer ping-pong measured (a negative difference counts as 0).
 static void setSameBuffer(const NetworkFile &File, LinkModel &Model) {
-  std::vector<std::pair<uint64_t, double>> Extra;
-  for (const NetworkCopyRow &R : File.SameBuffer)
-    Extra.emplace_back(R.Bytes, R.Time.Median - double(Model.transfer(R.Bytes)) * 1e-9);
-  Model.setSameBufferTable(std::move(Extra));
+  Model.setSameBufferTable(
+      extrasOver(File.SameBuffer, [&](uint64_t B) { return Model.transfer(B); }));
 }
 
 /// The packed tables, when the file has them: per piece length and size, the packed one-way
 /// time minus what the model charges a contiguous message of that size; negative where the
 /// packed path was faster (docs/estimator.md, "Packed messages").
 static void setPacked(const NetworkFile &File, LinkModel &Model) {
-  for (const NetworkPackedTable &T : File.Packed) {
-    std::vector<std::pair<uint64_t, double>> Extra;
-    for (const NetworkCopyRow &R : T.Rows)
-      Extra.emplace_back(R.Bytes, R.Time.Median - double(Model.transfer(R.Bytes)) * 1e-9);
-    Model.addPackedTable(double(T.PieceBytes), std::move(Extra));
-  }
+  for (const NetworkPackedTable &T : File.Packed)
+    Model.addPackedTable(double(T.PieceBytes),
+                         extrasOver(T.Rows, [&](uint64_t B) { return Model.transfer(B); }));
 }
 
-/// The exchange table, when the file has one: the endpoint a rank's simultaneous transfers
-/// share (LinkModel::setExchangeTable; docs/estimator.md, "Contention").
+/// The exchange tables, when the file has them: the endpoint a rank's simultaneous transfers
+/// share (LinkModel::setExchangeTables; docs/estimator.md, "Contention").
 static void setExchange(const NetworkFile &File, LinkModel &Model) {
   std::vector<std::pair<uint64_t, double>> Contiguous, Packed;
   for (const NetworkCopyRow &R : File.Exchange)
@@ -453,12 +458,9 @@ static void setExchange(const NetworkFile &File, LinkModel &Model) {
 /// The packed copy tables, when the file has them: per piece length and size, MPI_Pack's time
 /// minus the memcpy table's for that size (LinkModel::localCopy with a layout).
 static void setPackedCopies(const NetworkFile &File, LinkModel &Model) {
-  for (const NetworkPackedTable &T : File.PackedCopies) {
-    std::vector<std::pair<uint64_t, double>> Extra;
-    for (const NetworkCopyRow &R : T.Rows)
-      Extra.emplace_back(R.Bytes, R.Time.Median - double(Model.localCopy(R.Bytes)) * 1e-9);
-    Model.addPackedCopyTable(double(T.PieceBytes), std::move(Extra));
-  }
+  for (const NetworkPackedTable &T : File.PackedCopies)
+    Model.addPackedCopyTable(double(T.PieceBytes),
+                             extrasOver(T.Rows, [&](uint64_t B) { return Model.localCopy(B); }));
 }
 
 std::shared_ptr<LinkModel> linkModelOf(const NetworkFile &File, NetworkModelKind Kind) {
