@@ -93,27 +93,21 @@ std::string parseCommProbeOutput(const std::string &Text, CommProbeOutput &Out) 
       R.Bytes = uint64_t(Bytes);
       if (Ok)
         (Key == "copy" ? Out.Copies : Key == "same" ? Out.SameBuffer : Out.Exchange).push_back(R);
-    } else if (Key == "exchange-packed") {
-      CopyRow R;
-      long long Piece = -1, Bytes = -1;
-      Ok = static_cast<bool>(Fields >> Piece >> Bytes) && Piece >= 1 && Piece < (1LL << 40) &&
-           Bytes >= 0 && Bytes < (1LL << 50) && readCount(Fields, R.Repetitions, 1) &&
-           readSpread(Fields, R.Time) &&
-           (Out.ExchangePacked.empty() || Out.ExchangePiece == uint64_t(Piece));
-      R.Bytes = uint64_t(Bytes);
-      if (Ok) {
-        Out.ExchangePiece = uint64_t(Piece);
-        Out.ExchangePacked.push_back(R);
-      }
-    } else if (Key == "packed" || Key == "copy-packed") {
-      auto &Tables = Key == "packed" ? Out.Packed : Out.PackedCopies;
+    } else if (Key == "exchange-packed" || Key == "packed" || Key == "copy-packed") {
+      // "<key> piece bytes count stats": a table per piece length; the exchange has one.
       CopyRow R;
       long long Piece = -1, Bytes = -1;
       Ok = static_cast<bool>(Fields >> Piece >> Bytes) && Piece >= 1 && Piece < (1LL << 40) &&
            Bytes >= 0 && Bytes < (1LL << 50) && readCount(Fields, R.Repetitions, 1) &&
            readSpread(Fields, R.Time);
       R.Bytes = uint64_t(Bytes);
-      if (Ok) {
+      if (Ok && Key == "exchange-packed") {
+        Ok = Out.ExchangePacked.empty() || Out.ExchangePiece == uint64_t(Piece);
+        Out.ExchangePiece = uint64_t(Piece);
+        if (Ok)
+          Out.ExchangePacked.push_back(R);
+      } else if (Ok) {
+        auto &Tables = Key == "packed" ? Out.Packed : Out.PackedCopies;
         if (Tables.empty() || Tables.back().first != uint64_t(Piece))
           Tables.push_back({uint64_t(Piece), {}});
         Tables.back().second.push_back(R);

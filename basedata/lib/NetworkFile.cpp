@@ -78,6 +78,12 @@ void emitSizeTable(YAML::Emitter &E, const char *Section, const std::vector<Netw
   E << YAML::EndMap;
 }
 
+/// One piece length's table: its piece_bytes and rows (inside a map the caller opened).
+void emitPieceTable(YAML::Emitter &E, const NetworkPackedTable &T, const std::string &Column) {
+  E << YAML::Key << "piece_bytes" << YAML::Value << T.PieceBytes;
+  emitRows(E, T.Rows, Column);
+}
+
 /// Optional tables per piece length (packed, memory_copy_packed): left out when empty.
 void emitPackedTables(YAML::Emitter &E, const char *Section,
                       const std::vector<NetworkPackedTable> &Tables, const std::string &Column,
@@ -88,8 +94,8 @@ void emitPackedTables(YAML::Emitter &E, const char *Section,
   E << YAML::Key << "meaning" << YAML::Value << Meaning;
   E << YAML::Key << "pieces" << YAML::Value << YAML::BeginSeq;
   for (const NetworkPackedTable &T : Tables) {
-    E << YAML::BeginMap << YAML::Key << "piece_bytes" << YAML::Value << T.PieceBytes;
-    emitRows(E, T.Rows, Column);
+    E << YAML::BeginMap;
+    emitPieceTable(E, T, Column);
     E << YAML::EndMap;
   }
   E << YAML::EndSeq << YAML::EndMap;
@@ -207,8 +213,7 @@ void writeNetworkFile(std::ostream &OS, const NetworkFile &File) {
       << "both ranks of a pair sending this many bytes to each other at once, each as a vector "
          "of pieces of piece_bytes with gaps between them, received contiguously (median): "
          "each rank packing its message and unpacking its peer's";
-    E << YAML::Key << "piece_bytes" << YAML::Value << File.ExchangePacked.PieceBytes;
-    emitRows(E, File.ExchangePacked.Rows, "exchange");
+    emitPieceTable(E, File.ExchangePacked, "exchange");
     E << YAML::EndMap;
   }
   emitPackedTables(E, "packed", File.Packed, "oneway",

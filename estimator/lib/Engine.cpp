@@ -157,9 +157,6 @@ EstimateResult Engine::Impl::run(std::span<EventSource *const> Sources) {
 
 namespace {
 
-/// Of a send's and a receive's layout classes, the one a message is costed at.
-uint8_t packedLayout(uint8_t Send, uint8_t Recv) { return trace::shorterPieces(Send, Recv); }
-
 /// Asks for the cache lines of [P, P + Bytes) (a hint: no effect on any result).
 void prefetchBytes(const void *P, size_t Bytes) {
   const char *C = static_cast<const char *>(P);
@@ -961,7 +958,7 @@ void Engine::Impl::match(uint32_t Env, uint32_t Recv, TimeNs Now) {
   // A datatype with gaps on either side: the message is packed and unpacked piece by piece
   // (the shorter pieces decide), and on shared memory cannot be handed over in one copy
   // (docs/estimator.md, "Packed messages").
-  const uint8_t Layout = packedLayout(V.Layout, Q.Layout);
+  const uint8_t Layout = trace::shorterPieces(V.Layout, Q.Layout);
   if (!V.Rendezvous) {
     // An eager message that arrived before the receive was posted waits in the unexpected
     // queue; the receive completes when posted.

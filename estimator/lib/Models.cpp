@@ -271,7 +271,7 @@ void LinkModel::setExchangeTables(const std::vector<std::pair<uint64_t, double>>
   };
   HasExchange = !Contiguous.empty();
   ExchangeShare = PackedExchangeShare = 1;
-  EndpointRate = PackedFlowRate = 0;
+  EndpointRate = 0;
   const double R = sustainedStreamRate();
   if (R <= 0)
     return;
@@ -283,24 +283,24 @@ void LinkModel::setExchangeTables(const std::vector<std::pair<uint64_t, double>>
   if (ExchangeShare == 1 && PackedExchangeShare == 1)
     return;
   EndpointRate = 2 * ExchangeShare * R;
-  PackedFlowRate = EndpointRate / (2 * PackedExchangeShare);
 }
 
-void LinkModel::addPackedTable(double PieceBytes, std::vector<std::pair<uint64_t, double>> Points) {
+LinkModel::PackedTable
+LinkModel::packedTable(double PieceBytes, const std::vector<std::pair<uint64_t, double>> &Points) {
   PackedTable T;
   T.Log2Piece = std::log2(std::max(1.0, PieceBytes));
   T.Extra.assign(Points, false);
   T.Extra.Signed = true;
-  Packed.push_back(std::move(T));
+  return T;
+}
+
+void LinkModel::addPackedTable(double PieceBytes, std::vector<std::pair<uint64_t, double>> Points) {
+  Packed.push_back(packedTable(PieceBytes, Points));
 }
 
 void LinkModel::addPackedCopyTable(double PieceBytes,
                                    std::vector<std::pair<uint64_t, double>> Points) {
-  PackedTable T;
-  T.Log2Piece = std::log2(std::max(1.0, PieceBytes));
-  T.Extra.assign(Points, false);
-  T.Extra.Signed = true;
-  PackedCopies.push_back(std::move(T));
+  PackedCopies.push_back(packedTable(PieceBytes, Points));
 }
 
 TimeNs LinkModel::extraOfLayout(const std::vector<PackedTable> &Tables, uint8_t Layout,

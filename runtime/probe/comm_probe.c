@@ -389,7 +389,8 @@ struct Series {
   int IsSender, Peer, Active, Cap;
   const long *Sizes;
   char *Send, *Recv, *Wide;
-  double *PingPong, *Isend, *Irecv, *Arrived, *Same, *Copy;
+  double *PingPong, *Isend, *Irecv, *Arrived;
+  double *Same; /* the samples of every series of one time per size, one after another */
 };
 
 static double *at(double *Samples, const struct Series *S, int SI, int N) {
@@ -435,17 +436,6 @@ static void exchangeBatch(void *Ctx, int SI, int N, int First) {
   }
 }
 
-static void sameBufferBatch(void *Ctx, int SI, int N, int First) {
-  struct Series *S = Ctx;
-  long K = S->Sizes[SI];
-  if (!S->Active)
-    return;
-  for (int W = 0; W < (First ? Warmup : 1); ++W)
-    sameBuffer(S->IsSender, S->Peer, K, S->Send);
-  for (int B = 0; B < Batch; ++B)
-    *at(S->Same, S, SI, N + B) = sameBuffer(S->IsSender, S->Peer, K, S->Send);
-}
-
 /* One simultaneous exchange: both sides send K bytes (Count x Type from Send, whose Span
  * bytes are rewritten first, off the clock) and receive K contiguously at once, lined up by a
  * 0-byte exchange off the clock; the sender's time. */
@@ -459,18 +449,6 @@ static double exchangeOnce(int IsSender, int Peer, long K, char *Send, int Count
                MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   double T = MPI_Wtime() - T0;
   return IsSender ? T : 0;
-}
-
-static void exchangeAtOnceBatch(void *Ctx, int SI, int N, int First) {
-  struct Series *S = Ctx;
-  long K = S->Sizes[SI];
-  if (!S->Active)
-    return;
-  for (int W = 0; W < (First ? Warmup : 1); ++W)
-    exchangeOnce(S->IsSender, S->Peer, K, S->Send, (int)K, MPI_BYTE, K, S->Recv);
-  for (int B = 0; B < Batch; ++B)
-    *at(S->Same, S, SI, N + B) =
-        exchangeOnce(S->IsSender, S->Peer, K, S->Send, (int)K, MPI_BYTE, K, S->Recv);
 }
 
 /* One round trip of the packed ping-pong: each side sends K bytes as a vector of pieces of
@@ -496,40 +474,6 @@ static double packedOnce(int IsSender, int Peer, long K, MPI_Datatype Type, char
   return 0;
 }
 
-/* The packed series of one piece length: its sizes and a vector type per size. */
-struct PackedSeries {
-  struct Series *S;
-  const long *Sizes;
-  MPI_Datatype *Types;
-};
-
-static void packedBatch(void *Ctx, int SI, int N, int First) {
-  struct PackedSeries *P = Ctx;
-  struct Series *S = P->S;
-  long K = P->Sizes[SI];
-  if (!S->Active)
-    return;
-  for (int W = 0; W < (First ? Warmup : 1); ++W)
-    packedOnce(S->IsSender, S->Peer, K, P->Types[SI], S->Wide, S->Recv);
-  for (int B = 0; B < Batch; ++B)
-    *at(S->Same, S, SI, N + B) =
-        packedOnce(S->IsSender, S->Peer, K, P->Types[SI], S->Wide, S->Recv);
-}
-
-/* The packed exchange: both sides send a vector of pieces (the packed series' types) at once. */
-static void packedExchangeBatch(void *Ctx, int SI, int N, int First) {
-  struct PackedSeries *P = Ctx;
-  struct Series *S = P->S;
-  long K = P->Sizes[SI];
-  if (!S->Active)
-    return;
-  for (int W = 0; W < (First ? Warmup : 1); ++W)
-    exchangeOnce(S->IsSender, S->Peer, K, S->Wide, 1, P->Types[SI], 2 * K, S->Recv);
-  for (int B = 0; B < Batch; ++B)
-    *at(S->Same, S, SI, N + B) =
-        exchangeOnce(S->IsSender, S->Peer, K, S->Wide, 1, P->Types[SI], 2 * K, S->Recv);
-}
-
 /* One timed MPI_Pack of K bytes from a vector of pieces (gaps between them) into a contiguous
  * buffer, the source rewritten first (off the clock): what a collective's copy of the rank's
  * own block costs when its datatype is not contiguous (the library's datatype engine, as
@@ -545,23 +489,49 @@ static double packCopyOnce(char *Wide, MPI_Datatype Type, long K, char *Dst) {
   return T;
 }
 
-static void packCopyBatch(void *Ctx, int SI, int N, int First) {
-  struct PackedSeries *P = Ctx;
-  struct Series *S = P->S;
-  long K = P->Sizes[SI];
-  for (int W = 0; W < (First ? Warmup : 1); ++W)
-    packCopyOnce(S->Wide, P->Types[SI], K, S->Recv);
-  for (int B = 0; B < Batch; ++B)
-    *at(S->Same, S, SI, N + B) = packCopyOnce(S->Wide, P->Types[SI], K, S->Recv);
+/* A series of one time per size: its sizes, for a packed one a vector type per size (NULL:
+ * contiguous), and what takes one time (the sender's, or rank 0's alone). */
+struct TimedSeries {
+  struct Series *S;
+  const long *Sizes;
+  MPI_Datatype *Types;
+  double (*Once)(const struct TimedSeries *T, int SI);
+};
+
+static double sameOnce(const struct TimedSeries *T, int SI) {
+  return sameBuffer(T->S->IsSender, T->S->Peer, T->Sizes[SI], T->S->Send);
+}
+static double exchangeContiguousOnce(const struct TimedSeries *T, int SI) {
+  const struct Series *S = T->S;
+  long K = T->Sizes[SI];
+  return exchangeOnce(S->IsSender, S->Peer, K, S->Send, (int)K, MPI_BYTE, K, S->Recv);
+}
+static double packedPingPongOnce(const struct TimedSeries *T, int SI) {
+  const struct Series *S = T->S;
+  return packedOnce(S->IsSender, S->Peer, T->Sizes[SI], T->Types[SI], S->Wide, S->Recv);
+}
+/* The packed exchange: both sides send a vector of pieces at once. */
+static double packedExchangeOnce(const struct TimedSeries *T, int SI) {
+  const struct Series *S = T->S;
+  long K = T->Sizes[SI];
+  return exchangeOnce(S->IsSender, S->Peer, K, S->Wide, 1, T->Types[SI], 2 * K, S->Recv);
+}
+static double packCopySeriesOnce(const struct TimedSeries *T, int SI) {
+  return packCopyOnce(T->S->Wide, T->Types[SI], T->Sizes[SI], T->S->Recv);
+}
+static double copySeriesOnce(const struct TimedSeries *T, int SI) {
+  return copyOnce(T->S->Send, T->S->Recv, T->Sizes[SI]);
 }
 
-static void copyBatch(void *Ctx, int SI, int N, int First) {
-  struct Series *S = Ctx;
-  long K = S->Sizes[SI];
+/* One batch of a series of one time per size, its samples into S->Same. */
+static void timedBatch(void *Ctx, int SI, int N, int First) {
+  const struct TimedSeries *T = Ctx;
+  if (!T->S->Active)
+    return;
   for (int W = 0; W < (First ? Warmup : 1); ++W)
-    copyOnce(S->Send, S->Recv, K);
+    T->Once(T, SI);
   for (int B = 0; B < Batch; ++B)
-    *at(S->Copy, S, SI, N + B) = copyOnce(S->Send, S->Recv, K);
+    *at(T->S->Same, T->S, SI, N + B) = T->Once(T, SI);
 }
 
 int main(int Argc, char **Argv) {
@@ -595,7 +565,7 @@ int main(int Argc, char **Argv) {
   int Cap = O.MaxReps + Batch;
   size_t Cells = (size_t)NumSizes * (size_t)Cap;
   struct Series Ser = {IsSender, Peer, Active, Cap,  Sizes, Send, Recv,
-                       NULL,     NULL, NULL,   NULL, NULL,  NULL, NULL};
+                       NULL,     NULL, NULL,   NULL, NULL,  NULL};
   Ser.PingPong = calloc(Cells, sizeof(double));
   Ser.Isend = calloc(Cells, sizeof(double));
   Ser.Irecv = calloc(Cells, sizeof(double));
@@ -648,15 +618,17 @@ int main(int Argc, char **Argv) {
 
   /* The same-buffer ping-pong, every size. */
   memset(Counts, 0, sizeof(int) * (size_t)NumSizes);
-  measureInRounds(NumSizes, Cap, sameBufferBatch, &Ser, Ser.Same, Counts, 1, Rank, "same buffer",
-                  &O, Scratch);
+  struct TimedSeries Same = {&Ser, Sizes, NULL, sameOnce};
+  measureInRounds(NumSizes, Cap, timedBatch, &Same, Ser.Same, Counts, 1, Rank, "same buffer", &O,
+                  Scratch);
   if (Rank == 0)
     printSeries("same", 0, Sizes, NumSizes, Counts, Ser.Same, &Ser, Scratch);
 
   /* The simultaneous exchange, every size. */
   memset(Counts, 0, sizeof(int) * (size_t)NumSizes);
-  measureInRounds(NumSizes, Cap, exchangeAtOnceBatch, &Ser, Ser.Same, Counts, 1, Rank, "exchange",
-                  &O, Scratch);
+  struct TimedSeries Exchange = {&Ser, Sizes, NULL, exchangeContiguousOnce};
+  measureInRounds(NumSizes, Cap, timedBatch, &Exchange, Ser.Same, Counts, 1, Rank, "exchange", &O,
+                  Scratch);
   if (Rank == 0)
     printSeries("exchange", 0, Sizes, NumSizes, Counts, Ser.Same, &Ser, Scratch);
 
@@ -684,11 +656,11 @@ int main(int Argc, char **Argv) {
     }
     if (NP == 0)
       continue;
-    struct PackedSeries PS = {&Ser, PackedSizes, Types};
+    struct TimedSeries PS = {&Ser, PackedSizes, Types, packedPingPongOnce};
     char What[48];
     snprintf(What, sizeof What, "packed, pieces of %ld bytes", Piece);
     memset(Counts, 0, sizeof(int) * (size_t)NumSizes);
-    measureInRounds(NP, Cap, packedBatch, &PS, Ser.Same, Counts, 1, Rank, What, &O, Scratch);
+    measureInRounds(NP, Cap, timedBatch, &PS, Ser.Same, Counts, 1, Rank, What, &O, Scratch);
     if (Rank == 0)
       printSeries("packed", Piece, PackedSizes, NP, Counts, Ser.Same, &Ser, Scratch);
     /* The packed local copy (network.yaml memory_copy_packed): rank 0 alone, the other ranks
@@ -696,7 +668,8 @@ int main(int Argc, char **Argv) {
     snprintf(What, sizeof What, "packed copy, pieces of %ld bytes", Piece);
     memset(Counts, 0, sizeof(int) * (size_t)NumSizes);
     if (Rank == 0) {
-      measureInRounds(NP, Cap, packCopyBatch, &PS, Ser.Same, Counts, 0, Rank, What, &O, Scratch);
+      PS.Once = packCopySeriesOnce;
+      measureInRounds(NP, Cap, timedBatch, &PS, Ser.Same, Counts, 0, Rank, What, &O, Scratch);
       printSeries("copy-packed", Piece, PackedSizes, NP, Counts, Ser.Same, &Ser, Scratch);
     }
     MPI_Barrier(MPI_COMM_WORLD);
@@ -705,8 +678,8 @@ int main(int Argc, char **Argv) {
        * the work of both ends (network.yaml exchange_packed). */
       snprintf(What, sizeof What, "packed exchange, pieces of %ld bytes", Piece);
       memset(Counts, 0, sizeof(int) * (size_t)NumSizes);
-      measureInRounds(NP, Cap, packedExchangeBatch, &PS, Ser.Same, Counts, 1, Rank, What, &O,
-                      Scratch);
+      PS.Once = packedExchangeOnce;
+      measureInRounds(NP, Cap, timedBatch, &PS, Ser.Same, Counts, 1, Rank, What, &O, Scratch);
       if (Rank == 0)
         printSeries("exchange-packed", Piece, PackedSizes, NP, Counts, Ser.Same, &Ser, Scratch);
     }
@@ -734,11 +707,11 @@ int main(int Argc, char **Argv) {
     /* The memory-copy table: a collective copies the rank's own block locally (sendbuf to
      * recvbuf), which no message shows. Rank 0 alone, its partner idle in the barrier below;
      * the Same samples are free again and hold the copies'. */
-    Ser.Copy = Ser.Same;
     memset(Counts, 0, sizeof(int) * (size_t)NumSizes);
-    measureInRounds(NumSizes, Cap, copyBatch, &Ser, Ser.Copy, Counts, 0, Rank, "memory copy", &O,
+    struct TimedSeries Copy = {&Ser, Sizes, NULL, copySeriesOnce};
+    measureInRounds(NumSizes, Cap, timedBatch, &Copy, Ser.Same, Counts, 0, Rank, "memory copy", &O,
                     Scratch);
-    printSeries("copy", 0, Sizes, NumSizes, Counts, Ser.Copy, &Ser, Scratch);
+    printSeries("copy", 0, Sizes, NumSizes, Counts, Ser.Same, &Ser, Scratch);
     printf("mpiete-comm-probe-end\n");
     fflush(stdout);
     if (O.Progress)

@@ -229,9 +229,7 @@ void TraceEventSource::readCallAhead(uint64_t &SentToOthers, uint8_t &Layout) {
     if (!NextCall && Message && R.Peer != Me) {
       if (R.Kind == trace::RecordKind::Send)
         SentToOthers += R.Bytes;
-      if (R.Layout != trace::LayoutContiguous)
-        Layout =
-            Layout == trace::LayoutContiguous ? R.Layout : trace::shorterPieces(Layout, R.Layout);
+      Layout = trace::shorterPieces(Layout, R.Layout);
     }
     Ahead.push_back(std::move(R));
     if (NextCall)
@@ -252,44 +250,47 @@ uint64_t TraceEventSource::ownBlockCopy() {
     return It == CommSizes.end() ? 0 : It->second;
   };
   const bool Root = Rec.Root == Reader.header().Rank;
-  // The own block's size, from the record where it says; its layout from the call's messages.
-  auto Own = [&](uint64_t Bytes) -> uint64_t {
-    if (Bytes > 0 && Ahead.empty()) {
-      uint64_t Sent = 0;
-      readCallAhead(Sent, OwnLayout);
-    }
-    return Bytes;
-  };
   OwnLayout = trace::LayoutContiguous;
+  // The own block's size, from the record where it says (FromMessages: what the call's
+  // messages to the others leave of the record's bytes); its layout from those messages.
+  uint64_t Bytes = 0;
+  bool FromMessages = false;
   switch (Rec.Coll) {
   case CollKind::Alltoall: {
     const uint64_t N = Size();
-    return Own(N ? Rec.Bytes / N : 0);
+    Bytes = N ? Rec.Bytes / N : 0;
+    break;
   }
   case CollKind::Allgather:
   case CollKind::Allgatherv:
-    return Own(Rec.Bytes);
+    Bytes = Rec.Bytes;
+    break;
   case CollKind::Gather:
   case CollKind::Gatherv:
-    return Own(Root ? Rec.Bytes : 0);
+    Bytes = Root ? Rec.Bytes : 0;
+    break;
   case CollKind::Scatter: {
     const uint64_t N = Size();
-    return Own(Root && N ? Rec.Bytes / N : 0);
+    Bytes = Root && N ? Rec.Bytes / N : 0;
+    break;
   }
   case CollKind::Alltoallv:
-  case CollKind::Alltoallw: {
-    // The record does not say the own block's size: what its messages to others leave.
-    if (!Ahead.empty())
-      return 0; // not at a call's start (never, as the writer orders records)
-    uint64_t Sent = 0;
-    readCallAhead(Sent, OwnLayout);
-    return Rec.Bytes > Sent ? Rec.Bytes - Sent : 0;
-  }
+  case CollKind::Alltoallw:
+    FromMessages = true;
+    break;
   default:
     // Scatterv: the record does not say the root's own block. Reductions combine rather than
     // copy; bcast and barrier copy nothing.
     return 0;
   }
+  // A collective's record starts its call, so nothing is read ahead yet (the writer's order).
+  if ((Bytes == 0 && !FromMessages) || !Ahead.empty())
+    return Bytes;
+  uint64_t Sent = 0;
+  readCallAhead(Sent, OwnLayout);
+  if (FromMessages)
+    Bytes = Rec.Bytes > Sent ? Rec.Bytes - Sent : 0;
+  return Bytes;
 }
 
 namespace {
@@ -463,15 +464,21 @@ static void setPackedCopies(const NetworkFile &File, LinkModel &Model) {
                              extrasOver(T.Rows, [&](uint64_t B) { return Model.localCopy(B); }));
 }
 
+/// The optional tables beside the message times, in the order they depend on each other
+/// (packed copies over the memcpy table, exchanges over the packed tables).
+static void setTables(const NetworkFile &File, LinkModel &Model) {
+  setCopies(File, Model);
+  setSameBuffer(File, Model);
+  setPacked(File, Model);
+  setExchange(File, Model);
+  setPackedCopies(File, Model);
+}
+
 std::shared_ptr<LinkModel> linkModelOf(const NetworkFile &File, NetworkModelKind Kind) {
   const LogGpsParams &L = File.LogGps;
   if (Kind == NetworkModelKind::LogGPS) {
     auto Model = std::make_shared<LogGPSLinkModel>(L);
-    setCopies(File, *Model);
-    setSameBuffer(File, *Model);
-    setPacked(File, *Model);
-    setExchange(File, *Model);
-    setPackedCopies(File, *Model);
+    setTables(File, *Model);
     return Model;
   }
   std::vector<TableLinkModel::Point> Points;
@@ -481,11 +488,7 @@ std::shared_ptr<LinkModel> linkModelOf(const NetworkFile &File, NetworkModelKind
                                                 L.Gap, L.OsPerByte, L.OrPerByte);
   // The table says how long a message takes; the fit says which part streams (contention).
   Model->setStreamGaps(L.G, L.GEager);
-  setCopies(File, *Model);
-  setSameBuffer(File, *Model);
-  setPacked(File, *Model);
-  setExchange(File, *Model);
-  setPackedCopies(File, *Model);
+  setTables(File, *Model);
   return Model;
 }
 

@@ -242,7 +242,9 @@ public:
   bool hasExchangeTable() const { return HasExchange; }
   /// The link share a packed rendezvous transfer takes of its endpoints at its own pace
   /// (bytes per ns; contiguous ones take sustainedStreamRate()).
-  double packedFlowRate() const { return PackedFlowRate; }
+  double packedFlowRate() const {
+    return EndpointRate > 0 ? EndpointRate / (2 * PackedExchangeShare) : 0;
+  }
   /// From the times of simultaneous exchanges (sizes ascending, seconds): per size above the
   /// eager limit whose streaming is at least a quarter of its transfer, the share f of its
   /// own rate each of the two transfers kept, the one for which the exchange takes
@@ -258,12 +260,14 @@ public:
 
 private:
   SizeTable Copies, SameBuffer;
-  double EndpointRate = 0, ExchangeShare = 1, PackedExchangeShare = 1, PackedFlowRate = 0;
+  double EndpointRate = 0, ExchangeShare = 1, PackedExchangeShare = 1;
   bool HasExchange = false;
   struct PackedTable {
     double Log2Piece = 0;
     SizeTable Extra;
   };
+  static PackedTable packedTable(double PieceBytes,
+                                 const std::vector<std::pair<uint64_t, double>> &Points);
   static TimeNs extraOfLayout(const std::vector<PackedTable> &Tables, uint8_t Layout,
                               uint64_t Bytes);
   std::vector<PackedTable> Packed, PackedCopies;
