@@ -158,6 +158,7 @@ std::optional<FarmPrediction> predictFarm(const RecognizedFarm &Farm, const Farm
   P.FromShape = Join.Joined;
   P.ShapeScale = Join.Scale;
   const TaskCostTable Table(Join.Costs);
+  P.Scattered = Table.scattered();
   const std::vector<int64_t> All = C.allTasks();
   const size_t D = size_t(C.Dims);
   for (uint64_t T = 0; T < Tasks; ++T)
@@ -303,6 +304,11 @@ void writeFarmText(std::ostream &OS, const FarmPrediction &P) {
        << ", ";
   if (!P.Unmarked)
     OS << Tasks - std::min<size_t>(Tasks, P.Measured + P.FromShape) << " interpolated)\n";
+  if (!P.Unmarked)
+    OS << "  interpolation: "
+       << (P.Scattered ? "linear over the Delaunay simplices of the known tasks (no grid)"
+                       : "seed 000's grid")
+       << "\n";
   OS << "  work: " << secondsText(taskWork(S))
      << " s of tasks on the reference machine (before each worker's r_s)\n";
   OS << "  farm ends at " << secondsText(P.Outcome.End) << " s re-simulated, "
@@ -321,7 +327,11 @@ void writeFarmYaml(std::ostream &OS, const FarmPrediction &P) {
   OS << "task_farm:\n  resimulated: true\n  unmarked: " << (P.Unmarked ? "true" : "false")
      << "\n  master: " << S.Master << "\n  tasks: " << S.Costs.size()
      << "\n  measured_tasks: " << P.Measured << "\n  shape_tasks: " << P.FromShape
-     << "\n  shape_scale: " << P.ShapeScale << "\n  task_seconds: " << secondsText(taskWork(S))
+     << "\n  shape_scale: " << P.ShapeScale << "\n  interpolation: "
+     << (P.Unmarked    ? "none"
+         : P.Scattered ? "simplices"
+                       : "grid")
+     << "\n  task_seconds: " << secondsText(taskWork(S))
      << "\n  replay_end_seconds: " << secondsText(P.Farm.ReplayEnd)
      << "\n  resimulated_end_seconds: " << secondsText(P.Outcome.End)
      << "\n  moved_tasks: " << P.Moved << "\n  workers:\n";
@@ -336,7 +346,11 @@ void writeFarmJson(std::ostream &OS, const FarmPrediction &P) {
   OS << "  \"task_farm\": {\"resimulated\": true, \"unmarked\": " << (P.Unmarked ? "true" : "false")
      << ", \"master\": " << S.Master << ", \"tasks\": " << S.Costs.size()
      << ", \"measured_tasks\": " << P.Measured << ", \"shape_tasks\": " << P.FromShape
-     << ", \"shape_scale\": " << P.ShapeScale << ", \"task_seconds\": " << secondsText(taskWork(S))
+     << ", \"shape_scale\": " << P.ShapeScale << ", \"interpolation\": \""
+     << (P.Unmarked    ? "none"
+         : P.Scattered ? "simplices"
+                       : "grid")
+     << "\", \"task_seconds\": " << secondsText(taskWork(S))
      << ", \"replay_end_seconds\": " << secondsText(P.Farm.ReplayEnd)
      << ", \"resimulated_end_seconds\": " << secondsText(P.Outcome.End)
      << ", \"moved_tasks\": " << P.Moved << ", \"workers\": [";

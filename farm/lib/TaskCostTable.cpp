@@ -33,15 +33,41 @@ TaskCostTable::TaskCostTable(const TaskCosts &Costs) : Dims(Costs.Dims) {
       Axes[size_t(K)].push_back(P[size_t(K)]);
     Measured[std::move(P)] = Costs.MeasuredSeconds[T];
   }
+  size_t GridSize = 1;
   for (auto &A : Axes) {
     std::sort(A.begin(), A.end());
     A.erase(std::unique(A.begin(), A.end()), A.end());
+    GridSize *= A.size();
   }
+  if (Dims < 2 || GridSize == Measured.size())
+    return; // seed 000's grid (one parameter: linear between neighbours, the same thing)
+  std::vector<double> Points;
+  for (const auto &[P, S] : Measured) {
+    Points.insert(Points.end(), P.begin(), P.end());
+    PointSeconds.push_back(S);
+  }
+  std::string Why;
+  Simplices = Triangulation::build(Dims, Points, Why);
+  if (!Simplices)
+    PointSeconds.clear();
 }
 
 double TaskCostTable::seconds(std::span<const int64_t> Params) const {
   if (Measured.empty() || int(Params.size()) != Dims)
     return 0;
+  if (Simplices) {
+    double X[8], W[9];
+    for (int K = 0; K < Dims; ++K)
+      X[K] = double(Params[size_t(K)]);
+    const long S = Simplices->locate({X, size_t(Dims)}, {W, size_t(Dims + 1)});
+    if (S < 0)
+      return nearest(Params);
+    double Sum = 0;
+    const std::span<const int> Corners = Simplices->simplex(size_t(S));
+    for (size_t K = 0; K < Corners.size(); ++K)
+      Sum += W[K] * PointSeconds[size_t(Corners[K])];
+    return Sum;
+  }
   // B(x_k) and U(x_k) of every axis; off the grid both are the nearest measured value.
   std::vector<int64_t> Lo(static_cast<size_t>(Dims)), Hi(static_cast<size_t>(Dims));
   for (int K = 0; K < Dims; ++K) {

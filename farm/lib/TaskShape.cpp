@@ -2,13 +2,17 @@
 // insertion for the piecewise-linear interpolation the estimator does (seed 000 equation 1).
 #include "mpiete/farm/TaskShape.h"
 
+#include "mpiete/farm/TaskCostTable.h"
+#include "mpiete/farm/Triangulation.h"
 #include "mpiete/task.h"
 
 #include <algorithm>
 #include <cmath>
 #include <iterator>
 #include <map>
+#include <queue>
 #include <set>
+#include <tuple>
 
 namespace mpiete::farm {
 
@@ -287,6 +291,175 @@ std::vector<std::vector<int64_t>> costliestValues(const TaskCosts &Shape,
   for (auto &L : Out)
     std::sort(L.begin(), L.end());
   return Out;
+}
+
+std::vector<std::vector<int64_t>> chooseTaskPoints(const TaskCosts &Shape, int64_t Stride,
+                                                   double MinShare) {
+  using Point = std::vector<int64_t>;
+  const size_t D = size_t(Shape.Dims);
+  if (D < 2 || Shape.Axes.size() != D || Stride <= 1)
+    return {};
+  // The budget: what the lattice of values would measure.
+  uint64_t Budget = 1, Tasks = 1;
+  for (const TaskAxis &A : Shape.Axes) {
+    const int64_t N = A.Step < 1 || A.Last < A.First ? 1 : (A.Last - A.First) / A.Step + 1;
+    Budget *= uint64_t(std::min(N, std::max<int64_t>(2, (N + Stride - 1) / Stride)));
+    Tasks *= uint64_t(N);
+  }
+  // The shape's times on the grid.
+  std::map<Point, double> Measured;
+  double Total = 0;
+  for (size_t T = 0; T < Shape.MeasuredSeconds.size(); ++T) {
+    Point P(Shape.MeasuredParams.begin() + std::ptrdiff_t(T * D),
+            Shape.MeasuredParams.begin() + std::ptrdiff_t((T + 1) * D));
+    bool OnGrid = Shape.MeasuredSeconds[T] >= 0;
+    for (size_t K = 0; OnGrid && K < D; ++K) {
+      const TaskAxis &A = Shape.Axes[K];
+      OnGrid = P[K] >= A.First && P[K] <= A.Last && (P[K] - A.First) % A.Step == 0;
+    }
+    if (OnGrid) {
+      Total += Shape.MeasuredSeconds[T];
+      Measured[std::move(P)] = Shape.MeasuredSeconds[T];
+    }
+  }
+  if (Measured.size() < D + 1 || Total <= 0)
+    return {};
+  std::vector<double> Coords;
+  std::vector<double> Times;
+  for (const auto &[P, S] : Measured) {
+    Coords.insert(Coords.end(), P.begin(), P.end());
+    Times.push_back(S);
+  }
+  std::string Why;
+  const std::optional<Triangulation> Tri = Triangulation::build(int(D), Coords, Why);
+  if (!Tri)
+    return {};
+  Budget = std::min(Budget, Tasks);
+  std::set<Point> Chosen;
+  auto take = [&](const Point &P) {
+    if (Chosen.size() < Budget && !Measured.count(P))
+      Chosen.insert(P);
+  };
+  // The box's corners (the hull then covers every task), when they leave room for the rest.
+  if (D < 63 && (uint64_t(1) << D) * 2 <= Budget)
+    for (uint64_t Mask = 0; Mask < (uint64_t(1) << D); ++Mask) {
+      Point P(D);
+      for (size_t K = 0; K < D; ++K)
+        P[K] = Mask >> K & 1 ? Shape.Axes[K].Last : Shape.Axes[K].First;
+      take(P);
+    }
+  // The shape's costliest tasks, measured again: the scale rests on them.
+  {
+    std::vector<std::pair<double, Point>> Ranked;
+    for (const auto &[P, S] : Measured)
+      Ranked.emplace_back(S, P);
+    std::stable_sort(Ranked.begin(), Ranked.end(),
+                     [](const auto &A, const auto &B) { return A.first > B.first; });
+    double Held = 0;
+    const uint64_t MaxScale = std::max<uint64_t>(1, Budget / 4);
+    for (size_t I = 0; I < Ranked.size() && I < MaxScale && Held < 2 * MinShare * Total; ++I) {
+      if (Chosen.size() >= Budget)
+        break;
+      Chosen.insert(Ranked[I].second);
+      Held += Ranked[I].first;
+    }
+  }
+  // The simplices, most spread times volume first; ties by the order they were queued.
+  const double Mean = Total / double(Measured.size());
+  using Simplex = std::vector<double>; // D + 1 corners, D coordinates each
+  using Entry = std::tuple<double, uint64_t, Simplex>;
+  auto Less = [](const Entry &A, const Entry &B) {
+    return std::get<0>(A) != std::get<0>(B) ? std::get<0>(A) < std::get<0>(B)
+                                            : std::get<1>(A) > std::get<1>(B);
+  };
+  std::priority_queue<Entry, std::vector<Entry>, decltype(Less)> Queue(Less);
+  uint64_t Order = 0;
+  for (size_t S = 0; S < Tri->simplexCount(); ++S) {
+    Simplex Corners;
+    double Lo = INFINITY, Hi = -INFINITY;
+    for (int V : Tri->simplex(S)) {
+      Corners.insert(Corners.end(), Coords.begin() + std::ptrdiff_t(size_t(V) * D),
+                     Coords.begin() + std::ptrdiff_t(size_t(V + 1) * D));
+      Lo = std::min(Lo, Times[size_t(V)]);
+      Hi = std::max(Hi, Times[size_t(V)]);
+    }
+    // Spreads below the shape's noise rank by volume alone: a flat shape fills its widest gaps.
+    const double Score = Tri->volume(S) * (std::max(0.0, (Hi - Lo) / Mean) + ShapeTolerance);
+    Queue.emplace(Score, Order++, std::move(Corners));
+  }
+  for (uint64_t Steps = 0; !Queue.empty() && Chosen.size() < Budget && Steps < 64 * Budget;
+       ++Steps) {
+    auto [Score, Unused, Corners] = Queue.top();
+    Queue.pop();
+    Point P(D);
+    std::vector<double> Centre(D, 0.0);
+    for (size_t K = 0; K < D; ++K) {
+      for (size_t V = 0; V <= D; ++V)
+        Centre[K] += Corners[V * D + K] / double(D + 1);
+      const TaskAxis &A = Shape.Axes[K];
+      const double Index = std::round((Centre[K] - double(A.First)) / double(A.Step));
+      P[K] = std::clamp(A.First + A.Step * int64_t(Index), A.First, A.Last);
+    }
+    take(P);
+    for (size_t V = 0; V <= D; ++V) {
+      Simplex Part = Corners;
+      std::copy(Centre.begin(), Centre.end(), Part.begin() + std::ptrdiff_t(V * D));
+      Queue.emplace(Score / double(D + 1), Order++, std::move(Part));
+    }
+  }
+  return {Chosen.begin(), Chosen.end()};
+}
+
+std::vector<std::vector<int64_t>> costliestPoints(const TaskCosts &Shape,
+                                                  const std::vector<std::vector<int64_t>> &Points,
+                                                  int64_t Every) {
+  if (Every <= 1 || Points.empty() || Shape.measuredCount() == 0)
+    return Points;
+  const size_t D = Points.front().size();
+  TaskCosts Timed; // the shape's timed rows (a task it skipped has no time)
+  Timed.Dims = Shape.Dims;
+  for (size_t T = 0; T < Shape.MeasuredSeconds.size(); ++T)
+    if (Shape.MeasuredSeconds[T] >= 0) {
+      Timed.MeasuredParams.insert(Timed.MeasuredParams.end(),
+                                  Shape.MeasuredParams.begin() + std::ptrdiff_t(T * D),
+                                  Shape.MeasuredParams.begin() + std::ptrdiff_t((T + 1) * D));
+      Timed.MeasuredSeconds.push_back(Shape.MeasuredSeconds[T]);
+    }
+  if (size_t(Shape.Dims) != D || Timed.measuredCount() == 0)
+    return Points;
+  const TaskCostTable Table(Timed);
+  std::vector<std::pair<double, size_t>> Ranked;
+  double Sum = 0;
+  for (size_t I = 0; I < Points.size(); ++I) {
+    const double S = Table.seconds(Points[I]);
+    Ranked.emplace_back(S, I);
+    Sum += S;
+  }
+  std::stable_sort(Ranked.begin(), Ranked.end(),
+                   [](const auto &A, const auto &B) { return A.first > B.first; });
+  double Goal = Sum;
+  for (size_t K = 0; K < D; ++K)
+    Goal /= double(Every);
+  std::vector<std::vector<int64_t>> Out;
+  double Have = 0;
+  for (const auto &[S, I] : Ranked) {
+    if (!Out.empty() && Have >= Goal)
+      break;
+    Out.push_back(Points[I]);
+    Have += S;
+  }
+  std::sort(Out.begin(), Out.end());
+  return Out;
+}
+
+std::string taskPointsText(const std::vector<std::vector<int64_t>> &Points) {
+  std::string S;
+  for (const auto &P : Points) {
+    for (size_t K = 0; K < P.size(); ++K)
+      S += (K ? " " : "") + std::to_string(P[K]);
+    S += '\n';
+  }
+  return S;
 }
 
 std::string taskValuesText(const std::vector<std::vector<int64_t>> &Values) {

@@ -16,7 +16,8 @@ usage: farm_e2e.py --build BUILD --source SRC --work WORK --program farm-1d|farm
 4. probe-program --task-set --task-shape C times exactly the tasks on the centred lattice of
    stride C (the shape; --task-shape-lattice cubic: the multiples of C only), and
    probe-compute placed by it measures as many values per parameter as step 2, on a grid
-   with both ends.
+   with both ends (one parameter, or --tasks-lattice), or as many points as that grid holds,
+   the shape's costliest task among them (two or more parameters).
 5. estimate from the shaped traces joins the shape's tasks machine A did not measure (their
    count in the text and JSON reports).
 Exits 1 with the failing step's message.
@@ -141,6 +142,8 @@ def main():
             fail(f"the {name} report's workers do not add up to {ntasks} tasks: {farm}")
         if abs(doc["predicted_seconds"] - y["predicted_seconds"]) > 1e-9:
             fail("the yaml and json predictions differ")
+        if farm["interpolation"] != "grid":  # seed 000's subset is a grid
+            fail(f"the {name} report's interpolation: {farm['interpolation']}, expected grid")
         # The farm's work: the measured tasks' times and every other task's interpolation,
         # which lies between the smallest and the largest measured time (seed 000's equation
         # 1 weighs measured corners; off the grid it extends the nearest flat).
@@ -173,21 +176,45 @@ def main():
                  f"{shaped.get('measured')}, expected {sorted(want)}")
         if any(float(row[-1]) <= 0 for row in shaped["measured"]):
             fail(f"a task of the {name} shape took no time")
-    run([mpiete, "probe-compute", "-o", "shaped.yaml", "--tasks-subset", str(stride),
-         "--tasks-grid", os.path.join("shaped", "tasks.yaml"), "-np", "4",
-         os.path.join(cc, app + ".timing")] + args, work, env, "probe-compute (shaped)")
-    placed = yaml.safe_load(open(os.path.join(work, "shaped.tasks.yaml")))
-    rows = [tuple(row[:-1]) for row in placed["measured"]]
-    axes = [sorted({r[k] for r in rows}) for k in range(len(grid))]
-    even = [sorted({m[k] for m in measured}) for k in range(len(grid))]
-    if len(rows) != len(measured) or sorted(rows) != sorted(itertools.product(*axes)) or \
-            any(len(a) != len(e) or a[0] != g[0] or a[-1] != g[1]
-                for a, e, g in zip(axes, even, grid)):
-        fail(f"shaped.tasks.yaml: measured {placed['measured']}, expected {len(measured)} "
-             f"tasks on a grid with both ends, as many values per axis as {even}")
-    # 5. The shape as data: estimate from the shaped traces joins the shape's tasks machine A
-    # did not measure, scaled by the tasks both measured (both hold (first, .., first)).
+    def probe_shaped(output, extra):
+        run([mpiete, "probe-compute", "-o", output + ".yaml", "--tasks-subset", str(stride),
+             "--tasks-grid", os.path.join("shaped", "tasks.yaml")] + extra +
+            ["-np", "4", os.path.join(cc, app + ".timing")] + args, work, env,
+            f"probe-compute ({output})")
+        placed = yaml.safe_load(open(os.path.join(work, output + ".tasks.yaml")))
+        return [tuple(row[:-1]) for row in placed["measured"]]
+
+    def check_lattice(rows, output):
+        axes = [sorted({r[k] for r in rows}) for k in range(len(grid))]
+        even = [sorted({m[k] for m in measured}) for k in range(len(grid))]
+        if len(rows) != len(measured) or sorted(rows) != sorted(itertools.product(*axes)) or \
+                any(len(a) != len(e) or a[0] != g[0] or a[-1] != g[1]
+                    for a, e, g in zip(axes, even, grid)):
+            fail(f"{output}.tasks.yaml: measured {rows}, expected {len(measured)} "
+                 f"tasks on a grid with both ends, as many values per axis as {even}")
+
     shape_times = {tuple(r[:-1]): float(r[-1]) for r in shaped["measured"]}
+    rows = probe_shaped("shaped", [])
+    if len(grid) == 1:
+        check_lattice(rows, "shaped")
+    else:
+        # Two or more parameters: points, as many as the lattice holds, the shape's costliest
+        # task among them (the scale rests on it), the box's corners when they are at most
+        # half of them, the rest where the shape did not measure; --tasks-lattice: the values.
+        corners = set(itertools.product(*[(g[0], g[1]) for g in grid]))
+        costliest = max(shape_times, key=shape_times.get)
+        inside = all(g[0] <= r[k] <= g[1] for r in rows for k, g in enumerate(grid))
+        others = [r for r in rows if r in shape_times and r != costliest]
+        if (len(rows) != len(measured) or len(set(rows)) != len(rows) or not inside or
+                costliest not in rows or
+                (2 * len(corners) <= len(measured) and
+                 not (corners - set(shape_times)) <= set(rows)) or
+                len(others) >= len(measured) // 4 + 1):
+            fail(f"shaped.tasks.yaml: measured {rows}, expected {len(measured)} points with the "
+                 f"shape's costliest {costliest} among them (shape: {shape_times})")
+        check_lattice(probe_shaped("lattice", ["--tasks-lattice"]), "lattice")
+    # 5. The shape as data: estimate from the shaped traces joins the shape's tasks machine A
+    # did not measure, scaled by the tasks both measured.
     common = sum(t for p, t in shape_times.items() if p in set(rows))
     joined = len(set(shape_times) - set(rows))
     if common < 0.05 * sum(shape_times.values()):  # the scale would rest on clock overhead
@@ -204,6 +231,12 @@ def main():
                           "estimate json (shaped)").stdout)["task_farm"]
     if farm["shape_tasks"] != joined or (farm["shape_scale"] > 0) != (joined > 0):
         fail(f"the json report's task_farm: {farm}")
+    # Points, or a grid joined by the shape's lattice, are no grid: in two or more parameters
+    # they are interpolated over their simplices; along one parameter the grid rule is linear.
+    want = "simplices" if len(grid) > 1 else "grid"
+    if farm["interpolation"] != want or \
+            ("Delaunay simplices" in text) != (want == "simplices"):
+        fail(f"the report's interpolation: {farm['interpolation']}, expected {want}:\n{text}")
     print("PASS")
 
 

@@ -73,11 +73,27 @@ TEST(TaskCostTableTest, TwoParametersBilinear) {
   EXPECT_EQ(at(T, {1, 3}), 6);
   EXPECT_EQ(at(T, {4, 2}), 11);
   EXPECT_EQ(at(T, {6, 2}), 11); // i off the grid: i = 4's values
+  EXPECT_FALSE(T.scattered());
 }
 
-TEST(TaskCostTableTest, AMissingCornerGivesItsWeightToTheOtherOne) {
+TEST(TaskCostTableTest, AScatteredSetIsLinearOverItsDelaunaySimplices) {
+  // (0, 0), (0, 4), (4, 0): one triangle, T = 1 + 2 i + j on it; (4, 4) was not measured.
   const TaskCostTable T(costs(2, {0, 0, 0, 4, 4, 0}, {1, 5, 9}));
-  // i = 0: 3 (between 1 and 5); i = 4: only (4, 0) = 9; halfway: 6.
-  EXPECT_EQ(at(T, {2, 2}), 6);
-  EXPECT_EQ(at(T, {4, 3}), 9); // (4, 4) missing: (4, 0) alone
+  EXPECT_TRUE(T.scattered());
+  EXPECT_DOUBLE_EQ(at(T, {2, 2}), 7);
+  EXPECT_DOUBLE_EQ(at(T, {1, 1}), 4);
+  EXPECT_EQ(at(T, {4, 0}), 9);
+  EXPECT_EQ(at(T, {4, 3}), 9); // outside the hull: the nearest measured task, (4, 0)
+  EXPECT_EQ(at(T, {1, 4}), 5); // (0, 4)
+}
+
+TEST(TaskCostTableTest, AFullGridStaysSeedZeroZeroZerosAndALineTheCornerRule) {
+  EXPECT_FALSE(TaskCostTable(costs(2, {0, 0, 0, 4, 4, 0, 4, 4}, {1, 5, 9, 13})).scattered());
+  // Measured along the diagonal only: no triangle. The box (0, 0)-(4, 4) has two corners
+  // measured; each axis's missing corner gives its weight to the other one.
+  const TaskCostTable T(costs(2, {0, 0, 4, 4, 8, 8}, {1, 5, 9}));
+  EXPECT_FALSE(T.scattered());
+  EXPECT_EQ(at(T, {4, 4}), 5);
+  EXPECT_DOUBLE_EQ(at(T, {2, 2}), 3); // (0, 0) and (4, 4) halfway
+  EXPECT_EQ(at(T, {0, 4}), 1);        // no corner measured: the nearest task, (0, 0) before (4, 4)
 }

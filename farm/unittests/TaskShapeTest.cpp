@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <set>
+
 using namespace mpiete;
 using namespace mpiete::farm;
 
@@ -254,4 +257,85 @@ TEST(TaskShapeTest, ABandTheShapeSampledCoarselyIsMeasuredInsideFirst) {
   const TaskCosts S =
       shape1d(0, 64, {0, 8, 16, 24, 32, 40, 48, 56, 64}, {1, 1, 1, 1, 10, 5, 1, 1, 1});
   EXPECT_EQ(chooseTaskValues(S, 8, 0.05), (Values{{0, 12, 24, 28, 32, 36, 40, 48, 64}}));
+}
+
+namespace {
+
+using Points = std::vector<std::vector<int64_t>>;
+
+/// A 2-D task set 0..N-1 x 0..N-1 whose shape is the centred lattice of stride C, timed by Fn.
+template <typename F> TaskCosts shape2d(int64_t N, int64_t C, F &&Fn) {
+  TaskCosts S;
+  S.Dims = 2;
+  S.Grid = true;
+  S.Axes = {{0, N - 1, 1}, {0, N - 1, 1}};
+  for (long long I = 0; I < N; ++I)
+    for (long long J = 0; J < N; ++J) {
+      const long long P[2] = {I, J};
+      if (mpiete_task_in_shape(2, P, C, 1)) {
+        S.MeasuredParams.insert(S.MeasuredParams.end(), {I, J});
+        S.MeasuredSeconds.push_back(Fn(I, J));
+      }
+    }
+  return S;
+}
+
+} // namespace
+
+TEST(TaskShapeTest, PointsGoWhereTheShapeChanges) {
+  // 9 x 9 tasks, stride 4: the lattice would hold 3 x 3 = 9. The shape (13 tasks: the
+  // multiples of 4 and (2, 2), (2, 6), (6, 2), (6, 6)) costs 1 for i <= 4 and 10 from i = 6 on.
+  const TaskCosts S = shape2d(9, 4, [](long long I, long long) { return I >= 6 ? 10.0 : 1.0; });
+  const Points P = chooseTaskPoints(S, 4);
+  ASSERT_EQ(P.size(), 9u);
+  // The scale: the shape's costliest (10 of its 58 s hold 10%), (6, 2) first of the equals.
+  EXPECT_TRUE(std::count(P.begin(), P.end(), std::vector<int64_t>{6, 2}));
+  std::set<std::vector<int64_t>> Shape;
+  for (size_t T = 0; T < S.measuredCount(); ++T)
+    Shape.insert({S.MeasuredParams[2 * T], S.MeasuredParams[2 * T + 1]});
+  for (const auto &X : P) {
+    if (X == std::vector<int64_t>{6, 2})
+      continue;
+    EXPECT_FALSE(Shape.count(X)) << X[0] << "," << X[1]; // the shape measured it already
+    // Every other point lies where the costs change: between i = 2 and i = 8 (a triangle
+    // touching i <= 4 and i >= 6); none in the flat part i < 3 (its corners are in the shape).
+    EXPECT_GE(X[0], 3) << X[0] << "," << X[1];
+    EXPECT_LE(X[0], 7) << X[0] << "," << X[1];
+  }
+}
+
+TEST(TaskShapeTest, AFlatShapeFillsItsLargestSimplicesAndTheCornersItMissed) {
+  // 10 x 10 tasks, stride 4: 3 x 3 = 9 points; the centred lattice's multiples of 4 stop at 8,
+  // so 3 corners (0, 9), (9, 0), (9, 9) are missing and 2 x 4 <= 9: they are measured.
+  const TaskCosts S = shape2d(10, 4, [](long long, long long) { return 1.0; });
+  const Points P = chooseTaskPoints(S, 4);
+  ASSERT_EQ(P.size(), 9u);
+  for (const auto &C : Points{{0, 9}, {9, 0}, {9, 9}})
+    EXPECT_TRUE(std::count(P.begin(), P.end(), C)) << C[0] << "," << C[1];
+  EXPECT_TRUE(std::count(P.begin(), P.end(), std::vector<int64_t>{0, 0})); // the scale (a tie)
+  EXPECT_TRUE(std::is_sorted(P.begin(), P.end()));
+}
+
+TEST(TaskShapeTest, NoPointsForOneParameterOrWithoutAShape) {
+  EXPECT_TRUE(chooseTaskPoints(shape1d(0, 31, {0, 8, 16, 24}, {1, 2, 3, 4}), 8).empty());
+  TaskCosts None = shape2d(9, 4, [](long long, long long) { return 1.0; });
+  None.MeasuredParams.clear();
+  None.MeasuredSeconds.clear();
+  EXPECT_TRUE(chooseTaskPoints(None, 4).empty());
+  EXPECT_TRUE(chooseTaskPoints(shape2d(9, 4, [](long long, long long) { return 1.0; }), 1).empty());
+}
+
+TEST(TaskShapeTest, AMachineProbedForItsSpeedRatioTakesTheCostliestPoints) {
+  TaskCosts S;
+  S.Dims = 2;
+  S.MeasuredParams = {0, 0, 1, 1, 2, 2, 3, 3};
+  S.MeasuredSeconds = {2, 8, 3, 3}; // 16 s: every second value along 2 axes holds 4 s
+  const Points P = {{0, 0}, {1, 1}, {2, 2}, {3, 3}};
+  EXPECT_EQ(costliestPoints(S, P, 2), (Points{{1, 1}}));
+  EXPECT_EQ(costliestPoints(S, P, 1), P);
+  S.MeasuredSeconds = {2, 2, 3, 1}; // 8 s, 2 s needed: (2, 2) alone
+  EXPECT_EQ(costliestPoints(S, P, 2), (Points{{2, 2}}));
+  S.MeasuredSeconds = {1, 1, 1, 1}; // 1 s needed: the first of the equals
+  EXPECT_EQ(costliestPoints(S, P, 2), (Points{{0, 0}}));
+  EXPECT_EQ(taskPointsText(Points{{1, 2}, {30, 4}}), "1 2\n30 4\n");
 }

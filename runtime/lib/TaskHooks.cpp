@@ -8,6 +8,7 @@
 #include "mpiete/task.h"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -25,8 +26,11 @@ namespace {
 /// MPIETE_TASK_CENTRED=1 (probe-program --task-shape) also the lattice offset by half the stride
 /// along every parameter (mpiete_task_in_shape). MPIETE_TASK_VALUES
 /// (`v,v,../v,..`: each parameter's values, probe-compute's choice from the trace probe's shape)
-/// overrides both. The trace probe skips every task's body with MPIETE_TASK_SKIP_ALL=1
-/// (probe-program --task-set).
+/// overrides both. MPIETE_TASK_POINTS, the path of a text file listing the exact tasks (a task's
+/// integer parameters per line, separated by spaces; `#` lines and empty ones ignored), overrides
+/// all of them: a task runs when its parameters are listed (none with no line), and
+/// MPIETE_TASK_EVERY does not apply, the file being the chosen subset already. The trace probe
+/// skips every task's body with MPIETE_TASK_SKIP_ALL=1 (probe-program --task-set).
 struct Subset {
   bool None = false;
   bool Centred = false; // the shape's body-centred lattice (MPIETE_TASK_CENTRED=1)
@@ -35,7 +39,51 @@ struct Subset {
   long long Axes[3 * 8] = {};
   int ValueDims = 0; // 0: no values given
   std::vector<long long> Values[8];
+  const char *PointsPath = nullptr;             // MPIETE_TASK_POINTS, nullptr: not given
+  int PointDims = 0;                            // 0: no line yet
+  std::vector<std::array<long long, 8>> Points; // sorted, unused parameters 0
 };
+
+/// The file of MPIETE_TASK_POINTS into S.Points, sorted for inSubset's binary search.
+void readPoints(const char *Path, Subset &S) {
+  S.PointsPath = Path;
+  std::FILE *F = std::fopen(Path, "r");
+  if (F == nullptr)
+    mpiete::Recorder::get().fail("MPIETE_TASK_POINTS '%s': cannot open: %s", Path,
+                                 std::strerror(errno));
+  char *Line = nullptr;
+  size_t Cap = 0;
+  size_t LineNo = 0;
+  while (getline(&Line, &Cap, F) > 0) {
+    ++LineNo;
+    Line[std::strcspn(Line, "\r\n")] = '\0';
+    const char *P = Line + std::strspn(Line, " \t");
+    if (*P == '\0' || *P == '#')
+      continue;
+    std::array<long long, 8> Task = {};
+    int N = 0;
+    while (*P != '\0') {
+      char *End = nullptr;
+      errno = 0;
+      const long long X = std::strtoll(P, &End, 10);
+      if (End == P || errno == ERANGE || N == 8 || (*End != '\0' && *End != ' ' && *End != '\t'))
+        mpiete::Recorder::get().fail("%s:%zu: a task's line holds 1 to 8 integers separated by "
+                                     "spaces, not '%s' (MPIETE_TASK_POINTS)",
+                                     Path, LineNo, Line);
+      Task[size_t(N++)] = X;
+      P = End + std::strspn(End, " \t");
+    }
+    if (S.PointDims != 0 && N != S.PointDims)
+      mpiete::Recorder::get().fail("%s:%zu: %d parameters, the lines before list tasks of %d "
+                                   "(MPIETE_TASK_POINTS)",
+                                   Path, LineNo, N, S.PointDims);
+    S.PointDims = N;
+    S.Points.push_back(Task);
+  }
+  std::free(Line);
+  std::fclose(F);
+  std::sort(S.Points.begin(), S.Points.end());
+}
 
 /// MPIETE_TASK_VALUES into S.Values, each axis sorted.
 void parseValues(const char *V, Subset &S) {
@@ -87,6 +135,9 @@ const Subset &subset() {
     V = std::getenv("MPIETE_TASK_VALUES");
     if (V != nullptr && *V != '\0')
       parseValues(V, S);
+    V = std::getenv("MPIETE_TASK_POINTS");
+    if (V != nullptr && *V != '\0')
+      readPoints(V, S);
     return S;
   }();
   return S;
@@ -94,6 +145,17 @@ const Subset &subset() {
 
 bool inSubset(int NParams, const long long *Params) {
   const Subset &S = subset();
+  if (S.PointsPath != nullptr) { // exactly the listed tasks (an empty file: none)
+    if (S.Points.empty())
+      return false;
+    if (S.PointDims != NParams)
+      mpiete::Recorder::get().fail("MPIETE_TASK_POINTS '%s' lists tasks of %d parameters, a task "
+                                   "has %d",
+                                   S.PointsPath, S.PointDims, NParams);
+    std::array<long long, 8> Task = {};
+    std::copy(Params, Params + NParams, Task.begin());
+    return std::binary_search(S.Points.begin(), S.Points.end(), Task);
+  }
   if (S.ValueDims != 0) { // every parameter one of its axis's values (every Every-th of them)
     if (S.ValueDims != NParams)
       mpiete::Recorder::get().fail("MPIETE_TASK_VALUES has %d axes, a task has %d parameters",

@@ -51,7 +51,7 @@ struct Options {
   int FirstRank = 0; // the rank that starts with the token (the first run's, with --repeat)
   bool Full = false;
   bool Keep = false;
-  bool TasksEven = false;
+  bool TasksEven = false, TasksLattice = false;
 };
 
 void declare(CommandLine &C, Options &O) {
@@ -76,10 +76,16 @@ void declare(CommandLine &C, Options &O) {
                "a grid): --tasks-subset C then runs max(2, ceil(n/C)) values of each parameter's "
                "n, both ends and the rest spread evenly, as seed 000 chooses them; when the file "
                "holds the trace probe's task times (probe-program --task-shape), the rest go "
-               "where that shape says linear interpolation errs most (docs/taskfarm.md)")
+               "where that shape says linear interpolation errs most, and with 2 or more "
+               "parameters the subset is as many tasks placed as points where the shape's times "
+               "change most (docs/taskfarm.md)")
       ->type_name("FILE");
   A.add_flag("--tasks-even", O.TasksEven,
              "with --tasks-grid: spread the values evenly even when the file holds a shape");
+  A.add_flag("--tasks-lattice", O.TasksLattice,
+             "with --tasks-grid and a shape of tasks with 2 or more parameters: measure a "
+             "lattice of values placed by the shape, not points where its times change most "
+             "(docs/taskfarm.md, \"Points placed by the shape\")");
   A.add_option("--tasks-every", O.TaskEvery,
                "with --tasks-grid: about 1/R of those values along each parameter, for a machine "
                "probed only for its tasks' speed ratio r_s (a subset of the reference machine's "
@@ -831,7 +837,7 @@ int runProbeCompute(const CommandArgs &Args) {
   }
   // The task set's grid (MPIETE_TASK_GRID, `first:last:step` per parameter): the subset then
   // spans each parameter's whole range; without it the ranks take the multiples of C.
-  std::string TaskGrid, TaskValues;
+  std::string TaskGrid, TaskValues, TaskPoints;
   long long RuntimeEvery = O.TaskEvery; // 1 once TaskValues holds the subset itself
   if (!O.TaskGrid.empty()) {
     TaskCosts Set;
@@ -849,9 +855,27 @@ int runProbeCompute(const CommandArgs &Args) {
                   std::to_string(A.Last) + ":" + std::to_string(A.Step);
     // The trace probe's task times (any machine: their ratios) place the values.
     if (!O.TasksEven && Set.measuredCount() > 0 && O.TaskStride > 1) {
-      // A machine probed for r_s alone: the reference's costliest values, already the subset.
-      TaskValues = farm::taskValuesText(farm::costliestValues(
-          Set, farm::chooseTaskValues(Set, O.TaskStride, farm::ShapeTolerance), O.TaskEvery));
+      // Two or more parameters: points where the shape's times change most; else (or with
+      // --tasks-lattice) a lattice of values. A machine probed for r_s alone takes the
+      // reference's costliest of them: the runtime is given the subset itself.
+      std::vector<std::vector<int64_t>> Points;
+      if (!O.TasksLattice)
+        Points = farm::chooseTaskPoints(Set, O.TaskStride);
+      if (!Points.empty()) {
+        const auto Run = farm::costliestPoints(Set, Points, O.TaskEvery);
+        TaskPoints = farm::taskPointsText(Run);
+        std::cerr << "mpiete probe-compute: " << Run.size() << " tasks placed by the shape as "
+                  << "points where its times change most";
+        if (Run.size() != Points.size())
+          std::cerr << " (the costliest of " << Points.size() << ", --tasks-every " << O.TaskEvery
+                    << ")";
+        std::cerr << "\n";
+      } else {
+        TaskValues = farm::taskValuesText(farm::costliestValues(
+            Set, farm::chooseTaskValues(Set, O.TaskStride, farm::ShapeTolerance), O.TaskEvery));
+        std::cerr << "mpiete probe-compute: the tasks of each parameter's values " << TaskValues
+                  << ", placed by the shape\n";
+      }
       RuntimeEvery = 1;
     }
   } else if (O.TaskEvery > 1) {
@@ -882,6 +906,17 @@ int runProbeCompute(const CommandArgs &Args) {
   Launch.Env.emplace_back("MPIETE_TASK_EVERY", std::to_string(RuntimeEvery));
   Launch.Env.emplace_back("MPIETE_TASK_GRID", TaskGrid);
   Launch.Env.emplace_back("MPIETE_TASK_VALUES", TaskValues);
+  // The points go in a file (a subset of 1/16 of 10^5 tasks is too long for a variable).
+  const fs::path PointsFile = OutDir / "task-points.txt";
+  if (!TaskPoints.empty()) {
+    std::ofstream Out(PointsFile);
+    Out << TaskPoints;
+    if (!Out.flush()) {
+      Diags.error(DiagLoc{PointsFile.string()}, "cannot write the tasks to run", "io");
+      return 1;
+    }
+  }
+  Launch.Env.emplace_back("MPIETE_TASK_POINTS", TaskPoints.empty() ? "" : PointsFile.string());
   const fs::path Board = OutDir / "cap.board";
   // The ranks create the board (runtime/lib/TimingCap.cpp) in this fresh directory.
   bool Capped = !O.Full && O.Cap > 0;

@@ -49,6 +49,9 @@ struct FarmPrediction {
   uint64_t Measured = 0;  ///< tasks the timing probe ran; the rest interpolated
   uint64_t FromShape = 0; ///< tasks the shape measured and the timing probe did not (scaled)
   double ShapeScale = 0;  ///< the target's time per unit of the shape's (joinShape)
+  /// The measured tasks are no grid (points placed by the shape, or a grid joined by it):
+  /// interpolated over their Delaunay simplices (TaskCostTable::scattered).
+  bool Scattered = false;
   std::vector<uint64_t> TracedTasksOfWorker; ///< per Setup.Workers index
   uint64_t Moved = 0;                        ///< tasks predicted on another worker than traced
   TimeNs Delta = 0; ///< re-simulated farm end minus the replay's (traced assignment)

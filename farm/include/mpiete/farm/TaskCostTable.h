@@ -4,9 +4,11 @@
 #define MPIETE_FARM_TASKCOSTTABLE_H
 
 #include "mpiete/basedata/TaskCosts.h"
+#include "mpiete/farm/Triangulation.h"
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -31,7 +33,13 @@ public:
   /// measured value: the cost is extended flat, never extrapolated. A box corner that was not
   /// measured (a task set that is no full grid) drops out and the other corner of its axis
   /// takes its weight; with no corner at all, the nearest measured task's time.
+  /// Measured tasks that are no full grid (points placed by the shape, or a grid joined by the
+  /// shape's lattice) in 2 or more parameters: linear over the simplex of their Delaunay
+  /// triangulation that holds Params (the barycentric mean of its corners' times), the nearest
+  /// measured task's time outside their hull; the rule above where they lie in one hyperplane.
   double seconds(std::span<const int64_t> Params) const;
+  /// Whether the measured tasks are interpolated over their triangulation.
+  bool scattered() const { return Simplices.has_value(); }
 
 private:
   double corner(std::vector<int64_t> &X, const std::vector<int64_t> &Lo,
@@ -42,6 +50,8 @@ private:
   int Dims = 0;
   std::vector<std::vector<int64_t>> Axes; ///< the measured values of each axis, sorted
   std::map<std::vector<int64_t>, double> Measured;
+  std::optional<Triangulation> Simplices;
+  std::vector<double> PointSeconds; ///< the triangulation's points' times, in Measured's order
 };
 
 } // namespace mpiete::farm

@@ -60,6 +60,33 @@ std::vector<std::vector<int64_t>> costliestValues(const TaskCosts &Shape,
                                                   const std::vector<std::vector<int64_t>> &Values,
                                                   int64_t Every);
 
+/// The tasks the timing probe measures with --tasks-subset Stride as points, not a lattice of
+/// values (docs/taskfarm.md, "Points placed by the shape"), for 2 or more parameters: as many as
+/// the lattice would hold (the product over the axes of max(2, ceil(n / Stride)), at most n),
+/// made of the box's corners the shape did not measure (when they are at most half of them),
+/// the shape's costliest tasks until they hold 2 MinShare of its measured time (at most a
+/// quarter of them: the scale between the trace machine and the target rests on them), and the
+/// centroids of the shape's Delaunay simplices, the simplex whose times spread most times its
+/// volume first (a simplex chosen is split at its centroid, each part scored a (D + 1)-th),
+/// rounded to the grid. A lattice of values cannot follow a surface whose costs change along a
+/// curve (farm-2d's Mandelbrot set); points can. Empty (the caller places values) for one
+/// parameter, without the task grid, with fewer than D + 1 shape times on the grid or when they
+/// lie in one hyperplane. Sorted.
+std::vector<std::vector<int64_t>> chooseTaskPoints(const TaskCosts &Shape, int64_t Stride,
+                                                   double MinShare = ShapeTolerance);
+
+/// Of the reference machine's Points, those a machine probed only for its speed ratio r_s
+/// runs (--tasks-every Every): the costliest by the shape (its time where it measured the task,
+/// else its interpolation) until they hold the points' estimated time over Every^D, at least
+/// one. Every <= 1: all of them. Sorted.
+std::vector<std::vector<int64_t>> costliestPoints(const TaskCosts &Shape,
+                                                  const std::vector<std::vector<int64_t>> &Points,
+                                                  int64_t Every);
+
+/// The points as the MPIETE_TASK_POINTS file lists them: a task per line, its parameters
+/// separated by spaces.
+std::string taskPointsText(const std::vector<std::vector<int64_t>> &Points);
+
 /// The lists as MPIETE_TASK_VALUES takes them: values comma-separated, axes by '/'.
 std::string taskValuesText(const std::vector<std::vector<int64_t>> &Values);
 
