@@ -410,40 +410,66 @@ std::vector<std::vector<int64_t>> chooseTaskPoints(const TaskCosts &Shape, int64
   return {Chosen.begin(), Chosen.end()};
 }
 
+namespace {
+
+/// Shape's rows with a time (a task it skipped has none).
+TaskCosts timedRows(const TaskCosts &Shape) {
+  TaskCosts T;
+  T.Dims = Shape.Dims;
+  const size_t D = size_t(std::max(Shape.Dims, 0));
+  for (size_t R = 0; D > 0 && R < Shape.MeasuredSeconds.size(); ++R)
+    if (Shape.MeasuredSeconds[R] >= 0) {
+      T.MeasuredParams.insert(T.MeasuredParams.end(),
+                              Shape.MeasuredParams.begin() + std::ptrdiff_t(R * D),
+                              Shape.MeasuredParams.begin() + std::ptrdiff_t((R + 1) * D));
+      T.MeasuredSeconds.push_back(Shape.MeasuredSeconds[R]);
+    }
+  return T;
+}
+
+} // namespace
+
+ShapeEstimate::ShapeEstimate(const TaskCosts &Shape) : Timed(timedRows(Shape)), Table(Timed) {}
+
+double ShapeEstimate::seconds(const std::vector<int64_t> &Params) const {
+  return int(Params.size()) == Timed.Dims ? Table.seconds(Params) : 0;
+}
+
+double ShapeEstimate::latticeSeconds(const std::vector<std::vector<int64_t>> &Values) const {
+  if (Values.empty() || std::any_of(Values.begin(), Values.end(),
+                                    [](const std::vector<int64_t> &V) { return V.empty(); }))
+    return 0;
+  const size_t D = Values.size();
+  std::vector<size_t> I(D, 0);
+  std::vector<int64_t> P(D);
+  double Sum = 0;
+  for (;;) {
+    for (size_t K = 0; K < D; ++K)
+      P[K] = Values[K][I[K]];
+    Sum += seconds(P);
+    size_t K = 0;
+    while (K < D && ++I[K] == Values[K].size())
+      I[K++] = 0;
+    if (K == D)
+      return Sum;
+  }
+}
+
 std::vector<std::vector<int64_t>> costliestPoints(const TaskCosts &Shape,
                                                   const std::vector<std::vector<int64_t>> &Points,
-                                                  int64_t Every) {
-  if (Every <= 1 || Points.empty() || Shape.measuredCount() == 0)
+                                                  double Seconds) {
+  if (Seconds <= 0 || Points.empty())
     return Points;
-  const size_t D = Points.front().size();
-  TaskCosts Timed; // the shape's timed rows (a task it skipped has no time)
-  Timed.Dims = Shape.Dims;
-  for (size_t T = 0; T < Shape.MeasuredSeconds.size(); ++T)
-    if (Shape.MeasuredSeconds[T] >= 0) {
-      Timed.MeasuredParams.insert(Timed.MeasuredParams.end(),
-                                  Shape.MeasuredParams.begin() + std::ptrdiff_t(T * D),
-                                  Shape.MeasuredParams.begin() + std::ptrdiff_t((T + 1) * D));
-      Timed.MeasuredSeconds.push_back(Shape.MeasuredSeconds[T]);
-    }
-  if (size_t(Shape.Dims) != D || Timed.measuredCount() == 0)
-    return Points;
-  const TaskCostTable Table(Timed);
+  const ShapeEstimate Estimate(Shape);
   std::vector<std::pair<double, size_t>> Ranked;
-  double Sum = 0;
-  for (size_t I = 0; I < Points.size(); ++I) {
-    const double S = Table.seconds(Points[I]);
-    Ranked.emplace_back(S, I);
-    Sum += S;
-  }
+  for (size_t I = 0; I < Points.size(); ++I)
+    Ranked.emplace_back(Estimate.seconds(Points[I]), I);
   std::stable_sort(Ranked.begin(), Ranked.end(),
                    [](const auto &A, const auto &B) { return A.first > B.first; });
-  double Goal = Sum;
-  for (size_t K = 0; K < D; ++K)
-    Goal /= double(Every);
   std::vector<std::vector<int64_t>> Out;
   double Have = 0;
   for (const auto &[S, I] : Ranked) {
-    if (!Out.empty() && Have >= Goal)
+    if (!Out.empty() && Have >= Seconds)
       break;
     Out.push_back(Points[I]);
     Have += S;

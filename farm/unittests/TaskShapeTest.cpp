@@ -329,13 +329,15 @@ TEST(TaskShapeTest, AMachineProbedForItsSpeedRatioTakesTheCostliestPoints) {
   TaskCosts S;
   S.Dims = 2;
   S.MeasuredParams = {0, 0, 1, 1, 2, 2, 3, 3};
-  S.MeasuredSeconds = {2, 8, 3, 3}; // 16 s: every second value along 2 axes holds 4 s
+  S.MeasuredSeconds = {2, 8, 3, 3};
   const Points P = {{0, 0}, {1, 1}, {2, 2}, {3, 3}};
-  EXPECT_EQ(costliestPoints(S, P, 2), (Points{{1, 1}}));
-  EXPECT_EQ(costliestPoints(S, P, 1), P);
-  S.MeasuredSeconds = {2, 2, 3, 1}; // 8 s, 2 s needed: (2, 2) alone
-  EXPECT_EQ(costliestPoints(S, P, 2), (Points{{2, 2}}));
-  S.MeasuredSeconds = {1, 1, 1, 1}; // 1 s needed: the first of the equals
-  EXPECT_EQ(costliestPoints(S, P, 2), (Points{{0, 0}}));
+  EXPECT_EQ(costliestPoints(S, P, 4), (Points{{1, 1}}));          // 8 s hold 4
+  EXPECT_EQ(costliestPoints(S, P, 10), (Points{{1, 1}, {2, 2}})); // 8 + 3 (the first of equals)
+  EXPECT_EQ(costliestPoints(S, P, 0), P);
+  EXPECT_EQ(costliestPoints(S, P, 100), P); // never more than all of them
+  // The lattice's estimate: (0, 1) and (1, 0) are interpolated on the line the shape timed
+  // (a set in one line: the nearest measured task, (0, 0) before (1, 1)), (0, 0) and (1, 1)
+  // measured: 2 + 2 + 2 + 8.
+  EXPECT_DOUBLE_EQ(ShapeEstimate(S).latticeSeconds({{0, 1}, {0, 1}}), 14);
   EXPECT_EQ(taskPointsText(Points{{1, 2}, {30, 4}}), "1 2\n30 4\n");
 }

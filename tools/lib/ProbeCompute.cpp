@@ -862,7 +862,14 @@ int runProbeCompute(const CommandArgs &Args) {
       if (!O.TasksLattice)
         Points = farm::chooseTaskPoints(Set, O.TaskStride);
       if (!Points.empty()) {
-        const auto Run = farm::costliestPoints(Set, Points, O.TaskEvery);
+        // Machine B: as much of the shape's time as the lattice would have given it.
+        const double Goal =
+            O.TaskEvery > 1
+                ? farm::ShapeEstimate(Set).latticeSeconds(farm::costliestValues(
+                      Set, farm::chooseTaskValues(Set, O.TaskStride, farm::ShapeTolerance),
+                      O.TaskEvery))
+                : 0.0;
+        const auto Run = farm::costliestPoints(Set, Points, Goal);
         TaskPoints = farm::taskPointsText(Run);
         std::cerr << "mpiete probe-compute: " << Run.size() << " tasks placed by the shape as "
                   << "points where its times change most";

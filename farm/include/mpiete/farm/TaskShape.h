@@ -4,6 +4,7 @@
 #define MPIETE_FARM_TASKSHAPE_H
 
 #include "mpiete/basedata/TaskCosts.h"
+#include "mpiete/farm/TaskCostTable.h"
 
 #include <cstdint>
 #include <string>
@@ -75,13 +76,28 @@ std::vector<std::vector<int64_t>> costliestValues(const TaskCosts &Shape,
 std::vector<std::vector<int64_t>> chooseTaskPoints(const TaskCosts &Shape, int64_t Stride,
                                                    double MinShare = ShapeTolerance);
 
+/// The shape's estimate of a task's time: its measured time, else the interpolation over the
+/// tasks it timed (TaskCostTable: over their simplices, the nearest outside their hull).
+class ShapeEstimate {
+public:
+  explicit ShapeEstimate(const TaskCosts &Shape);
+  double seconds(const std::vector<int64_t> &Params) const;
+  /// Summed over the lattice of Values (one sorted list per parameter).
+  double latticeSeconds(const std::vector<std::vector<int64_t>> &Values) const;
+
+private:
+  TaskCosts Timed;
+  TaskCostTable Table;
+};
+
 /// Of the reference machine's Points, those a machine probed only for its speed ratio r_s
-/// runs (--tasks-every Every): the costliest by the shape (its time where it measured the task,
-/// else its interpolation) until they hold the points' estimated time over Every^D, at least
-/// one. Every <= 1: all of them. Sorted.
+/// runs (--tasks-every): the costliest by the shape's estimate first, until they hold Seconds
+/// of it (at least one). probe-compute gives the estimate of the lattice of values
+/// costliestValues would have given that machine, so its cost stays what the lattice's was
+/// while machine A's points go where the shape changes. Seconds <= 0: all of them. Sorted.
 std::vector<std::vector<int64_t>> costliestPoints(const TaskCosts &Shape,
                                                   const std::vector<std::vector<int64_t>> &Points,
-                                                  int64_t Every);
+                                                  double Seconds);
 
 /// The points as the MPIETE_TASK_POINTS file lists them: a task per line, its parameters
 /// separated by spaces.
