@@ -1,7 +1,8 @@
 /* farm-2d's tile costs without running it (issue 18, docs/taskfarm.md): every tile's iteration
- * count, as a tasks file for bench/taskfarm-offsets and mpiete_taskfarm_placement. Usage: cc -O2 -o tiles bench/taskfarm-tiles.c
- * && ./tiles NI TILE MAXITER > tiles.yaml (NI x NI tiles of TILE x TILE points; the loop is
- * test-programs/farm-2d's; seconds = iterations x 1e-9 + 2.5 us). */
+ * count, as a tasks file for bench/taskfarm-offsets and mpiete_taskfarm_placement. Usage:
+ * cc -O2 -o tiles bench/taskfarm-tiles.c && ./tiles NI TILE MAXITER > tiles.yaml (NI x NI
+ * tiles of TILE x TILE points; the loop is test-programs/farm-2d's; seconds = iterations x
+ * 1e-9 + 2.5 us). */
 #include <stdio.h>
 #include <stdlib.h>
 int main(int argc, char **argv) {
