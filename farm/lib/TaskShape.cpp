@@ -52,15 +52,10 @@ std::vector<int64_t> evenValues(const TaskAxis &A, int64_t N, int64_t M) {
   return Out;
 }
 
-} // namespace
-
-std::vector<std::vector<int64_t>> chooseTaskValues(const TaskCosts &Shape, int64_t Stride,
-                                                   double Tolerance) {
+/// The rows of the shape on its grid with a time (a task it skipped has none).
+std::vector<size_t> rowsOnGrid(const TaskCosts &Shape) {
   const size_t D = size_t(Shape.Dims);
-  std::vector<std::vector<int64_t>> Out(Shape.Axes.size());
-  // The shape's times on the grid, and their mean (the error's unit: only ratios count).
   std::vector<size_t> Rows;
-  double Sum = 0;
   for (size_t T = 0; T < Shape.MeasuredSeconds.size(); ++T) {
     bool OnGrid = Shape.MeasuredSeconds[T] >= 0 && D == Shape.Axes.size();
     for (size_t K = 0; OnGrid && K < D; ++K) {
@@ -68,17 +63,37 @@ std::vector<std::vector<int64_t>> chooseTaskValues(const TaskCosts &Shape, int64
       const int64_t P = Shape.MeasuredParams[T * D + K];
       OnGrid = P >= A.First && P <= A.Last && (P - A.First) % A.Step == 0;
     }
-    if (OnGrid) {
+    if (OnGrid)
       Rows.push_back(T);
-      Sum += Shape.MeasuredSeconds[T];
-    }
   }
+  return Rows;
+}
+
+/// The axis's number of values.
+int64_t valueCount(const TaskAxis &A) {
+  return A.Step < 1 || A.Last < A.First ? 1 : (A.Last - A.First) / A.Step + 1;
+}
+
+/// How many of an axis's N values the subset of stride Stride measures (mpiete_task_on_axis).
+int64_t subsetCount(int64_t N, int64_t Stride) {
+  return Stride <= 1 ? N : std::min(N, std::max<int64_t>(2, (N + Stride - 1) / Stride));
+}
+
+} // namespace
+
+std::vector<std::vector<int64_t>> chooseTaskValues(const TaskCosts &Shape, int64_t Stride,
+                                                   double Tolerance) {
+  const size_t D = size_t(Shape.Dims);
+  std::vector<std::vector<int64_t>> Out(Shape.Axes.size());
+  // The shape's times on the grid, and their mean (the error's unit: only ratios count).
+  const std::vector<size_t> Rows = rowsOnGrid(Shape);
+  double Sum = 0;
+  for (size_t T : Rows)
+    Sum += Shape.MeasuredSeconds[T];
   const double Mean = Rows.empty() ? 0 : Sum / double(Rows.size());
   for (size_t K = 0; K < Shape.Axes.size(); ++K) {
     const TaskAxis &A = Shape.Axes[K];
-    const int64_t N = A.Step < 1 || A.Last < A.First ? 1 : (A.Last - A.First) / A.Step + 1;
-    int64_t M = Stride <= 1 ? N : std::max<int64_t>(2, (N + Stride - 1) / Stride);
-    M = std::min(M, N);
+    const int64_t N = valueCount(A), M = subsetCount(N, Stride);
     if (Mean <= 0 || M <= 2) {
       Out[K] = evenValues(A, N, M);
       continue;
@@ -300,27 +315,17 @@ std::vector<std::vector<int64_t>> chooseTaskPoints(const TaskCosts &Shape, int64
   if (D < 2 || Shape.Axes.size() != D || Stride <= 1)
     return {};
   // The budget: what the lattice of values would measure.
-  uint64_t Budget = 1, Tasks = 1;
-  for (const TaskAxis &A : Shape.Axes) {
-    const int64_t N = A.Step < 1 || A.Last < A.First ? 1 : (A.Last - A.First) / A.Step + 1;
-    Budget *= uint64_t(std::min(N, std::max<int64_t>(2, (N + Stride - 1) / Stride)));
-    Tasks *= uint64_t(N);
-  }
+  uint64_t Budget = 1;
+  for (const TaskAxis &A : Shape.Axes)
+    Budget *= uint64_t(subsetCount(valueCount(A), Stride)); // at most the task count
   // The shape's times on the grid.
   std::map<Point, double> Measured;
   double Total = 0;
-  for (size_t T = 0; T < Shape.MeasuredSeconds.size(); ++T) {
-    Point P(Shape.MeasuredParams.begin() + std::ptrdiff_t(T * D),
-            Shape.MeasuredParams.begin() + std::ptrdiff_t((T + 1) * D));
-    bool OnGrid = Shape.MeasuredSeconds[T] >= 0;
-    for (size_t K = 0; OnGrid && K < D; ++K) {
-      const TaskAxis &A = Shape.Axes[K];
-      OnGrid = P[K] >= A.First && P[K] <= A.Last && (P[K] - A.First) % A.Step == 0;
-    }
-    if (OnGrid) {
-      Total += Shape.MeasuredSeconds[T];
-      Measured[std::move(P)] = Shape.MeasuredSeconds[T];
-    }
+  for (size_t T : rowsOnGrid(Shape)) {
+    Total += Shape.MeasuredSeconds[T];
+    Measured[Point(Shape.MeasuredParams.begin() + std::ptrdiff_t(T * D),
+                   Shape.MeasuredParams.begin() + std::ptrdiff_t((T + 1) * D))] =
+        Shape.MeasuredSeconds[T];
   }
   if (Measured.size() < D + 1 || Total <= 0)
     return {};
@@ -334,7 +339,6 @@ std::vector<std::vector<int64_t>> chooseTaskPoints(const TaskCosts &Shape, int64
   const std::optional<Triangulation> Tri = Triangulation::build(int(D), Coords, Why);
   if (!Tri)
     return {};
-  Budget = std::min(Budget, Tasks);
   std::set<Point> Chosen;
   auto take = [&](const Point &P) {
     if (Chosen.size() < Budget && !Measured.count(P))
@@ -455,12 +459,11 @@ double ShapeEstimate::latticeSeconds(const std::vector<std::vector<int64_t>> &Va
   }
 }
 
-std::vector<std::vector<int64_t>> costliestPoints(const TaskCosts &Shape,
+std::vector<std::vector<int64_t>> costliestPoints(const ShapeEstimate &Estimate,
                                                   const std::vector<std::vector<int64_t>> &Points,
                                                   double Seconds) {
   if (Seconds <= 0 || Points.empty())
     return Points;
-  const ShapeEstimate Estimate(Shape);
   std::vector<std::pair<double, size_t>> Ranked;
   for (size_t I = 0; I < Points.size(); ++I)
     Ranked.emplace_back(Estimate.seconds(Points[I]), I);

@@ -331,10 +331,11 @@ TEST(TaskShapeTest, AMachineProbedForItsSpeedRatioTakesTheCostliestPoints) {
   S.MeasuredParams = {0, 0, 1, 1, 2, 2, 3, 3};
   S.MeasuredSeconds = {2, 8, 3, 3};
   const Points P = {{0, 0}, {1, 1}, {2, 2}, {3, 3}};
-  EXPECT_EQ(costliestPoints(S, P, 4), (Points{{1, 1}}));          // 8 s hold 4
-  EXPECT_EQ(costliestPoints(S, P, 10), (Points{{1, 1}, {2, 2}})); // 8 + 3 (the first of equals)
-  EXPECT_EQ(costliestPoints(S, P, 0), P);
-  EXPECT_EQ(costliestPoints(S, P, 100), P); // never more than all of them
+  EXPECT_EQ(costliestPoints(ShapeEstimate(S), P, 4), (Points{{1, 1}})); // 8 s hold 4
+  EXPECT_EQ(costliestPoints(ShapeEstimate(S), P, 10),
+            (Points{{1, 1}, {2, 2}})); // 8 + 3 (the first of equals)
+  EXPECT_EQ(costliestPoints(ShapeEstimate(S), P, 0), P);
+  EXPECT_EQ(costliestPoints(ShapeEstimate(S), P, 100), P); // never more than all of them
   // The lattice's estimate: (0, 1) and (1, 0) are interpolated on the line the shape timed
   // (a set in one line: the nearest measured task, (0, 0) before (1, 1)), (0, 0) and (1, 1)
   // measured: 2 + 2 + 2 + 8.

@@ -861,15 +861,14 @@ int runProbeCompute(const CommandArgs &Args) {
       std::vector<std::vector<int64_t>> Points;
       if (!O.TasksLattice)
         Points = farm::chooseTaskPoints(Set, O.TaskStride);
+      // The lattice of values (machine B's, with --tasks-every).
+      const auto Values = farm::costliestValues(
+          Set, farm::chooseTaskValues(Set, O.TaskStride, farm::ShapeTolerance), O.TaskEvery);
       if (!Points.empty()) {
         // Machine B: as much of the shape's time as the lattice would have given it.
-        const double Goal =
-            O.TaskEvery > 1
-                ? farm::ShapeEstimate(Set).latticeSeconds(farm::costliestValues(
-                      Set, farm::chooseTaskValues(Set, O.TaskStride, farm::ShapeTolerance),
-                      O.TaskEvery))
-                : 0.0;
-        const auto Run = farm::costliestPoints(Set, Points, Goal);
+        const farm::ShapeEstimate Estimate(Set);
+        const double Goal = O.TaskEvery > 1 ? Estimate.latticeSeconds(Values) : 0.0;
+        const auto Run = farm::costliestPoints(Estimate, Points, Goal);
         TaskPoints = farm::taskPointsText(Run);
         std::cerr << "mpiete probe-compute: " << Run.size() << " tasks placed by the shape as "
                   << "points where its times change most";
@@ -878,8 +877,7 @@ int runProbeCompute(const CommandArgs &Args) {
                     << ")";
         std::cerr << "\n";
       } else {
-        TaskValues = farm::taskValuesText(farm::costliestValues(
-            Set, farm::chooseTaskValues(Set, O.TaskStride, farm::ShapeTolerance), O.TaskEvery));
+        TaskValues = farm::taskValuesText(Values);
         std::cerr << "mpiete probe-compute: the tasks of each parameter's values " << TaskValues
                   << ", placed by the shape\n";
       }
@@ -913,7 +911,8 @@ int runProbeCompute(const CommandArgs &Args) {
   Launch.Env.emplace_back("MPIETE_TASK_EVERY", std::to_string(RuntimeEvery));
   Launch.Env.emplace_back("MPIETE_TASK_GRID", TaskGrid);
   Launch.Env.emplace_back("MPIETE_TASK_VALUES", TaskValues);
-  // The points go in a file (a subset of 1/16 of 10^5 tasks is too long for a variable).
+  // The points go in a file (1/16 of a million tasks would pass the 128 KiB one environment
+  // string may hold).
   const fs::path PointsFile = OutDir / "task-points.txt";
   if (!TaskPoints.empty()) {
     std::ofstream Out(PointsFile);

@@ -91,11 +91,11 @@ private:
 };
 
 /// Of the reference machine's Points, those a machine probed only for its speed ratio r_s
-/// runs (--tasks-every): the costliest by the shape's estimate first, until they hold Seconds
+/// runs (--tasks-every): the costliest by the shape's Estimate first, until they hold Seconds
 /// of it (at least one). probe-compute gives the estimate of the lattice of values
 /// costliestValues would have given that machine, so its cost stays what the lattice's was
 /// while machine A's points go where the shape changes. Seconds <= 0: all of them. Sorted.
-std::vector<std::vector<int64_t>> costliestPoints(const TaskCosts &Shape,
+std::vector<std::vector<int64_t>> costliestPoints(const ShapeEstimate &Estimate,
                                                   const std::vector<std::vector<int64_t>> &Points,
                                                   double Seconds);
 
