@@ -481,6 +481,46 @@ std::vector<std::vector<int64_t>> costliestPoints(const ShapeEstimate &Estimate,
   return Out;
 }
 
+std::vector<std::vector<int64_t>> ratioTasks(const TaskCosts &Reference, double Seconds) {
+  const size_t D = size_t(std::max(Reference.Dims, 0));
+  std::vector<std::pair<double, std::vector<int64_t>>> Left; // costliest first
+  for (size_t T = 0; D > 0 && T < Reference.MeasuredSeconds.size(); ++T)
+    if (Reference.MeasuredSeconds[T] > 0)
+      Left.emplace_back(
+          Reference.MeasuredSeconds[T],
+          std::vector<int64_t>(Reference.MeasuredParams.begin() + std::ptrdiff_t(T * D),
+                               Reference.MeasuredParams.begin() + std::ptrdiff_t((T + 1) * D)));
+  std::stable_sort(Left.begin(), Left.end(),
+                   [](const auto &A, const auto &B) { return A.first > B.first; });
+  std::vector<std::vector<int64_t>> Out;
+  double Total = 0;
+  for (const auto &L : Left)
+    Total += L.first;
+  if (Seconds <= 0 || Seconds >= Total) {
+    for (auto &L : Left)
+      Out.push_back(std::move(L.second));
+  } else {
+    double Missing = Seconds;
+    size_t Next = 0; // Left[Next..] are not taken
+    while (Missing > 0 && Next < Left.size()) {
+      if (Left[Next].first < Missing) { // none holds it alone: the costliest
+        Missing -= Left[Next].first;
+        Out.push_back(std::move(Left[Next++].second));
+        continue;
+      }
+      // The cheapest that holds it: the last of the costliest-first run at or above it.
+      size_t Cheapest = Next;
+      for (size_t I = Next; I < Left.size() && Left[I].first >= Missing; ++I)
+        if (Left[I].first < Left[Cheapest].first)
+          Cheapest = I;
+      Out.push_back(std::move(Left[Cheapest].second));
+      break;
+    }
+  }
+  std::sort(Out.begin(), Out.end());
+  return Out;
+}
+
 std::string taskPointsText(const std::vector<std::vector<int64_t>> &Points) {
   std::string S;
   for (const auto &P : Points) {

@@ -20,6 +20,9 @@ usage: farm_e2e.py --build BUILD --source SRC --work WORK --program farm-1d|farm
    the shape's costliest task among them (two or more parameters).
 5. estimate from the shaped traces joins the shape's tasks machine A did not measure (their
    count in the text and JSON reports).
+6. probe-compute --tasks-every 2 --tasks-reference (a machine probed for r_s alone) measures
+   the fewest of machine A's tasks that hold 1/2^D of A's time; a cluster of both gives the
+   last worker that r_s.
 Exits 1 with the failing step's message.
 """
 import argparse
@@ -237,6 +240,38 @@ def main():
     if farm["interpolation"] != want or \
             ("Delaunay simplices" in text) != (want == "simplices"):
         fail(f"the report's interpolation: {farm['interpolation']}, expected {want}:\n{text}")
+
+    # 6. A machine probed for its speed ratio alone (--tasks-every 2 --tasks-reference): the
+    # fewest of the tasks machine A measured that hold 1/2^D of A's measured time, the last the
+    # cheapest that completes it; a cluster of A's and that machine's nodes gives the last
+    # worker r_s = its time over A's on those tasks.
+    a_times = {tuple(r[:-1]): float(r[-1])
+               for r in yaml.safe_load(open(os.path.join(work, "shaped.tasks.yaml")))["measured"]}
+    budget = sum(t for t in a_times.values() if t > 0) / 2 ** len(grid)
+    left = sorted(((t, p) for p, t in a_times.items() if t > 0), key=lambda x: -x[0])
+    want, missing = [], budget
+    while missing > 0 and left:
+        if left[0][0] < missing:
+            missing -= left[0][0]
+            want.append(left.pop(0)[1])
+        else:
+            want.append(min((x for x in left if x[0] >= missing), key=lambda x: x[0])[1])
+            break
+    b_rows = probe_shaped("ratio", ["--tasks-every", "2", "--tasks-reference", "shaped.yaml"])
+    if sorted(b_rows) != sorted(want):
+        fail(f"ratio.tasks.yaml: measured {b_rows}, expected {sorted(want)}: the fewest of "
+             f"machine A's {a_times} that hold {budget} s")
+    b_times = {tuple(r[:-1]): float(r[-1])
+               for r in yaml.safe_load(open(os.path.join(work, "ratio.tasks.yaml")))["measured"]}
+    with open(os.path.join(work, "cluster.yaml"), "w") as f:
+        f.write("format: mpiete-cluster\nversion: 1\nranks_per_node: 1\nnodes:\n"
+                "  - {count: 3, machine: shaped.yaml}\n  - {count: 1, machine: ratio.yaml}\n")
+    farm = json.loads(run(shaped_base + ["--cluster", "cluster.yaml", "--format", "json"], work,
+                          env, "estimate --cluster (ratio)").stdout)["task_farm"]
+    r_s = sum(b_times.values()) / sum(a_times[p] for p in b_times)
+    factors = {w["rank"]: w["time_factor"] for w in farm["workers"]}
+    if abs(factors[3] - r_s) > 1e-4 * r_s or any(abs(factors[r] - 1) > 1e-9 for r in (1, 2)):
+        fail(f"r_s: {farm['workers']}, expected {r_s} for rank 3")
     print("PASS")
 
 

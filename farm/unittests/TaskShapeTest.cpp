@@ -342,3 +342,30 @@ TEST(TaskShapeTest, AMachineProbedForItsSpeedRatioTakesTheCostliestPoints) {
   EXPECT_DOUBLE_EQ(ShapeEstimate(S).latticeSeconds({{0, 1}, {0, 1}}), 14);
   EXPECT_EQ(taskPointsText(Points{{1, 2}, {30, 4}}), "1 2\n30 4\n");
 }
+
+TEST(TaskShapeTest, AMachineProbedForItsSpeedRatioTakesTheFewestReferenceTasksThatHoldTheBudget) {
+  // The reference machine measured 0.5, 4, 1, 2.5, 1.5 and 0 s (a task of 0 never counts).
+  const TaskCosts R = shape1d(0, 99, {0, 20, 40, 60, 80, 99}, {0.5, 4, 1, 2.5, 1.5, 0});
+  // One task holds 1.2 s alone: the cheapest that does, 1.5 s (not the costliest, 4 s).
+  EXPECT_EQ(ratioTasks(R, 1.2), (Values{{80}}));
+  EXPECT_EQ(ratioTasks(R, 0.2), (Values{{0}})); // 0.5 s, the cheapest of all
+  EXPECT_EQ(ratioTasks(R, 4), (Values{{20}}));  // exactly 4 s
+  // None holds 5 s alone: the costliest, 4 s, then the cheapest that holds the missing 1 s.
+  EXPECT_EQ(ratioTasks(R, 5), (Values{{20}, {40}}));
+  // 7.2 s: 4, then 2.5 (none holds 3.2 alone), then 1 for the missing 0.7 (not 1.5).
+  EXPECT_EQ(ratioTasks(R, 7.2), (Values{{20}, {40}, {60}}));
+  // 7.8 s: 4, 2.5, then 1.5 for the missing 1.3 (1 and 0.5 together would be two tasks).
+  EXPECT_EQ(ratioTasks(R, 7.8), (Values{{20}, {60}, {80}}));
+  // 8.2 s: three tasks hold at most 8: 4, 2.5, 1.5 and the cheapest, 0.5, for the last 0.2.
+  EXPECT_EQ(ratioTasks(R, 8.2), (Values{{0}, {20}, {60}, {80}}));
+  EXPECT_EQ(ratioTasks(R, 0), (Values{{0}, {20}, {40}, {60}, {80}}));   // all that count
+  EXPECT_EQ(ratioTasks(R, 100), (Values{{0}, {20}, {40}, {60}, {80}})); // never more
+  // Two parameters; equal times: the first in the reference's order.
+  TaskCosts T;
+  T.Dims = 2;
+  T.MeasuredParams = {5, 1, 3, 2, 1, 9};
+  T.MeasuredSeconds = {2, 2, 7};
+  EXPECT_EQ(ratioTasks(T, 1), (Values{{5, 1}}));
+  EXPECT_EQ(ratioTasks(T, 8), (Values{{1, 9}, {5, 1}}));
+  EXPECT_TRUE(ratioTasks(TaskCosts{}, 1).empty());
+}

@@ -42,7 +42,7 @@ namespace {
 
 /// The options, each declared once; --help is generated from them.
 struct Options {
-  std::string Output, Cpu, PerNode, TaskGrid, Program;
+  std::string Output, Cpu, PerNode, TaskGrid, TaskReference, Program;
   std::string Combine; // --combine A,B,...: files of timing runs taken apart, no run
   long long TaskStride = 1, TaskEvery = 1;
   int Cap = 0;       // 0: every iteration timed; seed 004 section 3.1.1 caps loops at two
@@ -93,6 +93,14 @@ void declare(CommandLine &C, Options &O) {
                "would give on a flat surface; without a shape every R-th value; default 1)")
       ->type_name("R")
       ->check(CLI::Range(1LL, 1LL << 40));
+  A.add_option("--tasks-reference", O.TaskReference,
+               "with --tasks-grid and --tasks-every R: the reference machine's compute base data "
+               "(its -o FILE; the task costs beside it), probed first with the same task set. "
+               "This machine then runs the fewest of the tasks the reference measured that hold "
+               "1/R^D of its measured task time (D parameters), the last one the cheapest that "
+               "completes it: r_s is a ratio of sums, as precise as the time it sums, whichever "
+               "tasks carry that time (docs/taskfarm.md, \"The speed ratio's tasks\")")
+      ->type_name("FILE");
   A.add_option("--cap", O.Cap,
                "time the outermost loop that makes MPI calls for a warm-up and at least N "
                "iterations per variant of its period (16 at least), then, once they repeat the "
@@ -145,6 +153,28 @@ void declare(CommandLine &C, Options &O) {
       ->type_name("F")
       ->check(CLI::NonNegativeNumber);
   A.add_flag("--keep", O.Keep, "keep the per-rank timing files (their directory is printed)");
+}
+
+/// Why the reference machine's task costs cannot give this task set's speed ratio ("" when
+/// they can): a parameter count other than the set's, or a measured task outside its grid.
+std::string referenceMismatch(const TaskCosts &Reference, const TaskCosts &Set) {
+  if (Reference.Dims != Set.Dims)
+    return "tasks of " + std::to_string(Reference.Dims) +
+           (Reference.Dims == 1 ? " parameter" : " parameters") + ", not the " +
+           std::to_string(Set.Dims) + " of the task set";
+  const size_t D = size_t(std::max(Set.Dims, 0));
+  for (size_t T = 0; T < Reference.measuredCount(); ++T)
+    for (size_t K = 0; K < D && K < Set.Axes.size(); ++K) {
+      const int64_t V = Reference.MeasuredParams[T * D + K];
+      const TaskAxis &A = Set.Axes[K];
+      if (V < A.First || V > A.Last || (V - A.First) % A.Step != 0) {
+        std::string Task;
+        for (size_t J = 0; J < D; ++J)
+          Task += (J ? ", " : "") + std::to_string(Reference.MeasuredParams[T * D + J]);
+        return "measured task (" + Task + "), which is not in the task set";
+      }
+    }
+  return "";
 }
 
 /// Every rank of a timing run into F (seconds per execution), F's timer overhead the largest.
@@ -853,8 +883,43 @@ int runProbeCompute(const CommandArgs &Args) {
     for (const TaskAxis &A : Set.Axes)
       TaskGrid += (TaskGrid.empty() ? "" : ",") + std::to_string(A.First) + ":" +
                   std::to_string(A.Last) + ":" + std::to_string(A.Step);
-    // The trace probe's task times (any machine: their ratios) place the values.
-    if (!O.TasksEven && Set.measuredCount() > 0 && O.TaskStride > 1) {
+    if (!O.TaskReference.empty()) {
+      if (O.TaskEvery <= 1) {
+        Diags.error(Tool, "--tasks-reference needs --tasks-every R (R > 1)", "usage");
+        return 2;
+      }
+      const std::string Path = O.TaskReference.ends_with(".tasks.yaml")
+                                   ? O.TaskReference
+                                   : taskCostsPathOf(O.TaskReference);
+      TaskCosts Reference;
+      if (!loadTaskCosts(Path, Reference, Diags))
+        return 1;
+      std::string Why = referenceMismatch(Reference, Set);
+      if (!Why.empty()) {
+        Diags.error(DiagLoc{Path}, Why + " of '" + O.TaskGrid + "'", "probe");
+        return 1;
+      }
+      double Total = 0;
+      for (double S : Reference.MeasuredSeconds)
+        Total += std::max(S, 0.0);
+      double Share = 1;
+      for (int K = 0; K < Set.Dims; ++K)
+        Share /= double(O.TaskEvery);
+      const auto Run = farm::ratioTasks(Reference, Share * Total);
+      if (Run.empty()) {
+        Diags.error(DiagLoc{Path}, "measured no task with a positive time: no speed ratio",
+                    "probe");
+        return 1;
+      }
+      TaskPoints = farm::taskPointsText(Run);
+      RuntimeEvery = 1;
+      std::cerr << "mpiete probe-compute: " << Run.size() << " of the " << Reference.measuredCount()
+                << " tasks '" << Path << "' measured, the fewest that hold 1/" << O.TaskEvery;
+      if (Set.Dims > 1)
+        std::cerr << "^" << Set.Dims;
+      std::cerr << " of its " << Total << " s (the speed ratio's)\n";
+    } else if (!O.TasksEven && Set.measuredCount() > 0 && O.TaskStride > 1) {
+      // The trace probe's task times (any machine: their ratios) place the values.
       // Two or more parameters: points where the shape's times change most; else (or with
       // --tasks-lattice) a lattice of values. A machine probed for r_s alone takes the
       // reference's costliest of them: the runtime is given the subset itself.
@@ -883,8 +948,11 @@ int runProbeCompute(const CommandArgs &Args) {
       }
       RuntimeEvery = 1;
     }
-  } else if (O.TaskEvery > 1) {
-    Diags.error(Tool, "--tasks-every needs --tasks-grid", "usage");
+  } else if (O.TaskEvery > 1 || !O.TaskReference.empty()) {
+    Diags.error(Tool,
+                std::string(O.TaskEvery > 1 ? "--tasks-every" : "--tasks-reference") +
+                    " needs --tasks-grid",
+                "usage");
     return 2;
   }
   const std::string Program = Cmd.Launch.Program.front();

@@ -99,6 +99,16 @@ std::vector<std::vector<int64_t>> costliestPoints(const ShapeEstimate &Estimate,
                                                   const std::vector<std::vector<int64_t>> &Points,
                                                   double Seconds);
 
+/// Of the reference machine's measured tasks (Reference: the task costs of a probe-compute
+/// --tasks-subset run on it), those a machine probed only for its speed ratio r_s runs
+/// (probe-compute --tasks-every with --tasks-reference). r_s is a ratio of sums, as precise as
+/// the time it sums whichever tasks carry that time, so: the fewest tasks that hold Seconds of
+/// the reference's measured time, and of those the least time past it. While no remaining task
+/// holds what is missing alone, the costliest; then the cheapest that does (ties: the first in
+/// the reference's order). Tasks the reference timed at 0 or less never count. Seconds <= 0 or
+/// more than they hold: all of them. Sorted.
+std::vector<std::vector<int64_t>> ratioTasks(const TaskCosts &Reference, double Seconds);
+
 /// The points as the MPIETE_TASK_POINTS file lists them: a task per line, its parameters
 /// separated by spaces.
 std::string taskPointsText(const std::vector<std::vector<int64_t>> &Points);
