@@ -21,8 +21,8 @@ usage: farm_e2e.py --build BUILD --source SRC --work WORK --program farm-1d|farm
 5. estimate from the shaped traces joins the shape's tasks machine A did not measure (their
    count in the text and JSON reports).
 6. probe-compute --tasks-every 2 --tasks-reference (a machine probed for r_s alone) measures
-   the fewest of machine A's tasks that hold 1/2^D of A's time; a cluster of both gives the
-   last worker that r_s.
+   the fewest of machine A's tasks that hold 1/2^D of A's time (at least 0.1 s); a cluster of
+   both gives the last worker that r_s.
 Exits 1 with the failing step's message.
 """
 import argparse
@@ -242,12 +242,14 @@ def main():
         fail(f"the report's interpolation: {farm['interpolation']}, expected {want}:\n{text}")
 
     # 6. A machine probed for its speed ratio alone (--tasks-every 2 --tasks-reference): the
-    # fewest of the tasks machine A measured that hold 1/2^D of A's measured time, the last the
-    # cheapest that completes it; a cluster of A's and that machine's nodes gives the last
+    # fewest of the tasks machine A measured that hold 1/2^D of A's measured time and at least
+    # 0.1 s of it (these tasks take microseconds: all of them), the last the cheapest that
+    # completes it; a cluster of A's and that machine's nodes gives the last
     # worker r_s = its time over A's on those tasks.
     a_times = {tuple(r[:-1]): float(r[-1])
                for r in yaml.safe_load(open(os.path.join(work, "shaped.tasks.yaml")))["measured"]}
-    budget = sum(t for t in a_times.values() if t > 0) / 2 ** len(grid)
+    total = sum(t for t in a_times.values() if t > 0)
+    budget = max(total / 2 ** len(grid), min(total, 0.1))  # at least 0.1 s, or all of them
     left = sorted(((t, p) for p, t in a_times.items() if t > 0), key=lambda x: -x[0])
     want, missing = [], budget
     while missing > 0 and left:

@@ -97,9 +97,10 @@ void declare(CommandLine &C, Options &O) {
                "with --tasks-grid and --tasks-every R: the reference machine's compute base data "
                "(its -o FILE; the task costs beside it), probed first with the same task set. "
                "This machine then runs the fewest of the tasks the reference measured that hold "
-               "1/R^D of its measured task time (D parameters), the last one the cheapest that "
-               "completes it: r_s is a ratio of sums, as precise as the time it sums, whichever "
-               "tasks carry that time (docs/taskfarm.md, \"The speed ratio's tasks\")")
+               "1/R^D of its measured task time (D parameters) and at least 0.1 s of it, the "
+               "last one the cheapest that completes it: past a few tens of milliseconds a "
+               "task's time ratio between two machines varies by a few percent whatever its "
+               "length, so r_s needs no more (docs/taskfarm.md, \"The speed ratio's tasks\")")
       ->type_name("FILE");
   A.add_option("--cap", O.Cap,
                "time the outermost loop that makes MPI calls for a warm-up and at least N "
@@ -154,6 +155,13 @@ void declare(CommandLine &C, Options &O) {
       ->check(CLI::NonNegativeNumber);
   A.add_flag("--keep", O.Keep, "keep the per-rank timing files (their directory is printed)");
 }
+
+/// The least reference time a machine probed for its speed ratio alone runs (--tasks-reference):
+/// pieces of work shorter than a few tens of milliseconds see a CFS quota's bursts (after
+/// idle, 2-5 ms pieces ran at 1.2-1.7 of full speed where the quota gives 2, 50 ms and more at
+/// 2.07-2.12: docs/taskfarm.md, "A steady machine B"), timer slack and frequency ramps, not the
+/// machine's steady speed; twice the 50 ms past which they were steady.
+constexpr double RatioFloorSeconds = 0.1;
 
 /// Why the reference machine's task costs cannot give this task set's speed ratio ("" when
 /// they can): a parameter count other than the set's, or a measured task outside its grid.
@@ -905,7 +913,10 @@ int runProbeCompute(const CommandArgs &Args) {
       double Share = 1;
       for (int K = 0; K < Set.Dims; ++K)
         Share /= double(O.TaskEvery);
-      const auto Run = farm::ratioTasks(Reference, Share * Total);
+      // At least RatioFloorSeconds (or all the reference measured): shorter pieces meet the
+      // clocks' and the scheduler's short-time effects, not the machine's speed.
+      const double Budget = std::max(Share * Total, std::min(Total, RatioFloorSeconds));
+      const auto Run = farm::ratioTasks(Reference, Budget);
       if (Run.empty()) {
         Diags.error(DiagLoc{Path}, "measured no task with a positive time: no speed ratio",
                     "probe");
@@ -917,7 +928,10 @@ int runProbeCompute(const CommandArgs &Args) {
                 << " tasks '" << Path << "' measured, the fewest that hold 1/" << O.TaskEvery;
       if (Set.Dims > 1)
         std::cerr << "^" << Set.Dims;
-      std::cerr << " of its " << Total << " s (the speed ratio's)\n";
+      std::cerr << " of its " << Total << " s";
+      if (Budget > Share * Total)
+        std::cerr << ", at least " << Budget << " s";
+      std::cerr << " (the speed ratio's)\n";
     } else if (!O.TasksEven && Set.measuredCount() > 0 && O.TaskStride > 1) {
       // The trace probe's task times (any machine: their ratios) place the values.
       // Two or more parameters: points where the shape's times change most; else (or with
