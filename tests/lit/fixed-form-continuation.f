@@ -3,7 +3,7 @@
 ! dropped); an inline comment becomes a comment line; a name split across lines is no problem
 ! when the edit does not touch it.
 ! REQUIRES: fortran
-! RUN: %mpiete-instrument --seed-blocks %s -- %mpi-fflags | tee %t.f | FileCheck --match-full-lines %s
+! RUN: %mpiete-instrument --seed-blocks --unit-path=fixed-form-continuation.f %s -- %mpi-fflags | tee %t.f | FileCheck --match-full-lines %s
 ! RUN: %mpif90-syntax %t.f
       SUBROUTINE HALO(U, N, LEFT, RIGHT)
       INCLUDE 'mpif.h'
@@ -29,3 +29,6 @@ C     the name continues on the next line
 ! CHECK-NEXT:      &                 2, REQ, MPI_STATUSES_IGNORE, IERR)
 ! CHECK-NEXT: ! both
 ! CHECK-NEXT:       END
+
+! --unit-path: the unit id (a hash of the path) and so the lines it pushes past column 72
+! stay the same wherever the checkout lies.

@@ -2,7 +2,7 @@
 ! every block (a hook after it would run after the loop); loops sharing a terminal statement
 ! are never timed whole.
 ! REQUIRES: fortran
-! RUN: %mpiete-instrument --seed-blocks --variant=timing %s -- %mpi-fflags | tee %t.f | FileCheck --match-full-lines %s
+! RUN: %mpiete-instrument --seed-blocks --variant=timing --unit-path=labelled-do.f %s -- %mpi-fflags | tee %t.f | FileCheck --match-full-lines %s
 ! RUN: %mpif90-syntax %t.f
 ! RUN: %mpiete-instrument --seed-blocks --blocks %s -- %mpi-fflags | FileCheck --check-prefix=MAP %s
       SUBROUTINE SWEEP(A, N, PEER)
@@ -50,3 +50,6 @@
 ! MAP:        loops: [2]
 ! MAP-NEXT:   timed: block
 ! MAP-NOT:  - id:
+
+! --unit-path: the unit id (a hash of the path) and so the lines it pushes past column 72
+! stay the same wherever the checkout lies.

@@ -2,7 +2,7 @@
 ! the callee is renamed (in the case it was written) and the site's unit and block inserted;
 ! a line pushed past column 72 is broken after them, the rest keeping its columns.
 ! REQUIRES: fortran
-! RUN: %mpiete-instrument --seed-blocks %s -- %mpi-fflags | tee %t.f | FileCheck --match-full-lines %s
+! RUN: %mpiete-instrument --seed-blocks --unit-path=split-send.f %s -- %mpi-fflags | tee %t.f | FileCheck --match-full-lines %s
 ! RUN: %mpif90-syntax %t.f
 ! RUN: %mpiete-instrument --seed-blocks --blocks %s -- %mpi-fflags | FileCheck --check-prefix=MAP %s
       SUBROUTINE SENDS(BUF, N, PEER)
@@ -62,3 +62,6 @@
 ! MAP:        - id: [[U]]:5
 ! MAP-NEXT:     kind: wait
 ! MAP-NOT:    - id:
+
+! --unit-path: the unit id (a hash of the path) and so the lines it pushes past column 72
+! stay the same wherever the checkout lies.
