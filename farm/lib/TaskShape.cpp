@@ -58,11 +58,8 @@ std::vector<size_t> rowsOnGrid(const TaskCosts &Shape) {
   std::vector<size_t> Rows;
   for (size_t T = 0; T < Shape.MeasuredSeconds.size(); ++T) {
     bool OnGrid = Shape.MeasuredSeconds[T] >= 0 && D == Shape.Axes.size();
-    for (size_t K = 0; OnGrid && K < D; ++K) {
-      const TaskAxis &A = Shape.Axes[K];
-      const int64_t P = Shape.MeasuredParams[T * D + K];
-      OnGrid = P >= A.First && P <= A.Last && (P - A.First) % A.Step == 0;
-    }
+    for (size_t K = 0; OnGrid && K < D; ++K)
+      OnGrid = Shape.Axes[K].holds(Shape.MeasuredParams[T * D + K]);
     if (OnGrid)
       Rows.push_back(T);
   }

@@ -172,17 +172,58 @@ std::string referenceMismatch(const TaskCosts &Reference, const TaskCosts &Set) 
            std::to_string(Set.Dims) + " of the task set";
   const size_t D = size_t(std::max(Set.Dims, 0));
   for (size_t T = 0; T < Reference.measuredCount(); ++T)
-    for (size_t K = 0; K < D && K < Set.Axes.size(); ++K) {
-      const int64_t V = Reference.MeasuredParams[T * D + K];
-      const TaskAxis &A = Set.Axes[K];
-      if (V < A.First || V > A.Last || (V - A.First) % A.Step != 0) {
+    for (size_t K = 0; K < D && K < Set.Axes.size(); ++K)
+      if (!Set.Axes[K].holds(Reference.MeasuredParams[T * D + K])) {
         std::string Task;
         for (size_t J = 0; J < D; ++J)
           Task += (J ? ", " : "") + std::to_string(Reference.MeasuredParams[T * D + J]);
         return "measured task (" + Task + "), which is not in the task set";
       }
-    }
   return "";
+}
+
+/// --tasks-reference: the tasks a machine probed for its speed ratio alone runs, as the
+/// MPIETE_TASK_POINTS file lists them (Points); 0, or the exit code after an error.
+int ratioTasksOf(const Options &O, const TaskCosts &Set, DiagnosticSink &Diags,
+                 std::string &Points) {
+  const DiagLoc Tool{"mpiete probe-compute"};
+  if (O.TaskEvery <= 1) {
+    Diags.error(Tool, "--tasks-reference needs --tasks-every R (R > 1)", "usage");
+    return 2;
+  }
+  const std::string Path =
+      O.TaskReference.ends_with(".tasks.yaml") ? O.TaskReference : taskCostsPathOf(O.TaskReference);
+  TaskCosts Reference;
+  if (!loadTaskCosts(Path, Reference, Diags))
+    return 1;
+  if (const std::string Why = referenceMismatch(Reference, Set); !Why.empty()) {
+    Diags.error(DiagLoc{Path}, Why + " of '" + O.TaskGrid + "'", "probe");
+    return 1;
+  }
+  double Total = 0;
+  for (double S : Reference.MeasuredSeconds)
+    Total += std::max(S, 0.0);
+  double Share = 1;
+  for (int K = 0; K < Set.Dims; ++K)
+    Share /= double(O.TaskEvery);
+  // At least RatioFloorSeconds (or all the reference measured): shorter pieces meet the
+  // clocks' and the scheduler's short-time effects, not the machine's speed.
+  const double Budget = std::max(Share * Total, std::min(Total, RatioFloorSeconds));
+  const auto Run = farm::ratioTasks(Reference, Budget);
+  if (Run.empty()) {
+    Diags.error(DiagLoc{Path}, "measured no task with a positive time: no speed ratio", "probe");
+    return 1;
+  }
+  Points = farm::taskPointsText(Run);
+  std::cerr << "mpiete probe-compute: " << Run.size() << " of the " << Reference.measuredCount()
+            << " tasks '" << Path << "' measured, the fewest that hold 1/" << O.TaskEvery;
+  if (Set.Dims > 1)
+    std::cerr << "^" << Set.Dims;
+  std::cerr << " of its " << Total << " s";
+  if (Budget > Share * Total)
+    std::cerr << ", at least " << Budget << " s";
+  std::cerr << " (the speed ratio's)\n";
+  return 0;
 }
 
 /// Every rank of a timing run into F (seconds per execution), F's timer overhead the largest.
@@ -892,46 +933,9 @@ int runProbeCompute(const CommandArgs &Args) {
       TaskGrid += (TaskGrid.empty() ? "" : ",") + std::to_string(A.First) + ":" +
                   std::to_string(A.Last) + ":" + std::to_string(A.Step);
     if (!O.TaskReference.empty()) {
-      if (O.TaskEvery <= 1) {
-        Diags.error(Tool, "--tasks-reference needs --tasks-every R (R > 1)", "usage");
-        return 2;
-      }
-      const std::string Path = O.TaskReference.ends_with(".tasks.yaml")
-                                   ? O.TaskReference
-                                   : taskCostsPathOf(O.TaskReference);
-      TaskCosts Reference;
-      if (!loadTaskCosts(Path, Reference, Diags))
-        return 1;
-      std::string Why = referenceMismatch(Reference, Set);
-      if (!Why.empty()) {
-        Diags.error(DiagLoc{Path}, Why + " of '" + O.TaskGrid + "'", "probe");
-        return 1;
-      }
-      double Total = 0;
-      for (double S : Reference.MeasuredSeconds)
-        Total += std::max(S, 0.0);
-      double Share = 1;
-      for (int K = 0; K < Set.Dims; ++K)
-        Share /= double(O.TaskEvery);
-      // At least RatioFloorSeconds (or all the reference measured): shorter pieces meet the
-      // clocks' and the scheduler's short-time effects, not the machine's speed.
-      const double Budget = std::max(Share * Total, std::min(Total, RatioFloorSeconds));
-      const auto Run = farm::ratioTasks(Reference, Budget);
-      if (Run.empty()) {
-        Diags.error(DiagLoc{Path}, "measured no task with a positive time: no speed ratio",
-                    "probe");
-        return 1;
-      }
-      TaskPoints = farm::taskPointsText(Run);
+      if (const int Rc = ratioTasksOf(O, Set, Diags, TaskPoints); Rc != 0)
+        return Rc;
       RuntimeEvery = 1;
-      std::cerr << "mpiete probe-compute: " << Run.size() << " of the " << Reference.measuredCount()
-                << " tasks '" << Path << "' measured, the fewest that hold 1/" << O.TaskEvery;
-      if (Set.Dims > 1)
-        std::cerr << "^" << Set.Dims;
-      std::cerr << " of its " << Total << " s";
-      if (Budget > Share * Total)
-        std::cerr << ", at least " << Budget << " s";
-      std::cerr << " (the speed ratio's)\n";
     } else if (!O.TasksEven && Set.measuredCount() > 0 && O.TaskStride > 1) {
       // The trace probe's task times (any machine: their ratios) place the values.
       // Two or more parameters: points where the shape's times change most; else (or with

@@ -17,6 +17,8 @@ class DiagnosticSink;
 struct TaskAxis {
   int64_t First = 0, Last = 0, Step = 1;
   bool operator==(const TaskAxis &) const = default;
+  /// Whether V is one of the axis's values.
+  bool holds(int64_t V) const { return V >= First && V <= Last && (V - First) % Step == 0; }
 };
 
 struct TaskCosts {

@@ -101,8 +101,9 @@ std::vector<std::vector<int64_t>> costliestPoints(const ShapeEstimate &Estimate,
 
 /// Of the reference machine's measured tasks (Reference: the task costs of a probe-compute
 /// --tasks-subset run on it), those a machine probed only for its speed ratio r_s runs
-/// (probe-compute --tasks-every with --tasks-reference). r_s is a ratio of sums, as precise as
-/// the time it sums whichever tasks carry that time, so: the fewest tasks that hold Seconds of
+/// (probe-compute --tasks-every with --tasks-reference). Past a few tens of milliseconds a
+/// task's time ratio between two machines varies by a few percent whatever its length
+/// (docs/taskfarm.md, "The speed ratio's tasks"), so: the fewest tasks that hold Seconds of
 /// the reference's measured time, and of those the least time past it. While no remaining task
 /// holds what is missing alone, the costliest; then the cheapest that does (ties: the first in
 /// the reference's order). Tasks the reference timed at 0 or less never count. Seconds <= 0 or
