@@ -93,7 +93,8 @@ std::string parseCommProbeOutput(const std::string &Text, CommProbeOutput &Out) 
       R.Bytes = uint64_t(Bytes);
       if (Ok)
         (Key == "copy" ? Out.Copies : Key == "same" ? Out.SameBuffer : Out.Exchange).push_back(R);
-    } else if (Key == "exchange-packed" || Key == "packed" || Key == "copy-packed") {
+    } else if (Key == "exchange-packed" || Key == "packed" || Key == "unpacked" ||
+               Key == "copy-packed") {
       // "<key> piece bytes count stats": a table per piece length; the exchange has one.
       CopyRow R;
       long long Piece = -1, Bytes = -1;
@@ -107,7 +108,9 @@ std::string parseCommProbeOutput(const std::string &Text, CommProbeOutput &Out) 
         if (Ok)
           Out.ExchangePacked.push_back(R);
       } else if (Ok) {
-        auto &Tables = Key == "packed" ? Out.Packed : Out.PackedCopies;
+        auto &Tables = Key == "packed"     ? Out.Packed
+                       : Key == "unpacked" ? Out.Unpacked
+                                           : Out.PackedCopies;
         if (Tables.empty() || Tables.back().first != uint64_t(Piece))
           Tables.push_back({uint64_t(Piece), {}});
         Tables.back().second.push_back(R);

@@ -37,6 +37,7 @@ NetworkFile makeNetworkFile(const CommProbeOutput &Data, const LogGpsFit &Fit,
   F.Exchange = RowsOf(Data.Exchange);
   F.ExchangePacked = {Data.ExchangePiece, RowsOf(Data.ExchangePacked)};
   F.Packed = TablesOf(Data.Packed);
+  F.Unpacked = TablesOf(Data.Unpacked);
   F.PackedCopies = TablesOf(Data.PackedCopies);
   F.Fit = {Fit.Fit.HasBreak, Fit.Threshold.Below, Fit.Threshold.Above, Fit.Fit.Left,
            Fit.Fit.Right,    Fit.Fit.RelativeRms, Fit.LClamped};
@@ -220,6 +221,10 @@ void writeNetworkFile(std::ostream &OS, const NetworkFile &File) {
                    "one way (half the round trip) of a ping-pong whose sender's datatype is a "
                    "vector of pieces of piece_bytes with gaps between them, received "
                    "contiguously (median): a message the library packs");
+  emitPackedTables(E, "unpacked", File.Unpacked, "oneway",
+                   "one way (half the round trip) of a ping-pong whose messages are sent "
+                   "contiguously and received into a vector of pieces of piece_bytes with gaps "
+                   "between them (median): a message the library unpacks");
   emitPackedTables(E, "memory_copy_packed", File.PackedCopies, "copy",
                    "MPI_Pack of a vector of pieces of piece_bytes with gaps between them into a "
                    "contiguous buffer on one rank, the source rewritten before each (median): "
@@ -313,7 +318,8 @@ bool readSizeTable(YamlParser &P, const YAML::Node &Root, const std::string &Sec
   return readSizeRows(P, Copy, Section, Column, Out);
 }
 
-/// Optional tables per piece length (packed: column oneway_s; memory_copy_packed: copy_s): a
+/// Optional tables per piece length (packed and unpacked: column oneway_s; memory_copy_packed:
+/// copy_s): a
 /// list of size tables, each with its piece_bytes, pieces strictly ascending.
 bool readPackedTables(YamlParser &P, const YAML::Node &Root, const std::string &Section,
                       const std::string &Column, std::vector<NetworkPackedTable> &Out) {
@@ -526,6 +532,7 @@ bool parseNetworkFile(const std::string &Name, const std::string &Text, NetworkF
       !readSizeTable(P, Root, "exchange", "exchange", Out.Exchange) ||
       !readExchangePacked(P, Root, Out.ExchangePacked) ||
       !readPackedTables(P, Root, "packed", "oneway", Out.Packed) ||
+      !readPackedTables(P, Root, "unpacked", "oneway", Out.Unpacked) ||
       !readPackedTables(P, Root, "memory_copy_packed", "copy", Out.PackedCopies))
     return false;
   if (Parts & NetworkLogGps) {

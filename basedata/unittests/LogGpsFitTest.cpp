@@ -156,6 +156,10 @@ TEST(CommProbeOutput, ParsesBetweenMarkers) {
                      "copy 1024 40 1e-7 9e-8 2e-7\n"
                      "copy-packed 8 4096 20 5e-6 4e-6 6e-6\n"
                      "copy-packed 64 4096 20 2e-6 1e-6 3e-6\n"
+                     "packed 8 4096 20 7e-6 6e-6 8e-6\n"
+                     "unpacked 8 4096 20 4e-6 3e-6 5e-6\n"
+                     "unpacked 8 8192 20 6e-6 5e-6 7e-6\n"
+                     "unpacked 512 8192 20 3e-6 2e-6 4e-6\n"
                      "exchange 8192 30 4e-6 3e-6 5e-6\n"
                      "exchange-packed 512 8192 20 9e-6 8e-6 1e-5\n"
                      "exchange-packed 512 16384 20 2e-5 1e-5 3e-5\n"
@@ -181,7 +185,15 @@ TEST(CommProbeOutput, ParsesBetweenMarkers) {
   EXPECT_EQ(D.PackedCopies[1].first, 64u);
   ASSERT_EQ(D.PackedCopies[1].second.size(), 1u);
   EXPECT_DOUBLE_EQ(D.PackedCopies[1].second[0].Time.Median, 2e-6);
-  EXPECT_TRUE(D.Packed.empty());    // the tables do not mix
+  ASSERT_EQ(D.Packed.size(), 1u); // the tables do not mix
+  EXPECT_DOUBLE_EQ(D.Packed[0].second[0].Time.Median, 7e-6);
+  ASSERT_EQ(D.Unpacked.size(), 2u); // the receiver's unpacking per piece length (issue 13)
+  EXPECT_EQ(D.Unpacked[0].first, 8u);
+  ASSERT_EQ(D.Unpacked[0].second.size(), 2u);
+  EXPECT_EQ(D.Unpacked[0].second[1].Bytes, 8192u);
+  EXPECT_DOUBLE_EQ(D.Unpacked[0].second[1].Time.P10, 5e-6);
+  EXPECT_EQ(D.Unpacked[1].first, 512u);
+  EXPECT_DOUBLE_EQ(D.Unpacked[1].second[0].Time.Median, 3e-6);
   ASSERT_EQ(D.Exchange.size(), 1u); // the exchanges (issue 13)
   EXPECT_EQ(D.Exchange[0].Bytes, 8192u);
   EXPECT_DOUBLE_EQ(D.Exchange[0].Time.Median, 4e-6);

@@ -330,8 +330,14 @@ TEST(NetworkFileTest, PackedTablesAreOptionalAndChecked) {
   In.Packed.push_back(
       {8, {{4096, {3.0e-5, 2.9e-5, 3.2e-5}, 40}, {65536, {4.0e-4, 3e-4, 5e-4}, 20}}});
   In.Packed.push_back({4096, {{65536, {9.0e-6, 8e-6, 1e-5}, 30}}});
+  In.Unpacked.push_back({64, {{4096, {1.5e-5, 1.4e-5, 1.6e-5}, 50}}});
   In.SameBuffer.push_back({1024, {7.5e-7, 7e-7, 8e-7}, 300});
   NetworkFile Out = roundTrip(In);
+  ASSERT_EQ(Out.Unpacked.size(), 1u); // the receiver's side, its own section
+  EXPECT_EQ(Out.Unpacked[0].PieceBytes, 64u);
+  ASSERT_EQ(Out.Unpacked[0].Rows.size(), 1u);
+  EXPECT_EQ(Out.Unpacked[0].Rows[0].Repetitions, 50);
+  expectSpread(Out.Unpacked[0].Rows[0].Time, In.Unpacked[0].Rows[0].Time);
   ASSERT_EQ(Out.Packed.size(), 2u);
   EXPECT_EQ(Out.Packed[0].PieceBytes, 8u);
   ASSERT_EQ(Out.Packed[0].Rows.size(), 2u);
@@ -356,4 +362,7 @@ TEST(NetworkFileTest, PackedTablesAreOptionalAndChecked) {
       "packed:\n  pieces:\n  - piece_bytes: 8\n    columns: [bytes, recv_s]\n    rows: [[64, 1]]\n",
       "'bytes' and 'oneway_s'");
   Fails("packed:\n  pieces:\n  - 8\n", "a packed table is a map");
+  Fails("unpacked:\n  pieces:\n  - piece_bytes: 64\n" + Table + "  - piece_bytes: 8\n" + Table,
+        "packed piece lengths must ascend: 8 after 64");
+  Fails("unpacked:\n  pieces: []\n", "unpacked tables list no piece lengths");
 }

@@ -955,16 +955,17 @@ void Engine::Impl::match(uint32_t Env, uint32_t Recv, TimeNs Now) {
     }
   }
   TimeNs Done;
-  // A datatype with gaps on either side: the message is packed and unpacked piece by piece
-  // (the shorter pieces decide), and on shared memory cannot be handed over in one copy
+  // A datatype with gaps on either side: the sender packs the message piece by piece, the
+  // receiver unpacks it, and on shared memory it cannot be handed over in one copy
   // (docs/estimator.md, "Packed messages").
-  const uint8_t Layout = trace::shorterPieces(V.Layout, Q.Layout);
+  const bool Packed = (V.Layout | Q.Layout) != 0;
   if (!V.Rendezvous) {
     // An eager message that arrived before the receive was posted waits in the unexpected
     // queue; the receive completes when posted.
     Done = std::max(V.Arrival, Q.Start);
-    if (Layout != 0) [[unlikely]] // the unpacking; a faster packed path is a rendezvous' own
-      Done += std::max<TimeNs>(0, Net.link(V.Source, Q.Owner).packedExtra(Layout, V.Bytes));
+    if (Packed) [[unlikely]] // the (un)packing; a faster packed path is a rendezvous' own
+      Done +=
+          std::max<TimeNs>(0, Net.link(V.Source, Q.Owner).layoutExtra(V.Layout, Q.Layout, V.Bytes));
   } else {
     // The transfer starts once the send has started and the receive is posted.
     const LinkModel &L = Net.link(V.Source, Q.Owner);
@@ -976,9 +977,9 @@ void Engine::Impl::match(uint32_t Env, uint32_t Recv, TimeNs Now) {
       End += L.sameBufferExtra(V.Bytes);
     // Negative where the packed path is faster: large messages that shared memory would
     // hand over in one copy of the whole buffer, slower than the pipeline of packed pieces.
-    if (Layout != 0) [[unlikely]]
-      End = std::max(Begin, End + L.packedExtra(Layout, V.Bytes));
-    uint32_t F = newFlow(V.Source, Q.Owner, L, V.Bytes, End, Now, Layout != 0, Begin);
+    if (Packed) [[unlikely]]
+      End = std::max(Begin, End + L.layoutExtra(V.Layout, Q.Layout, V.Bytes));
+    uint32_t F = newFlow(V.Source, Q.Owner, L, V.Bytes, End, Now, Packed, Begin);
     if (F != NoIndex) {
       // Under contention the data streams as a flow; both requests complete at its end.
       Flows[F].Recv = Recv;

@@ -298,6 +298,11 @@ void LinkModel::addPackedTable(double PieceBytes, std::vector<std::pair<uint64_t
   Packed.push_back(packedTable(PieceBytes, Points));
 }
 
+void LinkModel::addUnpackedTable(double PieceBytes,
+                                 std::vector<std::pair<uint64_t, double>> Points) {
+  Unpacked.push_back(packedTable(PieceBytes, Points));
+}
+
 void LinkModel::addPackedCopyTable(double PieceBytes,
                                    std::vector<std::pair<uint64_t, double>> Points) {
   PackedCopies.push_back(packedTable(PieceBytes, Points));
@@ -321,6 +326,16 @@ TimeNs LinkModel::extraOfLayout(const std::vector<PackedTable> &Tables, uint8_t 
 
 TimeNs LinkModel::packedExtra(uint8_t Layout, uint64_t Bytes) const {
   return extraOfLayout(Packed, Layout, Bytes);
+}
+
+TimeNs LinkModel::unpackedExtra(uint8_t Layout, uint64_t Bytes) const {
+  return extraOfLayout(Unpacked, Layout, Bytes);
+}
+
+TimeNs LinkModel::layoutExtra(uint8_t SendLayout, uint8_t RecvLayout, uint64_t Bytes) const {
+  if (Unpacked.empty())
+    return packedExtra(trace::shorterPieces(SendLayout, RecvLayout), Bytes);
+  return packedExtra(SendLayout, Bytes) + unpackedExtra(RecvLayout, Bytes);
 }
 
 TimeNs LinkModel::localCopy(uint64_t Bytes, uint8_t Layout) const {

@@ -638,4 +638,18 @@ TEST(EngineTest, PackedMessageCostsTheExtraOfItsLayout) {
   Replayer Faster;
   Faster.Link->addPackedTable(4096, {{0, 0}, {4000, -20000e-9}});
   EXPECT_EQ(Faster.run(Traces(2000, 6, 0)).Predicted, 5020); // transfer 0: the receive's post
+  // With the unpacked tables (the receiver's side, network.yaml unpacked) each side pays its
+  // own: the sender's packing by its layout, the receiver's unpacking by its.
+  // Unpacked pieces of 8: (0, 0), (4000, 600 ns): 2000 bytes 300 ns; of 512: 2000 bytes 100.
+  Replayer Both;
+  Both.Link->addPackedTable(8, {{0, 0}, {4000, 800e-9}});
+  Both.Link->addPackedTable(512, {{0, 0}, {4000, 400e-9}});
+  Both.Link->addUnpackedTable(8, {{0, 0}, {4000, 600e-9}});
+  Both.Link->addUnpackedTable(512, {{0, 0}, {4000, 200e-9}});
+  EXPECT_EQ(Both.run(Traces(2000, 0, 0)).Predicted, 8000);
+  EXPECT_EQ(Both.run(Traces(2000, 1, 0)).Predicted, 8400); // packing alone, as before
+  EXPECT_EQ(Both.run(Traces(2000, 0, 1)).Predicted, 8300); // unpacking alone: its own table
+  EXPECT_EQ(Both.run(Traces(2000, 1, 1)).Predicted, 8700); // both sides: 400 + 300
+  EXPECT_EQ(Both.run(Traces(2000, 4, 1)).Predicted, 8500); // 512 sent (200), 8 received (300)
+  EXPECT_EQ(Both.run(Traces(1000, 1, 4)).Predicted, 5250); // eager: 200 + 50 at completion
 }

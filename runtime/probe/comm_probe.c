@@ -38,7 +38,9 @@
  * of 8, 64, 512 or 4096 bytes with a gap of a piece after each and receives it contiguously:
  * the library packs it piece by piece and, on shared memory, cannot hand it over in one copy
  * (a non-contiguous Open MPI message went at 1.4 GB/s where a contiguous one went at 8.9;
- * docs/accuracy.md, alltoallw-transpose).
+ * docs/accuracy.md, alltoallw-transpose). Its mirror ("unpacked", network.yaml unpacked) sends
+ * contiguously and receives into the same vectors: the receiver's unpacking, which a message
+ * between two halo columns pays on top of the sender's packing.
  *
  * Before each timed send the sender rewrites its send buffer, off the clock, as a program writes
  * the data it sends: a buffer sent unchanged again and again stays clean in both processors'
@@ -474,6 +476,29 @@ static double packedOnce(int IsSender, int Peer, long K, MPI_Datatype Type, char
   return 0;
 }
 
+/* One round trip of the unpacked ping-pong, the mirror of packedOnce: each side sends K bytes
+ * contiguously (Send, rewritten after each send as in exchange()) and receives them into a
+ * vector of pieces of Piece bytes, a gap of Piece after each (Wide, 2K): the receiver's library
+ * unpacks piece by piece, as into a halo column (docs/probes.md); the sender's half. */
+static double unpackedOnce(int IsSender, int Peer, long K, MPI_Datatype Type, char *Send,
+                           char *Wide) {
+  int Count = (int)K;
+  if (IsSender) {
+    double T0 = MPI_Wtime();
+    MPI_Send(Send, Count, MPI_BYTE, Peer, TagPing, MPI_COMM_WORLD);
+    MPI_Recv(Wide, 1, Type, Peer, TagPong, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    double T = (MPI_Wtime() - T0) / 2;
+    rewrite(Send, K);
+    MPI_Recv(NULL, 0, MPI_BYTE, Peer, TagDrained, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    return T;
+  }
+  MPI_Recv(Wide, 1, Type, Peer, TagPing, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Send(Send, Count, MPI_BYTE, Peer, TagPong, MPI_COMM_WORLD);
+  rewrite(Send, K);
+  MPI_Send(NULL, 0, MPI_BYTE, Peer, TagDrained, MPI_COMM_WORLD);
+  return 0;
+}
+
 /* One timed MPI_Pack of K bytes from a vector of pieces (gaps between them) into a contiguous
  * buffer, the source rewritten first (off the clock): what a collective's copy of the rank's
  * own block costs when its datatype is not contiguous (the library's datatype engine, as
@@ -509,6 +534,10 @@ static double exchangeContiguousOnce(const struct TimedSeries *T, int SI) {
 static double packedPingPongOnce(const struct TimedSeries *T, int SI) {
   const struct Series *S = T->S;
   return packedOnce(S->IsSender, S->Peer, T->Sizes[SI], T->Types[SI], S->Wide, S->Recv);
+}
+static double unpackedPingPongOnce(const struct TimedSeries *T, int SI) {
+  const struct Series *S = T->S;
+  return unpackedOnce(S->IsSender, S->Peer, T->Sizes[SI], T->Types[SI], S->Send, S->Wide);
 }
 /* The packed exchange: both sides send a vector of pieces at once. */
 static double packedExchangeOnce(const struct TimedSeries *T, int SI) {
@@ -663,6 +692,13 @@ int main(int Argc, char **Argv) {
     measureInRounds(NP, Cap, timedBatch, &PS, Ser.Same, Counts, 1, Rank, What, &O, Scratch);
     if (Rank == 0)
       printSeries("packed", Piece, PackedSizes, NP, Counts, Ser.Same, &Ser, Scratch);
+    /* The mirror (network.yaml unpacked): sent contiguously, received into the vector. */
+    snprintf(What, sizeof What, "unpacked, pieces of %ld bytes", Piece);
+    memset(Counts, 0, sizeof(int) * (size_t)NumSizes);
+    PS.Once = unpackedPingPongOnce;
+    measureInRounds(NP, Cap, timedBatch, &PS, Ser.Same, Counts, 1, Rank, What, &O, Scratch);
+    if (Rank == 0)
+      printSeries("unpacked", Piece, PackedSizes, NP, Counts, Ser.Same, &Ser, Scratch);
     /* The packed local copy (network.yaml memory_copy_packed): rank 0 alone, the other ranks
      * waiting in the barrier after it. */
     snprintf(What, sizeof What, "packed copy, pieces of %ld bytes", Piece);

@@ -511,6 +511,11 @@ int runEstimate(const CommandArgs &Args) {
     Note("no packed tables (a probe-comm before them): the " + std::to_string(Packed) +
          " sends and receives of non-contiguous datatypes cost what contiguous messages of "
          "their size do; run probe-comm again");
+  else if (Packed && !Link.hasUnpackedTables())
+    Note("no unpacked tables (a probe-comm before them): of the " + std::to_string(Packed) +
+         " sends and receives of non-contiguous datatypes, a message with gaps on both sides "
+         "costs one side's packing, and one received into gaps costs what packing it would; "
+         "run probe-comm again");
   if (!Compute.fallbacks().empty()) {
     const auto &[Rank, Block] = Compute.fallbacks().front();
     Diags.warning({Opt["--machine"], 0, 0},

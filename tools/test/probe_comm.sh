@@ -32,10 +32,16 @@ xpacked=$(sed -n '/^exchange_packed:/,/^packed:/p' "$work/linear.yaml" | grep -c
 [ "$xpacked" = 4 ] || { echo "expected 4 exchange_packed rows, got $xpacked"; exit 1; }
 # The packed ping-pong (issue 13, alltoallw-transpose): a table per piece length up to the
 # largest size (8, 64 and 512 bytes here), a row per size of at least 256 bytes and a piece.
-pieces=$(sed -n '/^packed:/,/^memory_copy_packed:/p' "$work/linear.yaml" | grep -c '^    - piece_bytes: ')
+pieces=$(sed -n '/^packed:/,/^unpacked:/p' "$work/linear.yaml" | grep -c '^    - piece_bytes: ')
 [ "$pieces" = 3 ] || { echo "expected 3 packed tables, got $pieces"; exit 1; }
-packed=$(sed -n '/^packed:/,/^memory_copy_packed:/p' "$work/linear.yaml" | grep -c '^        - \[')
+packed=$(sed -n '/^packed:/,/^unpacked:/p' "$work/linear.yaml" | grep -c '^        - \[')
 [ "$packed" = 12 ] || { echo "expected 12 packed rows, got $packed"; exit 1; }
+# Its mirror, sent contiguously and received into the vectors (the receiver's unpacking):
+# the same tables and rows.
+upieces=$(sed -n '/^unpacked:/,/^memory_copy_packed:/p' "$work/linear.yaml" | grep -c '^    - piece_bytes: ')
+[ "$upieces" = 3 ] || { echo "expected 3 unpacked tables, got $upieces"; exit 1; }
+unpacked=$(sed -n '/^unpacked:/,/^memory_copy_packed:/p' "$work/linear.yaml" | grep -c '^        - \[')
+[ "$unpacked" = 12 ] || { echo "expected 12 unpacked rows, got $unpacked"; exit 1; }
 # MPI_Pack of the same vectors on rank 0 (the local copy of an own block with gaps).
 pcopies=$(sed -n '/^memory_copy_packed:/,$p' "$work/linear.yaml" | grep -c '^    - piece_bytes: ')
 [ "$pcopies" = 3 ] || { echo "expected 3 memory_copy_packed tables, got $pcopies"; exit 1; }

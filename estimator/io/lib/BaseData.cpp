@@ -443,6 +443,9 @@ static void setPacked(const NetworkFile &File, LinkModel &Model) {
   for (const NetworkPackedTable &T : File.Packed)
     Model.addPackedTable(double(T.PieceBytes),
                          extrasOver(T.Rows, [&](uint64_t B) { return Model.transfer(B); }));
+  for (const NetworkPackedTable &T : File.Unpacked)
+    Model.addUnpackedTable(double(T.PieceBytes),
+                           extrasOver(T.Rows, [&](uint64_t B) { return Model.transfer(B); }));
 }
 
 /// The exchange tables, when the file has them: the endpoint a rank's simultaneous transfers

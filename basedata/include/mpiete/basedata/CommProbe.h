@@ -62,6 +62,9 @@ struct CommProbeOutput {
   /// per piece length in the order printed (lengths ascending, each one's sizes ascending);
   /// empty from probes before it.
   std::vector<std::pair<uint64_t, std::vector<CopyRow>>> Packed;
+  /// "unpacked" lines: the mirror ping-pong, sent contiguously and received into such a
+  /// vector (one way), per piece length as Packed; empty from probes before it.
+  std::vector<std::pair<uint64_t, std::vector<CopyRow>>> Unpacked;
   /// "copy-packed" lines: MPI_Pack of such vectors into a contiguous buffer on rank 0, per
   /// piece length as Packed; empty from probes before it.
   std::vector<std::pair<uint64_t, std::vector<CopyRow>>> PackedCopies;

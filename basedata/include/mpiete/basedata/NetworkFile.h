@@ -106,6 +106,11 @@ struct NetworkFile {
   /// empty in files of probes before it (the estimator then costs such messages as
   /// contiguous ones).
   std::vector<NetworkPackedTable> Packed;
+  /// unpacked: per piece length (ascending), one way of a message sent contiguously and
+  /// received into a vector of pieces of it (the receiver's unpacking); empty in files of
+  /// probes before it (the estimator then charges a message packed on both sides one side's
+  /// extra, that of the shorter pieces).
+  std::vector<NetworkPackedTable> Unpacked;
   /// memory_copy_packed: per piece length (ascending), MPI_Pack of such a vector into a
   /// contiguous buffer on one rank (a collective's copy of an own block with gaps); empty in
   /// files of probes before it (the estimator then costs such copies as a memcpy).

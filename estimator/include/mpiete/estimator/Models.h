@@ -219,6 +219,17 @@ public:
   /// where packing was faster). Pieces ascending.
   void addPackedTable(double PieceBytes, std::vector<std::pair<uint64_t, double>> Points);
   bool hasPackedTables() const { return !Packed.empty(); }
+  /// The receiving side's counterpart of packedExtra: what a message received into a datatype
+  /// with gaps costs on top of transfer(Bytes) when it was sent contiguously (network.yaml
+  /// unpacked), interpolated as packedExtra. 0 for a contiguous layout or without tables.
+  TimeNs unpackedExtra(uint8_t Layout, uint64_t Bytes) const;
+  void addUnpackedTable(double PieceBytes, std::vector<std::pair<uint64_t, double>> Points);
+  bool hasUnpackedTables() const { return !Unpacked.empty(); }
+  /// What a message costs on top of transfer(Bytes) for the layouts of its send and its
+  /// receive: with the unpacked tables the sender's packing plus the receiver's unpacking
+  /// (packedExtra(SendLayout) + unpackedExtra(RecvLayout)); without them (network.yaml files
+  /// before them) packedExtra of the shorter pieces of the two, one side's extra.
+  TimeNs layoutExtra(uint8_t SendLayout, uint8_t RecvLayout, uint64_t Bytes) const;
 
   /// A local copy of Bytes whose datatype has gaps (Layout as for packedExtra): localCopy
   /// plus what MPI_Pack of such a vector took over a memcpy (network.yaml memory_copy_packed),
@@ -270,7 +281,7 @@ private:
                                  const std::vector<std::pair<uint64_t, double>> &Points);
   static TimeNs extraOfLayout(const std::vector<PackedTable> &Tables, uint8_t Layout,
                               uint64_t Bytes);
-  std::vector<PackedTable> Packed, PackedCopies;
+  std::vector<PackedTable> Packed, Unpacked, PackedCopies;
 };
 
 /// Measured receive times, piecewise linear in the message size and extrapolated along the
