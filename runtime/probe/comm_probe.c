@@ -453,48 +453,28 @@ static double exchangeOnce(int IsSender, int Peer, long K, char *Send, int Count
   return IsSender ? T : 0;
 }
 
-/* One round trip of the packed ping-pong: each side sends K bytes as a vector of pieces of
- * Piece bytes, a gap of Piece after each (from a buffer of 2K), and receives them contiguously,
- * the send buffer rewritten before each send as in exchange(); the sender's half. */
-static double packedOnce(int IsSender, int Peer, long K, MPI_Datatype Type, char *Wide,
-                         char *Recv) {
-  int Count = (int)K;
+/* One round trip of a ping-pong in which either side's datatype may have gaps: each side sends
+ * SendCount x SendType from Send (its SendSpan bytes rewritten after each send, as in
+ * exchange()) and receives RecvCount x RecvType into Recv; the sender's half. The packed
+ * ping-pong sends a vector of pieces (from a buffer of 2K, a gap of a piece after each) and
+ * receives contiguously; its mirror, the unpacked one, sends contiguously and receives into the
+ * vector: the receiver's library unpacks piece by piece, as into a halo column (docs/probes.md). */
+static double vectorPingPongOnce(int IsSender, int Peer, char *Send, int SendCount,
+                                 MPI_Datatype SendType, long SendSpan, char *Recv, int RecvCount,
+                                 MPI_Datatype RecvType) {
   if (IsSender) {
     double T0 = MPI_Wtime();
-    MPI_Send(Wide, 1, Type, Peer, TagPing, MPI_COMM_WORLD);
-    MPI_Recv(Recv, Count, MPI_BYTE, Peer, TagPong, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Send(Send, SendCount, SendType, Peer, TagPing, MPI_COMM_WORLD);
+    MPI_Recv(Recv, RecvCount, RecvType, Peer, TagPong, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     double T = (MPI_Wtime() - T0) / 2;
-    rewrite(Wide, 2 * K);
+    rewrite(Send, SendSpan);
     /* The next ping leaves once the peer has rewritten its buffer too. */
     MPI_Recv(NULL, 0, MPI_BYTE, Peer, TagDrained, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     return T;
   }
-  MPI_Recv(Recv, Count, MPI_BYTE, Peer, TagPing, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  MPI_Send(Wide, 1, Type, Peer, TagPong, MPI_COMM_WORLD);
-  rewrite(Wide, 2 * K);
-  MPI_Send(NULL, 0, MPI_BYTE, Peer, TagDrained, MPI_COMM_WORLD);
-  return 0;
-}
-
-/* One round trip of the unpacked ping-pong, the mirror of packedOnce: each side sends K bytes
- * contiguously (Send, rewritten after each send as in exchange()) and receives them into a
- * vector of pieces of Piece bytes, a gap of Piece after each (Wide, 2K): the receiver's library
- * unpacks piece by piece, as into a halo column (docs/probes.md); the sender's half. */
-static double unpackedOnce(int IsSender, int Peer, long K, MPI_Datatype Type, char *Send,
-                           char *Wide) {
-  int Count = (int)K;
-  if (IsSender) {
-    double T0 = MPI_Wtime();
-    MPI_Send(Send, Count, MPI_BYTE, Peer, TagPing, MPI_COMM_WORLD);
-    MPI_Recv(Wide, 1, Type, Peer, TagPong, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    double T = (MPI_Wtime() - T0) / 2;
-    rewrite(Send, K);
-    MPI_Recv(NULL, 0, MPI_BYTE, Peer, TagDrained, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    return T;
-  }
-  MPI_Recv(Wide, 1, Type, Peer, TagPing, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  MPI_Send(Send, Count, MPI_BYTE, Peer, TagPong, MPI_COMM_WORLD);
-  rewrite(Send, K);
+  MPI_Recv(Recv, RecvCount, RecvType, Peer, TagPing, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Send(Send, SendCount, SendType, Peer, TagPong, MPI_COMM_WORLD);
+  rewrite(Send, SendSpan);
   MPI_Send(NULL, 0, MPI_BYTE, Peer, TagDrained, MPI_COMM_WORLD);
   return 0;
 }
@@ -533,11 +513,15 @@ static double exchangeContiguousOnce(const struct TimedSeries *T, int SI) {
 }
 static double packedPingPongOnce(const struct TimedSeries *T, int SI) {
   const struct Series *S = T->S;
-  return packedOnce(S->IsSender, S->Peer, T->Sizes[SI], T->Types[SI], S->Wide, S->Recv);
+  const long K = T->Sizes[SI];
+  return vectorPingPongOnce(S->IsSender, S->Peer, S->Wide, 1, T->Types[SI], 2 * K, S->Recv, (int)K,
+                            MPI_BYTE);
 }
 static double unpackedPingPongOnce(const struct TimedSeries *T, int SI) {
   const struct Series *S = T->S;
-  return unpackedOnce(S->IsSender, S->Peer, T->Sizes[SI], T->Types[SI], S->Send, S->Wide);
+  const long K = T->Sizes[SI];
+  return vectorPingPongOnce(S->IsSender, S->Peer, S->Send, (int)K, MPI_BYTE, K, S->Wide, 1,
+                            T->Types[SI]);
 }
 /* The packed exchange: both sides send a vector of pieces at once. */
 static double packedExchangeOnce(const struct TimedSeries *T, int SI) {
