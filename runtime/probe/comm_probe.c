@@ -547,6 +547,20 @@ static void timedBatch(void *Ctx, int SI, int N, int First) {
     *at(T->S->Same, T->S, SI, N + B) = T->Once(T, SI);
 }
 
+/* One two-rank series over the piece length's sizes (both ranks take part), printed on rank 0
+ * as "Key Piece bytes count stats" lines; Counts must hold at least NumSizes entries. */
+static void pieceSeries(struct TimedSeries *PS, double (*Once)(const struct TimedSeries *, int),
+                        const char *Key, const char *Name, long Piece, int NP, int *Counts,
+                        int NumSizes, int Cap, int Rank, const struct Options *O, double *Scratch) {
+  char What[48];
+  snprintf(What, sizeof What, "%s, pieces of %ld bytes", Name, Piece);
+  memset(Counts, 0, sizeof(int) * (size_t)NumSizes);
+  PS->Once = Once;
+  measureInRounds(NP, Cap, timedBatch, PS, PS->S->Same, Counts, 1, Rank, What, O, Scratch);
+  if (Rank == 0)
+    printSeries(Key, Piece, PS->Sizes, NP, Counts, PS->S->Same, PS->S, Scratch);
+}
+
 int main(int Argc, char **Argv) {
   MPI_Init(&Argc, &Argv);
   int Rank = 0, Size = 0;
@@ -670,21 +684,14 @@ int main(int Argc, char **Argv) {
     if (NP == 0)
       continue;
     struct TimedSeries PS = {&Ser, PackedSizes, Types, packedPingPongOnce};
-    char What[48];
-    snprintf(What, sizeof What, "packed, pieces of %ld bytes", Piece);
-    memset(Counts, 0, sizeof(int) * (size_t)NumSizes);
-    measureInRounds(NP, Cap, timedBatch, &PS, Ser.Same, Counts, 1, Rank, What, &O, Scratch);
-    if (Rank == 0)
-      printSeries("packed", Piece, PackedSizes, NP, Counts, Ser.Same, &Ser, Scratch);
+    pieceSeries(&PS, packedPingPongOnce, "packed", "packed", Piece, NP, Counts, NumSizes, Cap, Rank,
+                &O, Scratch);
     /* The mirror (network.yaml unpacked): sent contiguously, received into the vector. */
-    snprintf(What, sizeof What, "unpacked, pieces of %ld bytes", Piece);
-    memset(Counts, 0, sizeof(int) * (size_t)NumSizes);
-    PS.Once = unpackedPingPongOnce;
-    measureInRounds(NP, Cap, timedBatch, &PS, Ser.Same, Counts, 1, Rank, What, &O, Scratch);
-    if (Rank == 0)
-      printSeries("unpacked", Piece, PackedSizes, NP, Counts, Ser.Same, &Ser, Scratch);
+    pieceSeries(&PS, unpackedPingPongOnce, "unpacked", "unpacked", Piece, NP, Counts, NumSizes, Cap,
+                Rank, &O, Scratch);
     /* The packed local copy (network.yaml memory_copy_packed): rank 0 alone, the other ranks
      * waiting in the barrier after it. */
+    char What[48];
     snprintf(What, sizeof What, "packed copy, pieces of %ld bytes", Piece);
     memset(Counts, 0, sizeof(int) * (size_t)NumSizes);
     if (Rank == 0) {
@@ -696,12 +703,8 @@ int main(int Argc, char **Argv) {
     if (Piece == ExchangePiece) {
       /* Both sides packing and unpacking at once: on shared memory each rank's processor does
        * the work of both ends (network.yaml exchange_packed). */
-      snprintf(What, sizeof What, "packed exchange, pieces of %ld bytes", Piece);
-      memset(Counts, 0, sizeof(int) * (size_t)NumSizes);
-      PS.Once = packedExchangeOnce;
-      measureInRounds(NP, Cap, timedBatch, &PS, Ser.Same, Counts, 1, Rank, What, &O, Scratch);
-      if (Rank == 0)
-        printSeries("exchange-packed", Piece, PackedSizes, NP, Counts, Ser.Same, &Ser, Scratch);
+      pieceSeries(&PS, packedExchangeOnce, "exchange-packed", "packed exchange", Piece, NP, Counts,
+                  NumSizes, Cap, Rank, &O, Scratch);
     }
     for (int SI = 0; SI < NP; ++SI)
       MPI_Type_free(&Types[SI]);
