@@ -2,7 +2,10 @@
 // "Points placed by the shape"): over every placement of the trace probe's centred lattice,
 // the farm's work interpolated from a lattice of values (chooseTaskValues) against points
 // (chooseTaskPoints), each joined by the shape as the estimator joins them. The library's own
-// code, not a copy of it.
+// code, not a copy of it. Two estimates of the work that need no interpolation are printed
+// beside them for comparison (docs/taskfarm.md, "A sample mean instead of the interpolant"):
+// the shape's mean time (at machine A's scale) times the task count, the shape being a
+// systematic sample, and the average of that and the points' interpolated work.
 //
 // Usage: mpiete_taskfarm_placement TASKS.yaml [STRIDE [centred|cubic]]
 // TASKS.yaml has every task measured (bench/taskfarm-tiles.c's output, or bench/taskfarm's
@@ -98,7 +101,7 @@ int main(int Argc, char **Argv) {
       Tasks += double(N);
       ++Count;
     }
-  } Values, Points;
+  } Values, Points, ShapeMean, Average;
   std::vector<int64_t> Offset(D, 0);
   for (;;) {
     TaskCosts Shape = Base;
@@ -136,9 +139,16 @@ int main(int Argc, char **Argv) {
     Values.add(100 * (workOf(measure(Lattice), Shape, All, D) / Work - 1), Lattice.size(),
                timeOf(Lattice), Zero);
     const auto Pts = chooseTaskPoints(Shape, Stride);
-    if (!Pts.empty())
-      Points.add(100 * (workOf(measure(Pts), Shape, All, D) / Work - 1), Pts.size(), timeOf(Pts),
-                 Zero);
+    if (!Pts.empty()) {
+      const double Interpolated = workOf(measure(Pts), Shape, All, D);
+      Points.add(100 * (Interpolated / Work - 1), Pts.size(), timeOf(Pts), Zero);
+      double ShapeSum = 0; // at machine A's scale: the shape's times were taken at 1/1.7
+      for (double S : Shape.MeasuredSeconds)
+        ShapeSum += 1.7 * S;
+      const double Mean = ShapeSum / double(Shape.MeasuredSeconds.size()) * double(All.size() / D);
+      ShapeMean.add(100 * (Mean / Work - 1), Pts.size(), timeOf(Pts), Zero);
+      Average.add(100 * ((Mean + Interpolated) / 2 / Work - 1), Pts.size(), timeOf(Pts), Zero);
+    }
     size_t K = 0;
     while (K < D && ++Offset[K] == Stride)
       Offset[K++] = 0;
@@ -150,7 +160,10 @@ int main(int Argc, char **Argv) {
   std::printf("| placement | tasks measured | their time, %% of the work | error at offset 0 | "
               "mean abs error | worst | within 8%% |\n| --- | --- | --- | --- | --- | --- | --- "
               "|\n");
-  for (const auto &[Name, T] : {std::pair{"values (lattice)", &Values}, {"points", &Points}})
+  for (const auto &[Name, T] : {std::pair{"values (lattice)", &Values},
+                                {"points", &Points},
+                                {"shape's mean x tasks (no interpolation)", &ShapeMean},
+                                {"average of it and points", &Average}})
     if (T->Count)
       std::printf("| %s | %.1f | %.1f | %+.1f%% | %.1f%% | %.1f%% | %d of %d |\n", Name,
                   T->Tasks / T->Count, T->Share / T->Count, T->AtZero, T->SumAbs / T->Count,
