@@ -33,6 +33,10 @@ using namespace mpiete::farm;
 
 namespace {
 
+/// The trace machine's times over machine A's: the shape is taken at 1/ShapeSpeed of the truth,
+/// another machine's, which joinShape's scale undoes.
+constexpr double ShapeSpeed = 1.7;
+
 double workOf(const TaskCosts &Measured, const TaskCosts &Shape, const std::vector<int64_t> &All,
               size_t D) {
   const TaskCostTable Table(joinShape(Measured, Shape).Costs);
@@ -112,7 +116,7 @@ int main(int Argc, char **Argv) {
         Inside = Inside && (Q[K] = P[K] - Base.Axes[K].First - Offset[K]) >= 0;
       if (Inside && mpiete_task_in_shape(int(D), Q.data(), Stride, Centred)) {
         Shape.MeasuredParams.insert(Shape.MeasuredParams.end(), P.begin(), P.end());
-        Shape.MeasuredSeconds.push_back(S / 1.7);
+        Shape.MeasuredSeconds.push_back(S / ShapeSpeed);
       }
     }
     const bool Zero = std::all_of(Offset.begin(), Offset.end(), [](int64_t O) { return !O; });
@@ -140,14 +144,14 @@ int main(int Argc, char **Argv) {
                timeOf(Lattice), Zero);
     const auto Pts = chooseTaskPoints(Shape, Stride);
     if (!Pts.empty()) {
-      const double Interpolated = workOf(measure(Pts), Shape, All, D);
-      Points.add(100 * (Interpolated / Work - 1), Pts.size(), timeOf(Pts), Zero);
-      double ShapeSum = 0; // at machine A's scale: the shape's times were taken at 1/1.7
+      const double Interpolated = workOf(measure(Pts), Shape, All, D), Share = timeOf(Pts);
+      Points.add(100 * (Interpolated / Work - 1), Pts.size(), Share, Zero);
+      double ShapeSum = 0; // at machine A's scale
       for (double S : Shape.MeasuredSeconds)
-        ShapeSum += 1.7 * S;
+        ShapeSum += ShapeSpeed * S;
       const double Mean = ShapeSum / double(Shape.MeasuredSeconds.size()) * double(All.size() / D);
-      ShapeMean.add(100 * (Mean / Work - 1), Pts.size(), timeOf(Pts), Zero);
-      Average.add(100 * ((Mean + Interpolated) / 2 / Work - 1), Pts.size(), timeOf(Pts), Zero);
+      ShapeMean.add(100 * (Mean / Work - 1), Pts.size(), Share, Zero);
+      Average.add(100 * ((Mean + Interpolated) / 2 / Work - 1), Pts.size(), Share, Zero);
     }
     size_t K = 0;
     while (K < D && ++Offset[K] == Stride)

@@ -319,8 +319,7 @@ bool readSizeTable(YamlParser &P, const YAML::Node &Root, const std::string &Sec
 }
 
 /// Optional tables per piece length (packed and unpacked: column oneway_s; memory_copy_packed:
-/// copy_s): a
-/// list of size tables, each with its piece_bytes, pieces strictly ascending.
+/// copy_s): a list of size tables, each with its piece_bytes, pieces strictly ascending.
 bool readPackedTables(YamlParser &P, const YAML::Node &Root, const std::string &Section,
                       const std::string &Column, std::vector<NetworkPackedTable> &Out) {
   YAML::Node Packed, Pieces;

@@ -547,16 +547,20 @@ static void timedBatch(void *Ctx, int SI, int N, int First) {
     *at(T->S->Same, T->S, SI, N + B) = T->Once(T, SI);
 }
 
-/* One two-rank series over the piece length's sizes (both ranks take part), printed on rank 0
- * as "Key Piece bytes count stats" lines; Counts must hold at least NumSizes entries. */
+/* One series over the piece length's sizes, printed on rank 0 as "Key Piece bytes count stats"
+ * lines (Name: its progress label). Shared: both ranks take part; otherwise rank 0 alone measures
+ * and the other ranks skip it. Counts must hold at least NumSizes entries. */
 static void pieceSeries(struct TimedSeries *PS, double (*Once)(const struct TimedSeries *, int),
-                        const char *Key, const char *Name, long Piece, int NP, int *Counts,
-                        int NumSizes, int Cap, int Rank, const struct Options *O, double *Scratch) {
+                        int Shared, const char *Key, const char *Name, long Piece, int NP,
+                        int *Counts, int NumSizes, int Cap, int Rank, const struct Options *O,
+                        double *Scratch) {
+  if (!Shared && Rank != 0)
+    return;
   char What[48];
   snprintf(What, sizeof What, "%s, pieces of %ld bytes", Name, Piece);
   memset(Counts, 0, sizeof(int) * (size_t)NumSizes);
   PS->Once = Once;
-  measureInRounds(NP, Cap, timedBatch, PS, PS->S->Same, Counts, 1, Rank, What, O, Scratch);
+  measureInRounds(NP, Cap, timedBatch, PS, PS->S->Same, Counts, Shared, Rank, What, O, Scratch);
   if (Rank == 0)
     printSeries(Key, Piece, PS->Sizes, NP, Counts, PS->S->Same, PS->S, Scratch);
 }
@@ -683,28 +687,22 @@ int main(int Argc, char **Argv) {
     }
     if (NP == 0)
       continue;
-    struct TimedSeries PS = {&Ser, PackedSizes, Types, packedPingPongOnce};
-    pieceSeries(&PS, packedPingPongOnce, "packed", "packed", Piece, NP, Counts, NumSizes, Cap, Rank,
-                &O, Scratch);
-    /* The mirror (network.yaml unpacked): sent contiguously, received into the vector. */
-    pieceSeries(&PS, unpackedPingPongOnce, "unpacked", "unpacked", Piece, NP, Counts, NumSizes, Cap,
+    struct TimedSeries PS = {&Ser, PackedSizes, Types, NULL};
+    pieceSeries(&PS, packedPingPongOnce, 1, "packed", "packed", Piece, NP, Counts, NumSizes, Cap,
                 Rank, &O, Scratch);
+    /* The mirror (network.yaml unpacked): sent contiguously, received into the vector. */
+    pieceSeries(&PS, unpackedPingPongOnce, 1, "unpacked", "unpacked", Piece, NP, Counts, NumSizes,
+                Cap, Rank, &O, Scratch);
     /* The packed local copy (network.yaml memory_copy_packed): rank 0 alone, the other ranks
      * waiting in the barrier after it. */
-    char What[48];
-    snprintf(What, sizeof What, "packed copy, pieces of %ld bytes", Piece);
-    memset(Counts, 0, sizeof(int) * (size_t)NumSizes);
-    if (Rank == 0) {
-      PS.Once = packCopySeriesOnce;
-      measureInRounds(NP, Cap, timedBatch, &PS, Ser.Same, Counts, 0, Rank, What, &O, Scratch);
-      printSeries("copy-packed", Piece, PackedSizes, NP, Counts, Ser.Same, &Ser, Scratch);
-    }
+    pieceSeries(&PS, packCopySeriesOnce, 0, "copy-packed", "packed copy", Piece, NP, Counts,
+                NumSizes, Cap, Rank, &O, Scratch);
     MPI_Barrier(MPI_COMM_WORLD);
     if (Piece == ExchangePiece) {
       /* Both sides packing and unpacking at once: on shared memory each rank's processor does
        * the work of both ends (network.yaml exchange_packed). */
-      pieceSeries(&PS, packedExchangeOnce, "exchange-packed", "packed exchange", Piece, NP, Counts,
-                  NumSizes, Cap, Rank, &O, Scratch);
+      pieceSeries(&PS, packedExchangeOnce, 1, "exchange-packed", "packed exchange", Piece, NP,
+                  Counts, NumSizes, Cap, Rank, &O, Scratch);
     }
     for (int SI = 0; SI < NP; ++SI)
       MPI_Type_free(&Types[SI]);

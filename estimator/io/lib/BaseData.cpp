@@ -440,12 +440,13 @@ static void setSameBuffer(const NetworkFile &File, LinkModel &Model) {
 /// time minus what the model charges a contiguous message of that size; negative where the
 /// packed path was faster (docs/estimator.md, "Packed messages").
 static void setPacked(const NetworkFile &File, LinkModel &Model) {
+  auto Extras = [&](const NetworkPackedTable &T) {
+    return extrasOver(T.Rows, [&](uint64_t B) { return Model.transfer(B); });
+  };
   for (const NetworkPackedTable &T : File.Packed)
-    Model.addPackedTable(double(T.PieceBytes),
-                         extrasOver(T.Rows, [&](uint64_t B) { return Model.transfer(B); }));
-  for (const NetworkPackedTable &T : File.Unpacked)
-    Model.addUnpackedTable(double(T.PieceBytes),
-                           extrasOver(T.Rows, [&](uint64_t B) { return Model.transfer(B); }));
+    Model.addPackedTable(double(T.PieceBytes), Extras(T));
+  for (const NetworkPackedTable &T : File.Unpacked) // the receiver's side, the same way
+    Model.addUnpackedTable(double(T.PieceBytes), Extras(T));
 }
 
 /// The exchange tables, when the file has them: the endpoint a rank's simultaneous transfers
