@@ -83,6 +83,8 @@ void writeMachineFile(std::ostream &OS, const MachineFile &File) {
   // How many ranks computed at once (each on its own processor, from `cpu` on): 1 is seed
   // 004's one rank at a time.
   E << YAML::Key << "ranks_per_node" << YAML::Value << P.RanksPerNode;
+  if (!P.Heap.empty())
+    E << YAML::Key << "heap" << YAML::Value << P.Heap;
   E << YAML::Key << "compiler" << YAML::Value << P.Compiler;
   E << YAML::Key << "flags" << YAML::Value << P.Flags;
   if (!P.BlockMap.empty()) {
@@ -213,7 +215,7 @@ bool readProvenance(YamlParser &P, const YAML::Node &Root, MachineProvenance &Ou
       readInt(P, Prov, "cpu", Out.Cpu, -1, MaxRanks) &&
       P.boolean(Prov, "token_passing", Out.TokenPassing, false) &&
       readInt(P, Prov, "ranks_per_node", Out.RanksPerNode, 1, MaxRanks) &&
-      P.string(Prov, "compiler", Out.Compiler, false) &&
+      P.string(Prov, "heap", Out.Heap, false) && P.string(Prov, "compiler", Out.Compiler, false) &&
       P.string(Prov, "flags", Out.Flags, false) &&
       P.string(Prov, "block_map", Out.BlockMap, false) &&
       P.string(Prov, "fingerprint", Out.Fingerprint, false) &&

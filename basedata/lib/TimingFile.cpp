@@ -102,6 +102,10 @@ std::string readRankTiming(const std::string &Path, int Rank, RankTiming &Out) {
       } else if (Key == "ranks-per-node") {
         if (!intOf(Value, Out.RanksPerNode, 1, 1 << 24))
           return BadField("header", "ranks-per-node", "a whole number >= 1", Value);
+      } else if (Key == "heap") {
+        if (Value != "kept" && Value != "native" && Value != "tunables")
+          return BadField("header", "heap", "kept, native or tunables", Value);
+        Out.Heap = Value;
       } else if (Key == "capped-mean") {
         SegmentTiming C;
         if (W.size() != 6 || !parseBlockId(W[2], C.From) || !parseBlockId(W[3], C.To))

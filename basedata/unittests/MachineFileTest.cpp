@@ -29,6 +29,7 @@ MachineFile sample() {
   P.Cpu = 3;
   P.TokenPassing = true;
   P.RanksPerNode = 2;
+  P.Heap = "kept";
   P.Compiler = "gcc 12.2.0";
   P.Flags = "-O2 -g";
   P.BlockMap = "./app.blocks.yaml";
@@ -72,6 +73,7 @@ TEST(MachineFileTest, RoundTripsEveryField) {
   EXPECT_EQ(P.Cpu, PI.Cpu);
   EXPECT_EQ(P.TokenPassing, PI.TokenPassing);
   EXPECT_EQ(P.RanksPerNode, PI.RanksPerNode);
+  EXPECT_EQ(PI.Heap, "kept");
   EXPECT_EQ(P.Compiler, PI.Compiler);
   EXPECT_EQ(P.Flags, PI.Flags);
   EXPECT_EQ(P.BlockMap, PI.BlockMap);
@@ -133,7 +135,7 @@ TEST(MachineFileTest, TimingFileGivesSecondsNetOfTheTimer) {
   {
     std::ofstream T(Path);
     T << "# mpiete timing rank 0 of 2\n# timer-overhead-ns 20.0\n# token-passing on\n# cpu 3\n"
-         "# ranks-per-node 1\n"
+         "# ranks-per-node 1\n# heap native\n"
          "0aa758c0:3 block 10 1200 100.0 140.0 5.0\n"
          "0aa758c0:7 loop 2 2000 5040 2500.0 2540.0 1.0\n"
          "0aa758c0:9 comm 4\n";
@@ -142,6 +144,7 @@ TEST(MachineFileTest, TimingFileGivesSecondsNetOfTheTimer) {
   ASSERT_EQ(readRankTiming(Path, 0, R), "");
   std::filesystem::remove(Path);
   EXPECT_EQ(R.Cpu, 3);
+  EXPECT_EQ(R.Heap, "native");
   ASSERT_EQ(R.Blocks.size(), 2u);
   MachineRank M = machineRankOf(R);
   ASSERT_EQ(M.Blocks.size(), 2u);

@@ -43,6 +43,7 @@ namespace {
 /// The options, each declared once; --help is generated from them.
 struct Options {
   std::string Output, Cpu, PerNode, TaskGrid, TaskReference, Program;
+  std::string Heap = "kept";
   std::string Combine; // --combine A,B,...: files of timing runs taken apart, no run
   long long TaskStride = 1, TaskEvery = 1;
   int Cap = 0;       // 0: every iteration timed; seed 004 section 3.1.1 caps loops at two
@@ -65,6 +66,15 @@ void declare(CommandLine &C, Options &O) {
                "may use), so blocks share memory bandwidth and caches as on a node running K "
                "ranks; default 1")
       ->type_name("K");
+  A.add_option("--heap", O.Heap,
+               "kept (default): the C heap is kept from shrinking, as a real MPI library's own "
+               "allocations keep it in a long run (this probe's transport makes none), so a "
+               "program that frees and allocates large buffers every step does not pay a trim "
+               "and regrowth of its heap each time that its real run does not pay; native: "
+               "glibc's own thresholds. The user's GLIBC_TUNABLES for malloc win over both "
+               "(docs/probes.md, \"The heap\")")
+      ->type_name("kept|native")
+      ->check(CLI::IsMember({"kept", "native"}));
   A.add_option("--tasks-subset", O.TaskStride,
                "run only the task-farm tasks (MPIETE_TASK, docs/taskfarm.md) whose every "
                "parameter is a multiple of C; the others are skipped and interpolated by the "
@@ -643,6 +653,7 @@ MachineProvenance provenanceOf(const LaunchSpec &Launch, const std::vector<RankT
   P.Cpu = Ranks.empty() ? -1 : Ranks.front().Cpu;
   P.TokenPassing = true;
   P.RanksPerNode = Ranks.empty() ? 1 : Ranks.front().RanksPerNode;
+  P.Heap = Ranks.empty() ? "" : Ranks.front().Heap;
   P.Command = shellJoin(launchArgv(Launch));
   std::string Compiler = "unknown", Flags;
   if (!BlockMapPath.empty()) {
@@ -993,6 +1004,7 @@ int runProbeCompute(const CommandArgs &Args) {
     Launch.Env.emplace_back("MPIETE_CPU", Cpu);
   // Always set: a value left in the caller's environment must not leak into the ranks.
   Launch.Env.emplace_back("MPIETE_RANKS_PER_NODE", std::to_string(RanksPerNode));
+  Launch.Env.emplace_back("MPIETE_HEAP", O.Heap);
   Launch.Env.emplace_back("MPIETE_TASK_STRIDE", std::to_string(O.TaskStride));
   Launch.Env.emplace_back("MPIETE_TASK_EVERY", std::to_string(RuntimeEvery));
   Launch.Env.emplace_back("MPIETE_TASK_GRID", TaskGrid);

@@ -45,6 +45,9 @@ struct RankTiming {
   bool TokenPassing = false;
   int Cpu = -1;
   int RanksPerNode = 1;
+  /// `# heap kept|native|tunables`: whether the probe kept the C heap from shrinking
+  /// (runtime/lib/TokenMachine.cpp, keepHeap); empty in files of runtimes before it.
+  std::string Heap;
   std::vector<BlockTiming> Blocks; ///< timed ones only: communication is counted, not timed
   /// `# partition segments|blocks`; empty in files of runtimes before segment mode (blocks).
   std::string Partition;
