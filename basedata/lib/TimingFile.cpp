@@ -103,8 +103,8 @@ std::string readRankTiming(const std::string &Path, int Rank, RankTiming &Out) {
         if (!intOf(Value, Out.RanksPerNode, 1, 1 << 24))
           return BadField("header", "ranks-per-node", "a whole number >= 1", Value);
       } else if (Key == "heap") {
-        if (Value != "kept" && Value != "native" && Value != "tunables")
-          return BadField("header", "heap", "kept, native or tunables", Value);
+        if (Value != "kept" && Value != "native")
+          return BadField("header", "heap", "kept or native", Value);
         Out.Heap = Value;
       } else if (Key == "capped-mean") {
         SegmentTiming C;

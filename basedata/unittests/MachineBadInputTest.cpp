@@ -189,8 +189,7 @@ TEST(MachineBadInputTest, TimingFileValues) {
             "r.timing:4: field 'ranks-per-node' of the header record must be a whole number >= 1 "
             "(got '0')");
   EXPECT_EQ(timingError("# heap trimmed\n"),
-            "r.timing:4: field 'heap' of the header record must be kept, native or tunables (got "
-            "'trimmed')");
+            "r.timing:4: field 'heap' of the header record must be kept or native (got 'trimmed')");
   EXPECT_EQ(timingError("# token-passing yes\n"),
             "r.timing:4: field 'token-passing' of the header record must be on or off (got 'yes')");
 }

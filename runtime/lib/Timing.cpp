@@ -13,6 +13,7 @@
 // is one occurrence of the compute segment (site of the first -> site of the second),
 // charged at the entry (Segments.h). It costs two clock reads per MPI call and nothing in
 // between; mpiete_iter and mpiete_loop_exit only serve probe-compute's cap (TimingCap.h).
+#include "HeapPin.h"
 #include "Recorder.h"
 #include "Segments.h"
 #include "TimingCap.h"
@@ -134,6 +135,7 @@ void mpiEnter(mpiete_site_t Site, bool Outermost) {
     const uint64_t Nanos = T > LastExit ? T - LastExit : 0;
     Segments.add(LastSite, Site, Nanos);
     cap::noteSegment(LastSite, Site, Nanos);
+    heap::atMpiCall();
   }
   Stack.pauseTop(T);
   Stack.push(Frame{0, 0, T, 0, true});
@@ -259,8 +261,10 @@ void variant::writeHeaderExtra(std::FILE *F) {
   std::fprintf(F, "# cpu %d\n", PinnedCpu);
   std::fprintf(F, "# ranks-per-node %d\n", RanksPerNode);
   std::fprintf(F, "# waiting %s\n", !SpinWait ? "sleep" : SpinPause ? "spin" : "busy");
-  if (Heap != nullptr)
+  if (Heap != nullptr) {
     std::fprintf(F, "# heap %s\n", Heap);
+    std::fprintf(F, "# heap-pins %llu\n", static_cast<unsigned long long>(heap::pins()));
+  }
   std::fprintf(F, "# partition %s\n", SeedBlocks ? "blocks" : "segments");
   cap::writeHeader(F);
   sample::writeHeader(F);

@@ -2,6 +2,7 @@
 // machine, message starts and communicator calls. How it works: TokenMachine.h; the
 // completions are in TokenWait.cpp.
 #include "TokenMachine.h"
+#include "HeapPin.h"
 #include "Pack.h"
 #include "TimingControl.h"
 
@@ -11,9 +12,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -173,38 +171,6 @@ void loadWildcardSources() {
   std::fclose(F);
 }
 
-/// Keeps the C heap from shrinking, as it stops shrinking under a real MPI library, and says
-/// which: "kept", "native" (MPIETE_HEAP=native, or not glibc) or "tunables" (the user's
-/// GLIBC_TUNABLES set malloc's thresholds: theirs hold for the probe as for the real run).
-///
-/// glibc gives the top of the heap back to the kernel (trims it) once the free space there is
-/// above its trim threshold, and a program that frees and allocates large buffers every step
-/// then trims and regrows its heap every step; each trim is a TLB flush (expensive on a
-/// paravirtualised guest). Under a real MPI library that stops after a few steps: the
-/// library's own allocations (request free lists, fragments), which grow on demand and are
-/// never given back, land above the program's buffers and keep the top occupied. This probe's
-/// transport allocates nothing on the C heap, so nothing does that: f90-stencil3d's probe
-/// trimmed 597 times where the real run trimmed 23 (docs/accuracy.md, "why f90-stencil3d's
-/// probe measures too much compute"). Both thresholds go where glibc's dynamic thresholds end
-/// up once a program frees a large block (mmap 32 MiB, trim twice that); memory then stays
-/// with the process, which a probe may afford.
-const char *keepHeap() {
-#if defined(__GLIBC__)
-  const char *Want = std::getenv("MPIETE_HEAP");
-  if (Want != nullptr && std::strcmp(Want, "native") == 0)
-    return "native";
-  if (Want != nullptr && *Want != '\0' && std::strcmp(Want, "kept") != 0)
-    fatal("MPIETE_HEAP=%s: must be 'kept' (the default) or 'native'", Want);
-  const char *Tunables = std::getenv("GLIBC_TUNABLES");
-  if (Tunables != nullptr && std::strstr(Tunables, "glibc.malloc.") != nullptr)
-    return "tunables";
-  constexpr int MmapMax = 32 << 20; // glibc's DEFAULT_MMAP_THRESHOLD_MAX on 64-bit
-  if (mallopt(M_MMAP_THRESHOLD, MmapMax) == 1 && mallopt(M_TRIM_THRESHOLD, 2 * MmapMax) == 1)
-    return "kept";
-#endif
-  return "native";
-}
-
 } // namespace
 
 void init(mpiete_site_t Block) {
@@ -216,7 +182,7 @@ void init(mpiete_site_t Block) {
   M.N = N;
   M.PollLimit = envNumber("MPIETE_POLL_LIMIT", 1000000);
   M.BigPool = envNumber("MPIETE_BIG_BUFFERS", 1) != 0;
-  timing::setHeap(keepHeap());
+  timing::setHeap(heap::enable());
   loadWildcardSources();
 
   // The segment's name and the number of tokens (ranks per node): rank 0 decides; with the

@@ -645,11 +645,12 @@ static void polldeadlock(void) {
   }
 }
 
-/* 10. The heap (MPIETE_HEAP): three 1 MiB buffers allocated, written and freed every step. With
- * glibc's own thresholds (native) the first step's buffers are mapped, their free raises the
- * thresholds (mmap 1 MiB, trim 2 MiB), and every later step's free leaves 3 MiB at the top of
- * the heap, which glibc gives back: the heap shrinks in 7 of 8 steps. Kept (the default), as
- * under a real MPI library whose own allocations keep the top occupied, it never shrinks. */
+/* 10. The heap (MPIETE_HEAP): three 1 MiB buffers allocated, written and freed every step, an
+ * MPI call between. With glibc alone (native) the first step's buffers are mapped, their free
+ * raises glibc's thresholds (mmap 1 MiB, trim 2 MiB), and every later step's free leaves 3 MiB
+ * at the top of the heap, which glibc gives back: the heap shrinks in 7 of 8 steps. Kept (the
+ * default), the MPI call after the heap grew keeps its top occupied, as a real MPI library's
+ * own allocations do, and it never shrinks. */
 static void heap(void) {
   const char *how = getenv("MPIETE_HEAP");
   const int native = how != NULL && strcmp(how, "native") == 0;

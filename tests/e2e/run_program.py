@@ -259,9 +259,8 @@ def estimate_from_probes(build, env, work, exe, np_, tag, args, ranks_per_node=1
     recorded = re.search(r"^\s*ranks_per_node:\s*(\d+)\s*$", text, re.M)
     if not recorded or int(recorded.group(1)) != ranks_per_node:
         raise Failure(f"{machine} does not record ranks_per_node: {ranks_per_node}")
-    # The default keeps the C heap from shrinking (probe-compute --heap), unless the caller's
-    # GLIBC_TUNABLES set malloc's thresholds themselves.
-    want_heap = "tunables" if "glibc.malloc." in env.get("GLIBC_TUNABLES", "") else "kept"
+    # The default keeps the top of the C heap occupied at MPI calls (probe-compute --heap).
+    want_heap = "kept"
     if not re.search(rf"^\s*heap:\s*{want_heap}\s*$", text, re.M):
         raise Failure(f"{machine} does not record heap: {want_heap}")
     if repeat > 1:

@@ -67,12 +67,12 @@ void declare(CommandLine &C, Options &O) {
                "ranks; default 1")
       ->type_name("K");
   A.add_option("--heap", O.Heap,
-               "kept (default): the C heap is kept from shrinking, as a real MPI library's own "
-               "allocations keep it in a long run (this probe's transport makes none), so a "
-               "program that frees and allocates large buffers every step does not pay a trim "
-               "and regrowth of its heap each time that its real run does not pay; native: "
-               "glibc's own thresholds. The user's GLIBC_TUNABLES for malloc win over both "
-               "(docs/probes.md, \"The heap\")")
+               "kept (default): wherever the program's heap grew since the last MPI call, the "
+               "next one keeps its top occupied, as a real MPI library's own allocations do "
+               "(this probe's transport makes none), so a program that frees and allocates "
+               "large buffers every step does not trim and regrow its heap each time where its "
+               "real run does not; native: the heap as glibc alone runs it (docs/probes.md, "
+               "\"The heap\")")
       ->type_name("kept|native")
       ->check(CLI::IsMember({"kept", "native"}));
   A.add_option("--tasks-subset", O.TaskStride,

@@ -66,8 +66,8 @@ struct MachineProvenance {
   int Cpu = -1;             ///< the first processor the ranks ran on
   bool TokenPassing = true; ///< one rank (or RanksPerNode) computing at a time
   int RanksPerNode = 1;     ///< ranks that computed at once (probe-compute --ranks-per-node)
-  /// kept (the C heap kept from shrinking, the default), native (probe-compute --heap native)
-  /// or tunables (the user's GLIBC_TUNABLES set malloc's); empty in older files.
+  /// kept (the top of the C heap kept occupied at MPI calls, the default) or native
+  /// (probe-compute --heap native); empty in older files.
   std::string Heap;
   std::string Compiler = "unknown", Flags = "unknown";
   std::string BlockMap;    ///< the program's block map; empty if there was none

@@ -45,8 +45,8 @@ struct RankTiming {
   bool TokenPassing = false;
   int Cpu = -1;
   int RanksPerNode = 1;
-  /// `# heap kept|native|tunables`: whether the probe kept the C heap from shrinking
-  /// (runtime/lib/TokenMachine.cpp, keepHeap); empty in files of runtimes before it.
+  /// `# heap kept|native`: whether the probe kept the top of the C heap occupied at MPI calls
+  /// (runtime/lib/HeapPin.cpp); empty in files of runtimes before it.
   std::string Heap;
   std::vector<BlockTiming> Blocks; ///< timed ones only: communication is counted, not timed
   /// `# partition segments|blocks`; empty in files of runtimes before segment mode (blocks).
