@@ -29,23 +29,27 @@ namespace {
 constinit const void *Pinned = nullptr; // the break after the last pin
 constinit uint64_t Pins = 0;
 constinit long Page = 4096;
+constinit const char *Mode = nullptr;
 pthread_t InitThread;
 } // namespace
 
-const char *enable() {
+void enable() {
+  Mode = "native";
 #if defined(__GLIBC__)
   const char *Want = std::getenv("MPIETE_HEAP");
   if (Want != nullptr && std::strcmp(Want, "native") == 0)
-    return "native";
+    return;
   InitThread = pthread_self();
-  Page = sysconf(_SC_PAGESIZE) > 0 ? sysconf(_SC_PAGESIZE) : 4096;
+  if (const long P = sysconf(_SC_PAGESIZE); P > 0)
+    Page = P;
   Pinned = sbrk(0);
   Enabled = Pinned != reinterpret_cast<void *>(-1);
-  return Enabled ? "kept" : "native";
-#else
-  return "native";
+  if (Enabled)
+    Mode = "kept";
 #endif
 }
+
+const char *mode() { return Mode; }
 
 void pinIfGrown() {
   const void *Now = sbrk(0); // glibc: the cached break, no system call

@@ -8,9 +8,11 @@
 namespace mpiete::heap {
 
 /// Turns pinning on (MPIETE_HEAP=kept, the default) or leaves it off (native, or a C library
-/// other than glibc); called by the thread that initialises MPI. Returns "kept" or "native",
-/// for the timing file's header.
-const char *enable();
+/// other than glibc); called by the thread that initialises MPI.
+void enable();
+
+/// "kept" or "native" once enable() ran, for the timing file's header; null before.
+const char *mode();
 
 extern bool Enabled;
 void pinIfGrown();

@@ -185,7 +185,6 @@ constinit bool TokenPassing = false;
 constinit int RanksPerNode = 1;
 constinit bool SpinWait = false;
 constinit bool SpinPause = true;
-constinit const char *Heap = nullptr; // null: not set (the header line is left out)
 
 } // namespace
 
@@ -237,8 +236,6 @@ void setSpinWait(bool Spin, bool Pause) {
   SpinPause = Pause;
 }
 
-void setHeap(const char *How) { Heap = How; }
-
 void creditSegment(int64_t Nanos) {
   const uint64_t Abs = Nanos < 0 ? 0 - static_cast<uint64_t>(Nanos) : static_cast<uint64_t>(Nanos);
   if (Nanos >= 0)
@@ -261,7 +258,7 @@ void variant::writeHeaderExtra(std::FILE *F) {
   std::fprintf(F, "# cpu %d\n", PinnedCpu);
   std::fprintf(F, "# ranks-per-node %d\n", RanksPerNode);
   std::fprintf(F, "# waiting %s\n", !SpinWait ? "sleep" : SpinPause ? "spin" : "busy");
-  if (Heap != nullptr) {
+  if (const char *Heap = heap::mode()) { // null: the token machine never started
     std::fprintf(F, "# heap %s\n", Heap);
     std::fprintf(F, "# heap-pins %llu\n", static_cast<unsigned long long>(heap::pins()));
   }

@@ -27,9 +27,6 @@ void setRanksPerNode(int K);
 /// false: without PAUSE, MPIETE_WAIT=busy);
 /// written into the output.
 void setSpinWait(bool Spin, bool Pause);
-/// What the heap does under the probe (kept, native or tunables: TokenMachine.cpp's keepHeap);
-/// written into the output.
-void setHeap(const char *How);
 /// Adds Nanos to the compute segment running now: the estimated time of a sampled loop's
 /// skipped iterations and primers less the primers' own time (TimingSample.h), so the segment
 /// stands for the whole loop. Negative when the primers took longer than their estimate.

@@ -182,7 +182,7 @@ void init(mpiete_site_t Block) {
   M.N = N;
   M.PollLimit = envNumber("MPIETE_POLL_LIMIT", 1000000);
   M.BigPool = envNumber("MPIETE_BIG_BUFFERS", 1) != 0;
-  timing::setHeap(heap::enable());
+  heap::enable();
   loadWildcardSources();
 
   // The segment's name and the number of tokens (ranks per node): rank 0 decides; with the

@@ -665,11 +665,11 @@ static void heap(void) {
     }
     int v = step, w = -1;
     const int peer = rank ^ 1;
-    if (peer < size)
+    if (peer < size) {
       CHECK_OK(mpiete_sendrecv(T_ID(1200), &v, 1, MPI_INT, peer, 3, &w, 1, MPI_INT, peer, 3,
                                MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-    if (peer < size)
       T_EXPECT_SENDRECV(T_ID(1200));
+    }
     CHECK(peer >= size || w == step, "step %d: got %d from rank %d", step, w, peer);
     const char *top = sbrk(0);
     for (int i = 0; i < Buffers; ++i)
