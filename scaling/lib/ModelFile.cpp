@@ -102,6 +102,25 @@ std::vector<double> ScalingModelFile::unmeasuredCacheSteps(double P, double W) c
   return unmeasuredSteps(Runs_, Ws, Caches, P, W);
 }
 
+std::pair<int, int> ScalingModelFile::runsAround(double C) const {
+  int Below = 0, Above = 0;
+  for (const ModelRun &R : Runs)
+    ++(Ws.at(R.Ranks, R.Size) > C ? Above : Below);
+  return {Below, Above};
+}
+
+std::vector<double> ScalingModelFile::loneRunCaches() const {
+  std::vector<double> Out;
+  if (!Ws.known())
+    return Out;
+  for (double C : Caches) {
+    const auto [Below, Above] = runsAround(C);
+    if ((Below == 1 && Above >= 2) || (Above == 1 && Below >= 2))
+      Out.push_back(C);
+  }
+  return Out;
+}
+
 namespace {
 
 /// No grid (Dims 0), or factors (Axes, bits) of MPI_Dims_create(P, 2 or 3).
@@ -507,14 +526,13 @@ void writeScalingModel(std::ostream &OS, const ScalingModelFile &F) {
     for (double C : F.Caches) {
       double Lo = 0, Hi = 0;
       bool Any = false;
-      int Below = 0, Above = 0;
       for (const ModelRun &R : F.Runs) {
         const double X = F.Ws.at(R.Ranks, R.Size);
         Lo = Any ? std::min(Lo, X) : X;
         Hi = Any ? std::max(Hi, X) : X;
         Any = true;
-        ++(X > C ? Above : Below);
       }
+      const auto [Below, Above] = F.runsAround(C);
       E << YAML::Flow << YAML::BeginMap << YAML::Key << "bytes" << YAML::Value << C << YAML::Key
         << "runs_below" << YAML::Value << Below << YAML::Key << "runs_above" << YAML::Value
         << Above;
@@ -524,6 +542,16 @@ void writeScalingModel(std::ostream &OS, const ScalingModelFile &F) {
                  shortBytes(Hi) + ") is " + (Below == 0 ? "above" : "below") +
                  " it; an extrapolation to a working set " + (Below == 0 ? "below" : "above") +
                  " it crosses a cache step of unknown height";
+      else if ((Below == 1) != (Above == 1))
+        // One run alone on a side: no step is offered (it is fitted from two runs or more on
+        // each side), and that run bends the curve fitted across both sides.
+        E << YAML::Key << "warning" << YAML::Value
+          << std::string("one run's working set lies ") + (Above == 1 ? "above" : "below") +
+                 " it: too few to fit a step, so each segment's model fits both sides with one "
+                 "curve; a second run " +
+                 (Above == 1 ? "above it (twice its size or more)"
+                             : "below it (half its size or less)") +
+                 " lets the models place the step";
       E << YAML::EndMap;
     }
     E << YAML::EndSeq;

@@ -126,6 +126,29 @@ TEST(ModelFileTest, RoundTrip) {
   }
 }
 
+// A cache with a single run's working set on one side gets no step (two runs a side are
+// needed) and is flagged, in the model file and by loneRunCaches, until a second run lies there.
+TEST(ModelFileTest, ACacheWithOneRunOnASideIsFlagged) {
+  ScalingModelFile F;
+  F.Ws = WorkingSet{16, 2};
+  F.Caches = {524288, 16777216};
+  // n = 2048 at 2-16 ranks: 32, 16, 8 and 4 MiB a rank; 16 MiB exactly is not above the L3.
+  for (int P : {2, 4, 8, 16})
+    F.Runs.push_back({P, 2048, "t", "m", {}});
+  EXPECT_EQ(F.runsAround(16777216), (std::pair<int, int>{3, 1}));
+  EXPECT_EQ(F.loneRunCaches(), std::vector<double>{16777216});
+  std::ostringstream Out;
+  writeScalingModel(Out, F);
+  EXPECT_NE(Out.str().find("one run's working set lies above it"), std::string::npos) << Out.str();
+  // The L2 has every run above it: an unmeasured step, not a lone run.
+  EXPECT_NE(Out.str().find("unmeasured step"), std::string::npos) << Out.str();
+  F.Runs.push_back({4, 2900, "t", "m", {}}); // 32.1 MiB a rank
+  EXPECT_TRUE(F.loneRunCaches().empty());
+  std::ostringstream Again;
+  writeScalingModel(Again, F);
+  EXPECT_EQ(Again.str().find("one run's working set"), std::string::npos) << Again.str();
+}
+
 TEST(ModelFileTest, ByteCountConstantTermRoundTrips) {
   // 16 + 8 W / P bytes (a halo row with its ghost cells), learnt from three sizes.
   std::vector<MeasuredRun> Runs;

@@ -483,10 +483,8 @@ int runModel(const CommandArgs &Args) {
   if (File.Ws.known()) {
     std::string Unstraddled;
     for (double C : File.Caches) {
-      int Above = 0;
-      for (const ModelRun &R : File.Runs)
-        Above += File.Ws.at(R.Ranks, R.Size) > C;
-      if (Above == 0 || Above == int(File.Runs.size()))
+      const auto [Below, Above] = File.runsAround(C);
+      if (Above == 0 || Below == 0)
         Unstraddled += std::string(Unstraddled.empty() ? "" : ", ") +
                        (Above ? "above " : "below ") + std::to_string(int64_t(C));
     }
@@ -496,6 +494,17 @@ int runModel(const CommandArgs &Args) {
           "every run's working set lies on one side of these caches (bytes: " + Unstraddled +
               "): an extrapolation across one crosses a step the runs never measured",
           "scale");
+    std::string Lone;
+    for (double C : File.loneRunCaches())
+      Lone += std::string(Lone.empty() ? "" : ", ") + std::to_string(int64_t(C));
+    if (!Lone.empty())
+      Diags.warning(Tool,
+                    "a single run's working set lies on one side of these caches (bytes: " + Lone +
+                        "): a step is fitted only from two runs or more on each side, so the "
+                        "models have none there and fit both sides with one curve; add a run "
+                        "whose working set is twice the cache or more (half or less, for a "
+                        "run alone below it)",
+                    "scale");
   }
   std::ofstream OutFile;
   std::ostream *OS = openOutput(!Output.empty() ? &Output : nullptr, OutFile, "model", Diags);

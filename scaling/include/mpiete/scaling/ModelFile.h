@@ -66,6 +66,12 @@ struct ScalingModelFile {
   /// The caches that no run's working set lies beyond, seen from (P, W): a prediction there
   /// crosses a cache step whose height was never measured.
   std::vector<double> unmeasuredCacheSteps(double P, double W) const;
+  /// How many runs' working sets lie at most at cache C (first) and above it (second).
+  std::pair<int, int> runsAround(double C) const;
+  /// The caches with a single run on one side and the others on the other: too few to fit a
+  /// step from (it needs two runs on each side), enough to bend the one curve every segment
+  /// then fits across both sides.
+  std::vector<double> loneRunCaches() const;
   /// Why the model cannot be asked at problem size W: every run it was built from is at one
   /// size and W is another, so how the compute, the byte counts and the loops' trips change
   /// with the size was never measured (a model fitted at one size holds them constant). Empty:
