@@ -102,6 +102,14 @@ std::vector<double> ScalingModelFile::unmeasuredCacheSteps(double P, double W) c
   return unmeasuredSteps(Runs_, Ws, Caches, P, W);
 }
 
+namespace {
+/// One run alone on a side of a cache and more on the other: no step is offered (it is fitted
+/// from two runs or more on each side), and that run bends the curve fitted across both sides.
+bool loneRun(int Below, int Above) {
+  return (Below == 1 && Above >= 2) || (Above == 1 && Below >= 2);
+}
+} // namespace
+
 std::pair<int, int> ScalingModelFile::runsAround(double C) const {
   int Below = 0, Above = 0;
   for (const ModelRun &R : Runs)
@@ -115,7 +123,7 @@ std::vector<double> ScalingModelFile::loneRunCaches() const {
     return Out;
   for (double C : Caches) {
     const auto [Below, Above] = runsAround(C);
-    if ((Below == 1 && Above >= 2) || (Above == 1 && Below >= 2))
+    if (loneRun(Below, Above))
       Out.push_back(C);
   }
   return Out;
@@ -542,9 +550,7 @@ void writeScalingModel(std::ostream &OS, const ScalingModelFile &F) {
                  shortBytes(Hi) + ") is " + (Below == 0 ? "above" : "below") +
                  " it; an extrapolation to a working set " + (Below == 0 ? "below" : "above") +
                  " it crosses a cache step of unknown height";
-      else if ((Below == 1) != (Above == 1))
-        // One run alone on a side: no step is offered (it is fitted from two runs or more on
-        // each side), and that run bends the curve fitted across both sides.
+      else if (loneRun(Below, Above))
         E << YAML::Key << "warning" << YAML::Value
           << std::string("one run's working set lies ") + (Above == 1 ? "above" : "below") +
                  " it: too few to fit a step, so each segment's model fits both sides with one "
