@@ -184,7 +184,7 @@ constinit int PinnedCpu = -1;
 constinit bool TokenPassing = false;
 constinit int RanksPerNode = 1;
 constinit bool SpinWait = false;
-constinit bool SpinPause = true;
+constinit bool SpinPause = false;
 
 } // namespace
 

@@ -23,9 +23,8 @@ void setCpu(int Cpu);
 /// How many ranks computed at once, each on its own processor (token 0's is setCpu's); written
 /// into the output.
 void setRanksPerNode(int K);
-/// How a rank without the token waits (true: it spins on its processor, MPIETE_WAIT=spin; Pause
-/// false: without PAUSE, MPIETE_WAIT=busy);
-/// written into the output.
+/// How a rank without the token waits (true: it spins on its processor; Pause false: without
+/// PAUSE, MPIETE_WAIT=busy, the default; true: MPIETE_WAIT=spin); written into the output.
 void setSpinWait(bool Spin, bool Pause);
 /// Adds Nanos to the compute segment running now: the estimated time of a sampled loop's
 /// skipped iterations and primers less the primers' own time (TimingSample.h), so the segment

@@ -365,7 +365,8 @@ void moveToTokenCpu();
 /// How a rank without the token waits: its processor kept busy by an idle-priority spinner
 /// thread where every rank has a processor of its own
 /// (one token, MPIETE_PIN=rank, no more ranks than JobSet's processors), else sleeping;
-/// MPIETE_WAIT=spin|sleep overrides (spin only where each rank has its own processor).
+/// MPIETE_WAIT=busy|spin|sleep overrides (busy and spin only where each rank has its own
+/// processor).
 void chooseWaiting(const cpu_set_t &JobSet);
 /// Sleeps (without the mutex) until another rank posts this rank's semaphore.
 void sleepForToken();

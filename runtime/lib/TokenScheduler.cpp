@@ -165,11 +165,12 @@ void moveToTokenCpu() {
 /// real run's never does (docs/token-passing.md, "Waiting ranks").
 constexpr bool DefaultSpinWait = true;
 
-/// MPIETE_WAIT=busy: the spinner polls without PAUSE. A PAUSE loop is what a spin lock does; under
-/// KVM a long one makes the vCPU exit to the host (pause-loop exiting), which a rank polling
-/// MPI's queues does not. Not a default: the quiet test of whether that matters is pending
-/// (docs/overhead.md, "Segment by segment").
-constinit bool SpinnerPauses = true;
+/// The spinner polls without PAUSE (MPIETE_WAIT=busy, the default since session 55), as a rank
+/// polling MPI's queues does; MPIETE_WAIT=spin adds PAUSE, as a spin lock does. Under KVM a long
+/// PAUSE loop makes the vCPU exit to the host (pause-loop exiting), and on this project's AMD
+/// host the computing rank's segments then ran 10-15% longer than the real run's (bench/overhead
+/// --wait spin,busy; docs/token-passing.md, "Waiting ranks").
+constinit bool SpinnerPauses = false;
 
 void chooseWaiting(const cpu_set_t &JobSet) {
   const int Processors = CPU_COUNT(&JobSet);
@@ -183,8 +184,8 @@ void chooseWaiting(const cpu_set_t &JobSet) {
     if (std::strcmp(Env, "sleep") == 0)
       Spin = false;
     else if (std::strcmp(Env, "spin") != 0 && !Busy)
-      fatal("MPIETE_WAIT=%s: must be 'spin' (a rank without the token keeps its own processor "
-            "busy), 'busy' (the same without PAUSE) or 'sleep'",
+      fatal("MPIETE_WAIT=%s: must be 'busy' (a rank without the token keeps its own processor "
+            "busy), 'spin' (the same with PAUSE) or 'sleep'",
             Env);
     else if (!OwnProcessor)
       fatal("MPIETE_WAIT=%s needs a processor per rank (MPIETE_PIN=rank, one token, and no "
