@@ -2,15 +2,15 @@
  */
 /*
  * The timing probe runs one rank at a time: while a rank computes, the other ranks' processors
- * wait (an idle-priority thread spinning with PAUSE, MPIETE_WAIT=spin, or halted,
- * MPIETE_WAIT=sleep). In the real run both ranks compute at once. This program asks whether
+ * wait (an idle-priority thread spinning without PAUSE, MPIETE_WAIT=busy, the default since
+ * session 55; with PAUSE, MPIETE_WAIT=spin; or halted, MPIETE_WAIT=sleep). In the real run both ranks compute at once. This program asks whether
  * that alone changes a rank's compute speed on this machine, without MPI and without the probe:
  * thread A, on the first processor, sweeps wavefront's blocks (test-programs/wavefront: the
  * same SOR update in 64-column blocks of a 1024-row strip, the point update out of line as gcc
  * -O2 leaves it there) and times every block; thread B, on the second processor, does one of
  *   idle     blocks in sem_wait (its processor halts, as a sleeping rank's)
- *   pause    spins on a flag with PAUSE (the probe's spinner)
- *   spin     spins on a flag without PAUSE (Open MPI's polling loop has none)
+ *   pause    spins on a flag with PAUSE (the probe's spinner until session 54)
+ *   spin     spins on a flag without PAUSE (Open MPI's polling loop has none; the probe's since)
  *   compute  sweeps a strip of its own with the same code (the real run's partner)
  * The condition changes every sweep, in rotation, so that a drift of the machine (other
  * processes, the host) spreads over all four alike. Prints, per condition, the blocks' median
