@@ -584,18 +584,55 @@ def case_native_no_mpi(ctx):
 
 
 def loop_head_offsets(exe, fn):
-    """The offsets within their 64-byte lines of the targets of fn's backward jumps in exe (its
-    loop heads), sorted: read from objdump's disassembly, not from mpiete's listings."""
+    """The offsets within their 64-byte lines of fn's loop heads in exe, sorted: the targets of
+    its backward jumps that dominate the jump (every path from fn's entry to the jump passes
+    the target; a cold block after the return that jumps back to where the hot path joins makes
+    no loop). Read from objdump's disassembly, not from mpiete's listings."""
     out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", exe], capture_output=True,
                          text=True, check=True).stdout
     m = re.search(r"^[0-9a-f]+ <%s>:\n(.*?)\n\n" % re.escape(fn), out, re.S | re.M)
     expect(m is not None, f"{exe}: no function {fn} in the disassembly")
-    heads = []
+    code = []  # (address, mnemonic, direct target or None)
     for line in m.group(1).splitlines():
-        j = re.match(r"\s*([0-9a-f]+):\s+j\w+\s+([0-9a-f]+) <", line)
-        if j and int(j.group(2), 16) < int(j.group(1), 16):
-            heads.append(int(j.group(2), 16) % 64)
-    return sorted(heads)
+        i = re.match(r"\s*([0-9a-f]+):\s+(?:(?:notrack|bnd|rep|repz)\s+)?(\S+)\s*(\S*)", line)
+        if i:
+            t = re.match(r"([0-9a-f]+) <", i.group(3) + " <") if i.group(2).startswith("j") \
+                else None
+            code.append((int(i.group(1), 16), i.group(2), int(t.group(1), 16) if t else None))
+    index = {a: k for k, (a, _, _) in enumerate(code)}
+    expect(not any(mn.startswith("jmp") and t is None for _, mn, t in code),
+           f"{exe}: {fn} has an indirect jump, which this check does not follow")
+
+    def successors(k):
+        _, mn, t = code[k]
+        if mn.startswith("ret") or mn in ("ud2", "hlt"):
+            return []
+        nxt = [k + 1] if k + 1 < len(code) else []
+        if mn.startswith("jmp"):
+            return [index[t]] if t in index else []
+        if mn.startswith("j") or mn.startswith("loop"):
+            return nxt + ([index[t]] if t in index else [])
+        return nxt
+
+    def reaches(goal, avoid):
+        seen, work = {0}, [0]
+        while work:
+            k = work.pop()
+            if k == goal:
+                return True
+            for n in successors(k):
+                if n not in seen and n != avoid:
+                    seen.add(n)
+                    work.append(n)
+        return False
+
+    heads = set()
+    for k, (a, mn, t) in enumerate(code):
+        if mn.startswith("j") and t is not None and t < a and t in index:
+            h = index[t]
+            if h == 0 or not reaches(k, h):
+                heads.add(t)
+    return sorted(t % 64 for t in heads)
 
 
 def expect_placed(exe, functions):

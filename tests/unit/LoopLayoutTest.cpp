@@ -84,6 +84,77 @@ TEST(LoopLayoutTest, ScanFindsLoopHeadsPerFunctionAndSection) {
                   .Loops.empty());
 }
 
+// ep's hot loop as GCC -O2 laid it out: the rare branch (sqrt of a negative number) is a cold
+// block after the function's return that jumps back to where the hot path joins (.L22). That
+// label is no loop head: padding before it would run on every iteration of the loop around it.
+TEST(LoopLayoutTest, AJoinAColdBlockJumpsBackToIsNoLoopHead) {
+  const std::string F = "\t.type\tf, @function\n"
+                        "f:\n"
+                        "\tpushq\t%rbx\n"
+                        ".L4:\n" // the real loop
+                        "\tucomisd\t%xmm0, %xmm2\n"
+                        "\tja\t.L58\n" // to the cold block
+                        "\tsqrtsd\t%xmm0, %xmm0\n"
+                        ".L22:\n" // the join
+                        "\tmulpd\t%xmm1, %xmm0\n"
+                        "\tsubl\t$1, %ebx\n"
+                        "\tjne\t.L4\n"
+                        "\tpopq\t%rbx\n"
+                        "\tret\n"
+                        ".L58:\n"
+                        "\tcall\tsqrt@PLT\n"
+                        "\tjmp\t.L22\n" // later in the text, but not from within a loop
+                        "\t.size\tf, .-f\n";
+  std::vector<AsmFunction> A = scanAssembly(F);
+  ASSERT_EQ(A.size(), 1u);
+  ASSERT_EQ(A[0].Loops.size(), 1u);
+  EXPECT_EQ(A[0].Loops[0].Label, ".L4");
+  EXPECT_EQ(A[0].Loops[0].Instructions, 6u);
+
+  // The same cold block inside a loop of its own (it jumps back to the loop's head) keeps it.
+  const std::string G = "\t.type\tg, @function\n"
+                        "g:\n"
+                        ".L2:\n"
+                        "\tja\t.L9\n"
+                        "\tsubl\t$1, %ebx\n"
+                        "\tjne\t.L2\n"
+                        "\tret\n"
+                        ".L9:\n"
+                        "\tcall\tsqrt@PLT\n"
+                        "\tjmp\t.L2\n"
+                        "\t.size\tg, .-g\n";
+  A = scanAssembly(G);
+  ASSERT_EQ(A.size(), 1u);
+  ASSERT_EQ(A[0].Loops.size(), 1u);
+  EXPECT_EQ(A[0].Loops[0].Label, ".L2");
+  EXPECT_EQ(A[0].Loops[0].Instructions, 6u); // to the last jump back, the cold block's
+
+  // A jump table's targets are reached through the indirect jump: a case that jumps back to
+  // the switch's head makes it a loop head, and so does a case's own loop.
+  const std::string H = "\t.type\th, @function\n"
+                        "h:\n"
+                        ".L3:\n"
+                        "\tnotrack jmp\t*%rax\n"
+                        "\t.section\t.rodata\n"
+                        ".L5:\n"
+                        "\t.long\t.L6-.L5\n"
+                        "\t.long\t.L7-.L5\n"
+                        "\t.text\n"
+                        ".L6:\n"
+                        "\taddl\t$1, %eax\n"
+                        "\tjmp\t.L3\n"
+                        ".L7:\n"
+                        "\tsubl\t$1, %eax\n"
+                        "\tjne\t.L7\n"
+                        "\tret\n"
+                        "\t.size\th, .-h\n";
+  A = scanAssembly(H);
+  ASSERT_EQ(A.size(), 1u);
+  ASSERT_EQ(A[0].Loops.size(), 2u);
+  EXPECT_EQ(A[0].Loops[0].Label, ".L3");
+  EXPECT_EQ(A[0].Loops[1].Label, ".L7");
+}
+
 TEST(LoopLayoutTest, PlacesEachLoopAtItsTwinsOffset) {
   // The program: helper at 0x1240 (.text at 0x1230), main at 0x1005 (.text.startup there).
   const std::vector<ElfSymbol> Orig = originalSymbols();

@@ -8,6 +8,7 @@
 #include <elf.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -72,6 +73,53 @@ bool isAlignDirective(std::string_view T) {
   return T.starts_with(".p2align") || T.starts_with(".balign") || T.starts_with(".align");
 }
 
+/// How an instruction passes control on: to the next one, to a label (and the next one), to a
+/// label only, to a jump table's labels, or nowhere.
+enum class Flow : uint8_t { Next, Branch, Jump, Table, Stop };
+
+/// An instruction of a function's listing, for its control flow.
+struct FlowInsn {
+  Flow F = Flow::Next;
+  size_t Target = SIZE_MAX; ///< Branch, Jump: the instruction at the label (SIZE_MAX: none)
+};
+
+/// Whether instruction Head dominates instruction From in the flow graph of Code (entry:
+/// instruction 0): From cannot be reached from the entry without passing Head. A From the entry
+/// does not reach at all (code only a jump table or an exception table leads to, which this
+/// graph may not see) counts as dominated, the rule before session 55.
+bool dominates(const std::vector<FlowInsn> &Code, const std::vector<size_t> &TableTargets,
+               size_t Head, size_t From) {
+  auto reaches = [&](bool AvoidHead) {
+    std::vector<bool> Seen(Code.size(), false);
+    std::vector<size_t> Work{0};
+    Seen[0] = true;
+    auto push = [&](size_t K) {
+      if (K < Code.size() && !Seen[K] && !(AvoidHead && K == Head)) {
+        Seen[K] = true;
+        Work.push_back(K);
+      }
+    };
+    while (!Work.empty()) {
+      const size_t K = Work.back();
+      Work.pop_back();
+      if (K == From)
+        return true;
+      const FlowInsn &I = Code[K];
+      if (I.F == Flow::Next || I.F == Flow::Branch)
+        push(K + 1);
+      if (I.F == Flow::Branch || I.F == Flow::Jump)
+        push(I.Target);
+      if (I.F == Flow::Table)
+        for (size_t T : TableTargets)
+          push(T);
+    }
+    return false;
+  };
+  if (Code.empty() || Head == 0)
+    return true;
+  return !reaches(true) || !reaches(false);
+}
+
 } // namespace
 
 std::vector<AsmFunction> scanAssembly(std::string_view Text) {
@@ -95,14 +143,49 @@ std::vector<AsmFunction> scanAssembly(std::string_view Text) {
   std::vector<std::pair<size_t, std::string>> Jumps;
   std::vector<size_t> InstructionLines;
   std::vector<uint64_t> Mnemonics; // per instruction line, its mnemonic's hash
+  // Per instruction line, how it passes control on, and its label target (empty: none).
+  std::vector<Flow> Flows;
+  std::vector<std::string> Targets;
+  std::vector<std::string> TableLabels; // labels a jump table of the function names
   auto finish = [&] {
     if (Cur == nullptr)
       return;
+    // The function's flow graph, instruction by instruction: a label leads to the first
+    // instruction after it.
+    auto at = [&](std::string_view Label) -> size_t {
+      auto It = Labels.find(Label);
+      if (It == Labels.end())
+        return SIZE_MAX;
+      return size_t(std::lower_bound(InstructionLines.begin(), InstructionLines.end(), It->second) -
+                    InstructionLines.begin());
+    };
+    std::vector<FlowInsn> Code(Flows.size());
+    for (size_t K = 0; K < Flows.size(); ++K) {
+      Code[K].F = Flows[K];
+      if (!Targets[K].empty())
+        Code[K].Target = at(Targets[K]);
+    }
+    std::vector<size_t> TableTargets;
+    for (const std::string &L : TableLabels)
+      if (size_t K = at(L); K != SIZE_MAX)
+        TableTargets.push_back(K);
+    // A loop head is a label a later jump goes back to from within the loop: the label
+    // dominates the jump. A later jump that does not qualify is a cold block placed after the
+    // function's body, jumping back to where the hot path joins (ep's sqrt of a negative
+    // number): padding there would run inside the loop around it.
+    auto jumpIndex = [&](size_t Line) {
+      return size_t(std::lower_bound(InstructionLines.begin(), InstructionLines.end(), Line) -
+                    InstructionLines.begin());
+    };
     std::map<std::string, size_t, std::less<>> LastJump;
     for (const auto &[Line, Target] : Jumps) {
       auto It = Labels.find(Target);
-      if (It != Labels.end() && It->second < Line)
-        LastJump[Target] = std::max(LastJump[Target], Line);
+      if (It == Labels.end() || It->second >= Line)
+        continue;
+      const size_t Head = at(Target);
+      if (Head != SIZE_MAX && !dominates(Code, TableTargets, Head, jumpIndex(Line)))
+        continue;
+      LastJump[Target] = std::max(LastJump[Target], Line);
     }
     for (const auto &[Label, Line] : Labels) {
       auto J = LastJump.find(Label);
@@ -129,6 +212,9 @@ std::vector<AsmFunction> scanAssembly(std::string_view Text) {
     Jumps.clear();
     InstructionLines.clear();
     Mnemonics.clear();
+    Flows.clear();
+    Targets.clear();
+    TableLabels.clear();
   };
   for (size_t I = 0; I < Lines.size(); ++I) {
     std::string_view L = Lines[I];
@@ -146,6 +232,13 @@ std::vector<AsmFunction> scanAssembly(std::string_view Text) {
     if (T.empty() || T[0] == '#')
       continue;
     if (T[0] == '.') {
+      // A jump table's entry (`.long .L7-.L4`, `.quad .L7`): its first label is a target of the
+      // function's indirect jumps.
+      if (Cur != nullptr && (T.starts_with(".long") || T.starts_with(".quad"))) {
+        std::string_view Rest = trim(T.substr(5));
+        if (Rest.starts_with(".L"))
+          TableLabels.emplace_back(Rest.substr(0, Rest.find_first_of("-+, \t")));
+      }
       auto setSection = [&](std::string S) {
         Previous = Section;
         Section = std::move(S);
@@ -181,6 +274,25 @@ std::vector<AsmFunction> scanAssembly(std::string_view Text) {
     for (char C : Mnemonic)
       H = (H ^ uint8_t(C)) * 1099511628211ull;
     Mnemonics.push_back(H);
+    // Its flow: a prefix (`notrack jmp *%rax`, `bnd jmp`, `rep ret`) is skipped for it.
+    std::string_view Op = Mnemonic, Operand = End == std::string_view::npos ? std::string_view{}
+                                                                            : trim(T.substr(End));
+    if ((Op == "notrack" || Op == "bnd" || Op == "rep" || Op == "repz") && !Operand.empty()) {
+      const size_t E2 = Operand.find_first_of(" \t");
+      Op = Operand.substr(0, E2);
+      Operand = E2 == std::string_view::npos ? std::string_view{} : trim(Operand.substr(E2));
+    }
+    const bool LocalTarget =
+        Operand.starts_with(".L") && Operand.find_first_of(" ,(*") == std::string_view::npos;
+    Flow F = Flow::Next;
+    if (Op.starts_with("ret") || Op == "ud2" || Op == "hlt")
+      F = Flow::Stop;
+    else if (Op == "jmp" || Op == "jmpq")
+      F = Operand.starts_with("*") ? Flow::Table : LocalTarget ? Flow::Jump : Flow::Stop;
+    else if ((Op[0] == 'j' || Op.starts_with("loop")) && LocalTarget)
+      F = Flow::Branch;
+    Flows.push_back(F);
+    Targets.emplace_back(F == Flow::Jump || F == Flow::Branch ? Operand : std::string_view{});
     if (End == std::string_view::npos)
       continue;
     if (Mnemonic[0] != 'j' && !Mnemonic.starts_with("loop"))
