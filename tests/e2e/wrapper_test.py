@@ -585,9 +585,10 @@ def case_native_no_mpi(ctx):
 
 def loop_head_offsets(exe, fn):
     """The offsets within their 64-byte lines of fn's loop heads in exe, sorted: the targets of
-    its backward jumps that dominate the jump (every path from fn's entry to the jump passes
-    the target; a cold block after the return that jumps back to where the hot path joins makes
-    no loop). Read from objdump's disassembly, not from mpiete's listings."""
+    its backward jumps from which the jump is reached without leaving the code between them (a
+    cold block after the return that jumps back to where the hot path joins makes no loop; a
+    rotated loop, entered in its middle, does). Read from objdump's disassembly, not from
+    mpiete's listings."""
     out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", exe], capture_output=True,
                          text=True, check=True).stdout
     m = re.search(r"^[0-9a-f]+ <%s>:\n(.*?)\n\n" % re.escape(fn), out, re.S | re.M)
@@ -614,24 +615,23 @@ def loop_head_offsets(exe, fn):
             return nxt + ([index[t]] if t in index else [])
         return nxt
 
-    def reaches(goal, avoid):
-        seen, work = {0}, [0]
+    def loops_back(head, jump):
+        seen, work = {head}, [head]
         while work:
             k = work.pop()
-            if k == goal:
+            if k == jump:
                 return True
             for n in successors(k):
-                if n not in seen and n != avoid:
+                if head <= n <= jump and n not in seen:
                     seen.add(n)
                     work.append(n)
         return False
 
     heads = set()
     for k, (a, mn, t) in enumerate(code):
-        if mn.startswith("j") and t is not None and t < a and t in index:
-            h = index[t]
-            if h == 0 or not reaches(k, h):
-                heads.add(t)
+        if mn.startswith("j") and t is not None and t < a and t in index \
+                and loops_back(index[t], k):
+            heads.add(t)
     return sorted(t % 64 for t in heads)
 
 

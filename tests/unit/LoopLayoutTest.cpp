@@ -87,6 +87,7 @@ TEST(LoopLayoutTest, ScanFindsLoopHeadsPerFunctionAndSection) {
 // ep's hot loop as GCC -O2 laid it out: the rare branch (sqrt of a negative number) is a cold
 // block after the function's return that jumps back to where the hot path joins (.L22). That
 // label is no loop head: padding before it would run on every iteration of the loop around it.
+// A loop head's jump back is reached from it within the text between them.
 TEST(LoopLayoutTest, AJoinAColdBlockJumpsBackToIsNoLoopHead) {
   const std::string F = "\t.type\tf, @function\n"
                         "f:\n"
@@ -110,6 +111,23 @@ TEST(LoopLayoutTest, AJoinAColdBlockJumpsBackToIsNoLoopHead) {
   ASSERT_EQ(A[0].Loops.size(), 1u);
   EXPECT_EQ(A[0].Loops[0].Label, ".L4");
   EXPECT_EQ(A[0].Loops[0].Instructions, 6u);
+
+  // A rotated loop, entered by a jump into its middle: its head is not passed on the way in,
+  // but its body lies between the head and the jump back, and padding before it never runs.
+  const std::string R = "\t.type\tr, @function\n"
+                        "r:\n"
+                        "\tjmp\t.L3\n"
+                        ".L2:\n"
+                        "\taddl\t$1, %eax\n"
+                        ".L3:\n"
+                        "\tcmpl\t%edi, %eax\n"
+                        "\tjne\t.L2\n"
+                        "\tret\n"
+                        "\t.size\tr, .-r\n";
+  A = scanAssembly(R);
+  ASSERT_EQ(A.size(), 1u);
+  ASSERT_EQ(A[0].Loops.size(), 1u);
+  EXPECT_EQ(A[0].Loops[0].Label, ".L2");
 
   // The same cold block inside a loop of its own (it jumps back to the loop's head) keeps it.
   const std::string G = "\t.type\tg, @function\n"

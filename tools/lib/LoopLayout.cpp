@@ -83,41 +83,40 @@ struct FlowInsn {
   size_t Target = SIZE_MAX; ///< Branch, Jump: the instruction at the label (SIZE_MAX: none)
 };
 
-/// Whether instruction Head dominates instruction From in the flow graph of Code (entry:
-/// instruction 0): From cannot be reached from the entry without passing Head. A From the entry
-/// does not reach at all (code only a jump table or an exception table leads to, which this
-/// graph may not see) counts as dominated, the rule before session 55.
-bool dominates(const std::vector<FlowInsn> &Code, const std::vector<size_t> &TableTargets,
-               size_t Head, size_t From) {
-  auto reaches = [&](bool AvoidHead) {
-    std::vector<bool> Seen(Code.size(), false);
-    std::vector<size_t> Work{0};
-    Seen[0] = true;
-    auto push = [&](size_t K) {
-      if (K < Code.size() && !Seen[K] && !(AvoidHead && K == Head)) {
-        Seen[K] = true;
-        Work.push_back(K);
-      }
-    };
-    while (!Work.empty()) {
-      const size_t K = Work.back();
-      Work.pop_back();
-      if (K == From)
-        return true;
-      const FlowInsn &I = Code[K];
-      if (I.F == Flow::Next || I.F == Flow::Branch)
-        push(K + 1);
-      if (I.F == Flow::Branch || I.F == Flow::Jump)
-        push(I.Target);
-      if (I.F == Flow::Table)
-        for (size_t T : TableTargets)
-          push(T);
-    }
+/// Whether instruction Jump is reached from instruction Head by a path that stays between the
+/// two in the text (Head <= every instruction on it <= Jump): the loop's code lies between its
+/// head and the jump back, as the placement assumes. A rotated loop (entered by a jump into its
+/// middle) qualifies, since its body runs from the head to the jump back; a cold block placed
+/// after the function's return that jumps back to where the hot path joins does not: it is
+/// entered only from before the join.
+bool loopsBack(const std::vector<FlowInsn> &Code, const std::vector<size_t> &TableTargets,
+               size_t Head, size_t Jump) {
+  if (Head > Jump || Jump >= Code.size())
     return false;
+  std::vector<bool> Seen(Jump - Head + 1, false);
+  std::vector<size_t> Work{Head};
+  Seen[0] = true;
+  auto push = [&](size_t K) {
+    if (K >= Head && K <= Jump && !Seen[K - Head]) {
+      Seen[K - Head] = true;
+      Work.push_back(K);
+    }
   };
-  if (Code.empty() || Head == 0)
-    return true;
-  return !reaches(true) || !reaches(false);
+  while (!Work.empty()) {
+    const size_t K = Work.back();
+    Work.pop_back();
+    if (K == Jump)
+      return true;
+    const FlowInsn &I = Code[K];
+    if (I.F == Flow::Next || I.F == Flow::Branch)
+      push(K + 1);
+    if (I.F == Flow::Branch || I.F == Flow::Jump)
+      push(I.Target);
+    if (I.F == Flow::Table)
+      for (size_t T : TableTargets)
+        push(T);
+  }
+  return false;
 }
 
 } // namespace
@@ -169,10 +168,11 @@ std::vector<AsmFunction> scanAssembly(std::string_view Text) {
     for (const std::string &L : TableLabels)
       if (size_t K = at(L); K != SIZE_MAX)
         TableTargets.push_back(K);
-    // A loop head is a label a later jump goes back to from within the loop: the label
-    // dominates the jump. A later jump that does not qualify is a cold block placed after the
-    // function's body, jumping back to where the hot path joins (ep's sqrt of a negative
-    // number): padding there would run inside the loop around it.
+    // A loop head is a label a later jump goes back to from within the loop: the jump is
+    // reached from the label without leaving the text between them (loopsBack). A later jump
+    // that does not qualify is a cold block placed after the function's body, jumping back to
+    // where the hot path joins (ep's sqrt of a negative number): padding there would run
+    // inside the loop around it.
     auto jumpIndex = [&](size_t Line) {
       return size_t(std::lower_bound(InstructionLines.begin(), InstructionLines.end(), Line) -
                     InstructionLines.begin());
@@ -183,7 +183,7 @@ std::vector<AsmFunction> scanAssembly(std::string_view Text) {
       if (It == Labels.end() || It->second >= Line)
         continue;
       const size_t Head = at(Target);
-      if (Head != SIZE_MAX && !dominates(Code, TableTargets, Head, jumpIndex(Line)))
+      if (Head != SIZE_MAX && !loopsBack(Code, TableTargets, Head, jumpIndex(Line)))
         continue;
       LastJump[Target] = std::max(LastJump[Target], Line);
     }
