@@ -128,6 +128,10 @@ TEST(LoopLayoutTest, AJoinAColdBlockJumpsBackToIsNoLoopHead) {
   ASSERT_EQ(A.size(), 1u);
   ASSERT_EQ(A[0].Loops.size(), 1u);
   EXPECT_EQ(A[0].Loops[0].Label, ".L2");
+  // Its padding follows an unconditional jump: no jump over it is added.
+  const std::string Placed = applyPlacements(R, {{A[0].Loops[0].Line, 8}});
+  EXPECT_NE(Placed.find("\tjmp\t.L3\n\t.p2align 6\n\t.nops 8\n.L2:\n"), std::string::npos);
+  EXPECT_EQ(Placed.find("jmp\t.L2"), std::string::npos);
 
   // The same cold block inside a loop of its own (it jumps back to the loop's head) keeps it.
   const std::string G = "\t.type\tg, @function\n"
@@ -190,8 +194,9 @@ TEST(LoopLayoutTest, PlacesEachLoopAtItsTwinsOffset) {
   const std::string Out = applyPlacements(Timing, R.Placements);
   // GCC's own alignment of the placed labels is replaced, nothing else is.
   EXPECT_EQ(Out.find("\t.p2align 4,,10\n"), std::string::npos);
-  EXPECT_NE(Out.find("\t.p2align 6\n\t.nops 21\n.L4:\n"), std::string::npos);
-  EXPECT_NE(Out.find("\t.p2align 6\n\t.nops 32\n.L2:\n"), std::string::npos);
+  // Code that runs on into a placed loop jumps over its padding.
+  EXPECT_NE(Out.find("\tjmp\t.L4\n\t.p2align 6\n\t.nops 21\n.L4:\n"), std::string::npos);
+  EXPECT_NE(Out.find("\tjmp\t.L2\n\t.p2align 6\n\t.nops 32\n.L2:\n"), std::string::npos);
   EXPECT_NE(Out.find("\t.p2align 4\n\t.globl\tmain\n"), std::string::npos);
   EXPECT_NE(Out.find("\tmovabsq\t$42, %rdi\n"), std::string::npos);
 }

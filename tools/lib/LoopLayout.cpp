@@ -458,6 +458,41 @@ LayoutResult placeLoops(std::string_view OrigAsm, const std::vector<ElfSymbol> &
   return R;
 }
 
+namespace {
+
+/// Whether the code before Line (a label) runs on into it: the last instruction before it, past
+/// directives and other local labels, neither jumps away unconditionally nor returns. The start
+/// of a function or a section has nothing before it.
+bool fallsInto(const std::vector<std::string_view> &Lines, size_t Line) {
+  for (size_t K = Line; K-- > 0;) {
+    std::string_view L = Lines[K];
+    if (std::string_view Label = labelOf(L); !Label.empty()) {
+      if (!Label.starts_with(".L"))
+        return false;
+      continue;
+    }
+    std::string_view T = trim(L);
+    if (T.empty() || T[0] == '#')
+      continue;
+    if (T[0] == '.') {
+      if (T.starts_with(".section") || T.starts_with(".text") || T.starts_with(".data") ||
+          T.starts_with(".previous") || T.starts_with(".pushsection") ||
+          T.starts_with(".popsection"))
+        return false;
+      continue;
+    }
+    std::string_view M = T.substr(0, T.find_first_of(" \t"));
+    if (M == "notrack" || M == "bnd" || M == "rep" || M == "repz") {
+      std::string_view Rest = trim(T.substr(M.size()));
+      M = Rest.substr(0, Rest.find_first_of(" \t"));
+    }
+    return !(M == "jmp" || M == "jmpq" || M.starts_with("ret") || M == "ud2" || M == "hlt");
+  }
+  return false;
+}
+
+} // namespace
+
 std::string applyPlacements(std::string_view TimingAsm, const std::vector<Placement> &P) {
   std::vector<std::string_view> Lines = splitLines(TimingAsm);
   std::map<size_t, unsigned> At;
@@ -468,11 +503,16 @@ std::string applyPlacements(std::string_view TimingAsm, const std::vector<Placem
     for (size_t K = Line; K-- > 0 && isAlignDirective(trim(Lines[K]));)
       Drop[K] = true;
   std::string Out;
-  Out.reserve(TimingAsm.size() + P.size() * 32);
+  Out.reserve(TimingAsm.size() + P.size() * 48);
   for (size_t I = 0; I < Lines.size(); ++I) {
     if (Drop[I])
       continue;
     if (auto It = At.find(I); It != At.end()) {
+      // Code that runs on into the loop jumps over the padding: up to 126 bytes of NOPs would
+      // otherwise run at every entry, and a loop entered so from an enclosing hot loop (ep's
+      // rejection loop, after each accepted pair's tally) pays them on every outer iteration.
+      if (fallsInto(Lines, I))
+        Out += "\tjmp\t" + std::string(labelOf(Lines[I])) + "\n";
       Out += "\t.p2align 6\n";
       if (It->second != 0)
         Out += "\t.nops " + std::to_string(It->second) + "\n";

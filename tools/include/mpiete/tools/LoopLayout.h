@@ -67,7 +67,9 @@ LayoutResult placeLoops(std::string_view OrigAsm, const std::vector<ElfSymbol> &
 
 /// TimingAsm with each placed loop head's alignment directives replaced by `.p2align 6` and
 /// `.nops Offset`: the label then lies Offset bytes into a 64-byte line wherever the linker puts
-/// its section (the directive makes the section 64-byte aligned).
+/// its section (the directive makes the section 64-byte aligned). Where the code before the
+/// label runs on into it, a `jmp` to the label goes before the padding, so the padding never
+/// runs.
 std::string applyPlacements(std::string_view TimingAsm, const std::vector<Placement> &P);
 
 } // namespace mpiete::tools::layout
