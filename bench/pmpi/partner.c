@@ -3,8 +3,9 @@
 /*
  * The timing probe runs one rank at a time: while a rank computes, the other ranks' processors
  * wait (an idle-priority thread spinning without PAUSE, MPIETE_WAIT=busy, the default since
- * session 55; with PAUSE, MPIETE_WAIT=spin; or halted, MPIETE_WAIT=sleep). In the real run both ranks compute at once. This program asks whether
- * that alone changes a rank's compute speed on this machine, without MPI and without the probe:
+ * session 55; with PAUSE, MPIETE_WAIT=spin; or halted, MPIETE_WAIT=sleep). In the real run
+ * both ranks compute at once. This program asks whether that alone changes a rank's compute
+ * speed on this machine, without MPI and without the probe:
  * thread A, on the first processor, sweeps wavefront's blocks (test-programs/wavefront: the
  * same SOR update in 64-column blocks of a 1024-row strip, the point update out of line as gcc
  * -O2 leaves it there) and times every block; thread B, on the second processor, does one of
