@@ -83,6 +83,33 @@ struct FlowInsn {
   size_t Target = SIZE_MAX; ///< Branch, Jump: the instruction at the label (SIZE_MAX: none)
 };
 
+/// How the instruction line T (trimmed) passes control on; Target, when given, gets the local
+/// label a Branch or Jump goes to (empty otherwise). A prefix (`notrack jmp *%rax`, `bnd jmp`,
+/// `rep ret`) is skipped.
+Flow flowOf(std::string_view T, std::string_view *Target = nullptr) {
+  const size_t End = T.find_first_of(" \t");
+  std::string_view Op = T.substr(0, End), Operand = End == std::string_view::npos
+                                                        ? std::string_view{}
+                                                        : trim(T.substr(End));
+  if ((Op == "notrack" || Op == "bnd" || Op == "rep" || Op == "repz") && !Operand.empty()) {
+    const size_t E2 = Operand.find_first_of(" \t");
+    Op = Operand.substr(0, E2);
+    Operand = E2 == std::string_view::npos ? std::string_view{} : trim(Operand.substr(E2));
+  }
+  const bool LocalTarget =
+      Operand.starts_with(".L") && Operand.find_first_of(" ,(*") == std::string_view::npos;
+  Flow F = Flow::Next;
+  if (Op.starts_with("ret") || Op == "ud2" || Op == "hlt")
+    F = Flow::Stop;
+  else if (Op == "jmp" || Op == "jmpq")
+    F = Operand.starts_with("*") ? Flow::Table : LocalTarget ? Flow::Jump : Flow::Stop;
+  else if ((Op[0] == 'j' || Op.starts_with("loop")) && LocalTarget)
+    F = Flow::Branch;
+  if (Target != nullptr)
+    *Target = F == Flow::Jump || F == Flow::Branch ? Operand : std::string_view{};
+  return F;
+}
+
 /// Whether instruction Jump is reached from instruction Head by a path that stays between the
 /// two in the text (Head <= every instruction on it <= Jump): the loop's code lies between its
 /// head and the jump back, as the placement assumes. A rotated loop (entered by a jump into its
@@ -137,12 +164,11 @@ std::vector<AsmFunction> scanAssembly(std::string_view Text) {
   std::string Section = ".text", Previous = ".text";
   std::vector<std::string> Stack;
   AsmFunction *Cur = nullptr;
-  // Per function: local labels (line) and jumps (line, target) until its .size.
+  // Per function until its .size: local labels (line), and per instruction its line, its
+  // mnemonic's hash, how it passes control on and the local label it jumps to (empty: none).
   std::map<std::string, size_t, std::less<>> Labels;
-  std::vector<std::pair<size_t, std::string>> Jumps;
   std::vector<size_t> InstructionLines;
-  std::vector<uint64_t> Mnemonics; // per instruction line, its mnemonic's hash
-  // Per instruction line, how it passes control on, and its label target (empty: none).
+  std::vector<uint64_t> Mnemonics;
   std::vector<Flow> Flows;
   std::vector<std::string> Targets;
   std::vector<std::string> TableLabels; // labels a jump table of the function names
@@ -172,29 +198,24 @@ std::vector<AsmFunction> scanAssembly(std::string_view Text) {
     // reached from the label without leaving the text between them (loopsBack). A later jump
     // that does not qualify is a cold block placed after the function's body, jumping back to
     // where the hot path joins (ep's sqrt of a negative number): padding there would run
-    // inside the loop around it.
-    auto jumpIndex = [&](size_t Line) {
-      return size_t(std::lower_bound(InstructionLines.begin(), InstructionLines.end(), Line) -
-                    InstructionLines.begin());
-    };
-    std::map<std::string, size_t, std::less<>> LastJump;
-    for (const auto &[Line, Target] : Jumps) {
+    // inside the loop around it. Per head, the line of its last jump back.
+    std::map<std::string_view, size_t, std::less<>> LastJump;
+    for (size_t K = 0; K < Targets.size(); ++K) {
+      const std::string &Target = Targets[K];
       auto It = Labels.find(Target);
-      if (It == Labels.end() || It->second >= Line)
+      if (Target.empty() || It == Labels.end() || It->second >= InstructionLines[K])
         continue;
       const size_t Head = at(Target);
-      if (Head != SIZE_MAX && !loopsBack(Code, TableTargets, Head, jumpIndex(Line)))
+      if (Head != SIZE_MAX && !loopsBack(Code, TableTargets, Head, K))
         continue;
-      LastJump[Target] = std::max(LastJump[Target], Line);
+      LastJump[Target] = std::max(LastJump[Target], InstructionLines[K]);
     }
     for (const auto &[Label, Line] : Labels) {
       auto J = LastJump.find(Label);
       if (J == LastJump.end())
         continue;
       AsmLoop Loop{Label, Line, 0};
-      const size_t First =
-          size_t(std::lower_bound(InstructionLines.begin(), InstructionLines.end(), Line) -
-                 InstructionLines.begin());
+      const size_t First = at(Label);
       const size_t Last =
           size_t(std::upper_bound(InstructionLines.begin(), InstructionLines.end(), J->second) -
                  InstructionLines.begin());
@@ -209,7 +230,6 @@ std::vector<AsmFunction> scanAssembly(std::string_view Text) {
               [](const AsmLoop &A, const AsmLoop &B) { return A.Line < B.Line; });
     Cur = nullptr;
     Labels.clear();
-    Jumps.clear();
     InstructionLines.clear();
     Mnemonics.clear();
     Flows.clear();
@@ -267,39 +287,15 @@ std::vector<AsmFunction> scanAssembly(std::string_view Text) {
     if (Cur == nullptr)
       continue;
     InstructionLines.push_back(I);
-    // A jump to a local label: `jne .L23`, `jmp .L5`, `loop .L7`.
-    size_t End = T.find_first_of(" \t");
-    std::string_view Mnemonic = T.substr(0, End);
+    std::string_view Mnemonic = T.substr(0, T.find_first_of(" \t"));
     uint64_t H = 1469598103934665603ull;
     for (char C : Mnemonic)
       H = (H ^ uint8_t(C)) * 1099511628211ull;
     Mnemonics.push_back(H);
-    // Its flow: a prefix (`notrack jmp *%rax`, `bnd jmp`, `rep ret`) is skipped for it.
-    std::string_view Op = Mnemonic, Operand = End == std::string_view::npos ? std::string_view{}
-                                                                            : trim(T.substr(End));
-    if ((Op == "notrack" || Op == "bnd" || Op == "rep" || Op == "repz") && !Operand.empty()) {
-      const size_t E2 = Operand.find_first_of(" \t");
-      Op = Operand.substr(0, E2);
-      Operand = E2 == std::string_view::npos ? std::string_view{} : trim(Operand.substr(E2));
-    }
-    const bool LocalTarget =
-        Operand.starts_with(".L") && Operand.find_first_of(" ,(*") == std::string_view::npos;
-    Flow F = Flow::Next;
-    if (Op.starts_with("ret") || Op == "ud2" || Op == "hlt")
-      F = Flow::Stop;
-    else if (Op == "jmp" || Op == "jmpq")
-      F = Operand.starts_with("*") ? Flow::Table : LocalTarget ? Flow::Jump : Flow::Stop;
-    else if ((Op[0] == 'j' || Op.starts_with("loop")) && LocalTarget)
-      F = Flow::Branch;
-    Flows.push_back(F);
-    Targets.emplace_back(F == Flow::Jump || F == Flow::Branch ? Operand : std::string_view{});
-    if (End == std::string_view::npos)
-      continue;
-    if (Mnemonic[0] != 'j' && !Mnemonic.starts_with("loop"))
-      continue;
-    std::string_view Target = trim(T.substr(End));
-    if (Target.starts_with(".L") && Target.find_first_of(" ,(*") == std::string_view::npos)
-      Jumps.emplace_back(I, std::string(Target));
+    // A jump to a local label (`jne .L23`, `jmp .L5`, `loop .L7`) is a candidate loop edge.
+    std::string_view Target;
+    Flows.push_back(flowOf(T, &Target));
+    Targets.emplace_back(Target);
   }
   finish();
   return Out;
@@ -481,12 +477,8 @@ bool fallsInto(const std::vector<std::string_view> &Lines, size_t Line) {
         return false;
       continue;
     }
-    std::string_view M = T.substr(0, T.find_first_of(" \t"));
-    if (M == "notrack" || M == "bnd" || M == "rep" || M == "repz") {
-      std::string_view Rest = trim(T.substr(M.size()));
-      M = Rest.substr(0, Rest.find_first_of(" \t"));
-    }
-    return !(M == "jmp" || M == "jmpq" || M.starts_with("ret") || M == "ud2" || M == "hlt");
+    const Flow F = flowOf(T);
+    return F == Flow::Next || F == Flow::Branch;
   }
   return false;
 }
