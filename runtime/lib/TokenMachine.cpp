@@ -233,6 +233,9 @@ void init(mpiete_site_t Block) {
   timing::setRanksPerNode(M.H->NTokens);
   {
     SegmentLock L;
+    self().Cpu = M.OwnCpu ? Start : -1;
+    if (self().Token >= 0 && M.H->NTokens == 1)
+      __atomic_store_n(&M.H->BusyCpu, self().Cpu, __ATOMIC_RELAXED);
     M.H->Arrived += 1;
     // A rank that starts without a token always sleeps once: it may already have been given
     // one (and posted) by a rank that ran ahead.
@@ -281,8 +284,11 @@ void finalize(mpiete_site_t Block) {
   M.NOwned = 0;
   unmapAllBig();
   M.Active = false;
-  // This process touches the segment no more (its name was unlinked at init).
-  ::munmap(M.H, M.MapBytes);
+  // This process touches the segment no more (its name was unlinked at init), bar its first
+  // page: the waiting spinner may still read BusyCpu there once (TokenScheduler.cpp).
+  const auto Page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  if (M.MapBytes > Page)
+    ::munmap(reinterpret_cast<char *>(M.H) + Page, M.MapBytes - Page);
   M.H = nullptr;
 }
 

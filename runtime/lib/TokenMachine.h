@@ -110,6 +110,7 @@ struct RankSlot {
   RankState State;
   int Token; // the token it holds (Running), or -1
   int Pid;
+  int Cpu;            // its own processor (MPIETE_PIN=rank), or -1
   uint64_t Epoch;     // moves when a message arrives for this rank or its synchronous
                       // send is matched: the only events that can end its wait
   uint64_t WaitEpoch; // Epoch when it last found that it cannot go on
@@ -156,12 +157,17 @@ struct Header {
   uint64_t Magic;
   int NRanks;
   int NFinished;
-  int Arrived;         // ranks through MPI_Init (pinned, about to wait for a token)
-  int NTokens;         // ranks per node: how many ranks compute at once
-  int HeldTokens;      // tokens held by Running ranks; the others are idle
-  int Draining;        // communicator calls whose members all arrived, waiting for every token
-  int ActiveColls;     // communicator calls running (nobody holds a token meanwhile)
-  int Cpus[MaxTokens]; // token i runs on processor Cpus[i] (-1: not pinned)
+  int Arrived;     // ranks through MPI_Init (pinned, about to wait for a token)
+  int NTokens;     // ranks per node: how many ranks compute at once
+  int HeldTokens;  // tokens held by Running ranks; the others are idle
+  int Draining;    // communicator calls whose members all arrived, waiting for every token
+  int ActiveColls; // communicator calls running (nobody holds a token meanwhile)
+  // One token, a processor per rank: the processor of the rank holding the token, or -1. A
+  // waiting rank's spinner keeps its processor busy only while no rank computes there (more
+  // ranks than processors). In the segment's first page, which every rank keeps mapped after
+  // MPI_Finalize: the spinner reads it without the lock, and may still look once more.
+  int BusyCpu;
+  int Cpus[MaxTokens];        // token i runs on processor Cpus[i] (-1: not pinned)
   int TokenHolder[MaxTokens]; // the rank holding token i, or -1
   uint64_t Epoch;             // global progress: any message sent or matched
   uint64_t Seq;
@@ -174,6 +180,8 @@ struct Header {
   uint64_t FreeChunks[NumHeapClasses];
   CollSlot Colls[MaxCollSlots];
 };
+static_assert(offsetof(Header, BusyCpu) + sizeof(int) <= 4096,
+              "BusyCpu must lie in the page kept mapped after MPI_Finalize");
 
 //===-- Process-local state -----------------------------------------------------------------===//
 
@@ -363,10 +371,10 @@ int rankCpu(const cpu_set_t &JobSet, int First, int Me);
 /// Holding a token, the rank runs on that token's processor.
 void moveToTokenCpu();
 /// How a rank without the token waits: its processor kept busy by an idle-priority spinner
-/// thread where every rank has a processor of its own
-/// (one token, MPIETE_PIN=rank, no more ranks than JobSet's processors), else sleeping;
-/// MPIETE_WAIT=busy|spin|sleep overrides (busy and spin only where each rank has its own
-/// processor).
+/// thread where every rank stays on its own processor (one token, MPIETE_PIN=rank; with more
+/// ranks than JobSet's processors only while no rank computes on that processor), else
+/// sleeping; MPIETE_WAIT=busy|spin|sleep overrides (busy and spin only with MPIETE_PIN=rank and
+/// one token).
 void chooseWaiting(const cpu_set_t &JobSet);
 /// Sleeps (without the mutex) until another rank posts this rank's semaphore.
 void sleepForToken();

@@ -41,6 +41,8 @@ void giveToken(int R, int T) {
   S.Token = T;
   M.H->TokenHolder[T] = R;
   M.H->HeldTokens += 1;
+  if (M.H->NTokens == 1)
+    __atomic_store_n(&M.H->BusyCpu, S.Cpu, __ATOMIC_RELAXED);
   if (R != M.Me)
     wake(R);
 }
@@ -159,10 +161,11 @@ void moveToTokenCpu() {
     pinToCpu(M.H->Cpus[T]);
 }
 
-/// The default where every rank has a processor of its own: a rank without the token keeps its
+/// The default with one token and a processor per rank: a rank without the token keeps its
 /// processor busy (an idle-priority spinner, below), as a waiting rank busy-polls inside MPI in
 /// the real run (Open MPI's and MPICH's default). A sleeping rank's processor idles, which the
-/// real run's never does (docs/token-passing.md, "Waiting ranks").
+/// real run's never does (docs/token-passing.md, "Waiting ranks"). With more ranks than
+/// processors a spinner keeps its processor busy only while no rank computes there (BusyCpu).
 constexpr bool DefaultSpinWait = true;
 
 /// The spinner polls without PAUSE (MPIETE_WAIT=busy, the default since session 55), as a rank
@@ -174,9 +177,11 @@ constinit bool SpinnerPauses = false;
 
 void chooseWaiting(const cpu_set_t &JobSet) {
   const int Processors = CPU_COUNT(&JobSet);
-  // Only where no other rank of the job computes on the processor (not the token's processor,
-  // not more ranks than processors): even an idle-priority thread gets a sliver of a busy one.
-  const bool OwnProcessor = M.OwnCpu && M.H->NTokens == 1 && M.N <= Processors;
+  // Only where each rank stays on a processor of its own choosing (not the token's processor,
+  // not k > 1 tokens). With more ranks than processors another rank may compute on the
+  // spinner's processor, where even an idle-priority thread gets a sliver: the spinner stops
+  // once it sees a rank of its processor holding the token (spinnerMain).
+  const bool OwnProcessor = M.OwnCpu && M.H->NTokens == 1;
   bool Spin = DefaultSpinWait && OwnProcessor;
   const char *Env = std::getenv("MPIETE_WAIT");
   if (Env != nullptr && Env[0] != '\0') {
@@ -188,9 +193,9 @@ void chooseWaiting(const cpu_set_t &JobSet) {
             "busy), 'spin' (the same with PAUSE) or 'sleep'",
             Env);
     else if (!OwnProcessor)
-      fatal("MPIETE_WAIT=%s needs a processor per rank (MPIETE_PIN=rank, one token, and no "
-            "more ranks than the job's processors: %d ranks, %d tokens, %d processors per rank "
-            "placement), or a waiting rank would take the computing rank's processor",
+      fatal("MPIETE_WAIT=%s needs ranks that stay on processors of their own (MPIETE_PIN=rank "
+            "and one token: %d ranks, %d tokens, %d processors per rank placement), or a "
+            "waiting rank would take the computing rank's processor",
             Env, M.N, M.H->NTokens, M.OwnCpu ? Processors : 0);
     else
       Spin = true;
@@ -211,10 +216,25 @@ namespace {
 // bench/overhead, transpose under load, 7.2 s of segments against 5.0 s sleeping). It polls a
 // flag of this process only, never the shared segment (unmapped at MPI_Finalize), and blocks
 // in a semaphore of its own while the rank computes.
+// With more ranks than processors (rank i on processor i mod n) another rank of the job may get
+// the token on the spinner's processor. The spinner then stops (back to its semaphore) as soon
+// as it runs and sees that in BusyCpu, the only thing it reads of the segment (its first page,
+// kept mapped after MPI_Finalize): it takes at most one sliver from that rank's segment rather
+// than one every few milliseconds. The rank that gives the token away next on that processor
+// starts its own spinner there.
 constinit std::atomic<bool> RankWaits{false};
 sem_t SpinnerGo;
 constinit bool SpinnerStarted = false;
 constinit std::atomic<int> SpinnerState{0}; // 0 starting, 1 at SCHED_IDLE, else its errno
+constinit const int *BusyCpu = nullptr;     // &Header::BusyCpu
+constinit int SpinnerCpu = -1;              // the rank's own processor
+
+/// True while the spinner should keep the processor busy: the rank waits, and no rank of the
+/// job computes on this processor.
+inline bool keepBusy() {
+  return RankWaits.load(std::memory_order_relaxed) &&
+         __atomic_load_n(BusyCpu, __ATOMIC_RELAXED) != SpinnerCpu;
+}
 
 void *spinnerMain(void *) {
   // glibc's thread attributes take no SCHED_IDLE: the thread sets it on itself (Linux: 0 is the
@@ -227,13 +247,13 @@ void *spinnerMain(void *) {
     while (sem_wait(&SpinnerGo) != 0) {
     }
     if (SpinnerPauses) {
-      while (RankWaits.load(std::memory_order_relaxed)) {
+      while (keepBusy()) {
 #if defined(__x86_64__) || defined(__i386__)
         _mm_pause();
 #endif
       }
     } else {
-      while (RankWaits.load(std::memory_order_relaxed)) {
+      while (keepBusy()) {
       }
     }
   }
@@ -243,6 +263,8 @@ void *spinnerMain(void *) {
 /// Starts the spinner on this rank's processor (it inherits the rank's pinning); false, with a
 /// warning, if the system refuses an idle-policy thread (the rank then just sleeps).
 bool startSpinner() {
+  BusyCpu = &M.H->BusyCpu;
+  SpinnerCpu = M.PinnedCpu;
   if (sem_init(&SpinnerGo, 0, 0) != 0)
     fatal("sem_init failed: %s", std::strerror(errno));
   pthread_attr_t A;
@@ -341,6 +363,8 @@ void releaseToken() {
   S.Token = -1;
   H.TokenHolder[T] = -1;
   H.HeldTokens -= 1;
+  if (H.NTokens == 1)
+    __atomic_store_n(&H.BusyCpu, -1, __ATOMIC_RELAXED); // until giveToken names the next one
   if (H.Draining == 0) {
     const int R = nextRunnable(H.HeldTokens == 0);
     if (R >= 0) {

@@ -82,6 +82,7 @@ void setUpSegment(const char *Name, int K, const cpu_set_t &JobSet) {
       const int T = M.startPlace(R);
       Slots[R].State = T < K ? RankState::Running : RankState::Ready;
       Slots[R].Token = T < K ? T : -1;
+      Slots[R].Cpu = -1;
       Slots[R].QueueHead = Slots[R].QueueTail = NoMsg;
       Slots[R].WaitEpoch = UINT64_MAX;
     }
@@ -92,6 +93,7 @@ void setUpSegment(const char *Name, int K, const cpu_set_t &JobSet) {
     for (int T = 0; T < K; ++T)
       H.TokenHolder[T] = T < M.N ? (M.First + T) % M.N : -1;
     H.HeldTokens = K < M.N ? K : M.N;
+    H.BusyCpu = -1; // until the first holder has pinned itself (init)
   }
   PMPI_Barrier(MPI_COMM_WORLD);
   if (M.Me != 0) {

@@ -514,6 +514,57 @@ static void sleeping(void) {
   small_block(T_ID(620));
 }
 
+/* The processor this rank was pinned to (MPIETE_PIN=rank: exactly one), or -1. */
+static int own_cpu(void) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CHECK(sched_getaffinity(0, sizeof set, &set) == 0, "sched_getaffinity failed");
+  if (CPU_COUNT(&set) != 1)
+    return -1;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &set))
+      return c;
+  return -1;
+}
+
+/* 6b. More ranks than processors (run under `taskset -c 0,1` at 3 ranks: ranks 0 and 2 share
+ *     processor 0): ranks 1 and 2 hand the token on and wait while rank 0 computes for 0.3 s.
+ *     A waiting rank's spinner keeps its processor busy only where no rank computes: rank 1's
+ *     spins (processor 1 would idle), rank 2's stops at once (it would take slivers of rank 0's
+ *     processor). Each checks by where it really is, from rank 0's processor in the reply. */
+static void keeper(void) {
+  if (rank == 0) {
+    int v, cpu = own_cpu();
+    for (int src = 1; src < size; ++src)
+      recv_(T_ID(1300), &v, 1, MPI_INT, src, 1, MPI_STATUS_IGNORE);
+    busy_block(T_ID(1304), 0.3);
+    for (int dst = 1; dst < size; ++dst)
+      send_(T_ID(1306), &cpu, 1, MPI_INT, dst, 2);
+  } else {
+    int v = rank, busy_cpu = -1;
+    const double c0 = cpu_seconds(), w0 = wall_seconds();
+    send_(T_ID(1310), &v, 1, MPI_INT, 0, 1);
+    recv_(T_ID(1312), &busy_cpu, 1, MPI_INT, 0, 2, MPI_STATUS_IGNORE);
+    const double cpu = cpu_seconds() - c0, wall = wall_seconds() - w0;
+    const int mine = own_cpu();
+    fprintf(stderr, "rank %d on processor %d (rank 0 on %d) waited %.3f s using %.4f s of CPU\n",
+            rank, mine, busy_cpu, wall, cpu);
+    CHECK(mine >= 0 && busy_cpu >= 0, "not pinned: processor %d, rank 0's %d", mine, busy_cpu);
+    CHECK(wall > 0.25, "did not wait for rank 0's block: %.3f s", wall);
+    CHECK(idle_threads() == 1, "%d threads at SCHED_IDLE, want the spinner", idle_threads());
+    /* A spinner that went on beside the computing rank took 0.0045 s of this 0.3 s (its
+     * idle-policy share); one that stops takes none. */
+    if (mine == busy_cpu)
+      CHECK(cpu < 0.0015,
+            "the spinner on the computing rank's processor used %.4f s of CPU in "
+            "%.3f s",
+            cpu, wall);
+    else
+      CHECK(cpu > 0.0005, "the spinner used only %.4f s of CPU in %.3f s", cpu, wall);
+  }
+  small_block(T_ID(1320));
+}
+
 /* 7. Communicator calls: split the world by parity, a ring inside each half, dup and free. */
 static void comms(void) {
   MPI_Comm half, dup;
@@ -710,6 +761,8 @@ int main(int argc, char **argv) {
     semantics();
   else if (strcmp(s, "sleeping") == 0)
     sleeping();
+  else if (strcmp(s, "keeper") == 0)
+    keeper();
   else if (strcmp(s, "comms") == 0)
     comms();
   else if (strcmp(s, "deadlock") == 0)
