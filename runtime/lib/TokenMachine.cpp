@@ -234,8 +234,8 @@ void init(mpiete_site_t Block) {
   {
     SegmentLock L;
     self().Cpu = M.OwnCpu ? Start : -1;
-    if (self().Token >= 0 && M.H->NTokens == 1)
-      __atomic_store_n(&M.H->BusyCpu, self().Cpu, __ATOMIC_RELAXED);
+    if (self().Token >= 0)
+      setBusyCpu(self().Cpu);
     M.H->Arrived += 1;
     // A rank that starts without a token always sleeps once: it may already have been given
     // one (and posted) by a rank that ran ahead.

@@ -303,6 +303,11 @@ extern Machine M;
 inline Recorder &rec() { return Recorder::get(); }
 inline RankSlot &slot(int R) { return M.Slots[R]; }
 inline RankSlot &self() { return M.Slots[M.Me]; }
+/// With one token: Cpu is the processor of the rank now holding it (-1: none holds it).
+inline void setBusyCpu(int Cpu) {
+  if (M.H->NTokens == 1)
+    __atomic_store_n(&M.H->BusyCpu, Cpu, __ATOMIC_RELAXED);
+}
 
 /// The traced source of this rank's next user MPI_ANY_SOURCE receive or found probe
 /// (MPIETE_WILDCARD_SOURCES): a world rank, -1 when the trace does not say, NoTracedSource

@@ -41,8 +41,7 @@ void giveToken(int R, int T) {
   S.Token = T;
   M.H->TokenHolder[T] = R;
   M.H->HeldTokens += 1;
-  if (M.H->NTokens == 1)
-    __atomic_store_n(&M.H->BusyCpu, S.Cpu, __ATOMIC_RELAXED);
+  setBusyCpu(S.Cpu);
   if (R != M.Me)
     wake(R);
 }
@@ -214,8 +213,8 @@ namespace {
 // the processor: on a loaded machine other jobs take it as if the rank slept (a spinning rank
 // of normal priority took its fair share and pushed them onto the computing rank's processor:
 // bench/overhead, transpose under load, 7.2 s of segments against 5.0 s sleeping). It polls a
-// flag of this process only, never the shared segment (unmapped at MPI_Finalize), and blocks
-// in a semaphore of its own while the rank computes.
+// flag of this process (and BusyCpu, below), never the rest of the shared segment (unmapped at
+// MPI_Finalize), and blocks in a semaphore of its own while the rank computes.
 // With more ranks than processors (rank i on processor i mod n) another rank of the job may get
 // the token on the spinner's processor. The spinner then stops (back to its semaphore) as soon
 // as it runs and sees that in BusyCpu, the only thing it reads of the segment (its first page,
@@ -363,8 +362,7 @@ void releaseToken() {
   S.Token = -1;
   H.TokenHolder[T] = -1;
   H.HeldTokens -= 1;
-  if (H.NTokens == 1)
-    __atomic_store_n(&H.BusyCpu, -1, __ATOMIC_RELAXED); // until giveToken names the next one
+  setBusyCpu(-1); // until giveToken names the next holder
   if (H.Draining == 0) {
     const int R = nextRunnable(H.HeldTokens == 0);
     if (R >= 0) {

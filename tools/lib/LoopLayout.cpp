@@ -69,6 +69,15 @@ uniqueNames(const std::vector<ElfSymbol> &Symbols) {
   return Out;
 }
 
+/// Whether directive line T (trimmed) switches sections, as scanAssembly follows them.
+bool isSectionSwitch(std::string_view T) {
+  for (std::string_view D : {".text", ".data", ".bss"})
+    if (T.starts_with(D) && (T.size() == D.size() || T[D.size()] == ' ' || T[D.size()] == '\t'))
+      return true;
+  return T.starts_with(".section") || T.starts_with(".pushsection") ||
+         T.starts_with(".popsection") || T.starts_with(".previous");
+}
+
 bool isAlignDirective(std::string_view T) {
   return T.starts_with(".p2align") || T.starts_with(".balign") || T.starts_with(".align");
 }
@@ -170,8 +179,8 @@ std::vector<AsmFunction> scanAssembly(std::string_view Text) {
   std::vector<size_t> InstructionLines;
   std::vector<uint64_t> Mnemonics;
   std::vector<Flow> Flows;
-  std::vector<std::string> Targets;
-  std::vector<std::string> TableLabels; // labels a jump table of the function names
+  std::vector<std::string_view> Targets; // views into Text
+  std::vector<std::string> TableLabels;  // labels a jump table of the function names
   auto finish = [&] {
     if (Cur == nullptr)
       return;
@@ -199,16 +208,14 @@ std::vector<AsmFunction> scanAssembly(std::string_view Text) {
     // that does not qualify is a cold block placed after the function's body, jumping back to
     // where the hot path joins (ep's sqrt of a negative number): padding there would run
     // inside the loop around it. Per head, the line of its last jump back.
+    // A jump goes back where its label's first instruction is at or before it.
     std::map<std::string_view, size_t, std::less<>> LastJump;
-    for (size_t K = 0; K < Targets.size(); ++K) {
-      const std::string &Target = Targets[K];
-      auto It = Labels.find(Target);
-      if (Target.empty() || It == Labels.end() || It->second >= InstructionLines[K])
+    for (size_t K = 0; K < Code.size(); ++K) {
+      const size_t Head = Code[K].Target;
+      if (Head > K || !loopsBack(Code, TableTargets, Head, K))
         continue;
-      const size_t Head = at(Target);
-      if (Head != SIZE_MAX && !loopsBack(Code, TableTargets, Head, K))
-        continue;
-      LastJump[Target] = std::max(LastJump[Target], InstructionLines[K]);
+      size_t &Last = LastJump[Targets[K]];
+      Last = std::max(Last, InstructionLines[K]);
     }
     for (const auto &[Label, Line] : Labels) {
       auto J = LastJump.find(Label);
@@ -471,9 +478,7 @@ bool fallsInto(const std::vector<std::string_view> &Lines, size_t Line) {
     if (T.empty() || T[0] == '#')
       continue;
     if (T[0] == '.') {
-      if (T.starts_with(".section") || T.starts_with(".text") || T.starts_with(".data") ||
-          T.starts_with(".previous") || T.starts_with(".pushsection") ||
-          T.starts_with(".popsection"))
+      if (isSectionSwitch(T))
         return false;
       continue;
     }
