@@ -199,13 +199,17 @@ void init(mpiete_site_t Block) {
     Agreed[1] = static_cast<long long>(envNumber("MPIETE_RANKS_PER_NODE", 1));
     if (Agreed[1] < 1 || Agreed[1] > MaxTokens)
       fatal("MPIETE_RANKS_PER_NODE=%lld: the ranks per node must be 1 to %d", Agreed[1], MaxTokens);
-    Agreed[2] = Agreed[1] == 1 && pinPerRank() ? 1 : 0;
+    // MPIETE_PIN=rank (the default): one token, a processor per rank; k > 1 tokens, each rank
+    // on the processor of token tokenOf(R), the only one it holds. MPIETE_PIN=token: every
+    // rank runs on the processor of whichever token it holds.
+    Agreed[2] = pinPerRank() ? 1 : 0;
     Agreed[3] = firstCpu();
     Agreed[4] = static_cast<long long>(envNumber("MPIETE_TOKEN_FIRST", 0) % uint64_t(N));
   }
   PMPI_Bcast(Agreed, 5, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
   const int K = static_cast<int>(Agreed[1]);
-  M.OwnCpu = Agreed[2] != 0 && Agreed[3] >= 0;
+  M.OwnCpu = K == 1 && Agreed[2] != 0 && Agreed[3] >= 0;
+  M.TokenPerCpu = K > 1 && Agreed[2] != 0;
   M.First = static_cast<int>(Agreed[4]);
   // The processors any rank may use: rank 0 needs them for k > 1 tokens, every rank for a
   // processor of its own.
@@ -226,8 +230,11 @@ void init(mpiete_site_t Block) {
   chooseWaiting(JobSet);
   M.Active = true;
 
-  // Every rank starts on token 0's processor (all of them, with one token), or on its own.
-  const int Start = M.OwnCpu ? rankCpu(JobSet, static_cast<int>(Agreed[3]), M.Me) : M.H->Cpus[0];
+  // Every rank starts on token 0's processor (all of them, with one token), or on its own (its
+  // token's, with k > 1 tokens a processor).
+  const int Start = M.OwnCpu        ? rankCpu(JobSet, static_cast<int>(Agreed[3]), M.Me)
+                    : M.TokenPerCpu ? M.H->Cpus[M.tokenOf(M.Me)]
+                                    : M.H->Cpus[0];
   pinToCpu(Start);
   timing::setCpu(Start);
   timing::setRanksPerNode(M.H->NTokens);

@@ -254,6 +254,11 @@ struct Machine {
   // One token, one processor per rank (MPIETE_PIN=rank): the rank stays on its own processor
   // and never follows the token (docs/token-passing.md, "Processors").
   bool OwnCpu = false;
+  // k > 1 tokens, MPIETE_PIN=rank (the default): token i belongs to processor Cpus[i], and rank
+  // R may hold only token tokenOf(R), staying on that processor for the whole run, as a node
+  // that runs more ranks than processors keeps each on one (docs/token-passing.md, "Several
+  // tokens"). With MPIETE_PIN=token a rank holds any token and moves to its processor.
+  bool TokenPerCpu = false;
   // The rank that holds token 0 at the start (MPIETE_TOKEN_FIRST, rank 0's value; default 0):
   // ranks First .. First + k - 1 (cyclically) start with the tokens. probe-compute --repeat
   // starts each run at another rank, so a disturbance at a fixed time into the run falls on
@@ -261,6 +266,8 @@ struct Machine {
   int First = 0;
   // Rank R's place in the start order: the ranks at 0 .. k - 1 start with tokens 0 .. k - 1.
   int startPlace(int R) const { return (R - First + N) % N; }
+  // The token rank R may hold with TokenPerCpu (the ranks at 0 .. k - 1 start with theirs).
+  int tokenOf(int R) const { return startPlace(R) % H->NTokens; }
   // While the rank waits for the token, an idle-priority thread keeps its processor busy
   // (chooseWaiting, TokenScheduler.cpp).
   bool SpinWait = false;
@@ -368,7 +375,8 @@ void chooseCpus(int K, const cpu_set_t &JobSet, int *Cpus);
 /// Token 0's processor: MPIETE_CPU, else the first one this process may use; -1 with
 /// MPIETE_CPU=none.
 int firstCpu();
-/// Whether each rank gets a processor of its own with one token (MPIETE_PIN; rank 0 decides).
+/// Whether each rank stays on a processor (MPIETE_PIN=rank, the default; rank 0 decides): its own
+/// with one token, its token's with k > 1 (then it holds only that one).
 bool pinPerRank();
 /// With one token and pinPerRank(): rank Me's processor, the (Me mod n)-th of the n processors
 /// of JobSet from First on (cyclically).

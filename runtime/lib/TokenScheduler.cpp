@@ -23,12 +23,17 @@ bool canRun(int R) {
           S.Epoch != S.WaitEpoch);
 }
 
-/// The first rank after this one (cyclically) that can run, or -1. Loose: also a rank that
-/// polled in vain (PollWait), which is what it is while no rank holds a token.
-int nextRunnable(bool Loose) {
+/// Whether rank R may hold token T: any token, unless each token is a processor's
+/// (TokenPerCpu), whose ranks hold only their own.
+bool mayHold(int R, int T) { return !M.TokenPerCpu || M.tokenOf(R) == T; }
+
+/// The first rank after this one (cyclically) that can run and may hold token T (any token if
+/// T < 0), or -1. Loose: also a rank that polled in vain (PollWait), which is what it is while
+/// no rank holds a token.
+int nextRunnable(bool Loose, int T = -1) {
   for (int I = 1; I < M.N; ++I) {
     const int R = (M.Me + I) % M.N;
-    if (canRun(R) || (Loose && slot(R).State == RankState::PollWait))
+    if ((T < 0 || mayHold(R, T)) && (canRun(R) || (Loose && slot(R).State == RankState::PollWait)))
       return R;
   }
   return -1;
@@ -100,7 +105,9 @@ int firstCpu() {
 
 /// The placement without MPIETE_PIN: a processor per rank, as in the real run, where no other
 /// rank's computation passes through a rank's private caches between two of its segments; chosen
-/// from bench/overhead's whole table (docs/token-passing.md, "Processors with one token").
+/// from bench/overhead's whole table (docs/token-passing.md, "Processors with one token"). With
+/// k > 1 tokens each rank stays on its token's processor: following the tokens, memory-bound
+/// segments took up to 1.86 times the original's compute at 4 ranks on 2 (session 57).
 constexpr bool DefaultPinPerRank = true;
 
 bool pinPerRank() {
@@ -111,8 +118,8 @@ bool pinPerRank() {
     return true;
   if (std::strcmp(Env, "token") == 0)
     return false;
-  fatal("MPIETE_PIN=%s: must be 'rank' (a processor per rank) or 'token' (every rank on the "
-        "token's processor)",
+  fatal("MPIETE_PIN=%s: must be 'rank' (each rank stays on a processor: its own, or with k > 1 "
+        "tokens its token's) or 'token' (every rank on the processor of the token it holds)",
         Env);
 }
 
@@ -340,10 +347,13 @@ void fillIdleTokens(int From) {
       continue;
     int R = -1;
     for (int I = 0; I < M.N && R < 0; ++I)
-      if (canRun((Next + I) % M.N))
+      if (canRun((Next + I) % M.N) && mayHold((Next + I) % M.N, T))
         R = (Next + I) % M.N;
-    if (R < 0)
+    if (R < 0) {
+      if (M.TokenPerCpu)
+        continue; // another processor's ranks may still run
       return;
+    }
     giveToken(R, T);
     Next = R + 1;
   }
@@ -364,10 +374,19 @@ void releaseToken() {
   H.HeldTokens -= 1;
   setBusyCpu(-1); // until giveToken names the next holder
   if (H.Draining == 0) {
-    const int R = nextRunnable(H.HeldTokens == 0);
+    const int R = nextRunnable(H.HeldTokens == 0, M.TokenPerCpu ? T : -1);
     if (R >= 0) {
       giveToken(R, T);
       return;
+    }
+    // Tokens of processors: the others are idle only while none of their ranks can run, but
+    // with no token held any more their pollers may (Loose), on their own processors.
+    if (M.TokenPerCpu && H.HeldTokens == 0) {
+      const int P = nextRunnable(/*Loose=*/true);
+      if (P >= 0) {
+        giveToken(P, M.tokenOf(P));
+        return;
+      }
     }
   }
   if (H.HeldTokens == 0) {
@@ -413,6 +432,21 @@ void yieldAfterFailedPoll() {
     S.State = RankState::Ready;
     releaseToken();
     sleepForToken();
+    return;
+  }
+  if (H.HeldTokens == 1 && M.TokenPerCpu) {
+    // No other rank runs, and each token is a processor's: a rank of this processor that can
+    // run (a poller too) gets the token, and this one sleeps; else a rank of another processor
+    // gets that processor's idle token and both run; else poll again at once.
+    S.State = RankState::Ready;
+    if (nextRunnable(/*Loose=*/true, S.Token) >= 0) {
+      releaseToken(); // to that rank, the first one it looks for
+      sleepForToken();
+      return;
+    }
+    S.State = RankState::Running;
+    if (const int R = nextRunnable(/*Loose=*/true); R >= 0)
+      giveToken(R, M.tokenOf(R));
     return;
   }
   if (H.HeldTokens == 1) {

@@ -674,6 +674,36 @@ static void first(void) {
           (f + size - 1) % size, env != NULL ? env : "");
 }
 
+/* 12. Ranks that keep their processors (k > 1 tokens, MPIETE_PIN=rank, the default: token i is
+ *     processor i's, and rank r holds only token r mod k). Rank 0 computes 0.3 s, every other
+ *     rank 0.05 s; rank r must compute where rank r mod k did. Following the tokens instead
+ *     (MPIETE_PIN=token), rank k would take rank 1's token, idle first, and its processor. */
+static void stay(void) {
+  const int k = ranks_per_node();
+  double mine[2];
+  mine[0] = sched_getcpu();
+  busy_block(T_ID(1200), rank == 0 ? 0.3 : 0.05);
+  mine[1] = sched_getcpu();
+  if (rank != 0) {
+    send_(T_ID(1202), mine, 2, MPI_DOUBLE, 0, 12);
+    return;
+  }
+  double all[64][2];
+  CHECK(size <= 64 && k > 1 && size > k, "needs k > 1 tokens, more ranks than k, at most 64");
+  memcpy(all[0], mine, sizeof mine);
+  for (int r = 1; r < size; ++r)
+    recv_(T_ID(1204), all[r], 2, MPI_DOUBLE, r, 12, MPI_STATUS_IGNORE);
+  for (int r = 0; r < size; ++r) {
+    CHECK(all[r][0] == all[r][1], "rank %d moved from cpu %g to %g inside its block", r, all[r][0],
+          all[r][1]);
+    CHECK(all[r][0] == all[r % k][0],
+          "%d tokens, MPIETE_PIN=rank: rank %d on cpu %g, rank %d on cpu %g", k, r, all[r][0],
+          r % k, all[r % k][0]);
+  }
+  fprintf(stderr, "every rank computed on the processor of its token (%d tokens, %d ranks)\n", k,
+          size);
+}
+
 /* 8. Deliberately deadlocked: both ranks receive first. Must be reported, never hang. */
 static void deadlock(void) {
   int v = 0;
@@ -773,6 +803,8 @@ int main(int argc, char **argv) {
     overlap();
   else if (strcmp(s, "first") == 0)
     first();
+  else if (strcmp(s, "stay") == 0)
+    stay();
   else if (strcmp(s, "heap") == 0)
     heap();
   else

@@ -64,7 +64,8 @@ void declare(CommandLine &C, Options &O) {
   A.add_option("--ranks-per-node", O.PerNode,
                "K ranks compute at once, each on its own processor (N, then the next K-1 the job "
                "may use), so blocks share memory bandwidth and caches as on a node running K "
-               "ranks; default 1")
+               "ranks; rank r stays on the (r mod K)-th (MPIETE_PIN=token: on whichever is "
+               "free); default 1")
       ->type_name("K");
   A.add_option("--heap", O.Heap,
                "kept (default): wherever the program's heap grew since the last MPI call, the "
