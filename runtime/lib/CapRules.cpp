@@ -26,11 +26,11 @@ uint32_t periodOf(const uint64_t *History, uint32_t N) {
 }
 
 bool enough(uint32_t Cap, double Tolerance, uint32_t MaxSamples, uint32_t N, double Sum,
-            double SumSq, uint32_t Period) {
+            double SumSq, uint32_t Period, uint32_t Least) {
   // Only a loop whose iterations repeat the same calls, every one of a period's variants timed
   // Cap times: one that changes its communication from one iteration to the next without a
   // period (a growing pipeline) is not predicted by its first iterations.
-  if (Period == 0 || N < std::max(Cap * Period, MinMeasured))
+  if (Period == 0 || N < std::max(Cap * Period, Least))
     return false;
   if (N >= MaxSamples || N < 2)
     return true;

@@ -29,6 +29,12 @@ struct Slot {
   uint64_t Entered; // ranks that entered this loop entry
 };
 
+struct PlanSlot {
+  uint64_t Key; // 0: free
+  uint32_t Period;
+};
+constexpr size_t PlanSlots = 8192;
+
 struct LoopCount {
   mpiete_site_t Loop;
   uint32_t Entries;
@@ -61,6 +67,7 @@ struct State {
 
   // The outermost frame's entry and its iterations' statistics.
   uint64_t Key = 0;
+  uint32_t Planned = 0; // the period the plan gives this entry (0: none)
   bool Counted = false; // on the board's Entered of this entry
   bool Calls = false;   // this entry's measured iterations made MPI calls
   uint64_t Sig = 0, IterNanos = 0;
@@ -79,16 +86,47 @@ struct State {
   size_t NDone = 0;
 
   SegmentMean Means[MeanSlots] = {};
+  PlanSlot Plan[PlanSlots] = {};
   uint16_t Touched[MeanSlots] = {}; // the slots the running entry added to
   size_t NTouched = 0;
 };
 
 constinit State S;
 
-uint64_t mix(uint64_t X) {
-  X = (X ^ (X >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  X = (X ^ (X >> 27)) * 0x94d049bb133111ebULL;
-  return X ^ (X >> 31);
+uint64_t mix(uint64_t X) { return mixBits(X); }
+
+/// The plan's loop entries (MPIETE_CAP_PLAN): key -> the period the traces show to the end.
+uint32_t plannedPeriod(uint64_t Key) {
+  for (size_t I = Key % PlanSlots, Probes = 0; Probes < PlanSlots;
+       I = (I + 1) % PlanSlots, ++Probes) {
+    if (S.Plan[I].Key == Key)
+      return S.Plan[I].Period;
+    if (S.Plan[I].Key == 0)
+      return 0;
+  }
+  return 0;
+}
+
+/// Reads the plan probe-compute wrote from the traces: lines `SITE ENTRY PERIOD` (SITE in hex).
+/// Entries past the table's half are left out: those loops keep the rule without a plan.
+void readPlan(const char *Path) {
+  std::FILE *F = std::fopen(Path, "r");
+  if (F == nullptr)
+    Recorder::get().fail("cannot read the loop plan '%s': %s", Path, std::strerror(errno));
+  unsigned long long Site = 0;
+  unsigned Entry = 0, Period = 0;
+  size_t Used = 0;
+  while (Used < PlanSlots / 2 && std::fscanf(F, "%llx %u %u", &Site, &Entry, &Period) == 3) {
+    if (Period == 0 || Period > MaxPeriod)
+      continue;
+    const uint64_t Key = entryKey(Site, Entry);
+    size_t I = Key % PlanSlots;
+    while (S.Plan[I].Key != 0 && S.Plan[I].Key != Key)
+      I = (I + 1) % PlanSlots;
+    Used += S.Plan[I].Key == 0;
+    S.Plan[I] = PlanSlot{Key, Period};
+  }
+  std::fclose(F);
 }
 
 void readSettings() {
@@ -115,6 +153,8 @@ void readSettings() {
   if (P == MAP_FAILED)
     Recorder::get().fail("cannot map the cap board '%s': %s", Path, std::strerror(errno));
   S.Board = static_cast<Slot *>(P);
+  if (const char *Plan = std::getenv("MPIETE_CAP_PLAN"); Plan != nullptr && Plan[0] != '\0')
+    readPlan(Plan);
   S.On = true;
 }
 
@@ -173,7 +213,8 @@ void enterOutermost(mpiete_site_t Loop) {
     Entry = ++S.Counts[I].Entries;
   else if (S.NCounts < MaxEntries)
     S.Counts[S.NCounts++] = LoopCount{Loop, 0};
-  S.Key = mix(Loop * 0x9e3779b97f4a7c15ULL + Entry) | 1;
+  S.Key = entryKey(Loop, Entry);
+  S.Planned = plannedPeriod(S.Key);
   S.Counted = false;
   S.Calls = false;
   closeEntry(false);
@@ -233,10 +274,14 @@ bool decide(uint32_t Iter) {
     // ends a period counted from its first, Iter % P == 0: a loop of a multiple of P steps,
     // or one that stops at a test, ends with that variant, and the computation from its last
     // call to the first call after the loop is then a segment the full run has too.
+    // An entry the traces show repeating with this period to its end (the plan) needs no
+    // MinMeasured iterations to rule out a rarer test: Cap periods are enough.
     const uint32_t Period = periodOf(S.History, S.N);
-    const bool Stop = Everyone && (!S.Opaque[0] || S.Calls) &&
-                      enough(S.Cap, S.Tolerance, S.MaxSamples, S.N, S.Sum, S.SumSq, Period) &&
-                      Iter % Period == 0;
+    const uint32_t Least = S.Planned != 0 && Period == S.Planned ? MinPlanned : MinMeasured;
+    const bool Stop =
+        Everyone && (!S.Opaque[0] || S.Calls) &&
+        enough(S.Cap, S.Tolerance, S.MaxSamples, S.N, S.Sum, S.SumSq, Period, Least) &&
+        Iter % Period == 0;
     const uint64_t New =
         Stop ? (uint64_t{Iter} << 32 | GoUpTo) : (uint64_t{StopAt} << 32 | uint64_t{Iter});
     if (__atomic_compare_exchange_n(&B.State, &Old, New, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))

@@ -12,6 +12,7 @@
 #ifndef MPIETE_RUNTIME_TIMINGCAP_H
 #define MPIETE_RUNTIME_TIMINGCAP_H
 
+#include "LoopPlan.h"
 #include "mpiete/instrument.h"
 
 #include <cstdint>
@@ -29,19 +30,23 @@ void noteSegment(mpiete_site_t From, mpiete_site_t To, uint64_t Nanos);
 /// fills with this mean are not warm-ups.
 void writeHeader(std::FILE *F);
 
-/// Iterations whose MPI calls are compared to find a loop's period. Codes test for convergence
-/// or print every 10 steps as often as not (f90-stencil3d): a period up to 16 is recognised.
-constexpr uint32_t HistorySize = 64, MaxPeriod = 16;
+/// Iterations whose MPI calls are compared to find a loop's period (MaxPeriod: LoopPlan.h).
+constexpr uint32_t HistorySize = 64;
 /// Iterations timed at least (after the warm-up) before any loop stops: a test every up to
 /// MaxPeriod iterations is seen within them, so it is never taken for a period of one.
 constexpr uint32_t MinMeasured = MaxPeriod;
+/// The least for a loop entry the traces show repeating with its period to its end (the plan,
+/// MPIETE_CAP_PLAN): no test can hide beyond the measured iterations, so Cap periods suffice,
+/// but never fewer than this many samples of the mean.
+constexpr uint32_t MinPlanned = 4;
 /// The smallest period P <= MaxPeriod of the last 2P signatures of N measured iterations
 /// (History[K % HistorySize] is iteration K's), 0 if none.
 uint32_t periodOf(const uint64_t *History, uint32_t N);
 /// Whether a rank that has timed N iterations after the warm-up (Sum, SumSq of their compute
-/// nanoseconds), whose calls repeat with Period (0: none), stops the loop here.
+/// nanoseconds), whose calls repeat with Period (0: none), stops the loop here. Least: the
+/// iterations timed at least (MinMeasured; MinPlanned where the plan gave this period).
 bool enough(uint32_t Cap, double Tolerance, uint32_t MaxSamples, uint32_t N, double Sum,
-            double SumSq, uint32_t Period);
+            double SumSq, uint32_t Period, uint32_t Least = MinMeasured);
 
 } // namespace mpiete::cap
 

@@ -1,5 +1,6 @@
 // The trace variant (libmpiete_trace.a): the block hooks append to the per-rank binary trace
 // (TraceWriter); messages are recorded by the transport (TransportTrace.cpp).
+#include "LoopPlan.h"
 #include "RankStatus.h"
 #include "Recorder.h"
 #include "TraceWriter.h"
@@ -17,6 +18,7 @@ const bool HasTime = false;
 void mpiEnter(mpiete_site_t Site, bool Outermost) {
   if (!Outermost)
     return;
+  loops::call(Site);
   status::enter(Site);
   if (TraceWriter::get().on())
     TraceWriter::get().callBegin();
@@ -48,6 +50,7 @@ extern "C" void mpiete_tr_loop(mpiete_site_t id, unsigned long long trips) {
 }
 
 extern "C" void mpiete_iter(mpiete_site_t loop) {
+  mpiete::loops::iterate(loop, false);
   TraceWriter &W = TraceWriter::get();
   if (!W.on())
     return;
@@ -60,15 +63,20 @@ extern "C" int mpiete_iter_capped(mpiete_site_t loop) {
   return 0;
 }
 
-// Opaque loops (no MPI call their unit can see) serve the timing probe's cap only.
-extern "C" int mpiete_iter_opaque_capped(mpiete_site_t) { return 0; }
-extern "C" void mpiete_loop_exit_opaque(mpiete_site_t) {}
+// Opaque loops (no MPI call their unit can see) are followed for the loop plan only
+// (LoopPlan.h): the writer compresses what their calls write by its detector.
+extern "C" int mpiete_iter_opaque_capped(mpiete_site_t loop) {
+  mpiete::loops::iterate(loop, true);
+  return 0;
+}
+extern "C" void mpiete_loop_exit_opaque(mpiete_site_t loop) { mpiete::loops::exit(loop); }
 
 // Sampled loops of pure computation run whole in the trace variants (TimingSample.cpp).
 extern "C" int mpiete_sample_skip(mpiete_site_t) { return 0; }
 extern "C" void mpiete_sample_exit(mpiete_site_t) {}
 
 extern "C" void mpiete_loop_exit(mpiete_site_t loop) {
+  mpiete::loops::exit(loop);
   TraceWriter &W = TraceWriter::get();
   if (!W.on())
     return;

@@ -1,5 +1,6 @@
 // The trace writer: output file handling, header, unit dictionary, buffer draining.
 #include "TraceWriter.h"
+#include "LoopPlan.h"
 #include "Recorder.h"
 #include "Util.h"
 
@@ -289,6 +290,11 @@ void TraceWriter::finish(bool Complete) {
   }
   if (std::rename(Path, Final) != 0)
     Recorder::get().fail("cannot rename '%s' to '%s': %s", Path, Final, std::strerror(errno));
+  // Beside the trace (its directory as opened: the program may have changed directory since).
+  if (char *Slash = std::strrchr(Final, '/'); Slash != nullptr) {
+    *Slash = '\0';
+    loops::write(Final, Recorder::get().rank(), Recorder::get().size());
+  }
 }
 
 } // namespace mpiete

@@ -73,4 +73,42 @@ TEST(CapRulesTest, EnoughKeepsSamplingASpreadMeanUpToTheMaximum) {
   EXPECT_TRUE(enough(2, 0.02, N, N, Sum, SumSq, 1)); // the maximum reached
 }
 
+TEST(CapRulesTest, APlannedLoopNeedsCapPeriodsNotTheMinimum) {
+  const double Tol = 0.02;
+  // The traces showed the period to the end: MinPlanned equal iterations are enough.
+  EXPECT_FALSE(enough(2, Tol, 32, MinPlanned - 1, (MinPlanned - 1) * 100.0, (MinPlanned - 1) * 1e4,
+                      1, MinPlanned));
+  EXPECT_TRUE(enough(2, Tol, 32, MinPlanned, MinPlanned * 100.0, MinPlanned * 1e4, 1, MinPlanned));
+  // Still Cap of each variant of a longer period, and still the spread test.
+  EXPECT_FALSE(enough(2, Tol, 32, 9, 900, 9 * 1e4, 5, MinPlanned));
+  EXPECT_TRUE(enough(2, Tol, 32, 10, 1000, 10 * 1e4, 5, MinPlanned));
+  const double SumSq = 2 * (50.0 * 50 + 150.0 * 150);
+  EXPECT_FALSE(enough(2, Tol, 32, 4, 400, SumSq, 1, MinPlanned));
+}
+
+/// The period PeriodTracker finds for the signatures Sig(0), ..., Sig(N - 1).
+template <typename F> uint32_t wholePeriod(uint64_t N, F Sig) {
+  PeriodTracker T;
+  for (uint64_t K = 0; K < N; ++K)
+    T.add(Sig(K));
+  EXPECT_EQ(T.count(), N);
+  return T.period();
+}
+
+TEST(CapRulesTest, TheWholeEntrysPeriodHoldsToItsEnd) {
+  EXPECT_EQ(wholePeriod(39, [](uint64_t) { return 7u; }), 1u);
+  EXPECT_EQ(wholePeriod(1, [](uint64_t) { return 7u; }), 0u); // seen once: no period
+  EXPECT_EQ(wholePeriod(99, [](uint64_t K) { return K % 2 == 0 ? 1u : 2u; }), 2u);
+  EXPECT_EQ(wholePeriod(300, [](uint64_t K) { return (K + 1) % 10 == 0 ? 2u : 1u; }), 10u);
+  // A test every 40 steps: the timing probe's 64-iteration window sees none of it before
+  // iteration 39, the whole entry does.
+  EXPECT_EQ(wholePeriod(100, [](uint64_t K) { return K == 39 || K == 79 ? 2u : 1u; }), 0u);
+  // One different iteration anywhere, the last included, breaks every period.
+  EXPECT_EQ(wholePeriod(1000, [](uint64_t K) { return K == 999 ? 3u : 1u; }), 0u);
+  EXPECT_EQ(wholePeriod(1000, [](uint64_t K) { return K == 5 ? 3u : 1u; }), 0u);
+  // A period longer than MaxPeriod is none.
+  EXPECT_EQ(wholePeriod(200, [](uint64_t K) { return K % (MaxPeriod + 1) == 0 ? 2u : 1u; }), 0u);
+  EXPECT_EQ(wholePeriod(200, [](uint64_t K) { return K % MaxPeriod == 0 ? 2u : 1u; }), MaxPeriod);
+}
+
 } // namespace

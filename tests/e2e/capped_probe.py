@@ -10,7 +10,10 @@ make MPI calls. Then `mpiete probe-compute --cap 2` at 2 ranks, per mode of the 
            left after an iteration that ends steps.c's period of two, as the 100th does), on
            every rank; its capped-mean lines name steps.c's three segments: 9 allreduces, 8
            of the two others (one of them began in the warm-up: that occurrence is no sample);
-           given the loop's traces (--program), the same: its segments are all there
+           given the loop's traces (--program), whose rank*.loops show the period of two
+           to the loop's end: capped after 6 iterations (2 periods, at least 4 measured), its
+           capped-mean lines 3 allreduces and 2 of the others; its segments are all there;
+           a malformed line in a rank's loop file is an error at its file and line
   some     rank 0's sending loop and rank 1's receiving loop are different loops, each only
            one rank enters: neither is capped, all 100 steps run
   compute  a loop whose calls make no MPI call: not capped
@@ -84,6 +87,15 @@ def main():
                 fails.append(f"{mode}: probe-program failed ({rc}):\n{out}\n{err}")
                 continue
             cmd += ["--program", traces]
+            # The trace probe's loop files (runtime/lib/LoopPlan.h): loop 1's entry repeats
+            # with a period of two to its end in `loop`; a test every 40th or 250th step is
+            # no period of at most 16, so that entry is not listed.
+            for r in (0, 1):
+                with open(os.path.join(traces, f"rank{r}.loops")) as f:
+                    listed = re.findall(r"^[0-9a-f]{8}:1 (\d+) (\d+) (\d+)$", f.read(), re.M)
+                want = [("0", steps, "2")] if program == "loop" else []
+                if listed != want:
+                    fails.append(f"{mode}: rank{r}.loops lists loop 1 as {listed}, not {want}")
         cmd += [os.path.join(cc, "twofile.timing"), program, steps]
         rc, out, err = run_group(cmd, a.work, env, 300)
         print(f"[{mode}] rc {rc}; {out.strip().splitlines()[-1] if out.strip() else ''}")
@@ -94,10 +106,13 @@ def main():
         ran = re.findall(rf"^ran (\d+) of {steps}$", out, re.M)
         kept = re.search(r"rank files kept in (\S+)", out + err)
         if mode in ("loop", "loop-traced"):
+            # Given the traces, which show the loop's period of two to its end (rank*.loops),
+            # the loop is left after 2 periods and at least 4 measured iterations: 6 in all.
+            expect, counts = ("6", [2, 2, 3]) if mode == "loop-traced" else ("18", [8, 8, 9])
             # (A load warning is not this test's business: the machine may be busy.)
-            if not re.fullmatch(r"[0-9a-f]{8}:1 after 18 iterations", loops) or ran != ["18"] \
-                    or "running it again" in err or "never ran" in err:
-                fails.append(f"{mode}: expected loop 1 capped after 18 iterations, got "
+            if not re.fullmatch(rf"[0-9a-f]{{8}}:1 after {expect} iterations", loops) \
+                    or ran != [expect] or "running it again" in err or "never ran" in err:
+                fails.append(f"{mode}: expected loop 1 capped after {expect} iterations, got "
                              f"'{loops}', ran {ran}\n{err}")
             rank_files = sorted(glob.glob(os.path.join(kept.group(1), "rank*.timing"))) if kept else []
             if len(rank_files) != 2:
@@ -106,8 +121,8 @@ def main():
                 with open(rank_file) as f:
                     text = f.read()
                 means = re.findall(r"^# capped-mean (\S+) (\S+) (\d+) (\d+)$", text, re.M)
-                if re.findall(r"^# capped-loop \S+ (\d+)$", text, re.M) != ["18"] or \
-                        sorted(int(n) for _, _, n, _ in means) != [8, 8, 9]:
+                if re.findall(r"^# capped-loop \S+ (\d+)$", text, re.M) != [expect] or \
+                        sorted(int(n) for _, _, n, _ in means) != counts:
                     fails.append(f"loop: {rank_file}: capped-loop / capped-mean lines:\n{text}")
                 # The warm-up made no other executions of these segments: a mean is its
                 # segment's own, or leaves out the execution that began in the warm-up, so its
@@ -160,6 +175,20 @@ def main():
             fails.append(f"{mode}: expected no capped loop and 100 steps: '{loops}', ran {ran}")
         if kept:
             shutil.rmtree(kept.group(1), ignore_errors=True)
+    # A malformed loop file is an error naming its file and line, before anything runs.
+    bad = os.path.join(a.work, "traces-bad")
+    shutil.rmtree(bad, ignore_errors=True)
+    shutil.copytree(os.path.join(a.work, "traces-loop"), bad)
+    with open(os.path.join(bad, "rank1.loops"), "a") as f:
+        f.write("1768ab01:1 0 100 seventeen\n")
+    rc, out, err = run_group([mpiete, "probe-compute", "--cap", "2", "--program", bad, "-o",
+                              os.path.join(a.work, "machine-bad.yaml"), "-np", "2", "--launcher",
+                              a.mpiexec, os.path.join(cc, "twofile.timing"), "loop", "100"],
+                             a.work, env, 300)
+    if rc == 0 or not re.search(r"rank1\.loops:3:1: error: malformed loop line", err) \
+            or "ran " in out:
+        fails.append(f"bad loop file: expected an error at rank1.loops:3:1, got rc {rc}\n"
+                     f"{out}\n{err}")
     if a.fortran:
         fails += fortran(a, env, mpiete)
     for f in fails:

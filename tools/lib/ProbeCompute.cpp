@@ -28,6 +28,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -389,6 +390,53 @@ bool forEachTraceSegment(const std::string &TraceDir, size_t NRanks, DiagnosticS
     if (Src.failed())
       return false;
   }
+  return true;
+}
+
+/// The loop plan for a capped run (runtime/lib/LoopPlan.h): the outermost loop entries that
+/// every rank's rank<N>.loops in TraceDir lists with the same period, as lines `SITE ENTRY
+/// PERIOD` (SITE in hex) for MPIETE_CAP_PLAN. Traces without loop files (an older trace
+/// probe's) give no plan. False (reported) on a malformed file.
+bool loopPlan(const std::string &TraceDir, size_t NRanks, DiagnosticSink &Diags, std::string &Text,
+              size_t &Count) {
+  Text.clear();
+  Count = 0;
+  std::map<std::pair<uint64_t, uint32_t>, std::pair<uint32_t, size_t>> Entries; // period, ranks
+  for (size_t R = 0; R < NRanks; ++R) {
+    const fs::path File = fs::path(TraceDir) / ("rank" + std::to_string(R) + ".loops");
+    std::ifstream In(File);
+    if (!In)
+      return true;
+    std::string Line;
+    for (size_t No = 1; std::getline(In, Line); ++No) {
+      if (Line.empty() || Line[0] == '#')
+        continue;
+      std::istringstream Fields(Line);
+      std::string Id;
+      uint64_t Entry = 0, Iterations = 0, Period = 0;
+      const auto Site =
+          (Fields >> Id >> Entry >> Iterations >> Period) ? parseBlockId(Id) : std::nullopt;
+      if (!Site || Entry > UINT32_MAX || Period == 0 || Period > 16) {
+        Diags.error(DiagLoc{File.string(), unsigned(No), 1},
+                    "malformed loop line '" + Line +
+                        "' (expected: loop id, entry, iterations, period 1-16)",
+                    "probe");
+        return false;
+      }
+      auto [It, New] = Entries.try_emplace({*Site, uint32_t(Entry)}, uint32_t(Period), 0);
+      if (It->second.first != Period)
+        It->second.first = 0; // the ranks disagree: no plan for this entry
+      ++It->second.second;
+    }
+  }
+  std::ostringstream Out;
+  for (const auto &[Key, Value] : Entries)
+    if (Value.first != 0 && Value.second == NRanks) {
+      Out << std::hex << "0x" << Key.first << std::dec << ' ' << Key.second << ' ' << Value.first
+          << '\n';
+      ++Count;
+    }
+  Text = Out.str();
   return true;
 }
 
@@ -1049,6 +1097,22 @@ int runProbeCompute(const CommandArgs &Args) {
     }
   }
   Launch.Env.emplace_back("MPIETE_WILDCARD_SOURCES", Forced ? WildFile.string() : "");
+  // With the traces at hand, a capped loop entry they show repeating with its period to the
+  // end may be left after --cap periods (runtime/lib/LoopPlan.h); the others keep the rule
+  // of at least 16 measured iterations.
+  const fs::path PlanFile = OutDir / "cap-plan.txt";
+  size_t Planned = 0;
+  if (Capped && !O.Program.empty()) {
+    std::string Text;
+    if (!loopPlan(O.Program, size_t(Launch.Np), Diags, Text, Planned)) {
+      if (!Keep)
+        fs::remove_all(OutDir);
+      return 1;
+    }
+    if (Planned > 0)
+      std::ofstream(PlanFile) << Text;
+  }
+  Launch.Env.emplace_back("MPIETE_CAP_PLAN", Planned > 0 ? PlanFile.string() : "");
   // Always set, as MPIETE_RANKS_PER_NODE; the repeats below may move it.
   Launch.Env.emplace_back("MPIETE_TOKEN_FIRST", std::to_string(O.FirstRank % Launch.Np));
   preferLeanPml(Launch, std::getenv("OMPI_MCA_pml"));

@@ -92,12 +92,13 @@ int runTraceProbe(LaunchSpec Spec, const fs::path &Dir, const std::string &OutNa
   fs::create_directories(Dir, EC);
   if (EC || !fs::is_directory(Dir))
     return commandError("probe-program: cannot create directory '" + OutName + "'");
-  // Old traces would hide a rank that failed to write.
+  // Old traces would hide a rank that failed to write; old loop files (runtime/lib/LoopPlan.h)
+  // would plan another run's loops.
   for (const fs::directory_entry &E : fs::directory_iterator(Dir, EC)) {
     std::string Name = E.path().filename().string();
     if ((Name.rfind("rank", 0) == 0 &&
          (E.path().extension() == ".trace" || E.path().extension() == ".tasks" ||
-          Name.ends_with(".trace.part"))) ||
+          E.path().extension() == ".loops" || Name.ends_with(".trace.part"))) ||
         Name == "tasks.yaml")
       fs::remove(E.path(), EC);
   }
