@@ -408,7 +408,8 @@ def main():
         print("\n".join(report))
 
     # 4. run the three variants
-    rank_file = re.compile(r"^rank(\d+)\.")
+    # (rank<N>.loops, the trace probe's loop plan, is a side file beside the trace.)
+    rank_file = re.compile(r"^rank(\d+)\.(?!loops$)")
     expect = re.compile(a.expect, re.MULTILINE) if a.expect else None
     native_outputs = {}
     for tag in [x for x in a.np.split(",") if x]:

@@ -154,6 +154,15 @@ bool preferLeanPml(LaunchSpec &Spec, const char *UserPml) {
   return true;
 }
 
+bool hurryFailedJobs() {
+  bool Set = false;
+  for (const char *Name :
+       {"OMPI_MCA_odls_base_sigkill_timeout", "PRTE_MCA_odls_base_sigkill_timeout"})
+    if (std::getenv(Name) == nullptr)
+      Set = setenv(Name, "0", 0) == 0 || Set;
+  return Set;
+}
+
 bool ranksRunHere(const LaunchSpec &Spec) {
   std::vector<std::string> Argv = shellSplit(Spec.Launcher);
   if (!Argv.empty() && kindOf(Argv.front()) == LauncherKind::Forward)

@@ -1116,6 +1116,7 @@ int runProbeCompute(const CommandArgs &Args) {
   // Always set, as MPIETE_RANKS_PER_NODE; the repeats below may move it.
   Launch.Env.emplace_back("MPIETE_TOKEN_FIRST", std::to_string(O.FirstRank % Launch.Np));
   preferLeanPml(Launch, std::getenv("OMPI_MCA_pml"));
+  hurryFailedJobs();
   // More ranks than processors is fine by design (one rank runs at a time): Open MPI must be
   // told so.
   if (isOpenMpiLauncher(Launch.Launcher) &&

@@ -104,6 +104,7 @@ int runTraceProbe(LaunchSpec Spec, const fs::path &Dir, const std::string &OutNa
   }
   Spec.Env.emplace(Spec.Env.begin(), "MPIETE_OUTDIR", Dir.string());
   preferLeanPml(Spec, std::getenv("OMPI_MCA_pml"));
+  hurryFailedJobs();
   const fs::path Program = Spec.Program.front();
 
   // The watchdog (--hang-timeout): the ranks keep status files the driver polls; the launcher

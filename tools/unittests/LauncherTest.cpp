@@ -203,3 +203,18 @@ TEST(LeanPml, NotForHydra) {
   EXPECT_FALSE(preferLeanPml(S, nullptr));
   EXPECT_TRUE(S.Env.empty());
 }
+
+TEST(HurryFailedJobs, SetOnceAndTheUsersValueWins) {
+  const char *Name = "OMPI_MCA_odls_base_sigkill_timeout";
+  unsetenv(Name);
+  unsetenv("PRTE_MCA_odls_base_sigkill_timeout");
+  EXPECT_TRUE(hurryFailedJobs());
+  EXPECT_STREQ(std::getenv(Name), "0");
+  EXPECT_FALSE(hurryFailedJobs()) << "already set";
+  setenv(Name, "5", 1);
+  unsetenv("PRTE_MCA_odls_base_sigkill_timeout");
+  EXPECT_TRUE(hurryFailedJobs()); // the other launcher's name only
+  EXPECT_STREQ(std::getenv(Name), "5");
+  unsetenv(Name);
+  unsetenv("PRTE_MCA_odls_base_sigkill_timeout");
+}

@@ -35,6 +35,14 @@ std::vector<std::string> launchArgv(const LaunchSpec &Spec);
 /// it. Returns whether it was added (docs/probes.md, "Launch").
 bool preferLeanPml(LaunchSpec &Spec, const char *UserPml);
 
+/// For the probes' launches: Open MPI's launcher, once a rank exits with a non-zero status,
+/// waits odls_base_sigkill_timeout (1 s) between stopping each of the others and killing it;
+/// a capped timing probe whose program then fails its own check of results (after
+/// MPI_Finalize, every timing file written) waited 2 s for nothing. Sets the parameter to 0 in
+/// this process's environment, which the launcher inherits (an unknown parameter is ignored),
+/// unless the user set it. Returns whether it was set (docs/probes.md, "Launch").
+bool hurryFailedJobs();
+
 /// Whether the job's ranks run on this machine as descendants of the launcher: mpirun or
 /// hydra without host options (-H, --host, --hostfile, -f, -hosts, -machinefile...). Not for
 /// srun and the like, whose ranks run under the resource manager's daemons, maybe elsewhere.
