@@ -320,7 +320,12 @@ public:
       if (!B && !spanOf(*Procs[I].Exec).empty())
         continue; // from an included file: kept whole
       Procedure = Procs[I].Name;
-      block(Procs[I].Exec->v, -1);
+      const bool MainProgram =
+          !Procs[I].Scope || Procs[I].Scope->kind() == sem::Scope::Kind::MainProgram;
+      if (MainProgram)
+        mainBlock(Procs[I].Exec->v);
+      else
+        block(Procs[I].Exec->v, -1);
       if (exported(I))
         exportedNode(I);
     }
@@ -648,10 +653,12 @@ public:
 
   template <typename T> int add(const Fx &E, const T &X, p::CharBlock Span, int ParentNode) {
     Node N;
+    // After the main program's MPI_Finalize, ending the run decides no call (mainBlock).
+    const bool Ends = AfterFinalize && E.Calls.empty() && !E.Communicates && E.Callees.empty();
     N.G.Defs = E.Defs;
     N.G.Uses = E.Uses;
     N.G.Calls = E.Calls;
-    N.G.Criterion = E.Criterion;
+    N.G.Criterion = E.Criterion && !Ends;
     N.G.Parent = ParentNode;
     N.Span = Span;
     N.Procedure = Procedure;
@@ -663,16 +670,67 @@ public:
   }
 
   void block(const p::Block &B, int ParentNode) {
-    for (const p::ExecutionPartConstruct &EPC : B) {
-      if (const auto *EC = std::get_if<p::ExecutableConstruct>(&EPC.u)) {
-        construct(*EC, ParentNode);
-        continue;
-      }
-      if (std::holds_alternative<p::ErrorRecovery>(EPC.u) ||
-          std::holds_alternative<p::Statement<Indirection<p::EntryStmt>>>(EPC.u))
-        throw Unsupported{spanOf(EPC), "an ENTRY statement or a statement Flang could not read"};
-      // FORMAT, DATA, NAMELIST: not executed, never removed.
+    for (const p::ExecutionPartConstruct &EPC : B)
+      block1(EPC, ParentNode);
+  }
+
+  void block1(const p::ExecutionPartConstruct &EPC, int ParentNode) {
+    if (const auto *EC = std::get_if<p::ExecutableConstruct>(&EPC.u)) {
+      construct(*EC, ParentNode);
+      return;
     }
+    if (std::holds_alternative<p::ErrorRecovery>(EPC.u) ||
+        std::holds_alternative<p::Statement<Indirection<p::EntryStmt>>>(EPC.u))
+      throw Unsupported{spanOf(EPC), "an ENTRY statement or a statement Flang could not read"};
+    // FORMAT, DATA, NAMELIST: not executed, never removed.
+  }
+
+  /// A label of a statement inside X that some jump goes to.
+  struct TargetFinder {
+    const std::set<p::Label> &Targets;
+    bool Found = false;
+    template <typename T> bool Pre(const T &) { return !Found; }
+    template <typename T> void Post(const T &) {}
+    template <typename T> bool Pre(const p::Statement<T> &S) {
+      Found = Found || (S.label && Targets.count(*S.label));
+      return !Found;
+    }
+  };
+
+  static bool isFinalizeCall(const p::ExecutionPartConstruct &EPC) {
+    const auto *EC = std::get_if<p::ExecutableConstruct>(&EPC.u);
+    const auto *S = EC ? std::get_if<p::Statement<p::ActionStmt>>(&EC->u) : nullptr;
+    const auto *C = S ? std::get_if<Indirection<p::CallStmt>>(&S->statement.u) : nullptr;
+    const p::Name *N = C ? designatorName(C->value().call) : nullptr;
+    return N && canonicalMpi(calleeName(*N)) == "MPI_Finalize";
+  }
+
+  /// The main program's statements. Those after its `CALL MPI_FINALIZE` (at the top level:
+  /// every later statement runs after it) can change no MPI call, which the standard forbids
+  /// after MPI_Finalize: a STOP there (f90-moddata's `if (.not. ok) stop 1`, the check of
+  /// results the capped probe skipped) or a CALL EXIT ends a run whose trace is complete, so
+  /// it is no criterion, and what decides it (the reduced error) no longer keeps the
+  /// computation. Not where a jump may come into those statements from before the call (a
+  /// label there that some jump names), and never for a statement with calls.
+  void mainBlock(const p::Block &B) {
+    TargetCollector Jumps;
+    p::Walk(B, Jumps);
+    bool After = false, Tail = true;
+    for (const p::ExecutionPartConstruct &EPC : B) {
+      if (After) {
+        TargetFinder F{Jumps.Targets};
+        p::Walk(EPC, F);
+        Tail = Tail && !F.Found;
+      }
+      After = After || isFinalizeCall(EPC);
+    }
+    After = false;
+    for (const p::ExecutionPartConstruct &EPC : B) {
+      AfterFinalize = After && Tail;
+      block1(EPC, -1);
+      After = After || isFinalizeCall(EPC);
+    }
+    AfterFinalize = false;
   }
 
   void construct(const p::ExecutableConstruct &EC, int ParentNode) {
@@ -851,6 +909,7 @@ public:
   std::vector<unsigned> Globals;
   unsigned External = 0, LibState = 0, Pointers = 0;
   bool Binding = false;
+  bool AfterFinalize = false; ///< walking the main program's statements after MPI_Finalize
 
   std::map<std::string, ProcSym> ByName;
   std::vector<Fx> Local, Summary;

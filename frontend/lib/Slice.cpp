@@ -71,7 +71,10 @@ public:
           !SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())))
         continue;
       Procs.push_back(FD);
-      walk(FD->getBody(), -1, -1, -1);
+      if (FD->isMain())
+        walkMain(FD->getBody());
+      else
+        walk(FD->getBody(), -1, -1, -1);
       if (FD->isExternallyVisible() && !FD->isMain())
         exported(FD);
     }
@@ -112,7 +115,83 @@ public:
 private:
   // ---- the statements -----------------------------------------------------------------------
 
+  /// A call of MPI_Finalize as a whole statement: `MPI_Finalize();`, `(void)MPI_Finalize();`,
+  /// `rc = MPI_Finalize();`.
+  static bool isFinalizeCall(const Stmt *S) {
+    const auto *E = dyn_cast_or_null<Expr>(S);
+    if (!E)
+      return false;
+    E = E->IgnoreParenImpCasts();
+    if (const auto *Cast = dyn_cast<CStyleCastExpr>(E))
+      E = Cast->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->getOpcode() == BO_Assign)
+      E = BO->getRHS()->IgnoreParenImpCasts();
+    const auto *CE = dyn_cast<CallExpr>(E);
+    const FunctionDecl *FD = CE ? CE->getDirectCallee() : nullptr;
+    return FD && FD->getIdentifier() &&
+           (FD->getName() == "MPI_Finalize" || FD->getName() == "PMPI_Finalize");
+  }
+
+  /// Whether S, if it ends the program, does nothing else: a return whose value calls
+  /// nothing, or an expression whose only calls are exit, _Exit, quick_exit or abort.
+  static bool onlyEndsTheProgram(const Stmt *S) {
+    struct Calls : RecursiveASTVisitor<Calls> {
+      bool Other = false;
+      bool VisitCallExpr(CallExpr *CE) {
+        const FunctionDecl *FD = CE->getDirectCallee();
+        const StringRef Name = FD && FD->getIdentifier() ? FD->getName() : StringRef();
+        Other =
+            Other || (Name != "exit" && Name != "_Exit" && Name != "quick_exit" && Name != "abort");
+        return !Other;
+      }
+    } C;
+    if (!isa<ReturnStmt>(S) && !isa<Expr>(S))
+      return false;
+    C.TraverseStmt(const_cast<Stmt *>(S));
+    return !C.Other;
+  }
+
+  /// main's statements. Those after its MPI_Finalize call (a statement of main's own body:
+  /// every later statement of it runs after the call) can change no MPI call, which the
+  /// standard forbids after MPI_Finalize: `return errors == 0 ? 0 : 1;` (ring, transpose: the
+  /// program's own check of results) or an exit() there ends a run whose trace is complete,
+  /// so it is no criterion, and what decides its value (an error count reduced to rank 0) no
+  /// longer keeps the computation. Not where a goto may come into them (a label there).
+  void walkMain(const Stmt *Body) {
+    const auto *CS = dyn_cast_or_null<CompoundStmt>(Body);
+    if (!CS) {
+      walk(Body, -1, -1, -1);
+      return;
+    }
+    struct Labels : RecursiveASTVisitor<Labels> {
+      bool Found = false;
+      bool VisitLabelStmt(LabelStmt *) {
+        Found = true;
+        return false;
+      }
+    };
+    bool After = false, Tail = true;
+    for (const Stmt *Child : CS->body()) {
+      if (After) {
+        Labels L;
+        L.TraverseStmt(const_cast<Stmt *>(Child));
+        Tail = Tail && !L.Found;
+      }
+      After = After || isFinalizeCall(Child);
+    }
+    After = false;
+    for (const Stmt *Child : CS->body()) {
+      AfterFinalize = After && Tail;
+      walk(Child, -1, -1, -1);
+      After = After || isFinalizeCall(Child);
+    }
+    AfterFinalize = false;
+  }
+
   int add(const Stmt *S, int Parent, Effects E) {
+    if (AfterFinalize && S && E.Criterion && !E.Mpi && E.ExternalCalls.empty() &&
+        onlyEndsTheProgram(S))
+      E.Criterion = E.OwnCriterion = false; // after MPI_Finalize (walkMain)
     Node N;
     N.S = S;
     N.Parent = Parent;
@@ -503,6 +582,7 @@ private:
   slice::UnitEffects U;
   std::vector<Node> Nodes;
   std::map<const Stmt *, int> StmtNode;
+  bool AfterFinalize = false; ///< walking main's statements after its MPI_Finalize call
   /// The solved graph: kept nodes, the send kinds whose contents are needed, the kinds this
   /// unit's kept statements steer on (a unit not sliced: empty).
   slice::SliceResult Result;
