@@ -654,7 +654,9 @@ public:
   template <typename T> int add(const Fx &E, const T &X, p::CharBlock Span, int ParentNode) {
     Node N;
     // After the main program's MPI_Finalize, ending the run decides no call (mainBlock).
-    const bool Ends = AfterFinalize && E.Calls.empty() && !E.Communicates && E.Callees.empty();
+    // (One that reads nothing, a plain STOP, costs nothing: it stays.)
+    const bool Ends =
+        AfterFinalize && E.Calls.empty() && !E.Communicates && E.Callees.empty() && !E.Uses.empty();
     N.G.Defs = E.Defs;
     N.G.Uses = E.Uses;
     N.G.Calls = E.Calls;

@@ -189,7 +189,8 @@ private:
   }
 
   int add(const Stmt *S, int Parent, Effects E) {
-    if (AfterFinalize && S && E.Criterion && !E.Mpi && E.ExternalCalls.empty() &&
+    // (One that reads nothing, `return 0;`, costs nothing: it stays, with its exit status.)
+    if (AfterFinalize && S && E.Criterion && !E.Mpi && E.ExternalCalls.empty() && !E.Uses.empty() &&
         onlyEndsTheProgram(S))
       E.Criterion = E.OwnCriterion = false; // after MPI_Finalize (walkMain)
     Node N;
