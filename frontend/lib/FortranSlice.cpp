@@ -704,7 +704,8 @@ public:
     const auto *S = EC ? std::get_if<p::Statement<p::ActionStmt>>(&EC->u) : nullptr;
     const auto *C = S ? std::get_if<Indirection<p::CallStmt>>(&S->statement.u) : nullptr;
     const p::Name *N = C ? designatorName(C->value().call) : nullptr;
-    return N && canonicalMpi(calleeName(*N)) == "MPI_Finalize";
+    const std::string L = N ? calleeName(*N) : std::string();
+    return isMpiName(L) && canonicalMpi(L) == "MPI_Finalize";
   }
 
   /// The main program's statements. Those after its `CALL MPI_FINALIZE` (at the top level:

@@ -2,6 +2,7 @@
 ! standard forbids them there), so the program's own check of results behind it (reduced to
 ! rank 0) is no criterion, and the computation that feeds it goes. A jump that may come into
 ! those statements (a label after the call that a GOTO names) keeps the STOP and all it reads.
+! (A call of a procedure with a name shorter than MPI_'s prefix, `go`, is no MPI_Finalize.)
 ! REQUIRES: fortran
 ! RUN: %mpiete-instrument --variant=skeleton %s -- %mpi-fflags | tee %t.f90 | FileCheck --match-full-lines %s
 ! RUN: %mpif90-syntax %t.f90
@@ -15,7 +16,7 @@ program checked
   double precision :: s, gs
   call mpi_init(ierr)
   call mpi_comm_rank(MPI_COMM_WORLD, rank, ierr)
-  s = 0
+  call go(s)
   do i = 1, 1000000
     s = s + 1.0d0 / i
   end do
@@ -25,6 +26,11 @@ program checked
   call mpi_finalize(ierr)
 !JUMP 10 continue
   if (.not. ok) stop 1
+contains
+  subroutine go(v)
+    double precision :: v
+    v = 0
+  end subroutine go
 end program checked
 
 ! CHECK:        call mpi_comm_rank(MPI_COMM_WORLD, rank, ierr)
@@ -38,9 +44,9 @@ end program checked
 ! CHECK-NEXT:   call mpiete_finalize({{.*}}
 ! CHECK-NEXT: !JUMP 10 continue
 ! CHECK-EMPTY:
-! CHECK-NEXT: end program checked
+! CHECK-NEXT: contains
 
-! JUMP:         s = 0
+! JUMP:         call go(s)
 ! JUMP-NEXT:    do i = 1, 1000000
 ! JUMP:         ok = rank /= 0 .or. gs > 1.0d0
 ! JUMP:         if (.not. ok) stop 1
