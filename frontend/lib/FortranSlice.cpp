@@ -4,6 +4,7 @@
 #include "FortranSlice.h"
 #include "SliceGraph.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 
@@ -718,20 +719,17 @@ public:
   void mainBlock(const p::Block &B) {
     TargetCollector Jumps;
     p::Walk(B, Jumps);
-    bool After = false, Tail = true;
-    for (const p::ExecutionPartConstruct &EPC : B) {
-      if (After) {
-        TargetFinder F{Jumps.Targets};
-        p::Walk(EPC, F);
-        Tail = Tail && !F.Found;
-      }
-      After = After || isFinalizeCall(EPC);
-    }
-    After = false;
-    for (const p::ExecutionPartConstruct &EPC : B) {
-      AfterFinalize = After && Tail;
-      block1(EPC, -1);
-      After = After || isFinalizeCall(EPC);
+    const auto Fin = std::find_if(B.begin(), B.end(), isFinalizeCall);
+    const bool Tail = Fin != B.end() && std::none_of(std::next(Fin), B.end(), [&](const auto &EPC) {
+                        TargetFinder F{Jumps.Targets};
+                        p::Walk(EPC, F);
+                        return F.Found;
+                      });
+    bool After = false;
+    for (auto It = B.begin(); It != B.end(); ++It) {
+      AfterFinalize = Tail && After;
+      block1(*It, -1);
+      After = After || It == Fin;
     }
     AfterFinalize = false;
   }

@@ -10,6 +10,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -170,20 +171,17 @@ private:
         return false;
       }
     };
-    bool After = false, Tail = true;
-    for (const Stmt *Child : CS->body()) {
-      if (After) {
-        Labels L;
-        L.TraverseStmt(const_cast<Stmt *>(Child));
-        Tail = Tail && !L.Found;
-      }
-      After = After || isFinalizeCall(Child);
-    }
-    After = false;
-    for (const Stmt *Child : CS->body()) {
-      AfterFinalize = After && Tail;
-      walk(Child, -1, -1, -1);
-      After = After || isFinalizeCall(Child);
+    auto hasLabel = [](const Stmt *Child) {
+      Labels L;
+      L.TraverseStmt(const_cast<Stmt *>(Child));
+      return L.Found;
+    };
+    const auto Children = CS->body();
+    const auto Fin = std::find_if(Children.begin(), Children.end(), isFinalizeCall);
+    const bool Tail = Fin != Children.end() && std::none_of(Fin + 1, Children.end(), hasLabel);
+    for (auto It = Children.begin(); It != Children.end(); ++It) {
+      AfterFinalize = Tail && It > Fin;
+      walk(*It, -1, -1, -1);
     }
     AfterFinalize = false;
   }

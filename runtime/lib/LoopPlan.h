@@ -60,6 +60,93 @@ private:
   uint32_t Broken = 0; // bit P - 1: period P failed somewhere
 };
 
+/// The loop hooks' frames, as both variants follow them (mpiete_iter / mpiete_loop_exit): a
+/// stack of open loops, a frame left without its exit hook (break, return, goto) closed when an
+/// enclosing loop iterates again, and every outermost entry numbered per loop (0, 1, ...) on the
+/// rank. The timing variant's cap names its board slots by (loop, entry) and the trace
+/// variant's plan names the same entries, so both take them from this one class.
+class LoopFrames {
+public:
+  /// What a mpiete_iter did: Level is the loop's frame (1: outermost; 0: not followed, the
+  /// stack being full); Iter its iterations begun before this one (0: the loop was entered).
+  struct Step {
+    size_t Level;
+    uint32_t Iter;
+  };
+
+  Step iterate(mpiete_site_t Loop, bool Opaque) {
+    const size_t I = levelOf(Loop);
+    if (I == 0) {
+      if (Depth == MaxFrames)
+        return Step{0, 0};
+      Frames[Depth] = Frame{Loop, 0, Opaque};
+      if (Depth++ == 0)
+        numberEntry(Loop);
+      return Step{Depth, 0};
+    }
+    Depth = I; // frames above it belong to loops left without an exit hook
+    return Step{I, ++Frames[I - 1].Iter};
+  }
+  /// mpiete_loop_exit(Loop): Loop's frame and those above it close.
+  void exit(mpiete_site_t Loop) {
+    if (const size_t I = levelOf(Loop); I != 0)
+      Depth = I - 1;
+  }
+  /// Every frame closes (the end of the run).
+  void clear() { Depth = 0; }
+
+  /// Loop's frame (1: outermost), 0 when it is not open.
+  size_t levelOf(mpiete_site_t Loop) const {
+    size_t I = Depth;
+    while (I > 0 && Frames[I - 1].Loop != Loop)
+      --I;
+    return I;
+  }
+  size_t depth() const { return Depth; }
+  /// The outermost frame (valid while depth() > 0): its loop, iterations begun, hook kind.
+  mpiete_site_t outermost() const { return Frames[0].Loop; }
+  uint32_t outermostIter() const { return Frames[0].Iter; }
+  bool outermostOpaque() const { return Frames[0].Opaque; }
+  /// The outermost entry's number; Numbered false when more than MaxEntries distinct loops were
+  /// outermost (Entry is then 0 for every entry of the loop).
+  uint32_t entry() const { return Entry; }
+  bool numbered() const { return Numbered; }
+
+private:
+  static constexpr size_t MaxFrames = 64;
+  static constexpr size_t MaxEntries = 256; // distinct outermost loops numbered per rank
+  struct Frame {
+    mpiete_site_t Loop;
+    uint32_t Iter;
+    bool Opaque; // opaque hooks: the frontend saw no MPI call in the loop
+  };
+  struct LoopCount {
+    mpiete_site_t Loop;
+    uint32_t Entries;
+  };
+
+  void numberEntry(mpiete_site_t Loop) {
+    size_t I = 0;
+    while (I < NCounts && Counts[I].Loop != Loop)
+      ++I;
+    Numbered = I < NCounts || NCounts < MaxEntries;
+    if (I < NCounts)
+      Entry = ++Counts[I].Entries;
+    else {
+      if (Numbered)
+        Counts[NCounts++] = LoopCount{Loop, 0};
+      Entry = 0;
+    }
+  }
+
+  Frame Frames[MaxFrames] = {};
+  size_t Depth = 0;
+  LoopCount Counts[MaxEntries] = {};
+  size_t NCounts = 0;
+  uint32_t Entry = 0;
+  bool Numbered = false;
+};
+
 } // namespace mpiete::cap
 
 namespace mpiete::loops {

@@ -17,9 +17,7 @@ namespace mpiete::cap {
 
 namespace {
 
-constexpr size_t MaxFrames = 64;
 constexpr size_t BoardSlots = 4096; // (loop, entry) pairs; the board is 64 KiB
-constexpr size_t MaxEntries = 256;  // distinct outermost loops counted per rank
 constexpr size_t MaxCapped = 64;    // header lines kept
 constexpr size_t MeanSlots = 1024;  // segments whose capped mean is kept (a power of two)
 
@@ -34,11 +32,6 @@ struct PlanSlot {
   uint32_t Period;
 };
 constexpr size_t PlanSlots = 8192;
-
-struct LoopCount {
-  mpiete_site_t Loop;
-  uint32_t Entries;
-};
 
 struct Capped {
   mpiete_site_t Loop;
@@ -60,10 +53,7 @@ struct State {
   double Tolerance = 0.02;
   Slot *Board = nullptr;
 
-  mpiete_site_t Frames[MaxFrames] = {};
-  uint32_t Iter[MaxFrames] = {};
-  bool Opaque[MaxFrames] = {}; // opaque hooks: the frontend saw no MPI call in the loop
-  size_t Depth = 0;
+  LoopFrames Frames;
 
   // The outermost frame's entry and its iterations' statistics.
   uint64_t Key = 0;
@@ -80,8 +70,6 @@ struct State {
   // pages): it ends in a measured iteration but is no sample of one.
   bool WarmTail = false;
 
-  LoopCount Counts[MaxEntries] = {};
-  size_t NCounts = 0;
   Capped Done[MaxCapped] = {};
   size_t NDone = 0;
 
@@ -92,8 +80,6 @@ struct State {
 };
 
 constinit State S;
-
-uint64_t mix(uint64_t X) { return mixBits(X); }
 
 /// The plan's loop entries (MPIETE_CAP_PLAN): key -> the period the traces show to the end.
 uint32_t plannedPeriod(uint64_t Key) {
@@ -175,7 +161,7 @@ Slot *slotOf(uint64_t Key) {
 
 /// The running entry's occurrence of From -> To, in a measured iteration.
 void addMeasured(mpiete_site_t From, mpiete_site_t To, uint64_t Nanos) {
-  for (size_t I = mix(From * 0x9e3779b97f4a7c15ULL ^ To) % MeanSlots, Probes = 0;
+  for (size_t I = mixBits(From * 0x9e3779b97f4a7c15ULL ^ To) % MeanSlots, Probes = 0;
        Probes < MeanSlots; I = (I + 1) % MeanSlots, ++Probes) {
     SegmentMean &M = S.Means[I];
     if (M.Used && (M.From != From || M.To != To))
@@ -203,17 +189,9 @@ void closeEntry(bool Keep) {
   S.NTouched = 0;
 }
 
-/// The outermost loop Loop is entered: its entry number on this rank names it on the board.
-void enterOutermost(mpiete_site_t Loop) {
-  uint32_t Entry = 0;
-  size_t I = 0;
-  while (I < S.NCounts && S.Counts[I].Loop != Loop)
-    ++I;
-  if (I < S.NCounts)
-    Entry = ++S.Counts[I].Entries;
-  else if (S.NCounts < MaxEntries)
-    S.Counts[S.NCounts++] = LoopCount{Loop, 0};
-  S.Key = entryKey(Loop, Entry);
+/// An outermost loop is entered: its entry number on this rank names it on the board.
+void enterOutermost() {
+  S.Key = entryKey(S.Frames.outermost(), S.Frames.entry());
   S.Planned = plannedPeriod(S.Key);
   S.Counted = false;
   S.Calls = false;
@@ -245,7 +223,7 @@ bool decide(uint32_t Iter) {
   // iterations made MPI calls on this rank; until then the rank stays off the board, so a
   // loop of pure computation entered a million times costs no slot. A rank counted on an
   // entry's slot asks it at every later iteration, so it follows any stop.
-  if (!S.Counted && S.Opaque[0] && !S.Calls)
+  if (!S.Counted && S.Frames.outermostOpaque() && !S.Calls)
     return false;
   Slot *Found = slotOf(S.Key);
   if (Found == nullptr)
@@ -279,7 +257,7 @@ bool decide(uint32_t Iter) {
     const uint32_t Period = periodOf(S.History, S.N);
     const uint32_t Least = S.Planned != 0 && Period == S.Planned ? MinPlanned : MinMeasured;
     const bool Stop =
-        Everyone && (!S.Opaque[0] || S.Calls) &&
+        Everyone && (!S.Frames.outermostOpaque() || S.Calls) &&
         enough(S.Cap, S.Tolerance, S.MaxSamples, S.N, S.Sum, S.SumSq, Period, Least) &&
         Iter % Period == 0;
     const uint64_t New =
@@ -294,25 +272,14 @@ int iterate(mpiete_site_t Loop, bool CanLeave, bool Opaque) {
     readSettings();
   if (!S.On)
     return 0;
-  size_t I = S.Depth;
-  while (I > 0 && S.Frames[I - 1] != Loop)
-    --I;
-  if (I == 0) {
-    // Not open: its first iteration starts.
-    if (S.Depth == MaxFrames)
-      return 0;
-    S.Frames[S.Depth] = Loop;
-    S.Iter[S.Depth] = 0;
-    S.Opaque[S.Depth] = Opaque;
-    if (S.Depth++ == 0)
-      enterOutermost(Loop);
+  const auto [Level, Iter] = S.Frames.iterate(Loop, Opaque);
+  // Only the outermost loop is capped: inner loops run whole in its iterations.
+  if (Level != 1)
+    return 0;
+  if (Iter == 0) { // entered: its first iteration starts
+    enterOutermost();
     return 0;
   }
-  // Frames above it belong to loops left without an exit hook (break, return, goto).
-  S.Depth = I;
-  const uint32_t Iter = ++S.Iter[I - 1];
-  if (I != 1)
-    return 0; // only the outermost loop is capped: inner loops run whole in its iterations
   S.WarmTail = Iter == 1;
   endIteration(Iter);
   if (!CanLeave || S.Left)
@@ -329,15 +296,15 @@ int iterate(mpiete_site_t Loop, bool CanLeave, bool Opaque) {
 } // namespace
 
 void noteSegment(mpiete_site_t From, mpiete_site_t To, uint64_t Nanos) {
-  if (!S.On || S.Depth == 0)
+  if (!S.On || S.Frames.depth() == 0)
     return;
-  S.Sig = mix(S.Sig ^ To);
+  S.Sig = mixBits(S.Sig ^ To);
   if (S.WarmTail) { // began in the warm-up: neither in the iteration's time nor a sample
     S.WarmTail = false;
     return;
   }
   S.IterNanos += Nanos;
-  if (S.Iter[0] >= 1 && !S.Left)
+  if (S.Frames.outermostIter() >= 1 && !S.Left)
     addMeasured(From, To, Nanos);
 }
 
@@ -376,11 +343,6 @@ extern "C" void mpiete_loop_exit_opaque(mpiete_site_t loop) { mpiete_loop_exit(l
 
 extern "C" void mpiete_loop_exit(mpiete_site_t loop) {
   using mpiete::cap::S;
-  if (!S.On)
-    return;
-  size_t I = S.Depth;
-  while (I > 0 && S.Frames[I - 1] != loop)
-    --I;
-  if (I != 0)
-    S.Depth = I - 1;
+  if (S.On)
+    S.Frames.exit(loop);
 }
