@@ -13,7 +13,9 @@ Steps (any failure exits 1 with a message saying which step and why):
   1. `make CC=BUILD/bin/mpiete-cc O=WORK/cc` in DIR, with BUILD/bin first on PATH and
      MPIETE_CC unset (so the native compiler is mpicc).
   2. WORK/cc/APP, APP.trace, APP.timing, APP.blocks.yaml exist; the block map parses with
-     mpiete's reader and has one unit per source file of DIR, blocks and MPI blocks.
+     mpiete's reader and has one unit per source file of DIR, blocks and MPI blocks. A unit
+     built natively is one without MPI calls (its note in .mpiete/ says so); one the wrapper
+     could not analyse (its fallback to a native build, a warning) fails the test.
   3. `make CC=mpicc O=WORK/ref`; APP and every object are byte-identical (cmp) to the
      mpiete-cc build: the wrapper builds the unchanged program. No -g is used by the
      Makefiles, and both builds run from DIR with relative source names, so no build path
@@ -361,6 +363,18 @@ def main():
         if suffix != ".blocks.yaml" and not os.access(f, os.X_OK):
             raise Failure(f"{f} is not executable")
     # A source without MPI calls is built natively (its note in .mpiete/): no unit of the map.
+    # A unit the wrapper could not analyse is built natively too, with a warning, so that a
+    # user's build goes on (mpiete-fc when Flang stops); in a test program that is a failure:
+    # its probes would run that unit's MPI calls uninstrumented (session 58: a crash of the
+    # Flang plugin on f77-cg's main program went unnoticed this way).
+    notes = os.path.join(cc_dir, ".mpiete")
+    for f in sorted(os.listdir(notes)) if os.path.isdir(notes) else []:
+        if f.endswith(".native"):
+            with open(os.path.join(notes, f)) as note:
+                reason = note.read().strip()
+            if reason != "native: no MPI calls":
+                raise Failure(f"{wrapper_name} built {f[:-len('.native')]} natively "
+                              f"({reason}): the probes lack its MPI calls")
     sources = sorted(f for f in os.listdir(program_dir) if f.endswith(suffixes) and not
                      os.path.exists(os.path.join(cc_dir, ".mpiete",
                                                  os.path.splitext(f)[0] + ".o.native")))
