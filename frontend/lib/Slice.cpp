@@ -83,12 +83,15 @@ public:
     demands(Procs);
     Model.Sliced = true;
     Model.SliceStatements = unsigned(Nodes.size());
+    const size_t FirstRemoval = Model.SkeletonRemovals.size();
     for (const FunctionDecl *FD : Procs) {
       Procedure = FD->getNameAsString();
       decide(FD->getBody());
     }
+    // A statement counts as removed when its text went: one the slice did not need but could
+    // not remove (part of a macro's expansion, a way in from a label) is counted kept.
     for (size_t I = 0; I < Nodes.size(); ++I)
-      Model.SliceRemovedStatements += !Result.Relevant[I];
+      Model.SliceRemovedStatements += !Result.Relevant[I] && textRemoved(Nodes[I], FirstRemoval);
     if (std::getenv("MPIETE_SLICE_DEBUG"))
       dump();
   }
@@ -485,6 +488,25 @@ private:
     }
   }
 
+  /// Whether the removals recorded from index First on took N's text away: a removal of a
+  /// statement that holds its first character, or (an initialiser) its own removal.
+  bool textRemoved(const Node &N, size_t First) const {
+    if (!N.S && !N.Init)
+      return true;
+    if (N.Init && RemovedInits.count(N.Init))
+      return true;
+    const int Off =
+        offsetOf(SM.getExpansionLoc(N.Init ? N.Init->getLocation() : N.S->getBeginLoc()));
+    if (Off < 0)
+      return false;
+    for (size_t I = First; I < Model.SkeletonRemovals.size(); ++I) {
+      const SkeletonRemoval &R = Model.SkeletonRemovals[I];
+      if (!R.Initializer && R.Begin <= unsigned(Off) && unsigned(Off) < R.End)
+        return true;
+    }
+    return false;
+  }
+
   int offsetOf(SourceLocation Loc) const {
     if (Loc.isMacroID())
       return -1;
@@ -520,22 +542,30 @@ private:
     Model.SkeletonRemovals.push_back(std::move(R));
   }
 
+  /// Removes S's text. A statement that begins or ends in a macro's expansion (`x = y %
+  /// PRIME;`) is removed by the text it expands from when that text is whole macro
+  /// invocations and file text, the range Clang maps back to the file; one that is only part
+  /// of a macro's expansion stays (its text cannot be removed alone).
   void removeStmt(const Stmt *S) {
-    if (S->getBeginLoc().isMacroID() || S->getEndLoc().isMacroID() || entered(S, false))
+    if (entered(S, false))
       return;
-    const int Begin = offsetOf(S->getBeginLoc());
-    SourceLocation After = Lexer::getLocForEndOfToken(S->getEndLoc(), 0, SM, LO);
+    CharSourceRange Range =
+        Lexer::makeFileCharRange(CharSourceRange::getTokenRange(S->getSourceRange()), SM, LO);
+    if (Range.isInvalid())
+      return;
+    const int Begin = offsetOf(Range.getBegin());
+    SourceLocation After = Range.getEnd();
     if (Begin < 0 || After.isInvalid())
       return;
     if (!isa<DeclStmt>(S)) {
-      std::optional<Token> Next = Lexer::findNextToken(S->getEndLoc(), SM, LO);
-      if (Next && Next->is(tok::semi))
-        After = Next->getEndLoc();
+      Token Next;
+      if (!Lexer::getRawToken(After, Next, SM, LO, /*IgnoreWhiteSpace=*/true) && Next.is(tok::semi))
+        After = Next.getEndLoc();
     }
     const int End = offsetOf(After);
     if (End <= Begin)
       return;
-    record(Begin, End, false, S->getBeginLoc());
+    record(Begin, End, false, Range.getBegin());
   }
 
   /// Removes ` = init` of a scalar or pointer variable (an array or a record keeps its
@@ -570,6 +600,7 @@ private:
     if (Begin < 0 || End <= Begin || SM.getCharacterData(Loc)[0] != '=')
       return;
     record(Begin, End, true, VD->getLocation());
+    RemovedInits.insert(VD);
     Model.SkeletonRemovals.back().Text =
         VD->getNameAsString() + " " + Model.SkeletonRemovals.back().Text;
   }
@@ -581,7 +612,8 @@ private:
   slice::UnitEffects U;
   std::vector<Node> Nodes;
   std::map<const Stmt *, int> StmtNode;
-  bool AfterFinalize = false; ///< walking main's statements after its MPI_Finalize call
+  std::set<const VarDecl *> RemovedInits; ///< initialisers whose text went
+  bool AfterFinalize = false;             ///< walking main's statements after its MPI_Finalize call
   /// The solved graph: kept nodes, the send kinds whose contents are needed, the kinds this
   /// unit's kept statements steer on (a unit not sliced: empty).
   slice::SliceResult Result;
