@@ -70,6 +70,18 @@ def build_program(build_dir, prog, out_dir, extra_env=None):
     return app
 
 
+
+def overhead_sizes():
+    """The problem sizes of bench/overhead (one table of sizes for the benches that reuse it)."""
+    import importlib.machinery
+    import importlib.util
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "overhead")
+    loader = importlib.machinery.SourceFileLoader("overhead_bench", path)
+    spec = importlib.util.spec_from_loader("overhead_bench", loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    return mod.SIZES
+
 def mpiete(build_dir, args, **kw):
     return subprocess.run([os.path.join(build_dir, "bin", "mpiete")] + args, check=True,
                           env=env(), **kw)
