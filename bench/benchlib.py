@@ -70,7 +70,6 @@ def build_program(build_dir, prog, out_dir, extra_env=None):
     return app
 
 
-
 def overhead_sizes():
     """The problem sizes of bench/overhead (one table of sizes for the benches that reuse it)."""
     import importlib.machinery
@@ -81,6 +80,7 @@ def overhead_sizes():
     mod = importlib.util.module_from_spec(spec)
     loader.exec_module(mod)
     return mod.SIZES
+
 
 def mpiete(build_dir, args, **kw):
     return subprocess.run([os.path.join(build_dir, "bin", "mpiete")] + args, check=True,

@@ -368,6 +368,7 @@ def main():
     # its probes would run that unit's MPI calls uninstrumented (session 58: a crash of the
     # Flang plugin on f77-cg's main program went unnoticed this way).
     notes = os.path.join(cc_dir, ".mpiete")
+    native_objects = set()  # objects built natively: main.o
     for f in sorted(os.listdir(notes)) if os.path.isdir(notes) else []:
         if f.endswith(".native"):
             with open(os.path.join(notes, f)) as note:
@@ -375,9 +376,9 @@ def main():
             if reason != "native: no MPI calls":
                 raise Failure(f"{wrapper_name} built {f[:-len('.native')]} natively "
                               f"({reason}): the probes lack its MPI calls")
-    sources = sorted(f for f in os.listdir(program_dir) if f.endswith(suffixes) and not
-                     os.path.exists(os.path.join(cc_dir, ".mpiete",
-                                                 os.path.splitext(f)[0] + ".o.native")))
+            native_objects.add(f[:-len(".native")])
+    sources = sorted(f for f in os.listdir(program_dir) if f.endswith(suffixes) and
+                     os.path.splitext(f)[0] + ".o" not in native_objects)
     check = [a.blockmap_check, exe + ".blocks.yaml", f"--units={len(sources)}"]
     check += [f"--source={s}" for s in sources]
     p, _ = run(check, env, what="block map check")
