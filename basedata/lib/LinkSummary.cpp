@@ -116,6 +116,10 @@ void writeLinkSummary(std::ostream &OS, const LinkSummary &S) {
     flowList(E, "writes_params", P.WritesParams);
     flowList(E, "reads_params", P.ReadsParams);
     flowList(E, "escapes_params", P.EscapesParams);
+    if (!P.StorageReadsParams.empty() || !P.StorageWritesParams.empty()) {
+      flowList(E, "storage_reads_params", P.StorageReadsParams);
+      flowList(E, "storage_writes_params", P.StorageWritesParams);
+    }
     flowList(E, "writes_globals", P.WritesGlobals);
     flowList(E, "reads_globals", P.ReadsGlobals);
     E << YAML::Key << "hidden_state" << YAML::Value << P.HiddenState;
@@ -184,6 +188,8 @@ bool parseLinkSummary(const std::string &Name, const std::string &Text, LinkSumm
         !stringList(P, N, "calls", S.Calls) || !indexList(P, N, "writes_params", S.WritesParams) ||
         !indexList(P, N, "reads_params", S.ReadsParams) ||
         !indexList(P, N, "escapes_params", S.EscapesParams) ||
+        !indexList(P, N, "storage_reads_params", S.StorageReadsParams) ||
+        !indexList(P, N, "storage_writes_params", S.StorageWritesParams) ||
         !stringList(P, N, "writes_globals", S.WritesGlobals) ||
         !stringList(P, N, "reads_globals", S.ReadsGlobals) ||
         !P.boolean(N, "hidden_state", S.HiddenState, false) ||

@@ -517,13 +517,14 @@ bool analyzeFortran(p::Parsing &Parsing, const FortranFrontendOptions &Opts, Uni
   return Diags.errorCount() == Before;
 }
 
-void sliceFortran(p::Parsing &Parsing, const FortranFrontendOptions &Opts, UnitModel &Model,
-                  const std::string &MainText, DiagnosticSink &Diags) {
+bool sliceFortran(p::Parsing &Parsing, const FortranFrontendOptions &Opts, UnitModel &Model,
+                  const std::string &MainText, DiagnosticSink &Diags, const LinkSummary *Program,
+                  LinkSummary *Summary) {
   if (!Parsing.parseTree())
-    return;
+    return false;
   SourceMap SM(Parsing.allCooked(), Model.Source);
   if (!SM.main())
-    return;
+    return false;
   const p::Program &Prog = *Parsing.parseTree();
   ProcedureCollector PC;
   PC.program(Prog);
@@ -532,7 +533,7 @@ void sliceFortran(p::Parsing &Parsing, const FortranFrontendOptions &Opts, UnitM
   // A module procedure of another file whose module's facts (written when mpiete-fc compiled
   // it) say it does not communicate, not even through calls its unit could not see.
   auto Quiet = [&CA](const p::Name &Callee) { return CA.silent(Callee); };
-  sliceUnit(SM, MainText, CA, PC.Procs, Prog, Quiet, Model, Diags);
+  return sliceUnit(SM, MainText, CA, PC.Procs, Prog, Quiet, Model, Diags, Program, Summary);
 }
 
 } // namespace mpiete

@@ -4,6 +4,10 @@
 #include "FortranSlice.h"
 #include "SliceGraph.h"
 
+#include "mpiete/basedata/LinkSummary.h"
+
+#include "flang/Semantics/tools.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <map>
@@ -28,14 +32,30 @@ struct Fx {
   std::vector<slice::GraphCall> Calls;
   bool Criterion = false;
   bool Communicates = false; ///< a rewritten MPI routine, or a call the unit cannot see
-  std::set<size_t> Callees;  ///< procedures of the unit it calls (indices into the procedures)
+  /// Communicates by itself: a rewritten MPI routine or a call through a procedure pointer
+  /// (not a call of another unit's procedure, which the link step's solve decides).
+  bool OwnComm = false;
+  /// Ends the program or touches what other calls see (STOP, input and file statements): a
+  /// call of a procedure that does is kept. (A jump inside a procedure is not: a removed call
+  /// takes its jumps with it.)
+  bool Ends = false;
+  std::set<size_t> Callees; ///< procedures of the unit it calls (indices into the procedures)
+  /// Procedures of other units it calls, by their linker names (LinkSummary.h).
+  std::set<std::string> ExternalCalls;
+  /// Each such call: the callee and, per argument, the class of the variable passed (-1 for
+  /// an expression; -2 for a keyword argument, whose place this unit may not know).
+  std::vector<std::pair<std::string, std::vector<int>>> ExternalArgs;
   void add(const Fx &O) {
     Defs.insert(O.Defs.begin(), O.Defs.end());
     Uses.insert(O.Uses.begin(), O.Uses.end());
     Calls.insert(Calls.end(), O.Calls.begin(), O.Calls.end());
     Criterion |= O.Criterion;
     Communicates |= O.Communicates;
+    OwnComm |= O.OwnComm;
+    Ends |= O.Ends;
     Callees.insert(O.Callees.begin(), O.Callees.end());
+    ExternalCalls.insert(O.ExternalCalls.begin(), O.ExternalCalls.end());
+    ExternalArgs.insert(ExternalArgs.end(), O.ExternalArgs.begin(), O.ExternalArgs.end());
   }
 };
 
@@ -101,8 +121,12 @@ struct Node {
   slice::GraphNode G;
   p::CharBlock Span; ///< the statement, or the whole construct
   std::string Procedure;
-  bool Judged = true;     ///< counted in the header (not the synthetic exported-procedure node)
-  bool Removable = false; ///< its text is whole lines the edit may blank
+  bool Judged = true; ///< counted in the header (not the synthetic exported-procedure node)
+  bool Exit = false;  ///< the exported procedure's synthetic node: its callers' reads
+  std::set<unsigned> ExitDummies; ///< of those, the dummies
+  std::set<size_t> Callees;       ///< the unit's procedures it calls
+  std::vector<std::pair<std::string, std::vector<int>>> ExternalArgs; ///< as in Fx
+  bool Removable = false;      ///< its text is whole lines the edit may blank
   unsigned Begin = 0, End = 0; ///< those lines: [start of the first, end of the last)
 };
 
@@ -166,6 +190,34 @@ struct LabelsWalker {
   }
 };
 
+/// Calls Fn on every name under a node.
+template <typename F> struct EveryName {
+  F Fn;
+  template <typename T> bool Pre(const T &) { return true; }
+  template <typename T> void Post(const T &) {}
+  bool Pre(const p::Name &N) {
+    Fn(N);
+    return false;
+  }
+};
+template <typename F> EveryName(F) -> EveryName<F>;
+
+/// The variables ALLOCATE statements allocate.
+struct AllocatedFinder {
+  std::set<const Fortran::semantics::Symbol *> Found;
+  template <typename T> bool Pre(const T &) { return true; }
+  template <typename T> void Post(const T &) {}
+  bool Pre(const p::AllocateStmt &A) {
+    for (const p::Allocation &X : std::get<std::list<p::Allocation>>(A.t)) {
+      FirstName F;
+      p::Walk(std::get<p::AllocateObject>(X.t), F);
+      if (F.N && F.N->symbol)
+        Found.insert(&F.N->symbol->GetUltimate());
+    }
+    return false;
+  }
+};
+
 struct ProcSym {
   const sem::Symbol *Sym = nullptr;
   size_t Index = 0; ///< into the procedures
@@ -218,16 +270,20 @@ struct EffectsWalker {
     if (DefineNext)
       return true;
     define(O);
+    storage(O, true, true); // ALLOCATE and DEALLOCATE need what was allocated before
     return false;
   }
   bool Pre(const p::PointerObject &O) {
     if (DefineNext)
       return true;
     define(O);
+    storage(O, true, false);
     return false;
   }
+  bool Pre(const p::AssignmentStmt &A);
   bool Pre(const p::PointerAssignmentStmt &A) {
     define(std::get<p::DataRef>(A.t));
+    storage(std::get<p::DataRef>(A.t), true, false);
     p::Walk(std::get<p::PointerAssignmentStmt::Bounds>(A.t), *this);
     p::Walk(std::get<p::Expr>(A.t), *this);
     return false;
@@ -246,55 +302,77 @@ struct EffectsWalker {
   MPIETE_CRITERION(ArithmeticIfStmt)
   MPIETE_CRITERION(AssignStmt)
   MPIETE_CRITERION(ReturnStmt)
-  MPIETE_CRITERION(StopStmt)
-  MPIETE_CRITERION(FailImageStmt)
   MPIETE_CRITERION(ExitStmt)
   MPIETE_CRITERION(CycleStmt)
   MPIETE_CRITERION(ErrLabel)
   MPIETE_CRITERION(EndLabel)
   MPIETE_CRITERION(EorLabel)
   MPIETE_CRITERION(AltReturnSpec)
-  // Input may steer the program, and the file statements decide what it reads.
-  MPIETE_CRITERION(ReadStmt)
-  MPIETE_CRITERION(OpenStmt)
-  MPIETE_CRITERION(CloseStmt)
-  MPIETE_CRITERION(BackspaceStmt)
-  MPIETE_CRITERION(EndfileStmt)
-  MPIETE_CRITERION(RewindStmt)
-  MPIETE_CRITERION(FlushStmt)
-  MPIETE_CRITERION(WaitStmt)
-  MPIETE_CRITERION(InquireStmt)
-  MPIETE_CRITERION(SyncAllStmt)
-  MPIETE_CRITERION(SyncImagesStmt)
-  MPIETE_CRITERION(SyncMemoryStmt)
-  MPIETE_CRITERION(SyncTeamStmt)
-  MPIETE_CRITERION(EventPostStmt)
-  MPIETE_CRITERION(EventWaitStmt)
-  MPIETE_CRITERION(LockStmt)
-  MPIETE_CRITERION(UnlockStmt)
-  MPIETE_CRITERION(FormTeamStmt)
 #undef MPIETE_CRITERION
+  // What ends the program, and input (it may steer the program; the file statements decide
+  // what it reads): kept, and so is every call of a procedure that holds one.
+#define MPIETE_ENDS(Type)                                                                          \
+  bool Pre(const p::Type &) {                                                                      \
+    E.Criterion = E.Ends = true;                                                                   \
+    return true;                                                                                   \
+  }
+  MPIETE_ENDS(StopStmt)
+  MPIETE_ENDS(FailImageStmt)
+  MPIETE_ENDS(ReadStmt)
+  MPIETE_ENDS(OpenStmt)
+  MPIETE_ENDS(CloseStmt)
+  MPIETE_ENDS(BackspaceStmt)
+  MPIETE_ENDS(EndfileStmt)
+  MPIETE_ENDS(RewindStmt)
+  MPIETE_ENDS(FlushStmt)
+  MPIETE_ENDS(WaitStmt)
+  MPIETE_ENDS(InquireStmt)
+  MPIETE_ENDS(SyncAllStmt)
+  MPIETE_ENDS(SyncImagesStmt)
+  MPIETE_ENDS(SyncMemoryStmt)
+  MPIETE_ENDS(SyncTeamStmt)
+  MPIETE_ENDS(EventPostStmt)
+  MPIETE_ENDS(EventWaitStmt)
+  MPIETE_ENDS(LockStmt)
+  MPIETE_ENDS(UnlockStmt)
+  MPIETE_ENDS(FormTeamStmt)
+#undef MPIETE_ENDS
 
   template <typename T> void define(const T &Node) {
     DefineNext = true;
     p::Walk(Node, *this);
     DefineNext = false;
   }
+  /// The storage (allocation, association) of the variable a node names: defined, used.
+  template <typename T> void storage(const T &Node, bool Def, bool Use);
 };
 
 class FortranSlicer {
 public:
   FortranSlicer(const SourceMap &SM, const std::string &Main, const CommunicationAnalysis &CA,
                 const std::vector<ProcInfo> &Procs, const p::Program &Prog,
-                const std::function<bool(const p::Name &)> &Quiet, UnitModel &Model)
+                const std::function<bool(const p::Name &)> &Quiet, UnitModel &Model,
+                const LinkSummary *Program)
       : SM(SM), Main(Main), CA(CA), Procs(Procs), Prog(Prog), Quiet(Quiet), Fixed(Model.FixedForm),
-        Model(Model) {}
+        Model(Model), Program(Program) {}
 
   void run() {
     External = fresh();
     LibState = fresh();
     Pointers = fresh();
     procedureSymbols();
+    // Pass 0: a class for every variable the unit names (declarations too), so every COMMON
+    // member's place and every module variable is known before a summary names one.
+    EveryName Register{[this](const p::Name &N) {
+      if (N.symbol && isVariable(*N.symbol)) {
+        classOf(*N.symbol);
+        storageOf(*N.symbol);
+      }
+    }};
+    p::Walk(Prog, Register);
+    AllocatedFinder Allocations;
+    p::Walk(Prog, Allocations);
+    Allocated = std::move(Allocations.Found);
     // Pass 1: classes, and every actual argument joined with the dummy it is bound to (by
     // reference), so a procedure's dummies are the variables its callers pass.
     for (size_t I = 0; I < Procs.size(); ++I) {
@@ -312,6 +390,7 @@ public:
     }
     summarise();
     // Pass 3: the nodes of the procedures that may communicate.
+    Noded.assign(Procs.size(), 0);
     for (size_t I = 0; I < Procs.size(); ++I) {
       if (!MayCommunicate[I])
         continue;
@@ -320,6 +399,7 @@ public:
       auto B = SM.beginOf(spanOf(*Procs[I].Exec));
       if (!B && !spanOf(*Procs[I].Exec).empty())
         continue; // from an included file: kept whole
+      Noded[I] = 1;
       Procedure = Procs[I].Name;
       const bool MainProgram =
           !Procs[I].Scope || Procs[I].Scope->kind() == sem::Scope::Kind::MainProgram;
@@ -371,14 +451,24 @@ public:
     Classes[&S] = C;
     const auto *Obj = S.detailsIf<sem::ObjectEntityDetails>();
     if (const sem::Symbol *Block = Obj ? Obj->commonBlock() : nullptr) {
-      auto &Members = Commons[lower(Block->name().ToString())];
+      const std::string BlockName = commonName(*Block);
+      auto &Members = Commons[BlockName];
       for (const auto &[Off, Size, Other] : Members)
         if (S.size() == 0 || Size == 0 || (S.offset() < Off + Size && Off < S.offset() + S.size()))
           join(C, Other);
       Members.emplace_back(S.offset(), S.size(), C);
       Globals.push_back(C);
+      // Another unit's summary named the block before this unit's member was met.
+      if (auto It = Named.find(BlockName); It != Named.end())
+        join(C, It->second);
+      GlobalNames.emplace_back(
+          BlockName + "@" + std::to_string(S.offset()) + ":" + std::to_string(S.size()), C);
     } else if (S.owner().IsModule()) {
       Globals.push_back(C);
+      const std::string Name = moduleName(S);
+      if (auto It = Named.find(Name); It != Named.end())
+        join(C, It->second);
+      GlobalNames.emplace_back(Name, C);
     }
     if (S.attrs().test(sem::Attr::POINTER) || S.attrs().test(sem::Attr::TARGET))
       join(C, Pointers);
@@ -389,11 +479,119 @@ public:
     return C;
   }
 
+  /// The class of a variable's storage (its allocation or pointer association, its shape),
+  /// apart from its contents: an MPI buffer or SIZE needs the one and not the other. Only
+  /// allocatables, pointers and dummy arrays (bound to their actuals' storage) have one; -1
+  /// for the others (their storage is their declaration's).
+  int storageOf(const sem::Symbol &S0) {
+    const sem::Symbol &S = S0.GetUltimate();
+    if (!isVariable(S))
+      return -1;
+    if (!S.attrs().test(sem::Attr::ALLOCATABLE) && !S.attrs().test(sem::Attr::POINTER) &&
+        !(sem::IsDummy(S) && S.Rank() > 0))
+      return -1;
+    if (auto It = Storage.find(&S); It != Storage.end())
+      return int(It->second);
+    const unsigned C = fresh();
+    Storage[&S] = C;
+    const auto *Obj = S.detailsIf<sem::ObjectEntityDetails>();
+    if (S.owner().IsModule()) {
+      Globals.push_back(C);
+      const std::string Name = moduleName(S) + "#storage";
+      if (auto It = Named.find(Name); It != Named.end())
+        join(C, It->second);
+      GlobalNames.emplace_back(Name, C);
+    } else if (Obj && Obj->commonBlock()) {
+      Globals.push_back(C); // a COMMON pointer: the other units' hidden state stands for it
+      join(C, External);
+    }
+    return int(C);
+  }
+
+  /// A variable's storage defined (ALLOCATE, DEALLOCATE, NULLIFY, =>) or used.
+  void storageName(const p::Name &N, Fx &E, bool Def, bool Use) {
+    if (!N.symbol)
+      return;
+    const int C = storageOf(*N.symbol);
+    if (C < 0)
+      return;
+    if (Def)
+      E.Defs.insert(unsigned(C));
+    if (Use)
+      E.Uses.insert(unsigned(C));
+  }
+
+  // ---- names the linker sees (gfortran's), for the link summary ------------------------------
+
+  static std::string commonName(const sem::Symbol &Block) {
+    const std::string N = lower(Block.name().ToString());
+    return N.empty() ? "__BLNK__" : N + "_";
+  }
+  /// A module's variable or procedure: __<module>_MOD_<name>.
+  static std::string moduleName(const sem::Symbol &S) {
+    const sem::Symbol *Mod = S.owner().symbol();
+    return "__" + (Mod ? lower(Mod->name().ToString()) : std::string()) + "_MOD_" +
+           lower(S.name().ToString());
+  }
+  /// A procedure: its binding label, a module procedure's module name, or name_ (an
+  /// external procedure; an interface body in a module declares an external one).
+  static std::string linkName(const sem::Symbol &S0) {
+    const sem::Symbol &S = S0.GetUltimate();
+    if (const std::string *Bind = S.GetBindName())
+      return *Bind;
+    const auto *Sub = S.detailsIf<sem::SubprogramDetails>();
+    if (S.owner().IsModule() && !(Sub && Sub->isInterface()) && !S.has<sem::ProcEntityDetails>())
+      return moduleName(S);
+    return lower(S.name().ToString()) + "_";
+  }
+
+  /// The class of a global another unit's summary names: this unit's variable (a COMMON
+  /// member `block_@offset:size` stands for the members it overlaps), or a class of its own
+  /// for a name this unit does not declare (it reaches that storage only through calls).
+  std::set<unsigned> named(const std::string &Name) {
+    std::set<unsigned> Out;
+    std::string Base = Name;
+    long Off = -1, Size = 0;
+    if (size_t At = Name.find('@'); At != std::string::npos) {
+      Base = Name.substr(0, At);
+      char *End = nullptr;
+      Off = std::strtol(Name.c_str() + At + 1, &End, 10);
+      Size = *End == ':' ? std::strtol(End + 1, nullptr, 10) : 0;
+    }
+    if (auto It = Commons.find(Base); It != Commons.end()) {
+      for (const auto &[O, Sz, C] : It->second)
+        if (Off < 0 || Size == 0 || Sz == 0 || (long(O) < Off + Size && Off < long(O + Sz)))
+          Out.insert(C);
+      if (!Out.empty())
+        return Out;
+    }
+    for (const auto &[N, C] : GlobalNames)
+      if (N == Base)
+        Out.insert(C);
+    if (!Out.empty())
+      return Out;
+    auto [It, New] = Named.try_emplace(Base, 0);
+    if (New) {
+      It->second = fresh();
+      Globals.push_back(It->second);
+    }
+    return {It->second};
+  }
+
   // ---- effects -------------------------------------------------------------------------------
 
   void name(const p::Name &N, Fx &E, bool Define) {
-    if (!N.symbol || !isVariable(*N.symbol))
+    if (!N.symbol)
       return;
+    if (!isVariable(*N.symbol)) {
+      // A procedure named outside a call (an actual argument, a pointer's target): it may be
+      // called from where this unit cannot see.
+      const sem::Symbol &U = N.symbol->GetUltimate();
+      if (U.has<sem::SubprogramDetails>() || U.has<sem::SubprogramNameDetails>() ||
+          (U.has<sem::ProcEntityDetails>() && !U.attrs().test(sem::Attr::POINTER)))
+        AddressTaken.insert(linkName(U));
+      return;
+    }
     unsigned C = classOf(*N.symbol);
     (Define ? E.Defs : E.Uses).insert(C);
   }
@@ -427,13 +625,16 @@ public:
     return F.N && F.N->symbol && isVariable(*F.N->symbol) ? F.N : nullptr;
   }
 
-  /// The arguments of a call: read, and (Write) written when they are variables.
+  /// The arguments of a call: read, and (Write) written when they are variables, with their
+  /// storage.
   void args(const std::list<p::ActualArgSpec> &Args, Fx &E, bool Write) {
     for (const p::ActualArgSpec &A : Args) {
       EffectsWalker W{*this, E};
       p::Walk(std::get<p::ActualArg>(A.t), W);
-      if (const p::Name *V = argVariable(A))
+      if (const p::Name *V = argVariable(A)) {
         name(*V, E, Write);
+        storageName(*V, E, Write, true);
+      }
     }
   }
 
@@ -441,7 +642,7 @@ public:
     const auto &Args = std::get<std::list<p::ActualArgSpec>>(C.t);
     const p::Name *N = designatorName(C);
     if (!N) { // a procedure component or pointer: anything
-      E.Criterion = E.Communicates = true;
+      E.Criterion = E.Communicates = E.OwnComm = true;
       world(E);
       args(Args, E, true);
       return;
@@ -452,10 +653,28 @@ public:
     const sem::Symbol *Sym = N->symbol ? &N->symbol->GetUltimate() : nullptr;
     if (Sym && Sym->attrs().test(sem::Attr::INTRINSIC)) {
       if (L == "exit" || L == "abort" || L == "execute_command_line" || L == "system")
-        E.Criterion = true;
+        E.Criterion = E.Ends = true;
       if (L == "random_number" || L == "random_seed") {
         E.Defs.insert(LibState);
         E.Uses.insert(LibState);
+      }
+      // An inquiry of an allocatable, a pointer or a dummy array reads its storage (shape,
+      // allocation, association), not its contents.
+      static const std::set<std::string> Inquiry{
+          "size",       "shape",         "lbound",       "ubound",   "allocated",
+          "associated", "is_contiguous", "storage_size", "c_sizeof", "sizeof",
+          "rank",       "lcobound",      "ucobound"};
+      if (Inquiry.count(L)) {
+        for (const p::ActualArgSpec &A : Args) {
+          const p::Name *V = argVariable(A);
+          const int St = V ? storageOf(*V->symbol) : -1;
+          EffectsWalker W{*this, E};
+          W.SkipNext = St >= 0;
+          p::Walk(std::get<p::ActualArg>(A.t), W);
+          if (St >= 0)
+            E.Uses.insert(unsigned(St));
+        }
+        return;
       }
       args(Args, E, !Function);
       return;
@@ -466,6 +685,23 @@ public:
     auto Def = ByName.find(L);
     if (Def != ByName.end()) {
       unitCall(Def->second, Args, E);
+      return;
+    }
+    const std::string Link = Sym ? linkName(*Sym) : L + "_";
+    E.ExternalCalls.insert(Link);
+    {
+      std::vector<int> Passed;
+      for (const p::ActualArgSpec &A : Args) {
+        const p::Name *V = argVariable(A);
+        Passed.push_back(std::get<std::optional<p::Keyword>>(A.t) ? -2
+                         : V                                      ? int(classOf(*V->symbol))
+                                                                  : -1);
+      }
+      E.ExternalArgs.emplace_back(Link, std::move(Passed));
+    }
+    // What the link step knows of it (LinkSummary.h).
+    if (const ProcedureSummary *Known = Program ? Program->find(Link) : nullptr) {
+      knownCall(*Known, Args, E);
       return;
     }
     // A module procedure of another file whose facts say it does not communicate: what it
@@ -486,6 +722,8 @@ public:
         bool In = Dummy && Dummy->attrs().test(sem::Attr::INTENT_IN);
         if (const p::Name *V = argVariable(A); V && !In)
           name(*V, E, true);
+        if (const p::Name *V = argVariable(A))
+          storageName(*V, E, !In, true);
         ++I;
       }
       world(E);
@@ -495,6 +733,67 @@ public:
     E.Criterion = E.Communicates = true;
     world(E);
     args(Args, E, true);
+  }
+
+  /// A call of another unit's procedure whose effects the link step's program summary gives:
+  /// its arguments by position (a keyword argument by its dummy's place in the interface
+  /// this unit sees, else every argument it may be), its globals by name.
+  void knownCall(const ProcedureSummary &K, const std::list<p::ActualArgSpec> &Args, Fx &E) {
+    if (K.Communicates)
+      E.Criterion = E.Communicates = true;
+    // Message data some unit's kept statements steer on: what it sends (among what it
+    // writes: an MPI call defines its buffers) is read by the call.
+    bool Sends = false;
+    for (const std::string &Kind : K.SendKinds)
+      Sends |= Kind == AnyKind ? !Program->Steered.empty() : Program->Steered.count(Kind) > 0;
+    size_t I = 0;
+    for (const p::ActualArgSpec &A : Args) {
+      EffectsWalker W{*this, E};
+      W.SkipNext = argVariable(A) != nullptr;
+      p::Walk(std::get<p::ActualArg>(A.t), W); // subscripts and expressions: read here
+      std::set<unsigned> At{unsigned(I)};
+      if (std::get<std::optional<p::Keyword>>(A.t)) // its place is not known here: any
+        for (unsigned J = 0; J < 64; ++J)
+          At.insert(J);
+      bool Wr = false, Rd = false;
+      for (unsigned J : At) {
+        Wr |= K.WritesParams.count(J) > 0;
+        Rd |= K.ReadsParams.count(J) > 0 || (Sends && K.WritesParams.count(J) > 0);
+      }
+      if (const p::Name *V = argVariable(A)) {
+        const unsigned C = classOf(*V->symbol);
+        if (Binding)
+          for (unsigned J : At)
+            if (K.EscapesParams.count(J))
+              join(C, External);
+        if (Wr)
+          E.Defs.insert(C);
+        if (Rd)
+          E.Uses.insert(C);
+        bool StWr = false, StRd = false;
+        for (unsigned J : At) {
+          StWr |= K.StorageWritesParams.count(J) > 0;
+          StRd |= K.StorageReadsParams.count(J) > 0;
+        }
+        storageName(*V, E, StWr, StRd);
+      }
+      ++I;
+    }
+    for (const std::string &G : K.WritesGlobals)
+      for (unsigned C : named(G))
+        E.Defs.insert(C);
+    for (const std::string &G : K.ReadsGlobals)
+      for (unsigned C : named(G))
+        E.Uses.insert(C);
+    if (Sends)
+      for (const std::string &G : K.WritesGlobals)
+        for (unsigned C : named(G))
+          E.Uses.insert(C);
+    if (K.HiddenState)
+      for (unsigned C : {External, LibState}) {
+        E.Defs.insert(C);
+        E.Uses.insert(C);
+      }
   }
 
   void unitCall(const ProcSym &P, const std::list<p::ActualArgSpec> &Args, Fx &E) {
@@ -507,8 +806,12 @@ public:
           for (const sem::Symbol *D : Sub->dummyArgs())
             if (D && lower(D->name().ToString()) == lower(K->v.ToString()))
               Dummy = D;
-        if (const p::Name *V = argVariable(A); V && Dummy && isVariable(*Dummy))
+        if (const p::Name *V = argVariable(A); V && Dummy && isVariable(*Dummy)) {
           join(classOf(*V->symbol), classOf(*Dummy));
+          const int SA = storageOf(*V->symbol), SD = storageOf(*Dummy);
+          if (SA >= 0 && SD >= 0)
+            join(unsigned(SA), unsigned(SD));
+        }
         ++I;
       }
     }
@@ -530,6 +833,7 @@ public:
       return; // the clock decides no call
     E.Criterion = true;
     E.Communicates |= findRewrittenRoutine(Routine) != nullptr;
+    E.OwnComm |= E.Communicates;
     slice::GraphCall Call;
     Call.Routine = Routine;
     Call.PointToPoint = L.find("send") != std::string::npos || L.find("recv") != std::string::npos;
@@ -552,7 +856,9 @@ public:
       W.SkipNext = Kind && Base >= 0;
       p::Walk(std::get<p::ActualArg>(A.t), W);
       if (Kind && Base >= 0) {
-        // A message buffer: its contents matter only when received data steers.
+        // A message buffer: its storage must be there; its contents matter only when
+        // received data steers.
+        storageName(*V, Arg, false, true);
         if (Kind != 'R')
           Call.SendBuffers.insert(unsigned(Base));
         if (Kind != 'S') {
@@ -590,15 +896,18 @@ public:
       Changed = false;
       for (size_t I = 0; I < Procs.size(); ++I)
         for (size_t J : Summary[I].Callees) {
-          size_t Before = Summary[I].Defs.size() + Summary[I].Uses.size();
-          bool Crit = Summary[I].Criterion;
-          Summary[I].Defs.insert(Summary[J].Defs.begin(), Summary[J].Defs.end());
-          Summary[I].Uses.insert(Summary[J].Uses.begin(), Summary[J].Uses.end());
-          Summary[I].Criterion |= Summary[J].Criterion;
+          Fx &S = Summary[I];
+          const size_t Before = S.Defs.size() + S.Uses.size() + S.ExternalCalls.size();
+          const bool Ends = S.Ends, Own = S.OwnComm;
+          S.Defs.insert(Summary[J].Defs.begin(), Summary[J].Defs.end());
+          S.Uses.insert(Summary[J].Uses.begin(), Summary[J].Uses.end());
+          S.ExternalCalls.insert(Summary[J].ExternalCalls.begin(), Summary[J].ExternalCalls.end());
+          S.Ends |= Summary[J].Ends;
+          S.OwnComm |= Summary[J].OwnComm;
           if (MayCommunicate[J] && !MayCommunicate[I])
             MayCommunicate[I] = Changed = true;
-          if (Summary[I].Defs.size() + Summary[I].Uses.size() != Before ||
-              Summary[I].Criterion != Crit)
+          if (S.Defs.size() + S.Uses.size() + S.ExternalCalls.size() != Before || S.Ends != Ends ||
+              S.OwnComm != Own)
             Changed = true;
         }
     }
@@ -618,13 +927,28 @@ public:
   void exportedNode(size_t I) {
     Node N;
     N.Judged = false;
+    N.Exit = true;
     N.Procedure = Procs[I].Name;
     N.G.Criterion = true;
     const sem::Symbol &S = *ByName.at(Procs[I].Name).Sym;
+    // With the whole program, every caller seen: only what some caller's kept statements read.
+    const ProcedureSummary *Known = Program ? Program->find(linkName(S)) : nullptr;
+    if (Known && !Known->CallersKnown)
+      Known = nullptr;
     if (const auto *Sub = S.detailsIf<sem::SubprogramDetails>()) {
-      for (const sem::Symbol *D : Sub->dummyArgs())
-        if (D && isVariable(*D))
+      unsigned Index = 0;
+      for (const sem::Symbol *D : Sub->dummyArgs()) {
+        if (D && isVariable(*D) && (!Known || Known->DemandedParams.count(Index))) {
           N.G.Uses.insert(classOf(*D));
+          N.ExitDummies.insert(classOf(*D));
+        }
+        // What it allocates for its callers stays, demanded or not (cheap, and a caller may
+        // need only the storage: a message buffer).
+        if (D && isVariable(*D))
+          if (const int St = storageOf(*D); St >= 0)
+            N.G.Uses.insert(unsigned(St));
+        ++Index;
+      }
       if (Sub->isFunction())
         N.G.Uses.insert(classOf(Sub->result()));
     }
@@ -647,7 +971,8 @@ public:
       }
       E.Defs.insert(Sum.Defs.begin(), Sum.Defs.end());
       E.Uses.insert(Sum.Uses.begin(), Sum.Uses.end());
-      E.Criterion |= Sum.Criterion;
+      E.Criterion |= Sum.Ends; // its own jumps go with it when the call goes
+      E.Ends |= Sum.Ends;
     }
     return E;
   }
@@ -662,6 +987,8 @@ public:
     N.G.Uses = E.Uses;
     N.G.Calls = E.Calls;
     N.G.Criterion = E.Criterion && !Ends;
+    N.Callees = E.Callees;
+    N.ExternalArgs = E.ExternalArgs;
     N.G.Parent = ParentNode;
     N.Span = Span;
     N.Procedure = Procedure;
@@ -778,6 +1105,169 @@ public:
     add(E, EC, Span, ParentNode);
   }
 
+  // ---- the link summary (LinkSummary.h) ------------------------------------------------------
+
+public:
+  /// The unit's link summary, after run(): its procedures other units may call, what its kept
+  /// statements need of other units' procedures, and the message kinds they steer on.
+  LinkSummary linkSummary() {
+    // Per unit, the slice with no other unit's needs (solve()); at link time, the slice.
+    const slice::SliceResult &RR = Program ? Result : Bottom;
+    LinkSummary Out;
+    Out.Unit = Model.Source;
+    Out.ContentHash = Model.ContentHash;
+    Out.Steered = Result.Steered;
+    Out.AddressTaken = AddressTaken;
+    for (const Fx &L : Local)
+      Out.ExternalCalls.insert(L.ExternalCalls.begin(), L.ExternalCalls.end());
+    auto resolved = [&](const std::set<unsigned> &Set) {
+      std::set<unsigned> R;
+      for (unsigned C : Set)
+        R.insert(find(C));
+      return R;
+    };
+    // What kept statements read: their uses, and the send buffers of the steered kinds.
+    std::set<unsigned> Read;
+    auto steeredSends = [&](const slice::GraphCall &C, std::set<unsigned> &Into) {
+      if (C.PointToPoint ? RR.PointToPoint : RR.Collectives.count(C.Routine) > 0)
+        for (unsigned B : C.SendBuffers)
+          Into.insert(find(B));
+    };
+    const bool Sliced = !RR.Relevant.empty();
+    for (size_t I = 0; I < Nodes.size(); ++I) {
+      if (!Sliced || !RR.Relevant[I])
+        continue;
+      for (unsigned C : Nodes[I].G.Uses)
+        Read.insert(find(C));
+      for (const slice::GraphCall &C : Nodes[I].G.Calls)
+        steeredSends(C, Read);
+    }
+    // Demands: each call of another unit's procedure that a kept statement makes, the
+    // arguments whose memory a kept statement reads; a call that runs whole (in a procedure
+    // that is not sliced) needs every argument.
+    auto demand = [&](const std::pair<std::string, std::vector<int>> &Call, bool All) {
+      std::set<unsigned> &Params = Out.Demands[Call.first];
+      for (size_t K = 0; K < Call.second.size(); ++K) {
+        const int C = Call.second[K];
+        if (C == -2) { // a keyword argument: any place
+          for (unsigned J = 0; J < 64; ++J)
+            Params.insert(J);
+        } else if (C >= 0 && (All || Read.count(find(unsigned(C))))) {
+          Params.insert(unsigned(K));
+        }
+      }
+    };
+    auto closure = [&](std::set<size_t> From) {
+      std::vector<size_t> Work(From.begin(), From.end());
+      while (!Work.empty()) {
+        const size_t J = Work.back();
+        Work.pop_back();
+        for (size_t K : Local[J].Callees)
+          if (From.insert(K).second)
+            Work.push_back(K);
+      }
+      return From;
+    };
+    for (size_t I = 0; I < Nodes.size(); ++I) {
+      if (Sliced && !RR.Relevant[I])
+        continue;
+      for (const auto &Call : Nodes[I].ExternalArgs)
+        demand(Call, false);
+      for (size_t J : closure(Nodes[I].Callees))
+        if (!Noded[J])
+          for (const auto &Call : Local[J].ExternalArgs)
+            demand(Call, true);
+    }
+    for (size_t J = 0; J < Procs.size(); ++J)
+      if (!Noded[J])
+        for (const auto &Call : Local[J].ExternalArgs)
+          demand(Call, true);
+    for (auto It = Out.Demands.begin(); It != Out.Demands.end();)
+      It = It->second.empty() ? Out.Demands.erase(It) : std::next(It);
+
+    std::set<unsigned> Hidden{find(External), find(LibState)};
+    for (const auto &[Sym, C] : Classes)
+      if (const auto *Obj = Sym->detailsIf<sem::ObjectEntityDetails>();
+          !Sym->owner().IsModule() && !Sym->owner().IsGlobal() && sem::IsSaved(*Sym) &&
+          !(Obj && Obj->commonBlock()))
+        Hidden.insert(find(C));
+    for (size_t I = 0; I < Procs.size(); ++I) {
+      if (!exported(I))
+        continue;
+      const sem::Symbol &S = *ByName.at(Procs[I].Name).Sym;
+      const std::set<size_t> Reach = closure({I});
+      ProcedureSummary P;
+      P.Name = linkName(S);
+      P.Communicates = Summary[I].OwnComm || Summary[I].Ends;
+      P.Calls = Summary[I].ExternalCalls;
+      const std::set<unsigned> Defs = resolved(Summary[I].Defs);
+      // Reads: all it uses when it runs whole; when sliced, what its kept statements (and
+      // its sliced callees') read, and the send buffers of the steered kinds.
+      std::set<unsigned> Uses;
+      bool Whole = !Sliced;
+      for (size_t J : Reach)
+        Whole |= MayCommunicate[J] && !Noded[J];
+      if (!Noded[I] || Whole) {
+        Uses = resolved(Summary[I].Uses);
+      } else {
+        for (size_t N = 0; N < Nodes.size(); ++N) {
+          if (!RR.Relevant[N] || Nodes[N].Exit)
+            continue;
+          auto It = std::find_if(Reach.begin(), Reach.end(),
+                                 [&](size_t J) { return Procs[J].Name == Nodes[N].Procedure; });
+          if (It == Reach.end() || !Noded[*It])
+            continue;
+          for (unsigned C : Nodes[N].G.Uses)
+            Uses.insert(find(C));
+          for (const slice::GraphCall &C : Nodes[N].G.Calls)
+            steeredSends(C, Uses);
+        }
+      }
+      auto meets = [](const std::set<unsigned> &A, const std::set<unsigned> &B) {
+        return std::any_of(A.begin(), A.end(), [&](unsigned C) { return B.count(C) > 0; });
+      };
+      if (const auto *Sub = S.detailsIf<sem::SubprogramDetails>()) {
+        unsigned Index = 0;
+        for (const sem::Symbol *D : Sub->dummyArgs()) {
+          if (D && isVariable(*D)) {
+            const unsigned C = find(classOf(*D));
+            if (Defs.count(C))
+              P.WritesParams.insert(Index);
+            if (Uses.count(C))
+              P.ReadsParams.insert(Index);
+            if (D->attrs().test(sem::Attr::TARGET) || D->attrs().test(sem::Attr::POINTER))
+              P.EscapesParams.insert(Index);
+            if (const int St = storageOf(*D); St >= 0) {
+              if (Defs.count(find(unsigned(St))))
+                P.StorageWritesParams.insert(Index);
+              if (Uses.count(find(unsigned(St))))
+                P.StorageReadsParams.insert(Index);
+            }
+          }
+          ++Index;
+        }
+      }
+      for (const auto &[Name, C] : GlobalNames) {
+        if (Defs.count(find(C)))
+          P.WritesGlobals.insert(Name);
+        if (Uses.count(find(C)))
+          P.ReadsGlobals.insert(Name);
+      }
+      for (const auto &[Name, C] : Named) {
+        if (Defs.count(find(C)))
+          P.WritesGlobals.insert(Name);
+        if (Uses.count(find(C)))
+          P.ReadsGlobals.insert(Name);
+      }
+      P.HiddenState = meets(Hidden, Defs) || meets(Hidden, Uses);
+      for (size_t J : Reach)
+        for (const slice::GraphCall &C : Local[J].Calls)
+          P.SendKinds.insert(C.PointToPoint ? std::string(PointToPointKind) : C.Routine);
+      Out.Procedures.push_back(std::move(P));
+    }
+    return Out;
+  }
+
   // ---- positions -----------------------------------------------------------------------------
 
   size_t lineStart(size_t Off) const {
@@ -847,7 +1337,23 @@ public:
       }
       G.push_back(N.G);
     }
-    slice::SliceResult R = slice::solveSlice(G);
+    Result = slice::solveSlice(G, Program ? Program->Steered : std::set<std::string>{});
+    if (!Program) {
+      // The link step's first round starts from the least the other units could need (no
+      // caller reads what an exported procedure leaves in its dummies, no other unit steers):
+      // what the kept statements of each procedure then read is its summary's reads. Later
+      // rounds grow it; starting from this slice's reads instead would keep what only
+      // justifies itself (a buffer read because sent, sent because read).
+      std::set<unsigned> Shared{find(External)};
+      for (unsigned C : Globals)
+        Shared.insert(find(C));
+      for (size_t I = 0; I < Nodes.size(); ++I)
+        for (unsigned D : Nodes[I].ExitDummies)
+          if (!Shared.count(find(D)))
+            G[I].Uses.erase(find(D));
+      Bottom = slice::solveSlice(G);
+    }
+    const slice::SliceResult &R = Result;
     Model.Sliced = true;
     Model.SliceKeepsMessageData = R.KeepsMessageData;
     for (size_t I = 0; I < Nodes.size(); ++I) {
@@ -913,6 +1419,19 @@ public:
   bool AfterFinalize = false; ///< walking the main program's statements after MPI_Finalize
 
   std::map<std::string, ProcSym> ByName;
+  std::map<const sem::Symbol *, unsigned> Storage; ///< storageOf
+  /// Variables some ALLOCATE of the unit allocates: an assignment to one is taken to leave its
+  /// allocation as it was (an allocatable allocated nowhere here may be allocated by one).
+  std::set<const sem::Symbol *> Allocated;
+  const LinkSummary *Program;
+  /// Globals by the names the linker sees: this unit's (module variables, COMMON members as
+  /// block_@offset:size) and other units' that summaries named (Named).
+  std::vector<std::pair<std::string, unsigned>> GlobalNames;
+  std::map<std::string, unsigned> Named;
+  std::set<std::string> AddressTaken;
+  slice::SliceResult Result;
+  slice::SliceResult Bottom; ///< per unit: the slice with no other unit's needs (solve())
+  std::vector<char> Noded;   ///< per procedure: its statements are nodes
   std::vector<Fx> Local, Summary;
   std::vector<bool> MayCommunicate;
 
@@ -929,6 +1448,24 @@ bool EffectsWalker::Pre(const p::Name &N) {
   DefineNext = false;
   return false;
 }
+template <typename T> void EffectsWalker::storage(const T &Node, bool Def, bool Use) {
+  FirstName F;
+  p::Walk(Node, F);
+  if (F.N)
+    S.storageName(*F.N, E, Def, Use);
+}
+bool EffectsWalker::Pre(const p::AssignmentStmt &A) {
+  // A whole allocatable assigned may be allocated by the assignment, unless the unit
+  // allocates it itself (then the ALLOCATE is taken to be what allocates it).
+  const auto &V = std::get<p::Variable>(A.t);
+  if (const auto *D = std::get_if<Indirection<p::Designator>>(&V.u))
+    if (const auto *R = std::get_if<p::DataRef>(&D->value().u))
+      if (const auto *N = std::get_if<p::Name>(&R->u);
+          N && N->symbol && N->symbol->GetUltimate().attrs().test(sem::Attr::ALLOCATABLE) &&
+          !S.Allocated.count(&N->symbol->GetUltimate()))
+        S.storageName(*N, E, true, false);
+  return true;
+}
 bool EffectsWalker::Pre(const p::CallStmt &C) {
   S.call(C.call, E, false);
   return false;
@@ -940,21 +1477,27 @@ bool EffectsWalker::Pre(const p::FunctionReference &F) {
 
 } // namespace
 
-void fortran::sliceUnit(const SourceMap &SM, const std::string &MainText,
+bool fortran::sliceUnit(const SourceMap &SM, const std::string &MainText,
                         const CommunicationAnalysis &CA, const std::vector<ProcInfo> &Procs,
                         const p::Program &Prog, const std::function<bool(const p::Name &)> &Quiet,
-                        UnitModel &Model, DiagnosticSink &Diags) {
+                        UnitModel &Model, DiagnosticSink &Diags, const LinkSummary *Program,
+                        LinkSummary *Summary) {
   UnitModel Before = Model;
   try {
-    FortranSlicer S(SM, MainText, CA, Procs, Prog, Quiet, Model);
+    FortranSlicer S(SM, MainText, CA, Procs, Prog, Quiet, Model, Program);
     S.run();
+    if (Summary)
+      *Summary = S.linkSummary();
   } catch (const Unsupported &U) {
     Model = std::move(Before);
+    // No summary either: the link step slices this program per unit.
     Diags.warning(SM.loc(U.Where),
                   "the skeleton trace probe keeps this file whole: the slice does not model " +
                       U.What,
                   "skeleton");
+    return false;
   }
+  return true;
 }
 
 } // namespace mpiete

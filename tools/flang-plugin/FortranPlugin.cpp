@@ -3,6 +3,7 @@
 // trace and timing variants and block map as mpiete-instrument does for C (UnitOutputs.h). Flang
 // has no plugin arguments, so mpiete-instrument passes its options in $MPIETE_FORTRAN_ARGS, one per
 // line.
+#include "mpiete/basedata/LinkSummary.h"
 #include "mpiete/frontend/FortranFrontend.h"
 #include "mpiete/frontend/FortranSkeleton.h"
 #include "mpiete/support/Diagnostics.h"
@@ -16,6 +17,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <sstream>
 
 namespace {
@@ -28,6 +30,10 @@ struct PluginOptions {
   bool FailureIsWarning = false;
   /// Slice the unit for the skeleton trace probe (docs/skeleton.md).
   bool Skeleton = false;
+  /// The link step (docs/skeleton.md, "Whole program"): write the unit's link summary; slice
+  /// with the program's summary of the other units.
+  std::string SummaryOut, ProgramSummary;
+  bool NoWarnings = false;
 };
 
 PluginOptions readOptions() {
@@ -66,6 +72,12 @@ PluginOptions readOptions() {
       O.Out.NativeOut = *V;
     else if (A == "--analysis-failure-is-warning")
       O.FailureIsWarning = true;
+    else if (auto V = Value("--summary-out="))
+      O.SummaryOut = *V;
+    else if (auto V = Value("--program-summary="))
+      O.ProgramSummary = *V;
+    else if (A == "--no-warnings")
+      O.NoWarnings = true;
     else if (auto V = Value("--print="))
       O.Out.Show = *V == "blocks"     ? mpiete::UnitOutputs::Print::Blocks
                    : *V == "timing"   ? mpiete::UnitOutputs::Print::Timing
@@ -80,6 +92,8 @@ PluginOptions readOptions() {
 class MpieteFortranAction : public Fortran::frontend::PluginParseTreeAction {
   bool beginSourceFileAction() override {
     Opts = readOptions();
+    if (Opts.NoWarnings)
+      Diags.hideWarnings();
     auto &Inv = getInstance().getInvocation();
     auto Form = Inv.getFrontendOpts().fortranForm;
     Opts.Frontend.FixedForm =
@@ -139,17 +153,40 @@ class MpieteFortranAction : public Fortran::frontend::PluginParseTreeAction {
     flushDiags();
     if (!Analysed)
       fail();
-    if (Opts.Skeleton) {
-      mpiete::sliceFortran(getParsing(), Opts.Frontend, Model, Text, Diags);
+    mpiete::LinkSummary Program, Summary;
+    const bool WantSummary = !Opts.SummaryOut.empty();
+    if (!Opts.ProgramSummary.empty() &&
+        !mpiete::loadLinkSummary(Opts.ProgramSummary, Program, Diags))
+      fail();
+    bool HasSummary = false;
+    if (Opts.Skeleton || WantSummary) {
+      HasSummary = mpiete::sliceFortran(getParsing(), Opts.Frontend, Model, Text, Diags,
+                                        Opts.ProgramSummary.empty() ? nullptr : &Program,
+                                        WantSummary ? &Summary : nullptr);
       flushDiags();
     }
 
-    std::ostringstream OS;
-    bool Ok = mpiete::writeUnitOutputs(Model, Text, Model.Source, Opts.Out, OS, Diags);
-    llvm::outs() << OS.str();
-    llvm::outs().flush();
-    if (!Ok)
-      fail();
+    // Only the summary asked for (the link step's question about a unit built natively).
+    const bool SummaryOnly = WantSummary && !Opts.Out.toFiles();
+    if (!SummaryOnly) {
+      std::ostringstream OS;
+      bool Ok = mpiete::writeUnitOutputs(Model, Text, Model.Source, Opts.Out, OS, Diags);
+      llvm::outs() << OS.str();
+      llvm::outs().flush();
+      if (!Ok)
+        fail();
+    }
+    // After the unit's other outputs: the link step trusts a summary only beside them. None
+    // when the slice does not model the unit: the link step then slices the program per unit.
+    if (WantSummary && HasSummary) {
+      std::ofstream OS(Opts.SummaryOut + ".tmp");
+      mpiete::writeLinkSummary(OS, Summary);
+      OS.close();
+      if (!OS || std::rename((Opts.SummaryOut + ".tmp").c_str(), Opts.SummaryOut.c_str()) != 0) {
+        Diags.error({Opts.SummaryOut, 0, 0}, "cannot write file", "driver");
+        fail();
+      }
+    }
     flushDiags();
   }
 

@@ -607,6 +607,8 @@ private:
                                   ? (ObjDir / "fmod").string()
                                   : (fs::path(ModDirs[0]) / ".mpiete" / "fmod").string();
       Instr.push_back("--module-dir=" + ModuleDir);
+      // The link step's re-slice reads the module files this compile wrote, and writes none.
+      FortranSearch = {"--module-search=" + ModuleDir};
       std::vector<std::string> Search = {(ObjDir / "fmod").string(), ".mpiete/fmod"};
       // Separate -I values first, then joined ones, as the search has always been ordered.
       std::vector<ParsedOption> Parsed = parseCompilerArgs(Cmd.Native);
@@ -616,8 +618,10 @@ private:
               (P.Count == 1) == Joined)
             Search.push_back((fs::path(std::string(P.Value)) / ".mpiete" / "fmod").string());
       for (const std::string &D : Search)
-        if (D != ModuleDir)
+        if (D != ModuleDir) {
           Instr.push_back("--module-search=" + D);
+          FortranSearch.push_back("--module-search=" + D);
+        }
     }
     for (const std::string &P : Cmd.PassThrough)
       Instr.push_back("--pass-through=" + P);
@@ -635,8 +639,7 @@ private:
     fs::remove(Prefix + ".skeleton.o", Ignored);
     if (Skeleton) {
       Instr.push_back("--skeleton-out=" + Prefix + ".skeleton" + Ext);
-      if (!Fortran) // the whole-program slice is C only (docs/skeleton.md)
-        Instr.push_back("--summary-out=" + Prefix + ".skeleton.summary");
+      Instr.push_back("--summary-out=" + Prefix + ".skeleton.summary");
     }
     Instr.push_back(Source);
     Instr.push_back("--");
@@ -751,6 +754,8 @@ private:
     R.Language = isFortranSource(Source) ? "fortran" : "c";
     std::error_code EC;
     R.Directory = fs::current_path(EC).string();
+    if (R.Language == "fortran")
+      R.Options = FortranSearch;
     // The options that decide what the instrumenter accepts: the re-slice must accept the
     // same calls (a passed-through routine is an error without its option).
     for (const std::string &P : Cmd.PassThrough)
@@ -971,8 +976,7 @@ private:
         continue;
       auto It = Whole.Skeletons.find(Prefix);
       const bool Resliced = It != Whole.Skeletons.end();
-      std::ifstream List(Resliced ? It->second.substr(0, It->second.size() - 2) + ".c.removed"
-                                  : skeletonRemovedList(Prefix));
+      std::ifstream List(Resliced ? Whole.Removed.at(Prefix) : skeletonRemovedList(Prefix));
       std::string Text{std::istreambuf_iterator<char>(List), std::istreambuf_iterator<char>()};
       // The unit's header line says which slice it is.
       if (size_t Eol = Text.find('\n'); Resliced && Text.starts_with("# ") && Eol != Text.npos)
@@ -1100,6 +1104,8 @@ private:
   const WrapperEnv &Env;
   DiagnosticSink &Diags;
   std::vector<std::string> MpiFlags;
+  /// A Fortran unit's module search (--module-search=...) for its recipe (writeRecipe).
+  std::vector<std::string> FortranSearch;
   bool VersionKnown = false, AlignKnown = false, Match = false;
   std::string Version, Align;
   size_t LoopsSeen = 0, LoopsPlaced = 0; // the timing probe's loop heads, and those placed

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
 
 namespace mpiete {
@@ -130,6 +131,14 @@ bool runIn(const std::string &Dir, const std::vector<std::string> &Argv, bool Ve
   return Rc == 0;
 }
 
+/// The re-sliced skeleton's source: a C unit's .c, a Fortran unit's with the source's own
+/// extension (it selects the source form and preprocessing).
+std::string skeletonSource(const Unit &U) {
+  return U.Work + ".skeleton" +
+         (U.Recipe.Language == "c" ? std::string(".c")
+                                   : fs::path(U.Recipe.Source).extension().string());
+}
+
 bool quietLoad(const std::string &Path, LinkSummary &Out) {
   std::ostringstream Ignored;
   DiagnosticSink Quiet(Ignored);
@@ -150,6 +159,7 @@ bool linkWholeProgram(const std::vector<WholeProgramUnit> &Inputs, const std::st
     return false;
   };
   std::vector<Unit> Units;
+  std::set<std::string> Languages;
   for (const WholeProgramUnit &In : Inputs) {
     Unit U;
     U.In = In;
@@ -158,12 +168,20 @@ bool linkWholeProgram(const std::vector<WholeProgramUnit> &Inputs, const std::st
     if (!fs::exists(In.Prefix + ".skeleton.recipe") ||
         !loadUnitRecipe(In.Prefix + ".skeleton.recipe", U.Recipe, Diags))
       return perUnit("no recipe for " + In.Prefix);
-    if (U.Recipe.Language != "c") // the Fortran slice is per unit
-      return perUnit("whole-program slicing is C only: " + U.Recipe.Source);
+    // C and Fortran units name their globals differently (a COMMON block's members by offset):
+    // a program of both is sliced per unit.
+    Languages.insert(U.Recipe.Language);
+    if (Languages.size() > 1)
+      return perUnit("the program mixes C and Fortran units: " + U.Recipe.Source);
+    const bool Fortran = U.Recipe.Language == "fortran";
     if (In.Instrumented) {
       if (!fs::exists(In.Prefix + ".skeleton.summary") ||
           !loadLinkSummary(In.Prefix + ".skeleton.summary", U.Built, Diags))
         return perUnit("no summary for " + In.Prefix);
+    } else if (Fortran && (!fs::exists(In.Prefix + ".skeleton.summary") ||
+                           !quietLoad(In.Prefix + ".skeleton.summary", U.Built))) {
+      // Every Fortran unit is analysed when it is compiled: one without a summary could not be.
+      return perUnit("no summary for " + In.Prefix + " (Flang could not analyse it)");
     } else if (!fs::exists(In.Prefix + ".skeleton.summary") ||
                !quietLoad(In.Prefix + ".skeleton.summary", U.Built)) {
       // Built natively without Clang (no MPI call in its text): what it does is asked now,
@@ -227,7 +245,7 @@ bool linkWholeProgram(const std::vector<WholeProgramUnit> &Inputs, const std::st
                                     "--program-summary=" + ProgramPath,
                                     "--unit-path=" + U.Recipe.Source, "--no-warnings"};
       if (U.In.Instrumented)
-        Argv.push_back("--skeleton-out=" + U.Work + ".skeleton.c");
+        Argv.push_back("--skeleton-out=" + skeletonSource(U));
       Argv.insert(Argv.end(), U.Recipe.Options.begin(), U.Recipe.Options.end());
       Argv.insert(Argv.end(), {U.Recipe.Source, "--"});
       Argv.insert(Argv.end(), U.Recipe.InstrumentFlags.begin(), U.Recipe.InstrumentFlags.end());
@@ -270,7 +288,7 @@ bool linkWholeProgram(const std::vector<WholeProgramUnit> &Inputs, const std::st
     if (!U.Resliced)
       continue;
     std::vector<std::string> Argv = U.Recipe.Compile;
-    Argv.insert(Argv.end(), {"-c", U.Work + ".skeleton.c", "-o", U.Work + ".skeleton.o"});
+    Argv.insert(Argv.end(), {"-c", skeletonSource(U), "-o", U.Work + ".skeleton.o"});
     if (Argv.size() <= 4 || !runIn(U.Recipe.Directory, Argv, Verbose)) {
       Diags.warning({U.Recipe.Source, 0, 0},
                     "the whole-program skeleton of this file does not compile (see above); its "
@@ -279,6 +297,7 @@ bool linkWholeProgram(const std::vector<WholeProgramUnit> &Inputs, const std::st
       continue;
     }
     Out.Skeletons[U.In.Prefix] = U.Work + ".skeleton.o";
+    Out.Removed[U.In.Prefix] = skeletonSource(U) + ".removed";
     Any = true;
   }
   return Any;

@@ -39,9 +39,9 @@ writes its instrumented variants (the user's text with edits at known positions)
                            statements that decide no MPI call; docs/skeleton.md) and
                            FILE.removed, the statements it leaves out
   --blocks-out=FILE        write the unit's block map (YAML)
-  --summary-out=FILE       C: write the unit's link summary (what its procedures other units
+  --summary-out=FILE       write the unit's link summary (what its procedures other units
                            may call communicate, write and read; docs/skeleton.md)
-  --program-summary=FILE   C: slice with the link step's summary of the other units'
+  --program-summary=FILE   slice with the link step's summary of the other units'
                            procedures (a call to one that cannot communicate is an ordinary
                            statement)
   --unit-path=PATH         the path recorded for the unit (default: SOURCE as given)
@@ -105,7 +105,8 @@ int runFortran(const std::string &Source, const std::vector<std::string> &Flags,
     size_t Eq = A.find('=');
     std::string Key = Eq == std::string::npos ? A : A.substr(0, Eq + 1);
     if (Key == "--trace-out=" || Key == "--timing-out=" || Key == "--blocks-out=" ||
-        Key == "--native-out=" || Key == "--skeleton-out=")
+        Key == "--native-out=" || Key == "--skeleton-out=" || Key == "--summary-out=" ||
+        Key == "--program-summary=")
       Absolute.push_back(Key + abs(A.substr(Eq + 1)));
     else
       Absolute.push_back(A);
@@ -250,7 +251,9 @@ static int guardedMain(int Argc, char **Argv) {
           A.starts_with("--blocks-out=") || A.starts_with("--skeleton-out=") ||
           A.starts_with("--unit-path=") || A.starts_with("--pass-through=") ||
           A == "--pass-through-all" || A == "--seed-blocks" || A == "--sample-loops" ||
-          A.starts_with("--native-out=") || A == "--analysis-failure-is-warning")
+          A.starts_with("--native-out=") || A == "--analysis-failure-is-warning" ||
+          A.starts_with("--summary-out=") || A.starts_with("--program-summary=") ||
+          A == "--no-warnings")
         PluginArgs.push_back(A);
     }
     if (std::none_of(PluginArgs.begin(), PluginArgs.end(),

@@ -33,6 +33,10 @@ struct ProcedureSummary {
   /// calls may reach it later, as hidden state.
   std::set<unsigned> EscapesParams;
   std::set<std::string> WritesGlobals, ReadsGlobals;
+  /// Fortran: the parameters whose storage (allocation, pointer association, shape), not
+  /// their contents, it needs on entry (a message buffer, SIZE) or may change (ALLOCATE).
+  /// A global's storage is named NAME#storage among the globals.
+  std::set<unsigned> StorageReadsParams, StorageWritesParams;
   bool HiddenState = false;
   /// The kinds of MPI calls with message buffers it makes (PointToPointKind or a collective's
   /// name), directly or through its unit's procedures; in the program's summary through any

@@ -28,8 +28,9 @@ struct WholeProgramUnit {
 };
 
 struct WholeProgramSkeleton {
-  /// Unit prefix -> its whole-program skeleton object (beside it, NAME.c.removed without .o).
-  std::map<std::string, std::string> Skeletons;
+  /// Unit prefix -> its whole-program skeleton object, and the list of the statements that
+  /// skeleton leaves out (SOURCE.removed).
+  std::map<std::string, std::string> Skeletons, Removed;
   unsigned Rounds = 0;
 };
 
