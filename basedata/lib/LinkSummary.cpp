@@ -106,6 +106,8 @@ void writeLinkSummary(std::ostream &OS, const LinkSummary &S) {
     E << YAML::EndMap;
   }
   flowList(E, "steered", S.Steered);
+  if (!S.DemandedGlobals.empty())
+    flowList(E, "demanded_globals", S.DemandedGlobals);
   E << YAML::Key << "procedures" << YAML::Value << YAML::BeginSeq;
   for (const ProcedureSummary &P : S.Procedures) {
     E << YAML::BeginMap;
@@ -177,7 +179,8 @@ bool parseLinkSummary(const std::string &Name, const std::string &Text, LinkSumm
       }
     }
   }
-  if (!stringList(P, Root, "steered", Out.Steered))
+  if (!stringList(P, Root, "steered", Out.Steered) ||
+      !stringList(P, Root, "demanded_globals", Out.DemandedGlobals))
     return false;
   YAML::Node Procs;
   if (!P.list(Root, "procedures", Procs, false))

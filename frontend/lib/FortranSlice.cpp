@@ -123,8 +123,8 @@ struct Node {
   std::string Procedure;
   bool Judged = true; ///< counted in the header (not the synthetic exported-procedure node)
   bool Exit = false;  ///< the exported procedure's synthetic node: its callers' reads
-  std::set<unsigned> ExitDummies; ///< of those, the dummies
-  std::set<size_t> Callees;       ///< the unit's procedures it calls
+  std::set<unsigned> ExitDummies, ExitGlobals; ///< of those, the dummies' and globals' contents
+  std::set<size_t> Callees;                    ///< the unit's procedures it calls
   std::vector<std::pair<std::string, std::vector<int>>> ExternalArgs; ///< as in Fx
   bool Removable = false;      ///< its text is whole lines the edit may blank
   unsigned Begin = 0, End = 0; ///< those lines: [start of the first, end of the last)
@@ -449,6 +449,8 @@ public:
       return It->second;
     unsigned C = fresh();
     Classes[&S] = C;
+    if (S.Rank() > 0)
+      ArrayClasses.insert(C);
     const auto *Obj = S.detailsIf<sem::ObjectEntityDetails>();
     if (const sem::Symbol *Block = Obj ? Obj->commonBlock() : nullptr) {
       const std::string BlockName = commonName(*Block);
@@ -494,6 +496,7 @@ public:
       return int(It->second);
     const unsigned C = fresh();
     Storage[&S] = C;
+    StorageClasses.insert(C);
     const auto *Obj = S.detailsIf<sem::ObjectEntityDetails>();
     if (S.owner().IsModule()) {
       Globals.push_back(C);
@@ -867,6 +870,17 @@ public:
         }
       } else if (Base >= 0) {
         Arg.Defs.insert(unsigned(Base)); // requests, statuses, ierr, results: written
+      } else if (Kind == 'S') {
+        // An expression sent (MPI_ALLREDUCE(local_max(u), ...)): the arrays it reads are
+        // message data as a buffer's contents are; what it reads besides (bounds, sizes)
+        // must be right, as the statement runs.
+        for (auto It = Arg.Uses.begin(); It != Arg.Uses.end();)
+          if (ArrayClasses.count(*It)) {
+            Call.SendBuffers.insert(*It);
+            It = Arg.Uses.erase(It);
+          } else {
+            ++It;
+          }
       }
       E.add(Arg);
       ++I;
@@ -952,7 +966,21 @@ public:
       if (Sub->isFunction())
         N.G.Uses.insert(classOf(Sub->result()));
     }
-    N.G.Uses.insert(Globals.begin(), Globals.end());
+    // The globals it leaves behind: per unit every one; with the whole program (a flow-
+    // insensitive graph covers this unit's own reads) those another unit's kept statements
+    // read. Storage always stays.
+    if (Program) {
+      for (const std::string &G : Program->DemandedGlobals)
+        for (unsigned C : named(G))
+          N.G.Uses.insert(C);
+    } else {
+      for (unsigned C : Globals)
+        if (!StorageClasses.count(C)) {
+          N.G.Uses.insert(C);
+          N.ExitGlobals.insert(C);
+        }
+    }
+    N.G.Uses.insert(StorageClasses.begin(), StorageClasses.end());
     N.G.Uses.insert(External);
     Nodes.push_back(std::move(N));
   }
@@ -1184,6 +1212,19 @@ public:
           demand(Call, true);
     for (auto It = Out.Demands.begin(); It != Out.Demands.end();)
       It = It->second.empty() ? Out.Demands.erase(It) : std::next(It);
+    // The globals kept statements read; a procedure not sliced reads all it uses when it
+    // runs (it is kept whole, and other units may call it).
+    std::set<unsigned> ReadAll = Read;
+    for (size_t J = 0; J < Procs.size(); ++J)
+      if (!Noded[J])
+        for (unsigned C : Summary[J].Uses)
+          ReadAll.insert(find(C));
+    for (const auto &[Name, C] : GlobalNames)
+      if (ReadAll.count(find(C)))
+        Out.DemandedGlobals.insert(Name);
+    for (const auto &[Name, C] : Named)
+      if (ReadAll.count(find(C)))
+        Out.DemandedGlobals.insert(Name);
 
     std::set<unsigned> Hidden{find(External), find(LibState)};
     for (const auto &[Sym, C] : Classes)
@@ -1347,10 +1388,13 @@ public:
       std::set<unsigned> Shared{find(External)};
       for (unsigned C : Globals)
         Shared.insert(find(C));
-      for (size_t I = 0; I < Nodes.size(); ++I)
+      for (size_t I = 0; I < Nodes.size(); ++I) {
         for (unsigned D : Nodes[I].ExitDummies)
           if (!Shared.count(find(D)))
             G[I].Uses.erase(find(D));
+        for (unsigned D : Nodes[I].ExitGlobals)
+          G[I].Uses.erase(find(D));
+      }
       Bottom = slice::solveSlice(G);
     }
     const slice::SliceResult &R = Result;
@@ -1420,6 +1464,8 @@ public:
 
   std::map<std::string, ProcSym> ByName;
   std::map<const sem::Symbol *, unsigned> Storage; ///< storageOf
+  std::set<unsigned> StorageClasses;
+  std::set<unsigned> ArrayClasses; ///< the classes of arrays, as first made (classOf)
   /// Variables some ALLOCATE of the unit allocates: an assignment to one is taken to leave its
   /// allocation as it was (an allocatable allocated nowhere here may be allocated by one).
   std::set<const sem::Symbol *> Allocated;

@@ -34,6 +34,7 @@ LinkSummary solveProgram(const std::vector<LinkSummary> &Units) {
   std::vector<ProcedureSummary> Procs;
   for (const LinkSummary &U : Units) {
     Program.Steered.insert(U.Steered.begin(), U.Steered.end());
+    Program.DemandedGlobals.insert(U.DemandedGlobals.begin(), U.DemandedGlobals.end());
     for (const ProcedureSummary &P : U.Procedures) {
       auto [It, New] = Defined.try_emplace(P.Name, int(Procs.size()));
       if (New)
@@ -217,6 +218,7 @@ bool linkWholeProgram(const std::vector<WholeProgramUnit> &Inputs, const std::st
       if (Round == 1 && U.In.Instrumented) { // it will be re-sliced: start from nothing
         Summaries.back().Steered.clear();
         Summaries.back().Demands.clear();
+        Summaries.back().DemandedGlobals.clear();
       }
     }
     LinkSummary Program = solveProgram(Summaries);

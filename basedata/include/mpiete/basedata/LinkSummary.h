@@ -74,6 +74,10 @@ struct LinkSummary {
   /// keeps, the parameters whose memory a kept statement reads (absent: none); and the
   /// procedures whose address the unit takes (their callers are unknown).
   std::map<std::string, std::set<unsigned>> Demands;
+  /// Fortran: the globals (by name) kept statements read, the unit's own or (program) any
+  /// unit's. With the whole program, a Fortran procedure leaves behind only these globals;
+  /// empty in C summaries, whose procedures keep every global they write.
+  std::set<std::string> DemandedGlobals;
   std::set<std::string> AddressTaken;
   std::vector<ProcedureSummary> Procedures;
 
