@@ -29,7 +29,14 @@ TEST(LinkSummaryTest, UnitSummaryRoundTripsEveryField) {
   A.SendKinds = {PointToPointKind, "MPI_Bcast"};
   ProcedureSummary B;
   B.Name = "pure";
-  In.Procedures = {A, B};
+  // A Fortran procedure's: the storage of its dummies apart from their contents.
+  ProcedureSummary F;
+  F.Name = "__halo_MOD_exchange";
+  F.StorageReadsParams = {0};
+  F.StorageWritesParams = {1};
+  F.ReadsGlobals = {"__halo_MOD_u#storage", "jgrid_@4:4"};
+  In.Procedures = {A, B, F};
+  In.DemandedGlobals = {"__halo_MOD_u", "jgrid_@0:4"};
   std::ostringstream OS, Errors;
   writeLinkSummary(OS, In);
   DiagnosticSink Diags(Errors);

@@ -387,6 +387,8 @@ public:
     for (size_t I = 0; I < Procs.size(); ++I) {
       EffectsWalker W{*this, Local[I]};
       p::Walk(*Procs[I].Exec, W);
+      std::set<unsigned> Shaped;
+      boundEffects(I, Local[I].Uses, Shaped); // it reads its arrays' bounds when it runs
     }
     summarise();
     // Pass 3: the nodes of the procedures that may communicate.
@@ -401,6 +403,14 @@ public:
         continue; // from an included file: kept whole
       Noded[I] = 1;
       Procedure = Procs[I].Name;
+      // On entry, the bounds of its explicit-shape dummies and automatic arrays: what reads
+      // one of those arrays (or its storage) needs what its bounds read.
+      Node Entry;
+      Entry.Judged = false;
+      Entry.Procedure = Procedure;
+      boundEffects(I, Entry.G.Uses, Entry.G.Defs);
+      if (!Entry.G.Uses.empty())
+        Nodes.push_back(std::move(Entry));
       const bool MainProgram =
           !Procs[I].Scope || Procs[I].Scope->kind() == sem::Scope::Kind::MainProgram;
       if (MainProgram)
@@ -509,6 +519,33 @@ public:
       join(C, External);
     }
     return int(C);
+  }
+
+  /// The variables the declared bounds of a procedure's arrays read (explicit-shape dummies,
+  /// automatic arrays: evaluated on entry) into Uses, and those arrays (contents and storage)
+  /// into Shaped.
+  void boundEffects(size_t I, std::set<unsigned> &Uses, std::set<unsigned> &Shaped) {
+    if (!Procs[I].Scope)
+      return;
+    for (const auto &[Name, Ref] : *Procs[I].Scope) {
+      const sem::Symbol &S = *Ref;
+      const auto *Obj = S.detailsIf<sem::ObjectEntityDetails>();
+      if (!Obj || Obj->shape().empty())
+        continue;
+      std::set<unsigned> Reads;
+      for (const sem::ShapeSpec &Spec : Obj->shape())
+        for (const sem::Bound *B : {&Spec.lbound(), &Spec.ubound()})
+          if (const auto &X = B->GetExplicit())
+            for (sem::SymbolRef V : Fortran::evaluate::CollectSymbols(*X))
+              if (isVariable(*V))
+                Reads.insert(classOf(*V));
+      if (Reads.empty())
+        continue;
+      Uses.insert(Reads.begin(), Reads.end());
+      Shaped.insert(classOf(S));
+      if (const int St = storageOf(S); St >= 0)
+        Shaped.insert(unsigned(St));
+    }
   }
 
   /// A variable's storage defined (ALLOCATE, DEALLOCATE, NULLIFY, =>) or used.
@@ -1212,18 +1249,14 @@ public:
           demand(Call, true);
     for (auto It = Out.Demands.begin(); It != Out.Demands.end();)
       It = It->second.empty() ? Out.Demands.erase(It) : std::next(It);
-    // The globals kept statements read; a procedure not sliced reads all it uses when it
-    // runs (it is kept whole, and other units may call it).
-    std::set<unsigned> ReadAll = Read;
-    for (size_t J = 0; J < Procs.size(); ++J)
-      if (!Noded[J])
-        for (unsigned C : Summary[J].Uses)
-          ReadAll.insert(find(C));
+    // The globals kept statements read. (A procedure that is not sliced reads what it uses
+    // only when some kept statement calls it: that statement's reads, here or, through the
+    // procedure's summary, in the calling unit.)
     for (const auto &[Name, C] : GlobalNames)
-      if (ReadAll.count(find(C)))
+      if (Read.count(find(C)))
         Out.DemandedGlobals.insert(Name);
     for (const auto &[Name, C] : Named)
-      if (ReadAll.count(find(C)))
+      if (Read.count(find(C)))
         Out.DemandedGlobals.insert(Name);
 
     std::set<unsigned> Hidden{find(External), find(LibState)};

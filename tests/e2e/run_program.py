@@ -3,7 +3,8 @@
 
 usage: run_program.py --build BUILD --program DIR --work WORK --mpiexec MPIRUN
                       --blockmap-check EXE [--np 2,4,4k2] [--lang c|fortran]
-                      [--skeleton [--skeleton-args "ARGS"] [--whole-program]]
+                      [--skeleton [--skeleton-args "ARGS"] [--whole-program]
+                                  [--skeleton-removes TEXT]]
                       [--expect REGEX] [--same-output] [-- program arguments]
 
 --lang fortran: the same steps with FC=mpiete-fc / FC=mpif90 (MPIETE_FC unset), Fortran
@@ -28,7 +29,8 @@ Steps (any failure exits 1 with a message saying which step and why):
 
   (after 2) --skeleton: APP.skeleton is checked and verified at 2 ranks, without arguments and
      with each --skeleton-args (skeleton_verify.verify(): its traces equal the full probe's,
-     record for record; --whole-program: a unit was sliced with the whole program at link
+     record for record; --skeleton-removes: APP.skeleton.removed lists a statement with that
+     text; --whole-program: a unit was sliced with the whole program at link
      time); a --nondeterministic program only with the --skeleton-args given.
   (in 4) --expect REGEX: the output has a line matching REGEX (the program's result line);
      --same-output: the same output at every rank count.
@@ -322,6 +324,9 @@ def main():
     ap.add_argument("--skeleton-args", action="append",
                     help="verify the skeleton with these arguments too (space-separated; "
                     "repeatable; with --nondeterministic instead of the default arguments)")
+    ap.add_argument("--skeleton-removes", action="append",
+                    help="the skeleton must have removed a statement with this text "
+                         "(APP.skeleton.removed; repeatable)")
     ap.add_argument("--whole-program", action="store_true",
                     help="a unit of the skeleton was sliced with the whole program")
     ap.add_argument("--expect", default=None, help="a line of the output matches this")
@@ -421,6 +426,11 @@ def main():
         except SkeletonFailure as e:
             raise Failure(f"skeleton: {e}")
         print("\n".join(report))
+        removed = open(f"{exe}.skeleton.removed").read()
+        for text in a.skeleton_removes or []:
+            if text not in removed:
+                raise Failure(f"skeleton: {exe}.skeleton.removed does not list '{text}' as "
+                              "removed")
 
     # 4. run the three variants
     # (rank<N>.loops, the trace probe's loop plan, is a side file beside the trace.)

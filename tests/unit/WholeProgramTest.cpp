@@ -59,6 +59,7 @@ TEST(WholeProgramTest, MayCommunicateAcrossThreeUnits) {
   EXPECT_FALSE(communicates(P, "helper")); // calls only pure procedures of other units
   EXPECT_EQ(P.Steered, (std::set<std::string>{PointToPointKind, "MPI_Allreduce"}));
   EXPECT_EQ(P.find("report")->SendKinds, (std::set<std::string>{AnyKind}));
+  EXPECT_TRUE(P.DemandedGlobals.empty());
   for (const ProcedureSummary &S : P.Procedures)
     EXPECT_TRUE(S.Calls.empty()) << S.Name;
 }
@@ -164,6 +165,18 @@ void both(double *b) { bump(); other(b); }
   EXPECT_EQ(Send->SendKinds, (std::set<std::string>{PointToPointKind}));
   EXPECT_FALSE(Both->Communicates); // by itself: its call of another unit's is in Calls
   EXPECT_EQ(Both->Calls, (std::set<std::string>{"other"}));
+}
+
+// Fortran units name the globals their kept statements read; the program's summary demands
+// the union of them, which every unit's exported procedures then leave behind.
+TEST(WholeProgramTest, DemandedGlobalsAreTheUnion) {
+  LinkSummary A = unit("main.f90", {proc("__halo_MOD_exchange", true)});
+  A.DemandedGlobals = {"__field_MOD_n", "jgrid_@0:4"};
+  LinkSummary B = unit("halo.f90", {proc("step_", false)});
+  B.DemandedGlobals = {"__field_MOD_n", "__field_MOD_t#storage"};
+  LinkSummary P = solveProgram({A, B});
+  EXPECT_EQ(P.DemandedGlobals,
+            (std::set<std::string>{"__field_MOD_n", "__field_MOD_t#storage", "jgrid_@0:4"}));
 }
 
 } // namespace
