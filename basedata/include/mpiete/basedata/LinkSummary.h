@@ -99,7 +99,7 @@ bool loadLinkSummary(const std::string &Path, LinkSummary &Out, DiagnosticSink &
 /// the native compile command of the skeleton variant (without its input and output).
 struct UnitRecipe {
   std::string Source;         ///< as given to the compiler (the unit's path in ids and summaries)
-  std::string Language = "c"; ///< c or fortran: only C units are sliced with the whole program
+  std::string Language = "c"; ///< c or fortran: a program of both is sliced per unit
   std::string Directory;      ///< the directory the compile ran in (absolute)
   std::vector<std::string> Options; ///< the instrumenter's own options (--pass-through=...)
   std::vector<std::string> InstrumentFlags;

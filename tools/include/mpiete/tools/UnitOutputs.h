@@ -17,8 +17,9 @@ class DiagnosticSink;
 struct UnitOutputs {
   enum class Print { Trace, Timing, Blocks, Skeleton };
   std::string TraceOut, TimingOut, BlocksOut;
-  /// C only: the skeleton trace probe (docs/skeleton.md), and beside it FILE.removed, the
-  /// statements it leaves out. The model must have been sliced (CFrontendOptions::Skeleton).
+  /// The skeleton trace probe (docs/skeleton.md), and beside it FILE.removed, the statements
+  /// it leaves out. The model must have been sliced (C: CFrontendOptions::Skeleton; Fortran:
+  /// sliceFortran).
   std::string SkeletonOut;
   /// Written instead of the other files when the unit makes no MPI call mpiete rewrites (or
   /// could not be analysed): a one-line note; the wrapper then builds the unit natively.
