@@ -803,6 +803,44 @@ def case_fortran_module_same_file(ctx):
     expect(out == "fmod: size=2 total=18\n", f"program printed {out!r}")
 
 
+def case_fortran_whole_program(ctx):
+    """A Fortran program of three files (test-programs/f77-jacobi, the Makefile idiom): the link
+    slices its skeleton with the whole program (every unit's header says so, and main.f's call
+    of sweep.f's computation goes). Once a file changed since it was compiled, the link keeps
+    that unit's per-unit skeleton with a note, and every other unit's too (their slices assumed
+    its summary): no header says "sliced with the whole program", and the call stays."""
+    fc = fortran_ctx(ctx)
+    c = ctx.dir("c")
+    program = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                           "test-programs", "f77-jacobi")
+    for name in ("main.f", "halo.f", "sweep.f", "jacobi.inc"):
+        shutil.copy(os.path.join(program, name), c)
+    for src in ("main.f", "halo.f", "sweep.f"):
+        rc, out, err = ctx.run([fc, "-c", src], c)
+        expect(rc == 0, f"mpiete-fc -c {src} failed (exit {rc}):\n{out}{err}")
+    link = [fc, "-o", "app", "main.o", "halo.o", "sweep.o"]
+    rc, out, err = ctx.run(link, c)
+    expect(rc == 0 and not DIAG.search(err), f"mpiete-fc link (exit {rc}):\n{out}{err}")
+    removed = open(os.path.join(c, "app.skeleton.removed")).read()
+    headers = [l for l in removed.splitlines() if l.startswith("# ")]
+    expect(len(headers) == 2 and all("sliced with the whole program" in h for h in headers) and
+           "call sweep(u, v, change)" in removed,
+           f"the whole-program skeleton: expected both units sliced with the whole program and "
+           f"sweep's call removed:\n{removed}")
+    with open(os.path.join(c, "halo.f"), "a") as f:
+        f.write("c     a comment added after the compile\n")
+    rc, out, err = ctx.run(link, c)
+    notes = re.findall(r"^([^:\n]+)(?::\d+:\d+)?: note: (.*) \[mpiete-skeleton\]$", err, re.M)
+    expect(rc == 0 and any(f.endswith("halo.f") and "changed since it was compiled" in m
+                           for f, m in notes) and
+           any("so does every other unit" in m for _, m in notes),
+           f"a changed file: expected its note and the program's (exit {rc}):\n{err}")
+    removed = open(os.path.join(c, "app.skeleton.removed")).read()
+    expect("sliced with the whole program" not in removed and
+           "call sweep(u, v, change)" not in removed,
+           f"a changed file: every unit keeps its per-unit skeleton, yet:\n{removed}")
+
+
 def case_fortran_unanalysable(ctx):
     """A Fortran file Flang cannot analyse but gfortran builds with the user's flags
     (-fallow-invalid-boz): mpiete-fc prints one located warning [mpiete-unanalysed] naming it

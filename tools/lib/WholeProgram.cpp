@@ -210,7 +210,7 @@ bool linkWholeProgram(const std::vector<WholeProgramUnit> &Inputs, const std::st
   // Starting from the per-unit answers instead would keep what justifies itself (a procedure's
   // buffer demanded because the data it sends is steered on, steered because demanded).
   LinkSummary Previous;
-  bool Agreed = false;
+  bool Agreed = false, Abandon = false;
   for (unsigned Round = 1; Round <= 6; ++Round) {
     std::vector<LinkSummary> Summaries;
     for (const Unit &U : Units) {
@@ -259,6 +259,9 @@ bool linkWholeProgram(const std::vector<WholeProgramUnit> &Inputs, const std::st
           Diags.note({U.Recipe.Source, 0, 0}, Why, "skeleton");
         U.Fallback = true;
         U.Resliced = false;
+        // A Fortran unit's summary reads only what its kept statements read: the others were
+        // sliced for a skeleton of this unit that its per-unit one is not.
+        Abandon |= U.Recipe.Language == "fortran";
       };
       LinkSummary Next;
       if (!runIn(U.Recipe.Directory, Argv, Verbose) ||
@@ -274,6 +277,13 @@ bool linkWholeProgram(const std::vector<WholeProgramUnit> &Inputs, const std::st
       }
       U.Current = std::move(Next);
       U.Resliced = U.In.Instrumented;
+    }
+    if (Abandon) {
+      Diags.note({OutPrefix, 0, 0},
+                 "a Fortran unit keeps its per-unit skeleton: so does every other unit of the "
+                 "program",
+                 "skeleton");
+      return false;
     }
     Previous = std::move(Program);
   }
@@ -292,10 +302,18 @@ bool linkWholeProgram(const std::vector<WholeProgramUnit> &Inputs, const std::st
     std::vector<std::string> Argv = U.Recipe.Compile;
     Argv.insert(Argv.end(), {"-c", skeletonSource(U), "-o", U.Work + ".skeleton.o"});
     if (Argv.size() <= 4 || !runIn(U.Recipe.Directory, Argv, Verbose)) {
+      const bool Fortran = U.Recipe.Language == "fortran";
       Diags.warning({U.Recipe.Source, 0, 0},
-                    "the whole-program skeleton of this file does not compile (see above); its "
-                    "per-unit skeleton is linked instead: please report this with the file",
+                    std::string("the whole-program skeleton of this file does not compile (see "
+                                "above); its per-unit skeleton is linked instead") +
+                        (Fortran ? ", and so is every other unit's" : "") +
+                        ": please report this with the file",
                     "skeleton");
+      if (Fortran) { // as for a unit that keeps its per-unit skeleton in a round
+        Out.Skeletons.clear();
+        Out.Removed.clear();
+        return false;
+      }
       continue;
     }
     Out.Skeletons[U.In.Prefix] = U.Work + ".skeleton.o";
