@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 
 namespace mpiete {
 
@@ -209,6 +210,17 @@ bool loadLinkSummary(const std::string &Path, LinkSummary &Out, DiagnosticSink &
   std::string Text;
   return readBaseDataText(Path, "link-summary", Text, Diags) &&
          parseLinkSummary(Path, Text, Out, Diags);
+}
+
+bool saveLinkSummary(const std::string &Path, const LinkSummary &S, DiagnosticSink &Diags) {
+  std::ofstream OS(Path + ".tmp");
+  writeLinkSummary(OS, S);
+  OS.close();
+  if (!OS || std::rename((Path + ".tmp").c_str(), Path.c_str()) != 0) {
+    Diags.error({Path, 0, 0}, "cannot write file", "driver");
+    return false;
+  }
+  return true;
 }
 
 void writeUnitRecipe(std::ostream &OS, const UnitRecipe &R) {

@@ -1172,6 +1172,19 @@ public:
 
   // ---- the link summary (LinkSummary.h) ------------------------------------------------------
 
+  /// The names of the globals among Classes (resolved): this unit's, and other units' that
+  /// summaries named.
+  std::set<std::string> globalsIn(const std::set<unsigned> &Classes) {
+    std::set<std::string> Out;
+    for (const auto &[Name, C] : GlobalNames)
+      if (Classes.count(find(C)))
+        Out.insert(Name);
+    for (const auto &[Name, C] : Named)
+      if (Classes.count(find(C)))
+        Out.insert(Name);
+    return Out;
+  }
+
 public:
   /// The unit's link summary, after run(): its procedures other units may call, what its kept
   /// statements need of other units' procedures, and the message kinds they steer on.
@@ -1252,12 +1265,7 @@ public:
     // The globals kept statements read. (A procedure that is not sliced reads what it uses
     // only when some kept statement calls it: that statement's reads, here or, through the
     // procedure's summary, in the calling unit.)
-    for (const auto &[Name, C] : GlobalNames)
-      if (Read.count(find(C)))
-        Out.DemandedGlobals.insert(Name);
-    for (const auto &[Name, C] : Named)
-      if (Read.count(find(C)))
-        Out.DemandedGlobals.insert(Name);
+    Out.DemandedGlobals = globalsIn(Read);
 
     std::set<unsigned> Hidden{find(External), find(LibState)};
     for (const auto &[Sym, C] : Classes)
@@ -1321,18 +1329,8 @@ public:
           ++Index;
         }
       }
-      for (const auto &[Name, C] : GlobalNames) {
-        if (Defs.count(find(C)))
-          P.WritesGlobals.insert(Name);
-        if (Uses.count(find(C)))
-          P.ReadsGlobals.insert(Name);
-      }
-      for (const auto &[Name, C] : Named) {
-        if (Defs.count(find(C)))
-          P.WritesGlobals.insert(Name);
-        if (Uses.count(find(C)))
-          P.ReadsGlobals.insert(Name);
-      }
+      P.WritesGlobals = globalsIn(Defs);
+      P.ReadsGlobals = globalsIn(Uses);
       P.HiddenState = meets(Hidden, Defs) || meets(Hidden, Uses);
       for (size_t J : Reach)
         for (const slice::GraphCall &C : Local[J].Calls)

@@ -17,7 +17,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 
 namespace {
@@ -178,15 +177,8 @@ class MpieteFortranAction : public Fortran::frontend::PluginParseTreeAction {
     }
     // After the unit's other outputs: the link step trusts a summary only beside them. None
     // when the slice does not model the unit: the link step then slices the program per unit.
-    if (WantSummary && HasSummary) {
-      std::ofstream OS(Opts.SummaryOut + ".tmp");
-      mpiete::writeLinkSummary(OS, Summary);
-      OS.close();
-      if (!OS || std::rename((Opts.SummaryOut + ".tmp").c_str(), Opts.SummaryOut.c_str()) != 0) {
-        Diags.error({Opts.SummaryOut, 0, 0}, "cannot write file", "driver");
-        fail();
-      }
-    }
+    if (WantSummary && HasSummary && !mpiete::saveLinkSummary(Opts.SummaryOut, Summary, Diags))
+      fail();
     flushDiags();
   }
 

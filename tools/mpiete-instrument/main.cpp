@@ -13,7 +13,6 @@
 #include <filesystem>
 #include <unistd.h>
 
-#include <fstream>
 #include <iostream>
 #include <optional>
 
@@ -278,16 +277,9 @@ static int guardedMain(int Argc, char **Argv) {
   const bool SummaryOnly = !SummaryOut.empty() && !Out.toFiles();
   if (!SummaryOnly && !mpiete::writeUnitOutputs(Model, Text, Source, Out, std::cout, Diags))
     return 1;
-  if (!SummaryOut.empty()) {
-    // After the unit's other outputs: the link step trusts a summary only beside them.
-    std::ofstream OS(SummaryOut + ".tmp");
-    mpiete::writeLinkSummary(OS, Summary);
-    OS.close();
-    if (!OS || std::rename((SummaryOut + ".tmp").c_str(), SummaryOut.c_str()) != 0) {
-      Diags.error({SummaryOut, 0, 0}, "cannot write file", "driver");
-      return 1;
-    }
-  }
+  // After the unit's other outputs: the link step trusts a summary only beside them.
+  if (!SummaryOut.empty() && !mpiete::saveLinkSummary(SummaryOut, Summary, Diags))
+    return 1;
   return 0;
 }
 

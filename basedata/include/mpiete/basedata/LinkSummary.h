@@ -93,6 +93,9 @@ bool parseLinkSummary(const std::string &Name, const std::string &Text, LinkSumm
                       DiagnosticSink &Diags);
 /// The same from a file.
 bool loadLinkSummary(const std::string &Path, LinkSummary &Out, DiagnosticSink &Diags);
+/// Writes S to Path whole or not at all (a temporary beside it, renamed); false (reported) on
+/// error.
+bool saveLinkSummary(const std::string &Path, const LinkSummary &S, DiagnosticSink &Diags);
 
 /// How the wrapper re-runs a unit's skeleton at link time: the source as compiled, the
 /// instrumenter's arguments after the source (the user's flags and the MPI include flags) and
