@@ -223,7 +223,7 @@ private:
       Known = nullptr;
     for (unsigned I = 0; I < FD->getNumParams(); ++I) {
       const ParmVarDecl *P = FD->getParamDecl(I);
-      if ((P->getType()->isPointerType() || P->getType()->isRecordType()) &&
+      if ((slice::pointerValue(P->getType()) || P->getType()->isRecordType()) &&
           (!Known || Known->DemandedParams.count(I)))
         reach(U.Mem.pointee(U.Mem.var(P)));
     }
@@ -403,7 +403,7 @@ private:
       std::set<unsigned> &Params = Demands[FD->getNameAsString()];
       for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
         const Expr *A = CE->getArg(I);
-        if (!(A->getType()->isPointerType() || A->getType()->isRecordType()))
+        if (!(slice::pointerValue(A->getType()) || A->getType()->isRecordType()))
           continue;
         const ClassId P = U.Mem.find(U.points(A));
         std::set<ClassId> Reach = U.reachFrom(P);

@@ -4,6 +4,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Path.h"
 
 using namespace clang;
 
@@ -92,11 +93,30 @@ void Effects::add(const Effects &E) {
 
 // ---- locations and pointer values -------------------------------------------------------------
 
+bool isMpiHandle(QualType T) {
+  T = T.getCanonicalType();
+  const auto *PT = T->getAs<PointerType>();
+  if (!PT)
+    return false;
+  const RecordDecl *RD = PT->getPointeeType()->getAsRecordDecl();
+  if (!RD || RD->getDefinition())
+    return false;
+  if (RD->getName().starts_with("ompi_"))
+    return true;
+  const SourceManager &SM = RD->getASTContext().getSourceManager();
+  return llvm::sys::path::filename(SM.getFilename(SM.getExpansionLoc(RD->getLocation()))) ==
+         "mpi.h";
+}
+
+bool pointerValue(QualType T) { return T->isPointerType() && !isMpiHandle(T); }
+
 namespace {
 
 bool isMpiName(StringRef Name) { return Name.starts_with("MPI_") || Name.starts_with("PMPI_"); }
 
 bool carriesPointers(QualType T) {
+  if (isMpiHandle(T))
+    return false;
   T = T.getCanonicalType();
   return T->isPointerType() || T->isRecordType() || T->isArrayType();
 }
@@ -251,7 +271,7 @@ public:
       // A pointer returned by a procedure of another unit may point where its arguments do:
       // what is written through it is written there (External stands for the rest).
       for (const Expr *A : CE->arguments())
-        if (A->getType()->isPointerType())
+        if (pointerValue(A->getType()))
           U.Mem.join(U.Mem.External, U.points(A));
       return true;
     }
@@ -332,7 +352,9 @@ public:
       Call.Routine = Name;
       for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
         const Expr *A = CE->getArg(I);
-        if (!A->getType()->isPointerType())
+        // A handle (Open MPI's are pointers to the library's objects) is read as a value;
+        // what it points to only MPI calls touch, and every MPI call stays.
+        if (!pointerValue(A->getType()))
           continue;
         const ClassId P = U.Mem.find(U.points(A));
         def(P);
@@ -455,7 +477,7 @@ private:
                    bool Write = true) {
     for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
       const Expr *A = CE->getArg(I);
-      if (!A->getType()->isPointerType())
+      if (!pointerValue(A->getType()))
         continue;
       const ClassId P = U.points(A);
       if (Read)

@@ -19,6 +19,14 @@ namespace mpiete::slice {
 
 using ClassId = unsigned;
 
+/// An MPI handle that is a pointer to an object of the library's own (Open MPI's MPI_Comm,
+/// MPI_Request, MPI_Datatype...: pointers to structs mpi.h leaves incomplete). The program
+/// cannot reach into such an object, so the slice treats the handle as a plain value: only
+/// MPI calls read or write what it points to. MPICH's handles are integers already.
+bool isMpiHandle(clang::QualType T);
+/// A pointer the program may read or write through: a pointer type that is not such a handle.
+bool pointerValue(clang::QualType T);
+
 /// Abstract memory: every variable has a class; classes that a pointer may point into are
 /// merged (union-find), so one class stands for every place one pointer may reach. A class
 /// has at most one pointee class (what the pointers stored in it point to).
