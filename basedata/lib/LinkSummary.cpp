@@ -127,6 +127,10 @@ void writeLinkSummary(std::ostream &OS, const LinkSummary &S) {
     flowList(E, "reads_globals", P.ReadsGlobals);
     E << YAML::Key << "hidden_state" << YAML::Value << P.HiddenState;
     flowList(E, "send_kinds", P.SendKinds);
+    if (P.ValuesKnown) {
+      flowList(E, "value_params", P.ValueParams);
+      E << YAML::Key << "values_known" << YAML::Value << P.ValuesKnown;
+    }
     if (S.SummaryKind == LinkSummary::Kind::Program) {
       flowList(E, "demanded_params", P.DemandedParams);
       E << YAML::Key << "callers_known" << YAML::Value << P.CallersKnown;
@@ -198,6 +202,8 @@ bool parseLinkSummary(const std::string &Name, const std::string &Text, LinkSumm
         !stringList(P, N, "reads_globals", S.ReadsGlobals) ||
         !P.boolean(N, "hidden_state", S.HiddenState, false) ||
         !stringList(P, N, "send_kinds", S.SendKinds) ||
+        !indexList(P, N, "value_params", S.ValueParams) ||
+        !P.boolean(N, "values_known", S.ValuesKnown, false) ||
         !indexList(P, N, "demanded_params", S.DemandedParams) ||
         !P.boolean(N, "callers_known", S.CallersKnown, false))
       return false;

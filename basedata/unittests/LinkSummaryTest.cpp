@@ -14,7 +14,7 @@ TEST(LinkSummaryTest, UnitSummaryRoundTripsEveryField) {
   In.ContentHash = 0xfedcba9876543210ULL; // above INT64_MAX: written as hex
   In.ExternalCalls = {"die", "grid_stats"};
   In.Steered = {PointToPointKind, "MPI_Allreduce"};
-  In.Demands = {{"die", {}}, {"grid_stats", {1, 2}}};
+  In.Demands = {{"die", {}}, {"grid_stats", {1, 2, ResultDemand}}};
   In.AddressTaken = {"callback"};
   ProcedureSummary A;
   A.Name = "exchange_halo";
@@ -27,6 +27,8 @@ TEST(LinkSummaryTest, UnitSummaryRoundTripsEveryField) {
   A.ReadsGlobals = {"nsteps", "halo.c#count"};
   A.HiddenState = true;
   A.SendKinds = {PointToPointKind, "MPI_Bcast"};
+  A.ValueParams = {2};
+  A.ValuesKnown = true;
   ProcedureSummary B;
   B.Name = "pure";
   // A Fortran procedure's: the storage of its dummies apart from their contents.

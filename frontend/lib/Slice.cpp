@@ -1,5 +1,5 @@
-// The skeleton slice of a C unit (Slice.h): the statements of its communicating procedures as
-// nodes of the language-neutral dependence graph (SliceGraph.h), searched from the MPI calls.
+// The skeleton slice of a C unit (Slice.h): the statements of its procedures as nodes of the
+// language-neutral dependence graph (SliceGraph.h), searched from the MPI calls.
 #include "Slice.h"
 #include "SliceEffects.h"
 #include "SliceGraph.h"
@@ -32,6 +32,19 @@ struct Node {
   std::vector<const Stmt *> Parts; ///< what the node evaluates (a head: not its body)
   int Target = -1;                 ///< break / continue: the head of the loop or switch it leaves
   Effects E;
+  const FunctionDecl *Fn = nullptr; ///< the procedure it is in (null: a procedure's exit)
+  /// Values the node passes on (SliceGraph.h's flows): a call's result into what the
+  /// statement assigns, an argument into a parameter of a procedure of the unit, a return's
+  /// value into the procedure's result. Replace: the text that becomes 0 when the value is
+  /// not needed; External: another unit's call whose result it is (then demanded).
+  struct Flow {
+    std::set<ClassId> Into, From;
+    const Expr *Replace = nullptr;
+    const CallExpr *External = nullptr;
+  };
+  std::vector<Flow> Flows;
+  /// Arguments of other units' procedures whose skeleton does not read them: 0.
+  std::vector<const Expr *> Zeroed;
 };
 
 class Slicer {
@@ -50,6 +63,11 @@ public:
         Exported.push_back(FD);
     LinkSummary S = U.linkSummary(Exported.data(), Exported.data() + Exported.size());
     S.ContentHash = Model.ContentHash;
+    for (ProcedureSummary &P : S.Procedures)
+      if (auto It = ValueParamsOf.find(P.Name); It != ValueParamsOf.end()) {
+        P.ValueParams = It->second;
+        P.ValuesKnown = true;
+      }
     if (Model.Sliced) {
       S.Demands = Demands;
     } else {
@@ -68,10 +86,19 @@ public:
     std::vector<const FunctionDecl *> Procs;
     for (Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
       auto *FD = dyn_cast<FunctionDecl>(D);
-      if (!FD || !FD->doesThisDeclarationHaveABody() || !U.mayCommunicate(FD) ||
+      // Every procedure of the main file, communicating or not: a kept call of one that does
+      // not communicate runs only what the kept statements need of it (c-warmup's generation()
+      // swaps the pointers its halo exchange reads; its loop goes).
+      if (!FD || !FD->doesThisDeclarationHaveABody() ||
           !SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())))
         continue;
       Procs.push_back(FD);
+      SlicedProcs.insert(FD);
+    }
+    addressTaken();
+    privateClasses();
+    for (const FunctionDecl *FD : Procs) {
+      Current = FD;
       if (FD->isMain())
         walkMain(FD->getBody());
       else
@@ -79,8 +106,10 @@ public:
       if (FD->isExternallyVisible() && !FD->isMain())
         exported(FD);
     }
+    Current = nullptr;
     solve();
     demands(Procs);
+    valueParams(Procs);
     Model.Sliced = true;
     Model.SliceStatements = unsigned(Nodes.size());
     const size_t FirstRemoval = Model.SkeletonRemovals.size();
@@ -88,6 +117,7 @@ public:
       Procedure = FD->getNameAsString();
       decide(FD->getBody());
     }
+    zeroValuesNotNeeded();
     // A statement counts as removed when its text went: one the slice did not need but could
     // not remove (part of a macro's expansion, a way in from a label) is counted kept.
     for (size_t I = 0; I < Nodes.size(); ++I)
@@ -112,6 +142,16 @@ public:
       llvm::errs() << " uses";
       for (ClassId C : N.E.Uses)
         llvm::errs() << ' ' << C;
+      for (size_t F = 0; F < N.Flows.size(); ++F) {
+        llvm::errs() << " flow" << (Result.FlowNeeded[I][F] ? "(needed)" : "") << " into";
+        for (ClassId C : N.Flows[F].Into)
+          llvm::errs() << ' ' << C;
+        llvm::errs() << " from";
+        for (ClassId C : N.Flows[F].From)
+          llvm::errs() << ' ' << C;
+      }
+      if (!N.Zeroed.empty())
+        llvm::errs() << " zeroed " << N.Zeroed.size();
       llvm::errs() << '\n';
     }
   }
@@ -196,6 +236,7 @@ private:
       E.Criterion = E.OwnCriterion = false; // after MPI_Finalize (walkMain)
     Node N;
     N.S = S;
+    N.Fn = Current;
     N.Parent = Parent;
     N.E = std::move(E);
     Nodes.push_back(std::move(N));
@@ -211,11 +252,10 @@ private:
     Effects E;
     E.Criterion = true;
     auto reach = [&](ClassId C) {
-      for (int Depth = 0; Depth < 4; ++Depth) {
-        E.Uses.insert(U.Mem.find(C));
-        E.PlainUses.insert(U.Mem.find(C));
-        C = U.Mem.pointee(C);
-      }
+      std::set<ClassId> Reach = U.reachFrom(C);
+      Reach.insert(U.Mem.find(C));
+      E.Uses.insert(Reach.begin(), Reach.end());
+      E.PlainUses.insert(Reach.begin(), Reach.end());
     };
     // With the whole program, every caller seen: only what some caller's kept statements read.
     const ProcedureSummary *Known = Program ? Program->find(FD->getNameAsString()) : nullptr;
@@ -230,6 +270,9 @@ private:
     for (size_t I = 0; I < U.Mem.Globals.size(); ++I)
       reach(U.Mem.var(U.Mem.Globals[I]));
     reach(U.Mem.External);
+    // Its result, where some other unit's kept statement uses it (or a caller is not seen).
+    if (!FD->getReturnType()->isVoidType() && (!Known || Known->DemandedParams.count(ResultDemand)))
+      E.Uses.insert(U.result(FD));
     add(nullptr, -1, E);
   }
 
@@ -306,6 +349,8 @@ private:
       Nodes[N].Target = isa<BreakStmt>(S) ? Break : Continue;
       return;
     }
+    if (auto *RS = dyn_cast<ReturnStmt>(S); RS && returnFlow(RS, Parent))
+      return;
     if (isa<ReturnStmt, GotoStmt, IndirectGotoStmt>(S)) {
       Effects E = U.effects(S);
       E.Criterion = true;
@@ -319,17 +364,256 @@ private:
           continue;
         if (!VD->hasInit() && !VD->getType()->isVariablyModifiedType())
           continue;
-        int N = add(nullptr, Parent, VD->hasInit() ? U.initEffects(VD) : U.effects(DS));
+        std::vector<Node::Flow> Flows;
+        std::vector<const Expr *> Zeroed;
+        Effects E;
+        if (VD->hasInit()) {
+          const slice::Exclusions X =
+              callFlows(VD->getInit(), {U.Mem.var(VD)}, /*Discarded=*/false, Flows, Zeroed);
+          E = U.effects(VD->getInit(), &X);
+          E.Defs.insert(U.Mem.var(VD));
+        } else {
+          E = U.effects(DS);
+        }
+        int N = add(nullptr, Parent, E);
+        Nodes[N].Flows = std::move(Flows);
+        Nodes[N].Zeroed = std::move(Zeroed);
         Nodes[N].Init = VD;
         if (!VD->hasInit())
           Nodes[N].E.Criterion = true; // a variable-length array: its size is evaluated
       }
       return;
     }
-    Effects E = U.effects(S);
+    std::vector<Node::Flow> Flows;
+    std::vector<const Expr *> Zeroed;
+    slice::Exclusions X;
+    if (auto *Ex = dyn_cast<Expr>(S)) {
+      const Expr *V = Ex->IgnoreParens();
+      if (const auto *Cast = dyn_cast<CStyleCastExpr>(V); Cast && Cast->getType()->isVoidType())
+        V = Cast->getSubExpr()->IgnoreParens();
+      if (const auto *BO = dyn_cast<BinaryOperator>(V); BO && BO->getOpcode() == BO_Assign)
+        X = callFlows(BO->getRHS(), {U.loc(BO->getLHS())}, false, Flows, Zeroed);
+      else
+        X = callFlows(V, {}, /*Discarded=*/true, Flows, Zeroed);
+    }
+    Effects E = U.effects(S, &X);
     if (!isa<Expr>(S))
       E.Criterion = true; // asm and anything else the slice does not know
-    add(S, Parent, E);
+    const int N = add(S, Parent, E);
+    Nodes[size_t(N)].Flows = std::move(Flows);
+    Nodes[size_t(N)].Zeroed = std::move(Zeroed);
+  }
+
+  // ---- values passed on ---------------------------------------------------------------------
+
+  /// E's text can be replaced: whole tokens of the main file, outside macros.
+  bool replaceable(const Expr *E) const {
+    if (E->getBeginLoc().isMacroID() || E->getEndLoc().isMacroID())
+      return false;
+    CharSourceRange R =
+        Lexer::makeFileCharRange(CharSourceRange::getTokenRange(E->getSourceRange()), SM, LO);
+    return R.isValid() && offsetOf(R.getBegin()) >= 0 && offsetOf(R.getEnd()) >= 0;
+  }
+
+  /// An expression that only reads, or calls procedures of the unit that write only their own
+  /// locals (transpose's local_sum): no MPI, no library state, no other unit, nothing a later
+  /// statement could see. 0 may stand for it.
+  bool readsOnly(const Expr *E) {
+    const Effects Fx = U.effects(E);
+    if (!Fx.Calls.empty() || Fx.Criterion || !Fx.ExternalCalls.empty())
+      return false;
+    for (ClassId C : Fx.Defs)
+      if (!PrivateClasses.count(U.Mem.find(C)))
+        return false;
+    return true;
+  }
+
+  /// The classes of the procedures' own variables that nothing else can reach: parameters and
+  /// locals (not static, not arrays) whose address is never taken.
+  void privateClasses() {
+    struct Vars : RecursiveASTVisitor<Vars> {
+      std::set<const VarDecl *> Own, Addressed;
+      bool VisitVarDecl(VarDecl *VD) {
+        if (VD->isLocalVarDeclOrParm() && !VD->isStaticLocal() && !VD->getType()->isArrayType())
+          Own.insert(VD);
+        return true;
+      }
+      bool VisitUnaryOperator(UnaryOperator *UO) {
+        if (UO->getOpcode() == UO_AddrOf)
+          if (auto *DR = dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParens()))
+            if (auto *VD = dyn_cast<VarDecl>(DR->getDecl()))
+              Addressed.insert(VD);
+        return true;
+      }
+    } V;
+    V.TraverseDecl(Ctx.getTranslationUnitDecl());
+    for (const VarDecl *VD : V.Own)
+      if (!V.Addressed.count(VD))
+        PrivateClasses.insert(U.Mem.var(VD));
+  }
+
+  static bool scalar(QualType T) { return T->isArithmeticType() || T->isPointerType(); }
+
+  /// `return value;` in a procedure of the unit (not main: its value is the exit status)
+  /// whose address is not taken and whose value reads only: the return stays, its value is a
+  /// flow into the procedure's result, needed only where some kept statement uses the result.
+  bool returnFlow(const ReturnStmt *RS, int Parent) {
+    const Expr *V = RS->getRetValue();
+    if (!V || !Current || Current->isMain() || AddressTaken.count(Current) ||
+        !scalar(Current->getReturnType()) || !replaceable(V) || !readsOnly(V))
+      return false;
+    Effects E;
+    E.Criterion = true;
+    const ClassId R = U.result(Current);
+    E.Defs.insert(R);
+    const int N = add(RS, Parent, E);
+    Node::Flow F;
+    F.Into = {R};
+    F.From = U.effects(V).Uses;
+    F.Replace = V;
+    Nodes[size_t(N)].Flows.push_back(std::move(F));
+    return true;
+  }
+
+  /// V, the value a statement computes (Into: what it assigns it to; Discarded: nothing): when
+  /// V is a call of a procedure the unit slices, its result and its arithmetic arguments that
+  /// read only are flows; when V calls another unit's procedure, its result is a flow into
+  /// Into and the arguments its skeleton does not read become 0. What the flows take over is
+  /// left out of the statement's own effects (the returned exclusions).
+  slice::Exclusions callFlows(const Expr *V, std::set<ClassId> Into, bool Discarded,
+                              std::vector<Node::Flow> &Flows, std::vector<const Expr *> &Zeroed) {
+    slice::Exclusions X;
+    const auto *CE = dyn_cast<CallExpr>(V->IgnoreParenImpCasts());
+    const FunctionDecl *FD = CE ? CE->getDirectCallee() : nullptr;
+    if (!FD || FD->isVariadic())
+      return X;
+    const FunctionDecl *Def = nullptr;
+    if (FD->hasBody(Def)) {
+      if (!SlicedProcs.count(Def))
+        return X;
+      X.ResultPassed.insert(CE);
+      if (!Discarded && !CE->getType()->isVoidType()) {
+        Node::Flow F;
+        F.Into = Into;
+        F.From = {U.result(Def)};
+        Flows.push_back(std::move(F));
+      }
+      for (unsigned I = 0; I < CE->getNumArgs() && I < Def->getNumParams(); ++I) {
+        const Expr *A = CE->getArg(I);
+        if (!Def->getParamDecl(I)->getType()->isArithmeticType() || !replaceable(A) ||
+            !readsOnly(A))
+          continue;
+        Node::Flow F;
+        F.Into = {U.Mem.var(Def->getParamDecl(I))};
+        F.From = U.effects(A).Uses;
+        F.Replace = A;
+        Flows.push_back(std::move(F));
+        X.Skipped.insert(A);
+      }
+      return X;
+    }
+    if (!Program || FD->getBuiltinID() ||
+        SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation())) ||
+        FD->getName().starts_with("MPI_") || FD->getName().starts_with("PMPI_"))
+      return X;
+    const ProcedureSummary *Known = Program->find(FD->getNameAsString());
+    if (!Known)
+      return X;
+    if (!CE->getType()->isVoidType()) {
+      if (Discarded) {
+        DiscardedResults.insert(CE);
+      } else {
+        Node::Flow F;
+        F.Into = Into;
+        F.External = CE;
+        Flows.push_back(std::move(F));
+      }
+    }
+    if (Known->ValuesKnown)
+      for (unsigned I = 0; I < CE->getNumArgs() && I < FD->getNumParams(); ++I) {
+        const Expr *A = CE->getArg(I);
+        if (Known->ValueParams.count(I) || !FD->getParamDecl(I)->getType()->isArithmeticType() ||
+            !replaceable(A) || !readsOnly(A))
+          continue;
+        Zeroed.push_back(A);
+        X.Skipped.insert(A);
+      }
+    return X;
+  }
+
+  /// The procedures whose address the unit takes: called through pointers, their results
+  /// and arguments are not seen.
+  void addressTaken() {
+    struct Refs : RecursiveASTVisitor<Refs> {
+      std::set<const Expr *> Callees;
+      std::vector<const DeclRefExpr *> All;
+      bool VisitCallExpr(CallExpr *CE) {
+        Callees.insert(CE->getCallee()->IgnoreParenImpCasts());
+        return true;
+      }
+      bool VisitDeclRefExpr(DeclRefExpr *DR) {
+        if (isa<FunctionDecl>(DR->getDecl()))
+          All.push_back(DR);
+        return true;
+      }
+    } R;
+    R.TraverseDecl(Ctx.getTranslationUnitDecl());
+    for (const DeclRefExpr *DR : R.All)
+      if (!R.Callees.count(DR))
+        if (const auto *FD = dyn_cast<FunctionDecl>(DR->getDecl()))
+          for (const FunctionDecl *Redecl : FD->redecls())
+            AddressTaken.insert(Redecl);
+  }
+
+  /// The arithmetic parameters of each exported procedure the skeleton slices whose value a
+  /// kept statement reads (LinkSummary's ValueParams).
+  void valueParams(const std::vector<const FunctionDecl *> &Procs) {
+    std::set<ClassId> Used;
+    for (size_t I = 0; I < Nodes.size(); ++I) {
+      if (!Result.Relevant[I])
+        continue;
+      Used.insert(Nodes[I].E.Uses.begin(), Nodes[I].E.Uses.end());
+      for (size_t F = 0; F < Nodes[I].Flows.size(); ++F)
+        if (Result.FlowNeeded[I][F])
+          for (ClassId C : Nodes[I].Flows[F].From)
+            Used.insert(U.Mem.find(C));
+    }
+    for (const FunctionDecl *FD : Procs) {
+      if (FD->isMain() || !FD->isExternallyVisible())
+        continue;
+      std::set<unsigned> &Params = ValueParamsOf[FD->getNameAsString()];
+      for (unsigned I = 0; I < FD->getNumParams(); ++I) {
+        const ParmVarDecl *P = FD->getParamDecl(I);
+        if (!P->getType()->isArithmeticType() || Used.count(U.Mem.var(P)))
+          Params.insert(I);
+      }
+    }
+  }
+
+  /// Kept statements' values that no kept statement needs: their text becomes 0.
+  void zeroValuesNotNeeded() {
+    for (size_t I = 0; I < Nodes.size(); ++I) {
+      if (!Result.Relevant[I])
+        continue;
+      Procedure = Nodes[I].Fn ? Nodes[I].Fn->getNameAsString() : std::string();
+      for (size_t F = 0; F < Nodes[I].Flows.size(); ++F)
+        if (!Result.FlowNeeded[I][F] && Nodes[I].Flows[F].Replace)
+          zero(Nodes[I].Flows[F].Replace);
+      for (const Expr *A : Nodes[I].Zeroed)
+        zero(A);
+    }
+  }
+
+  void zero(const Expr *E) {
+    CharSourceRange R =
+        Lexer::makeFileCharRange(CharSourceRange::getTokenRange(E->getSourceRange()), SM, LO);
+    const int Begin = offsetOf(R.getBegin()), End = offsetOf(R.getEnd());
+    if (!R.isValid() || Begin < 0 || End <= Begin)
+      return;
+    record(Begin, End, false, R.getBegin());
+    SkeletonRemoval &Rec = Model.SkeletonRemovals.back();
+    Rec.Replacement.assign(1, '0');
+    Rec.Text = "value not needed, 0: " + Rec.Text;
   }
 
   // ---- the dependence graph ---------------------------------------------------------------
@@ -337,10 +621,9 @@ private:
   /// Resolves every node's classes (they may have merged after the node was made) and solves
   /// the language-neutral graph (SliceGraph.h), with the kinds other units steer on.
   void solve() {
+    // A class stands for the whole object: its fields' classes with it.
     auto resolve = [&](std::set<ClassId> &Set) {
-      std::set<ClassId> R;
-      for (ClassId C : Set)
-        R.insert(U.Mem.find(C));
+      std::set<ClassId> R = U.whole(Set);
       Set.swap(R);
     };
     std::vector<slice::GraphNode> G(Nodes.size());
@@ -359,6 +642,11 @@ private:
         resolve(C.SendBuffers);
         resolve(C.RecvBuffers);
         N.Calls.push_back({C.Routine, C.PointToPoint(), C.SendBuffers, C.RecvBuffers});
+      }
+      for (Node::Flow &F : Nodes[I].Flows) {
+        resolve(F.Into);
+        resolve(F.From);
+        N.Flows.push_back({F.Into, F.From});
       }
     }
     Result = slice::solveSlice(G, Program ? Program->Steered : std::set<std::string>{});
@@ -380,7 +668,18 @@ private:
         if (C.PointToPoint() ? Result.PointToPoint : Result.Collectives.count(C.Routine) > 0)
           for (ClassId B : C.SendBuffers)
             Read.insert(U.Mem.find(B));
+      for (size_t F = 0; F < Nodes[I].Flows.size(); ++F)
+        if (Result.FlowNeeded[I][F])
+          for (ClassId C : Nodes[I].Flows[F].From)
+            Read.insert(U.Mem.find(C));
     }
+    // Other units' calls whose result a kept statement uses: all but those whose value is
+    // discarded or passed on by a flow not needed.
+    std::set<const CallExpr *> ResultNotNeeded(DiscardedResults.begin(), DiscardedResults.end());
+    for (size_t I = 0; I < Nodes.size(); ++I)
+      for (size_t F = 0; F < Nodes[I].Flows.size(); ++F)
+        if (Nodes[I].Flows[F].External && !(Result.Relevant[I] && Result.FlowNeeded[I][F]))
+          ResultNotNeeded.insert(Nodes[I].Flows[F].External);
     struct Calls : RecursiveASTVisitor<Calls> {
       std::vector<const CallExpr *> List;
       bool VisitCallExpr(CallExpr *CE) {
@@ -401,6 +700,8 @@ private:
       if (!FD)
         return;
       std::set<unsigned> &Params = Demands[FD->getNameAsString()];
+      if (!CE->getType()->isVoidType() && (All || !ResultNotNeeded.count(CE)))
+        Params.insert(ResultDemand);
       for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
         const Expr *A = CE->getArg(I);
         if (!(slice::pointerValue(A->getType()) || A->getType()->isRecordType()))
@@ -620,7 +921,13 @@ private:
   std::string Procedure;
   const LinkSummary *Program;
   std::map<std::string, std::set<unsigned>> Demands;
-  std::vector<const Stmt *> HeadParts; ///< the parts of the head headEffects saw last
+  std::vector<const Stmt *> HeadParts;         ///< the parts of the head headEffects saw last
+  const FunctionDecl *Current = nullptr;       ///< the procedure being walked
+  std::set<const FunctionDecl *> SlicedProcs;  ///< the unit's procedures the slice walks
+  std::set<const FunctionDecl *> AddressTaken; ///< called through pointers too
+  std::set<ClassId> PrivateClasses;            ///< procedures' own unaliased variables
+  std::set<const CallExpr *> DiscardedResults; ///< other units' calls whose value is unused
+  std::map<std::string, std::set<unsigned>> ValueParamsOf; ///< exported: parameters read
 };
 
 } // namespace

@@ -12,13 +12,14 @@ namespace mpiete {
 struct UnitModel;
 struct LinkSummary;
 
-/// A backward slice over the unit's communicating procedures (docs/skeleton.md): fills
-/// Model.SkeletonRemovals with every statement (or declaration initialiser) of those
-/// procedures in the main file that no MPI call, argument of one, or decision around one
-/// depends on, and Model.SliceStatements with the statements it judged. Conservative where it
-/// cannot see: calls to procedures of other units, pointers (Steensgaard's unification),
-/// library state (files, random numbers) and, when received data steers the program, the
-/// contents of every message buffer.
+/// A backward slice over the procedures of the unit's main file (docs/skeleton.md): fills
+/// Model.SkeletonRemovals with every statement (or declaration initialiser) of them that no
+/// MPI call, argument of one, or decision around one depends on, and with the values a kept
+/// statement computes that nothing needs (an argument, a return's value: replaced by 0), and
+/// Model.SliceStatements with the statements it judged. Conservative where it cannot see:
+/// calls to procedures of other units, pointers (Steensgaard's unification, field by field
+/// for structs), library state (files, random numbers) and, when received data steers the
+/// program, the contents of every message buffer.
 ///
 /// Program, when given, is the link step's knowledge of the other units' procedures
 /// (LinkSummary.h): a call to one that cannot communicate is then an ordinary statement, and

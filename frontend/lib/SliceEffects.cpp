@@ -21,6 +21,10 @@ Memory::Memory() {
 ClassId Memory::fresh() {
   Parent.push_back(ClassId(Parent.size()));
   Pointee.push_back(-1);
+  Fields.emplace_back();
+  Record.push_back(nullptr);
+  Collapsed.push_back(0);
+  Owner.push_back(-1);
   return ClassId(Parent.size() - 1);
 }
 
@@ -38,13 +42,80 @@ void Memory::join(ClassId A, ClassId B) {
   if (A == B)
     return;
   Parent[B] = A;
+  if (Owner[A] < 0)
+    Owner[A] = Owner[B];
+  const bool Collapse =
+      Collapsed[A] || Collapsed[B] || (Record[A] && Record[B] && Record[A] != Record[B]);
+  if (!Record[A])
+    Record[A] = Record[B];
+  std::map<const clang::FieldDecl *, ClassId> Moved;
+  Moved.swap(Fields[B]);
   // Steensgaard: what the two point to becomes one class too.
   const int PA = Pointee[A], PB = Pointee[B];
   if (PA < 0)
     Pointee[A] = PB;
   else if (PB >= 0)
     join(ClassId(PA), ClassId(PB));
+  // The same field of the two is one class (A may have been joined on meanwhile: its root).
+  for (const auto &[F, C] : Moved) {
+    const ClassId R = find(A);
+    if (Collapsed[R]) {
+      join(R, C);
+      continue;
+    }
+    auto It = Fields[R].find(F);
+    if (It == Fields[R].end())
+      Fields[R].emplace(F, C);
+    else
+      join(It->second, C);
+  }
+  if (Collapse)
+    collapse(A);
 }
+
+ClassId Memory::field(ClassId C, const clang::FieldDecl *F) {
+  C = find(C);
+  const clang::RecordDecl *RD = F->getParent();
+  if (Collapsed[C] || RD->isUnion())
+    return C;
+  if (Record[C] && Record[C] != RD) {
+    collapse(C);
+    return find(C);
+  }
+  Record[C] = RD;
+  if (auto It = Fields[C].find(F); It != Fields[C].end())
+    return find(It->second);
+  const ClassId P = pointee(C);
+  const ClassId New = fresh();
+  Pointee[New] = int(P); // a field's pointers point where the object's do
+  Owner[New] = int(C);
+  Fields[C].emplace(F, New);
+  return New;
+}
+
+void Memory::members(ClassId C, std::set<ClassId> &Out) {
+  C = find(C);
+  if (!Out.insert(C).second)
+    return;
+  std::vector<ClassId> Children;
+  for (const auto &[F, X] : Fields[C])
+    Children.push_back(X);
+  for (ClassId X : Children)
+    members(X, Out);
+}
+
+void Memory::collapse(ClassId C) {
+  C = find(C);
+  if (Collapsed[C])
+    return;
+  Collapsed[C] = 1;
+  std::map<const clang::FieldDecl *, ClassId> Moved;
+  Moved.swap(Fields[C]);
+  for (const auto &[F, X] : Moved)
+    join(C, X);
+}
+
+int Memory::owner(ClassId C) { return Owner[find(C)]; }
 
 ClassId Memory::pointee(ClassId C) {
   C = find(C);
@@ -166,8 +237,12 @@ ClassId UnitEffects::loc(const Expr *E) {
   }
   if (auto *AS = dyn_cast<ArraySubscriptExpr>(E))
     return points(AS->getBase());
-  if (auto *ME = dyn_cast<MemberExpr>(E))
-    return ME->isArrow() ? points(ME->getBase()) : loc(ME->getBase());
+  if (auto *ME = dyn_cast<MemberExpr>(E)) {
+    const ClassId Object = ME->isArrow() ? points(ME->getBase()) : loc(ME->getBase());
+    if (auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+      return Mem.field(Object, F);
+    return Object;
+  }
   if (auto *UO = dyn_cast<UnaryOperator>(E)) {
     if (UO->getOpcode() == UO_Deref)
       return points(UO->getSubExpr());
@@ -192,11 +267,11 @@ ClassId UnitEffects::points(const Expr *E) {
     case CK_FunctionToPointerDecay:
       return Mem.External;
     default:
-      return points(ICE->getSubExpr());
+      return reinterpreted(ICE, points(ICE->getSubExpr()));
     }
   }
   if (auto *CE = dyn_cast<CastExpr>(E))
-    return points(CE->getSubExpr());
+    return reinterpreted(CE, points(CE->getSubExpr()));
   if (auto *UO = dyn_cast<UnaryOperator>(E)) {
     if (UO->getOpcode() == UO_AddrOf)
       return loc(UO->getSubExpr());
@@ -227,6 +302,22 @@ ClassId UnitEffects::points(const Expr *E) {
   if (E->isGLValue())
     return Mem.pointee(loc(E));
   return Mem.fresh();
+}
+
+ClassId UnitEffects::reinterpreted(const CastExpr *CE, ClassId P) {
+  // A pointer into a field taken as a pointer to another type (not void or char: those read
+  // and write the field's own bytes) may reach the other fields: they are one class again.
+  if (CE->getCastKind() != CK_BitCast || !CE->getType()->isPointerType() ||
+      !CE->getSubExpr()->getType()->isPointerType())
+    return P;
+  const QualType To = CE->getType()->getPointeeType().getCanonicalType().getUnqualifiedType();
+  const QualType From =
+      CE->getSubExpr()->getType()->getPointeeType().getCanonicalType().getUnqualifiedType();
+  if (To == From || To->isVoidType() || To->isCharType())
+    return P;
+  if (const int Owner = Mem.owner(P); Owner >= 0)
+    Mem.collapse(ClassId(Owner));
+  return Mem.find(P);
 }
 
 void UnitEffects::unify(const Expr *, ClassId TargetLoc, const Expr *Value) {
@@ -305,8 +396,15 @@ private:
 
 class EffectVisitor : public RecursiveASTVisitor<EffectVisitor> {
 public:
-  EffectVisitor(UnitEffects &U, Effects &E, std::set<const FunctionDecl *> &Callees)
-      : U(U), E(E), Callees(Callees), SM(U.Ctx.getSourceManager()) {}
+  EffectVisitor(UnitEffects &U, Effects &E, std::set<const FunctionDecl *> &Callees,
+                const Exclusions *Except = nullptr)
+      : U(U), E(E), Callees(Callees), SM(U.Ctx.getSourceManager()), Except(Except) {}
+
+  bool TraverseStmt(Stmt *S, DataRecursionQueue *Queue = nullptr) {
+    if (S && Except && Except->Skipped.count(S))
+      return true;
+    return RecursiveASTVisitor::TraverseStmt(S, Queue);
+  }
 
   bool VisitImplicitCastExpr(ImplicitCastExpr *ICE) {
     if (ICE->getCastKind() == CK_LValueToRValue)
@@ -377,6 +475,9 @@ public:
       Callees.insert(Def);
       for (const ParmVarDecl *P : Def->parameters())
         def(U.Mem.var(P));
+      // Its result, unless the statement passes it on by a flow of its own (Slice.cpp).
+      if (!CE->getType()->isVoidType() && !(Except && Except->ResultPassed.count(CE)))
+        use(U.result(Def));
       return true;
     }
     if (FD->getBuiltinID() || SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation()))) {
@@ -496,6 +597,7 @@ private:
   Effects &E;
   std::set<const FunctionDecl *> &Callees;
   const SourceManager &SM;
+  const Exclusions *Except;
 };
 
 } // namespace
@@ -553,12 +655,19 @@ bool UnitEffects::mayCommunicate(const FunctionDecl *FD) const {
   return It != Summaries.end() && It->second.Communicates;
 }
 
-Effects UnitEffects::effects(const Stmt *S) {
+ClassId UnitEffects::result(const FunctionDecl *FD) {
+  auto [It, New] = Results.try_emplace(FD->getCanonicalDecl(), 0);
+  if (New)
+    It->second = Mem.fresh();
+  return Mem.find(It->second);
+}
+
+Effects UnitEffects::effects(const Stmt *S, const Exclusions *Except) {
   Effects E;
   if (!S)
     return E;
   std::set<const FunctionDecl *> Callees;
-  EffectVisitor V(*this, E, Callees);
+  EffectVisitor V(*this, E, Callees, Except);
   V.TraverseStmt(const_cast<Stmt *>(S));
   const SourceManager &SM = Ctx.getSourceManager();
   for (const FunctionDecl *FD : Callees) {
@@ -567,9 +676,9 @@ Effects UnitEffects::effects(const Stmt *S) {
       continue;
     const Summary &Sum = It->second;
     E.Defs.insert(Sum.Local.Defs.begin(), Sum.Local.Defs.end());
-    // A communicating procedure of the main file is sliced itself: its kept statements are in
-    // the graph with their own uses. Any other callee is kept whole: all it reads counts.
-    const bool Sliced = Sum.Communicates && SM.isInMainFile(SM.getExpansionLoc(FD->getLocation()));
+    // A procedure of the main file is sliced itself: its kept statements are in the graph with
+    // their own uses. Any other callee (a header's) is kept whole: all it reads counts.
+    const bool Sliced = SM.isInMainFile(SM.getExpansionLoc(FD->getLocation()));
     if (!Sliced) {
       E.Uses.insert(Sum.Local.Uses.begin(), Sum.Local.Uses.end());
       E.PlainUses.insert(Sum.Local.Uses.begin(), Sum.Local.Uses.end());
@@ -592,12 +701,24 @@ Effects UnitEffects::effects(const Stmt *S) {
 }
 
 std::set<ClassId> UnitEffects::reachFrom(ClassId C) {
+  // C's members, then what they point to and its members, to four levels.
   std::set<ClassId> Out;
+  Mem.members(C, Out);
+  Out.erase(Mem.find(C));
   for (int Depth = 0; Depth < 4; ++Depth) {
     C = Mem.pointee(C);
-    if (!Out.insert(Mem.find(C)).second)
+    const size_t Before = Out.size();
+    Mem.members(C, Out);
+    if (Out.size() == Before)
       break;
   }
+  return Out;
+}
+
+std::set<ClassId> UnitEffects::whole(const std::set<ClassId> &Classes) {
+  std::set<ClassId> Out;
+  for (ClassId C : Classes)
+    Mem.members(C, Out);
   return Out;
 }
 
@@ -701,11 +822,7 @@ LinkSummary UnitEffects::linkSummary(const FunctionDecl *const *Begin,
     P.Name = FD->getNameAsString();
     P.Communicates = S.OwnCriterion;
     P.Calls = S.Local.ExternalCalls;
-    std::set<ClassId> Defs, Uses;
-    for (ClassId C : S.Local.Defs)
-      Defs.insert(Mem.find(C));
-    for (ClassId C : S.Local.Uses)
-      Uses.insert(Mem.find(C));
+    const std::set<ClassId> Defs = whole(S.Local.Defs), Uses = whole(S.Local.Uses);
     auto meets = [](const std::set<ClassId> &A, const std::set<ClassId> &B) {
       for (ClassId C : A)
         if (B.count(C))

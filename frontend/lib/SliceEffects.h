@@ -29,7 +29,10 @@ bool pointerValue(clang::QualType T);
 
 /// Abstract memory: every variable has a class; classes that a pointer may point into are
 /// merged (union-find), so one class stands for every place one pointer may reach. A class
-/// has at most one pointee class (what the pointers stored in it point to).
+/// has at most one pointee class (what the pointers stored in it point to). A struct's fields
+/// are classes of their own, members of the struct's class, sharing its pointee: a statement
+/// that writes one field does not write the others, and one that reads or writes the whole
+/// object (a copy, memset, a buffer) touches every member.
 class Memory {
 public:
   Memory();
@@ -37,6 +40,16 @@ public:
   ClassId find(ClassId C);
   void join(ClassId A, ClassId B);
   ClassId pointee(ClassId C);
+  /// The class of field F of the objects of class C. A union's fields are C itself, and so is
+  /// every field of a class collapsed (reached as two record types, or through a pointer into
+  /// one of its fields taken as another type).
+  ClassId field(ClassId C, const clang::FieldDecl *F);
+  /// Adds C and its members (fields, theirs, ...) to Out: what the whole object is.
+  void members(ClassId C, std::set<ClassId> &Out);
+  /// Folds C's fields back into C.
+  void collapse(ClassId C);
+  /// The class C is a field of (-1: none).
+  int owner(ClassId C);
   ClassId var(const clang::VarDecl *VD);
   ClassId returned(const clang::FunctionDecl *FD);
   /// Storage of other units and of the libraries, seen through calls the unit cannot see.
@@ -50,6 +63,11 @@ public:
 private:
   std::vector<ClassId> Parent;
   std::vector<int> Pointee;
+  // At each root: its fields, the record type they are of, collapsed, the class it is a field of.
+  std::vector<std::map<const clang::FieldDecl *, ClassId>> Fields;
+  std::vector<const clang::RecordDecl *> Record;
+  std::vector<char> Collapsed;
+  std::vector<int> Owner;
   llvm::DenseMap<const clang::VarDecl *, ClassId> Vars;
   llvm::DenseMap<const clang::FunctionDecl *, ClassId> Returns;
 };
@@ -81,6 +99,13 @@ struct Effects {
   void add(const Effects &E);
 };
 
+/// Parts of a statement its effects leave out: expressions whose value the statement passes
+/// on by a flow of its own (arguments), and calls whose result it does.
+struct Exclusions {
+  std::set<const clang::Stmt *> Skipped;
+  std::set<const clang::CallExpr *> ResultPassed;
+};
+
 /// The whole unit's analysis: pointer unification over every body, then per-function
 /// summaries; effects() answers for any statement afterwards.
 class UnitEffects {
@@ -88,8 +113,11 @@ public:
   /// Program: what the link step knows of other units' procedures (null: nothing); Unit: the
   /// unit's path, which names its static storage in summaries.
   UnitEffects(clang::ASTContext &Ctx, const LinkSummary *Program, std::string Unit);
-  /// The effects of S (a whole statement, an expression or a declaration).
-  Effects effects(const clang::Stmt *S);
+  /// The effects of S (a whole statement, an expression or a declaration), without Except's.
+  Effects effects(const clang::Stmt *S, const Exclusions *Except = nullptr);
+  /// The value a procedure of the unit returns: its return statements define it, a call that
+  /// uses the result reads it.
+  ClassId result(const clang::FunctionDecl *FD);
   /// Effects of a variable's initialisation.
   Effects initEffects(const clang::VarDecl *VD);
   /// A defined function that makes MPI calls, or calls what the unit cannot see (which may).
@@ -99,8 +127,11 @@ public:
   /// global name (LinkSummary.h). Steered is left to the slice.
   LinkSummary linkSummary(const clang::FunctionDecl *const *Begin,
                           const clang::FunctionDecl *const *End);
-  /// Classes reachable through C's pointers, to a bounded depth (C itself excluded).
+  /// Classes reachable through C's pointers, to a bounded depth, with their members, and C's
+  /// own members (C itself excluded).
   std::set<ClassId> reachFrom(ClassId C);
+  /// The classes with their members: what a definition or use of each touches.
+  std::set<ClassId> whole(const std::set<ClassId> &Classes);
   /// The class of a global named as summaries name it.
   ClassId named(const std::string &Name);
   std::string globalName(const clang::VarDecl *VD) const;
@@ -111,6 +142,9 @@ public:
   // Used by the visitors.
   ClassId loc(const clang::Expr *E);
   ClassId points(const clang::Expr *E);
+  /// P, the class a cast's operand points into; a pointer into a field taken as another type
+  /// collapses the object's fields.
+  ClassId reinterpreted(const clang::CastExpr *CE, ClassId P);
   void unify(const clang::Expr *Target, ClassId TargetLoc, const clang::Expr *Value);
   bool defined(const clang::FunctionDecl *FD) const;
   clang::ASTContext &Ctx;
@@ -125,6 +159,7 @@ public:
 private:
   void summarise();
   std::map<std::string, ClassId> Named;
+  llvm::DenseMap<const clang::FunctionDecl *, ClassId> Results;
 };
 
 } // namespace mpiete::slice

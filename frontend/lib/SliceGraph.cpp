@@ -80,16 +80,55 @@ SliceResult solveSlice(const std::vector<GraphNode> &Nodes,
     else
       R.Collectives.insert(K);
   needSends();
+  R.FlowNeeded.resize(Nodes.size());
+  for (size_t I = 0; I < Nodes.size(); ++I)
+    R.FlowNeeded[I].assign(Nodes[I].Flows.size(), 0);
+  // What kept nodes use: their own uses and the values of their flows needed.
+  auto used = [&] {
+    std::set<unsigned> Used;
+    for (size_t I = 0; I < Nodes.size(); ++I) {
+      if (!R.Relevant[I])
+        continue;
+      Used.insert(Nodes[I].Uses.begin(), Nodes[I].Uses.end());
+      for (const GraphCall &C : Nodes[I].Calls)
+        if (C.PointToPoint ? R.PointToPoint : R.Collectives.count(C.Routine) > 0)
+          Used.insert(C.SendBuffers.begin(), C.SendBuffers.end());
+      for (size_t F = 0; F < Nodes[I].Flows.size(); ++F)
+        if (R.FlowNeeded[I][F])
+          Used.insert(Nodes[I].Flows[F].From.begin(), Nodes[I].Flows[F].From.end());
+    }
+    return Used;
+  };
   search(G, Nodes, R.Relevant);
   // Received data that steers a kept statement: what the other ranks sent matters too. Sends
   // are not matched with receives, so the contents of every send of that kind are needed, and
   // what they make relevant may be steered by other received data: until nothing changes.
+  // First the flows: a kept node's flow whose target a kept node uses needs its value.
   for (bool Changed = true; Changed;) {
     Changed = false;
-    std::set<unsigned> Steering;
-    for (size_t I = 0; I < Nodes.size(); ++I)
-      if (R.Relevant[I])
-        Steering.insert(Nodes[I].Uses.begin(), Nodes[I].Uses.end());
+    for (bool Flowed = true; Flowed;) {
+      Flowed = false;
+      const std::set<unsigned> Used = used();
+      for (size_t I = 0; I < Nodes.size(); ++I) {
+        if (!R.Relevant[I])
+          continue;
+        for (size_t F = 0; F < Nodes[I].Flows.size(); ++F) {
+          if (R.FlowNeeded[I][F])
+            continue;
+          bool Needed = false;
+          for (unsigned C : Nodes[I].Flows[F].Into)
+            Needed |= Used.count(C) > 0;
+          if (!Needed)
+            continue;
+          R.FlowNeeded[I][F] = 1;
+          dependsOnDefiners(I, Nodes[I].Flows[F].From);
+          Flowed = true;
+        }
+      }
+      if (Flowed)
+        search(G, Nodes, R.Relevant);
+    }
+    const std::set<unsigned> Steering = used();
     for (const GraphNode &N : Nodes)
       for (const GraphCall &C : N.Calls) {
         bool Steers = false;

@@ -23,10 +23,19 @@ struct GraphNode {
   bool Criterion = false;        ///< kept whatever
   std::set<unsigned> Defs, Uses; ///< resolved memory classes
   std::vector<GraphCall> Calls;
+  /// Values the node only passes on: From is needed only when a kept node uses a class of
+  /// Into (a call's result into the variable assigned, an argument into its parameter, a
+  /// return's value into the procedure's result). A kept node with a flow not needed has that
+  /// value's text replaced (C: by 0).
+  struct Flow {
+    std::set<unsigned> Into, From;
+  };
+  std::vector<Flow> Flows;
 };
 
 struct SliceResult {
-  std::vector<char> Relevant;        ///< per node: kept
+  std::vector<char> Relevant;                ///< per node: kept
+  std::vector<std::vector<char>> FlowNeeded; ///< per node, per flow: its value is needed
   bool KeepsMessageData = false;     ///< some send's contents are kept for a steering receive
   bool PointToPoint = false;         ///< every point-to-point send's contents are needed
   std::set<std::string> Collectives; ///< these collectives' send contents are needed
@@ -36,11 +45,11 @@ struct SliceResult {
 };
 
 /// The kept nodes: the criteria, the heads around every kept node, every definer of a class a
-/// kept node uses; and, when a kept node uses a class some receive wrote, the contents of every
-/// send of that kind (any point-to-point send for a point-to-point receive, the same routine
-/// for a collective), until no new kind is steered (docs/skeleton.md). SteeredElsewhere: the
-/// kinds other units' kept statements steer on (the link step's program summary), whose send
-/// contents are needed from the start.
+/// kept node uses (or a kept node's flow whose value is needed passes on); and, when a kept node
+/// uses a class some receive wrote, the contents of every send of that kind (any point-to-point
+/// send for a point-to-point receive, the same routine for a collective), until no new kind is
+/// steered (docs/skeleton.md). SteeredElsewhere: the kinds other units' kept statements steer on
+/// (the link step's program summary), whose send contents are needed from the start.
 SliceResult solveSlice(const std::vector<GraphNode> &Nodes,
                        const std::set<std::string> &SteeredElsewhere = {});
 

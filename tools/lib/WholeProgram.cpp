@@ -219,6 +219,8 @@ bool linkWholeProgram(const std::vector<WholeProgramUnit> &Inputs, const std::st
         Summaries.back().Steered.clear();
         Summaries.back().Demands.clear();
         Summaries.back().DemandedGlobals.clear();
+        for (ProcedureSummary &P : Summaries.back().Procedures)
+          P.ValueParams.clear(); // no parameter's value read yet (C: ValuesKnown)
       }
     }
     LinkSummary Program = solveProgram(Summaries);

@@ -10,12 +10,21 @@ namespace mpiete {
 
 EditSet skeletonC(const UnitModel &Model, const std::string &Text) {
   EditSet Set = instrumentC(Model, Variant::Trace);
+  // A removed statement's own hooks go with it (a loop whose calls of other units' procedures
+  // the whole program shows not to communicate keeps its opaque-loop hooks in the trace
+  // variant; the skeleton removes the loop).
+  for (const SkeletonRemoval &R : Model.SkeletonRemovals)
+    if (R.Replacement.empty() && !R.Initializer && R.End <= Text.size() && R.Begin < R.End)
+      Set.dropWithin(R.Begin, R.End);
   for (const SkeletonRemoval &R : Model.SkeletonRemovals) {
     if (R.End > Text.size() || R.Begin >= R.End)
       continue; // the model is of another text: the edit set reports nothing removed
     const auto Lines = std::count(Text.begin() + R.Begin, Text.begin() + R.End, '\n');
     Set.replace(R.Begin, R.End - R.Begin,
-                (R.Initializer ? "" : ";") + std::string(size_t(Lines), '\n'));
+                (!R.Replacement.empty() ? R.Replacement
+                 : R.Initializer        ? ""
+                                        : ";") +
+                    std::string(size_t(Lines), '\n'));
   }
   return Set;
 }

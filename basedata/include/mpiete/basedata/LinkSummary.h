@@ -48,6 +48,12 @@ struct ProcedureSummary {
   /// call of it is seen (no unit takes its address). Unit summaries leave them empty.
   std::set<unsigned> DemandedParams;
   bool CallersKnown = false;
+  /// C, a procedure sliced (ValuesKnown): the arithmetic parameters (passed by value) whose
+  /// value its skeleton reads. A caller's skeleton passes 0 for the others and drops what
+  /// computed the argument. Not ValuesKnown (Fortran, a procedure not sliced): every
+  /// parameter may be read.
+  std::set<unsigned> ValueParams;
+  bool ValuesKnown = false;
   bool operator==(const ProcedureSummary &) const = default;
 };
 
@@ -55,6 +61,9 @@ struct ProcedureSummary {
 /// point-to-point receive's, or a collective routine's (by name).
 inline constexpr const char *PointToPointKind = "point-to-point";
 inline constexpr const char *AnyKind = "any";
+/// Among a unit's demands of a procedure (LinkSummary::Demands) and a program's
+/// DemandedParams: its result, which some caller's kept statements use.
+inline constexpr unsigned ResultDemand = 1u << 16;
 
 struct LinkSummary {
   static constexpr int FormatVersion = 1;

@@ -155,11 +155,15 @@ struct TaskMessage {
 };
 
 /// A statement the skeleton trace probe leaves out (docs/skeleton.md): the text [Begin, End) of
-/// the main file is replaced by ";" (a whole statement) or nothing (a declaration's "= init"),
+/// the main file is replaced by ";" (a whole statement), nothing (a declaration's "= init") or
+/// Replacement (a value not needed),
 /// keeping its newlines so every later line keeps its number.
 struct SkeletonRemoval {
   unsigned Begin = 0, End = 0;
   bool Initializer = false;
+  /// C: a value the skeleton does not need (an argument, a return's value) is replaced by
+  /// this text ("0") instead of removed.
+  std::string Replacement;
   unsigned Line = 0, Col = 0;
   std::string Procedure;
   std::string Text; ///< the statement's first line, for the user

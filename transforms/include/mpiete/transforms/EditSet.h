@@ -29,6 +29,12 @@ public:
     Edits.push_back({Offset, Length, std::move(Text), EditOrder::Replace});
   }
   const std::vector<Edit> &edits() const { return Edits; }
+  /// Drops every edit within [Begin, End], its ends included: the text around them goes (a
+  /// skeleton's removed loop takes its hooks with it).
+  void dropWithin(unsigned Begin, unsigned End) {
+    std::erase_if(Edits,
+                  [&](const Edit &E) { return E.Offset >= Begin && E.Offset + E.Length <= End; });
+  }
 
   /// Applies every edit to Text. Identical duplicates collapse; overlapping replacements, or
   /// an edit past the end, are a conflict: then nothing is applied and the conflict is
