@@ -95,7 +95,7 @@ public:
       Procs.push_back(FD);
       SlicedProcs.insert(FD);
     }
-    addressTaken();
+    AddressTaken = slice::addressTaken(Ctx);
     privateClasses();
     for (const FunctionDecl *FD : Procs) {
       Current = FD;
@@ -459,7 +459,7 @@ private:
   /// flow into the procedure's result, needed only where some kept statement uses the result.
   bool returnFlow(const ReturnStmt *RS, int Parent) {
     const Expr *V = RS->getRetValue();
-    if (!V || !Current || Current->isMain() || AddressTaken.count(Current) ||
+    if (!V || !Current || Current->isMain() || AddressTaken.count(Current->getCanonicalDecl()) ||
         !scalar(Current->getReturnType()) || !replaceable(V) || !readsOnly(V))
       return false;
     Effects E;
@@ -539,30 +539,6 @@ private:
         X.Skipped.insert(A);
       }
     return X;
-  }
-
-  /// The procedures whose address the unit takes: called through pointers, their results
-  /// and arguments are not seen.
-  void addressTaken() {
-    struct Refs : RecursiveASTVisitor<Refs> {
-      std::set<const Expr *> Callees;
-      std::vector<const DeclRefExpr *> All;
-      bool VisitCallExpr(CallExpr *CE) {
-        Callees.insert(CE->getCallee()->IgnoreParenImpCasts());
-        return true;
-      }
-      bool VisitDeclRefExpr(DeclRefExpr *DR) {
-        if (isa<FunctionDecl>(DR->getDecl()))
-          All.push_back(DR);
-        return true;
-      }
-    } R;
-    R.TraverseDecl(Ctx.getTranslationUnitDecl());
-    for (const DeclRefExpr *DR : R.All)
-      if (!R.Callees.count(DR))
-        if (const auto *FD = dyn_cast<FunctionDecl>(DR->getDecl()))
-          for (const FunctionDecl *Redecl : FD->redecls())
-            AddressTaken.insert(Redecl);
   }
 
   /// The arithmetic parameters of each exported procedure the skeleton slices whose value a

@@ -743,11 +743,7 @@ ClassId UnitEffects::named(const std::string &Name) {
   return Mem.find(It->second);
 }
 
-LinkSummary UnitEffects::linkSummary(const FunctionDecl *const *Begin,
-                                     const FunctionDecl *const *End) {
-  LinkSummary Out;
-  Out.Unit = Unit;
-  // Procedures whose address is taken: their callers are not all seen.
+std::set<const FunctionDecl *> addressTaken(ASTContext &Ctx) {
   struct Refs : RecursiveASTVisitor<Refs> {
     std::set<const Expr *> Callees;
     std::vector<const DeclRefExpr *> All;
@@ -762,9 +758,20 @@ LinkSummary UnitEffects::linkSummary(const FunctionDecl *const *Begin,
     }
   } R;
   R.TraverseDecl(Ctx.getTranslationUnitDecl());
+  std::set<const FunctionDecl *> Out;
   for (const DeclRefExpr *DR : R.All)
     if (!R.Callees.count(DR))
-      Out.AddressTaken.insert(DR->getDecl()->getNameAsString());
+      Out.insert(cast<FunctionDecl>(DR->getDecl())->getCanonicalDecl());
+  return Out;
+}
+
+LinkSummary UnitEffects::linkSummary(const FunctionDecl *const *Begin,
+                                     const FunctionDecl *const *End) {
+  LinkSummary Out;
+  Out.Unit = Unit;
+  // Procedures whose address is taken: their callers are not all seen.
+  for (const FunctionDecl *FD : addressTaken(Ctx))
+    Out.AddressTaken.insert(FD->getNameAsString());
   for (const auto &[FD, S] : Summaries)
     Out.ExternalCalls.insert(S.Local.ExternalCalls.begin(), S.Local.ExternalCalls.end());
   // Every global the unit touches, with what it reaches.

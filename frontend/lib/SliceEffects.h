@@ -26,6 +26,9 @@ using ClassId = unsigned;
 bool isMpiHandle(clang::QualType T);
 /// A pointer the program may read or write through: a pointer type that is not such a handle.
 bool pointerValue(clang::QualType T);
+/// The procedures (canonical declarations) whose address the unit takes: called through
+/// pointers too, so not every call of theirs is seen.
+std::set<const clang::FunctionDecl *> addressTaken(clang::ASTContext &Ctx);
 
 /// Abstract memory: every variable has a class; classes that a pointer may point into are
 /// merged (union-find), so one class stands for every place one pointer may reach. A class
