@@ -544,16 +544,7 @@ private:
   /// The arithmetic parameters of each exported procedure the skeleton slices whose value a
   /// kept statement reads (LinkSummary's ValueParams).
   void valueParams(const std::vector<const FunctionDecl *> &Procs) {
-    std::set<ClassId> Used;
-    for (size_t I = 0; I < Nodes.size(); ++I) {
-      if (!Result.Relevant[I])
-        continue;
-      Used.insert(Nodes[I].E.Uses.begin(), Nodes[I].E.Uses.end());
-      for (size_t F = 0; F < Nodes[I].Flows.size(); ++F)
-        if (Result.FlowNeeded[I][F])
-          for (ClassId C : Nodes[I].Flows[F].From)
-            Used.insert(U.Mem.find(C));
-    }
+    const std::set<unsigned> &Used = Result.Used;
     for (const FunctionDecl *FD : Procs) {
       if (FD->isMain() || !FD->isExternallyVisible())
         continue;

@@ -148,6 +148,7 @@ SliceResult solveSlice(const std::vector<GraphNode> &Nodes,
     needSends();
     search(G, Nodes, R.Relevant);
   }
+  R.Used = used();
   return R;
 }
 

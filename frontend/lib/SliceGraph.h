@@ -36,6 +36,9 @@ struct GraphNode {
 struct SliceResult {
   std::vector<char> Relevant;                ///< per node: kept
   std::vector<std::vector<char>> FlowNeeded; ///< per node, per flow: its value is needed
+  /// What the kept nodes read: their uses, the values of their flows needed, the contents of
+  /// their sends of a needed kind.
+  std::set<unsigned> Used;
   bool KeepsMessageData = false;     ///< some send's contents are kept for a steering receive
   bool PointToPoint = false;         ///< every point-to-point send's contents are needed
   std::set<std::string> Collectives; ///< these collectives' send contents are needed
