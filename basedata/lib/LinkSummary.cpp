@@ -63,6 +63,47 @@ bool indexList(YamlParser &P, const YAML::Node &Map, const char *Key, std::set<u
   return true;
 }
 
+void fieldsMap(YAML::Emitter &E, const char *Key, const FieldsByParam &F) {
+  if (F.empty())
+    return;
+  E << YAML::Key << Key << YAML::Value << YAML::Flow << YAML::BeginMap;
+  for (const auto &[I, Names] : F) {
+    E << YAML::Key << I << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (const std::string &N : Names)
+      E << N;
+    E << YAML::EndSeq;
+  }
+  E << YAML::EndMap;
+}
+
+/// A map from parameter indices to field names, M (Key names it in messages).
+bool fieldsNode(YamlParser &P, const YAML::Node &M, const char *Key, FieldsByParam &Out) {
+  if (!M.IsMap())
+    return P.error(M, std::string("'") + Key + "' maps parameter numbers to field names");
+  for (const auto &KV : M) {
+    int64_t I = 0;
+    if (!P.integerValue(KV.first, Key, I, 0, 1 << 16))
+      return false;
+    std::set<std::string> &Names = Out[unsigned(I)];
+    if (!KV.second.IsSequence())
+      return P.error(KV.second, std::string("'") + Key + "' maps parameter numbers to field names");
+    for (const YAML::Node &N : KV.second) {
+      if (!N.IsScalar() || N.Scalar().empty())
+        return P.error(N, std::string("'") + Key + "' holds field names");
+      Names.insert(N.Scalar());
+    }
+  }
+  return true;
+}
+
+/// The same under Key of Map (optional; absent is empty).
+bool fieldsMap(YamlParser &P, const YAML::Node &Map, const char *Key, FieldsByParam &Out) {
+  YAML::Node M;
+  if (!YamlParser::find(Map, Key, M) || M.IsNull())
+    return true;
+  return fieldsNode(P, M, Key, Out);
+}
+
 bool header(YamlParser &P, const YAML::Node &Root, const char *Format, int64_t &Version,
             int64_t Latest = 1) {
   std::string F;
@@ -105,6 +146,20 @@ void writeLinkSummary(std::ostream &OS, const LinkSummary &S) {
       E << YAML::EndSeq;
     }
     E << YAML::EndMap;
+    if (!S.DemandFields.empty()) {
+      E << YAML::Key << "demand_fields" << YAML::Value << YAML::BeginMap;
+      for (const auto &[Name, Fields] : S.DemandFields) {
+        E << YAML::Key << Name << YAML::Value << YAML::Flow << YAML::BeginMap;
+        for (const auto &[I, Names] : Fields) {
+          E << YAML::Key << I << YAML::Value << YAML::Flow << YAML::BeginSeq;
+          for (const std::string &N : Names)
+            E << N;
+          E << YAML::EndSeq;
+        }
+        E << YAML::EndMap;
+      }
+      E << YAML::EndMap;
+    }
   }
   flowList(E, "steered", S.Steered);
   if (!S.DemandedGlobals.empty())
@@ -119,6 +174,8 @@ void writeLinkSummary(std::ostream &OS, const LinkSummary &S) {
     flowList(E, "writes_params", P.WritesParams);
     flowList(E, "reads_params", P.ReadsParams);
     flowList(E, "escapes_params", P.EscapesParams);
+    fieldsMap(E, "writes_fields", P.WritesFields);
+    fieldsMap(E, "reads_fields", P.ReadsFields);
     if (!P.StorageReadsParams.empty() || !P.StorageWritesParams.empty()) {
       flowList(E, "storage_reads_params", P.StorageReadsParams);
       flowList(E, "storage_writes_params", P.StorageWritesParams);
@@ -133,6 +190,7 @@ void writeLinkSummary(std::ostream &OS, const LinkSummary &S) {
     }
     if (S.SummaryKind == LinkSummary::Kind::Program) {
       flowList(E, "demanded_params", P.DemandedParams);
+      fieldsMap(E, "demanded_fields", P.DemandedFields);
       E << YAML::Key << "callers_known" << YAML::Value << P.CallersKnown;
     }
     E << YAML::EndMap;
@@ -183,6 +241,15 @@ bool parseLinkSummary(const std::string &Name, const std::string &Text, LinkSumm
         }
       }
     }
+    YAML::Node Fields;
+    if (YamlParser::find(Root, "demand_fields", Fields) && !Fields.IsNull()) {
+      if (!Fields.IsMap())
+        return P.error(Fields, "'demand_fields' maps procedure names to parameters' fields");
+      for (const auto &KV : Fields)
+        if (!fieldsNode(P, KV.second, "demand_fields",
+                        Out.DemandFields[KV.first.as<std::string>("")]))
+          return false;
+    }
   }
   if (!stringList(P, Root, "steered", Out.Steered) ||
       !stringList(P, Root, "demanded_globals", Out.DemandedGlobals))
@@ -196,6 +263,9 @@ bool parseLinkSummary(const std::string &Name, const std::string &Text, LinkSumm
         !stringList(P, N, "calls", S.Calls) || !indexList(P, N, "writes_params", S.WritesParams) ||
         !indexList(P, N, "reads_params", S.ReadsParams) ||
         !indexList(P, N, "escapes_params", S.EscapesParams) ||
+        !fieldsMap(P, N, "writes_fields", S.WritesFields) ||
+        !fieldsMap(P, N, "reads_fields", S.ReadsFields) ||
+        !fieldsMap(P, N, "demanded_fields", S.DemandedFields) ||
         !indexList(P, N, "storage_reads_params", S.StorageReadsParams) ||
         !indexList(P, N, "storage_writes_params", S.StorageWritesParams) ||
         !stringList(P, N, "writes_globals", S.WritesGlobals) ||

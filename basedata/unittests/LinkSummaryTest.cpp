@@ -15,6 +15,7 @@ TEST(LinkSummaryTest, UnitSummaryRoundTripsEveryField) {
   In.ExternalCalls = {"die", "grid_stats"};
   In.Steered = {PointToPointKind, "MPI_Allreduce"};
   In.Demands = {{"die", {}}, {"grid_stats", {1, 2, ResultDemand}}};
+  In.DemandFields = {{"grid_stats", {{1, {"n", "f*"}}}}};
   In.AddressTaken = {"callback"};
   ProcedureSummary A;
   A.Name = "exchange_halo";
@@ -23,6 +24,8 @@ TEST(LinkSummaryTest, UnitSummaryRoundTripsEveryField) {
   A.WritesParams = {0, 1};
   A.ReadsParams = {0};
   A.EscapesParams = {1};
+  A.WritesFields = {{0, {"halo", "ring_in"}}, {1, {"f*"}}};
+  A.ReadsFields = {{0, {"comm", "up"}}};
   A.WritesGlobals = {"halo.c#count"};
   A.ReadsGlobals = {"nsteps", "halo.c#count"};
   A.HiddenState = true;
@@ -58,6 +61,7 @@ TEST(LinkSummaryTest, ProgramSummaryRoundTrips) {
   P.Name = "sweep";
   P.WritesParams = {2};
   P.DemandedParams = {0, 2};
+  P.DemandedFields = {{2, {"nloc", "u*"}}};
   P.CallersKnown = true;
   In.Procedures = {P};
   std::ostringstream OS, Errors;
@@ -73,7 +77,11 @@ TEST(LinkSummaryTest, BadKindAndHashAreLocatedErrors) {
        {"format: mpiete-link-summary\nversion: 1\nkind: library\n",
         "format: mpiete-link-summary\nversion: 1\nkind: unit\nunit: a.c\ncontent_hash: xyz\n",
         "format: mpiete-link-summary\nversion: 1\nkind: program\nprocedures:\n  - name: f\n"
-        "    communicates: false\n    writes_params: [-1]\n"}) {
+        "    communicates: false\n    writes_params: [-1]\n",
+        "format: mpiete-link-summary\nversion: 1\nkind: program\nprocedures:\n  - name: f\n"
+        "    communicates: false\n    reads_fields: {x: [n]}\n",
+        "format: mpiete-link-summary\nversion: 1\nkind: program\nprocedures:\n  - name: f\n"
+        "    communicates: false\n    reads_fields: {0: n}\n"}) {
     std::ostringstream Errors;
     DiagnosticSink Diags(Errors);
     LinkSummary Out;

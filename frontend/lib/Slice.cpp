@@ -68,14 +68,17 @@ public:
         P.ValueParams = It->second;
         P.ValuesKnown = true;
       }
-    if (Model.Sliced) {
-      S.Demands = Demands;
-    } else {
+    if (!Model.Sliced) {
       // Not sliced (no MPI calls): every call runs with all it is given.
       std::vector<const FunctionDecl *> None;
       demands(None);
-      S.Demands = Demands;
     }
+    S.Demands = Demands;
+    for (auto &[Name, Fields] : DemandFieldsOf)
+      if (!Fields.empty())
+        S.DemandFields[Name] = Fields;
+    if (Model.Sliced)
+      keptReads(Exported, S);
     // Only what this unit's own kept statements steer on: the kinds the program forced on it
     // come back from the units that steer on them, while they do.
     S.Steered = Result.Steered;
@@ -99,10 +102,13 @@ public:
     privateClasses();
     for (const FunctionDecl *FD : Procs) {
       Current = FD;
+      const size_t First = Nodes.size();
+      NestedReturns.clear();
       if (FD->isMain())
         walkMain(FD->getBody());
       else
         walk(FD->getBody(), -1, -1, -1);
+      controlAfterReturns(First);
       if (FD->isExternallyVisible() && !FD->isMain())
         exported(FD);
     }
@@ -149,6 +155,11 @@ public:
         llvm::errs() << " from";
         for (ClassId C : N.Flows[F].From)
           llvm::errs() << ' ' << C;
+      }
+      for (const slice::MpiCall &C : N.E.Calls) {
+        llvm::errs() << ' ' << C.Routine << " receives";
+        for (ClassId B : C.RecvBuffers)
+          llvm::errs() << ' ' << B;
       }
       if (!N.Zeroed.empty())
         llvm::errs() << " zeroed " << N.Zeroed.size();
@@ -263,9 +274,23 @@ private:
       Known = nullptr;
     for (unsigned I = 0; I < FD->getNumParams(); ++I) {
       const ParmVarDecl *P = FD->getParamDecl(I);
-      if ((slice::pointerValue(P->getType()) || P->getType()->isRecordType()) &&
-          (!Known || Known->DemandedParams.count(I)))
-        reach(U.Mem.pointee(U.Mem.var(P)));
+      if (!(slice::pointerValue(P->getType()) || P->getType()->isRecordType()) ||
+          (Known && !Known->DemandedParams.count(I)))
+        continue;
+      const ClassId Obj = U.Mem.pointee(U.Mem.var(P));
+      // Some fields only, where every caller's demand names them.
+      std::set<ClassId> Some;
+      const RecordDecl *RD = slice::UnitEffects::pointedRecord(P->getType());
+      const std::set<std::string> *Names = nullptr;
+      if (Known)
+        if (auto It = Known->DemandedFields.find(I); It != Known->DemandedFields.end())
+          Names = &It->second;
+      if (Names && RD && U.fieldsReach(Obj, RD, *Names, Some)) {
+        E.Uses.insert(Some.begin(), Some.end());
+        E.PlainUses.insert(Some.begin(), Some.end());
+        continue;
+      }
+      reach(Obj);
     }
     for (size_t I = 0; I < U.Mem.Globals.size(); ++I)
       reach(U.Mem.var(U.Mem.Globals[I]));
@@ -273,7 +298,37 @@ private:
     // Its result, where some other unit's kept statement uses it (or a caller is not seen).
     if (!FD->getReturnType()->isVoidType() && (!Known || Known->DemandedParams.count(ResultDemand)))
       E.Uses.insert(U.result(FD));
-    add(nullptr, -1, E);
+    ExportNodes.insert(size_t(add(nullptr, -1, E)));
+  }
+
+  /// A return inside an if or loop of a procedure (not main) is kept where what it can skip
+  /// is: a statement after it, or any of a loop around it (the next iterations), or that
+  /// loop's head; or where its value is used (it defines the procedure's result). A later
+  /// return needs it only for the value. So an early `return 1.0;` on a condition of the
+  /// data goes with the computation that decides it, when nothing after it is kept.
+  void controlAfterReturns(size_t First) {
+    std::set<int> Returns(NestedReturns.begin(), NestedReturns.end());
+    for (int R : NestedReturns) {
+      // The outermost loop around it, if any.
+      int Loop = -1;
+      for (int P = Nodes[size_t(R)].Parent; P >= 0; P = Nodes[size_t(P)].Parent)
+        if (isa_and_nonnull<ForStmt, WhileStmt, DoStmt>(Nodes[size_t(P)].S))
+          Loop = P;
+      auto inLoop = [&](size_t N) {
+        for (int P = int(N); P >= 0; P = Nodes[size_t(P)].Parent)
+          if (P == Loop)
+            return true;
+        return false;
+      };
+      const ClassId Control = U.Mem.fresh();
+      Nodes[size_t(R)].E.Defs.insert(Control);
+      for (size_t N = First; N < Nodes.size(); ++N) {
+        if (int(N) == R || Returns.count(int(N)) || isa_and_nonnull<ReturnStmt>(Nodes[N].S) ||
+            !(N > size_t(R) || (Loop >= 0 && inLoop(N))))
+          continue;
+        Nodes[N].E.Uses.insert(Control);
+      }
+    }
   }
 
   Effects headEffects(std::initializer_list<const Stmt *> Parts) {
@@ -353,8 +408,14 @@ private:
       return;
     if (isa<ReturnStmt, GotoStmt, IndirectGotoStmt>(S)) {
       Effects E = U.effects(S);
-      E.Criterion = true;
-      add(S, Parent, E);
+      // `return;` inside a construct of a procedure (not main): needed where what it skips
+      // is (controlAfterReturns).
+      const bool Nested = isa<ReturnStmt>(S) && !cast<ReturnStmt>(S)->getRetValue() &&
+                          Parent >= 0 && Current && !Current->isMain();
+      E.Criterion = !Nested;
+      const int N = add(S, Parent, E);
+      if (Nested)
+        NestedReturns.push_back(N);
       return;
     }
     if (auto *DS = dyn_cast<DeclStmt>(S)) {
@@ -463,10 +524,12 @@ private:
         !scalar(Current->getReturnType()) || !replaceable(V) || !readsOnly(V))
       return false;
     Effects E;
-    E.Criterion = true;
+    E.Criterion = Parent < 0; // its text stays; a nested one: controlAfterReturns
     const ClassId R = U.result(Current);
     E.Defs.insert(R);
     const int N = add(RS, Parent, E);
+    if (Parent >= 0)
+      NestedReturns.push_back(N);
     Node::Flow F;
     F.Into = {R};
     F.From = U.effects(V).Uses;
@@ -553,6 +616,55 @@ private:
         const ParmVarDecl *P = FD->getParamDecl(I);
         if (!P->getType()->isArithmeticType() || Used.count(U.Mem.var(P)))
           Params.insert(I);
+      }
+    }
+  }
+
+  /// The memory a sliced exported procedure's skeleton reads through its pointer parameters:
+  /// what the unit's kept statements read (their uses, the values of their flows needed, the
+  /// contents of their sends needed), not what its callers demand of it.
+  void keptReads(const std::vector<const FunctionDecl *> &Exported, LinkSummary &S) {
+    std::set<ClassId> Kept;
+    for (size_t I = 0; I < Nodes.size(); ++I) {
+      if (!Result.Relevant[I] || ExportNodes.count(I))
+        continue;
+      const Node &N = Nodes[I];
+      for (ClassId C : N.E.Uses)
+        Kept.insert(U.Mem.find(C));
+      for (const slice::MpiCall &C : N.E.Calls)
+        if (C.PointToPoint() ? Result.PointToPoint : Result.Collectives.count(C.Routine) > 0)
+          for (ClassId B : C.SendBuffers)
+            Kept.insert(U.Mem.find(B));
+      for (size_t F = 0; F < N.Flows.size(); ++F)
+        if (Result.FlowNeeded[I][F])
+          for (ClassId C : N.Flows[F].From)
+            Kept.insert(U.Mem.find(C));
+    }
+    Kept = U.whole(Kept);
+    for (const FunctionDecl *FD : Exported) {
+      ProcedureSummary *P = nullptr;
+      for (ProcedureSummary &Q : S.Procedures)
+        if (Q.Name == FD->getNameAsString() && Q.ValuesKnown)
+          P = &Q;
+      if (!P)
+        continue;
+      P->ReadsParams.clear();
+      P->ReadsFields.clear();
+      for (unsigned I = 0; I < FD->getNumParams(); ++I) {
+        const ParmVarDecl *Param = FD->getParamDecl(I);
+        if (!slice::carriesPointers(Param->getType()))
+          continue;
+        const ClassId Obj = U.Mem.pointee(U.Mem.var(Param));
+        std::set<ClassId> Reach = U.reachFrom(Obj);
+        Reach.insert(U.Mem.find(Obj));
+        if (std::none_of(Reach.begin(), Reach.end(),
+                         [&](ClassId C) { return Kept.count(U.Mem.find(C)) > 0; }))
+          continue;
+        P->ReadsParams.insert(I);
+        std::set<std::string> Fields;
+        if (const RecordDecl *RD = slice::UnitEffects::pointedRecord(Param->getType());
+            RD && U.fieldsMeeting(Obj, RD, Kept, Fields))
+          P->ReadsFields[I] = Fields;
       }
     }
   }
@@ -679,8 +791,22 @@ private:
         bool Needed = All;
         for (ClassId C : Reach)
           Needed |= Read.count(U.Mem.find(C)) > 0;
-        if (Needed)
-          Params.insert(I);
+        if (!Needed)
+          continue;
+        Params.insert(I);
+        // Of a record, the fields kept statements read, where they are fields only.
+        const RecordDecl *RD =
+            I < FD->getNumParams()
+                ? slice::UnitEffects::pointedRecord(FD->getParamDecl(I)->getType())
+                : nullptr;
+        std::set<std::string> Fields;
+        std::set<unsigned> &Whole = WholeDemands[FD->getNameAsString()];
+        if (!All && RD && !Whole.count(I) && U.fieldsMeeting(P, RD, Read, Fields)) {
+          DemandFieldsOf[FD->getNameAsString()][I].insert(Fields.begin(), Fields.end());
+        } else {
+          Whole.insert(I);
+          DemandFieldsOf[FD->getNameAsString()].erase(I);
+        }
       }
     };
     for (size_t I = 0; I < Nodes.size(); ++I) {
@@ -895,6 +1021,12 @@ private:
   std::set<ClassId> PrivateClasses;            ///< procedures' own unaliased variables
   std::set<const CallExpr *> DiscardedResults; ///< other units' calls whose value is unused
   std::map<std::string, std::set<unsigned>> ValueParamsOf; ///< exported: parameters read
+  /// Other units' procedures: parameters kept statements read in some fields only (by name),
+  /// and those they read whole.
+  std::map<std::string, FieldsByParam> DemandFieldsOf;
+  std::map<std::string, std::set<unsigned>> WholeDemands;
+  std::set<size_t> ExportNodes;   ///< the nodes exported() adds: callers' demands, not reads
+  std::vector<int> NestedReturns; ///< the procedure being walked: returns inside constructs
 };
 
 } // namespace

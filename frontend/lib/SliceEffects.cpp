@@ -115,6 +115,19 @@ void Memory::collapse(ClassId C) {
     join(C, X);
 }
 
+int Memory::fieldIfMade(ClassId C, const clang::FieldDecl *F) {
+  C = find(C);
+  if (!hasFieldsOf(C, F->getParent()))
+    return int(C);
+  auto It = Fields[C].find(F);
+  return It == Fields[C].end() ? -1 : int(find(It->second));
+}
+
+bool Memory::hasFieldsOf(ClassId C, const clang::RecordDecl *RD) {
+  C = find(C);
+  return !Collapsed[C] && !RD->isUnion() && (!Record[C] || Record[C] == RD);
+}
+
 int Memory::owner(ClassId C) { return Owner[find(C)]; }
 
 ClassId Memory::pointee(ClassId C) {
@@ -181,16 +194,16 @@ bool isMpiHandle(QualType T) {
 
 bool pointerValue(QualType T) { return T->isPointerType() && !isMpiHandle(T); }
 
-namespace {
-
-bool isMpiName(StringRef Name) { return Name.starts_with("MPI_") || Name.starts_with("PMPI_"); }
-
 bool carriesPointers(QualType T) {
   if (isMpiHandle(T))
     return false;
   T = T.getCanonicalType();
   return T->isPointerType() || T->isRecordType() || T->isArrayType();
 }
+
+namespace {
+
+bool isMpiName(StringRef Name) { return Name.starts_with("MPI_") || Name.starts_with("PMPI_"); }
 
 /// Library routines without hidden state or output: their effects are their arguments'.
 const llvm::StringSet<> &stateless() {
@@ -522,14 +535,24 @@ public:
       const ClassId P = U.points(CE->getArg(I));
       std::set<ClassId> Reach = U.reachFrom(P);
       Reach.insert(P);
-      for (ClassId C : Reach) {
-        if (W)
-          def(C);
-        if (R && Known->ReadsParams.count(I))
+      // Some fields only, where the summary says which (and this unit's record has them).
+      const RecordDecl *RD = I < FD->getNumParams()
+                                 ? UnitEffects::pointedRecord(FD->getParamDecl(I)->getType())
+                                 : nullptr;
+      auto part = [&](const FieldsByParam &Fields) {
+        std::set<ClassId> Some;
+        auto It = Fields.find(I);
+        return RD && It != Fields.end() && U.fieldsReach(P, RD, It->second, Some) ? Some : Reach;
+      };
+      const std::set<ClassId> Written = W ? part(Known->WritesFields) : std::set<ClassId>();
+      for (ClassId C : Written)
+        def(C);
+      if (Known->ReadsParams.count(I))
+        for (ClassId C : part(Known->ReadsFields))
           use(C);
-        else if (R) // only what it sends
+      if (Sends) // what it sends, among what it writes
+        for (ClassId C : Written)
           E.Uses.insert(U.Mem.find(C));
-      }
     }
     for (const std::string &G : Known->WritesGlobals)
       for (ClassId C : globalReach(G))
@@ -722,6 +745,114 @@ std::set<ClassId> UnitEffects::whole(const std::set<ClassId> &Classes) {
   return Out;
 }
 
+namespace {
+
+/// Whether a value of type T holds pointers the program may follow (not MPI handles): a
+/// pointer, or an array or record of them, to a few levels of records.
+bool holdsPointers(QualType T, int Depth = 0) {
+  T = T.getCanonicalType();
+  while (const ArrayType *AT = T->getAsArrayTypeUnsafe())
+    T = AT->getElementType().getCanonicalType();
+  if (T->isPointerType())
+    return !isMpiHandle(T);
+  const RecordDecl *RD = T->getAsRecordDecl();
+  if (!RD || !(RD = RD->getDefinition()))
+    return false;
+  if (Depth > 4)
+    return true;
+  for (const FieldDecl *F : RD->fields())
+    if (holdsPointers(F->getType(), Depth + 1))
+      return true;
+  return false;
+}
+
+bool meetsAny(const std::set<ClassId> &A, const std::set<ClassId> &B) {
+  for (ClassId C : A)
+    if (B.count(C))
+      return true;
+  return false;
+}
+
+} // namespace
+
+const RecordDecl *UnitEffects::pointedRecord(QualType T) {
+  T = T.getCanonicalType();
+  if (!pointerValue(T))
+    return nullptr;
+  const RecordDecl *RD = T->getPointeeType()->getAsRecordDecl();
+  RD = RD ? RD->getDefinition() : nullptr;
+  return RD && !RD->isUnion() ? RD : nullptr;
+}
+
+bool UnitEffects::fieldsMeeting(ClassId Obj, const RecordDecl *RD, const std::set<ClassId> &Set,
+                                std::set<std::string> &Out) {
+  Obj = Mem.find(Obj);
+  if (!Mem.hasFieldsOf(Obj, RD))
+    return false;
+  std::set<ClassId> Hit;
+  {
+    std::set<ClassId> All = reachFrom(Obj);
+    All.insert(Obj);
+    for (ClassId C : Set)
+      if (All.count(Mem.find(C)))
+        Hit.insert(Mem.find(C));
+  }
+  std::set<ClassId> Covered;
+  for (const FieldDecl *F : RD->fields()) {
+    if (F->getName().empty())
+      return false; // an anonymous member: no name to give
+    std::set<ClassId> Own, Deep;
+    if (const int C = Mem.fieldIfMade(Obj, F); C >= 0)
+      Mem.members(ClassId(C), Own);
+    if (holdsPointers(F->getType())) {
+      const ClassId P = Mem.pointee(Obj); // a field's pointers point where the object's do
+      Deep = reachFrom(P);
+      Deep.insert(P);
+    }
+    if (meetsAny(Own, Hit))
+      Out.insert(F->getNameAsString());
+    if (meetsAny(Deep, Hit))
+      Out.insert(F->getNameAsString() + "*");
+    Covered.insert(Own.begin(), Own.end());
+    Covered.insert(Deep.begin(), Deep.end());
+  }
+  for (ClassId C : Hit)
+    if (!Covered.count(C))
+      return false;
+  return true;
+}
+
+bool UnitEffects::fieldsReach(ClassId Obj, const RecordDecl *RD, const std::set<std::string> &Names,
+                              std::set<ClassId> &Out) {
+  Obj = Mem.find(Obj);
+  if (!Mem.hasFieldsOf(Obj, RD))
+    return false;
+  std::set<ClassId> R;
+  for (const std::string &Name : Names) {
+    const bool Deep = !Name.empty() && Name.back() == '*';
+    const StringRef Base = StringRef(Name).drop_back(Deep ? 1 : 0);
+    const FieldDecl *Found = nullptr;
+    for (const FieldDecl *F : RD->fields())
+      if (F->getName() == Base)
+        Found = F;
+    if (!Found || Base.empty())
+      return false;
+    const ClassId C = Mem.field(Obj, Found);
+    if (Mem.find(C) == Mem.find(Obj))
+      return false;
+    if (!Deep) {
+      Mem.members(C, R);
+    } else if (holdsPointers(Found->getType())) {
+      const ClassId P = Mem.pointee(C);
+      std::set<ClassId> Reach = reachFrom(P);
+      R.insert(Reach.begin(), Reach.end());
+      R.insert(Mem.find(P));
+    }
+  }
+  Out.insert(R.begin(), R.end());
+  return true;
+}
+
 std::string UnitEffects::globalName(const VarDecl *VD) const {
   return VD->isExternallyVisible() ? VD->getNameAsString() : Unit + "#" + VD->getNameAsString();
 }
@@ -841,10 +972,19 @@ LinkSummary UnitEffects::linkSummary(const FunctionDecl *const *Begin,
       if (!carriesPointers(Param->getType()))
         continue;
       const std::set<ClassId> Reach = paramReach(Param);
-      if (meets(Reach, Defs))
+      const RecordDecl *RD = pointedRecord(Param->getType());
+      std::set<std::string> Fields;
+      if (meets(Reach, Defs)) {
         P.WritesParams.insert(I);
-      if (meets(Reach, Uses))
+        if (RD && fieldsMeeting(Mem.pointee(Mem.var(Param)), RD, Defs, Fields))
+          P.WritesFields[I] = Fields;
+      }
+      Fields.clear();
+      if (meets(Reach, Uses)) {
         P.ReadsParams.insert(I);
+        if (RD && fieldsMeeting(Mem.pointee(Mem.var(Param)), RD, Uses, Fields))
+          P.ReadsFields[I] = Fields;
+      }
     }
     for (const auto &[Name, Reach] : Globals) {
       if (meets(Reach, Defs))

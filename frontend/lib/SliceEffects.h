@@ -26,6 +26,8 @@ using ClassId = unsigned;
 bool isMpiHandle(clang::QualType T);
 /// A pointer the program may read or write through: a pointer type that is not such a handle.
 bool pointerValue(clang::QualType T);
+/// A value that may hold pointers: a pointer (not an MPI handle), a record or an array.
+bool carriesPointers(clang::QualType T);
 /// The procedures (canonical declarations) whose address the unit takes: called through
 /// pointers too, so not every call of theirs is seen.
 std::set<const clang::FunctionDecl *> addressTaken(clang::ASTContext &Ctx);
@@ -49,6 +51,11 @@ public:
   ClassId field(ClassId C, const clang::FieldDecl *F);
   /// Adds C and its members (fields, theirs, ...) to Out: what the whole object is.
   void members(ClassId C, std::set<ClassId> &Out);
+  /// Field F's class where the unit made one (-1: none, so nothing touched it); C itself
+  /// where field() would answer C or fold C's fields (a union, collapsed, another record).
+  int fieldIfMade(ClassId C, const clang::FieldDecl *F);
+  /// Whether C's fields are classes of their own, of record RD.
+  bool hasFieldsOf(ClassId C, const clang::RecordDecl *RD);
   /// Folds C's fields back into C.
   void collapse(ClassId C);
   /// The class C is a field of (-1: none).
@@ -135,6 +142,20 @@ public:
   std::set<ClassId> reachFrom(ClassId C);
   /// The classes with their members: what a definition or use of each touches.
   std::set<ClassId> whole(const std::set<ClassId> &Classes);
+  /// Field-level effects on the record a pointer parameter points to (FieldsByParam): a
+  /// field F is "F", its own storage with its members, and "F*", what the pointers in it
+  /// reach (a struct's pointer fields share what they point to, so every "F*" of one object
+  /// is the same memory). The record a pointer of type T points to, if it is one whose fields
+  /// are named (not a union, defined); else null.
+  static const clang::RecordDecl *pointedRecord(clang::QualType T);
+  /// The fields of RD (objects of class Obj) whose classes meet Set, as names; false where
+  /// Set meets Obj's reach outside every field's (the whole object used, fields collapsed).
+  bool fieldsMeeting(ClassId Obj, const clang::RecordDecl *RD, const std::set<ClassId> &Set,
+                     std::set<std::string> &Out);
+  /// The classes the named fields of RD at Obj reach, added to Out; false where a name is not
+  /// RD's or Obj's fields are not classes of their own (then the whole object is meant).
+  bool fieldsReach(ClassId Obj, const clang::RecordDecl *RD, const std::set<std::string> &Names,
+                   std::set<ClassId> &Out);
   /// The class of a global named as summaries name it.
   ClassId named(const std::string &Name);
   std::string globalName(const clang::VarDecl *VD) const;

@@ -167,6 +167,107 @@ void both(double *b) { bump(); other(b); }
   EXPECT_EQ(Both->Calls, (std::set<std::string>{"other"}));
 }
 
+// A struct's fields apart (C): a procedure writes some fields of what its parameter points to,
+// its skeleton reads others; "F*" is what the pointers in field F reach.
+const char *const Ring = R"(
+struct grid { int peer, n; double *data; double in, out; };
+void ring(struct grid *g) {
+  int k;
+  for (k = 0; k < g->n; k++)
+    g->data[k] *= 2;
+  MPI_Sendrecv(&g->out, 1, MPI_DOUBLE, g->peer, 0, &g->in, 1, MPI_DOUBLE, g->peer, 0,
+               MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+)";
+
+TEST_F(LinkSliceTest, TheUnitSummaryNamesFields) {
+  using Fields = FieldsByParam;
+  LinkSummary S;
+  removed(Ring, nullptr, &S);
+  const ProcedureSummary *P = S.find("ring");
+  ASSERT_TRUE(P);
+  EXPECT_EQ(P->WritesFields, (Fields{{0, {"data*", "in", "out"}}}));
+  // Per unit, what it leaves in *g may be needed by a caller: its loop stays, and reads; the
+  // received value among it, the point-to-point data it sends is needed too.
+  EXPECT_EQ(P->ReadsFields, (Fields{{0, {"data", "data*", "in", "n", "out", "peer"}}}));
+  // With the whole program, no caller reads what it leaves in *g: the loop goes, and the
+  // skeleton reads only the peer.
+  LinkSummary Program;
+  Program.SummaryKind = LinkSummary::Kind::Program;
+  ProcedureSummary Known = proc("ring", true);
+  Known.CallersKnown = true;
+  Program.Procedures = {Known};
+  EXPECT_EQ(removed(Ring, &Program, &S), (std::vector<std::string>{"for (k = 0; k < g->n; k++)"}));
+  P = S.find("ring");
+  ASSERT_TRUE(P);
+  EXPECT_EQ(P->ReadsParams, (std::set<unsigned>{0}));
+  EXPECT_EQ(P->ReadsFields, (Fields{{0, {"peer"}}}));
+  // A caller that reads the received value demands it: the loop still goes.
+  Program.Procedures[0].DemandedParams = {0};
+  Program.Procedures[0].DemandedFields = {{0, {"in"}}};
+  EXPECT_EQ(removed(Ring, &Program, &S), (std::vector<std::string>{"for (k = 0; k < g->n; k++)"}));
+  // Demanded whole: it stays.
+  Program.Procedures[0].DemandedFields.clear();
+  EXPECT_EQ(removed(Ring, &Program, &S), (std::vector<std::string>{}));
+}
+
+TEST_F(LinkSliceTest, ACallWritesOnlyTheFieldsItsSummaryNames) {
+  const char *const Code = R"(
+struct grid { int peer, n; double *data; double in, out; };
+void ring(struct grid *g);
+void step(struct grid *g);
+int main(int argc, char **argv) {
+  struct grid g;
+  int i;
+  MPI_Init(&argc, &argv);
+  g.peer = 1;
+  g.n = 8;
+  for (i = 0; i < 10; i++) {
+    step(&g);
+    ring(&g);
+  }
+  if (g.in > 0)
+    MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Finalize();
+  return 0;
+}
+)";
+  LinkSummary Program;
+  Program.SummaryKind = LinkSummary::Kind::Program;
+  // ring receives g->in (which steers main's barrier: point-to-point data is needed, so what
+  // ring sends, among what it writes, is read); step computes the data arrays.
+  ProcedureSummary Ring = proc("ring", true), Step = proc("step", false);
+  Ring.WritesParams = Ring.ReadsParams = {0};
+  Ring.SendKinds = {PointToPointKind};
+  Step.WritesParams = Step.ReadsParams = {0};
+  Program.Procedures = {Ring, Step};
+  Program.Steered = {PointToPointKind};
+  // Whole parameters: ring may send anything in *g, step's arrays included.
+  EXPECT_EQ(removed(Code, &Program), (std::vector<std::string>{}));
+  // By field: ring writes in and out, reads peer; step writes what data points to.
+  Program.Procedures[0].WritesFields = {{0, {"in", "out"}}};
+  Program.Procedures[0].ReadsFields = {{0, {"peer"}}};
+  Program.Procedures[1].WritesFields = {{0, {"data*"}}};
+  Program.Procedures[1].ReadsFields = {{0, {"data", "data*", "n"}}};
+  EXPECT_EQ(removed(Code, &Program), (std::vector<std::string>{"g.n = 8;", "step(&g);"}));
+}
+
+// The program's demands of a parameter by field: the union over the units that name fields;
+// whole when one unit demands it whole.
+TEST(WholeProgramTest, DemandedFieldsAreTheUnionUnlessOneIsWhole) {
+  LinkSummary A = unit("a.c", {proc("f", false), proc("g", false)});
+  A.Demands = {{"f", {0, 1}}, {"g", {0}}};
+  A.DemandFields = {{"f", {{0, {"n"}}, {1, {"x*"}}}}, {"g", {{0, {"peer"}}}}};
+  LinkSummary B = unit("b.c", {});
+  B.Demands = {{"f", {0, 1}}, {"g", {0}}};
+  B.DemandFields = {{"f", {{0, {"m", "x"}}}}};
+  LinkSummary P = solveProgram({A, B});
+  ASSERT_TRUE(P.find("f") && P.find("g"));
+  EXPECT_EQ(P.find("f")->DemandedParams, (std::set<unsigned>{0, 1}));
+  EXPECT_EQ(P.find("f")->DemandedFields, (FieldsByParam{{0, {"m", "n", "x"}}}));
+  EXPECT_TRUE(P.find("g")->DemandedFields.empty());
+}
+
 // Fortran units name the globals their kept statements read; the program's summary demands
 // the union of them, which every unit's exported procedures then leave behind.
 TEST(WholeProgramTest, DemandedGlobalsAreTheUnion) {

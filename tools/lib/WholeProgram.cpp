@@ -81,11 +81,24 @@ LinkSummary solveProgram(const std::vector<LinkSummary> &Units) {
       }
   }
   std::set<std::string> AddressTaken;
-  std::map<std::string, std::set<unsigned>> Demands;
+  std::map<std::string, std::set<unsigned>> Demands, Whole;
+  std::map<std::string, FieldsByParam> Fields;
   for (const LinkSummary &U : Units) {
     AddressTaken.insert(U.AddressTaken.begin(), U.AddressTaken.end());
-    for (const auto &[Name, Params] : U.Demands)
+    for (const auto &[Name, Params] : U.Demands) {
       Demands[Name].insert(Params.begin(), Params.end());
+      // A parameter demanded in some fields by every unit that demands it: their union; by
+      // one unit whole: whole.
+      auto F = U.DemandFields.find(Name);
+      const FieldsByParam None;
+      const FieldsByParam &Some = F == U.DemandFields.end() ? None : F->second;
+      for (unsigned I : Params) {
+        if (auto FI = Some.find(I); FI != Some.end())
+          Fields[Name][I].insert(FI->second.begin(), FI->second.end());
+        else
+          Whole[Name].insert(I);
+      }
+    }
   }
   for (size_t I = 0; I < Procs.size(); ++I) {
     if (Defined[Procs[I].Name] < 0)
@@ -95,6 +108,10 @@ LinkSummary solveProgram(const std::vector<LinkSummary> &Units) {
     P.Calls.clear();
     P.CallersKnown = !AddressTaken.count(P.Name);
     P.DemandedParams = Demands[P.Name];
+    P.DemandedFields.clear();
+    for (const auto &[Param, Names] : Fields[P.Name])
+      if (!Whole[P.Name].count(Param))
+        P.DemandedFields[Param] = Names;
     Program.Procedures.push_back(std::move(P));
   }
   return Program;
@@ -209,9 +226,12 @@ bool linkWholeProgram(const std::vector<WholeProgramUnit> &Inputs, const std::st
   // with: only that agreement makes the slices sound together (an intermediate round is not).
   // Starting from the per-unit answers instead would keep what justifies itself (a procedure's
   // buffer demanded because the data it sends is steered on, steered because demanded).
+  // A round adds a step of a chain across units (a read, the demand it makes, the steering
+  // it brings): a convergence loop whose data crosses units needs about ten.
+  constexpr unsigned MaxRounds = 16;
   LinkSummary Previous;
   bool Agreed = false, Abandon = false;
-  for (unsigned Round = 1; Round <= 6; ++Round) {
+  for (unsigned Round = 1; Round <= MaxRounds; ++Round) {
     std::vector<LinkSummary> Summaries;
     for (const Unit &U : Units) {
       Summaries.push_back(U.Current);
@@ -219,14 +239,24 @@ bool linkWholeProgram(const std::vector<WholeProgramUnit> &Inputs, const std::st
         Summaries.back().Steered.clear();
         Summaries.back().Demands.clear();
         Summaries.back().DemandedGlobals.clear();
-        for (ProcedureSummary &P : Summaries.back().Procedures)
+        Summaries.back().DemandFields.clear();
+        for (ProcedureSummary &P : Summaries.back().Procedures) {
           P.ValueParams.clear(); // no parameter's value read yet (C: ValuesKnown)
+          if (P.ValuesKnown) {   // nor its memory: the skeleton reads what it keeps
+            P.ReadsParams.clear();
+            P.ReadsFields.clear();
+          }
+        }
       }
     }
     LinkSummary Program = solveProgram(Summaries);
     if (Round > 1 && Program == Previous) {
       Agreed = true;
       break;
+    }
+    if (Verbose) { // each round's, to see how the rounds went
+      std::ofstream OS(ProgramPath + "." + std::to_string(Round));
+      writeLinkSummary(OS, Program);
     }
     {
       std::ofstream OS(ProgramPath);
@@ -292,8 +322,9 @@ bool linkWholeProgram(const std::vector<WholeProgramUnit> &Inputs, const std::st
 
   if (!Agreed) {
     Diags.note({OutPrefix, 0, 0},
-               "the whole-program skeleton did not settle in six rounds: every unit's per-unit "
-               "skeleton is linked",
+               "the whole-program skeleton did not settle in " + std::to_string(MaxRounds) +
+                   " rounds: every unit's per-unit "
+                   "skeleton is linked",
                "skeleton");
     return false;
   }

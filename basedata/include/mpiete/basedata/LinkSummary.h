@@ -15,6 +15,11 @@ namespace mpiete {
 
 class DiagnosticSink;
 
+/// C: for some pointer parameters (by index), the fields of the record they point to that an
+/// effect touches, by name: "f" the field's own storage, "f*" what the pointers in it reach.
+/// A parameter absent here (but in the effect's parameter list) is touched whole.
+using FieldsByParam = std::map<unsigned, std::set<std::string>>;
+
 /// One procedure with external linkage, named as the linker sees it. Its effects are those a
 /// caller can observe, over-approximated: what it writes or reads through its pointer (or
 /// record) parameters, numbered from 0, in globals (by name; a unit's static storage as
@@ -29,6 +34,9 @@ struct ProcedureSummary {
   /// Unit summaries: the procedures of other units it calls, directly or through its unit's.
   std::set<std::string> Calls;
   std::set<unsigned> WritesParams, ReadsParams;
+  /// C: of those parameters, the ones touched only in some fields (FieldsByParam). A C
+  /// procedure sliced (ValuesKnown) reads what its skeleton's kept statements read.
+  FieldsByParam WritesFields, ReadsFields;
   /// Parameters whose memory the procedure's unit keeps a pointer to (in a global): other
   /// calls may reach it later, as hidden state.
   std::set<unsigned> EscapesParams;
@@ -47,6 +55,7 @@ struct ProcedureSummary {
   /// a call (what the procedure leaves there must stay in its skeleton), and whether every
   /// call of it is seen (no unit takes its address). Unit summaries leave them empty.
   std::set<unsigned> DemandedParams;
+  FieldsByParam DemandedFields; ///< C: of DemandedParams, those demanded only in some fields
   bool CallersKnown = false;
   /// C, a procedure sliced (ValuesKnown): the arithmetic parameters (passed by value) whose
   /// value its skeleton reads. A caller's skeleton passes 0 for the others and drops what
@@ -83,6 +92,8 @@ struct LinkSummary {
   /// keeps, the parameters whose memory a kept statement reads (absent: none); and the
   /// procedures whose address the unit takes (their callers are unknown).
   std::map<std::string, std::set<unsigned>> Demands;
+  /// C: of Demands, the parameters whose memory kept statements read only in some fields.
+  std::map<std::string, FieldsByParam> DemandFields;
   /// Fortran: the globals (by name) kept statements read, the unit's own or (program) any
   /// unit's. With the whole program, a Fortran procedure leaves behind only these globals;
   /// empty in C summaries, whose procedures keep every global they write.
