@@ -63,10 +63,9 @@ bool indexList(YamlParser &P, const YAML::Node &Map, const char *Key, std::set<u
   return true;
 }
 
-void fieldsMap(YAML::Emitter &E, const char *Key, const FieldsByParam &F) {
-  if (F.empty())
-    return;
-  E << YAML::Key << Key << YAML::Value << YAML::Flow << YAML::BeginMap;
+/// Parameter indices to field names, as a flow map: {0: [n, f*]}.
+void fieldsValue(YAML::Emitter &E, const FieldsByParam &F) {
+  E << YAML::Flow << YAML::BeginMap;
   for (const auto &[I, Names] : F) {
     E << YAML::Key << I << YAML::Value << YAML::Flow << YAML::BeginSeq;
     for (const std::string &N : Names)
@@ -74,6 +73,13 @@ void fieldsMap(YAML::Emitter &E, const char *Key, const FieldsByParam &F) {
     E << YAML::EndSeq;
   }
   E << YAML::EndMap;
+}
+
+void fieldsMap(YAML::Emitter &E, const char *Key, const FieldsByParam &F) {
+  if (F.empty())
+    return;
+  E << YAML::Key << Key << YAML::Value;
+  fieldsValue(E, F);
 }
 
 /// A map from parameter indices to field names, M (Key names it in messages).
@@ -149,14 +155,8 @@ void writeLinkSummary(std::ostream &OS, const LinkSummary &S) {
     if (!S.DemandFields.empty()) {
       E << YAML::Key << "demand_fields" << YAML::Value << YAML::BeginMap;
       for (const auto &[Name, Fields] : S.DemandFields) {
-        E << YAML::Key << Name << YAML::Value << YAML::Flow << YAML::BeginMap;
-        for (const auto &[I, Names] : Fields) {
-          E << YAML::Key << I << YAML::Value << YAML::Flow << YAML::BeginSeq;
-          for (const std::string &N : Names)
-            E << N;
-          E << YAML::EndSeq;
-        }
-        E << YAML::EndMap;
+        E << YAML::Key << Name << YAML::Value;
+        fieldsValue(E, Fields);
       }
       E << YAML::EndMap;
     }
