@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <set>
 
 using namespace clang;
@@ -45,6 +46,8 @@ struct Node {
   std::vector<Flow> Flows;
   /// Arguments of other units' procedures whose skeleton does not read them: 0.
   std::vector<const Expr *> Zeroed;
+  /// Nodes kept whenever this one is: the early returns that could skip it.
+  std::vector<int> Keeps;
 };
 
 class Slicer {
@@ -307,7 +310,6 @@ private:
   /// return needs it only for the value. So an early `return 1.0;` on a condition of the
   /// data goes with the computation that decides it, when nothing after it is kept.
   void controlAfterReturns(size_t First) {
-    std::set<int> Returns(NestedReturns.begin(), NestedReturns.end());
     for (int R : NestedReturns) {
       // The outermost loop around it, if any.
       int Loop = -1;
@@ -320,14 +322,9 @@ private:
             return true;
         return false;
       };
-      const ClassId Control = U.Mem.fresh();
-      Nodes[size_t(R)].E.Defs.insert(Control);
-      for (size_t N = First; N < Nodes.size(); ++N) {
-        if (int(N) == R || Returns.count(int(N)) || isa_and_nonnull<ReturnStmt>(Nodes[N].S) ||
-            !(N > size_t(R) || (Loop >= 0 && inLoop(N))))
-          continue;
-        Nodes[N].E.Uses.insert(Control);
-      }
+      for (size_t N = First; N < Nodes.size(); ++N)
+        if (!isa_and_nonnull<ReturnStmt>(Nodes[N].S) && (N > size_t(R) || (Loop >= 0 && inLoop(N))))
+          Nodes[N].Keeps.push_back(R);
     }
   }
 
@@ -620,27 +617,35 @@ private:
     }
   }
 
+  /// What the kept nodes read (resolved): their uses (Plain: without the message data other
+  /// units' procedures send, Effects::PlainUses), the contents of their sends of a needed
+  /// kind, the values of their flows needed; Demanded: with the nodes that stand for what an
+  /// exported procedure's callers demand of it (exported()).
+  std::set<ClassId> keptUses(bool Plain, bool Demanded) {
+    std::set<ClassId> Out;
+    for (size_t I = 0; I < Nodes.size(); ++I) {
+      if (!Result.Relevant[I] || (!Demanded && ExportNodes.count(I)))
+        continue;
+      const Node &N = Nodes[I];
+      for (ClassId C : Plain ? N.E.PlainUses : N.E.Uses)
+        Out.insert(U.Mem.find(C));
+      for (const slice::MpiCall &C : N.E.Calls)
+        if (C.PointToPoint() ? Result.PointToPoint : Result.Collectives.count(C.Routine) > 0)
+          for (ClassId B : C.SendBuffers)
+            Out.insert(U.Mem.find(B));
+      for (size_t F = 0; F < N.Flows.size(); ++F)
+        if (Result.FlowNeeded[I][F])
+          for (ClassId C : N.Flows[F].From)
+            Out.insert(U.Mem.find(C));
+    }
+    return Out;
+  }
+
   /// The memory a sliced exported procedure's skeleton reads through its pointer parameters:
   /// what the unit's kept statements read (their uses, the values of their flows needed, the
   /// contents of their sends needed), not what its callers demand of it.
   void keptReads(const std::vector<const FunctionDecl *> &Exported, LinkSummary &S) {
-    std::set<ClassId> Kept;
-    for (size_t I = 0; I < Nodes.size(); ++I) {
-      if (!Result.Relevant[I] || ExportNodes.count(I))
-        continue;
-      const Node &N = Nodes[I];
-      for (ClassId C : N.E.Uses)
-        Kept.insert(U.Mem.find(C));
-      for (const slice::MpiCall &C : N.E.Calls)
-        if (C.PointToPoint() ? Result.PointToPoint : Result.Collectives.count(C.Routine) > 0)
-          for (ClassId B : C.SendBuffers)
-            Kept.insert(U.Mem.find(B));
-      for (size_t F = 0; F < N.Flows.size(); ++F)
-        if (Result.FlowNeeded[I][F])
-          for (ClassId C : N.Flows[F].From)
-            Kept.insert(U.Mem.find(C));
-    }
-    Kept = U.whole(Kept);
+    const std::set<ClassId> Kept = U.whole(keptUses(/*Plain=*/false, /*Demanded=*/false));
     for (const FunctionDecl *FD : Exported) {
       ProcedureSummary *P = nullptr;
       for (ProcedureSummary &Q : S.Procedures)
@@ -652,19 +657,12 @@ private:
       P->ReadsFields.clear();
       for (unsigned I = 0; I < FD->getNumParams(); ++I) {
         const ParmVarDecl *Param = FD->getParamDecl(I);
-        if (!slice::carriesPointers(Param->getType()))
-          continue;
-        const ClassId Obj = U.Mem.pointee(U.Mem.var(Param));
-        std::set<ClassId> Reach = U.reachFrom(Obj);
-        Reach.insert(U.Mem.find(Obj));
-        if (std::none_of(Reach.begin(), Reach.end(),
-                         [&](ClassId C) { return Kept.count(U.Mem.find(C)) > 0; }))
+        std::optional<std::set<std::string>> Fields;
+        if (!slice::carriesPointers(Param->getType()) || !U.paramMeets(Param, Kept, Fields))
           continue;
         P->ReadsParams.insert(I);
-        std::set<std::string> Fields;
-        if (const RecordDecl *RD = slice::UnitEffects::pointedRecord(Param->getType());
-            RD && U.fieldsMeeting(Obj, RD, Kept, Fields))
-          P->ReadsFields[I] = Fields;
+        if (Fields)
+          P->ReadsFields[I] = std::move(*Fields);
       }
     }
   }
@@ -713,6 +711,7 @@ private:
       resolve(E.PlainUses);
       slice::GraphNode &N = G[I];
       N.Parent = Nodes[I].Parent;
+      N.Keeps = Nodes[I].Keeps;
       N.Target = Nodes[I].Target;
       N.Criterion = E.Criterion;
       N.Defs = E.Defs;
@@ -737,21 +736,8 @@ private:
   /// reads (or a steered send sends); a call in a procedure that is not sliced (kept whole)
   /// needs all of them.
   void demands(const std::vector<const FunctionDecl *> &Procs) {
-    std::set<ClassId> Read;
-    for (size_t I = 0; I < Nodes.size(); ++I) {
-      if (!Result.Relevant[I])
-        continue;
-      for (ClassId C : Nodes[I].E.PlainUses)
-        Read.insert(U.Mem.find(C));
-      for (const slice::MpiCall &C : Nodes[I].E.Calls)
-        if (C.PointToPoint() ? Result.PointToPoint : Result.Collectives.count(C.Routine) > 0)
-          for (ClassId B : C.SendBuffers)
-            Read.insert(U.Mem.find(B));
-      for (size_t F = 0; F < Nodes[I].Flows.size(); ++F)
-        if (Result.FlowNeeded[I][F])
-          for (ClassId C : Nodes[I].Flows[F].From)
-            Read.insert(U.Mem.find(C));
-    }
+    // What an exported procedure's callers demand of it counts: it may come from this call.
+    const std::set<ClassId> Read = keptUses(/*Plain=*/true, /*Demanded=*/true);
     // Other units' calls whose result a kept statement uses: all but those whose value is
     // discarded or passed on by a flow not needed.
     std::set<const CallExpr *> ResultNotNeeded(DiscardedResults.begin(), DiscardedResults.end());

@@ -798,27 +798,46 @@ bool UnitEffects::fieldsMeeting(ClassId Obj, const RecordDecl *RD, const std::se
         Hit.insert(Mem.find(C));
   }
   std::set<ClassId> Covered;
+  // What every pointer field reaches: a field's pointers point where the object's do.
+  std::optional<std::set<ClassId>> Deep;
   for (const FieldDecl *F : RD->fields()) {
     if (F->getName().empty())
       return false; // an anonymous member: no name to give
-    std::set<ClassId> Own, Deep;
+    std::set<ClassId> Own;
     if (const int C = Mem.fieldIfMade(Obj, F); C >= 0)
       Mem.members(ClassId(C), Own);
-    if (holdsPointers(F->getType())) {
-      const ClassId P = Mem.pointee(Obj); // a field's pointers point where the object's do
-      Deep = reachFrom(P);
-      Deep.insert(P);
-    }
     if (meetsAny(Own, Hit))
       Out.insert(F->getNameAsString());
-    if (meetsAny(Deep, Hit))
-      Out.insert(F->getNameAsString() + "*");
     Covered.insert(Own.begin(), Own.end());
-    Covered.insert(Deep.begin(), Deep.end());
+    if (!holdsPointers(F->getType()))
+      continue;
+    if (!Deep) {
+      const ClassId P = Mem.pointee(Obj);
+      Deep = reachFrom(P);
+      Deep->insert(P);
+      Covered.insert(Deep->begin(), Deep->end());
+    }
+    if (meetsAny(*Deep, Hit))
+      Out.insert(F->getNameAsString() + "*");
   }
   for (ClassId C : Hit)
     if (!Covered.count(C))
       return false;
+  return true;
+}
+
+bool UnitEffects::paramMeets(const ParmVarDecl *Param, const std::set<ClassId> &Set,
+                             std::optional<std::set<std::string>> &Fields) {
+  Fields.reset();
+  const ClassId Obj = Mem.pointee(Mem.var(Param));
+  std::set<ClassId> Reach = reachFrom(Obj);
+  Reach.insert(Mem.find(Obj));
+  if (!meetsAny(Reach, Set))
+    return false;
+  std::set<std::string> Names;
+  if (const RecordDecl *RD = pointedRecord(Param->getType());
+      RD && fieldsMeeting(Obj, RD, Set, Names))
+    Fields = std::move(Names);
   return true;
 }
 
@@ -961,44 +980,35 @@ LinkSummary UnitEffects::linkSummary(const FunctionDecl *const *Begin,
     P.Communicates = S.OwnCriterion;
     P.Calls = S.Local.ExternalCalls;
     const std::set<ClassId> Defs = whole(S.Local.Defs), Uses = whole(S.Local.Uses);
-    auto meets = [](const std::set<ClassId> &A, const std::set<ClassId> &B) {
-      for (ClassId C : A)
-        if (B.count(C))
-          return true;
-      return false;
-    };
     for (unsigned I = 0; I < FD->getNumParams(); ++I) {
       const ParmVarDecl *Param = FD->getParamDecl(I);
       if (!carriesPointers(Param->getType()))
         continue;
-      const std::set<ClassId> Reach = paramReach(Param);
-      const RecordDecl *RD = pointedRecord(Param->getType());
-      std::set<std::string> Fields;
-      if (meets(Reach, Defs)) {
+      std::optional<std::set<std::string>> Fields;
+      if (paramMeets(Param, Defs, Fields)) {
         P.WritesParams.insert(I);
-        if (RD && fieldsMeeting(Mem.pointee(Mem.var(Param)), RD, Defs, Fields))
-          P.WritesFields[I] = Fields;
+        if (Fields)
+          P.WritesFields[I] = std::move(*Fields);
       }
-      Fields.clear();
-      if (meets(Reach, Uses)) {
+      if (paramMeets(Param, Uses, Fields)) {
         P.ReadsParams.insert(I);
-        if (RD && fieldsMeeting(Mem.pointee(Mem.var(Param)), RD, Uses, Fields))
-          P.ReadsFields[I] = Fields;
+        if (Fields)
+          P.ReadsFields[I] = std::move(*Fields);
       }
     }
     for (const auto &[Name, Reach] : Globals) {
-      if (meets(Reach, Defs))
+      if (meetsAny(Reach, Defs))
         P.WritesGlobals.insert(Name);
-      if (meets(Reach, Uses))
+      if (meetsAny(Reach, Uses))
         P.ReadsGlobals.insert(Name);
     }
     for (unsigned I = 0; I < FD->getNumParams(); ++I)
       if (carriesPointers(FD->getParamDecl(I)->getType()) &&
-          meets(paramReach(FD->getParamDecl(I)), Escaped))
+          meetsAny(paramReach(FD->getParamDecl(I)), Escaped))
         P.EscapesParams.insert(I);
     // What the names above do not cover but a caller may see: the external world, state kept
     // in static locals, and memory the unit's storage holds pointers to.
-    P.HiddenState = meets(Hidden, Defs) || meets(Hidden, Uses);
+    P.HiddenState = meetsAny(Hidden, Defs) || meetsAny(Hidden, Uses);
     // Its message kinds, through the unit's procedures it calls.
     std::set<const FunctionDecl *> Seen{FD};
     std::vector<const FunctionDecl *> Work{FD};

@@ -11,6 +11,7 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -152,6 +153,11 @@ public:
   /// Set meets Obj's reach outside every field's (the whole object used, fields collapsed).
   bool fieldsMeeting(ClassId Obj, const clang::RecordDecl *RD, const std::set<ClassId> &Set,
                      std::set<std::string> &Out);
+  /// Whether Set meets what parameter Param points to, with what that reaches; Fields: the
+  /// fields of a struct it points to that Set meets, where they account for all of it
+  /// (fieldsMeeting), else none.
+  bool paramMeets(const clang::ParmVarDecl *Param, const std::set<ClassId> &Set,
+                  std::optional<std::set<std::string>> &Fields);
   /// The classes the named fields of RD at Obj reach, added to Out; false where a name is not
   /// RD's or Obj's fields are not classes of their own (then the whole object is meant).
   bool fieldsReach(ClassId Obj, const clang::RecordDecl *RD, const std::set<std::string> &Names,

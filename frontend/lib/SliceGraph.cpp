@@ -63,6 +63,8 @@ SliceResult solveSlice(const std::vector<GraphNode> &Nodes,
       boost::add_edge(I, size_t(N.Parent), G);
     if (N.Target >= 0)
       boost::add_edge(size_t(N.Target), I, G);
+    for (int K : N.Keeps)
+      boost::add_edge(I, size_t(K), G);
     dependsOnDefiners(I, N.Uses);
   }
   // The contents of every send of a needed kind: its senders depend on their definers.

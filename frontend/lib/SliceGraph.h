@@ -18,8 +18,10 @@ struct GraphCall {
 };
 
 struct GraphNode {
-  int Parent = -1;               ///< the head of the enclosing construct, kept with it
-  int Target = -1;               ///< a jump that a kept loop or switch needs kept (C: break)
+  int Parent = -1; ///< the head of the enclosing construct, kept with it
+  int Target = -1; ///< a jump that a kept loop or switch needs kept (C: break)
+  /// Other nodes kept whenever this one is (C: an early return that could skip it).
+  std::vector<int> Keeps;
   bool Criterion = false;        ///< kept whatever
   std::set<unsigned> Defs, Uses; ///< resolved memory classes
   std::vector<GraphCall> Calls;
