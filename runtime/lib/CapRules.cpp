@@ -8,21 +8,32 @@
 
 namespace mpiete::cap {
 
+namespace {
+
+/// Whether Sig[K] == Sig[K - P] over the last Window of N signatures.
+bool repeats(const uint64_t *History, uint32_t N, uint32_t Window, uint32_t P) {
+  for (uint32_t K = N - Window + P; K < N; ++K)
+    if (History[K % HistorySize] != History[(K - P) % HistorySize])
+      return false;
+  return true;
+}
+
+} // namespace
+
 uint32_t periodOf(const uint64_t *History, uint32_t N) {
   // History[K % HistorySize] is measured iteration K's signature; the period must hold over
-  // every iteration still in the history, so that a test every few iterations is not taken
-  // for a period of one.
-  const uint32_t Window = std::min(N, HistorySize);
-  for (uint32_t P = 1; P <= MaxPeriod; ++P) {
-    if (Window < 2 * P)
-      return 0;
-    bool Same = true;
-    for (uint32_t K = N - Window + P; K < N && Same; ++K)
-      Same = History[K % HistorySize] == History[(K - P) % HistorySize];
-    if (Same)
+  // every iteration of the window, so that a test every few iterations is not taken for a
+  // period of one.
+  const uint32_t Window = std::min(N, PeriodWindow);
+  for (uint32_t P = 1; P <= MaxPeriod && 2 * P <= Window; ++P)
+    if (repeats(History, N, Window, P))
       return P;
-  }
   return 0;
+}
+
+bool periodHolds(const uint64_t *History, uint32_t N, uint32_t P) {
+  const uint32_t Window = std::min(N, HistorySize);
+  return P != 0 && P <= MaxPlannedPeriod && 2 * P <= Window && repeats(History, N, Window, P);
 }
 
 bool enough(uint32_t Cap, double Tolerance, uint32_t MaxSamples, uint32_t N, double Sum,

@@ -4,7 +4,7 @@
 // The trace variant follows the same loop hooks as the timing variant's cap (TimingCap.cpp):
 // the same stack of loop frames, the same outermost loop entries numbered the same way. For
 // every outermost entry it hashes each iteration's MPI call sites and finds the smallest period
-// P <= MaxPeriod with which the iterations after the first repeat over the WHOLE entry, then
+// P <= MaxPlannedPeriod with which the iterations after the first repeat over the WHOLE entry, then
 // writes `rank<N>.loops` beside the traces. probe-compute --cap --program DIR keeps the entries
 // whose period every rank that ran them agrees on and hands them to the timing run
 // (MPIETE_CAP_PLAN). A loop entry the traces show repeating to its end needs no MinMeasured
@@ -18,9 +18,15 @@
 
 namespace mpiete::cap {
 
-/// Iterations whose MPI calls are compared to find a loop's period. Codes test for convergence
-/// or print every 10 steps as often as not (f90-stencil3d): a period up to 16 is recognised.
+/// The longest period a timing run finds in its own iterations' MPI calls (TimingCap.h). Codes
+/// test for convergence or print every 10 steps as often as not (f90-stencil3d): a period up to
+/// 16 is recognised without the traces.
 constexpr uint32_t MaxPeriod = 16;
+/// The longest period the traces can show over a whole loop entry (PeriodTracker, the plan): a
+/// checksum or a convergence test every 20, 50 or 100 steps. The timing run leaves such a loop
+/// only where its own iterations show the same period (TimingCap.h, periodHolds) and after Cap
+/// of them, so a loop of a few periods runs whole.
+constexpr uint32_t MaxPlannedPeriod = 128;
 
 inline uint64_t mixBits(uint64_t X) {
   X = (X ^ (X >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -35,29 +41,31 @@ inline uint64_t entryKey(mpiete_site_t Loop, uint32_t Entry) {
 }
 
 /// The period of a whole sequence of iteration signatures, in constant space: the smallest
-/// P <= MaxPeriod with Sig[K] == Sig[K - P] for every K, seen at least twice over.
+/// P <= MaxPlannedPeriod with Sig[K] == Sig[K - P] for every K, seen at least twice over.
 class PeriodTracker {
 public:
   void add(uint64_t Sig) {
-    for (uint32_t P = 1; P <= MaxPeriod; ++P)
-      if (N >= P && Ring[(N - P) % MaxPeriod] != Sig)
-        Broken |= 1u << (P - 1);
-    Ring[N % MaxPeriod] = Sig;
+    const uint64_t Last = N < MaxPlannedPeriod ? N : MaxPlannedPeriod;
+    for (uint32_t P = 1; P <= Last; ++P)
+      if (Ring[(N - P) % MaxPlannedPeriod] != Sig)
+        Broken[(P - 1) / 64] |= uint64_t{1} << ((P - 1) % 64);
+    Ring[N % MaxPlannedPeriod] = Sig;
     ++N;
   }
   /// 0 when no period holds over all of them (or none was seen twice).
   uint32_t period() const {
-    for (uint32_t P = 1; P <= MaxPeriod && 2 * P <= N; ++P)
-      if ((Broken & (1u << (P - 1))) == 0)
+    for (uint32_t P = 1; P <= MaxPlannedPeriod && 2 * P <= N; ++P)
+      if ((Broken[(P - 1) / 64] & (uint64_t{1} << ((P - 1) % 64))) == 0)
         return P;
     return 0;
   }
   uint64_t count() const { return N; }
 
 private:
-  uint64_t Ring[MaxPeriod] = {};
+  static_assert(MaxPlannedPeriod % 64 == 0);
+  uint64_t Ring[MaxPlannedPeriod] = {};
   uint64_t N = 0;
-  uint32_t Broken = 0; // bit P - 1: period P failed somewhere
+  uint64_t Broken[MaxPlannedPeriod / 64] = {}; // bit P - 1: period P failed somewhere
 };
 
 /// The loop hooks' frames, as both variants follow them (mpiete_iter / mpiete_loop_exit): a

@@ -103,7 +103,7 @@ void readPlan(const char *Path) {
   unsigned Entry = 0, Period = 0;
   size_t Used = 0;
   while (Used < PlanSlots / 2 && std::fscanf(F, "%llx %u %u", &Site, &Entry, &Period) == 3) {
-    if (Period == 0 || Period > MaxPeriod)
+    if (Period == 0 || Period > MaxPlannedPeriod)
       continue;
     const uint64_t Key = entryKey(Site, Entry);
     size_t I = Key % PlanSlots;
@@ -252,10 +252,15 @@ bool decide(uint32_t Iter) {
     // ends a period counted from its first, Iter % P == 0: a loop of a multiple of P steps,
     // or one that stops at a test, ends with that variant, and the computation from its last
     // call to the first call after the loop is then a segment the full run has too.
-    // An entry the traces show repeating with this period to its end (the plan) needs no
-    // MinMeasured iterations to rule out a rarer test: Cap periods are enough.
-    const uint32_t Period = periodOf(S.History, S.N);
-    const uint32_t Least = S.Planned != 0 && Period == S.Planned ? MinPlanned : MinMeasured;
+    // An entry the traces show repeating with a period to its end (the plan) is left with that
+    // period only, once its measured iterations show it too (up to MaxPlannedPeriod: a test
+    // every 50 steps), and needs no MinMeasured iterations to rule out a rarer test: Cap
+    // periods are enough. Any other finds its period in its own last iterations (up to
+    // MaxPeriod).
+    const bool Planned = S.Planned != 0;
+    const uint32_t Period = Planned ? (periodHolds(S.History, S.N, S.Planned) ? S.Planned : 0)
+                                    : periodOf(S.History, S.N);
+    const uint32_t Least = Planned ? MinPlanned : MinMeasured;
     const bool Stop =
         Everyone && (!S.Frames.outermostOpaque() || S.Calls) &&
         enough(S.Cap, S.Tolerance, S.MaxSamples, S.N, S.Sum, S.SumSq, Period, Least) &&

@@ -30,8 +30,12 @@ void noteSegment(mpiete_site_t From, mpiete_site_t To, uint64_t Nanos);
 /// fills with this mean are not warm-ups.
 void writeHeader(std::FILE *F);
 
-/// Iterations whose MPI calls are compared to find a loop's period (MaxPeriod: LoopPlan.h).
-constexpr uint32_t HistorySize = 64;
+/// Measured iterations whose MPI call signatures are kept: two of the longest planned period
+/// (MaxPlannedPeriod: LoopPlan.h).
+constexpr uint32_t HistorySize = 2 * MaxPlannedPeriod;
+/// The last iterations a period the run finds on its own (periodOf, at most MaxPeriod) must hold
+/// over.
+constexpr uint32_t PeriodWindow = 64;
 /// Iterations timed at least (after the warm-up) before any loop stops: a test every up to
 /// MaxPeriod iterations is seen within them, so it is never taken for a period of one.
 constexpr uint32_t MinMeasured = MaxPeriod;
@@ -39,9 +43,12 @@ constexpr uint32_t MinMeasured = MaxPeriod;
 /// MPIETE_CAP_PLAN): no test can hide beyond the measured iterations, so Cap periods suffice,
 /// but never fewer than this many samples of the mean.
 constexpr uint32_t MinPlanned = 4;
-/// The smallest period P <= MaxPeriod of the last 2P signatures of N measured iterations
-/// (History[K % HistorySize] is iteration K's), 0 if none.
+/// The smallest period P <= MaxPeriod that holds over the last min(N, PeriodWindow) signatures
+/// of N measured iterations, seen twice (History[K % HistorySize] is iteration K's), 0 if none.
 uint32_t periodOf(const uint64_t *History, uint32_t N);
+/// Whether period P (<= MaxPlannedPeriod: the plan's) holds over every measured iteration still
+/// in the history, at least 2P of them.
+bool periodHolds(const uint64_t *History, uint32_t N, uint32_t P);
 /// Whether a rank that has timed N iterations after the warm-up (Sum, SumSq of their compute
 /// nanoseconds), whose calls repeat with Period (0: none), stops the loop here. Least: the
 /// iterations timed at least (MinMeasured; MinPlanned where the plan gave this period).

@@ -33,16 +33,37 @@ TEST(CapRulesTest, ATestEveryTenStepsIsAPeriodOfTen) {
 }
 
 TEST(CapRulesTest, ATestInTheHistoryIsNeverAPeriodOfOne) {
-  // One different iteration anywhere in the last HistorySize breaks every shorter period.
+  // One different iteration anywhere in the last PeriodWindow breaks every shorter period.
   auto Sig = [](uint32_t K) { return K == 30 ? 9u : 1u; };
   EXPECT_EQ(periodOf(history(40, Sig).data(), 40), 0u);
-  // Once it has left the history, the loop repeats again.
-  EXPECT_EQ(periodOf(history(30 + HistorySize + 1, Sig).data(), 30 + HistorySize + 1), 1u);
+  EXPECT_EQ(periodOf(history(30 + PeriodWindow, Sig).data(), 30 + PeriodWindow), 0u);
+  // Once it has left the window, the loop repeats again.
+  EXPECT_EQ(periodOf(history(30 + PeriodWindow + 1, Sig).data(), 30 + PeriodWindow + 1), 1u);
 }
 
 TEST(CapRulesTest, APeriodLongerThanTheLimitIsNone) {
   auto Sig = [](uint32_t K) { return K % (MaxPeriod + 1) == 0 ? 2u : 1u; };
   EXPECT_EQ(periodOf(history(HistorySize, Sig).data(), HistorySize), 0u);
+}
+
+TEST(CapRulesTest, APlannedPeriodHoldsOverTheWholeHistory) {
+  // A test every 50 steps (f77-jacobi's allreduce): measured iterations 49, 99, 149, ...
+  auto Sig = [](uint32_t K) { return (K + 1) % 50 == 0 ? 2u : 1u; };
+  EXPECT_EQ(periodOf(history(200, Sig).data(), 200), 0u);     // longer than the run finds alone
+  EXPECT_FALSE(periodHolds(history(99, Sig).data(), 99, 50)); // not yet seen twice
+  EXPECT_TRUE(periodHolds(history(100, Sig).data(), 100, 50));
+  EXPECT_TRUE(periodHolds(history(1000, Sig).data(), 1000, 50));
+  EXPECT_FALSE(periodHolds(history(1000, Sig).data(), 1000, 49));
+  EXPECT_TRUE(periodHolds(history(1000, Sig).data(), 1000, 100)); // a multiple holds too
+  // One iteration that differs, anywhere in the history, breaks it; once it has left the
+  // history, the period holds again.
+  auto Odd = [&](uint32_t K) { return K == 120 ? 3u : Sig(K); };
+  EXPECT_FALSE(periodHolds(history(200, Odd).data(), 200, 50));
+  EXPECT_FALSE(periodHolds(history(120 + HistorySize, Odd).data(), 120 + HistorySize, 50));
+  EXPECT_TRUE(periodHolds(history(121 + HistorySize, Odd).data(), 121 + HistorySize, 50));
+  // Past MaxPlannedPeriod, or no period: never.
+  EXPECT_FALSE(periodHolds(history(HistorySize, Sig).data(), HistorySize, MaxPlannedPeriod + 1));
+  EXPECT_FALSE(periodHolds(history(HistorySize, Sig).data(), HistorySize, 0));
 }
 
 TEST(CapRulesTest, ChangingCallsHaveNoPeriod) {
@@ -100,15 +121,23 @@ TEST(CapRulesTest, TheWholeEntrysPeriodHoldsToItsEnd) {
   EXPECT_EQ(wholePeriod(1, [](uint64_t) { return 7u; }), 0u); // seen once: no period
   EXPECT_EQ(wholePeriod(99, [](uint64_t K) { return K % 2 == 0 ? 1u : 2u; }), 2u);
   EXPECT_EQ(wholePeriod(300, [](uint64_t K) { return (K + 1) % 10 == 0 ? 2u : 1u; }), 10u);
-  // A test every 40 steps: the timing probe's 64-iteration window sees none of it before
-  // iteration 39, the whole entry does.
-  EXPECT_EQ(wholePeriod(100, [](uint64_t K) { return K == 39 || K == 79 ? 2u : 1u; }), 0u);
+  // A test every 40 steps: a period the timing run does not find alone (MaxPeriod), the
+  // whole entry shows it once it is seen twice; a last iteration that differs breaks it.
+  EXPECT_EQ(wholePeriod(100, [](uint64_t K) { return K == 39 || K == 79 ? 2u : 1u; }), 40u);
+  EXPECT_EQ(wholePeriod(79, [](uint64_t K) { return K == 39 || K == 79 ? 2u : 1u; }), 0u);
+  EXPECT_EQ(wholePeriod(100, [](uint64_t K) { return K == 39 || K == 79 || K == 99 ? 2u : 1u; }),
+            0u);
   // One different iteration anywhere, the last included, breaks every period.
   EXPECT_EQ(wholePeriod(1000, [](uint64_t K) { return K == 999 ? 3u : 1u; }), 0u);
   EXPECT_EQ(wholePeriod(1000, [](uint64_t K) { return K == 5 ? 3u : 1u; }), 0u);
-  // A period longer than MaxPeriod is none.
-  EXPECT_EQ(wholePeriod(200, [](uint64_t K) { return K % (MaxPeriod + 1) == 0 ? 2u : 1u; }), 0u);
-  EXPECT_EQ(wholePeriod(200, [](uint64_t K) { return K % MaxPeriod == 0 ? 2u : 1u; }), MaxPeriod);
+  // A period longer than MaxPlannedPeriod is none.
+  auto Every = [](uint64_t P) { return [P](uint64_t K) { return K % P == 0 ? 2u : 1u; }; };
+  EXPECT_EQ(wholePeriod(1000, Every(MaxPlannedPeriod + 1)), 0u);
+  EXPECT_EQ(wholePeriod(1000, Every(MaxPlannedPeriod)), MaxPlannedPeriod);
+  EXPECT_EQ(wholePeriod(200, Every(MaxPeriod + 1)), MaxPeriod + 1);
+  // Every period up to the limit is told apart (the broken periods' bits span two words).
+  for (uint64_t P : {63u, 64u, 65u, 100u})
+    EXPECT_EQ(wholePeriod(3 * P, Every(P)), P) << P;
 }
 
 } // namespace

@@ -21,13 +21,20 @@ make MPI calls. Then `mpiete probe-compute --cap 2` at 2 ranks, per mode of the 
            communication was complete, so probe-compute notes it and keeps the capped timing
   abort    the program stops before MPI_Finalize when capped: probe-compute warns and runs it
            again uncapped, and the machine file lists no capped loop
-  rare     an allreduce every 40th step, a period longer than the cap recognises: the loop is
-           left before the first, so the capped run lacks segments the traces (--program) have,
-           4% of a rank's: probe-compute warns and runs it again uncapped
-  rarer    the same every 250th of 1000 steps: 0.8% of a rank's segment executions missing
-           (at most 1% is kept): probe-compute notes it and keeps the capped run, whose
-           missing segments the estimate fills from the computations around the same calls;
-           the estimate's "extrapolated:" line names the capped loop
+  rare     an allreduce every 40th step, a period longer than the timing run finds alone
+           (16), which the traces (--program) show to the loop's end (rank*.loops: period 40):
+           over 100 steps the loop is not left early (2 periods measured after the warm-up
+           need 120), over 400 (rare-long) it is left after 120 iterations, with every
+           segment the traces have
+  rare-last  the same with an allreduce at the last step too: no period to the loop's end,
+           so no plan; the loop is left before the first allreduce and the capped run lacks
+           segments the traces have, 6% of a rank's: probe-compute warns and runs it again
+           uncapped
+  rarer    an allreduce every 250th of 1000 steps, a period longer than the traces' (128): no
+           plan; 0.8% of a rank's segment executions missing (at most 1% is kept):
+           probe-compute notes it and keeps the capped run, whose missing segments the
+           estimate fills from the computations around the same calls; the estimate's
+           "extrapolated:" line names the capped loop
 With --fortran, capped-fortran too (`make FC=mpiete-fc`: fixed form, IMPLICIT NONE, a labelled
 DO loop whose hook is `IF (MPIETE_ITER_CAPPED(...) .NE. 0) EXIT`): capped after exactly 18
 iterations, on every rank, like the C loop; and capmain, whose labelled DO loop calls the
@@ -71,14 +78,15 @@ def main():
         return 1
     mpiete = os.path.join(a.build, "bin", "mpiete")
     fails = []
-    for mode in ("loop", "some", "compute", "check", "abort", "rare", "rarer", "loop-traced"):
+    for mode in ("loop", "some", "compute", "check", "abort", "rare", "rare-long", "rare-last",
+                 "rarer", "loop-traced"):
         machine = os.path.join(a.work, f"machine-{mode}.yaml")
-        program = mode.replace("-traced", "")
-        steps = "1000" if mode == "rarer" else "100"
+        program = {"loop-traced": "loop", "rare-long": "rare"}.get(mode, mode)
+        steps = {"rarer": "1000", "rare-long": "400"}.get(mode, "100")
         cmd = [mpiete, "probe-compute", "--cap", "2", "--keep", "-o", machine, "-np", "2",
                "--launcher", a.mpiexec]
-        if mode in ("rare", "rarer", "loop-traced"):
-            traces = os.path.join(a.work, f"traces-{program}")
+        if mode in ("rare", "rare-long", "rare-last", "rarer", "loop-traced"):
+            traces = os.path.join(a.work, f"traces-{mode}")
             rc, out, err = run_group([mpiete, "probe-program", "-o", traces, "-np", "2",
                                       "--launcher", a.mpiexec,
                                       os.path.join(cc, "twofile.trace"), program, steps],
@@ -87,13 +95,15 @@ def main():
                 fails.append(f"{mode}: probe-program failed ({rc}):\n{out}\n{err}")
                 continue
             cmd += ["--program", traces]
-            # The trace probe's loop files (runtime/lib/LoopPlan.h): loop 1's entry repeats
-            # with a period of two to its end in `loop`; a test every 40th or 250th step is
-            # no period of at most 16, so that entry is not listed.
+            # The trace probe's loop files (runtime/lib/LoopPlan.h): the loop's entry repeats
+            # with a period of two to its end in `loop` (loop 1), of 40 in `rare` (loop 2); a
+            # last step that differs, or a test every 250th step (longer than 128), is no
+            # period, so that entry is not listed.
             for r in (0, 1):
                 with open(os.path.join(traces, f"rank{r}.loops")) as f:
-                    listed = re.findall(r"^[0-9a-f]{8}:1 (\d+) (\d+) (\d+)$", f.read(), re.M)
-                want = [("0", steps, "2")] if program == "loop" else []
+                    listed = re.findall(r"^[0-9a-f]{8}:\d+ (\d+) (\d+) (\d+)$", f.read(), re.M)
+                period = {"loop": "2", "rare": "40"}.get(program)
+                want = [("0", steps, period)] if period else []
                 if listed != want:
                     fails.append(f"{mode}: rank{r}.loops lists loop 1 as {listed}, not {want}")
         cmd += [os.path.join(cc, "twofile.timing"), program, steps]
@@ -166,19 +176,27 @@ def main():
                                             out, re.M):
                     fails.append(f"rarer: expected an estimate that says what is extrapolated "
                                  f"({rc}):\n{out}\n{err}")
-        elif mode == "rare":
+        elif mode == "rare-last":
             if "left a loop before it made every call the traces" not in err \
                     or len(ran) != 2 or ran[1] != "100" or "after" in loops:
-                fails.append(f"rare: expected a capped run that missed the allreduce re-run "
+                fails.append(f"rare-last: expected a capped run that missed the allreduce re-run "
                              f"whole: ran {ran}, capped '{loops}'\n{err}")
-        elif loops != "" or ran != ["100"]:
-            fails.append(f"{mode}: expected no capped loop and 100 steps: '{loops}', ran {ran}")
+        elif mode == "rare-long":
+            # The plan's period of 40, seen twice after the warm-up and left at the end of a
+            # period: 120 iterations, no segment missing.
+            if not re.fullmatch(r"[0-9a-f]{8}:2 after 120 iterations", loops) \
+                    or ran != ["120"] or "running it again" in err or "never ran" in err:
+                fails.append(f"rare-long: expected loop 2 capped after 120 iterations, got "
+                             f"'{loops}', ran {ran}\n{err}")
+        elif loops != "" or ran != ["100"] or "running it again" in err:
+            fails.append(f"{mode}: expected no capped loop and 100 steps in one run: '{loops}', "
+                         f"ran {ran}\n{err}")
         if kept:
             shutil.rmtree(kept.group(1), ignore_errors=True)
     # A malformed loop file is an error naming its file and line, before anything runs.
     bad = os.path.join(a.work, "traces-bad")
     shutil.rmtree(bad, ignore_errors=True)
-    shutil.copytree(os.path.join(a.work, "traces-loop"), bad)
+    shutil.copytree(os.path.join(a.work, "traces-loop-traced"), bad)
     with open(os.path.join(bad, "rank1.loops"), "a") as f:
         f.write("1768ab01:1 0 100 seventeen\n")
     rc, out, err = run_group([mpiete, "probe-compute", "--cap", "2", "--program", bad, "-o",

@@ -416,10 +416,11 @@ bool loopPlan(const std::string &TraceDir, size_t NRanks, DiagnosticSink &Diags,
       uint64_t Entry = 0, Iterations = 0, Period = 0;
       const auto Site =
           (Fields >> Id >> Entry >> Iterations >> Period) ? parseBlockId(Id) : std::nullopt;
-      if (!Site || Entry > UINT32_MAX || Period == 0 || Period > 16) {
+      // Periods up to the runtime's MaxPlannedPeriod (runtime/lib/LoopPlan.h).
+      if (!Site || Entry > UINT32_MAX || Period == 0 || Period > 128) {
         Diags.error(DiagLoc{File.string(), unsigned(No), 1},
                     "malformed loop line '" + Line +
-                        "' (expected: loop id, entry, iterations, period 1-16)",
+                        "' (expected: loop id, entry, iterations, period 1-128)",
                     "probe");
         return false;
       }

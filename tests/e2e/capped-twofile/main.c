@@ -9,6 +9,7 @@
  *   abort    as loop, then stops before MPI_Finalize (exit 3) unless all STEPS steps ran
  *   rare     every rank runs one loop of STEPS steps (sendrecv, allreduce every 40th step)
  *   rarer    the same with an allreduce every 250th step
+ *   rare-last  as rare, with an allreduce at the last step too
  * Prints "ran N of STEPS" on rank 0. */
 #include "steps.h"
 
@@ -41,10 +42,11 @@ int main(int argc, char **argv) {
       fflush(stdout);
       exit(3);
     }
-  } else if (strcmp(mode, "rare") == 0 || strcmp(mode, "rarer") == 0) {
-    const int every = strcmp(mode, "rare") == 0 ? 40 : 250;
+  } else if (strncmp(mode, "rare", 4) == 0) {
+    const int every = strcmp(mode, "rarer") == 0 ? 250 : 40;
+    const int last = strcmp(mode, "rare-last") == 0;
     for (t = 0; t < steps; t++) {
-      x = step_rare(x, t, every);
+      x = step_rare(x, t, last && t == steps - 1 ? 1 : every);
       ran++;
     }
   } else if (strcmp(mode, "some") == 0) {
