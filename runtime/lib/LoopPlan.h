@@ -14,6 +14,7 @@
 
 #include "mpiete/instrument.h"
 
+#include <bit>
 #include <cstdint>
 
 namespace mpiete::cap {
@@ -42,13 +43,24 @@ inline uint64_t entryKey(mpiete_site_t Loop, uint32_t Entry) {
 
 /// The period of a whole sequence of iteration signatures, in constant space: the smallest
 /// P <= MaxPlannedPeriod with Sig[K] == Sig[K - P] for every K, seen at least twice over.
+/// An iteration costs a comparison per period not yet broken, none while every signature so far
+/// is the same (a loop of pure computation that calls another file: its signatures are all 0).
 class PeriodTracker {
 public:
   void add(uint64_t Sig) {
-    const uint64_t Last = N < MaxPlannedPeriod ? N : MaxPlannedPeriod;
-    for (uint32_t P = 1; P <= Last; ++P)
-      if (Ring[(N - P) % MaxPlannedPeriod] != Sig)
-        Broken[(P - 1) / 64] |= uint64_t{1} << ((P - 1) % 64);
+    if (N > 0 && !(Uniform && Sig == Ring[0])) {
+      Uniform = false;
+      const uint64_t Last = N < MaxPlannedPeriod ? N : MaxPlannedPeriod;
+      for (uint32_t W = 0; W < Words; ++W)
+        for (uint64_t Live = ~Broken[W]; Live != 0; Live &= Live - 1) {
+          const auto Bit = static_cast<uint32_t>(std::countr_zero(Live));
+          const uint64_t P = uint64_t{W} * 64 + Bit + 1;
+          if (P > Last)
+            break;
+          if (Ring[(N - P) % MaxPlannedPeriod] != Sig)
+            Broken[W] |= uint64_t{1} << Bit;
+        }
+    }
     Ring[N % MaxPlannedPeriod] = Sig;
     ++N;
   }
@@ -62,10 +74,12 @@ public:
   uint64_t count() const { return N; }
 
 private:
+  static constexpr uint32_t Words = MaxPlannedPeriod / 64;
   static_assert(MaxPlannedPeriod % 64 == 0);
   uint64_t Ring[MaxPlannedPeriod] = {};
   uint64_t N = 0;
-  uint64_t Broken[MaxPlannedPeriod / 64] = {}; // bit P - 1: period P failed somewhere
+  uint64_t Broken[Words] = {}; // bit P - 1: period P failed somewhere
+  bool Uniform = true;         // every signature so far equals the first (Ring[0])
 };
 
 /// The loop hooks' frames, as both variants follow them (mpiete_iter / mpiete_loop_exit): a

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <vector>
 
 using namespace mpiete::cap;
@@ -135,9 +136,38 @@ TEST(CapRulesTest, TheWholeEntrysPeriodHoldsToItsEnd) {
   EXPECT_EQ(wholePeriod(1000, Every(MaxPlannedPeriod + 1)), 0u);
   EXPECT_EQ(wholePeriod(1000, Every(MaxPlannedPeriod)), MaxPlannedPeriod);
   EXPECT_EQ(wholePeriod(200, Every(MaxPeriod + 1)), MaxPeriod + 1);
+  // Equal signatures first, then a test every 100 steps: the periods the first test breaks
+  // are those it can be compared over; a longer one holds.
+  EXPECT_EQ(wholePeriod(350, [](uint64_t K) { return (K + 1) % 100 == 0 ? 2u : 1u; }), 100u);
+  EXPECT_EQ(wholePeriod(350, [](uint64_t K) { return K % 100 == 0 && K > 0 ? 2u : 1u; }), 0u);
+  EXPECT_EQ(wholePeriod(199, [](uint64_t K) { return (K + 1) % 100 == 0 ? 2u : 1u; }), 0u);
   // Every period up to the limit is told apart (the broken periods' bits span two words).
   for (uint64_t P : {63u, 64u, 65u, 100u})
     EXPECT_EQ(wholePeriod(3 * P, Every(P)), P) << P;
+}
+
+TEST(CapRulesTest, TheTrackerAgreesWithTheDefinition) {
+  // Sequences with a planted period (a few variants, then noise in some): the tracker's period
+  // is the smallest P <= MaxPlannedPeriod with Sig[K] == Sig[K - P] for every K, 2P <= N.
+  std::mt19937_64 Random(63);
+  for (int Case = 0; Case < 400; ++Case) {
+    const uint64_t Period = 1 + Random() % 140, N = 1 + Random() % 400;
+    std::vector<uint64_t> Sig(N);
+    for (uint64_t K = 0; K < N; ++K)
+      Sig[K] = K < Period ? (Random() % 4 == 0 ? Random() % 3 : 0) : Sig[K - Period];
+    if (Case % 3 == 0 && N > 1)
+      Sig[Random() % N] = 7; // a stray iteration
+    uint32_t Expected = 0;
+    for (uint32_t P = 1; P <= MaxPlannedPeriod && 2 * P <= N && Expected == 0; ++P) {
+      bool Holds = true;
+      for (uint64_t K = P; K < N && Holds; ++K)
+        Holds = Sig[K] == Sig[K - P];
+      if (Holds)
+        Expected = P;
+    }
+    EXPECT_EQ(wholePeriod(N, [&](uint64_t K) { return Sig[K]; }), Expected)
+        << "case " << Case << ": period " << Period << ", " << N << " signatures";
+  }
 }
 
 } // namespace
