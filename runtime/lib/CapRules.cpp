@@ -33,7 +33,8 @@ uint32_t periodOf(const uint64_t *History, uint32_t N) {
 
 bool periodHolds(const uint64_t *History, uint32_t N, uint32_t P) {
   const uint32_t Window = std::min(N, HistorySize);
-  return P != 0 && P <= MaxPlannedPeriod && 2 * P <= Window && repeats(History, N, Window, P);
+  // 2P <= Window <= HistorySize keeps P within MaxPlannedPeriod.
+  return P != 0 && 2 * P <= Window && repeats(History, N, Window, P);
 }
 
 bool enough(uint32_t Cap, double Tolerance, uint32_t MaxSamples, uint32_t N, double Sum,

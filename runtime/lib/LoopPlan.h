@@ -48,8 +48,10 @@ inline uint64_t entryKey(mpiete_site_t Loop, uint32_t Entry) {
 class PeriodTracker {
 public:
   void add(uint64_t Sig) {
-    if (N > 0 && !(Uniform && Sig == Ring[0])) {
-      Uniform = false;
+    // While period 1 holds, every signature so far is the same: a new one equal to the last
+    // breaks nothing.
+    const bool Same = (Broken[0] & 1) == 0 && N > 0 && Sig == Ring[(N - 1) % MaxPlannedPeriod];
+    if (N > 0 && !Same) {
       const uint64_t Last = N < MaxPlannedPeriod ? N : MaxPlannedPeriod;
       for (uint32_t W = 0; W < Words; ++W)
         for (uint64_t Live = ~Broken[W]; Live != 0; Live &= Live - 1) {
@@ -79,7 +81,6 @@ private:
   uint64_t Ring[MaxPlannedPeriod] = {};
   uint64_t N = 0;
   uint64_t Broken[Words] = {}; // bit P - 1: period P failed somewhere
-  bool Uniform = true;         // every signature so far equals the first (Ring[0])
 };
 
 /// The loop hooks' frames, as both variants follow them (mpiete_iter / mpiete_loop_exit): a
