@@ -37,21 +37,21 @@ bool periodHolds(const uint64_t *History, uint32_t N, uint32_t P) {
   return P != 0 && 2 * P <= Window && repeats(History, N, Window, P);
 }
 
-bool enough(uint32_t Cap, double Tolerance, uint32_t MaxSamples, uint32_t N, double Sum,
-            double SumSq, uint32_t Period, uint32_t Least) {
+bool enough(uint32_t Cap, double Tolerance, uint32_t MaxSamples, uint32_t N, uint32_t Timed,
+            double Sum, double SumSq, uint32_t Period, uint32_t Least) {
   // Only a loop whose iterations repeat the same calls, every one of a period's variants timed
   // Cap times: one that changes its communication from one iteration to the next without a
   // period (a growing pipeline) is not predicted by its first iterations.
   if (Period == 0 || N < std::max(Cap * Period, Least))
     return false;
-  if (N >= MaxSamples || N < 2)
+  if (N >= MaxSamples || Timed < 2)
     return true;
-  const double Mean = Sum / N;
+  const double Mean = Sum / Timed;
   if (Mean <= 0 || Period > 1)
     return true; // a periodic loop's spread is its period's: Cap periods were timed
-  const double Var = std::max(0.0, (SumSq - Sum * Mean) / (N - 1));
+  const double Var = std::max(0.0, (SumSq - Sum * Mean) / (Timed - 1));
   // The standard error of the mean iteration: a segment whose time varies keeps more samples.
-  return std::sqrt(Var / N) <= Tolerance * Mean;
+  return std::sqrt(Var / Timed) <= Tolerance * Mean;
 }
 
 } // namespace mpiete::cap

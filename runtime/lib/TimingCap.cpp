@@ -62,13 +62,18 @@ struct State {
   bool Calls = false;   // this entry's measured iterations made MPI calls
   uint64_t Sig = 0, IterNanos = 0;
   uint64_t History[HistorySize] = {};
-  uint32_t N = 0;
+  uint32_t N = 0;     // measured iterations (their signatures in History)
+  uint32_t Timed = 0; // of them, those timed whole (Sum, SumSq)
   double Sum = 0, SumSq = 0;
   bool Left = false;
   // The segment running when the first measured iteration starts began in the warm-up (the
   // computation after the warm-up's last MPI call, e.g. a first sweep that touches the grid's
   // pages): it ends in a measured iteration but is no sample of one.
   bool WarmTail = false;
+  // The running iteration lost such a segment: its time is no sample of the spread (a loop
+  // with one MPI call an iteration would count 0 s for it, and its spread would keep it
+  // sampling to MaxSamples).
+  bool Partial = false;
 
   Capped Done[MaxCapped] = {};
   size_t NDone = 0;
@@ -197,8 +202,9 @@ void enterOutermost() {
   S.Calls = false;
   closeEntry(false);
   S.Sig = S.IterNanos = 0;
-  S.N = 0;
+  S.N = S.Timed = 0;
   S.Sum = S.SumSq = 0;
+  S.Partial = false;
   S.Left = false;
   S.WarmTail = false;
 }
@@ -207,12 +213,16 @@ void enterOutermost() {
 void endIteration(uint32_t Iter) {
   if (Iter >= 2) { // the first iteration is the warm-up
     S.Calls = S.Calls || S.Sig != 0;
-    const auto X = static_cast<double>(S.IterNanos);
-    S.Sum += X;
-    S.SumSq += X * X;
+    if (!S.Partial) {
+      const auto X = static_cast<double>(S.IterNanos);
+      S.Sum += X;
+      S.SumSq += X * X;
+      ++S.Timed;
+    }
     S.History[S.N % HistorySize] = S.Sig;
     ++S.N;
   }
+  S.Partial = false;
   S.Sig = 0;
   S.IterNanos = 0;
 }
@@ -263,7 +273,7 @@ bool decide(uint32_t Iter) {
     const uint32_t Least = Planned ? MinPlanned : MinMeasured;
     const bool Stop =
         Everyone && (!S.Frames.outermostOpaque() || S.Calls) &&
-        enough(S.Cap, S.Tolerance, S.MaxSamples, S.N, S.Sum, S.SumSq, Period, Least) &&
+        enough(S.Cap, S.Tolerance, S.MaxSamples, S.N, S.Timed, S.Sum, S.SumSq, Period, Least) &&
         Iter % Period == 0;
     const uint64_t New =
         Stop ? (uint64_t{Iter} << 32 | GoUpTo) : (uint64_t{StopAt} << 32 | uint64_t{Iter});
@@ -306,6 +316,7 @@ void noteSegment(mpiete_site_t From, mpiete_site_t To, uint64_t Nanos) {
   S.Sig = mixBits(S.Sig ^ To);
   if (S.WarmTail) { // began in the warm-up: neither in the iteration's time nor a sample
     S.WarmTail = false;
+    S.Partial = true;
     return;
   }
   S.IterNanos += Nanos;

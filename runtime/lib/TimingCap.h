@@ -49,11 +49,12 @@ uint32_t periodOf(const uint64_t *History, uint32_t N);
 /// Whether period P (<= MaxPlannedPeriod: the plan's) holds over every measured iteration still
 /// in the history, at least 2P of them.
 bool periodHolds(const uint64_t *History, uint32_t N, uint32_t P);
-/// Whether a rank that has timed N iterations after the warm-up (Sum, SumSq of their compute
-/// nanoseconds), whose calls repeat with Period (0: none), stops the loop here. Least: the
-/// iterations timed at least (MinMeasured; MinPlanned where the plan gave this period).
-bool enough(uint32_t Cap, double Tolerance, uint32_t MaxSamples, uint32_t N, double Sum,
-            double SumSq, uint32_t Period, uint32_t Least = MinMeasured);
+/// Whether a rank that has timed N iterations after the warm-up, whose calls repeat with Period
+/// (0: none), stops the loop here. Timed of them were timed whole (Sum, SumSq of their compute
+/// nanoseconds; the first after the warm-up is not when a segment began in the warm-up). Least:
+/// the iterations timed at least (MinMeasured; MinPlanned where the plan gave this period).
+bool enough(uint32_t Cap, double Tolerance, uint32_t MaxSamples, uint32_t N, uint32_t Timed,
+            double Sum, double SumSq, uint32_t Period, uint32_t Least = MinMeasured);
 
 } // namespace mpiete::cap
 

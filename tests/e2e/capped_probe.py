@@ -35,6 +35,11 @@ make MPI calls. Then `mpiete probe-compute --cap 2` at 2 ranks, per mode of the 
            probe-compute notes it and keeps the capped run, whose missing segments the
            estimate fills from the computations around the same calls; the estimate's
            "extrapolated:" line names the capped loop
+  single   a sendrecv and an allreduce every step, the step's computation after the
+           allreduce: given the traces (period 1 to the loop's end), left after 5 to 16
+           iterations (the warm-up and at least 4 measured), not after 33 (16 x --cap, the
+           most a spread keeps it): the first measured iteration, whose computation began in
+           the warm-up and is left out, is no sample of the spread (it counted 0 s before)
 With --fortran, capped-fortran too (`make FC=mpiete-fc`: fixed form, IMPLICIT NONE, a labelled
 DO loop whose hook is `IF (MPIETE_ITER_CAPPED(...) .NE. 0) EXIT`): capped after exactly 18
 iterations, on every rank, like the C loop; and capmain, whose labelled DO loop calls the
@@ -79,13 +84,13 @@ def main():
     mpiete = os.path.join(a.build, "bin", "mpiete")
     fails = []
     for mode in ("loop", "some", "compute", "check", "abort", "rare", "rare-long", "rare-last",
-                 "rarer", "loop-traced"):
+                 "rarer", "loop-traced", "single"):
         machine = os.path.join(a.work, f"machine-{mode}.yaml")
         program = {"loop-traced": "loop", "rare-long": "rare"}.get(mode, mode)
         steps = {"rarer": "1000", "rare-long": "400"}.get(mode, "100")
         cmd = [mpiete, "probe-compute", "--cap", "2", "--keep", "-o", machine, "-np", "2",
                "--launcher", a.mpiexec]
-        if mode in ("rare", "rare-long", "rare-last", "rarer", "loop-traced"):
+        if mode in ("rare", "rare-long", "rare-last", "rarer", "loop-traced", "single"):
             traces = os.path.join(a.work, f"traces-{mode}")
             rc, out, err = run_group([mpiete, "probe-program", "-o", traces, "-np", "2",
                                       "--launcher", a.mpiexec,
@@ -102,7 +107,7 @@ def main():
             for r in (0, 1):
                 with open(os.path.join(traces, f"rank{r}.loops")) as f:
                     listed = re.findall(r"^[0-9a-f]{8}:\d+ (\d+) (\d+) (\d+)$", f.read(), re.M)
-                period = {"loop": "2", "rare": "40"}.get(program)
+                period = {"loop": "2", "rare": "40", "single": "1"}.get(program)
                 want = [("0", steps, period)] if period else []
                 if listed != want:
                     fails.append(f"{mode}: rank{r}.loops lists loop 1 as {listed}, not {want}")
@@ -145,6 +150,12 @@ def main():
                     if not seg or not (own or less_warm_up):
                         fails.append(f"loop: {rank_file}: capped-mean {fr} {to} {n} {ns} is not "
                                      "its segment's executions and total (less the warm-up's)")
+        elif mode == "single":
+            m = re.fullmatch(r"[0-9a-f]{8}:\d+ after (\d+) iterations", loops)
+            if not m or not 5 <= int(m.group(1)) <= 16 or ran != [m.group(1)] \
+                    or "running it again" in err:
+                fails.append(f"{mode}: expected the loop capped after 5 to 16 iterations, got "
+                             f"'{loops}', ran {ran}\n{err}")
         elif mode == "check":
             if "exited with status 1 after MPI_Finalize on every rank" not in err \
                     or ran != ["18"] or not loops.endswith("after 18 iterations"):

@@ -10,6 +10,8 @@
  *   rare     every rank runs one loop of STEPS steps (sendrecv, allreduce every 40th step)
  *   rarer    the same with an allreduce every 250th step
  *   rare-last  as rare, with an allreduce at the last step too
+ *   single   every rank runs one loop of STEPS steps (sendrecv and allreduce every step, then
+ *            200 times steps.c's work: about a millisecond, well above the clock's noise)
  * Prints "ran N of STEPS" on rank 0. */
 #include "steps.h"
 
@@ -47,6 +49,13 @@ int main(int argc, char **argv) {
     const int last = strcmp(mode, "rare-last") == 0;
     for (t = 0; t < steps; t++) {
       x = step_rare(x, t, last && t == steps - 1 ? 1 : every);
+      ran++;
+    }
+  } else if (strcmp(mode, "single") == 0) {
+    for (t = 0; t < steps; t++) {
+      x = step_rare(x, t, 1);
+      for (int k = 0; k < 200; ++k)
+        x = work(x, t);
       ran++;
     }
   } else if (strcmp(mode, "some") == 0) {
