@@ -59,21 +59,8 @@ struct State {
   uint64_t Key = 0;
   uint32_t Planned = 0; // the period the plan gives this entry (0: none)
   bool Counted = false; // on the board's Entered of this entry
-  bool Calls = false;   // this entry's measured iterations made MPI calls
-  uint64_t Sig = 0, IterNanos = 0;
-  uint64_t History[HistorySize] = {};
-  uint32_t N = 0;     // measured iterations (their signatures in History)
-  uint32_t Timed = 0; // of them, those timed whole (Sum, SumSq)
-  double Sum = 0, SumSq = 0;
+  EntryStats Stats;
   bool Left = false;
-  // The segment running when the first measured iteration starts began in the warm-up (the
-  // computation after the warm-up's last MPI call, e.g. a first sweep that touches the grid's
-  // pages): it ends in a measured iteration but is no sample of one.
-  bool WarmTail = false;
-  // The running iteration lost such a segment: its time is no sample of the spread (a loop
-  // with one MPI call an iteration would count 0 s for it, and its spread would keep it
-  // sampling to MaxSamples).
-  bool Partial = false;
 
   Capped Done[MaxCapped] = {};
   size_t NDone = 0;
@@ -199,32 +186,9 @@ void enterOutermost() {
   S.Key = entryKey(S.Frames.outermost(), S.Frames.entry());
   S.Planned = plannedPeriod(S.Key);
   S.Counted = false;
-  S.Calls = false;
   closeEntry(false);
-  S.Sig = S.IterNanos = 0;
-  S.N = S.Timed = 0;
-  S.Sum = S.SumSq = 0;
-  S.Partial = false;
+  S.Stats.enter();
   S.Left = false;
-  S.WarmTail = false;
-}
-
-/// Iteration Iter (>= 1) of the outermost loop starts: the previous one's statistics.
-void endIteration(uint32_t Iter) {
-  if (Iter >= 2) { // the first iteration is the warm-up
-    S.Calls = S.Calls || S.Sig != 0;
-    if (!S.Partial) {
-      const auto X = static_cast<double>(S.IterNanos);
-      S.Sum += X;
-      S.SumSq += X * X;
-      ++S.Timed;
-    }
-    S.History[S.N % HistorySize] = S.Sig;
-    ++S.N;
-  }
-  S.Partial = false;
-  S.Sig = 0;
-  S.IterNanos = 0;
 }
 
 /// Whether iteration Iter of the outermost loop is skipped (and with it the rest of the loop).
@@ -233,7 +197,7 @@ bool decide(uint32_t Iter) {
   // iterations made MPI calls on this rank; until then the rank stays off the board, so a
   // loop of pure computation entered a million times costs no slot. A rank counted on an
   // entry's slot asks it at every later iteration, so it follows any stop.
-  if (!S.Counted && S.Frames.outermostOpaque() && !S.Calls)
+  if (!S.Counted && S.Frames.outermostOpaque() && !S.Stats.calls())
     return false;
   Slot *Found = slotOf(S.Key);
   if (Found == nullptr)
@@ -268,13 +232,15 @@ bool decide(uint32_t Iter) {
     // periods are enough. Any other finds its period in its own last iterations (up to
     // MaxPeriod).
     const bool Planned = S.Planned != 0;
-    const uint32_t Period = Planned ? (periodHolds(S.History, S.N, S.Planned) ? S.Planned : 0)
-                                    : periodOf(S.History, S.N);
+    const EntryStats &E = S.Stats;
+    const uint32_t Period =
+        Planned ? (periodHolds(E.history(), E.measured(), S.Planned) ? S.Planned : 0)
+                : periodOf(E.history(), E.measured());
     const uint32_t Least = Planned ? MinPlanned : MinMeasured;
-    const bool Stop =
-        Everyone && (!S.Frames.outermostOpaque() || S.Calls) &&
-        enough(S.Cap, S.Tolerance, S.MaxSamples, S.N, S.Timed, S.Sum, S.SumSq, Period, Least) &&
-        Iter % Period == 0;
+    const bool Stop = Everyone && (!S.Frames.outermostOpaque() || E.calls()) &&
+                      enough(S.Cap, S.Tolerance, S.MaxSamples, E.measured(), E.timed(), E.sum(),
+                             E.sumSq(), Period, Least) &&
+                      Iter % Period == 0;
     const uint64_t New =
         Stop ? (uint64_t{Iter} << 32 | GoUpTo) : (uint64_t{StopAt} << 32 | uint64_t{Iter});
     if (__atomic_compare_exchange_n(&B.State, &Old, New, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
@@ -295,8 +261,7 @@ int iterate(mpiete_site_t Loop, bool CanLeave, bool Opaque) {
     enterOutermost();
     return 0;
   }
-  S.WarmTail = Iter == 1;
-  endIteration(Iter);
+  S.Stats.iterationStarts(Iter);
   if (!CanLeave || S.Left)
     return S.Left ? 1 : 0;
   if (!decide(Iter))
@@ -313,13 +278,8 @@ int iterate(mpiete_site_t Loop, bool CanLeave, bool Opaque) {
 void noteSegment(mpiete_site_t From, mpiete_site_t To, uint64_t Nanos) {
   if (!S.On || S.Frames.depth() == 0)
     return;
-  S.Sig = mixBits(S.Sig ^ To);
-  if (S.WarmTail) { // began in the warm-up: neither in the iteration's time nor a sample
-    S.WarmTail = false;
-    S.Partial = true;
+  if (!S.Stats.segment(To, Nanos)) // began in the warm-up: no sample
     return;
-  }
-  S.IterNanos += Nanos;
   if (S.Frames.outermostIter() >= 1 && !S.Left)
     addMeasured(From, To, Nanos);
 }

@@ -49,6 +49,70 @@ uint32_t periodOf(const uint64_t *History, uint32_t N);
 /// Whether period P (<= MaxPlannedPeriod: the plan's) holds over every measured iteration still
 /// in the history, at least 2P of them.
 bool periodHolds(const uint64_t *History, uint32_t N, uint32_t P);
+/// An outermost loop entry's iterations as the runtime sees them (the rules' input): the MPI
+/// calls each measured iteration ended segments at (History, its signatures) and the compute
+/// time of those timed whole. Iteration 0 is the warm-up; the segment running when iteration 1
+/// starts began in the warm-up, so it is neither in iteration 1's time nor a sample of a
+/// segment (the computation after the warm-up's last call: first touches of memory), and
+/// iteration 1, having lost it, is no sample of the spread: in a loop whose work lies after
+/// its last call it would count 0 s.
+class EntryStats {
+public:
+  /// The entry's first iteration (the warm-up) starts.
+  void enter() {
+    Sig = IterNanos = 0;
+    N = Timed = 0;
+    Sum = SumSq = 0;
+    Calls = Partial = WarmTail = false;
+  }
+  /// Iteration Iter (>= 1) starts: iteration Iter - 1 ended.
+  void iterationStarts(uint32_t Iter) {
+    if (Iter >= 2) { // iteration 0, the warm-up, is no measured iteration
+      Calls = Calls || Sig != 0;
+      if (!Partial) {
+        const auto X = static_cast<double>(IterNanos);
+        Sum += X;
+        SumSq += X * X;
+        ++Timed;
+      }
+      History[N % HistorySize] = Sig;
+      ++N;
+    }
+    Partial = false;
+    Sig = IterNanos = 0;
+    WarmTail = Iter == 1;
+  }
+  /// A compute segment ending at the MPI call To took Nanos in the running iteration; false
+  /// if it began in the warm-up (no sample).
+  bool segment(uint64_t To, uint64_t Nanos) {
+    Sig = mixBits(Sig ^ To);
+    if (WarmTail) {
+      WarmTail = false;
+      Partial = true;
+      return false;
+    }
+    IterNanos += Nanos;
+    return true;
+  }
+
+  /// Signatures of the measured iterations: History[K % HistorySize] is iteration K's.
+  const uint64_t *history() const { return History; }
+  uint32_t measured() const { return N; }
+  /// Of the measured iterations, those timed whole, and their times' sum and sum of squares.
+  uint32_t timed() const { return Timed; }
+  double sum() const { return Sum; }
+  double sumSq() const { return SumSq; }
+  /// Whether a measured iteration made an MPI call.
+  bool calls() const { return Calls; }
+
+private:
+  uint64_t History[HistorySize] = {};
+  uint64_t Sig = 0, IterNanos = 0;
+  uint32_t N = 0, Timed = 0;
+  double Sum = 0, SumSq = 0;
+  bool Calls = false, Partial = false, WarmTail = false;
+};
+
 /// Whether a rank that has timed N iterations after the warm-up, whose calls repeat with Period
 /// (0: none), stops the loop here. Timed of them were timed whole (Sum, SumSq of their compute
 /// nanoseconds; the first after the warm-up is not when a segment began in the warm-up). Least:

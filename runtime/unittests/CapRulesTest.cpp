@@ -127,6 +127,41 @@ TEST(CapRulesTest, TheSpreadIsOverTheIterationsTimedWhole) {
   EXPECT_FALSE(enough(2, Tol, 32, 5, 4, 400, SumSq, 1, MinPlanned));
 }
 
+TEST(CapRulesTest, AnEntrysFirstMeasuredIterationLosesItsSegmentFromTheWarmUp) {
+  // One MPI call (site 7) an iteration and the work after it: each iteration's segment began
+  // in the iteration before. Iteration 0 is the warm-up (its segment from before the loop,
+  // 50 us), iteration 1's segment began in the warm-up: no sample, and iteration 1 no sample
+  // of the spread; iterations 2-4 take 1 ms each.
+  EntryStats E;
+  E.enter();
+  EXPECT_TRUE(E.segment(7, 50'000));
+  E.iterationStarts(1);
+  EXPECT_FALSE(E.segment(7, 1'000'000));
+  for (uint32_t Iter = 2; Iter <= 4; ++Iter) {
+    E.iterationStarts(Iter);
+    EXPECT_TRUE(E.segment(7, 1'000'000));
+  }
+  E.iterationStarts(5);
+  EXPECT_EQ(E.measured(), 4u);
+  EXPECT_EQ(E.timed(), 3u);
+  EXPECT_DOUBLE_EQ(E.sum(), 3e6);
+  EXPECT_TRUE(E.calls());
+  EXPECT_EQ(periodOf(E.history(), E.measured()), 1u);
+  EXPECT_TRUE(periodHolds(E.history(), E.measured(), 1));
+  // Steady iterations: the plan's MinPlanned are enough (with iteration 1 as a 0 s sample
+  // they were not, until 16 x Cap).
+  EXPECT_TRUE(enough(2, 0.02, 32, E.measured(), E.timed(), E.sum(), E.sumSq(), 1, MinPlanned));
+  // A new entry starts over.
+  E.enter();
+  E.segment(7, 10);
+  E.iterationStarts(1);
+  E.iterationStarts(2);
+  EXPECT_EQ(E.measured(), 1u);
+  EXPECT_EQ(E.timed(), 1u); // iteration 1 made no call, so it lost nothing
+  EXPECT_FALSE(E.calls());
+  EXPECT_DOUBLE_EQ(E.sum(), 0);
+}
+
 /// The period PeriodTracker finds for the signatures Sig(0), ..., Sig(N - 1).
 template <typename F> uint32_t wholePeriod(uint64_t N, F Sig) {
   PeriodTracker T;

