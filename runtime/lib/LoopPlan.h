@@ -50,7 +50,7 @@ public:
   void add(uint64_t Sig) {
     // While period 1 holds, every signature so far is the same: a new one equal to the last
     // breaks nothing.
-    const bool Same = (Broken[0] & 1) == 0 && N > 0 && Sig == Ring[(N - 1) % MaxPlannedPeriod];
+    const bool Same = (Broken[0] & 1) == 0 && Sig == Ring[(N - 1) % MaxPlannedPeriod];
     if (N > 0 && !Same) {
       const uint64_t Last = N < MaxPlannedPeriod ? N : MaxPlannedPeriod;
       for (uint32_t W = 0; W < Words; ++W)

@@ -63,13 +63,14 @@ public:
     Sig = IterNanos = 0;
     N = Timed = 0;
     Sum = SumSq = 0;
-    Calls = Partial = WarmTail = false;
+    Calls = First = false;
   }
   /// Iteration Iter (>= 1) starts: iteration Iter - 1 ended.
   void iterationStarts(uint32_t Iter) {
     if (Iter >= 2) { // iteration 0, the warm-up, is no measured iteration
       Calls = Calls || Sig != 0;
-      if (!Partial) {
+      // Iteration 1 lost its first segment if it had one (its signature says so).
+      if (!(First && Sig != 0)) {
         const auto X = static_cast<double>(IterNanos);
         Sum += X;
         SumSq += X * X;
@@ -78,19 +79,16 @@ public:
       History[N % HistorySize] = Sig;
       ++N;
     }
-    Partial = false;
     Sig = IterNanos = 0;
-    WarmTail = Iter == 1;
+    First = Iter == 1;
   }
   /// A compute segment ending at the MPI call To took Nanos in the running iteration; false
-  /// if it began in the warm-up (no sample).
+  /// if it began in the warm-up (iteration 1's first: no sample).
   bool segment(uint64_t To, uint64_t Nanos) {
+    const bool FromWarmUp = First && Sig == 0;
     Sig = mixBits(Sig ^ To);
-    if (WarmTail) {
-      WarmTail = false;
-      Partial = true;
+    if (FromWarmUp)
       return false;
-    }
     IterNanos += Nanos;
     return true;
   }
@@ -110,7 +108,8 @@ private:
   uint64_t Sig = 0, IterNanos = 0;
   uint32_t N = 0, Timed = 0;
   double Sum = 0, SumSq = 0;
-  bool Calls = false, Partial = false, WarmTail = false;
+  bool Calls = false;
+  bool First = false; // the running iteration is iteration 1, the first measured
 };
 
 /// Whether a rank that has timed N iterations after the warm-up, whose calls repeat with Period
