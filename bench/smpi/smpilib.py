@@ -120,9 +120,9 @@ def write_platform(directory, latency, bandwidth, eager):
 
 # gfortran 10 and later reject, as errors, calls in one file that pass one MPI routine's choice
 # argument with different types, and SMPI's mpif.h declares MPI_STATUS_IGNORE and MPI_IN_PLACE
-# EXTERNAL, so F77 codes that Open MPI's mpif.h builds stop here. gfortran's own message names
-# the way out, -fallow-argument-mismatch (the errors become warnings), which is what a user of
-# SMPI adds to FC; the retry does the same and says so.
+# EXTERNAL, so F77 codes that Open MPI's mpif.h builds stop here. GCC 10 added
+# -fallow-argument-mismatch for such codes (the errors become warnings; its release notes say
+# so), which is what a user of SMPI adds to FC; the retry does the same and says so.
 MISMATCH = re.compile(r"Error: (Invalid procedure argument|Type mismatch between actual argument"
                       r"|Rank mismatch between actual argument)")
 ALLOW_MISMATCH = "-fallow-argument-mismatch"
