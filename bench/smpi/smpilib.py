@@ -151,24 +151,26 @@ def first_error(log):
 
 def build_program(root, prog, fortran, out_dir, env):
     """make CC=smpicc (FC=smpiff for Fortran) O=out_dir in test-programs/prog: (the program's
-    path, None or the flag added to FC), or (None, the first error line) when SMPI cannot build
-    it. A Fortran build that gfortran stops at an argument mismatch is built again with
-    -fallow-argument-mismatch (see MISMATCH)."""
+    path, None, or the compiler setting it took when not the plain one), or (None, the first
+    error line) when SMPI cannot build it. A Fortran build that gfortran stops at an argument
+    mismatch is built again with -fallow-argument-mismatch (see MISMATCH)."""
     os.makedirs(out_dir, exist_ok=True)
     compiler = "FC=smpiff" if fortran else "CC=smpicc"
     app = os.path.join(out_dir, prog)
     p = _make(root, prog, compiler, out_dir, env)
-    added = None
-    if p.returncode != 0 and fortran and MISMATCH.search(p.stdout + p.stderr):
-        added = ALLOW_MISMATCH
-        p = _make(root, prog, f"FC=smpiff {ALLOW_MISMATCH}", out_dir, env)
+    retried = fortran and p.returncode != 0 and MISMATCH.search(p.stdout + p.stderr)
+    if retried:
+        compiler += " " + ALLOW_MISMATCH
+        p = _make(root, prog, compiler, out_dir, env)
     if p.returncode == 0 and os.path.exists(app):
-        return app, added
+        return app, compiler if retried else None
     log = p.stdout + p.stderr
     with open(os.path.join(out_dir, "make.log"), "w") as f:
         f.write(log)
-    why = first_error(log) or f"make {compiler} failed ({p.returncode})"
-    return None, why + (f" (with {added})" if added else "")
+    why = first_error(log)
+    if why is None:
+        return None, f"make {compiler} failed ({p.returncode})"
+    return None, f"{why} ({compiler})" if retried else why
 
 
 def run_failure(stderr):
